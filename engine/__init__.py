@@ -1,0 +1,44 @@
+"""Santa Cruz rules engine: pure Python, no I/O.
+
+Public API::
+
+    game = engine.new_game(["Ada", "Bo"], seed=7)      # draft=True to choose building sets
+    game.to_move, game.phase, game.legal_moves()
+    events = game.apply("land 12")                     # or a Move; raises engine.IllegalMove
+    game.view(seat)                                    # what a seat may know (None: public)
+    game.clone(), game.ranking(), game.to_json(), engine.Game.from_json(text)
+"""
+
+from engine.cards import (
+    BUILDING_CARDS,
+    BUILDING_SETS,
+    BUILDINGS,
+    RESOURCES,
+    SCORING_CARD_IDS,
+    SCORING_CARDS,
+    SITE_KINDS,
+)
+from engine.game import PHASES, Game, new_game, public_event, replay
+from engine.island import Island, Tile, default_island
+from engine.moves import IllegalMove, Move, parse_move
+
+__all__ = [
+    "BUILDINGS",
+    "BUILDING_CARDS",
+    "BUILDING_SETS",
+    "PHASES",
+    "RESOURCES",
+    "SCORING_CARDS",
+    "SCORING_CARD_IDS",
+    "SITE_KINDS",
+    "Game",
+    "IllegalMove",
+    "Island",
+    "Move",
+    "Tile",
+    "default_island",
+    "new_game",
+    "parse_move",
+    "public_event",
+    "replay",
+]

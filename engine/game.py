@@ -1,0 +1,704 @@
+"""The Santa Cruz state machine: setup, legal moves, applying moves, scoring, rounds, JSON round trip.
+
+A :class:`Game` is created by :func:`new_game` from the players' names and a seed. Every random
+element (tile layout, scoring-card deal and deck, bird chips, building sets, start player) is drawn
+from the seed at setup, so ``(names, seed, options, moves)`` replays a game exactly. What a person may
+see leaves the engine only through :meth:`Game.view` (see ``engine/view.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine.cards import (
+    BUILDING_SETS,
+    BUILDINGS,
+    CONNECTED_NEEDED,
+    HOUSES_NEEDED,
+    SCORING_CARD_IDS,
+    SCORING_CARDS,
+    SCORING_CARDS_DEALT,
+    SINGLE_BUILDS,
+    SITE_KINDS,
+    START_SCORES,
+    SUPPLY,
+)
+from engine.island import Island, default_island
+from engine.moves import IllegalMove, Move, parse_move
+
+PHASES = ("choose_set", "land", "play", "choose_pile", "discard", "over")
+_B = {b: i for i, b in enumerate(BUILDINGS)}
+_SUPPLY = [SUPPLY[b] for b in BUILDINGS]
+_HIDDEN_EVENTS = frozenset({"reveal", "bird", "draw"})
+_VERB_ORDER = {v: i for i, v in enumerate(
+    ("set", "land", "ship", "river", "road", "double", "build", "pass", "score", "pile", "discard"))}
+
+
+def public_event(event: dict[str, Any]) -> dict[str, Any]:
+    """An event as everyone may see it: without its ``secret`` part."""
+    return {k: v for k, v in event.items() if k != "secret"}
+
+
+def move_sort_key(move: Move) -> tuple[int, int, int | str]:
+    """Canonical order of moves (verb order of the notation, then argument; a bare card first)."""
+    arg = move.arg
+    if arg is None:
+        return (_VERB_ORDER[move.verb], 0, 0)
+    return (_VERB_ORDER[move.verb], 1, arg)
+
+
+def new_game(names: Sequence[str], seed: int, *, draft: bool = False, island: Island | None = None) -> Game:
+    """Set up a game for 2–4 players seated clockwise in the order of ``names``.
+
+    ``draft=False`` (default) deals the building-card sets at random; ``draft=True`` lets the players
+    choose them: the player who will act last in turn order chooses first, then counter-clockwise,
+    and the last to choose starts (official rules, setup steps 6 and 7).
+    """
+    names = [str(n) for n in names]
+    if not 2 <= len(names) <= 4:
+        raise ValueError("Santa Cruz is played by 2 to 4 players")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError("the seed must be an integer")
+    g = Game.__new__(Game)
+    g._setup(names, seed, draft, island or default_island(), island is None)
+    return g
+
+
+class Game:
+    """One game of Santa Cruz: all of its state, public and secret.
+
+    Seats are ``0..n-1`` in clockwise order. Use :meth:`legal_moves`, :meth:`apply`, :meth:`view`;
+    the attributes are the engine's own and not an API for presentation.
+    """
+
+    # ------------------------------------------------------------------ setup
+
+    def _setup(self, names: list[str], seed: int, draft: bool, island: Island, default: bool) -> None:
+        rng = random.Random(seed)
+        n = len(names)
+        self.island = island
+        self._default_island = default
+        self.names = names
+        self.n = n
+        self.seed = seed
+        self.draft = draft
+        n_sites = island.n_sites
+        tile_at = [0] * (n_sites + 1)
+        for kind in SITE_KINDS:
+            pool = [t.id for t in island.tiles if t.kind == kind]
+            rng.shuffle(pool)
+            for site, tile in zip(island.sites_of_kind[kind], pool, strict=False):
+                tile_at[site] = tile
+        self.tile_at = tile_at
+        self.revealed = [False] + [island.kind[s] == "coast" for s in range(1, n_sites + 1)]
+        self.occupants: list[list[tuple[int, int]]] = [[] for _ in range(n_sites + 1)]
+        chips = list(island.bird_chips)
+        rng.shuffle(chips)
+        self.chips = chips
+        deck = list(SCORING_CARD_IDS)
+        rng.shuffle(deck)
+        k = SCORING_CARDS_DEALT[n]
+        self.hand_scoring = [[deck.pop() for _ in range(k)] for _ in range(n)]
+        self.deck = deck
+        start = rng.randrange(n)
+        self.turn_order = [(start + i) % n for i in range(n)]
+        self.score = [0] * n
+        self.stamp = [0] * n
+        self._stamps = 0
+        for pos, seat in enumerate(self.turn_order):
+            self.score[seat] = START_SCORES[pos]
+            self._stamps += 1
+            self.stamp[seat] = self._stamps
+        self.round = 1
+        self.owned: list[set[int]] = [set() for _ in range(n)]
+        self.supply = [list(_SUPPLY) for _ in range(n)]
+        self.destroyed = [[0, 0, 0] for _ in range(n)]
+        self.hand_building: list[dict[str, int]] = [dict.fromkeys(("ship", "river", "road", "double"), 0)
+                                                    for _ in range(n)]
+        self.set_of: list[str | None] = [None] * n
+        self.played_building: list[list[str]] = [[] for _ in range(n)]
+        self.played_scoring: list[list[str]] = [[] for _ in range(n)]
+        self.round1_sets: list[str | None] = [None] * n
+        self.round1_scoring: list[list[str]] = [[] for _ in range(n)]
+        self.birds: list[list[int]] = [[] for _ in range(n)]
+        self.share_seat: int | None = self.turn_order[-1]
+        self.pending: dict[str, Any] | None = None
+        self.piles: list[dict[str, Any]] = []
+        self.discarded: list[str | None] = [None] * n
+        self.last_card_seat: int | None = None
+        self.events: list[dict[str, Any]] = []
+        self.log: list[dict[str, Any]] = []
+        self._turn = 0
+        if draft:
+            self.phase = "choose_set"
+            self.order = [(start - 1 - i) % n for i in range(n)]
+        else:
+            self.phase = "land"
+            self.order = []
+            for seat, letter in zip(range(n), rng.sample(sorted(BUILDING_SETS), n), strict=True):
+                self._take_set(seat, letter)
+        self._legal: list[Move] | None = None
+        self._legal_set: frozenset[Move] = frozenset()
+        self._derive()
+
+    def _derive(self) -> None:
+        """Caches that follow from the tile layout."""
+        isl = self.island
+        self.site_b = [0] + [_B[isl.tile_by_id[self.tile_at[s]].building] for s in range(1, isl.n_sites + 1)]
+        # Index 0 repeats site 1's tile so that the list holds tiles only; site ids start at 1.
+        tiles = [isl.tile_by_id[self.tile_at[s]] for s in range(1, isl.n_sites + 1)]
+        self.site_tile = [tiles[0], *tiles]
+
+    def _take_set(self, seat: int, letter: str) -> None:
+        self.set_of[seat] = letter
+        self.hand_building[seat] = dict(BUILDING_SETS[letter])
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or ``None`` when the game is over."""
+        phase = self.phase
+        if phase == "over":
+            return None
+        if phase in ("land", "play"):
+            return self.turn_order[self._turn]
+        return self.order[self._turn]
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def legal_moves(self) -> list[Move]:
+        """The moves the seat to move may make now, in canonical order (empty when over)."""
+        if self._legal is None:
+            moves = self._generate()
+            self._legal = moves
+            self._legal_set = frozenset(moves)
+        return list(self._legal)
+
+    def is_legal(self, move: Move | str) -> bool:
+        if isinstance(move, str):
+            try:
+                move = parse_move(move)
+            except IllegalMove:
+                return False
+        if self._legal is None:
+            self.legal_moves()
+        return move in self._legal_set
+
+    def apply(self, move: Move | str) -> list[dict[str, Any]]:
+        """Play ``move`` for the seat to move and return the public events it caused, in order.
+
+        Raises :class:`IllegalMove` (and changes nothing) when the move is malformed or not allowed.
+        """
+        if isinstance(move, str):
+            move = parse_move(move)
+        if self._legal is None:
+            self.legal_moves()
+        if move not in self._legal_set:
+            raise IllegalMove(self.why_illegal(move))
+        seat = self.to_move
+        assert seat is not None  # a legal move exists only while the game runs
+        self.events = []
+        self._legal = None
+        getattr(self, "_do_" + move.verb)(seat, move)
+        hidden = any(e["type"] in _HIDDEN_EVENTS for e in self.events)
+        self.log.append({
+            "seat": seat,
+            "move": str(move),
+            "round": self.round,
+            "scores": list(self.score),
+            "undoable": not hidden and move.verb != "score",
+        })
+        return [public_event(e) for e in self.events]
+
+    def ranking(self) -> list[int]:
+        """Seats from first to last by the score track (a later arrival on a value stands behind)."""
+        score, stamp = self.score, self.stamp
+        return sorted(range(self.n), key=lambda p: (-score[p], stamp[p]))
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may know, as a JSON-ready dict; ``None`` is the public view."""
+        from engine.view import make_view
+
+        return make_view(self, seat)
+
+    @property
+    def moves(self) -> list[tuple[int, str]]:
+        """The moves played so far as ``(seat, notation)``."""
+        return [(e["seat"], e["move"]) for e in self.log]
+
+    def can_undo(self) -> bool:
+        """Whether the last move revealed nothing hidden (tile, bird chip, card) and may be taken back."""
+        return bool(self.log) and self.log[-1]["undoable"]
+
+    def undo(self) -> Game:
+        """A new game equal to this one before its last move; raises :class:`IllegalMove` if not allowed."""
+        if not self.can_undo():
+            raise IllegalMove("the last move cannot be taken back: it revealed something hidden")
+        return replay(self.names, self.seed, [m for _, m in self.moves[:-1]], draft=self.draft,
+                      island=None if self._default_island else self.island)
+
+    # ------------------------------------------------------------------ legal moves
+
+    def targets(self, seat: int, kind: str) -> tuple[list[int], list[int]]:
+        """Sites where ``seat`` may build with a ``kind`` card: (free sites, sites it may share)."""
+        isl = self.island
+        occ = self.occupants
+        owned = self.owned[seat]
+        if kind == "ship":
+            cands: Iterable[int] = isl.coast_sites
+        elif kind == "road":
+            c: set[int] = set()
+            for s in owned:
+                c.update(isl.road_nbrs[s])
+            cands = c
+        else:
+            rivers: set[int] = set()
+            for s in owned:
+                rivers.update(isl.rivers_of[s])
+            c = set()
+            for r in rivers:
+                c.update(isl.river_sites[r])
+            cands = c
+        supply = self.supply[seat]
+        site_b = self.site_b
+        revealed = self.revealed
+        free = [s for s in cands if not occ[s] and (not revealed[s] or supply[site_b[s]])]
+        share: list[int] = []
+        if self.share_seat == seat:
+            share = [s for s in cands if len(occ[s]) == 1 and occ[s][0][0] != seat and supply[site_b[s]]]
+        free.sort()
+        share.sort()
+        return free, share
+
+    def _generate(self) -> list[Move]:
+        phase = self.phase
+        seat = self.to_move
+        if seat is None:
+            return []
+        if phase == "play":
+            if self.pending is not None:
+                free, share = self.targets(seat, self.pending["card"])
+                moves = [Move("build", s) for s in sorted(free + share)]
+                if not free:
+                    moves.append(Move("pass"))
+                return moves
+            moves = []
+            hand = self.hand_building[seat]
+            for kind in SINGLE_BUILDS:
+                if hand[kind]:
+                    free, share = self.targets(seat, kind)
+                    if not free:
+                        moves.append(Move(kind))
+                    moves.extend(Move(kind, s) for s in sorted(free + share))
+            if hand["double"]:
+                moves.extend(Move("double", k) for k in SINGLE_BUILDS)
+            moves.extend(Move("score", c) for c in sorted(set(self.hand_scoring[seat])))
+            return moves
+        if phase == "land":
+            occ, supply, site_b = self.occupants, self.supply[seat], self.site_b
+            return [Move("land", s) for s in self.island.coast_sites if not occ[s] and supply[site_b[s]]]
+        if phase == "choose_set":
+            taken = {x for x in self.set_of if x}
+            return [Move("set", x) for x in sorted(BUILDING_SETS) if x not in taken]
+        if phase == "choose_pile":
+            return [Move("pile", p["id"]) for p in self.piles if p["taken_by"] is None]
+        if phase == "discard":
+            return [Move("discard", c) for c in sorted(set(self.hand_scoring[seat]))]
+        return []
+
+    # ------------------------------------------------------------------ moves
+
+    def _do_set(self, seat: int, move: Move) -> None:
+        self._take_set(seat, str(move.arg))
+        self.events.append({"type": "set", "seat": seat, "set": move.arg})
+        self._next_chooser()
+
+    def _next_chooser(self) -> None:
+        """Advance through ``self.order`` in the choosing phases; a forced last pick is made at once."""
+        self._turn += 1
+        if self._turn == len(self.order) - 1:
+            options = self._generate()
+            if len(options) == 1:
+                seat = self.order[self._turn]
+                only = options[0]
+                if only.verb == "set":
+                    self._take_set(seat, str(only.arg))
+                    self.events.append({"type": "set", "seat": seat, "set": only.arg, "forced": True})
+                else:
+                    self._take_pile(seat, int(only.arg))  # type: ignore[arg-type]
+                    self.events.append({"type": "pile", "seat": seat, "pile": only.arg, "forced": True})
+                self._turn += 1
+        if self._turn >= len(self.order):
+            if self.phase == "choose_set":
+                self._start_landing()
+            else:
+                self.phase = "discard"
+                self.order = list(self.turn_order)
+                self._turn = 0
+
+    def _start_landing(self) -> None:
+        self.phase = "land"
+        self._turn = 0
+        self.order = []
+
+    def _do_land(self, seat: int, move: Move) -> None:
+        self._build(seat, int(move.arg))  # type: ignore[arg-type]
+        self._turn += 1
+        if self._turn == self.n:
+            self.phase = "play"
+            self._turn = 0
+
+    def _play_card(self, seat: int, card: str, **extra: Any) -> None:
+        self.hand_building[seat][card] -= 1
+        self.played_building[seat].append(card)
+        self.last_card_seat = seat
+        self.events.append({"type": "card", "seat": seat, "card": card, **extra})
+
+    def _do_ship(self, seat: int, move: Move) -> None:
+        self._single(seat, move)
+
+    _do_river = _do_road = _do_ship
+
+    def _single(self, seat: int, move: Move) -> None:
+        self._play_card(seat, move.verb)
+        if move.arg is None:
+            self.events.append({"type": "no_build", "seat": seat, "reason": "no_site"})
+        else:
+            self._build(seat, int(move.arg))  # type: ignore[arg-type]
+        self._end_turn()
+
+    def _do_double(self, seat: int, move: Move) -> None:
+        self._play_card(seat, "double", kind=move.arg)
+        self.pending = {"kind": "double", "card": move.arg, "builds_left": 2}
+        self._continue_double(seat)
+
+    def _continue_double(self, seat: int) -> None:
+        pending = self.pending
+        assert pending is not None
+        if pending["builds_left"] > 0:
+            free, share = self.targets(seat, pending["card"])
+            if free or share:
+                return
+            self.events.append({"type": "no_build", "seat": seat, "reason": "no_site"})
+        self.pending = None
+        self._end_turn()
+
+    def _do_build(self, seat: int, move: Move) -> None:
+        assert self.pending is not None
+        self._build(seat, int(move.arg))  # type: ignore[arg-type]
+        self.pending["builds_left"] -= 1
+        self._continue_double(seat)
+
+    def _do_pass(self, seat: int, move: Move) -> None:
+        self.pending = None
+        self.events.append({"type": "pass", "seat": seat})
+        self._end_turn()
+
+    def _do_score(self, seat: int, move: Move) -> None:
+        card = str(move.arg)
+        self.hand_scoring[seat].remove(card)
+        self.played_scoring[seat].append(card)
+        self.last_card_seat = seat
+        self.events.append({"type": "card", "seat": seat, "card": card, "scoring": True})
+        n = self.n
+        for i in range(n):
+            p = (seat + i) % n
+            self._move_marker(p, self.card_points(p, card), card)
+        if card == "eruption":
+            self._erupt()
+        self._end_turn()
+
+    def _do_pile(self, seat: int, move: Move) -> None:
+        self._take_pile(seat, int(move.arg))  # type: ignore[arg-type]
+        self.events.append({"type": "pile", "seat": seat, "pile": move.arg})
+        self._next_chooser()
+
+    def _take_pile(self, seat: int, pile_id: int) -> None:
+        pile = self.piles[pile_id]
+        pile["taken_by"] = seat
+        self._take_set(seat, pile["set"])
+        self.hand_scoring[seat].extend(pile["scoring_cards"])
+
+    def _do_discard(self, seat: int, move: Move) -> None:
+        card = str(move.arg)
+        self.hand_scoring[seat].remove(card)
+        self.discarded[seat] = card
+        self.events.append({"type": "discard", "seat": seat, "secret": {"card": card}})
+        self._turn += 1
+        if self._turn == self.n:
+            self._start_landing()
+
+    # ------------------------------------------------------------------ building
+
+    def _build(self, seat: int, site: int) -> bool:
+        """Place ``seat``'s building on ``site`` (revealing it first if face down); False if it cannot."""
+        tile = self.site_tile[site]
+        b = self.site_b[site]
+        events = self.events
+        if not self.revealed[site]:
+            self.revealed[site] = True
+            events.append({"type": "reveal", "site": site})
+            if not self.supply[seat][b]:
+                events.append({"type": "no_build", "seat": seat, "site": site, "reason": "supply",
+                               "building": tile.building})
+                return False
+        occ = self.occupants[site]
+        shared = bool(occ)
+        self.supply[seat][b] -= 1
+        occ.append((seat, b))
+        self.owned[seat].add(site)
+        event: dict[str, Any] = {"type": "build", "seat": seat, "site": site, "building": tile.building}
+        if shared:
+            event["shared"] = True
+            self.share_seat = None
+        events.append(event)
+        self._move_marker(seat, tile.points, "build")
+        if tile.bird and self.chips:
+            value = self.chips.pop()
+            self.birds[seat].append(value)
+            events.append({"type": "bird", "seat": seat, "secret": {"value": value}})
+        revealed = self.revealed
+        for nb in self.island.reveal_nbrs[site]:
+            if not revealed[nb]:
+                revealed[nb] = True
+                events.append({"type": "reveal", "site": nb})
+        return True
+
+    def _erupt(self) -> None:
+        for site in self.island.sites_of_kind["volcano"]:
+            occ = self.occupants[site]
+            for p, b in occ:
+                self.destroyed[p][b] += 1
+                self.owned[p].discard(site)
+                self.events.append({"type": "destroy", "seat": p, "site": site, "building": BUILDINGS[b]})
+            occ.clear()
+
+    # ------------------------------------------------------------------ scoring
+
+    def _move_marker(self, seat: int, delta: int, reason: str) -> None:
+        if delta:
+            self.score[seat] += delta
+            self._stamps += 1
+            self.stamp[seat] = self._stamps
+            self.events.append({"type": "score", "seat": seat, "delta": delta, "reason": reason})
+
+    def card_points(self, seat: int, card_id: str) -> int:
+        """Points ``seat`` gets if scoring card ``card_id`` is played now."""
+        card = SCORING_CARDS[card_id]
+        owned = self.owned[seat]
+        tiles = self.site_tile
+        rule = card.rule
+        pts = 0
+        if rule in ("resource", "pair"):
+            have = [any(r in tiles[s].resources for s in owned) for r in card.resources]
+            if all(have):
+                pts = card.points
+            elif any(have):
+                pts = card.partial
+            if card.fish_bonus:
+                pts += sum(tiles[s].fish_bonus for s in owned if "fish" in tiles[s].resources)
+        elif rule == "houses":
+            houses = sum(1 for s in owned for p, b in self.occupants[s] if p == seat and b == 0)
+            pts = card.points if houses >= HOUSES_NEEDED else 0
+        elif rule == "trio":
+            kinds = {b for s in owned for p, b in self.occupants[s] if p == seat}
+            pts = card.points if len(kinds) == 3 else 0
+        elif rule == "connected":
+            pts = card.points if self.largest_road_group(seat) >= CONNECTED_NEEDED else 0
+        elif rule == "per_bird":
+            pts = card.points * len(self.birds[seat])
+        else:
+            if rule == "per_coast":
+                count = sum(1 for s in owned if self.island.kind[s] == "coast")
+            elif rule == "per_river":
+                count = sum(1 for s in owned if self.island.on_river[s])
+            else:  # per_volcano and eruption
+                count = sum(1 for s in owned if self.island.kind[s] == "volcano")
+            pts = card.points * count
+        return pts
+
+    def largest_road_group(self, seat: int) -> int:
+        """Size of the largest group of ``seat``'s buildings connected by roads (branching allowed)."""
+        owned = self.owned[seat]
+        nbrs = self.island.road_nbrs
+        seen: set[int] = set()
+        best = 0
+        for start in owned:
+            if start in seen:
+                continue
+            stack = [start]
+            seen.add(start)
+            size = 0
+            while stack:
+                s = stack.pop()
+                size += 1
+                for nb in nbrs[s]:
+                    if nb in owned and nb not in seen:
+                        seen.add(nb)
+                        stack.append(nb)
+            best = max(best, size)
+        return best
+
+    # ------------------------------------------------------------------ turns and rounds
+
+    def _end_turn(self) -> None:
+        n = self.n
+        for step in range(1, n + 1):
+            idx = (self._turn + step) % n
+            seat = self.turn_order[idx]
+            if self._hand_size(seat):
+                self._turn = idx
+                return
+        self._end_round()
+
+    def _hand_size(self, seat: int) -> int:
+        return sum(self.hand_building[seat].values()) + len(self.hand_scoring[seat])
+
+    def _end_round(self) -> None:
+        self.events.append({"type": "round_end", "round": self.round})
+        if self.round == 1:
+            self._start_round_two()
+        else:
+            self._finish()
+
+    def _start_round_two(self) -> None:
+        n = self.n
+        self.round = 2
+        for occ in self.occupants:
+            occ.clear()
+        self.owned = [set() for _ in range(n)]
+        self.supply = [list(_SUPPLY) for _ in range(n)]
+        self.destroyed = [[0, 0, 0] for _ in range(n)]
+        self.round1_sets = list(self.set_of)
+        self.round1_scoring = [list(x) for x in self.played_scoring]
+        self.played_building = [[] for _ in range(n)]
+        self.played_scoring = [[] for _ in range(n)]
+        self.set_of = [None] * n
+        for seat in range(n):
+            card = self.deck.pop()
+            self.hand_scoring[seat] = [card]
+            self.events.append({"type": "draw", "seat": seat, "secret": {"card": card}})
+        ranking = self.ranking()
+        last = ranking[-1]
+        self.turn_order = [(last + i) % n for i in range(n)]
+        self.share_seat = self.turn_order[-1]
+        self.piles = [{"id": p, "set": self.round1_sets[p], "scoring_cards": list(self.round1_scoring[p]),
+                       "taken_by": None} for p in range(n)]
+        self.phase = "choose_pile"
+        self.order = list(reversed(ranking))
+        self._turn = -1
+        self._next_chooser()
+
+    def _finish(self) -> None:
+        n = self.n
+        first = self.last_card_seat if self.last_card_seat is not None else self.turn_order[0]
+        for i in range(n):
+            seat = (first + i) % n
+            chips = self.birds[seat]
+            self.events.append({"type": "birds", "seat": seat, "chips": list(chips)})
+            self._move_marker(seat, sum(chips), "birds")
+        self.phase = "over"
+        self.events.append({"type": "game_over", "ranking": self.ranking()})
+
+    # ------------------------------------------------------------------ explanations
+
+    def why_illegal(self, move: Move | str) -> str:
+        """A plain-words reason why ``move`` is not legal now (or a note that it is)."""
+        from engine.explain import why_illegal
+
+        return why_illegal(self, move)
+
+    # ------------------------------------------------------------------ copying and JSON
+
+    def clone(self) -> Game:
+        """An independent copy (cheap: no JSON)."""
+        g = Game.__new__(Game)
+        d = self.__dict__.copy()
+        g.__dict__ = d
+        d["tile_at"] = list(self.tile_at)
+        d["revealed"] = list(self.revealed)
+        d["occupants"] = [list(o) for o in self.occupants]
+        d["chips"] = list(self.chips)
+        d["deck"] = list(self.deck)
+        d["hand_scoring"] = [list(h) for h in self.hand_scoring]
+        d["turn_order"] = list(self.turn_order)
+        d["score"] = list(self.score)
+        d["stamp"] = list(self.stamp)
+        d["owned"] = [set(o) for o in self.owned]
+        d["supply"] = [list(s) for s in self.supply]
+        d["destroyed"] = [list(s) for s in self.destroyed]
+        d["hand_building"] = [dict(h) for h in self.hand_building]
+        d["set_of"] = list(self.set_of)
+        d["played_building"] = [list(x) for x in self.played_building]
+        d["played_scoring"] = [list(x) for x in self.played_scoring]
+        d["round1_sets"] = list(self.round1_sets)
+        d["round1_scoring"] = [list(x) for x in self.round1_scoring]
+        d["birds"] = [list(x) for x in self.birds]
+        d["pending"] = dict(self.pending) if self.pending else None
+        d["piles"] = [dict(p, scoring_cards=list(p["scoring_cards"])) for p in self.piles]
+        d["discarded"] = list(self.discarded)
+        d["events"] = [dict(e) for e in self.events]
+        d["log"] = [dict(e, scores=list(e["scores"])) for e in self.log]
+        d["order"] = list(self.order)
+        d["_legal"] = None
+        return g
+
+    _STATE = ("names", "seed", "draft", "tile_at", "revealed", "chips", "deck", "hand_scoring", "turn_order",
+              "score", "stamp", "_stamps", "round", "supply", "destroyed", "hand_building", "set_of",
+              "played_building", "played_scoring", "round1_sets", "round1_scoring", "birds", "share_seat",
+              "pending", "piles", "discarded", "last_card_seat", "events", "log", "_turn", "phase", "order")
+
+    def to_json(self) -> str:
+        """The whole state, secrets included, as JSON text (for the server's database only)."""
+        data: dict[str, Any] = {"format": 1}
+        for key in self._STATE:
+            data[key] = getattr(self, key)
+        data["occupants"] = [[list(x) for x in occ] for occ in self.occupants]
+        data["island"] = None if self._default_island else self.island.data
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_json`; the result is equal in every respect."""
+        data = json.loads(text) if isinstance(text, str) else text
+        if data.get("format") != 1:
+            raise ValueError("unknown game format")
+        g = cls.__new__(cls)
+        island = data.get("island")
+        g.island = Island(island) if island else default_island()
+        g._default_island = island is None
+        for key in cls._STATE:
+            setattr(g, key, data[key])
+        g.n = len(g.names)
+        g.occupants = [[(int(p), int(b)) for p, b in occ] for occ in data["occupants"]]
+        g.owned = [set() for _ in range(g.n)]
+        for site, occ in enumerate(g.occupants):
+            for p, _b in occ:
+                g.owned[p].add(site)
+        g._legal = None
+        g._legal_set = frozenset()
+        g._derive()
+        return g
+
+    def state_key(self) -> str:
+        """The game's state as canonical text, for equality checks (secrets included)."""
+        return self.to_json()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def replay(names: Sequence[str], seed: int, moves: Iterable[str | Move], *, draft: bool = False,
+           island: Island | None = None) -> Game:
+    """Play ``moves`` from the start of a new game; raises :class:`IllegalMove` at the first bad one."""
+    game = new_game(names, seed, draft=draft, island=island)
+    for move in moves:
+        game.apply(move)
+    return game

@@ -1,0 +1,138 @@
+"""The one door for information: :func:`make_view` turns a game into what one seat (or everyone) may know.
+
+Everything shown to people (pictures, messages, computer players) is made from this dict. A view never
+holds another seat's scoring cards or bird-chip values, a face-down tile's contents, the scoring-card
+deck's order, the bird chips' order or the round-2 discards of others. Bird-chip values become public
+once the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import BUILDING_CARDS, BUILDING_SETS, BUILDINGS
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+VIEW_VERSION = 1
+
+
+def make_view(game: Game, seat: int | None) -> dict[str, Any]:
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.n):
+        raise ValueError(f"there is no seat {seat!r} in this game")
+    isl = game.island
+    over = game.phase == "over"
+    ranking = game.ranking()
+    rank = {p: i + 1 for i, p in enumerate(ranking)}
+    sites = []
+    for site in isl.sites:
+        s = site.id
+        tile = game.site_tile[s]
+        sites.append({
+            "id": s,
+            "kind": site.kind,
+            "island": site.island,
+            "pos": list(site.pos),
+            "roads": list(site.roads),
+            "rivers": list(site.rivers),
+            "tile": {
+                "building": tile.building,
+                "points": tile.points,
+                "resources": list(tile.resources),
+                "fish_bonus": tile.fish_bonus,
+                "bird": tile.bird,
+            } if game.revealed[s] else None,
+            "buildings": [{"seat": p, "type": BUILDINGS[b]} for p, b in game.occupants[s]],
+        })
+    rivers = [{
+        "id": r["id"],
+        "name": r.get("name", ""),
+        "edges": [list(e) for e in r["edges"]],
+        "source": r.get("source"),
+        "mouth": r.get("mouth"),
+    } for r in isl.data["rivers"]]
+    players = []
+    for p in range(game.n):
+        owned = game.owned[p]
+        held = sorted({r for s in owned for r in game.site_tile[s].resources})
+        player: dict[str, Any] = {
+            "seat": p,
+            "name": game.names[p],
+            "score": game.score[p],
+            "laps": game.score[p] // 50,
+            "track": game.score[p] % 50,
+            "rank": rank[p],
+            "supply": dict(zip(BUILDINGS, game.supply[p], strict=True)),
+            "destroyed": dict(zip(BUILDINGS, game.destroyed[p], strict=True)),
+            "building_set": game.set_of[p],
+            "building_cards": {k: game.hand_building[p][k] for k in BUILDING_CARDS},
+            "scoring_cards_in_hand": len(game.hand_scoring[p]),
+            "played_building_cards": list(game.played_building[p]),
+            "played_scoring_cards": list(game.played_scoring[p]),
+            "birds": len(game.birds[p]),
+            "can_share": game.share_seat == p and game.phase in ("land", "play"),
+            "resources": held,
+            "buildings_on_board": len(owned),
+        }
+        if over:
+            player["bird_chips"] = list(game.birds[p])
+        players.append(player)
+    events = []
+    for e in game.events:
+        out = {k: v for k, v in e.items() if k != "secret"}
+        if seat is not None and e.get("seat") == seat and "secret" in e:
+            out.update(e["secret"])
+        events.append(out)
+    log = []
+    for entry in game.log:
+        move = entry["move"]
+        if move.startswith("discard") and entry["seat"] != seat:
+            move = "discard"
+        log.append({"seat": entry["seat"], "move": move, "round": entry["round"],
+                    "scores": list(entry["scores"])})
+    view: dict[str, Any] = {
+        "version": VIEW_VERSION,
+        "seat": seat,
+        "round": game.round,
+        "phase": game.phase,
+        "to_move": game.to_move,
+        "turn_order": list(game.turn_order),
+        "pending": dict(game.pending) if game.pending else None,
+        "board": {**isl.public_dict(), "rivers": rivers, "sites": sites},
+        "players": players,
+        "ranking": ranking,
+        "scoring_deck": len(game.deck),
+        "bird_chips_left": len(game.chips),
+        "events": events,
+        "log": log,
+        "winner": ranking[0] if over else None,
+    }
+    if game.phase == "choose_set":
+        taken = {x for x in game.set_of if x}
+        view["sets"] = [{"set": x, "building_cards": dict(BUILDING_SETS[x]), "taken": x in taken}
+                        for x in sorted(BUILDING_SETS)]
+        view["choosing_order"] = list(game.order)
+    if game.round == 2 and game.piles:
+        view["piles"] = [{
+            "id": pile["id"],
+            "set": pile["set"],
+            "building_cards": dict(BUILDING_SETS[pile["set"]]),
+            "scoring_cards": list(pile["scoring_cards"]),
+            "taken_by": pile["taken_by"],
+        } for pile in game.piles]
+        if game.phase in ("choose_pile", "discard"):
+            view["choosing_order"] = list(game.order)
+    if game.phase == "discard":
+        view["discarded"] = [p for p in range(game.n) if game.discarded[p] is not None]
+    if seat is not None:
+        you: dict[str, Any] = {
+            "seat": seat,
+            "scoring_cards": sorted(game.hand_scoring[seat]),
+            "bird_chips": list(game.birds[seat]),
+            "legal_moves": [str(m) for m in game.legal_moves()] if game.to_move == seat else [],
+        }
+        if game.discarded[seat] is not None:
+            you["discarded"] = game.discarded[seat]
+        view["you"] = you
+    return view
