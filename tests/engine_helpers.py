@@ -70,3 +70,53 @@ def play(game: Game, *moves: str) -> list[dict[str, Any]]:
     for move in moves:
         events = game.apply(move)
     return events
+
+
+def arranged(
+    n: int = 2,
+    *,
+    start: int = 0,
+    sets: tuple[str, ...] = ("A", "B", "C", "D"),
+    scoring: list[list[str]] | None = None,
+    chips: list[int] | None = None,
+    layout: dict[int, int] | None = None,
+) -> Game:
+    """A tiny-island game before the landing with a chosen start player, sets, hands and chip pile.
+
+    ``chips`` are drawn from the end of the list (the last value is drawn first).
+    """
+    from engine.cards import START_SCORES
+
+    game = tiny_game(n, layout=layout)
+    game.turn_order = [(start + i) % n for i in range(n)]
+    game.share_seat = game.turn_order[-1]
+    for pos, seat in enumerate(game.turn_order):
+        game.score[seat] = START_SCORES[pos]
+        game.stamp[seat] = pos + 1
+    game._stamps = n
+    for seat in range(n):
+        game._take_set(seat, sets[seat])
+    if scoring is not None:
+        game.hand_scoring = [list(h) for h in scoring]
+    if chips is not None:
+        game.chips = list(chips)
+    game._legal = None
+    return game
+
+
+def put(game: Game, seat: int, *sites: int) -> None:
+    """Stand ``seat``'s buildings on ``sites`` directly (for scoring positions), revealing the tiles."""
+    from engine.cards import BUILDINGS
+
+    for site in sites:
+        b = game.site_b[site]
+        game.revealed[site] = True
+        game.occupants[site].append((seat, b))
+        game.owned[seat].add(site)
+        game.supply[seat][b] -= 1
+        assert game.supply[seat][b] >= 0, f"no {BUILDINGS[b]} left"
+    game._legal = None
+
+
+def legal(game: Game) -> list[str]:
+    return [str(m) for m in game.legal_moves()]
