@@ -47,6 +47,8 @@ def move_sort_key(move: Move) -> tuple[int, int, int | str]:
     arg = move.arg
     if arg is None:
         return (_VERB_ORDER[move.verb], 0, 0)
+    if move.verb == "double":
+        return (_VERB_ORDER["double"], 1, SINGLE_BUILDS.index(str(arg)))
     return (_VERB_ORDER[move.verb], 1, arg)
 
 

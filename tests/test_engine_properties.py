@@ -1,0 +1,186 @@
+"""Property tests over many random legal games (2–4 players, dealt or drafted sets).
+
+Invariants checked along the way: buildings and cards are conserved, scores equal the start values plus
+the score events, legal moves are unique, sorted and round-trip through the notation, views are
+JSON-ready and do not change when hidden information changes, the JSON round trip and a replay give the
+same game, and an illegal move changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import BUILDING_SETS, SCORING_CARD_IDS, Game, IllegalMove, new_game, parse_move, replay
+from engine.cards import START_SCORES, SUPPLY
+from engine.game import move_sort_key
+
+SUPPLY_LIST = [SUPPLY["house"], SUPPLY["church"], SUPPLY["lighthouse"]]
+
+
+def check_conservation(game: Game) -> None:
+    for seat in range(game.n):
+        on_board = [0, 0, 0]
+        for occ in game.occupants:
+            for p, b in occ:
+                if p == seat:
+                    on_board[b] += 1
+        total = [game.supply[seat][i] + on_board[i] + game.destroyed[seat][i] for i in range(3)]
+        assert total == SUPPLY_LIST, (seat, total)
+        letter = game.set_of[seat]
+        if letter is not None:
+            played = {k: game.played_building[seat].count(k) for k in BUILDING_SETS[letter]}
+            assert {k: game.hand_building[seat][k] + played[k] for k in played} == BUILDING_SETS[letter]
+    untaken = [c for p in game.piles if p["taken_by"] is None for c in p["scoring_cards"]]
+    cards = (game.deck + untaken + [c for h in game.hand_scoring for c in h]
+             + [c for h in game.played_scoring for c in h] + [c for c in game.discarded if c])
+    if game.round == 1:
+        assert sorted(cards) == sorted(SCORING_CARD_IDS)
+    else:
+        assert sorted(cards) == sorted(SCORING_CARD_IDS)
+    assert len(game.chips) + sum(len(b) for b in game.birds) == len(game.island.bird_chips)
+    assert sorted(game.ranking()) == list(range(game.n))
+
+
+def check_legal_moves(game: Game) -> None:
+    moves = game.legal_moves()
+    assert len(set(moves)) == len(moves)
+    assert moves == sorted(moves, key=move_sort_key)
+    if game.to_move is None:
+        assert moves == []
+    else:
+        assert moves
+    for move in moves:
+        assert parse_move(str(move)) is move
+
+
+def hide_differently(game: Game, seat: int | None, rng: random.Random) -> Game:
+    """A copy whose hidden information (for ``seat``) is different: deck order, face-down tiles, others' hands
+    and chip values."""
+    other = game.clone()
+    rng.shuffle(other.deck)
+    others = [p for p in range(game.n) if p != seat]
+    # swap other players' scoring cards with deck cards
+    for p in others:
+        hand = other.hand_scoring[p]
+        for i in range(len(hand)):
+            if other.deck:
+                j = rng.randrange(len(other.deck))
+                hand[i], other.deck[j] = other.deck[j], hand[i]
+    # change others' chip values (same counts) using the pool; they are public once the game is over
+    for p in others if game.phase != "over" else []:
+        chips = other.birds[p]
+        for i in range(len(chips)):
+            if other.chips:
+                j = rng.randrange(len(other.chips))
+                chips[i], other.chips[j] = other.chips[j], chips[i]
+    rng.shuffle(other.chips)
+    # re-lay face-down tiles among face-down sites and the box, kind by kind
+    isl = other.island
+    for kind in ("land", "volcano", "coast"):
+        hidden = [s for s in isl.sites_of_kind[kind] if not other.revealed[s]]
+        used = {other.tile_at[s] for s in isl.sites_of_kind[kind]}
+        pool = [other.tile_at[s] for s in hidden] + [t.id for t in isl.tiles if t.kind == kind and t.id not in used]
+        rng.shuffle(pool)
+        for s, t in zip(hidden, pool, strict=False):
+            other.tile_at[s] = t
+    other._derive()
+    other._legal = None
+    return other
+
+
+def visible(view: dict) -> dict:
+    """A view without what its seat legitimately sees differently in a re-hidden copy (nothing)."""
+    return view
+
+
+def run_checks(n: int, seed: int, draft: bool, picks: list[int], deep: bool) -> Game:
+    game = new_game([f"P{i}" for i in range(n)], seed, draft=draft)
+    rng = random.Random(seed)
+    start = {p: START_SCORES[i] for i, p in enumerate(game.turn_order)}
+    totals = dict(start)
+    step = 0
+    while game.to_move is not None:
+        moves = game.legal_moves()
+        pick = picks[step % len(picks)] if picks else rng.randrange(len(moves))
+        events = game.apply(moves[pick % len(moves)])
+        for e in events:
+            if e["type"] == "score":
+                totals[e["seat"]] += e["delta"]
+            assert "secret" not in e
+        assert [totals[p] for p in range(n)] == game.score
+        step += 1
+        check_conservation(game)
+        check_legal_moves(game)
+        if deep and step % 9 == 0:
+            check_deep(game, rng)
+    check_deep(game, rng)
+    assert game.phase == "over"
+    return game
+
+
+def check_deep(game: Game, rng: random.Random) -> None:
+    # views are JSON-ready, unchanged by hidden information, and the JSON round trip is exact
+    for seat in [None, *range(game.n)]:
+        view = game.view(seat)
+        assert json.loads(json.dumps(view)) == view
+        assert visible(hide_differently(game, seat, rng).view(seat)) == visible(view), seat
+        if seat is not None:
+            others = [p for p in view["players"] if p["seat"] != seat]
+            assert all("scoring_cards" not in p for p in others)
+    text = game.to_json()
+    again = Game.from_json(text)
+    assert again.to_json() == text
+    assert again.view(0) == game.view(0)
+    assert replay(game.names, game.seed, [m for _, m in game.moves], draft=game.draft).to_json() == text
+    # an illegal move changes nothing
+    if game.to_move is not None:
+        legal = set(map(str, game.legal_moves()))
+        for text_move in ("land 1", "ship 1", "road 30", "river 12", "score birds", "build 3", "pile 0",
+                          "discard fish", "set A", "pass", "double road", "ship"):
+            if text_move not in legal:
+                try:
+                    game.apply(text_move)
+                except IllegalMove:
+                    pass
+                else:
+                    raise AssertionError(f"{text_move} was applied though not legal")
+                assert game.to_json() == text
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(2, 4), seed=st.integers(0, 2**32), draft=st.booleans(),
+       picks=st.lists(st.integers(0, 1000), max_size=40))
+def test_random_games_keep_every_invariant(n: int, seed: int, draft: bool, picks: list[int]) -> None:
+    run_checks(n, seed, draft, picks, deep=True)
+
+
+def test_two_thousand_random_games_end_properly_with_conserved_pieces() -> None:
+    for seed in range(2000):
+        n = 2 + seed % 3
+        game = run_checks(n, seed, seed % 5 == 0, [], deep=False)
+        assert game.events[-1]["type"] == "game_over"
+        assert game.round == 2
+
+
+def test_replay_is_deterministic() -> None:
+    game = run_checks(4, 99, True, [], deep=False)
+    again = replay(game.names, 99, [m for _, m in game.moves], draft=True)
+    assert again == game
+    assert again.view(None) == game.view(None)
+
+
+def test_the_secrecy_check_changes_hidden_state_and_would_see_a_leak() -> None:
+    game = new_game(["a", "b", "c"], 5)
+    rng = random.Random(1)
+    for _ in range(20):
+        game.apply(rng.choice(game.legal_moves()))
+    other = hide_differently(game, 0, rng)
+    assert other.to_json() != game.to_json()
+    assert other.view(0) == game.view(0)
+    # seat 0's own cards are not hidden from seat 0: changing them shows in its view
+    other.hand_scoring[0] = list(reversed(other.deck[:len(game.hand_scoring[0])]))
+    assert other.view(0)["you"] != game.view(0)["you"] or game.hand_scoring[0] == other.hand_scoring[0]
