@@ -34,7 +34,8 @@ def main() -> None:
         start = time.perf_counter()
         moves = sum(play_random(n, seed) for seed in range(args.games))
         elapsed = time.perf_counter() - start
-        print(f"{n:>7} {args.games:>6} {args.games / elapsed:>9.0f} {moves / elapsed:>9.0f} {moves / args.games:>10.1f}")
+        rate, speed, length = args.games / elapsed, moves / elapsed, moves / args.games
+        print(f"{n:>7} {args.games:>6} {rate:>9.0f} {speed:>9.0f} {length:>10.1f}")
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ def test_own_bird_chip_value_is_shown_only_to_its_owner() -> None:
             birds = [e for e in game.view(seat)["events"] if e["type"] == "bird"]
             if birds:
                 assert birds[0]["value"] == game.birds[seat][-1]
-                assert "value" not in [e for e in game.view(1 - seat)["events"] if e["type"] == "bird"][0]
+                assert "value" not in next(e for e in game.view(1 - seat)["events"] if e["type"] == "bird")
                 return
     pytest.fail("no bird chip drawn in 40 games")
 
