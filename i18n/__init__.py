@@ -5,17 +5,25 @@ Catalogues are JSON files ``i18n/locales/<lang>/<domain>.json``, each a flat map
 ``commands.``), so that each file has one owner. :func:`t` looks a key up for a locale and fills in
 the placeholders; a missing key in German or French falls back to English, a key missing everywhere
 raises ``KeyError`` (tests make sure that never happens).
+
+Counted phrases have two keys, ``<key>.one`` and ``<key>.other``; :func:`tn` picks the right one.
+:func:`describe_events` and :func:`describe_move` turn the engine's events and move notation into
+sentences. ``i18n/GLOSSARY.md`` documents the key scheme and the game's words.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, Final
 
 LOCALES: Final = ("en", "de", "fr")
 DEFAULT_LOCALE: Final = "en"
+
+RULE_TOPICS: Final = ("overview", "setup", "turn", "building", "scoring", "round2", "track", "end")
+"""The topics of ``/santacruz rules``; each has ``rules.<topic>.title`` and ``rules.<topic>.text``."""
 
 
 def normalize_locale(locale: object) -> str:
@@ -41,6 +49,7 @@ def catalogue(locale: str) -> dict[str, str]:
 
 
 def has(key: str) -> bool:
+    """Whether ``key`` exists (in the English catalogue, which every language must match)."""
     return key in catalogue(DEFAULT_LOCALE)
 
 
@@ -51,3 +60,144 @@ def t(key: str, locale: object = DEFAULT_LOCALE, /, **values: Any) -> str:
     if template is None:
         template = catalogue(DEFAULT_LOCALE)[key]
     return template.format(**values) if values else template
+
+
+def plural_form(count: int, locale: object = DEFAULT_LOCALE) -> str:
+    """``'one'`` or ``'other'``: the plural category of ``count`` (French counts 0 and 1 as singular)."""
+    n = abs(count)
+    if normalize_locale(locale) == "fr":
+        return "one" if n < 2 else "other"
+    return "one" if n == 1 else "other"
+
+
+def tn(key: str, count: int, locale: object = DEFAULT_LOCALE, /, **values: Any) -> str:
+    """The text of ``<key>.one`` or ``<key>.other`` for ``count``; ``{count}`` is filled in too.
+
+    ``tn("game.points", 1, "en")`` gives ``"1 point"``, ``tn("game.points", 3, "de")`` ``"3 Punkte"``.
+    """
+    return t(f"{key}.{plural_form(count, locale)}", locale, count=count, **values)
+
+
+# ---------------------------------------------------------------------- engine events and moves in words
+
+
+def _card_name(card: str, locale: object) -> str:
+    return t(f"game.scoring.{card}.name", locale)
+
+
+def _a_building(building: str, locale: object) -> str:
+    return t(f"game.building.{building}.a", locale)
+
+
+def describe_events(events: Iterable[Mapping[str, Any]], locale: object, names: Sequence[str]) -> list[str]:
+    """One sentence per engine event (``game.apply(...)`` or ``view["events"]``), for a game log.
+
+    ``names[seat]`` names each seat. A build and its build points become one sentence, so do the end
+    bird chips and their points; neighbouring reveals are merged. The secret parts a seat's own view holds
+    (a bird chip's value, a drawn or discarded card) are shown when present. Raises ``KeyError`` for an
+    event type without a text (tests make sure there is none).
+    """
+    todo = list(events)
+    lines: list[str] = []
+    i = 0
+    while i < len(todo):
+        e = todo[i]
+        kind = e["type"]
+        nxt = todo[i + 1] if i + 1 < len(todo) else None
+        seat = e.get("seat")
+        player = names[seat] if isinstance(seat, int) else ""
+        if kind in ("build", "birds"):
+            reason = "build" if kind == "build" else "birds"
+            points = 0
+            if nxt and nxt["type"] == "score" and nxt["seat"] == seat and nxt["reason"] == reason:
+                points = nxt["delta"]
+                i += 1
+            if kind == "build":
+                key = "game.event.build_shared" if e.get("shared") else "game.event.build"
+                lines.append(t(key, locale, player=player, a_building=_a_building(e["building"], locale),
+                               site=e["site"], points=points))
+            elif e["chips"]:
+                chips = ", ".join(str(c) for c in e["chips"])
+                lines.append(tn("game.event.birds", len(e["chips"]), locale, player=player, chips=chips,
+                                points=points))
+            else:
+                lines.append(t("game.event.birds_none", locale, player=player))
+        elif kind == "reveal":
+            sites = [e["site"]]
+            while i + 1 < len(todo) and todo[i + 1]["type"] == "reveal":
+                i += 1
+                sites.append(todo[i]["site"])
+            if len(sites) == 1:
+                lines.append(t("game.event.reveal", locale, site=sites[0]))
+            else:
+                lines.append(t("game.event.reveal_many", locale, sites=", ".join(map(str, sites))))
+        elif kind == "score":
+            delta, reason = e["delta"], e["reason"]
+            if reason in ("build", "birds"):
+                lines.append(tn(f"game.event.score.{reason}", delta, locale, player=player))
+            else:
+                key = "game.event.score.card" if delta >= 0 else "game.event.loss.card"
+                lines.append(tn(key, abs(delta), locale, player=player, card=_card_name(reason, locale)))
+        elif kind == "card":
+            card = e["card"]
+            if e.get("scoring"):
+                lines.append(t("game.event.card.scoring", locale, player=player, card=_card_name(card, locale)))
+            elif card == "double":
+                lines.append(t(f"game.event.card.double_{e['kind']}", locale, player=player))
+            else:
+                lines.append(t(f"game.event.card.{card}", locale, player=player))
+        elif kind == "bird":
+            if "value" in e:
+                lines.append(tn("game.event.bird_value", e["value"], locale, player=player))
+            else:
+                lines.append(t("game.event.bird", locale, player=player))
+        elif kind == "no_build":
+            values: dict[str, Any] = {"player": player}
+            if e["reason"] == "supply":
+                values.update(site=e["site"], a_building=_a_building(e["building"], locale))
+            lines.append(t(f"game.event.no_build.{e['reason']}", locale, **values))
+        elif kind == "destroy":
+            lines.append(t("game.event.destroy", locale, player=player,
+                           a_building=_a_building(e["building"], locale), site=e["site"]))
+        elif kind == "set":
+            key = "game.event.set_forced" if e.get("forced") else "game.event.set"
+            lines.append(t(key, locale, player=player, set=e["set"],
+                           set_name=t(f"game.set.{e['set']}.name", locale)))
+        elif kind == "pile":
+            key = "game.event.pile_forced" if e.get("forced") else "game.event.pile"
+            lines.append(t(key, locale, player=player, pile=e["pile"], owner=names[e["pile"]]))
+        elif kind in ("draw", "discard"):
+            if "card" in e:
+                lines.append(t(f"game.event.{kind}_card", locale, player=player, card=_card_name(e["card"], locale)))
+            else:
+                lines.append(t(f"game.event.{kind}", locale, player=player))
+        elif kind == "round_end":
+            lines.append(t("game.event.round_end", locale, round=e["round"]))
+        elif kind == "game_over":
+            lines.append(t("game.event.game_over", locale, winner=names[e["ranking"][0]]))
+        else:
+            lines.append(t(f"game.event.{kind}", locale, player=player))
+        i += 1
+    return lines
+
+
+def describe_move(move: str, locale: object, names: Sequence[str], seat: int) -> str:
+    """A move in words, from its notation (``"ship 7"``, ``"score gold10"``, ``"discard"`` …) and its seat."""
+    verb, _, arg = str(move).strip().partition(" ")
+    player = names[seat]
+    if verb == "set":
+        return t("game.move.set", locale, player=player, set=arg, set_name=t(f"game.set.{arg}.name", locale))
+    if verb in ("land", "build"):
+        return t(f"game.move.{verb}", locale, player=player, site=arg)
+    if verb in ("ship", "river", "road"):
+        if arg:
+            return t(f"game.move.{verb}", locale, player=player, site=arg)
+        return t(f"game.move.{verb}_no_site", locale, player=player)
+    if verb == "double":
+        return t(f"game.move.double_{arg}", locale, player=player)
+    if verb in ("score", "discard") and arg:
+        key = "game.move.score" if verb == "score" else "game.move.discard_card"
+        return t(key, locale, player=player, card=_card_name(arg, locale))
+    if verb == "pile":
+        return t("game.move.pile", locale, player=player, pile=arg, owner=names[int(arg)])
+    return t(f"game.move.{verb}", locale, player=player)
