@@ -1,0 +1,317 @@
+"""Persistence: games and their append-only move log in SQLite (aiosqlite, WAL mode).
+
+The move log is the truth; the ``state`` column of ``games`` is a cache of replaying it. Tables::
+
+    games  id, channel_id, guild_id, opener_id, seats (JSON), options (JSON), seed (never shown),
+           status (lobby | running | over | abandoned), locale, created_at, updated_at,
+           last_move_at, state (engine JSON snapshot), next_reminder_at
+    moves  game_id, seq, seat, user_id, move, interaction_id UNIQUE, created_at
+           PRIMARY KEY (game_id, seq); an undo is a row of its own whose move is ``undo``
+
+At most one game per channel is open (lobby or running): a partial unique index says so, so a
+second one is a clean :class:`ChannelBusy`. A move and the game's new state are written in one
+transaction (:meth:`Store.append_move`); a clash on ``(game_id, seq)`` or on the interaction id is a
+clean :class:`MoveConflict` and writes nothing. Times are seconds since the epoch (UTC) as floats.
+
+The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` is a list of steps, step
+``i`` takes the database from version ``i`` to ``i + 1`` in one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import aiosqlite
+
+UNDO: Final = "undo"
+"""The ``move`` text of a row that takes back the move before it."""
+
+STATUSES: Final = ("lobby", "running", "over", "abandoned")
+OPEN_STATUSES: Final = ("lobby", "running")
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    # 0 -> 1: games and the move log
+    (
+        """CREATE TABLE games (
+            id           INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id   INTEGER NOT NULL,
+            guild_id     INTEGER,
+            opener_id    INTEGER NOT NULL,
+            seats        TEXT NOT NULL,
+            options      TEXT NOT NULL,
+            seed         INTEGER NOT NULL,
+            status       TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'over', 'abandoned')),
+            locale       TEXT NOT NULL,
+            created_at   REAL NOT NULL,
+            updated_at   REAL NOT NULL,
+            last_move_at REAL,
+            state        TEXT
+        )""",
+        """CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id)
+            WHERE status IN ('lobby', 'running')""",
+        "CREATE INDEX games_by_channel ON games (channel_id, id)",
+        """CREATE TABLE moves (
+            game_id        INTEGER NOT NULL REFERENCES games (id),
+            seq            INTEGER NOT NULL CHECK (seq >= 1),
+            seat           INTEGER NOT NULL,
+            user_id        INTEGER,
+            move           TEXT NOT NULL,
+            interaction_id INTEGER UNIQUE,
+            created_at     REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+    ),
+    # 1 -> 2: turn reminders driven from the database
+    (
+        "ALTER TABLE games ADD COLUMN next_reminder_at REAL",
+        "CREATE INDEX games_reminders ON games (next_reminder_at) WHERE next_reminder_at IS NOT NULL",
+    ),
+)
+SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+_GAME_COLUMNS: Final = ("id", "channel_id", "guild_id", "opener_id", "seats", "options", "seed", "status",
+                        "locale", "created_at", "updated_at", "last_move_at", "state", "next_reminder_at")
+_UPDATABLE: Final = frozenset(_GAME_COLUMNS) - {"id", "channel_id", "guild_id", "seed", "created_at"}
+_JSON_COLUMNS: Final = frozenset({"seats", "options"})
+_MOVE_COLUMNS: Final = ("game_id", "seq", "seat", "user_id", "move", "interaction_id", "created_at")
+
+
+class StoreError(Exception):
+    """A write the database refused; nothing was written."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an open (lobby or running) game."""
+
+
+class MoveConflict(StoreError):
+    """The move's ``(game_id, seq)`` or its interaction id is stored already."""
+
+
+@dataclass(slots=True)
+class GameRow:
+    """One row of ``games``; ``seats`` and ``options`` decoded from JSON."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    opener_id: int
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    seed: int = field(repr=False)
+    status: str
+    locale: str
+    created_at: float
+    updated_at: float
+    last_move_at: float | None = None
+    state: str | None = field(default=None, repr=False)
+    next_reminder_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One row of ``moves``: a move (or an undo) as it was made."""
+
+    game_id: int
+    seq: int
+    seat: int
+    user_id: int | None
+    move: str
+    interaction_id: int | None
+    created_at: float
+
+
+def effective_moves(rows: Iterable[MoveRow]) -> list[MoveRow]:
+    """The moves that stand after applying the undo rows, in order (``replay`` plays these)."""
+    stack: list[MoveRow] = []
+    for row in rows:
+        if row.move == UNDO:
+            if not stack:
+                raise ValueError(f"game {row.game_id}: undo at seq {row.seq} has no move to take back")
+            stack.pop()
+        else:
+            stack.append(row)
+    return stack
+
+
+async def migrate(conn: aiosqlite.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Bring the schema of ``conn`` (in autocommit mode) up to version ``target``; returns it."""
+    async with conn.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    version = int(row[0]) if row else 0
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"the database has schema version {version}, newer than this bot's {SCHEMA_VERSION}")
+    for step in range(version, target):
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[step]:
+                await conn.execute(statement)
+            await conn.execute(f"PRAGMA user_version = {step + 1}")
+        except BaseException:
+            await conn.execute("ROLLBACK")
+            raise
+        await conn.execute("COMMIT")
+    return max(version, target)
+
+
+class Store:
+    """The database of one bot. Open with ``await Store.open(path)``, end with ``await store.close()``.
+
+    All access goes through one connection, serialised by a lock so that one coroutine's transaction
+    never interleaves with another's statements.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating if needed) the database at ``path``, in WAL mode, migrated to the latest schema."""
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = FULL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, str(path))
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    # ------------------------------------------------------------------ plumbing
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock, self._conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def schema_version(self) -> int:
+        rows = await self._fetchall("PRAGMA user_version")
+        return int(rows[0][0])
+
+    # ------------------------------------------------------------------ games
+
+    async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
+                          seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
+                          locale: str, now: float) -> int:
+        """Store a new game and return its id; :class:`ChannelBusy` if the channel has an open one."""
+        try:
+            async with self._transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO games (channel_id, guild_id, opener_id, seats, options, seed, status, locale,"
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (channel_id, guild_id, opener_id, _dumps(seats), _dumps(options), seed, status, locale,
+                     now, now))
+                game_id = cur.lastrowid
+        except sqlite3.IntegrityError as exc:
+            raise ChannelBusy(f"channel {channel_id} has an open game") from exc
+        assert game_id is not None
+        return game_id
+
+    async def update_game(self, game_id: int, *, now: float, **columns: Any) -> None:
+        """Set some columns of a game (``seats``/``options`` as Python values) and its ``updated_at``."""
+        async with self._transaction() as conn:
+            await self._update(conn, game_id, now, columns)
+
+    @staticmethod
+    async def _update(conn: aiosqlite.Connection, game_id: int, now: float, columns: dict[str, Any]) -> None:
+        unknown = columns.keys() - _UPDATABLE
+        if unknown:
+            raise ValueError(f"cannot update {sorted(unknown)}")
+        columns = {k: _dumps(v) if k in _JSON_COLUMNS else v for k, v in columns.items()}
+        columns["updated_at"] = now
+        assignments = ", ".join(f"{k} = ?" for k in columns)
+        cur = await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*columns.values(), game_id))
+        if cur.rowcount != 1:
+            raise StoreError(f"there is no game {game_id}")
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        rows = await self._fetchall(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE id = ?", (game_id,))
+        return _game_row(rows[0]) if rows else None
+
+    async def open_games(self) -> list[GameRow]:
+        """Every game in a lobby or running, oldest first."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
+        return [_game_row(r) for r in rows]
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The channel's most recent game, whatever its status."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,))
+        return _game_row(rows[0]) if rows else None
+
+    async def reminders_due(self, now: float) -> list[GameRow]:
+        """Running games whose next reminder time has come, earliest first."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE status = 'running'"
+            " AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? ORDER BY next_reminder_at", (now,))
+        return [_game_row(r) for r in rows]
+
+    # ------------------------------------------------------------------ moves
+
+    async def append_move(self, move: MoveRow, **game_columns: Any) -> None:
+        """Append ``move`` and update its game's columns in ONE transaction.
+
+        Raises :class:`MoveConflict` (and writes nothing) when ``(game_id, seq)`` or the interaction id
+        is already stored.
+        """
+        try:
+            async with self._transaction() as conn:
+                await conn.execute(
+                    f"INSERT INTO moves ({', '.join(_MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
+                     move.created_at))
+                await self._update(conn, move.game_id, move.created_at, game_columns)
+        except sqlite3.IntegrityError as exc:
+            raise MoveConflict(f"game {move.game_id}: move {move.seq} or its interaction is stored already") \
+                from exc
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """A game's move log in order, undo rows included."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_MOVE_COLUMNS)} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [MoveRow(**dict(r)) for r in rows]
+
+    async def move_by_interaction(self, interaction_id: int) -> MoveRow | None:
+        """The move stored for a Discord interaction, if any."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_MOVE_COLUMNS)} FROM moves WHERE interaction_id = ?", (interaction_id,))
+        return MoveRow(**dict(rows[0])) if rows else None
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _game_row(row: sqlite3.Row) -> GameRow:
+    data = dict(row)
+    for key in _JSON_COLUMNS:
+        data[key] = json.loads(data[key])
+    return GameRow(**data)
