@@ -1,0 +1,302 @@
+"""pytest fixtures and helpers that run a real discord.py bot against :class:`FakeDiscord`.
+
+Use from a test module (or a ``conftest.py``) with::
+
+    pytest_plugins = ["tests.fakediscord.fixtures"]
+
+    async def test_something(fake_discord):
+        bot = make_my_bot()
+        async with run_bot(bot, fake_discord) as runner:
+            handle = await fake_discord.slash_command("game new", {"players": 3})
+            ...
+
+* :func:`patch_discord` points discord.py at the fake (``Route.BASE`` and the gateway URL).
+* :func:`run_bot` starts ``bot.start(token)`` in a task, waits until the bot is ready and has
+  every guild in its cache, and on exit closes it cleanly; it also collects the bot's ERROR
+  log records and (by default) fails the test if there were any.
+* :class:`BotRunner` is the object behind it, for restart tests: ``await runner.stop()``, then
+  run a *new* bot object against the same fake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import traceback
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import discord
+import discord.asset
+import discord.gateway
+import discord.http
+import pytest_asyncio
+import yarl
+
+from .server import DEFAULT_TIMEOUT, FakeDiscord, FakeDiscordTimeout
+
+__all__ = ["BotRunner", "fake_discord", "patch_discord", "run_bot"]
+
+
+class patch_discord:
+    """Point discord.py's REST base URL and default gateway URL at ``fake`` (restored on exit).
+
+    Usable as ``with patch_discord(fake):`` or ``async with patch_discord(fake):``.
+    discord.py 2.7 never asks ``GET /gateway/bot`` in a non-sharded client: it connects
+    straight to ``DiscordWebSocket.DEFAULT_GATEWAY``, so both are patched. Webhook and
+    interaction requests use the same ``Route`` class and follow. ``discord.Asset.BASE`` (the
+    CDN of avatars and icons) is pointed at the fake as well, so nothing leaves 127.0.0.1.
+    """
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self._saved: tuple[str, yarl.URL, str] | None = None
+
+    def __enter__(self) -> FakeDiscord:
+        ws = discord.gateway.DiscordWebSocket
+        self._saved = (discord.http.Route.BASE, ws.DEFAULT_GATEWAY, discord.asset.Asset.BASE)
+        discord.http.Route.BASE = self.fake.api_base
+        ws.DEFAULT_GATEWAY = yarl.URL(self.fake.gateway_url)
+        discord.asset.Asset.BASE = self.fake.base_url  # avatars/icons: served by the fake too
+        return self.fake
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._saved is not None
+        ws = discord.gateway.DiscordWebSocket
+        discord.http.Route.BASE, ws.DEFAULT_GATEWAY, discord.asset.Asset.BASE = self._saved
+        self._saved = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return self.__enter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.__exit__(*exc)
+
+
+class _ErrorCollector(logging.Handler):
+    """Keeps ERROR records of the captured loggers (unhandled errors in commands, views...) and
+    wakes the fake's waiters, so ``fake.wait_until(lambda: runner.errors)`` works."""
+
+    def __init__(self, fake: FakeDiscord, *sinks: list[str]) -> None:
+        super().__init__(level=logging.ERROR)
+        self.fake = fake
+        self.sinks = sinks
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text += "\n" + "".join(traceback.format_exception(*record.exc_info)).rstrip()
+        for sink in self.sinks:
+            sink.append(f"{record.name}: {text}")
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self.fake.notify()
+        else:  # logged from another thread (discord.py's heartbeat thread)
+            loop.call_soon_threadsafe(self.fake.notify)
+
+
+class BotRunner:
+    """Runs one discord.py client against a fake: ``await start()`` ... ``await stop()``."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        fake: FakeDiscord,
+        *,
+        token: str | None = None,
+        guild_ready_timeout: float | None = 0.2,
+        ready_timeout: float = DEFAULT_TIMEOUT,
+        capture_loggers: Sequence[str] = ("discord",),
+    ) -> None:
+        """
+        :param token: defaults to ``fake.token``.
+        :param guild_ready_timeout: discord.py waits this long after the last GUILD_CREATE
+            before firing ``on_ready`` (2 s by default). The fake sends all GUILD_CREATEs right
+            after READY, so a short value keeps tests fast; ``start()`` anyway waits until every
+            guild is cached. ``None`` keeps the bot's own setting.
+        :param capture_loggers: loggers whose ERROR records are collected into :attr:`errors`
+            (discord.py logs unhandled exceptions of commands, views and events on ``discord``;
+            add your bot's own logger names if it logs errors itself).
+        """
+        self.bot = bot
+        self.fake = fake
+        self.token = token if token is not None else fake.token
+        self.guild_ready_timeout = guild_ready_timeout
+        self.ready_timeout = ready_timeout
+        #: ERROR log records of the captured loggers while the bot ran (formatted, with traceback).
+        self.errors: list[str] = []
+        self.task: asyncio.Task[None] | None = None
+        self.capture_loggers = tuple(capture_loggers)
+        self._collector = _ErrorCollector(fake, self.errors, fake.bot_errors)
+        self._patch: contextlib.ExitStack | None = None
+
+    async def start(self) -> None:
+        """Start the bot and wait until it is ready with all its guilds cached."""
+        if self.task is not None:
+            raise RuntimeError("this runner already started its bot; use a new BotRunner (and a new bot)")
+        if self.fake.api_base != discord.http.Route.BASE:
+            self._patch = contextlib.ExitStack()
+            self._patch.enter_context(patch_discord(self.fake))
+        if self.guild_ready_timeout is not None:
+            self.bot._connection.guild_ready_timeout = self.guild_ready_timeout
+        self._collector.loop = asyncio.get_running_loop()
+        for name in self.capture_loggers:
+            logging.getLogger(name).addHandler(self._collector)
+        self.task = asyncio.create_task(self.bot.start(self.token), name="fakediscord-bot")
+        expected = [g.id for g in self.fake.guilds.values() if self.fake.bot_user.id in g.members]
+
+        def ready() -> bool:
+            if not self.bot.is_ready():
+                return False
+            for guild_id in expected:
+                guild = self.bot.get_guild(guild_id)
+                if guild is None or guild.unavailable:
+                    return False
+            return True
+
+        try:
+            await self._poll(ready, "the bot to be ready")
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def _poll(self, condition: Any, what: str) -> None:
+        # The bot's own state has no change notification usable before login, so poll it
+        # (this is a state check with a deadline, not a sleep used for ordering).
+        assert self.task is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.ready_timeout
+        while not condition():
+            if self.task.done():
+                exc = self.task.exception() if not self.task.cancelled() else None
+                raise RuntimeError(f"the bot stopped while waiting for {what}") from exc
+            if loop.time() > deadline:
+                raise FakeDiscordTimeout(self.fake.diagnostics(f"timed out waiting for {what}"))
+            await asyncio.sleep(0.005)
+
+    async def stop(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Close the bot, wait for ``bot.start()`` to return, then tidy discord.py's leftover
+        tasks so no "Task was destroyed" warnings follow: waiting ones (view timeouts,
+        ``ext.tasks`` loops) are cancelled at once, running ones (a command still busy) get
+        1 s to finish before being cancelled. Tasks your bot created itself are its own
+        business: cancel them in its ``close()``. Finally the gateway session is ended, so
+        ``fake.dispatch`` fails until a new bot connects."""
+        try:
+            if not self.bot.is_closed():
+                await asyncio.wait_for(self.bot.close(), timeout)
+            if self.task is not None:
+                try:
+                    await asyncio.wait_for(asyncio.shield(self.task), timeout)
+                except TimeoutError:
+                    self.task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await self.task
+                except Exception:
+                    self.errors.append("bot.start() raised:\n" + traceback.format_exc())
+            await _drain_discord_tasks(timeout)
+        finally:
+            self.fake.end_sessions()
+            for name in self.capture_loggers:
+                logging.getLogger(name).removeHandler(self._collector)
+            if self._patch is not None:
+                self._patch.close()
+                self._patch = None
+
+    def assert_no_errors(self) -> None:
+        """Fail if the bot logged an ERROR (an unhandled exception in a command, view, event...)."""
+        assert not self.errors, "the bot logged errors:\n" + "\n".join(self.errors)
+
+
+def _coro_names(task: asyncio.Task[Any]) -> tuple[str, str]:
+    coro = task.get_coro()
+    filename = getattr(getattr(coro, "cr_code", None), "co_filename", "") or ""
+    return filename, getattr(coro, "__qualname__", "") or ""
+
+
+def _is_discord_task(task: asyncio.Task[Any]) -> bool:
+    filename, _ = _coro_names(task)
+    return "/discord/" in filename or task.get_name().startswith(("discord", "CommandTree"))
+
+
+def _is_sleeper(task: asyncio.Task[Any]) -> bool:
+    """discord.py tasks that only wait (view timeouts, ready delays, ext.tasks loops)."""
+    _, qualname = _coro_names(task)
+    return qualname.endswith(("__timeout_task_impl", "._delay_ready", "._delay_shard_ready")) or qualname.startswith(
+        "Loop."
+    )
+
+
+async def _drain_discord_tasks(timeout: float, grace: float = 1.0) -> None:
+    """Cancel discord.py's waiting tasks; give the others (command handlers, view callbacks,
+    event handlers still running after close()) ``grace`` seconds to finish, then cancel them."""
+    current = asyncio.current_task()
+    pending = [t for t in asyncio.all_tasks() if t is not current and not t.done() and _is_discord_task(t)]
+    for task in pending:
+        if _is_sleeper(task):
+            task.cancel()
+    if not pending:
+        return
+    _, still = await asyncio.wait(pending, timeout=min(timeout, grace))
+    for task in still:
+        task.cancel()
+    if still:
+        await asyncio.wait(still, timeout=timeout)
+
+
+@contextlib.asynccontextmanager
+async def run_bot(
+    bot: discord.Client,
+    fake: FakeDiscord,
+    *,
+    token: str | None = None,
+    guild_ready_timeout: float | None = 0.2,
+    ready_timeout: float = DEFAULT_TIMEOUT,
+    fail_on_errors: bool = True,
+    capture_loggers: Sequence[str] = ("discord",),
+) -> AsyncIterator[BotRunner]:
+    """Run ``bot`` against ``fake`` for the duration of the block.
+
+    On entry the bot is logged in (its ``setup_hook`` ran, so commands it syncs there are
+    synced), connected, ready, and has every guild cached. On exit it is closed and its
+    ``start()`` task awaited. With ``fail_on_errors`` (default) an AssertionError lists any
+    ERROR the bot logged, unless the block itself raised.
+    """
+    runner = BotRunner(
+        bot,
+        fake,
+        token=token,
+        guild_ready_timeout=guild_ready_timeout,
+        ready_timeout=ready_timeout,
+        capture_loggers=capture_loggers,
+    )
+    await runner.start()
+    failed = False
+    try:
+        yield runner
+    except BaseException:
+        failed = True
+        raise
+    finally:
+        await runner.stop()
+        if fail_on_errors and not failed:
+            runner.assert_no_errors()
+
+
+@pytest_asyncio.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    """A started :class:`FakeDiscord` with the default world, with discord.py patched to use it.
+
+    At teardown it fails the test if the fake itself crashed on a request (a bug of the fake).
+    """
+    async with FakeDiscord() as fake:
+        with patch_discord(fake):
+            yield fake
+    assert not fake.server_errors, "the fake Discord server crashed:\n" + "\n".join(fake.server_errors)
