@@ -1,0 +1,225 @@
+"""``santacruz``: Santa Cruz without Discord — a whole computer game as pictures, or a game in the terminal.
+
+::
+
+    santacruz demo [--players 3] [--seed 1] [--strength greedy] [--out demo-out] [--locale en]
+    santacruz play [--players 3] [--humans 1] [--strength greedy] [--seed N] [--locale en]
+
+``demo`` plays a whole game between computer players, prints the move log with the scores as it goes,
+and writes the board picture after every move, an animated GIF of the whole game and the game-over
+picture into a folder. ``play`` is a terminal game against computer players (or hot-seat), entering
+moves in the engine's notation with the legal moves listed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from engine import Game, IllegalMove, new_game
+from engine.ai import STRENGTHS, choose_move
+from i18n import LOCALES, describe_events, describe_move, t, tn
+
+GIF_WIDTH = 800
+"""Frame width of the animated GIF (the board pictures themselves keep their full size)."""
+
+
+def _names(n: int, humans: int, locale: str) -> list[str]:
+    names = []
+    for seat in range(n):
+        if seat < humans:
+            names.append(t("cli.player_name", locale, n=seat + 1))
+        else:
+            names.append(t("cli.computer_name", locale, n=seat + 1))
+    return names
+
+
+def _scores_line(game: Game, locale: str) -> str:
+    view = game.view(None)
+    parts = [f"{p['rank']}. {p['name']} {p['score']}" for p in sorted(view["players"], key=lambda p: p["rank"])]
+    return t("cli.scores", locale, scores=" · ".join(parts))
+
+
+def computer_move(game: Game, seat: int, strength: str, seed: int, budget: float) -> str:
+    """A computer player's move, from that seat's view only."""
+    return choose_move(game.view(seat), strength=strength, seed=seed, budget=budget)
+
+
+# ---------------------------------------------------------------------------------------------- demo
+
+
+def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, locale: str,
+             pictures: bool = True, stream: TextIO = sys.stdout) -> Game:
+    """Play a whole computer game; print its log and (with ``pictures``) write its pictures into ``out``."""
+    from PIL import Image
+
+    from render import render_board, render_game_over
+
+    names = [f"{t('cli.computer_name', locale, n=i + 1)}" for i in range(players)]
+    game = new_game(names, seed)
+    out.mkdir(parents=True, exist_ok=True)
+    frames: list[Image.Image] = []
+
+    def picture(number: int) -> None:
+        png = render_board(game.view(None), locale=locale)
+        (out / f"move-{number:03d}.png").write_bytes(png)
+        frame = Image.open(io.BytesIO(png)).convert("RGB")
+        frame = frame.resize((GIF_WIDTH, round(frame.height * GIF_WIDTH / frame.width)), Image.Resampling.LANCZOS)
+        frames.append(frame.convert("P", palette=Image.Palette.ADAPTIVE, colors=128))
+
+    print(t("cli.demo.start", locale, players=players, seed=seed, strength=strength), file=stream)
+    if pictures:
+        picture(0)
+    number = 0
+    started = time.perf_counter()
+    while game.to_move is not None:
+        seat = game.to_move
+        move = computer_move(game, seat, strength, seed * 1000 + number, budget)
+        events = game.apply(move)
+        number += 1
+        lines = describe_events(events, locale, game.names) or [describe_move(move, locale, game.names, seat)]
+        progress = t("cli.demo.progress", locale, number=number, round=game.round,
+                     seconds=f"{time.perf_counter() - started:.1f}")
+        print(f"{progress} {lines[0]}", file=stream)
+        for line in lines[1:]:
+            print(f"      {line}", file=stream)
+        print(f"      {_scores_line(game, locale)}", file=stream)
+        if pictures:
+            picture(number)
+    winner = game.names[game.ranking()[0]]
+    print(t("game.event.game_over", locale, winner=winner), file=stream)
+    if pictures:
+        (out / "game-over.png").write_bytes(render_game_over(game.view(None), locale=locale))
+        durations = [700] * (len(frames) - 1) + [4000]
+        frames[0].save(out / "game.gif", save_all=True, append_images=frames[1:], duration=durations, loop=0)
+        print(t("cli.demo.written", locale, count=number + 1, folder=str(out)), file=stream)
+    return game
+
+
+# ---------------------------------------------------------------------------------------------- play
+
+
+def _show_turn(game: Game, seat: int, locale: str, stream: TextIO) -> None:
+    view = game.view(seat)
+    me = view["players"][seat]
+    you = view["you"]
+    print(file=stream)
+    print(t("cli.play.turn", locale, player=me["name"], round=view["round"],
+            phase=t(f"game.phase.{view['phase']}", locale)), file=stream)
+    print("  " + _scores_line(game, locale), file=stream)
+    cards = ", ".join(f"{t(f'game.card.{k}.short', locale)} ×{v}" for k, v in me["building_cards"].items() if v)
+    print("  " + t("cli.play.building_cards", locale, cards=cards or "—"), file=stream)
+    scoring = ", ".join(t(f"game.scoring.{c}.name", locale) for c in you["scoring_cards"])
+    print("  " + t("cli.play.scoring_cards", locale, cards=scoring or "—"), file=stream)
+    supply = ", ".join(f"{tn(f'game.building.{b}', n, locale)} {n}" for b, n in me["supply"].items())
+    print("  " + t("cli.play.supply", locale, supply=supply), file=stream)
+    if you["bird_chips"]:
+        print("  " + t("cli.play.birds", locale, chips=", ".join(map(str, you["bird_chips"]))), file=stream)
+    if view["pending"]:
+        print("  " + t("cli.play.pending", locale, left=view["pending"]["builds_left"],
+                       card=t(f"game.card.{view['pending']['card']}.short", locale)), file=stream)
+    sites = {s["id"]: s for s in view["board"]["sites"]}
+    print("  " + t("cli.play.legal", locale), file=stream)
+    for move in you["legal_moves"]:
+        verb, _, arg = move.partition(" ")
+        extra = ""
+        if arg.isdigit() and verb != "pile" and sites[int(arg)]["tile"]:
+            tile = sites[int(arg)]["tile"]
+            bits = [t(f"game.building.{tile['building']}.one", locale),
+                    tn("game.points", tile["points"], locale)]
+            bits += [t(f"game.resource.{r}", locale) for r in tile["resources"]]
+            extra = "  (" + " · ".join(bits) + ")"
+        elif arg.isdigit() and verb != "pile":
+            extra = "  (" + t("cli.play.face_down", locale) + ")"
+        print(f"    {move}{extra}", file=stream)
+
+
+def run_play(players: int, humans: int, strength: str, seed: int, budget: float, locale: str,
+             ask: Callable[[str], str] = input, stream: TextIO = sys.stdout) -> Game:
+    """A terminal game: ``humans`` hot-seat players (seats 0..humans-1) against computer players."""
+    names = _names(players, humans, locale)
+    game = new_game(names, seed)
+    print(t("cli.play.start", locale, players=players, humans=humans), file=stream)
+    number = 0
+    last_human: int | None = None
+    while game.to_move is not None:
+        seat = game.to_move
+        if seat >= humans:
+            move = computer_move(game, seat, strength, seed * 1000 + number, budget)
+            events = game.apply(move)
+        else:
+            if humans > 1 and last_human != seat:
+                ask(t("cli.play.hand_over", locale, player=game.names[seat]))
+            last_human = seat
+            _show_turn(game, seat, locale, stream)
+            while True:
+                text = ask(t("cli.play.prompt", locale)).strip()
+                if text in ("quit", "exit"):
+                    print(t("cli.play.bye", locale), file=stream)
+                    return game
+                if text in ("help", "?", ""):
+                    print(t("cli.play.help", locale), file=stream)
+                    continue
+                try:
+                    events = game.apply(text)
+                except IllegalMove as exc:
+                    print(t("cli.play.illegal", locale, reason=str(exc)), file=stream)
+                    continue
+                move = text
+                break
+        number += 1
+        for line in describe_events(events, locale, game.names) or [describe_move(move, locale, game.names, seat)]:
+            print(f"  {line}", file=stream)
+    print(_scores_line(game, locale), file=stream)
+    print(t("game.event.game_over", locale, winner=game.names[game.ranking()[0]]), file=stream)
+    return game
+
+
+# ---------------------------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="santacruz", description="Santa Cruz without Discord.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("demo", "play"):
+        p = sub.add_parser(name, help=f"santacruz {name}")
+        p.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="players in the game")
+        p.add_argument("--seed", type=int, default=None, help="seed of the game (random when left out)")
+        p.add_argument("--strength", choices=STRENGTHS, default="greedy", help="computer strength")
+        p.add_argument("--budget", type=float, default=0.5, help="seconds per move for the expert")
+        p.add_argument("--locale", choices=LOCALES, default="en", help="language")
+        if name == "demo":
+            p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the pictures")
+            p.add_argument("--no-pictures", action="store_true", help="only print the log")
+        else:
+            p.add_argument("--humans", type=int, default=1, help="people at this keyboard (hot-seat)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if args.command == "demo":
+        run_demo(args.players, seed, args.strength, args.budget, args.out, args.locale, not args.no_pictures)
+        return 0
+    if not 1 <= args.humans <= args.players:
+        print(t("cli.play.bad_humans", args.locale, players=args.players), file=sys.stderr)
+        return 2
+    try:
+        run_play(args.players, args.humans, args.strength, seed, args.budget, args.locale)
+    except (EOFError, KeyboardInterrupt):
+        print(file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["main", "run_demo", "run_play"]
