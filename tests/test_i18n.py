@@ -44,7 +44,7 @@ from i18n import (
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = ROOT / "i18n" / "locales"
 CODE_DIRS = ("engine", "render", "bot", "i18n")
-KEY_CALL = re.compile(r"""\b(_?tn?)\(\s*(["'])([^"'\\\n]+)\2""")
+KEY_CALL = re.compile(r"""\b(_?tn?|HostError)\(\s*(["'])([^"'\\\n]+)\2""")
 """A call ``t("key"``, ``_t('key'``, ``i18n.t("key"``, ``tn("key"`` … with a literal key."""
 
 DISCORD_DESCRIPTION_MAX = 100
