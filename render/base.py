@@ -1,0 +1,278 @@
+"""The static picture, drawn once per board, theme, locale, player count and kind of picture.
+
+Layers, bottom to top: page background; sea with waves; shallow water, beaches and land of each island
+(from its outline, or blobs around the sites when the board has no outlines); volcano cones; rivers
+(blue, wavy, from source through their edges to the mouth); roads (straight, sandy, drawn over rivers
+like bridges); every site as a face-down tile with its number; then the empty frames of the header,
+last-move bar, panel, score track and legend. Each render copies this image and draws only what
+changes on top (see ``render/board.py``), and quantizes with the palette made here.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import chrome
+from render.draw import chaikin, paste
+from render.layout import Layout, make_layout
+from render.theme import RGB, Theme
+from render.tiles import badge_centre, mix, pad_of, site_badge, stack
+
+BOARD_SS = 2
+"""Supersampling of the board layer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    """A cached static picture with its layout and output palette."""
+
+    key: tuple[str, Theme, str, int, bool]
+    image: Image.Image
+    layout: Layout
+    palette: Image.Image
+
+
+def _inside(x: float, y: float, poly: list[tuple[float, float]]) -> bool:
+    hit = False
+    n = len(poly)
+    for i in range(n):
+        x0, y0 = poly[i]
+        x1, y1 = poly[(i + 1) % n]
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            hit = not hit
+    return hit
+
+
+def _wavy(a: tuple[float, float], b: tuple[float, float], amp: float, wavelength: float) -> list[tuple[float, float]]:
+    """Points of a wavy line from ``a`` to ``b`` whose waves fade out at both ends (so joins are smooth)."""
+    length = math.dist(a, b)
+    if length < 1:
+        return [a, b]
+    nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
+    waves = max(1, round(length / wavelength))
+    n = max(12, int(length / 3))
+    pts = []
+    for i in range(n + 1):
+        f = i / n
+        off = amp * math.sin(f * waves * 2 * math.pi) * math.sin(f * math.pi)
+        pts.append((a[0] + (b[0] - a[0]) * f + nx * off, a[1] + (b[1] - a[1]) * f + ny * off))
+    return pts
+
+
+def paint_board(img: Image.Image, lay: Layout, board: dict[str, Any], theme: Theme) -> None:
+    """Sea, islands, volcanoes, rivers and roads into the board rectangle of ``img``."""
+    k = BOARD_SS
+    bx0, by0, bx1, by1 = lay.board
+    big = Image.new("RGB", ((bx1 - bx0) * k, (by1 - by0) * k), theme.sea)
+    d = ImageDraw.Draw(big)
+    th = lay.tile_h
+
+    def P(p: Any) -> tuple[float, float]:
+        x, y = lay.to_px(p)
+        return ((x - bx0) * k, (y - by0) * k)
+
+    centers = {sid: ((x - bx0) * k, (y - by0) * k) for sid, (x, y) in lay.centers.items()}
+    rng = random.Random(board.get("name", "board"))
+    # --- sea: a few wave marks
+    for _ in range(int(big.width * big.height / (k * k * 9000))):
+        x, y = rng.uniform(0, big.width), rng.uniform(0, big.height)
+        r = rng.uniform(5, 9) * k * lay.unit
+        d.arc([x - r, y - r / 2, x + r, y + r / 2], 200, 340, fill=theme.sea_wave,
+              width=max(1, round(2 * k * lay.unit)))
+    # --- islands
+    outlines = [chaikin([P(p) for p in isl["outline"]], 2) for isl in board.get("islands", []) if isl.get("outline")]
+    shallow_w = round(0.55 * th * k)
+    beach_w = round(0.22 * th * k)
+    for pts in outlines:
+        d.line([*pts, pts[0], pts[1]], fill=theme.shallow, width=shallow_w, joint="curve")
+    for pts in outlines:
+        d.polygon(pts, fill=theme.land)
+        d.line([*pts, pts[0], pts[1]], fill=theme.beach, width=beach_w, joint="curve")
+    if not outlines:  # a board without outlines: land around its sites and along its roads
+        r_land = 0.85 * lay.tile_w * k
+        for layer, extra in ((theme.shallow, 0.5 * th * k), (theme.beach, 0.16 * th * k), (theme.land, 0)):
+            for a, b in board.get("roads", []):
+                if a in centers and b in centers:
+                    d.line([centers[a], centers[b]], fill=layer, width=round(1.2 * r_land + 2 * extra))
+            for x, y in centers.values():
+                rr = r_land + extra
+                d.ellipse([x - rr, y - rr * 0.8, x + rr, y + rr * 0.8], fill=layer)
+    # --- land texture: small shaded bushes away from the sites
+    for pts in outlines:
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        for _ in range(int((max(xs) - min(xs)) * (max(ys) - min(ys)) / (k * k * 700))):
+            x, y = rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys))
+            if not _inside(x, y, pts):
+                continue
+            if any(math.dist((x, y), c) < 0.75 * lay.tile_w * k for c in centers.values()):
+                continue
+            if any(math.dist((x, y), (x2, y2)) < beach_w for x2, y2 in pts[::3]):
+                continue
+            r = rng.uniform(3, 6) * k * lay.unit
+            d.ellipse([x - r, y - r * 0.8, x + r, y + r * 0.8], fill=theme.land_shade)
+    # --- volcanoes
+    for isl in board.get("islands", []):
+        v = isl.get("volcano")
+        if not v:
+            continue
+        cx, cy = P(v["center"])
+        R = float(v["radius"]) * lay.scale * k
+        steps = 8
+        for i in range(steps):
+            f = 1 - i / steps
+            c = mix(theme.land, theme.volcano_slope, min(1.0, 0.45 + i / steps))
+            d.ellipse([cx - R * f, cy - R * f, cx + R * f, cy + R * f], fill=c)
+        for a in range(0, 360, 30):
+            rad = math.radians(a + 10)
+            d.line([(cx + math.cos(rad) * R * 0.4, cy + math.sin(rad) * R * 0.4),
+                    (cx + math.cos(rad) * R * 0.95, cy + math.sin(rad) * R * 0.95)],
+                   fill=mix(theme.volcano_slope, theme.volcano_rim, 0.5), width=max(1, round(R * 0.02)))
+        rim = R * 0.36
+        d.ellipse([cx - rim, cy - rim, cx + rim, cy + rim], fill=theme.volcano_rim)
+        cr = R * 0.27
+        d.ellipse([cx - cr, cy - cr, cx + cr, cy + cr], fill=theme.crater)
+        lv = R * 0.15
+        d.ellipse([cx - lv, cy - lv, cx + lv, cy + lv], fill=theme.lava)
+        for a in (35, 150, 260):
+            rad = math.radians(a)
+            d.line([(cx + math.cos(rad) * R * 0.2, cy + math.sin(rad) * R * 0.2),
+                    (cx + math.cos(rad) * R * 0.5, cy + math.sin(rad) * R * 0.5)], fill=theme.lava,
+                   width=max(2, round(R * 0.05)))
+    # --- rivers: wavy blue bands from source through their edges to the mouth
+    rw = max(4, round(0.3 * th * k))
+    amp, wl = 0.1 * th * k, 0.9 * th * k
+    courses: list[tuple[list[tuple[float, float]], float]] = []
+    ends: list[tuple[float, float, float]] = []
+    for river in board.get("rivers", []):
+        members = sorted({s for e in river["edges"] for s in e if s in centers})
+        for a, b in river["edges"]:
+            if a in centers and b in centers:
+                courses.append((_wavy(centers[a], centers[b], amp, wl), 1.0))
+        for end, widen in ((river.get("source"), 0.7), (river.get("mouth"), 1.5)):
+            if isinstance(end, list | tuple) and len(end) == 2 and members:
+                p = P(end)
+                near = min(members, key=lambda s: math.dist(centers[s], p))
+                courses.append((_wavy(centers[near], p, amp, wl), widen))
+                ends.append((p[0], p[1], widen))
+    for pts, f in courses:
+        d.line(pts, fill=mix(theme.river, (0, 0, 0), 0.35), width=round(rw * f) + 2 * k, joint="curve")
+    for x, y, f in ends:
+        r = rw * f * 0.75 + k
+        d.ellipse([x - r, y - r, x + r, y + r], fill=mix(theme.river, (0, 0, 0), 0.35))
+    for pts, f in courses:
+        d.line(pts, fill=theme.river, width=round(rw * f), joint="curve")
+    for x, y, f in ends:
+        r = rw * f * 0.75
+        d.ellipse([x - r, y - r, x + r, y + r], fill=theme.river)
+    for pts, _f in courses:
+        d.line(pts, fill=theme.river_light, width=max(1, round(rw * 0.25)), joint="curve")
+    # --- roads: straight sandy bands with dark edges
+    road_w = max(4, round(0.14 * th * k))
+    for a, b in board.get("roads", []):
+        if a in centers and b in centers:
+            d.line([centers[a], centers[b]], fill=theme.road_edge, width=road_w + 3 * k)
+    for a, b in board.get("roads", []):
+        if a in centers and b in centers:
+            d.line([centers[a], centers[b]], fill=theme.road, width=road_w)
+            (x0, y0), (x1, y1) = centers[a], centers[b]
+            length = math.dist((x0, y0), (x1, y1))
+            n = int(length / (0.45 * th * k))
+            for i in range(1, n):
+                f = i / n
+                x, y = x0 + (x1 - x0) * f, y0 + (y1 - y0) * f
+                r = max(1.0, road_w * 0.16)
+                d.ellipse([x - r, y - r, x + r, y + r], fill=theme.road_edge)
+    img.paste(big.reduce(k), (bx0, by0))
+
+
+def tile_origin(lay: Layout, sid: int) -> tuple[float, float]:
+    """Top-left corner at which a site's sprites are pasted."""
+    cx, cy = lay.centers[sid]
+    pad = pad_of(lay.tile_h)
+    return (cx - lay.tile_w / 2 - pad, cy - lay.tile_h / 2 - pad)
+
+
+def paint_sites(img: Image.Image, lay: Layout, board: dict[str, Any], theme: Theme) -> None:
+    """Every site face down, then every site's number."""
+    for site in board["sites"]:
+        x, y = tile_origin(lay, site["id"])
+        paste(img, stack(site["kind"], None, (), lay.tile_w, lay.tile_h, theme), x, y)
+    for site in board["sites"]:
+        spr = site_badge(site["id"], False, lay.tile_h, theme)
+        bx, by = badge_centre(*lay.centers[site["id"]], lay.tile_w, lay.tile_h)
+        paste(img, spr, bx - spr.width / 2, by - spr.height / 2)
+
+
+def _make_palette(colours: tuple[RGB, ...], sample: Image.Image) -> Image.Image:
+    """A 256-colour palette: the theme's named colours exactly, the rest from the sample picture."""
+    fixed: list[RGB] = []
+    for c in colours:
+        if c not in fixed:
+            fixed.append(c)
+    fixed = fixed[:96]
+    rest = sample.quantize(256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    pal = rest.getpalette() or []
+    extra = [tuple(pal[i:i + 3]) for i in range(0, (256 - len(fixed)) * 3, 3)]
+    flat: list[int] = []
+    for c in [*fixed, *extra]:
+        flat.extend(c)
+    flat += [0] * (768 - len(flat))
+    out = Image.new("P", (1, 1))
+    out.putpalette(flat[:768])
+    return out
+
+
+def theme_colours(theme: Theme) -> tuple[RGB, ...]:
+    """Every colour field of ``theme`` (players included)."""
+    colours: list[RGB] = []
+    for name in theme.__dataclass_fields__:
+        value = getattr(theme, name)
+        if isinstance(value, tuple) and value and isinstance(value[0], int) and len(value) == 3:
+            colours.append(value)  # type: ignore[arg-type]
+        elif isinstance(value, tuple) and value and isinstance(value[0], tuple):
+            colours.extend(value)
+    colours += [(255, 255, 255), (0, 0, 0), (40, 34, 30)]
+    return tuple(colours)
+
+
+def build_base(board: dict[str, Any], static_key: str, theme: Theme, locale: str, n_players: int,
+               personal: bool) -> Base:
+    """Draw the static picture (uncached; see :func:`get_base`)."""
+    lay = make_layout(board, theme, n_players, personal)
+    img = Image.new("RGB", (lay.width, lay.height), theme.background)
+    paint_board(img, lay, board, theme)
+    paint_sites(img, lay, board, theme)
+    chrome.paint_static(img, lay, theme, locale, n_players, personal)
+    sample = Image.new("RGB", (img.width, img.height + lay.tile_h * 10 + 200), theme.background)
+    sample.paste(img, (0, 0))
+    chrome.paint_sample(sample, lay, theme, img.height)
+    palette = _make_palette(theme_colours(theme), sample)
+    return Base(key=(static_key, theme, locale, n_players, personal), image=img, layout=lay, palette=palette)
+
+
+_BASES: OrderedDict[tuple[str, Theme, str, int, bool], Base] = OrderedDict()
+_BASES_MAX = 8
+_LOCK = threading.Lock()
+
+
+def get_base(board: dict[str, Any], static_key: str, theme: Theme, locale: str, n_players: int,
+             personal: bool) -> Base:
+    """The cached static picture for this board (by its static key), theme, locale and layout."""
+    key = (static_key, theme, locale, n_players, personal)
+    with _LOCK:
+        base = _BASES.get(key)
+        if base is None:
+            base = build_base(board, static_key, theme, locale, n_players, personal)
+            _BASES[key] = base
+            while len(_BASES) > _BASES_MAX:
+                _BASES.popitem(last=False)
+        else:
+            _BASES.move_to_end(key)
+        return base

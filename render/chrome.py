@@ -1,0 +1,492 @@
+"""Everything around the island: header, last-move bar, player panel, score track, legend, personal strip.
+
+``paint_static`` draws the parts that never change (frames, track cells, legend) into the base image;
+the ``paint_*`` functions draw a view's changing parts on a copy of it. All words come from the
+``render.*`` message catalogue.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from i18n import t
+from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
+from render.fonts import font
+from render.icons import icon, marker, piece
+from render.layout import Layout, Rect
+from render.theme import RGB, Theme
+from render.tiles import back, badge, dashed_outline, face, pad_of, ring
+
+RESOURCES = ("fish", "sheep", "wood", "sugar", "gold")
+BUILDINGS = ("house", "church", "lighthouse")
+CARDS = ("ship", "river", "road", "double")
+TRACK_CELLS = 50
+TRACK_ROWS = 2
+
+
+def _rrect(img: Image.Image, rect: Rect, fill: RGB, radius: int, outline: RGB | None = None, width: int = 0) -> None:
+    ImageDraw.Draw(img).rounded_rectangle(rect, radius=radius, fill=fill, outline=outline, width=width)
+
+
+@lru_cache(maxsize=256)
+def faded(name: str, size: int, theme: Theme) -> Image.Image:
+    """An icon at a third of its opacity (a resource not held)."""
+    im = icon(name, size, theme).copy()
+    im.putalpha(im.getchannel("A").point(lambda a: a * 30 // 100))
+    return im
+
+
+# ---------------------------------------------------------------- static parts
+
+
+def paint_static(img: Image.Image, lay: Layout, theme: Theme, locale: str, n_players: int, personal: bool) -> None:
+    """Frames, empty cards, the score track's cells and the legend."""
+    u = lay.unit
+    r = round(10 * u)
+    _rrect(img, lay.last_move, theme.card, r)
+    if lay.you is not None:
+        _rrect(img, lay.you, theme.card, r, outline=theme.legal, width=max(2, round(3 * u)))
+    _paint_track_static(img, lay, theme, locale)
+    _paint_legend(img, lay, theme, locale, personal)
+
+
+def track_cells(lay: Layout) -> list[Rect]:
+    """The 50 cells of the score track, 0 to 49, in two rows."""
+    x0, y0, x1, y1 = lay.track
+    title_h = round(30 * lay.unit)
+    per_row = TRACK_CELLS // TRACK_ROWS
+    cw = (x1 - x0) / per_row
+    ch = (y1 - y0 - title_h) / TRACK_ROWS
+    cells = []
+    for v in range(TRACK_CELLS):
+        row, col = divmod(v, per_row)
+        cells.append((round(x0 + col * cw), round(y0 + title_h + row * ch), round(x0 + (col + 1) * cw) - 2,
+                      round(y0 + title_h + (row + 1) * ch) - 2))
+    return cells
+
+
+def _paint_track_static(img: Image.Image, lay: Layout, theme: Theme, locale: str) -> None:
+    u = lay.unit
+    x0, y0, _x1, _y1 = lay.track
+    text(img, x0 + 4 * u, y0 + 2 * u, t("render.track.title", locale), round(20 * u), theme.text, weight="bold")
+    tw = text_width(t("render.track.title", locale), round(20 * u), "bold")
+    lap = icon("lap", round(24 * u), theme)
+    hx = x0 + tw + 24 * u
+    paste(img, lap, hx, y0 + 1 * u)
+    text(img, hx + 30 * u, y0 + 4 * u, t("render.track.hint", locale), round(17 * u), theme.muted)
+    d = ImageDraw.Draw(img)
+    for v, (cx0, cy0, cx1, cy1) in enumerate(track_cells(lay)):
+        fill = theme.track_cell if (v // 5) % 2 == 0 else theme.track_cell_alt
+        d.rounded_rectangle((cx0, cy0, cx1, cy1), radius=round(5 * u), fill=fill)
+        strong = v % 5 == 0
+        text(img, cx0 + 4 * u, cy0 + 2 * u, str(v), round((16 if strong else 13) * u),
+             theme.text if strong else theme.muted, weight="bold" if strong else "regular")
+
+
+@lru_cache(maxsize=32)
+def _legend_sample(name: str, size: int, theme: Theme) -> Image.Image:
+    """A legend picture that is not a plain icon: site shapes, road, river, fish bonus, marks."""
+    w, h = round(size * 1.45), size
+    if name == "back":
+        return back("land", w, h, theme).crop(_trim(h))
+    if name == "last":
+        im = ring("land", w, h, theme.last_move, 0.14).copy()
+        spr = back("land", w, h, theme)
+        im.paste(spr, (0, 0), spr)
+        return im.crop(_trim(h, 0.7))
+    if name == "revealed":
+        im = face("land", ("house", 2, (), 0, False), w, h, theme).copy()
+        dash = dashed_outline("land", w, h, theme.reveal)
+        im.paste(dash, (0, 0), dash)
+        return im.crop(_trim(h, 0.7))
+
+    def paint(d: ImageDraw.ImageDraw, k: int) -> None:
+        W, H = w * k, h * k
+        if name in ("coast", "land", "volcano"):
+            pts = shape_points(name, W / 2, H / 2, W - 2 * k, H - 2 * k)
+            fill = {"coast": theme.tile_coast, "volcano": theme.tile_volcano}.get(name, theme.tile_land)
+            d.polygon(pts, fill=fill, outline=theme.tile_edge, width=max(2, round(h * 0.06)) * k)
+        elif name == "road":
+            d.line([(0, H * 0.6), (W, H * 0.4)], fill=theme.road_edge, width=round(H * 0.28))
+            d.line([(0, H * 0.6), (W, H * 0.4)], fill=theme.road, width=round(H * 0.18))
+        elif name == "river":
+            pts = [(W * i / 20, H * 0.5 + H * 0.18 * math.sin(i / 20 * 4 * math.pi)) for i in range(21)]
+            d.line(pts, fill=(20, 70, 140), width=round(H * 0.34), joint="curve")
+            d.line(pts, fill=theme.river, width=round(H * 0.24), joint="curve")
+            d.line(pts, fill=theme.river_light, width=max(1, round(H * 0.06)), joint="curve")
+        elif name == "bonus":
+            d.text((W / 2, H / 2), "+2", font=font(round(H * 0.8), "bold"), fill=theme.fish_bonus, anchor="mm")
+
+    return sprite(w, h, paint)
+
+
+def _trim(h: int, extra: float = 0.0) -> tuple[int, int, int, int]:
+    pad = pad_of(h)
+    e = round(extra * pad)
+    w = round(h * 1.45)
+    return (pad - e, pad - e, pad + w + e, pad + h + e)
+
+
+def legend_entries(personal: bool) -> list[tuple[str, str]]:
+    """(picture, catalogue key) of every legend entry, in order."""
+    entries = [
+        ("coast", "render.legend.coast"), ("land", "render.legend.land"), ("volcano", "render.legend.volcano"),
+        ("back", "render.legend.back"), ("road", "render.legend.road"), ("river", "render.legend.river"),
+        ("house", "render.legend.house"), ("church", "render.legend.church"),
+        ("lighthouse", "render.legend.lighthouse"), ("points", "render.legend.points"),
+        ("bonus", "render.legend.fish_bonus"), ("bird", "render.legend.bird"),
+        ("fish", "render.resource.fish"), ("sheep", "render.resource.sheep"), ("wood", "render.resource.wood"),
+        ("sugar", "render.resource.sugar"), ("gold", "render.resource.gold"), ("tick", "render.legend.held"),
+        ("ship", "render.legend.ship"), ("river_card", "render.legend.river_card"),
+        ("road_card", "render.legend.road_card"), ("double", "render.legend.double"),
+        ("scoring", "render.legend.scoring"), ("chip", "render.legend.chips"),
+        ("last", "render.legend.last"), ("revealed", "render.legend.revealed"),
+        ("destroy", "render.legend.destroyed"),
+    ]
+    if personal:
+        entries.append(("flag", "render.legend.legal"))
+    return entries
+
+
+def _legend_picture(name: str, size: int, theme: Theme) -> Image.Image:
+    if name in ("coast", "land", "volcano", "back", "road", "river", "bonus", "last", "revealed"):
+        return _legend_sample(name, size, theme)
+    return icon({"river_card": "river", "road_card": "road"}.get(name, name), size, theme)
+
+
+def _paint_legend(img: Image.Image, lay: Layout, theme: Theme, locale: str, personal: bool) -> None:
+    u = lay.unit
+    x0, y0, x1, y1 = lay.legend
+    rows = 3
+    row_h = (y1 - y0) / rows
+    isz = round(26 * u)
+    entries = [(name, t(key, locale)) for name, key in legend_entries(personal)]
+    size = round(18 * u)
+    gap = 22 * u
+    while True:
+        placed: list[tuple[int, float, str, str]] = []
+        row, x = 0, float(x0)
+        for name, label in entries:
+            pic_w = _legend_picture(name, isz, theme).width
+            need = pic_w + 6 * u + text_width(label, size)
+            if x + need > x1 and x > x0:
+                row, x = row + 1, float(x0)
+            placed.append((row, x, name, label))
+            x += need + gap
+        if row < rows or size <= 11:
+            break
+        size -= 1
+        gap = max(10 * u, gap - 2 * u)
+    for row, x, name, label in placed:
+        pic = _legend_picture(name, isz, theme)
+        cy = y0 + row * row_h + row_h / 2
+        paste(img, pic, x, cy - pic.height / 2)
+        text(img, x + pic.width + 6 * u, cy, label, size, theme.text, anchor="lm")
+
+
+# ---------------------------------------------------------------- changing parts
+
+
+def paint_header(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Theme, locale: str,
+                 marks: list[str]) -> None:
+    """Round and phase, whose turn it is, what is left of the scoring deck and the bird chips."""
+    u = lay.unit
+    x0, y0, x1, y1 = lay.header
+    cy = (y0 + y1) / 2
+    pad = 16 * u
+    right = (f"{t('render.deck', locale, n=view.get('scoring_deck', 0))}  ·  "
+             f"{t('render.chips_left', locale, n=view.get('bird_chips_left', 0))}")
+    right, rsize = fit(right, round(18 * u), 0.3 * (x1 - x0))
+    text(img, x1 - pad, cy, right, rsize, theme.muted, anchor="rm")
+    room = x1 - pad - text_width(right, rsize) - 24 * u - (x0 + pad)
+    phase = view.get("phase", "play")
+    left = f"{t('render.round', locale, n=view.get('round', 1))} · {t(f'render.phase.{phase}', locale)}"
+    seat = view.get("to_move")
+    mover = view["players"][seat]["name"] if isinstance(seat, int) else ""
+    turn = t("render.to_move", locale, name=mover) if mover else ""
+    lsize, tsize = round(28 * u), round(26 * u)
+    turn_w = min(text_width(turn, tsize, "bold"), 0.45 * room) + 86 * u if turn else 0.0
+    left, lsize = fit(left, lsize, room - turn_w, "bold")
+    text(img, x0 + pad, cy, left, lsize, theme.text, weight="bold", anchor="lm")
+    if turn:
+        x = x0 + pad + text_width(left, lsize, "bold") + 30 * u
+        m = marker(round(36 * u), theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
+        tri = icon("turn", round(26 * u), theme)
+        paste(img, tri, x, cy - tri.height / 2)
+        paste(img, m, x + 30 * u, cy - m.height / 2)
+        tx = x + 30 * u + m.width + 10 * u
+        label, size = fit(turn, tsize, x0 + pad + room - tx, "bold")
+        text(img, tx, cy, label, size, theme.text, weight="bold", anchor="lm")
+
+
+def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: Theme, locale: str) -> None:
+    u = lay.unit
+    x0, y0, x1, y1 = lay.last_move
+    label = t("render.last_move", locale)
+    size = round(22 * u)
+    lx = x0 + 14 * u
+    text(img, lx, y0 + 12 * u, label, size, theme.last_move, weight="bold")
+    tx = lx + text_width(label, size, "bold") + 12 * u
+    body = " ".join(sentences)
+    for size in (round(22 * u), round(20 * u), round(18 * u), round(16 * u)):
+        lines = wrap(body, size, x1 - tx - 14 * u)
+        if len(lines) * size * 1.3 <= (y1 - y0) - 16 * u:
+            break
+    max_lines = max(1, int(((y1 - y0) - 16 * u) // (size * 1.3)))
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1], _ = fit(lines[-1] + " …", size, x1 - tx - 14 * u)
+    ascent = font(size).getmetrics()[0]
+    for i, line in enumerate(lines):
+        words(img, tx, y0 + 12 * u + i * size * 1.3 + ascent, line, size, theme.text)
+
+
+def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int | str, size: int, colour: RGB,
+           u: float) -> float:
+    """An icon followed by a number; returns the x after it."""
+    paste(img, pic, x, cy - pic.height / 2)
+    x += pic.width + 4 * u
+    label = str(n)
+    text(img, x, cy, label, size, colour, weight="bold", anchor="lm")
+    return x + text_width(label, size, "bold") + 16 * u
+
+
+CardState = tuple[Any, ...]
+
+ROW_Y = (114, 160, 206)
+"""Centres of a card's icon rows (supply and hand, building cards, resources), in units from its top."""
+ROW_H = 44
+
+
+def card_state(p: dict[str, Any], active: bool, mark: str) -> CardState:
+    """Everything a player's card shows except the last move's points, as a hashable key."""
+    supply = p.get("supply", {})
+    cards = p.get("building_cards", {})
+    return (p["seat"], p["name"], mark, p["score"], p["rank"], p.get("laps", 0), p.get("track", 0), active,
+            bool(p.get("can_share")), tuple(supply.get(b, 0) for b in BUILDINGS),
+            tuple(cards.get(c, 0) for c in CARDS), p.get("scoring_cards_in_hand", 0), p.get("birds", 0),
+            tuple(r in p.get("resources", []) for r in RESOURCES))
+
+
+@lru_cache(maxsize=128)
+def _row(kind: str, values: tuple[int, ...], width: int, bg: RGB, theme: Theme, u: float) -> Image.Image:
+    """One icon row of a card, on the card's colour."""
+    h = round(ROW_H * u)
+    img = Image.new("RGB", (width, h), bg)
+    cy = h / 2
+    isz = round(34 * u)
+    num = round(26 * u)
+    x = 0.0
+    if kind == "supply":  # buildings in supply, scoring cards in hand, bird chips
+        for b, n in zip(BUILDINGS, values[:3], strict=True):
+            x = _count(img, x, cy, icon(b, isz, theme) if n else faded(b, isz, theme), n, num,
+                       theme.text if n else theme.faded, u)
+        x += 6 * u
+        x = _count(img, x, cy, icon("scoring", isz, theme), values[3], num, theme.text, u)
+        _count(img, x, cy, icon("chip", isz, theme), values[4], num, theme.text, u)
+    elif kind == "cards":  # building cards left
+        for c, n in zip(CARDS, values, strict=True):
+            x = _count(img, x, cy, icon(c, isz, theme) if n else faded(c, isz, theme), n, num,
+                       theme.text if n else theme.faded, u)
+    else:  # resources held (ticked) and not held (faded)
+        tick = icon("tick", round(20 * u), theme)
+        for r, has in zip(RESOURCES, values, strict=True):
+            if has:
+                paste(img, icon(r, isz, theme), x, cy - isz / 2)
+                paste(img, tick, x + isz - 9 * u, cy - 2 * u)
+            else:
+                paste(img, faded(r, isz, theme), x, cy - isz / 2)
+            x += isz + 20 * u
+    return img
+
+
+@lru_cache(maxsize=64)
+def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: str, u: float) -> Image.Image:
+    """A player's card: name, score and rank, supply, cards, chips, resources; lit up when to move."""
+    (seat, pname, mark, score, rank, laps, track, active, can_share, supply, cards, in_hand, birds,
+     held) = state
+    W, H = size
+    img = Image.new("RGB", size, theme.background)
+    d = ImageDraw.Draw(img)
+    bg = theme.card_active if active else theme.card
+    d.rounded_rectangle((0, 0, W - 1, H - 1), radius=round(10 * u), fill=bg,
+                        outline=theme.last_move if active else theme.card_edge,
+                        width=max(2, round(4 * u)) if active else max(1, round(1.5 * u)))
+    pad = 12 * u
+    # row 1: marker, name, score
+    m = marker(round(44 * u), theme.player(seat), theme.ink(seat), mark, 0, theme.lap_ring)
+    paste(img, m, pad, pad)
+    cy = pad + 22 * u
+    label = str(score)
+    ssize = round(42 * u)
+    text(img, W - pad, cy, label, ssize, theme.text, weight="bold", anchor="rm")
+    right = W - pad - text_width(label, ssize, "bold") - 10 * u
+    nx = pad + m.width + 10 * u
+    name, nsize = fit(pname, round(30 * u), right - nx, "bold")
+    text(img, nx, cy, name, nsize, theme.text, weight="bold", anchor="lm")
+    # row 2: rank, laps, turn and share tags (the move's points go on the right, drawn per picture)
+    cy = pad + 70 * u
+    rsize = round(24 * u)
+    label = t("render.rank", locale, rank=rank)
+    text(img, pad, cy, label, rsize, theme.last_move if rank == 1 else theme.text, weight="bold", anchor="lm")
+    x = pad + text_width(label, rsize, "bold") + 12 * u
+    tsize = round(21 * u)
+    if laps:
+        label = t("render.laps", locale, laps=laps * 50, track=track)
+        text(img, x, cy, label, tsize, theme.muted, anchor="lm")
+        x += text_width(label, tsize) + 12 * u
+    tags = []
+    if active:
+        tags.append((t("render.to_move_short", locale), theme.last_move))
+    if can_share:
+        tags.append((t("render.can_share", locale), theme.muted))
+    limit = W - pad - 60 * u
+    for label, colour in tags:
+        if limit - x < 30 * u:
+            break
+        label, size_ = fit(label, tsize, limit - x, "bold")
+        text(img, x, cy, label, size_, colour, weight="bold", anchor="lm")
+        x += text_width(label, size_, "bold") + 12 * u
+    # rows 3 to 5: cached icon rows
+    row_w = round(W - 2 * pad)
+    for kind, values, ry in (("supply", (*supply, in_hand, birds), ROW_Y[0]), ("cards", cards, ROW_Y[1]),
+                             ("resources", held, ROW_Y[2])):
+        img.paste(_row(kind, values, row_w, bg, theme, u), (round(pad), round(pad + (ry - ROW_H / 2) * u)))
+    return img
+
+
+def paint_panel(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Theme, locale: str, marks: list[str],
+                deltas: dict[int, int]) -> None:
+    """One card per seat (cached by what it shows) and the points each seat got from the last move."""
+    u = lay.unit
+    for p in view["players"]:
+        seat = p["seat"]
+        x0, y0, x1, y1 = lay.cards[seat]
+        state = card_state(p, view.get("to_move") == seat, marks[seat])
+        img.paste(card_image(state, (x1 - x0, y1 - y0), theme, locale, u), (x0, y0))
+        delta = deltas.get(seat, 0)
+        if delta:
+            text(img, x1 - 12 * u, y0 + 82 * u, f"{delta:+d}", round(26 * u), theme.good if delta > 0 else theme.bad,
+                 weight="bold", anchor="rm")
+
+
+def paint_track(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Theme, marks: list[str]) -> None:
+    """The players' markers on the 0–49 track, in track order (a later arrival stands behind)."""
+    u = lay.unit
+    cells = track_cells(lay)
+    by_cell: dict[int, list[dict[str, Any]]] = {}
+    players = view["players"]
+    for seat in view.get("ranking", [p["seat"] for p in players]):
+        p = players[seat]
+        by_cell.setdefault(int(p["track"]) % TRACK_CELLS, []).append(p)
+    for value, group in by_cell.items():
+        cx0, cy0, cx1, cy1 = cells[value]
+        w, h = cx1 - cx0, cy1 - cy0
+        n = len(group)
+        size = round(min(w, h) * (0.62 if n == 1 else 0.46))
+        if n == 1:
+            spots = [(0.5, 0.58)]
+        elif n == 2:
+            spots = [(0.3, 0.6), (0.7, 0.6)]
+        else:
+            spots = [(0.3, 0.38), (0.7, 0.38), (0.3, 0.8), (0.7, 0.8)]
+        for p, (fx, fy) in reversed(list(zip(group, spots, strict=False))):
+            seat = p["seat"]
+            m = marker(size, theme.player(seat), theme.ink(seat), marks[seat], int(p.get("laps", 0)), theme.lap_ring)
+            paste(img, m, cx0 + fx * w - m.width / 2, cy0 + fy * h - m.height / 2)
+    del u
+
+
+def paint_you(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Theme, locale: str, n_sites: int,
+              others: list[str]) -> None:
+    """The personal strip: the seat's own scoring cards and bird chips, and what its flags mean."""
+    if lay.you is None:
+        return
+    u = lay.unit
+    x0, y0, x1, _y1 = lay.you
+    you = view.get("you") or {}
+    seat = you.get("seat", view.get("seat"))
+    name = view["players"][seat]["name"] if isinstance(seat, int) else ""
+    pad = 14 * u
+    size = round(20 * u)
+    title = t("render.you.title", locale, name=name)
+    text(img, x0 + pad, y0 + 12 * u, title, size, theme.legal, weight="bold")
+    cards = [t(f"render.scoring.{c}", locale) for c in you.get("scoring_cards", [])]
+    chips = you.get("bird_chips", [])
+    line1 = "  ·  ".join([
+        t("render.you.cards", locale, cards=", ".join(cards) if cards else t("render.you.none", locale)),
+        t("render.you.chips", locale, chips=", ".join(str(c) for c in chips) if chips
+          else t("render.you.none", locale)),
+    ])
+    tx = x0 + pad + text_width(title, size, "bold") + 14 * u
+    line1, s1 = fit(line1, size, x1 - pad - tx)
+    text(img, tx, y0 + 12 * u, line1, s1, theme.text)
+    mover = view.get("to_move")
+    line3 = ""
+    if mover != seat:
+        line2 = t("render.you.wait", locale, name=view["players"][mover]["name"]) if isinstance(mover, int) else ""
+    elif n_sites:
+        line2 = t("render.you.sites", locale, n=n_sites)
+        if others:
+            line3 = t("render.you.also", locale, moves=", ".join(others))
+    elif others:
+        line2 = t("render.you.choose", locale, moves=", ".join(others))
+    else:
+        line2 = t("render.you.no_sites", locale)
+    flag = icon("flag", round(30 * u), theme)
+    paste(img, flag, x0 + pad, y0 + 40 * u)
+    lx = x0 + pad + 40 * u
+    line2, s2 = fit(line2, size, x1 - pad - lx)
+    text(img, lx, y0 + 56 * u, line2, s2, theme.text, anchor="lm")
+    if line3:
+        line3, s3 = fit(line3, round(18 * u), x1 - pad - lx, min_size=round(14 * u))
+        text(img, lx, y0 + 88 * u, line3, s3, theme.muted, anchor="lm")
+
+
+# ---------------------------------------------------------------- palette sample
+
+
+def paint_sample(img: Image.Image, lay: Layout, theme: Theme, y: int) -> None:
+    """Typical changing content below ``y`` so the output palette has its colours and edges."""
+    w, h = lay.tile_w, lay.tile_h
+    x = 10
+    tiles = [("coast", ("lighthouse", 2, ("fish",), 2, True)),
+             ("land", ("church", 3, ("sheep", "wood"), 0, False)),
+             ("volcano", ("house", 4, ("gold", "sugar"), 0, True)),
+             ("coast", ("house", 1, ("fish", "sugar"), 1, False))]
+    for kind, key in tiles:
+        for extra in (None, theme.last_move, theme.legal):
+            if extra:
+                spr = ring(kind, w, h, extra, 0.14)
+                img.paste(spr, (x, y), spr)
+            spr = face(kind, key, w, h, theme)
+            img.paste(spr, (x, y), spr)
+            x += spr.width + 4
+            if x > img.width - 3 * spr.width:
+                x, y = 10, y + spr.height + 4
+    x, y = 10, y + 2 * h
+    for seat in range(len(theme.players)):
+        if x > img.width - 4 * h:
+            x, y = 10, y + 2 * h
+        for b in BUILDINGS:
+            spr = piece(b, round(h * 0.9), theme.player(seat), theme.ink(seat), "W")
+            img.paste(spr, (x, y), spr)
+            x += spr.width + 4
+        m = marker(round(30 * lay.unit), theme.player(seat), theme.ink(seat), "M", 1, theme.lap_ring)
+        img.paste(m, (x, y), m)
+        x += m.width + 4
+    x, y = 10, y + 2 * h
+    for bg in (theme.card, theme.card_active, theme.background):
+        ImageDraw.Draw(img).rectangle((x, y, x + 300, y + 80), fill=bg)
+        for i, c in enumerate((theme.text, theme.muted, theme.good, theme.bad, theme.last_move, theme.legal)):
+            text(img, x + 4 + (i % 3) * 100, y + 4 + (i // 3) * 26, "Äg 47+", 22, c, weight="bold")
+        for i, name in enumerate(("fish", "sheep", "wood", "sugar", "gold", "ship", "river", "road")):
+            spr = faded(name, 24, theme)
+            img.paste(spr, (x + i * 30, y + 54), spr)
+        x += 310
+    spr = badge(42, round(h * 0.5), theme.legal, theme.badge_text)
+    img.paste(spr, (x, y), spr)

@@ -1,0 +1,180 @@
+"""``render_game_over``: the final ranking and a chart of every player's score over the game.
+
+Made from the view alone: ``ranking`` and ``players`` for the podium (bird-chip values are public once
+the game is over), ``log`` (each entry holds everyone's score after that move) for the chart. Layers:
+background; header with the winner; ranking cards; the chart's grid, round boundary, lines (drawn at
+twice the size and reduced, so they are smooth) and each line's letter at its end.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from i18n import normalize_locale, t
+from render.draw import fit, paste, text, text_width
+from render.encode import encode
+from render.icons import icon, marker
+from render.theme import DEFAULT_THEME, RGB, Theme
+
+
+def _nice_step(top: int) -> int:
+    for step in (5, 10, 20, 25, 50, 100):
+        if top / step <= 8:
+            return step
+    return 200
+
+
+def _dash_line(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: RGB, width: int,
+               dash: float) -> None:
+    length = math.dist(a, b)
+    n = max(1, int(length / dash))
+    for i in range(0, n, 2):
+        f0, f1 = i / n, min(1.0, (i + 1) / n)
+        d.line([(a[0] + (b[0] - a[0]) * f0, a[1] + (b[1] - a[1]) * f0),
+                (a[0] + (b[0] - a[0]) * f1, a[1] + (b[1] - a[1]) * f1)], fill=fill, width=width)
+
+
+def compose_game_over(view: dict[str, Any], *, locale: str = "en", theme: Theme = DEFAULT_THEME) -> Image.Image:
+    """The game-over picture as an RGB image."""
+    locale = normalize_locale(locale)
+    W = theme.width
+    u = W / 1600
+    H = round(900 * u)
+    img = Image.new("RGB", (W, H), theme.background)
+    d = ImageDraw.Draw(img)
+    players = view["players"]
+    marks = theme.marks([p["name"] for p in players])
+    ranking = list(view.get("ranking") or [p["seat"] for p in players])
+    winner = players[ranking[0]]
+    # header
+    d.rectangle((0, 0, W, round(84 * u)), fill=theme.card)
+    text(img, 24 * u, 42 * u, t("render.over.title", locale), round(36 * u), theme.last_move, weight="bold",
+         anchor="lm")
+    x = 24 * u + text_width(t("render.over.title", locale), round(36 * u), "bold") + 30 * u
+    line, size = fit(t("render.over.winner", locale, name=winner["name"], score=winner["score"]), round(32 * u),
+                     W - x - 24 * u, "bold")
+    text(img, x, 42 * u, line, size, theme.text, weight="bold", anchor="lm")
+    # ranking
+    left, top = round(20 * u), round(110 * u)
+    col_w = round(560 * u)
+    text(img, left, top, t("render.over.ranking", locale), round(26 * u), theme.text, weight="bold")
+    row_h = min(round(170 * u), round((H - top - 60 * u) / max(1, len(ranking))))
+    y = top + 44 * u
+    log = view.get("log") or []
+    ends = [e["scores"] for e in log if e.get("round", 1) == 1]
+    round_one = ends[-1] if ends and any(e.get("round") == 2 for e in log) else None
+    for place, seat in enumerate(ranking, start=1):
+        p = players[seat]
+        rect = (left, round(y), left + col_w, round(y + row_h - 12 * u))
+        d.rounded_rectangle(rect, radius=round(10 * u), fill=theme.card_active if place == 1 else theme.card,
+                            outline=theme.last_move if place == 1 else theme.card_edge, width=max(1, round(3 * u)))
+        cy = y + 40 * u
+        text(img, left + 20 * u, cy, str(place), round(44 * u), theme.last_move if place == 1 else theme.text,
+             weight="bold", anchor="lm")
+        m = marker(round(48 * u), theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
+        paste(img, m, left + 70 * u, cy - m.height / 2)
+        score = t("render.over.points", locale, n=p["score"])
+        ssize = round(32 * u)
+        text(img, rect[2] - 18 * u, cy, score, ssize, theme.text, weight="bold", anchor="rm")
+        nx = left + 130 * u
+        name, nsize = fit(p["name"], round(32 * u), rect[2] - 30 * u - text_width(score, ssize, "bold") - nx, "bold")
+        text(img, nx, cy, name, nsize, theme.text, weight="bold", anchor="lm")
+        chips = p.get("bird_chips")
+        if chips is not None and row_h > 100 * u:
+            chip = icon("chip", round(30 * u), theme)
+            cy2 = y + 92 * u
+            paste(img, chip, nx, cy2 - chip.height / 2)
+            label = t("render.over.birds", locale,
+                      chips=(" + ".join(str(c) for c in chips) + f" = {sum(chips)}") if chips else "0")
+            label, lsize = fit(label, round(22 * u), rect[2] - nx - 60 * u)
+            text(img, nx + 40 * u, cy2, label, lsize, theme.muted, anchor="lm")
+        if round_one is not None and row_h > 140 * u:
+            one = round_one[seat]
+            label = t("render.over.rounds", locale, one=one, two=f"{p['score'] - one:+d}")
+            label, lsize = fit(label, round(22 * u), rect[2] - nx - 20 * u)
+            text(img, nx, y + 132 * u, label, lsize, theme.muted, anchor="lm")
+        y += row_h
+    _paint_chart(img, view, theme, locale, marks, (left + col_w + round(40 * u), top, W - round(24 * u),
+                                                   H - round(24 * u)))
+    return img
+
+
+def _paint_chart(img: Image.Image, view: dict[str, Any], theme: Theme, locale: str, marks: list[str],
+                 rect: tuple[int, int, int, int]) -> None:
+    u = img.width / 1600
+    x0, y0, x1, y1 = rect
+    text(img, x0, y0, t("render.over.chart", locale), round(26 * u), theme.text, weight="bold")
+    players = view["players"]
+    log = view.get("log") or []
+    series = [[int(e["scores"][p["seat"]]) for e in log] for p in players]
+    n_moves = len(log)
+    top_score = max([10, *(max(s) for s in series if s)])
+    step = _nice_step(top_score)
+    top = step * math.ceil(top_score / step)
+    low = min([0, *(min(s) for s in series if s)])
+    bottom = -step * math.ceil(-low / step) if low < 0 else 0
+    cx0, cy0 = x0 + round(60 * u), y0 + round(60 * u)
+    cx1, cy1 = x1 - round(40 * u), y1 - round(40 * u)
+    k = 2
+    big = Image.new("RGB", ((cx1 - cx0 + 40) * k, (cy1 - cy0 + 40) * k), theme.background)
+    d = ImageDraw.Draw(big)
+    ox, oy = 20 * k, 20 * k
+    pw, ph = (cx1 - cx0) * k, (cy1 - cy0) * k
+
+    def px(i: float, v: float) -> tuple[float, float]:
+        xs = ox + (i / max(1, n_moves - 1)) * pw
+        ys = oy + ph - (v - bottom) / max(1, top - bottom) * ph
+        return (xs, ys)
+
+    for v in range(bottom, top + 1, step):
+        _x, yv = px(0, v)
+        d.line([(ox, yv), (ox + pw, yv)], fill=theme.chart_grid, width=k)
+    # where round 2 starts
+    first_r2 = next((i for i, e in enumerate(log) if e.get("round", 1) == 2), None)
+    if first_r2 is not None and n_moves > 1:
+        xb, _y = px(first_r2 - 0.5, 0)
+        _dash_line(d, (xb, oy), (xb, oy + ph), theme.muted, 2 * k, 8 * k)
+    order = list(view.get("ranking") or range(len(players)))
+    for seat in reversed(order):
+        pts = [px(i, v) for i, v in enumerate(series[seat])]
+        if len(pts) == 1:
+            pts = pts * 2
+        if pts:
+            d.line(pts, fill=(12, 14, 20), width=round(9 * u * k), joint="curve")
+            d.line(pts, fill=theme.player(seat), width=round(5 * u * k), joint="curve")
+    img.paste(big.reduce(k), (cx0 - 20, cy0 - 20))
+    # axis labels
+    for v in range(bottom, top + 1, step):
+        _x, yv = px(0, v)
+        text(img, cx0 - 10 * u, cy0 + yv / k - 20, str(v), round(18 * u), theme.muted, anchor="rm")
+    text(img, (cx0 + cx1) / 2, cy1 + 24 * u, t("render.over.moves", locale), round(18 * u), theme.muted,
+         anchor="mm")
+    if first_r2 is not None and n_moves > 1:
+        xb, _y = px(first_r2 - 0.5, 0)
+        text(img, cx0 + 8 * u, cy0 - 14 * u, t("render.over.round", locale, n=1), round(18 * u), theme.muted,
+             anchor="lm")
+        text(img, cx0 + xb / k - 20 + 8 * u, cy0 - 14 * u, t("render.over.round", locale, n=2), round(18 * u),
+             theme.muted, anchor="lm")
+    # each line's letter at its end, nudged apart when ends are close
+    ends: list[tuple[float, int]] = []
+    for seat in order:
+        if series[seat]:
+            _xe, ye = px(n_moves - 1, series[seat][-1])
+            ends.append((cy0 + ye / k - 20, seat))
+    ends.sort()
+    size = round(30 * u)
+    placed: list[float] = []
+    for y, seat in ends:
+        if placed and y - placed[-1] < size + 2:
+            y = placed[-1] + size + 2
+        placed.append(y)
+        m = marker(size, theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
+        paste(img, m, cx1 + 4 * u, y - m.height / 2)
+
+
+def render_game_over(view: dict[str, Any], *, locale: str = "en", theme: Theme = DEFAULT_THEME) -> bytes:
+    """The game-over picture of ``view`` (public or a seat's; it shows nothing secret) as PNG bytes."""
+    return encode(compose_game_over(view, locale=locale, theme=theme), None, theme)

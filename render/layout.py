@@ -1,0 +1,154 @@
+"""Where everything goes: the page's areas and the board's geometry (scale, site centres, tile size).
+
+A :class:`Layout` depends only on the static board (the view's ``board`` without its tiles and
+buildings), the theme, the number of players and whether the picture is personal, so it is computed
+once and cached with the base image. Coordinates are picture pixels.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from render.theme import Theme
+
+Rect = tuple[int, int, int, int]
+"""(left, top, right, bottom) in pixels."""
+
+TILE_ASPECT = 1.38
+"""Width / height of a building site's box."""
+TILE_FILL = 0.62
+"""Tile height as a share of the median distance between neighbouring sites."""
+
+
+def static_board(board: dict[str, Any]) -> str:
+    """The part of a view's board that never changes during a game, as canonical text (a cache key)."""
+    sites = [(s["id"], s["kind"], s.get("island", ""), s["pos"]) for s in board["sites"]]
+    rivers = [(r["id"], r["edges"], r.get("source"), r.get("mouth")) for r in board.get("rivers", [])]
+    return json.dumps([board.get("name", ""), board.get("size"), board.get("islands", []), board.get("roads", []),
+                       rivers, sites], separators=(",", ":"))
+
+
+def _unit_tile_height(pos: dict[int, tuple[float, float]]) -> float:
+    """A tile height (drawing units) from the median distance between each site and its nearest one."""
+    nearest = sorted(min((math.dist(p, q) for b, q in pos.items() if b != a), default=60.0)
+                     for a, p in pos.items())
+    return TILE_FILL * nearest[len(nearest) // 2] if nearest else 40.0
+
+
+def relax(pos: dict[int, tuple[float, float]], w: float, h: float, rounds: int = 60) -> dict[int, tuple[float, float]]:
+    """Nudge sites apart until no two ``w`` × ``h`` boxes around them overlap (or ``rounds`` pass).
+
+    Only sites that are closer than a tile move, each by half the overlap along the easier axis; the
+    drawn roads and rivers follow the nudged centres, so the picture stays consistent.
+    """
+    out = dict(pos)
+    ids = sorted(out)
+    for _ in range(rounds):
+        moved = False
+        for a, b in itertools.combinations(ids, 2):
+            (xa, ya), (xb, yb) = out[a], out[b]
+            dx, dy = xb - xa, yb - ya
+            ox, oy = w - abs(dx), h - abs(dy)
+            if ox <= 0 or oy <= 0:
+                continue
+            moved = True
+            if ox / w < oy / h:
+                step = (ox / 2 + 0.01) * (1 if dx >= 0 else -1)
+                out[a], out[b] = (xa - step, ya), (xb + step, yb)
+            else:
+                step = (oy / 2 + 0.01) * (1 if dy >= 0 else -1)
+                out[a], out[b] = (xa, ya - step), (xb, yb + step)
+        if not moved:
+            break
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The page's areas and the board's geometry for one static board, theme and player count."""
+
+    width: int
+    height: int
+    unit: float
+    """Size unit for fonts and spacing: ``width / 1600``."""
+    header: Rect
+    board: Rect
+    last_move: Rect
+    panel: Rect
+    track: Rect
+    you: Rect | None
+    legend: Rect
+    scale: float
+    offset: tuple[float, float]
+    tile_w: int
+    tile_h: int
+    centers: dict[int, tuple[float, float]]
+    cards: tuple[Rect, ...]
+    """One panel card per seat."""
+
+    def to_px(self, p: list[float] | tuple[float, float]) -> tuple[float, float]:
+        """Board drawing units to picture pixels."""
+        return (self.offset[0] + p[0] * self.scale, self.offset[1] + p[1] * self.scale)
+
+
+def make_layout(board: dict[str, Any], theme: Theme, n_players: int, personal: bool) -> Layout:
+    """Compute the page for ``board`` (a view's board dict)."""
+    W = theme.width
+    u = W / 1600
+    m = round(12 * u)
+    pos = {s["id"]: (float(s["pos"][0]), float(s["pos"][1])) for s in board["sites"]}
+    hu = _unit_tile_height(pos)
+    wu = hu * TILE_ASPECT
+    pos = relax(pos, wu * 1.04, hu * 1.08)
+    xs: list[float] = []
+    ys: list[float] = []
+    for isl in board.get("islands", []):
+        for x, y in isl.get("outline") or []:
+            xs.append(float(x))
+            ys.append(float(y))
+    for x, y in pos.values():
+        xs += [x - 0.8 * wu, x + 0.8 * wu]
+        ys += [y - 1.0 * hu, y + 0.8 * hu]
+    for river in board.get("rivers", []):
+        for end in (river.get("source"), river.get("mouth")):
+            if isinstance(end, list | tuple) and len(end) == 2:
+                xs.append(float(end[0]))
+                ys.append(float(end[1]))
+    pad = 0.3 * hu
+    x0, x1 = min(xs) - pad, max(xs) + pad
+    y0, y1 = min(ys) - pad, max(ys) + pad
+    avail_w = W - 2 * m
+    scale = min(avail_w / (x1 - x0), 1.05 * W / (y1 - y0))
+    tile_h = max(24, min(round(96 * u), round(hu * scale)))
+    tile_w = round(tile_h * TILE_ASPECT)
+    board_h = max(round(320 * u), round((y1 - y0) * scale))
+    header_h = round(64 * u)
+    top = header_h
+    board_rect = (m, top, W - m, top + board_h)
+    ox = m + (avail_w - (x1 - x0) * scale) / 2 - x0 * scale
+    oy = top + (board_h - (y1 - y0) * scale) / 2 - y0 * scale
+    y = board_rect[3] + round(6 * u)
+    last_move = (m, y, W - m, y + round(78 * u))
+    y = last_move[3] + round(8 * u)
+    you: Rect | None = None
+    if personal:
+        you = (m, y, W - m, y + round(108 * u))
+        y = you[3] + round(8 * u)
+    panel = (m, y, W - m, y + round(244 * u))
+    gap = round(10 * u)
+    card_w = (panel[2] - panel[0] - gap * (n_players - 1)) / n_players
+    cards = tuple((round(panel[0] + i * (card_w + gap)), panel[1], round(panel[0] + i * (card_w + gap) + card_w),
+                   panel[3]) for i in range(n_players))
+    y = panel[3] + round(8 * u)
+    track = (m, y, W - m, y + round(152 * u))
+    y = track[3] + round(8 * u)
+    legend = (m, y, W - m, y + round(124 * u))
+    height = legend[3] + m
+    centers = {sid: (ox + p[0] * scale, oy + p[1] * scale) for sid, p in pos.items()}
+    return Layout(width=W, height=height, unit=u, header=(0, 0, W, header_h), board=board_rect,
+                  last_move=last_move, panel=panel, track=track, you=you, legend=legend, scale=scale,
+                  offset=(ox, oy), tile_w=tile_w, tile_h=tile_h, centers=centers, cards=cards)

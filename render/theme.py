@@ -1,0 +1,119 @@
+"""The picture's named colours and sizes: one frozen :class:`Theme` with defaults.
+
+Every colour the renderer uses is a field here (like ``chess.svg``'s colour table), so a different look
+is one ``Theme(...)`` away and caches can key on the theme (it is hashable). Player colours come with a
+second cue for colour-blind players: a letter drawn on every building and marker (the players' initials
+when they differ, otherwise :attr:`Theme.letters`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Colours (RGB tuples) and sizes of the pictures. All fields have defaults."""
+
+    width: int = 1600
+    """Picture width in pixels; everything else scales with it."""
+    compress_level: int = 1
+    """zlib level of the PNG (the pictures are palette images, so 1 is small and fast)."""
+
+    # --- sea and islands
+    sea: RGB = (36, 104, 150)
+    sea_wave: RGB = (62, 130, 176)
+    shallow: RGB = (88, 162, 190)
+    beach: RGB = (232, 212, 158)
+    land: RGB = (128, 170, 92)
+    land_shade: RGB = (108, 150, 76)
+    volcano_slope: RGB = (150, 118, 92)
+    volcano_rim: RGB = (104, 78, 62)
+    crater: RGB = (58, 40, 34)
+    lava: RGB = (236, 98, 40)
+    road: RGB = (226, 202, 148)
+    road_edge: RGB = (118, 90, 58)
+    river: RGB = (34, 110, 206)
+    river_light: RGB = (126, 186, 240)
+
+    # --- tiles
+    tile_coast: RGB = (250, 240, 212)
+    tile_land: RGB = (238, 246, 220)
+    tile_volcano: RGB = (252, 224, 204)
+    back_coast: RGB = (86, 140, 170)
+    back_land: RGB = (88, 120, 70)
+    back_volcano: RGB = (132, 84, 62)
+    back_mark: RGB = (255, 255, 255)
+    tile_edge: RGB = (52, 44, 38)
+    tile_ink: RGB = (76, 66, 58)
+    points_disc: RGB = (255, 255, 255)
+    fish_bonus: RGB = (24, 92, 170)
+    bird_disc: RGB = (46, 104, 196)
+
+    # --- resources (icon colours)
+    fish: RGB = (74, 134, 196)
+    sheep: RGB = (250, 250, 246)
+    wood: RGB = (150, 96, 52)
+    sugar: RGB = (138, 186, 60)
+    gold: RGB = (240, 188, 36)
+
+    # --- players: colour, the ink drawn on it, and the fallback letters
+    players: tuple[RGB, ...] = ((214, 52, 44), (40, 104, 214), (244, 196, 40), (246, 246, 246))
+    player_ink: tuple[RGB, ...] = ((255, 255, 255), (255, 255, 255), (30, 30, 30), (30, 30, 30))
+    letters: tuple[str, ...] = ("A", "B", "C", "D")
+    use_initials: bool = True
+    """Mark buildings with the players' initials when these differ (else with :attr:`letters`)."""
+
+    # --- marks on the board
+    last_move: RGB = (255, 214, 0)
+    reveal: RGB = (255, 255, 255)
+    destroy: RGB = (220, 30, 30)
+    legal: RGB = (230, 0, 126)
+    badge: RGB = (28, 28, 34)
+    badge_text: RGB = (255, 255, 255)
+
+    # --- panels and text
+    background: RGB = (30, 34, 44)
+    card: RGB = (46, 52, 66)
+    card_active: RGB = (64, 72, 92)
+    card_edge: RGB = (84, 92, 112)
+    text: RGB = (240, 240, 244)
+    muted: RGB = (160, 166, 182)
+    faded: RGB = (96, 102, 118)
+    good: RGB = (110, 220, 120)
+    bad: RGB = (255, 110, 100)
+    track_cell: RGB = (58, 64, 80)
+    track_cell_alt: RGB = (50, 56, 70)
+    lap_ring: RGB = (255, 200, 60)
+    chart_grid: RGB = (70, 76, 94)
+
+    def __hash__(self) -> int:
+        # Themes key many caches: hash the fields once.
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f) for f in self.__dataclass_fields__))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def player(self, seat: int) -> RGB:
+        return self.players[seat % len(self.players)]
+
+    def ink(self, seat: int) -> RGB:
+        return self.player_ink[seat % len(self.player_ink)]
+
+    def marks(self, names: Sequence[str]) -> list[str]:
+        """One short mark per seat: the initials when they are all different letters, else the letters."""
+        if self.use_initials:
+            initials = []
+            for name in names:
+                first = next((c for c in name if c.isalpha()), "")
+                initials.append(first.upper()[:1])
+            if all(initials) and len(set(initials)) == len(initials):
+                return initials
+        return [self.letters[i % len(self.letters)] for i in range(len(names))]
+
+
+DEFAULT_THEME = Theme()

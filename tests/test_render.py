@@ -1,0 +1,320 @@
+"""Tests of the pictures (``render``): made from views of many random games, honest about hidden things.
+
+- pictures of random positions (2–4 players, dealt and drafted sets, every phase, game over, the project's
+  island and the tiny test island without outlines) are valid PNGs of at most 1 MiB;
+- the public picture is byte-identical when only hidden information differs;
+- the personal picture flags exactly the sites of the seat's legal moves (``legal_sites``);
+- the incremental island layer gives the same picture as painting from scratch;
+- every catalogue key the pictures use exists in all languages with the same placeholders.
+
+No timing assertions and no golden files: pictures are compared with each other, with a tolerance where
+glyph rendering could differ.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import string
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+import engine
+from i18n import catalogue
+from render import Theme, legal_sites, render_board, render_game_over
+from render import layer as render_layer
+from render.board import compose_board
+from render.encode import MAX_BYTES
+from render.tiles import badge_centre, site_badge
+from tests.engine_helpers import TINY
+
+NAMES = ["Ada", "Björn", "Céline", "Đorđe"]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def play(n: int, seed: int, moves: int | None, *, draft: bool = False, island: engine.Island | None = None
+         ) -> engine.Game:
+    game = engine.new_game(NAMES[:n], seed, draft=draft, island=island)
+    rng = random.Random(seed)
+    count = 0
+    while not game.is_over() and (moves is None or count < moves):
+        game.apply(rng.choice(game.legal_moves()))
+        count += 1
+    return game
+
+
+def check_png(data: bytes, width: int = 1600) -> Image.Image:
+    assert data.startswith(PNG_MAGIC)
+    assert len(data) <= MAX_BYTES
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    assert img.format == "PNG"
+    assert img.width == width
+    return img
+
+
+def similar(a: Image.Image, b: Image.Image, tolerance: float = 0.002) -> bool:
+    """Whether at most ``tolerance`` of the pixels differ noticeably (glyphs may differ across FreeTypes)."""
+    if a.size != b.size:
+        return False
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).convert("L").point(lambda v: 255 if v > 24 else 0)
+    return diff.histogram()[255] <= tolerance * a.width * a.height
+
+
+# ---------------------------------------------------------------- many random positions
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_pictures_of_random_positions_are_valid_pngs(n: int) -> None:
+    rng = random.Random(n)
+    for seed in (n * 100 + 1, n * 100 + 2):
+        draft = seed % 2 == 0
+        game = engine.new_game(NAMES[:n], seed, draft=draft)
+        phases = set()
+        step = 0
+        while True:
+            if step % 9 == 0 or game.phase not in phases or game.is_over():
+                phases.add(game.phase)
+                check_png(render_board(game.view(None)))
+                seat = game.to_move
+                if seat is not None:
+                    check_png(render_board(game.view(seat), personal=True, locale=("en", "de", "fr")[seed % 3]))
+                    check_png(render_board(game.view((seat + 1) % n), personal=True))  # waiting for its turn
+                else:
+                    check_png(render_board(game.view(0), personal=True))
+            if game.is_over():
+                break
+            game.apply(rng.choice(game.legal_moves()))
+            step += 1
+        assert "over" in phases and "play" in phases and "land" in phases
+        assert ("choose_set" in phases) == draft
+        check_png(render_game_over(game.view(None)))
+
+
+def test_round_two_phases_are_drawn() -> None:
+    game = engine.new_game(NAMES[:3], 9)
+    rng = random.Random(9)
+    seen = set()
+    while not game.is_over():
+        if game.phase in ("choose_pile", "discard") and game.phase not in seen:
+            seen.add(game.phase)
+            check_png(render_board(game.view(None), locale="fr"))
+            check_png(render_board(game.view(game.to_move), personal=True, locale="de"))
+        game.apply(rng.choice(game.legal_moves()))
+    assert seen == {"choose_pile", "discard"}
+
+
+def test_tiny_island_without_outlines() -> None:
+    for n in (2, 4):
+        game = play(n, 3, 12, island=TINY)
+        check_png(render_board(game.view(None)))
+        check_png(render_board(game.view(game.to_move), personal=True))
+        check_png(render_game_over(play(n, 3, None, island=TINY).view(None)))
+
+
+def test_game_over_picture_in_every_language() -> None:
+    game = play(4, 21, None)
+    over = game.view(None)
+    assert over["phase"] == "over"
+    pictures = [check_png(render_game_over(over, locale=loc)) for loc in ("en", "de", "fr")]
+    assert all(p.height == pictures[0].height for p in pictures)
+    assert render_game_over(over) == render_game_over(over)
+    check_png(render_game_over(game.view(2)))  # a seat's view at the end shows the same public things
+    check_png(render_board(over))
+
+
+def test_theme_width_scales_the_picture() -> None:
+    game = play(3, 4, 30)
+    small = Theme(width=960)
+    check_png(render_board(game.view(None), theme=small), width=960)
+    check_png(render_game_over(play(2, 4, None).view(None), theme=small), width=960)
+
+
+# ---------------------------------------------------------------- hidden information
+
+
+def hide_differently(game: engine.Game, rng: random.Random) -> engine.Game:
+    """A clone whose hidden information differs: face-down tiles, others' cards, deck, bird chips."""
+    other = game.clone()
+    isl = other.island
+    for kind in engine.SITE_KINDS:
+        hidden = [s for s in isl.sites_of_kind[kind] if not other.revealed[s]]
+        tiles = [other.tile_at[s] for s in hidden]
+        rng.shuffle(tiles)
+        for s, tile in zip(hidden, tiles, strict=True):
+            other.tile_at[s] = tile
+    other._derive()
+    pool = list(other.deck) + [c for hand in other.hand_scoring for c in hand]
+    rng.shuffle(pool)
+    for seat in range(other.n):
+        k = len(other.hand_scoring[seat])
+        other.hand_scoring[seat], pool = pool[:k], pool[k:]
+    other.deck = pool
+    other.chips = [rng.choice([1, 2, 3]) for _ in other.chips]
+    other.birds = [[rng.choice([1, 2, 3]) for _ in chips] for chips in other.birds]
+    other._legal = None
+    return other
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33])
+def test_public_picture_is_the_same_whatever_is_hidden(seed: int) -> None:
+    rng = random.Random(seed)
+    n = 2 + seed % 3
+    for moves in (0, 7, 25, 60):
+        game = play(n, seed, moves)
+        if game.is_over():
+            continue
+        other = hide_differently(game, rng)
+        assert other.tile_at != game.tile_at or other.deck != game.deck or other.birds != game.birds
+        assert other.view(None) == game.view(None)
+        assert render_board(other.view(None)) == render_board(game.view(None))
+        assert render_board(other.view(None), locale="de") == render_board(game.view(None), locale="de")
+
+
+def test_a_revealed_tile_does_change_the_picture() -> None:
+    game = play(2, 40, 6)
+    other = game.clone()
+    revealed = [s for s in range(1, other.island.n_sites + 1)
+                if other.revealed[s] and not other.occupants[s] and other.island.kind[s] == "coast"]
+    a, b = revealed[0], next(s for s in revealed if other.tile_at[s] != other.tile_at[revealed[0]])
+    other.tile_at[a], other.tile_at[b] = other.tile_at[b], other.tile_at[a]
+    other._derive()
+    assert render_board(other.view(None)) != render_board(game.view(None))
+
+
+def test_personal_picture_shows_only_its_own_secrets() -> None:
+    game = play(3, 50, 20)
+    seat = game.to_move
+    other = hide_differently(game, random.Random(1))
+    # the seat's own secrets are kept, everything else hidden changes
+    other.hand_scoring[seat] = list(game.hand_scoring[seat])
+    other.birds[seat] = list(game.birds[seat])
+    other.tile_at = list(game.tile_at)
+    other._derive()
+    other._legal = None
+    assert other.view(seat) == game.view(seat)
+    assert render_board(other.view(seat), personal=True) == render_board(game.view(seat), personal=True)
+
+
+# ---------------------------------------------------------------- the personal picture's flags
+
+
+def engine_sites(game: engine.Game) -> list[int]:
+    return sorted({m.site for m in game.legal_moves() if m.site is not None})
+
+
+def badge_colour(img: Image.Image, view: dict[str, Any], sid: int, theme: Theme) -> tuple[int, int, int]:
+    """The colour inside a site's number badge, just left of its digits."""
+    from render.base import get_base
+    from render.layout import static_board
+
+    lay = get_base(view["board"], static_board(view["board"]), theme, "en", len(view["players"]), True).layout
+    bx, by = badge_centre(*lay.centers[sid], lay.tile_w, lay.tile_h)
+    legal = site_badge(sid, True, lay.tile_h, theme)
+    plain = site_badge(sid, False, lay.tile_h, theme)
+    # inside the pill's rounded left end, before the digits: bright or dark depending on the badge drawn
+    x = bx - plain.width / 2 + 0.18 * plain.height if legal.width > plain.width else bx
+    return img.getpixel((round(x), round(by)))  # type: ignore[return-value]
+
+
+def close(a: tuple[int, ...], b: tuple[int, ...], tol: int = 40) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b, strict=False))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_legal_sites_are_the_sites_of_the_legal_moves(n: int) -> None:
+    theme = Theme()
+    rng = random.Random(70 + n)
+    game = engine.new_game(NAMES[:n], 70 + n)
+    checked = 0
+    while not game.is_over():
+        seat = game.to_move
+        view = game.view(seat)
+        sites = legal_sites(view)
+        assert sites == engine_sites(game)
+        assert legal_sites(game.view(None)) == []
+        if sites and rng.random() < 0.35:
+            img, _palette = compose_board(view, personal=True)
+            flagged = [s["id"] for s in view["board"]["sites"]
+                       if close(badge_colour(img, view, s["id"], theme), theme.legal)]
+            assert flagged == sites
+            checked += 1
+        game.apply(rng.choice(game.legal_moves()))
+    assert checked >= 3
+
+
+def test_personal_picture_needs_a_seat_view() -> None:
+    game = play(2, 5, 3)
+    with pytest.raises(ValueError):
+        render_board(game.view(None), personal=True)
+
+
+# ---------------------------------------------------------------- caches give the same picture
+
+
+def test_incremental_layer_equals_painting_from_scratch() -> None:
+    views = []
+    game = engine.new_game(NAMES[:4], 80)
+    rng = random.Random(80)
+    while not game.is_over():
+        game.apply(rng.choice(game.legal_moves()))
+        views.append(game.view(None))
+    picks = [*views[::7], views[40], views[10], views[-1], views[3]]
+    incremental = [render_board(v) for v in picks]  # each starts from the previous picture's layer
+    for view, data in zip(picks, incremental, strict=True):
+        render_layer._LAYERS.clear()
+        assert render_board(view) == data
+
+
+def test_same_view_gives_same_bytes_and_locales_differ_only_in_words() -> None:
+    game = play(3, 90, 33)
+    view = game.view(None)
+    en = render_board(view)
+    assert render_board(view) == en
+    de = Image.open(io.BytesIO(render_board(view, locale="de")))
+    en_img = Image.open(io.BytesIO(en))
+    assert de.size == en_img.size
+    board = view["board"]
+    from render.base import get_base
+    from render.layout import static_board
+
+    lay = get_base(board, static_board(board), Theme(), "en", 3, False).layout
+    assert similar(en_img.crop(lay.board), de.crop(lay.board))
+    assert not similar(en_img.crop(lay.legend), de.crop(lay.legend))
+
+
+def test_names_with_accents_are_drawn_with_real_glyphs() -> None:
+    from render.fonts import font
+
+    f = font(30, "bold")
+    missing = f.getmask("\uffff").getbbox()
+    for ch in "ÄÖÜäöüßÉéèçĐđŁœ":
+        assert f.getmask(ch).getbbox() != missing, ch
+
+
+# ---------------------------------------------------------------- message catalogue
+
+
+def test_render_catalogue_is_complete_in_every_language() -> None:
+    def fields(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    keys = {k for k in catalogue("en") if k.startswith("render.")}
+    assert keys
+    for lang in ("de", "fr"):
+        other = {k: v for k, v in catalogue(lang).items() if k.startswith("render.")}
+        assert set(other) == keys, lang
+        for key in keys:
+            assert fields(other[key]) == fields(catalogue("en")[key]), (lang, key)
+    for card in engine.SCORING_CARD_IDS:
+        assert f"render.scoring.{card}" in keys
+    for kind in engine.BUILDING_CARDS:
+        assert f"render.card.{kind}" in keys
+    for phase in engine.PHASES:
+        assert f"render.phase.{phase}" in keys
+    for res in engine.RESOURCES:
+        assert f"render.resource.{res}" in keys
+    for building in engine.BUILDINGS:
+        assert f"render.building.{building}" in keys
