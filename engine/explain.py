@@ -97,8 +97,12 @@ def _site_problem(game: Game, seat: int, site: int, kind: str) -> str | None:
         if kind == "land":
             return f"Site {site} is already taken; the landing needs a free coast site."
         if game.share_seat != seat:
-            who = "the round's last player, once per round" if game.share_seat is not None else "nobody now"
-            return f"Site {site} is already taken. Only {who} may build beside another player's building."
+            last = game.turn_order[-1]
+            if last == seat:
+                return (f"Site {site} is already taken, and you have used your right to build beside another "
+                        "player's building this round.")
+            return (f"Site {site} is already taken. Only the round's last player may, once per round, build "
+                    "beside another player's building.")
         if len(occ) > 1:
             return f"Site {site} already holds two buildings."
     if kind == "road":

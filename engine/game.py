@@ -32,7 +32,8 @@ from engine.moves import IllegalMove, Move, parse_move
 PHASES = ("choose_set", "land", "play", "choose_pile", "discard", "over")
 _B = {b: i for i, b in enumerate(BUILDINGS)}
 _SUPPLY = [SUPPLY[b] for b in BUILDINGS]
-_HIDDEN_EVENTS = frozenset({"reveal", "bird", "draw"})
+_HIDDEN_EVENTS = frozenset({"reveal", "bird", "draw", "birds"})
+"""Events that show something hidden: a move causing one cannot be taken back."""
 _VERB_ORDER = {v: i for i, v in enumerate(
     ("set", "land", "ship", "river", "road", "double", "build", "pass", "score", "pile", "discard"))}
 
@@ -145,6 +146,8 @@ class Game:
         self._legal: list[Move] | None = None
         self._legal_set: frozenset[Move] = frozenset()
         self._derive()
+        if self.phase == "land":
+            self._skip_unlandable()
 
     def _derive(self) -> None:
         """Caches that follow from the tile layout."""
@@ -347,13 +350,22 @@ class Game:
         self.phase = "land"
         self._turn = 0
         self.order = []
+        self._skip_unlandable()
 
     def _do_land(self, seat: int, move: Move) -> None:
         self._build(seat, int(move.arg))  # type: ignore[arg-type]
         self._turn += 1
-        if self._turn == self.n:
-            self.phase = "play"
-            self._turn = 0
+        self._skip_unlandable()
+
+    def _skip_unlandable(self) -> None:
+        """A player who cannot land (no free coast tile with a building from the supply) is skipped."""
+        while self._turn < self.n:
+            if self._generate():
+                return
+            self.events.append({"type": "no_build", "seat": self.turn_order[self._turn], "reason": "no_site"})
+            self._turn += 1
+        self.phase = "play"
+        self._turn = 0
 
     def _play_card(self, seat: int, card: str, **extra: Any) -> None:
         self.hand_building[seat][card] -= 1

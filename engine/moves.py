@@ -76,12 +76,14 @@ def _check(verb: str, arg: int | str | None) -> None:
     if verb not in _VERBS:
         raise IllegalMove(f"'{verb}' is not a move; moves start with one of: {', '.join(_VERBS)}")
     if verb in ("land", "build"):
-        if not isinstance(arg, int) or isinstance(arg, bool) or not 1 <= arg <= _MAX_NUMBER:
+        if not isinstance(arg, int) or isinstance(arg, bool):
             raise IllegalMove(f"'{verb}' needs a site number, e.g. '{verb} 12'")
+        _check_site(arg)
     elif verb in ("ship", "river", "road"):
-        if arg is not None and (not isinstance(arg, int) or isinstance(arg, bool)
-                                or not 1 <= arg <= _MAX_NUMBER):
+        if arg is not None and (not isinstance(arg, int) or isinstance(arg, bool)):
             raise IllegalMove(f"'{verb}' takes a site number, e.g. '{verb} 12', or nothing")
+        if arg is not None:
+            _check_site(arg)
     elif verb == "double":
         if arg not in SINGLE_BUILDS:
             raise IllegalMove("a double move names the kind of both builds: 'double ship', "
@@ -96,8 +98,16 @@ def _check(verb: str, arg: int | str | None) -> None:
     elif verb == "set":
         if arg not in BUILDING_SETS:
             raise IllegalMove("choose a building-card set by its letter: A, B, C or D")
-    elif verb == "pile" and (not isinstance(arg, int) or isinstance(arg, bool) or not 0 <= arg <= 9):
-        raise IllegalMove("'pile' needs the number of a pile, e.g. 'pile 2'")
+    elif verb == "pile":
+        if not isinstance(arg, int) or isinstance(arg, bool):
+            raise IllegalMove("'pile' needs the number of a pile, e.g. 'pile 2'")
+        if not 0 <= arg <= 9:
+            raise IllegalMove(f"There is no pile {arg}.")
+
+
+def _check_site(site: int) -> None:
+    if not 1 <= site <= _MAX_NUMBER:
+        raise IllegalMove(f"There is no site {site}.")
 
 
 def parse_move(text: str) -> Move:
@@ -115,8 +125,11 @@ def parse_move(text: str) -> Move:
     raw = parts[1]
     arg: int | str
     if verb in (*_SITE_VERBS, "pile"):
-        if not raw.isdigit() or len(raw) > 3:
+        if not raw.isdigit():
             raise IllegalMove(f"'{raw}' is not a number; write e.g. '{verb} 12'")
+        if len(raw) > 4:
+            what = "pile" if verb == "pile" else "site"
+            raise IllegalMove(f"There is no {what} {raw}.")
         arg = int(raw)
     elif verb == "set":
         arg = raw.upper()

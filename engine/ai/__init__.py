@@ -1,0 +1,65 @@
+"""Computer players for Santa Cruz: ``random``, ``greedy`` and ``expert`` (no Discord, no I/O).
+
+Every player's only input is a seat's view (``game.view(seat)``)::
+
+    from engine.ai import choose_move
+    move = choose_move(game.view(seat), strength="expert", seed=1, budget=1.0)
+    game.apply(move)
+
+- ``random``: a legal move uniformly at random.
+- ``greedy``: the move with the best immediate value (:mod:`engine.ai.greedy`).
+- ``expert``: determinized Monte Carlo search over the greedy player's best candidates
+  (:mod:`engine.ai.expert`), sampling the hidden information with :mod:`engine.ai.determinize`.
+
+Moves are deterministic for a given seed; for the expert pass ``iterations=`` (and ``budget=None``) to
+make it independent of the machine's speed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ai.determinize import determinize
+from engine.ai.expert import ExpertPlayer, search
+from engine.ai.greedy import greedy_move, move_values
+from engine.ai.players import GreedyPlayer, Player, RandomPlayer
+from engine.island import Island
+
+__all__ = [
+    "STRENGTHS",
+    "ExpertPlayer",
+    "GreedyPlayer",
+    "Player",
+    "RandomPlayer",
+    "choose_move",
+    "determinize",
+    "greedy_move",
+    "make_player",
+    "move_values",
+    "search",
+]
+
+STRENGTHS = ("random", "greedy", "expert")
+
+
+def make_player(strength: str, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
+                island: Island | None = None) -> Player:
+    """A player of the given strength (see :data:`STRENGTHS`)."""
+    if strength == "random":
+        return RandomPlayer(seed)
+    if strength == "greedy":
+        return GreedyPlayer(seed, island=island)
+    if strength == "expert":
+        return ExpertPlayer(seed, budget=budget, iterations=iterations, island=island)
+    raise ValueError(f"unknown strength {strength!r}; choose one of {', '.join(STRENGTHS)}")
+
+
+def choose_move(view: dict[str, Any], *, strength: str = "greedy", seed: int = 0, budget: float | None = 1.0,
+                iterations: int | None = None, island: Island | None = None) -> str:
+    """The notation of a legal move for the seat whose view this is (it must be that seat's turn).
+
+    ``budget`` is the expert's thinking time in seconds, ``iterations`` its number of playouts (whichever
+    ends first; give ``iterations`` and ``budget=None`` for a result that does not depend on timing).
+    ``island`` is the board when it is not the project's island (tests).
+    """
+    return make_player(strength, seed=seed, budget=budget, iterations=iterations, island=island).choose(view)

@@ -1,0 +1,244 @@
+"""Determinization: a full :class:`engine.Game` consistent with what one seat may know.
+
+A computer player sees only ``game.view(seat)``. To search it needs whole games, so
+:func:`determinize` builds one from the view by sampling every unknown:
+
+- the tiles of face-down sites, from the tiles of that kind not visible on the board;
+- the other seats' scoring cards: in round 1 from the cards not seen (not in the seat's hand, not
+  played); in round 2 a seat's hand is its public pile plus one drawn card, minus one discarded card,
+  minus what it played, so only the drawn card (unless it has been played) and the discard are sampled;
+- the scoring deck (its cards and order), from the cards left over;
+- the other seats' bird-chip values and the order of the chip pile, from the chip multiset minus the
+  seat's own chips.
+
+Everything public or the seat's own is copied from the view, so ``determinize(view, ...).view(seat)``
+equals ``view`` (the test suite checks this). Nothing here reads another seat's secrets: the input is the
+view only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from engine.cards import BUILDINGS, SCORING_CARD_IDS, SINGLE_BUILDS
+from engine.game import Game, new_game
+from engine.island import Island, Tile, default_island
+
+__all__ = ["determinize", "last_card_seat", "unseen_cards"]
+
+_B = {b: i for i, b in enumerate(BUILDINGS)}
+_CARD_VERBS = frozenset(("ship", "river", "road", "double", "score"))
+# Which keys of an event are the acting seat's secret (see engine/game.py).
+_SECRET_KEYS = {"bird": ("value",), "draw": ("card",), "discard": ("card",)}
+
+
+def _tile_matches(tile: Tile, shown: dict[str, Any]) -> bool:
+    return (tile.building == shown["building"] and tile.points == shown["points"]
+            and list(tile.resources) == list(shown["resources"]) and tile.fish_bonus == shown["fish_bonus"]
+            and tile.bird == shown["bird"])
+
+
+def last_card_seat(view: dict[str, Any]) -> int | None:
+    """The seat that played the most recent card (building or scoring), from the public log."""
+    for entry in reversed(view["log"]):
+        if entry["move"].split()[0] in _CARD_VERBS:
+            return int(entry["seat"])
+    return None
+
+
+def unseen_cards(view: dict[str, Any]) -> list[str]:
+    """Scoring cards the viewing seat has not seen anywhere (hidden hands, the deck, others' discards)."""
+    you = view["you"]
+    seen: set[str] = set(you["scoring_cards"])
+    if you.get("discarded"):
+        seen.add(you["discarded"])
+    for pile in view.get("piles", []):
+        seen.update(pile["scoring_cards"])
+    for p in view["players"]:
+        seen.update(p["played_scoring_cards"])
+    return [c for c in SCORING_CARD_IDS if c not in seen]
+
+
+def determinize(view: dict[str, Any], rng: random.Random, *, island: Island | None = None,
+                keep_log: bool = True) -> Game:
+    """A game equal to the one ``view`` was made from in everything ``view`` shows, unknowns sampled.
+
+    ``view`` must be a seat's view (``game.view(seat)``). ``island`` is the board the game is played on
+    (default: the project's island). ``keep_log=False`` leaves the move log and last events empty, which
+    makes the game cheaper to copy (for search); the view then differs in those two entries only.
+    """
+    seat = view["seat"]
+    if seat is None or "you" not in view:
+        raise ValueError("determinize needs a seat's view, not the public one")
+    isl = island or default_island()
+    players = view["players"]
+    n = len(players)
+    names = [p["name"] for p in players]
+    g = new_game(names, rng.randrange(1 << 30), island=isl)
+    you = view["you"]
+
+    # ---- tiles: visible ones matched by content, face-down ones sampled from the rest of their kind
+    sites = view["board"]["sites"]
+    tile_at = [0] * (isl.n_sites + 1)
+    revealed = [False] * (isl.n_sites + 1)
+    pool: dict[str, list[Tile]] = {k: [t for t in isl.tiles if t.kind == k] for k in isl.sites_of_kind}
+    hidden_sites: list[int] = []
+    for site in sites:
+        s = site["id"]
+        shown = site["tile"]
+        if shown is None:
+            hidden_sites.append(s)
+            continue
+        candidates = pool[site["kind"]]
+        for i, tile in enumerate(candidates):
+            if _tile_matches(tile, shown):
+                tile_at[s] = tile.id
+                revealed[s] = True
+                candidates.pop(i)
+                break
+        else:
+            raise ValueError(f"site {s}: the view shows a tile that is not in the island's tile set")
+    for kind in pool:
+        rng.shuffle(pool[kind])
+    for s in hidden_sites:
+        tile_at[s] = pool[isl.kind[s]].pop().id
+    g.tile_at = tile_at
+    g.revealed = revealed
+    g.occupants = [[] for _ in range(isl.n_sites + 1)]
+    for site in sites:
+        g.occupants[site["id"]] = [(int(b["seat"]), _B[b["type"]]) for b in site["buildings"]]
+    g.owned = [set() for _ in range(n)]
+    for s, occ in enumerate(g.occupants):
+        for p, _b in occ:
+            g.owned[p].add(s)
+
+    # ---- public per-player state
+    g.round = view["round"]
+    g.phase = view["phase"]
+    g.turn_order = list(view["turn_order"])
+    g.score = [p["score"] for p in players]
+    # Stamps only break ties on the score track: reproduce the view's ranking.
+    g.stamp = [0] * n
+    for i, p in enumerate(view["ranking"]):
+        g.stamp[p] = i + 1
+    g._stamps = n
+    g.supply = [[p["supply"][b] for b in BUILDINGS] for p in players]
+    g.destroyed = [[p["destroyed"][b] for b in BUILDINGS] for p in players]
+    g.hand_building = [{k: p["building_cards"][k] for k in (*SINGLE_BUILDS, "double")} for p in players]
+    g.set_of = [p["building_set"] for p in players]
+    g.played_building = [list(p["played_building_cards"]) for p in players]
+    g.played_scoring = [list(p["played_scoring_cards"]) for p in players]
+    share = [p["seat"] for p in players if p["can_share"]]
+    if share:
+        g.share_seat = share[0]
+    elif g.phase in ("choose_pile", "discard"):
+        g.share_seat = g.turn_order[-1]  # round 2's last player holds the right once play starts
+    else:
+        g.share_seat = None
+    g.pending = dict(view["pending"]) if view["pending"] else None
+    g.last_card_seat = last_card_seat(view)
+
+    # ---- choosing phases
+    order = list(view.get("choosing_order", []))
+    g.order = order
+    to_move = view["to_move"]
+    if g.phase in ("land", "play"):
+        g._turn = g.turn_order.index(to_move)
+    elif g.phase == "over":
+        g._turn = 0
+    else:
+        g._turn = order.index(to_move)
+    piles = [{"id": p["id"], "set": p["set"], "scoring_cards": list(p["scoring_cards"]),
+              "taken_by": p["taken_by"]} for p in view.get("piles", [])]
+    g.piles = piles
+    if g.round == 2:
+        by_id = {p["id"]: p for p in piles}
+        g.round1_sets = [by_id[q]["set"] if q in by_id else None for q in range(n)]
+        g.round1_scoring = [list(by_id[q]["scoring_cards"]) if q in by_id else [] for q in range(n)]
+    else:
+        g.round1_sets = [None] * n
+        g.round1_scoring = [[] for _ in range(n)]
+
+    # ---- scoring cards: own hand known, others sampled
+    unseen = unseen_cards(view)
+    rng.shuffle(unseen)
+    hands: list[list[str]] = [[] for _ in range(n)]
+    discarded: list[str | None] = [None] * n
+    hands[seat] = list(you["scoring_cards"])
+    discarded[seat] = you.get("discarded")
+    did_discard = set(view.get("discarded", []))
+    if g.phase == "over":
+        did_discard = set(range(n))
+    for q in range(n):
+        if q == seat:
+            continue
+        size = players[q]["scoring_cards_in_hand"]
+        if g.round == 1:
+            hands[q] = [unseen.pop() for _ in range(size)]
+            continue
+        pile_cards: list[str] = []
+        for pile in piles:
+            if pile["taken_by"] == q:
+                pile_cards = list(pile["scoring_cards"])
+        played = players[q]["played_scoring_cards"]
+        # The drawn card is known once played from outside the pile.
+        drawn_known = [c for c in played if c not in pile_cards]
+        drawn = drawn_known[0] if drawn_known else unseen.pop()
+        full = [drawn, *pile_cards]
+        remaining = [c for c in full if c not in played]
+        if q in did_discard or g.phase in ("land", "play", "over"):
+            # It discarded one of the cards it has not played since: any of them, uniformly.
+            if len(remaining) != size + 1:
+                raise ValueError(f"seat {q}: its round-2 hand does not fit the view")
+            discarded[q] = remaining.pop(rng.randrange(len(remaining)))
+        hands[q] = remaining
+        if len(hands[q]) != size:
+            raise ValueError(f"seat {q}: cannot rebuild a hand of {size} scoring cards from the view")
+    g.hand_scoring = hands
+    g.discarded = discarded
+    if len(unseen) < view["scoring_deck"]:
+        raise ValueError("not enough unseen scoring cards for the deck")
+    g.deck = [unseen.pop() for _ in range(view["scoring_deck"])]
+
+    # ---- bird chips
+    chips = Counter(isl.bird_chips)
+    birds: list[list[int]] = [[] for _ in range(n)]
+    if g.phase == "over":
+        birds = [list(p["bird_chips"]) for p in players]
+        chips.subtract(Counter(v for b in birds for v in b))
+    else:
+        birds[seat] = list(you["bird_chips"])
+        chips.subtract(Counter(birds[seat]))
+    rest = sorted(chips.elements())
+    rng.shuffle(rest)
+    if g.phase != "over":
+        for q in range(n):
+            if q != seat:
+                birds[q] = [rest.pop() for _ in range(players[q]["birds"])]
+    g.birds = birds
+    if len(rest) < view["bird_chips_left"]:
+        raise ValueError("not enough bird chips left to match the view")
+    g.chips = rest[:view["bird_chips_left"]]
+
+    # ---- log and last events (own secrets restored, others' left out)
+    if keep_log:
+        g.log = [{"seat": e["seat"], "move": e["move"], "round": e["round"], "scores": list(e["scores"]),
+                  "undoable": False} for e in view["log"]]
+        events = []
+        for e in view["events"]:
+            out = dict(e)
+            keys = _SECRET_KEYS.get(out.get("type", ""), ())
+            if out.get("seat") == seat and keys:
+                secret = {k: out.pop(k) for k in keys if k in out}
+                if secret:
+                    out["secret"] = secret
+            events.append(out)
+        g.events = events
+    else:
+        g.log = []
+        g.events = []
+    g._legal = None
+    g._derive()
+    return g

@@ -1,0 +1,163 @@
+"""The expert: determinized Monte Carlo search (perfect-information Monte Carlo with racing).
+
+Its only input is the seat's view. Each round of the search samples one full game consistent with the
+view (:func:`engine.ai.determinize.determinize`: face-down tiles, the others' scoring cards, the deck and
+the bird chips) and plays every candidate move in it, followed by the same noisy greedy playout for all
+seats (common random numbers, so candidates are compared on equal luck). A round-1 decision is played out
+to the end of the round and judged by the score margin then (bird chips included); a round-2 decision is
+played out to the end of the game and judged by winning, with the margin as a tie-break. Candidates are
+the greedy player's best few moves plus every scoring card; a candidate is dropped once it is clearly
+worse than the leader ("racing"), and the search stops after ``iterations`` playouts or ``budget``
+seconds, whichever comes first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine.ai.determinize import determinize
+from engine.ai.greedy import greedy_move, move_values
+from engine.ai.players import mix_seed
+from engine.game import Game
+from engine.island import Island
+
+__all__ = ["ExpertPlayer", "SearchResult", "search"]
+
+
+@dataclass
+class SearchResult:
+    """The chosen move and how the search got there."""
+
+    move: str
+    playouts: int
+    determinizations: int
+    stats: dict[str, tuple[int, float]]
+    """Per candidate: (playouts, mean reward)."""
+
+
+def _evaluate(game: Game, seat: int, margin_scale: float) -> float:
+    """Reward in [0, 1] for ``seat``: a win counts most, the margin to the best other breaks ties."""
+    n = game.n
+    if game.phase == "over":
+        totals = game.score
+        won = 1.0 if game.ranking()[0] == seat else 0.0
+        best_other = max(totals[p] for p in range(n) if p != seat)
+        margin = totals[seat] - best_other
+        return 0.75 * won + 0.25 * (0.5 + 0.5 * math.tanh(margin / 25.0))
+    totals = [game.score[p] + sum(game.birds[p]) for p in range(n)]
+    best_other = max(totals[p] for p in range(n) if p != seat)
+    margin = totals[seat] - best_other
+    return 0.5 + 0.5 * math.tanh(margin / margin_scale)
+
+
+def _playout(game: Game, seat: int, rng: random.Random, to_round_end: bool, noise: float,
+             margin_scale: float) -> float:
+    start_round = game.round
+    while game.phase != "over":
+        if to_round_end and game.round != start_round:
+            break
+        game.apply(greedy_move(game, rng, noise=noise))
+    return _evaluate(game, seat, margin_scale)
+
+
+def search(view: dict[str, Any], *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
+           island: Island | None = None, candidates: int = 7, noise: float = 1.0,
+           margin_scale: float = 15.0, z: float = 2.0, min_rounds: int = 6) -> SearchResult:
+    """Search the position ``view`` (a seat's view) and return the best move found.
+
+    Deterministic for a given ``seed`` when ``iterations`` is given and ``budget`` is ``None``.
+    """
+    seat = view["seat"]
+    legal = view["you"]["legal_moves"]
+    if not legal:
+        raise ValueError("the seat has no move to make in this view")
+    if len(legal) == 1:
+        return SearchResult(legal[0], 0, 0, {})
+    start = time.perf_counter()
+    rng = random.Random(seed)
+    deadline = start + budget if budget is not None else math.inf
+    limit = iterations if iterations is not None else (10**9 if budget is not None else 200)
+
+    # Candidates: the greedy order (which reads only public and own information).
+    first = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
+    values = move_values(first)
+    ranked = sorted(values, key=lambda m: -values[m])
+    chosen = list(ranked[:candidates])
+    chosen += [m for m in ranked[candidates:] if m.verb == "score"]
+    if len(chosen) == 1:
+        return SearchResult(str(chosen[0]), 0, 0, {})
+    to_round_end = view["round"] == 1
+    active = list(range(len(chosen)))
+    sums = [0.0] * len(chosen)
+    counts = [0] * len(chosen)
+    rewards: list[list[float]] = [[] for _ in chosen]  # per determinization round, for paired tests
+    playouts = 0
+    rounds = 0
+    game = first
+    while playouts < limit and time.perf_counter() < deadline and len(active) > 1:
+        if rounds:
+            game = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
+        rounds += 1
+        playout_seed = rng.random()
+        round_rewards: dict[int, float] = {}
+        for i in active:
+            g = game.clone()
+            g.apply(chosen[i])
+            r = _playout(g, seat, random.Random(playout_seed), to_round_end, noise, margin_scale)
+            round_rewards[i] = r
+            sums[i] += r
+            counts[i] += 1
+            playouts += 1
+            if playouts >= limit or time.perf_counter() >= deadline:
+                break
+        if len(round_rewards) != len(active):  # an incomplete round: keep the means comparable
+            for i, r in round_rewards.items():
+                sums[i] -= r
+                counts[i] -= 1
+            break
+        for i in active:
+            rewards[i].append(round_rewards[i])
+        if rounds >= min_rounds:
+            best = max(active, key=lambda i: sums[i] / counts[i])
+            keep = []
+            for i in active:
+                if i == best:
+                    keep.append(i)
+                    continue
+                diffs = [a - b for a, b in zip(rewards[i], rewards[best], strict=True)]
+                k = len(diffs)
+                mean = sum(diffs) / k
+                var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+                se = math.sqrt(var / k) if var > 0 else 0.0
+                if mean + z * se >= 0 and not (se == 0 and mean < 0):
+                    keep.append(i)
+            active = keep
+    scored = [i for i in range(len(chosen)) if counts[i]]
+    if not scored:
+        best_i = 0
+    else:
+        pool = [i for i in active if counts[i]] or scored
+        best_i = max(pool, key=lambda i: (sums[i] / counts[i], -i))
+    stats = {str(chosen[i]): (counts[i], sums[i] / counts[i] if counts[i] else 0.0) for i in range(len(chosen))}
+    return SearchResult(str(chosen[best_i]), playouts, rounds, stats)
+
+
+class ExpertPlayer:
+    """A seat played by :func:`search`: ``budget`` seconds per move, or exactly ``iterations`` playouts."""
+
+    def __init__(self, seed: int = 0, *, budget: float | None = 1.0, iterations: int | None = None,
+                 island: Island | None = None, **options: Any) -> None:
+        self.seed = seed
+        self.budget = budget
+        self.iterations = iterations
+        self.island = island
+        self.options = options
+
+    def choose(self, view: dict[str, Any]) -> str:
+        move_seed = mix_seed(self.seed, len(view["log"]), view["seat"])
+        return search(view, seed=move_seed, budget=self.budget, iterations=self.iterations,
+                      island=self.island, **self.options).move
