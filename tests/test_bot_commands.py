@@ -242,6 +242,11 @@ async def test_create_bot_does_not_start_it(settings: Settings) -> None:
     assert bot.allowed_mentions is not None and bot.allowed_mentions.everyone is False
     assert not bot.intents.members and not bot.intents.message_content
     await bot.close()
+    import bot as bot_package
+
+    packaged = bot_package.create_bot(settings, guild_ready_timeout=0.1)  # the name for it
+    assert isinstance(packaged, SantaCruzBot)
+    await packaged.close()
 
 
 def test_main_refuses_to_start_without_a_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
