@@ -538,25 +538,7 @@ class Game:
 
     def largest_road_group(self, seat: int) -> int:
         """Size of the largest group of ``seat``'s buildings connected by roads (branching allowed)."""
-        owned = self.owned[seat]
-        nbrs = self.island.road_nbrs
-        seen: set[int] = set()
-        best = 0
-        for start in owned:
-            if start in seen:
-                continue
-            stack = [start]
-            seen.add(start)
-            size = 0
-            while stack:
-                s = stack.pop()
-                size += 1
-                for nb in nbrs[s]:
-                    if nb in owned and nb not in seen:
-                        seen.add(nb)
-                        stack.append(nb)
-            best = max(best, size)
-        return best
+        return max(map(len, self.island.road_groups(self.owned[seat])), default=0)
 
     # ------------------------------------------------------------------ turns and rounds
 

@@ -140,6 +140,25 @@ class Island:
             sorted((min(a, b), max(a, b)) for a, b in data["roads"])
         )
 
+    def road_groups(self, sites: set[int] | frozenset[int]) -> list[set[int]]:
+        """``sites`` split into groups joined by road segments between them (branching allowed)."""
+        nbrs = self.road_nbrs
+        groups: list[set[int]] = []
+        seen: set[int] = set()
+        for start in sorted(sites):
+            if start in seen:
+                continue
+            group = {start}
+            stack = [start]
+            while stack:
+                for nb in nbrs[stack.pop()]:
+                    if nb in sites and nb not in group:
+                        group.add(nb)
+                        stack.append(nb)
+            seen |= group
+            groups.append(group)
+        return groups
+
     def public_dict(self) -> dict[str, Any]:
         """The static board for drawing: size, island outlines, volcanoes, roads and river courses."""
         return {
