@@ -2,7 +2,7 @@
 
 Regenerate the report (all match-ups; expensive with the expert at 1 s a move)::
 
-    python -m engine.ai.arena --games 200 --budget 1.0 --procs 2 --out engine/AI.md
+    python -m engine.ai.arena --games 200 --games-multi 120 --budget 1.0 --procs 2 --out engine/AI.md
 
 Each match-up puts one *challenger* against ``n - 1`` copies of an *opponent*; the challenger takes every
 seat in turn on the same deal (for two players: each seed is played twice, seats swapped), so seating
@@ -179,7 +179,9 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
         f"{' / ' if budget and iterations else ''}{f'{iterations} playouts per move' if iterations else ''}.",
         "Each match-up: one challenger against the opponent at every other seat; the challenger takes every",
         "seat in turn on the same deal (two players: each deal is played twice, seats swapped). Island:",
-        "the project's island (`engine/data/island.json`), building sets dealt at random.",
+        "the project's island (`engine/data/island.json`), building sets dealt at random. The time budget is",
+        "wall-clock: on a busy machine the expert makes fewer playouts per move (the search also stops early",
+        "once one candidate is clearly best).",
         "",
         "| match-up | players | games | challenger wins | win share | 95% interval | fair share |"
         " avg score (challenger / others) |",
@@ -205,6 +207,9 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
         moves = sum(r.expert_moves for r in timing) / len(timing)
         lines += ["", f"Games with the expert took {secs:.0f} s on average ({moves:.1f} searched expert moves "
                       "per game; moves with a single legal choice are not searched)."]
+    total = sum(r.seconds for m in matches for r in done.get(m.key, []))
+    if total:
+        lines.append(f"All games together took {total / 3600:.1f} h of process time.")
     lines.append("")
     return "\n".join(lines)
 

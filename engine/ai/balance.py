@@ -71,9 +71,12 @@ def simulate(strength: str, players: int, seed: int) -> GameStats:
         if not game.chips:
             ran_out = True
         if move.verb == "score":
-            mine = sum(e["delta"] for e in events if e["type"] == "score" and e["seat"] == seat)
-            total = sum(e["delta"] for e in events if e["type"] == "score")
-            plays.append((str(move.arg), rnd, mine, total))
+            card = str(move.arg)
+            # Only the card's own points (the last card of the game also triggers the bird chips).
+            deltas = [e for e in events if e["type"] == "score" and e["reason"] == card]
+            mine = sum(e["delta"] for e in deltas if e["seat"] == seat)
+            total = sum(e["delta"] for e in deltas)
+            plays.append((card, rnd, mine, total))
     ranking = game.ranking()
     by_kind: dict[str, int] = defaultdict(int)
     for s in built:
