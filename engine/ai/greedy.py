@@ -155,30 +155,15 @@ class _Context:
         self.houses = houses
         self.types = types
         # Road groups of the seat's buildings.
-        comp: dict[int, int] = {}
-        sizes: list[int] = []
-        nbrs = isl.road_nbrs
-        for start in owned:
-            if start in comp:
-                continue
-            idx = len(sizes)
-            stack = [start]
-            comp[start] = idx
-            size = 0
-            while stack:
-                s = stack.pop()
-                size += 1
-                for nb in nbrs[s]:
-                    if nb in owned and nb not in comp:
-                        comp[nb] = idx
-                        stack.append(nb)
-            sizes.append(size)
+        groups = isl.road_groups(owned)
+        comp = {site: idx for idx, group in enumerate(groups) for site in group}
+        sizes = [len(group) for group in groups]
         self.comp = comp
         self.comp_sizes = sizes
         self.largest = max(sizes, default=0)
         self.road_reach: set[int] = set()
         for s in owned:
-            self.road_reach.update(nbrs[s])
+            self.road_reach.update(isl.road_nbrs[s])
         self.my_rivers: set[int] = set()
         for s in owned:
             self.my_rivers.update(isl.rivers_of[s])
