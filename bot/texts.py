@@ -26,6 +26,8 @@ LABEL_MAX: Final = 80
 OPTION_MAX: Final = 100
 """Discord's limit for select option labels and descriptions, and autocomplete choice names."""
 SITE_VERBS: Final = ("land", "ship", "river", "road", "build")
+SINGLE_CARDS: Final = ("ship", "river", "road")
+"""The building cards that build one piece (the double card builds two)."""
 LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch", "fr": "Français"}
 """Each language in its own words (no catalogue key, as the glossary says)."""
 

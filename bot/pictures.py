@@ -1,0 +1,65 @@
+"""Pictures for the bot's messages, rendered off the event loop and cached by position.
+
+A board is drawn in the bot's render executor (worker processes under ``santacruz-bot``) or, without
+one, in a thread, so the bot keeps answering while Pillow works. The last pictures are kept by the
+caller's key (``(game id, seq, user id or None for the channel)``) with the language and the kind: the
+channel's board of one position is drawn once however many messages show it. A picture that fails to
+render is logged and the words go alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from concurrent.futures import Executor
+from typing import Any, Final
+
+import render
+
+log = logging.getLogger(__name__)
+
+RENDER_CACHE_SIZE: Final = 64
+
+
+def render_picture(view: dict[str, Any], locale: str, personal: bool, game_over: bool) -> bytes:
+    """A picture of ``view`` (a module-level function, so that a process pool can run it)."""
+    if game_over:
+        return render.render_game_over(view, locale=locale)
+    return render.render_board(view, locale=locale, personal=personal)
+
+
+class Pictures:
+    """Renders views to PNG off the event loop, keeping the last :data:`RENDER_CACHE_SIZE` by key."""
+
+    def __init__(self, executor: Executor | None) -> None:
+        self.executor = executor
+        self._renders: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+
+    async def png(self, view: dict[str, Any], locale: str, *, key: tuple[Any, ...] | None = None,
+                  personal: bool = False, game_over: bool = False) -> bytes | None:
+        """A picture of ``view``, rendered off the loop (cached by ``key``); ``None`` if rendering failed."""
+        cache_key = (*key, locale, personal, game_over) if key is not None else None
+        if cache_key is not None and cache_key in self._renders:
+            self._renders.move_to_end(cache_key)
+            return self._renders[cache_key]
+        try:
+            png = await self._render_off_loop(view, locale, personal=personal, game_over=game_over)
+        except Exception:
+            log.exception("rendering a picture failed; sending the words alone")
+            return None
+        if cache_key is not None:
+            self._renders[cache_key] = png
+            while len(self._renders) > RENDER_CACHE_SIZE:
+                self._renders.popitem(last=False)
+        return png
+
+    async def _render_off_loop(self, view: dict[str, Any], locale: str, *, personal: bool,
+                               game_over: bool) -> bytes:
+        """Render in the render executor (a process pool in production), else in a thread."""
+        if self.executor is None:
+            if game_over:
+                return await asyncio.to_thread(render.render_game_over, view, locale=locale)
+            return await asyncio.to_thread(render.render_board, view, locale=locale, personal=personal)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, render_picture, view, locale, personal, game_over)
