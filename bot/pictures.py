@@ -58,8 +58,6 @@ class Pictures:
                                game_over: bool) -> bytes:
         """Render in the render executor (a process pool in production), else in a thread."""
         if self.executor is None:
-            if game_over:
-                return await asyncio.to_thread(render.render_game_over, view, locale=locale)
-            return await asyncio.to_thread(render.render_board, view, locale=locale, personal=personal)
+            return await asyncio.to_thread(render_picture, view, locale, personal, game_over)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, render_picture, view, locale, personal, game_over)
