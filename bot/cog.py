@@ -211,7 +211,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     def _confirm_or_play(self, interaction: discord.Interaction, channel_id: int, move: str) -> bool:
         """Whether ``move`` must be confirmed first (a card that builds nothing, giving up a double move)."""
         legal = self.host.legal_moves(channel_id, interaction.user.id)
-        return move in legal and texts.needs_confirmation(move, legal)
+        view = self.host.view_for(channel_id, interaction.user.id)
+        return move in legal and texts.needs_confirmation(move, legal, view)
 
     async def _ask_confirmation(self, interaction: discord.Interaction, channel_id: int, move: str) -> None:
         locale = self._locale(interaction)
@@ -227,7 +228,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             locale = self._locale(interaction)
             info = self._game(game_id)
             legal = self.host.legal_moves(info.channel_id, interaction.user.id)
-            if not confirmed and move in legal and texts.needs_confirmation(move, legal):
+            view = self.host.view_for(info.channel_id, interaction.user.id)
+            if not confirmed and move in legal and texts.needs_confirmation(move, legal, view):
                 await reply(interaction, texts.confirm_question(move, locale),
                             view=confirm_view(game_id, seq, move, locale))
                 return

@@ -90,7 +90,12 @@ def build_sites(view: dict[str, Any], legal: list[str], current: Any, locale: st
     if builds:
         return site_choices(view, builds, current, locale)
     if card == "double":
-        card = kind
+        if kind not in texts.SINGLE_CARDS:
+            return []
+        if f"double {kind}" not in legal:
+            return []
+        sites = view["you"].get("build_sites", {}).get(kind, [])
+        return site_choices(view, [f"build {s}" for s in sites], current, locale)
     if card in texts.SINGLE_CARDS:
         return site_choices(view, [m for m in legal if m.startswith(f"{card} ")], current, locale)
     choices: list[Choice[int]] = []

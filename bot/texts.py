@@ -174,14 +174,19 @@ def move_detail(view: dict[str, Any], move: str, locale: str) -> str | None:
     return None
 
 
-def needs_confirmation(move: str, legal: Sequence[str]) -> bool:
+def needs_confirmation(move: str, legal: Sequence[str], view: dict[str, Any] | None = None) -> bool:
     """Whether ``move`` (one of the ``legal`` moves) builds nothing and is confirmed first, as online:
     a building card played without effect, giving up a double move, or a double move of a kind that
-    has no site (known when the player holds a single card of that kind, which then cannot build either)."""
+    has no site now (the seat's view tells: ``you.build_sites``)."""
     if move in ("ship", "river", "road", "pass"):
         return True
     verb, _, kind = move.partition(" ")
-    return verb == "double" and kind in legal
+    if verb != "double":
+        return False
+    sites = ((view or {}).get("you") or {}).get("build_sites")
+    if sites is not None:
+        return not sites.get(kind)
+    return kind in legal
 
 
 def confirm_question(move: str, locale: str) -> str:

@@ -226,7 +226,7 @@ def controls_view(game_id: int, seq: int, view: dict[str, Any], locale: str) -> 
                                                 description=clip(detail, OPTION_MAX) if detail else None))
         out.add_item(MoveSelect.make(game_id, seq, group, _placeholder(group, view, locale), options))
     for move in groups.get("button", []):
-        style = discord.ButtonStyle.secondary if needs_confirmation(move, legal) else discord.ButtonStyle.primary
+        style = discord.ButtonStyle.secondary if needs_confirmation(move, legal, view) else discord.ButtonStyle.primary
         out.add_item(MoveButton(game_id, seq, move, label=move_label(view, move, locale), style=style))
     return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import BUILDING_CARDS, BUILDING_SETS, BUILDINGS
+from engine.cards import BUILDING_CARDS, BUILDING_SETS, BUILDINGS, SINGLE_BUILDS
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -132,6 +132,14 @@ def make_view(game: Game, seat: int | None) -> dict[str, Any]:
             "bird_chips": list(game.birds[seat]),
             "legal_moves": [str(m) for m in game.legal_moves()] if game.to_move == seat else [],
         }
+        if game.to_move == seat and game.phase == "play" and game.pending is None:
+            # Where each kind of build could go now (free and shared sites), whether or not the seat holds
+            # such a card: tells in advance whether a double move of that kind will build.
+            build_sites = {}
+            for kind in SINGLE_BUILDS:
+                free, share = game.targets(seat, kind)
+                build_sites[kind] = sorted(free + share)
+            you["build_sites"] = build_sites
         if game.discarded[seat] is not None:
             you["discarded"] = game.discarded[seat]
         view["you"] = you

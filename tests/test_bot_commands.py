@@ -103,6 +103,13 @@ async def test_autocomplete_lists_legal_sites_and_own_cards_in_words(driver: Dri
                                      channel=driver.channel)
     choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
     assert [c["value"] for c in choices] == [int(m.split()[1]) for m in legal if m.startswith("ship ")][:25]
+    # a double move: the sites its first build could take, known before it is played
+    you = driver.host.view_for(driver.channel.id, fake.user(mover).id)["you"]
+    handle = await fake.autocomplete("santacruz build", "site", "", {"card": "double", "kind": "ship"},
+                                     user=mover, channel=driver.channel)
+    choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
+    assert [c["value"] for c in choices] == you["build_sites"]["ship"][:25]
+    assert choices  # the coast always has free sites at this point
 
 
 async def test_a_draft_game_chosen_with_choose_and_its_autocomplete(driver: Driver) -> None:
@@ -305,3 +312,15 @@ async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discor
         with contextlib.suppress(asyncio.CancelledError):
             await task
         fake.end_sessions()
+
+
+def test_a_double_move_that_cannot_build_is_confirmed_first() -> None:
+    from bot.texts import needs_confirmation
+
+    legal = ["ship 3", "double ship", "double river", "double road", "score birds"]
+    view = {"you": {"build_sites": {"ship": [3], "river": [], "road": [7]}}}
+    assert needs_confirmation("double river", legal, view)
+    assert not needs_confirmation("double ship", legal, view)
+    assert not needs_confirmation("double road", legal, view)
+    assert needs_confirmation("road", legal, view) and needs_confirmation("pass", legal, view)
+    assert not needs_confirmation("ship 3", legal, view)

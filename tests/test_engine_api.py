@@ -79,6 +79,22 @@ def test_seat_view_adds_own_secrets_and_legal_moves() -> None:
     assert view["you"]["legal_moves"] == [str(m) for m in game.legal_moves()]
     other = (seat + 1) % game.n
     assert game.view(other)["you"]["legal_moves"] == []
+    assert "build_sites" not in game.view(other)["you"]
+
+
+def test_seat_view_tells_where_each_kind_of_build_could_go_for_a_double_move() -> None:
+    game = new_game(["a", "b"], 4)
+    while game.phase != "play":
+        game.apply(game.legal_moves()[0])
+    seat = game.to_move
+    sites = game.view(seat)["you"]["build_sites"]
+    assert set(sites) == {"ship", "river", "road"}
+    for kind, listed in sites.items():
+        free, share = game.targets(seat, kind)
+        assert listed == sorted(free + share)
+        if game.hand_building[seat][kind]:
+            legal = {m.site for m in game.legal_moves() if m.verb == kind and m.site}
+            assert legal == set(listed)
     with pytest.raises(ValueError, match="no seat"):
         game.view(7)
 
