@@ -108,7 +108,10 @@ class Background:
         await self.client.wait_until_ready()
 
     async def send_reminders(self, now: float | None = None) -> int:
-        """DM every player whose reminder is due (driven from the database); returns how many were due."""
+        """DM every player whose reminder is due (driven from the database); returns how many were due.
+
+        Each reminder goes out in the player's own language when the bot knows it (after a restart too),
+        else in the game's (``reminder.locale``): :meth:`DirectMessages.send_hand` chooses."""
         due = await self.host.due_reminders(now)
         for reminder in due:
             info = self.host.info(reminder.channel_id)

@@ -112,9 +112,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     # ------------------------------------------------------------------ small helpers
 
-    def _locale(self, interaction: discord.Interaction) -> str:
-        """The user's language (remembered for the DMs they will get later)."""
-        return self.dms.locale(interaction)
+    async def _locale(self, interaction: discord.Interaction) -> str:
+        """The user's language (remembered for the DMs they will get later, after a restart too)."""
+        return await self.dms.locale(interaction)
 
     @staticmethod
     def _can_manage(interaction: discord.Interaction) -> bool:
@@ -174,7 +174,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if self.bot.is_closed():
             log.info("the bot closed while handling an interaction: %r", original)
             return
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         text = self.errors.text(interaction, original, locale)
         if text is None:
             # name the command or the component, never the values chosen (a discard is secret)
@@ -191,7 +191,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
         """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally."""
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         lines: list[str] = []
@@ -215,7 +215,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         return move in legal and texts.needs_confirmation(move, legal, view)
 
     async def _ask_confirmation(self, interaction: discord.Interaction, channel_id: int, move: str) -> None:
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         info = self.host.info(channel_id)
         assert info is not None
         await reply(interaction, texts.confirm_question(move, locale),
@@ -225,7 +225,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                                 confirmed: bool) -> None:
         """A move button or menu (in a DM, an ephemeral hand or a confirmation)."""
         try:
-            locale = self._locale(interaction)
+            locale = await self._locale(interaction)
             info = self._game(game_id)
             legal = self.host.legal_moves(info.channel_id, interaction.user.id)
             view = self.host.view_for(info.channel_id, interaction.user.id)
@@ -256,7 +256,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             await self.handle_error(interaction, exc)
 
     async def _button_join(self, interaction: discord.Interaction, game_id: int) -> None:
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         current = self._current(game_id)
         info = await self.host.join(current.channel_id, interaction.user.id, interaction.user.display_name)
         await interaction.response.edit_message(content=texts.lobby_text(info, info.locale),
@@ -291,7 +291,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                                                 allowed_mentions=ALLOWED_MENTIONS)
 
     async def _button_abandon(self, interaction: discord.Interaction, game_id: int) -> None:
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         current = self._current(game_id)
         info = await self.host.abandon(current.channel_id, interaction.user.id,
                                        can_manage=self._can_manage(interaction))
@@ -299,7 +299,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         self.publisher.queue_abandoned(info, interaction.user.display_name)
 
     async def _button_cancel(self, interaction: discord.Interaction, game_id: int) -> None:
-        await interaction.response.edit_message(content=t("bot.reply.cancelled", self._locale(interaction)), view=None)
+        locale = await self._locale(interaction)
+        await interaction.response.edit_message(content=t("bot.reply.cancelled", locale), view=None)
 
     async def _button_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """Under a game-over message (whose game the host may have forgotten after a restart)."""
@@ -315,7 +316,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     async def _open_lobby(self, interaction: discord.Interaction, info: TableInfo) -> None:
         """Post the lobby message as the answer to ``interaction`` and check the opener's DMs."""
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         response = await interaction.response.send_message(
             texts.lobby_text(info, info.locale), view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
         if response.message_id is not None:
@@ -345,7 +346,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="join", description=_cmd("join"))
     async def join(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         info = await self.host.join(channel_id, interaction.user.id, interaction.user.display_name)
         await reply(interaction, t("bot.reply.joined", locale, count=len(info.seats)))
         self.publisher.queue_lobby(info)
@@ -355,7 +356,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def leave(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
         info = await self.host.leave(channel_id, interaction.user.id)
-        await reply(interaction, t("bot.reply.left", self._locale(interaction)))
+        await reply(interaction, t("bot.reply.left", await self._locale(interaction)))
         self.publisher.queue_lobby(info)
 
     @app_commands.command(name="start", description=_cmd("start"))
@@ -363,7 +364,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         channel_id = self._guild_only(interaction)
         start = await self.host.start(channel_id, interaction.user.id, can_manage=self._can_manage(interaction))
         self.background.after_start(start)
-        await reply(interaction, t("bot.reply.started", self._locale(interaction)))
+        await reply(interaction, t("bot.reply.started", await self._locale(interaction)))
 
     @app_commands.command(name="addbot", description=_cmd("addbot"))
     @app_commands.describe(strength=_opt("addbot", "strength"))
@@ -372,7 +373,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         channel_id = self._guild_only(interaction)
         info = await self.host.add_computer(channel_id, interaction.user.id, strength,
                                             can_manage=self._can_manage(interaction))
-        await reply(interaction, t("bot.reply.computer_added", self._locale(interaction),
+        await reply(interaction, t("bot.reply.computer_added", await self._locale(interaction),
                                    name=texts.esc(info.seats[-1].name)))
         self.publisher.queue_lobby(info)
 
@@ -381,7 +382,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         """In the lobby: remove a player (opener). Running: hand an absent player's seat to the computer."""
         channel_id = self._guild_only(interaction)
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         info = self.host.info(channel_id)
         seated = self.host.seat_of(channel_id, player.id) is not None
         if info is not None and info.status in ("lobby", "running") and not seated:
@@ -447,13 +448,13 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="score", description=_cmd("score"))
     @app_commands.describe(card=_opt("score", "card"))
     async def score(self, interaction: discord.Interaction, card: str) -> None:
-        card_id = options.scoring_card_id(card, self._locale(interaction))
+        card_id = options.scoring_card_id(card, await self._locale(interaction))
         await self._play_command(interaction, [f"score {card_id}"])
 
     @app_commands.command(name="choose", description=_cmd("choose"))
     @app_commands.describe(option=_opt("choose", "option"))
     async def choose(self, interaction: discord.Interaction, option: str) -> None:
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         move = options.choice_move(option, self.host.legal_moves(channel_id, interaction.user.id), locale)
         if self._confirm_or_play(interaction, channel_id, move):
@@ -463,7 +464,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="undo", description=_cmd("undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self.host.undo(channel_id, interaction.user.id, interaction_id=interaction.id)
@@ -483,7 +484,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         view = self.host.public_view(channel_id)
         assert info is not None
         in_channel = interaction.guild_id is not None
-        locale = info.locale if in_channel else self._locale(interaction)
+        locale = info.locale if in_channel else await self._locale(interaction)
         await interaction.response.defer(ephemeral=not in_channel, thinking=True)
         png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, None))
         content = texts.status_text(info, view, locale)
@@ -492,7 +493,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="status", description=_cmd("status"))
     async def status(self, interaction: discord.Interaction) -> None:
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         info = self.host.info(channel_id)
         if info is None or info.status == "abandoned":
@@ -505,14 +506,14 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="log", description=_cmd("log"))
     async def log_(self, interaction: discord.Interaction) -> None:
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         await reply(interaction, texts.log_text(self.host.view_for(channel_id, interaction.user.id), locale))
 
     @app_commands.command(name="abandon", description=_cmd("abandon"))
     async def abandon(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         info = self.host.info(channel_id)
         if info is None or info.status not in ("lobby", "running"):
             raise HostError("host.error.no_game")
@@ -527,20 +528,20 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="away", description=_cmd("away"))
     async def away(self, interaction: discord.Interaction) -> None:
         change = await self.host.away(self._channel_for(interaction), interaction.user.id)
-        await reply(interaction, t("bot.reply.away", self._locale(interaction)))
+        await reply(interaction, t("bot.reply.away", await self._locale(interaction)))
         self.background.after_seat_change(change)
 
     @app_commands.command(name="back", description=_cmd("back"))
     async def back(self, interaction: discord.Interaction) -> None:
         change = await self.host.back(self._channel_for(interaction), interaction.user.id)
-        await reply(interaction, t("bot.reply.back", self._locale(interaction)))
+        await reply(interaction, t("bot.reply.back", await self._locale(interaction)))
         self.background.after_seat_change(change)
 
     @app_commands.command(name="rules", description=_cmd("rules"))
     @app_commands.describe(topic=_opt("rules", "topic"))
     @app_commands.choices(topic=TOPIC_CHOICES)
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         topic = topic or "overview"
         embed = discord.Embed(title=t(f"rules.{topic}.title", locale), description=t(f"rules.{topic}.text", locale))
         embed.set_author(name=t("rules.title", locale))
@@ -567,7 +568,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if context is None:
             return []
         view, legal = context
-        return options.land_sites(view, legal, current, self._locale(interaction))
+        return options.land_sites(view, legal, current, await self._locale(interaction))
 
     @build.autocomplete("site")
     async def _build_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
@@ -575,7 +576,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if context is None:
             return []
         view, legal = context
-        locale = self._locale(interaction)
+        locale = await self._locale(interaction)
         card = getattr(interaction.namespace, "card", None)
         kind = getattr(interaction.namespace, "kind", None)
         return options.build_sites(view, legal, current, locale, card, kind)
@@ -586,7 +587,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if context is None:
             return []
         view, _ = context
-        return options.score_cards(view, current, self._locale(interaction))
+        return options.score_cards(view, current, await self._locale(interaction))
 
     @choose.autocomplete("option")
     async def _choose_options(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -594,4 +595,4 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if context is None:
             return []
         view, legal = context
-        return options.choose_options(view, legal, current, self._locale(interaction))
+        return options.choose_options(view, legal, current, await self._locale(interaction))

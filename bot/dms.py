@@ -1,10 +1,11 @@
 """A player's private side: their hand by DM (with move controls on their turn) or as an ephemeral answer.
 
-DMs go out in the player's own language, the one of their last interaction with the bot (remembered
-here). The DM carrying a player's move controls is remembered too, so that its controls can be taken
-off once the player moved or a newer one came. A DM that cannot be delivered (the user does not accept
-DMs) is announced once per game in the channel with a mention; the player then uses
-``/santacruz hand``, whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
+DMs go out in the player's own language, the one of their last interaction with the bot: remembered
+here, and by the host in the database (so that it survives a restart); the game's language for a player
+the bot has never seen interact. The DM carrying a player's move controls is remembered too, so that its
+controls can be taken off once the player moved or a newer one came. A DM that cannot be delivered
+(the user does not accept DMs) is announced once per game in the channel with a mention; the player then
+uses ``/santacruz hand``, whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
 """
 
 from __future__ import annotations
@@ -41,11 +42,21 @@ class DirectMessages:
         self._turn_dms: dict[tuple[int, int], tuple[int, int]] = {}
         """(game id, user id) -> (DM channel id, message id) of the DM carrying their move controls."""
 
-    def locale(self, interaction: discord.Interaction) -> str:
-        """The user's language (remembered for the DMs they will get later)."""
+    async def locale(self, interaction: discord.Interaction) -> str:
+        """The user's language (remembered for the DMs they will get later, by the host too)."""
+        user_id = interaction.user.id
         locale = normalize_locale(interaction.locale)
-        self._locales[interaction.user.id] = locale
+        self._locales[user_id] = locale
+        try:
+            await self.host.remember_locale(user_id, locale)  # writes only when it changed
+        except Exception:  # the language is a nicety: never fail the interaction for it
+            log.warning("could not store the language of a user", exc_info=True)
         return locale
+
+    def locale_of(self, user_id: int, default: str) -> str:
+        """The language of the user's DMs: their last interaction's (since start-up, else as the host
+        stored it), else ``default`` (the game's)."""
+        return self._locales.get(user_id) or self.host.locale_of(user_id) or default
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         known = self._dm_channels.get(user_id)
@@ -95,7 +106,7 @@ class DirectMessages:
             return
         view = self.host.view_for(current.channel_id, user_id)
         seq = current.seq
-        locale = self._locales.get(user_id, current.locale)
+        locale = self.locale_of(user_id, current.locale)
         controls = controls_view(current.game_id, seq, view, locale) if turn else None
         png = await self.pictures.png(view, locale, key=(current.game_id, seq, user_id), personal=True)
         content = texts.dm_text(current, view, locale, turn=turn and controls is not None, reminder=reminder,
@@ -116,7 +127,7 @@ class DirectMessages:
 
     async def show_hand(self, interaction: discord.Interaction, channel_id: int) -> None:
         """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral)."""
-        locale = self.locale(interaction)
+        locale = await self.locale(interaction)
         if self.host.seat_of(channel_id, interaction.user.id) is None:
             raise HostError("host.error.not_seated")
         view = self.host.view_for(channel_id, interaction.user.id)

@@ -9,7 +9,8 @@ own seat. All times are seconds since the epoch (floats, UTC).
 Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.py``)::
 
     host = Host(store, settings, clock=time.time, game_factory=..., chooser=..., executor=None)
-    await host.load() -> list[TableInfo]                   # at start-up: every lobby and running game
+    await host.load() -> list[TableInfo]                   # at start-up: every lobby and running game (and
+                                                           # the users' languages)
 
     # lobby (one open game per channel); opener-only actions also accept can_manage=True
     await host.open(channel_id, guild_id, user_id, name, *, draft=False, locale=None,
@@ -43,6 +44,10 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     # turn reminders (driven from the database)
     await host.due_reminders(now=None) -> list[Reminder]
     await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
+
+    # each user's own language (en/de/fr), for the DMs they get after a restart (loaded at load())
+    await host.remember_locale(user_id, locale) -> bool    # stored only when it changed; True if so
+    host.locale_of(user_id) -> str | None                  # None: never seen (use the game's language)
 
 Error keys (``HostError.key``, with its ``params``); each text says what to do instead::
 
@@ -173,11 +178,16 @@ class Host:
         """Channel id -> the channel's current game (or its last one, while in memory)."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         """One lock per channel: every change to a channel's game happens under it."""
+        self._user_locales: dict[int, str] = {}
+        """User id -> the language of their last interaction, as stored."""
 
     # ------------------------------------------------------------------ start-up
 
     async def load(self) -> list[TableInfo]:
-        """Bring back every lobby and running game from the database (call once at start-up)."""
+        """Bring back every lobby and running game, and the users' languages, from the database (call once
+        at start-up)."""
+        self._user_locales = {user: locale for user, locale in (await self.store.user_locales()).items()
+                              if locale in LOCALES}
         loaded = []
         for row in await self.store.open_games():
             table = await self._restore(row)
@@ -678,6 +688,25 @@ class Host:
             table.seats[reminder.seat].reminded_at = now
             table.next_reminder_at = now + max(DAY, table.options.reminder_hours * HOUR)
             await self._save_seats(table, next_reminder_at=table.next_reminder_at)
+
+    # ------------------------------------------------------------------ users' languages
+
+    async def remember_locale(self, user_id: int, locale: str) -> bool:
+        """Remember the language of the user's last interaction (``en``, ``de`` or ``fr``), for the DMs
+        they get later, after a restart too. Writes to the database only when it changed; returns whether
+        it did."""
+        locale = str(locale).lower()
+        if locale not in LOCALES:
+            raise HostError("host.error.bad_locale", locale=locale, choices=", ".join(LOCALES))
+        if self._user_locales.get(user_id) == locale:
+            return False
+        await self.store.set_user_locale(user_id, locale, now=self._clock())
+        self._user_locales[user_id] = locale
+        return True
+
+    def locale_of(self, user_id: int) -> str | None:
+        """The user's stored language, or ``None`` if the bot has not seen them interact."""
+        return self._user_locales.get(user_id)
 
 
 def _secret(game: Game, seat: int) -> dict[str, Any]:

@@ -7,6 +7,8 @@ The move log is the truth; the ``state`` column of ``games`` is a cache of repla
            last_move_at, state (engine JSON snapshot), next_reminder_at
     moves  game_id, seq, seat, user_id, move, interaction_id UNIQUE, created_at
            PRIMARY KEY (game_id, seq); an undo is a row of its own whose move is ``undo``
+    users  user_id PRIMARY KEY, locale (the language of their last interaction: en, de or fr),
+           updated_at
 
 At most one game per channel is open (lobby or running): a partial unique index says so, so a
 second one is a clean :class:`ChannelBusy`. A move and the game's new state are written in one
@@ -72,6 +74,14 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
         "ALTER TABLE games ADD COLUMN next_reminder_at REAL",
         "CREATE INDEX games_reminders ON games (next_reminder_at) WHERE next_reminder_at IS NOT NULL",
+    ),
+    # 2 -> 3: each user's language, for the DMs they get after a restart
+    (
+        """CREATE TABLE users (
+            user_id    INTEGER PRIMARY KEY,
+            locale     TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
     ),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -304,6 +314,21 @@ class Store:
         rows = await self._fetchall(
             f"SELECT {', '.join(_MOVE_COLUMNS)} FROM moves WHERE interaction_id = ?", (interaction_id,))
         return MoveRow(**dict(rows[0])) if rows else None
+
+    # ------------------------------------------------------------------ users
+
+    async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None:
+        """Store (insert or replace) the language of the user's last interaction."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO users (user_id, locale, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at",
+                (user_id, locale, now))
+
+    async def user_locales(self) -> dict[int, str]:
+        """Every stored user's language: user id -> locale."""
+        rows = await self._fetchall("SELECT user_id, locale FROM users")
+        return {int(r["user_id"]): str(r["locale"]) for r in rows}
 
 
 def _dumps(value: Any) -> str:

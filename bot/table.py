@@ -174,7 +174,11 @@ class SeatChange:
 
 @dataclass(frozen=True, slots=True)
 class Reminder:
-    """A turn reminder to DM; record it with :meth:`bot.host.Host.mark_reminded` once sent."""
+    """A turn reminder to DM; record it with :meth:`bot.host.Host.mark_reminded` once sent.
+
+    ``locale`` is the game's language; the DM goes out in the player's own when the bot knows it
+    (:meth:`bot.host.Host.locale_of`).
+    """
 
     game_id: int
     channel_id: int

@@ -165,3 +165,40 @@ async def test_lobby_buttons_work_after_a_restart(driver: Driver) -> None:
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.wait_posts(1)
     assert driver.info().status == "running" and not lobby.buttons
+
+
+async def test_dms_keep_the_players_language_after_a_restart(driver: Driver) -> None:
+    fake = driver.fake
+    assert fake.user("bob").locale == "de" and fake.user("alice").locale == "en-US"
+    await driver.open_game(["alice", "bob"])  # an English game; Bob joins with a German Discord client
+    await driver.settle()
+    assert driver.info().locale == "en"
+    if driver.to_move_user() == "bob":
+        await driver.play_turn("dm")
+        await driver.settle()
+    assert driver.to_move_user() == "alice"
+
+    await driver.restart()  # Bob does not interact again: only the database knows his language
+    bob = fake.user("bob").id
+    assert driver.host.locale_of(bob) == "de"
+    while driver.to_move_user() == "alice":
+        await driver.play_turn("slash")
+        await driver.settle()
+    assert driver.to_move_user() == "bob"
+    where = f"<#{driver.channel.id}>"
+    turn = await driver.wait_turn_dm("bob")
+    assert turn.text.startswith(t("bot.dm.your_turn", "de", channel=where, phase="").split(" (")[0])
+    assert "Du bist am Zug" in turn.text and "Your turn" not in turn.text
+
+    # and a reminder hours later, after another restart, too
+    await driver.restart()
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    before = len(fake.dm_messages("bob"))
+    assert await cog.send_reminders(now=driver.info().last_move_at + 13 * 3600) == 1
+    assert len(fake.dm_messages("bob")) == before + 1
+    reminder = fake.dm_messages("bob")[-1]
+    assert reminder.text.startswith(t("bot.dm.reminder", "de", channel=where))
+    assert "Erinnerung" in reminder.text
+    # Alice's DMs stay in the language of her client (English here, like the game's)
+    alice_dms = fake.dm_messages("alice")
+    assert alice_dms and all("Du bist" not in m.text for m in alice_dms)

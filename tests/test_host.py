@@ -11,6 +11,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import pytest
 
 from bot.host import Host, HostError
@@ -788,6 +789,72 @@ async def test_no_reminders_for_computers_away_players_or_finished_games(host: H
     assert await host.due_reminders() == []
     await host.abandon(CH, ADA)
     assert await host.due_reminders() == []
+
+
+# ---------------------------------------------------------------------- users' languages
+
+
+async def test_a_users_language_is_stored_once_and_survives_a_new_host(db: Path, clock: Clock) -> None:
+    store = await Store.open(db)
+    host = make_host(store, clock)
+    await host.load()
+    assert host.locale_of(ADA) is None
+    writes: list[tuple[int, str]] = []
+    real_set = store.set_user_locale
+
+    async def counting_set(user_id: int, locale: str, *, now: float) -> None:
+        writes.append((user_id, locale))
+        await real_set(user_id, locale, now=now)
+
+    store.set_user_locale = counting_set  # type: ignore[method-assign]
+    assert await host.remember_locale(ADA, "de") is True
+    assert await host.remember_locale(ADA, "de") is False  # unchanged: no database write
+    assert await host.remember_locale(BO, "fr") is True
+    clock.advance(1)
+    assert await host.remember_locale(BO, "en") is True
+    assert writes == [(ADA, "de"), (BO, "fr"), (BO, "en")]
+    assert (host.locale_of(ADA), host.locale_of(BO), host.locale_of(CY)) == ("de", "en", None)
+    await refused("host.error.bad_locale", host.remember_locale(CY, "xx"))
+    assert host.locale_of(CY) is None
+    await store.close()
+
+    store = await Store.open(db)
+    second = make_host(store, clock)
+    assert second.locale_of(ADA) is None  # not before load()
+    await second.load()
+    assert (second.locale_of(ADA), second.locale_of(BO), second.locale_of(CY)) == ("de", "en", None)
+    assert await second.remember_locale(ADA, "de") is False
+    await store.close()
+
+
+async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Path, clock: Clock) -> None:
+    store = await Store.open(db)
+    first = make_host(store, clock)
+    await two_player_game(first)
+    await play_first(first, interaction_id=900)
+    view_before = first.public_view(CH)
+    await store.close()
+    # the same data as a bot of the previous schema version left it
+    async with aiosqlite.connect(db, isolation_level=None) as conn:
+        await conn.execute("DROP TABLE users")
+        await conn.execute("PRAGMA user_version = 2")
+
+    store = await Store.open(db)
+    assert await store.schema_version() == 3
+    second = make_host(store, clock)
+    (info,) = await second.load()
+    assert info.seq == 1 and second.public_view(CH) == view_before
+    assert second.locale_of(ADA) is None
+    assert await second.remember_locale(ADA, "fr") is True
+    result = await play_first(second, interaction_id=901)
+    assert result.seq == 2
+    await store.close()
+
+    store = await Store.open(db)
+    third = make_host(store, clock)
+    await third.load()
+    assert third.locale_of(ADA) == "fr" and third.info(CH).seq == 2
+    await store.close()
 
 
 # ---------------------------------------------------------------------- listings

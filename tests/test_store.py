@@ -64,10 +64,11 @@ async def user_version(path: Path) -> int:
 async def test_an_empty_database_is_migrated_to_the_latest_version(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     store = await Store.open(path)
-    assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS) == 2
+    assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS) == 3
     await store.close()
     assert await user_version(path) == SCHEMA_VERSION
     assert "next_reminder_at" in await columns(path, "games")
+    assert await columns(path, "users") == ["user_id", "locale", "updated_at"]
     assert await columns(path, "moves") == ["game_id", "seq", "seat", "user_id", "move", "interaction_id",
                                             "created_at"]
     async with aiosqlite.connect(path) as conn, conn.execute("PRAGMA journal_mode") as cur:
@@ -94,7 +95,7 @@ async def test_a_version_1_database_is_upgraded_with_its_games(tmp_path: Path) -
     assert "next_reminder_at" not in await columns(path, "games")
 
     store = await Store.open(path)
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == 3
     (row,) = await store.open_games()
     assert (row.id, row.channel_id, row.status, row.seats, row.options, row.seed) == (
         1, 5, "running", SEATS, OPTIONS, 77)
@@ -104,6 +105,35 @@ async def test_a_version_1_database_is_upgraded_with_its_games(tmp_path: Path) -
     await store.update_game(1, now=NOW + 5, next_reminder_at=NOW + 100)
     assert [r.id for r in await store.reminders_due(NOW + 100)] == [1]
     await store.close()
+
+
+async def test_a_version_2_database_is_upgraded_with_its_games_and_gets_the_users(tmp_path: Path) -> None:
+    path = tmp_path / "v2.db"
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        assert await migrate(conn, 2) == 2
+        await conn.execute(
+            "INSERT INTO games (channel_id, guild_id, opener_id, seats, options, seed, status, locale,"
+            " created_at, updated_at, last_move_at, state, next_reminder_at)"
+            " VALUES (5, 9, 1, ?, ?, 77, 'running', 'en', ?, ?, ?, NULL, ?)",
+            (json.dumps(SEATS), json.dumps(OPTIONS), NOW, NOW, NOW, NOW + 100))
+        await conn.execute("INSERT INTO moves VALUES (1, 1, 0, 1, 'land 1', 123, ?)", (NOW,))
+    assert await user_version(path) == 2
+    async with aiosqlite.connect(path) as conn, conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'users'") as cur:
+        assert await cur.fetchall() == []
+
+    store = await Store.open(path)
+    assert await store.schema_version() == 3
+    (row,) = await store.open_games()
+    assert (row.id, row.channel_id, row.status, row.seats, row.options, row.seed, row.next_reminder_at) == (
+        1, 5, "running", SEATS, OPTIONS, 77, NOW + 100)
+    assert [(m.move, m.interaction_id) for m in await store.moves(1)] == [("land 1", 123)]
+    assert await store.user_locales() == {}
+    await store.set_user_locale(1, "de", now=NOW)
+    await store.close()
+    assert await columns(path, "users") == ["user_id", "locale", "updated_at"]
+    async with aiosqlite.connect(path) as conn, conn.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
 
 
 async def test_a_newer_database_is_refused(tmp_path: Path) -> None:
@@ -201,3 +231,24 @@ async def test_reminders_due(store: Store) -> None:
     await store.update_game(c, now=NOW, next_reminder_at=NOW + 5)  # not running: never due
     assert await store.reminders_due(NOW + 5) == []
     assert [g.id for g in await store.reminders_due(NOW + 30)] == [b, a]
+
+
+# ---------------------------------------------------------------------- users
+
+
+async def test_user_locales_are_upserted_and_survive_a_new_store(tmp_path: Path) -> None:
+    path = tmp_path / "users.db"
+    store = await Store.open(path)
+    assert await store.user_locales() == {}
+    await store.set_user_locale(11, "de", now=NOW)
+    await store.set_user_locale(12, "fr", now=NOW)
+    await store.set_user_locale(11, "en", now=NOW + 5)  # the same user again: one row, the new language
+    assert await store.user_locales() == {11: "en", 12: "fr"}
+    await store.close()
+
+    store = await Store.open(path)
+    assert await store.user_locales() == {11: "en", 12: "fr"}
+    await store.close()
+    async with aiosqlite.connect(path) as conn, conn.execute(
+            "SELECT user_id, locale, updated_at FROM users ORDER BY user_id") as cur:
+        assert [tuple(r) for r in await cur.fetchall()] == [(11, "en", NOW + 5), (12, "fr", NOW)]
