@@ -17,9 +17,10 @@ from render import render_board, render_game_over
 NAMES = ["Ada", "Björn", "Céline", "Đorđe"]
 
 
-def play(n: int, seed: int, moves: int | None) -> engine.Game:
+def play(n: int, seed: int, moves: int | None, *, draft: bool = False, island: engine.Island | None = None
+         ) -> engine.Game:
     """A game of ``n`` players after ``moves`` random legal moves (to the end when None)."""
-    game = engine.new_game(NAMES[:n], seed)
+    game = engine.new_game(NAMES[:n], seed, draft=draft, island=island)
     rng = random.Random(seed)
     count = 0
     while not game.is_over() and (moves is None or count < moves):

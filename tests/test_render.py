@@ -27,22 +27,11 @@ from render import Theme, legal_sites, render_board, render_game_over
 from render import layer as render_layer
 from render.board import compose_board
 from render.encode import MAX_BYTES
+from render.samples import NAMES, play
 from render.tiles import badge_centre, site_badge
 from tests.engine_helpers import TINY
 
-NAMES = ["Ada", "Björn", "Céline", "Đorđe"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def play(n: int, seed: int, moves: int | None, *, draft: bool = False, island: engine.Island | None = None
-         ) -> engine.Game:
-    game = engine.new_game(NAMES[:n], seed, draft=draft, island=island)
-    rng = random.Random(seed)
-    count = 0
-    while not game.is_over() and (moves is None or count < moves):
-        game.apply(rng.choice(game.legal_moves()))
-        count += 1
-    return game
 
 
 def check_png(data: bytes, width: int = 1600) -> Image.Image:
