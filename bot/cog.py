@@ -259,29 +259,31 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         locale = await self._locale(interaction)
         current = self._current(game_id)
         info = await self.host.join(current.channel_id, interaction.user.id, interaction.user.display_name)
+        await self._redraw_lobby(interaction, info)
+        await self.dms.welcome(interaction, info, locale)
+
+    @staticmethod
+    async def _redraw_lobby(interaction: discord.Interaction, info: TableInfo) -> None:
+        """Answer a lobby button by redrawing the lobby message it sits on."""
         await interaction.response.edit_message(content=texts.lobby_text(info, info.locale),
                                                 view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
-        await self.dms.welcome(interaction, info, locale)
 
     async def _button_leave(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
         info = await self.host.leave(current.channel_id, interaction.user.id)
-        await interaction.response.edit_message(content=texts.lobby_text(info, info.locale),
-                                                view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
+        await self._redraw_lobby(interaction, info)
 
     async def _button_addbot(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
         info = await self.host.add_computer(current.channel_id, interaction.user.id,
                                             can_manage=self._can_manage(interaction))
-        await interaction.response.edit_message(content=texts.lobby_text(info, info.locale),
-                                                view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
+        await self._redraw_lobby(interaction, info)
 
     async def _button_removebot(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
         info = await self.host.remove_computer(current.channel_id, interaction.user.id,
                                                can_manage=self._can_manage(interaction))
-        await interaction.response.edit_message(content=texts.lobby_text(info, info.locale),
-                                                view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
+        await self._redraw_lobby(interaction, info)
 
     async def _button_start(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
