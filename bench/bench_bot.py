@@ -31,9 +31,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.client import SantaCruzBot, create_bot
-from bot.settings import Settings
-from bot.texts import needs_confirmation
+from bot.adapter.client import SantaCruzBot, create_bot
+from bot.adapter.texts import needs_confirmation
+from bot.host.settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, InteractionHandle, patch_discord, run_bot
 
 TIMEOUT = 120.0

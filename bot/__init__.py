@@ -1,12 +1,9 @@
-"""The Discord side of Santa Cruz.
+"""The Discord side of Santa Cruz, in two rooms.
 
-``bot.host`` makes every decision about games in channels and knows nothing of Discord;
-``bot.store`` keeps games and their move log in SQLite; ``bot.settings`` reads the environment;
-``bot.table`` holds the host's data and answer types. The cog (``bot.cog``, Discord commands, and the
-buttons of ``bot.views``) calls the host and hands its answers on: ``bot.publish`` posts in the channel,
-``bot.dms`` sends each player their hand, ``bot.background`` runs computer moves, reminders and restart
-recovery, ``bot.errors`` words the refusals. ``bot.client.create_bot`` puts it together, ``bot.main`` runs
-it and ``bot.cli`` is the offline front-end (``santacruz demo`` / ``play``).
+``bot.host`` makes every decision and holds all state that needs no discord.py: the host (one engine
+instance per channel), its tables, the store, the settings and the pictures. ``bot.adapter`` is the
+discord.py adapter: it translates Discord input into host calls and the host's answers into messages.
+The offline front-ends (``santacruz demo`` / ``play``) live in the top-level ``play`` package.
 
 ``bot.create_bot(settings, **client_options)`` builds the bot without starting it; it is imported on
 first use so that the host can be used without loading discord.py.
@@ -17,13 +14,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.client import SantaCruzBot
-    from bot.settings import Settings
+    from bot.adapter.client import SantaCruzBot
+    from bot.host.settings import Settings
 
 
 def create_bot(settings: Settings, **client_options: Any) -> SantaCruzBot:
-    """The bot, not started (see :func:`bot.client.create_bot`)."""
-    from bot.client import create_bot as _create_bot
+    """The bot, not started (see :func:`bot.adapter.client.create_bot`)."""
+    from bot.adapter.client import create_bot as _create_bot
 
     return _create_bot(settings, **client_options)
 

@@ -2,7 +2,7 @@
 
 Use from a test module (or a ``conftest.py``) with::
 
-    pytest_plugins = ["tests.fakediscord.fixtures"]
+    pytest_plugins = ["tests.fakediscord.fixtures"]  # in the root conftest.py
 
     async def test_something(fake_discord):
         bot = make_my_bot()

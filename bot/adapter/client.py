@@ -1,0 +1,112 @@
+"""The Discord client: :func:`create_bot` builds it, ``setup_hook`` opens the database and the host.
+
+Nothing here starts the bot (``bot/main.py`` does, tests use ``tests/fakediscord``)::
+
+    bot = create_bot(Settings.load(), guild_ready_timeout=0.2)
+    await bot.start(token)
+
+At start-up (``setup_hook``, after login and before the gateway connects) the bot opens the SQLite store,
+loads every lobby and running game into the host, installs the command translator, registers the
+dynamic buttons (so every button ever posted works again), adds the ``/santacruz`` cog and syncs the
+commands: to the ``DEV_GUILD_ID`` server at once when set, else globally.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Executor
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.adapter.cog import SantaCruzCog
+from bot.adapter.translator import CatalogueTranslator
+from bot.adapter.views import GameButton, MoveButton, MoveSelect
+from bot.host.host import Host
+from bot.host.settings import Settings
+from bot.host.store import Store
+from bot.host.table import TableInfo
+
+log = logging.getLogger(__name__)
+
+
+class SantaCruzTree(app_commands.CommandTree["SantaCruzBot"]):
+    """The command tree; errors outside the cog's commands (unknown or outdated commands) get the same
+    short ephemeral answer as the cog's own refusals."""
+
+    async def on_error(self, interaction: discord.Interaction[SantaCruzBot],  # type: ignore[override]
+                       error: app_commands.AppCommandError, /) -> None:
+        command = interaction.command
+        if command is not None and command._has_any_error_handlers():
+            return
+        cog = self.client.get_cog("SantaCruz")
+        if cog is None:
+            await super().on_error(interaction, error)
+            return
+        await cog.handle_error(interaction, error)  # type: ignore[attr-defined]
+
+
+class SantaCruzBot(commands.Bot):
+    """A bot that hosts Santa Cruz games; ``host`` and ``store`` exist once ``setup_hook`` ran."""
+
+    def __init__(self, settings: Settings, *, computer_executor: Executor | None = None,
+                 render_executor: Executor | None = None, host_options: dict[str, Any] | None = None,
+                 **client_options: Any) -> None:
+        """``computer_executor`` runs the computer players and ``render_executor`` the pictures (both
+        default to threads; ``santacruz-bot`` uses processes); ``host_options`` go to
+        :class:`bot.host.host.Host` (tests fix ``new_seed`` or the ``clock``)."""
+        intents = client_options.pop("intents", None)
+        if intents is None:
+            intents = discord.Intents.none()
+            intents.guilds = True  # the channels and the servers' languages; nothing privileged
+        client_options.setdefault("allowed_mentions",
+                                  discord.AllowedMentions(users=True, roles=False, everyone=False,
+                                                          replied_user=False))
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         tree_cls=SantaCruzTree, **client_options)
+        self.settings = settings
+        self.computer_executor = computer_executor
+        self.render_executor = render_executor
+        self.host_options = dict(host_options or {})
+        self.store: Store | None = None
+        self.host: Host | None = None
+        self.loaded_games: list[TableInfo] = []
+        """What ``host.load()`` found at start-up."""
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        self.host = Host(self.store, self.settings, executor=self.computer_executor, **self.host_options)
+        self.loaded_games = await self.host.load()
+        await self.tree.set_translator(CatalogueTranslator())
+        self.add_dynamic_items(GameButton, MoveButton, MoveSelect)
+        await self.add_cog(SantaCruzCog(self, self.host, self.settings, render_executor=self.render_executor,
+                                       loaded_games=self.loaded_games))
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to server %d", len(synced), self.settings.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (Discord may take a while to show them)", len(synced))
+
+    async def close(self) -> None:
+        cog = self.get_cog("SantaCruz")
+        if cog is not None:
+            await cog.shutdown()  # type: ignore[attr-defined]
+        await super().close()
+        if self.store is not None:
+            store, self.store = self.store, None
+            await store.close()
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s; %d games loaded", self.user, len(self.loaded_games))
+
+
+def create_bot(settings: Settings, **client_options: Any) -> SantaCruzBot:
+    """The bot, not started. ``client_options`` go to :class:`discord.ext.commands.Bot` (tests pass
+    ``guild_ready_timeout``), except ``computer_executor`` and ``render_executor`` (where computer players
+    and pictures run; default: threads) and ``host_options`` (keyword arguments of :class:`bot.host.host.Host`)."""
+    return SantaCruzBot(settings, **client_options)

@@ -1,0 +1,598 @@
+"""The ``/santacruz`` commands and the clicks on the bot's buttons: Discord input in, the host's answer out.
+
+Every handler parses Discord input, asks the host (``bot.host.host``), and turns its answer into messages;
+the host makes every decision (seated? your turn? legal? stale button? same interaction twice?). The
+handlers answer the user ephemerally in the user's language and hand everything else on:
+
+* ``bot.adapter.publish``: the channel's messages (lobby, one post per move, seat changes, game over), queued
+  per channel so they keep the order of the moves; a move's DMs follow its post;
+* ``bot.adapter.dms``: each player's hand, bird chips and personal picture by DM, with move controls on their
+  turn, or as the ephemeral answer of ``/santacruz hand`` when their DMs are closed;
+* ``bot.adapter.background``: computer moves, turn reminders, restart recovery and shutdown;
+* ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
+* ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
+
+Slow work never blocks an acknowledgement: move commands ``defer()`` first, and pictures, computer
+moves and everything a move sends run elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from typing import Any, Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range
+from discord.ext import commands
+
+from bot.adapter import options, texts
+from bot.adapter.background import SHUTDOWN_GRACE, Background
+from bot.adapter.dms import DirectMessages
+from bot.adapter.errors import ErrorTexts, Refusal
+from bot.adapter.publish import Outbox, Publisher
+from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
+from bot.adapter.translator import locale_text
+from bot.adapter.views import abandon_view, confirm_view, lobby_view
+from bot.host.host import Host, HostError
+from bot.host.pictures import Pictures
+from bot.host.settings import Settings
+from bot.host.table import TableInfo
+from engine import BUILDING_CARDS
+from i18n import LOCALES, RULE_TOPICS, describe_move, t
+
+log = logging.getLogger(__name__)
+
+
+def _cmd(name: str) -> app_commands.locale_str:
+    return locale_text(f"commands.{name}.description")
+
+
+def _opt(command: str, option: str) -> app_commands.locale_str:
+    return locale_text(f"commands.{command}.option.{option}")
+
+
+def _choice(key: str, value: str) -> Choice[str]:
+    return Choice(name=locale_text(key), value=value)
+
+
+CARD_CHOICES: Final = [_choice(f"game.card.{c}.one", c) for c in BUILDING_CARDS]
+KIND_CHOICES: Final = [_choice(f"game.card.{c}.short", c) for c in texts.SINGLE_CARDS]
+STRENGTH_CHOICES: Final = [_choice(f"commands.choice.strength.{s}", s) for s in ("random", "greedy", "expert")]
+LANGUAGE_CHOICES: Final = [Choice(name=texts.LANGUAGE_NAMES[lang], value=lang) for lang in LOCALES]
+TOPIC_CHOICES: Final = [_choice(f"rules.{topic}.title", topic) for topic in RULE_TOPICS]
+
+
+class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
+                   group_description=_cmd("santacruz")):
+    """``/santacruz …``: thin commands over the host, their autocomplete, and the clicks on the bot's buttons."""
+
+    def __init__(self, bot: commands.Bot, host: Host, settings: Settings, *,
+                 render_executor: Executor | None = None, loaded_games: Sequence[TableInfo] = ()) -> None:
+        """``loaded_games``: what ``host.load()`` found at start-up (recovered and resumed in ``cog_load``)."""
+        self.bot = bot
+        self.host = host
+        self.settings = settings
+        self.loaded_games = list(loaded_games)
+        self.pictures = Pictures(render_executor)
+        self.dms = DirectMessages(bot, self.host, self.pictures)
+        self.publisher = Publisher(bot, self.host, self.pictures, self.dms)
+        self.background = Background(bot, self.host, self.publisher, self.dms)
+        self.errors = ErrorTexts(self.host, self._channel_for)
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def cog_load(self) -> None:
+        self.background.start(self.loaded_games)
+
+    async def cog_unload(self) -> None:
+        self.background.stop()
+
+    async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop the computer players, give queued messages ``grace`` seconds, then cancel what is left."""
+        await self.background.shutdown(grace)
+
+    async def send_reminders(self, now: float | None = None) -> int:
+        """DM every player whose reminder is due; returns how many were due."""
+        return await self.background.send_reminders(now)
+
+    @property
+    def _outboxes(self) -> dict[int, Outbox]:
+        """The channels' outboxes (with :attr:`_computers`, what the tests wait for to settle)."""
+        return self.publisher.outboxes
+
+    @property
+    def _computers(self) -> dict[int, asyncio.Task[None]]:
+        return self.background.computers
+
+    # ------------------------------------------------------------------ small helpers
+
+    async def _locale(self, interaction: discord.Interaction) -> str:
+        """The user's language (remembered for the DMs they will get later, after a restart too)."""
+        return await self.dms.locale(interaction)
+
+    @staticmethod
+    def _can_manage(interaction: discord.Interaction) -> bool:
+        return interaction.guild_id is not None and interaction.permissions.manage_channels
+
+    @staticmethod
+    def _guild_only(interaction: discord.Interaction) -> int:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise Refusal("bot.error.guild_only")
+        return interaction.channel_id
+
+    def _channel_for(self, interaction: discord.Interaction) -> int:
+        """The game's channel: this channel, or in a DM the one running game the user plays in."""
+        if interaction.guild_id is not None and interaction.channel_id is not None:
+            return interaction.channel_id
+        games = self.host.games_of(interaction.user.id)
+        if len(games) == 1:
+            return int(games[0].channel_id)
+        if not games:
+            raise Refusal("bot.error.dm_no_game")
+        raise Refusal("bot.error.dm_many_games",
+                      channels=", ".join(texts.channel_link(g.channel_id) for g in games))
+
+    def _new_game_locale(self, interaction: discord.Interaction, language: str | None) -> str:
+        if language:
+            return language
+        guild_locale = interaction.guild_locale
+        if guild_locale is not None:
+            lang = str(guild_locale.value).split("-", 1)[0].lower()
+            if lang in LOCALES:
+                return lang
+        return str(self.settings.default_locale)
+
+    def _game(self, game_id: int) -> TableInfo:
+        info = self.host.find_game(game_id)
+        if info is None:
+            raise HostError("host.error.stale")
+        return info
+
+    def _current(self, game_id: int) -> TableInfo:
+        """The game of a lobby button, refused if the channel has moved on to another game."""
+        info = self._game(game_id)
+        current = self.host.info(info.channel_id)
+        if current is None or current.game_id != game_id:
+            raise HostError("host.error.stale")
+        return current
+
+    # ------------------------------------------------------------------ errors
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,  # type: ignore[override]
+                                    error: app_commands.AppCommandError) -> None:
+        await self.handle_error(interaction, error)
+
+    async def handle_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        """The one place refusals become short ephemeral replies; anything unexpected is logged."""
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if self.bot.is_closed():
+            log.info("the bot closed while handling an interaction: %r", original)
+            return
+        locale = await self._locale(interaction)
+        text = self.errors.text(interaction, original, locale)
+        if text is None:
+            # name the command or the component, never the values chosen (a discard is secret)
+            what = (interaction.command.qualified_name if interaction.command
+                    else (interaction.data or {}).get("custom_id", "?"))
+            log.error("unexpected error while handling %s", what, exc_info=original)
+            text = t("bot.error.unexpected", locale)
+        try:
+            await reply(interaction, text)
+        except discord.HTTPException as exc:
+            log.warning("could not send an error reply (%s %s)", exc.status, exc.text)
+
+    # ------------------------------------------------------------------ moves (shared by commands and clicks)
+
+    async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
+        """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally."""
+        locale = await self._locale(interaction)
+        channel_id = self._channel_for(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lines: list[str] = []
+        for i, move in enumerate(moves):
+            try:
+                result = await self.host.play(channel_id, interaction.user.id, move,
+                                              interaction_id=interaction.id if i == 0 else None)
+            except HostError as exc:
+                if not lines:
+                    raise
+                lines.append(self.errors.host_error_text(interaction, exc, locale))
+                break
+            self.background.after_move(result)
+            lines.append(texts.played_text(result.move, locale, texts.names_of(result.view), result.seat))
+        await reply(interaction, "\n".join(lines))
+
+    def _confirm_or_play(self, interaction: discord.Interaction, channel_id: int, move: str) -> bool:
+        """Whether ``move`` must be confirmed first (a card that builds nothing, giving up a double move)."""
+        legal = self.host.legal_moves(channel_id, interaction.user.id)
+        view = self.host.view_for(channel_id, interaction.user.id)
+        return move in legal and texts.needs_confirmation(move, legal, view)
+
+    async def _ask_confirmation(self, interaction: discord.Interaction, channel_id: int, move: str) -> None:
+        locale = await self._locale(interaction)
+        info = self.host.info(channel_id)
+        assert info is not None
+        await reply(interaction, texts.confirm_question(move, locale),
+                    view=confirm_view(info.game_id, info.seq, move, locale))
+
+    async def on_move_component(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
+                                confirmed: bool) -> None:
+        """A move button or menu (in a DM, an ephemeral hand or a confirmation)."""
+        try:
+            locale = await self._locale(interaction)
+            info = self._game(game_id)
+            legal = self.host.legal_moves(info.channel_id, interaction.user.id)
+            view = self.host.view_for(info.channel_id, interaction.user.id)
+            if not confirmed and move in legal and texts.needs_confirmation(move, legal, view):
+                await reply(interaction, texts.confirm_question(move, locale),
+                            view=confirm_view(game_id, seq, move, locale))
+                return
+            await interaction.response.defer()
+            result = await self.host.play(info.channel_id, interaction.user.id, move, interaction_id=interaction.id,
+                                          game_id=game_id, expected_seq=seq)
+            message = interaction.message
+            self.background.after_move(result, clicked=message.id if message is not None and not confirmed else None)
+            played = texts.played_text(result.move, locale, texts.names_of(result.view), result.seat)
+            if confirmed or message is None:
+                await interaction.edit_original_response(content=played, view=None)
+            else:
+                content = texts.clip(f"{message.content}\n**{played}**", texts.MESSAGE_MAX)
+                await interaction.edit_original_response(content=content, view=None)
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
+
+    # ------------------------------------------------------------------ lobby buttons and confirmations
+
+    async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str) -> None:
+        try:
+            await getattr(self, f"_button_{action}")(interaction, game_id)
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
+
+    async def _button_join(self, interaction: discord.Interaction, game_id: int) -> None:
+        locale = await self._locale(interaction)
+        current = self._current(game_id)
+        info = await self.host.join(current.channel_id, interaction.user.id, interaction.user.display_name)
+        await self._redraw_lobby(interaction, info)
+        await self.dms.welcome(interaction, info, locale)
+
+    @staticmethod
+    async def _redraw_lobby(interaction: discord.Interaction, info: TableInfo) -> None:
+        """Answer a lobby button by redrawing the lobby message it sits on."""
+        await interaction.response.edit_message(content=texts.lobby_text(info, info.locale),
+                                                view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
+
+    async def _button_leave(self, interaction: discord.Interaction, game_id: int) -> None:
+        current = self._current(game_id)
+        info = await self.host.leave(current.channel_id, interaction.user.id)
+        await self._redraw_lobby(interaction, info)
+
+    async def _button_addbot(self, interaction: discord.Interaction, game_id: int) -> None:
+        current = self._current(game_id)
+        info = await self.host.add_computer(current.channel_id, interaction.user.id,
+                                            can_manage=self._can_manage(interaction))
+        await self._redraw_lobby(interaction, info)
+
+    async def _button_removebot(self, interaction: discord.Interaction, game_id: int) -> None:
+        current = self._current(game_id)
+        info = await self.host.remove_computer(current.channel_id, interaction.user.id,
+                                               can_manage=self._can_manage(interaction))
+        await self._redraw_lobby(interaction, info)
+
+    async def _button_start(self, interaction: discord.Interaction, game_id: int) -> None:
+        current = self._current(game_id)
+        start = await self.host.start(current.channel_id, interaction.user.id, can_manage=self._can_manage(interaction))
+        self.background.after_start(start)
+        await interaction.response.edit_message(content=texts.lobby_text(start.info, start.info.locale), view=None,
+                                                allowed_mentions=ALLOWED_MENTIONS)
+
+    async def _button_abandon(self, interaction: discord.Interaction, game_id: int) -> None:
+        locale = await self._locale(interaction)
+        current = self._current(game_id)
+        info = await self.host.abandon(current.channel_id, interaction.user.id,
+                                       can_manage=self._can_manage(interaction))
+        await interaction.response.edit_message(content=t("bot.reply.abandoned", locale), view=None)
+        self.publisher.queue_abandoned(info, interaction.user.display_name)
+
+    async def _button_cancel(self, interaction: discord.Interaction, game_id: int) -> None:
+        locale = await self._locale(interaction)
+        await interaction.response.edit_message(content=t("bot.reply.cancelled", locale), view=None)
+
+    async def _button_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Under a game-over message (whose game the host may have forgotten after a restart)."""
+        info = self.host.find_game(game_id)
+        channel_id = info.channel_id if info is not None else self._guild_only(interaction)
+        await self._rematch(interaction, channel_id)
+
+    async def _button_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        info = self._game(game_id)
+        await self.dms.show_hand(interaction, info.channel_id)
+
+    # ------------------------------------------------------------------ shared by commands and buttons
+
+    async def _open_lobby(self, interaction: discord.Interaction, info: TableInfo) -> None:
+        """Post the lobby message as the answer to ``interaction`` and check the opener's DMs."""
+        locale = await self._locale(interaction)
+        response = await interaction.response.send_message(
+            texts.lobby_text(info, info.locale), view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
+        if response.message_id is not None:
+            self.publisher.lobby_posted(info, response.message_id)
+        if interaction.user.id in info.humans:
+            await self.dms.welcome(interaction, info, locale)
+
+    async def _rematch(self, interaction: discord.Interaction, channel_id: int) -> None:
+        info = await self.host.rematch(channel_id, interaction.user.id, can_manage=self._can_manage(interaction))
+        await self._open_lobby(interaction, info)
+
+    # ================================================================== the commands
+
+    @app_commands.command(name="new", description=_cmd("new"))
+    @app_commands.describe(draft=_opt("new", "draft"), language=_opt("new", "language"),
+                           computers=_opt("new", "computers"), strength=_opt("new", "strength"))
+    @app_commands.choices(language=LANGUAGE_CHOICES, strength=STRENGTH_CHOICES)
+    async def new(self, interaction: discord.Interaction, draft: bool = False, language: str | None = None,
+                  computers: Range[int, 0, 3] = 0, strength: str | None = None) -> None:
+        channel_id = self._guild_only(interaction)
+        info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id,
+                                    interaction.user.display_name, draft=draft,
+                                    locale=self._new_game_locale(interaction, language),
+                                    computers=computers, strength=strength)
+        await self._open_lobby(interaction, info)
+
+    @app_commands.command(name="join", description=_cmd("join"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        channel_id = self._guild_only(interaction)
+        locale = await self._locale(interaction)
+        info = await self.host.join(channel_id, interaction.user.id, interaction.user.display_name)
+        await reply(interaction, t("bot.reply.joined", locale, count=len(info.seats)))
+        self.publisher.queue_lobby(info)
+        await self.dms.welcome(interaction, info, locale)
+
+    @app_commands.command(name="leave", description=_cmd("leave"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        channel_id = self._guild_only(interaction)
+        info = await self.host.leave(channel_id, interaction.user.id)
+        await reply(interaction, t("bot.reply.left", await self._locale(interaction)))
+        self.publisher.queue_lobby(info)
+
+    @app_commands.command(name="start", description=_cmd("start"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        channel_id = self._guild_only(interaction)
+        start = await self.host.start(channel_id, interaction.user.id, can_manage=self._can_manage(interaction))
+        self.background.after_start(start)
+        await reply(interaction, t("bot.reply.started", await self._locale(interaction)))
+
+    @app_commands.command(name="addbot", description=_cmd("addbot"))
+    @app_commands.describe(strength=_opt("addbot", "strength"))
+    @app_commands.choices(strength=STRENGTH_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, strength: str | None = None) -> None:
+        channel_id = self._guild_only(interaction)
+        info = await self.host.add_computer(channel_id, interaction.user.id, strength,
+                                            can_manage=self._can_manage(interaction))
+        await reply(interaction, t("bot.reply.computer_added", await self._locale(interaction),
+                                   name=texts.esc(info.seats[-1].name)))
+        self.publisher.queue_lobby(info)
+
+    @app_commands.command(name="kick", description=_cmd("kick"))
+    @app_commands.describe(player=_opt("kick", "player"))
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """In the lobby: remove a player (opener). Running: hand an absent player's seat to the computer."""
+        channel_id = self._guild_only(interaction)
+        locale = await self._locale(interaction)
+        info = self.host.info(channel_id)
+        seated = self.host.seat_of(channel_id, player.id) is not None
+        if info is not None and info.status in ("lobby", "running") and not seated:
+            raise Refusal("bot.error.not_a_player", name=texts.esc(player.display_name))
+        if info is not None and info.status == "lobby":
+            if interaction.user.id != info.opener_id and not self._can_manage(interaction):
+                raise HostError("host.error.not_opener", opener=texts.esc(info.opener_name))
+            if player.id == interaction.user.id:
+                raise Refusal("bot.error.kick_self")
+            info = await self.host.leave(channel_id, player.id)
+            await reply(interaction, t("bot.reply.kicked", locale, name=texts.esc(player.display_name)))
+            self.publisher.queue_lobby(info)
+            return
+        change = await self.host.hand_over(channel_id, interaction.user.id, player.id,
+                                           can_manage=self._can_manage(interaction))
+        await reply(interaction, t("bot.reply.handed_over", locale, name=texts.esc(change.name)))
+        self.background.after_seat_change(change)
+
+    @app_commands.command(name="land", description=_cmd("land"))
+    @app_commands.describe(site=_opt("land", "site"))
+    async def land(self, interaction: discord.Interaction, site: Range[int, 1, 999]) -> None:
+        await self._play_command(interaction, [f"land {site}"])
+
+    @app_commands.command(name="build", description=_cmd("build"))
+    @app_commands.describe(card=_opt("build", "card"), site=_opt("build", "site"), kind=_opt("build", "kind"))
+    @app_commands.choices(card=CARD_CHOICES, kind=KIND_CHOICES)
+    async def build(self, interaction: discord.Interaction, card: str | None = None,
+                    site: Range[int, 1, 999] | None = None, kind: str | None = None) -> None:
+        channel_id = self._channel_for(interaction)
+        legal = self.host.legal_moves(channel_id, interaction.user.id)
+        pending = any(m.startswith("build ") for m in legal) or "pass" in legal
+        if pending and card in (None, "double"):
+            if site is None:
+                if self._confirm_or_play(interaction, channel_id, "pass"):
+                    await self._ask_confirmation(interaction, channel_id, "pass")
+                    return
+                raise Refusal("bot.error.need_site", sites=", ".join(m.split()[1] for m in legal if " " in m))
+            await self._play_command(interaction, [f"build {site}"])
+            return
+        if card is None:
+            raise Refusal("bot.error.need_card")
+        if card == "double":
+            if kind is None:
+                raise Refusal("bot.error.need_kind")
+            if self._confirm_or_play(interaction, channel_id, f"double {kind}"):
+                await self._ask_confirmation(interaction, channel_id, f"double {kind}")
+                return
+            await self._play_command(interaction, [f"double {kind}"] + ([f"build {site}"] if site else []))
+            return
+        if kind is not None:
+            raise Refusal("bot.error.kind_only_double")
+        if site is None:
+            if self._confirm_or_play(interaction, channel_id, card):
+                await self._ask_confirmation(interaction, channel_id, card)
+                return
+            sites = [m.split()[1] for m in legal if m.startswith(f"{card} ")]
+            if sites:
+                raise Refusal("bot.error.need_site", sites=", ".join(sites))
+            await self._play_command(interaction, [card])
+            return
+        await self._play_command(interaction, [f"{card} {site}"])
+
+    @app_commands.command(name="score", description=_cmd("score"))
+    @app_commands.describe(card=_opt("score", "card"))
+    async def score(self, interaction: discord.Interaction, card: str) -> None:
+        card_id = options.scoring_card_id(card, await self._locale(interaction))
+        await self._play_command(interaction, [f"score {card_id}"])
+
+    @app_commands.command(name="choose", description=_cmd("choose"))
+    @app_commands.describe(option=_opt("choose", "option"))
+    async def choose(self, interaction: discord.Interaction, option: str) -> None:
+        locale = await self._locale(interaction)
+        channel_id = self._channel_for(interaction)
+        move = options.choice_move(option, self.host.legal_moves(channel_id, interaction.user.id), locale)
+        if self._confirm_or_play(interaction, channel_id, move):
+            await self._ask_confirmation(interaction, channel_id, move)
+            return
+        await self._play_command(interaction, [move])
+
+    @app_commands.command(name="undo", description=_cmd("undo"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        locale = await self._locale(interaction)
+        channel_id = self._channel_for(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self.host.undo(channel_id, interaction.user.id, interaction_id=interaction.id)
+        self.background.after_move(result)
+        names = texts.names_of(result.view)
+        await reply(interaction, t("bot.reply.undone", locale,
+                                   move=describe_move(result.move, locale, names, result.seat)))
+
+    @app_commands.command(name="hand", description=_cmd("hand"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.dms.show_hand(interaction, self._channel_for(interaction))
+
+    @app_commands.command(name="board", description=_cmd("board"))
+    async def board(self, interaction: discord.Interaction) -> None:
+        channel_id = self._channel_for(interaction)
+        info = self.host.info(channel_id)
+        view = self.host.public_view(channel_id)
+        assert info is not None
+        in_channel = interaction.guild_id is not None
+        locale = info.locale if in_channel else await self._locale(interaction)
+        await interaction.response.defer(ephemeral=not in_channel, thinking=True)
+        png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, None))
+        content = texts.status_text(info, view, locale)
+        await interaction.followup.send(content, files=files((png, "board.png")), ephemeral=not in_channel,
+                                        allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="status", description=_cmd("status"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        locale = await self._locale(interaction)
+        channel_id = self._channel_for(interaction)
+        info = self.host.info(channel_id)
+        if info is None or info.status == "abandoned":
+            raise HostError("host.error.no_game")
+        if info.status == "lobby":
+            await reply(interaction, texts.lobby_text(info, locale))
+            return
+        await reply(interaction, texts.status_text(info, self.host.public_view(channel_id), locale),
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="log", description=_cmd("log"))
+    async def log_(self, interaction: discord.Interaction) -> None:
+        locale = await self._locale(interaction)
+        channel_id = self._channel_for(interaction)
+        await reply(interaction, texts.log_text(self.host.view_for(channel_id, interaction.user.id), locale))
+
+    @app_commands.command(name="abandon", description=_cmd("abandon"))
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        channel_id = self._guild_only(interaction)
+        locale = await self._locale(interaction)
+        info = self.host.info(channel_id)
+        if info is None or info.status not in ("lobby", "running"):
+            raise HostError("host.error.no_game")
+        if interaction.user.id != info.opener_id and not self._can_manage(interaction):
+            raise HostError("host.error.not_opener", opener=texts.esc(info.opener_name))
+        await reply(interaction, t("bot.confirm.abandon", locale), view=abandon_view(info.game_id, locale))
+
+    @app_commands.command(name="rematch", description=_cmd("rematch"))
+    async def rematch(self, interaction: discord.Interaction) -> None:
+        await self._rematch(interaction, self._guild_only(interaction))
+
+    @app_commands.command(name="away", description=_cmd("away"))
+    async def away(self, interaction: discord.Interaction) -> None:
+        change = await self.host.away(self._channel_for(interaction), interaction.user.id)
+        await reply(interaction, t("bot.reply.away", await self._locale(interaction)))
+        self.background.after_seat_change(change)
+
+    @app_commands.command(name="back", description=_cmd("back"))
+    async def back(self, interaction: discord.Interaction) -> None:
+        change = await self.host.back(self._channel_for(interaction), interaction.user.id)
+        await reply(interaction, t("bot.reply.back", await self._locale(interaction)))
+        self.background.after_seat_change(change)
+
+    @app_commands.command(name="rules", description=_cmd("rules"))
+    @app_commands.describe(topic=_opt("rules", "topic"))
+    @app_commands.choices(topic=TOPIC_CHOICES)
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        locale = await self._locale(interaction)
+        topic = topic or "overview"
+        embed = discord.Embed(title=t(f"rules.{topic}.title", locale), description=t(f"rules.{topic}.text", locale))
+        embed.set_author(name=t("rules.title", locale))
+        embed.set_footer(text=t("rules.choose", locale, topics=t("rules.topics", locale)).replace("`", ""))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+    # ------------------------------------------------------------------ autocomplete
+
+    def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[dict[str, Any], list[str]] | None:
+        """The user's own view and legal moves, or ``None`` if they play no game here (nothing to suggest)."""
+        try:
+            channel_id = self._channel_for(interaction)
+            if self.host.seat_of(channel_id, interaction.user.id) is None:
+                return None
+            return (self.host.view_for(channel_id, interaction.user.id),
+                    self.host.legal_moves(channel_id, interaction.user.id))
+        except (HostError, Refusal):
+            return None
+
+    @land.autocomplete("site")
+    async def _land_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
+        context = self._autocomplete_context(interaction)
+        if context is None:
+            return []
+        view, legal = context
+        return options.land_sites(view, legal, current, await self._locale(interaction))
+
+    @build.autocomplete("site")
+    async def _build_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
+        context = self._autocomplete_context(interaction)
+        if context is None:
+            return []
+        view, legal = context
+        locale = await self._locale(interaction)
+        card = getattr(interaction.namespace, "card", None)
+        kind = getattr(interaction.namespace, "kind", None)
+        return options.build_sites(view, legal, current, locale, card, kind)
+
+    @score.autocomplete("card")
+    async def _score_cards(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        context = self._autocomplete_context(interaction)
+        if context is None:
+            return []
+        view, _ = context
+        return options.score_cards(view, current, await self._locale(interaction))
+
+    @choose.autocomplete("option")
+    async def _choose_options(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        context = self._autocomplete_context(interaction)
+        if context is None:
+            return []
+        view, legal = context
+        return options.choose_options(view, legal, current, await self._locale(interaction))

@@ -1,0 +1,144 @@
+"""A player's private side: their hand by DM (with move controls on their turn) or as an ephemeral answer.
+
+DMs go out in the player's own language, the one of their last interaction with the bot: remembered
+here, and by the host in the database (so that it survives a restart); the game's language for a player
+the bot has never seen interact. The DM carrying a player's move controls is remembered too, so that its
+controls can be taken off once the player moved or a newer one came. A DM that cannot be delivered
+(the user does not accept DMs) is announced once per game in the channel with a mention; the player then
+uses ``/santacruz hand``, whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot.adapter import texts
+from bot.adapter.sending import Attachments, files, message_options, post, reply
+from bot.adapter.views import controls_view
+from bot.host.host import Host, HostError
+from bot.host.pictures import Pictures
+from bot.host.table import TableInfo
+from i18n import normalize_locale, t
+
+log = logging.getLogger(__name__)
+
+
+class DirectMessages:
+    """Everything the bot sends one player alone, and the languages and DM channels it remembers for that."""
+
+    def __init__(self, client: discord.Client, host: Host, pictures: Pictures) -> None:
+        self.client = client
+        self.host = host
+        self.pictures = pictures
+        self._locales: dict[int, str] = {}
+        """User id -> the language of their last interaction (for DMs they did not ask for)."""
+        self._dm_channels: dict[int, int] = {}
+        self._dm_blocked: set[tuple[int, int]] = set()
+        """(game id, user id) whose last DM failed: the channel was told once."""
+        self._turn_dms: dict[tuple[int, int], tuple[int, int]] = {}
+        """(game id, user id) -> (DM channel id, message id) of the DM carrying their move controls."""
+
+    async def locale(self, interaction: discord.Interaction) -> str:
+        """The user's language (remembered for the DMs they will get later, by the host too)."""
+        user_id = interaction.user.id
+        locale = normalize_locale(interaction.locale)
+        self._locales[user_id] = locale
+        try:
+            await self.host.remember_locale(user_id, locale)  # writes only when it changed
+        except Exception:  # the language is a nicety: never fail the interaction for it
+            log.warning("could not store the language of a user", exc_info=True)
+        return locale
+
+    def locale_of(self, user_id: int, default: str) -> str:
+        """The language of the user's DMs: their last interaction's (since start-up, else as the host
+        stored it), else ``default`` (the game's)."""
+        return self._locales.get(user_id) or self.host.locale_of(user_id) or default
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        known = self._dm_channels.get(user_id)
+        if known is not None:
+            return self.client.get_partial_messageable(known, type=discord.ChannelType.private)
+        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        channel = user.dm_channel or await user.create_dm()
+        self._dm_channels[user_id] = channel.id
+        return channel
+
+    async def _dm(self, user_id: int, content: str, *, pictures: Attachments = (),
+                  view: discord.ui.View | None = None) -> discord.Message:
+        """A DM; raises :class:`discord.Forbidden` when the user does not accept DMs from the bot."""
+        channel = await self._dm_channel(user_id)
+        return await channel.send(texts.clip(content, texts.MESSAGE_MAX), **message_options(pictures, view))
+
+    async def _dm_player(self, info: TableInfo, user_id: int, content: str, *, pictures: Attachments = (),
+                         view: discord.ui.View | None = None) -> discord.Message | None:
+        """A DM to a seated player; if it cannot be delivered the channel says so (once) with a mention."""
+        try:
+            message = await self._dm(user_id, content, pictures=pictures, view=view)
+        except discord.Forbidden:
+            if (info.game_id, user_id) not in self._dm_blocked:
+                self._dm_blocked.add((info.game_id, user_id))
+                await post(self.client, info.channel_id, t("bot.post.dm_failed", info.locale,
+                                                           mention=texts.mention(user_id)))
+            return None
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not DM a player (%s %s)", info.game_id, exc.status, exc.text)
+            return None
+        self._dm_blocked.discard((info.game_id, user_id))
+        return message
+
+    async def welcome(self, interaction: discord.Interaction, info: TableInfo, locale: str) -> None:
+        """Check at once that the player can get their cards by DM, and tell them how to allow it if not."""
+        try:
+            where = texts.channel_link(info.channel_id)
+            await self._dm(interaction.user.id, t("bot.dm.welcome", locale, channel=where))
+        except discord.HTTPException:
+            await reply(interaction, t("bot.reply.dm_blocked", locale))
+
+    async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
+                        start: bool = False) -> None:
+        """DM a player their own view: hand, bird chips, personal picture, and on their turn the controls."""
+        current = self.host.info(info.channel_id)
+        if current is None or current.game_id != info.game_id or current.status != "running":
+            return
+        view = self.host.view_for(current.channel_id, user_id)
+        seq = current.seq
+        locale = self.locale_of(user_id, current.locale)
+        controls = controls_view(current.game_id, seq, view, locale) if turn else None
+        png = await self.pictures.png(view, locale, key=(current.game_id, seq, user_id), personal=True)
+        content = texts.dm_text(current, view, locale, turn=turn and controls is not None, reminder=reminder,
+                                start=start)
+        message = await self._dm_player(current, user_id, content, pictures=[(png, "hand.png")], view=controls)
+        if message is not None and controls is not None:
+            await self.strip_turn_dm(current.game_id, user_id)
+            self._turn_dms[(current.game_id, user_id)] = (message.channel.id, message.id)
+
+    async def strip_turn_dm(self, game_id: int, user_id: int, *, keep: int | None = None) -> None:
+        """Take the controls off a player's previous turn DM (they moved, or a newer one came)."""
+        known = self._turn_dms.pop((game_id, user_id), None)
+        if known is None or known[1] == keep:
+            return
+        channel = self.client.get_partial_messageable(known[0], type=discord.ChannelType.private)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(known[1]).edit(view=None)
+
+    async def show_hand(self, interaction: discord.Interaction, channel_id: int) -> None:
+        """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral)."""
+        locale = await self.locale(interaction)
+        if self.host.seat_of(channel_id, interaction.user.id) is None:
+            raise HostError("host.error.not_seated")
+        view = self.host.view_for(channel_id, interaction.user.id)
+        info = self.host.info(channel_id)
+        assert info is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        controls = controls_view(info.game_id, info.seq, view, locale) if info.status == "running" else None
+        png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, interaction.user.id),
+                                      personal=True)
+        content = texts.dm_text(info, view, locale, turn=controls is not None)
+        kwargs: dict[str, Any] = {"files": files((png, "hand.png"))}
+        if controls is not None:
+            kwargs["view"] = controls
+        await reply(interaction, content, **kwargs)

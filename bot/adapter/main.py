@@ -1,0 +1,69 @@
+"""``santacruz-bot``: run the Discord bot with the settings from the environment or ``.env``.
+
+Logging goes through ``discord.utils.setup_logging`` at ``LOG_LEVEL``; the token is never logged.
+Computer players think and pictures are drawn in worker processes, so neither holds up the bot's answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import discord
+
+from bot.adapter.client import create_bot
+from bot.host.settings import Settings, SettingsError
+
+log = logging.getLogger("bot")
+
+NO_TOKEN = """santacruz-bot: no Discord token.
+Set DISCORD_TOKEN in the environment or in a .env file in this folder (see .env.example):
+  1. https://discord.com/developers/applications -> New Application -> Bot -> Reset Token, copy it;
+  2. put DISCORD_TOKEN=<the token> into .env (and keep that file private);
+  3. invite the bot with the scopes "bot" and "applications.commands" and the permissions
+     View Channels, Send Messages, Attach Files, Embed Links and Read Message History."""
+
+
+async def run(settings: Settings) -> None:
+    """Start the bot and run it until it is stopped.
+
+    Computer players and pictures run in worker processes: both are pure CPU work, and in threads they
+    would hold the interpreter lock that the bot needs to answer within Discord's 3 seconds.
+    """
+    spawn = multiprocessing.get_context("spawn")
+    cores = os.cpu_count() or 2
+    with ProcessPoolExecutor(max_workers=max(1, cores - 1), mp_context=spawn) as computers, \
+            ProcessPoolExecutor(max_workers=cores, mp_context=spawn) as pictures:
+        bot = create_bot(settings, computer_executor=computers, render_executor=pictures)
+        async with bot:
+            await bot.start(settings.discord_token)
+
+
+def main() -> int:
+    """The console script: 0 after a clean stop, 2 for a settings problem, 1 if login failed."""
+    try:
+        settings = Settings.load(".env")
+    except SettingsError as exc:
+        print(f"santacruz-bot: {exc}", file=sys.stderr)
+        return 2
+    if not settings.discord_token.strip():
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
+    log.info("starting with %r", settings)
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN")
+        return 1
+    except KeyboardInterrupt:
+        log.info("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

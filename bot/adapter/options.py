@@ -1,0 +1,134 @@
+"""Command options typed by hand: the autocomplete suggestions, and reading what the user typed.
+
+Pure functions of a seat's own view and legal moves (the cog fetches both from the host): the sites
+offered to ``/santacruz land`` and ``build`` with their labels, the scoring cards of the hand, the
+choices of a draft or a discard; and the move meant by a scoring card's name or a ``choose`` option.
+What names nothing is a :class:`bot.adapter.errors.Refusal` that lists what would have been accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from discord.app_commands import Choice
+
+from bot.adapter import texts
+from bot.adapter.errors import Refusal
+from engine import SCORING_CARD_IDS, IllegalMove, parse_move
+from i18n import LOCALES, t
+
+CHOICES_MAX: Final = 25
+"""Discord shows at most this many autocomplete choices."""
+CHOICE_VERBS: Final = ("set", "pile", "discard", "pass")
+"""The moves ``/santacruz choose`` makes."""
+
+
+def scoring_card_id(card: str, locale: str) -> str:
+    """A scoring card's id from what the user typed: the id, or its name in any language."""
+    text = card.strip().lower()
+    if text in SCORING_CARD_IDS:
+        return text
+    for card_id in SCORING_CARD_IDS:
+        if any(t(f"game.scoring.{card_id}.name", lang).lower() == text for lang in (locale, *LOCALES)):
+            return card_id
+    raise Refusal("bot.error.unknown_card", card=texts.esc(card),
+                  cards=", ".join(t(f"game.scoring.{c}.name", locale) for c in SCORING_CARD_IDS))
+
+
+def choice_move(option: str, legal: list[str], locale: str) -> str:
+    """The move meant by ``/santacruz choose option:…`` (``legal``: the user's moves): a set, a pile, a discard,
+    or pass."""
+    text = option.strip()
+    verb = text.partition(" ")[0].lower()
+    if verb in CHOICE_VERBS:
+        move = text
+    else:
+        phase_verb = next((m.partition(" ")[0] for m in legal if m.partition(" ")[0] in ("set", "pile", "discard")),
+                          None)
+        if phase_verb is None:
+            if not legal:
+                return f"set {text}"  # not their turn (or no game): the host says why
+            raise Refusal("bot.error.nothing_to_choose")
+        arg = text.upper() if phase_verb == "set" else text
+        if phase_verb == "discard":
+            arg = scoring_card_id(text, locale)
+        move = f"{phase_verb} {arg}"
+    try:
+        return str(parse_move(move))
+    except IllegalMove:
+        choices = [m for m in legal if m.partition(" ")[0] in CHOICE_VERBS]
+        raise Refusal("bot.error.bad_option", option=texts.esc(option),
+                      choices=", ".join(choices) or "—") from None
+
+
+def site_choices(view: dict[str, Any], moves: list[str], current: Any, locale: str,
+                 prefix: str = "") -> list[Choice[int]]:
+    """The sites of ``moves`` that match what was typed (a number's start or part of the label)."""
+    typed = str(current or "").strip().lower()
+    seen: set[int] = set()
+    choices: list[Choice[int]] = []
+    for move in moves:
+        arg = move.partition(" ")[2]
+        if not arg.isdigit() or int(arg) in seen:
+            continue
+        label = prefix + texts.site_label(view, int(arg), locale)
+        if typed and not (arg.startswith(typed) or typed in label.lower()):
+            continue
+        seen.add(int(arg))
+        choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=int(arg)))
+    return choices[:CHOICES_MAX]
+
+
+def land_sites(view: dict[str, Any], legal: list[str], current: Any, locale: str) -> list[Choice[int]]:
+    return site_choices(view, [m for m in legal if m.startswith("land ")], current, locale)
+
+
+def build_sites(view: dict[str, Any], legal: list[str], current: Any, locale: str, card: str | None,
+                kind: str | None) -> list[Choice[int]]:
+    """The sites for ``/santacruz build``: a pending double's builds, the chosen card's, or every card's."""
+    builds = [m for m in legal if m.startswith("build ")]
+    if builds:
+        return site_choices(view, builds, current, locale)
+    if card == "double":
+        if kind not in texts.SINGLE_CARDS:
+            return []
+        if f"double {kind}" not in legal:
+            return []
+        sites = view["you"].get("build_sites", {}).get(kind, [])
+        return site_choices(view, [f"build {s}" for s in sites], current, locale)
+    if card in texts.SINGLE_CARDS:
+        return site_choices(view, [m for m in legal if m.startswith(f"{card} ")], current, locale)
+    choices: list[Choice[int]] = []
+    for single in texts.SINGLE_CARDS:
+        prefix = t(f"game.card.{single}.short", locale) + texts.SEP
+        choices += site_choices(view, [m for m in legal if m.startswith(f"{single} ")], current, locale, prefix)
+    return choices[:CHOICES_MAX]
+
+
+def score_cards(view: dict[str, Any], current: str, locale: str) -> list[Choice[str]]:
+    """The scoring cards in the hand, with their text, that match what was typed."""
+    typed = (current or "").strip().lower()
+    choices = []
+    for card in dict.fromkeys(view["you"]["scoring_cards"]):
+        label = f"{texts.scoring_name(card, locale)} — {texts.scoring_text(card, locale)}"
+        if typed and typed not in label.lower() and not card.startswith(typed):
+            continue
+        choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=card))
+    return choices[:CHOICES_MAX]
+
+
+def choose_options(view: dict[str, Any], legal: list[str], current: str, locale: str) -> list[Choice[str]]:
+    """The sets, piles, discards and pass among ``legal`` that match what was typed."""
+    typed = (current or "").strip().lower()
+    choices = []
+    for move in legal:
+        if move.partition(" ")[0] not in CHOICE_VERBS:
+            continue
+        label = texts.move_label(view, move, locale)
+        detail = texts.move_detail(view, move, locale)
+        if detail:
+            label = f"{label} — {detail}"
+        if typed and typed not in label.lower() and not move.startswith(typed):
+            continue
+        choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=move))
+    return choices[:CHOICES_MAX]

@@ -1,0 +1,405 @@
+"""Words for the bot's messages: pure functions from host answers and engine views to text.
+
+Nothing here talks to Discord; every text comes from the message catalogues (``bot.*`` keys in
+``i18n/locales/<lang>/bot.json`` plus the game's own ``game.*`` words), and player names are escaped
+so that a name can neither ping anyone nor break the markdown. Which view a function is given decides
+what it may show: functions that print a seat's secrets (:func:`hand_text`) take that seat's own view,
+and the cog only ever sends their output to that seat's player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+import discord
+
+from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
+from engine import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS
+from i18n import describe_events, describe_move, plural_form, t, tn
+
+SEP: Final = " · "
+"""Between the parts of a label ("12 · Church · 3 points · Sugar")."""
+MESSAGE_MAX: Final = 2000
+LABEL_MAX: Final = 80
+"""Discord's limit for button labels."""
+OPTION_MAX: Final = 100
+"""Discord's limit for select option labels and descriptions, and autocomplete choice names."""
+SITE_VERBS: Final = ("land", "ship", "river", "road", "build")
+SINGLE_CARDS: Final = ("ship", "river", "road")
+"""The building cards that build one piece (the double card builds two)."""
+LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch", "fr": "Français"}
+"""Each language in its own words (no catalogue key, as the glossary says)."""
+
+
+def esc(name: str) -> str:
+    """A player name made harmless for a message: no mention, no markdown."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(str(name)))
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters (with an ellipsis when cut)."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def channel_link(channel_id: int) -> str:
+    return f"<#{channel_id}>"
+
+
+def timestamp(seconds: float, style: str = "R") -> str:
+    """A Discord timestamp: every reader sees it in their own language and time zone."""
+    return f"<t:{int(seconds)}:{style}>"
+
+
+def names_of(view: dict[str, Any]) -> list[str]:
+    """The escaped names of a view's seats, in seat order."""
+    return [esc(p["name"]) for p in view["players"]]
+
+
+def lines_text(lines: Iterable[str], limit: int = MESSAGE_MAX) -> str:
+    """Lines joined by newlines, dropping the oldest ones (after the first) if they do not fit."""
+    items = [line for line in lines if line]
+    text = "\n".join(items)
+    if len(text) <= limit or len(items) < 2:
+        return clip(text, limit)
+    head, rest = items[0], items[1:]
+    while rest and len(head) + 3 + sum(len(r) + 1 for r in rest) > limit:
+        rest.pop(0)
+    return "\n".join([head, "…", *rest])
+
+
+# ---------------------------------------------------------------------- cards, sites and moves
+
+
+def scoring_name(card: str, locale: str) -> str:
+    return t(f"game.scoring.{card}.name", locale)
+
+
+def scoring_text(card: str, locale: str) -> str:
+    return t(f"game.scoring.{card}.text", locale)
+
+
+def strength_name(strength: str | None, locale: str) -> str:
+    return t(f"commands.choice.strength.{strength or 'greedy'}", locale)
+
+
+def seat_name(seat: Any, locale: str) -> str:
+    """A seat in a list: its escaped name, marked when the computer plays it."""
+    name = esc(seat.name)
+    if seat.is_computer:
+        return t("bot.seat.computer", locale, name=name, strength=strength_name(seat.strength, locale))
+    if seat.away:
+        return t("bot.seat.away", locale, name=name)
+    return name
+
+
+def site_of(view: dict[str, Any], site: int) -> dict[str, Any] | None:
+    for entry in view["board"]["sites"]:
+        if entry["id"] == site:
+            return entry
+    return None
+
+
+def site_label(view: dict[str, Any], site: int, locale: str) -> str:
+    """What building on ``site`` gives, as far as the view shows it: "12 · Church · 3 points · Sugar"."""
+    entry = site_of(view, site)
+    parts = [str(site)]
+    if entry is None:
+        return parts[0]
+    tile = entry.get("tile")
+    if tile is None:
+        parts.append(t("bot.site.face_down", locale, kind=t(f"game.site_kind.{entry['kind']}", locale)))
+    else:
+        parts.append(t(f"game.building.{tile['building']}.one", locale))
+        parts.append(tn("game.points", int(tile["points"]), locale))
+        parts.extend(t(f"game.resource.{r}", locale) for r in tile["resources"])
+        if tile.get("fish_bonus"):
+            parts.append(t("bot.site.fish_bonus", locale, bonus=tile["fish_bonus"]))
+        if tile.get("bird"):
+            parts.append(t("game.term.bird_chip.one", locale))
+    owners = entry.get("buildings") or []
+    if owners:
+        names = names_of(view)
+        parts.append(t("bot.site.share", locale, player=names[owners[0]["seat"]]))
+    return SEP.join(parts)
+
+
+def set_label(letter: str, locale: str) -> str:
+    return t("game.set.label", locale, set=letter, name=t(f"game.set.{letter}.name", locale))
+
+
+def pile_label(view: dict[str, Any], pile_id: int, locale: str) -> str:
+    names = names_of(view)
+    for pile in view.get("piles") or []:
+        if pile["id"] == pile_id:
+            cards = ", ".join(scoring_name(c, locale) for c in pile["scoring_cards"]) or "—"
+            return t("bot.pile.label", locale, owner=names[pile_id], set=pile["set"],
+                     set_name=t(f"game.set.{pile['set']}.name", locale), cards=cards)
+    return t("bot.pile.short", locale, owner=names[pile_id] if 0 <= pile_id < len(names) else pile_id)
+
+
+def move_label(view: dict[str, Any], move: str, locale: str) -> str:
+    """A legal move of the viewing seat in words, for a button, a menu option or a choice."""
+    verb, _, arg = move.partition(" ")
+    if verb in SITE_VERBS and arg.isdigit():
+        return site_label(view, int(arg), locale)
+    if verb in ("ship", "river", "road"):
+        return t("bot.move.no_build", locale, card=t(f"game.card.{verb}.one", locale))
+    if verb == "double":
+        return t("bot.move.double", locale, kind=t(f"game.card.{arg}.short", locale))
+    if verb == "pass":
+        return t("bot.move.pass", locale)
+    if verb == "score":
+        return scoring_name(arg, locale)
+    if verb == "discard":
+        return t("bot.move.discard", locale, card=scoring_name(arg, locale))
+    if verb == "set":
+        return set_label(arg, locale)
+    if verb == "pile" and arg.isdigit():
+        return pile_label(view, int(arg), locale)
+    return move
+
+
+def move_detail(view: dict[str, Any], move: str, locale: str) -> str | None:
+    """A second line for a menu option: the scoring card's text, a set's cards."""
+    verb, _, arg = move.partition(" ")
+    if verb in ("score", "discard") and arg in SCORING_CARD_IDS:
+        return scoring_text(arg, locale)
+    if verb == "set":
+        return t(f"game.set.{arg}.cards", locale)
+    return None
+
+
+def needs_confirmation(move: str, legal: Sequence[str], view: dict[str, Any] | None = None) -> bool:
+    """Whether ``move`` (one of the ``legal`` moves) builds nothing and is confirmed first, as online:
+    a building card played without effect, giving up a double move, or a double move of a kind that
+    has no site now (the seat's view tells: ``you.build_sites``)."""
+    if move in ("ship", "river", "road", "pass"):
+        return True
+    verb, _, kind = move.partition(" ")
+    if verb != "double":
+        return False
+    sites = ((view or {}).get("you") or {}).get("build_sites")
+    if sites is not None:
+        return not sites.get(kind)
+    return kind in legal
+
+
+def confirm_question(move: str, locale: str) -> str:
+    if move == "pass":
+        return t("bot.confirm.pass", locale)
+    verb, _, kind = move.partition(" ")
+    if verb == "double":
+        return t("bot.confirm.no_build", locale, card=t("bot.move.double", locale,
+                                                        kind=t(f"game.card.{kind}.short", locale)))
+    return t("bot.confirm.no_build", locale, card=t(f"game.card.{move}.one", locale))
+
+
+def public_move(move: str) -> str:
+    """A move's notation as everyone may see it: which card a player put back in round 2 stays secret."""
+    return "discard" if move.startswith("discard") else move
+
+
+def played_text(move: str, locale: str, names: Sequence[str], seat: int) -> str:
+    """The mover's own confirmation of a move (may show the mover's own discarded card)."""
+    return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat))
+
+
+# ---------------------------------------------------------------------- a seat's own cards
+
+
+def building_cards_text(player: dict[str, Any], locale: str) -> str:
+    cards = player["building_cards"]
+    held = [t("bot.hand.count", locale, count=cards[c], name=t(f"game.card.{c}.short", locale))
+            for c in BUILDING_CARDS if cards.get(c)]
+    return ", ".join(held) if held else t("bot.hand.no_cards", locale)
+
+
+def supply_text(player: dict[str, Any], locale: str) -> str:
+    supply = player["supply"]
+    return ", ".join(t("bot.hand.count", locale, count=supply[b],
+                       name=t(f"game.building.{b}.{plural_form(supply[b], locale)}", locale))
+                     for b in BUILDINGS)
+
+
+def hand_text(view: dict[str, Any], locale: str) -> str:
+    """A seat's own cards, bird chips and supply, from that seat's view (it shows secrets)."""
+    you = view["you"]
+    me = view["players"][you["seat"]]
+    scoring = ", ".join(scoring_name(c, locale) for c in you["scoring_cards"]) or t("bot.hand.no_cards", locale)
+    chips = you["bird_chips"]
+    birds = (t("bot.hand.chips", locale, chips=", ".join(str(c) for c in chips), points=sum(chips))
+             if chips else t("bot.hand.no_chips", locale))
+    lines = [
+        t("bot.hand.score", locale, points=tn("game.points", me["score"], locale), rank=me["rank"]),
+        t("bot.hand.building_cards", locale, cards=building_cards_text(me, locale)),
+        t("bot.hand.scoring_cards", locale, cards=scoring),
+        t("bot.hand.bird_chips", locale, chips=birds),
+        t("bot.hand.supply", locale, supply=supply_text(me, locale)),
+    ]
+    if you.get("discarded"):
+        lines.append(t("bot.hand.discarded", locale, card=scoring_name(you["discarded"], locale)))
+    return "\n".join(lines)
+
+
+def phase_text(view: dict[str, Any], locale: str) -> str:
+    return SEP.join([t("game.round", locale, round=view["round"]), t(f"game.phase.{view['phase']}", locale)])
+
+
+def turn_prompt(view: dict[str, Any], locale: str) -> str:
+    """What the seat to move is asked to do now (from its own view)."""
+    pending = view.get("pending")
+    if pending:
+        return t("bot.prompt.double", locale, kind=t(f"game.card.{pending['card']}.short", locale),
+                 left=pending.get("builds_left", 1))
+    return t(f"bot.prompt.{view['phase']}", locale)
+
+
+def dm_text(info: TableInfo, view: dict[str, Any], locale: str, *, turn: bool, reminder: bool = False,
+            start: bool = False) -> str:
+    """A player's DM: where, whose turn, their hand (own view), and what to do."""
+    where = channel_link(info.channel_id)
+    if start and not turn:
+        head = t("bot.dm.start", locale, channel=where, phase=phase_text(view, locale))
+    elif reminder:
+        head = t("bot.dm.reminder", locale, channel=where)
+    elif turn:
+        head = t("bot.dm.your_turn", locale, channel=where, phase=phase_text(view, locale))
+    else:
+        head = t("bot.dm.hand_changed", locale, channel=where, phase=phase_text(view, locale))
+    lines = [head, hand_text(view, locale)]
+    if turn:
+        lines.append(turn_prompt(view, locale))
+    return lines_text(lines)
+
+
+# ---------------------------------------------------------------------- channel messages
+
+
+def lobby_text(info: TableInfo, locale: str) -> str:
+    """The lobby message (game language)."""
+    head = t("bot.lobby.title", locale, opener=esc(info.opener_name))
+    lines = [head]
+    options = [t("bot.lobby.language", locale, language=LANGUAGE_NAMES.get(info.locale, info.locale))]
+    if info.draft:
+        options.append(t("bot.lobby.draft", locale))
+    lines.append(SEP.join(options))
+    lines.append(t("bot.lobby.players", locale, count=len(info.seats), max=4))
+    lines.extend(f"{s.seat + 1}. {seat_name(s, locale)}" for s in info.seats)
+    if info.status == "lobby":
+        lines.append(t("bot.lobby.hint", locale))
+    elif info.status == "abandoned":
+        lines.append(t("bot.lobby.closed", locale))
+    else:
+        lines.append(t("bot.lobby.started", locale))
+    return lines_text(lines)
+
+
+def next_text(locale: str, *, user_id: int | None, name: str | None, view: dict[str, Any]) -> str:
+    """Who moves next: a mention for a person, the name for the computer."""
+    if user_id is not None:
+        return t("bot.post.next", locale, mention=mention(user_id), phase=phase_text(view, locale))
+    return t("bot.post.next_computer", locale, name=esc(name or ""), phase=phase_text(view, locale))
+
+
+def ranking_lines(view: dict[str, Any], locale: str) -> list[str]:
+    names = names_of(view)
+    players = view["players"]
+    lines = []
+    for place, seat in enumerate(view["ranking"], start=1):
+        p = players[seat]
+        chips = p.get("bird_chips")
+        extra = t("bot.ranking.chips", locale, chips=", ".join(map(str, chips))) if chips else ""
+        lines.append(t("bot.ranking.line", locale, place=place, name=names[seat],
+                       points=tn("game.points", p["score"], locale), extra=extra).rstrip())
+    return lines
+
+
+def move_post(result: MoveResult, locale: str) -> str:
+    """The channel message after a move (public words only) or an undo."""
+    names = names_of(result.view)
+    lines: list[str] = []
+    if result.undo:
+        lines.append(t("bot.post.undo", locale, move=describe_move(public_move(result.move), locale, names,
+                                                                   result.seat)))
+    else:
+        events = describe_events(result.events, locale, names)
+        if result.by_computer and result.user_id is not None:
+            lines.append(t("bot.post.for_away", locale, name=names[result.seat]))
+        lines.extend(f"• {e}" for e in events)
+    if result.game_over:
+        lines.append(t("bot.post.game_over", locale))
+        lines.extend(ranking_lines(result.view, locale))
+        lines.append(t("bot.post.rematch_hint", locale))
+    elif result.to_move is not None:
+        lines.append(next_text(locale, user_id=result.to_move_user_id, name=result.to_move_name, view=result.view))
+    return lines_text(lines)
+
+
+def recovered_post(view: dict[str, Any], locale: str, *, user_id: int | None, name: str | None) -> str:
+    """The post of a position whose move message was lost in a crash: the last move's public events."""
+    names = names_of(view)
+    lines = [t("bot.post.recovered", locale)]
+    lines.extend(f"• {e}" for e in describe_events(view.get("events") or [], locale, names))
+    if view.get("to_move") is not None:
+        lines.append(next_text(locale, user_id=user_id, name=name, view=view))
+    return lines_text(lines)
+
+
+def start_post(start: StartResult, locale: str) -> str:
+    view = start.view
+    names = names_of(view)
+    order = ", ".join(names[s] for s in view["turn_order"])
+    lines = [t("bot.post.start", locale, players=order)]
+    if start.info.draft:
+        lines.append(t("bot.post.draft", locale))
+    seat = start.info.seats[start.to_move]
+    lines.append(next_text(locale, user_id=start.to_move_user_id, name=seat.name, view=view))
+    return lines_text(lines)
+
+
+def seat_change_post(change: SeatChange, locale: str) -> str:
+    key = "bot.post.away" if change.away else "bot.post.back"
+    return t(key, locale, name=esc(change.name))
+
+
+def status_text(info: TableInfo, view: dict[str, Any], locale: str) -> str:
+    """Whose turn and since when, the scores and the cards left (public facts only)."""
+    names = names_of(view)
+    lines = [t("bot.status.title", locale, phase=phase_text(view, locale))]
+    if info.to_move is not None:
+        seat = info.seats[info.to_move]
+        who = mention(seat.user_id) if seat.user_id is not None and not seat.away else esc(seat.name)
+        since = info.last_move_at or info.created_at
+        lines.append(t("bot.status.turn", locale, player=who, since=timestamp(since)))
+    elif view["phase"] == "over":
+        lines.append(t("bot.post.game_over", locale))
+    for seat in view["ranking"]:
+        p = view["players"][seat]
+        cards = sum(p["building_cards"].values())
+        lines.append(t("bot.status.line", locale, rank=p["rank"], name=names[seat],
+                       points=tn("game.points", p["score"], locale),
+                       building=tn("bot.count.building_cards", cards, locale),
+                       scoring=tn("bot.count.scoring_cards", p["scoring_cards_in_hand"], locale),
+                       birds=tn("bot.count.bird_chips", p["birds"], locale)))
+    lines.append(t("bot.status.deck", locale, deck=view["scoring_deck"], chips=view["bird_chips_left"]))
+    return lines_text(lines)
+
+
+def log_text(view: dict[str, Any], locale: str) -> str:
+    """The moves so far in words (the newest kept if they do not all fit)."""
+    names = names_of(view)
+    lines = [t("bot.log.title", locale, count=len(view["log"]))]
+    current = 0
+    for entry in view["log"]:
+        if entry["round"] != current:
+            current = entry["round"]
+            lines.append(f"__{t('game.round', locale, round=current)}__")
+        lines.append("• " + describe_move(entry["move"], locale, names, entry["seat"]))
+    if len(lines) == 1:
+        lines.append(t("bot.log.empty", locale))
+    return lines_text(lines)

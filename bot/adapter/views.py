@@ -1,0 +1,249 @@
+"""Buttons and select menus whose ``custom_id`` says what they act on, so they work after a restart.
+
+Every component is a :class:`discord.ui.DynamicItem` registered once in ``setup_hook``; discord.py
+matches a click's ``custom_id`` against the templates and rebuilds the item from it, whatever message
+it sits on and however old that message is. The ids::
+
+    sc:<game_id>:<action>               join leave addbot removebot start abandon cancel rematch hand
+    sc:<game_id>:hand:<seq>             "My cards" under the post of position seq (seq marks the post)
+    sc:<game_id>:<seq>:<move>           a move in notation, spaces as "_" (land_12, double_road, score_gold10)
+    sc:<game_id>:<seq>:<move>:ok        the same move, confirmed (a building card that builds nothing)
+    sc:<game_id>:<seq>:pick:<group>     a select menu of moves; its option values are move notations
+
+``game_id`` tells an old game's message apart from the channel's current game; ``seq`` is the number
+of rows in the game's move log when the controls were made, and the host refuses a move whose
+``seq`` is no longer current (``host.error.stale``): a double click or an old message cannot act twice.
+The items only parse their id and hand the click to the cog, which asks the host.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, Protocol
+
+import discord
+from discord.ext import commands
+
+from bot.adapter.texts import LABEL_MAX, OPTION_MAX, clip, move_detail, move_label, needs_confirmation
+from bot.host.table import TableInfo
+from i18n import t
+
+GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand")
+MOVE_VERBS: Final = ("set", "land", "ship", "river", "road", "build", "double", "pass", "score", "pile", "discard")
+PICK_GROUPS: Final = ("land", "ship", "river", "road", "build", "score", "discard")
+"""Moves offered in a select menu, one menu per group (each has at most 25 options on any island)."""
+SELECT_MAX: Final = 25
+
+
+def encode_move(move: str) -> str:
+    return move.strip().replace(" ", "_")
+
+
+def decode_move(text: str) -> str:
+    return text.replace("_", " ")
+
+
+class Clicks(Protocol):
+    """Who handles the clicks (the cog): the items only parse their id and hand the click on."""
+
+    async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str) -> None: ...
+
+    async def on_move_component(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
+                                confirmed: bool) -> None: ...
+
+
+def _cog(interaction: discord.Interaction) -> Clicks:
+    """The loaded cog that handles the clicks (registered under the name ``SantaCruz``)."""
+    client = interaction.client
+    cog = client.get_cog("SantaCruz") if isinstance(client, commands.Bot) else None
+    if cog is None:  # pragma: no cover - the cog is added in setup_hook, before any interaction
+        raise RuntimeError("the Santa Cruz cog is not loaded")
+    return cog  # type: ignore[return-value]  # the cog implements Clicks; views must not import the cog
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"sc:(?P<game>[0-9]+):(?P<action>" + "|".join(GAME_ACTIONS) + ")(?::(?P<seq>[0-9]+))?"):
+    """A button acting on a whole game: the lobby's buttons, confirmations, rematch, "my cards".
+
+    ``seq`` (optional) only marks which position a message shows: a move message's "My cards" button
+    carries it, so that after a crash the bot can tell whether the last move was posted.
+    """
+
+    def __init__(self, game_id: int, action: str, *, seq: int | None = None, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 item: discord.ui.Button[Any] | None = None) -> None:
+        self.game_id = game_id
+        self.action = action
+        self.seq = seq
+        custom_id = f"sc:{game_id}:{action}" + (f":{seq}" if seq is not None else "")
+        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=style, custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> GameButton:
+        assert isinstance(item, discord.ui.Button)
+        seq = int(match["seq"]) if match["seq"] else None
+        return cls(int(match["game"]), match["action"], seq=seq, item=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_game_button(interaction, self.game_id, self.action)
+
+
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"sc:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<move>(?:" + "|".join(MOVE_VERBS)
+                 + r")(?:_[A-Za-z0-9\-]+)?)(?P<ok>:ok)?"):
+    """One move as a button (``ok``: already confirmed)."""
+
+    def __init__(self, game_id: int, seq: int, move: str, *, confirmed: bool = False, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary,
+                 item: discord.ui.Button[Any] | None = None) -> None:
+        self.game_id = game_id
+        self.seq = seq
+        self.move = move
+        self.confirmed = confirmed
+        custom_id = f"sc:{game_id}:{seq}:{encode_move(move)}" + (":ok" if confirmed else "")
+        super().__init__(item or discord.ui.Button(label=clip(label or move, LABEL_MAX), style=style,
+                                                   custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MoveButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["seq"]), decode_move(match["move"]),
+                   confirmed=bool(match["ok"]), item=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_move_component(interaction, self.game_id, self.seq, self.move,
+                                                  confirmed=self.confirmed)
+
+
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"sc:(?P<game>[0-9]+):(?P<seq>[0-9]+):pick:(?P<group>[a-z]+)"):
+    """A menu of moves of one kind (the sites for a card, the scoring cards...)."""
+
+    def __init__(self, game_id: int, seq: int, group: str, *, item: discord.ui.Select[Any]) -> None:
+        self.game_id = game_id
+        self.seq = seq
+        self.group = group
+        super().__init__(item)
+
+    @classmethod
+    def make(cls, game_id: int, seq: int, group: str, placeholder: str,
+             options: list[discord.SelectOption]) -> MoveSelect:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"sc:{game_id}:{seq}:pick:{group}", placeholder=clip(placeholder, 150),
+            options=options[:SELECT_MAX], min_values=1, max_values=1)
+        return cls(game_id, seq, group, item=select)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MoveSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["game"]), int(match["seq"]), match["group"], item=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not values:
+            return
+        await _cog(interaction).on_move_component(interaction, self.game_id, self.seq, values[0], confirmed=False)
+
+
+# ---------------------------------------------------------------------- ready-made views
+
+
+def lobby_view(info: TableInfo, locale: str) -> discord.ui.View | None:
+    """Join / Leave / Add computer / Remove computer / Start, while the game is in its lobby."""
+    if info.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    g = info.game_id
+    view.add_item(GameButton(g, "join", label=t("bot.button.join", locale), style=discord.ButtonStyle.success))
+    view.add_item(GameButton(g, "leave", label=t("bot.button.leave", locale)))
+    view.add_item(GameButton(g, "addbot", label=t("bot.button.addbot", locale)))
+    if any(s.is_computer for s in info.seats):
+        view.add_item(GameButton(g, "removebot", label=t("bot.button.removebot", locale)))
+    view.add_item(GameButton(g, "start", label=t("bot.button.start", locale), style=discord.ButtonStyle.primary))
+    return view
+
+
+def post_view(game_id: int, seq: int, locale: str, *, game_over: bool = False) -> discord.ui.View:
+    """Under each move message: "My cards" (an ephemeral hand), or "Rematch" when the game is over."""
+    view = discord.ui.View(timeout=None)
+    if game_over:
+        view.add_item(GameButton(game_id, "rematch", label=t("bot.button.rematch", locale),
+                                 style=discord.ButtonStyle.success))
+    else:
+        view.add_item(GameButton(game_id, "hand", seq=seq, label=t("bot.button.hand", locale)))
+    return view
+
+
+def shows_position(message: discord.Message, game_id: int, seq: int) -> bool:
+    """Whether ``message`` is the bot's post of position ``seq`` of game ``game_id``."""
+    wanted = f"sc:{game_id}:hand:{seq}"
+    return any(getattr(child, "custom_id", None) == wanted
+               for row in message.components for child in getattr(row, "children", []))
+
+
+def confirm_view(game_id: int, seq: int, move: str, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(MoveButton(game_id, seq, move, confirmed=True, label=t("bot.button.play_anyway", locale),
+                             style=discord.ButtonStyle.danger))
+    view.add_item(GameButton(game_id, "cancel", label=t("bot.button.cancel", locale)))
+    return view
+
+
+def abandon_view(game_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameButton(game_id, "abandon", label=t("bot.button.abandon", locale),
+                             style=discord.ButtonStyle.danger))
+    view.add_item(GameButton(game_id, "cancel", label=t("bot.button.cancel", locale)))
+    return view
+
+
+def _group(move: str) -> str:
+    verb, _, arg = move.partition(" ")
+    if verb in ("ship", "river", "road") and not arg:
+        return "button"
+    if verb in PICK_GROUPS:
+        return verb
+    return "button"
+
+
+def controls_view(game_id: int, seq: int, view: dict[str, Any], locale: str) -> discord.ui.View | None:
+    """Every legal move of the seat whose own ``view`` this is, as menus and buttons (None if none).
+
+    Sites come in one menu per card ("Ship card: choose a site"), scoring cards and discards in a
+    menu with the card's text; sets, piles, double moves, cards that cannot build and "pass" are
+    buttons. At most five rows result on any island the engine allows (three card menus, the
+    scoring menu and one row of buttons at most).
+    """
+    legal: list[str] = list((view.get("you") or {}).get("legal_moves") or [])
+    if not legal:
+        return None
+    groups: dict[str, list[str]] = {}
+    for move in legal:
+        groups.setdefault(_group(move), []).append(move)
+    out = discord.ui.View(timeout=None)
+    for group in PICK_GROUPS:
+        moves = groups.get(group)
+        if not moves:
+            continue
+        options = []
+        for move in moves[:SELECT_MAX]:
+            detail = move_detail(view, move, locale)
+            options.append(discord.SelectOption(label=clip(move_label(view, move, locale), OPTION_MAX), value=move,
+                                                description=clip(detail, OPTION_MAX) if detail else None))
+        out.add_item(MoveSelect.make(game_id, seq, group, _placeholder(group, view, locale), options))
+    for move in groups.get("button", []):
+        style = discord.ButtonStyle.secondary if needs_confirmation(move, legal, view) else discord.ButtonStyle.primary
+        out.add_item(MoveButton(game_id, seq, move, label=move_label(view, move, locale), style=style))
+    return out
+
+
+def _placeholder(group: str, view: dict[str, Any], locale: str) -> str:
+    if group in ("ship", "river", "road"):
+        return t("bot.controls.card", locale, card=t(f"game.card.{group}.one", locale))
+    if group == "build":
+        pending = view.get("pending") or {}
+        return t("bot.controls.build", locale, kind=t(f"game.card.{pending.get('card', 'road')}.short", locale))
+    return t(f"bot.controls.{group}", locale)

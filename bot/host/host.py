@@ -1,0 +1,716 @@
+"""The host: every decision about Santa Cruz games in channels. It knows nothing of Discord.
+
+A cog parses Discord input, calls the host, and turns its answers into messages. Users and channels
+are integer ids; names are the display names the cog passes in; every refusal is a :class:`HostError`
+whose ``key`` is a message-catalogue key (``i18n/locales/*/host.json``) and ``params`` its values.
+Secrets (the seed, the deck, anyone's cards) leave only through :meth:`Host.view_for`, for a user's
+own seat. All times are seconds since the epoch (floats, UTC).
+
+Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.py``)::
+
+    host = Host(store, settings, clock=time.time, game_factory=..., chooser=..., executor=None)
+    await host.load() -> list[TableInfo]                   # at start-up: every lobby and running game (and
+                                                           # the users' languages)
+
+    # lobby (one open game per channel); opener-only actions also accept can_manage=True
+    await host.open(channel_id, guild_id, user_id, name, *, draft=False, locale=None,
+                    computers=0, strength=None) -> TableInfo
+    await host.join(channel_id, user_id, name) -> TableInfo
+    await host.leave(channel_id, user_id) -> TableInfo     # status "abandoned" when no person is left
+    await host.add_computer(channel_id, user_id, strength=None, *, can_manage=False) -> TableInfo
+    await host.remove_computer(channel_id, user_id, *, can_manage=False) -> TableInfo
+    await host.start(channel_id, user_id, *, can_manage=False) -> StartResult
+    await host.abandon(channel_id, user_id, *, can_manage=False) -> TableInfo
+    await host.rematch(channel_id, user_id, *, can_manage=False) -> TableInfo   # after game over
+
+    # play
+    await host.play(channel_id, user_id, move, *, interaction_id=None, game_id=None,
+                    expected_seq=None) -> MoveResult
+    async for result in host.run_computers(channel_id): ...      # MoveResult per computer move
+    await host.undo(channel_id, user_id, *, interaction_id=None, game_id=None) -> MoveResult
+    await host.away(channel_id, user_id) -> SeatChange
+    await host.back(channel_id, user_id) -> SeatChange
+    await host.hand_over(channel_id, user_id, target_user_id, *, can_manage=False) -> SeatChange
+
+    # reading (no database access, never raises for a missing game unless noted)
+    host.info(channel_id) -> TableInfo | None              # the channel's current or last game
+    host.find_game(game_id) -> TableInfo | None            # e.g. for a DM button carrying the game id
+    host.games_of(user_id) -> list[TableInfo]              # running games the user is seated in
+    host.seat_of(channel_id, user_id) -> int | None
+    host.view_for(channel_id, user_id) -> dict             # own seat view, or public if not seated
+    host.public_view(channel_id) -> dict                   # raises HostError without a started game
+    host.legal_moves(channel_id, user_id, prefix="") -> list[str]   # [] unless it is their turn
+
+    # turn reminders (driven from the database)
+    await host.due_reminders(now=None) -> list[Reminder]
+    await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
+
+    # each user's own language (en/de/fr), for the DMs they get after a restart (loaded at load())
+    await host.remember_locale(user_id, locale) -> bool    # stored only when it changed; True if so
+    host.locale_of(user_id) -> str | None                  # None: never seen (use the game's language)
+
+Error keys (``HostError.key``, with its ``params``); each text says what to do instead::
+
+    host.error.no_game             no lobby or running game in the channel
+    host.error.game_exists         the channel already has a lobby or running game
+    host.error.not_in_lobby        the game has started (join, start, add/remove computer)
+    host.error.not_running         the game is still in its lobby
+    host.error.game_over           the game is over
+    host.error.not_seated          the user has no seat in the game
+    host.error.already_seated      join twice
+    host.error.lobby_full          (max) four seats taken
+    host.error.too_few_players     (min) start with one seat
+    host.error.too_many_players    (max) open with too many computer seats
+    host.error.not_opener          (opener) only the opener or Manage Channels may do this
+    host.error.bad_locale          (locale, choices)
+    host.error.bad_strength        (strength, choices)
+    host.error.no_computer         no computer seat to remove
+    host.error.leave_running       leave a running game (use away)
+    host.error.not_your_turn       (name) of the seat to move
+    host.error.you_are_away        the computer plays this user's seat (use back)
+    host.error.illegal_move        (move, reason) the engine refused the move
+    host.error.already_done        this interaction id was stored already
+    host.error.stale               the button's game id or seq is not the current one
+    host.error.conflict            another process stored a move meanwhile (reloaded; try again)
+    host.error.undo_nothing        no move to take back
+    host.error.undo_not_last       not the user's move, or someone acted since
+    host.error.undo_hidden         the move revealed something hidden
+    host.error.already_away        away (or hand over) twice
+    host.error.not_away            back without being away
+    host.error.not_overdue         (name, hours) hand over before the time limit, or not their turn
+    host.error.no_previous_game    rematch without a finished game
+    host.error.not_over            rematch when the last game did not end normally
+
+``illegal_move``'s ``reason`` is the engine's English explanation; the cog decides whether to show it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any, Final
+
+import engine
+from bot.host.settings import AI_STRENGTHS, Settings
+from bot.host.store import (
+    OPEN_STATUSES,
+    UNDO,
+    ChannelBusy,
+    GameRow,
+    MoveConflict,
+    MoveRow,
+    Store,
+    effective_moves,
+)
+from bot.host.table import MoveResult, Options, Reminder, Seat, SeatChange, StartResult, Table, TableInfo
+from engine import Game, IllegalMove, parse_move
+from engine.ai import choose_move
+from i18n import LOCALES, t
+
+log = logging.getLogger(__name__)
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 4
+HOUR: Final = 3600.0
+DAY: Final = 24 * HOUR
+
+GameFactory = Callable[[Sequence[str], int, bool], Game]
+"""``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""
+Chooser = Callable[[dict[str, Any], str, int, float], str]
+"""``(seat view, strength, seed, seconds) -> move``: a computer player; runs in an executor."""
+
+
+def default_game_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
+    """A game on the default island."""
+    return engine.new_game(names, seed, draft=draft)
+
+
+def default_chooser(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+    """The engine's computer players (``engine.ai``)."""
+    return choose_move(view, strength=strength, seed=seed, budget=budget)
+
+
+def _new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class HostError(Exception):
+    """A refusal: nothing changed. ``key`` is a message-catalogue key, ``params`` fill its template."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def text(self, locale: object = "en") -> str:
+        """The refusal in words, in ``locale``."""
+        return t(self.key, locale, **self.params)
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.params}" if self.params else self.key
+
+
+class Host:
+    """All games of one bot, one per channel; see the module docstring for the API."""
+
+    def __init__(self, store: Store, settings: Settings | None = None, *,
+                 clock: Callable[[], float] = time.time,
+                 game_factory: GameFactory = default_game_factory,
+                 chooser: Chooser = default_chooser,
+                 executor: Executor | None = None,
+                 new_seed: Callable[[], int] = _new_seed) -> None:
+        """``executor`` runs the computer players (default: the loop's thread pool; a process pool
+        needs a picklable ``chooser``, which :func:`default_chooser` is)."""
+        self.store = store
+        self.settings = settings or Settings()
+        self._clock = clock
+        self._factory = game_factory
+        self._chooser = chooser
+        self._executor = executor
+        self._new_seed = new_seed
+        self._tables: dict[int, Table] = {}
+        """Channel id -> the channel's current game (or its last one, while in memory)."""
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        """One lock per channel: every change to a channel's game happens under it."""
+        self._user_locales: dict[int, str] = {}
+        """User id -> the language of their last interaction, as stored."""
+
+    # ------------------------------------------------------------------ start-up
+
+    async def load(self) -> list[TableInfo]:
+        """Bring back every lobby and running game, and the users' languages, from the database (call once
+        at start-up)."""
+        self._user_locales = {user: locale for user, locale in (await self.store.user_locales()).items()
+                              if locale in LOCALES}
+        loaded = []
+        for row in await self.store.open_games():
+            table = await self._restore(row)
+            self._tables[row.channel_id] = table
+            loaded.append(table.info())
+        log.info("loaded %d open games", len(loaded))
+        return loaded
+
+    async def _restore(self, row: GameRow) -> Table:
+        table = Table(
+            id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
+            seats=[Seat.from_dict(s) for s in row.seats], options=Options.from_dict(row.options),
+            seed=row.seed, status=row.status, created_at=row.created_at, last_move_at=row.last_move_at,
+            next_reminder_at=row.next_reminder_at, log=await self.store.moves(row.id))
+        if row.state is not None or table.log:
+            table.game = await self._rebuild(table, row.state)
+        return table
+
+    async def _rebuild(self, table: Table, snapshot: str | None) -> Game:
+        """The game from its snapshot if that agrees with the move log, else replayed from the log."""
+        moves = [r.move for r in effective_moves(table.log)]
+        if snapshot is not None:
+            try:
+                game = Game.from_json(snapshot)
+                if [m for _, m in game.moves] == moves:
+                    return game
+            except (ValueError, KeyError, TypeError):
+                log.exception("game %d: unreadable snapshot", table.id)
+        log.warning("game %d: snapshot does not match the move log; replaying %d moves", table.id, len(moves))
+        game = self._factory(table.names, table.seed, table.options.draft)
+        for move in moves:
+            game.apply(move)
+        await self.store.update_game(table.id, now=self._clock(), state=game.to_json())
+        return game
+
+    # ------------------------------------------------------------------ helpers
+
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        return self._locks[channel_id]
+
+    def _open_table(self, channel_id: int) -> Table:
+        table = self._tables.get(channel_id)
+        if table is None or table.status not in OPEN_STATUSES:
+            raise HostError("host.error.no_game")
+        return table
+
+    def _lobby(self, channel_id: int) -> Table:
+        table = self._open_table(channel_id)
+        if table.status != "lobby":
+            raise HostError("host.error.not_in_lobby")
+        return table
+
+    def _running(self, channel_id: int, game_id: int | None = None) -> Table:
+        table = self._tables.get(channel_id)
+        if table is None:
+            raise HostError("host.error.no_game")
+        if game_id is not None and game_id != table.id:
+            raise HostError("host.error.stale")
+        if table.status == "lobby":
+            raise HostError("host.error.not_running")
+        if table.status == "over":
+            raise HostError("host.error.game_over")
+        if table.status != "running":
+            raise HostError("host.error.no_game")
+        return table
+
+    @staticmethod
+    def _seated(table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise HostError("host.error.not_seated")
+        return seat
+
+    @staticmethod
+    def _check_opener(table: Table, user_id: int, can_manage: bool) -> None:
+        if user_id != table.opener_id and not can_manage:
+            opener = table.seat_of(table.opener_id)
+            raise HostError("host.error.not_opener",
+                            opener=table.seats[opener].name if opener is not None else "")
+
+    def _strength(self, strength: str | None) -> str:
+        strength = (strength or self.settings.ai_strength).lower()
+        if strength not in AI_STRENGTHS:
+            raise HostError("host.error.bad_strength", strength=strength, choices=", ".join(AI_STRENGTHS))
+        return strength
+
+    @staticmethod
+    def _computer_seat(seats: list[Seat], strength: str, locale: str) -> Seat:
+        taken = {s.name for s in seats}
+        number = 1 + sum(s.is_computer for s in seats)
+        while t("host.computer_name", locale, number=number) in taken:
+            number += 1
+        return Seat(None, t("host.computer_name", locale, number=number), strength=strength)
+
+    async def _save_seats(self, table: Table, **columns: Any) -> None:
+        await self.store.update_game(table.id, now=self._clock(), seats=table.seats_json(), **columns)
+
+    def _next_reminder(self, table: Table, game: Game, now: float) -> float | None:
+        """When the seat to move should be reminded: a delay after its turn began, at most once a day."""
+        seat = game.to_move
+        if seat is None or table.seats[seat].computer_plays:
+            return None
+        at = now + table.options.reminder_hours * HOUR
+        last = table.seats[seat].reminded_at
+        return at if last is None else max(at, last + DAY)
+
+    async def _check_interaction(self, interaction_id: int | None) -> None:
+        if interaction_id is not None and await self.store.move_by_interaction(interaction_id) is not None:
+            raise HostError("host.error.already_done")
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
+                   draft: bool = False, locale: str | None = None, computers: int = 0,
+                   strength: str | None = None) -> TableInfo:
+        """Open a lobby in the channel with the opener seated and ``computers`` computer seats."""
+        locale = (locale or self.settings.default_locale).lower()
+        if locale not in LOCALES:
+            raise HostError("host.error.bad_locale", locale=locale, choices=", ".join(LOCALES))
+        strength = self._strength(strength)
+        if not 0 <= computers < MAX_PLAYERS:
+            raise HostError("host.error.too_many_players", max=MAX_PLAYERS)
+        options = Options(draft=bool(draft), locale=locale, reminder_hours=self.settings.reminder_hours,
+                          away_hours=self.settings.away_hours)
+        seats = [Seat(user_id, name)]
+        for _ in range(computers):
+            seats.append(self._computer_seat(seats, strength, locale))
+        async with self._lock(channel_id):
+            return await self._create(channel_id, guild_id, user_id, seats, options)
+
+    async def _create(self, channel_id: int, guild_id: int | None, opener_id: int, seats: list[Seat],
+                      options: Options) -> TableInfo:
+        current = self._tables.get(channel_id)
+        if current is not None and current.status in OPEN_STATUSES:
+            raise HostError("host.error.game_exists")
+        now = self._clock()
+        seed = self._new_seed()
+        try:
+            game_id = await self.store.insert_game(
+                channel_id=channel_id, guild_id=guild_id, opener_id=opener_id,
+                seats=[s.to_dict() for s in seats], options=options.to_dict(), seed=seed, status="lobby",
+                locale=options.locale, now=now)
+        except ChannelBusy:
+            raise HostError("host.error.game_exists") from None
+        table = Table(id=game_id, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
+                      options=options, seed=seed, status="lobby", created_at=now)
+        self._tables[channel_id] = table
+        return table.info()
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
+        async with self._lock(channel_id):
+            table = self._lobby(channel_id)
+            if table.seat_of(user_id) is not None:
+                raise HostError("host.error.already_seated")
+            if len(table.seats) >= MAX_PLAYERS:
+                raise HostError("host.error.lobby_full", max=MAX_PLAYERS)
+            table.seats.append(Seat(user_id, name))
+            await self._save_seats(table)
+            return table.info()
+
+    async def leave(self, channel_id: int, user_id: int) -> TableInfo:
+        """Leave a lobby. The opener's role passes to the next person; with nobody left the lobby closes."""
+        async with self._lock(channel_id):
+            table = self._open_table(channel_id)
+            if table.status != "lobby":
+                raise HostError("host.error.leave_running")
+            seat = self._seated(table, user_id)
+            del table.seats[seat]
+            people = [s.user_id for s in table.seats if s.user_id is not None]
+            if not people:
+                table.status = "abandoned"
+            elif user_id == table.opener_id:
+                table.opener_id = people[0]
+            await self._save_seats(table, status=table.status, opener_id=table.opener_id)
+            return table.info()
+
+    async def add_computer(self, channel_id: int, user_id: int, strength: str | None = None, *,
+                           can_manage: bool = False) -> TableInfo:
+        async with self._lock(channel_id):
+            table = self._lobby(channel_id)
+            self._check_opener(table, user_id, can_manage)
+            strength = self._strength(strength)
+            if len(table.seats) >= MAX_PLAYERS:
+                raise HostError("host.error.lobby_full", max=MAX_PLAYERS)
+            table.seats.append(self._computer_seat(table.seats, strength, table.options.locale))
+            await self._save_seats(table)
+            return table.info()
+
+    async def remove_computer(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
+        """Remove the last computer seat."""
+        async with self._lock(channel_id):
+            table = self._lobby(channel_id)
+            self._check_opener(table, user_id, can_manage)
+            computers = [i for i, s in enumerate(table.seats) if s.is_computer]
+            if not computers:
+                raise HostError("host.error.no_computer")
+            del table.seats[computers[-1]]
+            await self._save_seats(table)
+            return table.info()
+
+    async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> StartResult:
+        async with self._lock(channel_id):
+            table = self._lobby(channel_id)
+            self._check_opener(table, user_id, can_manage)
+            if len(table.seats) < MIN_PLAYERS:
+                raise HostError("host.error.too_few_players", min=MIN_PLAYERS)
+            game = self._factory(table.names, table.seed, table.options.draft)
+            now = self._clock()
+            reminder = self._next_reminder(table, game, now)
+            await self.store.update_game(table.id, now=now, status="running", state=game.to_json(),
+                                         last_move_at=now, next_reminder_at=reminder)
+            table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
+            to_move = game.to_move
+            assert to_move is not None
+            seat = table.seats[to_move]
+            return StartResult(
+                info=table.info(), view=game.view(None), to_move=to_move,
+                to_move_user_id=None if seat.computer_plays else seat.user_id,
+                computer_to_move=seat.computer_plays,
+                dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
+
+    async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
+        """End the channel's lobby or running game without a result (opener or Manage Channels)."""
+        async with self._lock(channel_id):
+            table = self._open_table(channel_id)
+            self._check_opener(table, user_id, can_manage)
+            await self.store.update_game(table.id, now=self._clock(), status="abandoned", next_reminder_at=None)
+            table.status, table.next_reminder_at = "abandoned", None
+            return table.info()
+
+    async def rematch(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
+        """A new lobby with the finished game's players seated (computers keep their strength)."""
+        async with self._lock(channel_id):
+            current = self._tables.get(channel_id)
+            if current is not None and current.status in OPEN_STATUSES:
+                raise HostError("host.error.game_exists")
+            last = await self.store.latest_game(channel_id)
+            if last is None:
+                raise HostError("host.error.no_previous_game")
+            if last.status != "over":
+                raise HostError("host.error.not_over")
+            seats = [Seat(s["user_id"], s["name"], strength=s["strength"]) for s in last.seats]
+            seated = any(s.user_id == user_id for s in seats)
+            if not seated and not can_manage:
+                raise HostError("host.error.not_seated")
+            opener = user_id if seated else last.opener_id
+            return await self._create(channel_id, last.guild_id, opener, seats, Options.from_dict(last.options))
+
+    # ------------------------------------------------------------------ play
+
+    async def play(self, channel_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
+                   game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
+        """Make ``move`` (notation) for the user's seat.
+
+        ``interaction_id`` makes a retry harmless (``already_done``); ``game_id`` and ``expected_seq``
+        (from a button's id) refuse a click on a message the game has moved on from (``stale``).
+        """
+        async with self._lock(channel_id):
+            await self._check_interaction(interaction_id)
+            table = self._running(channel_id, game_id)
+            seat = self._seated(table, user_id)
+            if expected_seq is not None and expected_seq != table.seq:
+                raise HostError("host.error.stale")
+            if table.seats[seat].away:
+                raise HostError("host.error.you_are_away")
+            game = table.game
+            assert game is not None
+            to_move = game.to_move
+            if to_move != seat:
+                assert to_move is not None
+                raise HostError("host.error.not_your_turn", name=table.seats[to_move].name)
+            try:
+                text = str(parse_move(move))
+                new = game.clone()
+                events = new.apply(text)
+            except IllegalMove as exc:
+                raise HostError("host.error.illegal_move", move=str(move).strip(), reason=str(exc)) from None
+            return await self._commit(table, new, seat, user_id, text, interaction_id, events)
+
+    async def run_computers(self, channel_id: int) -> AsyncIterator[MoveResult]:
+        """Play the computer's moves while the seat to move is a computer (or a person who is away).
+
+        Each move is chosen off the event loop and stored before it is yielded. Safe to run twice at
+        once for a channel: each move is made exactly once.
+        """
+        while True:
+            async with self._lock(channel_id):
+                table = self._tables.get(channel_id)
+                if table is None or table.status != "running" or table.game is None:
+                    return
+                seat = table.game.to_move
+                if seat is None or not table.seats[seat].computer_plays:
+                    return
+                result = await self._computer_move(table, seat)
+            yield result
+
+    async def _computer_move(self, table: Table, seat: int) -> MoveResult:
+        game = table.game
+        assert game is not None
+        view = game.view(seat)
+        strength = table.seats[seat].strength or self.settings.ai_strength
+        ai_seed = (table.seed + 7919 * table.seq) % (1 << 62)
+        loop = asyncio.get_running_loop()
+        try:
+            text = await loop.run_in_executor(self._executor, self._chooser, view, strength, ai_seed,
+                                              self.settings.ai_seconds)
+        except Exception:
+            log.exception("game %d: the computer player failed; playing a random legal move", table.id)
+            text = ""
+        if not game.is_legal(text):
+            if text:
+                log.error("game %d: the computer player chose illegal %r; playing a random legal move",
+                          table.id, text)
+            text = random.Random(ai_seed).choice(view["you"]["legal_moves"])
+        new = game.clone()
+        events = new.apply(text)
+        return await self._commit(table, new, seat, None, str(parse_move(text)), None, events)
+
+    async def undo(self, channel_id: int, user_id: int, *, interaction_id: int | None = None,
+                   game_id: int | None = None) -> MoveResult:
+        """Take back the user's last move, if it revealed nothing hidden and nobody has acted since."""
+        async with self._lock(channel_id):
+            await self._check_interaction(interaction_id)
+            table = self._running(channel_id, game_id)
+            seat = self._seated(table, user_id)
+            standing = effective_moves(table.log)
+            if not standing:
+                raise HostError("host.error.undo_nothing")
+            last = standing[-1]
+            since = table.log[last.seq:]
+            if last.user_id != user_id or any(r.user_id != user_id for r in since):
+                raise HostError("host.error.undo_not_last")
+            game = table.game
+            assert game is not None
+            if not game.can_undo():
+                raise HostError("host.error.undo_hidden")
+            new = game.undo()
+            return await self._commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
+
+    async def _commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
+                      interaction_id: int | None, events: list[dict[str, Any]], *,
+                      undone: str | None = None) -> MoveResult:
+        """Store the move and the new state in one transaction, then adopt them; answer for the cog."""
+        old = table.game
+        assert old is not None
+        now = self._clock()
+        row = MoveRow(table.id, table.seq + 1, seat, user_id, text, interaction_id, now)
+        status = "over" if new.is_over() else "running"
+        reminder = self._next_reminder(table, new, now)
+        try:
+            await self.store.append_move(row, state=new.to_json(), status=status, last_move_at=now,
+                                         next_reminder_at=reminder)
+        except MoveConflict:
+            await self._check_interaction(interaction_id)
+            log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
+            stored = await self.store.get_game(table.id)
+            if stored is not None:
+                self._tables[table.channel_id] = await self._restore(stored)
+            raise HostError("host.error.conflict") from None
+        changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
+        table.game, table.status, table.last_move_at, table.next_reminder_at = new, status, now, reminder
+        table.log.append(row)
+        to_move = new.to_move
+        next_seat = table.seats[to_move] if to_move is not None else None
+        mover = table.seats[seat]
+        over = new.is_over()
+        return MoveResult(
+            game_id=table.id, channel_id=table.channel_id, locale=table.options.locale, seq=row.seq,
+            seat=seat, name=mover.name, user_id=mover.user_id, by_computer=user_id is None,
+            move=undone if undone is not None else text, undo=undone is not None, events=events,
+            view=new.view(None), to_move=to_move, to_move_name=next_seat.name if next_seat else None,
+            to_move_user_id=next_seat.user_id if next_seat and not next_seat.computer_plays else None,
+            computer_to_move=bool(next_seat and next_seat.computer_plays), secret_changed=changed,
+            dm_user_ids=tuple(u for s in changed if (u := table.seats[s].user_id) is not None),
+            game_over=over, ranking=tuple(new.ranking()) if over else None)
+
+    # ------------------------------------------------------------------ away and back
+
+    async def away(self, channel_id: int, user_id: int) -> SeatChange:
+        """Let the computer play the user's seat for the rest of the game (until :meth:`back`)."""
+        async with self._lock(channel_id):
+            table = self._running(channel_id)
+            return await self._set_away(table, self._seated(table, user_id), True)
+
+    async def back(self, channel_id: int, user_id: int) -> SeatChange:
+        """Take one's seat back from the computer."""
+        async with self._lock(channel_id):
+            table = self._running(channel_id)
+            return await self._set_away(table, self._seated(table, user_id), False)
+
+    async def hand_over(self, channel_id: int, user_id: int, target_user_id: int, *,
+                        can_manage: bool = False) -> SeatChange:
+        """The opener (or Manage Channels) hands a player's seat to the computer when that player has
+        been to move for the game's time limit (``AWAY_HOURS``)."""
+        async with self._lock(channel_id):
+            table = self._running(channel_id)
+            self._check_opener(table, user_id, can_manage)
+            seat = self._seated(table, target_user_id)
+            assert table.game is not None
+            hours = table.options.away_hours
+            since = table.last_move_at if table.last_move_at is not None else table.created_at
+            if table.game.to_move != seat or self._clock() - since < hours * HOUR:
+                raise HostError("host.error.not_overdue", name=table.seats[seat].name, hours=f"{hours:g}")
+            return await self._set_away(table, seat, True)
+
+    async def _set_away(self, table: Table, seat: int, away: bool) -> SeatChange:
+        place = table.seats[seat]
+        if place.away == away:
+            raise HostError("host.error.already_away" if away else "host.error.not_away")
+        assert table.game is not None and place.user_id is not None
+        place.away = away
+        table.next_reminder_at = self._next_reminder(table, table.game, self._clock())
+        await self._save_seats(table, next_reminder_at=table.next_reminder_at)
+        to_move = table.game.to_move
+        return SeatChange(info=table.info(), seat=seat, name=place.name, user_id=place.user_id, away=away,
+                          computer_to_move=to_move is not None and table.seats[to_move].computer_plays)
+
+    # ------------------------------------------------------------------ reading
+
+    def info(self, channel_id: int) -> TableInfo | None:
+        table = self._tables.get(channel_id)
+        return table.info() if table is not None else None
+
+    def find_game(self, game_id: int) -> TableInfo | None:
+        return next((t.info() for t in self._tables.values() if t.id == game_id), None)
+
+    def games_of(self, user_id: int) -> list[TableInfo]:
+        return [t.info() for t in self._tables.values()
+                if t.status == "running" and t.seat_of(user_id) is not None]
+
+    def seat_of(self, channel_id: int, user_id: int) -> int | None:
+        table = self._tables.get(channel_id)
+        return table.seat_of(user_id) if table is not None else None
+
+    def _started(self, channel_id: int) -> tuple[Table, Game]:
+        table = self._tables.get(channel_id)
+        if table is None:
+            raise HostError("host.error.no_game")
+        if table.game is None:
+            raise HostError("host.error.not_running" if table.status == "lobby" else "host.error.no_game")
+        return table, table.game
+
+    def public_view(self, channel_id: int) -> dict[str, Any]:
+        """What everyone may see of the channel's (current or last) game."""
+        return self._started(channel_id)[1].view(None)
+
+    def view_for(self, channel_id: int, user_id: int) -> dict[str, Any]:
+        """The user's own seat view (their cards, chips and legal moves), or the public view if not seated.
+
+        The only way secrets reach the cog: send it to that user alone (ephemeral or DM).
+        """
+        table, game = self._started(channel_id)
+        return game.view(table.seat_of(user_id))
+
+    def legal_moves(self, channel_id: int, user_id: int, prefix: str = "") -> list[str]:
+        """The user's legal moves now (for autocomplete and buttons): empty unless it is their turn and
+        they play their seat themselves. ``prefix`` filters by the start of the notation."""
+        table = self._tables.get(channel_id)
+        if table is None or table.status != "running" or table.game is None:
+            return []
+        seat = table.seat_of(user_id)
+        if seat is None or table.seats[seat].away or table.game.to_move != seat:
+            return []
+        prefix = prefix.strip().lower()
+        return [m for m in map(str, table.game.legal_moves()) if m.lower().startswith(prefix)]
+
+    # ------------------------------------------------------------------ reminders
+
+    async def due_reminders(self, now: float | None = None) -> list[Reminder]:
+        """Turn reminders to send now (one per game at most). Mark each with :meth:`mark_reminded` as soon
+        as it is sent, or could not be sent (DMs closed): an unmarked reminder is returned again."""
+        now = self._clock() if now is None else now
+        due = []
+        for row in await self.store.reminders_due(now):
+            table = self._tables.get(row.channel_id)
+            if table is None or table.id != row.id or table.game is None:
+                continue
+            seat = table.game.to_move
+            if seat is None or table.seats[seat].computer_plays:
+                continue
+            place = table.seats[seat]
+            assert place.user_id is not None
+            due.append(Reminder(
+                game_id=table.id, channel_id=table.channel_id, guild_id=table.guild_id,
+                locale=table.options.locale, seq=table.seq, seat=seat, user_id=place.user_id, name=place.name,
+                waiting_since=table.last_move_at if table.last_move_at is not None else table.created_at))
+        return due
+
+    async def mark_reminded(self, reminder: Reminder, now: float | None = None) -> None:
+        """Record that ``reminder`` was sent: the next one for this turn comes a day (or the game's delay,
+        if longer) later. Does nothing if the game has moved on since."""
+        async with self._lock(reminder.channel_id):
+            table = self._tables.get(reminder.channel_id)
+            if (table is None or table.id != reminder.game_id or table.seq != reminder.seq
+                    or table.status != "running"):
+                return
+            now = self._clock() if now is None else now
+            table.seats[reminder.seat].reminded_at = now
+            table.next_reminder_at = now + max(DAY, table.options.reminder_hours * HOUR)
+            await self._save_seats(table, next_reminder_at=table.next_reminder_at)
+
+    # ------------------------------------------------------------------ users' languages
+
+    async def remember_locale(self, user_id: int, locale: str) -> bool:
+        """Remember the language of the user's last interaction (``en``, ``de`` or ``fr``), for the DMs
+        they get later, after a restart too. Writes to the database only when it changed; returns whether
+        it did."""
+        locale = str(locale).lower()
+        if locale not in LOCALES:
+            raise HostError("host.error.bad_locale", locale=locale, choices=", ".join(LOCALES))
+        if self._user_locales.get(user_id) == locale:
+            return False
+        await self.store.set_user_locale(user_id, locale, now=self._clock())
+        self._user_locales[user_id] = locale
+        return True
+
+    def locale_of(self, user_id: int) -> str | None:
+        """The user's stored language, or ``None`` if the bot has not seen them interact."""
+        return self._user_locales.get(user_id)
+
+
+def _secret(game: Game, seat: int) -> dict[str, Any]:
+    """What only ``seat`` may know (its ``you`` view without the legal moves), to tell if it changed."""
+    you = dict(game.view(seat)["you"])
+    del you["legal_moves"]
+    return you

@@ -1,0 +1,242 @@
+"""The host's data: a :class:`Table` is one game in one channel, and the frozen answers the host gives.
+
+A table's seats, options and status live in the ``games`` row of the database; its move log in
+``moves``; its engine state is rebuilt from them (see ``bot/store.py``). Nothing here knows Discord:
+users are plain integer ids, texts are message-catalogue keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.host.store import MoveRow
+from engine import Game
+
+
+@dataclass(slots=True)
+class Seat:
+    """A place at the table: a person (``user_id``) or a computer player (``user_id`` is ``None``)."""
+
+    user_id: int | None
+    name: str
+    strength: str | None = None
+    """A computer seat's strength (random, greedy, expert); ``None`` for a person."""
+    away: bool = False
+    """A person whose seat the computer plays for the rest of the game (until they come back)."""
+    reminded_at: float | None = None
+    """When this seat's player was last reminded that it is their turn."""
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def computer_plays(self) -> bool:
+        """Whether the computer makes this seat's moves now."""
+        return self.user_id is None or self.away
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the opener chose for a game, and the time limits it was opened with."""
+
+    draft: bool = False
+    """Players choose their building-card sets instead of being dealt them."""
+    locale: str = "en"
+    """The game's language: en, de or fr."""
+    reminder_hours: float = 12.0
+    away_hours: float = 48.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Options:
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as anyone may see it."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    is_computer: bool
+    strength: str | None
+    away: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A game's public facts: for lobby messages, status commands and listings. Never holds the seed."""
+
+    game_id: int
+    channel_id: int
+    guild_id: int | None
+    status: str
+    """``lobby``, ``running``, ``over`` or ``abandoned``."""
+    opener_id: int
+    seats: tuple[SeatInfo, ...]
+    draft: bool
+    locale: str
+    seq: int
+    """Rows in the game's move log (moves and undos): put it in button ids to tell stale clicks apart."""
+    to_move: int | None
+    """The seat to move while running, else ``None``."""
+    created_at: float
+    last_move_at: float | None
+    """Time of the last move, or of the start before the first move."""
+
+    @property
+    def opener_name(self) -> str:
+        return next((s.name for s in self.seats if s.user_id == self.opener_id), "")
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """User ids of the seated people, in seat order."""
+        return tuple(s.user_id for s in self.seats if s.user_id is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class StartResult:
+    """The answer to a start: post the public view, mention who moves, DM every person their hand."""
+
+    info: TableInfo
+    view: dict[str, Any]
+    """The public view (``Game.view(None)``)."""
+    to_move: int
+    to_move_user_id: int | None
+    """The user to mention; ``None`` when a computer moves first."""
+    computer_to_move: bool
+    """True: call :meth:`bot.host.host.Host.run_computers` now."""
+    dm_user_ids: tuple[int, ...]
+    """Every seated person: each gets their own seat view (``Host.view_for``) by DM."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """Everything one channel message after a move (or an undo) needs, and whom to DM."""
+
+    game_id: int
+    channel_id: int
+    locale: str
+    seq: int
+    """This row's number in the move log; the next button id uses it."""
+    seat: int
+    name: str
+    user_id: int | None
+    """The mover's user (an away person's id too); ``None`` for a computer seat."""
+    by_computer: bool
+    """The computer chose this move (a computer seat, or a person who is away)."""
+    move: str
+    """The move in notation; for an undo, the move taken back."""
+    undo: bool
+    events: list[dict[str, Any]]
+    """Public events of the move, in order (empty for an undo)."""
+    view: dict[str, Any]
+    """The public view after the move."""
+    to_move: int | None
+    to_move_name: str | None
+    to_move_user_id: int | None
+    """The user to mention: ``None`` when the game is over or the computer plays the next seat."""
+    computer_to_move: bool
+    """True: call :meth:`bot.host.host.Host.run_computers` (unless already iterating it)."""
+    secret_changed: tuple[int, ...]
+    """Seats whose secret cards or bird chips changed."""
+    dm_user_ids: tuple[int, ...]
+    """The people among ``secret_changed``: send each ``Host.view_for`` by DM."""
+    game_over: bool
+    ranking: tuple[int, ...] | None
+    """Seats first to last when the game is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """The answer to away, back and hand-over."""
+
+    info: TableInfo
+    seat: int
+    name: str
+    user_id: int
+    away: bool
+    computer_to_move: bool
+    """True: call :meth:`bot.host.host.Host.run_computers` now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A turn reminder to DM; record it with :meth:`bot.host.host.Host.mark_reminded` once sent.
+
+    ``locale`` is the game's language; the DM goes out in the player's own when the bot knows it
+    (:meth:`bot.host.host.Host.locale_of`).
+    """
+
+    game_id: int
+    channel_id: int
+    guild_id: int | None
+    locale: str
+    seq: int
+    seat: int
+    user_id: int
+    name: str
+    waiting_since: float
+
+
+@dataclass(eq=False)
+class Table:
+    """One game in one channel, as the host holds it in memory (the database has the same facts)."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    opener_id: int
+    seats: list[Seat]
+    options: Options
+    seed: int = field(repr=False)
+    status: str
+    created_at: float
+    last_move_at: float | None = None
+    next_reminder_at: float | None = None
+    game: Game | None = field(default=None, repr=False)
+    log: list[MoveRow] = field(default_factory=list, repr=False)
+    """The move log (undo rows included), as stored."""
+
+    @property
+    def seq(self) -> int:
+        return len(self.log)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s.user_id == user_id), None)
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [s.to_dict() for s in self.seats]
+
+    def info(self) -> TableInfo:
+        return TableInfo(
+            game_id=self.id,
+            channel_id=self.channel_id,
+            guild_id=self.guild_id,
+            status=self.status,
+            opener_id=self.opener_id,
+            seats=tuple(SeatInfo(i, s.user_id, s.name, s.is_computer, s.strength, s.away)
+                        for i, s in enumerate(self.seats)),
+            draft=self.options.draft,
+            locale=self.options.locale,
+            seq=self.seq,
+            to_move=self.game.to_move if self.game is not None and self.status == "running" else None,
+            created_at=self.created_at,
+            last_move_at=self.last_move_at,
+        )

@@ -1,0 +1,247 @@
+"""Shared fixtures of the bot tests: the fake Discord, bot settings on a temporary database, and a
+:class:`Driver` that plays games through real interactions (slash commands, DM buttons and menus).
+
+The driver reads the host only to decide what a player does next (like a person looking at the
+board); every action goes through the fake Discord and the real discord.py.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.adapter.client import SantaCruzBot, create_bot
+from bot.host.settings import Settings
+from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage, InteractionHandle
+
+TIMEOUT = 60.0
+"""Generous: the machine may be slow and busy."""
+CAPTURED = ("discord", "bot")
+"""Loggers whose ERROR records fail a test: discord.py's and the bot's own."""
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(database_path=str(tmp_path / "santacruz.db"), ai_strength="random", ai_seconds=0.05)
+
+
+def board_posts(fake: FakeDiscord, channel: Any = None) -> list[FakeMessage]:
+    """The bot's messages in a channel that carry a board picture (the start and one per move)."""
+    return [m for m in fake.messages(channel, ephemeral=False)
+            if m.author_id == fake.bot_user.id and any(a.filename == "board.png" for a in m.attachments)]
+
+
+class Driver:
+    """Runs the bot against the fake and plays for the seated users through interactions."""
+
+    def __init__(self, fake: FakeDiscord, settings: Settings, *, channel: Any = None, seed: int = 1) -> None:
+        self.fake = fake
+        self.seed = seed
+        """The seed of the next game opened (the host's seeds are random otherwise)."""
+        self.settings = settings
+        self.channel = fake.channel(channel)
+        self.runner: BotRunner | None = None
+        self.rng = random.Random(1234)
+
+    # -- bot life cycle ----------------------------------------------------------------
+
+    @property
+    def bot(self) -> SantaCruzBot:
+        assert self.runner is not None
+        bot = self.runner.bot
+        assert isinstance(bot, SantaCruzBot)
+        return bot
+
+    @property
+    def host(self) -> Any:
+        assert self.bot.host is not None
+        return self.bot.host
+
+    async def start(self) -> SantaCruzBot:
+        bot = create_bot(self.settings, host_options={"new_seed": self._next_seed})
+        self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
+        await self.runner.start()
+        return bot
+
+    def _next_seed(self) -> int:
+        self.seed += 1
+        return self.seed - 1
+
+    async def stop(self, *, check_errors: bool = True) -> None:
+        if self.runner is not None:
+            runner, self.runner = self.runner, None
+            await runner.stop()
+            if check_errors:
+                runner.assert_no_errors()
+
+    async def restart(self) -> SantaCruzBot:
+        await self.stop()
+        return await self.start()
+
+    # -- reading the game ----------------------------------------------------------------
+
+    def info(self) -> Any:
+        return self.host.info(self.channel.id)
+
+    def user_at(self, seat: int) -> str:
+        info = self.info()
+        user_id = info.seats[seat].user_id
+        return self.fake.user(user_id).name
+
+    def to_move_user(self) -> str | None:
+        info = self.info()
+        if info is None or info.to_move is None:
+            return None
+        seat = info.seats[info.to_move]
+        if seat.user_id is None or seat.away:
+            return None
+        return str(self.fake.user(seat.user_id).name)
+
+    async def wait_posts(self, count: int) -> list[FakeMessage]:
+        """Wait until the channel has ``count`` board posts."""
+        return await self.fake.wait_until(
+            lambda: (p := board_posts(self.fake, self.channel)) and len(p) >= count and p,
+            timeout=TIMEOUT, description=f"{count} board posts", poll=0.5)
+
+    async def wait_seq(self, seq: int) -> None:
+        await self.fake.wait_until(lambda: self.info() is not None and self.info().seq >= seq, timeout=TIMEOUT,
+                                   description=f"seq {seq}", poll=0.1)
+
+    async def settle(self) -> None:
+        """Wait until every stored move of the game is posted and the computers are done."""
+        def done() -> bool:
+            info = self.info()
+            if info is None:
+                return False
+            cog = self.bot.get_cog("SantaCruz")
+            boxes = [b for b in cog._outboxes.values() if b.task is not None and not b.task.done()]  # type: ignore[attr-defined]
+            computers = [c for c in cog._computers.values() if not c.done()]  # type: ignore[attr-defined]
+            if boxes or computers:
+                return False
+            seat = info.seats[info.to_move] if info.to_move is not None else None
+            return seat is None or not (seat.is_computer or seat.away)
+        await self.fake.wait_until(done, timeout=TIMEOUT, description="the bot to settle", poll=0.05)
+
+    # -- acting ------------------------------------------------------------------------
+
+    async def slash(self, command: str, options: dict[str, Any] | None = None, *, user: str,
+                    channel: Any = None, locale: str | None = None) -> InteractionHandle:
+        return await self.fake.slash_command(f"santacruz {command}", options or {}, user=user,
+                                             channel=channel if channel is not None else self.channel,
+                                             locale=locale)
+
+    async def answer(self, handle: InteractionHandle) -> FakeMessage:
+        """The interaction's visible answer (not the "thinking…" placeholder)."""
+        return await handle.wait_for_message(lambda m: not m.loading, timeout=TIMEOUT)
+
+    def slash_for_move(self, move: str) -> tuple[str, dict[str, Any]]:
+        verb, _, arg = move.partition(" ")
+        if verb == "land":
+            return "land", {"site": int(arg)}
+        if verb in ("ship", "river", "road"):
+            return "build", {"card": verb, **({"site": int(arg)} if arg else {})}
+        if verb == "double":
+            return "build", {"card": "double", "kind": arg}
+        if verb == "build":
+            return "build", {"site": int(arg)}
+        if verb == "score":
+            return "score", {"card": arg}
+        return "choose", {"option": move}
+
+    async def play_slash(self, user: str, move: str) -> FakeMessage:
+        """Play ``move`` with a slash command in the channel (confirming a no-build card)."""
+        command, options = self.slash_for_move(move)
+        handle = await self.slash(command, options, user=user)
+        reply = await self.answer(handle)
+        confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
+        if confirm:  # a card that builds nothing: "play it anyway"
+            assert move.split()[0] in ("ship", "river", "road", "pass", "double"), move
+            click = await self.fake.click_button(reply, confirm[0]["custom_id"], user=user)
+            return await self.answer(click)
+        return reply
+
+    def turn_dm(self, user: str) -> FakeMessage:
+        """The user's latest DM that carries move controls for the current position."""
+        info = self.info()
+        prefix = f"sc:{info.game_id}:{info.seq}:"
+        for message in reversed(self.fake.dm_messages(user)):
+            if any(cid.startswith(prefix) for cid in message.custom_ids):
+                return message
+        raise LookupError(f"no DM with controls {prefix}* for {user}")
+
+    async def wait_turn_dm(self, user: str) -> FakeMessage:
+        def find() -> FakeMessage | None:
+            try:
+                return self.turn_dm(user)
+            except LookupError:
+                return None
+        return await self.fake.wait_until(find, timeout=TIMEOUT, description=f"a turn DM for {user}", poll=0.1)
+
+    async def play_dm(self, user: str, move: str) -> InteractionHandle:
+        """Play ``move`` with the controls of the user's turn DM."""
+        message = await self.wait_turn_dm(user)
+        info = self.info()
+        for select in message.selects:
+            if any(o["value"] == move for o in select["options"]):
+                return await self.fake.select(message, select["custom_id"], [move], user=user)
+        custom_id = f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}"
+        click = await self.fake.click_button(message, custom_id, user=user)
+        callback = await click.wait_for_callback(timeout=TIMEOUT)
+        if callback.content is not None:  # a confirmation question, not a deferred move
+            prompt = await self.answer(click)
+            confirm = next(b for b in prompt.buttons if b["custom_id"].endswith(":ok"))
+            click = await self.fake.click_button(prompt, confirm["custom_id"], user=user)
+        return click
+
+    def pick(self, user: str, chooser: Callable[[list[str]], str] | None = None) -> str:
+        legal = self.host.legal_moves(self.channel.id, self.fake.user(user).id)
+        assert legal, f"{user} has no legal move"
+        return chooser(legal) if chooser else self.rng.choice(legal)
+
+    async def play_turn(self, via: str = "slash") -> str:
+        """The player to move makes a random legal move; returns it. Waits for the host to store it."""
+        user = self.to_move_user()
+        assert user is not None, "a computer is to move"
+        seq = self.info().seq
+        move = self.pick(user)
+        if via == "dm":
+            await self.play_dm(user, move)
+        else:
+            await self.play_slash(user, move)
+        await self.wait_seq(seq + 1)
+        return move
+
+    # -- lobby -------------------------------------------------------------------------
+
+    async def open_game(self, players: list[str], **options: Any) -> FakeMessage:
+        """``/santacruz new`` by the first player, the others join (button), the opener starts."""
+        handle = await self.slash("new", options, user=players[0])
+        lobby = await self.answer(handle)
+        for user in players[1:]:
+            click = await self.fake.click_button(lobby, label=self.button_label(lobby, "join"), user=user)
+            await click.wait_for_callback(timeout=TIMEOUT)
+        click = await self.fake.click_button(lobby, label=self.button_label(lobby, "start"), user=players[0])
+        await click.wait_for_callback(timeout=TIMEOUT)
+        await self.wait_posts(1)
+        return lobby
+
+    @staticmethod
+    def button_label(message: FakeMessage, action: str) -> str:
+        button = next(b for b in message.buttons if b["custom_id"].endswith(f":{action}"))
+        return str(button["label"])
+
+
+@pytest_asyncio.fixture
+async def driver(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[Driver]:
+    """A started bot on a fresh database, stopped (and checked for logged errors) afterwards."""
+    d = Driver(fake_discord, settings, channel="games")
+    await d.start()
+    try:
+        yield d
+    finally:
+        await d.stop()

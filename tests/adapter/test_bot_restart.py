@@ -1,0 +1,204 @@
+"""Games survive the bot: stopped mid-game, killed between the database write and the reply, a channel
+post that fails, and an interaction Discord sends again. A new bot object from ``create_bot`` on the same
+database file carries on, with no move lost or applied twice, and old buttons still work."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.host.store import Store
+from i18n import t
+from tests.adapter.conftest import TIMEOUT, Driver, board_posts
+from tests.fakediscord import FakeDiscord, InteractionHandle
+
+
+async def stored_moves(driver: Driver) -> list[tuple[int, str, int | None]]:
+    info = driver.info()
+    assert driver.bot.store is not None
+    return [(r.seq, r.move, r.interaction_id) for r in await driver.bot.store.moves(info.game_id)]
+
+
+def resend(fake: FakeDiscord, original: InteractionHandle, command: str, options: dict[str, Any],
+           user: str, channel: Any) -> InteractionHandle:
+    """The same interaction (same id) delivered again, as after a lost acknowledgement."""
+    again = fake.build_slash_command(command, options, user=user, channel=channel)
+    again.payload["id"] = str(original.id)
+    again.id = original.id
+    fake.interactions[original.id] = again
+    return again
+
+
+async def test_stopped_mid_game_and_finished_by_a_new_bot(driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    played = []
+    for i in range(6):
+        played.append(await driver.play_turn("dm" if i % 2 else "slash"))
+        await driver.settle()
+    game_id = driver.info().game_id
+    user = driver.to_move_user()
+    assert user is not None
+    old_dm = driver.turn_dm(user)  # its controls must still work after the restart
+
+    posts = len(board_posts(fake, driver.channel))
+    await driver.restart()
+    info = driver.info()
+    assert info is not None and info.game_id == game_id and info.seq == 6 and info.status == "running"
+    await driver.settle()
+    assert len(board_posts(fake, driver.channel)) == posts, "the last position was posted: nothing again"
+    assert [m for _, m, _ in await stored_moves(driver)] == played
+
+    move = driver.pick(user)
+    for select in old_dm.selects:
+        if any(o["value"] == move for o in select["options"]):
+            click = await fake.select(old_dm, select["custom_id"], [move], user=user)
+            break
+    else:
+        click = await driver.play_dm(user, move)
+    await click.wait_for_callback(timeout=TIMEOUT)
+    await driver.wait_seq(7)
+    played.append(move)
+    await driver.settle()
+    while driver.info().status == "running":
+        played.append(await driver.play_turn("slash" if len(played) % 3 else "dm"))
+        await driver.settle()
+    assert [m for _, m, _ in await stored_moves(driver)] == played
+    assert len(board_posts(fake, driver.channel)) == 1 + len(played)
+
+
+async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob", "carol"])
+    await driver.settle()
+    await driver.play_turn()
+    await driver.settle()
+    user = driver.to_move_user()
+    assert user is not None
+    move = driver.pick(user, lambda legal: next(m for m in legal if m.startswith("land ")))
+    posts_before = len(board_posts(fake, driver.channel))
+
+    # the process dies right after the move and the game's state were committed
+    store = driver.bot.store
+    assert store is not None
+    real_append = store.append_move
+    committed = asyncio.Event()
+
+    async def append_then_die(*args: Any, **kwargs: Any) -> None:
+        await real_append(*args, **kwargs)
+        committed.set()
+        task = asyncio.current_task()
+        assert task is not None
+        task.cancel()
+        await asyncio.sleep(0)
+
+    store.append_move = append_then_die  # type: ignore[method-assign]
+    command, options = driver.slash_for_move(move)
+    handle = await driver.slash(command, options, user=user)
+    await asyncio.wait_for(committed.wait(), TIMEOUT)
+    await driver.stop()
+    assert len(board_posts(fake, driver.channel)) == posts_before, "nothing was posted: the bot died first"
+    assert not [m for m in handle.messages if not m.loading], "and nothing was answered"
+
+    # the database has the move exactly once
+    check = await Store.open(driver.settings.database_path)
+    try:
+        rows = await check.moves((await check.open_games())[0].id)
+    finally:
+        await check.close()
+    assert [r.move for r in rows].count(move) == 1 and rows[-1].interaction_id == handle.id
+
+    # a new bot carries on from there: it posts the position that was never posted, and DMs the next player
+    await driver.start()
+    info = driver.info()
+    assert info.seq == 2 and info.status == "running"
+    assert driver.to_move_user() != user
+    recovered = (await driver.wait_posts(posts_before + 1))[-1]
+    assert recovered.text.startswith(t("bot.post.recovered", "en"))
+    next_user = driver.to_move_user()
+    assert next_user is not None
+    await driver.wait_turn_dm(next_user)
+    # Discord sends the same interaction again: answered, not applied twice
+    again = resend(fake, handle, f"santacruz {command}", options, user, driver.channel)
+    await fake.dispatch_interactions(again)
+    reply = await driver.answer(again)
+    assert reply.ephemeral and reply.text == t("host.error.already_done", fake.user(user).locale)
+    assert driver.info().seq == 2
+    # and the game goes on
+    await driver.play_turn("dm")
+    await driver.settle()
+    assert driver.info().seq == 3
+    assert [r[1] for r in await stored_moves(driver)].count(move) == 1
+
+
+async def test_a_failed_channel_post_does_not_stop_the_game(driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    before = len(board_posts(fake, driver.channel))
+    fake.inject_error("POST", rf"/channels/{driver.channel.id}/messages")  # the next post fails once
+    await driver.play_turn()
+    await driver.settle()
+    assert len(board_posts(fake, driver.channel)) == before, "that move's post was lost"
+    # the next player still got their turn DM, and the game goes on after a restart too
+    await driver.play_turn("dm")
+    await driver.settle()
+    await driver.restart()
+    await driver.play_turn("slash")
+    await driver.settle()
+    assert driver.info().seq == 3
+    assert len(board_posts(fake, driver.channel)) == before + 2
+    assert [r[0] for r in await stored_moves(driver)] == [1, 2, 3]
+
+
+async def test_lobby_buttons_work_after_a_restart(driver: Driver) -> None:
+    fake = driver.fake
+    lobby = await driver.answer(await driver.slash("new", user="alice"))
+    await fake.wait_for_dm("alice")  # the welcome DM: the bot is done with the command
+    await driver.restart()
+    game_id = driver.info().game_id
+    click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol")
+    await click.wait_for_callback(timeout=TIMEOUT)
+    assert "Carol" in lobby.text and len(driver.info().seats) == 2
+    click = await fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
+    await click.wait_for_callback(timeout=TIMEOUT)
+    await driver.wait_posts(1)
+    assert driver.info().status == "running" and not lobby.buttons
+
+
+async def test_dms_keep_the_players_language_after_a_restart(driver: Driver) -> None:
+    fake = driver.fake
+    assert fake.user("bob").locale == "de" and fake.user("alice").locale == "en-US"
+    await driver.open_game(["alice", "bob"])  # an English game; Bob joins with a German Discord client
+    await driver.settle()
+    assert driver.info().locale == "en"
+    if driver.to_move_user() == "bob":
+        await driver.play_turn("dm")
+        await driver.settle()
+    assert driver.to_move_user() == "alice"
+
+    await driver.restart()  # Bob does not interact again: only the database knows his language
+    bob = fake.user("bob").id
+    assert driver.host.locale_of(bob) == "de"
+    while driver.to_move_user() == "alice":
+        await driver.play_turn("slash")
+        await driver.settle()
+    assert driver.to_move_user() == "bob"
+    where = f"<#{driver.channel.id}>"
+    turn = await driver.wait_turn_dm("bob")
+    assert turn.text.startswith(t("bot.dm.your_turn", "de", channel=where, phase="").split(" (")[0])
+    assert "Du bist am Zug" in turn.text and "Your turn" not in turn.text
+
+    # and a reminder hours later, after another restart, too
+    await driver.restart()
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    before = len(fake.dm_messages("bob"))
+    assert await cog.send_reminders(now=driver.info().last_move_at + 13 * 3600) == 1
+    assert len(fake.dm_messages("bob")) == before + 1
+    reminder = fake.dm_messages("bob")[-1]
+    assert reminder.text.startswith(t("bot.dm.reminder", "de", channel=where))
+    assert "Erinnerung" in reminder.text
+    # Alice's DMs stay in the language of her client (English here, like the game's)
+    alice_dms = fake.dm_messages("alice")
+    assert alice_dms and all("Du bist" not in m.text for m in alice_dms)

@@ -1,0 +1,98 @@
+"""The bot's words without Discord: labels of sites and moves, hands, posts, escaping, and that the
+channel's words never show what only one player may know."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from bot.adapter import texts
+from bot.host.table import MoveResult
+from i18n import LOCALES, t
+
+
+def game_in_play(seed: int = 3, players: int = 3) -> engine.Game:
+    game = engine.new_game(["Ada", "Bo", "Cy"][:players], seed)
+    rng = random.Random(seed)
+    while game.phase != "play":
+        game.apply(rng.choice(game.legal_moves()))
+    return game
+
+
+def result(game: engine.Game, move: str, *, undo: bool = False, events: list[dict[str, Any]] | None = None,
+           seat: int = 0) -> MoveResult:
+    view = game.view(None)
+    return MoveResult(game_id=1, channel_id=2, locale="en", seq=5, seat=seat, name="Ada", user_id=10,
+                      by_computer=False, move=move, undo=undo, events=events or [], view=view,
+                      to_move=game.to_move, to_move_name="Bo", to_move_user_id=11, computer_to_move=False,
+                      secret_changed=(), dm_user_ids=(), game_over=False, ranking=None)
+
+
+def test_site_labels_say_what_a_tile_gives() -> None:
+    game = game_in_play()
+    view = game.view(game.to_move)
+    revealed = next(s for s in view["board"]["sites"] if s["tile"] and not s["buildings"])
+    label = texts.site_label(view, revealed["id"], "en")
+    building = t(f"game.building.{revealed['tile']['building']}.one", "en")
+    assert label.startswith(f"{revealed['id']} · {building} · ")
+    assert "point" in label
+    hidden = next(s for s in view["board"]["sites"] if s["tile"] is None)
+    assert texts.site_label(view, hidden["id"], "de").endswith("verdeckt")
+    built = next(s for s in view["board"]["sites"] if s["buildings"])
+    owner = view["players"][built["buildings"][0]["seat"]]["name"]
+    assert texts.site_label(view, built["id"], "en").endswith(f"shared with {owner}")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_legal_move_has_words(locale: str) -> None:
+    rng = random.Random(5)
+    for seed in range(6):
+        game = engine.new_game(["Ada", "Bo", "Cy", "Di"][: 2 + seed % 3], seed, draft=seed % 2 == 0)
+        while not game.is_over():
+            view = game.view(game.to_move)
+            for move in view["you"]["legal_moves"]:
+                label = texts.move_label(view, move, locale)
+                assert label and label != move and len(label) < 200
+            game.apply(rng.choice(game.legal_moves()))
+
+
+def test_hand_text_shows_the_seats_own_secrets() -> None:
+    game = game_in_play()
+    seat = game.to_move
+    view = game.view(seat)
+    text = texts.hand_text(view, "en")
+    for card in view["you"]["scoring_cards"]:
+        assert t(f"game.scoring.{card}.name", "en") in text
+    assert text.splitlines()[0].startswith("Score:")
+
+
+def test_an_undone_discard_stays_secret_in_the_channel() -> None:
+    game = game_in_play()
+    post = texts.move_post(result(game, "discard gold10", undo=True), "en")
+    assert "Gold (10)" not in post and post.startswith("Taken back:")
+    assert texts.public_move("discard gold10") == "discard" and texts.public_move("land 3") == "land 3"
+
+
+def test_move_post_mentions_the_next_player_and_keeps_to_the_limit() -> None:
+    game = game_in_play()
+    events = [{"type": "reveal", "site": s} for s in range(1, 4)] * 200
+    post = texts.move_post(result(game, "ship 3", events=events), "fr")
+    assert len(post) <= texts.MESSAGE_MAX and post.endswith(").") and "<@11>" in post
+
+
+def test_names_are_escaped() -> None:
+    assert texts.esc("@everyone") == "@\u200beveryone"
+    assert texts.esc("**Bo**") == "\\*\\*Bo\\*\\*"
+    assert texts.esc("<@&123456789012345678>") != "<@&123456789012345678>"
+
+
+def test_confirmation_is_asked_only_for_moves_that_build_nothing() -> None:
+    legal = ["road", "ship 3", "double road", "double ship", "score gold6"]
+    assert texts.needs_confirmation("road", legal)
+    assert texts.needs_confirmation("double road", legal), "no road site: the double move cannot build either"
+    assert not texts.needs_confirmation("double ship", legal)
+    assert not texts.needs_confirmation("ship 3", legal)
+    assert texts.needs_confirmation("pass", ["pass", "build 4"])

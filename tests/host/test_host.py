@@ -1,0 +1,871 @@
+"""The host through its public API, on real SQLite files: lobby rules, refusals, play, computers,
+undo, away, restarts, duplicates, simultaneous moves and turn reminders. No timing assertions."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot.host.host import Host, HostError
+from bot.host.settings import Settings
+from bot.host.store import UNDO, Store, effective_moves
+from engine import SCORING_CARD_IDS, Game, new_game, replay
+from i18n import LOCALES, catalogue, t
+from tests.engine_helpers import TINY
+
+START = 1_700_000_000.0
+HOUR = 3600.0
+CH, CH2, GUILD = 100, 200, 7
+ADA, BO, CY, DI, EVE = 11, 12, 13, 14, 15
+SEED = 4242
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+class Clock:
+    """A clock that moves only when told to."""
+
+    def __init__(self, now: float = START) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += hours * HOUR
+
+
+def tiny_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
+    return new_game(names, seed, draft=draft, island=TINY)
+
+
+def first_legal(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+    """Stand-in computer player: the first legal move of its own seat view."""
+    return view["you"]["legal_moves"][0]
+
+
+def make_host(store: Store, clock: Clock, **settings: Any) -> Host:
+    return Host(store, Settings(**settings), clock=clock, game_factory=tiny_factory, chooser=first_legal,
+                new_seed=lambda: SEED)
+
+
+async def replayed(store: Store, game_id: int) -> Game:
+    """The game replayed from the moves table (undo rows applied)."""
+    row = await store.get_game(game_id)
+    assert row is not None
+    game = tiny_factory([s["name"] for s in row.seats], row.seed, row.options["draft"])
+    for move in effective_moves(await store.moves(game_id)):
+        game.apply(move.move)
+    return game
+
+
+async def assert_snapshot_is_replay(store: Store, game_id: int) -> Game:
+    row = await store.get_game(game_id)
+    assert row is not None and row.state is not None
+    game = await replayed(store, game_id)
+    assert Game.from_json(row.state) == game
+    return game
+
+
+def user_to_move(host: Host, channel: int = CH) -> int:
+    info = host.info(channel)
+    assert info is not None and info.to_move is not None
+    user = info.seats[info.to_move].user_id
+    assert user is not None
+    return user
+
+
+async def play_first(host: Host, channel: int = CH, **kwargs: Any):
+    user = user_to_move(host, channel)
+    return await host.play(channel, user, host.legal_moves(channel, user)[0], **kwargs)
+
+
+async def two_player_game(host: Host, *, draft: bool = False) -> None:
+    await host.open(CH, GUILD, ADA, "Ada", draft=draft)
+    await host.join(CH, BO, "Bo")
+    await host.start(CH, ADA)
+
+
+async def refused(key: str, coro: Any) -> HostError:
+    with pytest.raises(HostError) as info:
+        await coro
+    assert info.value.key == key, info.value
+    return info.value
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "santacruz.db"
+
+
+@pytest.fixture
+async def store(db: Path) -> AsyncIterator[Store]:
+    store = await Store.open(db)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def host(store: Store, clock: Clock) -> Host:
+    host = make_host(store, clock)
+    await host.load()
+    return host
+
+
+# ---------------------------------------------------------------------- lobby
+
+
+async def test_open_seats_the_opener_and_the_computers(host: Host) -> None:
+    info = await host.open(CH, GUILD, ADA, "Ada", draft=True, locale="de", computers=2, strength="expert")
+    assert info.status == "lobby" and info.opener_id == ADA and info.opener_name == "Ada"
+    assert info.draft and info.locale == "de"
+    assert [(s.user_id, s.is_computer, s.strength) for s in info.seats] == [
+        (ADA, False, None), (None, True, "expert"), (None, True, "expert")]
+    assert [s.name for s in info.seats[1:]] == ["Computer 1", "Computer 2"]
+    assert info.humans == (ADA,)
+
+
+async def test_a_second_game_in_the_channel_is_refused(host: Host, store: Store, clock: Clock) -> None:
+    await host.open(CH, GUILD, ADA, "Ada")
+    await refused("host.error.game_exists", host.open(CH, GUILD, BO, "Bo"))
+    await host.join(CH, BO, "Bo")
+    await host.start(CH, ADA)
+    await refused("host.error.game_exists", host.open(CH, GUILD, CY, "Cy"))
+    # the database refuses it too, even for a host that did not load the channel's game
+    other = make_host(store, clock)
+    await refused("host.error.game_exists", other.open(CH, GUILD, CY, "Cy"))
+    # another channel is free
+    assert (await host.open(CH2, GUILD, CY, "Cy")).status == "lobby"
+
+
+async def test_join_and_leave(host: Host) -> None:
+    await refused("host.error.no_game", host.join(CH, BO, "Bo"))
+    await host.open(CH, GUILD, ADA, "Ada")
+    await host.join(CH, BO, "Bo")
+    await refused("host.error.already_seated", host.join(CH, BO, "Bo"))
+    await refused("host.error.not_seated", host.leave(CH, CY))
+    info = await host.leave(CH, ADA)  # the opener leaves: the next person opens
+    assert info.opener_id == BO and [s.user_id for s in info.seats] == [BO]
+    info = await host.leave(CH, BO)  # nobody left: the lobby closes and the channel is free
+    assert info.status == "abandoned"
+    assert (await host.open(CH, GUILD, CY, "Cy")).status == "lobby"
+
+
+async def test_a_lobby_with_only_computers_left_closes(host: Host) -> None:
+    await host.open(CH, GUILD, ADA, "Ada", computers=1)
+    assert (await host.leave(CH, ADA)).status == "abandoned"
+
+
+async def test_at_most_four_players(host: Host) -> None:
+    await refused("host.error.too_many_players", host.open(CH, GUILD, ADA, "Ada", computers=4))
+    await host.open(CH, GUILD, ADA, "Ada", computers=2)
+    await host.join(CH, BO, "Bo")
+    await refused("host.error.lobby_full", host.join(CH, CY, "Cy"))
+    await refused("host.error.lobby_full", host.add_computer(CH, ADA))
+    info = await host.remove_computer(CH, ADA)
+    assert [s.user_id for s in info.seats] == [ADA, None, BO]
+    info = await host.join(CH, CY, "Cy")
+    assert len(info.seats) == 4
+
+
+async def test_start_needs_two_players(host: Host) -> None:
+    await host.open(CH, GUILD, ADA, "Ada")
+    await refused("host.error.too_few_players", host.start(CH, ADA))
+    info = await host.add_computer(CH, ADA, "random")
+    assert info.seats[1].strength == "random"
+    await host.remove_computer(CH, ADA)
+    await refused("host.error.no_computer", host.remove_computer(CH, ADA))
+    await refused("host.error.too_few_players", host.start(CH, ADA))
+
+
+async def test_only_the_opener_or_a_manager_starts(host: Host) -> None:
+    await host.open(CH, GUILD, ADA, "Ada")
+    await host.join(CH, BO, "Bo")
+    error = await refused("host.error.not_opener", host.start(CH, BO))
+    assert error.params == {"opener": "Ada"}
+    await refused("host.error.not_opener", host.add_computer(CH, BO))
+    await refused("host.error.not_opener", host.abandon(CH, BO))
+    result = await host.start(CH, BO, can_manage=True)
+    assert result.info.status == "running"
+    assert set(result.dm_user_ids) == {ADA, BO}
+    assert result.to_move_user_id == result.info.seats[result.to_move].user_id
+    assert not result.computer_to_move
+    assert "you" not in result.view
+
+
+async def test_lobby_actions_after_the_start_are_refused(host: Host) -> None:
+    await two_player_game(host)
+    await refused("host.error.not_in_lobby", host.join(CH, CY, "Cy"))
+    await refused("host.error.not_in_lobby", host.start(CH, ADA))
+    await refused("host.error.not_in_lobby", host.add_computer(CH, ADA))
+    await refused("host.error.leave_running", host.leave(CH, ADA))
+
+
+async def test_bad_options_are_refused(host: Host) -> None:
+    error = await refused("host.error.bad_locale", host.open(CH, GUILD, ADA, "Ada", locale="es"))
+    assert error.params == {"locale": "es", "choices": "en, de, fr"}
+    await refused("host.error.bad_strength", host.open(CH, GUILD, ADA, "Ada", strength="godlike"))
+    assert host.info(CH) is None
+
+
+async def test_abandon_frees_the_channel(host: Host) -> None:
+    await two_player_game(host)
+    info = await host.abandon(CH, ADA)
+    assert info.status == "abandoned"
+    await refused("host.error.no_game", host.play(CH, ADA, "land 1"))
+    await refused("host.error.no_game", host.abandon(CH, ADA))
+    await refused("host.error.not_over", host.rematch(CH, ADA))
+    await host.open(CH, GUILD, BO, "Bo")
+
+
+# ---------------------------------------------------------------------- refusals in play
+
+
+async def test_moves_are_refused_without_a_running_game(host: Host) -> None:
+    await refused("host.error.no_game", host.play(CH, ADA, "land 1"))
+    await host.open(CH, GUILD, ADA, "Ada")
+    await refused("host.error.not_running", host.play(CH, ADA, "land 1"))
+    await refused("host.error.not_running", host.undo(CH, ADA))
+    assert host.legal_moves(CH, ADA) == []
+
+
+async def test_not_seated_and_not_your_turn(host: Host) -> None:
+    await two_player_game(host)
+    await refused("host.error.not_seated", host.play(CH, CY, "land 1"))
+    mover = user_to_move(host)
+    waiting = BO if mover == ADA else ADA
+    error = await refused("host.error.not_your_turn", host.play(CH, waiting, "land 1"))
+    assert error.params == {"name": "Ada" if mover == ADA else "Bo"}
+    assert host.legal_moves(CH, waiting) == []
+    assert host.legal_moves(CH, mover) == ["land 1", "land 2", "land 3", "land 4"]
+    assert host.legal_moves(CH, mover, prefix="LAND 3") == ["land 3"]
+    assert host.info(CH).seq == 0
+
+
+async def test_illegal_moves_change_nothing(host: Host, store: Store) -> None:
+    await two_player_game(host)
+    mover = user_to_move(host)
+    before = host.view_for(CH, mover)
+    for text, reason in (("fly 3", "not a move"), ("land 9", ""), ("", "no move given")):
+        error = await refused("host.error.illegal_move", host.play(CH, mover, text, interaction_id=1))
+        assert reason in error.params["reason"] and error.params["move"] == text
+    assert host.view_for(CH, mover) == before
+    assert await store.moves(host.info(CH).game_id) == []
+    # the refused interaction was not stored, so the same interaction may still make a legal move
+    assert (await host.play(CH, mover, "land 1", interaction_id=1)).move == "land 1"
+
+
+async def test_a_scoring_card_not_in_hand_is_refused(host: Host) -> None:
+    await two_player_game(host)
+    await play_first(host)
+    await play_first(host)  # both landed: the play phase
+    mover = user_to_move(host)
+    hand = host.view_for(CH, mover)["you"]["scoring_cards"]
+    missing = next(c for c in SCORING_CARD_IDS if c not in hand)
+    error = await refused("host.error.illegal_move", host.play(CH, mover, f"score {missing}"))
+    assert error.params["reason"]
+    assert (await host.play(CH, mover, f"score {hand[0]}")).move == f"score {hand[0]}"
+
+
+async def test_stale_buttons_are_refused(host: Host) -> None:
+    await two_player_game(host)
+    info = host.info(CH)
+    await refused("host.error.stale", host.play(CH, user_to_move(host), "land 1", expected_seq=3))
+    await refused("host.error.stale", host.play(CH, user_to_move(host), "land 1", game_id=info.game_id + 1))
+    result = await host.play(CH, user_to_move(host), "land 1", expected_seq=0, game_id=info.game_id)
+    assert result.seq == 1
+
+
+def test_every_error_key_has_a_text_in_every_language() -> None:
+    root = Path(__file__).resolve().parents[2]
+    source = "".join(path.read_text(encoding="utf-8") for path in sorted((root / "bot" / "host").glob("*.py")))
+    keys = set(re.findall(r'"(host\.[a-z_.]+)"', source))
+    assert len(keys) > 25
+    host_json = {lang: json.loads((root / f"i18n/locales/{lang}/host.json").read_text(encoding="utf-8"))
+                 for lang in LOCALES}
+    assert host_json["en"].keys() == keys
+    for lang in LOCALES:
+        assert host_json[lang].keys() == keys
+        for key in keys:
+            placeholders = set(re.findall(r"{(\w+)}", catalogue(lang)[key]))
+            assert placeholders == set(re.findall(r"{(\w+)}", catalogue("en")[key])), (lang, key)
+    assert HostError("host.error.lobby_full", max=4).text("de").startswith("Alle Plätze")
+    assert t("host.computer_name", "fr", number=2) == "Ordinateur 2"
+
+
+# ---------------------------------------------------------------------- moves and results
+
+
+async def test_a_move_result_has_what_the_channel_message_needs(host: Host, store: Store) -> None:
+    await two_player_game(host)
+    mover = user_to_move(host)
+    result = await host.play(CH, mover, "land 4", interaction_id=555)
+    info = host.info(CH)
+    assert (result.game_id, result.channel_id, result.locale, result.seq) == (info.game_id, CH, "en", 1)
+    assert result.user_id == mover and result.name == ("Ada" if mover == ADA else "Bo")
+    assert not result.by_computer and not result.undo and result.move == "land 4"
+    assert [e["type"] for e in result.events] == ["build", "score", "bird"]
+    assert all("secret" not in e and "value" not in e for e in result.events)
+    assert result.view["log"][-1]["move"] == "land 4" and "you" not in result.view
+    assert result.to_move == info.to_move != result.seat
+    assert result.to_move_user_id == user_to_move(host) and not result.computer_to_move
+    assert result.secret_changed == (result.seat,) and result.dm_user_ids == (mover,)  # drew a bird chip
+    assert not result.game_over and result.ranking is None
+    rows = await store.moves(info.game_id)
+    assert [(r.seq, r.seat, r.user_id, r.move, r.interaction_id) for r in rows] == [
+        (1, result.seat, mover, "land 4", 555)]
+    await assert_snapshot_is_replay(store, info.game_id)
+
+
+async def test_move_notation_is_stored_canonically(host: Host, store: Store) -> None:
+    await two_player_game(host)
+    result = await host.play(CH, user_to_move(host), "  LAND   2 ")
+    assert result.move == "land 2"
+    assert (await store.moves(result.game_id))[0].move == "land 2"
+
+
+async def test_secrets_stay_in_the_seat_view(host: Host) -> None:
+    await two_player_game(host)
+    result = await play_first(host)
+    for answer in (result, host.info(CH)):
+        assert str(SEED) not in repr(answer) and str(SEED) not in json.dumps(asdict(answer), default=str)
+    ada, bo = host.view_for(CH, ADA), host.view_for(CH, BO)
+    assert ada["you"]["seat"] != bo["you"]["seat"]
+    public = host.public_view(CH)
+    assert "you" not in public and host.view_for(CH, CY) == public  # not seated: the public view
+    text = json.dumps(public)
+    assert "scoring_cards\"" not in text.replace("played_scoring_cards\"", "")
+
+
+async def test_view_helpers_refuse_without_a_started_game(host: Host) -> None:
+    with pytest.raises(HostError, match="no_game"):
+        host.public_view(CH)
+    await host.open(CH, GUILD, ADA, "Ada")
+    with pytest.raises(HostError, match="not_running"):
+        host.view_for(CH, ADA)
+
+
+# ---------------------------------------------------------------------- computers
+
+
+async def test_a_full_game_with_computer_seats(host: Host, store: Store) -> None:
+    await host.open(CH, GUILD, ADA, "Ada", draft=True, computers=2, strength="greedy")
+    start = await host.start(CH, ADA)
+    assert start.dm_user_ids == (ADA,)
+    results = []
+    while host.info(CH).status == "running":
+        async for result in host.run_computers(CH):
+            assert result.by_computer and result.user_id is None and result.name.startswith("Computer")
+            # only people get DMs, and only when their own secrets changed
+            assert result.dm_user_ids == ((ADA,) if host.seat_of(CH, ADA) in result.secret_changed else ())
+            results.append(result)
+        if host.info(CH).status != "running":
+            break
+        assert results == [] or results[-1].to_move_user_id == ADA or not results[-1].computer_to_move
+        result = await play_first(host, interaction_id=10_000 + len(results))
+        assert not result.by_computer and result.user_id == ADA
+        results.append(result)
+    last = results[-1]
+    assert last.game_over and last.to_move is None and last.to_move_user_id is None
+    assert sorted(last.ranking) == [0, 1, 2] and last.view["winner"] == last.ranking[0]
+    assert [r.seq for r in results] == list(range(1, len(results) + 1))
+    assert host.info(CH).status == "over" and host.legal_moves(CH, ADA) == []
+    game_id = last.game_id
+    assert len(await store.moves(game_id)) == len(results)
+    game = await assert_snapshot_is_replay(store, game_id)
+    assert game.is_over()
+    assert (await store.get_game(game_id)).next_reminder_at is None
+    await refused("host.error.game_over", host.play(CH, ADA, "pass"))
+    # nothing more to run
+    assert [r async for r in host.run_computers(CH)] == []
+
+
+async def test_the_default_island_and_the_engine_computer_players(store: Store, clock: Clock) -> None:
+    host = Host(store, Settings(ai_seconds=0.05), clock=clock)  # engine.new_game and engine.ai
+    await host.open(CH, GUILD, ADA, "Ada", computers=1, strength="random")
+    await host.add_computer(CH, ADA, "greedy")
+    await host.add_computer(CH, ADA, "expert")
+    await host.start(CH, ADA)
+    await host.away(CH, ADA)
+    results = [r async for r in host.run_computers(CH)]
+    assert results[-1].game_over and all(r.by_computer for r in results)
+    row = await store.get_game(results[-1].game_id)
+    moves = [m.move for m in effective_moves(await store.moves(row.id))]
+    game = replay([s["name"] for s in row.seats], row.seed, moves)
+    assert Game.from_json(row.state) == game and game.is_over()
+
+
+async def test_computers_move_first_and_stop_at_the_person(host: Host) -> None:
+    await host.open(CH, GUILD, ADA, "Ada", computers=1)
+    start = await host.start(CH, ADA)
+    results = [r async for r in host.run_computers(CH)]
+    if start.computer_to_move:
+        assert len(results) == 1 and results[0].to_move_user_id == ADA
+    else:
+        assert results == []
+    assert user_to_move(host) == ADA
+
+
+async def test_a_failing_or_illegal_computer_still_moves(store: Store, clock: Clock) -> None:
+    calls: list[str] = []
+
+    def broken(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+        calls.append(strength)
+        if len(calls) == 1:
+            raise RuntimeError("the computer player crashed")
+        return "fly away"
+
+    host = Host(store, Settings(ai_strength="expert"), clock=clock, game_factory=tiny_factory, chooser=broken)
+    await host.open(CH, GUILD, ADA, "Ada", computers=1)
+    await host.start(CH, ADA)
+    await host.away(CH, ADA)
+    results = [r async for r in host.run_computers(CH)]
+    assert len(results) == len(calls) > 2 and all(r.by_computer for r in results)
+    assert results[-1].game_over and calls[0] == "expert"
+
+
+async def test_computer_moves_run_off_the_event_loop(store: Store, clock: Clock) -> None:
+    """While a computer thinks (blocked in its thread), the host answers another channel."""
+    import threading
+
+    release = threading.Event()
+    entered = threading.Event()
+
+    def slow(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+        entered.set()
+        assert release.wait(30)
+        return view["you"]["legal_moves"][0]
+
+    host = Host(store, Settings(), clock=clock, game_factory=tiny_factory, chooser=slow)
+    await host.open(CH, GUILD, ADA, "Ada", computers=1)
+    await host.start(CH, ADA)
+    if not host.info(CH).seats[host.info(CH).to_move].is_computer:
+        await play_first(host)
+
+    async def one() -> Any:
+        return await anext(host.run_computers(CH))
+
+    task = asyncio.create_task(one())
+    assert await asyncio.to_thread(entered.wait, 60)
+    info = await host.open(CH2, GUILD, BO, "Bo")  # answered while the computer is thinking
+    assert info.status == "lobby" and not task.done()
+    release.set()
+    result = await task
+    assert result.by_computer
+
+
+async def test_away_and_back(host: Host, store: Store) -> None:
+    await two_player_game(host)
+    mover = user_to_move(host)
+    other = BO if mover == ADA else ADA
+    change = await host.away(CH, mover)
+    assert change.away and change.user_id == mover and change.computer_to_move
+    assert change.info.seats[change.seat].away
+    await refused("host.error.already_away", host.away(CH, mover))
+    await refused("host.error.you_are_away", host.play(CH, mover, "land 1"))
+    assert host.legal_moves(CH, mover) == []
+    results = [r async for r in host.run_computers(CH)]
+    assert len(results) == 1 and results[0].by_computer and results[0].user_id == mover
+    assert (await store.moves(results[0].game_id))[0].user_id is None  # stored as a computer move
+    assert results[0].to_move_user_id == other
+    await play_first(host)  # the other person moves; now the computer again, for the away seat
+    assert [r.user_id for r in [r async for r in host.run_computers(CH)]] == [mover]
+    change = await host.back(CH, mover)
+    assert not change.away and not change.computer_to_move
+    await refused("host.error.not_away", host.back(CH, mover))
+    await refused("host.error.not_seated", host.away(CH, CY))
+
+
+async def test_the_opener_hands_over_a_player_only_after_the_time_limit(host: Host, clock: Clock) -> None:
+    await two_player_game(host)
+    if user_to_move(host) == ADA:
+        await play_first(host)
+    assert user_to_move(host) == BO
+    await refused("host.error.not_opener", host.hand_over(CH, BO, ADA))
+    await refused("host.error.not_overdue", host.hand_over(CH, ADA, BO))
+    clock.advance(47.5)
+    error = await refused("host.error.not_overdue", host.hand_over(CH, ADA, BO))
+    assert error.params == {"name": "Bo", "hours": "48"}
+    clock.advance(1)
+    await refused("host.error.not_overdue", host.hand_over(CH, BO, ADA, can_manage=True))  # Ada is not to move
+    change = await host.hand_over(CH, ADA, BO)
+    assert change.away and change.computer_to_move and change.seat == host.seat_of(CH, BO)
+
+
+# ---------------------------------------------------------------------- undo
+
+
+def undoable_first_move(host: Host) -> str:
+    game = tiny_factory(["x", "y"], SEED, True)
+    move = str(game.legal_moves()[0])
+    assert host.legal_moves(CH, user_to_move(host))[0] == move
+    return move
+
+
+async def test_undo_takes_back_a_move_that_revealed_nothing(host: Host, store: Store) -> None:
+    await two_player_game(host, draft=True)
+    mover = user_to_move(host)
+    before = host.view_for(CH, mover)
+    moved = await host.play(CH, mover, undoable_first_move(host), interaction_id=1)
+    result = await host.undo(CH, mover, interaction_id=2)
+    assert result.undo and result.move == moved.move and result.seq == 2 and result.events == []
+    assert result.to_move == moved.seat and result.to_move_user_id == mover
+    assert host.view_for(CH, mover)["you"] == before["you"] and host.info(CH).to_move == before["to_move"]
+    rows = await store.moves(result.game_id)
+    assert [(r.seq, r.move, r.user_id) for r in rows] == [(1, moved.move, mover), (2, UNDO, mover)]
+    game = await assert_snapshot_is_replay(store, result.game_id)
+    assert game.moves == []
+    await refused("host.error.already_done", host.undo(CH, mover, interaction_id=2))
+    await refused("host.error.undo_nothing", host.undo(CH, mover))
+
+
+async def test_undo_twice_when_nobody_else_acted(host: Host) -> None:
+    await two_player_game(host, draft=True)
+    mover = user_to_move(host)
+    await play_first(host)
+    # the same player takes it back, plays again, and takes that back too
+    await host.undo(CH, mover)
+    await play_first(host)
+    await host.undo(CH, mover)
+    assert host.info(CH).seq == 4 and user_to_move(host) == mover
+
+
+async def test_undo_is_refused_after_another_acted(host: Host) -> None:
+    await two_player_game(host, draft=True)
+    first = user_to_move(host)
+    await play_first(host)  # a set choice: nothing hidden
+    second = user_to_move(host)
+    await refused("host.error.undo_not_last", host.undo(CH, second))  # not theirs
+    await play_first(host)
+    await refused("host.error.undo_not_last", host.undo(CH, first))  # someone acted since
+    await refused("host.error.not_seated", host.undo(CH, CY))
+
+
+async def test_undo_is_refused_when_something_was_revealed(host: Host) -> None:
+    await two_player_game(host)
+    mover = user_to_move(host)
+    await host.play(CH, mover, "land 1")  # reveals the neighbouring face-down tile
+    await refused("host.error.undo_hidden", host.undo(CH, mover))
+
+
+async def test_undo_is_refused_after_a_computer_moved(host: Host) -> None:
+    await host.open(CH, GUILD, ADA, "Ada", draft=True, computers=1)
+    await host.start(CH, ADA)
+    async for _ in host.run_computers(CH):
+        pass
+    while True:  # until the computer moves right after one of Ada's moves
+        await play_first(host)
+        if [r async for r in host.run_computers(CH)]:
+            break
+    await refused("host.error.undo_not_last", host.undo(CH, ADA))
+
+
+# ---------------------------------------------------------------------- restarts, duplicates, races
+
+
+async def test_a_second_host_on_the_same_file_continues_the_game(db: Path, clock: Clock) -> None:
+    store = await Store.open(db)
+    first = make_host(store, clock)
+    await two_player_game(first)
+    await host_lobby(first)
+    for i in range(5):
+        await play_first(first, interaction_id=900 + i)
+    view_before = first.public_view(CH)
+    seats_before = {u: first.view_for(CH, u) for u in (ADA, BO)}
+    lobby_before = first.info(CH2)
+    await store.close()
+
+    store = await Store.open(db)
+    second = make_host(store, clock)
+    loaded = await second.load()
+    assert {i.channel_id for i in loaded} == {CH, CH2}
+    assert second.public_view(CH) == view_before
+    assert {u: second.view_for(CH, u) for u in (ADA, BO)} == seats_before
+    assert second.info(CH2) == lobby_before and second.info(CH).seq == 5
+    # a retried interaction is not applied twice
+    mover = user_to_move(second)
+    await refused("host.error.already_done",
+                  second.play(CH, mover, second.legal_moves(CH, mover)[0], interaction_id=904))
+    # the game goes on: no move lost, none applied twice
+    result = await play_first(second, interaction_id=905)
+    assert result.seq == 6
+    rows = await store.moves(result.game_id)
+    assert [r.seq for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert [r.interaction_id for r in rows] == list(range(900, 906))
+    await assert_snapshot_is_replay(store, result.game_id)
+    # and the lobby can still be joined and started after the restart
+    await second.join(CH2, DI, "Di")
+    assert (await second.start(CH2, CY)).info.status == "running"
+    await store.close()
+
+
+async def host_lobby(host: Host) -> None:
+    await host.open(CH2, GUILD, CY, "Cy", computers=1, locale="fr")
+
+
+async def test_load_replays_a_snapshot_that_disagrees_with_the_log(db: Path, clock: Clock) -> None:
+    store = await Store.open(db)
+    host = make_host(store, clock)
+    await two_player_game(host)
+    await play_first(host)
+    game_id = host.info(CH).game_id
+    stale = tiny_factory(["Ada", "Bo"], SEED, False).to_json()  # a snapshot from before the move
+    await store.update_game(game_id, now=clock(), state=stale)
+    second = make_host(store, clock)
+    await second.load()
+    assert second.public_view(CH) == host.public_view(CH)
+    await assert_snapshot_is_replay(store, game_id)  # the snapshot was repaired
+    await store.close()
+
+
+async def test_two_moves_at_the_same_instant_apply_exactly_once(host: Host, store: Store) -> None:
+    await two_player_game(host)
+    mover = user_to_move(host)
+    outcomes = await asyncio.gather(host.play(CH, mover, "land 1", interaction_id=1),
+                                    host.play(CH, mover, "land 2", interaction_id=2),
+                                    return_exceptions=True)
+    done = [o for o in outcomes if not isinstance(o, BaseException)]
+    errors = [o for o in outcomes if isinstance(o, BaseException)]
+    assert len(done) == 1 and len(errors) == 1
+    assert isinstance(errors[0], HostError) and errors[0].key == "host.error.not_your_turn"
+    assert len(await store.moves(done[0].game_id)) == 1
+
+
+async def test_the_same_interaction_twice_at_once_applies_once(host: Host, store: Store) -> None:
+    await two_player_game(host)
+    mover = user_to_move(host)
+    outcomes = await asyncio.gather(*(host.play(CH, mover, "land 1", interaction_id=77) for _ in range(3)),
+                                    return_exceptions=True)
+    assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
+    assert {o.key for o in outcomes if isinstance(o, HostError)} == {"host.error.already_done"}
+    assert len(await store.moves(host.info(CH).game_id)) == 1
+
+
+async def test_two_computer_runners_make_each_move_once(host: Host, store: Store) -> None:
+    await host.open(CH, GUILD, ADA, "Ada", computers=1)
+    await host.join(CH, BO, "Bo")
+    await host.start(CH, ADA)
+    await host.away(CH, ADA)
+    await host.away(CH, BO)
+
+    async def drain() -> list[int]:
+        return [r.seq async for r in host.run_computers(CH)]
+
+    a, b = await asyncio.gather(drain(), drain())
+    assert sorted(a + b) == list(range(1, len(a) + len(b) + 1))
+    assert host.info(CH).status == "over"
+    await assert_snapshot_is_replay(store, host.info(CH).game_id)
+
+
+async def test_a_move_stored_by_another_host_is_a_conflict(host: Host, store: Store, clock: Clock) -> None:
+    await two_player_game(host)
+    other = make_host(store, clock)
+    await other.load()
+    await play_first(other)  # the first host does not know of this move
+    mover_in_first = user_to_move(host)
+    await refused("host.error.conflict",
+                  host.play(CH, mover_in_first, host.legal_moves(CH, mover_in_first)[0]))
+    assert host.info(CH).seq == 1  # reloaded from the database
+    assert host.public_view(CH) == other.public_view(CH)
+
+
+# ---------------------------------------------------------------------- rematch
+
+
+async def test_rematch_seats_the_same_players(host: Host) -> None:
+    await refused("host.error.no_previous_game", host.rematch(CH, ADA))
+    await host.open(CH, GUILD, ADA, "Ada", draft=True, locale="de", computers=1, strength="random")
+    await host.join(CH, BO, "Bo")
+    await refused("host.error.game_exists", host.rematch(CH, ADA))
+    await host.start(CH, ADA)
+    await host.away(CH, ADA)
+    await host.away(CH, BO)
+    async for _ in host.run_computers(CH):
+        pass
+    assert host.info(CH).status == "over"
+    await refused("host.error.not_seated", host.rematch(CH, CY))
+    info = await host.rematch(CH, BO)
+    assert info.status == "lobby" and info.opener_id == BO and info.draft and info.locale == "de"
+    assert [(s.user_id, s.name, s.strength, s.away) for s in info.seats] == [
+        (ADA, "Ada", None, False), (None, "Computer 1", "random", False), (BO, "Bo", None, False)]
+    await refused("host.error.game_exists", host.rematch(CH, ADA))
+
+
+async def test_rematch_after_a_restart(db: Path, clock: Clock) -> None:
+    store = await Store.open(db)
+    host = make_host(store, clock)
+    await host.open(CH, GUILD, ADA, "Ada", computers=1)
+    await host.start(CH, ADA)
+    await host.away(CH, ADA)
+    async for _ in host.run_computers(CH):
+        pass
+    second = make_host(store, clock)
+    assert await second.load() == []  # finished games are not brought back
+    info = await second.rematch(CH, CY, can_manage=True)
+    assert info.opener_id == ADA and [s.user_id for s in info.seats] == [ADA, None]
+    await store.close()
+
+
+# ---------------------------------------------------------------------- reminders
+
+
+async def test_reminders_are_due_after_the_delay_and_not_repeated(db: Path, clock: Clock) -> None:
+    store = await Store.open(db)
+    host = make_host(store, clock, reminder_hours=12)
+    await two_player_game(host)
+    mover = user_to_move(host)
+    assert await host.due_reminders() == []
+    clock.advance(11.9)
+    assert await host.due_reminders() == []
+    clock.advance(0.2)
+    (reminder,) = await host.due_reminders()
+    assert (reminder.user_id, reminder.channel_id, reminder.seq) == (mover, CH, 0)
+    assert reminder.waiting_since == START and reminder.locale == "en"
+    await host.mark_reminded(reminder)
+    assert await host.due_reminders() == []
+    await store.close()
+
+    # after a restart the sent reminder is not repeated; the next one comes a day later
+    store = await Store.open(db)
+    host = make_host(store, clock, reminder_hours=12)
+    await host.load()
+    assert await host.due_reminders() == []
+    clock.advance(23.9)
+    assert await host.due_reminders() == []
+    clock.advance(0.2)
+    (again,) = await host.due_reminders()
+    assert again.user_id == mover
+    await host.mark_reminded(again)
+    await store.close()
+
+
+async def test_a_move_resets_the_reminder_at_most_one_a_day(host: Host, clock: Clock) -> None:
+    await two_player_game(host)
+    first = user_to_move(host)
+    clock.advance(12)
+    (reminder,) = await host.due_reminders()
+    await host.mark_reminded(reminder)
+    await play_first(host)  # the reminded player moves: now the other player's clock runs
+    second = user_to_move(host)
+    clock.advance(12)
+    (other,) = await host.due_reminders()
+    assert other.user_id == second != first
+    await play_first(host)
+    # the first player was reminded 12 hours ago: not again within a day
+    clock.advance(11.5)
+    assert await host.due_reminders() == []
+    clock.advance(1)
+    assert [r.user_id for r in await host.due_reminders()] == [first]
+
+
+async def test_a_stale_reminder_is_not_recorded(host: Host, clock: Clock) -> None:
+    await two_player_game(host)
+    clock.advance(13)
+    (reminder,) = await host.due_reminders()
+    await play_first(host)  # the player moved before the reminder was marked
+    await host.mark_reminded(reminder)
+    assert host.info(CH).seq == 1
+    clock.advance(12)
+    assert [r.seq for r in await host.due_reminders()] == [1]
+
+
+async def test_no_reminders_for_computers_away_players_or_finished_games(host: Host, clock: Clock) -> None:
+    await two_player_game(host)
+    await host.away(CH, user_to_move(host))
+    clock.advance(100)
+    assert await host.due_reminders() == []
+    await host.abandon(CH, ADA)
+    assert await host.due_reminders() == []
+
+
+# ---------------------------------------------------------------------- users' languages
+
+
+async def test_a_users_language_is_stored_once_and_survives_a_new_host(db: Path, clock: Clock) -> None:
+    store = await Store.open(db)
+    host = make_host(store, clock)
+    await host.load()
+    assert host.locale_of(ADA) is None
+    writes: list[tuple[int, str]] = []
+    real_set = store.set_user_locale
+
+    async def counting_set(user_id: int, locale: str, *, now: float) -> None:
+        writes.append((user_id, locale))
+        await real_set(user_id, locale, now=now)
+
+    store.set_user_locale = counting_set  # type: ignore[method-assign]
+    assert await host.remember_locale(ADA, "de") is True
+    assert await host.remember_locale(ADA, "de") is False  # unchanged: no database write
+    assert await host.remember_locale(BO, "fr") is True
+    clock.advance(1)
+    assert await host.remember_locale(BO, "en") is True
+    assert writes == [(ADA, "de"), (BO, "fr"), (BO, "en")]
+    assert (host.locale_of(ADA), host.locale_of(BO), host.locale_of(CY)) == ("de", "en", None)
+    await refused("host.error.bad_locale", host.remember_locale(CY, "xx"))
+    assert host.locale_of(CY) is None
+    await store.close()
+
+    store = await Store.open(db)
+    second = make_host(store, clock)
+    assert second.locale_of(ADA) is None  # not before load()
+    await second.load()
+    assert (second.locale_of(ADA), second.locale_of(BO), second.locale_of(CY)) == ("de", "en", None)
+    assert await second.remember_locale(ADA, "de") is False
+    await store.close()
+
+
+async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Path, clock: Clock) -> None:
+    store = await Store.open(db)
+    first = make_host(store, clock)
+    await two_player_game(first)
+    await play_first(first, interaction_id=900)
+    view_before = first.public_view(CH)
+    await store.close()
+    # the same data as a bot of the previous schema version left it
+    async with aiosqlite.connect(db, isolation_level=None) as conn:
+        await conn.execute("DROP TABLE users")
+        await conn.execute("PRAGMA user_version = 2")
+
+    store = await Store.open(db)
+    assert await store.schema_version() == 3
+    second = make_host(store, clock)
+    (info,) = await second.load()
+    assert info.seq == 1 and second.public_view(CH) == view_before
+    assert second.locale_of(ADA) is None
+    assert await second.remember_locale(ADA, "fr") is True
+    result = await play_first(second, interaction_id=901)
+    assert result.seq == 2
+    await store.close()
+
+    store = await Store.open(db)
+    third = make_host(store, clock)
+    await third.load()
+    assert third.locale_of(ADA) == "fr" and third.info(CH).seq == 2
+    await store.close()
+
+
+# ---------------------------------------------------------------------- listings
+
+
+async def test_listings(host: Host) -> None:
+    await two_player_game(host)
+    await host.open(CH2, GUILD, ADA, "Ada")
+    info = host.info(CH)
+    assert host.find_game(info.game_id) == info and host.find_game(999) is None
+    assert [g.channel_id for g in host.games_of(ADA)] == [CH]  # lobbies are not listed
+    assert host.games_of(CY) == []
+    assert host.seat_of(CH, CY) is None and host.seat_of(CH, ADA) in (0, 1) and host.seat_of(999, ADA) is None

@@ -1,0 +1,68 @@
+"""Settings from the environment and a ``.env`` file; ``.env.example`` documents every one."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.host.settings import Settings, SettingsError, parse_env
+
+
+def test_defaults() -> None:
+    s = Settings.load(env_file=None, environ={})
+    assert (s.database_path, s.reminder_hours, s.away_hours, s.ai_strength, s.default_locale, s.log_level) == (
+        "santacruz.db", 12.0, 48.0, "greedy", "en", "INFO")
+    assert s.dev_guild_id is None and s.discord_token == ""
+
+
+def test_the_environment_wins_over_the_file(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("# comment\n\nexport DISCORD_TOKEN='abc # not a comment'\nDATABASE_PATH=games.db  # here\n"
+                   'REMINDER_HOURS="6"\nDEV_GUILD_ID=\nAI_STRENGTH=Expert\nLOG_LEVEL=debug\n', encoding="utf-8")
+    s = Settings.load(env, environ={"DATABASE_PATH": "/data/sc.db", "AWAY_HOURS": "24"})
+    assert s.discord_token == "abc # not a comment"
+    assert s.database_path == "/data/sc.db" and s.reminder_hours == 6.0 and s.away_hours == 24.0
+    assert s.dev_guild_id is None and s.ai_strength == "expert" and s.log_level == "DEBUG"
+    assert "abc" not in repr(s)  # the token is never logged
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.database_path = "x"  # type: ignore[misc]
+
+
+def test_a_missing_file_is_fine(tmp_path: Path) -> None:
+    assert Settings.load(tmp_path / "nope.env", environ={"DEV_GUILD_ID": "123"}).dev_guild_id == 123
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("DEV_GUILD_ID", "abc", "DEV_GUILD_ID"),
+    ("REMINDER_HOURS", "soon", "REMINDER_HOURS"),
+    ("AWAY_HOURS", "0", "AWAY_HOURS"),
+    ("AI_SECONDS", "-1", "AI_SECONDS"),
+    ("AI_STRENGTH", "godlike", "AI_STRENGTH"),
+    ("DEFAULT_LOCALE", "es", "DEFAULT_LOCALE"),
+    ("LOG_LEVEL", "loud", "LOG_LEVEL"),
+])
+def test_bad_values_name_the_variable(name: str, value: str, message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        Settings.load(env_file=None, environ={name: value})
+
+
+def test_bad_env_lines_are_reported() -> None:
+    with pytest.raises(SettingsError, match="line 2"):
+        parse_env("A=1\njust words\n")
+    with pytest.raises(SettingsError, match="not closed"):
+        parse_env("A='open\n")
+
+
+def test_env_example_lists_every_setting_with_a_comment() -> None:
+    lines = Path(".env.example").read_text(encoding="utf-8").splitlines()
+    names = [f.name.upper() for f in dataclasses.fields(Settings)]
+    listed = [m.group(1) for line in lines if (m := re.match(r"([A-Z_]+)=", line))]
+    assert listed == names
+    for i, line in enumerate(lines):
+        if re.match(r"[A-Z_]+=", line):
+            assert lines[i - 1].startswith("# "), line
+    # the example itself is a valid configuration
+    Settings.from_mapping(parse_env("\n".join(lines)))

@@ -1,0 +1,76 @@
+"""The offline front-end: ``santacruz demo`` writes a whole game's pictures, ``santacruz play`` runs in a terminal."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image
+
+from play.cli import build_parser, main, run_demo, run_play
+
+
+def test_demo_plays_a_whole_game_and_writes_a_picture_per_move_a_gif_and_the_game_over(tmp_path: Path) -> None:
+    out = io.StringIO()
+    game = run_demo(2, 3, "greedy", 0.1, tmp_path, "en", stream=out)
+    moves = len(game.moves)
+    assert game.phase == "over"
+    pictures = sorted(tmp_path.glob("move-*.png"))
+    assert len(pictures) == moves + 1
+    with Image.open(tmp_path / "game.gif") as gif:
+        assert gif.n_frames == moves + 1
+    with Image.open(tmp_path / "game-over.png") as over:
+        assert over.format == "PNG"
+    text = out.getvalue()
+    assert "The game is over" in text
+    assert text.count("[") >= moves  # a progress line per move
+
+
+def test_demo_speaks_german(tmp_path: Path) -> None:
+    out = io.StringIO()
+    run_demo(2, 5, "random", 0.1, tmp_path, "de", pictures=False, stream=out)
+    assert "Durchgang" in out.getvalue()
+    assert not list(tmp_path.glob("*.png"))
+
+
+def test_play_in_the_terminal_against_the_computer_with_help_and_a_refused_move() -> None:
+    out = io.StringIO()
+    asked = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        text = out.getvalue()
+        if len(asked) == 1:
+            return "help"
+        if len(asked) == 2:
+            return "land 999"
+        block = text.rsplit("Your moves:", 1)[1].splitlines()
+        return block[1].split("(")[0].strip()
+
+    game = run_play(3, 1, "random", 9, 0.1, "en", ask=ask, stream=out)
+    assert game.phase == "over"
+    text = out.getvalue()
+    assert "Type one of the moves listed" in text
+    assert "Not possible: There is no site 999" in text
+    assert "The game is over" in text
+
+
+def test_play_hot_seat_asks_to_pass_the_keyboard_and_quit_leaves() -> None:
+    out = io.StringIO()
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return "quit" if prompt.startswith("move") else ""
+
+    game = run_play(2, 2, "random", 1, 0.1, "en", ask=ask, stream=out)
+    assert game.phase != "over"
+    assert prompts[0].startswith("Pass the keyboard to Player")
+    assert "Game left." in out.getvalue()
+
+
+def test_command_line_checks_its_options(capsys: object) -> None:
+    parser = build_parser()
+    args = parser.parse_args(["demo", "--players", "4", "--seed", "2", "--no-pictures"])
+    assert (args.players, args.seed, args.no_pictures) == (4, 2, True)
+    assert main(["play", "--players", "2", "--humans", "3"]) == 2
