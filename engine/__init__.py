@@ -4,7 +4,8 @@ Public API::
 
     game = engine.new_game(["Ada", "Bo"], seed=7)      # draft=True to choose building sets
     game.to_move, game.phase, game.legal_moves()
-    events = game.apply("land 12")                     # or a Move; raises engine.IllegalMove
+    events = game.apply("land 12")                     # or a Move; raises engine.IllegalMove(code, **params)
+    move = engine.parse_move("ship 7"); move.verb, move.site, move.card, move.kind
     game.view(seat)                                    # what a seat may know (None: public)
     game.clone(), game.ranking(), game.to_json(), engine.Game.from_json(text)
 """
@@ -16,21 +17,26 @@ from engine.cards import (
     RESOURCES,
     SCORING_CARD_IDS,
     SCORING_CARDS,
+    SINGLE_BUILDS,
     SITE_KINDS,
 )
 from engine.game import PHASES, Game, new_game, public_event, replay
 from engine.island import Island, Tile, default_island
-from engine.moves import IllegalMove, Move, parse_move
+from engine.moves import REASONS, SITE_VERBS, VERBS, IllegalMove, Move, parse_move
 
 __all__ = [
     "BUILDINGS",
     "BUILDING_CARDS",
     "BUILDING_SETS",
     "PHASES",
+    "REASONS",
     "RESOURCES",
     "SCORING_CARDS",
     "SCORING_CARD_IDS",
+    "SINGLE_BUILDS",
     "SITE_KINDS",
+    "SITE_VERBS",
+    "VERBS",
     "Game",
     "IllegalMove",
     "Island",

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.cards import (
+    BUILDING_CARDS,
     BUILDING_SETS,
     BUILDINGS,
     CONNECTED_NEEDED,
@@ -34,23 +35,16 @@ _B = {b: i for i, b in enumerate(BUILDINGS)}
 _SUPPLY = [SUPPLY[b] for b in BUILDINGS]
 _HIDDEN_EVENTS = frozenset({"reveal", "bird", "draw", "birds"})
 """Events that show something hidden: a move causing one cannot be taken back."""
-_VERB_ORDER = {v: i for i, v in enumerate(
-    ("set", "land", "ship", "river", "road", "double", "build", "pass", "score", "pile", "discard"))}
+_PHASE_OF_VERB = {"set": "choose_set", "land": "land", "pile": "choose_pile", "discard": "discard"}
+"""The phase of each verb that is not played in the ``play`` phase."""
+_ONLY_IN_PHASE = {"choose_set": "sets_only_at_start", "land": "landing_only_at_start",
+                  "choose_pile": "piles_only_in_round_two", "discard": "discard_only_in_round_two"}
+"""The reason for a choosing verb used in the ``play`` phase."""
 
 
 def public_event(event: dict[str, Any]) -> dict[str, Any]:
     """An event as everyone may see it: without its ``secret`` part."""
     return {k: v for k, v in event.items() if k != "secret"}
-
-
-def move_sort_key(move: Move) -> tuple[int, int, int | str]:
-    """Canonical order of moves (verb order of the notation, then argument; a bare card first)."""
-    arg = move.arg
-    if arg is None:
-        return (_VERB_ORDER[move.verb], 0, 0)
-    if move.verb == "double":
-        return (_VERB_ORDER["double"], 1, SINGLE_BUILDS.index(str(arg)))
-    return (_VERB_ORDER[move.verb], 1, arg)
 
 
 def new_game(names: Sequence[str], seed: int, *, draft: bool = False, island: Island | None = None) -> Game:
@@ -119,7 +113,7 @@ class Game:
         self.owned: list[set[int]] = [set() for _ in range(n)]
         self.supply = [list(_SUPPLY) for _ in range(n)]
         self.destroyed = [[0, 0, 0] for _ in range(n)]
-        self.hand_building: list[dict[str, int]] = [dict.fromkeys(("ship", "river", "road", "double"), 0)
+        self.hand_building: list[dict[str, int]] = [dict.fromkeys(BUILDING_CARDS, 0)
                                                     for _ in range(n)]
         self.set_of: list[str | None] = [None] * n
         self.played_building: list[list[str]] = [[] for _ in range(n)]
@@ -204,7 +198,7 @@ class Game:
         if self._legal is None:
             self.legal_moves()
         if move not in self._legal_set:
-            raise IllegalMove(self.why_illegal(move))
+            raise self._move_refusal(move)
         seat = self.to_move
         assert seat is not None  # a legal move exists only while the game runs
         self.events = []
@@ -243,7 +237,7 @@ class Game:
     def undo(self) -> Game:
         """A new game equal to this one before its last move; raises :class:`IllegalMove` if not allowed."""
         if not self.can_undo():
-            raise IllegalMove("the last move cannot be taken back: it revealed something hidden")
+            raise IllegalMove("cannot_undo")
         return replay(self.names, self.seed, [m for _, m in self.moves[:-1]], draft=self.draft,
                       island=None if self._default_island else self.island)
 
@@ -319,8 +313,8 @@ class Game:
     # ------------------------------------------------------------------ moves
 
     def _do_set(self, seat: int, move: Move) -> None:
-        self._take_set(seat, str(move.arg))
-        self.events.append({"type": "set", "seat": seat, "set": move.arg})
+        self._take_set(seat, str(move.letter))
+        self.events.append({"type": "set", "seat": seat, "set": move.letter})
         self._next_chooser()
 
     def _next_chooser(self) -> None:
@@ -332,11 +326,11 @@ class Game:
                 seat = self.order[self._turn]
                 only = options[0]
                 if only.verb == "set":
-                    self._take_set(seat, str(only.arg))
-                    self.events.append({"type": "set", "seat": seat, "set": only.arg, "forced": True})
+                    self._take_set(seat, str(only.letter))
+                    self.events.append({"type": "set", "seat": seat, "set": only.letter, "forced": True})
                 else:
-                    self._take_pile(seat, int(only.arg))  # type: ignore[arg-type]
-                    self.events.append({"type": "pile", "seat": seat, "pile": only.arg, "forced": True})
+                    self._take_pile(seat, int(only.pile or 0))
+                    self.events.append({"type": "pile", "seat": seat, "pile": only.pile, "forced": True})
                 self._turn += 1
         if self._turn >= len(self.order):
             if self.phase == "choose_set":
@@ -353,7 +347,7 @@ class Game:
         self._skip_unlandable()
 
     def _do_land(self, seat: int, move: Move) -> None:
-        self._build(seat, int(move.arg))  # type: ignore[arg-type]
+        self._build(seat, int(move.site or 0))
         self._turn += 1
         self._skip_unlandable()
 
@@ -380,15 +374,15 @@ class Game:
 
     def _single(self, seat: int, move: Move) -> None:
         self._play_card(seat, move.verb)
-        if move.arg is None:
+        if move.site is None:
             self.events.append({"type": "no_build", "seat": seat, "reason": "no_site"})
         else:
-            self._build(seat, int(move.arg))  # type: ignore[arg-type]
+            self._build(seat, move.site)
         self._end_turn()
 
     def _do_double(self, seat: int, move: Move) -> None:
-        self._play_card(seat, "double", kind=move.arg)
-        self.pending = {"kind": "double", "card": move.arg, "builds_left": 2}
+        self._play_card(seat, "double", kind=move.kind)
+        self.pending = {"kind": "double", "card": move.kind, "builds_left": 2}
         self._continue_double(seat)
 
     def _continue_double(self, seat: int) -> None:
@@ -404,7 +398,7 @@ class Game:
 
     def _do_build(self, seat: int, move: Move) -> None:
         assert self.pending is not None
-        self._build(seat, int(move.arg))  # type: ignore[arg-type]
+        self._build(seat, int(move.site or 0))
         self.pending["builds_left"] -= 1
         self._continue_double(seat)
 
@@ -414,7 +408,7 @@ class Game:
         self._end_turn()
 
     def _do_score(self, seat: int, move: Move) -> None:
-        card = str(move.arg)
+        card = str(move.card)
         self.hand_scoring[seat].remove(card)
         self.played_scoring[seat].append(card)
         self.last_card_seat = seat
@@ -428,8 +422,8 @@ class Game:
         self._end_turn()
 
     def _do_pile(self, seat: int, move: Move) -> None:
-        self._take_pile(seat, int(move.arg))  # type: ignore[arg-type]
-        self.events.append({"type": "pile", "seat": seat, "pile": move.arg})
+        self._take_pile(seat, int(move.pile or 0))
+        self.events.append({"type": "pile", "seat": seat, "pile": move.pile})
         self._next_chooser()
 
     def _take_pile(self, seat: int, pile_id: int) -> None:
@@ -439,7 +433,7 @@ class Game:
         self.hand_scoring[seat].extend(pile["scoring_cards"])
 
     def _do_discard(self, seat: int, move: Move) -> None:
-        card = str(move.arg)
+        card = str(move.card)
         self.hand_scoring[seat].remove(card)
         self.discarded[seat] = card
         self.events.append({"type": "discard", "seat": seat, "secret": {"card": card}})
@@ -601,13 +595,100 @@ class Game:
         self.phase = "over"
         self.events.append({"type": "game_over", "ranking": self.ranking()})
 
-    # ------------------------------------------------------------------ explanations
+    # ------------------------------------------------------------------ reasons
 
-    def why_illegal(self, move: Move | str) -> str:
-        """A plain-words reason why ``move`` is not legal now (or a note that it is)."""
-        from engine.explain import why_illegal
+    def refusal(self, move: Move | str) -> IllegalMove | None:
+        """Why ``move`` is not legal now, as the :class:`IllegalMove` that :meth:`apply` raises (``None``: legal).
 
-        return why_illegal(self, move)
+        A malformed notation gives the parser's reason.
+        """
+        if isinstance(move, str):
+            try:
+                move = parse_move(move)
+            except IllegalMove as exc:
+                return exc
+        return None if self.is_legal(move) else self._move_refusal(move)
+
+    def _phase_refusal(self, move: Move) -> IllegalMove | None:
+        phase = self.phase
+        wanted = _PHASE_OF_VERB.get(move.verb, "play")
+        if wanted == phase:
+            return None
+        if phase != "play":
+            return IllegalMove(f"phase_{phase}")
+        return IllegalMove(_ONLY_IN_PHASE[wanted])
+
+    def _move_refusal(self, move: Move) -> IllegalMove:
+        seat = self.to_move
+        if seat is None:
+            return IllegalMove("game_over")
+        return self._phase_refusal(move) or self._refusal_now(seat, move)
+
+    def _refusal_now(self, seat: int, move: Move) -> IllegalMove:
+        phase, verb = self.phase, move.verb
+        if phase == "choose_set":
+            return IllegalMove("set_taken", letter=move.letter)
+        if phase == "choose_pile":
+            if not any(p["id"] == move.pile for p in self.piles):
+                return IllegalMove("pile_not_in_game", pile=move.pile, last=self.n - 1)
+            return IllegalMove("pile_taken", pile=move.pile)
+        if phase == "discard" or verb == "score":
+            return IllegalMove("scoring_card_not_held", card=move.card)
+        if phase == "land":
+            return self._site_refusal(seat, int(move.site or 0), "land")
+        pending = self.pending
+        if pending is not None:
+            if verb == "build":
+                return self._site_refusal(seat, int(move.site or 0), pending["card"])
+            if verb == "pass":
+                return IllegalMove("must_build")
+            return IllegalMove("finish_double", builds_left=pending["builds_left"], kind=pending["card"])
+        if verb == "build":
+            return IllegalMove("build_only_in_double")
+        if verb == "pass":
+            return IllegalMove("nothing_to_pass")
+        if verb == "double":
+            return IllegalMove("no_double_card")
+        if not self.hand_building[seat][verb]:
+            return IllegalMove("no_building_card", kind=verb)
+        if move.site is None:
+            free, _share = self.targets(seat, verb)
+            return IllegalMove("must_choose_site", kind=verb, site=free[0], sites=free)
+        return self._site_refusal(seat, move.site, verb)
+
+    def _site_refusal(self, seat: int, site: int, kind: str) -> IllegalMove:
+        """Why ``seat`` may not build on ``site`` with a ``kind`` card (``land``: the landing)."""
+        isl = self.island
+        if not 1 <= site <= isl.n_sites:
+            return IllegalMove("site_not_on_island", site=site, last=isl.n_sites)
+        if kind in ("land", "ship") and isl.kind[site] != "coast":
+            return IllegalMove("landing_not_coast" if kind == "land" else "ship_not_coast", site=site)
+        occ = self.occupants[site]
+        if occ:
+            taken = self._taken_refusal(seat, site, kind, occ)
+            if taken is not None:
+                return taken
+        if kind == "road" and not any(site in isl.road_nbrs[s] for s in self.owned[seat]):
+            return IllegalMove("road_too_far", site=site)
+        if kind == "river":
+            if not isl.rivers_of[site]:
+                return IllegalMove("not_on_river", site=site)
+            if not any(isl.rivers_of[s] & isl.rivers_of[site] for s in self.owned[seat]):
+                return IllegalMove("river_not_yours", site=site)
+        if self.revealed[site] and not self.supply[seat][self.site_b[site]]:
+            return IllegalMove("no_building_in_supply", site=site, building=BUILDINGS[self.site_b[site]])
+        return IllegalMove("cannot_build_there", site=site)
+
+    def _taken_refusal(self, seat: int, site: int, kind: str, occ: list[tuple[int, int]]) -> IllegalMove | None:
+        if any(p == seat for p, _ in occ):
+            return IllegalMove("own_site", site=site)
+        if kind == "land":
+            return IllegalMove("landing_site_taken", site=site)
+        if self.share_seat != seat:
+            return IllegalMove("share_used" if self.turn_order[-1] == seat else "share_last_only", site=site)
+        if len(occ) > 1:
+            return IllegalMove("site_full", site=site)
+        return None
 
     # ------------------------------------------------------------------ copying and JSON
 

@@ -8,16 +8,19 @@ raises ``KeyError`` (tests make sure that never happens).
 
 Counted phrases have two keys, ``<key>.one`` and ``<key>.other``; :func:`tn` picks the right one.
 :func:`describe_events` and :func:`describe_move` turn the engine's events and move notation into
-sentences. ``i18n/GLOSSARY.md`` documents the key scheme and the game's words.
+sentences; :func:`illegal_text` words why the engine refused a move (``game.illegal.<code>``).
+``i18n/GLOSSARY.md`` documents the key scheme and the game's words.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, Final
+
+from engine import SCORING_CARD_IDS, SINGLE_BUILDS, IllegalMove, Move, parse_move
 
 LOCALES: Final = ("en", "de", "fr")
 DEFAULT_LOCALE: Final = "en"
@@ -181,23 +184,63 @@ def describe_events(events: Iterable[Mapping[str, Any]], locale: object, names: 
     return lines
 
 
-def describe_move(move: str, locale: object, names: Sequence[str], seat: int) -> str:
+def describe_move(move: str | Move, locale: object, names: Sequence[str], seat: int) -> str:
     """A move in words, from its notation (``"ship 7"``, ``"score gold10"``, ``"discard"`` …) and its seat."""
-    verb, _, arg = str(move).strip().partition(" ")
     player = names[seat]
+    if str(move).strip() == "discard":  # the public log hides which card was put back
+        return t("game.move.discard", locale, player=player)
+    m = parse_move(move) if isinstance(move, str) else move
+    verb = m.verb
     if verb == "set":
-        return t("game.move.set", locale, player=player, set=arg, set_name=t(f"game.set.{arg}.name", locale))
-    if verb in ("land", "build"):
-        return t(f"game.move.{verb}", locale, player=player, site=arg)
-    if verb in ("ship", "river", "road"):
-        if arg:
-            return t(f"game.move.{verb}", locale, player=player, site=arg)
+        return t("game.move.set", locale, player=player, set=m.letter, set_name=t(f"game.set.{m.letter}.name", locale))
+    if m.site is not None:
+        return t(f"game.move.{verb}", locale, player=player, site=m.site)
+    if verb in SINGLE_BUILDS:
         return t(f"game.move.{verb}_no_site", locale, player=player)
     if verb == "double":
-        return t(f"game.move.double_{arg}", locale, player=player)
-    if verb in ("score", "discard") and arg:
+        return t(f"game.move.double_{m.kind}", locale, player=player)
+    if verb in ("score", "discard"):
         key = "game.move.score" if verb == "score" else "game.move.discard_card"
-        return t(key, locale, player=player, card=_card_name(arg, locale))
-    if verb == "pile":
-        return t("game.move.pile", locale, player=player, pile=arg, owner=names[int(arg)])
+        return t(key, locale, player=player, card=_card_name(str(m.card), locale))
+    if m.pile is not None:
+        return t("game.move.pile", locale, player=player, pile=m.pile, owner=names[m.pile])
     return t(f"game.move.{verb}", locale, player=player)
+
+
+def illegal_text(error: IllegalMove, locale: object, escape: Callable[[str], str] = str) -> str:
+    """Why a move was refused (the engine's :class:`~engine.IllegalMove`), in the words of ``locale``.
+
+    ``escape`` makes what the user typed harmless for the place the text is shown (e.g. Discord markdown).
+    """
+    values: dict[str, Any] = {}
+    for name, value in error.params.items():
+        values.update(_reason_words(name, value, locale, escape))
+    return t(f"game.illegal.{error.code}", locale, **values)
+
+
+_LIST_MAX: Final = 12
+"""A reason lists at most this many sites or cards, then "…"."""
+
+
+def _reason_words(name: str, value: Any, locale: object, escape: Callable[[str], str]) -> dict[str, Any]:
+    """The placeholders of ``game.illegal.*`` that an :class:`~engine.IllegalMove` parameter fills."""
+    if name == "card":  # a scoring card, or what the user typed instead of one
+        card = str(value)
+        return {"card": _card_name(card, locale) if card in SCORING_CARD_IDS else escape(card)}
+    if name == "cards":
+        return {"cards": _joined([_card_name(c, locale) for c in value])}
+    if name == "kind":
+        card = t(f"game.card.{value}.one", locale)
+        return {"kind": t(f"game.card.{value}.short", locale),
+                "kind_card": card if normalize_locale(locale) == "de" else card[:1].lower() + card[1:]}
+    if name == "building":
+        return {"a_building": _a_building(value, locale)}
+    if isinstance(value, (list, tuple)):
+        return {name: _joined([str(v) for v in value])}
+    if isinstance(value, str) and name in ("text", "verb"):
+        return {name: escape(value)}
+    return {name: value}
+
+
+def _joined(items: Sequence[str]) -> str:
+    return ", ".join(items[:_LIST_MAX]) + (" …" if len(items) > _LIST_MAX else "")

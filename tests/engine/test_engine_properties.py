@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from engine import BUILDING_SETS, SCORING_CARD_IDS, Game, IllegalMove, new_game, parse_move, replay
 from engine.cards import START_SCORES, SUPPLY
-from engine.game import move_sort_key
+
 
 SUPPLY_LIST = [SUPPLY["house"], SUPPLY["church"], SUPPLY["lighthouse"]]
 
@@ -48,7 +48,7 @@ def check_conservation(game: Game) -> None:
 def check_legal_moves(game: Game) -> None:
     moves = game.legal_moves()
     assert len(set(moves)) == len(moves)
-    assert moves == sorted(moves, key=move_sort_key)
+    assert moves == sorted(moves, key=lambda m: m.sort_key)
     if game.to_move is None:
         assert moves == []
     else:

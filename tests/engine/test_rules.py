@@ -594,9 +594,9 @@ def test_an_illegal_move_changes_nothing() -> None:
 
 def test_error_messages_name_the_problem() -> None:
     game = landed()
-    assert "no site 77" in game.why_illegal("ship 77")
-    assert "do not hold" in game.why_illegal("score gold10")
-    assert "landing" in game.why_illegal("land 3")
+    assert "no site 77" in str(game.refusal("ship 77"))
+    assert "do not hold" in str(game.refusal("score gold10"))
+    assert "landing" in str(game.refusal("land 3"))
     game.hand_building[0]["ship"] = 0
     game._legal = None
-    assert "no ship card left" in game.why_illegal("ship 3")
+    assert "no ship card left" in str(game.refusal("ship 3"))

@@ -122,9 +122,9 @@ def test_error_message_when_the_share_right_is_used_up_says_so() -> None:
     # that he has used it, and the others simply that the site is taken.
     game = landed()
     play(game, "road 5", "ship 1", "road 6")  # seat 1 shares coast 1, then seat 0 plays
-    holder = game.why_illegal("road 5")  # seat 1 (on 1) next to seat 0's house on 5
+    holder = str(game.refusal("road 5"))  # seat 1 (on 1) next to seat 0's house on 5
     play(game, "road 8")
-    other = game.why_illegal("ship 2")  # seat 0 onto seat 1's house
+    other = str(game.refusal("ship 2"))  # seat 0 onto seat 1's house
     assert "already taken" in other and "nobody" not in other
     assert "nobody" not in holder
     assert "used" in holder
@@ -140,8 +140,8 @@ def test_error_message_for_an_out_of_range_number_names_the_missing_site_or_pile
     # 'ship 77' says "There is no site 77; the sites are numbered 1 to 10." Numbers out of the notation's
     # range should get the same clear answer; "'1000' is not a number" is wrong.
     game = landed()
-    assert "no site 77" in game.why_illegal("ship 77")
-    message = game.why_illegal(text)
+    assert "no site 77" in str(game.refusal("ship 77"))
+    message = str(game.refusal(text))
     assert "not a number" not in message
     assert words in message.lower()
 
@@ -580,7 +580,7 @@ def test_a_face_down_tile_changes_no_view_no_legal_move_and_no_message() -> None
         assert house.view(seat) == church.view(seat)
     assert "river 9" in legal(house)
     for text in ("river 9", "road 9", "ship 9", "river", "road 10", "double river"):
-        assert house.why_illegal(text) == church.why_illegal(text), text
+        assert str(house.refusal(text)) == str(church.refusal(text)), text
 
 
 def test_round_two_drawn_cards_and_discards_stay_secret_even_after_the_end() -> None:
