@@ -22,7 +22,17 @@ from engine.cards import (
 )
 from engine.game import PHASES, Game, new_game, public_event, replay
 from engine.island import Island, Tile, default_island
-from engine.moves import REASONS, SITE_VERBS, VERBS, IllegalMove, Move, parse_move
+from engine.moves import (
+    REASONS,
+    SITE_VERBS,
+    VERBS,
+    BuildPlan,
+    IllegalMove,
+    Move,
+    builds_nothing,
+    parse_move,
+    plan_build,
+)
 
 __all__ = [
     "BUILDINGS",
@@ -37,14 +47,17 @@ __all__ = [
     "SITE_KINDS",
     "SITE_VERBS",
     "VERBS",
+    "BuildPlan",
     "Game",
     "IllegalMove",
     "Island",
     "Move",
     "Tile",
+    "builds_nothing",
     "default_island",
     "new_game",
     "parse_move",
+    "plan_build",
     "public_event",
     "replay",
 ]

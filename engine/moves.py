@@ -24,7 +24,8 @@ A refused move raises :class:`IllegalMove` with a machine-readable ``code`` and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeGuard
 
 from engine.cards import BUILDING_CARDS, BUILDING_SETS, SCORING_CARD_IDS, SINGLE_BUILDS
@@ -101,7 +102,8 @@ class IllegalMove(ValueError):
     """A move that is malformed or not allowed now: ``code`` (a key of :data:`REASONS`) and ``params``.
 
     ``params`` hold plain values (numbers, ids; ``sites`` a list of site numbers) for the presentation
-    layer to word; ``str(exc)`` is the English sentence, for logs and the engine's own tests.
+    layer to word; ``str(exc)`` is the English sentence, for logs and the engine's own tests. A notation
+    that names a verb but is malformed has that ``verb`` among its ``params``.
     """
 
     def __init__(self, code: str, **params: Any) -> None:
@@ -198,34 +200,34 @@ def _check(verb: str, arg: int | str | None) -> None:
     if verb in ("land", "build"):
         if not _is_int(arg):
             raise IllegalMove("needs_site", verb=verb)
-        _check_site(arg)
+        _check_site(verb, arg)
     elif verb in SINGLE_BUILDS:
         if arg is not None:
             if not _is_int(arg):
                 raise IllegalMove("site_or_nothing", verb=verb)
-            _check_site(arg)
+            _check_site(verb, arg)
     elif verb == "double":
         if arg not in SINGLE_BUILDS:
-            raise IllegalMove("double_needs_kind")
+            raise IllegalMove("double_needs_kind", verb=verb)
     elif verb == "pass":
         if arg is not None:
-            raise IllegalMove("pass_takes_nothing")
+            raise IllegalMove("pass_takes_nothing", verb=verb)
     elif verb in ("score", "discard"):
         if arg not in SCORING_CARD_IDS:
-            raise IllegalMove("unknown_scoring_card", card=str(arg), cards=list(SCORING_CARD_IDS))
+            raise IllegalMove("unknown_scoring_card", verb=verb, card=str(arg), cards=list(SCORING_CARD_IDS))
     elif verb == "set":
         if arg not in BUILDING_SETS:
-            raise IllegalMove("unknown_set", sets=sorted(BUILDING_SETS))
+            raise IllegalMove("unknown_set", verb=verb, sets=sorted(BUILDING_SETS))
     elif verb == "pile":
         if not _is_int(arg):
-            raise IllegalMove("needs_pile")
+            raise IllegalMove("needs_pile", verb=verb)
         if not 0 <= arg <= 9:
-            raise IllegalMove("no_such_pile", pile=arg)
+            raise IllegalMove("no_such_pile", verb=verb, pile=arg)
 
 
-def _check_site(site: int) -> None:
+def _check_site(verb: str, site: int) -> None:
     if not 1 <= site <= _MAX_NUMBER:
-        raise IllegalMove("no_such_site", site=site)
+        raise IllegalMove("no_such_site", verb=verb, site=site)
 
 
 _parsed: dict[str, Move] = {}
@@ -250,7 +252,7 @@ def _parse(text: str) -> Move:
     if not parts:
         raise IllegalMove("no_move")
     if len(parts) > 2:
-        raise IllegalMove("too_many_words", text=text.strip())
+        raise IllegalMove("too_many_words", verb=parts[0].lower(), text=text.strip())
     verb = parts[0].lower()
     if len(parts) == 1:
         return Move(verb)
@@ -261,11 +263,77 @@ def _parse(text: str) -> Move:
             raise IllegalMove("not_a_number", text=raw, verb=verb)
         if len(raw) > 4:
             if verb == "pile":
-                raise IllegalMove("no_such_pile", pile=int(raw))
-            raise IllegalMove("no_such_site", site=int(raw))
+                raise IllegalMove("no_such_pile", verb=verb, pile=int(raw))
+            raise IllegalMove("no_such_site", verb=verb, site=int(raw))
         arg = int(raw)
     elif verb == "set":
         arg = raw.upper()
     else:
         arg = raw.lower()
     return Move(verb, arg)
+
+
+# ---------------------------------------------------------------------- what a build command means
+
+
+def builds_nothing(move: Move, legal: Collection[Move], build_sites: Mapping[str, Sequence[int]] | None) -> bool:
+    """Whether ``move`` (one of the ``legal`` moves) builds nothing, so that a player confirms it first:
+    a building card played without effect, giving up a double move, or a double move of a kind that has
+    no site now (``build_sites``: the seat's view's ``you.build_sites``)."""
+    if move.verb == "pass" or (move.verb in SINGLE_BUILDS and move.site is None):
+        return True
+    if move.verb != "double":
+        return False
+    if build_sites is not None:
+        return not build_sites.get(str(move.kind))
+    return Move(str(move.kind)) in legal
+
+
+@dataclass(frozen=True, slots=True)
+class BuildPlan:
+    """What "build with this card (kind) on this site" means now for the seat to move; see :func:`plan_build`."""
+
+    moves: tuple[Move, ...] = ()
+    """The moves to play in order (a double move and its first build are two)."""
+    confirm: bool = False
+    """The move builds nothing: ask the player to confirm it first."""
+    problem: str | None = None
+    """Why nothing is played: ``need_site``, ``need_card``, ``need_kind`` or ``kind_only_double``."""
+    sites: tuple[int, ...] = ()
+    """With ``need_site``: the possible sites."""
+
+
+def plan_build(legal: Collection[Move], build_sites: Mapping[str, Sequence[int]] | None, card: str | None,
+               site: int | None, kind: str | None) -> BuildPlan:
+    """The moves a build command means: ``card`` (a building card or none), ``site`` and a double move's ``kind``.
+
+    During a double move the command builds (or, without a site, gives up the rest); a card without a site
+    that could build asks for a site; one that cannot is played without effect after a confirmation. A move
+    that is not legal is still planned, so that applying it explains why not.
+    """
+    pending = any(m.verb in ("build", "pass") for m in legal)
+    if pending and card in (None, "double"):
+        if site is not None:
+            return BuildPlan((Move("build", site),))
+        give_up = Move("pass")
+        if give_up in legal:
+            return BuildPlan((give_up,), confirm=True)
+        return BuildPlan(problem="need_site", sites=tuple(m.site for m in legal if m.site is not None))
+    if card is None:
+        return BuildPlan(problem="need_card")
+    if card == "double":
+        if kind is None:
+            return BuildPlan(problem="need_kind")
+        double = Move("double", kind)
+        if double in legal and builds_nothing(double, legal, build_sites):
+            return BuildPlan((double,), confirm=True)
+        return BuildPlan((double,) if site is None else (double, Move("build", site)))
+    if kind is not None:
+        return BuildPlan(problem="kind_only_double")
+    if site is not None:
+        return BuildPlan((Move(card, site),))
+    bare = Move(card)
+    if bare in legal:
+        return BuildPlan((bare,), confirm=True)
+    sites = tuple(m.site for m in legal if m.verb == card and m.site is not None)
+    return BuildPlan(problem="need_site", sites=sites) if sites else BuildPlan((bare,))

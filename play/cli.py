@@ -22,9 +22,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from engine import Game, IllegalMove, new_game
+from engine import Game, IllegalMove, new_game, parse_move
 from engine.ai import STRENGTHS, choose_move
-from i18n import LOCALES, describe_events, describe_move, t, tn
+from i18n import LOCALES, describe_events, describe_move, illegal_text, t, tn
 
 GIF_WIDTH = 800
 """Frame width of the animated GIF (the board pictures themselves keep their full size)."""
@@ -127,15 +127,15 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO) -> None:
     sites = {s["id"]: s for s in view["board"]["sites"]}
     print("  " + t("cli.play.legal", locale), file=stream)
     for move in you["legal_moves"]:
-        verb, _, arg = move.partition(" ")
+        site = parse_move(move).site
         extra = ""
-        if arg.isdigit() and verb != "pile" and sites[int(arg)]["tile"]:
-            tile = sites[int(arg)]["tile"]
+        if site is not None and sites[site]["tile"]:
+            tile = sites[site]["tile"]
             bits = [t(f"game.building.{tile['building']}.one", locale),
                     tn("game.points", tile["points"], locale)]
             bits += [t(f"game.resource.{r}", locale) for r in tile["resources"]]
             extra = "  (" + " · ".join(bits) + ")"
-        elif arg.isdigit() and verb != "pile":
+        elif site is not None:
             extra = "  (" + t("cli.play.face_down", locale) + ")"
         print(f"    {move}{extra}", file=stream)
 
@@ -169,7 +169,7 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
                 try:
                     events = game.apply(text)
                 except IllegalMove as exc:
-                    print(t("cli.play.illegal", locale, reason=str(exc)), file=stream)
+                    print(t("cli.play.illegal", locale, reason=illegal_text(exc, locale)), file=stream)
                     continue
                 move = text
                 break

@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import SINGLE_BUILDS, parse_move
 from i18n import t
-
-SITE_VERBS = ("land", "ship", "river", "road", "build")
 
 
 @dataclass(slots=True)
@@ -34,9 +33,9 @@ def legal_sites(view: dict[str, Any]) -> list[int]:
     """
     sites: set[int] = set()
     for move in (view.get("you") or {}).get("legal_moves", []):
-        verb, _, arg = str(move).partition(" ")
-        if verb in SITE_VERBS and arg.isdigit():
-            sites.add(int(arg))
+        site = parse_move(move).site
+        if site is not None:
+            sites.add(site)
     return sorted(sites)
 
 
@@ -153,25 +152,26 @@ def other_moves(view: dict[str, Any], locale: str) -> list[str]:
     names = names_of(view)
     words: list[str] = []
     doubles: list[str] = []
-    for move in (view.get("you") or {}).get("legal_moves", []):
-        verb, _, arg = str(move).partition(" ")
-        if verb in SITE_VERBS and arg.isdigit():
+    for text in (view.get("you") or {}).get("legal_moves", []):
+        move = parse_move(text)
+        verb = move.verb
+        if move.site is not None:
             continue
         if verb == "score":
-            words.append(t("render.move.score", locale, card=scoring_name(arg, locale)))
+            words.append(t("render.move.score", locale, card=scoring_name(str(move.card), locale)))
         elif verb == "double":
-            doubles.append(card_name(arg, locale))
-        elif verb in ("ship", "river", "road"):
+            doubles.append(card_name(str(move.kind), locale))
+        elif verb in SINGLE_BUILDS:
             words.append(t("render.move.no_site", locale, card=card_name(verb, locale)))
         elif verb == "pass":
             words.append(t("render.move.pass", locale))
         elif verb == "set":
-            words.append(t("render.move.set", locale, set=arg))
-        elif verb == "pile":
-            owner = names[int(arg)] if arg.isdigit() and int(arg) < len(names) else arg
+            words.append(t("render.move.set", locale, set=move.letter))
+        elif move.pile is not None:
+            owner = names[move.pile] if move.pile < len(names) else move.pile
             words.append(t("render.move.pile", locale, owner=owner))
         elif verb == "discard":
-            words.append(t("render.move.discard", locale, card=scoring_name(arg, locale)))
+            words.append(t("render.move.discard", locale, card=scoring_name(str(move.card), locale)))
     if doubles:
         words.append(t("render.move.double", locale, card=" / ".join(doubles)))
     return words

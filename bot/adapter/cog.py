@@ -41,7 +41,7 @@ from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
-from engine import BUILDING_CARDS
+from engine import BUILDING_CARDS, SINGLE_BUILDS, parse_move, plan_build
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
 
 log = logging.getLogger(__name__)
@@ -60,10 +60,13 @@ def _choice(key: str, value: str) -> Choice[str]:
 
 
 CARD_CHOICES: Final = [_choice(f"game.card.{c}.one", c) for c in BUILDING_CARDS]
-KIND_CHOICES: Final = [_choice(f"game.card.{c}.short", c) for c in texts.SINGLE_CARDS]
+KIND_CHOICES: Final = [_choice(f"game.card.{c}.short", c) for c in SINGLE_BUILDS]
 STRENGTH_CHOICES: Final = [_choice(f"commands.choice.strength.{s}", s) for s in ("random", "greedy", "expert")]
 LANGUAGE_CHOICES: Final = [Choice(name=texts.LANGUAGE_NAMES[lang], value=lang) for lang in LOCALES]
 TOPIC_CHOICES: Final = [_choice(f"rules.{topic}.title", topic) for topic in RULE_TOPICS]
+_BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.error.need_kind",
+                          "kind_only_double": "bot.error.kind_only_double"}
+"""The refusal for each problem of :func:`engine.plan_build` (``need_site`` also lists the sites)."""
 
 
 class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
@@ -412,38 +415,17 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def build(self, interaction: discord.Interaction, card: str | None = None,
                     site: Range[int, 1, 999] | None = None, kind: str | None = None) -> None:
         channel_id = self._channel_for(interaction)
-        legal = self.host.legal_moves(channel_id, interaction.user.id)
-        pending = any(m.startswith("build ") for m in legal) or "pass" in legal
-        if pending and card in (None, "double"):
-            if site is None:
-                if self._confirm_or_play(interaction, channel_id, "pass"):
-                    await self._ask_confirmation(interaction, channel_id, "pass")
-                    return
-                raise Refusal("bot.error.need_site", sites=", ".join(m.split()[1] for m in legal if " " in m))
-            await self._play_command(interaction, [f"build {site}"])
+        legal = [parse_move(m) for m in self.host.legal_moves(channel_id, interaction.user.id)]
+        you = self.host.view_for(channel_id, interaction.user.id).get("you") if legal else None
+        plan = plan_build(legal, (you or {}).get("build_sites"), card, site, kind)
+        if plan.problem == "need_site":
+            raise Refusal("bot.error.need_site", sites=", ".join(map(str, plan.sites)))
+        if plan.problem is not None:
+            raise Refusal(_BUILD_PROBLEMS[plan.problem])
+        if plan.confirm:
+            await self._ask_confirmation(interaction, channel_id, str(plan.moves[0]))
             return
-        if card is None:
-            raise Refusal("bot.error.need_card")
-        if card == "double":
-            if kind is None:
-                raise Refusal("bot.error.need_kind")
-            if self._confirm_or_play(interaction, channel_id, f"double {kind}"):
-                await self._ask_confirmation(interaction, channel_id, f"double {kind}")
-                return
-            await self._play_command(interaction, [f"double {kind}"] + ([f"build {site}"] if site else []))
-            return
-        if kind is not None:
-            raise Refusal("bot.error.kind_only_double")
-        if site is None:
-            if self._confirm_or_play(interaction, channel_id, card):
-                await self._ask_confirmation(interaction, channel_id, card)
-                return
-            sites = [m.split()[1] for m in legal if m.startswith(f"{card} ")]
-            if sites:
-                raise Refusal("bot.error.need_site", sites=", ".join(sites))
-            await self._play_command(interaction, [card])
-            return
-        await self._play_command(interaction, [f"{card} {site}"])
+        await self._play_command(interaction, [str(m) for m in plan.moves])
 
     @app_commands.command(name="score", description=_cmd("score"))
     @app_commands.describe(card=_opt("score", "card"))

@@ -17,8 +17,8 @@ from discord import app_commands
 
 from bot.adapter import texts
 from bot.host.host import Host, HostError
-from engine import BUILDING_CARDS, SCORING_CARD_IDS
-from i18n import t
+from engine import SINGLE_BUILDS, IllegalMove, Move, parse_move
+from i18n import illegal_text, t
 
 
 class Refusal(Exception):
@@ -55,53 +55,67 @@ class ErrorTexts:
         return None
 
     def host_error_text(self, interaction: discord.Interaction, error: HostError, locale: str) -> str:
-        if error.key != "host.error.illegal_move":
+        if error.illegal is None:
             return error.text(locale)
         try:
             channel_id = self.channel_for(interaction)
-        except Refusal:
-            return t("bot.error.illegal", locale, move=texts.esc(str(error.params.get("move", ""))))
-        move = str(error.params.get("move", ""))
-        try:
-            return self._explain_illegal(channel_id, interaction.user.id, move, locale)
-        except HostError:
-            return t("bot.error.illegal", locale, move=texts.esc(move))
-
-    def _explain_illegal(self, channel_id: int, user_id: int, move: str, locale: str) -> str:
-        """Why a move is refused, in the user's words, and what they can do instead."""
-        verb, _, arg = move.partition(" ")
-        view = self.host.view_for(channel_id, user_id)
-        legal: list[str] = self.host.legal_moves(channel_id, user_id)
-        you = view.get("you")
-        if you is not None and verb == "score" and arg not in you["scoring_cards"]:
-            cards = (", ".join(texts.scoring_name(c, locale) for c in you["scoring_cards"])
-                     or t("bot.hand.no_cards", locale))
-            name = texts.scoring_name(arg, locale) if arg in SCORING_CARD_IDS else texts.esc(arg)
-            return t("bot.error.no_scoring_card", locale, card=name, cards=cards)
-        if you is not None and verb in BUILDING_CARDS and not view["players"][you["seat"]]["building_cards"][verb]:
-            return t("bot.error.no_building_card", locale, card=t(f"game.card.{verb}.one", locale))
-        if verb in texts.SITE_VERBS and arg:
-            sites = [m.partition(" ")[2] for m in legal if m.partition(" ")[0] == verb and m.partition(" ")[2]]
-            if sites:
-                return t("bot.error.bad_site", locale, site=texts.esc(arg), sites=", ".join(sites))
-        lines = [t("bot.error.illegal", locale, move=texts.esc(move))]
-        if legal:
-            lines.append(t("bot.error.possible", locale, moves=_legal_summary(view, legal, locale)))
-        return "\n".join(lines)
+            view = self.host.view_for(channel_id, interaction.user.id)
+            legal = [parse_move(m) for m in self.host.legal_moves(channel_id, interaction.user.id)]
+        except (Refusal, HostError):
+            return _refused(error, locale)
+        return _explain_illegal(error, view, legal, locale)
 
 
-def _legal_summary(view: dict[str, Any], legal: list[str], locale: str) -> str:
+def _refused(error: HostError, locale: str) -> str:
+    """The refused move and the engine's reason, in the user's words."""
+    assert error.illegal is not None
+    return "\n".join((t("bot.error.illegal", locale, move=texts.esc(str(error.params.get("move", "")))),
+                      illegal_text(error.illegal, locale, texts.esc)))
+
+
+def _explain_illegal(error: HostError, view: dict[str, Any], legal: list[Move], locale: str) -> str:
+    """Why a move is refused, in the user's words, and what they can do instead."""
+    reason = error.illegal
+    assert reason is not None
+    you = view.get("you")
+    if you is not None and reason.code == "scoring_card_not_held":
+        cards = (", ".join(texts.scoring_name(c, locale) for c in you["scoring_cards"])
+                 or t("bot.hand.no_cards", locale))
+        return t("bot.error.no_scoring_card", locale, card=texts.scoring_name(reason.params["card"], locale),
+                 cards=cards)
+    if reason.code == "no_building_card":
+        return t("bot.error.no_building_card", locale, card=t(f"game.card.{reason.params['kind']}.one", locale))
+    if reason.code == "no_double_card":
+        return t("bot.error.no_building_card", locale, card=t("game.card.double.one", locale))
+    move = _parsed(str(error.params.get("move", "")))
+    if move is not None and move.site is not None:
+        sites = [str(m.site) for m in legal if m.site is not None and m.verb == move.verb]
+        if sites:
+            return t("bot.error.bad_site", locale, site=move.site, sites=", ".join(sites))
+    lines = [_refused(error, locale)]
+    if legal:
+        lines.append(t("bot.error.possible", locale, moves=_legal_summary(view, legal, locale)))
+    return "\n".join(lines)
+
+
+def _parsed(text: str) -> Move | None:
+    try:
+        return parse_move(text)
+    except IllegalMove:
+        return None
+
+
+def _legal_summary(view: dict[str, Any], legal: list[Move], locale: str) -> str:
     groups: dict[str, list[str]] = {}
     for move in legal:
-        verb, _, arg = move.partition(" ")
-        if verb in texts.SITE_VERBS and arg:
-            groups.setdefault(verb, []).append(arg)
+        if move.site is not None:
+            groups.setdefault(move.verb, []).append(str(move.site))
         else:
-            groups.setdefault(move, [])
+            groups.setdefault(str(move), [])
     parts = []
     for key, sites in groups.items():
         if sites:
-            label = (t(f"game.card.{key}.short", locale) if key in texts.SINGLE_CARDS
+            label = (t(f"game.card.{key}.short", locale) if key in SINGLE_BUILDS
                      else t(f"bot.verb.{key}", locale))
             parts.append(f"{label} → {', '.join(sites)}")
         else:

@@ -14,7 +14,7 @@ from discord.app_commands import Choice
 
 from bot.adapter import texts
 from bot.adapter.errors import Refusal
-from engine import SCORING_CARD_IDS, IllegalMove, parse_move
+from engine import SCORING_CARD_IDS, SINGLE_BUILDS, IllegalMove, Move, parse_move
 from i18n import LOCALES, t
 
 CHOICES_MAX: Final = 25
@@ -39,12 +39,11 @@ def choice_move(option: str, legal: list[str], locale: str) -> str:
     """The move meant by ``/santacruz choose option:…`` (``legal``: the user's moves): a set, a pile, a discard,
     or pass."""
     text = option.strip()
-    verb = text.partition(" ")[0].lower()
-    if verb in CHOICE_VERBS:
+    moves = [parse_move(m) for m in legal]
+    if _names_a_choice(text):
         move = text
     else:
-        phase_verb = next((m.partition(" ")[0] for m in legal if m.partition(" ")[0] in ("set", "pile", "discard")),
-                          None)
+        phase_verb = next((m.verb for m in moves if m.verb in ("set", "pile", "discard")), None)
         if phase_verb is None:
             if not legal:
                 return f"set {text}"  # not their turn (or no game): the host says why
@@ -56,52 +55,61 @@ def choice_move(option: str, legal: list[str], locale: str) -> str:
     try:
         return str(parse_move(move))
     except IllegalMove:
-        choices = [m for m in legal if m.partition(" ")[0] in CHOICE_VERBS]
+        choices = [str(m) for m in moves if m.verb in CHOICE_VERBS]
         raise Refusal("bot.error.bad_option", option=texts.esc(option),
                       choices=", ".join(choices) or "—") from None
 
 
-def site_choices(view: dict[str, Any], moves: list[str], current: Any, locale: str,
+def _names_a_choice(text: str) -> bool:
+    """Whether ``text`` is already a choice's notation (``set B``, ``pile 2``, ``discard birds``, ``pass``)."""
+    try:
+        return parse_move(text).verb in CHOICE_VERBS
+    except IllegalMove as exc:
+        return exc.params.get("verb") in CHOICE_VERBS
+
+
+def site_choices(view: dict[str, Any], sites: list[int], current: Any, locale: str,
                  prefix: str = "") -> list[Choice[int]]:
-    """The sites of ``moves`` that match what was typed (a number's start or part of the label)."""
+    """The ``sites`` that match what was typed (a number's start or part of the label)."""
     typed = str(current or "").strip().lower()
     seen: set[int] = set()
     choices: list[Choice[int]] = []
-    for move in moves:
-        arg = move.partition(" ")[2]
-        if not arg.isdigit() or int(arg) in seen:
+    for site in sites:
+        if site in seen:
             continue
-        label = prefix + texts.site_label(view, int(arg), locale)
-        if typed and not (arg.startswith(typed) or typed in label.lower()):
+        label = prefix + texts.site_label(view, site, locale)
+        if typed and not (str(site).startswith(typed) or typed in label.lower()):
             continue
-        seen.add(int(arg))
-        choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=int(arg)))
+        seen.add(site)
+        choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=site))
     return choices[:CHOICES_MAX]
 
 
+def _sites(legal: list[str], verb: str) -> list[int]:
+    """The sites of the ``legal`` moves with ``verb``."""
+    return [m.site for m in map(parse_move, legal) if m.verb == verb and m.site is not None]
+
+
 def land_sites(view: dict[str, Any], legal: list[str], current: Any, locale: str) -> list[Choice[int]]:
-    return site_choices(view, [m for m in legal if m.startswith("land ")], current, locale)
+    return site_choices(view, _sites(legal, "land"), current, locale)
 
 
 def build_sites(view: dict[str, Any], legal: list[str], current: Any, locale: str, card: str | None,
                 kind: str | None) -> list[Choice[int]]:
     """The sites for ``/santacruz build``: a pending double's builds, the chosen card's, or every card's."""
-    builds = [m for m in legal if m.startswith("build ")]
+    builds = _sites(legal, "build")
     if builds:
         return site_choices(view, builds, current, locale)
     if card == "double":
-        if kind not in texts.SINGLE_CARDS:
+        if kind not in SINGLE_BUILDS or Move("double", kind) not in map(parse_move, legal):
             return []
-        if f"double {kind}" not in legal:
-            return []
-        sites = view["you"].get("build_sites", {}).get(kind, [])
-        return site_choices(view, [f"build {s}" for s in sites], current, locale)
-    if card in texts.SINGLE_CARDS:
-        return site_choices(view, [m for m in legal if m.startswith(f"{card} ")], current, locale)
+        return site_choices(view, list(view["you"].get("build_sites", {}).get(kind, [])), current, locale)
+    if card in SINGLE_BUILDS:
+        return site_choices(view, _sites(legal, card), current, locale)
     choices: list[Choice[int]] = []
-    for single in texts.SINGLE_CARDS:
+    for single in SINGLE_BUILDS:
         prefix = t(f"game.card.{single}.short", locale) + texts.SEP
-        choices += site_choices(view, [m for m in legal if m.startswith(f"{single} ")], current, locale, prefix)
+        choices += site_choices(view, _sites(legal, single), current, locale, prefix)
     return choices[:CHOICES_MAX]
 
 
@@ -122,7 +130,7 @@ def choose_options(view: dict[str, Any], legal: list[str], current: str, locale:
     typed = (current or "").strip().lower()
     choices = []
     for move in legal:
-        if move.partition(" ")[0] not in CHOICE_VERBS:
+        if parse_move(move).verb not in CHOICE_VERBS:
             continue
         label = texts.move_label(view, move, locale)
         detail = texts.move_detail(view, move, locale)

@@ -15,7 +15,7 @@ from typing import Any, Final
 import discord
 
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
-from engine import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS
+from engine import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS, Move, builds_nothing, parse_move
 from i18n import describe_events, describe_move, plural_form, t, tn
 
 SEP: Final = " · "
@@ -25,9 +25,6 @@ LABEL_MAX: Final = 80
 """Discord's limit for button labels."""
 OPTION_MAX: Final = 100
 """Discord's limit for select option labels and descriptions, and autocomplete choice names."""
-SITE_VERBS: Final = ("land", "ship", "river", "road", "build")
-SINGLE_CARDS: Final = ("ship", "river", "road")
-"""The building cards that build one piece (the double card builds two)."""
 LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch", "fr": "Français"}
 """Each language in its own words (no catalogue key, as the glossary says)."""
 
@@ -142,66 +139,57 @@ def pile_label(view: dict[str, Any], pile_id: int, locale: str) -> str:
     return t("bot.pile.short", locale, owner=names[pile_id] if 0 <= pile_id < len(names) else pile_id)
 
 
-def move_label(view: dict[str, Any], move: str, locale: str) -> str:
+def move_label(view: dict[str, Any], move: str | Move, locale: str) -> str:
     """A legal move of the viewing seat in words, for a button, a menu option or a choice."""
-    verb, _, arg = move.partition(" ")
-    if verb in SITE_VERBS and arg.isdigit():
-        return site_label(view, int(arg), locale)
-    if verb in ("ship", "river", "road"):
+    m = parse_move(move) if isinstance(move, str) else move
+    verb = m.verb
+    if m.site is not None:
+        return site_label(view, m.site, locale)
+    if m.pile is not None:
+        return pile_label(view, m.pile, locale)
+    if verb in BUILDING_CARDS and verb != "double":
         return t("bot.move.no_build", locale, card=t(f"game.card.{verb}.one", locale))
     if verb == "double":
-        return t("bot.move.double", locale, kind=t(f"game.card.{arg}.short", locale))
-    if verb == "pass":
-        return t("bot.move.pass", locale)
+        return t("bot.move.double", locale, kind=t(f"game.card.{m.kind}.short", locale))
     if verb == "score":
-        return scoring_name(arg, locale)
+        return scoring_name(str(m.card), locale)
     if verb == "discard":
-        return t("bot.move.discard", locale, card=scoring_name(arg, locale))
+        return t("bot.move.discard", locale, card=scoring_name(str(m.card), locale))
     if verb == "set":
-        return set_label(arg, locale)
-    if verb == "pile" and arg.isdigit():
-        return pile_label(view, int(arg), locale)
-    return move
+        return set_label(str(m.letter), locale)
+    return t("bot.move.pass", locale)
 
 
-def move_detail(view: dict[str, Any], move: str, locale: str) -> str | None:
+def move_detail(view: dict[str, Any], move: str | Move, locale: str) -> str | None:
     """A second line for a menu option: the scoring card's text, a set's cards."""
-    verb, _, arg = move.partition(" ")
-    if verb in ("score", "discard") and arg in SCORING_CARD_IDS:
-        return scoring_text(arg, locale)
-    if verb == "set":
-        return t(f"game.set.{arg}.cards", locale)
+    m = parse_move(move) if isinstance(move, str) else move
+    if m.verb in ("score", "discard") and m.card in SCORING_CARD_IDS:
+        return scoring_text(str(m.card), locale)
+    if m.letter is not None:
+        return t(f"game.set.{m.letter}.cards", locale)
     return None
 
 
 def needs_confirmation(move: str, legal: Sequence[str], view: dict[str, Any] | None = None) -> bool:
-    """Whether ``move`` (one of the ``legal`` moves) builds nothing and is confirmed first, as online:
-    a building card played without effect, giving up a double move, or a double move of a kind that
-    has no site now (the seat's view tells: ``you.build_sites``)."""
-    if move in ("ship", "river", "road", "pass"):
-        return True
-    verb, _, kind = move.partition(" ")
-    if verb != "double":
-        return False
-    sites = ((view or {}).get("you") or {}).get("build_sites")
-    if sites is not None:
-        return not sites.get(kind)
-    return kind in legal
+    """Whether ``move`` (one of the ``legal`` moves) builds nothing and is confirmed first, as online
+    (the engine decides: :func:`engine.builds_nothing`, with the seat's view's ``you.build_sites``)."""
+    build_sites = ((view or {}).get("you") or {}).get("build_sites")
+    return builds_nothing(parse_move(move), [parse_move(m) for m in legal], build_sites)
 
 
 def confirm_question(move: str, locale: str) -> str:
-    if move == "pass":
+    m = parse_move(move)
+    if m.verb == "pass":
         return t("bot.confirm.pass", locale)
-    verb, _, kind = move.partition(" ")
-    if verb == "double":
+    if m.verb == "double":
         return t("bot.confirm.no_build", locale, card=t("bot.move.double", locale,
-                                                        kind=t(f"game.card.{kind}.short", locale)))
-    return t("bot.confirm.no_build", locale, card=t(f"game.card.{move}.one", locale))
+                                                        kind=t(f"game.card.{m.kind}.short", locale)))
+    return t("bot.confirm.no_build", locale, card=t(f"game.card.{m.card}.one", locale))
 
 
 def public_move(move: str) -> str:
     """A move's notation as everyone may see it: which card a player put back in round 2 stays secret."""
-    return "discard" if move.startswith("discard") else move
+    return "discard" if move.strip() == "discard" or parse_move(move).verb == "discard" else move
 
 
 def played_text(move: str, locale: str, names: Sequence[str], seat: int) -> str:

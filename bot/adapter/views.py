@@ -26,11 +26,11 @@ from discord.ext import commands
 
 from bot.adapter.texts import LABEL_MAX, OPTION_MAX, clip, move_detail, move_label, needs_confirmation
 from bot.host.table import TableInfo
+from engine import SINGLE_BUILDS, VERBS, parse_move
 from i18n import t
 
 GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand")
-MOVE_VERBS: Final = ("set", "land", "ship", "river", "road", "build", "double", "pass", "score", "pile", "discard")
-PICK_GROUPS: Final = ("land", "ship", "river", "road", "build", "score", "discard")
+PICK_GROUPS: Final = ("land", *SINGLE_BUILDS, "build", "score", "discard")
 """Moves offered in a select menu, one menu per group (each has at most 25 options on any island)."""
 SELECT_MAX: Final = 25
 
@@ -90,7 +90,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"sc:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<move>(?:" + "|".join(MOVE_VERBS)
+                 template=r"sc:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<move>(?:" + "|".join(VERBS)
                  + r")(?:_[A-Za-z0-9\-]+)?)(?P<ok>:ok)?"):
     """One move as a button (``ok``: already confirmed)."""
 
@@ -201,11 +201,11 @@ def abandon_view(game_id: int, locale: str) -> discord.ui.View:
 
 
 def _group(move: str) -> str:
-    verb, _, arg = move.partition(" ")
-    if verb in ("ship", "river", "road") and not arg:
+    m = parse_move(move)
+    if m.verb in SINGLE_BUILDS and m.site is None:
         return "button"
-    if verb in PICK_GROUPS:
-        return verb
+    if m.verb in PICK_GROUPS:
+        return m.verb
     return "button"
 
 
@@ -241,7 +241,7 @@ def controls_view(game_id: int, seq: int, view: dict[str, Any], locale: str) -> 
 
 
 def _placeholder(group: str, view: dict[str, Any], locale: str) -> str:
-    if group in ("ship", "river", "road"):
+    if group in SINGLE_BUILDS:
         return t("bot.controls.card", locale, card=t(f"game.card.{group}.one", locale))
     if group == "build":
         pending = view.get("pending") or {}

@@ -81,7 +81,8 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.no_previous_game    rematch without a finished game
     host.error.not_over            rematch when the last game did not end normally
 
-``illegal_move``'s ``reason`` is the engine's English explanation; the cog decides whether to show it.
+``illegal_move``'s ``reason`` is the engine's English explanation (for logs); ``HostError.illegal`` holds the
+engine's :class:`engine.IllegalMove` (code and parameters), which ``text(locale)`` words in the user's language.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ from bot.host.store import (
 from bot.host.table import MoveResult, Options, Reminder, Seat, SeatChange, StartResult, Table, TableInfo
 from engine import Game, IllegalMove, parse_move
 from engine.ai import choose_move
-from i18n import LOCALES, t
+from i18n import LOCALES, illegal_text, t
 
 log = logging.getLogger(__name__)
 
@@ -141,15 +142,19 @@ def _new_seed() -> int:
 
 
 class HostError(Exception):
-    """A refusal: nothing changed. ``key`` is a message-catalogue key, ``params`` fill its template."""
+    """A refusal: nothing changed. ``key`` is a message-catalogue key, ``params`` fill its template;
+    ``illegal`` is the engine's reason when it refused a move (its words fill ``{reason}``)."""
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, *, illegal: IllegalMove | None = None, **params: Any) -> None:
         super().__init__(key)
         self.key = key
         self.params = params
+        self.illegal = illegal
 
     def text(self, locale: object = "en") -> str:
         """The refusal in words, in ``locale``."""
+        if self.illegal is not None:
+            return t(self.key, locale, **{**self.params, "reason": illegal_text(self.illegal, locale)})
         return t(self.key, locale, **self.params)
 
     def __str__(self) -> str:
@@ -464,7 +469,8 @@ class Host:
                 new = game.clone()
                 events = new.apply(text)
             except IllegalMove as exc:
-                raise HostError("host.error.illegal_move", move=str(move).strip(), reason=str(exc)) from None
+                raise HostError("host.error.illegal_move", move=str(move).strip(), reason=str(exc),
+                                illegal=exc) from None
             return await self._commit(table, new, seat, user_id, text, interaction_id, events)
 
     async def run_computers(self, channel_id: int) -> AsyncIterator[MoveResult]:

@@ -25,11 +25,11 @@ from typing import Any
 from engine.cards import BUILDINGS, SCORING_CARD_IDS, SINGLE_BUILDS
 from engine.game import Game, new_game
 from engine.island import Island, Tile, default_island
+from engine.moves import parse_move
 
 __all__ = ["determinize", "last_card_seat", "unseen_cards"]
 
 _B = {b: i for i, b in enumerate(BUILDINGS)}
-_CARD_VERBS = frozenset(("ship", "river", "road", "double", "score"))
 # Which keys of an event are the acting seat's secret (see engine/game.py).
 _SECRET_KEYS = {"bird": ("value",), "draw": ("card",), "discard": ("card",)}
 
@@ -43,7 +43,7 @@ def _tile_matches(tile: Tile, shown: dict[str, Any]) -> bool:
 def last_card_seat(view: dict[str, Any]) -> int | None:
     """The seat that played the most recent card (building or scoring), from the public log."""
     for entry in reversed(view["log"]):
-        if entry["move"].split()[0] in _CARD_VERBS:
+        if entry["move"] != "discard" and parse_move(entry["move"]).plays_card:
             return int(entry["seat"])
     return None
 

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from engine import BUILDING_SETS, SCORING_CARD_IDS, Game, IllegalMove, new_game, parse_move, replay
 from engine.cards import START_SCORES, SUPPLY
 
-
 SUPPLY_LIST = [SUPPLY["house"], SUPPLY["church"], SUPPLY["lighthouse"]]
 
 
