@@ -8,10 +8,12 @@ see leaves the engine only through :meth:`Game.view` (see ``engine/view.py``).
 
 from __future__ import annotations
 
+import copy
 import json
 import random
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
 
 from engine.cards import (
     BUILDING_CARDS,
@@ -693,74 +695,74 @@ class Game:
     # ------------------------------------------------------------------ copying and JSON
 
     def clone(self) -> Game:
-        """An independent copy (cheap: no JSON)."""
+        """An independent copy (cheap: no JSON); every field of :data:`STATE_FIELDS` copied its way."""
         g = Game.__new__(Game)
         d = self.__dict__.copy()
         g.__dict__ = d
-        d["tile_at"] = list(self.tile_at)
-        d["revealed"] = list(self.revealed)
-        d["occupants"] = [list(o) for o in self.occupants]
-        d["chips"] = list(self.chips)
-        d["deck"] = list(self.deck)
-        d["hand_scoring"] = [list(h) for h in self.hand_scoring]
-        d["turn_order"] = list(self.turn_order)
-        d["score"] = list(self.score)
-        d["stamp"] = list(self.stamp)
-        d["owned"] = [set(o) for o in self.owned]
-        d["supply"] = [list(s) for s in self.supply]
-        d["destroyed"] = [list(s) for s in self.destroyed]
-        d["hand_building"] = [dict(h) for h in self.hand_building]
-        d["set_of"] = list(self.set_of)
-        d["played_building"] = [list(x) for x in self.played_building]
-        d["played_scoring"] = [list(x) for x in self.played_scoring]
-        d["round1_sets"] = list(self.round1_sets)
-        d["round1_scoring"] = [list(x) for x in self.round1_scoring]
-        d["birds"] = [list(x) for x in self.birds]
-        d["pending"] = dict(self.pending) if self.pending else None
-        d["piles"] = [dict(p, scoring_cards=list(p["scoring_cards"])) for p in self.piles]
-        d["discarded"] = list(self.discarded)
-        d["events"] = [dict(e) for e in self.events]
-        d["log"] = [dict(e, scores=list(e["scores"])) for e in self.log]
-        d["order"] = list(self.order)
+        for name, copier in _COPIED:
+            d[name] = copier(d[name])
         d["_legal"] = None
         return g
-
-    _STATE = ("names", "seed", "draft", "tile_at", "revealed", "chips", "deck", "hand_scoring", "turn_order",
-              "score", "stamp", "_stamps", "round", "supply", "destroyed", "hand_building", "set_of",
-              "played_building", "played_scoring", "round1_sets", "round1_scoring", "birds", "share_seat",
-              "pending", "piles", "discarded", "last_card_seat", "events", "log", "_turn", "phase", "order")
 
     def to_json(self) -> str:
         """The whole state, secrets included, as JSON text (for the server's database only)."""
         data: dict[str, Any] = {"format": 1}
-        for key in self._STATE:
-            data[key] = getattr(self, key)
-        data["occupants"] = [[list(x) for x in occ] for occ in self.occupants]
+        for f in _SAVED:
+            data[f.name] = getattr(self, f.name)
         data["island"] = None if self._default_island else self.island.data
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str | dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`to_json`; the result is equal in every respect."""
+        """Rebuild a game from :meth:`to_json` (any version of it); the result is equal in every respect."""
         data = json.loads(text) if isinstance(text, str) else text
         if data.get("format") != 1:
             raise ValueError("unknown game format")
-        g = cls.__new__(cls)
         island = data.get("island")
-        g.island = Island(island) if island else default_island()
-        g._default_island = island is None
-        for key in cls._STATE:
-            setattr(g, key, data[key])
-        g.n = len(g.names)
-        g.occupants = [[(int(p), int(b)) for p, b in occ] for occ in data["occupants"]]
-        g.owned = [set() for _ in range(g.n)]
-        for site, occ in enumerate(g.occupants):
-            for p, _b in occ:
-                g.owned[p].add(site)
-        g._legal = None
-        g._legal_set = frozenset()
-        g._derive()
+        g = cls.__new__(cls)
+        for f in _SAVED:
+            setattr(g, f.name, f.load(data[f.name]) if f.load else data[f.name])
+        g._board(Island(island) if island else None)
         return g
+
+    @classmethod
+    def restore(cls, players: Sequence[PlayerRecord], *, to_move: int | None, island: Island | None = None,
+                **table: Any) -> Game:
+        """A game from its state given field by field: one :class:`PlayerRecord` per seat and the other
+        fields of :data:`STATE_FIELDS` (public names: ``stamps`` and the turn, given as ``to_move``, are
+        derived). For the computer players, which rebuild a game from a view and sampled hidden facts."""
+        wanted = {f.name for f in STATE_FIELDS if f.saved and not f.per_seat} - {"_turn", "_stamps"}
+        if set(table) != wanted:
+            raise TypeError(f"restore() needs exactly the fields {sorted(wanted)}; "
+                            f"missing {sorted(wanted - set(table))}, unknown {sorted(set(table) - wanted)}")
+        g = cls.__new__(cls)
+        for name, value in table.items():
+            setattr(g, name, value)
+        for f in STATE_FIELDS:
+            if f.per_seat and f.saved:
+                setattr(g, f.name, [getattr(p, f.player_field) for p in players])
+        g._stamps = max(g.stamp, default=0)
+        g._turn = _turn_of(g.phase, to_move, g.turn_order, g.order)
+        g._board(island)
+        return g
+
+    def player(self, seat: int) -> PlayerRecord:
+        """Everything ``seat`` has (a copy): its part of every per-seat field of :data:`STATE_FIELDS`."""
+        return PlayerRecord(**{f.player_field: copy.copy(getattr(self, f.name)[seat])
+                               for f in STATE_FIELDS if f.per_seat and f.saved})
+
+    def _board(self, island: Island | None) -> None:
+        """Set the island and everything derived from the saved fields (after :meth:`from_json`, :meth:`restore`)."""
+        self.island = island or default_island()
+        self._default_island = island is None
+        self.n = len(self.names)
+        self.owned = [set() for _ in range(self.n)]
+        for site, occ in enumerate(self.occupants):
+            for p, _b in occ:
+                self.owned[p].add(site)
+        self._legal = None
+        self._legal_set = frozenset()
+        self._derive()
 
     def state_key(self) -> str:
         """The game's state as canonical text, for equality checks (secrets included)."""
@@ -770,6 +772,129 @@ class Game:
         return isinstance(other, Game) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# ---------------------------------------------------------------------- the state, field by field
+
+
+def _lists(value: list[Any]) -> list[Any]:
+    return [list(x) for x in value]
+
+
+def _dicts(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(x) for x in value]
+
+
+def _sets(value: list[set[int]]) -> list[set[int]]:
+    return [set(x) for x in value]
+
+
+def _pending(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    return dict(value) if value else None
+
+
+def _piles(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(p, scoring_cards=list(p["scoring_cards"])) for p in value]
+
+
+def _log(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(e, scores=list(e["scores"])) for e in value]
+
+
+def _occupants(value: list[list[Any]]) -> list[list[tuple[int, int]]]:
+    return [[(int(p), int(b)) for p, b in occ] for occ in value]
+
+
+@dataclass(frozen=True, slots=True)
+class StateField:
+    """One field of a :class:`Game`'s state and how it is copied, saved and loaded."""
+
+    name: str
+    copy: Callable[[Any], Any] | None = None
+    """How :meth:`Game.clone` copies it (``None``: immutable, shared)."""
+    per_seat: bool = False
+    """A list with one entry per seat; each entry is a field of :class:`PlayerRecord`."""
+    saved: bool = True
+    """``False``: derived from the saved fields, rebuilt when a game is loaded."""
+    load: Callable[[Any], Any] | None = None
+    """How :meth:`Game.from_json` reads the stored value (``None``: as it is)."""
+    record_name: str = ""
+    """The :class:`PlayerRecord` field of a per-seat field, when it is not ``name``."""
+
+    @property
+    def player_field(self) -> str:
+        return self.record_name or self.name
+
+
+STATE_FIELDS: Final = (
+    StateField("names"),
+    StateField("seed"),
+    StateField("draft"),
+    StateField("phase"),
+    StateField("round"),
+    StateField("tile_at", list),
+    StateField("revealed", list),
+    StateField("occupants", _lists, load=_occupants),
+    StateField("chips", list),
+    StateField("deck", list),
+    StateField("turn_order", list),
+    StateField("order", list),
+    StateField("_turn"),
+    StateField("_stamps"),
+    StateField("share_seat"),
+    StateField("pending", _pending),
+    StateField("piles", _piles),
+    StateField("last_card_seat"),
+    StateField("events", _dicts),
+    StateField("log", _log),
+    StateField("score", list, per_seat=True),
+    StateField("stamp", list, per_seat=True),
+    StateField("supply", _lists, per_seat=True),
+    StateField("destroyed", _lists, per_seat=True),
+    StateField("hand_building", _dicts, per_seat=True),
+    StateField("hand_scoring", _lists, per_seat=True),
+    StateField("set_of", list, per_seat=True),
+    StateField("played_building", _lists, per_seat=True),
+    StateField("played_scoring", _lists, per_seat=True),
+    StateField("round1_sets", list, per_seat=True, record_name="round1_set"),
+    StateField("round1_scoring", _lists, per_seat=True),
+    StateField("birds", _lists, per_seat=True),
+    StateField("discarded", list, per_seat=True),
+    StateField("owned", _sets, per_seat=True, saved=False),
+)
+"""Every field of a game's state, once: clone, JSON and :meth:`Game.restore` are derived from this list.
+(The island, the seat count and the caches of :meth:`Game._derive` and :meth:`Game.legal_moves` follow.)"""
+_COPIED: Final = tuple((f.name, f.copy) for f in STATE_FIELDS if f.copy is not None)
+_SAVED: Final = tuple(f for f in STATE_FIELDS if f.saved)
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    """Everything one seat has: its entry of each per-seat field of :data:`STATE_FIELDS`."""
+
+    score: int
+    stamp: int
+    """When the seat's marker last moved (a later arrival on a score stands behind)."""
+    supply: list[int]
+    """Buildings left, in the order of :data:`engine.cards.BUILDINGS`."""
+    destroyed: list[int]
+    hand_building: dict[str, int]
+    hand_scoring: list[str]
+    set_of: str | None
+    played_building: list[str]
+    played_scoring: list[str]
+    round1_set: str | None
+    round1_scoring: list[str]
+    birds: list[int]
+    discarded: str | None
+
+
+def _turn_of(phase: str, to_move: int | None, turn_order: list[int], order: list[int]) -> int:
+    """The index of the seat to move in the order the phase goes by."""
+    if phase == "over" or to_move is None:
+        return 0
+    return (turn_order if phase in ("land", "play") else order).index(to_move)
+
 
 
 def replay(names: Sequence[str], seed: int, moves: Iterable[str | Move], *, draft: bool = False,

@@ -22,8 +22,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine.cards import BUILDINGS, SCORING_CARD_IDS, SINGLE_BUILDS
-from engine.game import Game, new_game
+from engine.cards import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS
+from engine.game import Game, PlayerRecord
 from engine.island import Island, Tile, default_island
 from engine.moves import parse_move
 
@@ -76,8 +76,9 @@ def determinize(view: dict[str, Any], rng: random.Random, *, island: Island | No
     players = view["players"]
     n = len(players)
     names = [p["name"] for p in players]
-    g = new_game(names, rng.randrange(1 << 30), island=isl)
+    seed = rng.randrange(1 << 30)  # drawn first, as always, so that a seed keeps choosing the same moves
     you = view["you"]
+    phase, round_ = view["phase"], view["round"]
 
     # ---- tiles: visible ones matched by content, face-down ones sampled from the rest of their kind
     sites = view["board"]["sites"]
@@ -104,62 +105,24 @@ def determinize(view: dict[str, Any], rng: random.Random, *, island: Island | No
         rng.shuffle(pool[kind])
     for s in hidden_sites:
         tile_at[s] = pool[isl.kind[s]].pop().id
-    g.tile_at = tile_at
-    g.revealed = revealed
-    g.occupants = [[] for _ in range(isl.n_sites + 1)]
+    occupants: list[list[tuple[int, int]]] = [[] for _ in range(isl.n_sites + 1)]
     for site in sites:
-        g.occupants[site["id"]] = [(int(b["seat"]), _B[b["type"]]) for b in site["buildings"]]
-    g.owned = [set() for _ in range(n)]
-    for s, occ in enumerate(g.occupants):
-        for p, _b in occ:
-            g.owned[p].add(s)
-
-    # ---- public per-player state
-    g.round = view["round"]
-    g.phase = view["phase"]
-    g.turn_order = list(view["turn_order"])
-    g.score = [p["score"] for p in players]
-    # Stamps only break ties on the score track: reproduce the view's ranking.
-    g.stamp = [0] * n
-    for i, p in enumerate(view["ranking"]):
-        g.stamp[p] = i + 1
-    g._stamps = n
-    g.supply = [[p["supply"][b] for b in BUILDINGS] for p in players]
-    g.destroyed = [[p["destroyed"][b] for b in BUILDINGS] for p in players]
-    g.hand_building = [{k: p["building_cards"][k] for k in (*SINGLE_BUILDS, "double")} for p in players]
-    g.set_of = [p["building_set"] for p in players]
-    g.played_building = [list(p["played_building_cards"]) for p in players]
-    g.played_scoring = [list(p["played_scoring_cards"]) for p in players]
+        occupants[site["id"]] = [(int(b["seat"]), _B[b["type"]]) for b in site["buildings"]]
+    turn_order = list(view["turn_order"])
     share = [p["seat"] for p in players if p["can_share"]]
     if share:
-        g.share_seat = share[0]
-    elif g.phase in ("choose_pile", "discard"):
-        g.share_seat = g.turn_order[-1]  # round 2's last player holds the right once play starts
+        share_seat: int | None = share[0]
+    elif phase in ("choose_pile", "discard"):
+        share_seat = turn_order[-1]  # round 2's last player holds the right once play starts
     else:
-        g.share_seat = None
-    g.pending = dict(view["pending"]) if view["pending"] else None
-    g.last_card_seat = last_card_seat(view)
-
-    # ---- choosing phases
-    order = list(view.get("choosing_order", []))
-    g.order = order
-    to_move = view["to_move"]
-    if g.phase in ("land", "play"):
-        g._turn = g.turn_order.index(to_move)
-    elif g.phase == "over":
-        g._turn = 0
-    else:
-        g._turn = order.index(to_move)
+        share_seat = None
     piles = [{"id": p["id"], "set": p["set"], "scoring_cards": list(p["scoring_cards"]),
               "taken_by": p["taken_by"]} for p in view.get("piles", [])]
-    g.piles = piles
-    if g.round == 2:
-        by_id = {p["id"]: p for p in piles}
-        g.round1_sets = [by_id[q]["set"] if q in by_id else None for q in range(n)]
-        g.round1_scoring = [list(by_id[q]["scoring_cards"]) if q in by_id else [] for q in range(n)]
-    else:
-        g.round1_sets = [None] * n
-        g.round1_scoring = [[] for _ in range(n)]
+    by_id = {p["id"]: p for p in piles} if round_ == 2 else {}
+    # Stamps only break ties on the score track: reproduce the view's ranking.
+    stamp = [0] * n
+    for i, p in enumerate(view["ranking"]):
+        stamp[p] = i + 1
 
     # ---- scoring cards: own hand known, others sampled
     unseen = unseen_cards(view)
@@ -169,13 +132,13 @@ def determinize(view: dict[str, Any], rng: random.Random, *, island: Island | No
     hands[seat] = list(you["scoring_cards"])
     discarded[seat] = you.get("discarded")
     did_discard = set(view.get("discarded", []))
-    if g.phase == "over":
+    if phase == "over":
         did_discard = set(range(n))
     for q in range(n):
         if q == seat:
             continue
         size = players[q]["scoring_cards_in_hand"]
-        if g.round == 1:
+        if round_ == 1:
             hands[q] = [unseen.pop() for _ in range(size)]
             continue
         pile_cards: list[str] = []
@@ -188,7 +151,7 @@ def determinize(view: dict[str, Any], rng: random.Random, *, island: Island | No
         drawn = drawn_known[0] if drawn_known else unseen.pop()
         full = [drawn, *pile_cards]
         remaining = [c for c in full if c not in played]
-        if q in did_discard or g.phase in ("land", "play", "over"):
+        if q in did_discard or phase in ("land", "play", "over"):
             # It discarded one of the cards it has not played since: any of them, uniformly.
             if len(remaining) != size + 1:
                 raise ValueError(f"seat {q}: its round-2 hand does not fit the view")
@@ -196,16 +159,14 @@ def determinize(view: dict[str, Any], rng: random.Random, *, island: Island | No
         hands[q] = remaining
         if len(hands[q]) != size:
             raise ValueError(f"seat {q}: cannot rebuild a hand of {size} scoring cards from the view")
-    g.hand_scoring = hands
-    g.discarded = discarded
     if len(unseen) < view["scoring_deck"]:
         raise ValueError("not enough unseen scoring cards for the deck")
-    g.deck = [unseen.pop() for _ in range(view["scoring_deck"])]
+    deck = [unseen.pop() for _ in range(view["scoring_deck"])]
 
     # ---- bird chips
     chips = Counter(isl.bird_chips)
     birds: list[list[int]] = [[] for _ in range(n)]
-    if g.phase == "over":
+    if phase == "over":
         birds = [list(p["bird_chips"]) for p in players]
         chips.subtract(Counter(v for b in birds for v in b))
     else:
@@ -213,20 +174,19 @@ def determinize(view: dict[str, Any], rng: random.Random, *, island: Island | No
         chips.subtract(Counter(birds[seat]))
     rest = sorted(chips.elements())
     rng.shuffle(rest)
-    if g.phase != "over":
+    if phase != "over":
         for q in range(n):
             if q != seat:
                 birds[q] = [rest.pop() for _ in range(players[q]["birds"])]
-    g.birds = birds
     if len(rest) < view["bird_chips_left"]:
         raise ValueError("not enough bird chips left to match the view")
-    g.chips = rest[:view["bird_chips_left"]]
 
     # ---- log and last events (own secrets restored, others' left out)
+    log: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
     if keep_log:
-        g.log = [{"seat": e["seat"], "move": e["move"], "round": e["round"], "scores": list(e["scores"]),
-                  "undoable": False} for e in view["log"]]
-        events = []
+        log = [{"seat": e["seat"], "move": e["move"], "round": e["round"], "scores": list(e["scores"]),
+                "undoable": False} for e in view["log"]]
         for e in view["events"]:
             out = dict(e)
             keys = _SECRET_KEYS.get(out.get("type", ""), ())
@@ -235,10 +195,20 @@ def determinize(view: dict[str, Any], rng: random.Random, *, island: Island | No
                 if secret:
                     out["secret"] = secret
             events.append(out)
-        g.events = events
-    else:
-        g.log = []
-        g.events = []
-    g._legal = None
-    g._derive()
-    return g
+
+    records = [PlayerRecord(
+        score=p["score"], stamp=stamp[q], supply=[p["supply"][b] for b in BUILDINGS],
+        destroyed=[p["destroyed"][b] for b in BUILDINGS],
+        hand_building={k: p["building_cards"][k] for k in BUILDING_CARDS}, hand_scoring=hands[q],
+        set_of=p["building_set"], played_building=list(p["played_building_cards"]),
+        played_scoring=list(p["played_scoring_cards"]),
+        round1_set=by_id[q]["set"] if q in by_id else None,
+        round1_scoring=list(by_id[q]["scoring_cards"]) if q in by_id else [],
+        birds=birds[q], discarded=discarded[q]) for q, p in enumerate(players)]
+    return Game.restore(
+        records, to_move=view["to_move"], island=isl, names=names, seed=seed, draft=False,
+        phase=phase, round=round_, tile_at=tile_at, revealed=revealed, occupants=occupants,
+        chips=rest[:view["bird_chips_left"]], deck=deck, turn_order=turn_order,
+        order=list(view.get("choosing_order", [])), share_seat=share_seat,
+        pending=dict(view["pending"]) if view["pending"] else None, piles=piles,
+        last_card_seat=last_card_seat(view), events=events, log=log)
