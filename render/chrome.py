@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine import BUILDING_CARDS
 from i18n import t
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import font
@@ -23,7 +24,7 @@ from render.tiles import back, badge, dashed_outline, face, pad_of, ring
 
 RESOURCES = ("fish", "sheep", "wood", "sugar", "gold")
 BUILDINGS = ("house", "church", "lighthouse")
-CARDS = ("ship", "river", "road", "double")
+CARDS = BUILDING_CARDS
 TRACK_CELLS = 50
 TRACK_ROWS = 2
 
