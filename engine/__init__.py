@@ -8,6 +8,8 @@ Public API::
     move = engine.parse_move("ship 7"); move.verb, move.site, move.card, move.kind
     game.view(seat)                                    # what a seat may know (None: public)
     game.clone(), game.ranking(), game.to_json(), engine.Game.from_json(text)
+    game.refusal(move)                                 # why not (an IllegalMove), or None when legal
+    engine.Game.restore(players, to_move=..., **fields)  # one PlayerRecord per seat, see game.STATE_FIELDS
 """
 
 from engine.cards import (
@@ -20,7 +22,7 @@ from engine.cards import (
     SINGLE_BUILDS,
     SITE_KINDS,
 )
-from engine.game import PHASES, Game, new_game, public_event, replay
+from engine.game import PHASES, Game, PlayerRecord, new_game, public_event, replay
 from engine.island import Island, Tile, default_island
 from engine.moves import (
     REASONS,
@@ -52,6 +54,7 @@ __all__ = [
     "IllegalMove",
     "Island",
     "Move",
+    "PlayerRecord",
     "Tile",
     "builds_nothing",
     "default_island",

@@ -864,8 +864,8 @@ STATE_FIELDS: Final = (
 )
 """Every field of a game's state, once: clone, JSON and :meth:`Game.restore` are derived from this list.
 (The island, the seat count and the caches of :meth:`Game._derive` and :meth:`Game.legal_moves` follow.)"""
-_COPIED: Final = tuple((f.name, f.copy) for f in STATE_FIELDS if f.copy is not None)
 _SAVED: Final = tuple(f for f in STATE_FIELDS if f.saved)
+_COPIED: Final = tuple((f.name, f.copy) for f in STATE_FIELDS if f.copy is not None)
 
 
 @dataclass(slots=True)
