@@ -3,8 +3,9 @@
 Two kinds of refusal reach the user: the host's (:class:`bot.host.host.HostError`: not your turn, illegal
 move, stale button...) and the bot's own (:class:`Refusal`: a command used in the wrong place, an option
 that names nothing). :class:`ErrorTexts` words both, and Discord's own complaints about a command; an
-illegal move is explained (the card is not in the hand, the site is not open) with what can be done
-instead. The cog's error handler sends the text as an ephemeral reply and logs whatever has no words.
+illegal move is explained by the engine's reason (``HostError.illegal``: a code and parameters, worded by
+:func:`i18n.illegal_text` in the user's language) or, for a card not in the hand or a site not open, by
+what can be done instead. The cog's error handler sends the text as an ephemeral reply and logs whatever has no words.
 """
 
 from __future__ import annotations
