@@ -215,6 +215,23 @@ class GatewaySession:
         """The intents the bot identified with."""
         return int(self.identify.get("intents") or 0)
 
+    @property
+    def shard(self) -> tuple[int, int]:
+        """``(shard_id, shard_count)`` the bot identified with; ``(0, 1)`` without sharding."""
+        shard = self.identify.get("shard") or (0, 1)
+        return int(shard[0]), int(shard[1])
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether Discord would send this guild's events on this session: ``(guild_id >> 22) % shard_count``
+        is its shard; events without a guild (DMs) go to shard 0."""
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
+
 
 class GatewayConnection:
     """One websocket connection to the fake gateway."""
@@ -450,6 +467,7 @@ class FakeDiscord:
         require_synced_commands: bool = True,
         allow_privileged_intents: bool = True,
         callback_deadline: float | None = None,
+        shard_count: int = 1,
     ) -> None:
         """Create the fake (call :meth:`start`, or use ``async with``, to serve it).
 
@@ -468,6 +486,9 @@ class FakeDiscord:
         :param callback_deadline: if set, interaction callbacks arriving later than this many
             seconds after the dispatch fail with 404 / 10062 "Unknown interaction" (Discord's
             limit is 3 s); off by default because test machines can be slow.
+        :param shard_count: what ``GET /gateway/bot`` recommends. Sessions that IDENTIFY with
+            ``shard: [id, count]`` get only their guilds (``(guild_id >> 22) % count == id``) and
+            their guilds' events; DMs go to shard 0, as on Discord.
         """
         self.token = token
         self.snowflakes = SnowflakeGenerator()
@@ -481,6 +502,7 @@ class FakeDiscord:
         self.require_synced_commands = require_synced_commands
         self.allow_privileged_intents = allow_privileged_intents
         self.callback_deadline = callback_deadline
+        self.shard_count = shard_count
 
         # world
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
@@ -626,14 +648,17 @@ class FakeDiscord:
         channels: Sequence[str] = ("general",),
         everyone_permissions: int | None = None,
         bot_permissions: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """Create a guild with text channels; the owner and the bot become members.
+
+        ``shard=(shard_id, shard_count)`` gives it an id that Discord would route to that shard.
 
         ``everyone_permissions`` defaults to :data:`~tests.fakediscord.builders.DEFAULT_PERMISSIONS`;
         the bot gets a managed role with ``bot_permissions`` (same default).
         """
         owner_user = self.user(owner) if owner is not None else None
-        guild_id = self.snowflakes.next()
+        guild_id = self.snowflakes.next() if shard is None else self.snowflakes.next_on_shard(*shard)
         guild = FakeGuild(
             id=guild_id,
             name=name,
@@ -845,11 +870,13 @@ class FakeDiscord:
         error = ApiError(status, code, message)
         self._injected.append(_InjectedError(method.upper(), re.compile(path), error, times))
 
-    def end_sessions(self) -> None:
-        """Forget every gateway session, as after a logout: :meth:`dispatch` then fails until a
-        bot IDENTIFIES again (``run_bot`` calls this when it stops the bot)."""
+    def end_sessions(self, shard_ids: Iterable[int] | None = None) -> None:
+        """Forget the gateway sessions (of ``shard_ids`` only, if given), as after a logout: :meth:`dispatch`
+        then fails until a bot IDENTIFIES again (``run_bot`` calls this when it stops the bot)."""
+        shards = None if shard_ids is None else set(shard_ids)
         for session in self.sessions:
-            session.ended = True
+            if shards is None or session.shard[0] in shards:
+                session.ended = True
         self.notify()
 
     def synced_commands(self, guild: GuildRef | None = None) -> list[dict[str, Any]]:
@@ -871,6 +898,22 @@ class FakeDiscord:
             if not session.ended:
                 return session
         return None
+
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The live session that receives events of ``guild_id`` (``None``: a DM, shard 0); without a
+        session for that shard, the current one (:attr:`session`)."""
+        for session in reversed(self.sessions):
+            if not session.ended and session.serves(guild_id):
+                return session
+        return self.session
+
+    def shard_sessions(self) -> dict[int, GatewaySession]:
+        """The live session of each shard id."""
+        live: dict[int, GatewaySession] = {}
+        for session in self.sessions:
+            if not session.ended:
+                live[session.shard[0]] = session
+        return live
 
     @property
     def is_connected(self) -> bool:
@@ -1000,7 +1043,8 @@ class FakeDiscord:
         If the bot is momentarily disconnected (reconnecting), the event is kept and replayed
         when it RESUMEs.
         """
-        session = self.session
+        guild_id = int(data["id"]) if event.startswith("GUILD_") and "guild_id" not in data else _guild_of(data)
+        session = self.session_for(guild_id)
         if session is None:
             raise RuntimeError("no bot session on the fake gateway (is the bot running?)")
         return (await self._dispatch_many(session, [(event, data)]))[0]
@@ -1020,7 +1064,7 @@ class FakeDiscord:
         return [f["s"] for f in frames]
 
     async def _dispatch_if_listening(self, event: str, data: dict[str, Any], intent: int) -> None:
-        session = self.session
+        session = self.session_for(_guild_of(data))
         if session is None or not self.dispatch_message_events or not session.intents & intent:
             return
         await self._dispatch_many(session, [(event, data)])
@@ -1547,13 +1591,18 @@ class FakeDiscord:
     async def dispatch_interactions(self, *handles: InteractionHandle) -> list[InteractionHandle]:
         """Send INTERACTION_CREATE for each handle, back to back in one burst (no waiting for
         the bot in between: use it to simulate simultaneous clicks/commands)."""
-        session = self.session
-        if session is None:
+        if self.session is None:
             raise RuntimeError("no bot session on the fake gateway (is the bot running?)")
         now = asyncio.get_running_loop().time()
         for handle in handles:
             handle.dispatched_at = now
-        await self._dispatch_many(session, [("INTERACTION_CREATE", h.payload) for h in handles])
+        by_session: dict[str, tuple[GatewaySession, list[tuple[str, dict[str, Any]]]]] = {}
+        for handle in handles:
+            session = self.session_for(_guild_of(handle.payload))
+            assert session is not None
+            by_session.setdefault(session.id, (session, []))[1].append(("INTERACTION_CREATE", handle.payload))
+        for session, events in by_session.values():
+            await self._dispatch_many(session, events)
         return list(handles)
 
     async def slash_command(
@@ -1846,11 +1895,12 @@ class FakeDiscord:
             return
         session = GatewaySession(id=secrets.token_hex(16), identify=data)
         for old in self.sessions:
-            old.ended = True
+            if old.shard[0] == session.shard[0]:
+                old.ended = True
         self.sessions.append(session)
         conn.session = session
         session.connection = conn
-        guilds = [g for g in self.guilds.values() if self.bot_user.id in g.members]
+        guilds = [g for g in self.guilds.values() if self.bot_user.id in g.members and session.serves(g.id)]
         ready = {
             "v": 10,
             "user": self.bot_user.to_client_user_payload(),
@@ -1968,7 +2018,7 @@ class FakeDiscord:
 
     async def _r_gateway_bot(self, rec: RecordedRequest) -> Any:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        return {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
 
     async def _r_empty_list(self, rec: RecordedRequest, **_: str) -> Any:
         return []
@@ -2520,3 +2570,11 @@ def _json_response(body: Any, *, status: int = 200) -> web.Response:
     # (aiohttp's json_response would append "; charset=utf-8").
     data = json.dumps(body, separators=(",", ":")).encode()
     return web.Response(body=data, status=status, headers={"Content-Type": "application/json"})
+
+
+def _guild_of(data: Mapping[str, Any]) -> int | None:
+    """The guild id a dispatch payload belongs to (``None`` for DMs and guild-less events)."""
+    guild_id = data.get("guild_id")
+    if guild_id is None and isinstance(data.get("guild"), Mapping):
+        guild_id = data["guild"].get("id")
+    return int(guild_id) if guild_id is not None else None
