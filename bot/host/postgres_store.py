@@ -140,6 +140,12 @@ class PostgresStore:
         await self._pool.close()
 
     @asynccontextmanager
+    async def connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """One pooled connection (for tools such as the SQLite copy that need their own transaction)."""
+        async with self._pool.acquire() as conn:
+            yield conn
+
+    @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:
         async with self._pool.acquire() as conn, conn.transaction():
             yield conn
@@ -192,6 +198,11 @@ class PostgresStore:
     async def open_games(self) -> list[GameRow]:
         rows = await self._fetch(
             f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
+        return [_game_row(r) for r in rows]
+
+    async def all_games(self) -> list[GameRow]:
+        """Every game, whatever its status, oldest first."""
+        rows = await self._fetch(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games ORDER BY id")
         return [_game_row(r) for r in rows]
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
