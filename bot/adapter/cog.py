@@ -41,7 +41,7 @@ from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
-from engine import BUILDING_CARDS
+from engine import BUILDING_CARDS, View
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
 
 log = logging.getLogger(__name__)
@@ -551,7 +551,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     # ------------------------------------------------------------------ autocomplete
 
-    def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[dict[str, Any], list[str]] | None:
+    def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[View, list[str]] | None:
         """The user's own view and legal moves, or ``None`` if they play no game here (nothing to suggest)."""
         try:
             channel_id = self._channel_for(interaction)

@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from bot.adapter.texts import LABEL_MAX, OPTION_MAX, clip, move_detail, move_label, needs_confirmation
 from bot.host.table import TableInfo
+from engine import View
 from i18n import t
 
 GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand")
@@ -209,7 +210,7 @@ def _group(move: str) -> str:
     return "button"
 
 
-def controls_view(game_id: int, seq: int, view: dict[str, Any], locale: str) -> discord.ui.View | None:
+def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui.View | None:
     """Every legal move of the seat whose own ``view`` this is, as menus and buttons (None if none).
 
     Sites come in one menu per card ("Ship card: choose a site"), scoring cards and discards in a
@@ -240,7 +241,7 @@ def controls_view(game_id: int, seq: int, view: dict[str, Any], locale: str) -> 
     return out
 
 
-def _placeholder(group: str, view: dict[str, Any], locale: str) -> str:
+def _placeholder(group: str, view: View, locale: str) -> str:
     if group in ("ship", "river", "road"):
         return t("bot.controls.card", locale, card=t(f"game.card.{group}.one", locale))
     if group == "build":

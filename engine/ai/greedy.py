@@ -91,8 +91,9 @@ def _card_probabilities(game: Game, seat: int) -> dict[str, float]:
                 probs[c] = pr
         return probs
     seen = set(probs) | played
-    if game.discarded[seat]:
-        seen.add(game.discarded[seat])
+    own_discard = game.discarded[seat]
+    if own_discard:
+        seen.add(own_discard)
     pile_of: dict[int, list[str]] = {}
     for pile in game.piles:
         seen.update(pile["scoring_cards"])
@@ -107,9 +108,9 @@ def _card_probabilities(game: Game, seat: int) -> dict[str, float]:
         if not size:
             continue
         keep = size / (size + 1) if game.discarded[q] is not None else 1.0
-        pile = pile_of.get(q, [])
-        drawn_known = any(c not in pile for c in game.played_scoring[q])
-        for c in pile:
+        taken = pile_of.get(q, [])
+        drawn_known = any(c not in taken for c in game.played_scoring[q])
+        for c in taken:
             if c not in played:
                 probs[c] = max(probs.get(c, 0.0), keep)
         if not drawn_known and unseen:
