@@ -15,7 +15,7 @@ from typing import Any, Final
 import discord
 
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
-from engine import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS, PlayerView, View
+from engine import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS, PlayerView, SiteView, View
 from i18n import describe_events, describe_move, plural_form, t, tn
 
 SEP: Final = " · "
@@ -97,7 +97,7 @@ def seat_name(seat: Any, locale: str) -> str:
     return name
 
 
-def site_of(view: View, site: int) -> dict[str, Any] | None:
+def site_of(view: View, site: int) -> SiteView | None:
     for entry in view["board"]["sites"]:
         if entry["id"] == site:
             return entry
@@ -183,7 +183,8 @@ def needs_confirmation(move: str, legal: Sequence[str], view: View | None = None
     verb, _, kind = move.partition(" ")
     if verb != "double":
         return False
-    sites = ((view or {}).get("you") or {}).get("build_sites")
+    you = view.get("you") if view is not None else None
+    sites = you.get("build_sites") if you is not None else None
     if sites is not None:
         return not sites.get(kind)
     return kind in legal
@@ -378,10 +379,10 @@ def status_text(info: TableInfo, view: View, locale: str) -> str:
         lines.append(t("bot.status.turn", locale, player=who, since=timestamp(since)))
     elif view["phase"] == "over":
         lines.append(t("bot.post.game_over", locale))
-    for seat in view["ranking"]:
-        p = view["players"][seat]
+    for ranked in view["ranking"]:
+        p = view["players"][ranked]
         cards = sum(p["building_cards"].values())
-        lines.append(t("bot.status.line", locale, rank=p["rank"], name=names[seat],
+        lines.append(t("bot.status.line", locale, rank=p["rank"], name=names[ranked],
                        points=tn("game.points", p["score"], locale),
                        building=tn("bot.count.building_cards", cards, locale),
                        scoring=tn("bot.count.scoring_cards", p["scoring_cards_in_hand"], locale),

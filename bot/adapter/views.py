@@ -218,7 +218,8 @@ def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui
     buttons. At most five rows result on any island the engine allows (three card menus, the
     scoring menu and one row of buttons at most).
     """
-    legal: list[str] = list((view.get("you") or {}).get("legal_moves") or [])
+    you = view.get("you")
+    legal: list[str] = list(you["legal_moves"]) if you is not None else []
     if not legal:
         return None
     groups: dict[str, list[str]] = {}
@@ -245,6 +246,7 @@ def _placeholder(group: str, view: View, locale: str) -> str:
     if group in ("ship", "river", "road"):
         return t("bot.controls.card", locale, card=t(f"game.card.{group}.one", locale))
     if group == "build":
-        pending = view.get("pending") or {}
-        return t("bot.controls.build", locale, kind=t(f"game.card.{pending.get('card', 'road')}.short", locale))
+        pending = view["pending"]
+        card = pending["card"] if pending is not None else "road"
+        return t("bot.controls.build", locale, kind=t(f"game.card.{card}.short", locale))
     return t(f"bot.controls.{group}", locale)
