@@ -5,7 +5,7 @@ Public API::
     game = engine.new_game(["Ada", "Bo"], seed=7)      # draft=True to choose building sets
     game.to_move, game.phase, game.legal_moves()
     events = game.apply("land 12")                     # or a Move; raises engine.IllegalMove
-    game.view(seat)                                    # what a seat may know (None: public)
+    game.view(seat)                                    # what a seat may know (None: public): a View
     game.clone(), game.ranking(), game.to_json(), engine.Game.from_json(text)
 """
 
@@ -21,6 +21,38 @@ from engine.cards import (
 from engine.game import PHASES, Game, new_game, public_event, replay
 from engine.island import Island, Tile, default_island
 from engine.moves import IllegalMove, Move, parse_move
+from engine.types import (
+    BirdEvent,
+    BirdsEvent,
+    BoardView,
+    BuildEvent,
+    BuildingView,
+    CardEvent,
+    DestroyEvent,
+    DiscardEvent,
+    DrawEvent,
+    Event,
+    GameOverEvent,
+    IslandShape,
+    LogEntry,
+    NoBuildEvent,
+    PassEvent,
+    Pending,
+    PileEvent,
+    PileView,
+    PlayerView,
+    RevealEvent,
+    RiverView,
+    RoundEndEvent,
+    ScoreEvent,
+    SetChoice,
+    SetEvent,
+    SiteView,
+    TileView,
+    View,
+    VolcanoShape,
+    YouView,
+)
 
 __all__ = [
     "BUILDINGS",
@@ -31,11 +63,41 @@ __all__ = [
     "SCORING_CARDS",
     "SCORING_CARD_IDS",
     "SITE_KINDS",
+    "BirdEvent",
+    "BirdsEvent",
+    "BoardView",
+    "BuildEvent",
+    "BuildingView",
+    "CardEvent",
+    "DestroyEvent",
+    "DiscardEvent",
+    "DrawEvent",
+    "Event",
     "Game",
+    "GameOverEvent",
     "IllegalMove",
     "Island",
+    "IslandShape",
+    "LogEntry",
     "Move",
+    "NoBuildEvent",
+    "PassEvent",
+    "Pending",
+    "PileEvent",
+    "PileView",
+    "PlayerView",
+    "RevealEvent",
+    "RiverView",
+    "RoundEndEvent",
+    "ScoreEvent",
+    "SetChoice",
+    "SetEvent",
+    "SiteView",
     "Tile",
+    "TileView",
+    "View",
+    "VolcanoShape",
+    "YouView",
     "default_island",
     "new_game",
     "parse_move",

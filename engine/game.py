@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.cards import (
     BUILDING_SETS,
@@ -28,6 +28,7 @@ from engine.cards import (
 )
 from engine.island import Island, default_island
 from engine.moves import IllegalMove, Move, parse_move
+from engine.types import Event, View
 
 PHASES = ("choose_set", "land", "play", "choose_pile", "discard", "over")
 _B = {b: i for i, b in enumerate(BUILDINGS)}
@@ -38,9 +39,9 @@ _VERB_ORDER = {v: i for i, v in enumerate(
     ("set", "land", "ship", "river", "road", "double", "build", "pass", "score", "pile", "discard"))}
 
 
-def public_event(event: dict[str, Any]) -> dict[str, Any]:
+def public_event(event: dict[str, Any]) -> Event:
     """An event as everyone may see it: without its ``secret`` part."""
-    return {k: v for k, v in event.items() if k != "secret"}
+    return cast(Event, {k: v for k, v in event.items() if k != "secret"})
 
 
 def move_sort_key(move: Move) -> tuple[int, int, int | str]:
@@ -194,7 +195,7 @@ class Game:
             self.legal_moves()
         return move in self._legal_set
 
-    def apply(self, move: Move | str) -> list[dict[str, Any]]:
+    def apply(self, move: Move | str) -> list[Event]:
         """Play ``move`` for the seat to move and return the public events it caused, in order.
 
         Raises :class:`IllegalMove` (and changes nothing) when the move is malformed or not allowed.
@@ -225,7 +226,7 @@ class Game:
         score, stamp = self.score, self.stamp
         return sorted(range(self.n), key=lambda p: (-score[p], stamp[p]))
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> View:
         """What ``seat`` may know, as a JSON-ready dict; ``None`` is the public view."""
         from engine.view import make_view
 
@@ -383,7 +384,7 @@ class Game:
         if move.arg is None:
             self.events.append({"type": "no_build", "seat": seat, "reason": "no_site"})
         else:
-            self._build(seat, int(move.arg))  # type: ignore[arg-type]
+            self._build(seat, int(move.arg))
         self._end_turn()
 
     def _do_double(self, seat: int, move: Move) -> None:

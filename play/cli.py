@@ -129,8 +129,8 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO) -> None:
     for move in you["legal_moves"]:
         verb, _, arg = move.partition(" ")
         extra = ""
-        if arg.isdigit() and verb != "pile" and sites[int(arg)]["tile"]:
-            tile = sites[int(arg)]["tile"]
+        tile = sites[int(arg)]["tile"] if arg.isdigit() and verb != "pile" else None
+        if tile:
             bits = [t(f"game.building.{tile['building']}.one", locale),
                     tn("game.points", tile["points"], locale)]
             bits += [t(f"game.resource.{r}", locale) for r in tile["resources"]]

@@ -36,7 +36,7 @@ class SantaCruzTree(app_commands.CommandTree["SantaCruzBot"]):
     """The command tree; errors outside the cog's commands (unknown or outdated commands) get the same
     short ephemeral answer as the cog's own refusals."""
 
-    async def on_error(self, interaction: discord.Interaction[SantaCruzBot],  # type: ignore[override]
+    async def on_error(self, interaction: discord.Interaction[SantaCruzBot],
                        error: app_commands.AppCommandError, /) -> None:
         command = interaction.command
         if command is not None and command._has_any_error_handlers():
@@ -45,7 +45,7 @@ class SantaCruzTree(app_commands.CommandTree["SantaCruzBot"]):
         if cog is None:
             await super().on_error(interaction, error)
             return
-        await cog.handle_error(interaction, error)  # type: ignore[attr-defined]
+        await cog.handle_error(interaction, error)  # type: ignore[attr-defined]  # get_cog gives a plain Cog: ours
 
 
 class SantaCruzBot(commands.Bot):
@@ -95,7 +95,7 @@ class SantaCruzBot(commands.Bot):
     async def close(self) -> None:
         cog = self.get_cog("SantaCruz")
         if cog is not None:
-            await cog.shutdown()  # type: ignore[attr-defined]
+            await cog.shutdown()  # type: ignore[attr-defined]  # get_cog gives a plain Cog: ours
         await super().close()
         if self.store is not None:
             store, self.store = self.store, None

@@ -41,7 +41,7 @@ from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
-from engine import BUILDING_CARDS
+from engine import BUILDING_CARDS, View
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
 
 log = logging.getLogger(__name__)
@@ -162,7 +162,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     # ------------------------------------------------------------------ errors
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,  # type: ignore[override]
+    async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
         await self.handle_error(interaction, error)
 
@@ -177,7 +177,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if text is None:
             # name the command or the component, never the values chosen (a discard is secret)
             what = (interaction.command.qualified_name if interaction.command
-                    else (interaction.data or {}).get("custom_id", "?"))
+                    else dict(interaction.data or {}).get("custom_id", "?"))
             log.error("unexpected error while handling %s", what, exc_info=original)
             text = t("bot.error.unexpected", locale)
         try:
@@ -318,7 +318,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         """Post the lobby message as the answer to ``interaction`` and check the opener's DMs."""
         locale = await self._locale(interaction)
         response = await interaction.response.send_message(
-            texts.lobby_text(info, info.locale), view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
+            texts.lobby_text(info, info.locale), view=lobby_view(info, info.locale) or discord.utils.MISSING,
+            allowed_mentions=ALLOWED_MENTIONS)
         if response.message_id is not None:
             self.publisher.lobby_posted(info, response.message_id)
         if interaction.user.id in info.humans:
@@ -551,7 +552,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     # ------------------------------------------------------------------ autocomplete
 
-    def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[dict[str, Any], list[str]] | None:
+    def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[View, list[str]] | None:
         """The user's own view and legal moves, or ``None`` if they play no game here (nothing to suggest)."""
         try:
             channel_id = self._channel_for(interaction)

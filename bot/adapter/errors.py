@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.adapter import texts
 from bot.host.host import Host, HostError
-from engine import BUILDING_CARDS, SCORING_CARD_IDS
+from engine import BUILDING_CARDS, SCORING_CARD_IDS, View
 from i18n import t
 
 
@@ -90,7 +90,7 @@ class ErrorTexts:
         return "\n".join(lines)
 
 
-def _legal_summary(view: dict[str, Any], legal: list[str], locale: str) -> str:
+def _legal_summary(view: View, legal: list[str], locale: str) -> str:
     groups: dict[str, list[str]] = {}
     for move in legal:
         verb, _, arg = move.partition(" ")

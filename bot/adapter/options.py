@@ -14,7 +14,7 @@ from discord.app_commands import Choice
 
 from bot.adapter import texts
 from bot.adapter.errors import Refusal
-from engine import SCORING_CARD_IDS, IllegalMove, parse_move
+from engine import SCORING_CARD_IDS, IllegalMove, View, parse_move
 from i18n import LOCALES, t
 
 CHOICES_MAX: Final = 25
@@ -61,7 +61,7 @@ def choice_move(option: str, legal: list[str], locale: str) -> str:
                       choices=", ".join(choices) or "—") from None
 
 
-def site_choices(view: dict[str, Any], moves: list[str], current: Any, locale: str,
+def site_choices(view: View, moves: list[str], current: Any, locale: str,
                  prefix: str = "") -> list[Choice[int]]:
     """The sites of ``moves`` that match what was typed (a number's start or part of the label)."""
     typed = str(current or "").strip().lower()
@@ -79,11 +79,11 @@ def site_choices(view: dict[str, Any], moves: list[str], current: Any, locale: s
     return choices[:CHOICES_MAX]
 
 
-def land_sites(view: dict[str, Any], legal: list[str], current: Any, locale: str) -> list[Choice[int]]:
+def land_sites(view: View, legal: list[str], current: Any, locale: str) -> list[Choice[int]]:
     return site_choices(view, [m for m in legal if m.startswith("land ")], current, locale)
 
 
-def build_sites(view: dict[str, Any], legal: list[str], current: Any, locale: str, card: str | None,
+def build_sites(view: View, legal: list[str], current: Any, locale: str, card: str | None,
                 kind: str | None) -> list[Choice[int]]:
     """The sites for ``/santacruz build``: a pending double's builds, the chosen card's, or every card's."""
     builds = [m for m in legal if m.startswith("build ")]
@@ -105,7 +105,7 @@ def build_sites(view: dict[str, Any], legal: list[str], current: Any, locale: st
     return choices[:CHOICES_MAX]
 
 
-def score_cards(view: dict[str, Any], current: str, locale: str) -> list[Choice[str]]:
+def score_cards(view: View, current: str, locale: str) -> list[Choice[str]]:
     """The scoring cards in the hand, with their text, that match what was typed."""
     typed = (current or "").strip().lower()
     choices = []
@@ -117,7 +117,7 @@ def score_cards(view: dict[str, Any], current: str, locale: str) -> list[Choice[
     return choices[:CHOICES_MAX]
 
 
-def choose_options(view: dict[str, Any], legal: list[str], current: str, locale: str) -> list[Choice[str]]:
+def choose_options(view: View, legal: list[str], current: str, locale: str) -> list[Choice[str]]:
     """The sets, piles, discards and pass among ``legal`` that match what was typed."""
     typed = (current or "").strip().lower()
     choices = []

@@ -109,7 +109,7 @@ from bot.host.store import (
     effective_moves,
 )
 from bot.host.table import MoveResult, Options, Reminder, Seat, SeatChange, StartResult, Table, TableInfo
-from engine import Game, IllegalMove, parse_move
+from engine import Event, Game, IllegalMove, View, parse_move
 from engine.ai import choose_move
 from i18n import LOCALES, t
 
@@ -122,7 +122,7 @@ DAY: Final = 24 * HOUR
 
 GameFactory = Callable[[Sequence[str], int, bool], Game]
 """``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""
-Chooser = Callable[[dict[str, Any], str, int, float], str]
+Chooser = Callable[[View, str, int, float], str]
 """``(seat view, strength, seed, seconds) -> move``: a computer player; runs in an executor."""
 
 
@@ -131,7 +131,7 @@ def default_game_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
     return engine.new_game(names, seed, draft=draft)
 
 
-def default_chooser(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+def default_chooser(view: View, strength: str, seed: int, budget: float) -> str:
     """The engine's computer players (``engine.ai``)."""
     return choose_move(view, strength=strength, seed=seed, budget=budget)
 
@@ -528,7 +528,7 @@ class Host:
             return await self._commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
 
     async def _commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
-                      interaction_id: int | None, events: list[dict[str, Any]], *,
+                      interaction_id: int | None, events: list[Event], *,
                       undone: str | None = None) -> MoveResult:
         """Store the move and the new state in one transaction, then adopt them; answer for the cog."""
         old = table.game
@@ -630,11 +630,11 @@ class Host:
             raise HostError("host.error.not_running" if table.status == "lobby" else "host.error.no_game")
         return table, table.game
 
-    def public_view(self, channel_id: int) -> dict[str, Any]:
+    def public_view(self, channel_id: int) -> View:
         """What everyone may see of the channel's (current or last) game."""
         return self._started(channel_id)[1].view(None)
 
-    def view_for(self, channel_id: int, user_id: int) -> dict[str, Any]:
+    def view_for(self, channel_id: int, user_id: int) -> View:
         """The user's own seat view (their cards, chips and legal moves), or the public view if not seated.
 
         The only way secrets reach the cog: send it to that user alone (ephemeral or DM).

@@ -16,13 +16,14 @@ from concurrent.futures import Executor
 from typing import Any, Final
 
 import render
+from engine import View
 
 log = logging.getLogger(__name__)
 
 RENDER_CACHE_SIZE: Final = 64
 
 
-def render_picture(view: dict[str, Any], locale: str, personal: bool, game_over: bool) -> bytes:
+def render_picture(view: View, locale: str, personal: bool, game_over: bool) -> bytes:
     """A picture of ``view`` (a module-level function, so that a process pool can run it)."""
     if game_over:
         return render.render_game_over(view, locale=locale)
@@ -36,7 +37,7 @@ class Pictures:
         self.executor = executor
         self._renders: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
 
-    async def png(self, view: dict[str, Any], locale: str, *, key: tuple[Any, ...] | None = None,
+    async def png(self, view: View, locale: str, *, key: tuple[Any, ...] | None = None,
                   personal: bool = False, game_over: bool = False) -> bytes | None:
         """A picture of ``view``, rendered off the loop (cached by ``key``); ``None`` if rendering failed."""
         cache_key = (*key, locale, personal, game_over) if key is not None else None
@@ -54,7 +55,7 @@ class Pictures:
                 self._renders.popitem(last=False)
         return png
 
-    async def _render_off_loop(self, view: dict[str, Any], locale: str, *, personal: bool,
+    async def _render_off_loop(self, view: View, locale: str, *, personal: bool,
                                game_over: bool) -> bytes:
         """Render in the render executor (a process pool in production), else in a thread."""
         if self.executor is None:

@@ -76,7 +76,7 @@ class Settings:
                 continue
             raw = raw.strip()
             kwargs[f.name] = _convert(f.name, raw)
-        return cls(**kwargs)  # type: ignore[arg-type]
+        return cls(**kwargs)  # type: ignore[arg-type]  # _convert gave each value its field's type
 
     @classmethod
     def load(cls, env_file: str | Path | None = ".env", environ: Mapping[str, str] | None = None) -> Settings:

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.host.store import MoveRow
-from engine import Game
+from engine import Event, Game, View
 
 
 @dataclass(slots=True)
@@ -111,7 +111,7 @@ class StartResult:
     """The answer to a start: post the public view, mention who moves, DM every person their hand."""
 
     info: TableInfo
-    view: dict[str, Any]
+    view: View
     """The public view (``Game.view(None)``)."""
     to_move: int
     to_move_user_id: int | None
@@ -140,9 +140,9 @@ class MoveResult:
     move: str
     """The move in notation; for an undo, the move taken back."""
     undo: bool
-    events: list[dict[str, Any]]
+    events: list[Event]
     """Public events of the move, in order (empty for an undo)."""
-    view: dict[str, Any]
+    view: View
     """The public view after the move."""
     to_move: int | None
     to_move_name: str | None
