@@ -261,7 +261,7 @@ def _dumps(value: Any) -> str:
 
 
 def _game_row(row: Sequence[Any]) -> GameRow:
-    data = dict(row)  # type: ignore[call-overload]  # asyncpg.Record is a mapping
+    data = dict(row)  # an asyncpg.Record is a mapping
     for key in _JSON_COLUMNS:
         data[key] = json.loads(data[key])
     return GameRow(**data)
