@@ -98,9 +98,9 @@ import random
 import secrets
 import time
 from collections import defaultdict
-from dataclasses import replace
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
+from dataclasses import replace
 from typing import Any, Final
 
 import engine

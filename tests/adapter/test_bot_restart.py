@@ -109,15 +109,16 @@ async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -
         await check.close()
     assert [r.move for r in rows].count(move) == 1 and rows[-1].interaction_id == handle.id
 
-    # a new bot carries on from there: it posts the position that was never posted, and DMs the next player
+    # a new bot carries on from there: it delivers the move's own post (its events, the next player's
+    # mention), which the database still owed, and DMs the next player
     await driver.start()
     info = driver.info()
     assert info.seq == 2 and info.status == "running"
     assert driver.to_move_user() != user
-    recovered = (await driver.wait_posts(posts_before + 1))[-1]
-    assert recovered.text.startswith(t("bot.post.recovered", "en"))
     next_user = driver.to_move_user()
     assert next_user is not None
+    recovered = (await driver.wait_posts(posts_before + 1))[-1]
+    assert recovered.text.startswith("• ") and f"<@{fake.user(next_user).id}>" in recovered.text
     await driver.wait_turn_dm(next_user)
     # Discord sends the same interaction again: answered, not applied twice
     again = resend(fake, handle, f"santacruz {command}", options, user, driver.channel)
