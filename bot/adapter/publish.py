@@ -147,8 +147,8 @@ class Publisher:
         self.outbox(channel_id).kick()
 
     async def resume(self) -> int:
-        """At start-up: wake every channel with pending deliveries; returns how many there are."""
-        pending = await self.host.pending_deliveries()
+        """At start-up: wake every channel with pending deliveries (due now); returns how many there are."""
+        pending = await self.host.resume_deliveries()
         for channel_id in dict.fromkeys(d.channel_id for d in pending):
             self.wake(channel_id)
         if pending:

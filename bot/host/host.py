@@ -43,6 +43,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
 
     # deliveries (the outbox): every change writes the posts and DMs it owes with itself
     await host.pending_deliveries(channel_id=None) -> list[Delivery]   # in the order they were written
+    await host.resume_deliveries() -> list[Delivery]       # at start-up: all pending, due now
     await host.delivered(delivery, error=None) -> None     # sent, or given up (error says why)
     await host.retry_delivery(delivery, delay, error) -> None   # a passing failure: due again after delay
     host.now() -> float
@@ -751,6 +752,11 @@ class Host:
         """The posts and DMs not delivered yet (of one channel, or of every channel), in the order the
         changes that owe them were stored; each is due at its ``due_at``."""
         return [Delivery.from_row(r) for r in await self.store.pending_deliveries(channel_id)]
+
+    async def resume_deliveries(self) -> list[Delivery]:
+        """At start-up: every pending delivery, made due now (a backoff from before does not carry over)."""
+        await self.store.deliveries_due(self._clock())
+        return await self.pending_deliveries()
 
     async def delivered(self, delivery: Delivery, error: str | None = None) -> None:
         """Record that ``delivery`` was sent, or given up for good (``error`` says why)."""

@@ -407,6 +407,13 @@ class Store:
             await conn.execute("UPDATE deliveries SET done_at = ?, attempts = attempts + 1,"
                                " last_error = COALESCE(?, last_error) WHERE id = ?", (now, error, delivery_id))
 
+    async def deliveries_due(self, now: float) -> int:
+        """Make every pending delivery due at ``now`` (at start-up: no backoff carries over); how many."""
+        async with self._transaction() as conn:
+            cur = await conn.execute("UPDATE deliveries SET due_at = ? WHERE done_at IS NULL AND due_at > ?",
+                                     (now, now))
+            return cur.rowcount
+
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None:
         """The delivery failed for a passing reason: try again at ``due_at``."""
         async with self._transaction() as conn:

@@ -848,6 +848,10 @@ class FakeDiscord:
         error = ApiError(status, code, message)
         self._injected.append(_InjectedError(method.upper(), re.compile(path), error, times))
 
+    def clear_errors(self) -> None:
+        """Forget every injected error (from :meth:`inject_error` and :meth:`fail_route`)."""
+        self._injected.clear()
+
     def fail_route(self, method: str, path: str, *, status: int = 503, times: int | None = 1) -> None:
         """Answer the next ``times`` requests matching ``method`` and ``path`` (as :meth:`inject_error`)
         with a server error, as Discord does when it has trouble (default 503 Service Unavailable)."""
