@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.adapter.publish import Backoff
 from bot.host.store import Store
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
@@ -137,19 +138,21 @@ async def test_a_failed_channel_post_does_not_stop_the_game(driver: Driver) -> N
     fake = driver.fake
     await driver.open_game(["alice", "bob"])
     await driver.settle()
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    cog.publisher.backoff = Backoff(first=0.05, limit=0.2)
     before = len(board_posts(fake, driver.channel))
-    fake.inject_error("POST", rf"/channels/{driver.channel.id}/messages")  # the next post fails once
+    fake.fail_route("POST", rf"/channels/{driver.channel.id}/messages")  # the next post fails once
     await driver.play_turn()
     await driver.settle()
-    assert len(board_posts(fake, driver.channel)) == before, "that move's post was lost"
-    # the next player still got their turn DM, and the game goes on after a restart too
+    assert len(board_posts(fake, driver.channel)) == before + 1, "that move's post was tried again"
+    # the next player got their turn DM, and the game goes on after a restart too
     await driver.play_turn("dm")
     await driver.settle()
     await driver.restart()
     await driver.play_turn("slash")
     await driver.settle()
     assert driver.info().seq == 3
-    assert len(board_posts(fake, driver.channel)) == before + 2
+    assert len(board_posts(fake, driver.channel)) == before + 3
     assert [r[0] for r in await stored_moves(driver)] == [1, 2, 3]
 
 

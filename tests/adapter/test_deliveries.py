@@ -85,7 +85,7 @@ async def test_a_failing_channel_does_not_hold_up_another(driver: Driver) -> Non
     await other.play_turn()
     await other.wait_posts(before_other + 1)
     assert len(board_posts(fake, driver.channel)) == before, "#games still cannot post"
-    assert [d.kind for d in await deliveries(driver) if d.done_at is None][0] == "move_post"
+    assert next(d.kind for d in await deliveries(driver) if d.done_at is None) == "move_post"
     fake.clear_errors()  # #games is back
     await driver.wait_posts(before + 1)
     await driver.settle()

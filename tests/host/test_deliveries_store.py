@@ -124,7 +124,7 @@ async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store)
 async def test_delivered_and_retried_rows(host: Host, store: Store, clock: Clock) -> None:
     await host.start(CH, ADA)
     pending = await host.pending_deliveries(CH)
-    assert [d.kind for d in pending][0] == START_POST and await host.pending_deliveries(CH + 1) == []
+    assert next(d.kind for d in pending) == START_POST and await host.pending_deliveries(CH + 1) == []
     first, second = pending[0], pending[1]
     await host.retry_delivery(first, 30.0, "DiscordServerError 503")
     await host.delivered(second)
