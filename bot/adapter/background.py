@@ -1,30 +1,28 @@
-"""What runs beside the interactions: computer players, turn reminders, restart recovery, shutdown.
+"""What runs beside the interactions: computer players, turn reminders, start-up, shutdown.
 
-After the host stored a move, :meth:`Background.after_move` (and its siblings for a start and a seat
-change) queues the channel's messages and, if a computer or an away player is to move, wakes that
-channel's computer task. Computer moves come from :meth:`Host.run_computers`, whose players think in an
+After the host stored a move (and the posts and DMs it owes), :meth:`Background.after_move` (and its
+siblings for a start and a seat change) wakes the channel's outbox and, if a computer or an away player
+is to move, that channel's computer task. Computer moves come from :meth:`Host.run_computers`, whose players think in an
 executor, one task per channel; each move is published like a person's.
 
 Reminders are driven from the database (the host knows whose reminder is due), checked once a minute.
-At start-up, a recently played game whose last position was never posted (the bot stopped between
-storing a move and posting it) gets that post and its player to move their DM, and games whose turn
-is a computer's carry on. At shutdown, queued messages get a few seconds to go out.
+At start-up the outboxes resume: every post and DM a stored change still owes is delivered, in order,
+however long the bot was down (``bot.adapter.publish``); games whose turn is a computer's carry on.
+At shutdown, pending messages get a few seconds to go out; what is left goes out at the next start.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import time
-from typing import Final
+from typing import Any, Final
 
 import discord
 from discord.ext import tasks
 
 from bot.adapter.dms import DirectMessages
 from bot.adapter.publish import Publisher
-from bot.adapter.views import shows_position
+from bot.adapter.sending import TRANSIENT_ERRORS
 from bot.host.host import Host
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
 
@@ -34,9 +32,6 @@ SHUTDOWN_GRACE: Final = 5.0
 """Seconds the queued channel posts and DMs get to go out when the bot closes."""
 REMINDER_INTERVAL: Final = 60.0
 """Seconds between two looks for due turn reminders."""
-RECOVER_WINDOW: Final = 3600.0
-"""At start-up, games moved within this many seconds are checked for a move whose post was lost."""
-RECOVER_HISTORY: Final = 10
 
 
 class Background:
@@ -49,6 +44,7 @@ class Background:
         self.dms = dms
         self.computers: dict[int, asyncio.Task[None]] = {}
         self._computers_again: set[int] = set()
+        self._resuming: asyncio.Task[int] | None = None
 
     # ------------------------------------------------------------------ after the host answered
 
@@ -118,6 +114,8 @@ class Background:
             try:
                 if info is not None:
                     await self.dms.send_hand(info, reminder.user_id, turn=True, reminder=True)
+            except TRANSIENT_ERRORS as exc:
+                log.warning("game %d: a turn reminder could not be sent (%s)", reminder.game_id, type(exc).__name__)
             finally:
                 await self.host.mark_reminded(reminder, now)
         return len(due)
@@ -125,35 +123,26 @@ class Background:
     # ------------------------------------------------------------------ start-up and shutdown
 
     def start(self, loaded_games: list[TableInfo]) -> None:
-        """Start the reminders; check the recently played games for a lost post; let waiting computers move."""
+        """Start the reminders; resume the deliveries left from before; let waiting computers move."""
         self.reminder_loop.start()
-        now = time.time()
+        for info in loaded_games:
+            self.publisher.wake(info.channel_id)  # at once, so nothing queued after it can overtake it
+        self._resuming = asyncio.create_task(self._resume(), name="santacruz-resume-deliveries")
         for info in loaded_games:
             if info.status != "running":
                 continue
-            if info.last_move_at is not None and now - info.last_move_at < RECOVER_WINDOW:
-                self.publisher.queue(info.channel_id, functools.partial(self._recover, info))
             if info.to_move is not None:
                 seat = info.seats[info.to_move]
                 if seat.is_computer or seat.away:
                     self.start_computers(info.channel_id)
 
-    async def _recover(self, info: TableInfo) -> None:
-        """After a restart: if the last position of a recently played game was never posted (the bot
-        stopped between storing a move and posting it), post it now and send the player to move their DM."""
-        current = self.host.info(info.channel_id)
-        if current is None or current.game_id != info.game_id or current.seq != info.seq:
-            return  # the game moved on since start-up: that move's post shows the position
-        channel = self.client.get_partial_messageable(info.channel_id)
+    async def _resume(self) -> int:
+        """Wake every channel that still owes a post or DM (also of games over since); how many are owed."""
         try:
-            async for message in channel.history(limit=RECOVER_HISTORY):
-                if shows_position(message, info.game_id, info.seq):
-                    return
-        except discord.HTTPException as exc:
-            log.warning("game %d: cannot read the channel to check the last post (%s)", info.game_id, exc.status)
-            return
-        log.info("game %d: position %d was not posted before the restart; posting it", info.game_id, info.seq)
-        await self.publisher.publish_recovered(info)
+            return await self.publisher.resume()
+        except Exception:
+            log.exception("could not read the deliveries left from before the start")
+            return 0
 
     def stop(self) -> None:
         """Stop the reminders."""
@@ -162,7 +151,9 @@ class Background:
     async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop the computer players, give queued messages ``grace`` seconds, then cancel what is left."""
         self.reminder_loop.cancel()
-        tasks_ = [task for task in self.computers.values() if not task.done()]
+        tasks_: list[asyncio.Task[Any]] = [task for task in self.computers.values() if not task.done()]
+        if self._resuming is not None and not self._resuming.done():
+            tasks_.append(self._resuming)
         for task in tasks_:
             task.cancel()
         pending = self.publisher.pending()

@@ -294,9 +294,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         locale = await self._locale(interaction)
         current = self._current(game_id)
         info = await self.host.abandon(current.channel_id, interaction.user.id,
-                                       can_manage=self._can_manage(interaction))
+                                       can_manage=self._can_manage(interaction), name=interaction.user.display_name)
         await interaction.response.edit_message(content=t("bot.reply.abandoned", locale), view=None)
-        self.publisher.queue_abandoned(info, interaction.user.display_name)
+        self.publisher.queue_abandoned(info)
 
     async def _button_cancel(self, interaction: discord.Interaction, game_id: int) -> None:
         locale = await self._locale(interaction)

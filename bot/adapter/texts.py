@@ -341,16 +341,6 @@ def move_post(result: MoveResult, locale: str) -> str:
     return lines_text(lines)
 
 
-def recovered_post(view: View, locale: str, *, user_id: int | None, name: str | None) -> str:
-    """The post of a position whose move message was lost in a crash: the last move's public events."""
-    names = names_of(view)
-    lines = [t("bot.post.recovered", locale)]
-    lines.extend(f"• {e}" for e in describe_events(view.get("events") or [], locale, names))
-    if view.get("to_move") is not None:
-        lines.append(next_text(locale, user_id=user_id, name=name, view=view))
-    return lines_text(lines)
-
-
 def start_post(start: StartResult, locale: str) -> str:
     view = start.view
     names = names_of(view)

@@ -178,13 +178,6 @@ def post_view(game_id: int, seq: int, locale: str, *, game_over: bool = False) -
     return view
 
 
-def shows_position(message: discord.Message, game_id: int, seq: int) -> bool:
-    """Whether ``message`` is the bot's post of position ``seq`` of game ``game_id``."""
-    wanted = f"sc:{game_id}:hand:{seq}"
-    return any(getattr(child, "custom_id", None) == wanted
-               for row in message.components for child in getattr(row, "children", []))
-
-
 def confirm_view(game_id: int, seq: int, move: str, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(MoveButton(game_id, seq, move, confirmed=True, label=t("bot.button.play_anyway", locale),

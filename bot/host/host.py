@@ -20,7 +20,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.add_computer(channel_id, user_id, strength=None, *, can_manage=False) -> TableInfo
     await host.remove_computer(channel_id, user_id, *, can_manage=False) -> TableInfo
     await host.start(channel_id, user_id, *, can_manage=False) -> StartResult
-    await host.abandon(channel_id, user_id, *, can_manage=False) -> TableInfo
+    await host.abandon(channel_id, user_id, *, can_manage=False, name=None) -> TableInfo
     await host.rematch(channel_id, user_id, *, can_manage=False) -> TableInfo   # after game over
 
     # play
@@ -40,6 +40,13 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     host.view_for(channel_id, user_id) -> dict             # own seat view, or public if not seated
     host.public_view(channel_id) -> dict                   # raises HostError without a started game
     host.legal_moves(channel_id, user_id, prefix="") -> list[str]   # [] unless it is their turn
+
+    # deliveries (the outbox): every change writes the posts and DMs it owes with itself
+    await host.pending_deliveries(channel_id=None) -> list[Delivery]   # in the order they were written
+    await host.resume_deliveries() -> list[Delivery]       # at start-up: all pending, due now
+    await host.delivered(delivery, error=None) -> None     # sent, or given up (error says why)
+    await host.retry_delivery(delivery, delay, error) -> None   # a passing failure: due again after delay
+    host.now() -> float
 
     # turn reminders (driven from the database)
     await host.due_reminders(now=None) -> list[Reminder]
@@ -94,6 +101,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
+from dataclasses import replace
 from typing import Any, Final
 
 import engine
@@ -105,10 +113,27 @@ from bot.host.store import (
     GameRow,
     MoveConflict,
     MoveRow,
+    NewDelivery,
     Store,
     effective_moves,
 )
-from bot.host.table import MoveResult, Options, Reminder, Seat, SeatChange, StartResult, Table, TableInfo
+from bot.host.table import (
+    ABANDONED_POST,
+    HAND_DM,
+    MOVE_POST,
+    SEAT_POST,
+    START_POST,
+    TURN_DM,
+    Delivery,
+    MoveResult,
+    Options,
+    Reminder,
+    Seat,
+    SeatChange,
+    StartResult,
+    Table,
+    TableInfo,
+)
 from engine import Event, Game, IllegalMove, View, parse_move
 from engine.ai import choose_move
 from i18n import LOCALES, t
@@ -397,24 +422,34 @@ class Host:
             game = self._factory(table.names, table.seed, table.options.draft)
             now = self._clock()
             reminder = self._next_reminder(table, game, now)
-            await self.store.update_game(table.id, now=now, status="running", state=game.to_json(),
-                                         last_move_at=now, next_reminder_at=reminder)
-            table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
             to_move = game.to_move
             assert to_move is not None
             seat = table.seats[to_move]
-            return StartResult(
-                info=table.info(), view=game.view(None), to_move=to_move,
+            started = replace(table, game=game, status="running", last_move_at=now, next_reminder_at=reminder)
+            result = StartResult(
+                info=started.info(), view=game.view(None), to_move=to_move,
                 to_move_user_id=None if seat.computer_plays else seat.user_id,
                 computer_to_move=seat.computer_plays,
                 dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
+            await self.store.update_game(table.id, now=now, status="running", state=game.to_json(),
+                                         last_move_at=now, next_reminder_at=reminder,
+                                         deliveries=_start_deliveries(result))
+            table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
+            return result
 
-    async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
-        """End the channel's lobby or running game without a result (opener or Manage Channels)."""
+    async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool = False,
+                      name: str | None = None) -> TableInfo:
+        """End the channel's lobby or running game without a result (opener or Manage Channels); the
+        channel is told that ``name`` (default: the user's seat name) abandoned it."""
         async with self._lock(channel_id):
             table = self._open_table(channel_id)
             self._check_opener(table, user_id, can_manage)
-            await self.store.update_game(table.id, now=self._clock(), status="abandoned", next_reminder_at=None)
+            if name is None:
+                seat = table.seat_of(user_id)
+                name = table.seats[seat].name if seat is not None else ""
+            notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
+            await self.store.update_game(table.id, now=self._clock(), status="abandoned", next_reminder_at=None,
+                                         deliveries=[notice])
             table.status, table.next_reminder_at = "abandoned", None
             return table.info()
 
@@ -530,16 +565,17 @@ class Host:
     async def _commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
                       interaction_id: int | None, events: list[Event], *,
                       undone: str | None = None) -> MoveResult:
-        """Store the move and the new state in one transaction, then adopt them; answer for the cog."""
-        old = table.game
-        assert old is not None
+        """Store the move, the new state and the deliveries it owes in one transaction, then adopt them;
+        answer for the cog."""
+        assert table.game is not None
         now = self._clock()
         row = MoveRow(table.id, table.seq + 1, seat, user_id, text, interaction_id, now)
         status = "over" if new.is_over() else "running"
         reminder = self._next_reminder(table, new, now)
+        result = self._move_result(table, new, row, seat, user_id, text, events, undone)
         try:
             await self.store.append_move(row, state=new.to_json(), status=status, last_move_at=now,
-                                         next_reminder_at=reminder)
+                                         next_reminder_at=reminder, deliveries=_move_deliveries(result))
         except MoveConflict:
             await self._check_interaction(interaction_id)
             log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
@@ -547,9 +583,17 @@ class Host:
             if stored is not None:
                 self._tables[table.channel_id] = await self._restore(stored)
             raise HostError("host.error.conflict") from None
-        changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
         table.game, table.status, table.last_move_at, table.next_reminder_at = new, status, now, reminder
         table.log.append(row)
+        return result
+
+    @staticmethod
+    def _move_result(table: Table, new: Game, row: MoveRow, seat: int, user_id: int | None, text: str,
+                     events: list[Event], undone: str | None) -> MoveResult:
+        """The answer for the cog (and the payload of the move's post), before the move is stored."""
+        old = table.game
+        assert old is not None
+        changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
         to_move = new.to_move
         next_seat = table.seats[to_move] if to_move is not None else None
         mover = table.seats[seat]
@@ -598,12 +642,21 @@ class Host:
         if place.away == away:
             raise HostError("host.error.already_away" if away else "host.error.not_away")
         assert table.game is not None and place.user_id is not None
-        place.away = away
-        table.next_reminder_at = self._next_reminder(table, table.game, self._clock())
-        await self._save_seats(table, next_reminder_at=table.next_reminder_at)
+        seats = [replace(s) for s in table.seats]
+        seats[seat].away = away
+        changed = replace(table, seats=seats)
+        reminder = self._next_reminder(changed, table.game, self._clock())
         to_move = table.game.to_move
-        return SeatChange(info=table.info(), seat=seat, name=place.name, user_id=place.user_id, away=away,
-                          computer_to_move=to_move is not None and table.seats[to_move].computer_plays)
+        change = SeatChange(info=replace(changed, next_reminder_at=reminder).info(), seat=seat, name=place.name,
+                            user_id=place.user_id, away=away,
+                            computer_to_move=to_move is not None and seats[to_move].computer_plays)
+        owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload())]
+        if not away and to_move == seat:
+            owed.append(NewDelivery(TURN_DM, table.seq, place.user_id, {"start": False, "hand_changed": False}))
+        await self.store.update_game(table.id, now=self._clock(), seats=[s.to_dict() for s in seats],
+                                     next_reminder_at=reminder, deliveries=owed)
+        table.seats, table.next_reminder_at = seats, reminder
+        return change
 
     # ------------------------------------------------------------------ reading
 
@@ -689,6 +742,30 @@ class Host:
             table.next_reminder_at = now + max(DAY, table.options.reminder_hours * HOUR)
             await self._save_seats(table, next_reminder_at=table.next_reminder_at)
 
+    # ------------------------------------------------------------------ deliveries (the outbox)
+
+    def now(self) -> float:
+        """The host's clock (seconds since the epoch): the time deliveries are due by."""
+        return self._clock()
+
+    async def pending_deliveries(self, channel_id: int | None = None) -> list[Delivery]:
+        """The posts and DMs not delivered yet (of one channel, or of every channel), in the order the
+        changes that owe them were stored; each is due at its ``due_at``."""
+        return [Delivery.from_row(r) for r in await self.store.pending_deliveries(channel_id)]
+
+    async def resume_deliveries(self) -> list[Delivery]:
+        """At start-up: every pending delivery, made due now (a backoff from before does not carry over)."""
+        await self.store.deliveries_due(self._clock())
+        return await self.pending_deliveries()
+
+    async def delivered(self, delivery: Delivery, error: str | None = None) -> None:
+        """Record that ``delivery`` was sent, or given up for good (``error`` says why)."""
+        await self.store.mark_delivered(delivery.id, now=self._clock(), error=error)
+
+    async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
+        """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""
+        await self.store.retry_delivery(delivery.id, due_at=self._clock() + delay, error=error)
+
     # ------------------------------------------------------------------ users' languages
 
     async def remember_locale(self, user_id: int, locale: str) -> bool:
@@ -707,6 +784,30 @@ class Host:
     def locale_of(self, user_id: int) -> str | None:
         """The user's stored language, or ``None`` if the bot has not seen them interact."""
         return self._user_locales.get(user_id)
+
+
+def _move_deliveries(result: MoveResult) -> list[NewDelivery]:
+    """What a move owes: its channel post, then the DMs of the hands it changed and the next player's
+    turn DM (none once the game is over)."""
+    owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())]
+    if result.game_over:
+        return owed
+    for user_id in result.dm_user_ids:
+        if user_id != result.to_move_user_id:
+            owed.append(NewDelivery(HAND_DM, result.seq, user_id, {"start": False}))
+    if result.to_move_user_id is not None:
+        owed.append(NewDelivery(TURN_DM, result.seq, result.to_move_user_id,
+                                {"start": False, "hand_changed": result.to_move_user_id in result.dm_user_ids}))
+    return owed
+
+
+def _start_deliveries(start: StartResult) -> list[NewDelivery]:
+    """What a start owes: its channel post, then every person's hand (with controls for the first player)."""
+    owed = [NewDelivery(START_POST, 0, payload=start.to_payload())]
+    for user_id in start.dm_user_ids:
+        kind = TURN_DM if user_id == start.to_move_user_id else HAND_DM
+        owed.append(NewDelivery(kind, 0, user_id, {"start": True, "hand_changed": True}))
+    return owed
 
 
 def _secret(game: Game, seat: int) -> dict[str, Any]:

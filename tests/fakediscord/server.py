@@ -544,6 +544,8 @@ class FakeDiscord:
         self.heartbeats = 0
 
         self._injected: list[_InjectedError] = []
+        self._denied: dict[int, set[str]] = {}
+        """Channel id -> the bot permissions denied there (``"send_messages"``, ``"attach_files"``)."""
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -866,9 +868,32 @@ class FakeDiscord:
     ) -> None:
         """Make the next ``times`` requests (``None``: all) matching ``method`` (or ``"*"``) and the
         path regex ``path`` (``re.fullmatch`` on e.g. ``/channels/123/messages``) fail with this
-        Discord error. Avoid 5xx statuses: discord.py retries them with sleeps of 1, 3, 5... s."""
+        Discord error. discord.py retries 500, 502, 504 and 524 itself with sleeps of 1, 3, 5... s
+        (five times, then raises); a 503 it raises at once: use :meth:`fail_route` for that."""
         error = ApiError(status, code, message)
         self._injected.append(_InjectedError(method.upper(), re.compile(path), error, times))
+
+    def clear_errors(self) -> None:
+        """Forget every injected error (from :meth:`inject_error` and :meth:`fail_route`)."""
+        self._injected.clear()
+
+    def fail_route(self, method: str, path: str, *, status: int = 503, times: int | None = 1) -> None:
+        """Answer the next ``times`` requests matching ``method`` and ``path`` (as :meth:`inject_error`)
+        with a server error, as Discord does when it has trouble (default 503 Service Unavailable)."""
+        message = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+                   504: "Gateway Timeout"}.get(status, "Server Error")
+        self.inject_error(method, path, status=status, code=0, message=message, times=times)
+
+    def deny_permission(self, channel: ChannelRef, permission: str, denied: bool = True) -> None:
+        """Deny the bot ``permission`` (``"send_messages"`` or ``"attach_files"``) in ``channel`` (or allow
+        it again), as a channel overwrite would: a message (with files) there then fails with 403 / 50013."""
+        if permission not in ("send_messages", "attach_files"):
+            raise ValueError(f"the fake denies send_messages or attach_files, not {permission!r}")
+        denied_here = self._denied.setdefault(self.channel(channel).id, set())
+        if denied:
+            denied_here.add(permission)
+        else:
+            denied_here.discard(permission)
 
     def end_sessions(self, shard_ids: Iterable[int] | None = None) -> None:
         """Forget the gateway sessions (of ``shard_ids`` only, if given), as after a logout: :meth:`dispatch`
@@ -2322,6 +2347,9 @@ class FakeDiscord:
         channel = self._channel_or_404(channel_id)
         if channel.is_dm and channel.recipient is not None and channel.recipient.blocks_dms:
             raise ApiError(403, 50007, "Cannot send messages to this user")
+        denied = self._denied.get(channel.id, set())
+        if "send_messages" in denied or (rec.files and "attach_files" in denied):
+            raise ApiError(403, 50013, "Missing Permissions")
         body = rec.json or {}
         if self.validate:
             errors = FormErrors()
