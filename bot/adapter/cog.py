@@ -191,9 +191,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
         """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally."""
-        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await self._locale(interaction)
         lines: list[str] = []
         for i, move in enumerate(moves):
             try:
@@ -348,6 +348,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="join", description=_cmd("join"))
     async def join(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         locale = await self._locale(interaction)
         info = await self.host.join(channel_id, interaction.user.id, interaction.user.display_name)
         await reply(interaction, t("bot.reply.joined", locale, count=len(info.seats)))
@@ -357,6 +358,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="leave", description=_cmd("leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         info = await self.host.leave(channel_id, interaction.user.id)
         await reply(interaction, t("bot.reply.left", await self._locale(interaction)))
         self.publisher.queue_lobby(info)
@@ -364,6 +366,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="start", description=_cmd("start"))
     async def start(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         start = await self.host.start(channel_id, interaction.user.id, can_manage=self._can_manage(interaction))
         self.background.after_start(start)
         await reply(interaction, t("bot.reply.started", await self._locale(interaction)))
@@ -373,6 +376,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.choices(strength=STRENGTH_CHOICES)
     async def addbot(self, interaction: discord.Interaction, strength: str | None = None) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         info = await self.host.add_computer(channel_id, interaction.user.id, strength,
                                             can_manage=self._can_manage(interaction))
         await reply(interaction, t("bot.reply.computer_added", await self._locale(interaction),
@@ -467,9 +471,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="undo", description=_cmd("undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await self._locale(interaction)
         result = await self.host.undo(channel_id, interaction.user.id, interaction_id=interaction.id)
         self.background.after_move(result)
         names = texts.names_of(result.view)
