@@ -20,8 +20,8 @@ import pytest
 
 from bot.host.host import GameFactory, Host, default_chooser, default_game_factory
 from bot.host.pictures import Pictures
-from bot.host.settings import Settings
-from bot.host.store import Store
+from bot.host.settings import Settings, SettingsError
+from bot.host.store import Store, StoreError
 from bot.host.workers import PoolBroken, WorkerPool, as_pool, process_pool_factory
 from engine import new_game
 from tests.host.test_host import ADA, BO, CH, CH2, GUILD, SEED, Clock, first_legal, tiny_factory
@@ -280,3 +280,35 @@ async def test_one_channel_thinks_one_move_at_a_time_and_channels_think_side_by_
     assert most == {3: 1, 4: 1}, "never two moves of one channel thought about at once"
     assert not both.broken, "the two channels' computers thought side by side"
     host.workers.shutdown()
+
+
+# ---------------------------------------------------------------------- settings
+
+
+def test_the_busy_timeout_and_the_retry_and_sweep_intervals_are_settings() -> None:
+    settings = Settings.from_mapping({"BUSY_TIMEOUT": "0.25", "RETRY_SECONDS": "0.5", "SWEEP_SECONDS": "30"})
+    assert (settings.busy_timeout, settings.retry_seconds, settings.sweep_seconds) == (0.25, 0.5, 30.0)
+    assert (Settings().busy_timeout, Settings().retry_seconds, Settings().sweep_seconds) == (5.0, 1.0, 60.0)
+    for name in ("BUSY_TIMEOUT", "RETRY_SECONDS", "SWEEP_SECONDS"):
+        with pytest.raises(SettingsError, match=name):
+            Settings.from_mapping({name: "0"})
+        with pytest.raises(SettingsError, match=name):
+            Settings.from_mapping({name: "soon"})
+
+
+async def test_the_store_waits_for_a_locked_database_only_as_long_as_its_busy_timeout(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "locked.db"
+    store = await Store.open(path, busy_timeout=0.1)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises((sqlite3.OperationalError, StoreError)):  # "database is locked", however wrapped
+            await store.set_user_locale(ADA, "de", now=1.0)
+        other.execute("ROLLBACK")
+        await store.set_user_locale(ADA, "de", now=2.0)
+        assert await store.user_locales() == {ADA: "de"}
+    finally:
+        other.close()
+        await store.close()
