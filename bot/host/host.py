@@ -9,6 +9,7 @@ own seat. All times are seconds since the epoch (floats, UTC).
 Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.py``)::
 
     host = Host(store, settings, clock=time.time, game_factory=..., chooser=..., executor=None)
+    # executor: a bot.host.workers.WorkerPool (replaced when a worker dies), a bare executor, or None (threads)
     await host.load() -> list[TableInfo]                   # at start-up: every lobby and running game (and
                                                            # the users' languages)
 
@@ -27,6 +28,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.play(channel_id, user_id, move, *, interaction_id=None, game_id=None,
                     expected_seq=None) -> MoveResult
     async for result in host.run_computers(channel_id): ...      # MoveResult per computer move
+    host.computer_channels() -> list[int]                  # channels whose game waits for a computer
     await host.undo(channel_id, user_id, *, interaction_id=None, game_id=None) -> MoveResult
     await host.away(channel_id, user_id) -> SeatChange
     await host.back(channel_id, user_id) -> SeatChange
