@@ -28,6 +28,7 @@ from bot.host.host import Host
 from bot.host.settings import Settings
 from bot.host.store import Store
 from bot.host.table import TableInfo
+from bot.host.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +52,12 @@ class SantaCruzTree(app_commands.CommandTree["SantaCruzBot"]):
 class SantaCruzBot(commands.Bot):
     """A bot that hosts Santa Cruz games; ``host`` and ``store`` exist once ``setup_hook`` ran."""
 
-    def __init__(self, settings: Settings, *, computer_executor: Executor | None = None,
-                 render_executor: Executor | None = None, host_options: dict[str, Any] | None = None,
+    def __init__(self, settings: Settings, *, computer_executor: WorkerPool | Executor | None = None,
+                 render_executor: WorkerPool | Executor | None = None, host_options: dict[str, Any] | None = None,
                  **client_options: Any) -> None:
         """``computer_executor`` runs the computer players and ``render_executor`` the pictures (both
-        default to threads; ``santacruz-bot`` uses processes); ``host_options`` go to
+        default to threads; ``santacruz-bot`` uses process pools that are replaced when a worker dies,
+        see ``bot.host.workers``); ``host_options`` go to
         :class:`bot.host.host.Host` (tests fix ``new_seed`` or the ``clock``)."""
         intents = client_options.pop("intents", None)
         if intents is None:
@@ -76,7 +78,7 @@ class SantaCruzBot(commands.Bot):
         """What ``host.load()`` found at start-up."""
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(self.settings.database_path, busy_timeout=self.settings.busy_timeout)
         self.host = Host(self.store, self.settings, executor=self.computer_executor, **self.host_options)
         self.loaded_games = await self.host.load()
         await self.tree.set_translator(CatalogueTranslator())

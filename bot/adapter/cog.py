@@ -41,6 +41,7 @@ from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
+from bot.host.workers import WorkerPool
 from engine import BUILDING_CARDS, View
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
 
@@ -71,7 +72,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     """``/santacruz …``: thin commands over the host, their autocomplete, and the clicks on the bot's buttons."""
 
     def __init__(self, bot: commands.Bot, host: Host, settings: Settings, *,
-                 render_executor: Executor | None = None, loaded_games: Sequence[TableInfo] = ()) -> None:
+                 render_executor: WorkerPool | Executor | None = None, loaded_games: Sequence[TableInfo] = ()) -> None:
         """``loaded_games``: what ``host.load()`` found at start-up (recovered and resumed in ``cog_load``)."""
         self.bot = bot
         self.host = host
@@ -80,7 +81,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         self.pictures = Pictures(render_executor)
         self.dms = DirectMessages(bot, self.host, self.pictures)
         self.publisher = Publisher(bot, self.host, self.pictures, self.dms)
-        self.background = Background(bot, self.host, self.publisher, self.dms)
+        self.background = Background(bot, self.host, self.publisher, self.dms,
+                                     retry_seconds=settings.retry_seconds, sweep_seconds=settings.sweep_seconds)
         self.errors = ErrorTexts(self.host, self._channel_for)
 
     # ------------------------------------------------------------------ life cycle
@@ -189,9 +191,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
         """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally."""
-        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await self._locale(interaction)
         lines: list[str] = []
         for i, move in enumerate(moves):
             try:
@@ -347,6 +349,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="join", description=_cmd("join"))
     async def join(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         locale = await self._locale(interaction)
         info = await self.host.join(channel_id, interaction.user.id, interaction.user.display_name)
         await reply(interaction, t("bot.reply.joined", locale, count=len(info.seats)))
@@ -356,6 +359,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="leave", description=_cmd("leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         info = await self.host.leave(channel_id, interaction.user.id)
         await reply(interaction, t("bot.reply.left", await self._locale(interaction)))
         self.publisher.queue_lobby(info)
@@ -363,6 +367,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="start", description=_cmd("start"))
     async def start(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         start = await self.host.start(channel_id, interaction.user.id, can_manage=self._can_manage(interaction))
         self.background.after_start(start)
         await reply(interaction, t("bot.reply.started", await self._locale(interaction)))
@@ -372,6 +377,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.choices(strength=STRENGTH_CHOICES)
     async def addbot(self, interaction: discord.Interaction, strength: str | None = None) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         info = await self.host.add_computer(channel_id, interaction.user.id, strength,
                                             can_manage=self._can_manage(interaction))
         await reply(interaction, t("bot.reply.computer_added", await self._locale(interaction),
@@ -383,6 +389,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         """In the lobby: remove a player (opener). Running: hand an absent player's seat to the computer."""
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
         locale = await self._locale(interaction)
         info = self.host.info(channel_id)
         seated = self.host.seat_of(channel_id, player.id) is not None
@@ -399,8 +406,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             return
         change = await self.host.hand_over(channel_id, interaction.user.id, player.id,
                                            can_manage=self._can_manage(interaction))
-        await reply(interaction, t("bot.reply.handed_over", locale, name=texts.esc(change.name)))
         self.background.after_seat_change(change)
+        await reply(interaction, t("bot.reply.handed_over", locale, name=texts.esc(change.name)))
 
     @app_commands.command(name="land", description=_cmd("land"))
     @app_commands.describe(site=_opt("land", "site"))
@@ -465,9 +472,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="undo", description=_cmd("undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await self._locale(interaction)
         result = await self.host.undo(channel_id, interaction.user.id, interaction_id=interaction.id)
         self.background.after_move(result)
         names = texts.names_of(result.view)
@@ -528,15 +535,17 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="away", description=_cmd("away"))
     async def away(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
         change = await self.host.away(self._channel_for(interaction), interaction.user.id)
-        await reply(interaction, t("bot.reply.away", await self._locale(interaction)))
         self.background.after_seat_change(change)
+        await reply(interaction, t("bot.reply.away", await self._locale(interaction)))
 
     @app_commands.command(name="back", description=_cmd("back"))
     async def back(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
         change = await self.host.back(self._channel_for(interaction), interaction.user.id)
-        await reply(interaction, t("bot.reply.back", await self._locale(interaction)))
         self.background.after_seat_change(change)
+        await reply(interaction, t("bot.reply.back", await self._locale(interaction)))
 
     @app_commands.command(name="rules", description=_cmd("rules"))
     @app_commands.describe(topic=_opt("rules", "topic"))

@@ -1,22 +1,22 @@
 """``santacruz-bot``: run the Discord bot with the settings from the environment or ``.env``.
 
 Logging goes through ``discord.utils.setup_logging`` at ``LOG_LEVEL``; the token is never logged.
-Computer players think and pictures are drawn in worker processes, so neither holds up the bot's answers.
+Computer players think and pictures are drawn in worker processes, so neither holds up the bot's answers;
+a pool whose worker died is replaced (``bot.host.workers``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 
 import discord
 
 from bot.adapter.client import create_bot
 from bot.host.settings import Settings, SettingsError
+from bot.host.workers import WorkerPool, process_pool_factory
 
 log = logging.getLogger("bot")
 
@@ -34,13 +34,16 @@ async def run(settings: Settings) -> None:
     Computer players and pictures run in worker processes: both are pure CPU work, and in threads they
     would hold the interpreter lock that the bot needs to answer within Discord's 3 seconds.
     """
-    spawn = multiprocessing.get_context("spawn")
     cores = os.cpu_count() or 2
-    with ProcessPoolExecutor(max_workers=max(1, cores - 1), mp_context=spawn) as computers, \
-            ProcessPoolExecutor(max_workers=cores, mp_context=spawn) as pictures:
+    computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
+    pictures = WorkerPool(process_pool_factory(cores), name="render")
+    try:
         bot = create_bot(settings, computer_executor=computers, render_executor=pictures)
         async with bot:
             await bot.start(settings.discord_token)
+    finally:
+        computers.shutdown()
+        pictures.shutdown()
 
 
 def main() -> int:

@@ -31,6 +31,7 @@ from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, TRANSIENT_ERROR
 from bot.adapter.views import lobby_view, post_view
 from bot.host.host import Host
 from bot.host.pictures import Pictures
+from bot.host.store import STORAGE_ERRORS
 from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,
@@ -86,10 +87,15 @@ class Outbox:
             try:
                 more = await self._step()
                 failures = 0
-            except Exception:  # e.g. the database is locked: try again later, never die
+            except Exception as exc:  # e.g. the database is locked: try again later, never die
                 failures += 1
-                log.exception("channel %d: the outbox failed; trying again", self.channel_id)
-                await self._sleep(self._publisher.backoff.delay(failures))
+                delay = self._publisher.backoff.delay(failures)
+                if isinstance(exc, STORAGE_ERRORS):
+                    log.warning("channel %d: the outbox could not read or write the database (%s); trying again "
+                                "in %.1f s", self.channel_id, exc, delay)
+                else:
+                    log.exception("channel %d: the outbox failed; trying again in %.1f s", self.channel_id, delay)
+                await self._sleep(delay)
                 continue
             if not more and self.lobby is None and not self._wake.is_set():
                 return
@@ -128,6 +134,8 @@ class Publisher:
         self.dms = dms
         self.backoff = backoff or Backoff()
         """Waits between tries of a delivery that failed for a passing reason (tests make them short)."""
+        self._unmarked: dict[int, str | None] = {}
+        """Deliveries sent (or given up) whose outcome the database has not taken yet: id -> error."""
         self.outboxes: dict[int, Outbox] = {}
         self._lobby_messages: dict[int, tuple[int, int]] = {}
         """Game id -> (channel id, message id) of its lobby message, to keep it up to date."""
@@ -191,7 +199,14 @@ class Publisher:
     # ------------------------------------------------------------------ delivering
 
     async def deliver(self, delivery: Delivery, later: list[Delivery]) -> None:
-        """Send one delivery and record the outcome: done, given up, or due again after a backoff."""
+        """Send one delivery and record the outcome: done, given up, or due again after a backoff.
+
+        A delivery that was sent but could not be marked done (the database refused the write) is only
+        marked when the outbox tries again, never sent twice by this process."""
+        if delivery.id in self._unmarked:
+            await self.host.delivered(delivery, self._unmarked[delivery.id])
+            del self._unmarked[delivery.id]
+            return
         try:
             error = await self._send(delivery, later)
         except TRANSIENT_ERRORS as exc:
@@ -207,7 +222,9 @@ class Publisher:
         except Exception as exc:  # a broken delivery is isolated: reported, given up, the others go on
             log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
             error = _describe(exc)
+        self._unmarked[delivery.id] = error
         await self.host.delivered(delivery, error)
+        del self._unmarked[delivery.id]
 
     async def _send(self, delivery: Delivery, later: list[Delivery]) -> str | None:
         """Send ``delivery``; the reason it was not sent (skipped, permission missing), or ``None``."""

@@ -9,6 +9,7 @@ own seat. All times are seconds since the epoch (floats, UTC).
 Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.py``)::
 
     host = Host(store, settings, clock=time.time, game_factory=..., chooser=..., executor=None)
+    # executor: a bot.host.workers.WorkerPool (replaced when a worker dies), a bare executor, or None (threads)
     await host.load() -> list[TableInfo]                   # at start-up: every lobby and running game (and
                                                            # the users' languages)
 
@@ -27,6 +28,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.play(channel_id, user_id, move, *, interaction_id=None, game_id=None,
                     expected_seq=None) -> MoveResult
     async for result in host.run_computers(channel_id): ...      # MoveResult per computer move
+    host.computer_channels() -> list[int]                  # channels whose game waits for a computer
     await host.undo(channel_id, user_id, *, interaction_id=None, game_id=None) -> MoveResult
     await host.away(channel_id, user_id) -> SeatChange
     await host.back(channel_id, user_id) -> SeatChange
@@ -134,6 +136,7 @@ from bot.host.table import (
     Table,
     TableInfo,
 )
+from bot.host.workers import PoolBroken, WorkerPool, as_pool
 from engine import Event, Game, IllegalMove, View, parse_move
 from engine.ai import choose_move
 from i18n import LOCALES, t
@@ -188,21 +191,24 @@ class Host:
                  clock: Callable[[], float] = time.time,
                  game_factory: GameFactory = default_game_factory,
                  chooser: Chooser = default_chooser,
-                 executor: Executor | None = None,
+                 executor: WorkerPool | Executor | None = None,
                  new_seed: Callable[[], int] = _new_seed) -> None:
-        """``executor`` runs the computer players (default: the loop's thread pool; a process pool
-        needs a picklable ``chooser``, which :func:`default_chooser` is)."""
+        """``executor`` runs the computer players: a :class:`WorkerPool` (replaced when a worker dies) or a
+        bare executor (wrapped in one); default: the loop's thread pool. A process pool needs a picklable
+        ``chooser``, which :func:`default_chooser` is."""
         self.store = store
         self.settings = settings or Settings()
         self._clock = clock
         self._factory = game_factory
         self._chooser = chooser
-        self._executor = executor
+        self.workers = as_pool(executor, name="computers")
         self._new_seed = new_seed
         self._tables: dict[int, Table] = {}
         """Channel id -> the channel's current game (or its last one, while in memory)."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         """One lock per channel: every change to a channel's game happens under it."""
+        self._thinking: defaultdict[int, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(1))
+        """One computer move thought about at a time per channel (fair to the other channels)."""
         self._user_locales: dict[int, str] = {}
         """User id -> the language of their last interaction, as stored."""
 
@@ -505,41 +511,69 @@ class Host:
     async def run_computers(self, channel_id: int) -> AsyncIterator[MoveResult]:
         """Play the computer's moves while the seat to move is a computer (or a person who is away).
 
-        Each move is chosen off the event loop and stored before it is yielded. Safe to run twice at
-        once for a channel: each move is made exactly once.
+        Each move is chosen in the computer worker pool on a view of the position, WITHOUT the channel's
+        lock (so commands in the channel are answered meanwhile), and stored under the lock only if the game
+        has not moved since (same seq, same seat to move, still the computer's); otherwise the computer
+        thinks again. At most one move per channel is thought about at a time, so one channel's computers
+        queue behind each other and never crowd out another channel's. Safe to run twice at once for a
+        channel: each move is made exactly once. A failed write raises (nothing changed; call again).
         """
         while True:
-            async with self._lock(channel_id):
-                table = self._tables.get(channel_id)
-                if table is None or table.status != "running" or table.game is None:
+            async with self._thinking[channel_id]:
+                turn = self._computer_turn(channel_id)
+                if turn is None:
                     return
-                seat = table.game.to_move
-                if seat is None or not table.seats[seat].computer_plays:
-                    return
-                result = await self._computer_move(table, seat)
-            yield result
+                result = await self._computer_move(channel_id, *turn)
+            if result is not None:
+                yield result
 
-    async def _computer_move(self, table: Table, seat: int) -> MoveResult:
-        game = table.game
+    def computer_channels(self) -> list[int]:
+        """The channels whose running game waits for a computer (or an away player's) move."""
+        return [channel_id for channel_id in self._tables if self._computer_turn(channel_id) is not None]
+
+    def _computer_turn(self, channel_id: int) -> tuple[Table, int] | None:
+        """The table and seat when a computer is to move in the channel's running game."""
+        table = self._tables.get(channel_id)
+        if table is None or table.status != "running" or table.game is None:
+            return None
+        seat = table.game.to_move
+        if seat is None or not table.seats[seat].computer_plays:
+            return None
+        return table, seat
+
+    async def _computer_move(self, channel_id: int, table: Table, seat: int) -> MoveResult | None:
+        """Think about ``seat``'s move outside the lock, then store it; ``None`` if the game moved meanwhile."""
+        game, seq = table.game, table.seq
         assert game is not None
         view = game.view(seat)
         strength = table.seats[seat].strength or self.settings.ai_strength
-        ai_seed = (table.seed + 7919 * table.seq) % (1 << 62)
-        loop = asyncio.get_running_loop()
+        ai_seed = (table.seed + 7919 * seq) % (1 << 62)
+        text = await self._think(table.id, view, strength, ai_seed)
+        async with self._lock(channel_id):
+            turn = self._computer_turn(channel_id)
+            if turn is None or turn[0] is not table or turn[1] != seat or table.seq != seq or table.game is not game:
+                log.info("game %d: the game moved while the computer thought; thinking again", table.id)
+                return None
+            if not game.is_legal(text):
+                log.error("the computer player chose illegal %r; strength fell back from %s to random for game %d",
+                          text, strength, table.id)
+                text = _random_move(view, ai_seed)
+            new = game.clone()
+            events = new.apply(text)
+            return await self._commit(table, new, seat, None, str(parse_move(text)), None, events)
+
+    async def _think(self, game_id: int, view: View, strength: str, ai_seed: int) -> str:
+        """The computer's move for ``view`` from the worker pool, or a random legal move (logged) when the
+        pool broke twice or the player failed."""
         try:
-            text = await loop.run_in_executor(self._executor, self._chooser, view, strength, ai_seed,
-                                              self.settings.ai_seconds)
+            return await self.workers.run(self._chooser, view, strength, ai_seed, self.settings.ai_seconds,
+                                          what=f"game {game_id}")
+        except PoolBroken as exc:
+            log.warning("%s; strength fell back from %s to random for game %d", exc, strength, game_id)
         except Exception:
-            log.exception("game %d: the computer player failed; playing a random legal move", table.id)
-            text = ""
-        if not game.is_legal(text):
-            if text:
-                log.error("game %d: the computer player chose illegal %r; playing a random legal move",
-                          table.id, text)
-            text = random.Random(ai_seed).choice(view["you"]["legal_moves"])
-        new = game.clone()
-        events = new.apply(text)
-        return await self._commit(table, new, seat, None, str(parse_move(text)), None, events)
+            log.exception("the computer player failed; strength fell back from %s to random for game %d",
+                          strength, game_id)
+        return _random_move(view, ai_seed)
 
     async def undo(self, channel_id: int, user_id: int, *, interaction_id: int | None = None,
                    game_id: int | None = None) -> MoveResult:
@@ -808,6 +842,11 @@ def _start_deliveries(start: StartResult) -> list[NewDelivery]:
         kind = TURN_DM if user_id == start.to_move_user_id else HAND_DM
         owed.append(NewDelivery(kind, 0, user_id, {"start": True, "hand_changed": True}))
     return owed
+
+
+def _random_move(view: View, seed: int) -> str:
+    """A random legal move of the seat whose ``view`` this is (the fallback of a computer player)."""
+    return str(random.Random(seed).choice(view["you"]["legal_moves"]))
 
 
 def _secret(game: Game, seat: int) -> dict[str, Any]:

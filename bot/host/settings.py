@@ -24,6 +24,8 @@ from i18n import LOCALES
 
 AI_STRENGTHS: Final = ("random", "greedy", "expert")
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "busy_timeout", "retry_seconds",
+                            "sweep_seconds")
 
 
 class SettingsError(ValueError):
@@ -52,6 +54,12 @@ class Settings:
     """AI_SECONDS: thinking time budget of a computer player per move."""
     default_locale: str = "en"
     """DEFAULT_LOCALE: language of a new game when none is chosen: en, de or fr."""
+    busy_timeout: float = 5.0
+    """BUSY_TIMEOUT: seconds a write waits for another process's lock on the database before it fails."""
+    retry_seconds: float = 1.0
+    """RETRY_SECONDS: wait before a failed computer move is tried again (doubling each time, up to SWEEP_SECONDS)."""
+    sweep_seconds: float = 60.0
+    """SWEEP_SECONDS: how often due work is looked for: turn reminders, computers to move whose task ended."""
 
     def __post_init__(self) -> None:
         if self.log_level not in LOG_LEVELS:
@@ -60,7 +68,7 @@ class Settings:
             raise SettingsError(f"AI_STRENGTH must be one of {', '.join(AI_STRENGTHS)}, not {self.ai_strength!r}")
         if self.default_locale not in LOCALES:
             raise SettingsError(f"DEFAULT_LOCALE must be one of {', '.join(LOCALES)}, not {self.default_locale!r}")
-        for name in ("reminder_hours", "away_hours", "ai_seconds"):
+        for name in _POSITIVE_NUMBERS:
             if not getattr(self, name) > 0:
                 raise SettingsError(f"{name.upper()} must be a number greater than 0")
         if not self.database_path:
@@ -101,7 +109,7 @@ def _convert(name: str, raw: str) -> object:
         if not raw.isdigit():
             raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {raw!r}")
         return int(raw)
-    if name in ("reminder_hours", "away_hours", "ai_seconds"):
+    if name in _POSITIVE_NUMBERS:
         try:
             return float(raw)
         except ValueError:

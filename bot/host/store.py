@@ -124,6 +124,10 @@ class StoreError(Exception):
     """A write the database refused; nothing was written."""
 
 
+STORAGE_ERRORS: Final = (StoreError, sqlite3.Error)
+"""What a read or write of the database may raise when storage fails (locked, full, read-only, I/O)."""
+
+
 class ChannelBusy(StoreError):
     """The channel already has an open (lobby or running) game."""
 
@@ -239,15 +243,16 @@ class Store:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        """Open (creating if needed) the database at ``path``, in WAL mode, migrated to the latest schema."""
+    async def open(cls, path: str | Path, *, busy_timeout: float = 5.0) -> Store:
+        """Open (creating if needed) the database at ``path``, in WAL mode, migrated to the latest schema.
+        A write waits up to ``busy_timeout`` seconds for another process's lock, then fails."""
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             conn.row_factory = aiosqlite.Row
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA busy_timeout = 5000")
+            await conn.execute(f"PRAGMA busy_timeout = {max(0, round(busy_timeout * 1000))}")
             await migrate(conn)
         except BaseException:
             await conn.close()
