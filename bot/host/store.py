@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -95,6 +96,10 @@ _MOVE_COLUMNS: Final = ("game_id", "seq", "seat", "user_id", "move", "interactio
 
 class StoreError(Exception):
     """A write the database refused; nothing was written."""
+
+
+class StoreOpenError(StoreError):
+    """The database file cannot be opened or written; the message names the file and the likely cause."""
 
 
 class ChannelBusy(StoreError):
@@ -171,6 +176,33 @@ async def migrate(conn: aiosqlite.Connection, target: int = SCHEMA_VERSION) -> i
     return max(version, target)
 
 
+def cannot_open(path: str | Path, error: Exception) -> str:
+    """Why the database at ``path`` could not be opened, for the person starting the bot."""
+    file = Path(path).expanduser().absolute()
+    return f"cannot open the database {file}: {_likely_cause(file, str(error).lower())} (SQLite: {error})"
+
+
+def _likely_cause(file: Path, said: str) -> str:
+    folder = file.parent
+    if file.is_dir():
+        return "that is a folder; DATABASE_PATH must name a file"
+    if not folder.exists():
+        return f"the folder {folder} does not exist; create it or change DATABASE_PATH"
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    if file.exists() and not os.access(file, os.R_OK | os.W_OK):
+        return "no permission to read and write that file"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"no permission to write in the folder {folder} (SQLite writes its -wal and -shm files beside the file)"
+    if "full" in said:
+        return "the disk is full"
+    if "not a database" in said:
+        return "the file is not a SQLite database (a wrong path, or a damaged file)"
+    if "readonly" in said or "read-only" in said:
+        return "the file or its disk is read-only"
+    return "check the path, the permissions and the free disk space"
+
+
 class Store:
     """The database of one bot. Open with ``await Store.open(path)``, end with ``await store.close()``.
 
@@ -185,8 +217,14 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
-        """Open (creating if needed) the database at ``path``, in WAL mode, migrated to the latest schema."""
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        """Open (creating if needed) the database at ``path``, in WAL mode, migrated to the latest schema.
+
+        A file that cannot be opened or written is a :class:`StoreOpenError` naming the file and the likely
+        cause (a missing folder, a folder in the way, permissions, a full disk, not a database)."""
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreOpenError(cannot_open(path, exc)) from exc
         try:
             conn.row_factory = aiosqlite.Row
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -194,6 +232,9 @@ class Store:
             await conn.execute("PRAGMA foreign_keys = ON")
             await conn.execute("PRAGMA busy_timeout = 5000")
             await migrate(conn)
+        except (sqlite3.Error, OSError) as exc:
+            await conn.close()
+            raise StoreOpenError(cannot_open(path, exc)) from exc
         except BaseException:
             await conn.close()
             raise
