@@ -499,8 +499,8 @@ class Host:
             text = ""
         if not game.is_legal(text):
             if text:
-                log.error("game %d: the computer player chose illegal %r; playing a random legal move",
-                          table.id, text)
+                log.error("game %d: the computer player chose an illegal %r move; playing a random legal move",
+                          table.id, text.partition(" ")[0])  # the verb only: a card named may be in its hand
             text = random.Random(ai_seed).choice(view["you"]["legal_moves"])
         new = game.clone()
         events = new.apply(text)
