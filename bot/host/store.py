@@ -176,6 +176,10 @@ async def migrate(conn: aiosqlite.Connection, target: int = SCHEMA_VERSION) -> i
     return max(version, target)
 
 
+def _try_to_open(path: str) -> None:
+    sqlite3.connect(path).close()
+
+
 def cannot_open(path: str | Path, error: Exception) -> str:
     """Why the database at ``path`` could not be opened, for the person starting the bot."""
     file = Path(path).expanduser().absolute()
@@ -222,6 +226,8 @@ class Store:
         A file that cannot be opened or written is a :class:`StoreOpenError` naming the file and the likely
         cause (a missing folder, a folder in the way, permissions, a full disk, not a database)."""
         try:
+            # sqlite3 first: when aiosqlite fails to open, its worker thread may outlive the event loop and crash
+            await asyncio.to_thread(_try_to_open, str(path))
             conn = await aiosqlite.connect(str(path), isolation_level=None)
         except (sqlite3.Error, OSError) as exc:
             raise StoreOpenError(cannot_open(path, exc)) from exc
