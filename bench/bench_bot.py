@@ -116,6 +116,7 @@ class Table:
         seat = info.seats[info.to_move]
         user = self.fake.user(seat.user_id).name
         legal = self.host.legal_moves(self.channel.id, seat.user_id)
+        view = self.host.view_for(self.channel.id, seat.user_id)
         move = self.rng.choice(legal)
         started = self.loop.time()
         if via == "dm":
@@ -144,7 +145,7 @@ class Table:
                 command, options = "choose", {"option": move}
             handle = await self.fake.slash_command(f"santacruz {command}", options, user=user, channel=self.channel)
         await self.acked(handle, figures)
-        if needs_confirmation(move, legal):
+        if needs_confirmation(move, legal, view):
             prompt = await handle.wait_for_message(lambda m: any(b["custom_id"].endswith(":ok") for b in m.buttons),
                                                    timeout=TIMEOUT)
             ok = next(b["custom_id"] for b in prompt.buttons if b["custom_id"].endswith(":ok"))

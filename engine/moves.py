@@ -125,7 +125,7 @@ def parse_move(text: str) -> Move:
     raw = parts[1]
     arg: int | str
     if verb in (*_SITE_VERBS, "pile"):
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit()):  # "²" and "٣" are digits to str.isdigit, not to int()
             raise IllegalMove(f"'{raw}' is not a number; write e.g. '{verb} 12'")
         if len(raw) > 4:
             what = "pile" if verb == "pile" else "site"

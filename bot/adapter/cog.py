@@ -148,6 +148,23 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                 return lang
         return str(self.settings.default_locale)
 
+    @staticmethod
+    def _chosen(value: str | None, choices: Sequence[Choice[str]]) -> str | None:
+        """``value`` if it is one of an option's ``choices``: Discord offers only those, a forged request may not."""
+        if value is None or any(choice.value == value for choice in choices):
+            return value
+        raise Refusal("bot.error.bad_value", value=texts.esc(value))
+
+    def _check_origin(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A click acts on a game only from the game's channel or from the DM of one of its players, so that the
+        permissions it carries (Manage Channels) are those of the game's channel: a forged id is refused."""
+        info = self.host.find_game(game_id)
+        if info is None or interaction.channel_id == info.channel_id:
+            return  # a game the host forgot: the handler says it is stale (a rematch opens here)
+        if interaction.guild_id is None and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
+            return
+        raise Refusal("bot.error.wrong_channel", channel=texts.channel_link(info.channel_id))
+
     def _game(self, game_id: int) -> TableInfo:
         info = self.host.find_game(game_id)
         if info is None:
@@ -225,6 +242,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                                 confirmed: bool) -> None:
         """A move button or menu (in a DM, an ephemeral hand or a confirmation)."""
         try:
+            self._check_origin(interaction, game_id)
             locale = await self._locale(interaction)
             info = self._game(game_id)
             legal = self.host.legal_moves(info.channel_id, interaction.user.id)
@@ -251,6 +269,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str) -> None:
         try:
+            self._check_origin(interaction, game_id)
             await getattr(self, f"_button_{action}")(interaction, game_id)
         except Exception as exc:
             await self.handle_error(interaction, exc)
@@ -340,6 +359,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def new(self, interaction: discord.Interaction, draft: bool = False, language: str | None = None,
                   computers: Range[int, 0, 3] = 0, strength: str | None = None) -> None:
         channel_id = self._guild_only(interaction)
+        language, strength = self._chosen(language, LANGUAGE_CHOICES), self._chosen(strength, STRENGTH_CHOICES)
         info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id,
                                     interaction.user.display_name, draft=draft,
                                     locale=self._new_game_locale(interaction, language),
@@ -377,6 +397,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.choices(strength=STRENGTH_CHOICES)
     async def addbot(self, interaction: discord.Interaction, strength: str | None = None) -> None:
         channel_id = self._guild_only(interaction)
+        strength = self._chosen(strength, STRENGTH_CHOICES)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         info = await self.host.add_computer(channel_id, interaction.user.id, strength,
                                             can_manage=self._can_manage(interaction))
@@ -397,7 +418,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             raise Refusal("bot.error.not_a_player", name=texts.esc(player.display_name))
         if info is not None and info.status == "lobby":
             if interaction.user.id != info.opener_id and not self._can_manage(interaction):
-                raise HostError("host.error.not_opener", opener=texts.esc(info.opener_name))
+                raise HostError("host.error.not_opener", opener=info.opener_name)
             if player.id == interaction.user.id:
                 raise Refusal("bot.error.kick_self")
             info = await self.host.leave(channel_id, player.id)
@@ -419,6 +440,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.choices(card=CARD_CHOICES, kind=KIND_CHOICES)
     async def build(self, interaction: discord.Interaction, card: str | None = None,
                     site: Range[int, 1, 999] | None = None, kind: str | None = None) -> None:
+        card, kind = self._chosen(card, CARD_CHOICES), self._chosen(kind, KIND_CHOICES)
         channel_id = self._channel_for(interaction)
         legal = self.host.legal_moves(channel_id, interaction.user.id)
         pending = any(m.startswith("build ") for m in legal) or "pass" in legal
@@ -526,7 +548,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if info is None or info.status not in ("lobby", "running"):
             raise HostError("host.error.no_game")
         if interaction.user.id != info.opener_id and not self._can_manage(interaction):
-            raise HostError("host.error.not_opener", opener=texts.esc(info.opener_name))
+            raise HostError("host.error.not_opener", opener=info.opener_name)
         await reply(interaction, t("bot.confirm.abandon", locale), view=abandon_view(info.game_id, locale))
 
     @app_commands.command(name="rematch", description=_cmd("rematch"))
@@ -552,7 +574,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.choices(topic=TOPIC_CHOICES)
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         locale = await self._locale(interaction)
-        topic = topic or "overview"
+        topic = self._chosen(topic, TOPIC_CHOICES) or "overview"
         embed = discord.Embed(title=t(f"rules.{topic}.title", locale), description=t(f"rules.{topic}.text", locale))
         embed.set_author(name=t("rules.title", locale))
         embed.set_footer(text=t("rules.choose", locale, topics=t("rules.topics", locale)).replace("`", ""))

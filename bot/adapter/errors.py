@@ -4,7 +4,8 @@ Two kinds of refusal reach the user: the host's (:class:`bot.host.host.HostError
 move, stale button...) and the bot's own (:class:`Refusal`: a command used in the wrong place, an option
 that names nothing). :class:`ErrorTexts` words both, and Discord's own complaints about a command; an
 illegal move is explained (the card is not in the hand, the site is not open) with what can be done
-instead. The cog's error handler sends the text as an ephemeral reply and logs whatever has no words.
+instead. Every name and typed value in a refusal is escaped (no markdown, no masked link, no mention).
+The cog's error handler sends the text as an ephemeral reply and logs whatever has no words.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class ErrorTexts:
 
     def host_error_text(self, interaction: discord.Interaction, error: HostError, locale: str) -> str:
         if error.key != "host.error.illegal_move":
-            return error.text(locale)
+            return t(error.key, locale, **_escaped(error.params))
         try:
             channel_id = self.channel_for(interaction)
         except Refusal:
@@ -88,6 +89,11 @@ class ErrorTexts:
         if legal:
             lines.append(t("bot.error.possible", locale, moves=_legal_summary(view, legal, locale)))
         return "\n".join(lines)
+
+
+def _escaped(params: dict[str, Any]) -> dict[str, Any]:
+    """A host refusal's values made harmless: the host words names and typed values raw (it knows no markdown)."""
+    return {name: texts.esc(value) if isinstance(value, str) else value for name, value in params.items()}
 
 
 def _legal_summary(view: View, legal: list[str], locale: str) -> str:

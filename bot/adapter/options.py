@@ -69,7 +69,7 @@ def site_choices(view: View, moves: list[str], current: Any, locale: str,
     choices: list[Choice[int]] = []
     for move in moves:
         arg = move.partition(" ")[2]
-        if not arg.isdigit() or int(arg) in seen:
+        if not texts.is_number(arg) or int(arg) in seen:
             continue
         label = prefix + texts.site_label(view, int(arg), locale)
         if typed and not (arg.startswith(typed) or typed in label.lower()):

@@ -37,6 +37,11 @@ def esc(name: str) -> str:
     return discord.utils.escape_markdown(discord.utils.escape_mentions(str(name)))
 
 
+def is_number(text: str) -> bool:
+    """Whether ``text`` is a number written in ASCII digits (``str.isdigit`` also accepts "²" and "٣")."""
+    return text.isascii() and text.isdigit()
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters (with an ellipsis when cut)."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
@@ -145,7 +150,7 @@ def pile_label(view: View, pile_id: int, locale: str) -> str:
 def move_label(view: View, move: str, locale: str) -> str:
     """A legal move of the viewing seat in words, for a button, a menu option or a choice."""
     verb, _, arg = move.partition(" ")
-    if verb in SITE_VERBS and arg.isdigit():
+    if verb in SITE_VERBS and is_number(arg):
         return site_label(view, int(arg), locale)
     if verb in ("ship", "river", "road"):
         return t("bot.move.no_build", locale, card=t(f"game.card.{verb}.one", locale))
@@ -159,7 +164,7 @@ def move_label(view: View, move: str, locale: str) -> str:
         return t("bot.move.discard", locale, card=scoring_name(arg, locale))
     if verb == "set":
         return set_label(arg, locale)
-    if verb == "pile" and arg.isdigit():
+    if verb == "pile" and is_number(arg):
         return pile_label(view, int(arg), locale)
     return move
 

@@ -555,8 +555,8 @@ class Host:
                 log.info("game %d: the game moved while the computer thought; thinking again", table.id)
                 return None
             if not game.is_legal(text):
-                log.error("the computer player chose illegal %r; strength fell back from %s to random for game %d",
-                          text, strength, table.id)
+                log.error("the computer player chose an illegal %r move; strength fell back from %s to random "
+                          "for game %d", text.partition(" ")[0], strength, table.id)  # the verb: a card may be secret
                 text = _random_move(view, ai_seed)
             new = game.clone()
             events = new.apply(text)

@@ -106,7 +106,7 @@ class Settings:
 
 def _convert(name: str, raw: str) -> object:
     if name == "dev_guild_id":
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit()):
             raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {raw!r}")
         return int(raw)
     if name in _POSITIVE_NUMBERS:

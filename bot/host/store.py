@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -122,6 +123,10 @@ _DELIVERY_COLUMNS: Final = ("id", "game_id", "channel_id", "seq", "kind", "user_
 
 class StoreError(Exception):
     """A write the database refused; nothing was written."""
+
+
+class StoreOpenError(StoreError):
+    """The database file cannot be opened or written; the message names the file and the likely cause."""
 
 
 STORAGE_ERRORS: Final = (StoreError, sqlite3.Error)
@@ -230,6 +235,37 @@ async def migrate(conn: aiosqlite.Connection, target: int = SCHEMA_VERSION) -> i
     return max(version, target)
 
 
+def _try_to_open(path: str) -> None:
+    sqlite3.connect(path).close()
+
+
+def cannot_open(path: str | Path, error: Exception) -> str:
+    """Why the database at ``path`` could not be opened, for the person starting the bot."""
+    file = Path(path).expanduser().absolute()
+    return f"cannot open the database {file}: {_likely_cause(file, str(error).lower())} (SQLite: {error})"
+
+
+def _likely_cause(file: Path, said: str) -> str:
+    folder = file.parent
+    if file.is_dir():
+        return "that is a folder; DATABASE_PATH must name a file"
+    if not folder.exists():
+        return f"the folder {folder} does not exist; create it or change DATABASE_PATH"
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    if file.exists() and not os.access(file, os.R_OK | os.W_OK):
+        return "no permission to read and write that file"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"no permission to write in the folder {folder} (SQLite writes its -wal and -shm files beside the file)"
+    if "full" in said:
+        return "the disk is full"
+    if "not a database" in said:
+        return "the file is not a SQLite database (a wrong path, or a damaged file)"
+    if "readonly" in said or "read-only" in said:
+        return "the file or its disk is read-only"
+    return "check the path, the permissions and the free disk space"
+
+
 class Store:
     """The database of one bot. Open with ``await Store.open(path)``, end with ``await store.close()``.
 
@@ -245,8 +281,16 @@ class Store:
     @classmethod
     async def open(cls, path: str | Path, *, busy_timeout: float = 5.0) -> Store:
         """Open (creating if needed) the database at ``path``, in WAL mode, migrated to the latest schema.
-        A write waits up to ``busy_timeout`` seconds for another process's lock, then fails."""
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+
+        A file that cannot be opened or written is a :class:`StoreOpenError` naming the file and the likely
+        cause (a missing folder, a folder in the way, permissions, a full disk, not a database). A write waits up
+        to ``busy_timeout`` seconds for another process's lock, then fails."""
+        try:
+            # sqlite3 first: when aiosqlite fails to open, its worker thread may outlive the event loop and crash
+            await asyncio.to_thread(_try_to_open, str(path))
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreOpenError(cannot_open(path, exc)) from exc
         try:
             conn.row_factory = aiosqlite.Row
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -254,6 +298,9 @@ class Store:
             await conn.execute("PRAGMA foreign_keys = ON")
             await conn.execute(f"PRAGMA busy_timeout = {max(0, round(busy_timeout * 1000))}")
             await migrate(conn)
+        except (sqlite3.Error, OSError) as exc:
+            await conn.close()
+            raise StoreOpenError(cannot_open(path, exc)) from exc
         except BaseException:
             await conn.close()
             raise

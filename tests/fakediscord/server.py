@@ -1138,6 +1138,15 @@ class FakeDiscord:
         self.notify()
         return msg
 
+    def add_bot_message(self, channel: ChannelRef, content: str, *, buttons: Sequence[str] = ()) -> FakeMessage:
+        """Store a message as if the bot had posted it, with a button per custom id (no event is sent): a message
+        from before the test, or one a forged click claims to come from."""
+        components = [{"type": 1, "components": [{"type": 2, "style": 2, "label": custom_id, "custom_id": custom_id}
+                                                 for custom_id in buttons]}] if buttons else []
+        msg = self._new_message(self.channel(channel), {"content": content, "components": components}, [], flags=0)
+        self.notify()
+        return msg
+
     # ------------------------------------------------------------------ interactions: building
 
     def _new_handle(

@@ -37,6 +37,7 @@ def test_a_missing_file_is_fine(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "value", "message"), [
     ("DEV_GUILD_ID", "abc", "DEV_GUILD_ID"),
+    ("DEV_GUILD_ID", "12²", "DEV_GUILD_ID"),  # a Unicode digit: str.isdigit says yes, int() says no
     ("REMINDER_HOURS", "soon", "REMINDER_HOURS"),
     ("AWAY_HOURS", "0", "AWAY_HOURS"),
     ("AI_SECONDS", "-1", "AI_SECONDS"),
