@@ -19,7 +19,8 @@ import discord
 from bot.adapter.client import create_bot
 from bot.host.logs import setup_logging
 from bot.host.settings import Settings, SettingsError
-from bot.host.store import Store, StoreError
+from bot.host.store import StoreError
+from bot.host.stores import open_store
 from bot.host.workers import WorkerPool, process_pool_factory
 
 log = logging.getLogger("bot")
@@ -38,7 +39,7 @@ async def run(settings: Settings) -> None:
     Computer players and pictures run in worker processes: both are pure CPU work, and in threads they
     would hold the interpreter lock that the bot needs to answer within Discord's 3 seconds.
     """
-    await (await Store.open(settings.database_path)).close()  # a bad path fails here, before logging in
+    await (await open_store(settings)).close()  # a bad path or URL fails here, before logging in
     cores = os.cpu_count() or 2
     computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
     pictures = WorkerPool(process_pool_factory(cores), name="render")

@@ -116,9 +116,9 @@ from bot.host.store import (
     MoveConflict,
     MoveRow,
     NewDelivery,
-    Store,
     effective_moves,
 )
+from bot.host.stores import GameStore
 from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,
@@ -187,7 +187,7 @@ class HostError(Exception):
 class Host:
     """All games of one bot, one per channel; see the module docstring for the API."""
 
-    def __init__(self, store: Store, settings: Settings | None = None, *,
+    def __init__(self, store: GameStore, settings: Settings | None = None, *,
                  clock: Callable[[], float] = time.time,
                  game_factory: GameFactory = default_game_factory,
                  chooser: Chooser = default_chooser,

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -30,13 +28,6 @@ from tests.host.test_host import ADA, BO, CH, GUILD, SEED, Clock, make_host, pla
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "outbox.db")
-    yield store
-    await store.close()
 
 
 @pytest.fixture
@@ -86,6 +77,7 @@ async def test_a_move_writes_its_post_and_dms_in_its_transaction(host: Host, sto
     assert_public(host, await store.deliveries(start.info.game_id))
 
 
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_a_failed_write_stores_neither_the_move_nor_its_deliveries(host: Host, store: Store) -> None:
     start = await host.start(CH, ADA)
     before = await store.deliveries(start.info.game_id)

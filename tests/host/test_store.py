@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import aiosqlite
 import pytest
 
-from bot.host.postgres_store import PostgresStore
 from bot.host.store import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -30,17 +27,6 @@ NOW = 1_700_000_000.0
 SEATS = [{"user_id": 1, "name": "Ada", "strength": None, "away": False, "reminded_at": None},
          {"user_id": None, "name": "Computer 1", "strength": "greedy", "away": False, "reminded_at": None}]
 OPTIONS = {"draft": False, "locale": "en", "reminder_hours": 12.0, "away_hours": 48.0}
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    """Each store, for the tests of what both must do alike (the same semantics on SQLite and PostgreSQL)."""
-    if request.param == "postgres":
-        opened: Any = await PostgresStore.open(request.getfixturevalue("pg_url"))
-    else:
-        opened = await Store.open(tmp_path / "s.db")
-    yield opened
-    await opened.close()
 
 
 async def new_game_row(store: Store, channel: int = 5, status: str = "lobby") -> int:
