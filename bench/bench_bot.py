@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.adapter.texts import needs_confirmation
 from bot.host.settings import Settings
+from engine import SINGLE_BUILDS, parse_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, InteractionHandle, patch_discord, run_bot
 
 TIMEOUT = 120.0
@@ -116,6 +117,7 @@ class Table:
         seat = info.seats[info.to_move]
         user = self.fake.user(seat.user_id).name
         legal = self.host.legal_moves(self.channel.id, seat.user_id)
+        view = self.host.view_for(self.channel.id, seat.user_id)
         move = self.rng.choice(legal)
         started = self.loop.time()
         if via == "dm":
@@ -129,22 +131,22 @@ class Table:
                 custom_id = f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}"
                 handle = await self.fake.click_button(dm, custom_id, user=user)
         else:
-            verb, _, arg = move.partition(" ")
-            if verb == "land":
-                command, options = "land", {"site": int(arg)}
-            elif verb in ("ship", "river", "road"):
-                command, options = "build", {"card": verb, **({"site": int(arg)} if arg else {})}
-            elif verb == "double":
-                command, options = "build", {"card": "double", "kind": arg}
-            elif verb == "build":
-                command, options = "build", {"site": int(arg)}
-            elif verb == "score":
-                command, options = "score", {"card": arg}
+            m = parse_move(move)
+            if m.verb == "land":
+                command, options = "land", {"site": m.site}
+            elif m.verb in SINGLE_BUILDS:
+                command, options = "build", {"card": m.verb, **({"site": m.site} if m.site is not None else {})}
+            elif m.verb == "double":
+                command, options = "build", {"card": "double", "kind": m.kind}
+            elif m.verb == "build":
+                command, options = "build", {"site": m.site}
+            elif m.verb == "score":
+                command, options = "score", {"card": m.card}
             else:
                 command, options = "choose", {"option": move}
             handle = await self.fake.slash_command(f"santacruz {command}", options, user=user, channel=self.channel)
         await self.acked(handle, figures)
-        if needs_confirmation(move, legal):
+        if needs_confirmation(move, legal, view):
             prompt = await handle.wait_for_message(lambda m: any(b["custom_id"].endswith(":ok") for b in m.buttons),
                                                    timeout=TIMEOUT)
             ok = next(b["custom_id"] for b in prompt.buttons if b["custom_id"].endswith(":ok"))

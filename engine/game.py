@@ -13,7 +13,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from engine.cards import (
     BUILDING_CARDS,
@@ -31,6 +31,7 @@ from engine.cards import (
 )
 from engine.island import Island, default_island
 from engine.moves import IllegalMove, Move, parse_move
+from engine.types import Event, View
 
 PHASES = ("choose_set", "land", "play", "choose_pile", "discard", "over")
 _B = {b: i for i, b in enumerate(BUILDINGS)}
@@ -44,9 +45,9 @@ _ONLY_IN_PHASE = {"choose_set": "sets_only_at_start", "land": "landing_only_at_s
 """The reason for a choosing verb used in the ``play`` phase."""
 
 
-def public_event(event: dict[str, Any]) -> dict[str, Any]:
+def public_event(event: dict[str, Any]) -> Event:
     """An event as everyone may see it: without its ``secret`` part."""
-    return {k: v for k, v in event.items() if k != "secret"}
+    return cast(Event, {k: v for k, v in event.items() if k != "secret"})
 
 
 def new_game(names: Sequence[str], seed: int, *, draft: bool = False, island: Island | None = None) -> Game:
@@ -190,7 +191,7 @@ class Game:
             self.legal_moves()
         return move in self._legal_set
 
-    def apply(self, move: Move | str) -> list[dict[str, Any]]:
+    def apply(self, move: Move | str) -> list[Event]:
         """Play ``move`` for the seat to move and return the public events it caused, in order.
 
         Raises :class:`IllegalMove` (and changes nothing) when the move is malformed or not allowed.
@@ -221,7 +222,7 @@ class Game:
         score, stamp = self.score, self.stamp
         return sorted(range(self.n), key=lambda p: (-score[p], stamp[p]))
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> View:
         """What ``seat`` may know, as a JSON-ready dict; ``None`` is the public view."""
         from engine.view import make_view
 

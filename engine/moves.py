@@ -259,7 +259,7 @@ def _parse(text: str) -> Move:
     raw = parts[1]
     arg: int | str
     if verb in (*SITE_VERBS, "pile"):
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit()):  # "²" and "٣" are digits to str.isdigit, not to int()
             raise IllegalMove("not_a_number", text=raw, verb=verb)
         if len(raw) > 4:
             if verb == "pile":

@@ -8,9 +8,22 @@ once the game is over.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from engine.cards import BUILDING_CARDS, BUILDING_SETS, BUILDINGS, SINGLE_BUILDS
+from engine.types import (
+    BoardView,
+    Event,
+    LogEntry,
+    Pending,
+    PileView,
+    PlayerView,
+    RiverView,
+    SetChoice,
+    SiteView,
+    View,
+    YouView,
+)
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -18,14 +31,15 @@ if TYPE_CHECKING:
 VIEW_VERSION = 1
 
 
-def make_view(game: Game, seat: int | None) -> dict[str, Any]:
+def make_view(game: Game, seat: int | None) -> View:
+    """What ``seat`` (``None``: everyone) may know about ``game`` now; see :class:`engine.types.View`."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.n):
         raise ValueError(f"there is no seat {seat!r} in this game")
     isl = game.island
     over = game.phase == "over"
     ranking = game.ranking()
     rank = {p: i + 1 for i, p in enumerate(ranking)}
-    sites = []
+    sites: list[SiteView] = []
     for site in isl.sites:
         s = site.id
         tile = game.site_tile[s]
@@ -45,18 +59,18 @@ def make_view(game: Game, seat: int | None) -> dict[str, Any]:
             } if game.revealed[s] else None,
             "buildings": [{"seat": p, "type": BUILDINGS[b]} for p, b in game.occupants[s]],
         })
-    rivers = [{
+    rivers: list[RiverView] = [{
         "id": r["id"],
         "name": r.get("name", ""),
         "edges": [list(e) for e in r["edges"]],
         "source": r.get("source"),
         "mouth": r.get("mouth"),
     } for r in isl.data["rivers"]]
-    players = []
+    players: list[PlayerView] = []
     for p in range(game.n):
         owned = game.owned[p]
         held = sorted({r for s in owned for r in game.site_tile[s].resources})
-        player: dict[str, Any] = {
+        player: PlayerView = {
             "seat": p,
             "name": game.names[p],
             "score": game.score[p],
@@ -78,28 +92,30 @@ def make_view(game: Game, seat: int | None) -> dict[str, Any]:
         if over:
             player["bird_chips"] = list(game.birds[p])
         players.append(player)
-    events = []
+    events: list[Event] = []
     for e in game.events:
         out = {k: v for k, v in e.items() if k != "secret"}
         if seat is not None and e.get("seat") == seat and "secret" in e:
             out.update(e["secret"])
-        events.append(out)
-    log = []
+        events.append(cast(Event, out))  # the engine's event dicts are made to these shapes (engine/types.py)
+    log: list[LogEntry] = []
     for entry in game.log:
         move = entry["move"]
         if move.startswith("discard") and entry["seat"] != seat:
             move = "discard"
         log.append({"seat": entry["seat"], "move": move, "round": entry["round"],
                     "scores": list(entry["scores"])})
-    view: dict[str, Any] = {
+    # The island's static part (name, size, outlines, roads) is its own data, shaped as BoardView declares.
+    board = cast(BoardView, {**isl.public_dict(), "rivers": rivers, "sites": sites})
+    view: View = {
         "version": VIEW_VERSION,
         "seat": seat,
         "round": game.round,
         "phase": game.phase,
         "to_move": game.to_move,
         "turn_order": list(game.turn_order),
-        "pending": dict(game.pending) if game.pending else None,
-        "board": {**isl.public_dict(), "rivers": rivers, "sites": sites},
+        "pending": cast(Pending, dict(game.pending)) if game.pending else None,
+        "board": board,
         "players": players,
         "ranking": ranking,
         "scoring_deck": len(game.deck),
@@ -110,23 +126,23 @@ def make_view(game: Game, seat: int | None) -> dict[str, Any]:
     }
     if game.phase == "choose_set":
         taken = {x for x in game.set_of if x}
-        view["sets"] = [{"set": x, "building_cards": dict(BUILDING_SETS[x]), "taken": x in taken}
+        view["sets"] = [SetChoice({"set": x, "building_cards": dict(BUILDING_SETS[x]), "taken": x in taken})
                         for x in sorted(BUILDING_SETS)]
         view["choosing_order"] = list(game.order)
     if game.round == 2 and game.piles:
-        view["piles"] = [{
+        view["piles"] = [PileView({
             "id": pile["id"],
             "set": pile["set"],
             "building_cards": dict(BUILDING_SETS[pile["set"]]),
             "scoring_cards": list(pile["scoring_cards"]),
             "taken_by": pile["taken_by"],
-        } for pile in game.piles]
+        }) for pile in game.piles]
         if game.phase in ("choose_pile", "discard"):
             view["choosing_order"] = list(game.order)
     if game.phase == "discard":
         view["discarded"] = [p for p in range(game.n) if game.discarded[p] is not None]
     if seat is not None:
-        you: dict[str, Any] = {
+        you: YouView = {
             "seat": seat,
             "scoring_cards": sorted(game.hand_scoring[seat]),
             "bird_chips": list(game.birds[seat]),
@@ -135,12 +151,13 @@ def make_view(game: Game, seat: int | None) -> dict[str, Any]:
         if game.to_move == seat and game.phase == "play" and game.pending is None:
             # Where each kind of build could go now (free and shared sites), whether or not the seat holds
             # such a card: tells in advance whether a double move of that kind will build.
-            build_sites = {}
+            build_sites: dict[str, list[int]] = {}
             for kind in SINGLE_BUILDS:
                 free, share = game.targets(seat, kind)
                 build_sites[kind] = sorted(free + share)
             you["build_sites"] = build_sites
-        if game.discarded[seat] is not None:
-            you["discarded"] = game.discarded[seat]
+        discarded = game.discarded[seat]
+        if discarded is not None:
+            you["discarded"] = discarded
         view["you"] = you
     return view

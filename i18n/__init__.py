@@ -7,20 +7,22 @@ the placeholders; a missing key in German or French falls back to English, a key
 raises ``KeyError`` (tests make sure that never happens).
 
 Counted phrases have two keys, ``<key>.one`` and ``<key>.other``; :func:`tn` picks the right one.
-:func:`describe_events` and :func:`describe_move` turn the engine's events and move notation into
-sentences; :func:`illegal_text` words why the engine refused a move (``game.illegal.<code>``).
+:func:`describe_events` (the one describer of events: a long form for the channel, a short one for the
+picture) and :func:`describe_move` turn the engine's events and move notation into sentences;
+:func:`illegal_text` words why the engine refused a move (``game.illegal.<code>``).
 ``i18n/GLOSSARY.md`` documents the key scheme and the game's words.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, Final
 
 from engine import SCORING_CARD_IDS, SINGLE_BUILDS, IllegalMove, Move, parse_move
+from engine.types import Event
 
 LOCALES: Final = ("en", "de", "fr")
 DEFAULT_LOCALE: Final = "en"
@@ -92,30 +94,41 @@ def _a_building(building: str, locale: object) -> str:
     return t(f"game.building.{building}.a", locale)
 
 
-def describe_events(events: Iterable[Mapping[str, Any]], locale: object, names: Sequence[str]) -> list[str]:
-    """One sentence per engine event (``game.apply(...)`` or ``view["events"]``), for a game log.
+def _player(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else ""
 
-    ``names[seat]`` names each seat. A build and its build points become one sentence, so do the end
-    bird chips and their points; neighbouring reveals are merged. The secret parts a seat's own view holds
-    (a bird chip's value, a drawn or discarded card) are shown when present. Raises ``KeyError`` for an
-    event type without a text (tests make sure there is none).
+
+def describe_events(events: Iterable[Event], locale: object, names: Sequence[str], *, short: bool = False) -> list[str]:
+    """The engine's events (``game.apply(...)`` or ``view["events"]``) in words: the one describer.
+
+    ``names[seat]`` names each seat; cards and buildings are named alike in both forms.
+
+    - the long form (default) is the channel's log: one sentence per event (``game.event.*``); a build and
+      its build points become one sentence, so do the end bird chips and their points; neighbouring reveals
+      are merged.
+    - ``short=True`` is the picture's summary of the last move (``game.short.*``): what each player did, then
+      the revealed sites, the destroyed sites and the points, each gathered into one sentence.
+
+    The secret parts a seat's own view holds (a bird chip's value, a drawn or discarded card) are shown when
+    present (the short form says "you": only that seat's view has them).
     """
     todo = list(events)
+    return _short_lines(todo, locale, names) if short else _long_lines(todo, locale, names)
+
+
+def _long_lines(todo: list[Event], locale: object, names: Sequence[str]) -> list[str]:
     lines: list[str] = []
     i = 0
     while i < len(todo):
         e = todo[i]
-        kind = e["type"]
         nxt = todo[i + 1] if i + 1 < len(todo) else None
-        seat = e.get("seat")
-        player = names[seat] if isinstance(seat, int) else ""
-        if kind in ("build", "birds"):
-            reason = "build" if kind == "build" else "birds"
+        if e["type"] == "build" or e["type"] == "birds":
+            player = _player(names, e["seat"])
             points = 0
-            if nxt and nxt["type"] == "score" and nxt["seat"] == seat and nxt["reason"] == reason:
+            if nxt and nxt["type"] == "score" and nxt["seat"] == e["seat"] and nxt["reason"] == e["type"]:
                 points = nxt["delta"]
                 i += 1
-            if kind == "build":
+            if e["type"] == "build":
                 key = "game.event.build_shared" if e.get("shared") else "game.event.build"
                 lines.append(t(key, locale, player=player, a_building=_a_building(e["building"], locale),
                                site=e["site"], points=points))
@@ -125,63 +138,146 @@ def describe_events(events: Iterable[Mapping[str, Any]], locale: object, names: 
                                 points=points))
             else:
                 lines.append(t("game.event.birds_none", locale, player=player))
-        elif kind == "reveal":
+        elif e["type"] == "reveal":
             sites = [e["site"]]
-            while i + 1 < len(todo) and todo[i + 1]["type"] == "reveal":
+            while i + 1 < len(todo) and (following := todo[i + 1])["type"] == "reveal":
                 i += 1
-                sites.append(todo[i]["site"])
+                sites.append(following["site"])
             if len(sites) == 1:
                 lines.append(t("game.event.reveal", locale, site=sites[0]))
             else:
                 lines.append(t("game.event.reveal_many", locale, sites=", ".join(map(str, sites))))
-        elif kind == "score":
-            delta, reason = e["delta"], e["reason"]
-            if reason in ("build", "birds"):
-                lines.append(tn(f"game.event.score.{reason}", delta, locale, player=player))
-            else:
-                key = "game.event.score.card" if delta >= 0 else "game.event.loss.card"
-                lines.append(tn(key, abs(delta), locale, player=player, card=_card_name(reason, locale)))
-        elif kind == "card":
-            card = e["card"]
-            if e.get("scoring"):
-                lines.append(t("game.event.card.scoring", locale, player=player, card=_card_name(card, locale)))
-            elif card == "double":
-                lines.append(t(f"game.event.card.double_{e['kind']}", locale, player=player))
-            else:
-                lines.append(t(f"game.event.card.{card}", locale, player=player))
-        elif kind == "bird":
-            if "value" in e:
-                lines.append(tn("game.event.bird_value", e["value"], locale, player=player))
-            else:
-                lines.append(t("game.event.bird", locale, player=player))
-        elif kind == "no_build":
-            values: dict[str, Any] = {"player": player}
-            if e["reason"] == "supply":
-                values.update(site=e["site"], a_building=_a_building(e["building"], locale))
-            lines.append(t(f"game.event.no_build.{e['reason']}", locale, **values))
-        elif kind == "destroy":
-            lines.append(t("game.event.destroy", locale, player=player,
-                           a_building=_a_building(e["building"], locale), site=e["site"]))
-        elif kind == "set":
-            key = "game.event.set_forced" if e.get("forced") else "game.event.set"
-            lines.append(t(key, locale, player=player, set=e["set"],
-                           set_name=t(f"game.set.{e['set']}.name", locale)))
-        elif kind == "pile":
-            key = "game.event.pile_forced" if e.get("forced") else "game.event.pile"
-            lines.append(t(key, locale, player=player, pile=e["pile"], owner=names[e["pile"]]))
-        elif kind in ("draw", "discard"):
-            if "card" in e:
-                lines.append(t(f"game.event.{kind}_card", locale, player=player, card=_card_name(e["card"], locale)))
-            else:
-                lines.append(t(f"game.event.{kind}", locale, player=player))
-        elif kind == "round_end":
-            lines.append(t("game.event.round_end", locale, round=e["round"]))
-        elif kind == "game_over":
-            lines.append(t("game.event.game_over", locale, winner=names[e["ranking"][0]]))
         else:
-            lines.append(t(f"game.event.{kind}", locale, player=player))
+            lines.append(_long_line(e, locale, names))
         i += 1
     return lines
+
+
+def _long_line(e: Event, locale: object, names: Sequence[str]) -> str:
+    """The sentence of one event that merges with none of its neighbours."""
+    if e["type"] == "score":
+        player, delta, reason = _player(names, e["seat"]), e["delta"], e["reason"]
+        if reason in ("build", "birds"):
+            return tn(f"game.event.score.{reason}", delta, locale, player=player)
+        key = "game.event.score.card" if delta >= 0 else "game.event.loss.card"
+        return tn(key, abs(delta), locale, player=player, card=_card_name(reason, locale))
+    if e["type"] == "card":
+        player, card = _player(names, e["seat"]), e["card"]
+        if e.get("scoring"):
+            return t("game.event.card.scoring", locale, player=player, card=_card_name(card, locale))
+        if card == "double":
+            return t(f"game.event.card.double_{e.get('kind')}", locale, player=player)
+        return t(f"game.event.card.{card}", locale, player=player)
+    if e["type"] == "bird":
+        player = _player(names, e["seat"])
+        if "value" in e:
+            return tn("game.event.bird_value", e["value"], locale, player=player)
+        return t("game.event.bird", locale, player=player)
+    if e["type"] == "no_build":
+        player = _player(names, e["seat"])
+        if e["reason"] == "supply":
+            return t("game.event.no_build.supply", locale, player=player, site=e.get("site"),
+                     a_building=_a_building(e.get("building", ""), locale))
+        return t("game.event.no_build.no_site", locale, player=player)
+    if e["type"] == "destroy":
+        return t("game.event.destroy", locale, player=_player(names, e["seat"]),
+                 a_building=_a_building(e["building"], locale), site=e["site"])
+    if e["type"] == "set":
+        key = "game.event.set_forced" if e.get("forced") else "game.event.set"
+        return t(key, locale, player=_player(names, e["seat"]), set=e["set"],
+                 set_name=t(f"game.set.{e['set']}.name", locale))
+    if e["type"] == "pile":
+        key = "game.event.pile_forced" if e.get("forced") else "game.event.pile"
+        return t(key, locale, player=_player(names, e["seat"]), pile=e["pile"], owner=_player(names, e["pile"]))
+    if e["type"] == "draw" or e["type"] == "discard":
+        player = _player(names, e["seat"])
+        if "card" in e:
+            return t(f"game.event.{e['type']}_card", locale, player=player, card=_card_name(e["card"], locale))
+        return t(f"game.event.{e['type']}", locale, player=player)
+    if e["type"] == "round_end":
+        return t("game.event.round_end", locale, round=e["round"])
+    if e["type"] == "game_over":
+        return t("game.event.game_over", locale, winner=_player(names, e["ranking"][0]))
+    if e["type"] == "pass":
+        return t("game.event.pass", locale, player=_player(names, e["seat"]))
+    # build, birds and reveal merge with their neighbours (_long_lines); a new event type needs a text
+    raise KeyError(f"game.event.{e['type']}")
+
+
+def _short_lines(todo: list[Event], locale: object, names: Sequence[str]) -> list[str]:
+    lines: list[str] = []
+    revealed: set[int] = set()
+    destroyed: set[int] = set()
+    deltas: dict[int, int] = {}
+    drew = False
+    for e in todo:
+        if e["type"] == "reveal":
+            revealed.add(e["site"])
+        elif e["type"] == "destroy":
+            destroyed.add(e["site"])
+        elif e["type"] == "score":
+            deltas[e["seat"]] = deltas.get(e["seat"], 0) + e["delta"]
+        elif e["type"] == "draw" and "card" not in e:
+            if not drew:
+                lines.append(t("game.short.draw", locale))
+            drew = True
+        elif e["type"] == "birds" and not e["chips"]:
+            continue
+        else:
+            lines.append(_short_line(e, locale, names))
+    if revealed:
+        lines.append(t("game.short.reveal", locale, sites=", ".join(map(str, sorted(revealed)))))
+    if destroyed:
+        lines.append(t("game.short.destroy", locale, sites=", ".join(map(str, sorted(destroyed)))))
+    points = [f"{_player(names, seat)} {delta:+d}" for seat, delta in sorted(deltas.items()) if delta]
+    if points:
+        lines.append(t("game.short.points", locale, list=", ".join(points)))
+    return lines
+
+
+def _short_line(e: Event, locale: object, names: Sequence[str]) -> str:
+    """The picture's sentence for one event that is not gathered with others."""
+    if e["type"] == "card":
+        player, card = _player(names, e["seat"]), e["card"]
+        if e.get("scoring"):
+            return t("game.short.card.scoring", locale, player=player, card=_card_name(card, locale))
+        if card == "double":
+            return t(f"game.short.card.double_{e.get('kind')}", locale, player=player)
+        return t(f"game.short.card.{card}", locale, player=player)
+    if e["type"] == "build":
+        key = "game.short.build_shared" if e.get("shared") else "game.short.build"
+        return t(key, locale, player=_player(names, e["seat"]), site=e["site"],
+                 building=t(f"game.building.{e['building']}.one", locale))
+    if e["type"] == "no_build":
+        player = _player(names, e["seat"])
+        if e["reason"] == "supply":
+            return t("game.short.no_build_supply", locale, player=player, site=e.get("site"),
+                     building=t(f"game.building.{e.get('building')}.one", locale))
+        return t("game.short.no_build", locale, player=player)
+    if e["type"] == "bird":
+        if "value" in e:
+            return t("game.short.bird_value", locale, value=e["value"])
+        return t("game.short.bird", locale, player=_player(names, e["seat"]))
+    if e["type"] == "set":
+        key = "game.short.set_forced" if e.get("forced") else "game.short.set"
+        return t(key, locale, player=_player(names, e["seat"]), set=e["set"])
+    if e["type"] == "pile":
+        return t("game.short.pile", locale, player=_player(names, e["seat"]), owner=_player(names, e["pile"]))
+    if e["type"] == "draw" or e["type"] == "discard":
+        if "card" in e:
+            return t(f"game.short.{e['type']}_card", locale, card=_card_name(e["card"], locale))
+        return t(f"game.short.{e['type']}", locale, player=_player(names, e["seat"]))
+    if e["type"] == "birds":
+        return t("game.short.birds", locale, player=_player(names, e["seat"]),
+                 chips=" + ".join(str(c) for c in e["chips"]), total=sum(e["chips"]))
+    if e["type"] == "round_end":
+        return t("game.short.round_end", locale, round=e["round"])
+    if e["type"] == "game_over":
+        return t("game.short.game_over", locale, player=_player(names, e["ranking"][0]))
+    if e["type"] == "pass":
+        return t("game.short.pass", locale, player=_player(names, e["seat"]))
+    # reveal, destroy and score are gathered by _short_lines; a new event type needs a text
+    raise KeyError(f"game.short.{e['type']}")
 
 
 def describe_move(move: str | Move, locale: object, names: Sequence[str], seat: int) -> str:

@@ -81,6 +81,7 @@ def play_game(strengths: list[str], seed: int, *, budget: float | None = 1.0, it
     searched = 0
     while not game.is_over():
         seat = game.to_move
+        assert seat is not None  # someone is to move while the game is not over
         move, did = _choose(strengths[seat], game, seat, mix_seed(seed, seat, 77), budget, iterations)
         searched += did
         game.apply(move)

@@ -156,8 +156,8 @@ def report(results: dict[tuple[str, int], list[GameStats]], games: int, command:
                   "| --- | --- | --- | --- | --- | --- | --- | --- |"]
         per: dict[str, list[tuple[int, int]]] = defaultdict(list)
         for r in rs:
-            for card, _rnd, mine, total in r.card_plays:
-                per[card].append((mine, total))
+            for card, _rnd, to_player, to_all in r.card_plays:
+                per[card].append((to_player, to_all))
         for card in SCORING_CARD_IDS:
             xs = per.get(card, [])
             mine = [float(a) for a, _ in xs]

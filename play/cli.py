@@ -129,8 +129,8 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO) -> None:
     for move in you["legal_moves"]:
         site = parse_move(move).site
         extra = ""
-        if site is not None and sites[site]["tile"]:
-            tile = sites[site]["tile"]
+        tile = sites[site]["tile"] if site is not None else None
+        if tile:
             bits = [t(f"game.building.{tile['building']}.one", locale),
                     tn("game.points", tile["points"], locale)]
             bits += [t(f"game.resource.{r}", locale) for r in tile["resources"]]

@@ -19,6 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.types import BoardView
 from render import chrome
 from render.draw import chaikin, paste
 from render.layout import Layout, make_layout
@@ -66,7 +67,7 @@ def _wavy(a: tuple[float, float], b: tuple[float, float], amp: float, wavelength
     return pts
 
 
-def paint_board(img: Image.Image, lay: Layout, board: dict[str, Any], theme: Theme) -> None:
+def paint_board(img: Image.Image, lay: Layout, board: BoardView, theme: Theme) -> None:
     """Sea, islands, volcanoes, rivers and roads into the board rectangle of ``img``."""
     k = BOARD_SS
     bx0, by0, bx1, by1 = lay.board
@@ -199,7 +200,7 @@ def tile_origin(lay: Layout, sid: int) -> tuple[float, float]:
     return (cx - lay.tile_w / 2 - pad, cy - lay.tile_h / 2 - pad)
 
 
-def paint_sites(img: Image.Image, lay: Layout, board: dict[str, Any], theme: Theme) -> None:
+def paint_sites(img: Image.Image, lay: Layout, board: BoardView, theme: Theme) -> None:
     """Every site face down, then every site's number."""
     for site in board["sites"]:
         x, y = tile_origin(lay, site["id"])
@@ -219,10 +220,10 @@ def _make_palette(colours: tuple[RGB, ...], sample: Image.Image) -> Image.Image:
     fixed = fixed[:96]
     rest = sample.quantize(256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     pal = rest.getpalette() or []
-    extra = [tuple(pal[i:i + 3]) for i in range(0, (256 - len(fixed)) * 3, 3)]
+    extra: list[tuple[int, ...]] = [tuple(pal[i:i + 3]) for i in range(0, (256 - len(fixed)) * 3, 3)]
     flat: list[int] = []
-    for c in [*fixed, *extra]:
-        flat.extend(c)
+    for colour in [*fixed, *extra]:
+        flat.extend(colour)
     flat += [0] * (768 - len(flat))
     out = Image.new("P", (1, 1))
     out.putpalette(flat[:768])
@@ -235,14 +236,14 @@ def theme_colours(theme: Theme) -> tuple[RGB, ...]:
     for name in theme.__dataclass_fields__:
         value = getattr(theme, name)
         if isinstance(value, tuple) and value and isinstance(value[0], int) and len(value) == 3:
-            colours.append(value)  # type: ignore[arg-type]
+            colours.append(value)
         elif isinstance(value, tuple) and value and isinstance(value[0], tuple):
             colours.extend(value)
     colours += [(255, 255, 255), (0, 0, 0), (40, 34, 30)]
     return tuple(colours)
 
 
-def build_base(board: dict[str, Any], static_key: str, theme: Theme, locale: str, n_players: int,
+def build_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_players: int,
                personal: bool) -> Base:
     """Draw the static picture (uncached; see :func:`get_base`)."""
     lay = make_layout(board, theme, n_players, personal)
@@ -262,7 +263,7 @@ _BASES_MAX = 8
 _LOCK = threading.Lock()
 
 
-def get_base(board: dict[str, Any], static_key: str, theme: Theme, locale: str, n_players: int,
+def get_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_players: int,
              personal: bool) -> Base:
     """The cached static picture for this board (by its static key), theme, locale and layout."""
     key = (static_key, theme, locale, n_players, personal)

@@ -20,6 +20,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine.types import View
 from i18n import normalize_locale
 from render import layer
 from render.base import get_base, tile_origin
@@ -33,7 +34,7 @@ from render.theme import DEFAULT_THEME, Theme
 from render.tiles import badge_centre, dashed_outline, ring, site_badge, stack, tile_key
 
 
-def board_items(view: dict[str, Any], lay: Layout, theme: Theme, marks: list[str], last: LastMove,
+def board_items(view: View, lay: Layout, theme: Theme, marks: list[str], last: LastMove,
                 legal: set[int]) -> list[Item]:
     """The island's sprites in drawing order, positioned on the page."""
     items: list[Item] = []
@@ -86,7 +87,7 @@ def board_items(view: dict[str, Any], lay: Layout, theme: Theme, marks: list[str
     return items
 
 
-def compose_board(view: dict[str, Any], *, locale: str = "en", personal: bool = False,
+def compose_board(view: View, *, locale: str = "en", personal: bool = False,
                   theme: Theme = DEFAULT_THEME) -> tuple[Image.Image, Image.Image]:
     """The picture as an RGB image, with the palette it is written with."""
     if personal and view.get("you") is None:
@@ -109,7 +110,7 @@ def compose_board(view: dict[str, Any], *, locale: str = "en", personal: bool = 
     return img, base.palette
 
 
-def render_board(view: dict[str, Any], *, locale: str = "en", personal: bool = False,
+def render_board(view: View, *, locale: str = "en", personal: bool = False,
                  theme: Theme = DEFAULT_THEME) -> bytes:
     """The board picture of ``view`` as PNG bytes.
 

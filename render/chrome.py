@@ -11,9 +11,10 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine import BUILDING_CARDS
+from engine.types import PlayerView, View
 from i18n import t
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import font
@@ -192,7 +193,7 @@ def _paint_legend(img: Image.Image, lay: Layout, theme: Theme, locale: str, pers
 # ---------------------------------------------------------------- changing parts
 
 
-def paint_header(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Theme, locale: str,
+def paint_header(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str,
                  marks: list[str]) -> None:
     """Round and phase, whose turn it is, what is left of the scoring deck and the bird chips."""
     u = lay.unit
@@ -207,13 +208,13 @@ def paint_header(img: Image.Image, lay: Layout, view: dict[str, Any], theme: The
     phase = view.get("phase", "play")
     left = f"{t('render.round', locale, n=view.get('round', 1))} · {t(f'render.phase.{phase}', locale)}"
     seat = view.get("to_move")
-    mover = view["players"][seat]["name"] if isinstance(seat, int) else ""
+    mover = view["players"][seat]["name"] if seat is not None else ""
     turn = t("render.to_move", locale, name=mover) if mover else ""
     lsize, tsize = round(28 * u), round(26 * u)
     turn_w = min(text_width(turn, tsize, "bold"), 0.45 * room) + 86 * u if turn else 0.0
     left, lsize = fit(left, lsize, room - turn_w, "bold")
     text(img, x0 + pad, cy, left, lsize, theme.text, weight="bold", anchor="lm")
-    if turn:
+    if turn and seat is not None:
         x = x0 + pad + text_width(left, lsize, "bold") + 30 * u
         m = marker(round(36 * u), theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
         tri = icon("turn", round(26 * u), theme)
@@ -241,7 +242,8 @@ def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: 
     if len(lines) > max_lines:
         lines = lines[:max_lines]
         lines[-1], _ = fit(lines[-1] + " …", size, x1 - tx - 14 * u)
-    ascent = font(size).getmetrics()[0]
+    face = font(size)
+    ascent = face.getmetrics()[0] if isinstance(face, ImageFont.FreeTypeFont) else size
     for i, line in enumerate(lines):
         words(img, tx, y0 + 12 * u + i * size * 1.3 + ascent, line, size, theme.text)
 
@@ -263,7 +265,7 @@ ROW_Y = (114, 160, 206)
 ROW_H = 44
 
 
-def card_state(p: dict[str, Any], active: bool, mark: str) -> CardState:
+def card_state(p: PlayerView, active: bool, mark: str) -> CardState:
     """Everything a player's card shows except the last move's points, as a hashable key."""
     supply = p.get("supply", {})
     cards = p.get("building_cards", {})
@@ -360,7 +362,7 @@ def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: st
     return img
 
 
-def paint_panel(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Theme, locale: str, marks: list[str],
+def paint_panel(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str, marks: list[str],
                 deltas: dict[int, int]) -> None:
     """One card per seat (cached by what it shows) and the points each seat got from the last move."""
     u = lay.unit
@@ -375,11 +377,11 @@ def paint_panel(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Them
                  weight="bold", anchor="rm")
 
 
-def paint_track(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Theme, marks: list[str]) -> None:
+def paint_track(img: Image.Image, lay: Layout, view: View, theme: Theme, marks: list[str]) -> None:
     """The players' markers on the 0–49 track, in track order (a later arrival stands behind)."""
     u = lay.unit
     cells = track_cells(lay)
-    by_cell: dict[int, list[dict[str, Any]]] = {}
+    by_cell: dict[int, list[PlayerView]] = {}
     players = view["players"]
     for seat in view.get("ranking", [p["seat"] for p in players]):
         p = players[seat]
@@ -402,21 +404,23 @@ def paint_track(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Them
     del u
 
 
-def paint_you(img: Image.Image, lay: Layout, view: dict[str, Any], theme: Theme, locale: str, n_sites: int,
+def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str, n_sites: int,
               others: list[str]) -> None:
     """The personal strip: the seat's own scoring cards and bird chips, and what its flags mean."""
     if lay.you is None:
         return
     u = lay.unit
     x0, y0, x1, _y1 = lay.you
-    you = view.get("you") or {}
-    seat = you.get("seat", view.get("seat"))
-    name = view["players"][seat]["name"] if isinstance(seat, int) else ""
+    you = view.get("you")
+    if you is None:
+        return
+    seat = you["seat"]
+    name = view["players"][seat]["name"]
     pad = 14 * u
     size = round(20 * u)
     title = t("render.you.title", locale, name=name)
     text(img, x0 + pad, y0 + 12 * u, title, size, theme.legal, weight="bold")
-    cards = [t(f"render.scoring.{c}", locale) for c in you.get("scoring_cards", [])]
+    cards = [t(f"game.scoring.{c}.name", locale) for c in you.get("scoring_cards", [])]
     chips = you.get("bird_chips", [])
     line1 = "  ·  ".join([
         t("render.you.cards", locale, cards=", ".join(cards) if cards else t("render.you.none", locale)),

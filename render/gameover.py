@@ -9,10 +9,10 @@ twice the size and reduced, so they are smooth) and each line's letter at its en
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.types import View
 from i18n import normalize_locale, t
 from render.draw import fit, paste, text, text_width
 from render.encode import encode
@@ -37,7 +37,7 @@ def _dash_line(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, f
                 (a[0] + (b[0] - a[0]) * f1, a[1] + (b[1] - a[1]) * f1)], fill=fill, width=width)
 
 
-def compose_game_over(view: dict[str, Any], *, locale: str = "en", theme: Theme = DEFAULT_THEME) -> Image.Image:
+def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_THEME) -> Image.Image:
     """The game-over picture as an RGB image."""
     locale = normalize_locale(locale)
     W = theme.width
@@ -102,7 +102,7 @@ def compose_game_over(view: dict[str, Any], *, locale: str = "en", theme: Theme 
     return img
 
 
-def _paint_chart(img: Image.Image, view: dict[str, Any], theme: Theme, locale: str, marks: list[str],
+def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks: list[str],
                  rect: tuple[int, int, int, int]) -> None:
     u = img.width / 1600
     x0, y0, x1, y1 = rect
@@ -175,6 +175,6 @@ def _paint_chart(img: Image.Image, view: dict[str, Any], theme: Theme, locale: s
         paste(img, m, cx1 + 4 * u, y - m.height / 2)
 
 
-def render_game_over(view: dict[str, Any], *, locale: str = "en", theme: Theme = DEFAULT_THEME) -> bytes:
+def render_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_THEME) -> bytes:
     """The game-over picture of ``view`` (public or a seat's; it shows nothing secret) as PNG bytes."""
     return encode(compose_game_over(view, locale=locale, theme=theme), None, theme)

@@ -158,10 +158,10 @@ def paint_icon(d: ImageDraw.ImageDraw, name: str, x: float, y: float, s: float, 
         d.polygon(_pts(star, x, y, s), fill=c, outline=DARK, width=max(1, lw // 2))
     elif name == "destroy":
         c = color or theme.destroy
-        for a, b in (((0.12, 0.12), (0.88, 0.88)), ((0.88, 0.12), (0.12, 0.88))):
-            d.line(_pts([a, b], x, y, s), fill=WHITE, width=max(3, round(s * 0.3)))
-        for a, b in (((0.14, 0.14), (0.86, 0.86)), ((0.86, 0.14), (0.14, 0.86))):
-            d.line(_pts([a, b], x, y, s), fill=c, width=max(2, round(s * 0.18)))
+        for start, end in (((0.12, 0.12), (0.88, 0.88)), ((0.88, 0.12), (0.12, 0.88))):
+            d.line(_pts([start, end], x, y, s), fill=WHITE, width=max(3, round(s * 0.3)))
+        for start, end in (((0.14, 0.14), (0.86, 0.86)), ((0.86, 0.14), (0.14, 0.86))):
+            d.line(_pts([start, end], x, y, s), fill=c, width=max(2, round(s * 0.18)))
     elif name == "points":
         d.ellipse(_box(x, y, s, 0.04, 0.04, 0.96, 0.96), fill=theme.points_disc, outline=DARK, width=lw)
         d.text((x + 0.5 * s, y + 0.53 * s), "3", font=font(max(1, round(s * 0.62)), "bold"), fill=DARK,

@@ -11,8 +11,8 @@ import itertools
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
 
+from engine.types import BoardView
 from render.theme import Theme
 
 Rect = tuple[int, int, int, int]
@@ -24,7 +24,7 @@ TILE_FILL = 0.62
 """Tile height as a share of the median distance between neighbouring sites."""
 
 
-def static_board(board: dict[str, Any]) -> str:
+def static_board(board: BoardView) -> str:
     """The part of a view's board that never changes during a game, as canonical text (a cache key)."""
     sites = [(s["id"], s["kind"], s.get("island", ""), s["pos"]) for s in board["sites"]]
     rivers = [(r["id"], r["edges"], r.get("source"), r.get("mouth")) for r in board.get("rivers", [])]
@@ -95,7 +95,7 @@ class Layout:
         return (self.offset[0] + p[0] * self.scale, self.offset[1] + p[1] * self.scale)
 
 
-def make_layout(board: dict[str, Any], theme: Theme, n_players: int, personal: bool) -> Layout:
+def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) -> Layout:
     """Compute the page for ``board`` (a view's board dict)."""
     W = theme.width
     u = W / 1600
@@ -107,9 +107,9 @@ def make_layout(board: dict[str, Any], theme: Theme, n_players: int, personal: b
     xs: list[float] = []
     ys: list[float] = []
     for isl in board.get("islands", []):
-        for x, y in isl.get("outline") or []:
-            xs.append(float(x))
-            ys.append(float(y))
+        for px, py in isl.get("outline") or []:
+            xs.append(float(px))
+            ys.append(float(py))
     for x, y in pos.values():
         xs += [x - 0.8 * wu, x + 0.8 * wu]
         ys += [y - 1.0 * hu, y + 0.8 * hu]

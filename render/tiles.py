@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.types import TileView
 from render.draw import dashed, grow, shape_points, sprite
 from render.fonts import font
 from render.icons import DARK, WHITE, paint_icon, paint_piece
@@ -25,7 +26,7 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
-def tile_key(tile: dict) -> TileKey:
+def tile_key(tile: TileView) -> TileKey:
     return (tile["building"], int(tile["points"]), tuple(tile["resources"]), int(tile["fish_bonus"]),
             bool(tile["bird"]))
 

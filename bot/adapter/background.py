@@ -1,54 +1,60 @@
-"""What runs beside the interactions: computer players, turn reminders, restart recovery, shutdown.
+"""What runs beside the interactions: computer players, turn reminders, start-up, shutdown.
 
-After the host stored a move, :meth:`Background.after_move` (and its siblings for a start and a seat
-change) queues the channel's messages and, if a computer or an away player is to move, wakes that
-channel's computer task. Computer moves come from :meth:`Host.run_computers`, whose players think in an
-executor, one task per channel; each move is published like a person's.
+After the host stored a move (and the posts and DMs it owes), :meth:`Background.after_move` (and its
+siblings for a start and a seat change) wakes the channel's outbox and, if a computer or an away player
+is to move, that channel's computer task. Computer moves come from :meth:`Host.run_computers`, whose players
+think in a worker pool, one task per channel; each move is published like a person's. A computer task never
+dies of a failure: a move that could not be stored (e.g. another process held the database's lock) is tried
+again after a wait that doubles up to ``SWEEP_SECONDS``.
 
-Reminders are driven from the database (the host knows whose reminder is due), checked once a minute.
-At start-up, a recently played game whose last position was never posted (the bot stopped between
-storing a move and posting it) gets that post and its player to move their DM, and games whose turn
-is a computer's carry on. At shutdown, queued messages get a few seconds to go out.
+A periodic sweep (every ``SWEEP_SECONDS``) looks for due work: turn reminders (driven from the database,
+the host knows whose reminder is due; one failing reminder does not stop the others) and running games
+whose seat to move is a computer's but that have no live computer task.
+At start-up the outboxes resume: every post and DM a stored change still owes is delivered, in order,
+however long the bot was down (``bot.adapter.publish``); games whose turn is a computer's carry on.
+At shutdown, pending messages get a few seconds to go out; what is left goes out at the next start.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import time
-from typing import Final
+from typing import Any, Final
 
 import discord
 from discord.ext import tasks
 
 from bot.adapter.dms import DirectMessages
 from bot.adapter.publish import Publisher
-from bot.adapter.views import shows_position
 from bot.host.host import Host
-from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
+from bot.host.table import MoveResult, Reminder, SeatChange, StartResult, TableInfo
 
 log = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE: Final = 5.0
 """Seconds the queued channel posts and DMs get to go out when the bot closes."""
-REMINDER_INTERVAL: Final = 60.0
-"""Seconds between two looks for due turn reminders."""
-RECOVER_WINDOW: Final = 3600.0
-"""At start-up, games moved within this many seconds are checked for a move whose post was lost."""
-RECOVER_HISTORY: Final = 10
+SWEEP_INTERVAL: Final = 60.0
+"""Seconds between two sweeps for due work (turn reminders, computers without a task), by default."""
+RETRY_DELAY: Final = 1.0
+"""Seconds before a failed computer move is tried again (doubling after each failure), by default."""
 
 
 class Background:
     """The computer tasks, the reminder loop, and the start-up and shutdown work of the bot's games."""
 
-    def __init__(self, client: discord.Client, host: Host, publisher: Publisher, dms: DirectMessages) -> None:
+    def __init__(self, client: discord.Client, host: Host, publisher: Publisher, dms: DirectMessages, *,
+                 retry_seconds: float = RETRY_DELAY, sweep_seconds: float = SWEEP_INTERVAL) -> None:
+        """``retry_seconds``: the first wait before a failed computer move is tried again (doubling up to
+        ``sweep_seconds``); ``sweep_seconds``: the time between two sweeps for due work."""
         self.client = client
         self.host = host
         self.publisher = publisher
         self.dms = dms
+        self.retry_seconds = retry_seconds
+        self.sweep_seconds = sweep_seconds
         self.computers: dict[int, asyncio.Task[None]] = {}
         self._computers_again: set[int] = set()
+        self._resuming: asyncio.Task[int] | None = None
 
     # ------------------------------------------------------------------ after the host answered
 
@@ -83,28 +89,55 @@ class Background:
                                                          name=f"santacruz-computers-{channel_id}")
 
     async def _run_computers(self, channel_id: int) -> None:
-        """Post each computer move as it comes (the host chooses them off the event loop)."""
-        try:
-            while True:
+        """Post each computer move as it comes (the host chooses them off the event loop). A failure is
+        logged and the move tried again after a growing wait, until no computer is to move."""
+        delay = self.retry_seconds
+        while True:
+            try:
                 self._computers_again.discard(channel_id)
                 async for result in self.host.run_computers(channel_id):
                     self.after_move(result)
+                    delay = self.retry_seconds
                 if channel_id not in self._computers_again:
                     return
+            except Exception as exc:
+                info = self.host.info(channel_id)
+                log.warning("game %s: a computer move failed (%s: %s); trying again in %.1f s",
+                            info.game_id if info is not None else "?", type(exc).__name__, exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, max(self.sweep_seconds, self.retry_seconds))
+
+    def sweep_computers(self) -> list[int]:
+        """Start a computer task in every channel whose running game waits for a computer but has none;
+        returns those channels (each logged: a task had stopped, which should not happen)."""
+        started = []
+        for channel_id in self.host.computer_channels():
+            task = self.computers.get(channel_id)
+            if task is None or task.done():
+                info = self.host.info(channel_id)
+                log.warning("game %s: a computer is to move but no task was playing; starting one",
+                            info.game_id if info is not None else "?")
+                self.start_computers(channel_id)
+                started.append(channel_id)
+        return started
+
+    # ------------------------------------------------------------------ the sweep: reminders and computers
+
+    @tasks.loop(seconds=SWEEP_INTERVAL)
+    async def sweep_loop(self) -> None:
+        """Due work, every ``sweep_seconds``: computers without a task, then turn reminders."""
+        try:
+            self.sweep_computers()
         except Exception:
-            log.exception("channel %d: the computer players stopped", channel_id)
-
-    # ------------------------------------------------------------------ reminders
-
-    @tasks.loop(seconds=REMINDER_INTERVAL)
-    async def reminder_loop(self) -> None:
+            log.exception("looking for computers to move failed")
         try:
             await self.send_reminders()
-        except Exception:
-            log.exception("sending turn reminders failed")
+        except Exception as exc:
+            log.warning("looking for due turn reminders failed (%s: %s); trying again at the next sweep",
+                        type(exc).__name__, exc)
 
-    @reminder_loop.before_loop
-    async def _before_reminders(self) -> None:
+    @sweep_loop.before_loop
+    async def _before_sweep(self) -> None:
         await self.client.wait_until_ready()
 
     async def send_reminders(self, now: float | None = None) -> int:
@@ -114,55 +147,56 @@ class Background:
         else in the game's (``reminder.locale``): :meth:`DirectMessages.send_hand` chooses."""
         due = await self.host.due_reminders(now)
         for reminder in due:
-            info = self.host.info(reminder.channel_id)
             try:
-                if info is not None:
-                    await self.dms.send_hand(info, reminder.user_id, turn=True, reminder=True)
-            finally:
-                await self.host.mark_reminded(reminder, now)
+                await self._remind(reminder, now)
+            except Exception as exc:  # one reminder's failure never stops the others; the next sweep retries
+                log.warning("game %d: the turn reminder failed (%s: %s); trying again at the next sweep",
+                            reminder.game_id, type(exc).__name__, exc)
         return len(due)
+
+    async def _remind(self, reminder: Reminder, now: float | None) -> None:
+        info = self.host.info(reminder.channel_id)
+        try:
+            if info is not None:
+                await self.dms.send_hand(info, reminder.user_id, turn=True, reminder=True)
+        finally:
+            await self.host.mark_reminded(reminder, now)
 
     # ------------------------------------------------------------------ start-up and shutdown
 
     def start(self, loaded_games: list[TableInfo]) -> None:
-        """Start the reminders; check the recently played games for a lost post; let waiting computers move."""
-        self.reminder_loop.start()
-        now = time.time()
+        """Start the sweep; resume the deliveries left from before; let waiting computers move."""
+        self.sweep_loop.change_interval(seconds=self.sweep_seconds)
+        self.sweep_loop.start()
+        for info in loaded_games:
+            self.publisher.wake(info.channel_id)  # at once, so nothing queued after it can overtake it
+        self._resuming = asyncio.create_task(self._resume(), name="santacruz-resume-deliveries")
         for info in loaded_games:
             if info.status != "running":
                 continue
-            if info.last_move_at is not None and now - info.last_move_at < RECOVER_WINDOW:
-                self.publisher.queue(info.channel_id, functools.partial(self._recover, info))
             if info.to_move is not None:
                 seat = info.seats[info.to_move]
                 if seat.is_computer or seat.away:
                     self.start_computers(info.channel_id)
 
-    async def _recover(self, info: TableInfo) -> None:
-        """After a restart: if the last position of a recently played game was never posted (the bot
-        stopped between storing a move and posting it), post it now and send the player to move their DM."""
-        current = self.host.info(info.channel_id)
-        if current is None or current.game_id != info.game_id or current.seq != info.seq:
-            return  # the game moved on since start-up: that move's post shows the position
-        channel = self.client.get_partial_messageable(info.channel_id)
+    async def _resume(self) -> int:
+        """Wake every channel that still owes a post or DM (also of games over since); how many are owed."""
         try:
-            async for message in channel.history(limit=RECOVER_HISTORY):
-                if shows_position(message, info.game_id, info.seq):
-                    return
-        except discord.HTTPException as exc:
-            log.warning("game %d: cannot read the channel to check the last post (%s)", info.game_id, exc.status)
-            return
-        log.info("game %d: position %d was not posted before the restart; posting it", info.game_id, info.seq)
-        await self.publisher.publish_recovered(info)
+            return await self.publisher.resume()
+        except Exception:
+            log.exception("could not read the deliveries left from before the start")
+            return 0
 
     def stop(self) -> None:
-        """Stop the reminders."""
-        self.reminder_loop.cancel()
+        """Stop the sweep (reminders and the computers' safety net)."""
+        self.sweep_loop.cancel()
 
     async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop the computer players, give queued messages ``grace`` seconds, then cancel what is left."""
-        self.reminder_loop.cancel()
-        tasks_ = [task for task in self.computers.values() if not task.done()]
+        self.sweep_loop.cancel()
+        tasks_: list[asyncio.Task[Any]] = [task for task in self.computers.values() if not task.done()]
+        if self._resuming is not None and not self._resuming.done():
+            tasks_.append(self._resuming)
         for task in tasks_:
             task.cancel()
         pending = self.publisher.pending()

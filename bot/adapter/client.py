@@ -5,7 +5,12 @@ Nothing here starts the bot (``bot/main.py`` does, tests use ``tests/fakediscord
     bot = create_bot(Settings.load(), guild_ready_timeout=0.2)
     await bot.start(token)
 
-At start-up (``setup_hook``, after login and before the gateway connects) the bot opens the SQLite store,
+With ``SHARD_COUNT`` set, :func:`create_bot` makes a :class:`ShardedSantaCruzBot` (discord.py's
+``AutoShardedBot``) that runs the shards ``SHARD_IDS`` of ``SHARD_COUNT``; several processes, each with its own
+shards, then share one PostgreSQL database (``DATABASE_URL``). Without it, one gateway connection.
+
+At start-up (``setup_hook``, after login and before the gateway connects) the bot opens the store (SQLite, or
+PostgreSQL when ``DATABASE_URL`` is set),
 loads every lobby and running game into the host, installs the command translator, registers the
 dynamic buttons (so every button ever posted works again), adds the ``/santacruz`` cog and syncs the
 commands: to the ``DEV_GUILD_ID`` server at once when set, else globally.
@@ -26,8 +31,9 @@ from bot.adapter.translator import CatalogueTranslator
 from bot.adapter.views import GameButton, MoveButton, MoveSelect
 from bot.host.host import Host
 from bot.host.settings import Settings
-from bot.host.store import Store
+from bot.host.stores import GameStore, open_store
 from bot.host.table import TableInfo
+from bot.host.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +42,7 @@ class SantaCruzTree(app_commands.CommandTree["SantaCruzBot"]):
     """The command tree; errors outside the cog's commands (unknown or outdated commands) get the same
     short ephemeral answer as the cog's own refusals."""
 
-    async def on_error(self, interaction: discord.Interaction[SantaCruzBot],  # type: ignore[override]
+    async def on_error(self, interaction: discord.Interaction[SantaCruzBot],
                        error: app_commands.AppCommandError, /) -> None:
         command = interaction.command
         if command is not None and command._has_any_error_handlers():
@@ -45,17 +51,18 @@ class SantaCruzTree(app_commands.CommandTree["SantaCruzBot"]):
         if cog is None:
             await super().on_error(interaction, error)
             return
-        await cog.handle_error(interaction, error)  # type: ignore[attr-defined]
+        await cog.handle_error(interaction, error)  # type: ignore[attr-defined]  # get_cog gives a plain Cog: ours
 
 
 class SantaCruzBot(commands.Bot):
     """A bot that hosts Santa Cruz games; ``host`` and ``store`` exist once ``setup_hook`` ran."""
 
-    def __init__(self, settings: Settings, *, computer_executor: Executor | None = None,
-                 render_executor: Executor | None = None, host_options: dict[str, Any] | None = None,
+    def __init__(self, settings: Settings, *, computer_executor: WorkerPool | Executor | None = None,
+                 render_executor: WorkerPool | Executor | None = None, host_options: dict[str, Any] | None = None,
                  **client_options: Any) -> None:
         """``computer_executor`` runs the computer players and ``render_executor`` the pictures (both
-        default to threads; ``santacruz-bot`` uses processes); ``host_options`` go to
+        default to threads; ``santacruz-bot`` uses process pools that are replaced when a worker dies,
+        see ``bot.host.workers``); ``host_options`` go to
         :class:`bot.host.host.Host` (tests fix ``new_seed`` or the ``clock``)."""
         intents = client_options.pop("intents", None)
         if intents is None:
@@ -70,13 +77,15 @@ class SantaCruzBot(commands.Bot):
         self.computer_executor = computer_executor
         self.render_executor = render_executor
         self.host_options = dict(host_options or {})
-        self.store: Store | None = None
+        self.store: GameStore | None = None
         self.host: Host | None = None
         self.loaded_games: list[TableInfo] = []
         """What ``host.load()`` found at start-up."""
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await open_store(self.settings)
+        log.info("%s; store: %s", self.shards_text(), "PostgreSQL" if self.settings.database_url else
+                 f"SQLite {self.settings.database_path}")
         self.host = Host(self.store, self.settings, executor=self.computer_executor, **self.host_options)
         self.loaded_games = await self.host.load()
         await self.tree.set_translator(CatalogueTranslator())
@@ -95,18 +104,35 @@ class SantaCruzBot(commands.Bot):
     async def close(self) -> None:
         cog = self.get_cog("SantaCruz")
         if cog is not None:
-            await cog.shutdown()  # type: ignore[attr-defined]
+            await cog.shutdown()  # type: ignore[attr-defined]  # get_cog gives a plain Cog: ours
         await super().close()
         if self.store is not None:
             store, self.store = self.store, None
             await store.close()
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s; %d games loaded", self.user, len(self.loaded_games))
+        log.info("logged in as %s (%s); %d games loaded", self.user, self.shards_text(), len(self.loaded_games))
+
+    def shards_text(self) -> str:
+        """Which gateway shards this process runs, for the log."""
+        return "one gateway connection, no sharding"
+
+
+class ShardedSantaCruzBot(SantaCruzBot, commands.AutoShardedBot):
+    """The same bot running the gateway shards ``SHARD_IDS`` of ``SHARD_COUNT`` (discord.py's ``AutoShardedBot``)."""
+
+    def shards_text(self) -> str:
+        ids = self.shard_ids if self.shard_ids is not None else list(range(self.shard_count or 0))
+        return f"shards {', '.join(map(str, ids))} of {self.shard_count}"
 
 
 def create_bot(settings: Settings, **client_options: Any) -> SantaCruzBot:
     """The bot, not started. ``client_options`` go to :class:`discord.ext.commands.Bot` (tests pass
     ``guild_ready_timeout``), except ``computer_executor`` and ``render_executor`` (where computer players
-    and pictures run; default: threads) and ``host_options`` (keyword arguments of :class:`bot.host.host.Host`)."""
-    return SantaCruzBot(settings, **client_options)
+    and pictures run; default: threads) and ``host_options`` (keyword arguments of :class:`bot.host.host.Host`).
+    With ``SHARD_COUNT`` set it is a :class:`ShardedSantaCruzBot` running ``SHARD_IDS`` (all shards if empty)."""
+    if settings.shard_count is None:
+        return SantaCruzBot(settings, **client_options)
+    client_options.setdefault("shard_count", settings.shard_count)
+    client_options.setdefault("shard_ids", list(settings.shard_ids) or None)
+    return ShardedSantaCruzBot(settings, **client_options)

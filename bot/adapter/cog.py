@@ -41,7 +41,8 @@ from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
-from engine import BUILDING_CARDS, SINGLE_BUILDS, parse_move, plan_build
+from bot.host.workers import WorkerPool
+from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     """``/santacruz …``: thin commands over the host, their autocomplete, and the clicks on the bot's buttons."""
 
     def __init__(self, bot: commands.Bot, host: Host, settings: Settings, *,
-                 render_executor: Executor | None = None, loaded_games: Sequence[TableInfo] = ()) -> None:
+                 render_executor: WorkerPool | Executor | None = None, loaded_games: Sequence[TableInfo] = ()) -> None:
         """``loaded_games``: what ``host.load()`` found at start-up (recovered and resumed in ``cog_load``)."""
         self.bot = bot
         self.host = host
@@ -83,7 +84,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         self.pictures = Pictures(render_executor)
         self.dms = DirectMessages(bot, self.host, self.pictures)
         self.publisher = Publisher(bot, self.host, self.pictures, self.dms)
-        self.background = Background(bot, self.host, self.publisher, self.dms)
+        self.background = Background(bot, self.host, self.publisher, self.dms,
+                                     retry_seconds=settings.retry_seconds, sweep_seconds=settings.sweep_seconds)
         self.errors = ErrorTexts(self.host, self._channel_for)
 
     # ------------------------------------------------------------------ life cycle
@@ -149,6 +151,23 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                 return lang
         return str(self.settings.default_locale)
 
+    @staticmethod
+    def _chosen(value: str | None, choices: Sequence[Choice[str]]) -> str | None:
+        """``value`` if it is one of an option's ``choices``: Discord offers only those, a forged request may not."""
+        if value is None or any(choice.value == value for choice in choices):
+            return value
+        raise Refusal("bot.error.bad_value", value=texts.esc(value))
+
+    def _check_origin(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A click acts on a game only from the game's channel or from the DM of one of its players, so that the
+        permissions it carries (Manage Channels) are those of the game's channel: a forged id is refused."""
+        info = self.host.find_game(game_id)
+        if info is None or interaction.channel_id == info.channel_id:
+            return  # a game the host forgot: the handler says it is stale (a rematch opens here)
+        if interaction.guild_id is None and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
+            return
+        raise Refusal("bot.error.wrong_channel", channel=texts.channel_link(info.channel_id))
+
     def _game(self, game_id: int) -> TableInfo:
         info = self.host.find_game(game_id)
         if info is None:
@@ -165,7 +184,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     # ------------------------------------------------------------------ errors
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,  # type: ignore[override]
+    async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
         await self.handle_error(interaction, error)
 
@@ -180,7 +199,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if text is None:
             # name the command or the component, never the values chosen (a discard is secret)
             what = (interaction.command.qualified_name if interaction.command
-                    else (interaction.data or {}).get("custom_id", "?"))
+                    else dict(interaction.data or {}).get("custom_id", "?"))
             log.error("unexpected error while handling %s", what, exc_info=original)
             text = t("bot.error.unexpected", locale)
         try:
@@ -192,9 +211,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
         """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally."""
-        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await self._locale(interaction)
         lines: list[str] = []
         for i, move in enumerate(moves):
             try:
@@ -226,6 +245,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                                 confirmed: bool) -> None:
         """A move button or menu (in a DM, an ephemeral hand or a confirmation)."""
         try:
+            self._check_origin(interaction, game_id)
             locale = await self._locale(interaction)
             info = self._game(game_id)
             legal = self.host.legal_moves(info.channel_id, interaction.user.id)
@@ -252,6 +272,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str) -> None:
         try:
+            self._check_origin(interaction, game_id)
             await getattr(self, f"_button_{action}")(interaction, game_id)
         except Exception as exc:
             await self.handle_error(interaction, exc)
@@ -297,9 +318,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         locale = await self._locale(interaction)
         current = self._current(game_id)
         info = await self.host.abandon(current.channel_id, interaction.user.id,
-                                       can_manage=self._can_manage(interaction))
+                                       can_manage=self._can_manage(interaction), name=interaction.user.display_name)
         await interaction.response.edit_message(content=t("bot.reply.abandoned", locale), view=None)
-        self.publisher.queue_abandoned(info, interaction.user.display_name)
+        self.publisher.queue_abandoned(info)
 
     async def _button_cancel(self, interaction: discord.Interaction, game_id: int) -> None:
         locale = await self._locale(interaction)
@@ -321,7 +342,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         """Post the lobby message as the answer to ``interaction`` and check the opener's DMs."""
         locale = await self._locale(interaction)
         response = await interaction.response.send_message(
-            texts.lobby_text(info, info.locale), view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
+            texts.lobby_text(info, info.locale), view=lobby_view(info, info.locale) or discord.utils.MISSING,
+            allowed_mentions=ALLOWED_MENTIONS)
         if response.message_id is not None:
             self.publisher.lobby_posted(info, response.message_id)
         if interaction.user.id in info.humans:
@@ -340,6 +362,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def new(self, interaction: discord.Interaction, draft: bool = False, language: str | None = None,
                   computers: Range[int, 0, 3] = 0, strength: str | None = None) -> None:
         channel_id = self._guild_only(interaction)
+        language, strength = self._chosen(language, LANGUAGE_CHOICES), self._chosen(strength, STRENGTH_CHOICES)
         info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id,
                                     interaction.user.display_name, draft=draft,
                                     locale=self._new_game_locale(interaction, language),
@@ -349,6 +372,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="join", description=_cmd("join"))
     async def join(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         locale = await self._locale(interaction)
         info = await self.host.join(channel_id, interaction.user.id, interaction.user.display_name)
         await reply(interaction, t("bot.reply.joined", locale, count=len(info.seats)))
@@ -358,6 +382,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="leave", description=_cmd("leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         info = await self.host.leave(channel_id, interaction.user.id)
         await reply(interaction, t("bot.reply.left", await self._locale(interaction)))
         self.publisher.queue_lobby(info)
@@ -365,6 +390,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="start", description=_cmd("start"))
     async def start(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         start = await self.host.start(channel_id, interaction.user.id, can_manage=self._can_manage(interaction))
         self.background.after_start(start)
         await reply(interaction, t("bot.reply.started", await self._locale(interaction)))
@@ -374,6 +400,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.choices(strength=STRENGTH_CHOICES)
     async def addbot(self, interaction: discord.Interaction, strength: str | None = None) -> None:
         channel_id = self._guild_only(interaction)
+        strength = self._chosen(strength, STRENGTH_CHOICES)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         info = await self.host.add_computer(channel_id, interaction.user.id, strength,
                                             can_manage=self._can_manage(interaction))
         await reply(interaction, t("bot.reply.computer_added", await self._locale(interaction),
@@ -385,6 +413,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         """In the lobby: remove a player (opener). Running: hand an absent player's seat to the computer."""
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
         locale = await self._locale(interaction)
         info = self.host.info(channel_id)
         seated = self.host.seat_of(channel_id, player.id) is not None
@@ -392,7 +421,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             raise Refusal("bot.error.not_a_player", name=texts.esc(player.display_name))
         if info is not None and info.status == "lobby":
             if interaction.user.id != info.opener_id and not self._can_manage(interaction):
-                raise HostError("host.error.not_opener", opener=texts.esc(info.opener_name))
+                raise HostError("host.error.not_opener", opener=info.opener_name)
             if player.id == interaction.user.id:
                 raise Refusal("bot.error.kick_self")
             info = await self.host.leave(channel_id, player.id)
@@ -401,8 +430,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             return
         change = await self.host.hand_over(channel_id, interaction.user.id, player.id,
                                            can_manage=self._can_manage(interaction))
-        await reply(interaction, t("bot.reply.handed_over", locale, name=texts.esc(change.name)))
         self.background.after_seat_change(change)
+        await reply(interaction, t("bot.reply.handed_over", locale, name=texts.esc(change.name)))
 
     @app_commands.command(name="land", description=_cmd("land"))
     @app_commands.describe(site=_opt("land", "site"))
@@ -414,10 +443,11 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.choices(card=CARD_CHOICES, kind=KIND_CHOICES)
     async def build(self, interaction: discord.Interaction, card: str | None = None,
                     site: Range[int, 1, 999] | None = None, kind: str | None = None) -> None:
+        card, kind = self._chosen(card, CARD_CHOICES), self._chosen(kind, KIND_CHOICES)
         channel_id = self._channel_for(interaction)
         legal = [parse_move(m) for m in self.host.legal_moves(channel_id, interaction.user.id)]
         you = self.host.view_for(channel_id, interaction.user.id).get("you") if legal else None
-        plan = plan_build(legal, (you or {}).get("build_sites"), card, site, kind)
+        plan = plan_build(legal, you.get("build_sites") if you is not None else None, card, site, kind)
         if plan.problem == "need_site":
             raise Refusal("bot.error.need_site", sites=", ".join(map(str, plan.sites)))
         if plan.problem is not None:
@@ -446,9 +476,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="undo", description=_cmd("undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await self._locale(interaction)
         result = await self.host.undo(channel_id, interaction.user.id, interaction_id=interaction.id)
         self.background.after_move(result)
         names = texts.names_of(result.view)
@@ -500,7 +530,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if info is None or info.status not in ("lobby", "running"):
             raise HostError("host.error.no_game")
         if interaction.user.id != info.opener_id and not self._can_manage(interaction):
-            raise HostError("host.error.not_opener", opener=texts.esc(info.opener_name))
+            raise HostError("host.error.not_opener", opener=info.opener_name)
         await reply(interaction, t("bot.confirm.abandon", locale), view=abandon_view(info.game_id, locale))
 
     @app_commands.command(name="rematch", description=_cmd("rematch"))
@@ -509,22 +539,24 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="away", description=_cmd("away"))
     async def away(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
         change = await self.host.away(self._channel_for(interaction), interaction.user.id)
-        await reply(interaction, t("bot.reply.away", await self._locale(interaction)))
         self.background.after_seat_change(change)
+        await reply(interaction, t("bot.reply.away", await self._locale(interaction)))
 
     @app_commands.command(name="back", description=_cmd("back"))
     async def back(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
         change = await self.host.back(self._channel_for(interaction), interaction.user.id)
-        await reply(interaction, t("bot.reply.back", await self._locale(interaction)))
         self.background.after_seat_change(change)
+        await reply(interaction, t("bot.reply.back", await self._locale(interaction)))
 
     @app_commands.command(name="rules", description=_cmd("rules"))
     @app_commands.describe(topic=_opt("rules", "topic"))
     @app_commands.choices(topic=TOPIC_CHOICES)
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         locale = await self._locale(interaction)
-        topic = topic or "overview"
+        topic = self._chosen(topic, TOPIC_CHOICES) or "overview"
         embed = discord.Embed(title=t(f"rules.{topic}.title", locale), description=t(f"rules.{topic}.text", locale))
         embed.set_author(name=t("rules.title", locale))
         embed.set_footer(text=t("rules.choose", locale, topics=t("rules.topics", locale)).replace("`", ""))
@@ -533,7 +565,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     # ------------------------------------------------------------------ autocomplete
 
-    def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[dict[str, Any], list[str]] | None:
+    def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[View, list[str]] | None:
         """The user's own view and legal moves, or ``None`` if they play no game here (nothing to suggest)."""
         try:
             channel_id = self._channel_for(interaction)

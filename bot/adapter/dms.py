@@ -6,6 +6,9 @@ the bot has never seen interact. The DM carrying a player's move controls is rem
 controls can be taken off once the player moved or a newer one came. A DM that cannot be delivered
 (the user does not accept DMs) is announced once per game in the channel with a mention; the player then
 uses ``/santacruz hand``, whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
+A DM that fails for a passing reason (5xx, timeout) raises, so that the outbox dispatcher tries it again.
+When the bot lacks a permission in a game's channel, the game's opener is told once by DM
+(:meth:`DirectMessages.tell_missing_permission`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.adapter import texts
-from bot.adapter.sending import Attachments, files, message_options, post, reply
+from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, post, reply
 from bot.adapter.views import controls_view
 from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
@@ -41,6 +44,8 @@ class DirectMessages:
         """(game id, user id) whose last DM failed: the channel was told once."""
         self._turn_dms: dict[tuple[int, int], tuple[int, int]] = {}
         """(game id, user id) -> (DM channel id, message id) of the DM carrying their move controls."""
+        self._permissions_told: set[tuple[int, str]] = set()
+        """(game id, permission) the opener was told the bot lacks in the game's channel."""
 
     async def locale(self, interaction: discord.Interaction) -> str:
         """The user's language (remembered for the DMs they will get later, by the host too)."""
@@ -75,9 +80,13 @@ class DirectMessages:
 
     async def _dm_player(self, info: TableInfo, user_id: int, content: str, *, pictures: Attachments = (),
                          view: discord.ui.View | None = None) -> discord.Message | None:
-        """A DM to a seated player; if it cannot be delivered the channel says so (once) with a mention."""
+        """A DM to a seated player; if it cannot be delivered the channel says so (once) with a mention.
+
+        A passing failure (:data:`TRANSIENT_ERRORS`) is raised for the caller to try again."""
         try:
             message = await self._dm(user_id, content, pictures=pictures, view=view)
+        except TRANSIENT_ERRORS:
+            raise
         except discord.Forbidden:
             if (info.game_id, user_id) not in self._dm_blocked:
                 self._dm_blocked.add((info.game_id, user_id))
@@ -115,6 +124,20 @@ class DirectMessages:
         if message is not None and controls is not None:
             await self.strip_turn_dm(current.game_id, user_id)
             self._turn_dms[(current.game_id, user_id)] = (message.channel.id, message.id)
+
+    async def tell_missing_permission(self, info: TableInfo, permission: str) -> None:
+        """Tell the game's opener by DM, once per game, which permission the bot lacks in the game's channel
+        (``attach_files``: posts go without pictures; ``send_messages``: the game goes on by DM only)."""
+        if (info.game_id, permission) in self._permissions_told:
+            return
+        self._permissions_told.add((info.game_id, permission))
+        locale = self.locale_of(info.opener_id, info.locale)
+        text = t(f"bot.dm.missing_{permission}", locale, channel=texts.channel_link(info.channel_id))
+        try:
+            await self._dm(info.opener_id, text)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not tell the opener about a missing permission (%s)", info.game_id,
+                        exc.status)
 
     async def strip_turn_dm(self, game_id: int, user_id: int, *, keep: int | None = None) -> None:
         """Take the controls off a player's previous turn DM (they moved, or a newer one came)."""

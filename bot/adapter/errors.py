@@ -5,7 +5,8 @@ move, stale button...) and the bot's own (:class:`Refusal`: a command used in th
 that names nothing). :class:`ErrorTexts` words both, and Discord's own complaints about a command; an
 illegal move is explained by the engine's reason (``HostError.illegal``: a code and parameters, worded by
 :func:`i18n.illegal_text` in the user's language) or, for a card not in the hand or a site not open, by
-what can be done instead. The cog's error handler sends the text as an ephemeral reply and logs whatever has no words.
+what can be done instead. Every name and typed value in a refusal is escaped (no markdown, no masked link,
+no mention). The cog's error handler sends the text as an ephemeral reply and logs whatever has no words.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from discord import app_commands
 
 from bot.adapter import texts
 from bot.host.host import Host, HostError
-from engine import SINGLE_BUILDS, IllegalMove, Move, parse_move
+from engine import SINGLE_BUILDS, SITE_VERBS, IllegalMove, Move, View, parse_move
 from i18n import illegal_text, t
 
 
@@ -57,7 +58,7 @@ class ErrorTexts:
 
     def host_error_text(self, interaction: discord.Interaction, error: HostError, locale: str) -> str:
         if error.illegal is None:
-            return error.text(locale)
+            return t(error.key, locale, **_escaped(error.params))
         try:
             channel_id = self.channel_for(interaction)
             view = self.host.view_for(channel_id, interaction.user.id)
@@ -74,7 +75,7 @@ def _refused(error: HostError, locale: str) -> str:
                       illegal_text(error.illegal, locale, texts.esc)))
 
 
-def _explain_illegal(error: HostError, view: dict[str, Any], legal: list[Move], locale: str) -> str:
+def _explain_illegal(error: HostError, view: View, legal: list[Move], locale: str) -> str:
     """Why a move is refused, in the user's words, and what they can do instead."""
     reason = error.illegal
     assert reason is not None
@@ -88,25 +89,36 @@ def _explain_illegal(error: HostError, view: dict[str, Any], legal: list[Move], 
         return t("bot.error.no_building_card", locale, card=t(f"game.card.{reason.params['kind']}.one", locale))
     if reason.code == "no_double_card":
         return t("bot.error.no_building_card", locale, card=t("game.card.double.one", locale))
-    move = _parsed(str(error.params.get("move", "")))
-    if move is not None and move.site is not None:
-        sites = [str(m.site) for m in legal if m.site is not None and m.verb == move.verb]
+    asked = _site_asked(error)
+    if asked is not None:
+        verb, site = asked
+        sites = [str(m.site) for m in legal if m.site is not None and m.verb == verb]
         if sites:
-            return t("bot.error.bad_site", locale, site=move.site, sites=", ".join(sites))
+            return t("bot.error.bad_site", locale, site=site, sites=", ".join(sites))
     lines = [_refused(error, locale)]
     if legal:
         lines.append(t("bot.error.possible", locale, moves=_legal_summary(view, legal, locale)))
     return "\n".join(lines)
 
 
-def _parsed(text: str) -> Move | None:
+def _site_asked(error: HostError) -> tuple[str, int | str] | None:
+    """The verb and the site (escaped when it is not a number: "land ²") of a refused move that names a site."""
+    reason = error.illegal
+    if reason is not None and reason.code == "not_a_number" and reason.params.get("verb") in SITE_VERBS:
+        return str(reason.params["verb"]), texts.esc(str(reason.params.get("text", "")))
     try:
-        return parse_move(text)
+        move = parse_move(str(error.params.get("move", "")))
     except IllegalMove:
         return None
+    return (move.verb, move.site) if move.site is not None else None
 
 
-def _legal_summary(view: dict[str, Any], legal: list[Move], locale: str) -> str:
+def _escaped(params: dict[str, Any]) -> dict[str, Any]:
+    """A host refusal's values made harmless: the host words names and typed values raw (it knows no markdown)."""
+    return {name: texts.esc(value) if isinstance(value, str) else value for name, value in params.items()}
+
+
+def _legal_summary(view: View, legal: list[Move], locale: str) -> str:
     groups: dict[str, list[str]] = {}
     for move in legal:
         if move.site is not None:

@@ -1,22 +1,27 @@
 """``santacruz-bot``: run the Discord bot with the settings from the environment or ``.env``.
 
-Logging goes through ``discord.utils.setup_logging`` at ``LOG_LEVEL``; the token is never logged.
-Computer players think and pictures are drawn in worker processes, so neither holds up the bot's answers.
+Logging goes through :func:`bot.host.logs.setup_logging` at ``LOG_LEVEL``: no token, seed, hand or deck
+reaches the log at any level. The database is opened once before logging in, so a file that cannot be
+opened or written is said at once, plainly (the file and the likely cause), with no traceback.
+Computer players think and pictures are drawn in worker processes, so neither holds up the bot's answers;
+a pool whose worker died is replaced (``bot.host.workers``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 
 import discord
 
 from bot.adapter.client import create_bot
+from bot.host.logs import setup_logging
 from bot.host.settings import Settings, SettingsError
+from bot.host.store import StoreError
+from bot.host.stores import open_store
+from bot.host.workers import WorkerPool, process_pool_factory
 
 log = logging.getLogger("bot")
 
@@ -34,17 +39,22 @@ async def run(settings: Settings) -> None:
     Computer players and pictures run in worker processes: both are pure CPU work, and in threads they
     would hold the interpreter lock that the bot needs to answer within Discord's 3 seconds.
     """
-    spawn = multiprocessing.get_context("spawn")
+    await (await open_store(settings)).close()  # a bad path or URL fails here, before logging in
     cores = os.cpu_count() or 2
-    with ProcessPoolExecutor(max_workers=max(1, cores - 1), mp_context=spawn) as computers, \
-            ProcessPoolExecutor(max_workers=cores, mp_context=spawn) as pictures:
+    computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
+    pictures = WorkerPool(process_pool_factory(cores), name="render")
+    try:
         bot = create_bot(settings, computer_executor=computers, render_executor=pictures)
         async with bot:
             await bot.start(settings.discord_token)
+    finally:
+        computers.shutdown()
+        pictures.shutdown()
 
 
 def main() -> int:
-    """The console script: 0 after a clean stop, 2 for a settings problem, 1 if login failed."""
+    """The console script: 0 after a clean stop, 2 for a settings problem, 3 if the database cannot be opened,
+    1 if login failed."""
     try:
         settings = Settings.load(".env")
     except SettingsError as exc:
@@ -53,10 +63,13 @@ def main() -> int:
     if not settings.discord_token.strip():
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
+    setup_logging(settings.log_level, secrets=[settings.discord_token])
     log.info("starting with %r", settings)
     try:
         asyncio.run(run(settings))
+    except StoreError as exc:
+        print(f"santacruz-bot: {exc}", file=sys.stderr)
+        return 3
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN")
         return 1

@@ -14,7 +14,7 @@ from discord.app_commands import Choice
 
 from bot.adapter import texts
 from bot.adapter.errors import Refusal
-from engine import SCORING_CARD_IDS, SINGLE_BUILDS, IllegalMove, Move, parse_move
+from engine import SCORING_CARD_IDS, SINGLE_BUILDS, IllegalMove, Move, View, parse_move
 from i18n import LOCALES, t
 
 CHOICES_MAX: Final = 25
@@ -68,7 +68,7 @@ def _names_a_choice(text: str) -> bool:
         return exc.params.get("verb") in CHOICE_VERBS
 
 
-def site_choices(view: dict[str, Any], sites: list[int], current: Any, locale: str,
+def site_choices(view: View, sites: list[int], current: Any, locale: str,
                  prefix: str = "") -> list[Choice[int]]:
     """The ``sites`` that match what was typed (a number's start or part of the label)."""
     typed = str(current or "").strip().lower()
@@ -90,11 +90,11 @@ def _sites(legal: list[str], verb: str) -> list[int]:
     return [m.site for m in map(parse_move, legal) if m.verb == verb and m.site is not None]
 
 
-def land_sites(view: dict[str, Any], legal: list[str], current: Any, locale: str) -> list[Choice[int]]:
+def land_sites(view: View, legal: list[str], current: Any, locale: str) -> list[Choice[int]]:
     return site_choices(view, _sites(legal, "land"), current, locale)
 
 
-def build_sites(view: dict[str, Any], legal: list[str], current: Any, locale: str, card: str | None,
+def build_sites(view: View, legal: list[str], current: Any, locale: str, card: str | None,
                 kind: str | None) -> list[Choice[int]]:
     """The sites for ``/santacruz build``: a pending double's builds, the chosen card's, or every card's."""
     builds = _sites(legal, "build")
@@ -113,7 +113,7 @@ def build_sites(view: dict[str, Any], legal: list[str], current: Any, locale: st
     return choices[:CHOICES_MAX]
 
 
-def score_cards(view: dict[str, Any], current: str, locale: str) -> list[Choice[str]]:
+def score_cards(view: View, current: str, locale: str) -> list[Choice[str]]:
     """The scoring cards in the hand, with their text, that match what was typed."""
     typed = (current or "").strip().lower()
     choices = []
@@ -125,7 +125,7 @@ def score_cards(view: dict[str, Any], current: str, locale: str) -> list[Choice[
     return choices[:CHOICES_MAX]
 
 
-def choose_options(view: dict[str, Any], legal: list[str], current: str, locale: str) -> list[Choice[str]]:
+def choose_options(view: View, legal: list[str], current: str, locale: str) -> list[Choice[str]]:
     """The sets, piles, discards and pass among ``legal`` that match what was typed."""
     typed = (current or "").strip().lower()
     choices = []

@@ -1,106 +1,188 @@
-"""What a game's channel is told after the host answered, sent in order, one channel queue each.
+"""What a game's channel (and its players, by DM) is told after the host stored a change: the outbox dispatcher.
+
+The host writes the posts and DMs a change owes (its deliveries) in the change's own transaction; here
+each channel's :class:`Outbox` task delivers its pending rows in the order they were written, marks each
+done, and after a passing failure (5xx, timeout, connection error) tries it again with an exponential
+backoff, without holding up any other channel. At start-up the outboxes simply resume from the database,
+however long the bot was down. Each move gets its own post (its own events and the picture of its own
+position, both from the delivery's payload); a DM reads the hand from the host when it is sent, and a
+turn DM whose turn has passed is skipped.
 
 The channel speaks the game's language: ONE message per move (events in words, the public board
-picture, a mention of the player to move), the start, seat changes, an abandoned game, the lobby
-message kept up to date, and after a restart the position whose post was lost. A move's DMs (the new
-hands, the next player's controls) follow its post in the same job.
-
-Everything is queued in the channel's :class:`Outbox` and sent by its task, so the messages of one
-channel keep the order of the moves while other channels carry on, and no acknowledgement waits for
-a picture or a DM. The ``queue_*`` methods are synchronous on purpose: called right after the host
-answers, they fix the order before anything else can run.
+picture, a mention of the player to move), the start, seat changes, an abandoned game. Without the
+Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
+either way the opener is told once. The lobby message is kept up to date by the same task, coalesced:
+only the newest lobby state is drawn, however many clicks came meanwhile. No acknowledgement waits for
+any of this: the ``queue_*`` methods are synchronous and only wake the channel's task.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections import deque
-from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import discord
 
 from bot.adapter import texts
 from bot.adapter.dms import DirectMessages
-from bot.adapter.sending import ALLOWED_MENTIONS, post
+from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, TRANSIENT_ERRORS, MissingPermission, deliver_post
 from bot.adapter.views import lobby_view, post_view
 from bot.host.host import Host
 from bot.host.pictures import Pictures
-from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
+from bot.host.store import STORAGE_ERRORS
+from bot.host.table import (
+    ABANDONED_POST,
+    HAND_DM,
+    MOVE_POST,
+    SEAT_POST,
+    START_POST,
+    TURN_DM,
+    Delivery,
+    MoveResult,
+    SeatChange,
+    StartResult,
+    TableInfo,
+)
 from i18n import t
 
 log = logging.getLogger(__name__)
 
-Job = Callable[[], Awaitable[None]]
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """How long to wait before trying a delivery again: ``first`` seconds, doubling, at most ``limit``."""
+
+    first: float = 2.0
+    limit: float = 300.0
+
+    def delay(self, attempts: int) -> float:
+        """The wait after the ``attempts``-th failure in a row (1 for the first)."""
+        return min(self.limit, self.first * 2.0 ** max(0, attempts - 1))
 
 
 class Outbox:
-    """The messages of one channel, sent one job at a time in the order they were queued."""
+    """One channel's dispatcher task: the newest lobby state, then the channel's due deliveries in order."""
 
-    def __init__(self, channel_id: int) -> None:
+    def __init__(self, channel_id: int, publisher: Publisher) -> None:
         self.channel_id = channel_id
-        self._jobs: deque[Job] = deque()
+        self._publisher = publisher
+        self._wake = asyncio.Event()
+        self.lobby: TableInfo | None = None
+        """A lobby whose message should be redrawn (with the newest state of its game)."""
         self.task: asyncio.Task[None] | None = None
 
-    def put(self, job: Job) -> None:
-        self._jobs.append(job)
+    def kick(self) -> None:
+        """Look for work now (a new delivery was stored, or a lobby changed)."""
+        self._wake.set()
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._run(), name=f"santacruz-outbox-{self.channel_id}")
 
     async def _run(self) -> None:
-        while self._jobs:
-            job = self._jobs.popleft()
+        """Deliver until nothing is pending; wait out a backoff, or until woken."""
+        failures = 0
+        while True:
+            self._wake.clear()
             try:
-                await job()
-            except Exception:
-                log.exception("channel %d: sending after a move failed", self.channel_id)
+                more = await self._step()
+                failures = 0
+            except Exception as exc:  # e.g. the database is locked: try again later, never die
+                failures += 1
+                delay = self._publisher.backoff.delay(failures)
+                if isinstance(exc, STORAGE_ERRORS):
+                    log.warning("channel %d: the outbox could not read or write the database (%s); trying again "
+                                "in %.1f s", self.channel_id, exc, delay)
+                else:
+                    log.exception("channel %d: the outbox failed; trying again in %.1f s", self.channel_id, delay)
+                await self._sleep(delay)
+                continue
+            if not more and self.lobby is None and not self._wake.is_set():
+                return
+
+    async def _step(self) -> bool:
+        """Redraw the lobby if asked, then deliver the first pending delivery if due (else wait for it);
+        whether anything is still pending."""
+        if self.lobby is not None:
+            lobby, self.lobby = self.lobby, None
+            await self._publisher.update_lobby(lobby)
+        host = self._publisher.host
+        pending = await host.pending_deliveries(self.channel_id)
+        if not pending:
+            return False
+        wait = pending[0].due_at - host.now()
+        if wait > 0:
+            await self._sleep(wait)
+        else:
+            await self._publisher.deliver(pending[0], pending[1:])
+        return True
+
+    async def _sleep(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if woken (a lobby to redraw, a new delivery)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout=seconds)
 
 
 class Publisher:
-    """The channels' outboxes, the lobby messages, and the posts (with their DMs) that follow the host's answers."""
+    """The channels' outboxes: they deliver what the host stored, and keep the lobby messages up to date."""
 
-    def __init__(self, client: discord.Client, host: Host, pictures: Pictures, dms: DirectMessages) -> None:
+    def __init__(self, client: discord.Client, host: Host, pictures: Pictures, dms: DirectMessages, *,
+                 backoff: Backoff | None = None) -> None:
         self.client = client
         self.host = host
         self.pictures = pictures
         self.dms = dms
+        self.backoff = backoff or Backoff()
+        """Waits between tries of a delivery that failed for a passing reason (tests make them short)."""
+        self._unmarked: dict[int, str | None] = {}
+        """Deliveries sent (or given up) whose outcome the database has not taken yet: id -> error."""
         self.outboxes: dict[int, Outbox] = {}
         self._lobby_messages: dict[int, tuple[int, int]] = {}
         """Game id -> (channel id, message id) of its lobby message, to keep it up to date."""
+        self._clicked: dict[tuple[int, int], int] = {}
+        """(game id, seq) -> the DM whose controls made that move (its controls are left as they are)."""
 
-    # ------------------------------------------------------------------ queueing
+    # ------------------------------------------------------------------ waking the outboxes
 
-    def queue(self, channel_id: int, job: Job) -> None:
-        """Send ``job`` after everything queued for ``channel_id`` before it."""
+    def outbox(self, channel_id: int) -> Outbox:
         box = self.outboxes.get(channel_id)
         if box is None:
-            box = self.outboxes[channel_id] = Outbox(channel_id)
-        box.put(job)
+            box = self.outboxes[channel_id] = Outbox(channel_id, self)
+        return box
+
+    def wake(self, channel_id: int) -> None:
+        """Deliver what the host stored for ``channel_id`` (after everything stored before it)."""
+        self.outbox(channel_id).kick()
+
+    async def resume(self) -> int:
+        """At start-up: wake every channel with pending deliveries (due now); returns how many there are."""
+        pending = await self.host.resume_deliveries()
+        for channel_id in dict.fromkeys(d.channel_id for d in pending):
+            self.wake(channel_id)
+        if pending:
+            log.info("resuming %d deliveries left from before the start", len(pending))
+        return len(pending)
 
     def pending(self) -> list[asyncio.Task[None]]:
         """The outbox tasks still sending."""
         return [box.task for box in self.outboxes.values() if box.task is not None and not box.task.done()]
 
     def queue_move(self, result: MoveResult, *, clicked: int | None = None) -> None:
-        """The post and DMs of a stored move (``clicked``: the DM whose controls were used, left as it is)."""
-        self.queue(result.channel_id, lambda: self._publish_move(result, clicked=clicked))
+        """Deliver the post and DMs of a stored move (``clicked``: the DM whose controls were used, left as it is)."""
+        if clicked is not None:
+            self._clicked[(result.game_id, result.seq)] = clicked
+        self.wake(result.channel_id)
 
     def queue_start(self, start: StartResult) -> None:
-        info = start.info
-        self.queue(info.channel_id, lambda: self._publish_start(start))
-        if info.game_id in self._lobby_messages:
-            self.queue_lobby(info)
+        self.wake(start.info.channel_id)
+        if start.info.game_id in self._lobby_messages:
+            self.queue_lobby(start.info)
 
     def queue_seat_change(self, change: SeatChange) -> None:
-        self.queue(change.info.channel_id, lambda: self._publish_seat_change(change))
+        self.wake(change.info.channel_id)
 
-    def queue_abandoned(self, info: TableInfo, by: str) -> None:
-        text = t("bot.post.abandoned", info.locale, name=texts.esc(by))
-
-        async def abandoned() -> None:
-            await post(self.client, info.channel_id, text)
-
-        self.queue(info.channel_id, abandoned)
+    def queue_abandoned(self, info: TableInfo) -> None:
+        self.wake(info.channel_id)
         if info.game_id in self._lobby_messages:
             self.queue_lobby(info)
 
@@ -109,54 +191,127 @@ class Publisher:
         self._lobby_messages[info.game_id] = (info.channel_id, message_id)
 
     def queue_lobby(self, info: TableInfo) -> None:
-        """Bring the game's lobby message up to date (if the bot knows it by then)."""
-        self.queue(info.channel_id, lambda: self._update_lobby(info))
+        """Bring the game's lobby message up to date (if the bot knows it by then): once, with the newest state."""
+        box = self.outbox(info.channel_id)
+        box.lobby = info
+        box.kick()
 
-    # ------------------------------------------------------------------ sending
+    # ------------------------------------------------------------------ delivering
 
-    async def _publish_move(self, result: MoveResult, *, clicked: int | None = None) -> None:
+    async def deliver(self, delivery: Delivery, later: list[Delivery]) -> None:
+        """Send one delivery and record the outcome: done, given up, or due again after a backoff.
+
+        A delivery that was sent but could not be marked done (the database refused the write) is only
+        marked when the outbox tries again, never sent twice by this process."""
+        if delivery.id in self._unmarked:
+            await self.host.delivered(delivery, self._unmarked[delivery.id])
+            del self._unmarked[delivery.id]
+            return
+        try:
+            error = await self._send(delivery, later)
+        except TRANSIENT_ERRORS as exc:
+            delay = self.backoff.delay(delivery.attempts + 1)
+            log.warning("game %d: %s %d failed (%s); trying again in %.1f s", delivery.game_id, delivery.kind,
+                        delivery.id, _describe(exc), delay)
+            await self.host.retry_delivery(delivery, delay, _describe(exc))
+            return
+        except discord.HTTPException as exc:
+            log.warning("game %d: %s %d cannot be delivered (%s); giving up", delivery.game_id, delivery.kind,
+                        delivery.id, _describe(exc))
+            error = _describe(exc)
+        except Exception as exc:  # a broken delivery is isolated: reported, given up, the others go on
+            log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
+            error = _describe(exc)
+        self._unmarked[delivery.id] = error
+        await self.host.delivered(delivery, error)
+        del self._unmarked[delivery.id]
+
+    async def _send(self, delivery: Delivery, later: list[Delivery]) -> str | None:
+        """Send ``delivery``; the reason it was not sent (skipped, permission missing), or ``None``."""
+        if not delivery.is_post:
+            return await self._send_dm(delivery, later)
+        try:
+            missing = await self._post(delivery)
+        except MissingPermission as exc:
+            missing = exc.permission
+        if missing is None:
+            return None
+        info = self.host.find_game(delivery.game_id)
+        if info is not None:
+            await self.dms.tell_missing_permission(info, missing)
+        else:
+            log.warning("game %d: the bot lacks %s in channel %d", delivery.game_id, missing, delivery.channel_id)
+        return f"missing permission: {missing}" if missing == SEND_MESSAGES else None
+
+    async def _post(self, delivery: Delivery) -> str | None:
+        if delivery.kind == MOVE_POST:
+            return await self._post_move(delivery.move(), clicked=self._clicked.pop((delivery.game_id,
+                                                                                    delivery.seq), None))
+        if delivery.kind == START_POST:
+            return await self._post_start(delivery.start())
+        if delivery.kind == SEAT_POST:
+            return await self._post_seat_change(delivery.seat_change())
+        if delivery.kind == ABANDONED_POST:
+            locale = str(delivery.payload["locale"])
+            text = t("bot.post.abandoned", locale, name=texts.esc(str(delivery.payload["name"])))
+            return await deliver_post(self.client, delivery.channel_id, text)
+        raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
+
+    async def _post_move(self, result: MoveResult, *, clicked: int | None) -> str | None:
         locale = result.locale
         board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
         pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
         if result.game_over:
             pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
-        await post(self.client, result.channel_id, texts.move_post(result, locale), pictures=pictures,
-                   view=post_view(result.game_id, result.seq, locale, game_over=result.game_over))
-        if result.user_id is not None:
-            await self.dms.strip_turn_dm(result.game_id, result.user_id, keep=clicked)
-        if result.game_over:
-            return
-        info = self.host.info(result.channel_id)
-        if info is None or info.game_id != result.game_id:
-            return
-        for user_id in result.dm_user_ids:
-            if user_id != result.to_move_user_id:
-                await self.dms.send_hand(info, user_id, turn=False)
-        if result.to_move_user_id is not None and info.seq == result.seq:
-            await self.dms.send_hand(info, result.to_move_user_id, turn=True)
-        elif result.to_move_user_id is not None and result.to_move_user_id in result.dm_user_ids:
-            await self.dms.send_hand(info, result.to_move_user_id, turn=False)
+        try:
+            return await deliver_post(self.client, result.channel_id, texts.move_post(result, locale),
+                                      pictures=pictures,
+                                      view=post_view(result.game_id, result.seq, locale, game_over=result.game_over))
+        finally:
+            if result.user_id is not None:
+                await self.dms.strip_turn_dm(result.game_id, result.user_id, keep=clicked)
 
-    async def _publish_start(self, start: StartResult) -> None:
+    async def _post_start(self, start: StartResult) -> str | None:
         info = start.info
         board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
-        await post(self.client, info.channel_id, texts.start_post(start, info.locale),
-                   pictures=[(board, "board.png")], view=post_view(info.game_id, info.seq, info.locale))
-        for user_id in start.dm_user_ids:
-            await self.dms.send_hand(info, user_id, turn=user_id == start.to_move_user_id, start=True)
+        return await deliver_post(self.client, info.channel_id, texts.start_post(start, info.locale),
+                                  pictures=[(board, "board.png")], view=post_view(info.game_id, info.seq, info.locale))
 
-    async def _publish_seat_change(self, change: SeatChange) -> None:
+    async def _post_seat_change(self, change: SeatChange) -> str | None:
         info = change.info
-        await post(self.client, info.channel_id, texts.seat_change_post(change, info.locale))
-        if change.away:
-            await self.dms.strip_turn_dm(info.game_id, change.user_id)
-        elif info.to_move == change.seat:
-            await self.dms.send_hand(info, change.user_id, turn=True)
+        try:
+            return await deliver_post(self.client, info.channel_id, texts.seat_change_post(change, info.locale))
+        finally:
+            if change.away:
+                await self.dms.strip_turn_dm(info.game_id, change.user_id)
 
-    async def _update_lobby(self, info: TableInfo) -> None:
+    async def _send_dm(self, delivery: Delivery, later: list[Delivery]) -> str | None:
+        """A hand or turn DM, with the hand as it is now; skipped when a later DM to the same player will
+        show the same, or (a turn DM) when that turn has passed."""
+        assert delivery.user_id is not None
+        info = self.host.find_game(delivery.game_id)
+        if info is None or info.status != "running":
+            return "skipped: the game is not running"
+        if any(d.user_id == delivery.user_id and d.game_id == delivery.game_id and _shows_hand(d, info)
+               for d in later):
+            return "skipped: a later DM shows the same hand"
+        start = bool(delivery.payload.get("start"))
+        if delivery.kind == TURN_DM:
+            seat = info.seats[info.to_move] if info.to_move is not None else None
+            if info.seq == delivery.seq and seat is not None and seat.user_id == delivery.user_id and not seat.away:
+                await self.dms.send_hand(info, delivery.user_id, turn=True, start=start)
+                return None
+            if not delivery.payload.get("hand_changed"):
+                return "skipped: the turn has passed"
+        await self.dms.send_hand(info, delivery.user_id, turn=False, start=start)
+        return None
+
+    async def update_lobby(self, info: TableInfo) -> None:
+        """Redraw the lobby message of ``info``'s game with the newest state the host has of it."""
         known = self._lobby_messages.get(info.game_id)
         if known is None:
             return
+        info = self.host.find_game(info.game_id) or info
         if info.status != "lobby":
             self._lobby_messages.pop(info.game_id, None)
         channel = self.client.get_partial_messageable(known[0])
@@ -167,14 +322,17 @@ class Publisher:
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
 
-    async def publish_recovered(self, info: TableInfo) -> None:
-        """Post the current position of ``info``'s game (its post was lost) and DM the player to move."""
-        view = self.host.public_view(info.channel_id)
-        board = await self.pictures.png(view, info.locale, key=(info.game_id, info.seq, None))
-        seat = info.seats[info.to_move] if info.to_move is not None else None
-        user_id = seat.user_id if seat is not None and not seat.is_computer and not seat.away else None
-        await post(self.client, info.channel_id, texts.recovered_post(view, info.locale, user_id=user_id,
-                                                                      name=seat.name if seat else None),
-                   pictures=[(board, "board.png")], view=post_view(info.game_id, info.seq, info.locale))
-        if user_id is not None:
-            await self.dms.send_hand(info, user_id, turn=True)
+
+def _shows_hand(delivery: Delivery, info: TableInfo) -> bool:
+    """Whether ``delivery`` will DM its player's hand (a hand DM, a turn DM of the current turn, or a passed
+    turn DM of a move that changed the hand)."""
+    if delivery.kind == HAND_DM:
+        return True
+    return delivery.kind == TURN_DM and (delivery.seq == info.seq or bool(delivery.payload.get("hand_changed")))
+
+
+def _describe(exc: BaseException) -> str:
+    """An error for the log and the ``last_error`` column: its type and status, never a message body."""
+    status = getattr(exc, "status", None)
+    code = getattr(exc, "code", None)
+    return " ".join(str(p) for p in (type(exc).__name__, status, code) if p is not None)

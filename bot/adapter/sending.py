@@ -1,7 +1,10 @@
-"""The two plain ways the bot speaks: a post in a game's channel and an ephemeral reply.
+"""The plain ways the bot speaks: a post in a game's channel and an ephemeral reply.
 
-Both clip the text to Discord's limit and only ever ping users; pictures travel as ``(png, filename)``
+All clip the text to Discord's limit and only ever ping users; pictures travel as ``(png, filename)``
 pairs, where a ``None`` png (a picture that could not be rendered) is left out and the words go alone.
+:func:`post` logs a failure and goes on; :func:`deliver_post`, used by the outbox dispatcher, raises a
+passing failure (:data:`TRANSIENT_ERRORS`) for a retry, posts the words without the pictures when the bot
+may not attach files, and raises :class:`MissingPermission` when it may not post at all.
 DMs, which need the user's DM channel and a notice when they cannot be delivered, are in ``bot.adapter.dms``.
 """
 
@@ -12,6 +15,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Final
 
+import aiohttp
 import discord
 
 from bot.adapter import texts
@@ -23,6 +27,19 @@ ALLOWED_MENTIONS: Final = discord.AllowedMentions(users=True, roles=False, every
 
 Attachments = Sequence[tuple[bytes | None, str]]
 """Attachments as ``(png, filename)``; a ``None`` png is left out."""
+
+TRANSIENT_ERRORS: Final = (discord.DiscordServerError, TimeoutError, aiohttp.ClientError, OSError)
+"""Failures that pass: Discord's 5xx answers, timeouts and connection errors (discord.py waits out 429s)."""
+ATTACH_FILES: Final = "attach_files"
+SEND_MESSAGES: Final = "send_messages"
+
+
+class MissingPermission(Exception):
+    """The bot lacks a channel permission (``permission``: :data:`ATTACH_FILES` or :data:`SEND_MESSAGES`)."""
+
+    def __init__(self, permission: str) -> None:
+        super().__init__(permission)
+        self.permission = permission
 
 
 def files(*pictures: tuple[bytes | None, str]) -> list[discord.File]:
@@ -47,6 +64,29 @@ async def post(client: discord.Client, channel_id: int, content: str, *, picture
     except discord.HTTPException as exc:
         log.warning("channel %d: could not post (%s %s)", channel_id, exc.status, exc.text)
         return None
+
+
+async def deliver_post(client: discord.Client, channel_id: int, content: str, *, pictures: Attachments = (),
+                       view: discord.ui.View | None = None) -> str | None:
+    """A message in a game's channel for the outbox: ``None`` when it went out as asked, :data:`ATTACH_FILES`
+    when it went out without its pictures because the bot may not attach files there.
+
+    Raises :data:`TRANSIENT_ERRORS` (try again later), :class:`MissingPermission` (:data:`SEND_MESSAGES`)
+    when the bot may not post there, and any other :class:`discord.HTTPException` (give up).
+    """
+    channel = client.get_partial_messageable(channel_id)
+    text = texts.clip(content, texts.MESSAGE_MAX)
+    try:
+        await channel.send(text, **message_options(pictures, view))
+        return None
+    except discord.Forbidden:
+        if not files(*pictures):
+            raise MissingPermission(SEND_MESSAGES) from None
+    try:  # Forbidden with pictures: perhaps only Attach Files is missing
+        await channel.send(text, **message_options((), view))
+    except discord.Forbidden:
+        raise MissingPermission(SEND_MESSAGES) from None
+    return ATTACH_FILES
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:

@@ -15,7 +15,17 @@ from typing import Any, Final
 import discord
 
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
-from engine import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS, Move, builds_nothing, parse_move
+from engine import (
+    BUILDING_CARDS,
+    BUILDINGS,
+    SCORING_CARD_IDS,
+    Move,
+    PlayerView,
+    SiteView,
+    View,
+    builds_nothing,
+    parse_move,
+)
 from i18n import describe_events, describe_move, plural_form, t, tn
 
 SEP: Final = " · "
@@ -52,7 +62,7 @@ def timestamp(seconds: float, style: str = "R") -> str:
     return f"<t:{int(seconds)}:{style}>"
 
 
-def names_of(view: dict[str, Any]) -> list[str]:
+def names_of(view: View) -> list[str]:
     """The escaped names of a view's seats, in seat order."""
     return [esc(p["name"]) for p in view["players"]]
 
@@ -94,14 +104,14 @@ def seat_name(seat: Any, locale: str) -> str:
     return name
 
 
-def site_of(view: dict[str, Any], site: int) -> dict[str, Any] | None:
+def site_of(view: View, site: int) -> SiteView | None:
     for entry in view["board"]["sites"]:
         if entry["id"] == site:
             return entry
     return None
 
 
-def site_label(view: dict[str, Any], site: int, locale: str) -> str:
+def site_label(view: View, site: int, locale: str) -> str:
     """What building on ``site`` gives, as far as the view shows it: "12 · Church · 3 points · Sugar"."""
     entry = site_of(view, site)
     parts = [str(site)]
@@ -129,7 +139,7 @@ def set_label(letter: str, locale: str) -> str:
     return t("game.set.label", locale, set=letter, name=t(f"game.set.{letter}.name", locale))
 
 
-def pile_label(view: dict[str, Any], pile_id: int, locale: str) -> str:
+def pile_label(view: View, pile_id: int, locale: str) -> str:
     names = names_of(view)
     for pile in view.get("piles") or []:
         if pile["id"] == pile_id:
@@ -139,7 +149,7 @@ def pile_label(view: dict[str, Any], pile_id: int, locale: str) -> str:
     return t("bot.pile.short", locale, owner=names[pile_id] if 0 <= pile_id < len(names) else pile_id)
 
 
-def move_label(view: dict[str, Any], move: str | Move, locale: str) -> str:
+def move_label(view: View, move: str | Move, locale: str) -> str:
     """A legal move of the viewing seat in words, for a button, a menu option or a choice."""
     m = parse_move(move) if isinstance(move, str) else move
     verb = m.verb
@@ -160,7 +170,7 @@ def move_label(view: dict[str, Any], move: str | Move, locale: str) -> str:
     return t("bot.move.pass", locale)
 
 
-def move_detail(view: dict[str, Any], move: str | Move, locale: str) -> str | None:
+def move_detail(view: View, move: str | Move, locale: str) -> str | None:
     """A second line for a menu option: the scoring card's text, a set's cards."""
     m = parse_move(move) if isinstance(move, str) else move
     if m.verb in ("score", "discard") and m.card in SCORING_CARD_IDS:
@@ -170,10 +180,11 @@ def move_detail(view: dict[str, Any], move: str | Move, locale: str) -> str | No
     return None
 
 
-def needs_confirmation(move: str, legal: Sequence[str], view: dict[str, Any] | None = None) -> bool:
+def needs_confirmation(move: str, legal: Sequence[str], view: View | None = None) -> bool:
     """Whether ``move`` (one of the ``legal`` moves) builds nothing and is confirmed first, as online
     (the engine decides: :func:`engine.builds_nothing`, with the seat's view's ``you.build_sites``)."""
-    build_sites = ((view or {}).get("you") or {}).get("build_sites")
+    you = view.get("you") if view is not None else None
+    build_sites = you.get("build_sites") if you is not None else None
     return builds_nothing(parse_move(move), [parse_move(m) for m in legal], build_sites)
 
 
@@ -200,21 +211,21 @@ def played_text(move: str, locale: str, names: Sequence[str], seat: int) -> str:
 # ---------------------------------------------------------------------- a seat's own cards
 
 
-def building_cards_text(player: dict[str, Any], locale: str) -> str:
+def building_cards_text(player: PlayerView, locale: str) -> str:
     cards = player["building_cards"]
     held = [t("bot.hand.count", locale, count=cards[c], name=t(f"game.card.{c}.short", locale))
             for c in BUILDING_CARDS if cards.get(c)]
     return ", ".join(held) if held else t("bot.hand.no_cards", locale)
 
 
-def supply_text(player: dict[str, Any], locale: str) -> str:
+def supply_text(player: PlayerView, locale: str) -> str:
     supply = player["supply"]
     return ", ".join(t("bot.hand.count", locale, count=supply[b],
                        name=t(f"game.building.{b}.{plural_form(supply[b], locale)}", locale))
                      for b in BUILDINGS)
 
 
-def hand_text(view: dict[str, Any], locale: str) -> str:
+def hand_text(view: View, locale: str) -> str:
     """A seat's own cards, bird chips and supply, from that seat's view (it shows secrets)."""
     you = view["you"]
     me = view["players"][you["seat"]]
@@ -234,11 +245,11 @@ def hand_text(view: dict[str, Any], locale: str) -> str:
     return "\n".join(lines)
 
 
-def phase_text(view: dict[str, Any], locale: str) -> str:
+def phase_text(view: View, locale: str) -> str:
     return SEP.join([t("game.round", locale, round=view["round"]), t(f"game.phase.{view['phase']}", locale)])
 
 
-def turn_prompt(view: dict[str, Any], locale: str) -> str:
+def turn_prompt(view: View, locale: str) -> str:
     """What the seat to move is asked to do now (from its own view)."""
     pending = view.get("pending")
     if pending:
@@ -247,7 +258,7 @@ def turn_prompt(view: dict[str, Any], locale: str) -> str:
     return t(f"bot.prompt.{view['phase']}", locale)
 
 
-def dm_text(info: TableInfo, view: dict[str, Any], locale: str, *, turn: bool, reminder: bool = False,
+def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: bool = False,
             start: bool = False) -> str:
     """A player's DM: where, whose turn, their hand (own view), and what to do."""
     where = channel_link(info.channel_id)
@@ -287,14 +298,14 @@ def lobby_text(info: TableInfo, locale: str) -> str:
     return lines_text(lines)
 
 
-def next_text(locale: str, *, user_id: int | None, name: str | None, view: dict[str, Any]) -> str:
+def next_text(locale: str, *, user_id: int | None, name: str | None, view: View) -> str:
     """Who moves next: a mention for a person, the name for the computer."""
     if user_id is not None:
         return t("bot.post.next", locale, mention=mention(user_id), phase=phase_text(view, locale))
     return t("bot.post.next_computer", locale, name=esc(name or ""), phase=phase_text(view, locale))
 
 
-def ranking_lines(view: dict[str, Any], locale: str) -> list[str]:
+def ranking_lines(view: View, locale: str) -> list[str]:
     names = names_of(view)
     players = view["players"]
     lines = []
@@ -328,16 +339,6 @@ def move_post(result: MoveResult, locale: str) -> str:
     return lines_text(lines)
 
 
-def recovered_post(view: dict[str, Any], locale: str, *, user_id: int | None, name: str | None) -> str:
-    """The post of a position whose move message was lost in a crash: the last move's public events."""
-    names = names_of(view)
-    lines = [t("bot.post.recovered", locale)]
-    lines.extend(f"• {e}" for e in describe_events(view.get("events") or [], locale, names))
-    if view.get("to_move") is not None:
-        lines.append(next_text(locale, user_id=user_id, name=name, view=view))
-    return lines_text(lines)
-
-
 def start_post(start: StartResult, locale: str) -> str:
     view = start.view
     names = names_of(view)
@@ -355,7 +356,7 @@ def seat_change_post(change: SeatChange, locale: str) -> str:
     return t(key, locale, name=esc(change.name))
 
 
-def status_text(info: TableInfo, view: dict[str, Any], locale: str) -> str:
+def status_text(info: TableInfo, view: View, locale: str) -> str:
     """Whose turn and since when, the scores and the cards left (public facts only)."""
     names = names_of(view)
     lines = [t("bot.status.title", locale, phase=phase_text(view, locale))]
@@ -366,10 +367,10 @@ def status_text(info: TableInfo, view: dict[str, Any], locale: str) -> str:
         lines.append(t("bot.status.turn", locale, player=who, since=timestamp(since)))
     elif view["phase"] == "over":
         lines.append(t("bot.post.game_over", locale))
-    for seat in view["ranking"]:
-        p = view["players"][seat]
+    for ranked in view["ranking"]:
+        p = view["players"][ranked]
         cards = sum(p["building_cards"].values())
-        lines.append(t("bot.status.line", locale, rank=p["rank"], name=names[seat],
+        lines.append(t("bot.status.line", locale, rank=p["rank"], name=names[ranked],
                        points=tn("game.points", p["score"], locale),
                        building=tn("bot.count.building_cards", cards, locale),
                        scoring=tn("bot.count.scoring_cards", p["scoring_cards_in_hand"], locale),
@@ -378,7 +379,7 @@ def status_text(info: TableInfo, view: dict[str, Any], locale: str) -> str:
     return lines_text(lines)
 
 
-def log_text(view: dict[str, Any], locale: str) -> str:
+def log_text(view: View, locale: str) -> str:
     """The moves so far in words (the newest kept if they do not all fit)."""
     names = names_of(view)
     lines = [t("bot.log.title", locale, count=len(view["log"]))]

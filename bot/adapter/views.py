@@ -26,7 +26,7 @@ from discord.ext import commands
 
 from bot.adapter.texts import LABEL_MAX, OPTION_MAX, clip, move_detail, move_label, needs_confirmation
 from bot.host.table import TableInfo
-from engine import SINGLE_BUILDS, VERBS, parse_move
+from engine import SINGLE_BUILDS, VERBS, View, parse_move
 from i18n import t
 
 GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand")
@@ -177,13 +177,6 @@ def post_view(game_id: int, seq: int, locale: str, *, game_over: bool = False) -
     return view
 
 
-def shows_position(message: discord.Message, game_id: int, seq: int) -> bool:
-    """Whether ``message`` is the bot's post of position ``seq`` of game ``game_id``."""
-    wanted = f"sc:{game_id}:hand:{seq}"
-    return any(getattr(child, "custom_id", None) == wanted
-               for row in message.components for child in getattr(row, "children", []))
-
-
 def confirm_view(game_id: int, seq: int, move: str, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(MoveButton(game_id, seq, move, confirmed=True, label=t("bot.button.play_anyway", locale),
@@ -209,7 +202,7 @@ def _group(move: str) -> str:
     return "button"
 
 
-def controls_view(game_id: int, seq: int, view: dict[str, Any], locale: str) -> discord.ui.View | None:
+def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui.View | None:
     """Every legal move of the seat whose own ``view`` this is, as menus and buttons (None if none).
 
     Sites come in one menu per card ("Ship card: choose a site"), scoring cards and discards in a
@@ -217,7 +210,8 @@ def controls_view(game_id: int, seq: int, view: dict[str, Any], locale: str) -> 
     buttons. At most five rows result on any island the engine allows (three card menus, the
     scoring menu and one row of buttons at most).
     """
-    legal: list[str] = list((view.get("you") or {}).get("legal_moves") or [])
+    you = view.get("you")
+    legal: list[str] = list(you["legal_moves"]) if you is not None else []
     if not legal:
         return None
     groups: dict[str, list[str]] = {}
@@ -240,10 +234,11 @@ def controls_view(game_id: int, seq: int, view: dict[str, Any], locale: str) -> 
     return out
 
 
-def _placeholder(group: str, view: dict[str, Any], locale: str) -> str:
+def _placeholder(group: str, view: View, locale: str) -> str:
     if group in SINGLE_BUILDS:
         return t("bot.controls.card", locale, card=t(f"game.card.{group}.one", locale))
     if group == "build":
-        pending = view.get("pending") or {}
-        return t("bot.controls.build", locale, kind=t(f"game.card.{pending.get('card', 'road')}.short", locale))
+        pending = view["pending"]
+        card = pending["card"] if pending is not None else "road"
+        return t("bot.controls.build", locale, kind=t(f"game.card.{card}.short", locale))
     return t(f"bot.controls.{group}", locale)

@@ -9,6 +9,7 @@ own seat. All times are seconds since the epoch (floats, UTC).
 Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.py``)::
 
     host = Host(store, settings, clock=time.time, game_factory=..., chooser=..., executor=None)
+    # executor: a bot.host.workers.WorkerPool (replaced when a worker dies), a bare executor, or None (threads)
     await host.load() -> list[TableInfo]                   # at start-up: every lobby and running game (and
                                                            # the users' languages)
 
@@ -20,13 +21,14 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.add_computer(channel_id, user_id, strength=None, *, can_manage=False) -> TableInfo
     await host.remove_computer(channel_id, user_id, *, can_manage=False) -> TableInfo
     await host.start(channel_id, user_id, *, can_manage=False) -> StartResult
-    await host.abandon(channel_id, user_id, *, can_manage=False) -> TableInfo
+    await host.abandon(channel_id, user_id, *, can_manage=False, name=None) -> TableInfo
     await host.rematch(channel_id, user_id, *, can_manage=False) -> TableInfo   # after game over
 
     # play
     await host.play(channel_id, user_id, move, *, interaction_id=None, game_id=None,
                     expected_seq=None) -> MoveResult
     async for result in host.run_computers(channel_id): ...      # MoveResult per computer move
+    host.computer_channels() -> list[int]                  # channels whose game waits for a computer
     await host.undo(channel_id, user_id, *, interaction_id=None, game_id=None) -> MoveResult
     await host.away(channel_id, user_id) -> SeatChange
     await host.back(channel_id, user_id) -> SeatChange
@@ -40,6 +42,13 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     host.view_for(channel_id, user_id) -> dict             # own seat view, or public if not seated
     host.public_view(channel_id) -> dict                   # raises HostError without a started game
     host.legal_moves(channel_id, user_id, prefix="") -> list[str]   # [] unless it is their turn
+
+    # deliveries (the outbox): every change writes the posts and DMs it owes with itself
+    await host.pending_deliveries(channel_id=None) -> list[Delivery]   # in the order they were written
+    await host.resume_deliveries() -> list[Delivery]       # at start-up: all pending, due now
+    await host.delivered(delivery, error=None) -> None     # sent, or given up (error says why)
+    await host.retry_delivery(delivery, delay, error) -> None   # a passing failure: due again after delay
+    host.now() -> float
 
     # turn reminders (driven from the database)
     await host.due_reminders(now=None) -> list[Reminder]
@@ -95,6 +104,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
+from dataclasses import replace
 from typing import Any, Final
 
 import engine
@@ -106,11 +116,29 @@ from bot.host.store import (
     GameRow,
     MoveConflict,
     MoveRow,
-    Store,
+    NewDelivery,
     effective_moves,
 )
-from bot.host.table import MoveResult, Options, Reminder, Seat, SeatChange, StartResult, Table, TableInfo
-from engine import Game, IllegalMove, parse_move
+from bot.host.stores import GameStore
+from bot.host.table import (
+    ABANDONED_POST,
+    HAND_DM,
+    MOVE_POST,
+    SEAT_POST,
+    START_POST,
+    TURN_DM,
+    Delivery,
+    MoveResult,
+    Options,
+    Reminder,
+    Seat,
+    SeatChange,
+    StartResult,
+    Table,
+    TableInfo,
+)
+from bot.host.workers import PoolBroken, WorkerPool, as_pool
+from engine import Event, Game, IllegalMove, View, parse_move
 from engine.ai import choose_move
 from i18n import LOCALES, illegal_text, t
 
@@ -123,7 +151,7 @@ DAY: Final = 24 * HOUR
 
 GameFactory = Callable[[Sequence[str], int, bool], Game]
 """``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""
-Chooser = Callable[[dict[str, Any], str, int, float], str]
+Chooser = Callable[[View, str, int, float], str]
 """``(seat view, strength, seed, seconds) -> move``: a computer player; runs in an executor."""
 
 
@@ -132,7 +160,7 @@ def default_game_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
     return engine.new_game(names, seed, draft=draft)
 
 
-def default_chooser(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+def default_chooser(view: View, strength: str, seed: int, budget: float) -> str:
     """The engine's computer players (``engine.ai``)."""
     return choose_move(view, strength=strength, seed=seed, budget=budget)
 
@@ -164,25 +192,28 @@ class HostError(Exception):
 class Host:
     """All games of one bot, one per channel; see the module docstring for the API."""
 
-    def __init__(self, store: Store, settings: Settings | None = None, *,
+    def __init__(self, store: GameStore, settings: Settings | None = None, *,
                  clock: Callable[[], float] = time.time,
                  game_factory: GameFactory = default_game_factory,
                  chooser: Chooser = default_chooser,
-                 executor: Executor | None = None,
+                 executor: WorkerPool | Executor | None = None,
                  new_seed: Callable[[], int] = _new_seed) -> None:
-        """``executor`` runs the computer players (default: the loop's thread pool; a process pool
-        needs a picklable ``chooser``, which :func:`default_chooser` is)."""
+        """``executor`` runs the computer players: a :class:`WorkerPool` (replaced when a worker dies) or a
+        bare executor (wrapped in one); default: the loop's thread pool. A process pool needs a picklable
+        ``chooser``, which :func:`default_chooser` is."""
         self.store = store
         self.settings = settings or Settings()
         self._clock = clock
         self._factory = game_factory
         self._chooser = chooser
-        self._executor = executor
+        self.workers = as_pool(executor, name="computers")
         self._new_seed = new_seed
         self._tables: dict[int, Table] = {}
         """Channel id -> the channel's current game (or its last one, while in memory)."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         """One lock per channel: every change to a channel's game happens under it."""
+        self._thinking: defaultdict[int, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(1))
+        """One computer move thought about at a time per channel (fair to the other channels)."""
         self._user_locales: dict[int, str] = {}
         """User id -> the language of their last interaction, as stored."""
 
@@ -402,24 +433,34 @@ class Host:
             game = self._factory(table.names, table.seed, table.options.draft)
             now = self._clock()
             reminder = self._next_reminder(table, game, now)
-            await self.store.update_game(table.id, now=now, status="running", state=game.to_json(),
-                                         last_move_at=now, next_reminder_at=reminder)
-            table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
             to_move = game.to_move
             assert to_move is not None
             seat = table.seats[to_move]
-            return StartResult(
-                info=table.info(), view=game.view(None), to_move=to_move,
+            started = replace(table, game=game, status="running", last_move_at=now, next_reminder_at=reminder)
+            result = StartResult(
+                info=started.info(), view=game.view(None), to_move=to_move,
                 to_move_user_id=None if seat.computer_plays else seat.user_id,
                 computer_to_move=seat.computer_plays,
                 dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
+            await self.store.update_game(table.id, now=now, status="running", state=game.to_json(),
+                                         last_move_at=now, next_reminder_at=reminder,
+                                         deliveries=_start_deliveries(result))
+            table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
+            return result
 
-    async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
-        """End the channel's lobby or running game without a result (opener or Manage Channels)."""
+    async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool = False,
+                      name: str | None = None) -> TableInfo:
+        """End the channel's lobby or running game without a result (opener or Manage Channels); the
+        channel is told that ``name`` (default: the user's seat name) abandoned it."""
         async with self._lock(channel_id):
             table = self._open_table(channel_id)
             self._check_opener(table, user_id, can_manage)
-            await self.store.update_game(table.id, now=self._clock(), status="abandoned", next_reminder_at=None)
+            if name is None:
+                seat = table.seat_of(user_id)
+                name = table.seats[seat].name if seat is not None else ""
+            notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
+            await self.store.update_game(table.id, now=self._clock(), status="abandoned", next_reminder_at=None,
+                                         deliveries=[notice])
             table.status, table.next_reminder_at = "abandoned", None
             return table.info()
 
@@ -476,41 +517,69 @@ class Host:
     async def run_computers(self, channel_id: int) -> AsyncIterator[MoveResult]:
         """Play the computer's moves while the seat to move is a computer (or a person who is away).
 
-        Each move is chosen off the event loop and stored before it is yielded. Safe to run twice at
-        once for a channel: each move is made exactly once.
+        Each move is chosen in the computer worker pool on a view of the position, WITHOUT the channel's
+        lock (so commands in the channel are answered meanwhile), and stored under the lock only if the game
+        has not moved since (same seq, same seat to move, still the computer's); otherwise the computer
+        thinks again. At most one move per channel is thought about at a time, so one channel's computers
+        queue behind each other and never crowd out another channel's. Safe to run twice at once for a
+        channel: each move is made exactly once. A failed write raises (nothing changed; call again).
         """
         while True:
-            async with self._lock(channel_id):
-                table = self._tables.get(channel_id)
-                if table is None or table.status != "running" or table.game is None:
+            async with self._thinking[channel_id]:
+                turn = self._computer_turn(channel_id)
+                if turn is None:
                     return
-                seat = table.game.to_move
-                if seat is None or not table.seats[seat].computer_plays:
-                    return
-                result = await self._computer_move(table, seat)
-            yield result
+                result = await self._computer_move(channel_id, *turn)
+            if result is not None:
+                yield result
 
-    async def _computer_move(self, table: Table, seat: int) -> MoveResult:
-        game = table.game
+    def computer_channels(self) -> list[int]:
+        """The channels whose running game waits for a computer (or an away player's) move."""
+        return [channel_id for channel_id in self._tables if self._computer_turn(channel_id) is not None]
+
+    def _computer_turn(self, channel_id: int) -> tuple[Table, int] | None:
+        """The table and seat when a computer is to move in the channel's running game."""
+        table = self._tables.get(channel_id)
+        if table is None or table.status != "running" or table.game is None:
+            return None
+        seat = table.game.to_move
+        if seat is None or not table.seats[seat].computer_plays:
+            return None
+        return table, seat
+
+    async def _computer_move(self, channel_id: int, table: Table, seat: int) -> MoveResult | None:
+        """Think about ``seat``'s move outside the lock, then store it; ``None`` if the game moved meanwhile."""
+        game, seq = table.game, table.seq
         assert game is not None
         view = game.view(seat)
         strength = table.seats[seat].strength or self.settings.ai_strength
-        ai_seed = (table.seed + 7919 * table.seq) % (1 << 62)
-        loop = asyncio.get_running_loop()
+        ai_seed = (table.seed + 7919 * seq) % (1 << 62)
+        text = await self._think(table.id, view, strength, ai_seed)
+        async with self._lock(channel_id):
+            turn = self._computer_turn(channel_id)
+            if turn is None or turn[0] is not table or turn[1] != seat or table.seq != seq or table.game is not game:
+                log.info("game %d: the game moved while the computer thought; thinking again", table.id)
+                return None
+            if not game.is_legal(text):
+                log.error("the computer player chose an illegal %r move; strength fell back from %s to random "
+                          "for game %d", _verb_for_log(text), strength, table.id)  # the verb: a card may be secret
+                text = _random_move(view, ai_seed)
+            new = game.clone()
+            events = new.apply(text)
+            return await self._commit(table, new, seat, None, str(parse_move(text)), None, events)
+
+    async def _think(self, game_id: int, view: View, strength: str, ai_seed: int) -> str:
+        """The computer's move for ``view`` from the worker pool, or a random legal move (logged) when the
+        pool broke twice or the player failed."""
         try:
-            text = await loop.run_in_executor(self._executor, self._chooser, view, strength, ai_seed,
-                                              self.settings.ai_seconds)
+            return await self.workers.run(self._chooser, view, strength, ai_seed, self.settings.ai_seconds,
+                                          what=f"game {game_id}")
+        except PoolBroken as exc:
+            log.warning("%s; strength fell back from %s to random for game %d", exc, strength, game_id)
         except Exception:
-            log.exception("game %d: the computer player failed; playing a random legal move", table.id)
-            text = ""
-        if not game.is_legal(text):
-            if text:
-                log.error("game %d: the computer player chose illegal %r; playing a random legal move",
-                          table.id, text)
-            text = random.Random(ai_seed).choice(view["you"]["legal_moves"])
-        new = game.clone()
-        events = new.apply(text)
-        return await self._commit(table, new, seat, None, str(parse_move(text)), None, events)
+            log.exception("the computer player failed; strength fell back from %s to random for game %d",
+                          strength, game_id)
+        return _random_move(view, ai_seed)
 
     async def undo(self, channel_id: int, user_id: int, *, interaction_id: int | None = None,
                    game_id: int | None = None) -> MoveResult:
@@ -534,18 +603,19 @@ class Host:
             return await self._commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
 
     async def _commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
-                      interaction_id: int | None, events: list[dict[str, Any]], *,
+                      interaction_id: int | None, events: list[Event], *,
                       undone: str | None = None) -> MoveResult:
-        """Store the move and the new state in one transaction, then adopt them; answer for the cog."""
-        old = table.game
-        assert old is not None
+        """Store the move, the new state and the deliveries it owes in one transaction, then adopt them;
+        answer for the cog."""
+        assert table.game is not None
         now = self._clock()
         row = MoveRow(table.id, table.seq + 1, seat, user_id, text, interaction_id, now)
         status = "over" if new.is_over() else "running"
         reminder = self._next_reminder(table, new, now)
+        result = self._move_result(table, new, row, seat, user_id, text, events, undone)
         try:
             await self.store.append_move(row, state=new.to_json(), status=status, last_move_at=now,
-                                         next_reminder_at=reminder)
+                                         next_reminder_at=reminder, deliveries=_move_deliveries(result))
         except MoveConflict:
             await self._check_interaction(interaction_id)
             log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
@@ -553,9 +623,17 @@ class Host:
             if stored is not None:
                 self._tables[table.channel_id] = await self._restore(stored)
             raise HostError("host.error.conflict") from None
-        changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
         table.game, table.status, table.last_move_at, table.next_reminder_at = new, status, now, reminder
         table.log.append(row)
+        return result
+
+    @staticmethod
+    def _move_result(table: Table, new: Game, row: MoveRow, seat: int, user_id: int | None, text: str,
+                     events: list[Event], undone: str | None) -> MoveResult:
+        """The answer for the cog (and the payload of the move's post), before the move is stored."""
+        old = table.game
+        assert old is not None
+        changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
         to_move = new.to_move
         next_seat = table.seats[to_move] if to_move is not None else None
         mover = table.seats[seat]
@@ -604,12 +682,21 @@ class Host:
         if place.away == away:
             raise HostError("host.error.already_away" if away else "host.error.not_away")
         assert table.game is not None and place.user_id is not None
-        place.away = away
-        table.next_reminder_at = self._next_reminder(table, table.game, self._clock())
-        await self._save_seats(table, next_reminder_at=table.next_reminder_at)
+        seats = [replace(s) for s in table.seats]
+        seats[seat].away = away
+        changed = replace(table, seats=seats)
+        reminder = self._next_reminder(changed, table.game, self._clock())
         to_move = table.game.to_move
-        return SeatChange(info=table.info(), seat=seat, name=place.name, user_id=place.user_id, away=away,
-                          computer_to_move=to_move is not None and table.seats[to_move].computer_plays)
+        change = SeatChange(info=replace(changed, next_reminder_at=reminder).info(), seat=seat, name=place.name,
+                            user_id=place.user_id, away=away,
+                            computer_to_move=to_move is not None and seats[to_move].computer_plays)
+        owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload())]
+        if not away and to_move == seat:
+            owed.append(NewDelivery(TURN_DM, table.seq, place.user_id, {"start": False, "hand_changed": False}))
+        await self.store.update_game(table.id, now=self._clock(), seats=[s.to_dict() for s in seats],
+                                     next_reminder_at=reminder, deliveries=owed)
+        table.seats, table.next_reminder_at = seats, reminder
+        return change
 
     # ------------------------------------------------------------------ reading
 
@@ -636,11 +723,11 @@ class Host:
             raise HostError("host.error.not_running" if table.status == "lobby" else "host.error.no_game")
         return table, table.game
 
-    def public_view(self, channel_id: int) -> dict[str, Any]:
+    def public_view(self, channel_id: int) -> View:
         """What everyone may see of the channel's (current or last) game."""
         return self._started(channel_id)[1].view(None)
 
-    def view_for(self, channel_id: int, user_id: int) -> dict[str, Any]:
+    def view_for(self, channel_id: int, user_id: int) -> View:
         """The user's own seat view (their cards, chips and legal moves), or the public view if not seated.
 
         The only way secrets reach the cog: send it to that user alone (ephemeral or DM).
@@ -695,6 +782,30 @@ class Host:
             table.next_reminder_at = now + max(DAY, table.options.reminder_hours * HOUR)
             await self._save_seats(table, next_reminder_at=table.next_reminder_at)
 
+    # ------------------------------------------------------------------ deliveries (the outbox)
+
+    def now(self) -> float:
+        """The host's clock (seconds since the epoch): the time deliveries are due by."""
+        return self._clock()
+
+    async def pending_deliveries(self, channel_id: int | None = None) -> list[Delivery]:
+        """The posts and DMs not delivered yet (of one channel, or of every channel), in the order the
+        changes that owe them were stored; each is due at its ``due_at``."""
+        return [Delivery.from_row(r) for r in await self.store.pending_deliveries(channel_id)]
+
+    async def resume_deliveries(self) -> list[Delivery]:
+        """At start-up: every pending delivery, made due now (a backoff from before does not carry over)."""
+        await self.store.deliveries_due(self._clock())
+        return await self.pending_deliveries()
+
+    async def delivered(self, delivery: Delivery, error: str | None = None) -> None:
+        """Record that ``delivery`` was sent, or given up for good (``error`` says why)."""
+        await self.store.mark_delivered(delivery.id, now=self._clock(), error=error)
+
+    async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
+        """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""
+        await self.store.retry_delivery(delivery.id, due_at=self._clock() + delay, error=error)
+
     # ------------------------------------------------------------------ users' languages
 
     async def remember_locale(self, user_id: int, locale: str) -> bool:
@@ -713,6 +824,43 @@ class Host:
     def locale_of(self, user_id: int) -> str | None:
         """The user's stored language, or ``None`` if the bot has not seen them interact."""
         return self._user_locales.get(user_id)
+
+
+def _move_deliveries(result: MoveResult) -> list[NewDelivery]:
+    """What a move owes: its channel post, then the DMs of the hands it changed and the next player's
+    turn DM (none once the game is over)."""
+    owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())]
+    if result.game_over:
+        return owed
+    for user_id in result.dm_user_ids:
+        if user_id != result.to_move_user_id:
+            owed.append(NewDelivery(HAND_DM, result.seq, user_id, {"start": False}))
+    if result.to_move_user_id is not None:
+        owed.append(NewDelivery(TURN_DM, result.seq, result.to_move_user_id,
+                                {"start": False, "hand_changed": result.to_move_user_id in result.dm_user_ids}))
+    return owed
+
+
+def _start_deliveries(start: StartResult) -> list[NewDelivery]:
+    """What a start owes: its channel post, then every person's hand (with controls for the first player)."""
+    owed = [NewDelivery(START_POST, 0, payload=start.to_payload())]
+    for user_id in start.dm_user_ids:
+        kind = TURN_DM if user_id == start.to_move_user_id else HAND_DM
+        owed.append(NewDelivery(kind, 0, user_id, {"start": True, "hand_changed": True}))
+    return owed
+
+
+def _verb_for_log(text: str) -> str:
+    """The verb of a move's notation, the only part a log may show (its card may be secret); "?" if malformed."""
+    try:
+        return parse_move(text).verb
+    except IllegalMove:
+        return "?"
+
+
+def _random_move(view: View, seed: int) -> str:
+    """A random legal move of the seat whose ``view`` this is (the fallback of a computer player)."""
+    return str(random.Random(seed).choice(view["you"]["legal_moves"]))
 
 
 def _secret(game: Game, seat: int) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Pictures for the bot's messages, rendered off the event loop and cached by position.
 
-A board is drawn in the bot's render executor (worker processes under ``santacruz-bot``) or, without
-one, in a thread, so the bot keeps answering while Pillow works. The last pictures are kept by the
+A board is drawn in the bot's render worker pool (worker processes under ``santacruz-bot``) or, without
+one, in a thread, so the bot keeps answering while Pillow works. A killed worker process does not end the
+pictures: the pool is replaced and the picture drawn again (``bot.host.workers``). The last pictures are kept by the
 caller's key (``(game id, seq, user id or None for the channel)``) with the language and the kind: the
 channel's board of one position is drawn once however many messages show it. A picture that fails to
 render is logged and the words go alone.
@@ -9,20 +10,21 @@ render is logged and the words go alone.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import Any, Final
 
 import render
+from bot.host.workers import WorkerPool, as_pool
+from engine import View
 
 log = logging.getLogger(__name__)
 
 RENDER_CACHE_SIZE: Final = 64
 
 
-def render_picture(view: dict[str, Any], locale: str, personal: bool, game_over: bool) -> bytes:
+def render_picture(view: View, locale: str, personal: bool, game_over: bool) -> bytes:
     """A picture of ``view`` (a module-level function, so that a process pool can run it)."""
     if game_over:
         return render.render_game_over(view, locale=locale)
@@ -32,11 +34,12 @@ def render_picture(view: dict[str, Any], locale: str, personal: bool, game_over:
 class Pictures:
     """Renders views to PNG off the event loop, keeping the last :data:`RENDER_CACHE_SIZE` by key."""
 
-    def __init__(self, executor: Executor | None) -> None:
-        self.executor = executor
+    def __init__(self, executor: WorkerPool | Executor | None) -> None:
+        """``executor``: where pictures are drawn (a bare executor is wrapped in a :class:`WorkerPool`)."""
+        self.workers = as_pool(executor, name="render")
         self._renders: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
 
-    async def png(self, view: dict[str, Any], locale: str, *, key: tuple[Any, ...] | None = None,
+    async def png(self, view: View, locale: str, *, key: tuple[Any, ...] | None = None,
                   personal: bool = False, game_over: bool = False) -> bytes | None:
         """A picture of ``view``, rendered off the loop (cached by ``key``); ``None`` if rendering failed."""
         cache_key = (*key, locale, personal, game_over) if key is not None else None
@@ -54,10 +57,7 @@ class Pictures:
                 self._renders.popitem(last=False)
         return png
 
-    async def _render_off_loop(self, view: dict[str, Any], locale: str, *, personal: bool,
+    async def _render_off_loop(self, view: View, locale: str, *, personal: bool,
                                game_over: bool) -> bytes:
-        """Render in the render executor (a process pool in production), else in a thread."""
-        if self.executor is None:
-            return await asyncio.to_thread(render_picture, view, locale, personal, game_over)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, render_picture, view, locale, personal, game_over)
+        """Render in the render worker pool (a process pool in production), else in a thread."""
+        return await self.workers.run(render_picture, view, locale, personal, game_over, what="a picture")

@@ -1,7 +1,7 @@
 """The bot's settings: one frozen dataclass read from the environment or a ``.env`` file.
 
 ``Settings.load()`` reads ``.env`` (if present) and then the process environment, which wins.
-The ``.env`` parser is deliberately small (no extra dependency)::
+``.env`` is read with python-dotenv's parser (the usual syntax: comments, ``export``, quotes)::
 
     # a comment
     KEY=value
@@ -14,16 +14,25 @@ Every setting is listed with a comment in ``.env.example``. A bad value raises
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Final
 
+from dotenv.parser import parse_stream
+
 from i18n import LOCALES
 
 AI_STRENGTHS: Final = ("random", "greedy", "expert")
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "busy_timeout", "retry_seconds",
+                            "sweep_seconds")
+
+
+_SECRET: Final = ("discord_token", "database_url")
+"""Settings never shown (a URL may carry a password)."""
 
 
 class SettingsError(ValueError):
@@ -37,7 +46,14 @@ class Settings:
     discord_token: str = ""
     """DISCORD_TOKEN: the bot's token (secret; only ``bot/main.py`` needs it)."""
     database_path: str = "santacruz.db"
-    """DATABASE_PATH: the SQLite file holding games and moves."""
+    """DATABASE_PATH: the SQLite file holding games and moves (used unless DATABASE_URL is set)."""
+    database_url: str = ""
+    """DATABASE_URL: ``postgresql://user:password@host:port/database`` to keep everything in PostgreSQL (shared
+    by several bot processes; secret, since it may carry a password); empty: the SQLite file."""
+    shard_count: int | None = None
+    """SHARD_COUNT: how many gateway shards the whole bot runs (all processes together); empty: no sharding."""
+    shard_ids: tuple[int, ...] = ()
+    """SHARD_IDS: the shards this process runs, e.g. ``0,1`` (needs SHARD_COUNT); empty with SHARD_COUNT: all."""
     dev_guild_id: int | None = None
     """DEV_GUILD_ID: a server to sync slash commands to at once while developing (empty: global sync)."""
     log_level: str = "INFO"
@@ -52,6 +68,12 @@ class Settings:
     """AI_SECONDS: thinking time budget of a computer player per move."""
     default_locale: str = "en"
     """DEFAULT_LOCALE: language of a new game when none is chosen: en, de or fr."""
+    busy_timeout: float = 5.0
+    """BUSY_TIMEOUT: seconds a write waits for another process's lock on the database before it fails."""
+    retry_seconds: float = 1.0
+    """RETRY_SECONDS: wait before a failed computer move is tried again (doubling each time, up to SWEEP_SECONDS)."""
+    sweep_seconds: float = 60.0
+    """SWEEP_SECONDS: how often due work is looked for: turn reminders, computers to move whose task ended."""
 
     def __post_init__(self) -> None:
         if self.log_level not in LOG_LEVELS:
@@ -60,11 +82,21 @@ class Settings:
             raise SettingsError(f"AI_STRENGTH must be one of {', '.join(AI_STRENGTHS)}, not {self.ai_strength!r}")
         if self.default_locale not in LOCALES:
             raise SettingsError(f"DEFAULT_LOCALE must be one of {', '.join(LOCALES)}, not {self.default_locale!r}")
-        for name in ("reminder_hours", "away_hours", "ai_seconds"):
+        for name in _POSITIVE_NUMBERS:
             if not getattr(self, name) > 0:
                 raise SettingsError(f"{name.upper()} must be a number greater than 0")
         if not self.database_path:
             raise SettingsError("DATABASE_PATH must not be empty")
+        if self.database_url and not self.database_url.startswith(("postgresql://", "postgres://")):
+            raise SettingsError("DATABASE_URL must start with postgresql:// (or be empty for the SQLite file)")
+        if self.shard_ids and self.shard_count is None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (how many shards the whole bot runs)")
+        if self.shard_count is not None:
+            if self.shard_count < 1:
+                raise SettingsError("SHARD_COUNT must be at least 1")
+            bad = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+            if bad or len(set(self.shard_ids)) != len(self.shard_ids):
+                raise SettingsError(f"SHARD_IDS must be distinct numbers from 0 to {self.shard_count - 1}")
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, str]) -> Settings:
@@ -76,7 +108,7 @@ class Settings:
                 continue
             raw = raw.strip()
             kwargs[f.name] = _convert(f.name, raw)
-        return cls(**kwargs)  # type: ignore[arg-type]
+        return cls(**kwargs)  # type: ignore[arg-type]  # _convert gave each value its field's type
 
     @classmethod
     def load(cls, env_file: str | Path | None = ".env", environ: Mapping[str, str] | None = None) -> Settings:
@@ -90,7 +122,7 @@ class Settings:
 
     def __repr__(self) -> str:
         shown = ", ".join(
-            f"{f.name}={'***' if f.name == 'discord_token' and self.discord_token else getattr(self, f.name)!r}"
+            f"{f.name}={'***' if f.name in _SECRET and getattr(self, f.name) else getattr(self, f.name)!r}"
             for f in fields(self)
         )
         return f"Settings({shown})"
@@ -98,10 +130,19 @@ class Settings:
 
 def _convert(name: str, raw: str) -> object:
     if name == "dev_guild_id":
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit()):
             raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {raw!r}")
         return int(raw)
-    if name in ("reminder_hours", "away_hours", "ai_seconds"):
+    if name == "shard_count":
+        if not (raw.isascii() and raw.isdigit()):
+            raise SettingsError(f"SHARD_COUNT must be a whole number, not {raw!r}")
+        return int(raw)
+    if name == "shard_ids":
+        parts = [part.strip() for part in raw.split(",")]
+        if not all(part.isascii() and part.isdigit() for part in parts):
+            raise SettingsError(f"SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), not {raw!r}")
+        return tuple(int(part) for part in parts)
+    if name in _POSITIVE_NUMBERS:
         try:
             return float(raw)
         except ValueError:
@@ -114,30 +155,19 @@ def _convert(name: str, raw: str) -> object:
 
 
 def parse_env(text: str) -> dict[str, str]:
-    """The ``KEY=value`` pairs of a ``.env`` text (see the module docstring for the syntax)."""
+    """The ``KEY=value`` pairs of a ``.env`` text (python-dotenv's syntax); a line it cannot read is a
+    :class:`SettingsError` naming the line, rather than a setting silently left out."""
     values: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("export "):
-            line = line[len("export "):].lstrip()
-        key, sep, value = line.partition("=")
-        key = key.strip()
-        if not sep or not key.replace("_", "").isalnum():
-            raise SettingsError(f".env line {number}: expected KEY=value")
-        value = value.strip()
-        if value[:1] in ("'", '"'):
-            quote = value[0]
-            end = value.find(quote, 1)
-            if end < 0:
-                raise SettingsError(f".env line {number}: the quote after {key}= is not closed")
-            value = value[1:end]
-        else:
-            hash_at = value.find(" #")
-            if hash_at >= 0:
-                value = value[:hash_at].rstrip()
-        values[key] = value
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            line = binding.original.line
+            said = binding.original.string.strip()
+            if "=" in said and said.partition("=")[2].strip()[:1] in ("'", '"'):
+                raise SettingsError(f".env line {line}: the quote after {said.partition('=')[0].strip()}= is not "
+                                    "closed")
+            raise SettingsError(f".env line {line}: expected KEY=value")
+        if binding.key is not None:
+            values[binding.key] = binding.value or ""
     return values
 
 

@@ -9,6 +9,13 @@ The move log is the truth; the ``state`` column of ``games`` is a cache of repla
            PRIMARY KEY (game_id, seq); an undo is a row of its own whose move is ``undo``
     users  user_id PRIMARY KEY, locale (the language of their last interaction: en, de or fr),
            updated_at
+    deliveries  id, game_id, channel_id, seq, kind, user_id, payload (JSON, public facts only), created_at,
+           due_at, attempts, done_at, last_error: the transactional outbox, what the bot owes Discord
+
+A delivery (a channel post of a move, of the start, of a seat change or of an abandoned game; a turn DM; a
+hand DM) is written in the SAME transaction as the change that owes it (:meth:`Store.append_move`,
+:meth:`Store.update_game` with ``deliveries=``), so a crash never loses one: the adapter's dispatcher
+delivers the pending rows of each channel in id order and marks them done (or due again later).
 
 At most one game per channel is open (lobby or running): a partial unique index says so, so a
 second one is a clean :class:`ChannelBusy`. A move and the game's new state are written in one
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -83,6 +91,24 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             updated_at REAL NOT NULL
         )""",
     ),
+    # 3 -> 4: the deliveries each change owes (channel posts and DMs), written with the change
+    (
+        """CREATE TABLE deliveries (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id    INTEGER NOT NULL REFERENCES games (id),
+            channel_id INTEGER NOT NULL,
+            seq        INTEGER NOT NULL,
+            kind       TEXT NOT NULL,
+            user_id    INTEGER,
+            payload    TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            due_at     REAL NOT NULL,
+            attempts   INTEGER NOT NULL DEFAULT 0,
+            done_at    REAL,
+            last_error TEXT
+        )""",
+        "CREATE INDEX deliveries_pending ON deliveries (channel_id, id) WHERE done_at IS NULL",
+    ),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -91,10 +117,20 @@ _GAME_COLUMNS: Final = ("id", "channel_id", "guild_id", "opener_id", "seats", "o
 _UPDATABLE: Final = frozenset(_GAME_COLUMNS) - {"id", "channel_id", "guild_id", "seed", "created_at"}
 _JSON_COLUMNS: Final = frozenset({"seats", "options"})
 _MOVE_COLUMNS: Final = ("game_id", "seq", "seat", "user_id", "move", "interaction_id", "created_at")
+_DELIVERY_COLUMNS: Final = ("id", "game_id", "channel_id", "seq", "kind", "user_id", "payload", "created_at",
+                            "due_at", "attempts", "done_at", "last_error")
 
 
 class StoreError(Exception):
     """A write the database refused; nothing was written."""
+
+
+class StoreOpenError(StoreError):
+    """The database file cannot be opened or written; the message names the file and the likely cause."""
+
+
+STORAGE_ERRORS: Final = (StoreError, sqlite3.Error)
+"""What a read or write of the database may raise when storage fails (locked, full, read-only, I/O)."""
 
 
 class ChannelBusy(StoreError):
@@ -138,6 +174,34 @@ class MoveRow:
     created_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class NewDelivery:
+    """A delivery a change owes, to be written with it: ``payload`` holds public facts only."""
+
+    kind: str
+    seq: int
+    user_id: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryRow:
+    """One row of ``deliveries``; ``payload`` decoded from JSON. ``done_at`` is ``None`` while pending."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    seq: int
+    kind: str
+    user_id: int | None
+    payload: dict[str, Any]
+    created_at: float
+    due_at: float
+    attempts: int
+    done_at: float | None
+    last_error: str | None
+
+
 def effective_moves(rows: Iterable[MoveRow]) -> list[MoveRow]:
     """The moves that stand after applying the undo rows, in order (``replay`` plays these)."""
     stack: list[MoveRow] = []
@@ -171,6 +235,37 @@ async def migrate(conn: aiosqlite.Connection, target: int = SCHEMA_VERSION) -> i
     return max(version, target)
 
 
+def _try_to_open(path: str) -> None:
+    sqlite3.connect(path).close()
+
+
+def cannot_open(path: str | Path, error: Exception) -> str:
+    """Why the database at ``path`` could not be opened, for the person starting the bot."""
+    file = Path(path).expanduser().absolute()
+    return f"cannot open the database {file}: {_likely_cause(file, str(error).lower())} (SQLite: {error})"
+
+
+def _likely_cause(file: Path, said: str) -> str:
+    folder = file.parent
+    if file.is_dir():
+        return "that is a folder; DATABASE_PATH must name a file"
+    if not folder.exists():
+        return f"the folder {folder} does not exist; create it or change DATABASE_PATH"
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    if file.exists() and not os.access(file, os.R_OK | os.W_OK):
+        return "no permission to read and write that file"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"no permission to write in the folder {folder} (SQLite writes its -wal and -shm files beside the file)"
+    if "full" in said:
+        return "the disk is full"
+    if "not a database" in said:
+        return "the file is not a SQLite database (a wrong path, or a damaged file)"
+    if "readonly" in said or "read-only" in said:
+        return "the file or its disk is read-only"
+    return "check the path, the permissions and the free disk space"
+
+
 class Store:
     """The database of one bot. Open with ``await Store.open(path)``, end with ``await store.close()``.
 
@@ -184,16 +279,28 @@ class Store:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        """Open (creating if needed) the database at ``path``, in WAL mode, migrated to the latest schema."""
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+    async def open(cls, path: str | Path, *, busy_timeout: float = 5.0) -> Store:
+        """Open (creating if needed) the database at ``path``, in WAL mode, migrated to the latest schema.
+
+        A file that cannot be opened or written is a :class:`StoreOpenError` naming the file and the likely
+        cause (a missing folder, a folder in the way, permissions, a full disk, not a database). A write waits up
+        to ``busy_timeout`` seconds for another process's lock, then fails."""
+        try:
+            # sqlite3 first: when aiosqlite fails to open, its worker thread may outlive the event loop and crash
+            await asyncio.to_thread(_try_to_open, str(path))
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreOpenError(cannot_open(path, exc)) from exc
         try:
             conn.row_factory = aiosqlite.Row
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA busy_timeout = 5000")
+            await conn.execute(f"PRAGMA busy_timeout = {max(0, round(busy_timeout * 1000))}")
             await migrate(conn)
+        except (sqlite3.Error, OSError) as exc:
+            await conn.close()
+            raise StoreOpenError(cannot_open(path, exc)) from exc
         except BaseException:
             await conn.close()
             raise
@@ -243,10 +350,13 @@ class Store:
         assert game_id is not None
         return game_id
 
-    async def update_game(self, game_id: int, *, now: float, **columns: Any) -> None:
-        """Set some columns of a game (``seats``/``options`` as Python values) and its ``updated_at``."""
+    async def update_game(self, game_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
+                          **columns: Any) -> None:
+        """Set some columns of a game (``seats``/``options`` as Python values) and its ``updated_at``, and
+        add the ``deliveries`` the change owes, in one transaction."""
         async with self._transaction() as conn:
             await self._update(conn, game_id, now, columns)
+            await self._add_deliveries(conn, game_id, now, deliveries)
 
     @staticmethod
     async def _update(conn: aiosqlite.Connection, game_id: int, now: float, columns: dict[str, Any]) -> None:
@@ -286,8 +396,9 @@ class Store:
 
     # ------------------------------------------------------------------ moves
 
-    async def append_move(self, move: MoveRow, **game_columns: Any) -> None:
-        """Append ``move`` and update its game's columns in ONE transaction.
+    async def append_move(self, move: MoveRow, *, deliveries: Sequence[NewDelivery] = (),
+                          **game_columns: Any) -> None:
+        """Append ``move``, update its game's columns and add the ``deliveries`` it owes in ONE transaction.
 
         Raises :class:`MoveConflict` (and writes nothing) when ``(game_id, seq)`` or the interaction id
         is already stored.
@@ -299,6 +410,7 @@ class Store:
                     (move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
                      move.created_at))
                 await self._update(conn, move.game_id, move.created_at, game_columns)
+                await self._add_deliveries(conn, move.game_id, move.created_at, deliveries)
         except sqlite3.IntegrityError as exc:
             raise MoveConflict(f"game {move.game_id}: move {move.seq} or its interaction is stored already") \
                 from exc
@@ -314,6 +426,51 @@ class Store:
         rows = await self._fetchall(
             f"SELECT {', '.join(_MOVE_COLUMNS)} FROM moves WHERE interaction_id = ?", (interaction_id,))
         return MoveRow(**dict(rows[0])) if rows else None
+
+    # ------------------------------------------------------------------ deliveries (the outbox)
+
+    @staticmethod
+    async def _add_deliveries(conn: aiosqlite.Connection, game_id: int, now: float,
+                              deliveries: Sequence[NewDelivery]) -> None:
+        if not deliveries:
+            return
+        await conn.executemany(
+            "INSERT INTO deliveries (game_id, channel_id, seq, kind, user_id, payload, created_at, due_at)"
+            " SELECT id, channel_id, ?, ?, ?, ?, ?, ? FROM games WHERE id = ?",
+            [(d.seq, d.kind, d.user_id, _dumps(d.payload), now, now, game_id) for d in deliveries])
+
+    async def pending_deliveries(self, channel_id: int | None = None) -> list[DeliveryRow]:
+        """The deliveries not done yet (of one channel, or of all), in the order they were written."""
+        where = "done_at IS NULL" + ("" if channel_id is None else " AND channel_id = ?")
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_DELIVERY_COLUMNS)} FROM deliveries WHERE {where} ORDER BY id",
+            () if channel_id is None else (channel_id,))
+        return [_delivery_row(r) for r in rows]
+
+    async def deliveries(self, game_id: int) -> list[DeliveryRow]:
+        """Every delivery of a game, done or not, in order."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_DELIVERY_COLUMNS)} FROM deliveries WHERE game_id = ? ORDER BY id", (game_id,))
+        return [_delivery_row(r) for r in rows]
+
+    async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None) -> None:
+        """The delivery is done: sent, or given up (``error`` says why)."""
+        async with self._transaction() as conn:
+            await conn.execute("UPDATE deliveries SET done_at = ?, attempts = attempts + 1,"
+                               " last_error = COALESCE(?, last_error) WHERE id = ?", (now, error, delivery_id))
+
+    async def deliveries_due(self, now: float) -> int:
+        """Make every pending delivery due at ``now`` (at start-up: no backoff carries over); how many."""
+        async with self._transaction() as conn:
+            cur = await conn.execute("UPDATE deliveries SET due_at = ? WHERE done_at IS NULL AND due_at > ?",
+                                     (now, now))
+            return cur.rowcount
+
+    async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None:
+        """The delivery failed for a passing reason: try again at ``due_at``."""
+        async with self._transaction() as conn:
+            await conn.execute("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?"
+                               " WHERE id = ?", (due_at, error, delivery_id))
 
     # ------------------------------------------------------------------ users
 
@@ -333,6 +490,12 @@ class Store:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _delivery_row(row: sqlite3.Row) -> DeliveryRow:
+    data = dict(row)
+    data["payload"] = json.loads(data["payload"])
+    return DeliveryRow(**data)
 
 
 def _game_row(row: sqlite3.Row) -> GameRow:

@@ -8,10 +8,10 @@ users are plain integer ids, texts are message-catalogue keys.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Final
 
-from bot.host.store import MoveRow
-from engine import Game
+from bot.host.store import DeliveryRow, MoveRow
+from engine import Event, Game, View, parse_move
 
 
 @dataclass(slots=True)
@@ -105,13 +105,21 @@ class TableInfo:
         """User ids of the seated people, in seat order."""
         return tuple(s.user_id for s in self.seats if s.user_id is not None)
 
+    def to_payload(self) -> dict[str, Any]:
+        """The public facts as JSON-shaped data (for a delivery's payload)."""
+        return asdict(self)
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any]) -> TableInfo:
+        return cls(**{**data, "seats": tuple(SeatInfo(**s) for s in data["seats"])})
+
 
 @dataclass(frozen=True, slots=True)
 class StartResult:
     """The answer to a start: post the public view, mention who moves, DM every person their hand."""
 
     info: TableInfo
-    view: dict[str, Any]
+    view: View
     """The public view (``Game.view(None)``)."""
     to_move: int
     to_move_user_id: int | None
@@ -120,6 +128,14 @@ class StartResult:
     """True: call :meth:`bot.host.host.Host.run_computers` now."""
     dm_user_ids: tuple[int, ...]
     """Every seated person: each gets their own seat view (``Host.view_for``) by DM."""
+
+    def to_payload(self) -> dict[str, Any]:
+        return {**asdict(self), "info": self.info.to_payload()}
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any]) -> StartResult:
+        return cls(**{**data, "info": TableInfo.from_payload(data["info"]),
+                      "dm_user_ids": tuple(data["dm_user_ids"])})
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +156,9 @@ class MoveResult:
     move: str
     """The move in notation; for an undo, the move taken back."""
     undo: bool
-    events: list[dict[str, Any]]
+    events: list[Event]
     """Public events of the move, in order (empty for an undo)."""
-    view: dict[str, Any]
+    view: View
     """The public view after the move."""
     to_move: int | None
     to_move_name: str | None
@@ -158,6 +174,20 @@ class MoveResult:
     ranking: tuple[int, ...] | None
     """Seats first to last when the game is over."""
 
+    def to_payload(self) -> dict[str, Any]:
+        """The public facts as JSON-shaped data: the card put back in round 2 stays secret."""
+        data = asdict(self)
+        if parse_move(self.move).verb == "discard":
+            data["move"] = "discard"
+        return data
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any]) -> MoveResult:
+        ranking = data["ranking"]
+        return cls(**{**data, "secret_changed": tuple(data["secret_changed"]),
+                      "dm_user_ids": tuple(data["dm_user_ids"]),
+                      "ranking": tuple(ranking) if ranking is not None else None})
+
 
 @dataclass(frozen=True, slots=True)
 class SeatChange:
@@ -170,6 +200,69 @@ class SeatChange:
     away: bool
     computer_to_move: bool
     """True: call :meth:`bot.host.host.Host.run_computers` now."""
+
+    def to_payload(self) -> dict[str, Any]:
+        return {**asdict(self), "info": self.info.to_payload()}
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any]) -> SeatChange:
+        return cls(**{**data, "info": TableInfo.from_payload(data["info"])})
+
+
+MOVE_POST: Final = "move_post"
+"""The channel post of a move (payload: the :class:`MoveResult`)."""
+START_POST: Final = "start_post"
+"""The channel post of the start (payload: the :class:`StartResult`)."""
+SEAT_POST: Final = "seat_post"
+"""The channel post of a seat going away or coming back (payload: the :class:`SeatChange`)."""
+ABANDONED_POST: Final = "abandoned_post"
+"""The channel post of an abandoned game (payload: ``name`` of who abandoned it, ``locale``)."""
+TURN_DM: Final = "turn_dm"
+"""The DM with the move controls of the player to move at ``seq`` (payload: ``start``, ``hand_changed``);
+skipped when that turn has passed (then only the hand is sent if it changed)."""
+HAND_DM: Final = "hand_dm"
+"""The DM with a player's hand, read from the host when it is sent (payload: ``start``)."""
+DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, TURN_DM, HAND_DM)
+CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST})
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A message the bot owes Discord, as the database holds it until it is delivered (the outbox).
+
+    ``payload`` holds public facts only: a DM reads the player's hand from the host when it is sent.
+    """
+
+    id: int
+    game_id: int
+    channel_id: int
+    seq: int
+    """The position (move-log length) the delivery belongs to."""
+    kind: str
+    """One of :data:`DELIVERY_KINDS`."""
+    user_id: int | None
+    """The DM's recipient; ``None`` for a channel post."""
+    payload: dict[str, Any]
+    attempts: int
+    due_at: float
+
+    @classmethod
+    def from_row(cls, row: DeliveryRow) -> Delivery:
+        return cls(id=row.id, game_id=row.game_id, channel_id=row.channel_id, seq=row.seq, kind=row.kind,
+                   user_id=row.user_id, payload=row.payload, attempts=row.attempts, due_at=row.due_at)
+
+    @property
+    def is_post(self) -> bool:
+        return self.kind in CHANNEL_POSTS
+
+    def move(self) -> MoveResult:
+        return MoveResult.from_payload(self.payload)
+
+    def start(self) -> StartResult:
+        return StartResult.from_payload(self.payload)
+
+    def seat_change(self) -> SeatChange:
+        return SeatChange.from_payload(self.payload)
 
 
 @dataclass(frozen=True, slots=True)

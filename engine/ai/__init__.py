@@ -17,13 +17,12 @@ make it independent of the machine's speed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.ai.determinize import determinize
 from engine.ai.expert import ExpertPlayer, search
 from engine.ai.greedy import greedy_move, move_values
 from engine.ai.players import GreedyPlayer, Player, RandomPlayer
 from engine.island import Island
+from engine.types import View
 
 __all__ = [
     "STRENGTHS",
@@ -54,7 +53,7 @@ def make_player(strength: str, *, seed: int = 0, budget: float | None = 1.0, ite
     raise ValueError(f"unknown strength {strength!r}; choose one of {', '.join(STRENGTHS)}")
 
 
-def choose_move(view: dict[str, Any], *, strength: str = "greedy", seed: int = 0, budget: float | None = 1.0,
+def choose_move(view: View, *, strength: str = "greedy", seed: int = 0, budget: float | None = 1.0,
                 iterations: int | None = None, island: Island | None = None) -> str:
     """The notation of a legal move for the seat whose view this is (it must be that seat's turn).
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS
@@ -40,7 +41,7 @@ def _tile_matches(tile: Tile, shown: dict[str, Any]) -> bool:
             and tile.bird == shown["bird"])
 
 
-def last_card_seat(view: dict[str, Any]) -> int | None:
+def last_card_seat(view: Mapping[str, Any]) -> int | None:
     """The seat that played the most recent card (building or scoring), from the public log."""
     for entry in reversed(view["log"]):
         if entry["move"] != "discard" and parse_move(entry["move"]).plays_card:
@@ -48,7 +49,7 @@ def last_card_seat(view: dict[str, Any]) -> int | None:
     return None
 
 
-def unseen_cards(view: dict[str, Any]) -> list[str]:
+def unseen_cards(view: Mapping[str, Any]) -> list[str]:
     """Scoring cards the viewing seat has not seen anywhere (hidden hands, the deck, others' discards)."""
     you = view["you"]
     seen: set[str] = set(you["scoring_cards"])
@@ -61,7 +62,7 @@ def unseen_cards(view: dict[str, Any]) -> list[str]:
     return [c for c in SCORING_CARD_IDS if c not in seen]
 
 
-def determinize(view: dict[str, Any], rng: random.Random, *, island: Island | None = None,
+def determinize(view: Mapping[str, Any], rng: random.Random, *, island: Island | None = None,
                 keep_log: bool = True) -> Game:
     """A game equal to the one ``view`` was made from in everything ``view`` shows, unknowns sampled.
 

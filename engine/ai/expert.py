@@ -21,9 +21,10 @@ from typing import Any
 
 from engine.ai.determinize import determinize
 from engine.ai.greedy import greedy_move, move_values
-from engine.ai.players import mix_seed
+from engine.ai.players import mix_seed, own_part
 from engine.game import Game
 from engine.island import Island
+from engine.types import View
 
 __all__ = ["ExpertPlayer", "SearchResult", "search"]
 
@@ -64,15 +65,16 @@ def _playout(game: Game, seat: int, rng: random.Random, to_round_end: bool, nois
     return _evaluate(game, seat, margin_scale)
 
 
-def search(view: dict[str, Any], *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
+def search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
            island: Island | None = None, candidates: int = 7, noise: float = 1.0,
            margin_scale: float = 15.0, z: float = 2.0, min_rounds: int = 6) -> SearchResult:
     """Search the position ``view`` (a seat's view) and return the best move found.
 
     Deterministic for a given ``seed`` when ``iterations`` is given and ``budget`` is ``None``.
     """
-    seat = view["seat"]
-    legal = view["you"]["legal_moves"]
+    you = own_part(view)
+    seat = you["seat"]
+    legal = you["legal_moves"]
     if not legal:
         raise ValueError("the seat has no move to make in this view")
     if len(legal) == 1:
@@ -157,7 +159,7 @@ class ExpertPlayer:
         self.island = island
         self.options = options
 
-    def choose(self, view: dict[str, Any]) -> str:
-        move_seed = mix_seed(self.seed, len(view["log"]), view["seat"])
+    def choose(self, view: View) -> str:
+        move_seed = mix_seed(self.seed, len(view["log"]), own_part(view)["seat"])
         return search(view, seed=move_seed, budget=self.budget, iterations=self.iterations,
                       island=self.island, **self.options).move

@@ -91,8 +91,9 @@ def _card_probabilities(game: Game, seat: int) -> dict[str, float]:
                 probs[c] = pr
         return probs
     seen = set(probs) | played
-    if game.discarded[seat]:
-        seen.add(game.discarded[seat])
+    own_discard = game.discarded[seat]
+    if own_discard:
+        seen.add(own_discard)
     pile_of: dict[int, list[str]] = {}
     for pile in game.piles:
         seen.update(pile["scoring_cards"])
@@ -107,9 +108,9 @@ def _card_probabilities(game: Game, seat: int) -> dict[str, float]:
         if not size:
             continue
         keep = size / (size + 1) if game.discarded[q] is not None else 1.0
-        pile = pile_of.get(q, [])
-        drawn_known = any(c not in pile for c in game.played_scoring[q])
-        for c in pile:
+        taken = pile_of.get(q, [])
+        drawn_known = any(c not in taken for c in game.played_scoring[q])
+        for c in taken:
             if c not in played:
                 probs[c] = max(probs.get(c, 0.0), keep)
         if not drawn_known and unseen:
@@ -366,6 +367,13 @@ def _set_value(letter: str, cards: list[str]) -> float:
     return v
 
 
+def _number(move: Move) -> int:
+    """The site or pile number a move names (every legal move of the landing and pile phases names one)."""
+    if not isinstance(move.arg, int):
+        raise ValueError(f"{move} names no site or pile")
+    return move.arg
+
+
 def move_values(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> dict[Move, float]:
     """The greedy value of each legal move of the seat to move."""
     seat = game.to_move
@@ -380,7 +388,7 @@ def move_values(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> dict[Move, fl
     if phase == "choose_pile":
         hand = list(game.hand_scoring[seat])
         for m in legal:
-            pile = game.piles[int(m.arg)]  # type: ignore[arg-type]
+            pile = game.piles[_number(m)]
             cards = pile["scoring_cards"]
             out[m] = sum(card_keep_value(game, seat, c) for c in cards) + _set_value(pile["set"], hand + cards)
         return out
@@ -388,7 +396,7 @@ def move_values(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> dict[Move, fl
         return {m: -card_keep_value(game, seat, str(m.arg)) for m in legal}
     ctx = _Context(game, seat, weights)
     if phase == "land":
-        return {m: ctx.build_value(int(m.arg), landing=True) for m in legal}  # type: ignore[arg-type]
+        return {m: ctx.build_value(_number(m), landing=True) for m in legal}
     urgency = weights.build_urgency
     site_values: dict[int, float] = {}
 
@@ -404,7 +412,8 @@ def move_values(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> dict[Move, fl
         if verb == "score":
             out[m] = ctx.score_value(str(m.arg))
         elif verb in SINGLE_BUILDS or verb == "build":
-            out[m] = urgency * sv(m.arg) if m.arg is not None else _dead_card_value(verb)  # type: ignore[arg-type]
+            site = m.site
+            out[m] = urgency * sv(site) if site is not None else _dead_card_value(verb)
         elif verb == "pass":
             out[m] = 0.0
         elif verb == "double":

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.ai.determinize import determinize
 from engine.ai.greedy import greedy_move
 from engine.island import Island
+from engine.types import View, YouView
 
 __all__ = ["GreedyPlayer", "Player", "RandomPlayer", "mix_seed"]
 
@@ -23,7 +24,15 @@ def mix_seed(*parts: int) -> int:
 class Player(Protocol):
     """Anything that picks a move (its notation) from a seat's view."""
 
-    def choose(self, view: dict[str, Any]) -> str: ...
+    def choose(self, view: View) -> str: ...
+
+
+def own_part(view: View) -> YouView:
+    """The seat's own part of a seat's view (``view["you"]``); a public view has none: ``ValueError``."""
+    you = view.get("you")
+    if you is None:
+        raise ValueError("a computer player needs a seat's view (game.view(seat)), not the public view")
+    return you
 
 
 class RandomPlayer:
@@ -32,11 +41,12 @@ class RandomPlayer:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def choose(self, view: dict[str, Any]) -> str:
-        legal = view["you"]["legal_moves"]
+    def choose(self, view: View) -> str:
+        you = own_part(view)
+        legal = you["legal_moves"]
         if not legal:
             raise ValueError("the seat has no move to make in this view")
-        rng = random.Random(mix_seed(self.seed, len(view["log"]), view["seat"]))
+        rng = random.Random(mix_seed(self.seed, len(view["log"]), you["seat"]))
         return str(rng.choice(legal))
 
 
@@ -47,8 +57,8 @@ class GreedyPlayer:
         self.seed = seed
         self.island = island
 
-    def choose(self, view: dict[str, Any]) -> str:
-        legal = view["you"]["legal_moves"]
+    def choose(self, view: View) -> str:
+        legal = own_part(view)["legal_moves"]
         if not legal:
             raise ValueError("the seat has no move to make in this view")
         if len(legal) == 1:

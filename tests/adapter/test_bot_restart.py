@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.adapter.publish import Backoff
 from bot.host.store import Store
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
@@ -109,15 +110,16 @@ async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -
         await check.close()
     assert [r.move for r in rows].count(move) == 1 and rows[-1].interaction_id == handle.id
 
-    # a new bot carries on from there: it posts the position that was never posted, and DMs the next player
+    # a new bot carries on from there: it delivers the move's own post (its events, the next player's
+    # mention), which the database still owed, and DMs the next player
     await driver.start()
     info = driver.info()
     assert info.seq == 2 and info.status == "running"
     assert driver.to_move_user() != user
-    recovered = (await driver.wait_posts(posts_before + 1))[-1]
-    assert recovered.text.startswith(t("bot.post.recovered", "en"))
     next_user = driver.to_move_user()
     assert next_user is not None
+    recovered = (await driver.wait_posts(posts_before + 1))[-1]
+    assert recovered.text.startswith("• ") and f"<@{fake.user(next_user).id}>" in recovered.text
     await driver.wait_turn_dm(next_user)
     # Discord sends the same interaction again: answered, not applied twice
     again = resend(fake, handle, f"santacruz {command}", options, user, driver.channel)
@@ -136,19 +138,21 @@ async def test_a_failed_channel_post_does_not_stop_the_game(driver: Driver) -> N
     fake = driver.fake
     await driver.open_game(["alice", "bob"])
     await driver.settle()
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    cog.publisher.backoff = Backoff(first=0.05, limit=0.2)
     before = len(board_posts(fake, driver.channel))
-    fake.inject_error("POST", rf"/channels/{driver.channel.id}/messages")  # the next post fails once
+    fake.fail_route("POST", rf"/channels/{driver.channel.id}/messages")  # the next post fails once
     await driver.play_turn()
     await driver.settle()
-    assert len(board_posts(fake, driver.channel)) == before, "that move's post was lost"
-    # the next player still got their turn DM, and the game goes on after a restart too
+    assert len(board_posts(fake, driver.channel)) == before + 1, "that move's post was tried again"
+    # the next player got their turn DM, and the game goes on after a restart too
     await driver.play_turn("dm")
     await driver.settle()
     await driver.restart()
     await driver.play_turn("slash")
     await driver.settle()
     assert driver.info().seq == 3
-    assert len(board_posts(fake, driver.channel)) == before + 2
+    assert len(board_posts(fake, driver.channel)) == before + 3
     assert [r[0] for r in await stored_moves(driver)] == [1, 2, 3]
 
 

@@ -211,6 +211,15 @@ class SnowflakeGenerator:
         self._last = candidate
         return candidate
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new snowflake whose guild shard (``(id >> 22) % shard_count``) is ``shard_id``: the timestamp
+        part moves on by at most ``shard_count - 1`` milliseconds."""
+        candidate = self.next()
+        while (candidate >> 22) % shard_count != shard_id:
+            candidate = ((candidate >> 22) + 1) << 22
+        self._last = candidate
+        return candidate
+
 
 def snowflake_time(snowflake: int) -> dt.datetime:
     """The UTC creation time encoded in a snowflake."""

@@ -34,9 +34,12 @@ import discord.http
 import pytest_asyncio
 import yarl
 
-from .server import DEFAULT_TIMEOUT, FakeDiscord, FakeDiscordTimeout
+from .server import DEFAULT_TIMEOUT, FakeDiscord, FakeDiscordTimeout, shard_of
 
 __all__ = ["BotRunner", "fake_discord", "patch_discord", "run_bot"]
+
+_running: set[BotRunner] = set()
+"""Runners whose bot is running in this process (several, for shards run like separate processes)."""
 
 
 class patch_discord:
@@ -138,8 +141,16 @@ class BotRunner:
         self._collector = _ErrorCollector(fake, self.errors, fake.bot_errors)
         self._patch: contextlib.ExitStack | None = None
 
+    def _serves(self, guild_id: int) -> bool:
+        """Whether this bot's shards receive ``guild_id`` (every guild, without sharding)."""
+        shard_ids = getattr(self.bot, "shard_ids", None)
+        count = getattr(self.bot, "shard_count", None)
+        if not shard_ids or not count:
+            return True
+        return shard_of(guild_id, count) in shard_ids
+
     async def start(self) -> None:
-        """Start the bot and wait until it is ready with all its guilds cached."""
+        """Start the bot and wait until it is ready with all its guilds (of its shards) cached."""
         if self.task is not None:
             raise RuntimeError("this runner already started its bot; use a new BotRunner (and a new bot)")
         if self.fake.api_base != discord.http.Route.BASE:
@@ -151,7 +162,9 @@ class BotRunner:
         for name in self.capture_loggers:
             logging.getLogger(name).addHandler(self._collector)
         self.task = asyncio.create_task(self.bot.start(self.token), name="fakediscord-bot")
-        expected = [g.id for g in self.fake.guilds.values() if self.fake.bot_user.id in g.members]
+        _running.add(self)
+        expected = [g.id for g in self.fake.guilds.values()
+                    if self.fake.bot_user.id in g.members and self._serves(g.id)]
 
         def ready() -> bool:
             if not self.bot.is_ready():
@@ -201,9 +214,13 @@ class BotRunner:
                         await self.task
                 except Exception:
                     self.errors.append("bot.start() raised:\n" + traceback.format_exc())
-            await _drain_discord_tasks(timeout)
+            _running.discard(self)
+            if not _running:  # the tasks of a bot still running in this process (another shard) stay
+                await _drain_discord_tasks(timeout)
         finally:
-            self.fake.end_sessions()
+            _running.discard(self)
+            shard_ids = getattr(self.bot, "shard_ids", None)
+            self.fake.end_sessions(shard_ids if _running and shard_ids else None)
             for name in self.capture_loggers:
                 logging.getLogger(name).removeHandler(self._collector)
             if self._patch is not None:

@@ -215,6 +215,23 @@ class GatewaySession:
         """The intents the bot identified with."""
         return int(self.identify.get("intents") or 0)
 
+    @property
+    def shard(self) -> tuple[int, int]:
+        """``(shard_id, shard_count)`` the bot identified with; ``(0, 1)`` without sharding."""
+        shard = self.identify.get("shard") or (0, 1)
+        return int(shard[0]), int(shard[1])
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether Discord would send this guild's events on this session: ``(guild_id >> 22) % shard_count``
+        is its shard; events without a guild (DMs) go to shard 0."""
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
+
 
 class GatewayConnection:
     """One websocket connection to the fake gateway."""
@@ -450,6 +467,7 @@ class FakeDiscord:
         require_synced_commands: bool = True,
         allow_privileged_intents: bool = True,
         callback_deadline: float | None = None,
+        shard_count: int = 1,
     ) -> None:
         """Create the fake (call :meth:`start`, or use ``async with``, to serve it).
 
@@ -468,6 +486,9 @@ class FakeDiscord:
         :param callback_deadline: if set, interaction callbacks arriving later than this many
             seconds after the dispatch fail with 404 / 10062 "Unknown interaction" (Discord's
             limit is 3 s); off by default because test machines can be slow.
+        :param shard_count: what ``GET /gateway/bot`` recommends. Sessions that IDENTIFY with
+            ``shard: [id, count]`` get only their guilds (``(guild_id >> 22) % count == id``) and
+            their guilds' events; DMs go to shard 0, as on Discord.
         """
         self.token = token
         self.snowflakes = SnowflakeGenerator()
@@ -481,6 +502,7 @@ class FakeDiscord:
         self.require_synced_commands = require_synced_commands
         self.allow_privileged_intents = allow_privileged_intents
         self.callback_deadline = callback_deadline
+        self.shard_count = shard_count
 
         # world
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
@@ -522,6 +544,8 @@ class FakeDiscord:
         self.heartbeats = 0
 
         self._injected: list[_InjectedError] = []
+        self._denied: dict[int, set[str]] = {}
+        """Channel id -> the bot permissions denied there (``"send_messages"``, ``"attach_files"``)."""
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -626,14 +650,17 @@ class FakeDiscord:
         channels: Sequence[str] = ("general",),
         everyone_permissions: int | None = None,
         bot_permissions: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """Create a guild with text channels; the owner and the bot become members.
+
+        ``shard=(shard_id, shard_count)`` gives it an id that Discord would route to that shard.
 
         ``everyone_permissions`` defaults to :data:`~tests.fakediscord.builders.DEFAULT_PERMISSIONS`;
         the bot gets a managed role with ``bot_permissions`` (same default).
         """
         owner_user = self.user(owner) if owner is not None else None
-        guild_id = self.snowflakes.next()
+        guild_id = self.snowflakes.next() if shard is None else self.snowflakes.next_on_shard(*shard)
         guild = FakeGuild(
             id=guild_id,
             name=name,
@@ -841,15 +868,40 @@ class FakeDiscord:
     ) -> None:
         """Make the next ``times`` requests (``None``: all) matching ``method`` (or ``"*"``) and the
         path regex ``path`` (``re.fullmatch`` on e.g. ``/channels/123/messages``) fail with this
-        Discord error. Avoid 5xx statuses: discord.py retries them with sleeps of 1, 3, 5... s."""
+        Discord error. discord.py retries 500, 502, 504 and 524 itself with sleeps of 1, 3, 5... s
+        (five times, then raises); a 503 it raises at once: use :meth:`fail_route` for that."""
         error = ApiError(status, code, message)
         self._injected.append(_InjectedError(method.upper(), re.compile(path), error, times))
 
-    def end_sessions(self) -> None:
-        """Forget every gateway session, as after a logout: :meth:`dispatch` then fails until a
-        bot IDENTIFIES again (``run_bot`` calls this when it stops the bot)."""
+    def clear_errors(self) -> None:
+        """Forget every injected error (from :meth:`inject_error` and :meth:`fail_route`)."""
+        self._injected.clear()
+
+    def fail_route(self, method: str, path: str, *, status: int = 503, times: int | None = 1) -> None:
+        """Answer the next ``times`` requests matching ``method`` and ``path`` (as :meth:`inject_error`)
+        with a server error, as Discord does when it has trouble (default 503 Service Unavailable)."""
+        message = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+                   504: "Gateway Timeout"}.get(status, "Server Error")
+        self.inject_error(method, path, status=status, code=0, message=message, times=times)
+
+    def deny_permission(self, channel: ChannelRef, permission: str, denied: bool = True) -> None:
+        """Deny the bot ``permission`` (``"send_messages"`` or ``"attach_files"``) in ``channel`` (or allow
+        it again), as a channel overwrite would: a message (with files) there then fails with 403 / 50013."""
+        if permission not in ("send_messages", "attach_files"):
+            raise ValueError(f"the fake denies send_messages or attach_files, not {permission!r}")
+        denied_here = self._denied.setdefault(self.channel(channel).id, set())
+        if denied:
+            denied_here.add(permission)
+        else:
+            denied_here.discard(permission)
+
+    def end_sessions(self, shard_ids: Iterable[int] | None = None) -> None:
+        """Forget the gateway sessions (of ``shard_ids`` only, if given), as after a logout: :meth:`dispatch`
+        then fails until a bot IDENTIFIES again (``run_bot`` calls this when it stops the bot)."""
+        shards = None if shard_ids is None else set(shard_ids)
         for session in self.sessions:
-            session.ended = True
+            if shards is None or session.shard[0] in shards:
+                session.ended = True
         self.notify()
 
     def synced_commands(self, guild: GuildRef | None = None) -> list[dict[str, Any]]:
@@ -871,6 +923,22 @@ class FakeDiscord:
             if not session.ended:
                 return session
         return None
+
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The live session that receives events of ``guild_id`` (``None``: a DM, shard 0); without a
+        session for that shard, the current one (:attr:`session`)."""
+        for session in reversed(self.sessions):
+            if not session.ended and session.serves(guild_id):
+                return session
+        return self.session
+
+    def shard_sessions(self) -> dict[int, GatewaySession]:
+        """The live session of each shard id."""
+        live: dict[int, GatewaySession] = {}
+        for session in self.sessions:
+            if not session.ended:
+                live[session.shard[0]] = session
+        return live
 
     @property
     def is_connected(self) -> bool:
@@ -1000,7 +1068,8 @@ class FakeDiscord:
         If the bot is momentarily disconnected (reconnecting), the event is kept and replayed
         when it RESUMEs.
         """
-        session = self.session
+        guild_id = int(data["id"]) if event.startswith("GUILD_") and "guild_id" not in data else _guild_of(data)
+        session = self.session_for(guild_id)
         if session is None:
             raise RuntimeError("no bot session on the fake gateway (is the bot running?)")
         return (await self._dispatch_many(session, [(event, data)]))[0]
@@ -1020,7 +1089,7 @@ class FakeDiscord:
         return [f["s"] for f in frames]
 
     async def _dispatch_if_listening(self, event: str, data: dict[str, Any], intent: int) -> None:
-        session = self.session
+        session = self.session_for(_guild_of(data))
         if session is None or not self.dispatch_message_events or not session.intents & intent:
             return
         await self._dispatch_many(session, [(event, data)])
@@ -1066,6 +1135,15 @@ class FakeDiscord:
             )
         )
         await self._message_event("MESSAGE_CREATE", msg)
+        self.notify()
+        return msg
+
+    def add_bot_message(self, channel: ChannelRef, content: str, *, buttons: Sequence[str] = ()) -> FakeMessage:
+        """Store a message as if the bot had posted it, with a button per custom id (no event is sent): a message
+        from before the test, or one a forged click claims to come from."""
+        components = [{"type": 1, "components": [{"type": 2, "style": 2, "label": custom_id, "custom_id": custom_id}
+                                                 for custom_id in buttons]}] if buttons else []
+        msg = self._new_message(self.channel(channel), {"content": content, "components": components}, [], flags=0)
         self.notify()
         return msg
 
@@ -1547,13 +1625,18 @@ class FakeDiscord:
     async def dispatch_interactions(self, *handles: InteractionHandle) -> list[InteractionHandle]:
         """Send INTERACTION_CREATE for each handle, back to back in one burst (no waiting for
         the bot in between: use it to simulate simultaneous clicks/commands)."""
-        session = self.session
-        if session is None:
+        if self.session is None:
             raise RuntimeError("no bot session on the fake gateway (is the bot running?)")
         now = asyncio.get_running_loop().time()
         for handle in handles:
             handle.dispatched_at = now
-        await self._dispatch_many(session, [("INTERACTION_CREATE", h.payload) for h in handles])
+        by_session: dict[str, tuple[GatewaySession, list[tuple[str, dict[str, Any]]]]] = {}
+        for handle in handles:
+            session = self.session_for(_guild_of(handle.payload))
+            assert session is not None
+            by_session.setdefault(session.id, (session, []))[1].append(("INTERACTION_CREATE", handle.payload))
+        for session, events in by_session.values():
+            await self._dispatch_many(session, events)
         return list(handles)
 
     async def slash_command(
@@ -1846,11 +1929,12 @@ class FakeDiscord:
             return
         session = GatewaySession(id=secrets.token_hex(16), identify=data)
         for old in self.sessions:
-            old.ended = True
+            if old.shard[0] == session.shard[0]:
+                old.ended = True
         self.sessions.append(session)
         conn.session = session
         session.connection = conn
-        guilds = [g for g in self.guilds.values() if self.bot_user.id in g.members]
+        guilds = [g for g in self.guilds.values() if self.bot_user.id in g.members and session.serves(g.id)]
         ready = {
             "v": 10,
             "user": self.bot_user.to_client_user_payload(),
@@ -1968,7 +2052,7 @@ class FakeDiscord:
 
     async def _r_gateway_bot(self, rec: RecordedRequest) -> Any:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        return {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
 
     async def _r_empty_list(self, rec: RecordedRequest, **_: str) -> Any:
         return []
@@ -2272,6 +2356,9 @@ class FakeDiscord:
         channel = self._channel_or_404(channel_id)
         if channel.is_dm and channel.recipient is not None and channel.recipient.blocks_dms:
             raise ApiError(403, 50007, "Cannot send messages to this user")
+        denied = self._denied.get(channel.id, set())
+        if "send_messages" in denied or (rec.files and "attach_files" in denied):
+            raise ApiError(403, 50013, "Missing Permissions")
         body = rec.json or {}
         if self.validate:
             errors = FormErrors()
@@ -2520,3 +2607,11 @@ def _json_response(body: Any, *, status: int = 200) -> web.Response:
     # (aiohttp's json_response would append "; charset=utf-8").
     data = json.dumps(body, separators=(",", ":")).encode()
     return web.Response(body=data, status=status, headers={"Content-Type": "application/json"})
+
+
+def _guild_of(data: Mapping[str, Any]) -> int | None:
+    """The guild id a dispatch payload belongs to (``None`` for DMs and guild-less events)."""
+    guild_id = data.get("guild_id")
+    if guild_id is None and isinstance(data.get("guild"), Mapping):
+        guild_id = data["guild"].get("id")
+    return int(guild_id) if guild_id is not None else None

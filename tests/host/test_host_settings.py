@@ -37,6 +37,7 @@ def test_a_missing_file_is_fine(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "value", "message"), [
     ("DEV_GUILD_ID", "abc", "DEV_GUILD_ID"),
+    ("DEV_GUILD_ID", "12²", "DEV_GUILD_ID"),  # a Unicode digit: str.isdigit says yes, int() says no
     ("REMINDER_HOURS", "soon", "REMINDER_HOURS"),
     ("AWAY_HOURS", "0", "AWAY_HOURS"),
     ("AI_SECONDS", "-1", "AI_SECONDS"),
@@ -66,3 +67,25 @@ def test_env_example_lists_every_setting_with_a_comment() -> None:
             assert lines[i - 1].startswith("# "), line
     # the example itself is a valid configuration
     Settings.from_mapping(parse_env("\n".join(lines)))
+
+
+def test_postgresql_and_shard_settings() -> None:
+    settings = Settings.load(env_file=None, environ={
+        "DATABASE_URL": "postgresql://bot:hunter2@db:5432/santacruz", "SHARD_COUNT": "4", "SHARD_IDS": "0, 2"})
+    assert (settings.shard_count, settings.shard_ids) == (4, (0, 2))
+    assert "hunter2" not in repr(settings)
+    assert Settings.load(env_file=None, environ={}).shard_ids == ()
+
+
+@pytest.mark.parametrize(("environ", "message"), [
+    ({"DATABASE_URL": "mysql://x"}, "DATABASE_URL"),
+    ({"SHARD_IDS": "0"}, "needs SHARD_COUNT"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "from 0 to 1"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "distinct"),
+    ({"SHARD_COUNT": "two"}, "whole number"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "0;1"}, "separated by commas"),
+    ({"SHARD_COUNT": "0"}, "at least 1"),
+])
+def test_bad_postgresql_and_shard_settings_are_refused(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        Settings.load(env_file=None, environ=environ)

@@ -309,6 +309,8 @@ def test_every_event_and_move_has_words(names: list[str], seed: int, draft: bool
         for lang in LOCALES:
             check_lines(describe_events(events, lang, names))
             check_lines(describe_events(own_events, lang, names))
+            check_lines(describe_events(events, lang, names, short=True))
+            check_lines(describe_events(own_events, lang, names, short=True))
             check_lines([describe_move(str(move), lang, names, seat)])
     for lang in LOCALES:
         for entry in game.view(None)["log"]:
@@ -339,6 +341,43 @@ def test_describe_events_merges_build_points_and_reveals() -> None:
     ]
     assert describe_events(events[1:3], "de", ["Ada"]) == ["Ada baut einen Leuchtturm auf Bauplatz 7 (+2)"]
     assert describe_events(events[1:3], "fr", ["Ada"]) == ["Ada construit un phare sur l'emplacement 7 (+2)"]
+
+
+def test_short_form_gathers_reveals_destroys_and_points_after_the_actions() -> None:
+    events = [
+        {"type": "card", "seat": 0, "card": "ship"},
+        {"type": "build", "seat": 0, "site": 7, "building": "lighthouse"},
+        {"type": "score", "seat": 0, "delta": 2, "reason": "build"},
+        {"type": "bird", "seat": 0, "value": 3},
+        {"type": "reveal", "site": 9},
+        {"type": "reveal", "site": 8},
+        {"type": "card", "seat": 1, "card": "eruption", "scoring": True},
+        {"type": "score", "seat": 1, "delta": -4, "reason": "eruption"},
+        {"type": "destroy", "seat": 1, "site": 30, "building": "church"},
+        {"type": "draw", "seat": 0},
+        {"type": "draw", "seat": 1},
+    ]
+    assert describe_events(events, "en", ["Ada", "Bo"], short=True) == [
+        "Ada played a ship card.",
+        "Ada built on site 7: Lighthouse.",
+        "You took a bird chip worth 3.",
+        "Bo played the scoring card Eruption.",
+        "Everyone drew a new scoring card.",
+        "Revealed: 8, 9.",
+        "The eruption destroyed the buildings on 30.",
+        "Points: Ada +2, Bo -4.",
+    ]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("card", ["gold6", "fish-sheep", "birds"])
+def test_both_forms_name_a_scoring_card_alike(lang: str, card: str) -> None:
+    events = [{"type": "card", "seat": 0, "card": card, "scoring": True}]
+    name = t(f"game.scoring.{card}.name", lang)
+    (long,) = describe_events(events, lang, ["Ada"])
+    (short,) = describe_events(events, lang, ["Ada"], short=True)
+    assert name in long
+    assert name in short
 
 
 def test_describe_move() -> None:

@@ -5,7 +5,8 @@
 - the public picture is byte-identical when only hidden information differs;
 - the personal picture flags exactly the sites of the seat's legal moves (``legal_sites``);
 - the incremental island layer gives the same picture as painting from scratch;
-- every catalogue key the pictures use exists in all languages with the same placeholders.
+- every catalogue key the pictures use exists in all languages with the same placeholders;
+- the last-move bar says the short form of ``i18n.describe_events`` and marks exactly the events' sites.
 
 No timing assertions and no golden files: pictures are compared with each other, with a tolerance where
 glyph rendering could differ.
@@ -22,10 +23,11 @@ import pytest
 from PIL import Image, ImageChops
 
 import engine
-from i18n import catalogue
+from i18n import catalogue, describe_events, t
 from render import Theme, legal_sites, render_board, render_game_over
 from render import layer as render_layer
 from render.board import compose_board
+from render.describe import describe
 from render.encode import MAX_BYTES
 from render.samples import NAMES, play
 from render.tiles import badge_centre, site_badge
@@ -297,8 +299,9 @@ def test_render_catalogue_is_complete_in_every_language() -> None:
         assert set(other) == keys, lang
         for key in keys:
             assert fields(other[key]) == fields(catalogue("en")[key]), (lang, key)
-    for card in engine.SCORING_CARD_IDS:
-        assert f"render.scoring.{card}" in keys
+    for card in engine.SCORING_CARD_IDS:  # pictures name scoring cards as the channel does
+        assert f"game.scoring.{card}.name" in catalogue("en")
+        assert f"render.scoring.{card}" not in keys
     for kind in engine.BUILDING_CARDS:
         assert f"render.card.{kind}" in keys
     for phase in engine.PHASES:
@@ -306,4 +309,24 @@ def test_render_catalogue_is_complete_in_every_language() -> None:
     for res in engine.RESOURCES:
         assert f"render.resource.{res}" in keys
     for building in engine.BUILDINGS:
-        assert f"render.building.{building}" in keys
+        assert f"game.building.{building}.one" in catalogue("en")
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_last_move_words_are_the_short_form_and_marks_follow_the_events(n: int) -> None:
+    game = engine.new_game(NAMES[:n], 90 + n)
+    rng = random.Random(90 + n)
+    start = describe(game.view(0), "en")
+    assert start.sentences == [t("render.ev.start", "en", name=NAMES[game.to_move or 0])]
+    built_seen = 0
+    while not game.is_over():
+        seat = game.to_move
+        events = game.apply(rng.choice(game.legal_moves()))
+        for view in (game.view(None), game.view(seat)):
+            last = describe(view, "de")
+            assert last.sentences == describe_events(view["events"], "de", NAMES[:n], short=True)
+            assert last.built == {e["site"]: e["seat"] for e in view["events"] if e["type"] == "build"}
+            assert last.revealed == sorted({e["site"] for e in events if e["type"] == "reveal"})
+            assert sum(last.deltas.values()) == sum(e["delta"] for e in events if e["type"] == "score")
+        built_seen += bool(last.built)
+    assert built_seen >= 10

@@ -1,0 +1,131 @@
+"""Worker pools that outlive their workers: the executors where computer players think and pictures are drawn.
+
+A :class:`WorkerPool` owns an executor made by a factory. When a worker process dies (killed by the
+system, out of memory), :class:`concurrent.futures.ProcessPoolExecutor` is broken for good: every later job
+fails with ``BrokenProcessPool``, and a pool that was shut down refuses jobs with a ``RuntimeError``. The
+pool wrapper notices either, replaces the executor with a fresh one from the factory, and redoes the job
+once (logged at WARNING with what the job was for, e.g. the game id). Only if the redo fails as well does
+the error reach the caller, who decides what to do without the worker (a computer plays a random move and
+says so in the log; a picture is left out).
+
+Without a factory the jobs run in the event loop's default thread pool, which does not break::
+
+    pool = WorkerPool(process_pool_factory(workers=2), name="computers")
+    move = await pool.run(choose, view, "expert", seed, 1.0, what="game 12")
+    pool.shutdown()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+ExecutorFactory = Callable[[], Executor]
+"""Makes a new executor (called at the first job and again whenever the last one broke)."""
+
+
+class PoolBroken(Exception):
+    """The worker pool broke, and broke again when the job was redone on a fresh one."""
+
+
+def process_pool_factory(workers: int | None = None) -> ExecutorFactory:
+    """A factory of process pools of ``workers`` processes (default: the cores), started with ``spawn`` so that
+    a worker never inherits the event loop's threads."""
+    count = max(1, workers if workers is not None else (os.cpu_count() or 2))
+    return functools.partial(ProcessPoolExecutor, max_workers=count, mp_context=multiprocessing.get_context("spawn"))
+
+
+class WorkerPool:
+    """An executor that is replaced when it breaks; jobs are redone once on the replacement."""
+
+    def __init__(self, factory: ExecutorFactory | None = None, *, name: str = "workers") -> None:
+        """``factory`` makes the executor (``None``: the loop's default thread pool); ``name`` is for the log."""
+        self.name = name
+        self._factory = factory
+        self._executor: Executor | None = None
+        self.replaced = 0
+        """How many broken executors were replaced (for the log and the tests)."""
+
+    def executor(self) -> Executor | None:
+        """The current executor (made now if there is none yet); ``None`` means the loop's thread pool."""
+        if self._executor is None and self._factory is not None:
+            self._executor = self._factory()
+        return self._executor
+
+    async def run(self, fn: Callable[..., T], *args: Any, what: str = "a job") -> T:
+        """``fn(*args)`` in a worker; a broken pool is replaced and the job redone once.
+
+        ``what`` names the job in the log (e.g. ``"game 12"``). Raises :class:`PoolBroken` when the redo
+        broke the fresh pool too; any exception of ``fn`` itself is raised as it is, never redone.
+        """
+        try:
+            return await self._once(fn, args)
+        except _Broken as broken:
+            log.warning("%s pool: a worker died or the pool was shut down (%s) during %s; replacing the pool "
+                        "and doing the job again", self.name, broken.reason, what)
+            self._replace(broken.executor)
+        try:
+            return await self._once(fn, args)
+        except _Broken as broken:
+            self._replace(broken.executor)
+            raise PoolBroken(f"{self.name} pool broke twice during {what}: {broken.reason}") from None
+
+    async def _once(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        executor = self.executor()
+        loop = asyncio.get_running_loop()
+        if executor is None:
+            return await loop.run_in_executor(None, fn, *args)
+        try:
+            future: Future[T] = executor.submit(fn, *args)
+        except (BrokenExecutor, RuntimeError) as exc:  # broken, or shut down: "cannot schedule new futures"
+            raise _Broken(executor, exc) from exc
+        try:
+            return await asyncio.wrap_future(future, loop=loop)
+        except BrokenExecutor as exc:  # a worker died while the job waited or ran
+            raise _Broken(executor, exc) from exc
+
+    def _replace(self, broken: Executor) -> None:
+        """Drop ``broken`` (unless another job replaced it already); the next job makes a fresh executor."""
+        if self._executor is not broken:
+            return
+        self._executor = None
+        self.replaced += 1
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self, *, wait: bool = True) -> None:
+        """Shut the current executor down (at the bot's close); a later job would start a new one."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=wait, cancel_futures=True)
+
+
+class _Broken(Exception):
+    """Internal: ``executor`` could not run the job (``reason``)."""
+
+    def __init__(self, executor: Executor, reason: BaseException) -> None:
+        super().__init__(str(reason))
+        self.executor = executor
+        self.reason = f"{type(reason).__name__}: {reason}" if str(reason) else type(reason).__name__
+
+
+def as_pool(workers: WorkerPool | Executor | None, *, name: str) -> WorkerPool:
+    """``workers`` as a :class:`WorkerPool`: a bare executor becomes a pool whose first executor it is and whose
+    replacements are process pools (for a process pool) or threads (otherwise)."""
+    if isinstance(workers, WorkerPool):
+        return workers
+    if workers is None:
+        return WorkerPool(None, name=name)
+    factory = process_pool_factory() if isinstance(workers, ProcessPoolExecutor) else None
+    pool = WorkerPool(factory, name=name)
+    pool._executor = workers
+    return pool

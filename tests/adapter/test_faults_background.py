@@ -1,0 +1,278 @@
+"""Background work never dies silently, and nothing blocks the acknowledgement: through the real discord.py
+against the fake Discord, on a real SQLite file.
+
+* a computer's move that cannot be stored (another connection holds the write lock longer than the busy
+  timeout) is tried again and posted once the lock is released;
+* a killed render worker process does not end the pictures;
+* commands in a channel are acknowledged and answered while its computer thinks;
+* the sweep restarts a computer whose task stopped;
+* one turn reminder that cannot be marked does not stop the others.
+
+A computer player here is a :class:`Gate`: a thread that says when it thinks and answers when the test lets it,
+so nothing depends on timing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import os
+import signal
+import sqlite3
+import threading
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.adapter.client import create_bot
+from bot.host.settings import Settings
+from bot.host.workers import WorkerPool, process_pool_factory
+from tests.adapter.conftest import CAPTURED, TIMEOUT, Driver
+from tests.fakediscord import BotRunner, FakeDiscord
+
+
+class Gate:
+    """A computer player (the first legal move) that says when it thinks and waits for ``go``."""
+
+    def __init__(self) -> None:
+        self.thinking = threading.Event()
+        self.go = threading.Event()
+        self.go.set()
+
+    def __call__(self, view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+        self.thinking.set()
+        assert self.go.wait(TIMEOUT)
+        return str(view["you"]["legal_moves"][0])
+
+    def close(self) -> None:
+        """From now on the computer thinks until :meth:`open`."""
+        self.thinking.clear()
+        self.go.clear()
+
+    def open(self) -> None:
+        self.go.set()
+
+    async def wait_thinking(self) -> None:
+        assert await asyncio.to_thread(self.thinking.wait, TIMEOUT), "the computer never started thinking"
+
+
+class Records(logging.Handler):
+    """The bot's log messages at WARNING and above."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+    def count(self, text: str) -> int:
+        return sum(text in m for m in self.messages)
+
+
+class FaultDriver(Driver):
+    """A :class:`Driver` whose bot gets a gated computer player and, optionally, a render worker pool."""
+
+    def __init__(self, fake: FakeDiscord, settings: Settings, gate: Gate, render: WorkerPool | None = None) -> None:
+        super().__init__(fake, settings, channel="games")
+        self.gate = gate
+        self.render = render
+
+    async def start(self) -> Any:
+        bot = create_bot(self.settings, render_executor=self.render,
+                         host_options={"new_seed": self._next_seed, "chooser": self.gate})
+        self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
+        await self.runner.start()
+        return bot
+
+    @property
+    def cog(self) -> Any:
+        return self.bot.get_cog("SantaCruz")
+
+    def computer_task(self) -> asyncio.Task[None] | None:
+        return self.cog._computers.get(self.channel.id)
+
+
+@pytest.fixture
+def records() -> Iterator[Records]:
+    handler = Records()
+    logger = logging.getLogger("bot")
+    logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+
+
+@pytest.fixture
+def fault_settings(tmp_path: Path) -> Settings:
+    return Settings(database_path=str(tmp_path / "santacruz.db"), ai_strength="random", ai_seconds=0.05,
+                    busy_timeout=0.2, retry_seconds=0.05, sweep_seconds=3600)
+
+
+@pytest_asyncio.fixture
+async def gated(fake_discord: FakeDiscord, fault_settings: Settings) -> AsyncIterator[FaultDriver]:
+    driver = FaultDriver(fake_discord, fault_settings, Gate())
+    await driver.start()
+    try:
+        yield driver
+    finally:
+        driver.gate.open()
+        await driver.stop()
+
+
+class WriteLock:
+    """Another connection to the bot's database holding the write lock (``BEGIN IMMEDIATE``) until released."""
+
+    def __init__(self, path: str) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None, timeout=TIMEOUT)
+
+    def __enter__(self) -> WriteLock:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self
+
+    def release(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+        self.conn.close()
+
+
+async def person_to_move_against_a_computer(driver: FaultDriver) -> None:
+    """alice against one computer, alice to move."""
+    await driver.open_game(["alice"], computers=1)
+    await driver.settle()
+    assert driver.to_move_user() == "alice"
+
+
+# ---------------------------------------------------------------------- a locked database
+
+
+async def test_a_computer_move_blocked_by_a_locked_database_is_made_after_the_lock_is_released(
+        gated: FaultDriver, records: Records) -> None:
+    driver, gate, fake = gated, gated.gate, gated.fake
+    await person_to_move_against_a_computer(driver)
+    gate.close()
+    await driver.play_turn()
+    seq = driver.info().seq
+    await gate.wait_thinking()
+    with WriteLock(driver.settings.database_path) as lock:
+        gate.open()
+        # the write fails after the (short) busy timeout, and is tried again, more than once
+        await fake.wait_until(lambda: records.count("a computer move failed") >= 2, timeout=TIMEOUT,
+                              description="the computer's write to fail twice", poll=0.05)
+        assert driver.info().seq == seq, "a failed write changes nothing"
+        posts = len(await driver.wait_posts(1 + seq))
+        lock.release()
+        await driver.wait_seq(seq + 1)
+        after = await driver.wait_posts(posts + 1)
+    assert "Computer 1" in after[-1].text
+    await driver.settle()
+    assert driver.to_move_user() == "alice"
+
+
+# ---------------------------------------------------------------------- a killed render worker
+
+
+async def test_a_killed_render_worker_still_gives_the_next_move_its_picture(
+        fake_discord: FakeDiscord, fault_settings: Settings) -> None:
+    render = WorkerPool(process_pool_factory(1), name="render")
+    driver = FaultDriver(fake_discord, fault_settings, Gate(), render=render)
+    await driver.start()
+    try:
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+        pid = await render.run(os.getpid)
+        assert pid != os.getpid()
+        os.kill(pid, signal.SIGKILL)
+        await driver.play_turn()
+        posts = await driver.wait_posts(2)  # a board post carries board.png: the picture was drawn
+        assert len(posts) == 2 and render.replaced == 1
+        await driver.play_turn()
+        await driver.wait_posts(3)
+    finally:
+        await driver.stop()
+        render.shutdown()
+
+
+# ---------------------------------------------------------------------- acknowledgements
+
+
+async def test_commands_are_answered_while_the_channels_computer_thinks(gated: FaultDriver) -> None:
+    driver, gate = gated, gated.gate
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    mover = driver.to_move_user()
+    other = "bob" if mover == "alice" else "alice"
+    gate.close()
+    reply = await driver.answer(await driver.slash("away", user=mover, locale="en-US"))
+    assert reply.ephemeral
+    await gate.wait_thinking()
+    for command in ("away", "back"):  # the other player, in the same channel, while the computer thinks
+        handle = await driver.slash(command, user=other, locale="en-US")
+        reply = await driver.answer(handle)
+        assert reply.ephemeral and handle.acknowledged
+    assert not gate.go.is_set()
+    task = driver.computer_task()
+    assert task is not None and not task.done(), "the computer was still thinking"
+    gate.open()
+    await driver.settle()
+    assert driver.to_move_user() == other
+
+
+# ---------------------------------------------------------------------- the sweep
+
+
+async def test_the_sweep_restarts_a_computer_whose_task_stopped(
+        fake_discord: FakeDiscord, fault_settings: Settings, records: Records) -> None:
+    driver = FaultDriver(fake_discord, dataclasses.replace(fault_settings, sweep_seconds=0.2), Gate())
+    await driver.start()
+    try:
+        await person_to_move_against_a_computer(driver)
+        driver.gate.close()
+        await driver.play_turn()
+        seq = driver.info().seq
+        await driver.gate.wait_thinking()
+        task = driver.computer_task()
+        assert task is not None
+        restarted = records.count("no task was playing")
+        task.cancel()  # the computer's task ends while its move is due
+        await fake_discord.wait_until(lambda: records.count("no task was playing") > restarted, timeout=TIMEOUT,
+                                      description="the sweep to restart the computer", poll=0.05)
+        driver.gate.open()
+        await driver.wait_seq(seq + 1)
+        await driver.wait_posts(1 + seq + 1)
+        await driver.settle()
+        assert driver.to_move_user() == "alice"
+    finally:
+        driver.gate.open()
+        await driver.stop()
+
+
+# ---------------------------------------------------------------------- reminders
+
+
+async def test_a_reminder_that_cannot_be_marked_does_not_stop_the_others(
+        gated: FaultDriver, records: Records) -> None:
+    driver, fake = gated, gated.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    first = driver.to_move_user()
+    driver.channel = fake.channel("general")
+    await driver.open_game(["carol"], computers=1)
+    await driver.settle()
+    assert driver.to_move_user() == "carol"
+    later = max(driver.host.info(c.id).last_move_at or 0.0 for c in (driver.channel, fake.channel("games")))
+    later += 13 * 3600
+    before = {user: len(fake.dm_messages(user)) for user in (first, "carol")}
+    with WriteLock(driver.settings.database_path):
+        assert await driver.cog.send_reminders(now=later) == 2
+    assert {user: len(fake.dm_messages(user)) for user in (first, "carol")} == {
+        user: count + 1 for user, count in before.items()}, "both players were reminded"
+    assert records.count("the turn reminder failed") == 2

@@ -1,0 +1,84 @@
+"""Run the real Santa Cruz bot in a child process against a fake Discord served by the test process.
+
+``python -m tests.fakediscord.child_bot`` with the bot's settings in the environment (``DISCORD_TOKEN``,
+``DATABASE_URL`` or ``DATABASE_PATH``, ``SHARD_COUNT``, ``SHARD_IDS``, …) and ``FAKE_DISCORD_URL`` (the fake's
+base URL, ``http://127.0.0.1:PORT``): discord.py is pointed at the fake as :func:`patch_discord` does, then the
+bot runs exactly as ``santacruz-bot`` would, until it is stopped (SIGTERM: a clean close; SIGKILL: a crash).
+Tests use :class:`ChildBot` to start and stop such processes: several of them are the processes of a sharded bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import discord.asset
+import discord.gateway
+import discord.http
+import yarl
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _point_discord_at(base_url: str) -> None:
+    discord.http.Route.BASE = f"{base_url}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base_url.replace("http://", "ws://") + "/gateway/")
+    discord.asset.Asset.BASE = base_url
+
+
+async def _run() -> None:
+    from bot.adapter.client import create_bot
+    from bot.host.logs import setup_logging
+    from bot.host.settings import Settings
+
+    settings = Settings.load(env_file=None)
+    setup_logging(settings.log_level, secrets=[settings.discord_token])
+    bot = create_bot(settings)
+    bot._connection.guild_ready_timeout = 0.2  # the fake sends every guild at once
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        await bot.start(settings.discord_token)
+
+
+class ChildBot:
+    """One bot process (``env``: its settings); ``start()``, then ``terminate()`` or ``kill()``."""
+
+    def __init__(self, fake_base_url: str, env: dict[str, str], log_path: Path) -> None:
+        self.env = {**os.environ, **env, "FAKE_DISCORD_URL": fake_base_url, "PYTHONPATH": str(ROOT)}
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen([sys.executable, "-m", "tests.fakediscord.child_bot"], cwd=ROOT,
+                                            env=self.env, stdout=log, stderr=subprocess.STDOUT)
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies at once, mid-work, as in a crash."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=30)
+
+    def terminate(self) -> None:
+        """SIGTERM: the bot closes cleanly."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=30)
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+
+if __name__ == "__main__":
+    _point_discord_at(os.environ["FAKE_DISCORD_URL"])
+    asyncio.run(_run())

@@ -1,0 +1,148 @@
+"""The outbox on real SQLite files: every change writes the posts and DMs it owes in its own transaction,
+with public facts only; a failed write stores neither the change nor its deliveries; rows are marked done or
+due again later."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from bot.host.host import Host
+from bot.host.store import DeliveryRow, Store
+from bot.host.table import (
+    ABANDONED_POST,
+    HAND_DM,
+    MOVE_POST,
+    SEAT_POST,
+    START_POST,
+    TURN_DM,
+    MoveResult,
+    SeatChange,
+    StartResult,
+)
+from tests.host.test_host import ADA, BO, CH, GUILD, SEED, Clock, make_host, play_first, user_to_move
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def host(store: Store, clock: Clock) -> Host:
+    host = make_host(store, clock)
+    await host.load()
+    await host.open(CH, GUILD, ADA, "Ada")
+    await host.join(CH, BO, "Bo")
+    return host
+
+
+def kinds(rows: list[DeliveryRow]) -> list[tuple[str, int, int | None]]:
+    return [(r.kind, r.seq, r.user_id) for r in rows]
+
+
+def assert_public(host: Host, rows: list[DeliveryRow]) -> None:
+    """No payload carries the seed, a seat's own view or any seat's secret scoring cards."""
+    for row in rows:
+        text = json.dumps(row.payload)
+        assert '"seed"' not in text and str(SEED) not in text and '"scoring_cards"' not in text
+        assert '"you": {' not in text and '"legal_moves"' not in text
+
+
+async def test_start_writes_its_post_and_every_hand(host: Host, store: Store) -> None:
+    start = await host.start(CH, ADA)
+    rows = await store.deliveries(start.info.game_id)
+    first = start.to_move_user_id
+    other = BO if first == ADA else ADA
+    assert kinds(rows) == [(START_POST, 0, None)] + [
+        (TURN_DM if u == first else HAND_DM, 0, u) for u in (ADA, BO)]
+    assert all(r.done_at is None and r.attempts == 0 and r.channel_id == CH for r in rows)
+    assert StartResult.from_payload(rows[0].payload) == start
+    assert {r.user_id for r in rows[1:]} == {first, other}
+    assert_public(host, rows)
+
+
+async def test_a_move_writes_its_post_and_dms_in_its_transaction(host: Host, store: Store) -> None:
+    start = await host.start(CH, ADA)
+    result = await play_first(host)
+    rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == 1]
+    assert rows[0].kind == MOVE_POST and MoveResult.from_payload(rows[0].payload) == result
+    expected = [(HAND_DM, 1, u) for u in result.dm_user_ids if u != result.to_move_user_id]
+    if result.to_move_user_id is not None:
+        expected.append((TURN_DM, 1, result.to_move_user_id))
+    assert kinds(rows[1:]) == expected
+    assert rows[-1].payload["hand_changed"] == (result.to_move_user_id in result.dm_user_ids)
+    assert_public(host, await store.deliveries(start.info.game_id))
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_a_failed_write_stores_neither_the_move_nor_its_deliveries(host: Host, store: Store) -> None:
+    start = await host.start(CH, ADA)
+    before = await store.deliveries(start.info.game_id)
+    # a real "database or disk is full": no page may be added to the file
+    conn = store._conn  # the store's own connection: the limit is per connection
+    async with conn.execute("PRAGMA page_count") as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    await conn.execute(f"PRAGMA max_page_count = {int(row[0])}")
+    user = user_to_move(host)
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        await host.play(CH, user, host.legal_moves(CH, user)[0])
+    await conn.execute("PRAGMA max_page_count = 1073741823")
+    assert await store.deliveries(start.info.game_id) == before
+    assert await store.moves(start.info.game_id) == []
+    info = host.info(CH)
+    assert info is not None and info.seq == 0 and info.to_move == start.to_move
+    # the same move goes through once the disk has room again
+    await host.play(CH, user, host.legal_moves(CH, user)[0])
+    assert [r.kind for r in await store.deliveries(start.info.game_id)][len(before)] == MOVE_POST
+
+
+async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store) -> None:
+    start = await host.start(CH, ADA)
+    user = user_to_move(host)
+    away = await host.away(CH, user)
+    back = await host.back(CH, user)
+    await host.abandon(CH, ADA, name="Ada the Opener")
+    rows = (await store.deliveries(start.info.game_id))[3:]
+    assert kinds(rows) == [(SEAT_POST, 0, None), (SEAT_POST, 0, None), (TURN_DM, 0, user), (ABANDONED_POST, 0, None)]
+    assert SeatChange.from_payload(rows[0].payload) == away and away.away
+    assert SeatChange.from_payload(rows[1].payload) == back and not back.away
+    assert rows[3].payload == {"name": "Ada the Opener", "locale": "en"}
+
+
+async def test_delivered_and_retried_rows(host: Host, store: Store, clock: Clock) -> None:
+    await host.start(CH, ADA)
+    pending = await host.pending_deliveries(CH)
+    assert next(d.kind for d in pending) == START_POST and await host.pending_deliveries(CH + 1) == []
+    first, second = pending[0], pending[1]
+    await host.retry_delivery(first, 30.0, "DiscordServerError 503")
+    await host.delivered(second)
+    again = await host.pending_deliveries()
+    assert [d.id for d in again] == [first.id] + [d.id for d in pending[2:]]
+    assert again[0].attempts == 1 and again[0].due_at == clock() + 30.0
+    row = next(r for r in await store.deliveries(first.game_id) if r.id == first.id)
+    assert row.last_error == "DiscordServerError 503" and row.done_at is None
+    await host.delivered(again[0], "missing permission: send_messages")
+    row = next(r for r in await store.deliveries(first.game_id) if r.id == first.id)
+    assert row.done_at == clock() and row.attempts == 2 and row.last_error == "missing permission: send_messages"
+
+
+async def test_pending_deliveries_survive_a_restart(store: Store, clock: Clock, host: Host) -> None:
+    await host.start(CH, ADA)
+    await play_first(host)
+    owed = [d.id for d in await host.pending_deliveries()]
+    second = make_host(store, clock)
+    await second.load()
+    assert [d.id for d in await second.pending_deliveries()] == owed
+
+
+def test_a_discard_stays_secret_in_the_payload() -> None:
+    result = MoveResult(
+        game_id=1, channel_id=2, locale="en", seq=3, seat=0, name="Ada", user_id=ADA, by_computer=False,
+        move="discard gold10", undo=False, events=[], view={}, to_move=1, to_move_name="Bo", to_move_user_id=BO,
+        computer_to_move=False, secret_changed=(0,), dm_user_ids=(ADA,), game_over=False, ranking=None)
+    payload = result.to_payload()
+    assert payload["move"] == "discard" and "gold10" not in json.dumps(payload)

@@ -1,0 +1,94 @@
+"""``santacruz-bot migrate``: a SQLite database copied to PostgreSQL, checked by replay, safe to run twice."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.host.host import Host
+from bot.host.migrate import copy_database
+from bot.host.postgres_store import PostgresStore
+from bot.host.settings import Settings
+from bot.host.store import Store, StoreError
+
+NOW = 1_700_000_000.0
+
+
+async def a_database(path: Path) -> dict[int, list[str]]:
+    """Three games played through the host (one finished, one running with an undo, one lobby) and a user's
+    language; returns each game's stored moves."""
+    store = await Store.open(path)
+    host = Host(store, Settings(), clock=lambda: NOW, new_seed=iter([11, 22, 33]).__next__)
+    rng = random.Random(5)
+    for channel in (1, 2):
+        await host.open(channel, 9, 100, "Ada")
+        await host.join(channel, 200, "Bo")
+        await host.start(channel, 100)
+        limit = 1000 if channel == 1 else 12
+        for _ in range(limit):
+            info = host.info(channel)
+            if info is None or info.to_move is None or info.status != "running":
+                break
+            user = info.seats[info.to_move].user_id
+            assert user is not None
+            await host.play(channel, user, rng.choice(host.legal_moves(channel, user)))
+    user = host.info(2).seats[host.info(2).to_move].user_id  # type: ignore[union-attr]  # running
+    await host.play(2, user, host.legal_moves(2, user)[0])
+    await host.undo(2, user)
+    await host.open(3, 9, 100, "Ada")
+    await host.remember_locale(200, "de")
+    logs = {g.id: [m.move for m in await store.moves(g.id)] for g in [await store.latest_game(c) for c in (1, 2, 3)]
+            if g is not None}
+    await store.close()
+    return logs
+
+
+async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copies_nothing(
+        tmp_path: Path, pg_url: str) -> None:
+    path = tmp_path / "old.db"
+    logs = await a_database(path)
+    report = await copy_database(f"sqlite:{path}", pg_url)
+    assert report.problems == []
+    assert report.copied == {"games": 3, "moves": sum(map(len, logs.values())), "users": 1}
+    assert report.checked == 3
+    again = await copy_database(f"sqlite:{path}", pg_url)
+    assert again.problems == [] and sum(again.copied.values()) == 0
+    assert again.present == report.copied
+
+    store = await PostgresStore.open(pg_url)
+    try:
+        assert {g.id: [m.move for m in await store.moves(g.id)] for g in await store.all_games()} == logs
+        assert await store.user_locales() == {200: "de"}
+        statuses = sorted(g.status for g in await store.all_games())
+        assert statuses == ["lobby", "over", "running"]
+        host = Host(store, Settings(), clock=lambda: NOW)
+        loaded = await host.load()  # the running game and the lobby carry on from PostgreSQL
+        assert sorted(i.channel_id for i in loaded) == [2, 3]
+        new_id = (await host.open(4, 9, 100, "Ada")).game_id
+        assert new_id > max(logs)  # ids go on after the copied ones
+    finally:
+        await store.close()
+
+
+async def test_a_game_whose_log_does_not_replay_is_reported(tmp_path: Path, pg_url: str) -> None:
+    path = tmp_path / "old.db"
+    await a_database(path)
+    store = await Store.open(path)
+    running = await store.latest_game(2)
+    assert running is not None
+    await store.update_game(running.id, now=NOW, state=None)
+    await store.close()
+    async with aiosqlite.connect(path) as conn:  # a damaged log, as a bad disk or a bad hand-edit leaves it
+        await conn.execute("UPDATE moves SET move = 'land 999' WHERE game_id = ? AND seq = 1", (running.id,))
+        await conn.commit()
+    report = await copy_database(f"sqlite:{path}", pg_url)
+    assert [p.split(":")[0] for p in report.problems] == [f"game {running.id}"]
+    assert "does not replay" in report.problems[0]
+
+
+async def test_a_missing_file_is_a_clear_refusal(tmp_path: Path, pg_url: str) -> None:
+    with pytest.raises(StoreError, match="no SQLite database"):
+        await copy_database(f"sqlite:{tmp_path / 'nothing.db'}", pg_url)

@@ -1,0 +1,314 @@
+"""Worker pools that outlive their workers, and computers that think outside the channel's lock.
+
+Real process pools (a worker is killed with SIGKILL), real thread pools, real SQLite files, real Pillow.
+No timing assertions: a blocked computer player is a thread waiting on an event the test sets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.host.host import GameFactory, Host, default_chooser, default_game_factory
+from bot.host.pictures import Pictures
+from bot.host.settings import Settings, SettingsError
+from bot.host.store import Store, StoreError
+from bot.host.workers import PoolBroken, WorkerPool, as_pool, process_pool_factory
+from engine import new_game
+from tests.host.test_host import ADA, BO, CH, CH2, GUILD, SEED, Clock, first_legal, tiny_factory
+
+PNG = b"\x89PNG\r\n\x1a\n"
+WAIT = 60.0
+"""Generous: the machine may be slow and busy."""
+
+
+def square(x: int) -> int:
+    return x * x
+
+
+def fail_with_value_error(calls: list[int]) -> None:
+    calls.append(1)
+    raise ValueError("the job's own error")
+
+
+def shut_down_threads() -> Executor:
+    """A real executor that refuses every job ("cannot schedule new futures after shutdown")."""
+    executor = ThreadPoolExecutor(max_workers=1)
+    executor.shutdown()
+    return executor
+
+
+async def kill_a_worker(pool: WorkerPool) -> int:
+    """SIGKILL the pool's (only) worker process; returns its pid."""
+    pid = await pool.run(os.getpid)
+    assert pid != os.getpid()
+    os.kill(pid, signal.SIGKILL)
+    return pid
+
+
+@pytest.fixture
+def process_pool() -> Any:
+    pool = WorkerPool(process_pool_factory(1), name="test")
+    yield pool
+    pool.shutdown()
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    store = await Store.open(tmp_path / "santacruz.db")
+    yield store
+    await store.close()
+
+
+def make_host(store: Store, workers: WorkerPool | None = None, chooser: Callable[..., str] = first_legal,
+              game_factory: GameFactory = tiny_factory, **settings: Any) -> Host:
+    return Host(store, Settings(**settings), clock=Clock(), game_factory=game_factory, chooser=chooser,
+                executor=workers, new_seed=lambda: SEED)
+
+
+async def computer_to_move(host: Host, channel: int = CH, user: int = ADA) -> None:
+    """A running game in ``channel``: ``user`` against a computer, the computer to move."""
+    await host.open(channel, GUILD, user, "Ada", computers=1)
+    await host.start(channel, user)
+    info = host.info(channel)
+    assert info is not None and info.to_move is not None
+    if not info.seats[info.to_move].is_computer:
+        await host.play(channel, user, host.legal_moves(channel, user)[0])
+    info = host.info(channel)
+    assert info is not None and info.to_move is not None and info.seats[info.to_move].is_computer
+
+
+# ---------------------------------------------------------------------- the pool wrapper
+
+
+async def test_a_killed_worker_process_is_replaced_and_the_job_redone(
+        process_pool: WorkerPool, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="bot.host.workers")
+    killed = await kill_a_worker(process_pool)
+    assert await process_pool.run(square, 7, what="game 12") == 49
+    assert process_pool.replaced == 1
+    assert await process_pool.run(os.getpid) != killed
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("game 12" in w and "replacing the pool" in w for w in warnings), warnings
+
+
+async def test_a_shut_down_pool_is_replaced() -> None:
+    made: list[Executor] = []
+
+    def factory() -> Executor:
+        made.append(shut_down_threads() if not made else ThreadPoolExecutor(max_workers=1))
+        return made[-1]
+
+    pool = WorkerPool(factory, name="test")
+    assert await pool.run(square, 3) == 9
+    assert len(made) == 2 and pool.replaced == 1
+    pool.shutdown()
+
+
+async def test_an_error_of_the_job_itself_is_raised_once_and_keeps_the_pool() -> None:
+    pool = WorkerPool(lambda: ThreadPoolExecutor(max_workers=1), name="test")
+    calls: list[int] = []
+    with pytest.raises(ValueError, match="the job's own error"):
+        await pool.run(fail_with_value_error, calls)
+    assert calls == [1] and pool.replaced == 0
+    assert await pool.run(square, 4) == 16
+    pool.shutdown()
+
+
+async def test_a_pool_that_breaks_again_on_the_redo_raises_pool_broken() -> None:
+    pool = WorkerPool(shut_down_threads, name="test")
+    with pytest.raises(PoolBroken, match="game 5"):
+        await pool.run(square, 2, what="game 5")
+    assert pool.replaced == 2
+
+
+async def test_a_bare_process_pool_is_adopted_and_replaced_by_a_process_pool() -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    pool = as_pool(executor, name="adopted")
+    await kill_a_worker(pool)
+    assert await pool.run(square, 5) == 25
+    assert pool.replaced == 1 and isinstance(pool.executor(), ProcessPoolExecutor)
+    assert pool.executor() is not executor
+    pool.shutdown()
+
+
+# ---------------------------------------------------------------------- pictures
+
+
+async def test_the_next_picture_after_a_killed_render_worker(process_pool: WorkerPool) -> None:
+    pictures = Pictures(process_pool)
+    view = new_game(["Ada", "Bo"], 3).view(None)
+    first = await pictures.png(view, "en", key=(1, 0, None))
+    assert first is not None and first.startswith(PNG)
+    await kill_a_worker(process_pool)
+    again = await pictures.png(view, "de", key=(1, 0, None))  # another language: not from the cache
+    assert again is not None and again.startswith(PNG) and again != first
+    assert process_pool.replaced == 1
+
+
+# ---------------------------------------------------------------------- computers
+
+
+async def test_the_next_computer_move_after_a_killed_worker_keeps_its_strength(
+        store: Store, process_pool: WorkerPool, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    host = make_host(store, process_pool, chooser=default_chooser, game_factory=default_game_factory,
+                     ai_seconds=0.05)  # the engine's players on the default island, in a worker process
+    await computer_to_move(host)
+    await kill_a_worker(process_pool)
+    result = await anext(host.run_computers(CH))
+    assert result.by_computer and process_pool.replaced == 1
+    assert not any("fell back" in r.getMessage() for r in caplog.records)
+    assert any("replacing the pool" in r.getMessage() and f"game {result.game_id}" in r.getMessage()
+               for r in caplog.records)
+
+
+async def test_a_computer_plays_random_only_when_the_redo_breaks_too_and_says_so(
+        store: Store, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="bot.host")
+    host = make_host(store, WorkerPool(shut_down_threads, name="computers"), ai_strength="expert")
+    await computer_to_move(host)
+    result = await anext(host.run_computers(CH))
+    assert result.by_computer and host.info(CH).seq == result.seq
+    fell_back = [r for r in caplog.records if "strength fell back" in r.getMessage()]
+    assert [(r.levelno, r.getMessage().split("; ")[-1]) for r in fell_back] == [
+        (logging.WARNING, f"strength fell back from expert to random for game {result.game_id}")]
+
+
+class Gate:
+    """A computer player that tells when it thinks and waits until the test lets it answer."""
+
+    def __init__(self) -> None:
+        self.thinking = threading.Event()
+        self.go = threading.Event()
+
+    def __call__(self, view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+        self.thinking.set()
+        assert self.go.wait(WAIT)
+        return str(view["you"]["legal_moves"][0])
+
+
+async def test_the_channel_is_answered_while_its_computer_thinks(store: Store) -> None:
+    gate = Gate()
+    host = make_host(store, chooser=gate)
+    await host.open(CH, GUILD, ADA, "Ada", computers=1)
+    await host.join(CH, BO, "Bo")
+    await host.start(CH, ADA)
+    while host.info(CH).seats[host.info(CH).to_move].is_computer:
+        gate.go.set()
+        await anext(host.run_computers(CH))
+    gate.go.clear()
+    mover = host.info(CH).seats[host.info(CH).to_move].user_id
+    await host.away(CH, mover)  # the computer plays the absent player's seat
+    task = asyncio.create_task(anext(host.run_computers(CH)))
+    assert await asyncio.to_thread(gate.thinking.wait, WAIT)
+    # the same channel answers meanwhile (this waited for the computer before: the lock was held)
+    other = BO if mover == ADA else ADA
+    await host.away(CH, other)
+    await host.back(CH, other)
+    assert not gate.go.is_set() and not task.done()
+    gate.go.set()
+    assert (await task).by_computer
+
+
+async def test_a_computer_whose_player_came_back_while_it_thought_stores_nothing(store: Store) -> None:
+    gate = Gate()
+    host = make_host(store, chooser=gate)
+    await host.open(CH, GUILD, ADA, "Ada")
+    await host.join(CH, BO, "Bo")
+    await host.start(CH, ADA)
+    info = host.info(CH)
+    mover = info.seats[info.to_move].user_id
+    await host.away(CH, mover)
+    task = asyncio.create_task(anext(host.run_computers(CH), None))
+    assert await asyncio.to_thread(gate.thinking.wait, WAIT)
+    await host.back(CH, mover)  # the game is no longer the computer's to play
+    gate.go.set()
+    assert await task is None
+    assert host.info(CH).seq == 0 and (await store.moves(info.game_id)) == []
+    assert host.legal_moves(CH, mover), "the returning player is to move"
+
+
+async def test_one_channel_thinks_one_move_at_a_time_and_channels_think_side_by_side(store: Store) -> None:
+    both = threading.Barrier(2, timeout=WAIT)
+    lock = threading.Lock()
+    active: dict[int, int] = {}
+    most: dict[int, int] = {}
+    first: set[int] = set()
+
+    def chooser(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+        me = len(view["players"][0]["name"])  # the channels' openers have names of different lengths
+        with lock:
+            active[me] = active.get(me, 0) + 1
+            most[me] = max(most.get(me, 0), active[me])
+        try:
+            if me not in first:  # each channel's first move waits until the other channel thinks too
+                first.add(me)
+                both.wait()
+        except threading.BrokenBarrierError:
+            pass
+        finally:
+            with lock:
+                active[me] -= 1
+        return str(view["you"]["legal_moves"][0])
+
+    host = make_host(store, WorkerPool(lambda: ThreadPoolExecutor(max_workers=4), name="computers"), chooser=chooser)
+    for channel, user, name in ((CH, ADA, "Ada"), (CH2, BO, "Bodo")):
+        await host.open(channel, GUILD, user, name, computers=1)
+        await host.start(channel, user)
+        await host.away(channel, user)
+
+    async def drain(channel: int) -> list[int]:
+        return [r.seq async for r in host.run_computers(channel)]
+
+    # two runners in each channel, one worker pool of four threads for all
+    runs = await asyncio.gather(drain(CH), drain(CH), drain(CH2), drain(CH2))
+    assert host.info(CH).status == host.info(CH2).status == "over"
+    assert sorted(runs[0] + runs[1]) == list(range(1, host.info(CH).seq + 1))
+    assert most == {3: 1, 4: 1}, "never two moves of one channel thought about at once"
+    assert not both.broken, "the two channels' computers thought side by side"
+    host.workers.shutdown()
+
+
+# ---------------------------------------------------------------------- settings
+
+
+def test_the_busy_timeout_and_the_retry_and_sweep_intervals_are_settings() -> None:
+    settings = Settings.from_mapping({"BUSY_TIMEOUT": "0.25", "RETRY_SECONDS": "0.5", "SWEEP_SECONDS": "30"})
+    assert (settings.busy_timeout, settings.retry_seconds, settings.sweep_seconds) == (0.25, 0.5, 30.0)
+    assert (Settings().busy_timeout, Settings().retry_seconds, Settings().sweep_seconds) == (5.0, 1.0, 60.0)
+    for name in ("BUSY_TIMEOUT", "RETRY_SECONDS", "SWEEP_SECONDS"):
+        with pytest.raises(SettingsError, match=name):
+            Settings.from_mapping({name: "0"})
+        with pytest.raises(SettingsError, match=name):
+            Settings.from_mapping({name: "soon"})
+
+
+async def test_the_store_waits_for_a_locked_database_only_as_long_as_its_busy_timeout(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "locked.db"
+    store = await Store.open(path, busy_timeout=0.1)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises((sqlite3.OperationalError, StoreError)):  # "database is locked", however wrapped
+            await store.set_user_locale(ADA, "de", now=1.0)
+        other.execute("ROLLBACK")
+        await store.set_user_locale(ADA, "de", now=2.0)
+        assert await store.user_locales() == {ADA: "de"}
+    finally:
+        other.close()
+        await store.close()

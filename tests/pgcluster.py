@@ -1,0 +1,69 @@
+"""A throwaway PostgreSQL cluster for the tests: ``initdb`` + ``pg_ctl`` on a free 127.0.0.1 port in a temp dir.
+
+``initdb`` and ``pg_ctl`` refuse to run as root; as root the cluster is made and run by the unprivileged user
+``nobody``, which owns its directory. Without PostgreSQL's server binaries the tests that need it are skipped
+with one line saying how to install them, except under CI (``CI=true``), where they must run and a missing
+binary fails them instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+BINARIES = ("initdb", "pg_ctl", "postgres", "psql")
+INSTALL_HINT = ("PostgreSQL server binaries (initdb, pg_ctl, postgres) are not on PATH: "
+                "install them (Debian: apt-get install postgresql) to run the PostgreSQL tests")
+
+
+def missing_binaries() -> list[str]:
+    """The server programs that are not on PATH."""
+    return [name for name in BINARIES if shutil.which(name) is None]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _run(argv: list[str], *, as_user: str | None) -> None:
+    if as_user is not None:
+        argv = ["su", as_user, "-s", "/bin/sh", "-c", shlex.join(argv)]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({result.returncode}): {result.stdout}{result.stderr}")
+
+
+@contextmanager
+def cluster() -> Iterator[str]:
+    """Start a new cluster and yield its URL (``postgresql://postgres@127.0.0.1:PORT/postgres``); stop and
+    delete it afterwards."""
+    as_user = "nobody" if os.geteuid() == 0 else None
+    folder = Path(tempfile.mkdtemp(prefix="santacruz-pg-"))
+    if as_user is not None:
+        shutil.chown(folder, user=as_user)
+    data, port = folder / "data", _free_port()
+    _run(["initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"], as_user=as_user)
+    options = f"-h 127.0.0.1 -p {port} -k {folder} -F -c fsync=off -c max_connections=200"
+    _run(["pg_ctl", "-D", str(data), "-o", options, "-l", str(folder / "server.log"), "-w", "-t", "60", "start"],
+         as_user=as_user)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        try:
+            _run(["pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop"], as_user=as_user)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def sql(url: str, statement: str) -> None:
+    """Run one SQL statement with ``psql`` (outside any event loop: fixtures create and drop databases)."""
+    _run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", statement], as_user=None)
