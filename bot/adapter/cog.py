@@ -18,7 +18,6 @@ moves and everything a move sends run elsewhere.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from concurrent.futures import Executor
@@ -33,7 +32,7 @@ from bot.adapter import options, texts
 from bot.adapter.background import SHUTDOWN_GRACE, Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
-from bot.adapter.publish import Outbox, Publisher
+from bot.adapter.publish import Publisher
 from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
 from bot.adapter.translator import locale_text
 from bot.adapter.views import abandon_view, confirm_view, lobby_view
@@ -103,15 +102,6 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def send_reminders(self, now: float | None = None) -> int:
         """DM every player whose reminder is due; returns how many were due."""
         return await self.background.send_reminders(now)
-
-    @property
-    def _outboxes(self) -> dict[int, Outbox]:
-        """The channels' outboxes (with :attr:`_computers`, what the tests wait for to settle)."""
-        return self.publisher.outboxes
-
-    @property
-    def _computers(self) -> dict[int, asyncio.Task[None]]:
-        return self.background.computers
 
     # ------------------------------------------------------------------ small helpers
 

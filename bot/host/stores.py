@@ -1,19 +1,69 @@
-"""The store behind the host, chosen by the settings: SQLite (the embedded default) or PostgreSQL.
+"""The store behind the host: one interface (:class:`GameStore`), two implementations, chosen by the settings.
 
-Both implement :class:`GameStore` with the same semantics (the shared store tests run against each):
-``bot.host.store.Store`` keeps everything in one SQLite file (``DATABASE_PATH``) for one bot process;
-``bot.host.postgres_store.PostgresStore`` keeps it in PostgreSQL (``DATABASE_URL``), shared by several bot
-processes on several machines.
+``bot.host.store.Store`` keeps everything in one SQLite file (``DATABASE_PATH``), the embedded default for
+one bot process; ``bot.host.postgres_store.PostgresStore`` keeps it in PostgreSQL (``DATABASE_URL``), shared
+by several bot processes on several machines. Both have the same semantics, method for method (the shared
+store tests run against each): the move log is append-only with primary key ``(game_id, seq)``, an
+interaction id is stored once, a change and the deliveries it owes are one transaction, at most one open
+game per channel. mypy checks that both implement the interface (:func:`_both_implement`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Protocol
+
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
-from bot.host.store import Store
+from bot.host.store import DeliveryRow, GameRow, MoveRow, NewDelivery, Store
 
-GameStore = Store | PostgresStore
-"""Either store: the host calls the same methods on both."""
+
+class GameStore(Protocol):
+    """What the host reads and writes; every write is one transaction, and a refused write changes nothing."""
+
+    async def close(self) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    # games
+    async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
+                          seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
+                          locale: str, now: float) -> int: ...
+
+    async def update_game(self, game_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
+                          **columns: Any) -> None: ...
+
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    async def open_games(self) -> list[GameRow]: ...
+
+    async def latest_game(self, channel_id: int) -> GameRow | None: ...
+
+    async def reminders_due(self, now: float) -> list[GameRow]: ...
+
+    # the move log
+    async def append_move(self, move: MoveRow, *, deliveries: Sequence[NewDelivery] = (),
+                          **game_columns: Any) -> None: ...
+
+    async def moves(self, game_id: int) -> list[MoveRow]: ...
+
+    async def move_by_interaction(self, interaction_id: int) -> MoveRow | None: ...
+
+    # the outbox
+    async def pending_deliveries(self, channel_id: int | None = None) -> list[DeliveryRow]: ...
+
+    async def deliveries(self, game_id: int) -> list[DeliveryRow]: ...
+
+    async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None) -> None: ...
+
+    async def deliveries_due(self, now: float) -> int: ...
+
+    async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None: ...
+
+    # users
+    async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None: ...
+
+    async def user_locales(self) -> dict[int, str]: ...
 
 
 async def open_store(settings: Settings) -> GameStore:
@@ -21,3 +71,8 @@ async def open_store(settings: Settings) -> GameStore:
     if settings.database_url:
         return await PostgresStore.open(settings.database_url)
     return await Store.open(settings.database_path, busy_timeout=settings.busy_timeout)
+
+
+def _both_implement(sqlite: Store, postgres: PostgresStore) -> tuple[GameStore, GameStore]:
+    """Never called: mypy checks here that each store has every method of :class:`GameStore`."""
+    return sqlite, postgres

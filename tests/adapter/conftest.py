@@ -118,10 +118,10 @@ class Driver:
             info = self.info()
             if info is None:
                 return False
-            cog = self.bot.get_cog("SantaCruz")
-            boxes = [b for b in cog._outboxes.values() if b.task is not None and not b.task.done()]  # type: ignore[attr-defined]
-            computers = [c for c in cog._computers.values() if not c.done()]  # type: ignore[attr-defined]
-            if boxes or computers:
+            cog: Any = self.bot.get_cog("SantaCruz")
+            sending = cog.publisher.pending()  # the same signals the bot's shutdown waits for
+            thinking = [task for task in cog.background.computers.values() if not task.done()]
+            if sending or thinking:
                 return False
             seat = info.seats[info.to_move] if info.to_move is not None else None
             return seat is None or not (seat.is_computer or seat.away)

@@ -94,7 +94,7 @@ class FaultDriver(Driver):
         return self.bot.get_cog("SantaCruz")
 
     def computer_task(self) -> asyncio.Task[None] | None:
-        return self.cog._computers.get(self.channel.id)
+        return self.cog.background.computers.get(self.channel.id)
 
 
 @pytest.fixture
