@@ -16,7 +16,7 @@ import pytest
 
 from bot.host.host import Host, HostError
 from bot.host.settings import Settings
-from bot.host.store import UNDO, Store, effective_moves
+from bot.host.store import SCHEMA_VERSION, UNDO, Store, effective_moves
 from engine import SCORING_CARD_IDS, Game, new_game, replay
 from i18n import LOCALES, catalogue, t
 from tests.engine_helpers import TINY
@@ -841,7 +841,7 @@ async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Pat
         await conn.execute("PRAGMA user_version = 2")
 
     store = await Store.open(db)
-    assert await store.schema_version() == 3
+    assert await store.schema_version() == SCHEMA_VERSION
     second = make_host(store, clock)
     (info,) = await second.load()
     assert info.seq == 1 and second.public_view(CH) == view_before

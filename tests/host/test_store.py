@@ -64,7 +64,7 @@ async def user_version(path: Path) -> int:
 async def test_an_empty_database_is_migrated_to_the_latest_version(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     store = await Store.open(path)
-    assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS) == 3
+    assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS) == 4
     await store.close()
     assert await user_version(path) == SCHEMA_VERSION
     assert "next_reminder_at" in await columns(path, "games")
@@ -95,7 +95,7 @@ async def test_a_version_1_database_is_upgraded_with_its_games(tmp_path: Path) -
     assert "next_reminder_at" not in await columns(path, "games")
 
     store = await Store.open(path)
-    assert await store.schema_version() == 3
+    assert await store.schema_version() == SCHEMA_VERSION
     (row,) = await store.open_games()
     assert (row.id, row.channel_id, row.status, row.seats, row.options, row.seed) == (
         1, 5, "running", SEATS, OPTIONS, 77)
@@ -123,7 +123,7 @@ async def test_a_version_2_database_is_upgraded_with_its_games_and_gets_the_user
         assert await cur.fetchall() == []
 
     store = await Store.open(path)
-    assert await store.schema_version() == 3
+    assert await store.schema_version() == SCHEMA_VERSION
     (row,) = await store.open_games()
     assert (row.id, row.channel_id, row.status, row.seats, row.options, row.seed, row.next_reminder_at) == (
         1, 5, "running", SEATS, OPTIONS, 77, NOW + 100)
