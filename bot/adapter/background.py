@@ -25,7 +25,8 @@ from discord.ext import tasks
 from bot.adapter.dms import DirectMessages
 from bot.adapter.publish import Publisher
 from bot.adapter.views import shows_position
-from bot.host.host import Host
+from bot.host.host import Host, HostError, damage_notice
+from bot.host.store import DamagedGame
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
 
 log = logging.getLogger(__name__)
@@ -127,6 +128,8 @@ class Background:
     def start(self, loaded_games: list[TableInfo]) -> None:
         """Start the reminders; check the recently played games for a lost post; let waiting computers move."""
         self.reminder_loop.start()
+        for damaged in self.host.damaged_untold():
+            self.publisher.queue(damaged.channel_id, functools.partial(self._tell_damaged, damaged))
         now = time.time()
         for info in loaded_games:
             if info.status != "running":
@@ -137,6 +140,19 @@ class Background:
                 seat = info.seats[info.to_move]
                 if seat.is_computer or seat.away:
                     self.start_computers(info.channel_id)
+
+    async def _tell_damaged(self, damaged: DamagedGame) -> None:
+        """Tell a quarantined game's channel, once, that the game cannot continue and why."""
+        channel = self.client.get_partial_messageable(damaged.channel_id)
+        try:
+            await channel.send(damage_notice(damaged, damaged.locale))
+        except discord.HTTPException as exc:
+            log.warning("game %d: cannot tell the channel that the game is damaged (%s)", damaged.game_id, exc.status)
+            return
+        try:
+            await self.host.mark_damage_told(damaged.game_id)
+        except HostError:
+            log.warning("game %d: the channel was told it is damaged, but that could not be stored", damaged.game_id)
 
     async def _recover(self, info: TableInfo) -> None:
         """After a restart: if the last position of a recently played game was never posted (the bot

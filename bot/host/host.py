@@ -548,8 +548,11 @@ class Host:
             current = self._tables.get(channel_id)
             if current is not None and current.status in OPEN_STATUSES:
                 raise HostError("host.error.game_exists")
-            with _storage():
-                last = await self.store.latest_game(channel_id)
+            try:
+                with _storage():
+                    last = await self.store.latest_game(channel_id)
+            except DamagedRow:  # the last game was quarantined: it did not end normally
+                raise HostError("host.error.not_over") from None
             if last is None:
                 raise HostError("host.error.no_previous_game")
             if last.status != "over":
