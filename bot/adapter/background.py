@@ -26,7 +26,8 @@ from discord.ext import tasks
 
 from bot.adapter.dms import DirectMessages
 from bot.adapter.publish import Publisher
-from bot.host.host import Host
+from bot.host.host import Host, HostError, damage_notice
+from bot.host.store import DamagedGame
 from bot.host.table import MoveResult, Reminder, SeatChange, StartResult, TableInfo
 
 log = logging.getLogger(__name__)
@@ -179,8 +180,24 @@ class Background:
                 if seat.is_computer or seat.away:
                     self.start_computers(info.channel_id)
 
+    async def _tell_damaged(self, damaged: DamagedGame) -> None:
+        """Tell a quarantined game's channel, once, that the game cannot continue and why."""
+        channel = self.client.get_partial_messageable(damaged.channel_id)
+        try:
+            await channel.send(damage_notice(damaged, damaged.locale))
+        except discord.HTTPException as exc:
+            log.warning("game %d: cannot tell the channel that the game is damaged (%s)", damaged.game_id, exc.status)
+            return
+        try:
+            await self.host.mark_damage_told(damaged.game_id)
+        except HostError:
+            log.warning("game %d: the channel was told it is damaged, but that could not be stored", damaged.game_id)
+
     async def _resume(self) -> int:
-        """Wake every channel that still owes a post or DM (also of games over since); how many are owed."""
+        """Tell the channels of games found damaged at start-up (once), then wake every channel that still owes
+        a post or DM (also of games over since); how many are owed."""
+        for damaged in self.host.damaged_untold():
+            await self._tell_damaged(damaged)
         try:
             return await self.publisher.resume()
         except Exception:

@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot.adapter import texts
 from bot.host.host import Host, HostError
+from bot.host.store import StorageFailed
 from engine import SINGLE_BUILDS, SITE_VERBS, IllegalMove, Move, View, parse_move
 from i18n import illegal_text, t
 
@@ -48,6 +49,8 @@ class ErrorTexts:
             return self.host_error_text(interaction, error, locale)
         if isinstance(error, Refusal):
             return error.text(locale)
+        if isinstance(error, StorageFailed):  # a database failure the host did not word itself
+            return t("host.error.storage", locale)
         if isinstance(error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
             return t("bot.error.outdated", locale)
         if isinstance(error, app_commands.TransformerError):

@@ -11,7 +11,9 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     host = Host(store, settings, clock=time.time, game_factory=..., chooser=..., executor=None)
     # executor: a bot.host.workers.WorkerPool (replaced when a worker dies), a bare executor, or None (threads)
     await host.load() -> list[TableInfo]                   # at start-up: every lobby and running game (and
-                                                           # the users' languages)
+                                                           # the users' languages); damaged ones quarantined
+    host.damaged_untold() -> list[DamagedGame]             # quarantined games whose channel is not told yet
+    await host.mark_damage_told(game_id) -> None           # right after telling the channel
 
     # lobby (one open game per channel); opener-only actions also accept can_manage=True
     await host.open(channel_id, guild_id, user_id, name, *, draft=False, locale=None,
@@ -89,6 +91,13 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.not_overdue         (name, hours) hand over before the time limit, or not their turn
     host.error.no_previous_game    rematch without a finished game
     host.error.not_over            rematch when the last game did not end normally
+    host.error.storage             the database refused the write (full, locked, read-only): nothing changed
+
+Every change is written to the database first (one transaction) and only then applied in memory, so a
+write that fails changes nothing anywhere (``host.error.storage``). A stored game that cannot be played
+on (unreadable seats or options, an illegal move in its log) is quarantined at :meth:`Host.load` as
+``damaged`` (see :meth:`Host.damaged_untold`); every other game loads. Finished games are unloaded to
+a compressed snapshot (:meth:`bot.host.table.Table.unload`); reading them works as before.
 
 ``illegal_move``'s ``reason`` is the engine's English explanation (for logs); ``HostError.illegal`` holds the
 engine's :class:`engine.IllegalMove` (code and parameters), which ``text(locale)`` words in the user's language.
@@ -102,8 +111,9 @@ import random
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import Executor
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Final
 
@@ -113,10 +123,13 @@ from bot.host.store import (
     OPEN_STATUSES,
     UNDO,
     ChannelBusy,
+    DamagedGame,
+    DamagedRow,
     GameRow,
     MoveConflict,
     MoveRow,
     NewDelivery,
+    StorageFailed,
     effective_moves,
 )
 from bot.host.stores import GameStore
@@ -189,6 +202,35 @@ class HostError(Exception):
         return f"{self.key} {self.params}" if self.params else self.key
 
 
+class Damage(Exception):
+    """A stored game that cannot be played on: ``reason`` is ``seats``, ``options`` or ``log``."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+DAMAGE_REASONS: Final = {"seats": "host.damaged.seats", "options": "host.damaged.options", "log": "host.damaged.log"}
+"""What can be damaged -> the catalogue key that says so to the channel."""
+
+
+def damage_notice(damaged: DamagedGame, locale: object) -> str:
+    """The channel's notice that its game cannot continue, and why, in ``locale``."""
+    reason = t(DAMAGE_REASONS.get(damaged.reason, "host.damaged.log"), locale)
+    return t("host.damaged.notice", locale, game=damaged.game_id, reason=reason)
+
+
+@contextmanager
+def _storage() -> Iterator[None]:
+    """Turn a database failure into the refusal that says storage failed and to try again."""
+    try:
+        yield
+    except StorageFailed as exc:
+        log.warning("storage failed: %s", exc)
+        raise HostError("host.error.storage") from None
+
+
 class Host:
     """All games of one bot, one per channel; see the module docstring for the API."""
 
@@ -216,6 +258,11 @@ class Host:
         """One computer move thought about at a time per channel (fair to the other channels)."""
         self._user_locales: dict[int, str] = {}
         """User id -> the language of their last interaction, as stored."""
+        self._damaged: dict[int, DamagedGame] = {}
+        """Game id -> a quarantined game whose channel has not been told yet."""
+        self._reminder_holds: dict[int, tuple[int, float]] = {}
+        """Game id -> (seq, until): a reminder was sent but its mark could not be stored; none again
+        for that turn before ``until``."""
 
     # ------------------------------------------------------------------ start-up
 
@@ -224,40 +271,99 @@ class Host:
         at start-up)."""
         self._user_locales = {user: locale for user, locale in (await self.store.user_locales()).items()
                               if locale in LOCALES}
+        self._damaged = {d.game_id: d for d in await self.store.damaged_untold()}
         loaded = []
-        for row in await self.store.open_games():
-            table = await self._restore(row)
-            self._tables[row.channel_id] = table
+        for game_id, channel_id in await self.store.open_game_keys():
+            try:
+                table = await self._restore(await self._stored_game(game_id))
+            except Damage as damage:
+                await self._quarantine(game_id, channel_id, damage)
+                continue
+            self._tables[channel_id] = table
             loaded.append(table.info())
         log.info("loaded %d open games", len(loaded))
         return loaded
 
+    async def _stored_game(self, game_id: int) -> GameRow:
+        try:
+            row = await self.store.get_game(game_id)
+        except DamagedRow as exc:
+            raise Damage(exc.reason, exc.detail) from None
+        if row is None:
+            raise Damage("log", "the game row vanished")
+        return row
+
     async def _restore(self, row: GameRow) -> Table:
+        """The table of a stored game; :class:`Damage` if its rows cannot be played on."""
         table = Table(
             id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
-            seats=[Seat.from_dict(s) for s in row.seats], options=Options.from_dict(row.options),
+            seats=_stored_seats(row.seats), options=_stored_options(row.options),
             seed=row.seed, status=row.status, created_at=row.created_at, last_move_at=row.last_move_at,
             next_reminder_at=row.next_reminder_at, log=await self.store.moves(row.id))
-        if row.state is not None or table.log:
+        if row.state is not None or table.log or row.status == "running":
             table.game = await self._rebuild(table, row.state)
         return table
 
     async def _rebuild(self, table: Table, snapshot: str | None) -> Game:
-        """The game from its snapshot if that agrees with the move log, else replayed from the log."""
-        moves = [r.move for r in effective_moves(table.log)]
+        """The game from its snapshot if that agrees with the seats and the move log, else replayed from
+        the log (:class:`Damage` if the log cannot be replayed)."""
+        try:
+            moves = [r.move for r in effective_moves(table.log)]
+        except ValueError as exc:
+            raise Damage("log", str(exc)) from None
         if snapshot is not None:
             try:
                 game = Game.from_json(snapshot)
-                if [m for _, m in game.moves] == moves:
+                if [m for _, m in game.moves] == moves and list(game.names) == table.names:
                     return game
             except (ValueError, KeyError, TypeError):
                 log.exception("game %d: unreadable snapshot", table.id)
-        log.warning("game %d: snapshot does not match the move log; replaying %d moves", table.id, len(moves))
-        game = self._factory(table.names, table.seed, table.options.draft)
-        for move in moves:
-            game.apply(move)
-        await self.store.update_game(table.id, now=self._clock(), state=game.to_json())
+        log.warning("game %d: snapshot does not match the seats and move log; replaying %d moves",
+                    table.id, len(moves))
+        game = self._replay(table, moves)
+        try:
+            await self.store.update_game(table.id, now=self._clock(), state=game.to_json())
+        except StorageFailed as exc:  # the snapshot is only a cache of the log: play on without it
+            log.warning("game %d: could not store the replayed snapshot: %s", table.id, exc)
         return game
+
+    def _replay(self, table: Table, moves: list[str]) -> Game:
+        try:
+            game = self._factory(table.names, table.seed, table.options.draft)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise Damage("seats", f"no game for {len(table.seats)} seats ({type(exc).__name__})") from None
+        for number, move in enumerate(moves, 1):
+            try:
+                game.apply(move)
+            except IllegalMove:  # the engine's reason may name hidden cards: not logged
+                raise Damage("log", f"standing move {number} ({move!r}) cannot be played") from None
+        return game
+
+    async def _quarantine(self, game_id: int, channel_id: int, damage: Damage) -> None:
+        """Mark a game that cannot be played on as damaged (logged once), to tell its channel once."""
+        try:
+            marked = await self.store.mark_damaged(game_id, reason=damage.reason, detail=damage.detail,
+                                                   now=self._clock())
+        except StorageFailed as exc:
+            log.error("game %d in channel %d cannot continue (%s) and could not be marked damaged: %s",
+                      game_id, channel_id, damage, exc)
+            return
+        if not marked:
+            return
+        log.error("game %d in channel %d cannot continue and is quarantined as damaged: %s",
+                  game_id, channel_id, damage)
+        untold = await self.store.damaged_untold()
+        self._damaged.update({d.game_id: d for d in untold if d.game_id == game_id})
+
+    def damaged_untold(self) -> list[DamagedGame]:
+        """Quarantined games whose channel has not been told yet that the game cannot continue."""
+        return sorted(self._damaged.values(), key=lambda d: d.game_id)
+
+    async def mark_damage_told(self, game_id: int) -> None:
+        """Record that the channel of a quarantined game was told (raises ``host.error.storage``)."""
+        with _storage():
+            await self.store.mark_damage_told(game_id, now=self._clock())
+        self._damaged.pop(game_id, None)
 
     # ------------------------------------------------------------------ helpers
 
@@ -318,20 +424,31 @@ class Host:
             number += 1
         return Seat(None, t("host.computer_name", locale, number=number), strength=strength)
 
-    async def _save_seats(self, table: Table, **columns: Any) -> None:
-        await self.store.update_game(table.id, now=self._clock(), seats=table.seats_json(), **columns)
+    async def _save_seats(self, table: Table, seats: list[Seat], **columns: Any) -> None:
+        """Write the game's new seats (and other columns) in one transaction; ``host.error.storage`` if the
+        database refuses. The caller assigns them to the table only after this returns."""
+        with _storage():
+            await self.store.update_game(table.id, now=self._clock(), seats=[s.to_dict() for s in seats],
+                                         **columns)
 
-    def _next_reminder(self, table: Table, game: Game, now: float) -> float | None:
-        """When the seat to move should be reminded: a delay after its turn began, at most once a day."""
+    def _next_reminder(self, table: Table, game: Game, now: float,
+                       seats: list[Seat] | None = None) -> float | None:
+        """When the seat to move should be reminded: a delay after its turn began, at most once a day.
+        ``seats``: the seats as they will be (default: the table's)."""
+        seats = table.seats if seats is None else seats
         seat = game.to_move
-        if seat is None or table.seats[seat].computer_plays:
+        if seat is None or seats[seat].computer_plays:
             return None
         at = now + table.options.reminder_hours * HOUR
-        last = table.seats[seat].reminded_at
+        last = seats[seat].reminded_at
         return at if last is None else max(at, last + DAY)
 
     async def _check_interaction(self, interaction_id: int | None) -> None:
-        if interaction_id is not None and await self.store.move_by_interaction(interaction_id) is not None:
+        if interaction_id is None:
+            return
+        with _storage():
+            stored = await self.store.move_by_interaction(interaction_id)
+        if stored is not None:
             raise HostError("host.error.already_done")
 
     # ------------------------------------------------------------------ lobby
@@ -362,10 +479,11 @@ class Host:
         now = self._clock()
         seed = self._new_seed()
         try:
-            game_id = await self.store.insert_game(
-                channel_id=channel_id, guild_id=guild_id, opener_id=opener_id,
-                seats=[s.to_dict() for s in seats], options=options.to_dict(), seed=seed, status="lobby",
-                locale=options.locale, now=now)
+            with _storage():
+                game_id = await self.store.insert_game(
+                    channel_id=channel_id, guild_id=guild_id, opener_id=opener_id,
+                    seats=[s.to_dict() for s in seats], options=options.to_dict(), seed=seed, status="lobby",
+                    locale=options.locale, now=now)
         except ChannelBusy:
             raise HostError("host.error.game_exists") from None
         table = Table(id=game_id, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
@@ -380,8 +498,9 @@ class Host:
                 raise HostError("host.error.already_seated")
             if len(table.seats) >= MAX_PLAYERS:
                 raise HostError("host.error.lobby_full", max=MAX_PLAYERS)
-            table.seats.append(Seat(user_id, name))
-            await self._save_seats(table)
+            seats = [*table.seats, Seat(user_id, name)]
+            await self._save_seats(table, seats)
+            table.seats = seats
             return table.info()
 
     async def leave(self, channel_id: int, user_id: int) -> TableInfo:
@@ -391,13 +510,12 @@ class Host:
             if table.status != "lobby":
                 raise HostError("host.error.leave_running")
             seat = self._seated(table, user_id)
-            del table.seats[seat]
-            people = [s.user_id for s in table.seats if s.user_id is not None]
-            if not people:
-                table.status = "abandoned"
-            elif user_id == table.opener_id:
-                table.opener_id = people[0]
-            await self._save_seats(table, status=table.status, opener_id=table.opener_id)
+            seats = [s for i, s in enumerate(table.seats) if i != seat]
+            people = [s.user_id for s in seats if s.user_id is not None]
+            status = "lobby" if people else "abandoned"
+            opener_id = people[0] if people and user_id == table.opener_id else table.opener_id
+            await self._save_seats(table, seats, status=status, opener_id=opener_id)
+            table.seats, table.status, table.opener_id = seats, status, opener_id
             return table.info()
 
     async def add_computer(self, channel_id: int, user_id: int, strength: str | None = None, *,
@@ -408,8 +526,9 @@ class Host:
             strength = self._strength(strength)
             if len(table.seats) >= MAX_PLAYERS:
                 raise HostError("host.error.lobby_full", max=MAX_PLAYERS)
-            table.seats.append(self._computer_seat(table.seats, strength, table.options.locale))
-            await self._save_seats(table)
+            seats = [*table.seats, self._computer_seat(table.seats, strength, table.options.locale)]
+            await self._save_seats(table, seats)
+            table.seats = seats
             return table.info()
 
     async def remove_computer(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
@@ -420,8 +539,9 @@ class Host:
             computers = [i for i, s in enumerate(table.seats) if s.is_computer]
             if not computers:
                 raise HostError("host.error.no_computer")
-            del table.seats[computers[-1]]
-            await self._save_seats(table)
+            seats = [s for i, s in enumerate(table.seats) if i != computers[-1]]
+            await self._save_seats(table, seats)
+            table.seats = seats
             return table.info()
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> StartResult:
@@ -442,9 +562,8 @@ class Host:
                 to_move_user_id=None if seat.computer_plays else seat.user_id,
                 computer_to_move=seat.computer_plays,
                 dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
-            await self.store.update_game(table.id, now=now, status="running", state=game.to_json(),
-                                         last_move_at=now, next_reminder_at=reminder,
-                                         deliveries=_start_deliveries(result))
+            await self._save_seats(table, table.seats, status="running", state=game.to_json(), last_move_at=now,
+                                   next_reminder_at=reminder, deliveries=_start_deliveries(result))
             table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
             return result
 
@@ -459,9 +578,11 @@ class Host:
                 seat = table.seat_of(user_id)
                 name = table.seats[seat].name if seat is not None else ""
             notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
-            await self.store.update_game(table.id, now=self._clock(), status="abandoned", next_reminder_at=None,
-                                         deliveries=[notice])
+            with _storage():
+                await self.store.update_game(table.id, now=self._clock(), status="abandoned",
+                                             next_reminder_at=None, deliveries=[notice])
             table.status, table.next_reminder_at = "abandoned", None
+            table.unload()
             return table.info()
 
     async def rematch(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
@@ -470,7 +591,11 @@ class Host:
             current = self._tables.get(channel_id)
             if current is not None and current.status in OPEN_STATUSES:
                 raise HostError("host.error.game_exists")
-            last = await self.store.latest_game(channel_id)
+            try:
+                with _storage():
+                    last = await self.store.latest_game(channel_id)
+            except DamagedRow:  # the last game was quarantined: it did not end normally
+                raise HostError("host.error.not_over") from None
             if last is None:
                 raise HostError("host.error.no_previous_game")
             if last.status != "over":
@@ -512,7 +637,8 @@ class Host:
             except IllegalMove as exc:
                 raise HostError("host.error.illegal_move", move=str(move).strip(), reason=str(exc),
                                 illegal=exc) from None
-            return await self._commit(table, new, seat, user_id, text, interaction_id, events)
+            with _storage():
+                return await self._commit(table, new, seat, user_id, text, interaction_id, events)
 
     async def run_computers(self, channel_id: int) -> AsyncIterator[MoveResult]:
         """Play the computer's moves while the seat to move is a computer (or a person who is away).
@@ -600,7 +726,8 @@ class Host:
             if not game.can_undo():
                 raise HostError("host.error.undo_hidden")
             new = game.undo()
-            return await self._commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
+            with _storage():
+                return await self._commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
 
     async def _commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
                       interaction_id: int | None, events: list[Event], *,
@@ -625,6 +752,8 @@ class Host:
             raise HostError("host.error.conflict") from None
         table.game, table.status, table.last_move_at, table.next_reminder_at = new, status, now, reminder
         table.log.append(row)
+        if status == "over":
+            table.unload()  # a finished game keeps only a compressed snapshot in memory
         return result
 
     @staticmethod
@@ -681,20 +810,20 @@ class Host:
         place = table.seats[seat]
         if place.away == away:
             raise HostError("host.error.already_away" if away else "host.error.not_away")
-        assert table.game is not None and place.user_id is not None
-        seats = [replace(s) for s in table.seats]
-        seats[seat].away = away
+        user_id = place.user_id
+        assert table.game is not None and user_id is not None
+        seats = list(table.seats)
+        seats[seat] = place = replace(place, away=away)
         changed = replace(table, seats=seats)
-        reminder = self._next_reminder(changed, table.game, self._clock())
+        reminder = self._next_reminder(table, table.game, self._clock(), seats)
         to_move = table.game.to_move
         change = SeatChange(info=replace(changed, next_reminder_at=reminder).info(), seat=seat, name=place.name,
-                            user_id=place.user_id, away=away,
+                            user_id=user_id, away=away,
                             computer_to_move=to_move is not None and seats[to_move].computer_plays)
         owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload())]
         if not away and to_move == seat:
-            owed.append(NewDelivery(TURN_DM, table.seq, place.user_id, {"start": False, "hand_changed": False}))
-        await self.store.update_game(table.id, now=self._clock(), seats=[s.to_dict() for s in seats],
-                                     next_reminder_at=reminder, deliveries=owed)
+            owed.append(NewDelivery(TURN_DM, table.seq, user_id, {"start": False, "hand_changed": False}))
+        await self._save_seats(table, seats, next_reminder_at=reminder, deliveries=owed)
         table.seats, table.next_reminder_at = seats, reminder
         return change
 
@@ -719,9 +848,10 @@ class Host:
         table = self._tables.get(channel_id)
         if table is None:
             raise HostError("host.error.no_game")
-        if table.game is None:
+        game = table.current_game()
+        if game is None:
             raise HostError("host.error.not_running" if table.status == "lobby" else "host.error.no_game")
-        return table, table.game
+        return table, game
 
     def public_view(self, channel_id: int) -> View:
         """What everyone may see of the channel's (current or last) game."""
@@ -753,10 +883,15 @@ class Host:
         """Turn reminders to send now (one per game at most). Mark each with :meth:`mark_reminded` as soon
         as it is sent, or could not be sent (DMs closed): an unmarked reminder is returned again."""
         now = self._clock() if now is None else now
+        try:
+            rows = await self.store.reminders_due(now)
+        except StorageFailed as exc:
+            log.warning("cannot read the due reminders: %s", exc)
+            return []
         due = []
-        for row in await self.store.reminders_due(now):
+        for row in rows:
             table = self._tables.get(row.channel_id)
-            if table is None or table.id != row.id or table.game is None:
+            if table is None or table.id != row.id or table.game is None or self._held(table, now):
                 continue
             seat = table.game.to_move
             if seat is None or table.seats[seat].computer_plays:
@@ -771,16 +906,40 @@ class Host:
 
     async def mark_reminded(self, reminder: Reminder, now: float | None = None) -> None:
         """Record that ``reminder`` was sent: the next one for this turn comes a day (or the game's delay,
-        if longer) later. Does nothing if the game has moved on since."""
+        if longer) later. Does nothing if the game has moved on since.
+
+        If the database refuses the mark, the host still sends no second reminder for this turn before
+        the next one is due (it remembers that in memory) and the mark is retried with it."""
         async with self._lock(reminder.channel_id):
             table = self._tables.get(reminder.channel_id)
             if (table is None or table.id != reminder.game_id or table.seq != reminder.seq
                     or table.status != "running"):
                 return
             now = self._clock() if now is None else now
-            table.seats[reminder.seat].reminded_at = now
-            table.next_reminder_at = now + max(DAY, table.options.reminder_hours * HOUR)
-            await self._save_seats(table, next_reminder_at=table.next_reminder_at)
+            seats = list(table.seats)
+            seats[reminder.seat] = replace(seats[reminder.seat], reminded_at=now)
+            next_at = now + max(DAY, table.options.reminder_hours * HOUR)
+            try:
+                await self.store.update_game(table.id, now=now, seats=[s.to_dict() for s in seats],
+                                             next_reminder_at=next_at)
+            except StorageFailed as exc:
+                log.warning("game %d: could not store that a reminder was sent (%s); holding the next one",
+                            table.id, exc)
+                self._reminder_holds[table.id] = (table.seq, next_at)
+                return
+            self._reminder_holds.pop(table.id, None)
+            table.seats, table.next_reminder_at = seats, next_at
+
+    def _held(self, table: Table, now: float) -> bool:
+        """Whether a reminder for this turn was sent but not recorded, and the next is not due yet."""
+        hold = self._reminder_holds.get(table.id)
+        if hold is None:
+            return False
+        seq, until = hold
+        if seq != table.seq or now >= until:
+            del self._reminder_holds[table.id]
+            return False
+        return True
 
     # ------------------------------------------------------------------ deliveries (the outbox)
 
@@ -861,6 +1020,33 @@ def _verb_for_log(text: str) -> str:
 def _random_move(view: View, seed: int) -> str:
     """A random legal move of the seat whose ``view`` this is (the fallback of a computer player)."""
     return str(random.Random(seed).choice(view["you"]["legal_moves"]))
+
+
+def _stored_seats(data: list[Any]) -> list[Seat]:
+    """The seats of a stored row; :class:`Damage` if any is not a seat."""
+    if not 1 <= len(data) <= MAX_PLAYERS:
+        raise Damage("seats", f"{len(data)} seats stored")
+    seats = []
+    for number, item in enumerate(data):
+        try:
+            seat = Seat.from_dict(item)
+        except TypeError as exc:  # an unknown or missing key, or not an object
+            raise Damage("seats", f"seat {number}: {exc}") from None
+        if not isinstance(seat.name, str) or not (seat.user_id is None or isinstance(seat.user_id, int)):
+            raise Damage("seats", f"seat {number}: not a name and a user id")
+        seats.append(seat)
+    return seats
+
+
+def _stored_options(data: dict[str, Any]) -> Options:
+    """The options of a stored row; :class:`Damage` if they are not options of this bot."""
+    try:
+        options = Options.from_dict(data)
+    except TypeError as exc:
+        raise Damage("options", str(exc)) from None
+    if options.locale not in LOCALES:
+        raise Damage("options", f"unknown language {options.locale!r}")
+    return options
 
 
 def _secret(game: Game, seat: int) -> dict[str, Any]:

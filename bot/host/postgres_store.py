@@ -25,11 +25,13 @@ from bot.host.store import (
     _MOVE_COLUMNS,
     _UPDATABLE,
     ChannelBusy,
+    DamagedGame,
     DeliveryRow,
     GameRow,
     MoveConflict,
     MoveRow,
     NewDelivery,
+    StorageFailed,
     StoreError,
 )
 
@@ -102,6 +104,16 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )""",
         "CREATE INDEX deliveries_pending ON deliveries (channel_id, id) WHERE done_at IS NULL",
     ),
+    # 4 -> 5: quarantine of a game whose rows cannot be played on (status 'damaged', why, channel told)
+    (
+        "ALTER TABLE games DROP CONSTRAINT games_status_check",
+        """ALTER TABLE games ADD CONSTRAINT games_status_check
+            CHECK (status IN ('lobby', 'running', 'over', 'abandoned', 'damaged'))""",
+        "ALTER TABLE games ADD COLUMN damage_reason TEXT",
+        "ALTER TABLE games ADD COLUMN damage_detail TEXT",
+        "ALTER TABLE games ADD COLUMN damage_told INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX games_damaged_untold ON games (id) WHERE status = 'damaged' AND damage_told = 0",
+    ),
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)
 
@@ -168,12 +180,24 @@ class PostgresStore:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:
-        async with self._pool.acquire() as conn, conn.transaction():
-            yield conn
+        """One transaction; a failure of the database (not a refused key, which callers name) is
+        :class:`StorageFailed`, and nothing was written."""
+        asyncpg = _asyncpg()
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                yield conn
+        except asyncpg.IntegrityConstraintViolationError:
+            raise
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StorageFailed(f"PostgreSQL could not write: {exc}") from exc
 
     async def _fetch(self, sql: str, *params: Any) -> list[Any]:
-        async with self._pool.acquire() as conn:
-            return list(await conn.fetch(sql, *params))
+        asyncpg = _asyncpg()
+        try:
+            async with self._pool.acquire() as conn:
+                return list(await conn.fetch(sql, *params))
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StorageFailed(f"PostgreSQL could not read: {exc}") from exc
 
     async def schema_version(self) -> int:
         rows = await self._fetch("SELECT max(version) AS v FROM schema_version")
@@ -227,6 +251,30 @@ class PostgresStore:
         """Every game, whatever its status, oldest first."""
         rows = await self._fetch(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games ORDER BY id")
         return [_game_row(r) for r in rows]
+
+    async def open_game_keys(self) -> list[tuple[int, int]]:
+        rows = await self._fetch("SELECT id, channel_id FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
+        return [(int(r["id"]), int(r["channel_id"])) for r in rows]
+
+    async def mark_damaged(self, game_id: int, *, reason: str, detail: str, now: float) -> bool:
+        async with self._transaction() as conn:
+            status = await conn.execute(
+                "UPDATE games SET status = 'damaged', damage_reason = $1, damage_detail = $2, damage_told = 0,"
+                " next_reminder_at = NULL, updated_at = $3 WHERE id = $4 AND status IN ('lobby', 'running')",
+                reason, detail, now, game_id)
+        return _row_count(status) == 1
+
+    async def damaged_untold(self) -> list[DamagedGame]:
+        rows = await self._fetch(
+            "SELECT id, channel_id, locale, damage_reason, damage_detail FROM games"
+            " WHERE status = 'damaged' AND damage_told = 0 ORDER BY id")
+        return [DamagedGame(int(r["id"]), int(r["channel_id"]), str(r["locale"]), str(r["damage_reason"] or ""),
+                            str(r["damage_detail"] or "")) for r in rows]
+
+    async def mark_damage_told(self, game_id: int, *, now: float) -> None:
+        async with self._transaction() as conn:
+            await conn.execute("UPDATE games SET damage_told = 1, updated_at = $1 WHERE id = $2"
+                               " AND status = 'damaged'", now, game_id)
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         rows = await self._fetch(

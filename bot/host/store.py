@@ -3,8 +3,9 @@
 The move log is the truth; the ``state`` column of ``games`` is a cache of replaying it. Tables::
 
     games  id, channel_id, guild_id, opener_id, seats (JSON), options (JSON), seed (never shown),
-           status (lobby | running | over | abandoned), locale, created_at, updated_at,
-           last_move_at, state (engine JSON snapshot), next_reminder_at
+           status (lobby | running | over | abandoned | damaged), locale, created_at, updated_at,
+           last_move_at, state (engine JSON snapshot), next_reminder_at,
+           damage_reason, damage_detail (why a damaged game cannot go on), damage_told (its channel was told)
     moves  game_id, seq, seat, user_id, move, interaction_id UNIQUE, created_at
            PRIMARY KEY (game_id, seq); an undo is a row of its own whose move is ``undo``
     users  user_id PRIMARY KEY, locale (the language of their last interaction: en, de or fr),
@@ -22,6 +23,11 @@ second one is a clean :class:`ChannelBusy`. A move and the game's new state are 
 transaction (:meth:`Store.append_move`); a clash on ``(game_id, seq)`` or on the interaction id is a
 clean :class:`MoveConflict` and writes nothing. Times are seconds since the epoch (UTC) as floats.
 
+A database that refuses a read or a write (disk full, locked past the busy timeout, read-only, I/O
+error) raises :class:`StorageFailed`; the transaction is rolled back, so nothing was written. A game
+whose stored rows cannot be played on is marked ``damaged`` (:meth:`Store.mark_damaged`): it no longer
+counts as open, and its channel is told once (``damage_told``).
+
 The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` is a list of steps, step
 ``i`` takes the database from version ``i`` to ``i + 1`` in one transaction.
 """
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -40,10 +47,14 @@ from typing import Any, Final
 
 import aiosqlite
 
+log = logging.getLogger(__name__)
+
 UNDO: Final = "undo"
 """The ``move`` text of a row that takes back the move before it."""
 
-STATUSES: Final = ("lobby", "running", "over", "abandoned")
+BUSY_TIMEOUT: Final = 5.0
+"""Seconds a write waits for another connection's transaction before it fails as locked."""
+STATUSES: Final = ("lobby", "running", "over", "abandoned", "damaged")
 OPEN_STATUSES: Final = ("lobby", "running")
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
@@ -109,11 +120,49 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )""",
         "CREATE INDEX deliveries_pending ON deliveries (channel_id, id) WHERE done_at IS NULL",
     ),
+    # 4 -> 5: quarantine of a game whose rows cannot be played on (status 'damaged', why, channel told).
+    # SQLite cannot alter a CHECK: the table is rebuilt (migrate() turns foreign keys off meanwhile).
+    (
+        """CREATE TABLE games_v4 (
+            id               INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id       INTEGER NOT NULL,
+            guild_id         INTEGER,
+            opener_id        INTEGER NOT NULL,
+            seats            TEXT NOT NULL,
+            options          TEXT NOT NULL,
+            seed             INTEGER NOT NULL,
+            status           TEXT NOT NULL
+                             CHECK (status IN ('lobby', 'running', 'over', 'abandoned', 'damaged')),
+            locale           TEXT NOT NULL,
+            created_at       REAL NOT NULL,
+            updated_at       REAL NOT NULL,
+            last_move_at     REAL,
+            state            TEXT,
+            next_reminder_at REAL,
+            damage_reason    TEXT,
+            damage_detail    TEXT,
+            damage_told      INTEGER NOT NULL DEFAULT 0
+        )""",
+        """INSERT INTO games_v4 (id, channel_id, guild_id, opener_id, seats, options, seed, status, locale,
+               created_at, updated_at, last_move_at, state, next_reminder_at)
+           SELECT id, channel_id, guild_id, opener_id, seats, options, seed, status, locale,
+               created_at, updated_at, last_move_at, state, next_reminder_at FROM games""",
+        """UPDATE sqlite_sequence SET seq = (SELECT seq FROM sqlite_sequence WHERE name = 'games')
+           WHERE name = 'games_v4' AND EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'games')""",
+        "DROP TABLE games",
+        "ALTER TABLE games_v4 RENAME TO games",
+        """CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id)
+            WHERE status IN ('lobby', 'running')""",
+        "CREATE INDEX games_by_channel ON games (channel_id, id)",
+        "CREATE INDEX games_reminders ON games (next_reminder_at) WHERE next_reminder_at IS NOT NULL",
+        "CREATE INDEX games_damaged_untold ON games (id) WHERE status = 'damaged' AND damage_told = 0",
+    ),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 _GAME_COLUMNS: Final = ("id", "channel_id", "guild_id", "opener_id", "seats", "options", "seed", "status",
                         "locale", "created_at", "updated_at", "last_move_at", "state", "next_reminder_at")
+"""The columns a :class:`GameRow` holds (the damage columns are read by :meth:`Store.damaged_untold`)."""
 _UPDATABLE: Final = frozenset(_GAME_COLUMNS) - {"id", "channel_id", "guild_id", "seed", "created_at"}
 _JSON_COLUMNS: Final = frozenset({"seats", "options"})
 _MOVE_COLUMNS: Final = ("game_id", "seq", "seat", "user_id", "move", "interaction_id", "created_at")
@@ -141,6 +190,23 @@ class MoveConflict(StoreError):
     """The move's ``(game_id, seq)`` or its interaction id is stored already."""
 
 
+class StorageFailed(StoreError):
+    """The database could not be read or written (disk full, locked, read-only, I/O error); nothing was
+    written. Worth trying again later."""
+
+
+class DamagedRow(StoreError):
+    """A stored game row whose seats or options cannot be read."""
+
+    def __init__(self, game_id: int, channel_id: int, reason: str, detail: str) -> None:
+        super().__init__(f"game {game_id}: {reason}: {detail}")
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.reason = reason
+        """The column that cannot be read: ``seats`` or ``options``."""
+        self.detail = detail
+
+
 @dataclass(slots=True)
 class GameRow:
     """One row of ``games``; ``seats`` and ``options`` decoded from JSON."""
@@ -159,6 +225,19 @@ class GameRow:
     last_move_at: float | None = None
     state: str | None = field(default=None, repr=False)
     next_reminder_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DamagedGame:
+    """A game quarantined because its stored rows cannot be played on."""
+
+    game_id: int
+    channel_id: int
+    locale: str
+    reason: str
+    """What is damaged: ``seats``, ``options`` or ``log``."""
+    detail: str
+    """The first fault found, for the log (never a seed or a secret)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,17 +301,36 @@ async def migrate(conn: aiosqlite.Connection, target: int = SCHEMA_VERSION) -> i
     version = int(row[0]) if row else 0
     if version > SCHEMA_VERSION:
         raise StoreError(f"the database has schema version {version}, newer than this bot's {SCHEMA_VERSION}")
-    for step in range(version, target):
-        await conn.execute("BEGIN IMMEDIATE")
-        try:
-            for statement in MIGRATIONS[step]:
-                await conn.execute(statement)
-            await conn.execute(f"PRAGMA user_version = {step + 1}")
-        except BaseException:
-            await conn.execute("ROLLBACK")
-            raise
-        await conn.execute("COMMIT")
-    return max(version, target)
+    if version >= target:
+        return version
+    async with conn.execute("PRAGMA foreign_keys") as cur:
+        row = await cur.fetchone()
+    foreign_keys = bool(row and row[0])
+    await conn.execute("PRAGMA foreign_keys = OFF")  # a step may rebuild a table others refer to
+    try:
+        for step in range(version, target):
+            await _migrate_step(conn, step)
+    finally:
+        if foreign_keys:
+            await conn.execute("PRAGMA foreign_keys = ON")
+    return target
+
+
+async def _migrate_step(conn: aiosqlite.Connection, step: int) -> None:
+    """Step ``step`` -> ``step + 1`` in one transaction; refused if it left a dangling reference."""
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in MIGRATIONS[step]:
+            await conn.execute(statement)
+        async with conn.execute("PRAGMA foreign_key_check") as cur:
+            dangling = list(await cur.fetchall())
+        if dangling:
+            raise StoreError(f"migration {step} -> {step + 1} left {len(dangling)} dangling references")
+        await conn.execute(f"PRAGMA user_version = {step + 1}")
+    except BaseException:
+        await conn.execute("ROLLBACK")
+        raise
+    await conn.execute("COMMIT")
 
 
 def _try_to_open(path: str) -> None:
@@ -279,7 +377,7 @@ class Store:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path, *, busy_timeout: float = 5.0) -> Store:
+    async def open(cls, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> Store:
         """Open (creating if needed) the database at ``path``, in WAL mode, migrated to the latest schema.
 
         A file that cannot be opened or written is a :class:`StoreOpenError` naming the file and the likely
@@ -314,18 +412,37 @@ class Store:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: committed whole, or rolled back whole (a refused write or commit is a
+        :class:`StorageFailed`; an ``IntegrityError`` passes through for the caller to name)."""
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as exc:
+                raise _storage_failed("begin a write", exc) from exc
             try:
                 yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await self._conn.execute("COMMIT")
+            except BaseException as exc:
+                await self._rollback()
+                if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError):
+                    raise _storage_failed("write", exc) from exc
                 raise
-            await self._conn.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        """Roll back the open transaction, if SQLite has not already done so (it does on a full disk)."""
+        if not self._conn.in_transaction:
+            return
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.DatabaseError as exc:
+            log.warning("rollback failed: %s", exc)
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock, self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        try:
+            async with self._lock, self._conn.execute(sql, params) as cur:
+                return list(await cur.fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise _storage_failed("read", exc) from exc
 
     async def schema_version(self) -> int:
         rows = await self._fetchall("PRAGMA user_version")
@@ -374,6 +491,12 @@ class Store:
         rows = await self._fetchall(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE id = ?", (game_id,))
         return _game_row(rows[0]) if rows else None
 
+    async def open_game_keys(self) -> list[tuple[int, int]]:
+        """``(game id, channel id)`` of every game in a lobby or running, oldest first (rows not decoded)."""
+        rows = await self._fetchall(
+            "SELECT id, channel_id FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
+        return [(int(r["id"]), int(r["channel_id"])) for r in rows]
+
     async def open_games(self) -> list[GameRow]:
         """Every game in a lobby or running, oldest first."""
         rows = await self._fetchall(
@@ -393,6 +516,33 @@ class Store:
             f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE status = 'running'"
             " AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? ORDER BY next_reminder_at", (now,))
         return [_game_row(r) for r in rows]
+
+    # ------------------------------------------------------------------ damaged games
+
+    async def mark_damaged(self, game_id: int, *, reason: str, detail: str, now: float) -> bool:
+        """Quarantine an open game: status ``damaged``, no reminders, its channel not told yet.
+        Returns False (and writes nothing) if the game is not open any more."""
+        async with self._transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET status = 'damaged', damage_reason = ?, damage_detail = ?, damage_told = 0,"
+                " next_reminder_at = NULL, updated_at = ? WHERE id = ? AND status IN ('lobby', 'running')",
+                (reason, detail, now, game_id))
+            return cur.rowcount == 1
+
+    async def damaged_untold(self) -> list[DamagedGame]:
+        """Damaged games whose channel has not been told yet, oldest first."""
+        rows = await self._fetchall(
+            "SELECT id, channel_id, locale, damage_reason, damage_detail FROM games"
+            " WHERE status = 'damaged' AND damage_told = 0 ORDER BY id")
+        return [DamagedGame(int(r["id"]), int(r["channel_id"]), str(r["locale"]), str(r["damage_reason"] or ""),
+                            str(r["damage_detail"] or "")) for r in rows]
+
+    async def mark_damage_told(self, game_id: int, *, now: float) -> None:
+        """Record that the damaged game's channel was told it cannot continue."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET damage_told = 1, updated_at = ? WHERE id = ? AND status = 'damaged'",
+                (now, game_id))
 
     # ------------------------------------------------------------------ moves
 
@@ -498,8 +648,21 @@ def _delivery_row(row: sqlite3.Row) -> DeliveryRow:
     return DeliveryRow(**data)
 
 
+def _storage_failed(action: str, exc: sqlite3.DatabaseError) -> StorageFailed:
+    return StorageFailed(f"the database could not {action}: {exc}")
+
+
+_JSON_TYPES: Final[dict[str, type]] = {"seats": list, "options": dict}
+
+
 def _game_row(row: sqlite3.Row) -> GameRow:
+    """The row decoded; :class:`DamagedRow` if its seats or options are not readable JSON of their kind."""
     data = dict(row)
     for key in _JSON_COLUMNS:
-        data[key] = json.loads(data[key])
+        try:
+            data[key] = json.loads(data[key])
+        except (TypeError, ValueError) as exc:
+            raise DamagedRow(data["id"], data["channel_id"], key, f"unreadable JSON ({exc})") from None
+        if not isinstance(data[key], _JSON_TYPES[key]):
+            raise DamagedRow(data["id"], data["channel_id"], key, f"not a {_JSON_TYPES[key].__name__}")
     return GameRow(**data)

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
-from bot.host.store import DeliveryRow, GameRow, MoveRow, NewDelivery, Store
+from bot.host.store import DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, Store
 
 
 class GameStore(Protocol):
@@ -38,6 +38,15 @@ class GameStore(Protocol):
     async def open_games(self) -> list[GameRow]: ...
 
     async def latest_game(self, channel_id: int) -> GameRow | None: ...
+
+    async def open_game_keys(self) -> list[tuple[int, int]]: ...
+
+    # quarantine of games whose rows cannot be played on
+    async def mark_damaged(self, game_id: int, *, reason: str, detail: str, now: float) -> bool: ...
+
+    async def damaged_untold(self) -> list[DamagedGame]: ...
+
+    async def mark_damage_told(self, game_id: int, *, now: float) -> None: ...
 
     async def reminders_due(self, now: float) -> list[GameRow]: ...
 

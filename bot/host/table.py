@@ -3,10 +3,15 @@
 A table's seats, options and status live in the ``games`` row of the database; its move log in
 ``moves``; its engine state is rebuilt from them (see ``bot/store.py``). Nothing here knows Discord:
 users are plain integer ids, texts are message-catalogue keys.
+
+A finished table is unloaded (:meth:`Table.unload`): its engine state and move log make way for a
+compressed snapshot (about 1.5 KB instead of about 60 KB), from which :meth:`Table.current_game`
+rebuilds the game when someone looks at the board, the status or the log of that last game.
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
@@ -301,11 +306,29 @@ class Table:
     next_reminder_at: float | None = None
     game: Game | None = field(default=None, repr=False)
     log: list[MoveRow] = field(default_factory=list, repr=False)
-    """The move log (undo rows included), as stored."""
+    """The move log (undo rows included), as stored; emptied when the table is unloaded."""
+    packed: bytes | None = field(default=None, repr=False)
+    """The finished game's snapshot, zlib-compressed, once the table is unloaded (``game`` is then None)."""
+    packed_seq: int = 0
+    """The length of the move log when the table was unloaded."""
 
     @property
     def seq(self) -> int:
-        return len(self.log)
+        return self.packed_seq if self.packed is not None else len(self.log)
+
+    def unload(self) -> None:
+        """Keep a finished table small: the game and its move log give way to a compressed snapshot."""
+        if self.game is None:
+            return
+        self.packed_seq = len(self.log)
+        self.packed = zlib.compress(self.game.to_json().encode())
+        self.game, self.log = None, []
+
+    def current_game(self) -> Game | None:
+        """The game: the one in memory, or rebuilt from the snapshot of an unloaded table."""
+        if self.game is None and self.packed is not None:
+            return Game.from_json(zlib.decompress(self.packed).decode())
+        return self.game
 
     @property
     def names(self) -> list[str]:

@@ -275,4 +275,4 @@ async def test_a_reminder_that_cannot_be_marked_does_not_stop_the_others(
         assert await driver.cog.send_reminders(now=later) == 2
     assert {user: len(fake.dm_messages(user)) for user in (first, "carol")} == {
         user: count + 1 for user, count in before.items()}, "both players were reminded"
-    assert records.count("the turn reminder failed") == 2
+    assert records.count("could not store that a reminder was sent") == 2

@@ -92,7 +92,7 @@ async def test_a_whole_game_at_debug_logs_no_secret(driver: Driver, debug_log: i
     states: dict[str, str] = {}
 
     def remember_state(label: str) -> None:
-        game = driver.host._tables[driver.channel.id].game
+        game = driver.host._tables[driver.channel.id].current_game()  # a finished game is kept packed
         states[label] = game.to_json()
 
     await driver.open_game(players)

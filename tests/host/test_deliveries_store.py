@@ -5,11 +5,10 @@ due again later."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
-from bot.host.host import Host
+from bot.host.host import Host, HostError
 from bot.host.store import DeliveryRow, Store
 from bot.host.table import (
     ABANDONED_POST,
@@ -88,7 +87,7 @@ async def test_a_failed_write_stores_neither_the_move_nor_its_deliveries(host: H
     assert row is not None
     await conn.execute(f"PRAGMA max_page_count = {int(row[0])}")
     user = user_to_move(host)
-    with pytest.raises(sqlite3.OperationalError, match="full"):
+    with pytest.raises(HostError, match=r"host\.error\.storage"):  # "database or disk is full", in the player's words
         await host.play(CH, user, host.legal_moves(CH, user)[0])
     await conn.execute("PRAGMA max_page_count = 1073741823")
     assert await store.deliveries(start.info.game_id) == before
