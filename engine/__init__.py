@@ -7,6 +7,8 @@ Public API::
     events = game.apply("land 12")                     # or a Move; raises engine.IllegalMove
     game.view(seat)                                    # what a seat may know (None: public): a View
     game.clone(), game.ranking(), game.to_json(), engine.Game.from_json(text)
+    setup = game.setup_record()                        # before the first move: the deal, no seed
+    engine.from_record(setup, moves)                   # the same game again, without the seed
 """
 
 from engine.cards import (
@@ -18,7 +20,7 @@ from engine.cards import (
     SCORING_CARDS,
     SITE_KINDS,
 )
-from engine.game import PHASES, Game, new_game, public_event, replay
+from engine.game import PHASES, Game, from_record, new_game, public_event, replay
 from engine.island import Island, Tile, default_island
 from engine.moves import IllegalMove, Move, parse_move
 from engine.types import (
@@ -99,6 +101,7 @@ __all__ = [
     "VolcanoShape",
     "YouView",
     "default_island",
+    "from_record",
     "new_game",
     "parse_move",
     "public_event",

@@ -81,6 +81,11 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             updated_at DOUBLE PRECISION NOT NULL
         )""",
     ),
+    # 3 -> 4: the archive of finished games: where each game-over message is, and a server's games newest first
+    (
+        "ALTER TABLE games ADD COLUMN over_message_id BIGINT",
+        "CREATE INDEX games_finished_by_guild ON games (guild_id, id) WHERE status = 'over'",
+    ),
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)
 
@@ -210,6 +215,28 @@ class PostgresStore:
             f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
             channel_id)
         return _game_row(rows[0]) if rows else None
+
+    # ------------------------------------------------------------------ the archive of finished games
+
+    async def finished_games(self, guild_id: int | None, *, limit: int = 10) -> list[GameRow]:
+        """A server's (``None``: direct messages') finished games, newest first (index ``games_finished_by_guild``)."""
+        rows = await self._fetch(
+            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE guild_id IS NOT DISTINCT FROM $1"
+            " AND status = 'over' ORDER BY id DESC LIMIT $2", guild_id, limit)
+        return [_game_row(r) for r in rows]
+
+    async def over_message_ids(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """Game id -> the id of its game-over post, for those of ``game_ids`` whose post was delivered."""
+        if not game_ids:
+            return {}
+        rows = await self._fetch("SELECT id, over_message_id FROM games WHERE id = ANY($1::bigint[])"
+                                 " AND over_message_id IS NOT NULL", list(game_ids))
+        return {int(r["id"]): int(r["over_message_id"]) for r in rows}
+
+    async def set_over_message_id(self, game_id: int, message_id: int) -> None:
+        """Record where a game's game-over post is."""
+        async with self._transaction() as conn:
+            await conn.execute("UPDATE games SET over_message_id = $1 WHERE id = $2", message_id, game_id)
 
     async def reminders_due(self, now: float) -> list[GameRow]:
         rows = await self._fetch(
