@@ -724,7 +724,7 @@ def from_record(setup: dict[str, Any], moves: Iterable[str | Move]) -> Game:
     Raises :class:`ValueError` for a record that is not a set-up, :class:`IllegalMove` at the first bad move."""
     if setup.get("log") or setup.get("format") != 1:
         raise ValueError("not the set-up record of a game")
-    game = Game.from_json({**setup, "seed": 0})
+    game = Game.from_json(json.dumps({**setup, "seed": 0}))  # text: the game must not share the record's lists
     game._record_setup = setup
     for move in moves:
         game.apply(move)

@@ -233,11 +233,6 @@ class PostgresStore:
                                  " AND over_message_id IS NOT NULL", list(game_ids))
         return {int(r["id"]): int(r["over_message_id"]) for r in rows}
 
-    async def set_over_message_id(self, game_id: int, message_id: int) -> None:
-        """Record where a game's game-over post is."""
-        async with self._transaction() as conn:
-            await conn.execute("UPDATE games SET over_message_id = $1 WHERE id = $2", message_id, game_id)
-
     async def reminders_due(self, now: float) -> list[GameRow]:
         rows = await self._fetch(
             f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE status = 'running'"
