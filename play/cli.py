@@ -214,7 +214,7 @@ def read_record(path: Path) -> tuple[dict[str, Any], list[View]]:
     return record, views
 
 
-def run_replay(path: Path, out: Path, locale: str, stream: TextIO = sys.stdout) -> list[View]:
+def run_replay(path: Path, out: Path, locale: str, stream: TextIO | None = None) -> list[View]:
     """Write the pictures of an exported game into ``out``: a board per position, the game over, the GIF."""
     from render import render_board, render_game_over, render_replay
 
@@ -224,7 +224,7 @@ def run_replay(path: Path, out: Path, locale: str, stream: TextIO = sys.stdout) 
         (out / f"move-{number:03d}.png").write_bytes(render_board(view, locale=locale))
     (out / "game-over.png").write_bytes(render_game_over(views[-1], locale=locale))
     (out / "replay.gif").write_bytes(render_replay(views, locale=locale))
-    print(t("cli.replay.written", locale, count=len(views), folder=str(out)), file=stream)
+    print(t("cli.replay.written", locale, count=len(views), folder=str(out)), file=stream or sys.stdout)
     return views
 
 
