@@ -12,6 +12,9 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 
+``history``, ``game`` and ``export`` read the archive of this server's finished games (the host refuses to export a
+game that is not over); ``log`` sends the whole log as a ``.txt`` file when it does not fit one message.
+
 Slow work never blocks an acknowledgement: move commands ``defer()`` first, and pictures, computer
 moves and everything a move sends run elsewhere.
 """
@@ -600,6 +603,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="history", description=_cmd("history"))
     async def history(self, interaction: discord.Interaction) -> None:
         self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
         locale = await self._locale(interaction)
         games = await self.host.history(interaction.guild_id)
         links = [self._jump_url(g.guild_id, g.channel_id, g.over_message_id) for g in games]
@@ -611,10 +615,10 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.describe(game_id=_opt("game", "id"))
     async def game(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53]) -> None:
         self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database, Pillow draws
         locale = await self._locale(interaction)
         past = await self.host.past_game(interaction.guild_id, game_id)
         assert past.view is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)
         board = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None))
         chart = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None), game_over=True)
         url = self._jump_url(past.guild_id, past.channel_id, past.over_message_id)
@@ -627,6 +631,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.describe(game_id=_opt("export", "id"))
     async def export(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53] | None = None) -> None:
         channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
         locale = await self._locale(interaction)
         record = await self.host.game_record(interaction.guild_id, channel_id, game_id)
         name = f"santacruz-game-{record['game_id']}.json"

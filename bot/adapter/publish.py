@@ -9,7 +9,9 @@ position, both from the delivery's payload); a DM reads the hand from the host w
 turn DM whose turn has passed is skipped.
 
 The channel speaks the game's language: ONE message per move (events in words, the public board
-picture, a mention of the player to move), the start, seat changes, an abandoned game. Without the
+picture, a mention of the player to move), the start, seat changes, an abandoned game, and after the game-over
+post the animated replay of the whole game (drawn in the render worker pool). The game-over post's message id is
+recorded with its delivery, so that ``/santacruz history`` links to it. Without the
 Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
 either way the opener is told once. The lobby message is kept up to date by the same task, coalesced:
 only the newest lobby state is drawn, however many clicks came meanwhile. No acknowledgement waits for

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import pytest
 
 from bot.host.host import RECORD_FORMAT, Host
@@ -164,3 +165,25 @@ async def test_finished_games_of_a_server_in_both_stores(any_store: Any) -> None
     assert [r.id for r in await any_store.finished_games(None)] == [ids[4]]
     assert await any_store.over_message_ids(ids) == {}
     assert await any_store.over_message_ids([]) == {}
+
+
+async def test_a_version_4_database_gets_the_archive_and_its_query_uses_the_index(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    store = await Store.open(path)
+    game_id = await store.insert_game(channel_id=1, guild_id=GUILD, opener_id=ADA, seats=[], options={}, seed=1,
+                                      status="over", locale="en", now=1.0)
+    await store.close()
+    async with aiosqlite.connect(path, isolation_level=None) as conn:  # as a bot of schema version 4 left it
+        await conn.execute("DROP INDEX games_finished_by_guild")
+        await conn.execute("ALTER TABLE games DROP COLUMN over_message_id")
+        await conn.execute("PRAGMA user_version = 4")
+    store = await Store.open(path)
+    try:
+        assert [r.id for r in await store.finished_games(GUILD)] == [game_id]
+        async with aiosqlite.connect(path) as conn, conn.execute(
+                "EXPLAIN QUERY PLAN SELECT id FROM games WHERE guild_id IS ? AND status = 'over'"
+                " ORDER BY id DESC LIMIT 10", (GUILD,)) as cur:
+            plan = " ".join(str(row[-1]) for row in await cur.fetchall())
+        assert "games_finished_by_guild" in plan and "TEMP B-TREE" not in plan
+    finally:
+        await store.close()
