@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
 from PIL import Image
 
+from bot.adapter.publish import Backoff
+from bot.host.table import MOVE_POST, REPLAY_POST
 from engine import from_record
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver
+from tests.fakediscord import FakeMessage
 
 DISCORD_LIMIT = 8 * 1024 * 1024
 
@@ -27,7 +31,7 @@ async def finish_against_a_computer(driver: Driver, user: str = "carol") -> int:
     return int(driver.info().game_id)
 
 
-def with_attachment(driver: Driver, filename: str) -> list:
+def with_attachment(driver: Driver, filename: str) -> list[FakeMessage]:
     return [m for m in driver.fake.messages(driver.channel, ephemeral=False)
             if any(a.filename == filename for a in m.attachments)]
 
@@ -91,3 +95,30 @@ async def test_a_running_game_cannot_be_exported_and_a_short_log_is_a_message(dr
     assert history.text == t("bot.history.empty", "en")
     log = await driver.answer(await driver.slash("log", user="alice", locale="en-US"))
     assert log.text.startswith(t("bot.log.title", "en", count=driver.info().seq)) and not log.attachments
+
+
+async def test_the_replay_and_the_game_over_link_survive_a_restart_while_the_channel_was_down(
+        driver: Driver) -> None:
+    fake = driver.fake
+    lobby = await driver.answer(await driver.slash("new", {"computers": 1, "strength": "random"}, user="carol"))
+    click = await fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user="carol")
+    await click.wait_for_callback(timeout=TIMEOUT)
+    await driver.settle()
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    cog.publisher.backoff = Backoff(first=1000.0, limit=1000.0)  # a failed post waits until the restart
+    fake.fail_route("POST", rf"/channels/{driver.channel.id}/messages", status=503, times=None)
+    await driver.answer(await driver.slash("away", user="carol"))
+    await fake.wait_until(lambda: driver.info().status == "over", timeout=TIMEOUT, description="game over", poll=0.2)
+    game_id = driver.info().game_id
+    assert driver.bot.store is not None
+    pending = [d.kind for d in await driver.bot.store.deliveries(game_id) if d.done_at is None]
+    assert pending[-2:] == [MOVE_POST, REPLAY_POST]
+    assert not with_attachment(driver, "replay.gif")
+    fake.clear_errors()
+    await driver.restart()
+    replays = await fake.wait_until(lambda: with_attachment(driver, "replay.gif"), timeout=TIMEOUT,
+                                    description="the replay post", poll=0.2)
+    over = with_attachment(driver, "game-over.png")
+    assert len(replays) == 1 and len(over) == 1
+    answer = await driver.answer(await driver.slash("history", user="carol"))
+    assert f"#{game_id}" in answer.text and str(over[0].id) in answer.text
