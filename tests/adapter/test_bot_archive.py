@@ -81,8 +81,12 @@ async def test_the_archive_of_a_finished_game_before_and_after_a_restart(driver:
 
 
 async def test_a_running_game_cannot_be_exported_and_a_short_log_is_a_message(driver: Driver) -> None:
-    lobby = await driver.answer(await driver.slash("new", {"computers": 1, "strength": "random"}, user="alice"))
+    options = {"computers": 1, "strength": "random", "replay": False}
+    lobby = await driver.answer(await driver.slash("new", options, user="alice"))
     game_id = driver.info().game_id
+    assert driver.bot.store is not None
+    row = await driver.bot.store.get_game(game_id)
+    assert row is not None and row.options["replay"] is False  # new replay:false is kept with the game
     refusal = await driver.answer(await driver.slash("export", user="alice", locale="en-US"))
     assert refusal.text == t("bot.export.not_finished", "en", id=game_id) and not refusal.attachments
     click = await driver.fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
