@@ -10,6 +10,8 @@ Public API::
     game.clone(), game.ranking(), game.to_json(), engine.Game.from_json(text)
     game.refusal(move)                                 # why not (an IllegalMove), or None when legal
     engine.Game.restore(players, to_move=..., **fields)  # one PlayerRecord per seat, see game.STATE_FIELDS
+    setup = game.setup_record()                        # before the first move: the deal, no seed
+    engine.from_record(setup, moves)                   # the same game again, without the seed
 """
 
 from engine.cards import (
@@ -22,7 +24,7 @@ from engine.cards import (
     SINGLE_BUILDS,
     SITE_KINDS,
 )
-from engine.game import PHASES, Game, PlayerRecord, new_game, public_event, replay
+from engine.game import PHASES, Game, PlayerRecord, from_record, new_game, public_event, replay
 from engine.island import Island, Tile, default_island
 from engine.moves import (
     REASONS,
@@ -120,6 +122,7 @@ __all__ = [
     "YouView",
     "builds_nothing",
     "default_island",
+    "from_record",
     "new_game",
     "parse_move",
     "plan_build",

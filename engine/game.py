@@ -74,6 +74,9 @@ class Game:
     the attributes are the engine's own and not an API for presentation.
     """
 
+    _record_setup: dict[str, Any] | None = None
+    """The set-up record a game was built from (:func:`from_record`), to undo without a seed."""
+
     # ------------------------------------------------------------------ setup
 
     def _setup(self, names: list[str], seed: int, draft: bool, island: Island, default: bool) -> None:
@@ -241,6 +244,8 @@ class Game:
         """A new game equal to this one before its last move; raises :class:`IllegalMove` if not allowed."""
         if not self.can_undo():
             raise IllegalMove("cannot_undo")
+        if self._record_setup is not None:
+            return from_record(self._record_setup, [m for _, m in self.moves[:-1]])
         return replay(self.names, self.seed, [m for _, m in self.moves[:-1]], draft=self.draft,
                       island=None if self._default_island else self.island)
 
@@ -765,6 +770,18 @@ class Game:
         self._legal_set = frozenset()
         self._derive()
 
+    def setup_record(self) -> dict[str, Any]:
+        """The dealt set-up of a game no one has moved in yet, without its seed: tile layout, bird chips,
+        scoring-card deal and deck, building sets, start player (and the island if not the default).
+
+        With the moves it replays the game exactly (:func:`from_record`). It holds every hidden fact of the
+        game: give it out only once the game is over."""
+        if self.log:
+            raise ValueError("a set-up record is taken before the first move")
+        data: dict[str, Any] = json.loads(self.to_json())
+        del data["seed"]
+        return data
+
     def state_key(self) -> str:
         """The game's state as canonical text, for equality checks (secrets included)."""
         return self.to_json()
@@ -902,6 +919,19 @@ def replay(names: Sequence[str], seed: int, moves: Iterable[str | Move], *, draf
            island: Island | None = None) -> Game:
     """Play ``moves`` from the start of a new game; raises :class:`IllegalMove` at the first bad one."""
     game = new_game(names, seed, draft=draft, island=island)
+    for move in moves:
+        game.apply(move)
+    return game
+
+
+def from_record(setup: dict[str, Any], moves: Iterable[str | Move]) -> Game:
+    """The game that :meth:`Game.setup_record` dealt, after ``moves``; no seed needed.
+
+    Raises :class:`ValueError` for a record that is not a set-up, :class:`IllegalMove` at the first bad move."""
+    if setup.get("log") or setup.get("format") != 1:
+        raise ValueError("not the set-up record of a game")
+    game = Game.from_json(json.dumps({**setup, "seed": 0}))  # text: the game must not share the record's lists
+    game._record_setup = setup
     for move in moves:
         game.apply(move)
     return game

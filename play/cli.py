@@ -4,25 +4,29 @@
 
     santacruz demo [--players 3] [--seed 1] [--strength greedy] [--out demo-out] [--locale en]
     santacruz play [--players 3] [--humans 1] [--strength greedy] [--seed N] [--locale en]
+    santacruz replay FILE [--out replay-out] [--locale en]
 
 ``demo`` plays a whole game between computer players, prints the move log with the scores as it goes,
 and writes the board picture after every move, an animated GIF of the whole game and the game-over
 picture into a folder. ``play`` is a terminal game against computer players (or hot-seat), entering
-moves in the engine's notation with the legal moves listed.
+moves in the engine's notation with the legal moves listed. ``replay`` reads a game record exported with
+``/santacruz export`` (names, options, the deal without its seed, the moves) and writes the board picture
+after every move, the game-over picture and the animated replay (``replay.gif``) into a folder.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from engine import Game, IllegalMove, new_game, parse_move
+from engine import Game, IllegalMove, View, from_record, new_game, parse_move
 from engine.ai import STRENGTHS, choose_move
 from i18n import LOCALES, describe_events, describe_move, illegal_text, t, tn
 
@@ -184,6 +188,46 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
 # ---------------------------------------------------------------------------------------------- main
 
 
+# ---------------------------------------------------------------------------------------------- replay
+
+RECORD_FORMAT = "santacruz-game"
+"""The ``format`` field of an exported game record."""
+
+
+class BadRecord(Exception):
+    """The file is not a game record this program can replay."""
+
+
+def read_record(path: Path) -> tuple[dict[str, Any], list[View]]:
+    """An exported game record and its public views (the set-up, then after each move)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+            raise BadRecord(f"{path}: not a Santa Cruz game record")
+        game = from_record(record["setup"], [])
+        views = [game.view(None)]
+        for move in record["moves"]:
+            game.apply(move["move"])
+            views.append(game.view(None))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError, IllegalMove) as exc:
+        raise BadRecord(f"{path}: {exc}") from exc
+    return record, views
+
+
+def run_replay(path: Path, out: Path, locale: str, stream: TextIO | None = None) -> list[View]:
+    """Write the pictures of an exported game into ``out``: a board per position, the game over, the GIF."""
+    from render import render_board, render_game_over, render_replay
+
+    _record, views = read_record(path)
+    out.mkdir(parents=True, exist_ok=True)
+    for number, view in enumerate(views):
+        (out / f"move-{number:03d}.png").write_bytes(render_board(view, locale=locale))
+    (out / "game-over.png").write_bytes(render_game_over(views[-1], locale=locale))
+    (out / "replay.gif").write_bytes(render_replay(views, locale=locale))
+    print(t("cli.replay.written", locale, count=len(views), folder=str(out)), file=stream or sys.stdout)
+    return views
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="santacruz", description="Santa Cruz without Discord.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -199,11 +243,22 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--no-pictures", action="store_true", help="only print the log")
         else:
             p.add_argument("--humans", type=int, default=1, help="people at this keyboard (hot-seat)")
+    replay = sub.add_parser("replay", help="santacruz replay FILE: pictures and a GIF of an exported game")
+    replay.add_argument("file", type=Path, help="a game record from /santacruz export")
+    replay.add_argument("--out", type=Path, default=Path("replay-out"), help="folder for the pictures")
+    replay.add_argument("--locale", choices=LOCALES, default="en", help="language")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "replay":
+        try:
+            run_replay(args.file, args.out, args.locale)
+        except BadRecord as exc:
+            print(t("cli.replay.bad_file", args.locale, reason=str(exc)), file=sys.stderr)
+            return 2
+        return 0
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if args.command == "demo":
         run_demo(args.players, seed, args.strength, args.budget, args.out, args.locale, not args.no_pictures)
@@ -222,4 +277,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["main", "run_demo", "run_play"]
+__all__ = ["main", "read_record", "run_demo", "run_play", "run_replay"]

@@ -12,12 +12,17 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 
+``history``, ``game`` and ``export`` read the archive of this server's finished games (the host refuses to export a
+game that is not over); ``log`` sends the whole log as a ``.txt`` file when it does not fit one message.
+
 Slow work never blocks an acknowledgement: move commands ``defer()`` first, and pictures, computer
 moves and everything a move sends run elsewhere.
 """
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 from collections.abc import Sequence
 from concurrent.futures import Executor
@@ -347,16 +352,17 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="new", description=_cmd("new"))
     @app_commands.describe(draft=_opt("new", "draft"), language=_opt("new", "language"),
-                           computers=_opt("new", "computers"), strength=_opt("new", "strength"))
+                           computers=_opt("new", "computers"), strength=_opt("new", "strength"),
+                           replay=_opt("new", "replay"))
     @app_commands.choices(language=LANGUAGE_CHOICES, strength=STRENGTH_CHOICES)
     async def new(self, interaction: discord.Interaction, draft: bool = False, language: str | None = None,
-                  computers: Range[int, 0, 3] = 0, strength: str | None = None) -> None:
+                  computers: Range[int, 0, 3] = 0, strength: str | None = None, replay: bool = True) -> None:
         channel_id = self._guild_only(interaction)
         language, strength = self._chosen(language, LANGUAGE_CHOICES), self._chosen(strength, STRENGTH_CHOICES)
         info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id,
                                     interaction.user.display_name, draft=draft,
                                     locale=self._new_game_locale(interaction, language),
-                                    computers=computers, strength=strength)
+                                    computers=computers, strength=strength, replay=replay)
         await self._open_lobby(interaction, info)
 
     @app_commands.command(name="join", description=_cmd("join"))
@@ -510,7 +516,12 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def log_(self, interaction: discord.Interaction) -> None:
         locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
-        await reply(interaction, texts.log_text(self.host.view_for(channel_id, interaction.user.id), locale))
+        lines = texts.log_lines(self.host.view_for(channel_id, interaction.user.id), locale)
+        if texts.log_fits(lines):
+            await reply(interaction, "\n".join(lines))
+            return
+        await reply(interaction, t("bot.log.attached", locale),
+                    file=discord.File(io.BytesIO(texts.log_file(lines).encode()), filename="santacruz-log.txt"))
 
     @app_commands.command(name="abandon", description=_cmd("abandon"))
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -552,6 +563,53 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         embed.set_footer(text=t("rules.choose", locale, topics=t("rules.topics", locale)).replace("`", ""))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    # ------------------------------------------------------------------ the archive: history, past games, export
+
+    def _jump_url(self, guild_id: int | None, channel_id: int, message_id: int | None) -> str | None:
+        """The link to a message (a game-over post), or ``None`` while it is not known."""
+        if message_id is None:
+            return None
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        return channel.get_partial_message(message_id).jump_url
+
+    @app_commands.command(name="history", description=_cmd("history"))
+    async def history(self, interaction: discord.Interaction) -> None:
+        self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
+        locale = await self._locale(interaction)
+        games = await self.host.history(interaction.guild_id)
+        links = [self._jump_url(g.guild_id, g.channel_id, g.over_message_id) for g in games]
+        await reply(interaction, texts.history_text(games, links, locale),
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="game", description=_cmd("game"))
+    @app_commands.rename(game_id="id")
+    @app_commands.describe(game_id=_opt("game", "id"))
+    async def game(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53]) -> None:
+        self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database, Pillow draws
+        locale = await self._locale(interaction)
+        past = await self.host.past_game(interaction.guild_id, game_id)
+        assert past.view is not None
+        board = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None))
+        chart = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None), game_over=True)
+        url = self._jump_url(past.guild_id, past.channel_id, past.over_message_id)
+        await interaction.followup.send(texts.past_game_text(past, url, locale), ephemeral=True,
+                                        files=files((board, "board.png"), (chart, "game-over.png")),
+                                        allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="export", description=_cmd("export"))
+    @app_commands.rename(game_id="id")
+    @app_commands.describe(game_id=_opt("export", "id"))
+    async def export(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53] | None = None) -> None:
+        channel_id = self._guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
+        locale = await self._locale(interaction)
+        record = await self.host.game_record(interaction.guild_id, channel_id, game_id)
+        name = f"santacruz-game-{record['game_id']}.json"
+        data = json.dumps(record, ensure_ascii=False, indent=1).encode()
+        await reply(interaction, t("bot.export.sent", locale, id=record["game_id"], file=name),
+                    file=discord.File(io.BytesIO(data), filename=name))
 
     # ------------------------------------------------------------------ autocomplete
 

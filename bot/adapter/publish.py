@@ -9,7 +9,9 @@ position, both from the delivery's payload); a DM reads the hand from the host w
 turn DM whose turn has passed is skipped.
 
 The channel speaks the game's language: ONE message per move (events in words, the public board
-picture, a mention of the player to move), the start, seat changes, an abandoned game. Without the
+picture, a mention of the player to move), the start, seat changes, an abandoned game, and after the game-over
+post the animated replay of the whole game (drawn in the render worker pool). The game-over post's message id is
+recorded with its delivery, so that ``/santacruz history`` links to it. Without the
 Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
 either way the opener is told once. The lobby message is kept up to date by the same task, coalesced:
 only the newest lobby state is drawn, however many clicks came meanwhile. No acknowledgement waits for
@@ -36,6 +38,7 @@ from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,
     MOVE_POST,
+    REPLAY_POST,
     SEAT_POST,
     START_POST,
     TURN_DM,
@@ -141,6 +144,8 @@ class Publisher:
         """Game id -> (channel id, message id) of its lobby message, to keep it up to date."""
         self._clicked: dict[tuple[int, int], int] = {}
         """(game id, seq) -> the DM whose controls made that move (its controls are left as they are)."""
+        self._posted: dict[int, int] = {}
+        """Delivery id -> the id of the message it was sent as (a game-over post's is kept for the history)."""
 
     # ------------------------------------------------------------------ waking the outboxes
 
@@ -204,8 +209,9 @@ class Publisher:
         A delivery that was sent but could not be marked done (the database refused the write) is only
         marked when the outbox tries again, never sent twice by this process."""
         if delivery.id in self._unmarked:
-            await self.host.delivered(delivery, self._unmarked[delivery.id])
+            await self.host.delivered(delivery, self._unmarked[delivery.id], message_id=self._posted.get(delivery.id))
             del self._unmarked[delivery.id]
+            self._posted.pop(delivery.id, None)
             return
         try:
             error = await self._send(delivery, later)
@@ -223,8 +229,9 @@ class Publisher:
             log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
             error = _describe(exc)
         self._unmarked[delivery.id] = error
-        await self.host.delivered(delivery, error)
+        await self.host.delivered(delivery, error, message_id=self._posted.get(delivery.id))
         del self._unmarked[delivery.id]
+        self._posted.pop(delivery.id, None)
 
     async def _send(self, delivery: Delivery, later: list[Delivery]) -> str | None:
         """Send ``delivery``; the reason it was not sent (skipped, permission missing), or ``None``."""
@@ -245,8 +252,15 @@ class Publisher:
 
     async def _post(self, delivery: Delivery) -> str | None:
         if delivery.kind == MOVE_POST:
-            return await self._post_move(delivery.move(), clicked=self._clicked.pop((delivery.game_id,
-                                                                                    delivery.seq), None))
+            sent: list[discord.Message] = []
+            try:
+                return await self._post_move(delivery.move(), sent=sent,
+                                             clicked=self._clicked.pop((delivery.game_id, delivery.seq), None))
+            finally:
+                if sent:
+                    self._posted[delivery.id] = sent[0].id
+        if delivery.kind == REPLAY_POST:
+            return await self._post_replay(delivery)
         if delivery.kind == START_POST:
             return await self._post_start(delivery.start())
         if delivery.kind == SEAT_POST:
@@ -257,7 +271,15 @@ class Publisher:
             return await deliver_post(self.client, delivery.channel_id, text)
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
 
-    async def _post_move(self, result: MoveResult, *, clicked: int | None) -> str | None:
+    async def _post_replay(self, delivery: Delivery) -> str | None:
+        """The animated replay of a finished game, made in the render pool (left out if that failed)."""
+        locale = str(delivery.payload["locale"])
+        gif = await self.pictures.replay_gif(await self.host.replay_record(delivery.game_id), locale)
+        return await deliver_post(self.client, delivery.channel_id, t("bot.replay.post", locale),
+                                  pictures=[(gif, "replay.gif")])
+
+    async def _post_move(self, result: MoveResult, *, clicked: int | None,
+                         sent: list[discord.Message] | None = None) -> str | None:
         locale = result.locale
         board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
         pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
@@ -265,7 +287,7 @@ class Publisher:
             pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
         try:
             return await deliver_post(self.client, result.channel_id, texts.move_post(result, locale),
-                                      pictures=pictures,
+                                      pictures=pictures, sent=sent,
                                       view=post_view(result.game_id, result.seq, locale, game_over=result.game_over))
         finally:
             if result.user_id is not None:

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
+from bot.host.table import MoveResult, PastGame, SeatChange, StartResult, TableInfo
 from engine import (
     BUILDING_CARDS,
     BUILDINGS,
@@ -381,6 +381,11 @@ def status_text(info: TableInfo, view: View, locale: str) -> str:
 
 def log_text(view: View, locale: str) -> str:
     """The moves so far in words (the newest kept if they do not all fit)."""
+    return lines_text(log_lines(view, locale))
+
+
+def log_lines(view: View, locale: str) -> list[str]:
+    """The moves so far in words, one line each, under a title and a line per round."""
     names = names_of(view)
     lines = [t("bot.log.title", locale, count=len(view["log"]))]
     current = 0
@@ -391,4 +396,46 @@ def log_text(view: View, locale: str) -> str:
         lines.append("• " + describe_move(entry["move"], locale, names, entry["seat"]))
     if len(lines) == 1:
         lines.append(t("bot.log.empty", locale))
+    return lines
+
+
+# ---------------------------------------------------------------------- the archive of finished games
+
+
+def log_fits(lines: Sequence[str]) -> bool:
+    """Whether the whole log fits in one message."""
+    return len("\n".join(lines)) <= MESSAGE_MAX
+
+
+def log_file(lines: Sequence[str]) -> str:
+    """The whole log as plain text for a ``.txt`` attachment (without Discord's markdown)."""
+    return "\n".join(line.replace("**", "").replace("__", "").replace("\\", "") for line in lines) + "\n"
+
+
+def past_name(game: PastGame, seat: int, locale: str) -> str:
+    name = esc(game.names[seat])
+    return f"{name} {t('bot.history.computer', locale)}" if game.computers[seat] else name
+
+
+def history_text(games: Sequence[PastGame], links: Sequence[str | None], locale: str) -> str:
+    """The server's last finished games, newest first: number, date, scores, winner, link to the game-over post."""
+    if not games:
+        return t("bot.history.empty", locale)
+    lines = [t("bot.history.title", locale, count=len(games))]
+    for game, url in zip(games, links, strict=True):
+        scores = ", ".join(f"{past_name(game, s, locale)} {game.scores[s]}" for s in game.ranking)
+        line = t("bot.history.line", locale, id=game.game_id, date=timestamp(game.finished_at, "d"), scores=scores,
+                 winner=esc(game.winner))
+        lines.append(line + (f" · {t('bot.history.link', locale, url=url)}" if url else ""))
+    return lines_text(lines)
+
+
+def past_game_text(game: PastGame, url: str | None, locale: str) -> str:
+    """One past game: its number, date, winner, the ranking and a link to its game-over post."""
+    lines = [t("bot.history.game", locale, id=game.game_id, date=timestamp(game.finished_at, "f"),
+               winner=esc(game.winner))]
+    lines += [t("bot.history.rank", locale, rank=rank, name=past_name(game, seat, locale), score=game.scores[seat])
+              for rank, seat in enumerate(game.ranking, start=1)]
+    if url:
+        lines.append(t("bot.history.link", locale, url=url))
     return lines_text(lines)

@@ -25,6 +25,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.start(channel_id, user_id, *, can_manage=False) -> StartResult
     await host.abandon(channel_id, user_id, *, can_manage=False, name=None) -> TableInfo
     await host.rematch(channel_id, user_id, *, can_manage=False) -> TableInfo   # after game over
+    # (open also takes replay=True: post an animated replay of the game at game over)
 
     # play
     await host.play(channel_id, user_id, move, *, interaction_id=None, game_id=None,
@@ -48,9 +49,16 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     # deliveries (the outbox): every change writes the posts and DMs it owes with itself
     await host.pending_deliveries(channel_id=None) -> list[Delivery]   # in the order they were written
     await host.resume_deliveries() -> list[Delivery]       # at start-up: all pending, due now
-    await host.delivered(delivery, error=None) -> None     # sent, or given up (error says why)
+    await host.delivered(delivery, error=None, *, message_id=None) -> None   # sent (as message_id), or given up
     await host.retry_delivery(delivery, delay, error) -> None   # a passing failure: due again after delay
     host.now() -> float
+
+    # the archive of finished games (public facts; a game's record only once it is over)
+    await host.history(guild_id, limit=10) -> list[PastGame]   # newest first
+    await host.past_game(guild_id, game_id) -> PastGame    # with its final public view
+    await host.game_record(guild_id, channel_id, game_id=None) -> dict   # the export: names, options,
+                                                           # the deal (no seed) and the moves
+    await host.replay_record(game_id) -> dict              # the same, for the game-over animation
 
     # turn reminders (driven from the database)
     await host.due_reminders(now=None) -> list[Reminder]
@@ -92,6 +100,9 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.no_previous_game    rematch without a finished game
     host.error.not_over            rematch when the last game did not end normally
     host.error.storage             the database refused the write (full, locked, read-only): nothing changed
+    bot.history.no_such_game       (id) no finished game of that id in this server
+    bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
+    bot.export.nothing             export without an id in a channel without a finished game
 
 Every change is written to the database first (one transaction) and only then applied in memory, so a
 write that fails changes nothing anywhere (``host.error.storage``). A stored game that cannot be played
@@ -137,12 +148,14 @@ from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,
     MOVE_POST,
+    REPLAY_POST,
     SEAT_POST,
     START_POST,
     TURN_DM,
     Delivery,
     MoveResult,
     Options,
+    PastGame,
     Reminder,
     Seat,
     SeatChange,
@@ -157,6 +170,8 @@ from i18n import LOCALES, illegal_text, t
 
 log = logging.getLogger(__name__)
 
+RECORD_FORMAT: Final = "santacruz-game"
+"""The ``format`` of an exported game record (``santacruz replay FILE`` reads it)."""
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
 HOUR: Final = 3600.0
@@ -455,7 +470,7 @@ class Host:
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
                    draft: bool = False, locale: str | None = None, computers: int = 0,
-                   strength: str | None = None) -> TableInfo:
+                   strength: str | None = None, replay: bool = True) -> TableInfo:
         """Open a lobby in the channel with the opener seated and ``computers`` computer seats."""
         locale = (locale or self.settings.default_locale).lower()
         if locale not in LOCALES:
@@ -464,7 +479,7 @@ class Host:
         if not 0 <= computers < MAX_PLAYERS:
             raise HostError("host.error.too_many_players", max=MAX_PLAYERS)
         options = Options(draft=bool(draft), locale=locale, reminder_hours=self.settings.reminder_hours,
-                          away_hours=self.settings.away_hours)
+                          away_hours=self.settings.away_hours, replay=bool(replay))
         seats = [Seat(user_id, name)]
         for _ in range(computers):
             seats.append(self._computer_seat(seats, strength, locale))
@@ -742,7 +757,8 @@ class Host:
         result = self._move_result(table, new, row, seat, user_id, text, events, undone)
         try:
             await self.store.append_move(row, state=new.to_json(), status=status, last_move_at=now,
-                                         next_reminder_at=reminder, deliveries=_move_deliveries(result))
+                                         next_reminder_at=reminder,
+                                         deliveries=_move_deliveries(result, replay=table.options.replay))
         except MoveConflict:
             await self._check_interaction(interaction_id)
             log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
@@ -877,6 +893,84 @@ class Host:
         prefix = prefix.strip().lower()
         return [m for m in map(str, table.game.legal_moves()) if m.lower().startswith(prefix)]
 
+    # ------------------------------------------------------------------ the archive of finished games
+
+    async def history(self, guild_id: int | None, limit: int = 10) -> list[PastGame]:
+        """The server's last ``limit`` finished games, newest first."""
+        rows = await self.store.finished_games(guild_id, limit=limit)
+        links = await self.store.over_message_ids([r.id for r in rows])
+        return [await self._past_game(row, links.get(row.id)) for row in rows]
+
+    async def past_game(self, guild_id: int | None, game_id: int) -> PastGame:
+        """One finished game of the server, with its final public view."""
+        row = await self._finished(guild_id, game_id)
+        links = await self.store.over_message_ids([row.id])
+        return await self._past_game(row, links.get(row.id), with_view=True)
+
+    async def game_record(self, guild_id: int | None, channel_id: int, game_id: int | None = None) -> dict[str, Any]:
+        """The export of a finished game of the server (without ``game_id``: the channel's last game): names,
+        options, the dealt set-up without the seed, and the moves. A game not over is refused: its secrets stay."""
+        if game_id is None:
+            last = await self.store.latest_game(channel_id)
+            if last is None:
+                raise HostError("bot.export.nothing")
+            game_id = last.id
+        row = await self.store.get_game(game_id)
+        if row is None or row.guild_id != guild_id:
+            raise HostError("bot.history.no_such_game", id=game_id)
+        if row.status != "over":
+            raise HostError("bot.export.not_finished", id=game_id)
+        return await self._record(row)
+
+    async def replay_record(self, game_id: int) -> dict[str, Any]:
+        """A finished game's record (see :meth:`game_record`), for its animated replay."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.status != "over":
+            raise HostError("bot.export.not_finished", id=game_id)
+        return await self._record(row)
+
+    async def _finished(self, guild_id: int | None, game_id: int) -> GameRow:
+        row = await self.store.get_game(game_id)
+        if row is None or row.guild_id != guild_id or row.status != "over":
+            raise HostError("bot.history.no_such_game", id=game_id)
+        return row
+
+    async def _final_game(self, row: GameRow) -> Game:
+        """A finished game's final state: its snapshot, or replayed from its moves."""
+        if row.state is not None:
+            return Game.from_json(row.state)
+        game = self._factory([s["name"] for s in row.seats], row.seed, bool(row.options.get("draft")))
+        for move in effective_moves(await self.store.moves(row.id)):
+            game.apply(move.move)
+        return game
+
+    async def _past_game(self, row: GameRow, over_message_id: int | None, *, with_view: bool = False) -> PastGame:
+        game = await self._final_game(row)
+        view = game.view(None)
+        return PastGame(
+            game_id=row.id, channel_id=row.channel_id, guild_id=row.guild_id,
+            finished_at=row.last_move_at if row.last_move_at is not None else row.updated_at,
+            names=tuple(s["name"] for s in row.seats), computers=tuple(s["user_id"] is None for s in row.seats),
+            scores=tuple(p["score"] for p in view["players"]), ranking=tuple(game.ranking()),
+            locale=str(row.options.get("locale", "en")), over_message_id=over_message_id,
+            view=view if with_view else None)
+
+    async def _record(self, row: GameRow) -> dict[str, Any]:
+        """The seed-free record of a finished game (never call it for one that is not over)."""
+        assert row.status == "over"
+        names = [s["name"] for s in row.seats]
+        setup = self._factory(names, row.seed, bool(row.options.get("draft"))).setup_record()
+        moves = effective_moves(await self.store.moves(row.id))
+        final = await self._final_game(row)
+        return {
+            "format": RECORD_FORMAT, "version": 1, "game_id": row.id, "names": names,
+            "seats": [{"name": s["name"], "computer": s["user_id"] is None, "strength": s.get("strength")}
+                      for s in row.seats],
+            "options": {k: v for k, v in row.options.items() if k in ("draft", "locale", "replay")},
+            "started_at": row.created_at, "finished_at": row.last_move_at,
+            "setup": setup, "moves": [{"seat": m.seat, "move": m.move, "at": m.created_at} for m in moves],
+            "scores": [p["score"] for p in final.view(None)["players"]], "ranking": final.ranking()}
+
     # ------------------------------------------------------------------ reminders
 
     async def due_reminders(self, now: float | None = None) -> list[Reminder]:
@@ -957,9 +1051,12 @@ class Host:
         await self.store.deliveries_due(self._clock())
         return await self.pending_deliveries()
 
-    async def delivered(self, delivery: Delivery, error: str | None = None) -> None:
-        """Record that ``delivery`` was sent, or given up for good (``error`` says why)."""
-        await self.store.mark_delivered(delivery.id, now=self._clock(), error=error)
+    async def delivered(self, delivery: Delivery, error: str | None = None, *,
+                        message_id: int | None = None) -> None:
+        """Record that ``delivery`` was sent (as the message ``message_id``, if known), or given up for good
+        (``error`` says why). The game-over post's message id is kept for the history's links."""
+        over = message_id if delivery.kind == MOVE_POST and delivery.payload.get("game_over") else None
+        await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over)
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""
@@ -985,11 +1082,13 @@ class Host:
         return self._user_locales.get(user_id)
 
 
-def _move_deliveries(result: MoveResult) -> list[NewDelivery]:
+def _move_deliveries(result: MoveResult, *, replay: bool = True) -> list[NewDelivery]:
     """What a move owes: its channel post, then the DMs of the hands it changed and the next player's
-    turn DM (none once the game is over)."""
+    turn DM; once the game is over, the animated replay instead (if the game's options ask for it)."""
     owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())]
     if result.game_over:
+        if replay:
+            owed.append(NewDelivery(REPLAY_POST, result.seq, payload={"locale": result.locale}))
         return owed
     for user_id in result.dm_user_ids:
         if user_id != result.to_move_user_id:

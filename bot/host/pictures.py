@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import render
 from bot.host.workers import WorkerPool, as_pool
-from engine import View
+from engine import View, from_record
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,21 @@ def render_picture(view: View, locale: str, personal: bool, game_over: bool) -> 
     if game_over:
         return render.render_game_over(view, locale=locale)
     return render.render_board(view, locale=locale, personal=personal)
+
+
+def record_views(record: dict[str, Any]) -> list[View]:
+    """The public views of a game record (``Host.game_record``): the set-up, then after each move."""
+    game = from_record(record["setup"], [])
+    views = [game.view(None)]
+    for move in record["moves"]:
+        game.apply(move["move"])
+        views.append(game.view(None))
+    return views
+
+
+def render_replay_record(record: dict[str, Any], locale: str) -> bytes:
+    """The animated replay (GIF) of a finished game's record (module level, for a process pool)."""
+    return render.render_replay(record_views(record), locale=locale)
 
 
 class Pictures:
@@ -56,6 +71,14 @@ class Pictures:
             while len(self._renders) > RENDER_CACHE_SIZE:
                 self._renders.popitem(last=False)
         return png
+
+    async def replay_gif(self, record: dict[str, Any], locale: str) -> bytes | None:
+        """The animated replay of a finished game, made in the render worker pool; ``None`` if that failed."""
+        try:
+            return await self.workers.run(render_replay_record, record, locale, what="a replay")
+        except Exception:
+            log.exception("rendering a replay failed; it is left out")
+            return None
 
     async def _render_off_loop(self, view: View, locale: str, *, personal: bool,
                                game_over: bool) -> bytes:

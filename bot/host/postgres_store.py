@@ -114,6 +114,11 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE games ADD COLUMN damage_told INTEGER NOT NULL DEFAULT 0",
         "CREATE INDEX games_damaged_untold ON games (id) WHERE status = 'damaged' AND damage_told = 0",
     ),
+    # 5 -> 6: the archive of finished games: where each game-over message is, and a server's games newest first
+    (
+        "ALTER TABLE games ADD COLUMN over_message_id BIGINT",
+        "CREATE INDEX games_finished_by_guild ON games (guild_id, id) WHERE status = 'over'",
+    ),
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)
 
@@ -282,6 +287,23 @@ class PostgresStore:
             channel_id)
         return _game_row(rows[0]) if rows else None
 
+    # ------------------------------------------------------------------ the archive of finished games
+
+    async def finished_games(self, guild_id: int | None, *, limit: int = 10) -> list[GameRow]:
+        """A server's (``None``: direct messages') finished games, newest first (index ``games_finished_by_guild``)."""
+        rows = await self._fetch(
+            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE guild_id IS NOT DISTINCT FROM $1"
+            " AND status = 'over' ORDER BY id DESC LIMIT $2", guild_id, limit)
+        return [_game_row(r) for r in rows]
+
+    async def over_message_ids(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """Game id -> the id of its game-over post, for those of ``game_ids`` whose post was delivered."""
+        if not game_ids:
+            return {}
+        rows = await self._fetch("SELECT id, over_message_id FROM games WHERE id = ANY($1::bigint[])"
+                                 " AND over_message_id IS NOT NULL", list(game_ids))
+        return {int(r["id"]): int(r["over_message_id"]) for r in rows}
+
     async def reminders_due(self, now: float) -> list[GameRow]:
         rows = await self._fetch(
             f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE status = 'running'"
@@ -339,10 +361,14 @@ class PostgresStore:
             f"SELECT {', '.join(_DELIVERY_COLUMNS)} FROM deliveries WHERE game_id = $1 ORDER BY id", game_id)
         return [_delivery_row(r) for r in rows]
 
-    async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None) -> None:
+    async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
+                             over_message_id: int | None = None) -> None:
         async with self._transaction() as conn:
             await conn.execute("UPDATE deliveries SET done_at = $1, attempts = attempts + 1,"
                                " last_error = COALESCE($2, last_error) WHERE id = $3", now, error, delivery_id)
+            if over_message_id is not None:
+                await conn.execute("UPDATE games SET over_message_id = $1 WHERE id ="
+                                   " (SELECT game_id FROM deliveries WHERE id = $2)", over_message_id, delivery_id)
 
     async def deliveries_due(self, now: float) -> int:
         async with self._transaction() as conn:

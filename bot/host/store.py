@@ -10,6 +10,7 @@ The move log is the truth; the ``state`` column of ``games`` is a cache of repla
            PRIMARY KEY (game_id, seq); an undo is a row of its own whose move is ``undo``
     users  user_id PRIMARY KEY, locale (the language of their last interaction: en, de or fr),
            updated_at
+    (games.over_message_id: the id of the game-over post in its channel, once delivered)
     deliveries  id, game_id, channel_id, seq, kind, user_id, payload (JSON, public facts only), created_at,
            due_at, attempts, done_at, last_error: the transactional outbox, what the bot owes Discord
 
@@ -156,6 +157,11 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "CREATE INDEX games_by_channel ON games (channel_id, id)",
         "CREATE INDEX games_reminders ON games (next_reminder_at) WHERE next_reminder_at IS NOT NULL",
         "CREATE INDEX games_damaged_untold ON games (id) WHERE status = 'damaged' AND damage_told = 0",
+    ),
+    # 5 -> 6: the archive of finished games: where each game-over message is, and a server's games newest first
+    (
+        "ALTER TABLE games ADD COLUMN over_message_id INTEGER",
+        "CREATE INDEX games_finished_by_guild ON games (guild_id, id) WHERE status = 'over'",
     ),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -603,11 +609,16 @@ class Store:
             f"SELECT {', '.join(_DELIVERY_COLUMNS)} FROM deliveries WHERE game_id = ? ORDER BY id", (game_id,))
         return [_delivery_row(r) for r in rows]
 
-    async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None) -> None:
-        """The delivery is done: sent, or given up (``error`` says why)."""
+    async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
+                             over_message_id: int | None = None) -> None:
+        """The delivery is done: sent, or given up (``error`` says why). ``over_message_id``: it was the game-over
+        post, sent as this message (recorded on its game in the same transaction)."""
         async with self._transaction() as conn:
             await conn.execute("UPDATE deliveries SET done_at = ?, attempts = attempts + 1,"
                                " last_error = COALESCE(?, last_error) WHERE id = ?", (now, error, delivery_id))
+            if over_message_id is not None:
+                await conn.execute("UPDATE games SET over_message_id = ? WHERE id ="
+                                   " (SELECT game_id FROM deliveries WHERE id = ?)", (over_message_id, delivery_id))
 
     async def deliveries_due(self, now: float) -> int:
         """Make every pending delivery due at ``now`` (at start-up: no backoff carries over); how many."""
@@ -621,6 +632,24 @@ class Store:
         async with self._transaction() as conn:
             await conn.execute("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?"
                                " WHERE id = ?", (due_at, error, delivery_id))
+
+    # ------------------------------------------------------------------ the archive of finished games
+
+    async def finished_games(self, guild_id: int | None, *, limit: int = 10) -> list[GameRow]:
+        """A server's (``None``: direct messages') finished games, newest first (index ``games_finished_by_guild``)."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE guild_id IS ? AND status = 'over'"
+            " ORDER BY id DESC LIMIT ?", (guild_id, limit))
+        return [_game_row(r) for r in rows]
+
+    async def over_message_ids(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """Game id -> the id of its game-over post, for those of ``game_ids`` whose post was delivered."""
+        if not game_ids:
+            return {}
+        rows = await self._fetchall(
+            f"SELECT id, over_message_id FROM games WHERE id IN ({', '.join('?' * len(game_ids))})"
+            " AND over_message_id IS NOT NULL", tuple(game_ids))
+        return {int(r["id"]): int(r["over_message_id"]) for r in rows}
 
     # ------------------------------------------------------------------ users
 

@@ -59,6 +59,8 @@ class Options:
     """The game's language: en, de or fr."""
     reminder_hours: float = 12.0
     away_hours: float = 48.0
+    replay: bool = True
+    """Post an animated replay of the whole game in the channel at game over."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -225,10 +227,12 @@ ABANDONED_POST: Final = "abandoned_post"
 TURN_DM: Final = "turn_dm"
 """The DM with the move controls of the player to move at ``seq`` (payload: ``start``, ``hand_changed``);
 skipped when that turn has passed (then only the hand is sent if it changed)."""
+REPLAY_POST: Final = "replay_post"
+"""The animated replay posted after the game-over post, when the game's options ask for it (payload: ``locale``)."""
 HAND_DM: Final = "hand_dm"
 """The DM with a player's hand, read from the host when it is sent (payload: ``start``)."""
-DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, TURN_DM, HAND_DM)
-CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST})
+DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, TURN_DM, HAND_DM)
+CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST})
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +272,32 @@ class Delivery:
 
     def seat_change(self) -> SeatChange:
         return SeatChange.from_payload(self.payload)
+
+
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """A finished game of a server as its history shows it: public facts only."""
+
+    game_id: int
+    channel_id: int
+    guild_id: int | None
+    finished_at: float
+    names: tuple[str, ...]
+    computers: tuple[bool, ...]
+    """Per seat: a computer seat."""
+    scores: tuple[int, ...]
+    """Final scores per seat."""
+    ranking: tuple[int, ...]
+    """Seats first to last (ties broken by the engine's ranking)."""
+    locale: str
+    over_message_id: int | None
+    """The game-over post in ``channel_id``, once delivered."""
+    view: View | None = None
+    """The final public view (for ``/santacruz game``); ``None`` in a history listing."""
+
+    @property
+    def winner(self) -> str:
+        return self.names[self.ranking[0]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,128 @@
+"""The archive through the real discord.py and the fake Discord: the game-over replay, ``/santacruz history``,
+``game``, ``export`` (refused for a running game) and the log as a file, before and after a restart."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from PIL import Image
+
+from bot.adapter.publish import Backoff
+from bot.host.table import MOVE_POST, REPLAY_POST
+from engine import from_record
+from i18n import t
+from tests.adapter.conftest import TIMEOUT, Driver
+from tests.fakediscord import FakeMessage
+
+DISCORD_LIMIT = 8 * 1024 * 1024
+
+
+async def finish_against_a_computer(driver: Driver, user: str = "carol") -> int:
+    """A game of ``user`` against one computer, played to the end by the computer (``user`` away)."""
+    lobby = await driver.answer(await driver.slash("new", {"computers": 1, "strength": "random"}, user=user))
+    click = await driver.fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user=user)
+    await click.wait_for_callback(timeout=TIMEOUT)
+    await driver.answer(await driver.slash("away", user=user))
+    await driver.fake.wait_until(lambda: driver.info().status == "over", timeout=TIMEOUT, description="game over",
+                                 poll=0.2)
+    await driver.settle()
+    return int(driver.info().game_id)
+
+
+def with_attachment(driver: Driver, filename: str) -> list[FakeMessage]:
+    return [m for m in driver.fake.messages(driver.channel, ephemeral=False)
+            if any(a.filename == filename for a in m.attachments)]
+
+
+async def test_the_archive_of_a_finished_game_before_and_after_a_restart(driver: Driver) -> None:
+    fake = driver.fake
+    game_id = await finish_against_a_computer(driver)
+    final_view = driver.host.public_view(driver.channel.id)
+    # the animated replay follows the game-over post
+    replays = await fake.wait_until(lambda: with_attachment(driver, "replay.gif"), timeout=TIMEOUT,
+                                    description="the replay post", poll=0.2)
+    over = with_attachment(driver, "game-over.png")
+    assert len(replays) == 1 and len(over) == 1 and over[0].id < replays[0].id
+    gif = next(a for a in replays[0].attachments if a.filename == "replay.gif").data
+    assert len(gif) < DISCORD_LIMIT and Image.open(io.BytesIO(gif)).is_animated
+    # the history links to the game-over post (marked delivered before the replay was sent)
+
+    async def check_history() -> None:
+        answer = await driver.answer(await driver.slash("history", user="bob"))
+        assert answer.ephemeral and f"#{game_id}" in answer.text and str(over[0].id) in answer.text
+        winner = final_view["players"][final_view["winner"]]["name"]
+        assert f"**{winner}**" in answer.text
+
+    await check_history()
+    # the export replays to the same final view
+    answer = await driver.answer(await driver.slash("export", user="bob"))
+    file = next(a for a in answer.attachments if a.filename == f"santacruz-game-{game_id}.json")
+    record = json.loads(file.data)
+    assert "seed" not in json.dumps(record)
+    assert from_record(record["setup"], [m["move"] for m in record["moves"]]).view(None) == final_view
+    # the whole log does not fit one message: it comes as a file with every move
+    answer = await driver.answer(await driver.slash("log", user="bob", locale="en-US"))
+    assert answer.text == t("bot.log.attached", "en")
+    log = next(a for a in answer.attachments if a.filename == "santacruz-log.txt").data.decode()
+    assert sum(line.startswith("• ") for line in log.splitlines()) == len(final_view["log"])
+    await driver.restart()
+    await check_history()
+    answer = await driver.answer(await driver.slash("game", {"id": game_id}, user="bob", locale="de"))
+    assert {a.filename for a in answer.attachments} == {"board.png", "game-over.png"}
+    assert f"**Spiel #{game_id}**" in answer.text and "1. " in answer.text
+    again = await driver.answer(await driver.slash("export", {"id": game_id}, user="bob"))
+    assert json.loads(again.attachments[0].data)["moves"] == record["moves"]
+    missing = await driver.answer(await driver.slash("game", {"id": game_id + 50}, user="bob", locale="en-US"))
+    assert missing.text == t("bot.history.no_such_game", "en", id=game_id + 50)
+    fake.assert_no_unknown_requests()
+
+
+
+async def test_a_running_game_cannot_be_exported_and_a_short_log_is_a_message(driver: Driver) -> None:
+    options = {"computers": 1, "strength": "random", "replay": False}
+    lobby = await driver.answer(await driver.slash("new", options, user="alice"))
+    game_id = driver.info().game_id
+    assert driver.bot.store is not None
+    row = await driver.bot.store.get_game(game_id)
+    assert row is not None and row.options["replay"] is False  # new replay:false is kept with the game
+    refusal = await driver.answer(await driver.slash("export", user="alice", locale="en-US"))
+    assert refusal.text == t("bot.export.not_finished", "en", id=game_id) and not refusal.attachments
+    click = await driver.fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
+    await click.wait_for_callback(timeout=TIMEOUT)
+    await driver.settle()
+    for user in ("alice", "bob"):
+        refusal = await driver.answer(await driver.slash("export", {"id": game_id}, user=user, locale="en-US"))
+        assert refusal.text == t("bot.export.not_finished", "en", id=game_id) and not refusal.attachments
+    history = await driver.answer(await driver.slash("history", user="bob", locale="en-US"))
+    assert history.text == t("bot.history.empty", "en")
+    log = await driver.answer(await driver.slash("log", user="alice", locale="en-US"))
+    assert log.text.startswith(t("bot.log.title", "en", count=driver.info().seq)) and not log.attachments
+
+
+async def test_the_replay_and_the_game_over_link_survive_a_restart_while_the_channel_was_down(
+        driver: Driver) -> None:
+    fake = driver.fake
+    lobby = await driver.answer(await driver.slash("new", {"computers": 1, "strength": "random"}, user="carol"))
+    click = await fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user="carol")
+    await click.wait_for_callback(timeout=TIMEOUT)
+    await driver.settle()
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    cog.publisher.backoff = Backoff(first=1000.0, limit=1000.0)  # a failed post waits until the restart
+    fake.fail_route("POST", rf"/channels/{driver.channel.id}/messages", status=503, times=None)
+    await driver.answer(await driver.slash("away", user="carol"))
+    await fake.wait_until(lambda: driver.info().status == "over", timeout=TIMEOUT, description="game over", poll=0.2)
+    game_id = driver.info().game_id
+    assert driver.bot.store is not None
+    pending = [d.kind for d in await driver.bot.store.deliveries(game_id) if d.done_at is None]
+    assert pending[-2:] == [MOVE_POST, REPLAY_POST]
+    assert not with_attachment(driver, "replay.gif")
+    fake.clear_errors()
+    await driver.restart()
+    replays = await fake.wait_until(lambda: with_attachment(driver, "replay.gif"), timeout=TIMEOUT,
+                                    description="the replay post", poll=0.2)
+    over = with_attachment(driver, "game-over.png")
+    assert len(replays) == 1 and len(over) == 1
+    answer = await driver.answer(await driver.slash("history", user="carol"))
+    assert f"#{game_id}" in answer.text and str(over[0].id) in answer.text

@@ -1,0 +1,40 @@
+"""The animated replay of a finished game: a GIF Discord plays inline, well under 8 MiB for long 4-player games."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from engine import View, new_game
+from engine.ai import choose_move
+from render import render_replay
+from render.replay import MAX_FRAMES, frame_indices
+
+DISCORD_LIMIT = 8 * 1024 * 1024
+
+
+def four_player_views(seed: int) -> list[View]:
+    game = new_game(["Ada", "Bo", "Cy", "Di"], seed)
+    views = [game.view(None)]
+    while game.to_move is not None:
+        game.apply(choose_move(game.view(game.to_move), strength="random", seed=len(views), budget=0.1))
+        views.append(game.view(None))
+    return views
+
+
+def test_frames_keep_the_first_and_last_position_and_are_bounded() -> None:
+    assert frame_indices(3) == [0, 1, 2]
+    picked = frame_indices(250, 40)
+    assert len(picked) == 40 and picked[0] == 0 and picked[-1] == 249
+    assert picked == sorted(set(picked))
+    assert frame_indices(0) == []
+
+
+def test_replay_of_the_longest_four_player_game_fits_discord() -> None:
+    longest = max((four_player_views(seed) for seed in (3, 17, 29)), key=len)
+    gif = render_replay(longest, locale="de")
+    assert len(gif) < DISCORD_LIMIT, f"{len(gif)} bytes for {len(longest) - 1} moves"
+    picture = Image.open(io.BytesIO(gif))
+    assert picture.format == "GIF" and picture.is_animated
+    assert picture.n_frames == min(MAX_FRAMES, len(longest))
