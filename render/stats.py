@@ -48,7 +48,8 @@ def _panel(img: Image.Image, rect: tuple[int, int, int, int], series: list[float
     d = ImageDraw.Draw(img)
     x0, y0, x1, y1 = rect  # the card; the chart inside it leaves room for the values on the left
     u = img.width / 1200
-    d.rounded_rectangle(rect, radius=round(10 * u), fill=theme.card, outline=theme.card_edge, width=max(1, round(2 * u)))
+    d.rounded_rectangle(rect, radius=round(10 * u), fill=theme.card, outline=theme.card_edge,
+                        width=max(1, round(2 * u)))
     line, size = fit(title, round(24 * u), x1 - x0 - 30 * u, "bold")
     text(img, x0 + 16 * u, y0 + 14 * u, line, size, theme.text, weight="bold")
     cx0, cy0, cx1, cy1 = x0 + round(70 * u), y0 + round(60 * u), x1 - round(60 * u), y1 - round(20 * u)

@@ -19,20 +19,39 @@ from bot.host.host import Host
 from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import PAGE_SIZE, Rating, SeatResult, game_results, new_rating, rate
 from bot.host.store import MoveRow, Store
+from bot.host.table import TableInfo
 from engine import Game
-from tests.host.test_host import ADA, BO, CH, CY, DI, GUILD, Clock, make_host, play_first, tiny_factory
+from tests.host.test_host import (
+    ADA,
+    BO,
+    CH,
+    CY,
+    DI,
+    GUILD,
+    Clock,
+    make_host,
+    play_first,
+    tiny_factory,
+    user_to_move,
+)
 
 CHANNELS = itertools.count(1000)
 PEOPLE = {ADA: "Ada", BO: "Bo", CY: "Cy", DI: "Di"}
 
 
+def info(host: Host, channel: int = CH) -> TableInfo:
+    found = host.info(channel)
+    assert found is not None
+    return found
+
+
 async def play_to_the_end(host: Host, channel: int = CH) -> Any:
     """Play first legal moves (computers too) until the game is over; the last move's result."""
     last = None
-    while host.info(channel).status == "running":  # type: ignore[union-attr]  # the game exists
+    while info(host, channel).status == "running":
         async for result in host.run_computers(channel):
             last = result
-        if host.info(channel).status != "running":  # type: ignore[union-attr]
+        if info(host, channel).status != "running":
             break
         last = await play_first(host, channel)
     assert last is not None and last.game_over
@@ -203,10 +222,11 @@ async def test_a_failed_final_write_stores_neither_the_move_nor_the_results(host
     await host.join(CH, BO, "Bo")
     await host.start(CH, ADA)
     while True:
-        user = host.info(CH).seats[host.info(CH).to_move].user_id  # type: ignore[union-attr,index]
-        move = host.legal_moves(CH, user)[0]  # type: ignore[arg-type]  # a person is to move
-        table = host._tables[CH]  # the test looks ahead with a copy of the game, never changing it
-        ahead = Game.from_json(table.game.to_json())  # type: ignore[union-attr]
+        user = user_to_move(host)
+        move = host.legal_moves(CH, user)[0]
+        game = host._tables[CH].game  # the test looks ahead with a copy of the game, never changing it
+        assert game is not None
+        ahead = Game.from_json(game.to_json())
         ahead.apply(move)
         if ahead.is_over():
             break
@@ -216,11 +236,11 @@ async def test_a_failed_final_write_stores_neither_the_move_nor_the_results(host
         await conn.execute("CREATE TRIGGER no_results BEFORE INSERT ON results BEGIN"
                            " INSERT INTO lost_table VALUES (1); END")
         await conn.commit()
-    seq = host.info(CH).seq  # type: ignore[union-attr]
+    before = info(host)
     with pytest.raises(sqlite3.OperationalError, match="lost_table"):
-        await host.play(CH, user, move)  # type: ignore[arg-type]
-    assert host.info(CH).status == "running" and host.info(CH).seq == seq  # type: ignore[union-attr]
-    assert len(await sqlite.moves(table.id)) == seq
+        await host.play(CH, user, move)
+    assert info(host).status == "running" and info(host).seq == before.seq
+    assert len(await sqlite.moves(before.game_id)) == before.seq
     assert await rows(Path(sqlite.path), "SELECT * FROM ratings") == []
 
 
@@ -254,7 +274,7 @@ async def store_finished(store: Any, ranking: list[int], **kwargs: Any) -> int:
                                       options={}, seed=1, status="running", locale="de", now=1.0)
     await store.append_move(MoveRow(game_id, 1, 0, ranking[0], "pass", None, 2.0),
                             results=seat_results(game_id, ranking, **kwargs), status="over")
-    return game_id
+    return int(game_id)
 
 
 async def test_both_stores_keep_results_ratings_and_boards_alike(store: Any) -> None:
@@ -275,8 +295,8 @@ async def test_both_stores_keep_results_ratings_and_boards_alike(store: Any) -> 
     assert {r.user_id for r in board.rows} | {r.user_id for r in second.rows} == set(players)
     by_rating = await store.leaderboard(GUILD, "rating", 5, 99)
     assert by_rating.page == by_rating.pages - 1 and by_rating.own is None  # clamped; 99 never played
-    ratings_shown = [r.rating for r in (await store.leaderboard(GUILD, "rating", 0, 1)).rows]
-    assert ratings_shown == sorted(ratings_shown, reverse=True)  # type: ignore[type-var]  # all rated
+    ratings_shown = [r.rating or 0 for r in (await store.leaderboard(GUILD, "rating", 0, 1)).rows]
+    assert len(ratings_shown) == PAGE_SIZE and ratings_shown == sorted(ratings_shown, reverse=True)
     forgotten = await store.forget_user(2, {"en": "former player", "de": "ehemalige Person", "fr": "x"})
     assert forgotten.games_renamed == 3 and forgotten.results == 2  # in the third game seat 1 was a computer
     assert (await store.player_history(GUILD, 2)) == ([], {}, {})
