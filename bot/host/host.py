@@ -54,6 +54,11 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.due_reminders(now=None) -> list[Reminder]
     await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
 
+    # players' history per server (guild): results and ratings are written with a game's final move
+    await host.stats(guild_id, user_id) -> PlayerStats | None   # None: no finished game there
+    await host.leaderboard(guild_id, user_id, by="rating", page=0) -> Leaderboard   # by rating|wins|games
+    await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
+
     # each user's own language (en/de/fr), for the DMs they get after a restart (loaded at load())
     await host.remember_locale(user_id, locale) -> bool    # stored only when it changed; True if so
     host.locale_of(user_id) -> str | None                  # None: never seen (use the game's language)
@@ -89,6 +94,9 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.not_overdue         (name, hours) hand over before the time limit, or not their turn
     host.error.no_previous_game    rematch without a finished game
     host.error.not_over            rematch when the last game did not end normally
+
+The history methods refuse with ``bot.stats.storage_failed`` (the database could not be read or written;
+nothing changed) and ``bot.leaderboard.bad_by`` (by, choices).
 
 ``illegal_move``'s ``reason`` is the engine's English explanation; the cog decides whether to show it.
 """

@@ -11,6 +11,8 @@ The move log is the truth; the ``state`` column of ``games`` is a cache of repla
            updated_at
     deliveries  id, game_id, channel_id, seq, kind, user_id, payload (JSON, public facts only), created_at,
            due_at, attempts, done_at, last_error: the transactional outbox, what the bot owes Discord
+    results, ratings, rating_history, standings  players' history (:data:`HISTORY_TABLES`), written with a
+           game's final move (``append_move(..., results=...)``) and read by ``bot.host.history_store``
 
 A delivery (a channel post of a move, of the start, of a seat change or of an abandoned game; a turn DM; a
 hand DM) is written in the SAME transaction as the change that owes it (:meth:`Store.append_move`,

@@ -839,6 +839,8 @@ async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Pat
     async with aiosqlite.connect(db, isolation_level=None) as conn:
         await conn.execute("DROP TABLE users")
         await conn.execute("DROP TABLE deliveries")
+        for table in ("results", "ratings", "rating_history", "standings"):  # schema 5: players' history
+            await conn.execute(f"DROP TABLE {table}")
         await conn.execute("PRAGMA user_version = 2")
 
     store = await Store.open(db)
