@@ -121,13 +121,14 @@ async def rating_history(db: Sql, guild: int, user_id: int, pool: str) -> list[f
     return [float(r["ordinal"]) for r in rows]
 
 
-_ORDER: Final[Mapping[str, tuple[str, str]]] = {
-    # by -> (the ordering column, the FROM clause: the rating board lists rated people only)
-    "rating": ("r.ordinal", "ratings r JOIN standings s ON s.guild_id = r.guild_id AND s.user_id = r.user_id"
+_ORDER: Final[Mapping[str, tuple[str, str, str]]] = {
+    # by -> (the ordering column, the tie-break (the lower user id first) and the FROM clause, each in the order
+    # of its index; the rating board lists rated people only)
+    "rating": ("r.ordinal", "r.user_id", "ratings r JOIN standings s ON s.guild_id = r.guild_id AND s.user_id = r.user_id"
                             " WHERE r.guild_id = ? AND r.pool = 'humans'"),
-    "wins": ("s.wins", "standings s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND r.user_id = s.user_id"
+    "wins": ("s.wins", "s.user_id", "standings s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND r.user_id = s.user_id"
                        " AND r.pool = 'humans' WHERE s.guild_id = ?"),
-    "games": ("s.games", "standings s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND r.user_id = s.user_id"
+    "games": ("s.games", "s.user_id", "standings s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND r.user_id = s.user_id"
                          " AND r.pool = 'humans' WHERE s.guild_id = ?"),
 }
 _COLUMNS: Final = "s.user_id, s.name, s.wins, s.games, r.ordinal, r.games AS rated_games"
@@ -138,26 +139,26 @@ async def leaderboard(db: Sql, guild: int, by: str, page: int, user_id: int) -> 
     or games (ties: the lower user id first), and the caller's own row when not on that page."""
     if by not in BOARDS:
         raise ValueError(f"a leaderboard is by one of {BOARDS}, not {by!r}")
-    column, source = _ORDER[by]
+    column, tie, source = _ORDER[by]
     total = int((await db.fetch(f"SELECT count(*) AS n FROM {source}", guild))[0]["n"])
     pages = max(1, -(-total // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
-    rows = await db.fetch(f"SELECT {_COLUMNS} FROM {source} ORDER BY {column} DESC, s.user_id LIMIT ? OFFSET ?",
+    rows = await db.fetch(f"SELECT {_COLUMNS} FROM {source} ORDER BY {column} DESC, {tie} LIMIT ? OFFSET ?",
                           guild, PAGE_SIZE, page * PAGE_SIZE)
     shown = [_board_row(page * PAGE_SIZE + i, row) for i, row in enumerate(rows, start=1)]
     own = None
     if all(row.user_id != user_id for row in shown):
-        own = await _own_row(db, guild, column, source, user_id)
+        own = await _own_row(db, guild, column, tie, source, user_id)
     return Leaderboard(by=by, page=page, pages=pages, rows=shown, own=own)
 
 
-async def _own_row(db: Sql, guild: int, column: str, source: str, user_id: int) -> BoardRow | None:
-    mine = await db.fetch(f"SELECT {_COLUMNS}, {column} AS key FROM {source} AND s.user_id = ?", guild, user_id)
+async def _own_row(db: Sql, guild: int, column: str, tie: str, source: str, user_id: int) -> BoardRow | None:
+    mine = await db.fetch(f"SELECT {_COLUMNS}, {column} AS key FROM {source} AND {tie} = ?", guild, user_id)
     if not mine:
         return None
     key = mine[0]["key"]
     ahead = await db.fetch(f"SELECT count(*) AS n FROM {source} AND ({column} > ? OR ({column} = ?"
-                           " AND s.user_id < ?))", guild, key, key, user_id)
+                           f" AND {tie} < ?))", guild, key, key, user_id)
     return _board_row(int(ahead[0]["n"]) + 1, mine[0])
 
 

@@ -68,7 +68,8 @@ HISTORY_TABLES: Final = (
         finished_at    REAL NOT NULL,
         PRIMARY KEY (game_id, seat)
     )""",
-    "CREATE INDEX results_by_user ON results (guild_id, user_id, finished_at)",
+    "CREATE INDEX results_by_user ON results (guild_id, user_id, finished_at, game_id)",
+    "CREATE INDEX results_of_user ON results (user_id)",
     """CREATE TABLE ratings (
         guild_id   INTEGER NOT NULL,
         pool       TEXT NOT NULL CHECK (pool IN ('humans', 'mixed')),
@@ -93,6 +94,7 @@ HISTORY_TABLES: Final = (
         at       REAL NOT NULL,
         PRIMARY KEY (guild_id, pool, user_id, game_id)
     )""",
+    "CREATE INDEX rating_history_in_order ON rating_history (guild_id, pool, user_id, at, game_id)",
     "CREATE INDEX rating_history_by_user ON rating_history (user_id)",
     """CREATE TABLE standings (
         guild_id   INTEGER NOT NULL,

@@ -301,3 +301,21 @@ async def test_both_stores_keep_results_ratings_and_boards_alike(store: Any) -> 
     assert forgotten.games_renamed == 3 and forgotten.results == 2  # in the third game seat 1 was a computer
     assert (await store.player_history(GUILD, 2)) == ([], {}, {})
     assert (await store.player_history(GUILD, 3))[0] != []
+
+
+async def test_the_history_queries_use_their_indexes(sqlite: Store) -> None:
+    """With 10,000 finished games stats and leaderboards must stay fast: no query scans a whole table."""
+    plans = {
+        "stats": "SELECT * FROM results WHERE guild_id = 1 AND user_id = 2 ORDER BY finished_at, game_id",
+        "history": "SELECT ordinal FROM rating_history WHERE guild_id = 1 AND pool = 'humans' AND user_id = 2"
+                   " ORDER BY at, game_id",
+        "by rating": "SELECT s.name FROM ratings r JOIN standings s ON s.guild_id = r.guild_id"
+                     " AND s.user_id = r.user_id WHERE r.guild_id = 1 AND r.pool = 'humans'"
+                     " ORDER BY r.ordinal DESC, r.user_id LIMIT 10",
+        "by wins": "SELECT s.name FROM standings s WHERE s.guild_id = 1 ORDER BY s.wins DESC, s.user_id LIMIT 10",
+        "by games": "SELECT s.name FROM standings s WHERE s.guild_id = 1 ORDER BY s.games DESC, s.user_id LIMIT 10",
+    }
+    for what, sql in plans.items():
+        steps = [row["detail"] for row in await rows(Path(sqlite.path), f"EXPLAIN QUERY PLAN {sql}")]
+        assert all("INDEX" in step for step in steps if step.startswith(("SCAN", "SEARCH"))), (what, steps)
+        assert not any("TEMP B-TREE" in step for step in steps), (what, steps)
