@@ -46,7 +46,7 @@ CARDS = ("sheep", "fish", "gold6", "wood", "connected", "trio", "eruption")
 async def opened(kind: str) -> AsyncIterator[Any]:
     if kind == "sqlite":
         with tempfile.TemporaryDirectory() as folder:
-            store = await Store.open(Path(folder) / "bench.db")
+            store: Any = await Store.open(Path(folder) / "bench.db")
             try:
                 yield store
             finally:
@@ -70,14 +70,15 @@ async def finish_game(store: Any, rng: random.Random, number: int, people: int) 
     n = rng.randint(2, 4)
     users = rng.sample(range(1, people + 1), n)
     computers = {rng.randrange(n)} if rng.random() < 0.2 else set()
-    seats = [{"user_id": None if i in computers else u, "name": f"P{u}"} for i, u in enumerate(users)]
+    user_ids = [None if i in computers else u for i, u in enumerate(users)]
+    seats = [{"user_id": u, "name": f"P{users[i]}"} for i, u in enumerate(user_ids)]
     game_id = await store.insert_game(channel_id=number % 500, guild_id=GUILD, opener_id=users[0], seats=seats,
                                       options={}, seed=number, status="running", locale="en", now=float(number))
-    results = [SeatResult(guild_id=GUILD, game_id=game_id, seat=i, user_id=s["user_id"], name=str(s["name"]),
+    results = [SeatResult(guild_id=GUILD, game_id=game_id, seat=i, user_id=user_ids[i], name=f"P{users[i]}",
                           score=rng.randint(20, 90), rank=i + 1, players=n, with_computers=bool(computers),
                           finished_at=float(number), scoring_cards={rng.choice(CARDS): rng.randint(-3, 12)},
                           bird_chips=rng.randint(0, 9))
-               for i, s in enumerate(seats)]
+               for i in range(n)]
     start = time.perf_counter()
     await store.append_move(MoveRow(game_id, 1, 0, users[0], "pass", None, float(number)), results=results,
                             status="over")
@@ -89,7 +90,9 @@ async def bench(kind: str, games: int, people: int, samples: int) -> None:
     async with opened(kind) as store:
         final = [await finish_game(store, rng, number, people) for number in range(games)]
         host = Host(store, Settings())
-        stats_times, board_times, chart_times = [], [], []
+        stats_times: list[float] = []
+        board_times: list[float] = []
+        chart_times: list[float] = []
         for _ in range(samples):
             user = rng.randint(1, people)
             start = time.perf_counter()

@@ -121,15 +121,16 @@ async def rating_history(db: Sql, guild: int, user_id: int, pool: str) -> list[f
     return [float(r["ordinal"]) for r in rows]
 
 
+_WITH_RATING: Final = ("standings s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND r.user_id = s.user_id"
+                       " AND r.pool = 'humans' WHERE s.guild_id = ?")
+_RATED: Final = ("ratings r JOIN standings s ON s.guild_id = r.guild_id AND s.user_id = r.user_id"
+                 " WHERE r.guild_id = ? AND r.pool = 'humans'")
 _ORDER: Final[Mapping[str, tuple[str, str, str]]] = {
     # by -> (the ordering column, the tie-break (the lower user id first) and the FROM clause, each in the order
     # of its index; the rating board lists rated people only)
-    "rating": ("r.ordinal", "r.user_id", "ratings r JOIN standings s ON s.guild_id = r.guild_id AND s.user_id = r.user_id"
-                            " WHERE r.guild_id = ? AND r.pool = 'humans'"),
-    "wins": ("s.wins", "s.user_id", "standings s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND r.user_id = s.user_id"
-                       " AND r.pool = 'humans' WHERE s.guild_id = ?"),
-    "games": ("s.games", "s.user_id", "standings s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND r.user_id = s.user_id"
-                         " AND r.pool = 'humans' WHERE s.guild_id = ?"),
+    "rating": ("r.ordinal", "r.user_id", _RATED),
+    "wins": ("s.wins", "s.user_id", _WITH_RATING),
+    "games": ("s.games", "s.user_id", _WITH_RATING),
 }
 _COLUMNS: Final = "s.user_id, s.name, s.wins, s.games, r.ordinal, r.games AS rated_games"
 
