@@ -15,7 +15,7 @@ import aiosqlite
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.host.host import Host
+from bot.host.host import Host, HostError
 from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import PAGE_SIZE, Rating, SeatResult, game_results, new_rating, rate
 from bot.host.store import MoveRow, Store
@@ -319,3 +319,23 @@ async def test_the_history_queries_use_their_indexes(sqlite: Store) -> None:
         steps = [row["detail"] for row in await rows(Path(sqlite.path), f"EXPLAIN QUERY PLAN {sql}")]
         assert all("INDEX" in step for step in steps if step.startswith(("SCAN", "SEARCH"))), (what, steps)
         assert not any("TEMP B-TREE" in step for step in steps), (what, steps)
+
+
+async def test_a_locked_database_makes_forget_me_change_nothing(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "locked.db", busy_timeout=0.1)
+    host = make_host(store, Clock())
+    await host.load()
+    try:
+        await finished_game(host, [ADA, BO])
+        async with aiosqlite.connect(store.path, isolation_level=None) as other:
+            await other.execute("BEGIN IMMEDIATE")  # another process writing: "database is locked"
+            with pytest.raises(HostError) as refused:
+                await host.forget_me(ADA)
+            await other.execute("ROLLBACK")
+        assert refused.value.key == "bot.stats.storage_failed"
+        assert {s.name for s in info(host).seats} == {"Ada", "Bo"}  # memory unchanged too
+        stats = await host.stats(GUILD, ADA)
+        assert stats is not None and stats.games == 1 and "humans" in stats.ratings
+        assert (await host.forget_me(ADA)).results == 1  # and it works once the lock is gone
+    finally:
+        await store.close()
