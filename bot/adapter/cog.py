@@ -21,6 +21,7 @@ moves and everything a move sends run elsewhere.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -33,21 +34,23 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-from bot.adapter import options, texts
+from bot.adapter import history_texts, options, texts
 from bot.adapter.background import SHUTDOWN_GRACE, Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
 from bot.adapter.publish import Publisher
 from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
 from bot.adapter.translator import locale_text
-from bot.adapter.views import abandon_view, confirm_view, lobby_view
+from bot.adapter.views import abandon_view, confirm_view, forget_view, leaderboard_view, lobby_view
 from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
+from bot.host.ratings import BOARDS
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
 from bot.host.workers import WorkerPool
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
+from render.stats import render_stats
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +75,7 @@ TOPIC_CHOICES: Final = [_choice(f"rules.{topic}.title", topic) for topic in RULE
 _BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.error.need_kind",
                           "kind_only_double": "bot.error.kind_only_double"}
 """The refusal for each problem of :func:`engine.plan_build` (``need_site`` also lists the sites)."""
+BOARD_CHOICES: Final = [_choice(f"commands.leaderboard.choice.{by}", by) for by in BOARDS]
 
 
 class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
@@ -573,22 +577,25 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         return channel.get_partial_message(message_id).jump_url
 
     @app_commands.command(name="history", description=_cmd("history"))
-    async def history(self, interaction: discord.Interaction) -> None:
+    @app_commands.rename(game_id="id")
+    @app_commands.describe(game_id=_opt("history", "id"))
+    async def history(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53] | None = None) -> None:
+        """This server's last finished games; with ``id``, that one game again (board, ranking, chart).
+
+        One command for both: Discord allows 25 subcommands in a group, and the bot has that many."""
         self._guild_only(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
         locale = await self._locale(interaction)
+        if game_id is not None:
+            await self._past_game(interaction, game_id, locale)
+            return
         games = await self.host.history(interaction.guild_id)
         links = [self._jump_url(g.guild_id, g.channel_id, g.over_message_id) for g in games]
         await reply(interaction, texts.history_text(games, links, locale),
                     allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="game", description=_cmd("game"))
-    @app_commands.rename(game_id="id")
-    @app_commands.describe(game_id=_opt("game", "id"))
-    async def game(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53]) -> None:
-        self._guild_only(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database, Pillow draws
-        locale = await self._locale(interaction)
+    async def _past_game(self, interaction: discord.Interaction, game_id: int, locale: str) -> None:
+        """One finished game of this server again: its final board, ranking and game-over chart."""
         past = await self.host.past_game(interaction.guild_id, game_id)
         assert past.view is not None
         board = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None))
@@ -610,6 +617,68 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         data = json.dumps(record, ensure_ascii=False, indent=1).encode()
         await reply(interaction, t("bot.export.sent", locale, id=record["game_id"], file=name),
                     file=discord.File(io.BytesIO(data), filename=name))
+
+    # ------------------------------------------------------------------ players' history: stats, leaderboard, forget-me
+
+    @app_commands.command(name="stats", description=_cmd("stats"))
+    @app_commands.describe(player=_opt("stats", "player"))
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        self._guild_only(interaction)
+        assert interaction.guild_id is not None
+        locale = await self._locale(interaction)
+        who = player or interaction.user
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        stats = await self.host.stats(interaction.guild_id, who.id)
+        if stats is None:
+            await reply(interaction, t("bot.stats.none", locale, name=texts.esc(who.display_name)))
+            return
+        titles = (t("bot.stats.chart_rating", locale), t("bot.stats.chart_score", locale))
+        png = await asyncio.to_thread(render_stats, stats.rating_history, stats.scores, titles=titles)
+        await reply(interaction, history_texts.stats_text(stats, locale), files=files((png, "stats.png")))
+
+    @app_commands.command(name="leaderboard", description=_cmd("leaderboard"))
+    @app_commands.describe(by=_opt("leaderboard", "by"))
+    @app_commands.choices(by=BOARD_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, by: str | None = None) -> None:
+        self._guild_only(interaction)
+        assert interaction.guild_id is not None
+        locale = await self._locale(interaction)
+        board = await self.host.leaderboard(interaction.guild_id, interaction.user.id,
+                                            self._chosen(by, BOARD_CHOICES) or "rating")
+        await reply(interaction, history_texts.leaderboard_text(board, interaction.user.id, locale),
+                    view=leaderboard_view(board, locale) or discord.utils.MISSING)
+
+    async def on_leaderboard_page(self, interaction: discord.Interaction, by: str, page: int) -> None:
+        """A leaderboard's previous/next button (the page is in its custom id: it works after a restart)."""
+        try:
+            self._guild_only(interaction)
+            assert interaction.guild_id is not None
+            locale = await self._locale(interaction)
+            board = await self.host.leaderboard(interaction.guild_id, interaction.user.id, by, page)
+            await interaction.response.edit_message(
+                content=history_texts.leaderboard_text(board, interaction.user.id, locale),
+                view=leaderboard_view(board, locale), allowed_mentions=ALLOWED_MENTIONS)
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
+
+    @app_commands.command(name="forget-me", description=_cmd("forget-me"))
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        locale = await self._locale(interaction)
+        await reply(interaction, t("bot.forget.question", locale), view=forget_view(interaction.user.id, locale))
+
+    async def on_forget_confirm(self, interaction: discord.Interaction, user_id: int) -> None:
+        """The confirm button of forget-me: only its asker may press it."""
+        try:
+            locale = await self._locale(interaction)
+            if interaction.user.id != user_id:
+                raise Refusal("bot.forget.not_yours")
+            forgotten = await self.host.forget_me(user_id)
+            await interaction.response.edit_message(
+                content=t("bot.forget.done", locale, results=forgotten.results, ratings=forgotten.ratings,
+                          games=forgotten.games_renamed), view=None)
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
+
 
     # ------------------------------------------------------------------ autocomplete
 

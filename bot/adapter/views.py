@@ -9,6 +9,8 @@ it sits on and however old that message is. The ids::
     sc:<game_id>:<seq>:<move>           a move in notation, spaces as "_" (land_12, double_road, score_gold10)
     sc:<game_id>:<seq>:<move>:ok        the same move, confirmed (a building card that builds nothing)
     sc:<game_id>:<seq>:pick:<group>     a select menu of moves; its option values are move notations
+    sc:board:<by>:<page>                a leaderboard page (by rating, wins or games; pages from 0)
+    sc:forget:<user_id>                 forget-me, confirmed by the user who asked
 
 ``game_id`` tells an old game's message apart from the channel's current game; ``seq`` is the number
 of rows in the game's move log when the controls were made, and the host refuses a move whose
@@ -25,6 +27,7 @@ import discord
 from discord.ext import commands
 
 from bot.adapter.texts import LABEL_MAX, OPTION_MAX, clip, move_detail, move_label, needs_confirmation
+from bot.host.ratings import BOARDS, Leaderboard
 from bot.host.table import TableInfo
 from engine import SINGLE_BUILDS, VERBS, View, parse_move
 from i18n import t
@@ -50,6 +53,10 @@ class Clicks(Protocol):
 
     async def on_move_component(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
                                 confirmed: bool) -> None: ...
+
+    async def on_leaderboard_page(self, interaction: discord.Interaction, by: str, page: int) -> None: ...
+
+    async def on_forget_confirm(self, interaction: discord.Interaction, user_id: int) -> None: ...
 
 
 def _cog(interaction: discord.Interaction) -> Clicks:
@@ -242,3 +249,64 @@ def _placeholder(group: str, view: View, locale: str) -> str:
         card = pending["card"] if pending is not None else "road"
         return t("bot.controls.build", locale, kind=t(f"game.card.{card}.short", locale))
     return t(f"bot.controls.{group}", locale)
+
+
+# ---------------------------------------------------------------------- players' history
+
+
+class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                        template=r"sc:board:(?P<by>" + "|".join(BOARDS) + r"):(?P<page>[0-9]{1,6})"):
+    """Turns a leaderboard to page ``page`` (the clicker's own row is theirs)."""
+
+    def __init__(self, by: str, page: int, *, label: str = "", disabled: bool = False,
+                 item: discord.ui.Button[Any] | None = None) -> None:
+        self.by = by
+        self.page = page
+        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=discord.ButtonStyle.secondary,
+                                                   custom_id=f"sc:board:{by}:{page}", disabled=disabled))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LeaderboardButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(match["by"], int(match["page"]), item=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_leaderboard_page(interaction, self.by, self.page)
+
+
+class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sc:forget:(?P<user>[0-9]{1,20})"):
+    """Confirms ``/santacruz forget-me`` (only for the user who asked)."""
+
+    def __init__(self, user_id: int, *, label: str = "", item: discord.ui.Button[Any] | None = None) -> None:
+        self.user_id = user_id
+        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=discord.ButtonStyle.danger,
+                                                   custom_id=f"sc:forget:{user_id}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ForgetButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["user"]), item=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_forget_confirm(interaction, self.user_id)
+
+
+def leaderboard_view(board: Leaderboard, locale: str) -> discord.ui.View | None:
+    """Previous and next buttons of a leaderboard page (none when it has one page)."""
+    if board.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaderboardButton(board.by, max(0, board.page - 1), label=t("bot.leaderboard.previous", locale),
+                                    disabled=board.page == 0))
+    view.add_item(LeaderboardButton(board.by, min(board.pages - 1, board.page + 1),
+                                    label=t("bot.leaderboard.next", locale), disabled=board.page >= board.pages - 1))
+    return view
+
+
+def forget_view(user_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ForgetButton(user_id, label=t("bot.forget.button", locale)))
+    view.add_item(GameButton(0, "cancel", label=t("bot.button.cancel", locale)))
+    return view

@@ -64,6 +64,11 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.due_reminders(now=None) -> list[Reminder]
     await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
 
+    # players' history per server (guild): results and ratings are written with a game's final move
+    await host.stats(guild_id, user_id) -> PlayerStats | None   # None: no finished game there
+    await host.leaderboard(guild_id, user_id, by="rating", page=0) -> Leaderboard   # by rating|wins|games
+    await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
+
     # each user's own language (en/de/fr), for the DMs they get after a restart (loaded at load())
     await host.remember_locale(user_id, locale) -> bool    # stored only when it changed; True if so
     host.locale_of(user_id) -> str | None                  # None: never seen (use the game's language)
@@ -110,6 +115,9 @@ on (unreadable seats or options, an illegal move in its log) is quarantined at :
 ``damaged`` (see :meth:`Host.damaged_untold`); every other game loads. Finished games are unloaded to
 a compressed snapshot (:meth:`bot.host.table.Table.unload`); reading them works as before.
 
+The history methods refuse with ``bot.stats.storage_failed`` (the database could not be read or written;
+nothing changed) and ``bot.leaderboard.bad_by`` (by, choices).
+
 ``illegal_move``'s ``reason`` is the engine's English explanation (for logs); ``HostError.illegal`` holds the
 engine's :class:`engine.IllegalMove` (code and parameters), which ``text(locale)`` words in the user's language.
 """
@@ -129,9 +137,12 @@ from dataclasses import replace
 from typing import Any, Final
 
 import engine
+from bot.host.history_store import Forgotten
+from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult, game_results, player_stats
 from bot.host.settings import AI_STRENGTHS, Settings
 from bot.host.store import (
     OPEN_STATUSES,
+    STORAGE_ERRORS,
     UNDO,
     ChannelBusy,
     DamagedGame,
@@ -755,10 +766,12 @@ class Host:
         status = "over" if new.is_over() else "running"
         reminder = self._next_reminder(table, new, now)
         result = self._move_result(table, new, row, seat, user_id, text, events, undone)
+        results = self._results(table, new, now) if status == "over" else []
         try:
             await self.store.append_move(row, state=new.to_json(), status=status, last_move_at=now,
                                          next_reminder_at=reminder,
-                                         deliveries=_move_deliveries(result, replay=table.options.replay))
+                                         deliveries=_move_deliveries(result, replay=table.options.replay),
+                                         results=results)
         except MoveConflict:
             await self._check_interaction(interaction_id)
             log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
@@ -771,6 +784,16 @@ class Host:
         if status == "over":
             table.unload()  # a finished game keeps only a compressed snapshot in memory
         return result
+
+    def _results(self, table: Table, final: Game, now: float) -> list[SeatResult]:
+        """The results of a finished game, one per seat: the whole game is replayed for its score events (which
+        name the scoring card behind their points); nothing secret remains once it is over."""
+        replay = self._factory(table.names, table.seed, table.options.draft)
+        events: list[Event] = []
+        for _, move in final.moves:
+            events.extend(replay.apply(move))
+        return game_results(final, events, game_id=table.id, guild_id=table.guild_id,
+                            user_ids=[s.user_id for s in table.seats], names=table.names, finished_at=now)
 
     @staticmethod
     def _move_result(table: Table, new: Game, row: MoveRow, seat: int, user_id: int | None, text: str,
@@ -1080,6 +1103,44 @@ class Host:
     def locale_of(self, user_id: int) -> str | None:
         """The user's stored language, or ``None`` if the bot has not seen them interact."""
         return self._user_locales.get(user_id)
+
+    # ------------------------------------------------------------------ players' history
+
+    async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        """A person's statistics and ratings in a server; ``None`` when they have finished no game there."""
+        try:
+            results, ratings, history = await self.store.player_history(guild_id, user_id)
+        except STORAGE_ERRORS as exc:
+            log.warning("reading the stats of a player failed: %s", exc)
+            raise HostError("bot.stats.storage_failed") from None
+        line = next((history[pool] for pool in POOLS if history.get(pool)), [])
+        return player_stats(user_id, results, ratings, [round(x) for x in line])
+
+    async def leaderboard(self, guild_id: int, user_id: int, by: str = "rating", page: int = 0) -> Leaderboard:
+        """One page of a server's leaderboard by ``rating``, ``wins`` or ``games``, with the caller's own row."""
+        if by not in BOARDS:
+            raise HostError("bot.leaderboard.bad_by", by=by, choices=", ".join(BOARDS))
+        try:
+            return await self.store.leaderboard(guild_id, by, page, user_id)
+        except STORAGE_ERRORS as exc:
+            log.warning("reading a leaderboard failed: %s", exc)
+            raise HostError("bot.stats.storage_failed") from None
+
+    async def forget_me(self, user_id: int) -> Forgotten:
+        """Delete the person's results, ratings and rating history, and call them "former player" in finished
+        games (in each game's language); their moves stay. One transaction: a failure changes nothing."""
+        former = {locale: t("bot.forget.former_player", locale) for locale in LOCALES}
+        try:
+            forgotten = await self.store.forget_user(user_id, former)
+        except STORAGE_ERRORS as exc:
+            log.warning("forget-me failed: %s", exc)
+            raise HostError("bot.stats.storage_failed") from None
+        for table in self._tables.values():
+            if table.status in ("over", "abandoned"):
+                for seat in table.seats:
+                    if seat.user_id == user_id:
+                        seat.name = former[table.options.locale]
+        return forgotten
 
 
 def _move_deliveries(result: MoveResult, *, replay: bool = True) -> list[NewDelivery]:

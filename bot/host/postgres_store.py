@@ -14,16 +14,21 @@ so two processes starting together migrate once. Install with ``pip install -e "
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Final
 
+from bot.host import history_store
+from bot.host.history_store import Forgotten
+from bot.host.ratings import Leaderboard, Rating, SeatResult
 from bot.host.store import (
     _DELIVERY_COLUMNS,
     _GAME_COLUMNS,
     _JSON_COLUMNS,
     _MOVE_COLUMNS,
     _UPDATABLE,
+    HISTORY_TABLES,
     ChannelBusy,
     DamagedGame,
     DeliveryRow,
@@ -119,6 +124,8 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE games ADD COLUMN over_message_id BIGINT",
         "CREATE INDEX games_finished_by_guild ON games (guild_id, id) WHERE status = 'over'",
     ),
+    # 6 -> 7: players' history (the SQLite tables with PostgreSQL's wider integers and floats)
+    tuple(re.sub(r"\bREAL\b", "DOUBLE PRECISION", re.sub(r"\bINTEGER\b", "BIGINT", sql)) for sql in HISTORY_TABLES),
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)
 
@@ -313,7 +320,7 @@ class PostgresStore:
     # ------------------------------------------------------------------ moves
 
     async def append_move(self, move: MoveRow, *, deliveries: Sequence[NewDelivery] = (),
-                          **game_columns: Any) -> None:
+                          results: Sequence[SeatResult] = (), **game_columns: Any) -> None:
         asyncpg = _asyncpg()
         try:
             async with self._transaction() as conn:
@@ -323,6 +330,8 @@ class PostgresStore:
                     move.created_at)
                 await self._update(conn, move.game_id, move.created_at, game_columns)
                 await self._add_deliveries(conn, move.game_id, move.created_at, deliveries)
+                if results:
+                    await history_store.write_results(_PgSql(conn), results, move.created_at)
         except asyncpg.UniqueViolationError as exc:
             raise MoveConflict(f"game {move.game_id}: move {move.seq} or its interaction is stored already") \
                 from exc
@@ -393,6 +402,44 @@ class PostgresStore:
     async def user_locales(self) -> dict[int, str]:
         rows = await self._fetch("SELECT user_id, locale FROM users")
         return {int(r["user_id"]): str(r["locale"]) for r in rows}
+
+    # ------------------------------------------------------------------ players' history (bot.host.history_store)
+
+    async def player_history(self, guild_id: int, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Rating],
+                                                                          dict[str, list[float]]]:
+        async with self._pool.acquire() as conn:
+            db = _PgSql(conn)
+            results = await history_store.results_of(db, guild_id, user_id)
+            ratings = await history_store.ratings_of(db, guild_id, user_id)
+            history = {pool: await history_store.rating_history(db, guild_id, user_id, pool) for pool in ratings}
+        return results, ratings, history
+
+    async def leaderboard(self, guild_id: int, by: str, page: int, user_id: int) -> Leaderboard:
+        async with self._pool.acquire() as conn:
+            return await history_store.leaderboard(_PgSql(conn), guild_id, by, page, user_id)
+
+    async def forget_user(self, user_id: int, former_player: dict[str, str]) -> Forgotten:
+        async with self._transaction() as conn:
+            return await history_store.forget(_PgSql(conn), user_id, former_player)
+
+
+class _PgSql:
+    """An asyncpg connection as ``history_store`` uses it: its ``?`` placeholders become ``$1``, ``$2``, …"""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    @staticmethod
+    def _numbered(sql: str) -> str:
+        parts = sql.split("?")
+        return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
+
+    async def fetch(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        return [dict(row) for row in await self._conn.fetch(self._numbered(sql), *params)]
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        status = await self._conn.execute(self._numbered(sql), *params)
+        return int(status.rsplit(" ", 1)[-1]) if status.rsplit(" ", 1)[-1].isdigit() else 0
 
 
 def _dumps(value: Any) -> str:

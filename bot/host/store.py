@@ -13,6 +13,8 @@ The move log is the truth; the ``state`` column of ``games`` is a cache of repla
     (games.over_message_id: the id of the game-over post in its channel, once delivered)
     deliveries  id, game_id, channel_id, seq, kind, user_id, payload (JSON, public facts only), created_at,
            due_at, attempts, done_at, last_error: the transactional outbox, what the bot owes Discord
+    results, ratings, rating_history, standings  players' history (:data:`HISTORY_TABLES`), written with a
+           game's final move (``append_move(..., results=...)``) and read by ``bot.host.history_store``
 
 A delivery (a channel post of a move, of the start, of a seat change or of an abandoned game; a turn DM; a
 hand DM) is written in the SAME transaction as the change that owes it (:meth:`Store.append_move`,
@@ -48,6 +50,10 @@ from typing import Any, Final
 
 import aiosqlite
 
+from bot.host import history_store
+from bot.host.history_store import Forgotten
+from bot.host.ratings import Leaderboard, Rating, SeatResult
+
 log = logging.getLogger(__name__)
 
 UNDO: Final = "undo"
@@ -57,6 +63,67 @@ BUSY_TIMEOUT: Final = 5.0
 """Seconds a write waits for another connection's transaction before it fails as locked."""
 STATUSES: Final = ("lobby", "running", "over", "abandoned", "damaged")
 OPEN_STATUSES: Final = ("lobby", "running")
+
+HISTORY_TABLES: Final = (
+    """CREATE TABLE results (
+        game_id        INTEGER NOT NULL,
+        seat           INTEGER NOT NULL,
+        guild_id       INTEGER,
+        user_id        INTEGER,
+        name           TEXT NOT NULL,
+        score          INTEGER NOT NULL,
+        rank           INTEGER NOT NULL,
+        players        INTEGER NOT NULL,
+        with_computers INTEGER NOT NULL,
+        scoring_cards  TEXT NOT NULL,
+        bird_chips     INTEGER NOT NULL,
+        finished_at    REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )""",
+    "CREATE INDEX results_by_user ON results (guild_id, user_id, finished_at, game_id)",
+    "CREATE INDEX results_of_user ON results (user_id)",
+    """CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        pool       TEXT NOT NULL CHECK (pool IN ('humans', 'mixed')),
+        user_id    INTEGER NOT NULL,
+        mu         REAL NOT NULL,
+        sigma      REAL NOT NULL,
+        ordinal    REAL NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, pool, user_id)
+    )""",
+    "CREATE INDEX ratings_board ON ratings (guild_id, pool, ordinal DESC, user_id)",
+    "CREATE INDEX ratings_by_user ON ratings (user_id)",
+    """CREATE TABLE rating_history (
+        guild_id INTEGER NOT NULL,
+        pool     TEXT NOT NULL,
+        user_id  INTEGER NOT NULL,
+        game_id  INTEGER NOT NULL,
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        ordinal  REAL NOT NULL,
+        at       REAL NOT NULL,
+        PRIMARY KEY (guild_id, pool, user_id, game_id)
+    )""",
+    "CREATE INDEX rating_history_in_order ON rating_history (guild_id, pool, user_id, at, game_id)",
+    "CREATE INDEX rating_history_by_user ON rating_history (user_id)",
+    """CREATE TABLE standings (
+        guild_id   INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        name       TEXT NOT NULL,
+        games      INTEGER NOT NULL,
+        wins       INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )""",
+    "CREATE INDEX standings_by_wins ON standings (guild_id, wins DESC, user_id)",
+    "CREATE INDEX standings_by_games ON standings (guild_id, games DESC, user_id)",
+    "CREATE INDEX standings_by_user ON standings (user_id)",
+)
+"""Players' history (shared in form by both stores): ``results`` one row per seat of each finished game (the
+scoring cards played with their points as JSON), ``ratings`` per (guild, pool, person) with the ordinal for the
+leaderboard's index, ``rating_history`` a row per rated game, ``standings`` games and wins per (guild, person)."""
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # 0 -> 1: games and the move log
@@ -163,6 +230,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE games ADD COLUMN over_message_id INTEGER",
         "CREATE INDEX games_finished_by_guild ON games (guild_id, id) WHERE status = 'over'",
     ),
+    # 6 -> 7: players' history: results of finished games, ratings and their history, standings
+    HISTORY_TABLES,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -553,8 +622,9 @@ class Store:
     # ------------------------------------------------------------------ moves
 
     async def append_move(self, move: MoveRow, *, deliveries: Sequence[NewDelivery] = (),
-                          **game_columns: Any) -> None:
-        """Append ``move``, update its game's columns and add the ``deliveries`` it owes in ONE transaction.
+                          results: Sequence[SeatResult] = (), **game_columns: Any) -> None:
+        """Append ``move``, update its game's columns, add the ``deliveries`` it owes and (the final move of a
+        finished game) its ``results`` with the ratings they change in ONE transaction.
 
         Raises :class:`MoveConflict` (and writes nothing) when ``(game_id, seq)`` or the interaction id
         is already stored.
@@ -567,6 +637,8 @@ class Store:
                      move.created_at))
                 await self._update(conn, move.game_id, move.created_at, game_columns)
                 await self._add_deliveries(conn, move.game_id, move.created_at, deliveries)
+                if results:
+                    await history_store.write_results(_SqliteSql(conn), results, move.created_at)
         except sqlite3.IntegrityError as exc:
             raise MoveConflict(f"game {move.game_id}: move {move.seq} or its interaction is stored already") \
                 from exc
@@ -665,6 +737,47 @@ class Store:
         """Every stored user's language: user id -> locale."""
         rows = await self._fetchall("SELECT user_id, locale FROM users")
         return {int(r["user_id"]): str(r["locale"]) for r in rows}
+
+    # ------------------------------------------------------------------ players' history (bot.host.history_store)
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[history_store.Sql]:
+        async with self._lock:
+            yield _SqliteSql(self._conn)
+
+    async def player_history(self, guild_id: int, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Rating],
+                                                                          dict[str, list[float]]]:
+        """A person's results in a server (oldest first), their ratings and each pool's rating history."""
+        async with self._reading() as db:
+            results = await history_store.results_of(db, guild_id, user_id)
+            ratings = await history_store.ratings_of(db, guild_id, user_id)
+            history = {pool: await history_store.rating_history(db, guild_id, user_id, pool) for pool in ratings}
+        return results, ratings, history
+
+    async def leaderboard(self, guild_id: int, by: str, page: int, user_id: int) -> Leaderboard:
+        """One page of a server's leaderboard and the caller's own row (see ``history_store.leaderboard``)."""
+        async with self._reading() as db:
+            return await history_store.leaderboard(db, guild_id, by, page, user_id)
+
+    async def forget_user(self, user_id: int, former_player: dict[str, str]) -> Forgotten:
+        """Delete a person's results and ratings, rename their seats in finished games, in one transaction."""
+        async with self._transaction() as conn:
+            return await history_store.forget(_SqliteSql(conn), user_id, former_player)
+
+
+class _SqliteSql:
+    """An aiosqlite connection as ``history_store`` uses it."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        async with self._conn.execute(sql, params) as cur:
+            return [dict(row) for row in await cur.fetchall()]
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        cur = await self._conn.execute(sql, params)
+        return cur.rowcount
 
 
 def _dumps(value: Any) -> str:

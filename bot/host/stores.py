@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from bot.host.history_store import Forgotten
 from bot.host.postgres_store import PostgresStore
+from bot.host.ratings import Leaderboard, Rating, SeatResult
 from bot.host.settings import Settings
 from bot.host.store import DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, Store
 
@@ -52,7 +54,7 @@ class GameStore(Protocol):
 
     # the move log
     async def append_move(self, move: MoveRow, *, deliveries: Sequence[NewDelivery] = (),
-                          **game_columns: Any) -> None: ...
+                          results: Sequence[SeatResult] = (), **game_columns: Any) -> None: ...
 
     async def moves(self, game_id: int) -> list[MoveRow]: ...
 
@@ -74,6 +76,14 @@ class GameStore(Protocol):
     async def finished_games(self, guild_id: int | None, *, limit: int = 10) -> list[GameRow]: ...
 
     async def over_message_ids(self, game_ids: Sequence[int]) -> dict[int, int]: ...
+
+    # players' history: results, ratings, leaderboards, forgetting
+    async def player_history(self, guild_id: int, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Rating],
+                                                                          dict[str, list[float]]]: ...
+
+    async def leaderboard(self, guild_id: int, by: str, page: int, user_id: int) -> Leaderboard: ...
+
+    async def forget_user(self, user_id: int, former_player: dict[str, str]) -> Forgotten: ...
 
     # users
     async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None: ...

@@ -69,12 +69,12 @@ async def test_the_archive_of_a_finished_game_before_and_after_a_restart(driver:
     assert sum(line.startswith("• ") for line in log.splitlines()) == len(final_view["log"])
     await driver.restart()
     await check_history()
-    answer = await driver.answer(await driver.slash("game", {"id": game_id}, user="bob", locale="de"))
+    answer = await driver.answer(await driver.slash("history", {"id": game_id}, user="bob", locale="de"))
     assert {a.filename for a in answer.attachments} == {"board.png", "game-over.png"}
     assert f"**Spiel #{game_id}**" in answer.text and "1. " in answer.text
     again = await driver.answer(await driver.slash("export", {"id": game_id}, user="bob"))
     assert json.loads(again.attachments[0].data)["moves"] == record["moves"]
-    missing = await driver.answer(await driver.slash("game", {"id": game_id + 50}, user="bob", locale="en-US"))
+    missing = await driver.answer(await driver.slash("history", {"id": game_id + 50}, user="bob", locale="en-US"))
     assert missing.text == t("bot.history.no_such_game", "en", id=game_id + 50)
     fake.assert_no_unknown_requests()
 

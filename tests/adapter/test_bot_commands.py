@@ -20,7 +20,8 @@ from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import CallbackType
 
 SUBCOMMANDS = ("new", "join", "leave", "start", "land", "build", "score", "choose", "hand", "board", "status", "log",
-               "abandon", "undo", "rematch", "away", "back", "rules", "addbot", "kick", "history", "game", "export")
+               "abandon", "undo", "rematch", "away", "back", "rules", "addbot", "kick", "history", "export",
+               "stats", "leaderboard", "forget-me")
 
 
 async def test_commands_are_synced_in_english_with_german_and_french_descriptions(driver: Driver) -> None:

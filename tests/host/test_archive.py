@@ -167,16 +167,18 @@ async def test_finished_games_of_a_server_in_both_stores(any_store: Any) -> None
     assert await any_store.over_message_ids([]) == {}
 
 
-async def test_a_version_4_database_gets_the_archive_and_its_query_uses_the_index(tmp_path: Path) -> None:
+async def test_a_version_5_database_gets_the_archive_and_its_query_uses_the_index(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     store = await Store.open(path)
     game_id = await store.insert_game(channel_id=1, guild_id=GUILD, opener_id=ADA, seats=[], options={}, seed=1,
                                       status="over", locale="en", now=1.0)
     await store.close()
-    async with aiosqlite.connect(path, isolation_level=None) as conn:  # as a bot of schema version 4 left it
+    async with aiosqlite.connect(path, isolation_level=None) as conn:  # as a bot of schema version 5 left it
+        for table in ("results", "ratings", "rating_history", "standings"):  # version 7: players' history
+            await conn.execute(f"DROP TABLE {table}")
         await conn.execute("DROP INDEX games_finished_by_guild")
         await conn.execute("ALTER TABLE games DROP COLUMN over_message_id")
-        await conn.execute("PRAGMA user_version = 4")
+        await conn.execute("PRAGMA user_version = 5")
     store = await Store.open(path)
     try:
         assert [r.id for r in await store.finished_games(GUILD)] == [game_id]

@@ -841,6 +841,8 @@ async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Pat
         await conn.execute("DROP TABLE deliveries")
         await conn.execute("DROP INDEX games_finished_by_guild")
         await conn.execute("ALTER TABLE games DROP COLUMN over_message_id")
+        for table in ("results", "ratings", "rating_history", "standings"):  # schema 5: players' history
+            await conn.execute(f"DROP TABLE {table}")
         await conn.execute("PRAGMA user_version = 2")
 
     store = await Store.open(db)

@@ -52,7 +52,9 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
     logs = await a_database(path)
     report = await copy_database(f"sqlite:{path}", pg_url)
     assert report.problems == []
-    assert report.copied == {"games": 3, "moves": sum(map(len, logs.values())), "users": 1}
+    # the finished game of two people: a result, a rating, a rating history row and a standing each
+    history = dict.fromkeys(("results", "ratings", "rating_history", "standings"), 2)
+    assert report.copied == {"games": 3, "moves": sum(map(len, logs.values())), "users": 1, **history}
     assert report.checked == 3
     again = await copy_database(f"sqlite:{path}", pg_url)
     assert again.problems == [] and sum(again.copied.values()) == 0
@@ -62,6 +64,8 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
     try:
         assert {g.id: [m.move for m in await store.moves(g.id)] for g in await store.all_games()} == logs
         assert await store.user_locales() == {200: "de"}
+        results, ratings, _ = await store.player_history(9, 100)
+        assert len(results) == 1 and ratings["humans"].games == 1
         statuses = sorted(g.status for g in await store.all_games())
         assert statuses == ["lobby", "over", "running"]
         host = Host(store, Settings(), clock=lambda: NOW)

@@ -1,0 +1,197 @@
+"""Players' history in the database, written and read the same way by both stores (SQLite and PostgreSQL).
+
+The tables are :data:`bot.host.store.HISTORY_TABLES`. Each store hands these functions a :class:`Sql`: its
+connection, inside the store's transaction for writes, so that a game's results, its ratings and the final move
+are ONE transaction (:func:`write_results` runs inside ``append_move``), and a rating is read and updated under
+that transaction's lock (two games ending together in one server never lose an update).
+
+Every query the commands run is served by an index: ``results_by_user`` (a person's stats), ``ratings_board``
+and ``standings_by_*`` (a leaderboard page and the count of the rows ahead of the caller's).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from bot.host.ratings import (
+    BOARDS,
+    PAGE_SIZE,
+    BoardRow,
+    Leaderboard,
+    Rating,
+    SeatResult,
+    new_rating,
+    rate,
+    rated_people,
+)
+
+
+class Sql(Protocol):
+    """A connection as these functions use it: ``?`` placeholders, rows as dicts."""
+
+    async def fetch(self, sql: str, *params: Any) -> list[dict[str, Any]]: ...
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        """Run ``sql``; how many rows it changed."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What ``forget-me`` removed or changed."""
+
+    results: int
+    ratings: int
+    history: int
+    games_renamed: int
+
+
+# ---------------------------------------------------------------------- writing (with the final move)
+
+
+async def write_results(db: Sql, results: Sequence[SeatResult], now: float) -> None:
+    """Store a finished game's results, and update the standings and ratings of its people in its server."""
+    for r in results:
+        await db.execute(
+            "INSERT INTO results (game_id, seat, guild_id, user_id, name, score, rank, players, with_computers,"
+            " scoring_cards, bird_chips, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            r.game_id, r.seat, r.guild_id, r.user_id, r.name, r.score, r.rank, r.players, int(r.with_computers),
+            json.dumps(r.scoring_cards, sort_keys=True), r.bird_chips, r.finished_at)
+    people = [r for r in results if r.user_id is not None]
+    if not people or people[0].guild_id is None:
+        return  # a game outside a server has results but no standings or ratings
+    guild = people[0].guild_id
+    for r in people:
+        await db.execute(
+            "INSERT INTO standings (guild_id, user_id, name, games, wins, updated_at) VALUES (?, ?, ?, 1, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, games = standings.games + 1,"
+            " wins = standings.wins + excluded.wins, updated_at = excluded.updated_at",
+            guild, r.user_id, r.name, int(r.rank == 1), now)
+    rated = rated_people(results)
+    if rated:
+        await _rate(db, guild, rated[0].pool, rated, now)
+
+
+async def _rate(db: Sql, guild: int, pool: str, rated: Sequence[SeatResult], now: float) -> None:
+    before = [await _rating(db, guild, pool, r.user_id) or new_rating() for r in rated]
+    for r, after in zip(rated, rate(before), strict=True):
+        await db.execute(
+            "INSERT INTO ratings (guild_id, pool, user_id, mu, sigma, ordinal, games, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, pool, user_id) DO UPDATE SET mu = excluded.mu,"
+            " sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games,"
+            " updated_at = excluded.updated_at",
+            guild, pool, r.user_id, after.mu, after.sigma, after.ordinal, after.games, now)
+        await db.execute(
+            "INSERT INTO rating_history (guild_id, pool, user_id, game_id, mu, sigma, ordinal, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", guild, pool, r.user_id, r.game_id, after.mu, after.sigma,
+            after.ordinal, now)
+
+
+async def _rating(db: Sql, guild: int, pool: str, user_id: int | None) -> Rating | None:
+    rows = await db.fetch("SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND pool = ? AND user_id = ?",
+                          guild, pool, user_id)
+    return Rating(float(rows[0]["mu"]), float(rows[0]["sigma"]), int(rows[0]["games"])) if rows else None
+
+
+# ---------------------------------------------------------------------- reading
+
+
+async def results_of(db: Sql, guild: int, user_id: int) -> list[dict[str, Any]]:
+    """A person's results in a server, oldest first (``scoring_cards`` decoded)."""
+    rows = await db.fetch(
+        "SELECT game_id, seat, name, score, rank, players, with_computers, scoring_cards, bird_chips, finished_at"
+        " FROM results WHERE guild_id = ? AND user_id = ? ORDER BY finished_at, game_id", guild, user_id)
+    return [{**row, "scoring_cards": json.loads(row["scoring_cards"])} for row in rows]
+
+
+async def ratings_of(db: Sql, guild: int, user_id: int) -> dict[str, Rating]:
+    """A person's ratings in a server by pool."""
+    rows = await db.fetch("SELECT pool, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ?",
+                          guild, user_id)
+    return {str(r["pool"]): Rating(float(r["mu"]), float(r["sigma"]), int(r["games"])) for r in rows}
+
+
+async def rating_history(db: Sql, guild: int, user_id: int, pool: str) -> list[float]:
+    """The ordinal after each rated game of a pool, oldest first."""
+    rows = await db.fetch("SELECT ordinal FROM rating_history WHERE guild_id = ? AND pool = ? AND user_id = ?"
+                          " ORDER BY at, game_id", guild, pool, user_id)
+    return [float(r["ordinal"]) for r in rows]
+
+
+_WITH_RATING: Final = ("standings s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND r.user_id = s.user_id"
+                       " AND r.pool = 'humans' WHERE s.guild_id = ?")
+_RATED: Final = ("ratings r JOIN standings s ON s.guild_id = r.guild_id AND s.user_id = r.user_id"
+                 " WHERE r.guild_id = ? AND r.pool = 'humans'")
+_ORDER: Final[Mapping[str, tuple[str, str, str]]] = {
+    # by -> (the ordering column, the tie-break (the lower user id first) and the FROM clause, each in the order
+    # of its index; the rating board lists rated people only)
+    "rating": ("r.ordinal", "r.user_id", _RATED),
+    "wins": ("s.wins", "s.user_id", _WITH_RATING),
+    "games": ("s.games", "s.user_id", _WITH_RATING),
+}
+_COLUMNS: Final = "s.user_id, s.name, s.wins, s.games, r.ordinal, r.games AS rated_games"
+
+
+async def leaderboard(db: Sql, guild: int, by: str, page: int, user_id: int) -> Leaderboard:
+    """Page ``page`` (from 0; clamped to the last page) of a server's leaderboard ordered ``by`` rating, wins
+    or games (ties: the lower user id first), and the caller's own row when not on that page."""
+    if by not in BOARDS:
+        raise ValueError(f"a leaderboard is by one of {BOARDS}, not {by!r}")
+    column, tie, source = _ORDER[by]
+    total = int((await db.fetch(f"SELECT count(*) AS n FROM {source}", guild))[0]["n"])
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = min(max(page, 0), pages - 1)
+    rows = await db.fetch(f"SELECT {_COLUMNS} FROM {source} ORDER BY {column} DESC, {tie} LIMIT ? OFFSET ?",
+                          guild, PAGE_SIZE, page * PAGE_SIZE)
+    shown = [_board_row(page * PAGE_SIZE + i, row) for i, row in enumerate(rows, start=1)]
+    own = None
+    if all(row.user_id != user_id for row in shown):
+        own = await _own_row(db, guild, column, tie, source, user_id)
+    return Leaderboard(by=by, page=page, pages=pages, rows=shown, own=own)
+
+
+async def _own_row(db: Sql, guild: int, column: str, tie: str, source: str, user_id: int) -> BoardRow | None:
+    mine = await db.fetch(f"SELECT {_COLUMNS}, {column} AS key FROM {source} AND {tie} = ?", guild, user_id)
+    if not mine:
+        return None
+    key = mine[0]["key"]
+    ahead = await db.fetch(f"SELECT count(*) AS n FROM {source} AND ({column} > ? OR ({column} = ?"
+                           f" AND {tie} < ?))", guild, key, key, user_id)
+    return _board_row(int(ahead[0]["n"]) + 1, mine[0])
+
+
+def _board_row(place: int, row: Mapping[str, Any]) -> BoardRow:
+    ordinal = row["ordinal"]
+    return BoardRow(place=place, user_id=int(row["user_id"]), name=str(row["name"]),
+                    rating=round(float(ordinal)) if ordinal is not None else None,
+                    rated_games=int(row["rated_games"] or 0), wins=int(row["wins"]), games=int(row["games"]))
+
+
+# ---------------------------------------------------------------------- forgetting
+
+
+async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> Forgotten:
+    """Delete a person's results, standings, ratings and rating history everywhere, and call their seats in
+    finished games ``former_player[game's locale]`` (their moves stay, so others' histories stay whole)."""
+    results = await db.execute("DELETE FROM results WHERE user_id = ?", user_id)
+    ratings = await db.execute("DELETE FROM ratings WHERE user_id = ?", user_id)
+    history = await db.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
+    await db.execute("DELETE FROM standings WHERE user_id = ?", user_id)
+    renamed = 0
+    games = await db.fetch("SELECT id, seats, locale FROM games WHERE status IN ('over', 'abandoned')"
+                           " AND seats LIKE ?", f'%"user_id":{user_id}%')
+    for game in games:
+        seats = json.loads(game["seats"])
+        if not any(s.get("user_id") == user_id for s in seats):
+            continue  # another id that starts with the same digits
+        name = former_player.get(str(game["locale"]), former_player["en"])
+        for seat in seats:
+            if seat.get("user_id") == user_id:
+                seat["name"] = name
+        await db.execute("UPDATE games SET seats = ? WHERE id = ?",
+                         json.dumps(seats, separators=(",", ":"), sort_keys=True), game["id"])
+        renamed += 1
+    return Forgotten(results=results, ratings=ratings, history=history, games_renamed=renamed)

@@ -1,0 +1,211 @@
+"""Players' memory across games: the results of a finished game, ratings (openskill, Plackett–Luce) and the
+statistics built from them. Pure functions and values: no I/O (the stores write what these compute).
+
+A finished game leaves one :class:`SeatResult` per seat (a person or a computer), computed from the final
+game by :func:`game_results`. Ratings live per server (guild) and *pool*: ``humans`` for all-human games,
+``mixed`` for games with computer seats, where only the people are rated, against each other, by their
+places among themselves (the engine's ranking, ties already broken). A game with fewer than two people
+rates nobody; an abandoned game never reaches here. A rating shows as its ordinal ``mu − 3·sigma``, rounded.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from openskill.models import PlackettLuce
+
+from engine import Event, Game
+
+POOLS: Final = ("humans", "mixed")
+"""``humans``: games of people only; ``mixed``: games with computer seats (shown apart)."""
+BOARDS: Final = ("rating", "wins", "games")
+"""What a leaderboard may be ordered by."""
+PAGE_SIZE: Final = 10
+"""Rows on one page of a leaderboard."""
+
+_MODEL: Final = PlackettLuce()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat of a finished game: who (``user_id`` ``None`` for a computer), how it ended, what it scored with."""
+
+    guild_id: int | None
+    game_id: int
+    seat: int
+    user_id: int | None
+    name: str
+    score: int
+    rank: int
+    """1 for the winner; the engine's ranking (ties broken)."""
+    players: int
+    with_computers: bool
+    finished_at: float
+    scoring_cards: dict[str, int] = field(default_factory=dict)
+    """Each scoring card the seat played, with the points it brought the seat."""
+    bird_chips: int = 0
+    """The points of the seat's bird chips."""
+
+    @property
+    def pool(self) -> str:
+        return "mixed" if self.with_computers else "humans"
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A person's rating in one pool of one server after ``games`` rated games."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def shown(self) -> int:
+        """The rating as players see it: the ordinal, rounded."""
+        return round(self.ordinal)
+
+
+def new_rating() -> Rating:
+    start = _MODEL.rating()
+    return Rating(start.mu, start.sigma, 0)
+
+
+def game_results(game: Game, events: Iterable[Event], *, game_id: int, guild_id: int | None,
+                 user_ids: Sequence[int | None], names: Sequence[str], finished_at: float) -> list[SeatResult]:
+    """One result per seat of the finished ``game``; ``events`` are every public event of the whole game (the
+    score events name the scoring card that brought their points)."""
+    if not game.is_over():
+        raise ValueError("a game has results only once it is over")
+    view = game.view(None)
+    rank_of = {seat: place for place, seat in enumerate(view["ranking"], start=1)}
+    played = [set(p["played_scoring_cards"]) for p in view["players"]]
+    cards: list[Counter[str]] = [Counter({card: 0 for card in mine}) for mine in played]
+    for event in events:
+        # a scoring card scores for every seat: a seat's own card is what it brought to that seat
+        if event["type"] == "score" and event["reason"] in played[event["seat"]]:
+            cards[event["seat"]][event["reason"]] += event["delta"]
+    with_computers = any(u is None for u in user_ids)
+    return [SeatResult(guild_id=guild_id, game_id=game_id, seat=p["seat"], user_id=user_ids[p["seat"]],
+                       name=names[p["seat"]], score=p["score"], rank=rank_of[p["seat"]], players=len(user_ids),
+                       with_computers=with_computers, finished_at=finished_at,
+                       scoring_cards=dict(cards[p["seat"]]), bird_chips=sum(p.get("bird_chips", [])))
+            for p in view["players"]]
+
+
+def rated_people(results: Sequence[SeatResult]) -> list[SeatResult]:
+    """The people a finished game rates, best first: nobody when fewer than two people played."""
+    people = sorted((r for r in results if r.user_id is not None), key=lambda r: r.rank)
+    return people if len(people) >= 2 else []
+
+
+def rate(before: Sequence[Rating]) -> list[Rating]:
+    """New ratings of people who finished in the order of ``before`` (best first, no ties: the engine broke them)."""
+    teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    after = _MODEL.rate(teams, ranks=[float(i) for i in range(1, len(teams) + 1)])
+    return [Rating(team[0].mu, team[0].sigma, r.games + 1) for team, r in zip(after, before, strict=True)]
+
+
+# ---------------------------------------------------------------------- statistics
+
+
+@dataclass(frozen=True, slots=True)
+class ShareByPlayers:
+    players: int
+    games: int
+    wins: int
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """What ``/santacruz stats`` shows of one person in one server."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    by_players: list[ShareByPlayers]
+    average_score: float
+    best_score: int
+    average_rank: float
+    favourite_card: str | None
+    profitable_card: str | None
+    bird_chips: int
+    games_with_computers: int
+    ratings: dict[str, Rating]
+    """Pool -> the current rating (pools the person has no rated game in are missing)."""
+    rating_history: list[float]
+    """The shown rating after each rated all-human game (else mixed), oldest first: the picture's line."""
+    scores: list[int]
+    """The score of each game, oldest first."""
+
+
+def player_stats(user_id: int, rows: Sequence[dict[str, Any]], ratings: dict[str, Rating],
+                 history: Sequence[float]) -> PlayerStats | None:
+    """The statistics of one person from their ``rows`` of results (oldest first, as the stores return them);
+    ``None`` when they have finished no game here."""
+    if not rows:
+        return None
+    played: Counter[str] = Counter()
+    points: Counter[str] = Counter()
+    for row in rows:
+        for card, delta in row["scoring_cards"].items():
+            played[card] += 1
+            points[card] += delta
+    counts = sorted({int(r["players"]) for r in rows})
+    return PlayerStats(
+        user_id=user_id, name=str(rows[-1]["name"]), games=len(rows),
+        wins=sum(r["rank"] == 1 for r in rows),
+        by_players=[ShareByPlayers(n, sum(r["players"] == n for r in rows),
+                                   sum(r["players"] == n and r["rank"] == 1 for r in rows)) for n in counts],
+        average_score=sum(r["score"] for r in rows) / len(rows), best_score=max(r["score"] for r in rows),
+        average_rank=sum(r["rank"] for r in rows) / len(rows),
+        favourite_card=_top(played), profitable_card=_top(points),
+        bird_chips=sum(r["bird_chips"] for r in rows),
+        games_with_computers=sum(bool(r["with_computers"]) for r in rows),
+        ratings=ratings, rating_history=list(history), scores=[int(r["score"]) for r in rows])
+
+
+def _top(counter: Counter[str]) -> str | None:
+    """The most frequent (or profitable) card; a tie goes to the card first in the alphabet."""
+    if not counter:
+        return None
+    return min(counter, key=lambda card: (-counter[card], card))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """One row of a leaderboard: ``place`` 1 is the top."""
+
+    place: int
+    user_id: int
+    name: str
+    rating: int | None
+    rated_games: int
+    wins: int
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """One page of a server's leaderboard, and the caller's own row when it is not on the page."""
+
+    by: str
+    page: int
+    pages: int
+    rows: list[BoardRow]
+    own: BoardRow | None
