@@ -789,7 +789,7 @@ class Game:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_json() == other.to_json()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # a game changes: unhashable, as a list is
 
 
 # ---------------------------------------------------------------------- the state, field by field
