@@ -9,6 +9,7 @@ a pool whose worker died is replaced (``bot.host.workers``).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import os
@@ -18,6 +19,7 @@ import discord
 
 from bot.adapter.client import create_bot
 from bot.host.logs import setup_logging
+from bot.host.migrate import copy_database
 from bot.host.settings import Settings, SettingsError
 from bot.host.store import StoreError
 from bot.host.stores import open_store
@@ -52,9 +54,29 @@ async def run(settings: Settings) -> None:
         pictures.shutdown()
 
 
-def main() -> int:
+def migrate_main(argv: list[str]) -> int:
+    """``santacruz-bot migrate --from sqlite:PATH --to postgresql://…``: copy every game, move and user (and the
+    players' history) from a SQLite file to PostgreSQL, check each game by replay; safe to run twice."""
+    parser = argparse.ArgumentParser(prog="santacruz-bot migrate", description=migrate_main.__doc__)
+    parser.add_argument("--from", dest="source", required=True, help="sqlite:PATH of the SQLite database")
+    parser.add_argument("--to", dest="target", required=True, help="postgresql://… URL of the PostgreSQL database")
+    args = parser.parse_args(argv)
+    try:
+        report = asyncio.run(copy_database(args.source, args.target))
+    except StoreError as exc:
+        print(f"santacruz-bot migrate: {exc}", file=sys.stderr)
+        return 3
+    for line in report.lines():
+        print(line)
+    return 1 if report.problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
     """The console script: 0 after a clean stop, 2 for a settings problem, 3 if the database cannot be opened,
-    1 if login failed."""
+    1 if login failed. ``santacruz-bot migrate …`` copies a SQLite database to PostgreSQL instead."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["migrate"]:
+        return migrate_main(argv[1:])
     try:
         settings = Settings.load(".env")
     except SettingsError as exc:

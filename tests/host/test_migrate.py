@@ -96,3 +96,19 @@ async def test_a_game_whose_log_does_not_replay_is_reported(tmp_path: Path, pg_u
 async def test_a_missing_file_is_a_clear_refusal(tmp_path: Path, pg_url: str) -> None:
     with pytest.raises(StoreError, match="no SQLite database"):
         await copy_database(f"sqlite:{tmp_path / 'nothing.db'}", pg_url)
+
+
+def test_the_console_script_copies_and_reports(tmp_path: Path, pg_url: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from bot.adapter.main import main
+
+    path = tmp_path / "old.db"
+    asyncio.run(a_database(path))
+    assert main(["migrate", "--from", f"sqlite:{path}", "--to", pg_url]) == 0
+    assert "games: 3 copied, 0 already there" in capsys.readouterr().out
+    assert main(["migrate", "--from", f"sqlite:{path}", "--to", pg_url]) == 0  # twice: nothing copied twice
+    assert "games: 0 copied, 3 already there" in capsys.readouterr().out
+    assert main(["migrate", "--from", f"sqlite:{tmp_path / 'none.db'}", "--to", pg_url]) == 3
+    assert "no SQLite database" in capsys.readouterr().err
