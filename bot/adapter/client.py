@@ -6,8 +6,8 @@ Nothing here starts the bot (``bot/main.py`` does, tests use ``tests/fakediscord
     await bot.start(token)
 
 With ``SHARD_COUNT`` set, :func:`create_bot` makes a :class:`ShardedSantaCruzBot` (discord.py's
-``AutoShardedBot``) that runs the shards ``SHARD_IDS`` of ``SHARD_COUNT``; several processes, each with its own
-shards, then share one PostgreSQL database (``DATABASE_URL``). Without it, one gateway connection.
+``AutoShardedBot``) that runs the shards ``SHARD_IDS`` (default: all) of ``SHARD_COUNT``. Without it, one gateway
+connection. (Several processes over one PostgreSQL database are not safe yet: see the README.)
 
 At start-up (``setup_hook``, after login and before the gateway connects) the bot opens the store (SQLite, or
 PostgreSQL when ``DATABASE_URL`` is set),

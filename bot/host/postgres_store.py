@@ -1,5 +1,5 @@
-"""Persistence on PostgreSQL (asyncpg): the same games, move log and users as the SQLite store, shared by
-several bot processes.
+"""Persistence on PostgreSQL (asyncpg): the same games, move log, deliveries, users and players' history as
+the SQLite store, in a database server.
 
 Same semantics as :class:`bot.host.store.Store` (the SQLite one), method for method: the move log is the
 truth, ``(game_id, seq)`` is the primary key of ``moves``, an interaction id is stored once, a move and its

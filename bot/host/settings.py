@@ -48,8 +48,8 @@ class Settings:
     database_path: str = "santacruz.db"
     """DATABASE_PATH: the SQLite file holding games and moves (used unless DATABASE_URL is set)."""
     database_url: str = ""
-    """DATABASE_URL: ``postgresql://user:password@host:port/database`` to keep everything in PostgreSQL (shared
-    by several bot processes; secret, since it may carry a password); empty: the SQLite file."""
+    """DATABASE_URL: ``postgresql://user:password@host:port/database`` to keep everything in PostgreSQL
+    (secret, since it may carry a password); empty: the SQLite file."""
     shard_count: int | None = None
     """SHARD_COUNT: how many gateway shards the whole bot runs (all processes together); empty: no sharding."""
     shard_ids: tuple[int, ...] = ()

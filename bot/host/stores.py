@@ -1,11 +1,11 @@
 """The store behind the host: one interface (:class:`GameStore`), two implementations, chosen by the settings.
 
-``bot.host.store.Store`` keeps everything in one SQLite file (``DATABASE_PATH``), the embedded default for
-one bot process; ``bot.host.postgres_store.PostgresStore`` keeps it in PostgreSQL (``DATABASE_URL``), shared
-by several bot processes on several machines. Both have the same semantics, method for method (the shared
-store tests run against each): the move log is append-only with primary key ``(game_id, seq)``, an
-interaction id is stored once, a change and the deliveries it owes are one transaction, at most one open
-game per channel. mypy checks that both implement the interface (:func:`_both_implement`).
+``bot.host.store.Store`` keeps everything in one SQLite file (``DATABASE_PATH``), the embedded default;
+``bot.host.postgres_store.PostgresStore`` keeps it in PostgreSQL (``DATABASE_URL``). Both have the same
+semantics, method for method (the shared store tests run against each): the move log is append-only with
+primary key ``(game_id, seq)``, an interaction id is stored once, a change and the deliveries it owes are one
+transaction, at most one open game per channel. mypy checks that both implement the interface
+(:func:`_both_implement`).
 """
 
 from __future__ import annotations
