@@ -17,7 +17,6 @@ after every move, the game-over picture and the animated replay (``replay.gif``)
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import random
 import sys
@@ -61,21 +60,18 @@ def computer_move(game: Game, seat: int, strength: str, seed: int, budget: float
 def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, locale: str,
              pictures: bool = True, stream: TextIO = sys.stdout) -> Game:
     """Play a whole computer game; print its log and (with ``pictures``) write its pictures into ``out``."""
-    from PIL import Image
-
     from render import render_board, render_game_over
+    from render.replay import render_replay
 
     names = [f"{t('cli.computer_name', locale, n=i + 1)}" for i in range(players)]
     game = new_game(names, seed)
     out.mkdir(parents=True, exist_ok=True)
-    frames: list[Image.Image] = []
+    views: list[View] = []
 
     def picture(number: int) -> None:
-        png = render_board(game.view(None), locale=locale)
-        (out / f"move-{number:03d}.png").write_bytes(png)
-        frame = Image.open(io.BytesIO(png)).convert("RGB")
-        frame = frame.resize((GIF_WIDTH, round(frame.height * GIF_WIDTH / frame.width)), Image.Resampling.LANCZOS)
-        frames.append(frame.convert("P", palette=Image.Palette.ADAPTIVE, colors=128))
+        view = game.view(None)
+        (out / f"move-{number:03d}.png").write_bytes(render_board(view, locale=locale))
+        views.append(view)
 
     print(t("cli.demo.start", locale, players=players, seed=seed, strength=strength), file=stream)
     if pictures:
@@ -100,8 +96,8 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
     print(t("game.event.game_over", locale, winner=winner), file=stream)
     if pictures:
         (out / "game-over.png").write_bytes(render_game_over(game.view(None), locale=locale))
-        durations = [700] * (len(frames) - 1) + [4000]
-        frames[0].save(out / "game.gif", save_all=True, append_images=frames[1:], duration=durations, loop=0)
+        gif = render_replay(views, locale=locale, max_frames=len(views), width=GIF_WIDTH)  # every move a frame
+        (out / "game.gif").write_bytes(gif)
         print(t("cli.demo.written", locale, count=number + 1, folder=str(out)), file=stream)
     return game
 

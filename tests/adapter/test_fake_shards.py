@@ -26,7 +26,11 @@ def sharded_client(shard_ids: list[int] | None, shard_count: int | None) -> disc
     async def setup_hook() -> None:
         await tree.sync()
 
+    async def before_identify_hook(shard_id: int | None, *, initial: bool = False) -> None:
+        """No 5 s wait between two shards' IDENTIFY: the fake allows them at once (max_concurrency)."""
+
     client.setup_hook = setup_hook  # type: ignore[method-assign]  # a tiny client, no subclass needed
+    client.before_identify_hook = before_identify_hook  # type: ignore[method-assign]  # the same
     return client
 
 

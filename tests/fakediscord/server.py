@@ -2051,7 +2051,7 @@ class FakeDiscord:
         return {"url": self.gateway_url}
 
     async def _r_gateway_bot(self, rec: RecordedRequest) -> Any:
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 16}
         return {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
 
     async def _r_empty_list(self, rec: RecordedRequest, **_: str) -> Any:

@@ -12,7 +12,7 @@ from play.cli import build_parser, main, run_demo, run_play
 
 def test_demo_plays_a_whole_game_and_writes_a_picture_per_move_a_gif_and_the_game_over(tmp_path: Path) -> None:
     out = io.StringIO()
-    game = run_demo(2, 3, "greedy", 0.1, tmp_path, "en", stream=out)
+    game = run_demo(2, 3, "greedy", 0.05, tmp_path, "en", stream=out)
     moves = len(game.moves)
     assert game.phase == "over"
     pictures = sorted(tmp_path.glob("move-*.png"))
