@@ -415,23 +415,14 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         channel_id = self._guild_only(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
         locale = await self._locale(interaction)
-        info = self.host.info(channel_id)
-        seated = self.host.seat_of(channel_id, player.id) is not None
-        if info is not None and info.status in ("lobby", "running") and not seated:
-            raise Refusal("bot.error.not_a_player", name=texts.esc(player.display_name))
-        if info is not None and info.status == "lobby":
-            if interaction.user.id != info.opener_id and not self._can_manage(interaction):
-                raise HostError("host.error.not_opener", opener=info.opener_name)
-            if player.id == interaction.user.id:
-                raise Refusal("bot.error.kick_self")
-            info = await self.host.leave(channel_id, player.id)
+        outcome = await self.host.kick(channel_id, interaction.user.id, player.id, player.display_name,
+                                       can_manage=self._can_manage(interaction))
+        if isinstance(outcome, TableInfo):  # removed from the lobby
             await reply(interaction, t("bot.reply.kicked", locale, name=texts.esc(player.display_name)))
-            self.publisher.queue_lobby(info)
+            self.publisher.queue_lobby(outcome)
             return
-        change = await self.host.hand_over(channel_id, interaction.user.id, player.id,
-                                           can_manage=self._can_manage(interaction))
-        self.background.after_seat_change(change)
-        await reply(interaction, t("bot.reply.handed_over", locale, name=texts.esc(change.name)))
+        self.background.after_seat_change(outcome)
+        await reply(interaction, t("bot.reply.handed_over", locale, name=texts.esc(outcome.name)))
 
     @app_commands.command(name="land", description=_cmd("land"))
     @app_commands.describe(site=_opt("land", "site"))
@@ -531,11 +522,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def abandon(self, interaction: discord.Interaction) -> None:
         channel_id = self._guild_only(interaction)
         locale = await self._locale(interaction)
-        info = self.host.info(channel_id)
-        if info is None or info.status not in ("lobby", "running"):
-            raise HostError("host.error.no_game")
-        if interaction.user.id != info.opener_id and not self._can_manage(interaction):
-            raise HostError("host.error.not_opener", opener=info.opener_name)
+        info = self.host.may_abandon(channel_id, interaction.user.id, can_manage=self._can_manage(interaction))
         await reply(interaction, t("bot.confirm.abandon", locale), view=abandon_view(info.game_id, locale))
 
     @app_commands.command(name="rematch", description=_cmd("rematch"))

@@ -105,6 +105,8 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.no_previous_game    rematch without a finished game
     host.error.not_over            rematch when the last game did not end normally
     host.error.storage             the database refused the write (full, locked, read-only): nothing changed
+    host.error.not_a_player        (name) kick someone without a seat
+    host.error.kick_self           the opener kicks themselves (leave instead)
     bot.history.no_such_game       (id) no finished game of that id in this server
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game
@@ -829,6 +831,29 @@ class Host:
         async with self._lock(channel_id):
             table = self._running(channel_id)
             return await self._set_away(table, self._seated(table, user_id), False)
+
+    async def kick(self, channel_id: int, user_id: int, target_user_id: int, target_name: str, *,
+                   can_manage: bool = False) -> TableInfo | SeatChange:
+        """What ``/kick`` means, decided here: in a lobby the opener (or Manage Channels) removes a player
+        (never themselves: they leave); in a running game the seat of a player who has been to move for the
+        time limit goes to the computer (:meth:`hand_over`). ``target_name`` words the refusal when the target
+        has no seat. Returns the lobby after the removal, or the seat change."""
+        table = self._tables.get(channel_id)
+        if table is not None and table.status in OPEN_STATUSES and table.seat_of(target_user_id) is None:
+            raise HostError("host.error.not_a_player", name=target_name)
+        if table is not None and table.status == "lobby":
+            self._check_opener(table, user_id, can_manage)
+            if target_user_id == user_id:
+                raise HostError("host.error.kick_self")
+            return await self.leave(channel_id, target_user_id)
+        return await self.hand_over(channel_id, user_id, target_user_id, can_manage=can_manage)
+
+    def may_abandon(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
+        """The channel's open game if the user may abandon it (its opener, or Manage Channels); else a refusal.
+        Asked before the confirm button is shown; :meth:`abandon` checks again when it is pressed."""
+        table = self._open_table(channel_id)
+        self._check_opener(table, user_id, can_manage)
+        return table.info()
 
     async def hand_over(self, channel_id: int, user_id: int, target_user_id: int, *,
                         can_manage: bool = False) -> SeatChange:

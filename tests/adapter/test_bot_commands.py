@@ -193,7 +193,7 @@ async def test_computer_seats_kick_and_hand_over(driver: Driver) -> None:
                                                    locale="en-US"))
     assert reply.text == t("host.error.not_opener", "en", opener="Alice")
     reply = await driver.answer(await driver.slash("kick", {"player": fake.user("carol")}, user="alice"))
-    assert reply.text == t("bot.error.not_a_player", "en", name="Carol")
+    assert reply.text == t("host.error.not_a_player", "en", name="Carol")
     reply = await driver.answer(await driver.slash("kick", {"player": fake.user("bob")}, user="alice"))
     assert reply.text == t("bot.reply.kicked", "en", name="Bob")
     assert [s.name for s in driver.info().seats] == ["Alice", "Computer 1"]

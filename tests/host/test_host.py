@@ -17,6 +17,7 @@ import pytest
 from bot.host.host import Host, HostError
 from bot.host.settings import Settings
 from bot.host.store import SCHEMA_VERSION, UNDO, Store, effective_moves
+from bot.host.table import TableInfo
 from engine import SCORING_CARD_IDS, Game, new_game, replay
 from i18n import LOCALES, catalogue, t
 from tests.engine_helpers import TINY
@@ -874,3 +875,29 @@ async def test_listings(host: Host) -> None:
     assert [g.channel_id for g in host.games_of(ADA)] == [CH]  # lobbies are not listed
     assert host.games_of(CY) == []
     assert host.seat_of(CH, CY) is None and host.seat_of(CH, ADA) in (0, 1) and host.seat_of(999, ADA) is None
+
+
+async def test_kick_is_decided_by_the_host(host: Host) -> None:
+    await host.open(CH, GUILD, ADA, "Ada")
+    await host.join(CH, BO, "Bo")
+    await refused("host.error.not_a_player", host.kick(CH, ADA, CY, "Cy"))
+    await refused("host.error.not_opener", host.kick(CH, BO, ADA, "Ada"))
+    await refused("host.error.kick_self", host.kick(CH, ADA, ADA, "Ada"))
+    lobby = await host.kick(CH, BO, ADA, "Ada", can_manage=True)  # a moderator may
+    assert isinstance(lobby, TableInfo) and [s.name for s in lobby.seats] == ["Bo"]
+    await host.join(CH, ADA, "Ada")
+    await host.start(CH, BO)
+    to_move = host.info(CH).seats[host.info(CH).to_move].user_id  # type: ignore[union-attr]  # running
+    assert to_move is not None  # Bo opens now (Ada left and came back): too early to hand a seat over
+    await refused("host.error.not_overdue", host.kick(CH, BO, to_move, "someone"))
+
+
+async def test_only_the_opener_or_a_moderator_may_abandon(host: Host) -> None:
+    with pytest.raises(HostError, match="no_game"):
+        host.may_abandon(CH, ADA)
+    await host.open(CH, GUILD, ADA, "Ada")
+    await host.join(CH, BO, "Bo")
+    assert host.may_abandon(CH, ADA).status == "lobby"
+    assert host.may_abandon(CH, BO, can_manage=True).status == "lobby"
+    with pytest.raises(HostError, match="not_opener"):
+        host.may_abandon(CH, BO)
