@@ -99,14 +99,19 @@ class Table:
                 return message
         return None
 
+    async def answered(self, handle: InteractionHandle, figures: Figures) -> None:
+        """Acknowledged (timed), then answered: the lobby commands defer first and answer once the host did."""
+        await self.acked(handle, figures)
+        await handle.wait_for_message(lambda m: not m.loading, timeout=TIMEOUT)
+
     async def open(self, figures: Figures) -> None:
         handle = await self.fake.slash_command("santacruz new", {}, user=self.users[0], channel=self.channel)
-        await self.acked(handle, figures)
+        await self.answered(handle, figures)
         for user in self.users[1:]:
             handle = await self.fake.slash_command("santacruz join", {}, user=user, channel=self.channel)
-            await self.acked(handle, figures)
+            await self.answered(handle, figures)
         handle = await self.fake.slash_command("santacruz start", {}, user=self.users[0], channel=self.channel)
-        await self.acked(handle, figures)
+        await self.answered(handle, figures)
         info = self.info()
         await self.fake.wait_until(lambda: self.posted(info.game_id, 0), timeout=TIMEOUT, description="the start")
 
