@@ -33,7 +33,7 @@ from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, TRANSIENT_ERROR
 from bot.adapter.views import lobby_view, post_view
 from bot.host.host import Host
 from bot.host.pictures import Pictures
-from bot.host.store import STORAGE_ERRORS
+from bot.host.store import StorageFailed
 from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,
@@ -93,7 +93,7 @@ class Outbox:
             except Exception as exc:  # e.g. the database is locked: try again later, never die
                 failures += 1
                 delay = self._publisher.backoff.delay(failures)
-                if isinstance(exc, STORAGE_ERRORS):
+                if isinstance(exc, StorageFailed):
                     log.warning("channel %d: the outbox could not read or write the database (%s); trying again "
                                 "in %.1f s", self.channel_id, exc, delay)
                 else:

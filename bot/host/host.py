@@ -144,7 +144,6 @@ from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult
 from bot.host.settings import AI_STRENGTHS, Settings
 from bot.host.store import (
     OPEN_STATUSES,
-    STORAGE_ERRORS,
     UNDO,
     ChannelBusy,
     DamagedGame,
@@ -1135,7 +1134,7 @@ class Host:
         """A person's statistics and ratings in a server; ``None`` when they have finished no game there."""
         try:
             results, ratings, history = await self.store.player_history(guild_id, user_id)
-        except STORAGE_ERRORS as exc:
+        except StorageFailed as exc:
             log.warning("reading the stats of a player failed: %s", exc)
             raise HostError("bot.stats.storage_failed") from None
         line = next((history[pool] for pool in POOLS if history.get(pool)), [])
@@ -1147,7 +1146,7 @@ class Host:
             raise HostError("bot.leaderboard.bad_by", by=by, choices=", ".join(BOARDS))
         try:
             return await self.store.leaderboard(guild_id, by, page, user_id)
-        except STORAGE_ERRORS as exc:
+        except StorageFailed as exc:
             log.warning("reading a leaderboard failed: %s", exc)
             raise HostError("bot.stats.storage_failed") from None
 
@@ -1157,7 +1156,7 @@ class Host:
         former = {locale: t("bot.forget.former_player", locale) for locale in LOCALES}
         try:
             forgotten = await self.store.forget_user(user_id, former)
-        except STORAGE_ERRORS as exc:
+        except StorageFailed as exc:
             log.warning("forget-me failed: %s", exc)
             raise HostError("bot.stats.storage_failed") from None
         for table in self._tables.values():

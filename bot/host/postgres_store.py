@@ -203,13 +203,19 @@ class PostgresStore:
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageFailed(f"PostgreSQL could not write: {exc}") from exc
 
-    async def _fetch(self, sql: str, *params: Any) -> list[Any]:
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection for reads; a failure of the database is :class:`StorageFailed`."""
         asyncpg = _asyncpg()
         try:
             async with self._pool.acquire() as conn:
-                return list(await conn.fetch(sql, *params))
+                yield conn
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageFailed(f"PostgreSQL could not read: {exc}") from exc
+
+    async def _fetch(self, sql: str, *params: Any) -> list[Any]:
+        async with self._reading() as conn:
+            return list(await conn.fetch(sql, *params))
 
     async def schema_version(self) -> int:
         rows = await self._fetch("SELECT max(version) AS v FROM schema_version")
@@ -407,7 +413,7 @@ class PostgresStore:
 
     async def player_history(self, guild_id: int, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Rating],
                                                                           dict[str, list[float]]]:
-        async with self._pool.acquire() as conn:
+        async with self._reading() as conn:
             db = _PgSql(conn)
             results = await history_store.results_of(db, guild_id, user_id)
             ratings = await history_store.ratings_of(db, guild_id, user_id)
@@ -415,7 +421,7 @@ class PostgresStore:
         return results, ratings, history
 
     async def leaderboard(self, guild_id: int, by: str, page: int, user_id: int) -> Leaderboard:
-        async with self._pool.acquire() as conn:
+        async with self._reading() as conn:
             return await history_store.leaderboard(_PgSql(conn), guild_id, by, page, user_id)
 
     async def forget_user(self, user_id: int, former_player: dict[str, str]) -> Forgotten:

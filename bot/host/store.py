@@ -253,10 +253,6 @@ class StoreOpenError(StoreError):
     """The database file cannot be opened or written; the message names the file and the likely cause."""
 
 
-STORAGE_ERRORS: Final = (StoreError, sqlite3.Error)
-"""What a read or write of the database may raise when storage fails (locked, full, read-only, I/O)."""
-
-
 class ChannelBusy(StoreError):
     """The channel already has an open (lobby or running) game."""
 
@@ -742,8 +738,12 @@ class Store:
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[history_store.Sql]:
-        async with self._lock:
-            yield _SqliteSql(self._conn)
+        """Reads on the store's connection; a database failure is :class:`StorageFailed`, as for every read."""
+        try:
+            async with self._lock:
+                yield _SqliteSql(self._conn)
+        except sqlite3.DatabaseError as exc:
+            raise _storage_failed("read", exc) from exc
 
     async def player_history(self, guild_id: int, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Rating],
                                                                           dict[str, list[float]]]:
