@@ -21,20 +21,16 @@ import asyncio
 import random
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.host.host import Host
-from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import BOARDS, SeatResult
 from bot.host.settings import Settings
-from bot.host.store import MoveRow, Store
+from bot.host.store import MoveRow
 from render.stats import render_stats
 from tests import pgcluster
 
@@ -42,22 +38,6 @@ GUILD = 1
 CARDS = ("sheep", "fish", "gold6", "wood", "connected", "trio", "eruption")
 
 
-@asynccontextmanager
-async def opened(kind: str) -> AsyncIterator[Any]:
-    if kind == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            store: Any = await Store.open(Path(folder) / "bench.db")
-            try:
-                yield store
-            finally:
-                await store.close()
-    else:
-        with pgcluster.cluster() as url:
-            store = await PostgresStore.open(url)
-            try:
-                yield store
-            finally:
-                await store.close()
 
 
 def quantiles(samples: list[float]) -> str:
@@ -87,7 +67,7 @@ async def finish_game(store: Any, rng: random.Random, number: int, people: int) 
 
 async def bench(kind: str, games: int, people: int, samples: int) -> None:
     rng = random.Random(12)
-    async with opened(kind) as store:
+    async with pgcluster.throwaway_store(kind) as store:
         final = [await finish_game(store, rng, number, people) for number in range(games)]
         host = Host(store, Settings())
         stats_times: list[float] = []

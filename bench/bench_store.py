@@ -17,19 +17,15 @@ import asyncio
 import random
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.host.host import Host
-from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
-from bot.host.store import MoveRow, Store
+from bot.host.store import MoveRow
 from engine import new_game
 from tests import pgcluster
 
@@ -56,22 +52,6 @@ def played(seed: int, count: int) -> tuple[list[str], list[str]]:
     return moves, states
 
 
-@asynccontextmanager
-async def opened(kind: str) -> AsyncIterator[Any]:
-    if kind == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            store = await Store.open(Path(folder) / "bench.db")
-            try:
-                yield store
-            finally:
-                await store.close()
-    else:
-        with pgcluster.cluster() as url:
-            store = await PostgresStore.open(url)
-            try:
-                yield store
-            finally:
-                await store.close()
 
 
 async def add_game(store: Any, channel: int, seed: int, moves: list[str], states: list[str]) -> int:
@@ -86,7 +66,7 @@ async def add_game(store: Any, channel: int, seed: int, moves: list[str], states
 
 
 async def bench(kind: str, games: int, appends: int) -> None:
-    async with opened(kind) as store:
+    async with pgcluster.throwaway_store(kind) as store:
         latencies: list[float] = []
         seed = 0
         while len(latencies) < appends:  # whole games, one after another in one channel

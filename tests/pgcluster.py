@@ -14,9 +14,10 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 BINARIES = ("initdb", "pg_ctl", "postgres", "psql")
 INSTALL_HINT = ("PostgreSQL server binaries (initdb, pg_ctl, postgres) are not on PATH: "
@@ -67,3 +68,26 @@ def cluster() -> Iterator[str]:
 def sql(url: str, statement: str) -> None:
     """Run one SQL statement with ``psql`` (outside any event loop: fixtures create and drop databases)."""
     _run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", statement], as_user=None)
+
+
+@asynccontextmanager
+async def throwaway_store(kind: str) -> AsyncIterator[Any]:
+    """A new, empty store of ``kind`` (``sqlite``: in a temp file; ``postgres``: on its own cluster), for the
+    benchmarks; closed and deleted afterwards."""
+    from bot.host.postgres_store import PostgresStore
+    from bot.host.store import Store
+
+    if kind == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            store: Any = await Store.open(Path(folder) / "bench.db")
+            try:
+                yield store
+            finally:
+                await store.close()
+    else:
+        with cluster() as url:
+            store = await PostgresStore.open(url)
+            try:
+                yield store
+            finally:
+                await store.close()
