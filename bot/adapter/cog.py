@@ -476,10 +476,6 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         await reply(interaction, t("bot.reply.undone", locale,
                                    move=describe_move(result.move, locale, names, result.seat)))
 
-    @app_commands.command(name="hand", description=_cmd("hand"))
-    async def hand(self, interaction: discord.Interaction) -> None:
-        await self.dms.show_hand(interaction, self._channel_for(interaction))
-
     @app_commands.command(name="board", description=_cmd("board"))
     async def board(self, interaction: discord.Interaction) -> None:
         channel_id = self._channel_for(interaction)
@@ -504,8 +500,12 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if info.status == "lobby":
             await reply(interaction, texts.lobby_text(info, locale))
             return
-        await reply(interaction, texts.status_text(info, self.host.public_view(channel_id), locale),
-                    allowed_mentions=discord.AllowedMentions.none())
+        status = texts.status_text(info, self.host.public_view(channel_id), locale)
+        if self.host.seat_of(channel_id, interaction.user.id) is not None:
+            # a player also sees their own hand (and the move buttons on their turn); only they see it
+            await self.dms.show_hand(interaction, channel_id, heading=status)
+            return
+        await reply(interaction, status, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="log", description=_cmd("log"))
     async def log_(self, interaction: discord.Interaction) -> None:
@@ -565,14 +565,19 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="history", description=_cmd("history"))
     @app_commands.rename(game_id="id")
-    @app_commands.describe(game_id=_opt("history", "id"))
-    async def history(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53] | None = None) -> None:
-        """This server's last finished games; with ``id``, that one game again (board, ranking, chart).
+    @app_commands.describe(game_id=_opt("history", "id"), export=_opt("history", "export"))
+    async def history(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53] | None = None,
+                      export: bool = False) -> None:
+        """This server's last finished games; with ``id``, that one game again (board, ranking, chart); with
+        ``export``, a game's record as a JSON file (that game, or this channel's last one).
 
-        One command for both: Discord allows 25 subcommands in a group, and the bot has that many."""
-        self._guild_only(interaction)
+        One command for the archive: Discord allows 25 subcommands in a group (see the README's command list)."""
+        channel_id = self._guild_only(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
         locale = await self._locale(interaction)
+        if export:
+            await self._export(interaction, channel_id, game_id, locale)
+            return
         if game_id is not None:
             await self._past_game(interaction, game_id, locale)
             return
@@ -592,13 +597,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                                         files=files((board, "board.png"), (chart, "game-over.png")),
                                         allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="export", description=_cmd("export"))
-    @app_commands.rename(game_id="id")
-    @app_commands.describe(game_id=_opt("export", "id"))
-    async def export(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53] | None = None) -> None:
-        channel_id = self._guild_only(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
-        locale = await self._locale(interaction)
+    async def _export(self, interaction: discord.Interaction, channel_id: int, game_id: int | None,
+                      locale: str) -> None:
+        """A finished game's record (deal without the seed, and the moves) as a JSON file."""
         record = await self.host.game_record(interaction.guild_id, channel_id, game_id)
         name = f"santacruz-game-{record['game_id']}.json"
         data = json.dumps(record, ensure_ascii=False, indent=1).encode()

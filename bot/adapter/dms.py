@@ -148,8 +148,9 @@ class DirectMessages:
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(known[1]).edit(view=None)
 
-    async def show_hand(self, interaction: discord.Interaction, channel_id: int) -> None:
-        """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral)."""
+    async def show_hand(self, interaction: discord.Interaction, channel_id: int, *, heading: str = "") -> None:
+        """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral);
+        ``heading`` (the game's status) goes above."""
         locale = await self.locale(interaction)
         if self.host.seat_of(channel_id, interaction.user.id) is None:
             raise HostError("host.error.not_seated")
@@ -161,6 +162,8 @@ class DirectMessages:
         png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, interaction.user.id),
                                       personal=True)
         content = texts.dm_text(info, view, locale, turn=controls is not None)
+        if heading:
+            content = texts.lines_text([heading, content])
         kwargs: dict[str, Any] = {"files": files((png, "hand.png"))}
         if controls is not None:
             kwargs["view"] = controls

@@ -57,7 +57,7 @@ async def test_the_archive_of_a_finished_game_before_and_after_a_restart(driver:
 
     await check_history()
     # the export replays to the same final view
-    answer = await driver.answer(await driver.slash("export", user="bob"))
+    answer = await driver.answer(await driver.slash("history", {"export": True}, user="bob"))
     file = next(a for a in answer.attachments if a.filename == f"santacruz-game-{game_id}.json")
     record = json.loads(file.data)
     assert "seed" not in json.dumps(record)
@@ -72,7 +72,7 @@ async def test_the_archive_of_a_finished_game_before_and_after_a_restart(driver:
     answer = await driver.answer(await driver.slash("history", {"id": game_id}, user="bob", locale="de"))
     assert {a.filename for a in answer.attachments} == {"board.png", "game-over.png"}
     assert f"**Spiel #{game_id}**" in answer.text and "1. " in answer.text
-    again = await driver.answer(await driver.slash("export", {"id": game_id}, user="bob"))
+    again = await driver.answer(await driver.slash("history", {"id": game_id, "export": True}, user="bob"))
     assert json.loads(again.attachments[0].data)["moves"] == record["moves"]
     missing = await driver.answer(await driver.slash("history", {"id": game_id + 50}, user="bob", locale="en-US"))
     assert missing.text == t("bot.history.no_such_game", "en", id=game_id + 50)
@@ -87,13 +87,14 @@ async def test_a_running_game_cannot_be_exported_and_a_short_log_is_a_message(dr
     assert driver.bot.store is not None
     row = await driver.bot.store.get_game(game_id)
     assert row is not None and row.options["replay"] is False  # new replay:false is kept with the game
-    refusal = await driver.answer(await driver.slash("export", user="alice", locale="en-US"))
+    refusal = await driver.answer(await driver.slash("history", {"export": True}, user="alice", locale="en-US"))
     assert refusal.text == t("bot.export.not_finished", "en", id=game_id) and not refusal.attachments
     click = await driver.fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.settle()
     for user in ("alice", "bob"):
-        refusal = await driver.answer(await driver.slash("export", {"id": game_id}, user=user, locale="en-US"))
+        refusal = await driver.answer(await driver.slash("history", {"id": game_id, "export": True}, user=user,
+                                                           locale="en-US"))
         assert refusal.text == t("bot.export.not_finished", "en", id=game_id) and not refusal.attachments
     history = await driver.answer(await driver.slash("history", user="bob", locale="en-US"))
     assert history.text == t("bot.history.empty", "en")

@@ -194,7 +194,7 @@ async def test_dms_blocked_at_join_and_during_the_game(driver: Driver) -> None:
         assert user is not None
         if user == "carol":
             # carol plays from her ephemeral hand, which carries the move controls
-            hand = await driver.answer(await driver.slash("hand", user="carol"))
+            hand = await driver.answer(await driver.slash("status", user="carol"))
             assert "hand.png" in [a.filename for a in hand.attachments]
             move = driver.pick("carol")
             seq = driver.info().seq
