@@ -8,8 +8,9 @@ dies of a failure: a move that could not be stored (e.g. another process held th
 again after a wait that doubles up to ``SWEEP_SECONDS``.
 
 A periodic sweep (every ``SWEEP_SECONDS``) looks for due work: turn reminders (driven from the database,
-the host knows whose reminder is due; one failing reminder does not stop the others) and running games
-whose seat to move is a computer's but that have no live computer task.
+the host knows whose reminder is due; one failing reminder does not stop the others), due timers (rows of
+the database: :meth:`Host.run_due_timers`) and running games whose seat to move is a computer's but that
+have no live computer task.
 At start-up the outboxes resume: every post and DM a stored change still owes is delivered, in order,
 however long the bot was down (``bot.adapter.publish``); games whose turn is a computer's carry on.
 At shutdown, pending messages get a few seconds to go out; what is left goes out at the next start.
@@ -136,6 +137,30 @@ class Background:
         except Exception as exc:
             log.warning("looking for due turn reminders failed (%s: %s); trying again at the next sweep",
                         type(exc).__name__, exc)
+        try:
+            await self.run_timers()
+        except Exception as exc:
+            log.warning("looking for due timers failed (%s: %s); trying again at the next sweep",
+                        type(exc).__name__, exc)
+
+    async def run_timers(self, now: float | None = None) -> list[object]:
+        """Run the due timers (the host claims each once, whichever process sweeps first) and act on what
+        they changed: posts and DMs, and the computers when one is to move; returns the outcomes."""
+        outcomes = await self.host.run_due_timers(now)
+        for outcome in outcomes:
+            self.after(outcome)
+        return outcomes
+
+    def after(self, outcome: object) -> None:
+        """Act on any answer of the host that changed a game (a move, a start, a seat change)."""
+        if isinstance(outcome, MoveResult):
+            self.after_move(outcome)
+        elif isinstance(outcome, StartResult):
+            self.after_start(outcome)
+        elif isinstance(outcome, SeatChange):
+            self.after_seat_change(outcome)
+        elif isinstance(outcome, TableInfo):
+            self.publisher.wake(outcome.channel_id)
 
     @sweep_loop.before_loop
     async def _before_sweep(self) -> None:

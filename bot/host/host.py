@@ -60,6 +60,11 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
                                                            # the deal (no seed) and the moves
     await host.replay_record(game_id) -> dict              # the same, for the game-over animation
 
+    # timers (rows of the database, each run once by one process): a part of the host registers a handler
+    host.on_timer(kind, handler)                           # handler(timer: TimerRow, now) -> outcome | None
+    await host.run_due_timers(now=None) -> list[object]    # claims the due timers, runs their handlers; the
+                                                           # outcomes (MoveResult, SeatChange, ...) for the adapter
+
     # turn reminders (driven from the database)
     await host.due_reminders(now=None) -> list[Reminder]
     await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
@@ -128,11 +133,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import secrets
+import socket
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import replace
@@ -153,6 +160,7 @@ from bot.host.store import (
     MoveRow,
     NewDelivery,
     StorageFailed,
+    TimerRow,
     effective_moves,
 )
 from bot.host.stores import GameStore
@@ -193,6 +201,13 @@ GameFactory = Callable[[Sequence[str], int, bool], Game]
 """``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""
 Chooser = Callable[[View, str, int, float], str]
 """``(seat view, strength, seed, seconds) -> move``: a computer player; runs in an executor."""
+
+
+TIMER_LEASE: Final = 60.0
+"""Seconds a process holds a claimed timer; after that another process may run it (the first one died)."""
+
+TimerHandler = Callable[[TimerRow, float], Awaitable[object | None]]
+"""What runs when a timer is due: ``handler(timer, now)`` (see :meth:`Host.on_timer`)."""
 
 
 def default_game_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
@@ -290,6 +305,10 @@ class Host:
         self._reminder_holds: dict[int, tuple[int, float]] = {}
         """Game id -> (seq, until): a reminder was sent but its mark could not be stored; none again
         for that turn before ``until``."""
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        """This host's name in the database's leases and timer claims (unique per process and start)."""
+        self._timer_handlers: dict[str, TimerHandler] = {}
+        """Timer kind -> what runs when such a timer is due (see :meth:`on_timer`)."""
 
     # ------------------------------------------------------------------ start-up
 
@@ -1017,6 +1036,45 @@ class Host:
             "started_at": row.created_at, "finished_at": row.last_move_at,
             "setup": setup, "moves": [{"seat": m.seat, "move": m.move, "at": m.created_at} for m in moves],
             "scores": [p["score"] for p in final.view(None)["players"]], "ranking": final.ranking()}
+
+    # ------------------------------------------------------------------ timers
+
+    def on_timer(self, kind: str, handler: TimerHandler) -> None:
+        """Run ``handler(timer, now)`` when a timer of ``kind`` is due. The handler writes what the timer
+        changes with :meth:`GameStore.finish_timer` (one transaction: the timer done, the game's columns, its
+        posts and new timers), then applies it in memory, and returns what the adapter must act on (a
+        ``MoveResult``, a ``SeatChange``, ...) or ``None``."""
+        if kind in self._timer_handlers:
+            raise ValueError(f"timer kind {kind!r} has a handler already")
+        self._timer_handlers[kind] = handler
+
+    async def run_due_timers(self, now: float | None = None) -> list[object]:
+        """Claim the timers due at ``now`` (each is claimed by one process; a claim of a process that died
+        expires after :data:`TIMER_LEASE` seconds and another takes it over) and run their handlers, soonest
+        first; returns the handlers' outcomes. One timer's failure is logged and does not stop the others; a
+        storage failure leaves the timer to be claimed again when its lease ends."""
+        now = self._clock() if now is None else now
+        with _storage():
+            claimed = await self.store.claim_timers(now, owner=self.owner, lease=TIMER_LEASE)
+        outcomes: list[object] = []
+        for timer in claimed:
+            handler = self._timer_handlers.get(timer.kind)
+            if handler is None:
+                log.warning("game %d: no handler for a timer of kind %r (timer %d); left for another process",
+                            timer.game_id, timer.kind, timer.id)
+                continue
+            try:
+                outcome = await handler(timer, now)
+            except (StorageFailed, HostError) as exc:
+                log.warning("game %d: the %s timer could not run (%s); it is tried again later",
+                            timer.game_id, timer.kind, exc)
+                continue
+            except Exception:
+                log.exception("game %d: the %s timer failed; it is tried again later", timer.game_id, timer.kind)
+                continue
+            if outcome is not None:
+                outcomes.append(outcome)
+        return outcomes
 
     # ------------------------------------------------------------------ reminders
 

@@ -125,6 +125,32 @@ HISTORY_TABLES: Final = (
 scoring cards played with their points as JSON), ``ratings`` per (guild, pool, person) with the ordinal for the
 leaderboard's index, ``rating_history`` a row per rated game, ``standings`` games and wins per (guild, person)."""
 
+SHARED_TABLES: Final = (
+    "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+    """CREATE TABLE timers (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id     INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        seat        INTEGER,
+        user_id     INTEGER,
+        payload     TEXT NOT NULL,
+        created_at  REAL NOT NULL,
+        due_at      REAL NOT NULL,
+        done_at     REAL,
+        lease_owner TEXT,
+        lease_until REAL
+    )""",
+    "CREATE INDEX timers_pending ON timers (due_at) WHERE done_at IS NULL",
+    "CREATE INDEX timers_of_game ON timers (game_id, due_at) WHERE done_at IS NULL",
+    """CREATE TABLE leases (
+        name  TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        until REAL NOT NULL
+    )""",
+)
+"""Schema step 8 (both stores, PostgreSQL with wider types): ``games.version``, ``timers`` and ``leases``."""
+
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # 0 -> 1: games and the move log
     (
@@ -232,17 +258,20 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     ),
     # 6 -> 7: players' history: results of finished games, ratings and their history, standings
     HISTORY_TABLES,
+    # 7 -> 8: several processes over one database: a game's version (every write bumps it), timers, leases
+    SHARED_TABLES,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 _GAME_COLUMNS: Final = ("id", "channel_id", "guild_id", "opener_id", "seats", "options", "seed", "status",
-                        "locale", "created_at", "updated_at", "last_move_at", "state", "next_reminder_at")
+                        "locale", "created_at", "updated_at", "last_move_at", "state", "next_reminder_at", "version")
 """The columns a :class:`GameRow` holds (the damage columns are read by :meth:`Store.damaged_untold`)."""
-_UPDATABLE: Final = frozenset(_GAME_COLUMNS) - {"id", "channel_id", "guild_id", "seed", "created_at"}
+_UPDATABLE: Final = frozenset(_GAME_COLUMNS) - {"id", "channel_id", "guild_id", "seed", "created_at", "version"}
 _JSON_COLUMNS: Final = frozenset({"seats", "options"})
 _MOVE_COLUMNS: Final = ("game_id", "seq", "seat", "user_id", "move", "interaction_id", "created_at")
 _DELIVERY_COLUMNS: Final = ("id", "game_id", "channel_id", "seq", "kind", "user_id", "payload", "created_at",
                             "due_at", "attempts", "done_at", "last_error")
+_TIMER_COLUMNS: Final = ("id", "game_id", "channel_id", "kind", "seat", "user_id", "payload", "created_at", "due_at")
 
 
 class StoreError(Exception):
@@ -264,6 +293,10 @@ class MoveConflict(StoreError):
 class StorageFailed(StoreError):
     """The database could not be read or written (disk full, locked, read-only, I/O error); nothing was
     written. Worth trying again later."""
+
+
+class StaleGame(StoreError):
+    """The game changed in the database since it was read (another process wrote it); nothing was written."""
 
 
 class DamagedRow(StoreError):
@@ -296,6 +329,8 @@ class GameRow:
     last_move_at: float | None = None
     state: str | None = field(default=None, repr=False)
     next_reminder_at: float | None = None
+    version: int = 0
+    """Bumped by every write of the game: a process compares it with its cached copy (several processes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,6 +367,33 @@ class NewDelivery:
     seq: int
     user_id: int | None = None
     payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class NewTimer:
+    """A timer a change sets, written with it: at ``due_at`` the host's handler for ``kind`` runs once.
+    ``payload`` holds public facts only (JSON)."""
+
+    kind: str
+    due_at: float
+    seat: int | None = None
+    user_id: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    """One pending timer of ``timers``; ``payload`` decoded from JSON."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    kind: str
+    seat: int | None
+    user_id: int | None
+    payload: dict[str, Any]
+    created_at: float
+    due_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -539,24 +601,118 @@ class Store:
         return game_id
 
     async def update_game(self, game_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
-                          **columns: Any) -> None:
-        """Set some columns of a game (``seats``/``options`` as Python values) and its ``updated_at``, and
-        add the ``deliveries`` the change owes, in one transaction."""
+                          timers: Sequence[NewTimer] = (), cancel_timers: Sequence[str] = (),
+                          expect_version: int | None = None, **columns: Any) -> int:
+        """Set some columns of a game (``seats``/``options`` as Python values) and its ``updated_at``, add the
+        ``deliveries`` the change owes, cancel its pending timers of the kinds ``cancel_timers`` and set
+        ``timers``, in one transaction; returns the game's new version.
+
+        ``expect_version``: write only if the game is still at that version, else :class:`StaleGame`."""
         async with self._transaction() as conn:
-            await self._update(conn, game_id, now, columns)
+            version = await self._update(conn, game_id, now, columns, expect_version)
             await self._add_deliveries(conn, game_id, now, deliveries)
+            await self._set_timers(conn, game_id, now, timers, cancel_timers)
+            return version
 
     @staticmethod
-    async def _update(conn: aiosqlite.Connection, game_id: int, now: float, columns: dict[str, Any]) -> None:
+    async def _update(conn: aiosqlite.Connection, game_id: int, now: float, columns: dict[str, Any],
+                      expect_version: int | None = None) -> int:
         unknown = columns.keys() - _UPDATABLE
         if unknown:
             raise ValueError(f"cannot update {sorted(unknown)}")
         columns = {k: _dumps(v) if k in _JSON_COLUMNS else v for k, v in columns.items()}
         columns["updated_at"] = now
         assignments = ", ".join(f"{k} = ?" for k in columns)
-        cur = await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*columns.values(), game_id))
-        if cur.rowcount != 1:
+        check = "" if expect_version is None else " AND version = ?"
+        params = (*columns.values(), game_id) + (() if expect_version is None else (expect_version,))
+        async with conn.execute(f"UPDATE games SET {assignments}, version = version + 1 WHERE id = ?{check}"
+                                " RETURNING version", params) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            if expect_version is not None:
+                async with conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)) as cur:
+                    if await cur.fetchone() is not None:
+                        raise StaleGame(f"game {game_id} is no longer at version {expect_version}")
             raise StoreError(f"there is no game {game_id}")
+        if columns.get("status") not in (None, *OPEN_STATUSES):
+            await conn.execute("UPDATE timers SET done_at = ? WHERE game_id = ? AND done_at IS NULL", (now, game_id))
+        return int(row[0])
+
+    @staticmethod
+    async def _set_timers(conn: aiosqlite.Connection, game_id: int, now: float, timers: Sequence[NewTimer],
+                          cancel: Sequence[str]) -> None:
+        """Cancel the game's pending timers of the kinds ``cancel``, then add ``timers``."""
+        if cancel:
+            marks = ", ".join("?" for _ in cancel)
+            await conn.execute(f"UPDATE timers SET done_at = ? WHERE game_id = ? AND done_at IS NULL"
+                               f" AND kind IN ({marks})", (now, game_id, *cancel))
+        if timers:
+            await conn.executemany(
+                "INSERT INTO timers (game_id, channel_id, kind, seat, user_id, payload, created_at, due_at)"
+                " SELECT id, channel_id, ?, ?, ?, ?, ?, ? FROM games WHERE id = ?",
+                [(t.kind, t.seat, t.user_id, _dumps(t.payload), now, t.due_at, game_id) for t in timers])
+
+    # ------------------------------------------------------------------ timers and leases (several processes)
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        """A game's pending timers, soonest first."""
+        rows = await self._fetchall(f"SELECT {', '.join(_TIMER_COLUMNS)} FROM timers"
+                                    " WHERE game_id = ? AND done_at IS NULL ORDER BY due_at, id", (game_id,))
+        return [_timer_row(r) for r in rows]
+
+    async def claim_timers(self, now: float, *, owner: str, lease: float, limit: int = 100) -> list[TimerRow]:
+        """The timers due at ``now`` that no live lease holds, leased to ``owner`` until ``now + lease``: with
+        several processes each timer is claimed by one; a dead process's claim expires."""
+        async with self._transaction() as conn, conn.execute(
+                f"UPDATE timers SET lease_owner = ?, lease_until = ? WHERE id IN (SELECT id FROM timers"
+                " WHERE done_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)"
+                f" ORDER BY due_at, id LIMIT ?) RETURNING {', '.join(_TIMER_COLUMNS)}",
+                (owner, now + lease, now, now, limit)) as cur:
+            rows = await cur.fetchall()
+        return sorted((_timer_row(r) for r in rows), key=lambda t: (t.due_at, t.id))
+
+    async def finish_timer(self, timer_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
+                           timers: Sequence[NewTimer] = (), cancel_timers: Sequence[str] = (),
+                           expect_version: int | None = None, **columns: Any) -> int | None:
+        """The timer has fired: mark it done and write what its firing changed (columns of its game, posts,
+        timers) in one transaction. Returns the game's new version, or ``None`` if no column changed."""
+        async with self._transaction() as conn:
+            async with conn.execute("UPDATE timers SET done_at = ? WHERE id = ? AND done_at IS NULL"
+                                    " RETURNING game_id", (now, timer_id)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise StaleGame(f"timer {timer_id} is done already")
+            game_id = int(row[0])
+            version = await self._update(conn, game_id, now, columns, expect_version) if columns else None
+            await self._add_deliveries(conn, game_id, now, deliveries)
+            await self._set_timers(conn, game_id, now, timers, cancel_timers)
+            return version
+
+    async def take_lease(self, name: str, owner: str, *, now: float, seconds: float) -> bool:
+        """Hold the lease ``name`` (e.g. a channel's outbox) until ``now + seconds``, if it is free, expired or
+        already ``owner``'s; whether ``owner`` holds it now."""
+        async with self._transaction() as conn, conn.execute(
+                "INSERT INTO leases (name, owner, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE"
+                " SET owner = excluded.owner, until = excluded.until"
+                " WHERE leases.owner = excluded.owner OR leases.until < ? RETURNING owner",
+                (name, owner, now + seconds, now)) as cur:
+            return await cur.fetchone() is not None
+
+    async def release_lease(self, name: str, owner: str) -> None:
+        """Give the lease up (only if ``owner`` holds it)."""
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
+
+    async def game_version(self, game_id: int) -> int | None:
+        """The game's version (bumped by every write), or ``None`` if there is no such game."""
+        rows = await self._fetchall("SELECT version FROM games WHERE id = ?", (game_id,))
+        return int(rows[0][0]) if rows else None
+
+    async def open_game_version(self, channel_id: int) -> tuple[int, int] | None:
+        """``(game id, version)`` of the channel's open game, or ``None``."""
+        rows = await self._fetchall("SELECT id, version FROM games WHERE channel_id = ?"
+                                    " AND status IN ('lobby', 'running')", (channel_id,))
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
     async def get_game(self, game_id: int) -> GameRow | None:
         rows = await self._fetchall(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE id = ?", (game_id,))
@@ -596,9 +752,12 @@ class Store:
         async with self._transaction() as conn:
             cur = await conn.execute(
                 "UPDATE games SET status = 'damaged', damage_reason = ?, damage_detail = ?, damage_told = 0,"
-                " next_reminder_at = NULL, updated_at = ? WHERE id = ? AND status IN ('lobby', 'running')",
-                (reason, detail, now, game_id))
-            return cur.rowcount == 1
+                " next_reminder_at = NULL, updated_at = ?, version = version + 1"
+                " WHERE id = ? AND status IN ('lobby', 'running')", (reason, detail, now, game_id))
+            if cur.rowcount != 1:
+                return False
+            await conn.execute("UPDATE timers SET done_at = ? WHERE game_id = ? AND done_at IS NULL", (now, game_id))
+            return True
 
     async def damaged_untold(self) -> list[DamagedGame]:
         """Damaged games whose channel has not been told yet, oldest first."""
@@ -618,12 +777,15 @@ class Store:
     # ------------------------------------------------------------------ moves
 
     async def append_move(self, move: MoveRow, *, deliveries: Sequence[NewDelivery] = (),
-                          results: Sequence[SeatResult] = (), **game_columns: Any) -> None:
+                          results: Sequence[SeatResult] = (), timers: Sequence[NewTimer] = (),
+                          cancel_timers: Sequence[str] = (), expect_version: int | None = None,
+                          **game_columns: Any) -> int:
         """Append ``move``, update its game's columns, add the ``deliveries`` it owes and (the final move of a
         finished game) its ``results`` with the ratings they change in ONE transaction.
 
         Raises :class:`MoveConflict` (and writes nothing) when ``(game_id, seq)`` or the interaction id
-        is already stored.
+        is already stored, :class:`StaleGame` when ``expect_version`` is given and the game is past it. Timers
+        as in :meth:`update_game`; returns the game's new version.
         """
         try:
             async with self._transaction() as conn:
@@ -631,10 +793,12 @@ class Store:
                     f"INSERT INTO moves ({', '.join(_MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
                      move.created_at))
-                await self._update(conn, move.game_id, move.created_at, game_columns)
+                version = await self._update(conn, move.game_id, move.created_at, game_columns, expect_version)
                 await self._add_deliveries(conn, move.game_id, move.created_at, deliveries)
+                await self._set_timers(conn, move.game_id, move.created_at, timers, cancel_timers)
                 if results:
                     await history_store.write_results(_SqliteSql(conn), results, move.created_at)
+                return version
         except sqlite3.IntegrityError as exc:
             raise MoveConflict(f"game {move.game_id}: move {move.seq} or its interaction is stored already") \
                 from exc
@@ -782,6 +946,12 @@ class _SqliteSql:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _timer_row(row: sqlite3.Row) -> TimerRow:
+    data = dict(row)
+    data["payload"] = json.loads(data["payload"])
+    return TimerRow(**data)
 
 
 def _delivery_row(row: sqlite3.Row) -> DeliveryRow:

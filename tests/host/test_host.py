@@ -840,6 +840,9 @@ async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Pat
     async with aiosqlite.connect(db, isolation_level=None) as conn:
         await conn.execute("DROP TABLE users")
         await conn.execute("DROP TABLE deliveries")
+        for table in ("timers", "leases"):  # schema 8: several processes
+            await conn.execute(f"DROP TABLE {table}")
+        await conn.execute("ALTER TABLE games DROP COLUMN version")
         await conn.execute("DROP INDEX games_finished_by_guild")
         await conn.execute("ALTER TABLE games DROP COLUMN over_message_id")
         for table in ("results", "ratings", "rating_history", "standings"):  # schema 5: players' history

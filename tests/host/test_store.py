@@ -56,10 +56,11 @@ async def user_version(path: Path) -> int:
 async def test_an_empty_database_is_migrated_to_the_latest_version(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     store = await Store.open(path)
-    assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS) == 7
+    assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS) == 8
     await store.close()
     assert await user_version(path) == SCHEMA_VERSION
-    assert "next_reminder_at" in await columns(path, "games")
+    assert {"next_reminder_at", "version"} <= set(await columns(path, "games"))
+    assert await columns(path, "leases") == ["name", "owner", "until"]
     assert await columns(path, "users") == ["user_id", "locale", "updated_at"]
     assert await columns(path, "moves") == ["game_id", "seq", "seat", "user_id", "move", "interaction_id",
                                             "created_at"]
