@@ -141,7 +141,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 from typing import Any, Final
 
@@ -159,6 +159,7 @@ from bot.host.store import (
     MoveConflict,
     MoveRow,
     NewDelivery,
+    StaleGame,
     StorageFailed,
     TimerRow,
     effective_moves,
@@ -305,6 +306,8 @@ class Host:
         self._reminder_holds: dict[int, tuple[int, float]] = {}
         """Game id -> (seq, until): a reminder was sent but its mark could not be stored; none again
         for that turn before ``until``."""
+        self._stale: set[int] = set()
+        """Channels whose table lost a race with another process: read again before the next change."""
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         """This host's name in the database's leases and timer claims (unique per process and start)."""
         self._timer_handlers: dict[str, TimerHandler] = {}
@@ -345,7 +348,7 @@ class Host:
             id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
             seats=_stored_seats(row.seats), options=_stored_options(row.options),
             seed=row.seed, status=row.status, created_at=row.created_at, last_move_at=row.last_move_at,
-            next_reminder_at=row.next_reminder_at, log=await self.store.moves(row.id))
+            next_reminder_at=row.next_reminder_at, version=row.version, log=await self.store.moves(row.id))
         if row.state is not None or table.log or row.status == "running":
             table.game = await self._rebuild(table, row.state)
         return table
@@ -368,8 +371,9 @@ class Host:
                     table.id, len(moves))
         game = self._replay(table, moves)
         try:
-            await self.store.update_game(table.id, now=self._clock(), state=game.to_json())
-        except StorageFailed as exc:  # the snapshot is only a cache of the log: play on without it
+            table.version = await self.store.update_game(table.id, now=self._clock(), state=game.to_json(),
+                                                         expect_version=table.version)
+        except (StorageFailed, StaleGame) as exc:  # the snapshot is only a cache of the log: play on without it
             log.warning("game %d: could not store the replayed snapshot: %s", table.id, exc)
         return game
 
@@ -413,8 +417,68 @@ class Host:
 
     # ------------------------------------------------------------------ helpers
 
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks[channel_id]
+    @asynccontextmanager
+    async def _lock(self, channel_id: int) -> AsyncIterator[None]:
+        """Every change to a channel's game happens inside: this process's lock for the channel, and the
+        cached table checked against the database first (another process sharing it may have changed the
+        game, or opened one). A write that still finds the game changed (a race with another process) is
+        refused as stale (``host.error.stale``), and the table is read again for the next try."""
+        async with self._locks[channel_id]:
+            with _storage():
+                await self._refresh(channel_id)
+            try:
+                yield
+            except StaleGame:
+                log.info("channel %d: the game changed in another process meanwhile; reading it again", channel_id)
+                self._stale.add(channel_id)
+                raise HostError("host.error.stale") from None
+
+    async def _refresh(self, channel_id: int) -> None:
+        """Make the channel's table what the database holds (a cheap version check when nothing changed)."""
+        stamp = await self.store.open_game_version(channel_id)
+        table = self._tables.get(channel_id)
+        stale = channel_id in self._stale
+        if stamp is None:
+            if table is not None and (table.status in OPEN_STATUSES or stale):
+                await self._reload(channel_id, table.id)  # ended (or changed) by another process
+            return
+        game_id, version = stamp
+        if table is None or table.id != game_id or table.version != version or stale:
+            await self._reload(channel_id, game_id)
+
+    async def _reload(self, channel_id: int, game_id: int) -> None:
+        """Read one game from the database into this process's memory (finished games stay small)."""
+        try:
+            table = await self._restore(await self._stored_game(game_id))
+        except Damage as damage:
+            self._tables.pop(channel_id, None)
+            await self._quarantine(game_id, channel_id, damage)
+            return
+        self._stale.discard(channel_id)
+        if table.status not in OPEN_STATUSES:
+            table.unload()
+        self._tables[channel_id] = table
+
+    async def refresh(self, channel_id: int) -> TableInfo | None:
+        """The channel's game as the database has it now (loaded if this process had not; with several
+        processes, the adapter calls this before reading a game it may not hold)."""
+        async with self._locks[channel_id]:
+            with _storage():
+                await self._refresh(channel_id)
+        return self.info(channel_id)
+
+    async def refresh_game(self, game_id: int) -> TableInfo | None:
+        """The game ``game_id`` (e.g. of a DM button) as the database has it now, loaded if need be; ``None``
+        if there is no such game."""
+        info = self.find_game(game_id)
+        if info is not None:
+            return await self.refresh(info.channel_id)
+        with _storage():
+            row = await self.store.get_game(game_id)
+        if row is None:
+            return None
+        info = await self.refresh(row.channel_id)
+        return info if info is not None and info.game_id == game_id else None
 
     def _open_table(self, channel_id: int) -> Table:
         table = self._tables.get(channel_id)
@@ -474,8 +538,9 @@ class Host:
         """Write the game's new seats (and other columns) in one transaction; ``host.error.storage`` if the
         database refuses. The caller assigns them to the table only after this returns."""
         with _storage():
-            await self.store.update_game(table.id, now=self._clock(), seats=[s.to_dict() for s in seats],
-                                         **columns)
+            table.version = await self.store.update_game(table.id, now=self._clock(),
+                                                         seats=[s.to_dict() for s in seats],
+                                                         expect_version=table.version, **columns)
 
     def _next_reminder(self, table: Table, game: Game, now: float,
                        seats: list[Seat] | None = None) -> float | None:
@@ -625,8 +690,9 @@ class Host:
                 name = table.seats[seat].name if seat is not None else ""
             notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
             with _storage():
-                await self.store.update_game(table.id, now=self._clock(), status="abandoned",
-                                             next_reminder_at=None, deliveries=[notice])
+                table.version = await self.store.update_game(table.id, now=self._clock(), status="abandoned",
+                                                             next_reminder_at=None, deliveries=[notice],
+                                                             expect_version=table.version)
             table.status, table.next_reminder_at = "abandoned", None
             table.unload()
             return table.info()
@@ -788,11 +854,11 @@ class Host:
         result = self._move_result(table, new, row, seat, user_id, text, events, undone)
         results = self._results(table, new, now) if status == "over" else []
         try:
-            await self.store.append_move(row, state=new.to_json(), status=status, last_move_at=now,
-                                         next_reminder_at=reminder,
-                                         deliveries=_move_deliveries(result, replay=table.options.replay),
-                                         results=results)
-        except MoveConflict:
+            version = await self.store.append_move(
+                row, state=new.to_json(), status=status, last_move_at=now, next_reminder_at=reminder,
+                deliveries=_move_deliveries(result, replay=table.options.replay), results=results,
+                expect_version=table.version)
+        except (MoveConflict, StaleGame):
             await self._check_interaction(interaction_id)
             log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
             stored = await self.store.get_game(table.id)
@@ -800,6 +866,7 @@ class Host:
                 self._tables[table.channel_id] = await self._restore(stored)
             raise HostError("host.error.conflict") from None
         table.game, table.status, table.last_move_at, table.next_reminder_at = new, status, now, reminder
+        table.version = version
         table.log.append(row)
         if status == "over":
             table.unload()  # a finished game keeps only a compressed snapshot in memory
@@ -1119,15 +1186,17 @@ class Host:
             seats[reminder.seat] = replace(seats[reminder.seat], reminded_at=now)
             next_at = now + max(DAY, table.options.reminder_hours * HOUR)
             try:
-                await self.store.update_game(table.id, now=now, seats=[s.to_dict() for s in seats],
-                                             next_reminder_at=next_at)
+                version = await self.store.update_game(table.id, now=now, seats=[s.to_dict() for s in seats],
+                                                       next_reminder_at=next_at, expect_version=table.version)
+            except StaleGame:
+                return  # another process changed the game meanwhile (and reminded, if it was still due)
             except StorageFailed as exc:
                 log.warning("game %d: could not store that a reminder was sent (%s); holding the next one",
                             table.id, exc)
                 self._reminder_holds[table.id] = (table.seq, next_at)
                 return
             self._reminder_holds.pop(table.id, None)
-            table.seats, table.next_reminder_at = seats, next_at
+            table.seats, table.next_reminder_at, table.version = seats, next_at, version
 
     def _held(self, table: Table, now: float) -> bool:
         """Whether a reminder for this turn was sent but not recorded, and the next is not due yet."""
