@@ -207,6 +207,9 @@ Chooser = Callable[[View, str, int, float], str]
 TIMER_LEASE: Final = 60.0
 """Seconds a process holds a claimed timer; after that another process may run it (the first one died)."""
 
+COMPUTER_LEASE: Final = 60.0
+"""Seconds (at least) a process holds a channel's computers while they think, with a shared database."""
+
 TimerHandler = Callable[[TimerRow, float], Awaitable[object | None]]
 """What runs when a timer is due: ``handler(timer, now)`` (see :meth:`Host.on_timer`)."""
 
@@ -308,6 +311,8 @@ class Host:
         for that turn before ``until``."""
         self._stale: set[int] = set()
         """Channels whose table lost a race with another process: read again before the next change."""
+        self.shared = bool(getattr(store, "shared", False))
+        """Whether other processes may share the database (PostgreSQL): then leases decide who does what."""
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         """This host's name in the database's leases and timer claims (unique per process and start)."""
         self._timer_handlers: dict[str, TimerHandler] = {}
@@ -762,14 +767,66 @@ class Host:
         queue behind each other and never crowd out another channel's. Safe to run twice at once for a
         channel: each move is made exactly once. A failed write raises (nothing changed; call again).
         """
-        while True:
-            async with self._thinking[channel_id]:
-                turn = self._computer_turn(channel_id)
-                if turn is None:
-                    return
-                result = await self._computer_move(channel_id, *turn)
-            if result is not None:
-                yield result
+        lease = f"computers:{channel_id}"
+        try:
+            while True:
+                async with self._thinking[channel_id]:
+                    turn = self._computer_turn(channel_id)
+                    if turn is None:
+                        return
+                    if not await self.hold(lease, max(COMPUTER_LEASE, 10 * self.settings.ai_seconds)):
+                        log.info("channel %d: another process plays its computers", channel_id)
+                        return
+                    result = await self._computer_move(channel_id, *turn)
+                if result is not None:
+                    yield result
+        finally:
+            await self.let_go(lease)
+
+    # ------------------------------------------------------------------ several processes over one database
+
+    async def hold(self, lease: str, seconds: float) -> bool:
+        """Whether this process may do the work named ``lease`` (a channel's outbox, its computers) for the next
+        ``seconds``: always with a store of its own; with a shared database, while no other live process holds
+        it (a dead holder's lease expires)."""
+        if not self.shared:
+            return True
+        with _storage():
+            return await self.store.take_lease(lease, self.owner, now=self._clock(), seconds=seconds)
+
+    async def let_go(self, lease: str) -> None:
+        """Give up ``lease`` (done with the work, so that another process may take it at once)."""
+        if not self.shared:
+            return
+        try:
+            await self.store.release_lease(lease, self.owner)
+        except StorageFailed as exc:  # it expires by itself
+            log.warning("could not give up the lease %s (%s); it expires by itself", lease, exc)
+
+    async def refresh_all(self) -> list[TableInfo]:
+        """With a shared database: read again every open game another process changed (or opened) since this
+        one last looked, and let go of games ended elsewhere; the games that changed (the sweep uses it)."""
+        if not self.shared:
+            return []
+        with _storage():
+            stamps = await self.store.open_game_versions()
+        changed = []
+        open_channels = {channel_id for channel_id, _, _ in stamps}
+        for channel_id, game_id, version in stamps:
+            table = self._tables.get(channel_id)
+            if table is None or table.id != game_id or table.version != version:
+                async with self._locks[channel_id]:
+                    with _storage():
+                        await self._refresh(channel_id)
+                info = self.info(channel_id)
+                if info is not None:
+                    changed.append(info)
+        for channel_id, table in list(self._tables.items()):
+            if table.status in OPEN_STATUSES and channel_id not in open_channels:
+                async with self._locks[channel_id]:
+                    with _storage():
+                        await self._refresh(channel_id)
+        return changed
 
     def computer_channels(self) -> list[int]:
         """The channels whose running game waits for a computer (or an away player's) move."""
@@ -1170,18 +1227,22 @@ class Host:
                 waiting_since=table.last_move_at if table.last_move_at is not None else table.created_at))
         return due
 
-    async def mark_reminded(self, reminder: Reminder, now: float | None = None) -> None:
+    async def mark_reminded(self, reminder: Reminder, now: float | None = None) -> bool:
         """Record that ``reminder`` was sent: the next one for this turn comes a day (or the game's delay,
         if longer) later. Does nothing if the game has moved on since.
 
         If the database refuses the mark, the host still sends no second reminder for this turn before
-        the next one is due (it remembers that in memory) and the mark is retried with it."""
+        the next one is due (it remembers that in memory) and the mark is retried with it. Returns whether
+        this call recorded it (not: the game moved on, another process recorded it first, or storage failed),
+        which with a shared database decides who sends it."""
         async with self._lock(reminder.channel_id):
             table = self._tables.get(reminder.channel_id)
+            now = self._clock() if now is None else now
             if (table is None or table.id != reminder.game_id or table.seq != reminder.seq
                     or table.status != "running"):
-                return
-            now = self._clock() if now is None else now
+                return False
+            if self.shared and (table.next_reminder_at is None or table.next_reminder_at > now):
+                return False  # another process recorded (and sent) this reminder first
             seats = list(table.seats)
             seats[reminder.seat] = replace(seats[reminder.seat], reminded_at=now)
             next_at = now + max(DAY, table.options.reminder_hours * HOUR)
@@ -1189,14 +1250,15 @@ class Host:
                 version = await self.store.update_game(table.id, now=now, seats=[s.to_dict() for s in seats],
                                                        next_reminder_at=next_at, expect_version=table.version)
             except StaleGame:
-                return  # another process changed the game meanwhile (and reminded, if it was still due)
+                return False  # another process changed the game meanwhile (and reminded, if it was still due)
             except StorageFailed as exc:
                 log.warning("game %d: could not store that a reminder was sent (%s); holding the next one",
                             table.id, exc)
                 self._reminder_holds[table.id] = (table.seq, next_at)
-                return
+                return False
             self._reminder_holds.pop(table.id, None)
             table.seats, table.next_reminder_at, table.version = seats, next_at, version
+            return True
 
     def _held(self, table: Table, now: float) -> bool:
         """Whether a reminder for this turn was sent but not recorded, and the next is not due yet."""
