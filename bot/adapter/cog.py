@@ -117,8 +117,12 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Before every command: with a database other processes share, the channel's game as it is now (another
         process may have changed it, or this one may never have held it)."""
-        if self.host.shared and interaction.guild_id is not None and interaction.channel_id is not None:
+        if not self.host.shared:
+            return True
+        if interaction.guild_id is not None and interaction.channel_id is not None:
             await self._refresh(self.host.refresh(interaction.channel_id))
+        else:  # a command in a DM acts on the user's game, which any process may have changed or opened
+            await self._refresh(self.host.refresh_all())
         return True
 
     async def _refresh_game(self, game_id: int) -> None:
@@ -127,7 +131,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             await self._refresh(self.host.refresh_game(game_id))
 
     @staticmethod
-    async def _refresh(reading: Awaitable[TableInfo | None]) -> None:
+    async def _refresh(reading: Awaitable[object]) -> None:
         try:
             await reading
         except HostError as exc:  # the change itself checks again (and says so) if the database is refusing
