@@ -1014,7 +1014,7 @@ class Host:
         if table is None or table.status != "running" or table.game is None:
             return []
         seat = table.seat_of(user_id)
-        if seat is None or table.seats[seat].away or table.game.to_move != seat:
+        if seat is None or table.seats[seat].computer_plays or table.game.to_move != seat:
             return []
         prefix = prefix.strip().lower()
         return [m for m in map(str, table.game.legal_moves()) if m.lower().startswith(prefix)]

@@ -282,7 +282,9 @@ class Vacations:
         decided = replace(vacation, state=vacation.decision())
         key = "bot.vacation.paused" if decided.state == PAUSE else "bot.vacation.computer_plays"
         post = {"key": key, "params": {"name": table.seats[seat].name, "until": int(decided.until)}}
-        return _Plan(with_vacation(table.seats, seat, decided), [NewDelivery(NOTICE_POST, 0, payload=post)])
+        seats = with_vacation(table.seats, seat, decided)
+        others_voting = any(s.vacation_state == VOTING for s in seats)
+        return _Plan(seats, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=() if others_voting else (VOTE,))
 
     @staticmethod
     def _finish(seats: Sequence[Seat], seat: int, table: Table | None) -> _Plan | None:
@@ -290,7 +292,9 @@ class Vacations:
         if seats[seat].vacation is None:
             return None
         post = {"key": "bot.vacation.over", "params": {"name": seats[seat].name}}
-        plan = _Plan(with_vacation(seats, seat, None), [NewDelivery(NOTICE_POST, 0, payload=post)])
+        ended = with_vacation(seats, seat, None)
+        alone = not any(s.vacation is not None for s in ended)  # no other vacation's timers to keep
+        plan = _Plan(ended, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=(VOTE, END) if alone else ())
         game = table.game if table is not None else None
         to_move = game.to_move if game is not None else None
         if to_move is not None and not plan.seats[to_move].computer_plays and (
