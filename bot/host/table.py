@@ -94,6 +94,8 @@ class SeatInfo:
     away: bool
     vacation: str | None = None
     """``vote``, ``pause`` or ``computer`` while the player is on vacation, else ``None``."""
+    vacation_until: float | None = None
+    """When that vacation ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,7 +406,8 @@ class Table:
             guild_id=self.guild_id,
             status=self.status,
             opener_id=self.opener_id,
-            seats=tuple(SeatInfo(i, s.user_id, s.name, s.is_computer, s.strength, s.away, s.vacation_state)
+            seats=tuple(SeatInfo(i, s.user_id, s.name, s.is_computer, s.strength, s.away, s.vacation_state,
+                                 float(s.vacation["until"]) if s.vacation is not None else None)
                         for i, s in enumerate(self.seats)),
             draft=self.options.draft,
             locale=self.options.locale,
