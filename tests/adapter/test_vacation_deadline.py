@@ -51,6 +51,14 @@ def vote_id(driver: Driver, user: str, choice: str) -> str:
     return f"sc:vac:{info.game_id}:{seat}:{choice}"
 
 
+async def new_dm(driver: Driver, user: str, seen: int, words: str) -> FakeMessage:
+    """The first of the user's DMs after the first ``seen`` that holds ``words``."""
+    def found() -> FakeMessage | None:
+        return next((m for m in driver.fake.dm_messages(user)[seen:] if words in m.text), None)
+    message: FakeMessage = await driver.fake.wait_until(found, timeout=TIMEOUT, description=f"a DM with {words}")
+    return message
+
+
 async def click(driver: Driver, message: FakeMessage, custom_id: str, user: str) -> str:
     handle = await driver.fake.click_button(message, custom_id, user=user)
     return (await driver.answer(handle)).text
@@ -120,9 +128,8 @@ async def test_a_deadline_warns_then_the_computer_moves_and_the_third_time_takes
         await driver.restart()  # before the warning
         clock.advance(1)
         await run_timers(driver)
-        warning = await driver.fake.wait_until(
-            lambda: next((m for m in driver.fake.dm_messages(user)[seen:] if "then the computer moves" in m.text
-                          or "dann zieht der Computer" in m.text), None), timeout=TIMEOUT, description="the warning")
+        warning = await new_dm(driver, user, seen, f"<t:{int(clock.now + 3 * HOUR)}:R>")
+        assert "then the computer moves" in warning.text or "dann zieht der Computer" in warning.text
         assert f"<t:{int(clock.now + 3 * HOUR)}:R>" in warning.text
         await driver.restart()  # before the deadline
         clock.advance(3)
