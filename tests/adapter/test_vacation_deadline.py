@@ -145,3 +145,24 @@ async def test_a_deadline_warns_then_the_computer_moves_and_the_third_time_takes
     await channel_post(driver, f"After 3 turns out of time, the computer plays {name}'s seat from now on")
     seat = next(s for s in driver.info().seats if s.user_id == driver.fake.user(user).id)
     assert seat.away
+
+
+async def test_a_reminder_during_a_vote_explains_the_vacation(driver: Driver) -> None:
+    clock = await with_clock(driver)
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    waiting = driver.to_move_user()
+    assert waiting is not None
+    vacationer = "bob" if waiting == "alice" else "alice"
+    nothing = await driver.answer(await driver.slash("vacation", {"days": 4}, user="carol",
+                                                     channel=driver.fake.dm_channel("carol")))
+    assert "Tu ne joues dans aucune partie" in nothing.text
+    await driver.answer(await driver.slash("vacation", {"days": 4}, user=vacationer))
+    until = int(clock.now + 4 * 24 * HOUR)
+    await channel_post(driver, "is on vacation for 4 days")
+    seen = len(driver.fake.dm_messages(waiting))
+    clock.advance(12.5)
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    assert await cog.send_reminders() == 1
+    reminder = await new_dm(driver, waiting, seen, f"<t:{until}:f>")
+    assert driver.fake.user(vacationer).global_name in reminder.text

@@ -206,3 +206,19 @@ async def test_a_stale_timer_does_nothing(store: Any, clock: Clock) -> None:
         NewTimer(vacation.END, clock.now, 0, ADA, {"since": 1.0})])
     assert await host.run_due_timers() == []
     assert host.info(CH).seq == 0
+
+
+async def test_a_game_another_process_holds_is_read_from_the_database(store: Any, clock: Clock) -> None:
+    other = await loaded(store, clock)  # started before the game was opened: it does not hold it
+    host = await loaded(store, clock)
+    await three_players(host)
+    game_id = host.info(CH).game_id
+    [change] = await other.vacations.start(BO, 2)
+    assert change.info is None and (change.game_id, change.state) == (game_id, "vote")
+    row = await store.get_game(game_id)
+    assert row.seats[1]["vacation"]["state"] == "vote" and row.seats[1]["vacation"]["voters"] == [ADA, CY]
+    assert [(n["key"], n["vote"], n["locale"]) for n in await notices(store)] == [("bot.vacation.vote", 1, "en")]
+    assert sorted(t.kind for t in await store.timers(game_id)) == [vacation.END, vacation.VOTE]
+    ended = await other.vacations.end(BO)
+    assert [c.state for c in ended] == [None]
+    assert (await store.get_game(game_id)).seats[1]["vacation"] is None
