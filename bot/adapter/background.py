@@ -211,7 +211,7 @@ class Background:
                 continue
             if info.to_move is not None:
                 seat = info.seats[info.to_move]
-                if seat.is_computer or seat.away:
+                if (seat.is_computer or seat.away or seat.vacation == "computer") and not info.paused:
                     self.start_computers(info.channel_id)
 
     async def _tell_damaged(self, damaged: DamagedGame) -> None:

@@ -101,6 +101,8 @@ def seat_name(seat: Any, locale: str) -> str:
         return t("bot.seat.computer", locale, name=name, strength=strength_name(seat.strength, locale))
     if seat.away:
         return t("bot.seat.away", locale, name=name)
+    if getattr(seat, "vacation", None) is not None:
+        return t("bot.seat.vacation", locale, name=name)
     return name
 
 

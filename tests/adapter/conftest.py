@@ -103,7 +103,7 @@ class Driver:
         if info is None or info.to_move is None:
             return None
         seat = info.seats[info.to_move]
-        if seat.user_id is None or seat.away:
+        if seat.user_id is None or seat.away or seat.vacation == "computer":
             return None
         return str(self.fake.user(seat.user_id).name)
 
@@ -129,7 +129,7 @@ class Driver:
             if sending or thinking:
                 return False
             seat = info.seats[info.to_move] if info.to_move is not None else None
-            return seat is None or not (seat.is_computer or seat.away)
+            return seat is None or not (seat.is_computer or seat.away or seat.vacation == "computer")
         await self.fake.wait_until(done, timeout=TIMEOUT, description="the bot to settle", poll=0.05)
 
     # -- acting ------------------------------------------------------------------------
