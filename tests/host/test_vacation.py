@@ -222,3 +222,28 @@ async def test_a_game_another_process_holds_is_read_from_the_database(store: Any
     ended = await other.vacations.end(BO)
     assert [c.state for c in ended] == [None]
     assert (await store.get_game(game_id)).seats[1]["vacation"] is None
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_a_refused_write_changes_nothing(store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await three_players(host, deadline=12)
+    game_id = host.info(CH).game_id
+    before = (host.info(CH), await store.timers(game_id))
+    await store._conn.execute("PRAGMA query_only = ON")  # the fault lives on this connection
+    await refused("host.error.storage", host.vacations.start(ADA, 2))
+    assert (host.info(CH), await store.timers(game_id)) == before
+    await store._conn.execute("PRAGMA query_only = OFF")
+    await host.vacations.start(ADA, 2)
+    await store._conn.execute("PRAGMA query_only = ON")
+    await refused("host.error.storage", host.vacations.vote(game_id, BO, 0, "pause"))
+    assert host.info(CH).seats[0].vacation == "vote"
+    await refused("host.error.storage", host.vacations.end(ADA))
+    assert host.info(CH).seats[0].vacation == "vote"
+    clock.advance(12)
+    await refused("host.error.storage", host.run_due_timers())  # the due timers stay for the next sweep
+    assert host.info(CH).seq == 0 and host.info(CH).seats[0].vacation == "vote"
+    await store._conn.execute("PRAGMA query_only = OFF")
+    clock.advance(1)
+    outcomes = await host.run_due_timers()
+    assert any(isinstance(o, MoveResult) for o in outcomes) and host.info(CH).seq == 1
