@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bot.adapter.texts import channel_link, esc
+from bot.host.deadlines import DEADLINE_HOURS
 from bot.host.table import TableInfo
 from i18n import t
 
-DEADLINE_CHOICES: Final = ("none", "12", "24", "48", "72")
+DEADLINE_CHOICES: Final = tuple(str(hours) if hours else "none" for hours in DEADLINE_HOURS)
 """The values of ``/santacruz new deadline:`` (hours; ``none``: no deadline)."""
 
 

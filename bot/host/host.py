@@ -65,6 +65,11 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.run_due_timers(now=None) -> list[object]    # claims the due timers, runs their handlers; the
                                                            # outcomes (MoveResult, SeatChange, ...) for the adapter
 
+    # vacations (bot/host/vacation.py) and turn deadlines (bot/host/deadlines.py: open(..., deadline_hours=0|12|24|48|72))
+    await host.vacations.start(user_id, days, now=None) -> list[VacationChange]   # every running game, from the store
+    await host.vacations.vote(game_id, user_id, seat, choice) -> VacationChange   # choice: pause | computer
+    await host.vacations.end(user_id, now=None) -> list[VacationChange]           # back early, in every game
+
     # turn reminders (driven from the database)
     await host.due_reminders(now=None) -> list[Reminder]
     await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
@@ -112,6 +117,14 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.storage             the database refused the write (full, locked, read-only): nothing changed
     host.error.not_a_player        (name) kick someone without a seat
     host.error.kick_self           the opener kicks themselves (leave instead)
+    host.error.paused              (name, until) a vacation pause holds the game: nobody moves
+    host.error.on_vacation         the computer plays the user's seat during their vacation (use back)
+    host.error.bad_deadline        (hours, choices) a turn deadline this bot does not offer
+    host.error.bad_vacation_days   (min, max) a vacation of too few or too many days
+    host.error.no_games_for_vacation  the user sits in no running game
+    host.error.already_on_vacation    on vacation in every game already
+    host.error.vote_closed         (name) the vote on that vacation is over
+    host.error.not_a_voter         (name) only the other players vote
     bot.history.no_such_game       (id) no finished game of that id in this server
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game

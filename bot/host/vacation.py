@@ -144,11 +144,6 @@ class Vacations:
                 return seat.name, vacation.until
         return None
 
-    @staticmethod
-    def notes(table: Table) -> list[tuple[str, str, float]]:
-        """``(name, state, until)`` of every vacation in the game (for reminders that explain them)."""
-        return [(s.name, v.state, v.until) for s in table.seats if (v := vacation_of(s)) is not None]
-
     # ------------------------------------------------------------------ the commands
 
     async def start(self, user_id: int, days: int, now: float | None = None) -> list[VacationChange]:
