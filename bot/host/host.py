@@ -65,7 +65,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.run_due_timers(now=None) -> list[object]    # claims the due timers, runs their handlers; the
                                                            # outcomes (MoveResult, SeatChange, ...) for the adapter
 
-    # vacations (bot/host/vacation.py) and turn deadlines (bot/host/deadlines.py: open(..., deadline_hours=0|12|24|48|72))
+    # vacations (bot/host/vacation.py); turn deadlines (bot/host/deadlines.py) come from open(..., deadline_hours=)
     await host.vacations.start(user_id, days, now=None) -> list[VacationChange]   # every running game, from the store
     await host.vacations.vote(game_id, user_id, seat, choice) -> VacationChange   # choice: pause | computer
     await host.vacations.end(user_id, now=None) -> list[VacationChange]           # back early, in every game
