@@ -30,6 +30,7 @@ from bot.adapter.publish import Publisher
 from bot.host.host import Host, HostError, damage_notice
 from bot.host.store import DamagedGame
 from bot.host.table import MoveResult, Reminder, SeatChange, StartResult, TableInfo
+from bot.host.vacation import VacationChange
 
 log = logging.getLogger(__name__)
 
@@ -168,8 +169,16 @@ class Background:
             self.after_start(outcome)
         elif isinstance(outcome, SeatChange):
             self.after_seat_change(outcome)
+        elif isinstance(outcome, VacationChange):
+            self.after_vacation(outcome)
         elif isinstance(outcome, TableInfo):
             self.publisher.wake(outcome.channel_id)
+
+    def after_vacation(self, change: VacationChange) -> None:
+        """A vacation began, was decided or ended in a game: its post goes out; the computer moves if it is its turn."""
+        self.publisher.wake(change.channel_id)
+        if change.computer_to_move:
+            self.start_computers(change.channel_id)
 
     @sweep_loop.before_loop
     async def _before_sweep(self) -> None:
@@ -216,7 +225,7 @@ class Background:
                 continue
             if info.to_move is not None:
                 seat = info.seats[info.to_move]
-                if seat.is_computer or seat.away:
+                if (seat.is_computer or seat.away or seat.vacation == "computer") and not info.paused:
                     self.start_computers(info.channel_id)
 
     async def _tell_damaged(self, damaged: DamagedGame) -> None:

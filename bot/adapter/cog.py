@@ -34,7 +34,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-from bot.adapter import history_texts, options, texts
+from bot.adapter import history_texts, options, texts, vacation_texts
 from bot.adapter.background import SHUTDOWN_GRACE, Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
@@ -76,6 +76,8 @@ _BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.
                           "kind_only_double": "bot.error.kind_only_double"}
 """The refusal for each problem of :func:`engine.plan_build` (``need_site`` also lists the sites)."""
 BOARD_CHOICES: Final = [_choice(f"commands.leaderboard.choice.{by}", by) for by in BOARDS]
+DEADLINE_CHOICES: Final = [_choice(f"commands.choice.deadline.{hours}", hours)
+                           for hours in vacation_texts.DEADLINE_CHOICES]
 
 
 class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
@@ -384,16 +386,18 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="new", description=_cmd("new"))
     @app_commands.describe(draft=_opt("new", "draft"), language=_opt("new", "language"),
                            computers=_opt("new", "computers"), strength=_opt("new", "strength"),
-                           replay=_opt("new", "replay"))
-    @app_commands.choices(language=LANGUAGE_CHOICES, strength=STRENGTH_CHOICES)
+                           replay=_opt("new", "replay"), deadline=_opt("new", "deadline"))
+    @app_commands.choices(language=LANGUAGE_CHOICES, strength=STRENGTH_CHOICES, deadline=DEADLINE_CHOICES)
     async def new(self, interaction: discord.Interaction, draft: bool = False, language: str | None = None,
-                  computers: Range[int, 0, 3] = 0, strength: str | None = None, replay: bool = True) -> None:
+                  computers: Range[int, 0, 3] = 0, strength: str | None = None, replay: bool = True,
+                  deadline: str | None = None) -> None:
         channel_id = self._guild_only(interaction)
         language, strength = self._chosen(language, LANGUAGE_CHOICES), self._chosen(strength, STRENGTH_CHOICES)
+        hours = vacation_texts.deadline_hours(self._chosen(deadline, DEADLINE_CHOICES))
         info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id,
                                     interaction.user.display_name, draft=draft,
                                     locale=self._new_game_locale(interaction, language),
-                                    computers=computers, strength=strength, replay=replay)
+                                    computers=computers, strength=strength, replay=replay, deadline_hours=hours)
         await self._open_lobby(interaction, info)
 
     @app_commands.command(name="join", description=_cmd("join"))
@@ -565,10 +569,39 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="back", description=_cmd("back"))
     async def back(self, interaction: discord.Interaction) -> None:
+        """Back from a vacation (in every game, also from a DM), or else from ``away`` in this channel's game."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
+        ended = await self.host.vacations.end(interaction.user.id)
+        if ended:
+            for ending in ended:
+                self.background.after_vacation(ending)
+            await reply(interaction, t("bot.reply.vacation_over", await self._locale(interaction), count=len(ended)))
+            return
         change = await self.host.back(self._channel_for(interaction), interaction.user.id)
         self.background.after_seat_change(change)
         await reply(interaction, t("bot.reply.back", await self._locale(interaction)))
+
+    @app_commands.command(name="vacation", description=_cmd("vacation"))
+    @app_commands.describe(days=_opt("vacation", "days"))
+    async def vacation(self, interaction: discord.Interaction, days: Range[int, 1, 30]) -> None:
+        """Go on vacation in every running game the user sits in (works in DMs too): the others vote."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        changes = await self.host.vacations.start(interaction.user.id, days)
+        for change in changes:
+            self.background.after_vacation(change)
+        await reply(interaction, t("bot.reply.vacation", await self._locale(interaction), count=len(changes),
+                                   until=int(changes[0].until)))
+
+    async def on_vacation_vote(self, interaction: discord.Interaction, game_id: int, seat: int, choice: str) -> None:
+        """A vote button under a vacation's post: only the game's other players vote (the host decides)."""
+        try:
+            self._check_origin(interaction, game_id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            change = await self.host.vacations.vote(game_id, interaction.user.id, seat, choice)
+            self.background.after_vacation(change)
+            await reply(interaction, t(f"bot.vacation.voted.{choice}", await self._locale(interaction)))
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
 
     @app_commands.command(name="rules", description=_cmd("rules"))
     @app_commands.describe(topic=_opt("rules", "topic"))

@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import texts
+from bot.adapter import texts, vacation_texts
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, post, reply
 from bot.adapter.views import controls_view
 from bot.host.host import Host, HostError
@@ -118,8 +118,9 @@ class DirectMessages:
         locale = self.locale_of(user_id, current.locale)
         controls = controls_view(current.game_id, seq, view, locale) if turn else None
         png = await self.pictures.png(view, locale, key=(current.game_id, seq, user_id), personal=True)
+        notes = vacation_texts.vacation_notes(current, user_id, locale) if reminder else []
         content = texts.dm_text(current, view, locale, turn=turn and controls is not None, reminder=reminder,
-                                start=start)
+                                start=start, notes=notes)
         message = await self._dm_player(current, user_id, content, pictures=[(png, "hand.png")], view=controls)
         if message is not None and controls is not None:
             await self.strip_turn_dm(current.game_id, user_id)
@@ -138,6 +139,11 @@ class DirectMessages:
         except discord.HTTPException as exc:
             log.warning("game %d: could not tell the opener about a missing permission (%s)", info.game_id,
                         exc.status)
+
+    async def send_notice(self, info: TableInfo, user_id: int, payload: dict[str, Any]) -> None:
+        """A notice the host owes a player by DM (a deadline's warning), in the player's language."""
+        locale = self.locale_of(user_id, str(payload.get("locale", info.locale)))
+        await self._dm_player(info, user_id, vacation_texts.notice_text(payload, locale))
 
     async def strip_turn_dm(self, game_id: int, user_id: int, *, keep: int | None = None) -> None:
         """Take the controls off a player's previous turn DM (they moved, or a newer one came)."""

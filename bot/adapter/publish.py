@@ -28,10 +28,10 @@ from typing import Final
 
 import discord
 
-from bot.adapter import texts
+from bot.adapter import texts, vacation_texts
 from bot.adapter.dms import DirectMessages
 from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, TRANSIENT_ERRORS, MissingPermission, deliver_post
-from bot.adapter.views import lobby_view, post_view
+from bot.adapter.views import lobby_view, post_view, vacation_view
 from bot.host.host import Host
 from bot.host.pictures import Pictures
 from bot.host.store import StorageFailed
@@ -39,6 +39,8 @@ from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,
     MOVE_POST,
+    NOTICE_DM,
+    NOTICE_POST,
     REPLAY_POST,
     SEAT_POST,
     START_POST,
@@ -294,11 +296,24 @@ class Publisher:
             return await self._post_start(delivery.start())
         if delivery.kind == SEAT_POST:
             return await self._post_seat_change(delivery.seat_change())
+        if delivery.kind == NOTICE_POST:
+            return await self._post_notice(delivery)
         if delivery.kind == ABANDONED_POST:
             locale = str(delivery.payload["locale"])
             text = t("bot.post.abandoned", locale, name=texts.esc(str(delivery.payload["name"])))
             return await deliver_post(self.client, delivery.channel_id, text)
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
+
+    async def _post_notice(self, delivery: Delivery) -> str | None:
+        """A vacation's or a deadline's post in the game's language; a vacation's vote carries its buttons."""
+        locale = str(delivery.payload["locale"])
+        seat = delivery.payload.get("vote")
+        view = None
+        if seat is not None:
+            name = str(delivery.payload["params"]["name"])
+            view = vacation_view(delivery.game_id, int(seat), name, locale)
+        return await deliver_post(self.client, delivery.channel_id,
+                                  vacation_texts.notice_text(delivery.payload, locale), view=view)
 
     async def _post_replay(self, delivery: Delivery) -> str | None:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""
@@ -346,6 +361,9 @@ class Publisher:
         if any(d.user_id == delivery.user_id and d.game_id == delivery.game_id and _shows_hand(d, info)
                for d in later):
             return "skipped: a later DM shows the same hand"
+        if delivery.kind == NOTICE_DM:
+            await self.dms.send_notice(info, delivery.user_id, delivery.payload)
+            return None
         start = bool(delivery.payload.get("start"))
         if delivery.kind == TURN_DM:
             seat = info.seats[info.to_move] if info.to_move is not None else None

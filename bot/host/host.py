@@ -65,6 +65,11 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.run_due_timers(now=None) -> list[object]    # claims the due timers, runs their handlers; the
                                                            # outcomes (MoveResult, SeatChange, ...) for the adapter
 
+    # vacations (bot/host/vacation.py); turn deadlines (bot/host/deadlines.py) come from open(..., deadline_hours=)
+    await host.vacations.start(user_id, days, now=None) -> list[VacationChange]   # every running game, from the store
+    await host.vacations.vote(game_id, user_id, seat, choice) -> VacationChange   # choice: pause | computer
+    await host.vacations.end(user_id, now=None) -> list[VacationChange]           # back early, in every game
+
     # turn reminders (driven from the database)
     await host.due_reminders(now=None) -> list[Reminder]
     await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
@@ -112,6 +117,14 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.storage             the database refused the write (full, locked, read-only): nothing changed
     host.error.not_a_player        (name) kick someone without a seat
     host.error.kick_self           the opener kicks themselves (leave instead)
+    host.error.paused              (name, until) a vacation pause holds the game: nobody moves
+    host.error.on_vacation         the computer plays the user's seat during their vacation (use back)
+    host.error.bad_deadline        (hours, choices) a turn deadline this bot does not offer
+    host.error.bad_vacation_days   (min, max) a vacation of too few or too many days
+    host.error.no_games_for_vacation  the user sits in no running game
+    host.error.already_on_vacation    on vacation in every game already
+    host.error.vote_closed         (name) the vote on that vacation is over
+    host.error.not_a_voter         (name) only the other players vote
     bot.history.no_such_game       (id) no finished game of that id in this server
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game
@@ -146,6 +159,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 import engine
+from bot.host import deadlines
 from bot.host.history_store import Forgotten
 from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult, game_results, player_stats
 from bot.host.settings import AI_STRENGTHS, Settings
@@ -184,6 +198,7 @@ from bot.host.table import (
     Table,
     TableInfo,
 )
+from bot.host.vacation import Vacations
 from bot.host.workers import PoolBroken, WorkerPool, as_pool
 from engine import Event, Game, IllegalMove, View, parse_move
 from engine.ai import choose_move
@@ -317,6 +332,10 @@ class Host:
         """This host's name in the database's leases and timer claims (unique per process and start)."""
         self._timer_handlers: dict[str, TimerHandler] = {}
         """Timer kind -> what runs when such a timer is due (see :meth:`on_timer`)."""
+        self.deadlines = deadlines.Deadlines(self)
+        """Turn deadlines: the warning and the computer's move when a turn runs out (``bot.host.deadlines``)."""
+        self.vacations = Vacations(self)
+        """Vacations: the others' vote, the pause or the computer's play, and the end (``bot.host.vacation``)."""
 
     # ------------------------------------------------------------------ start-up
 
@@ -485,6 +504,33 @@ class Host:
         info = await self.refresh(row.channel_id)
         return info if info is not None and info.game_id == game_id else None
 
+    def lock_of(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock, for the host's parts (deadlines, vacations): every change happens under it."""
+        return self._locks[channel_id]
+
+    def mark_stale(self, channel_id: int) -> None:
+        """The channel's table lost a race with another process (for the host's parts): read it again first."""
+        self._stale.add(channel_id)
+
+    def table_of_game(self, game_id: int) -> Table | None:
+        """The table of a game this process has loaded (for the host's parts), else ``None``."""
+        return next((t for t in self._tables.values() if t.id == game_id), None)
+
+    async def commit_move(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
+                          events: list[Event], *, seats: list[Seat] | None = None,
+                          notices: Sequence[NewDelivery] = ()) -> MoveResult:
+        """Store a move made for a seat by one of the host's parts (under the channel's lock; see ``_commit``);
+        ``host.error.storage`` if the database refuses."""
+        with _storage():
+            return await self._commit(table, new, seat, user_id, text, None, events, seats=seats, notices=notices)
+
+    def _check_not_paused(self, table: Table) -> None:
+        """Refuse any move while a vacation pause holds the game, saying whose vacation and until when."""
+        pause = self.vacations.pause_of(table)
+        if pause is not None:
+            name, until = pause
+            raise HostError("host.error.paused", name=name, until=int(until))
+
     def _open_table(self, channel_id: int) -> Table:
         table = self._tables.get(channel_id)
         if table is None or table.status not in OPEN_STATUSES:
@@ -547,6 +593,10 @@ class Host:
                                                          seats=[s.to_dict() for s in seats],
                                                          expect_version=table.version, **columns)
 
+    def next_reminder(self, table: Table, game: Game, now: float, seats: list[Seat] | None = None) -> float | None:
+        """When the seat to move should be reminded (for the host's parts; see ``_next_reminder``)."""
+        return self._next_reminder(table, game, now, seats)
+
     def _next_reminder(self, table: Table, game: Game, now: float,
                        seats: list[Seat] | None = None) -> float | None:
         """When the seat to move should be reminded: a delay after its turn began, at most once a day.
@@ -571,16 +621,20 @@ class Host:
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
                    draft: bool = False, locale: str | None = None, computers: int = 0,
-                   strength: str | None = None, replay: bool = True) -> TableInfo:
-        """Open a lobby in the channel with the opener seated and ``computers`` computer seats."""
+                   strength: str | None = None, replay: bool = True, deadline_hours: int = 0) -> TableInfo:
+        """Open a lobby in the channel with the opener seated and ``computers`` computer seats; ``deadline_hours``
+        (one of :data:`bot.host.deadlines.DEADLINE_HOURS`, 0: none) is each person's turn deadline."""
         locale = (locale or self.settings.default_locale).lower()
         if locale not in LOCALES:
             raise HostError("host.error.bad_locale", locale=locale, choices=", ".join(LOCALES))
         strength = self._strength(strength)
         if not 0 <= computers < MAX_PLAYERS:
             raise HostError("host.error.too_many_players", max=MAX_PLAYERS)
+        if deadline_hours not in deadlines.DEADLINE_HOURS:
+            raise HostError("host.error.bad_deadline", hours=deadline_hours,
+                            choices=", ".join(str(h) for h in deadlines.DEADLINE_HOURS))
         options = Options(draft=bool(draft), locale=locale, reminder_hours=self.settings.reminder_hours,
-                          away_hours=self.settings.away_hours, replay=bool(replay))
+                          away_hours=self.settings.away_hours, replay=bool(replay), deadline_hours=deadline_hours)
         seats = [Seat(user_id, name)]
         for _ in range(computers):
             seats.append(self._computer_seat(seats, strength, locale))
@@ -679,7 +733,8 @@ class Host:
                 computer_to_move=seat.computer_plays,
                 dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
             await self._save_seats(table, table.seats, status="running", state=game.to_json(), last_move_at=now,
-                                   next_reminder_at=reminder, deliveries=_start_deliveries(result))
+                                   next_reminder_at=reminder, deliveries=_start_deliveries(result),
+                                   timers=deadlines.turn_timers(table.options, table.seats, game, 0, now))
             table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
             return result
 
@@ -739,6 +794,9 @@ class Host:
             seat = self._seated(table, user_id)
             if expected_seq is not None and expected_seq != table.seq:
                 raise HostError("host.error.stale")
+            self._check_not_paused(table)
+            if table.seats[seat].vacation_state == "computer":
+                raise HostError("host.error.on_vacation")
             if table.seats[seat].away:
                 raise HostError("host.error.you_are_away")
             game = table.game
@@ -835,7 +893,7 @@ class Host:
     def _computer_turn(self, channel_id: int) -> tuple[Table, int] | None:
         """The table and seat when a computer is to move in the channel's running game."""
         table = self._tables.get(channel_id)
-        if table is None or table.status != "running" or table.game is None:
+        if table is None or table.status != "running" or table.game is None or deadlines.paused(table.seats):
             return None
         seat = table.game.to_move
         if seat is None or not table.seats[seat].computer_plays:
@@ -846,22 +904,30 @@ class Host:
         """Think about ``seat``'s move outside the lock, then store it; ``None`` if the game moved meanwhile."""
         game, seq = table.game, table.seq
         assert game is not None
-        view = game.view(seat)
-        strength = table.seats[seat].strength or self.settings.ai_strength
-        ai_seed = (table.seed + 7919 * seq) % (1 << 62)
-        text = await self._think(table.id, view, strength, ai_seed)
+        text = await self.computer_choice(table, seat)
         async with self._lock(channel_id):
             turn = self._computer_turn(channel_id)
             if turn is None or turn[0] is not table or turn[1] != seat or table.seq != seq or table.game is not game:
                 log.info("game %d: the game moved while the computer thought; thinking again", table.id)
                 return None
-            if not game.is_legal(text):
-                log.error("the computer player chose an illegal %r move; strength fell back from %s to random "
-                          "for game %d", _verb_for_log(text), strength, table.id)  # the verb: a card may be secret
-                text = _random_move(view, ai_seed)
             new = game.clone()
             events = new.apply(text)
             return await self._commit(table, new, seat, None, str(parse_move(text)), None, events)
+
+    async def computer_choice(self, table: Table, seat: int) -> str:
+        """The computer's move for ``seat`` in the table's position now (thought about in the worker pool, without
+        the channel's lock; a legal one: an illegal choice falls back to a random move, logged)."""
+        game, seq = table.game, table.seq
+        assert game is not None
+        view = game.view(seat)
+        strength = table.seats[seat].strength or self.settings.ai_strength
+        ai_seed = (table.seed + 7919 * seq) % (1 << 62)
+        text = await self._think(table.id, view, strength, ai_seed)
+        if not game.is_legal(text):
+            log.error("the computer player chose an illegal %r move; strength fell back from %s to random "
+                      "for game %d", _verb_for_log(text), strength, table.id)  # the verb: a card may be secret
+            text = _random_move(view, ai_seed)
+        return text
 
     async def _think(self, game_id: int, view: View, strength: str, ai_seed: int) -> str:
         """The computer's move for ``view`` from the worker pool, or a random legal move (logged) when the
@@ -883,6 +949,7 @@ class Host:
             await self._check_interaction(interaction_id)
             table = self._running(channel_id, game_id)
             seat = self._seated(table, user_id)
+            self._check_not_paused(table)
             standing = effective_moves(table.log)
             if not standing:
                 raise HostError("host.error.undo_nothing")
@@ -900,21 +967,28 @@ class Host:
 
     async def _commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
                       interaction_id: int | None, events: list[Event], *,
-                      undone: str | None = None) -> MoveResult:
-        """Store the move, the new state and the deliveries it owes in one transaction, then adopt them;
-        answer for the cog."""
+                      undone: str | None = None, seats: list[Seat] | None = None,
+                      notices: Sequence[NewDelivery] = ()) -> MoveResult:
+        """Store the move, the new state, the deliveries it owes (``notices`` first) and the next turn's deadline
+        timers in one transaction, then adopt them; answer for the cog. ``seats``: the seats as the move leaves
+        them (a deadline's hand-over), default unchanged."""
         assert table.game is not None
         now = self._clock()
         row = MoveRow(table.id, table.seq + 1, seat, user_id, text, interaction_id, now)
         status = "over" if new.is_over() else "running"
-        reminder = self._next_reminder(table, new, now)
-        result = self._move_result(table, new, row, seat, user_id, text, events, undone)
+        seats = table.seats if seats is None else seats
+        after = replace(table, seats=seats) if seats is not table.seats else table
+        reminder = self._next_reminder(after, new, now)
+        result = self._move_result(after, new, row, seat, user_id, text, events, undone)
         results = self._results(table, new, now) if status == "over" else []
+        columns: dict[str, Any] = {"seats": [s.to_dict() for s in seats]} if seats is not table.seats else {}
         try:
             version = await self.store.append_move(
                 row, state=new.to_json(), status=status, last_move_at=now, next_reminder_at=reminder,
-                deliveries=_move_deliveries(result, replay=table.options.replay), results=results,
-                expect_version=table.version)
+                deliveries=[*notices, *_move_deliveries(result, replay=table.options.replay)],
+                results=results, cancel_timers=deadlines.KINDS,
+                timers=deadlines.turn_timers(table.options, seats, new, row.seq, now),
+                expect_version=table.version, **columns)
         except (MoveConflict, StaleGame):
             await self._check_interaction(interaction_id)
             log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
@@ -924,6 +998,7 @@ class Host:
             raise HostError("host.error.conflict") from None
         table.game, table.status, table.last_move_at, table.next_reminder_at = new, status, now, reminder
         table.version = version
+        table.seats = seats
         table.log.append(row)
         if status == "over":
             table.unload()  # a finished game keeps only a compressed snapshot in memory
@@ -1029,7 +1104,9 @@ class Host:
         owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload())]
         if not away and to_move == seat:
             owed.append(NewDelivery(TURN_DM, table.seq, user_id, {"start": False, "hand_changed": False}))
-        await self._save_seats(table, seats, next_reminder_at=reminder, deliveries=owed)
+        timers, cancel = deadlines.retimed(table, seats, self._clock())
+        await self._save_seats(table, seats, next_reminder_at=reminder, deliveries=owed, timers=timers,
+                               cancel_timers=cancel)
         table.seats, table.next_reminder_at = seats, reminder
         return change
 
@@ -1078,7 +1155,7 @@ class Host:
         if table is None or table.status != "running" or table.game is None:
             return []
         seat = table.seat_of(user_id)
-        if seat is None or table.seats[seat].away or table.game.to_move != seat:
+        if seat is None or table.seats[seat].computer_plays or table.game.to_move != seat:
             return []
         prefix = prefix.strip().lower()
         return [m for m in map(str, table.game.legal_moves()) if m.lower().startswith(prefix)]
@@ -1183,13 +1260,19 @@ class Host:
         outcomes: list[object] = []
         for timer in claimed:
             handler = self._timer_handlers.get(timer.kind)
+            if self.shared and handler is not None:  # the handler judges the game as the database has it now
+                try:
+                    await self.refresh(timer.channel_id)
+                except HostError as exc:
+                    log.warning("game %d: cannot read it for its %s timer (%s)", timer.game_id, timer.kind, exc.key)
+                    continue
             if handler is None:
                 log.warning("game %d: no handler for a timer of kind %r (timer %d); left for another process",
                             timer.game_id, timer.kind, timer.id)
                 continue
             try:
                 outcome = await handler(timer, now)
-            except (StorageFailed, HostError) as exc:
+            except (StorageFailed, StaleGame, HostError) as exc:
                 log.warning("game %d: the %s timer could not run (%s); it is tried again later",
                             timer.game_id, timer.kind, exc)
                 continue
@@ -1214,7 +1297,8 @@ class Host:
         due = []
         for row in rows:
             table = self._tables.get(row.channel_id)
-            if table is None or table.id != row.id or table.game is None or self._held(table, now):
+            if (table is None or table.id != row.id or table.game is None or self._held(table, now)
+                    or deadlines.paused(table.seats)):
                 continue
             seat = table.game.to_move
             if seat is None or table.seats[seat].computer_plays:
@@ -1419,6 +1503,8 @@ def _stored_options(data: dict[str, Any]) -> Options:
         raise Damage("options", str(exc)) from None
     if options.locale not in LOCALES:
         raise Damage("options", f"unknown language {options.locale!r}")
+    if options.deadline_hours not in deadlines.DEADLINE_HOURS:
+        raise Damage("options", f"unknown turn deadline {options.deadline_hours!r}")
     return options
 
 

@@ -47,6 +47,8 @@ class Driver:
         self.channel = fake.channel(channel)
         self.runner: BotRunner | None = None
         self.rng = random.Random(1234)
+        self.clock: Callable[[], float] | None = None
+        """The host's clock from the next (re)start on: a test's own, which it moves; ``None``: real time."""
 
     # -- bot life cycle ----------------------------------------------------------------
 
@@ -63,7 +65,10 @@ class Driver:
         return self.bot.host
 
     async def start(self) -> SantaCruzBot:
-        bot = create_bot(self.settings, host_options={"new_seed": self._next_seed})
+        host_options: dict[str, Any] = {"new_seed": self._next_seed}
+        if self.clock is not None:
+            host_options["clock"] = self.clock
+        bot = create_bot(self.settings, host_options=host_options)
         self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
         await self.runner.start()
         return bot
@@ -98,7 +103,7 @@ class Driver:
         if info is None or info.to_move is None:
             return None
         seat = info.seats[info.to_move]
-        if seat.user_id is None or seat.away:
+        if seat.user_id is None or seat.away or seat.vacation == "computer":
             return None
         return str(self.fake.user(seat.user_id).name)
 
@@ -124,7 +129,7 @@ class Driver:
             if sending or thinking:
                 return False
             seat = info.seats[info.to_move] if info.to_move is not None else None
-            return seat is None or not (seat.is_computer or seat.away)
+            return seat is None or not (seat.is_computer or seat.away or seat.vacation == "computer")
         await self.fake.wait_until(done, timeout=TIMEOUT, description="the bot to settle", poll=0.05)
 
     # -- acting ------------------------------------------------------------------------
