@@ -127,7 +127,8 @@ class Background:
 
     @tasks.loop(seconds=SWEEP_INTERVAL)
     async def sweep_loop(self) -> None:
-        """Due work, every ``sweep_seconds``: computers without a task, then turn reminders."""
+        """Due work, every ``sweep_seconds``: computers without a task, turn reminders, DMs held for the end of
+        quiet hours, timers."""
         try:
             self.sweep_computers()
         except Exception:
@@ -137,6 +138,11 @@ class Background:
         except Exception as exc:
             log.warning("looking for due turn reminders failed (%s: %s); trying again at the next sweep",
                         type(exc).__name__, exc)
+        try:
+            await self.publisher.release_held()
+        except Exception as exc:
+            log.warning("looking for DMs held for the end of quiet hours failed (%s: %s); trying again at the next "
+                        "sweep", type(exc).__name__, exc)
         try:
             await self.run_timers()
         except Exception as exc:
