@@ -2,7 +2,8 @@
 
 Pure functions of a seat's own view and legal moves (the cog fetches both from the host): the sites
 offered to ``/santacruz land`` and ``build`` with their labels, the scoring cards of the hand, the
-choices of a draft or a discard, the time zones of ``/santacruz settings``; and the move meant by a scoring card's name or a ``choose`` option.
+choices of a draft or a discard, the time zones of ``/santacruz settings``; and the move meant by a
+scoring card's name or a ``choose`` option.
 What names nothing is a :class:`bot.adapter.errors.Refusal` that lists what would have been accepted.
 """
 

@@ -156,7 +156,7 @@ async def test_settings_survive_a_restart(host: Host, sqlite: Store) -> None:
 async def test_a_refused_write_changes_no_setting(host: Host, sqlite: Store, tmp_path: Path) -> None:
     async with aiosqlite.connect(tmp_path / "santacruz.db") as other:  # another connection holds the write lock
         await other.execute("BEGIN IMMEDIATE")
-        with pytest.raises(HostError, match="host.error.storage"):
+        with pytest.raises(HostError, match=r"host\.error\.storage"):
             await host.change_settings(ADA, time_zone="Europe/Berlin")
         await other.execute("ROLLBACK")
     assert host.settings_of(ADA) == UserSettings()
