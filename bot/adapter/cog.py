@@ -12,6 +12,9 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 
+``games`` lists a person's open games on every server (from the database), ``settings`` shows and changes their
+own settings (``bot.host.user_settings``) with the "Forget me…" button below (which asks to confirm).
+
 ``history``, ``game`` and ``export`` read the archive of this server's finished games (the host refuses to export a
 game that is not over); ``log`` sends the whole log as a ``.txt`` file when it does not fit one message.
 

@@ -6,7 +6,14 @@ done, and after a passing failure (5xx, timeout, connection error) tries it agai
 backoff, without holding up any other channel. At start-up the outboxes simply resume from the database,
 however long the bot was down. Each move gets its own post (its own events and the picture of its own
 position, both from the delivery's payload); a DM reads the hand from the host when it is sent, and a
-turn DM whose turn has passed is skipped.
+turn DM whose turn has passed is skipped, and so is one to a player who turned turn DMs off (unless their hand
+changed: then the hand alone).
+
+Quiet hours: a DM whose player is in their quiet hours is not sent but *held*: due at the end of the window and
+marked in its payload, it no longer holds up the channel's other deliveries. The sweep (or a change of settings)
+wakes the channels whose held DMs are due; the first of them to go gathers EVERY held DM of that player, of every
+game, into ONE DM (the games waiting for them, with the controls of the latest standing turn) and marks the others
+done. A channel post names a player in their quiet hours without pinging them.
 
 The channel speaks the game's language: ONE message per move (events in words, the public board
 picture, a mention of the player to move), the start, seat changes, an abandoned game, and after the game-over

@@ -74,6 +74,17 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.leaderboard(guild_id, user_id, by="rating", page=0) -> Leaderboard   # by rating|wins|games
     await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
 
+    # each person's own settings and games (bot.host.user_settings; settings loaded at load())
+    host.settings_of(user_id) -> UserSettings              # the defaults for someone who never changed any
+    host.quiet_until(user_id, now=None) -> float | None    # the end of their quiet hours if now is inside them
+    await host.change_settings(user_id, *, time_zone=None, quiet=None, quiet_off=False, reminders=None,
+                               reminder_hours=None, turn_dms=None) -> UserSettings   # held DMs re-timed with it
+    await host.open_games_for(user_id) -> list[OpenGame]   # from the database: theirs to move first
+    await host.games_waiting(user_id, besides=None) -> int # open games waiting for their move
+    await host.hold_deliveries(deliveries, until) -> None  # DMs held for the end of quiet hours
+    await host.held_deliveries(user_id) -> list[Delivery]  # their held DMs, of every game
+    # (reminders follow each person's settings: off, their own hours, none in their quiet hours)
+
     # each user's own language (en/de/fr), for the DMs they get after a restart (loaded at load())
     await host.remember_locale(user_id, locale) -> bool    # stored only when it changed; True if so
     host.locale_of(user_id) -> str | None                  # None: never seen (use the game's language)
@@ -112,6 +123,9 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.storage             the database refused the write (full, locked, read-only): nothing changed
     host.error.not_a_player        (name) kick someone without a seat
     host.error.kick_self           the opener kicks themselves (leave instead)
+    host.error.bad_time_zone       (zone) not a time zone of the standard library's database
+    host.error.bad_quiet_hours     quiet hours outside 0-23, or starting and ending at the same hour
+    host.error.bad_reminder_hours  (max) a reminder delay outside 1..max hours
     bot.history.no_such_game       (id) no finished game of that id in this server
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game

@@ -13,6 +13,9 @@ The move log is the truth; the ``state`` column of ``games`` is a cache of repla
     (games.over_message_id: the id of the game-over post in its channel, once delivered)
     deliveries  id, game_id, channel_id, seq, kind, user_id, payload (JSON, public facts only), created_at,
            due_at, attempts, done_at, last_error: the transactional outbox, what the bot owes Discord
+    user_settings  user_id PRIMARY KEY, time_zone, quiet_from, quiet_to, reminders, reminder_hours, turn_dms,
+           updated_at: each person's own settings (``bot.host.user_settings``; a DM held for the end of their
+           quiet hours is a delivery marked ``held`` in its payload, due then)
     results, ratings, rating_history, standings  players' history (:data:`HISTORY_TABLES`), written with a
            game's final move (``append_move(..., results=...)``) and read by ``bot.host.history_store``
 
