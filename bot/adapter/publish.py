@@ -243,9 +243,9 @@ class Publisher:
             del self._unmarked[delivery.id]
             self._posted.pop(delivery.id, None)
             return
+        if not delivery.is_post and await self._hold(delivery):  # a storage failure: the outbox tries again later
+            return
         try:
-            if not delivery.is_post and await self._hold(delivery):
-                return
             error = await self._send(delivery, later)
         except TRANSIENT_ERRORS as exc:
             delay = self.backoff.delay(delivery.attempts + 1)
@@ -253,6 +253,8 @@ class Publisher:
                         delivery.id, _describe(exc), delay)
             await self.host.retry_delivery(delivery, delay, _describe(exc))
             return
+        except StorageFailed:  # e.g. gathering held DMs could not read them: the outbox tries again later
+            raise
         except discord.HTTPException as exc:
             log.warning("game %d: %s %d cannot be delivered (%s); giving up", delivery.game_id, delivery.kind,
                         delivery.id, _describe(exc))

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import aiosqlite
 import pytest_asyncio
 
 from bot.adapter.texts import esc
@@ -44,7 +45,7 @@ async def world(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[tupl
     fake_discord.add_member(other, "alice")
     clock = Clock(at("2026-11-24 20:00"))
     settings = Settings(database_path=str(tmp_path / "santacruz.db"), ai_strength="random", ai_seconds=0.05,
-                        reminder_hours=12)
+                        reminder_hours=12, busy_timeout=0.2)
     driver = Driver(fake_discord, settings, channel="games", clock=clock)
     await driver.start()
     try:
@@ -220,3 +221,16 @@ async def test_turn_dms_off_and_the_persons_own_reminders(world: tuple[Driver, C
     assert await cog(driver).send_reminders(now=clock.now + 2 * HOUR + 1) == 1  # after her own 2 hours
     (reminder,) = dms_since(fake, "alice", before)
     assert reminder.text.startswith(t("bot.dm.reminder", "en", channel=f"<#{driver.channel.id}>"))
+
+
+async def test_a_locked_database_changes_no_setting_and_says_so(world: tuple[Driver, Clock, FakeChannel]) -> None:
+    driver, _, _ = world
+    await settings(driver, "bob")  # Bob's language is known before the database locks
+    async with aiosqlite.connect(driver.settings.database_path) as other:  # another process holds the write lock
+        await other.execute("BEGIN IMMEDIATE")
+        refused = await settings(driver, "bob", quiet_from=22, quiet_to=7)
+        await other.execute("ROLLBACK")
+    assert refused.text == t("host.error.storage", "de")
+    assert await driver.host.store.user_settings() == {}
+    panel = await settings(driver, "bob")
+    assert t("bot.settings.quiet_off", "de") in panel.text and not panel.text.startswith(t("bot.settings.saved", "de"))
