@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
+from typing import Final
 
 import discord
 
@@ -66,6 +67,11 @@ from bot.host.user_settings import HELD
 from i18n import t
 
 log = logging.getLogger(__name__)
+
+OUTBOX_LEASE: Final = 30.0
+"""Seconds a process holds a channel's outbox (renewed with every delivery), with a shared database."""
+LEASE_RETRY: Final = 1.0
+"""Seconds before a process looks again at a channel whose outbox another process holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +122,18 @@ class Outbox:
                 await self._sleep(delay)
                 continue
             if not more and self.lobby is None and not self._wake.is_set():
+                await self._publisher.host.let_go(self.lease)
                 return
+
+    @property
+    def lease(self) -> str:
+        """The name of the lease that lets one process deliver this channel's posts (a shared database)."""
+        return f"outbox:{self.channel_id}"
 
     async def _step(self) -> bool:
         """Redraw the lobby if asked, then deliver the first pending delivery if due (else wait for it);
-        whether anything is still pending."""
+        whether anything is still pending. With a shared database only the process holding the channel's
+        lease delivers (so the posts keep their order); the others look again shortly, in case it let go."""
         if self.lobby is not None:
             lobby, self.lobby = self.lobby, None
             await self._publisher.update_lobby(lobby)
@@ -130,11 +143,16 @@ class Outbox:
         ready = [i for i, d in enumerate(pending) if not _held_on(d, now)]
         if not ready:  # only DMs held for the end of quiet hours: the sweep wakes the channel when they are due
             return False
+        if not await host.hold(self.lease, OUTBOX_LEASE):
+            await self._sleep(LEASE_RETRY)
+            return True
         first = pending[ready[0]]
-        wait = first.due_at - now
+        wait = first.due_at - host.now()
         if wait > 0:
-            await self._sleep(wait)
+            await self._sleep(min(wait, OUTBOX_LEASE / 2))
         else:
+            if host.shared:  # the game may have moved in another process since this one last looked
+                await host.refresh_game(first.game_id)
             await self._publisher.deliver(first, pending[ready[0] + 1:])
         return True
 
@@ -197,6 +215,17 @@ class Publisher:
         for channel_id in channels:
             self.wake(channel_id)
         return channels
+
+    async def sweep(self) -> int:
+        """Wake every channel with deliveries due (a safety net; with a shared database also those of a
+        process that died holding their outbox); returns how many channels."""
+        now = self.host.now()
+        due = {d.channel_id for d in await self.host.pending_deliveries() if d.due_at <= now}
+        for channel_id in due:
+            box = self.outboxes.get(channel_id)
+            if box is None or box.task is None or box.task.done():
+                self.wake(channel_id)
+        return len(due)
 
     def pending(self) -> list[asyncio.Task[None]]:
         """The outbox tasks still sending."""

@@ -179,6 +179,9 @@ class PostgresStore:
     """The database of one or many bot processes on PostgreSQL. ``await PostgresStore.open(url)``, then
     ``await store.close()``."""
 
+    shared: Final = True
+    """Several processes may share the database: the host takes leases for work only one may do."""
+
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = url
@@ -345,6 +348,10 @@ class PostgresStore:
     async def game_version(self, game_id: int) -> int | None:
         rows = await self._fetch("SELECT version FROM games WHERE id = $1", game_id)
         return int(rows[0]["version"]) if rows else None
+
+    async def open_game_versions(self) -> list[tuple[int, int, int]]:
+        rows = await self._fetch("SELECT channel_id, id, version FROM games WHERE status IN ('lobby', 'running')")
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     async def open_game_version(self, channel_id: int) -> tuple[int, int] | None:
         rows = await self._fetch("SELECT id, version FROM games WHERE channel_id = $1"

@@ -513,6 +513,9 @@ class Store:
     never interleaves with another's statements.
     """
 
+    shared: Final = False
+    """One process owns a SQLite file (see the README): no leases needed."""
+
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
         self.path = path
@@ -716,6 +719,11 @@ class Store:
         """The game's version (bumped by every write), or ``None`` if there is no such game."""
         rows = await self._fetchall("SELECT version FROM games WHERE id = ?", (game_id,))
         return int(rows[0][0]) if rows else None
+
+    async def open_game_versions(self) -> list[tuple[int, int, int]]:
+        """``(channel id, game id, version)`` of every open game."""
+        rows = await self._fetchall("SELECT channel_id, id, version FROM games WHERE status IN ('lobby', 'running')")
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     async def open_game_version(self, channel_id: int) -> tuple[int, int] | None:
         """``(game id, version)`` of the channel's open game, or ``None``."""

@@ -24,6 +24,10 @@ from bot.host.user_settings import UserSettings
 class GameStore(Protocol):
     """What the host reads and writes; every write is one transaction, and a refused write changes nothing."""
 
+    @property
+    def shared(self) -> bool:
+        """Whether several processes may use the database at once (then the host takes leases)."""
+
     async def close(self) -> None: ...
 
     async def schema_version(self) -> int: ...
@@ -68,6 +72,8 @@ class GameStore(Protocol):
     async def game_version(self, game_id: int) -> int | None: ...
 
     async def open_game_version(self, channel_id: int) -> tuple[int, int] | None: ...
+
+    async def open_game_versions(self) -> list[tuple[int, int, int]]: ...
 
     async def timers(self, game_id: int) -> list[TimerRow]: ...
 
