@@ -238,3 +238,13 @@ async def test_open_games_list_yours_to_move_first(host: Host) -> None:
     assert first.channel_id == CH2 and first.yours  # the newer game comes first: it is theirs to move
     if second == other:  # the older game, where the mover is to move, comes after it
         assert [g.channel_id for g in await host.open_games_for(other)] == [CH2, CH]
+
+
+async def test_open_games_come_from_the_database_not_from_the_hosts_memory(host: Host, sqlite: Store) -> None:
+    other = make_host(sqlite, Clock(at("2026-11-24 12:00")))  # another process's host on the same database
+    await other.load()
+    await other.open(CH2, GUILD, CY, "Cy")
+    await other.join(CH2, ADA, "Ada")
+    assert host.info(CH2) is None  # this host never loaded that game
+    (game,) = await host.open_games_for(ADA)
+    assert (game.channel_id, game.status, game.yours) == (CH2, "lobby", False)
