@@ -9,8 +9,9 @@ again after a wait that doubles up to ``SWEEP_SECONDS``.
 
 A periodic sweep (every ``SWEEP_SECONDS``) looks for due work: turn reminders (driven from the database,
 the host knows whose reminder is due; one failing reminder does not stop the others), due timers (rows of
-the database: :meth:`Host.run_due_timers`) and running games whose seat to move is a computer's but that
-have no live computer task.
+the database: :meth:`Host.run_due_timers`), DMs held for the end of a player's quiet hours that are due now
+(:meth:`Publisher.release_held`) and running games whose seat to move is a computer's but that have no live
+computer task. Reminders follow each person's own settings (off, their own delay, none in their quiet hours).
 At start-up the outboxes resume: every post and DM a stored change still owes is delivered, in order,
 however long the bot was down (``bot.adapter.publish``); games whose turn is a computer's carry on.
 At shutdown, pending messages get a few seconds to go out; what is left goes out at the next start.
@@ -129,7 +130,8 @@ class Background:
     @tasks.loop(seconds=SWEEP_INTERVAL)
     async def sweep_loop(self) -> None:
         """Due work, every ``sweep_seconds``: with a shared database first the games other processes changed;
-        then computers without a task, posts left undelivered, turn reminders and timers."""
+        then computers without a task, posts left undelivered, turn reminders, DMs held for the end of quiet hours
+        and timers."""
         try:
             await self.host.refresh_all()
         except Exception as exc:
@@ -147,6 +149,11 @@ class Background:
         except Exception as exc:
             log.warning("looking for due turn reminders failed (%s: %s); trying again at the next sweep",
                         type(exc).__name__, exc)
+        try:
+            await self.publisher.release_held()
+        except Exception as exc:
+            log.warning("looking for DMs held for the end of quiet hours failed (%s: %s); trying again at the next "
+                        "sweep", type(exc).__name__, exc)
         try:
             await self.run_timers()
         except Exception as exc:

@@ -12,6 +12,9 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 
+``games`` lists a person's open games on every server (from the database), ``settings`` shows and changes their
+own settings (``bot.host.user_settings``) with the "Forget me…" button below (which asks to confirm).
+
 ``history``, ``game`` and ``export`` read the archive of this server's finished games (the host refuses to export a
 game that is not over); ``log`` sends the whole log as a ``.txt`` file when it does not fit one message.
 
@@ -34,19 +37,20 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-from bot.adapter import history_texts, options, texts, vacation_texts
+from bot.adapter import history_texts, options, settings_texts, texts, vacation_texts
 from bot.adapter.background import SHUTDOWN_GRACE, Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
 from bot.adapter.publish import Publisher
 from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
 from bot.adapter.translator import locale_text
-from bot.adapter.views import abandon_view, confirm_view, forget_view, leaderboard_view, lobby_view
+from bot.adapter.views import abandon_view, confirm_view, forget_view, leaderboard_view, lobby_view, settings_view
 from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
 from bot.host.ratings import BOARDS
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
+from bot.host.user_settings import MAX_REMINDER_HOURS
 from bot.host.workers import WorkerPool
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
@@ -666,7 +670,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         await reply(interaction, t("bot.export.sent", locale, id=record["game_id"], file=name),
                     file=discord.File(io.BytesIO(data), filename=name))
 
-    # ------------------------------------------------------------------ players' history: stats, leaderboard, forget-me
+    # ------------------------------------------------------------------ players' history: stats, leaderboard, forget
 
     @app_commands.command(name="stats", description=_cmd("stats"))
     @app_commands.describe(player=_opt("stats", "player"))
@@ -709,10 +713,15 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         except Exception as exc:
             await self.handle_error(interaction, exc)
 
-    @app_commands.command(name="forget-me", description=_cmd("forget-me"))
-    async def forget_me(self, interaction: discord.Interaction) -> None:
-        locale = await self._locale(interaction)
-        await reply(interaction, t("bot.forget.question", locale), view=forget_view(interaction.user.id, locale))
+    async def on_forget_ask(self, interaction: discord.Interaction, user_id: int) -> None:
+        """"Forget me…" on a settings panel: the confirm question (only its owner may go on)."""
+        try:
+            locale = await self._locale(interaction)
+            if interaction.user.id != user_id:
+                raise Refusal("bot.forget.not_yours")
+            await reply(interaction, t("bot.forget.question", locale), view=forget_view(user_id, locale))
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
 
     async def on_forget_confirm(self, interaction: discord.Interaction, user_id: int) -> None:
         """The confirm button of forget-me: only its asker may press it."""
@@ -727,6 +736,47 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         except Exception as exc:
             await self.handle_error(interaction, exc)
 
+
+    # ------------------------------------------------------------------ a person's own games and settings
+
+    @app_commands.command(name="games", description=_cmd("games"))
+    async def games(self, interaction: discord.Interaction) -> None:
+        """Every open game the user sits in, on every server (read from the database), theirs to move first."""
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
+        locale = await self._locale(interaction)
+        games = await self.host.open_games_for(interaction.user.id)
+        await reply(interaction, settings_texts.games_text(games, locale),
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="settings", description=_cmd("settings"))
+    @app_commands.describe(time_zone=_opt("settings", "time_zone"), quiet_from=_opt("settings", "quiet_from"),
+                           quiet_to=_opt("settings", "quiet_to"), quiet_off=_opt("settings", "quiet_off"),
+                           reminders=_opt("settings", "reminders"), reminder_hours=_opt("settings", "reminder_hours"),
+                           turn_dms=_opt("settings", "turn_dms"))
+    async def settings_(self, interaction: discord.Interaction, time_zone: str | None = None,
+                        quiet_from: Range[int, 0, 23] | None = None, quiet_to: Range[int, 0, 23] | None = None,
+                        quiet_off: bool = False, reminders: bool | None = None,
+                        reminder_hours: Range[int, 1, MAX_REMINDER_HOURS] | None = None,
+                        turn_dms: bool | None = None) -> None:
+        """The user's own settings: shown as they are, or changed (then shown), with "Forget me…" below."""
+        locale = await self._locale(interaction)
+        user_id = interaction.user.id
+        if (quiet_from is None) != (quiet_to is None) and not quiet_off:
+            raise Refusal("bot.settings.quiet_both")
+        quiet = (quiet_from, quiet_to) if quiet_from is not None and quiet_to is not None else None
+        asked = (time_zone, quiet, reminders, reminder_hours, turn_dms)
+        changing = quiet_off or any(value is not None for value in asked)
+        if changing:
+            await self.host.change_settings(user_id, time_zone=time_zone, quiet=quiet, quiet_off=quiet_off,
+                                            reminders=reminders, reminder_hours=reminder_hours, turn_dms=turn_dms)
+            await self.publisher.release_held()  # held DMs the change made due go out now
+        text = settings_texts.settings_text(self.host.settings_of(user_id), locale, now=self.host.now(),
+                                            default_hours=self.settings.reminder_hours, saved=changing)
+        await reply(interaction, text, view=settings_view(user_id, locale))
+
+    @settings_.autocomplete("time_zone")
+    async def _time_zones(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return options.time_zones(current)
 
     # ------------------------------------------------------------------ autocomplete
 

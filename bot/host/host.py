@@ -79,6 +79,17 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.leaderboard(guild_id, user_id, by="rating", page=0) -> Leaderboard   # by rating|wins|games
     await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
 
+    # each person's own settings and games (bot.host.user_settings; settings loaded at load())
+    host.settings_of(user_id) -> UserSettings              # the defaults for someone who never changed any
+    host.quiet_until(user_id, now=None) -> float | None    # the end of their quiet hours if now is inside them
+    await host.change_settings(user_id, *, time_zone=None, quiet=None, quiet_off=False, reminders=None,
+                               reminder_hours=None, turn_dms=None) -> UserSettings   # held DMs re-timed with it
+    await host.open_games_for(user_id) -> list[OpenGame]   # from the database: theirs to move first
+    await host.games_waiting(user_id, besides=None) -> int # open games waiting for their move
+    await host.hold_deliveries(deliveries, until) -> None  # DMs held for the end of quiet hours
+    await host.held_deliveries(user_id) -> list[Delivery]  # their held DMs, of every game
+    # (reminders follow each person's settings: off, their own hours, none in their quiet hours)
+
     # each user's own language (en/de/fr), for the DMs they get after a restart (loaded at load())
     await host.remember_locale(user_id, locale) -> bool    # stored only when it changed; True if so
     host.locale_of(user_id) -> str | None                  # None: never seen (use the game's language)
@@ -125,6 +136,9 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.already_on_vacation    on vacation in every game already
     host.error.vote_closed         (name) the vote on that vacation is over
     host.error.not_a_voter         (name) only the other players vote
+    host.error.bad_time_zone       (zone) not a time zone of the standard library's database
+    host.error.bad_quiet_hours     quiet hours outside 0-23, or starting and ending at the same hour
+    host.error.bad_reminder_hours  (max) a reminder delay outside 1..max hours
     bot.history.no_such_game       (id) no finished game of that id in this server
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game
@@ -197,6 +211,15 @@ from bot.host.table import (
     StartResult,
     Table,
     TableInfo,
+)
+from bot.host.user_settings import (
+    MAX_REMINDER_HOURS,
+    OpenGame,
+    UserSettings,
+    in_order,
+    known_time_zone,
+    open_game,
+    quiet_until,
 )
 from bot.host.vacation import Vacations
 from bot.host.workers import PoolBroken, WorkerPool, as_pool
@@ -336,6 +359,8 @@ class Host:
         """Turn deadlines: the warning and the computer's move when a turn runs out (``bot.host.deadlines``)."""
         self.vacations = Vacations(self)
         """Vacations: the others' vote, the pause or the computer's play, and the end (``bot.host.vacation``)."""
+        self._user_settings: dict[int, UserSettings] = {}
+        """User id -> their own settings, as stored (absent: the defaults)."""
 
     # ------------------------------------------------------------------ start-up
 
@@ -345,6 +370,7 @@ class Host:
         self._user_locales = {user: locale for user, locale in (await self.store.user_locales()).items()
                               if locale in LOCALES}
         self._damaged = {d.game_id: d for d in await self.store.damaged_untold()}
+        self._user_settings = await self.store.user_settings()
         loaded = []
         for game_id, channel_id in await self.store.open_game_keys():
             try:
@@ -605,7 +631,10 @@ class Host:
         seat = game.to_move
         if seat is None or seats[seat].computer_plays:
             return None
-        at = now + table.options.reminder_hours * HOUR
+        own = self.settings_of(seats[seat].user_id)
+        if not own.reminders:
+            return None
+        at = now + (own.reminder_hours or table.options.reminder_hours) * HOUR
         last = seats[seat].reminded_at
         return at if last is None else max(at, last + DAY)
 
@@ -863,11 +892,13 @@ class Host:
 
     async def refresh_all(self) -> list[TableInfo]:
         """With a shared database: read again every open game another process changed (or opened) since this
-        one last looked, and let go of games ended elsewhere; the games that changed (the sweep uses it)."""
+        one last looked, and let go of games ended elsewhere; the games that changed (the sweep uses it). People's
+        own settings are read again too."""
         if not self.shared:
             return []
         with _storage():
             stamps = await self.store.open_game_versions()
+            self._user_settings = await self.store.user_settings()  # people's settings changed in other processes
         changed = []
         open_channels = {channel_id for channel_id, _, _ in stamps}
         for channel_id, game_id, version in stamps:
@@ -1305,11 +1336,22 @@ class Host:
                 continue
             place = table.seats[seat]
             assert place.user_id is not None
+            since = table.last_move_at if table.last_move_at is not None else table.created_at
+            if not self._may_remind(place.user_id, since, place.reminded_at, now):
+                continue
             due.append(Reminder(
                 game_id=table.id, channel_id=table.channel_id, guild_id=table.guild_id,
                 locale=table.options.locale, seq=table.seq, seat=seat, user_id=place.user_id, name=place.name,
                 waiting_since=table.last_move_at if table.last_move_at is not None else table.created_at))
         return due
+
+    def _may_remind(self, user_id: int, since: float, reminded_at: float | None, now: float) -> bool:
+        """Whether the person's own settings let a reminder go now: reminders on, their own delay passed (a delay
+        changed during the turn counts), and not in their quiet hours (a reminder due then waits for their end)."""
+        own = self.settings_of(user_id)
+        if not own.reminders or quiet_until(own, now) is not None:
+            return False
+        return own.reminder_hours is None or reminded_at is not None or now >= since + own.reminder_hours * HOUR
 
     async def mark_reminded(self, reminder: Reminder, now: float | None = None) -> bool:
         """Record that ``reminder`` was sent: the next one for this turn comes a day (or the game's delay,
@@ -1400,6 +1442,79 @@ class Host:
     def locale_of(self, user_id: int) -> str | None:
         """The user's stored language, or ``None`` if the bot has not seen them interact."""
         return self._user_locales.get(user_id)
+
+    # ------------------------------------------------------------------ people's own settings and games
+
+    def settings_of(self, user_id: int | None) -> UserSettings:
+        """A person's own settings (the defaults for someone who never changed any, or a computer seat)."""
+        return self._user_settings.get(user_id, UserSettings()) if user_id is not None else UserSettings()
+
+    def quiet_until(self, user_id: int, now: float | None = None) -> float | None:
+        """The end of the person's quiet hours if ``now`` is inside them, else ``None``."""
+        return quiet_until(self.settings_of(user_id), self._clock() if now is None else now)
+
+    async def change_settings(self, user_id: int, *, time_zone: str | None = None,
+                              quiet: tuple[int, int] | None = None, quiet_off: bool = False,
+                              reminders: bool | None = None, reminder_hours: float | None = None,
+                              turn_dms: bool | None = None) -> UserSettings:
+        """Change some of a person's settings (``None``: unchanged; ``quiet``: first quiet hour and the hour they
+        end, local; ``quiet_off``: no quiet hours). Their held DMs are re-timed in the same transaction: due at the
+        end of the quiet hours as the new settings have them (a new time zone moves it), or now.
+        Refusals: ``host.error.bad_time_zone`` (zone), ``host.error.bad_quiet_hours``,
+        ``host.error.bad_reminder_hours`` (max); ``host.error.storage`` if the database refuses."""
+        old = self.settings_of(user_id)
+        changes: dict[str, Any] = {}
+        if time_zone is not None:
+            name = time_zone.strip()
+            if not known_time_zone(name):
+                raise HostError("host.error.bad_time_zone", zone=time_zone.strip()[:64])
+            changes["time_zone"] = name
+        if quiet_off:
+            changes.update(quiet_from=None, quiet_to=None)
+        elif quiet is not None:
+            start, end = quiet
+            if not (0 <= start <= 23 and 0 <= end <= 23) or start == end:
+                raise HostError("host.error.bad_quiet_hours")
+            changes.update(quiet_from=start, quiet_to=end)
+        if reminder_hours is not None:
+            if not 1 <= reminder_hours <= MAX_REMINDER_HOURS:
+                raise HostError("host.error.bad_reminder_hours", max=MAX_REMINDER_HOURS)
+            changes["reminder_hours"] = float(reminder_hours)
+        if reminders is not None:
+            changes["reminders"] = bool(reminders)
+        if turn_dms is not None:
+            changes["turn_dms"] = bool(turn_dms)
+        new = replace(old, **changes)
+        if new == old:
+            return old
+        now = self._clock()
+        with _storage():
+            await self.store.set_user_settings(user_id, new, now=now, held_due_at=quiet_until(new, now) or now)
+        self._user_settings[user_id] = new
+        return new
+
+    async def open_games_for(self, user_id: int) -> list[OpenGame]:
+        """Every open game (lobby or running) the person sits in, read from the database (games of other bot
+        processes too): theirs to move first, longest waiting first. ``host.error.storage`` if it cannot be read."""
+        with _storage():
+            rows = await self.store.open_games_of(user_id)
+        return in_order([g for row in rows if (g := open_game(row, user_id)) is not None])
+
+    async def games_waiting(self, user_id: int, *, besides: int | None = None) -> int:
+        """How many open games (other than ``besides``) wait for the person's move; 0 if the database cannot say."""
+        try:
+            games = await self.open_games_for(user_id)
+        except HostError:
+            return 0
+        return sum(1 for g in games if g.yours and g.game_id != besides)
+
+    async def hold_deliveries(self, deliveries: Sequence[Delivery], until: float) -> None:
+        """Hold DMs for the end of their player's quiet hours: due at ``until``, marked held (one transaction)."""
+        await self.store.hold_deliveries([(d.id, d.payload) for d in deliveries], due_at=until)
+
+    async def held_deliveries(self, user_id: int) -> list[Delivery]:
+        """The person's pending held DMs, of every game, in the order they were written."""
+        return [Delivery.from_row(r) for r in await self.store.held_deliveries(user_id)]
 
     # ------------------------------------------------------------------ players' history
 

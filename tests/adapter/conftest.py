@@ -39,7 +39,8 @@ def board_posts(fake: FakeDiscord, channel: Any = None) -> list[FakeMessage]:
 class Driver:
     """Runs the bot against the fake and plays for the seated users through interactions."""
 
-    def __init__(self, fake: FakeDiscord, settings: Settings, *, channel: Any = None, seed: int = 1) -> None:
+    def __init__(self, fake: FakeDiscord, settings: Settings, *, channel: Any = None, seed: int = 1,
+                 clock: Callable[[], float] | None = None) -> None:
         self.fake = fake
         self.seed = seed
         """The seed of the next game opened (the host's seeds are random otherwise)."""
@@ -47,7 +48,7 @@ class Driver:
         self.channel = fake.channel(channel)
         self.runner: BotRunner | None = None
         self.rng = random.Random(1234)
-        self.clock: Callable[[], float] | None = None
+        self.clock: Callable[[], float] | None = clock
         """The host's clock from the next (re)start on: a test's own, which it moves; ``None``: real time."""
 
     # -- bot life cycle ----------------------------------------------------------------
