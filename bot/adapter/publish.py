@@ -53,8 +53,6 @@ from i18n import t
 
 log = logging.getLogger(__name__)
 
-OUTBOX_LEASE: Final = 30.0
-"""Seconds a process holds a channel's outbox (renewed with every delivery), with a shared database."""
 LEASE_RETRY: Final = 1.0
 """Seconds before a process looks again at a channel whose outbox another process holds."""
 
@@ -126,12 +124,13 @@ class Outbox:
         pending = await host.pending_deliveries(self.channel_id)
         if not pending:
             return False
-        if not await host.hold(self.lease, OUTBOX_LEASE):
+        lease = host.settings.lease_seconds  # renewed with every delivery
+        if not await host.hold(self.lease, lease):
             await self._sleep(LEASE_RETRY)
             return True
         wait = pending[0].due_at - host.now()
         if wait > 0:
-            await self._sleep(min(wait, OUTBOX_LEASE / 2))
+            await self._sleep(min(wait, lease / 2))
         else:
             if host.shared:  # the game may have moved in another process since this one last looked
                 await host.refresh_game(pending[0].game_id)
