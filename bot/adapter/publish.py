@@ -106,6 +106,8 @@ class Outbox:
                 continue
             if not more and self.lobby is None and not self._wake.is_set():
                 await self._publisher.host.let_go(self.lease)
+                if self._wake.is_set() or self.lobby is not None:
+                    continue  # woken while letting go (this task still ran, so no new one was started): look again
                 return
 
     @property

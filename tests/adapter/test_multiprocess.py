@@ -6,6 +6,9 @@ and DM buttons; DM clicks reach the shard-0 process whatever the game's server. 
 takes over the dead process's posts once its lease expires, the other game never stops, and the restarted
 process finishes its game. Afterwards the database and the fake Discord show every move once, in order, posted
 once; the computer's moves once each; at most one reminder per player and turn; every delivery done.
+
+One bot on PostgreSQL also shows that a post queued while its channel's outbox is letting go of its lease is
+delivered (the lease's row is held by the test, so the outbox waits in the middle of letting go).
 """
 
 from __future__ import annotations
@@ -17,12 +20,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.adapter.texts import channel_link
 from bot.host.postgres_store import PostgresStore
+from bot.host.settings import Settings
 from engine import new_game
 from i18n import t
+from tests.adapter.conftest import Driver
 from tests.fakediscord import FakeChannel, FakeDiscord
 from tests.fakediscord.child_bot import ChildBot
 from tests.fakediscord.remote import Position, RemoteTable, first_custom_ids, poll
@@ -211,3 +217,38 @@ async def test_two_processes_play_two_games_and_one_survives_a_kill(store: Postg
         for bot in bots:
             errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
             assert not errors, f"{bot.log_path.name} logged errors: {errors}"
+
+
+async def test_a_post_queued_while_the_outbox_lets_go_of_its_lease_is_delivered(fake_discord: FakeDiscord,
+                                                                                  pg_url: str) -> None:
+    settings = Settings(database_url=pg_url, ai_strength="random", ai_seconds=0.05, sweep_seconds=3600.0)
+    driver = Driver(fake_discord, settings, channel="games")  # no sweep comes to the rescue in this test
+    await driver.start()
+    try:
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+        lease = f"outbox:{driver.channel.id}"
+        locker = await asyncpg.connect(pg_url)
+        try:
+            await locker.execute("INSERT INTO leases (name, owner, until) VALUES ($1, $2, $3) ON CONFLICT (name)"
+                                 " DO UPDATE SET owner = excluded.owner, until = excluded.until",
+                                 lease, driver.host.owner, driver.host.now() + 3600)
+            holding = locker.transaction()
+            await holding.start()
+            await locker.execute("SELECT 1 FROM leases WHERE name = $1 FOR UPDATE", lease)
+            driver.bot.get_cog("SantaCruz").publisher.wake(driver.channel.id)  # nothing to send: it lets go
+
+            async def letting_go() -> bool:
+                """Whether the bot waits for the lease's row: nothing else of it is locked, and with nothing to
+                deliver the outbox does not take its lease, it lets go of it."""
+                waiting = await locker.fetchval("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                                " AND pid <> pg_backend_pid()")
+                return bool(waiting)
+            await poll(letting_go, timeout=TIMEOUT, description="the outbox to wait while letting go of its lease")
+            await driver.play_turn("slash")  # its post is queued while the outbox's task is still letting go
+            await holding.rollback()
+        finally:
+            await locker.close()
+        await driver.wait_posts(2)  # the start and the move
+    finally:
+        await driver.stop()
