@@ -67,18 +67,20 @@ async def post(client: discord.Client, channel_id: int, content: str, *, picture
 
 
 async def deliver_post(client: discord.Client, channel_id: int, content: str, *, pictures: Attachments = (),
-                       view: discord.ui.View | None = None, sent: list[discord.Message] | None = None) -> str | None:
+                       view: discord.ui.View | None = None, sent: list[discord.Message] | None = None,
+                       nonce: str | None = None) -> str | None:
     """A message in a game's channel for the outbox: ``None`` when it went out as asked, :data:`ATTACH_FILES`
     when it went out without its pictures because the bot may not attach files there.
 
     Raises :data:`TRANSIENT_ERRORS` (try again later), :class:`MissingPermission` (:data:`SEND_MESSAGES`)
     when the bot may not post there, and any other :class:`discord.HTTPException` (give up). The message sent
-    is appended to ``sent`` when given.
+    is appended to ``sent`` when given. ``nonce`` (at most 25 characters) makes sending again harmless: Discord
+    answers a message with a nonce it saw in the last few minutes with that message instead of a new one.
     """
     channel = client.get_partial_messageable(channel_id)
     text = texts.clip(content, texts.MESSAGE_MAX)
     try:
-        message = await channel.send(text, **message_options(pictures, view))
+        message = await channel.send(text, nonce=nonce, **message_options(pictures, view))
         if sent is not None:
             sent.append(message)
         return None
@@ -86,7 +88,7 @@ async def deliver_post(client: discord.Client, channel_id: int, content: str, *,
         if not files(*pictures):
             raise MissingPermission(SEND_MESSAGES) from None
     try:  # Forbidden with pictures: perhaps only Attach Files is missing
-        message = await channel.send(text, **message_options((), view))
+        message = await channel.send(text, nonce=nonce, **message_options((), view))
         if sent is not None:
             sent.append(message)
     except discord.Forbidden:

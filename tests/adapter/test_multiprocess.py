@@ -8,7 +8,9 @@ process finishes its game. Afterwards the database and the fake Discord show eve
 once; the computer's moves once each; at most one reminder per player and turn; every delivery done.
 
 One bot on PostgreSQL also shows that a post queued while its channel's outbox is letting go of its lease is
-delivered (the lease's row is held by the test, so the outbox waits in the middle of letting go).
+delivered (the lease's row is held by the test, so the outbox waits in the middle of letting go); and one bot
+that a post sent again (its answer was lost, as when a process dies before it marks the post done) is not
+posted twice: each delivery carries its own nonce, and Discord answers a known nonce with the message it made.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from engine import new_game
 from i18n import t
-from tests.adapter.conftest import Driver
+from tests.adapter.conftest import Driver, board_posts
 from tests.fakediscord import FakeChannel, FakeDiscord
 from tests.fakediscord.child_bot import ChildBot
 from tests.fakediscord.remote import Position, RemoteTable, first_custom_ids, poll
@@ -252,3 +254,17 @@ async def test_a_post_queued_while_the_outbox_lets_go_of_its_lease_is_delivered(
         await driver.wait_posts(2)  # the start and the move
     finally:
         await driver.stop()
+
+
+async def test_a_post_sent_again_after_its_answer_was_lost_is_posted_once(driver: Driver) -> None:
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    messages = f"/channels/{driver.channel.id}/messages"
+    driver.fake.fail_route("POST", messages, status=503, after=True)  # Discord posted it; the bot hears 503
+    before = len(driver.fake.requests_to("POST", messages))
+    await driver.play_turn("slash")
+    await driver.settle()
+    sent = driver.fake.requests_to("POST", messages)[before:]
+    assert len(sent) == 2, "the move's post was not sent again after the 503"
+    assert sent[0].json["nonce"] == sent[1].json["nonce"]
+    assert len(board_posts(driver.fake, driver.channel)) == 2  # the start and the move, once each
