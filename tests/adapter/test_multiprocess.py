@@ -28,6 +28,7 @@ import pytest
 from bot.adapter.texts import channel_link
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
+from bot.host.table import MOVE_POST
 from engine import new_game
 from i18n import t
 from tests.adapter.conftest import Driver, board_posts
@@ -145,6 +146,9 @@ async def check_game(store: PostgresStore, fake: FakeDiscord, table: RemoteTable
     # one post per position: the start (0), each move but the last (its "My cards" button), the game over
     assert posted == Counter({**{seq: 1 for seq in range(last)}, -1: 1}), \
         f"posts per position (a missing or doubled one): {sorted(posted.items())}"
+    deliveries = await store.deliveries(table.game_id)
+    assert all(d.done_at is not None for d in deliveries), "a delivery is not done"
+    assert sorted(d.seq for d in deliveries if d.kind == MOVE_POST) == list(range(1, last + 1))
     sent = reminders(fake, table)
     per_user = Counter(user for user, _ in sent.elements())
     assert sent and max(per_user.values()) == 1, f"reminders per (user, position), at most one a day: {sent}"
