@@ -58,10 +58,22 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
-class Table:
-    """One game in one channel, played by three fake people."""
+@dataclass(frozen=True)
+class Turn:
+    """What the person to move sees: the game, its position, who they are, their legal moves and their view."""
 
-    def __init__(self, fake: FakeDiscord, bot: SantaCruzBot, channel: FakeChannel, users: list[str],
+    game_id: int
+    seq: int
+    user: str
+    legal: list[str]
+    view: Any
+
+
+class Table:
+    """One game in one channel, played by three fake people. It reads the game from the bot's host (the bot runs
+    in this process); :meth:`turn` and :meth:`game_id` are all a table of a bot elsewhere needs to change."""
+
+    def __init__(self, fake: FakeDiscord, bot: SantaCruzBot | None, channel: FakeChannel, users: list[str],
                  seed: int) -> None:
         self.fake, self.bot, self.channel, self.users = fake, bot, channel, users
         self.rng = random.Random(seed)
@@ -69,10 +81,25 @@ class Table:
 
     @property
     def host(self) -> Any:
+        assert self.bot is not None
         return self.bot.host
 
     def info(self) -> Any:
         return self.host.info(self.channel.id)
+
+    async def game_id(self) -> int:
+        """The id of the channel's game (once opened)."""
+        return int(self.info().game_id)
+
+    async def turn(self) -> Turn | None:
+        """The person to move now, or ``None`` once the game is over."""
+        info = self.info()
+        if info.status != "running":
+            return None
+        seat = info.seats[info.to_move]
+        return Turn(info.game_id, info.seq, self.fake.user(seat.user_id).name,
+                    self.host.legal_moves(self.channel.id, seat.user_id),
+                    self.host.view_for(self.channel.id, seat.user_id))
 
     async def acked(self, handle: InteractionHandle, figures: Figures) -> None:
         await handle.wait_for_callback(timeout=TIMEOUT)
@@ -112,17 +139,14 @@ class Table:
             await self.answered(handle, figures)
         handle = await self.fake.slash_command("santacruz start", {}, user=self.users[0], channel=self.channel)
         await self.answered(handle, figures)
-        info = self.info()
-        await self.fake.wait_until(lambda: self.posted(info.game_id, 0), timeout=TIMEOUT, description="the start")
+        game_id = await self.game_id()
+        await self.fake.wait_until(lambda: self.posted(game_id, 0), timeout=TIMEOUT, description="the start")
 
     async def move(self, figures: Figures, via: str) -> bool:
-        info = self.info()
-        if info.status != "running":
+        info = await self.turn()
+        if info is None:
             return False
-        seat = info.seats[info.to_move]
-        user = self.fake.user(seat.user_id).name
-        legal = self.host.legal_moves(self.channel.id, seat.user_id)
-        view = self.host.view_for(self.channel.id, seat.user_id)
+        user, legal, view = info.user, info.legal, info.view
         move = self.rng.choice(legal)
         started = self.loop.time()
         if via == "dm":
@@ -164,6 +188,24 @@ class Table:
         return True
 
 
+async def play_all(tables: list[Table], moves: int, figures: Figures) -> None:
+    """Every table plays at once, half the moves by slash command and half by DM, until ``moves`` moves were
+    made in all (or the games ended); ``figures.elapsed`` is the time it took."""
+    budget = [moves]
+    begin = time.perf_counter()
+
+    async def play(table: Table) -> None:
+        turn = 0
+        while budget[0] > 0:
+            budget[0] -= 1
+            if not await table.move(figures, "dm" if turn % 2 else "slash"):
+                return
+            turn += 1
+
+    await asyncio.gather(*(play(table) for table in tables))
+    figures.elapsed = time.perf_counter() - begin
+
+
 async def run(games: int, moves: int, seed: int, workers: int) -> Figures:
     figures = Figures()
     async with FakeDiscord() as fake, patch_discord(fake):
@@ -182,20 +224,8 @@ async def run(games: int, moves: int, seed: int, workers: int) -> Figures:
                 tables = [Table(fake, bot, channels[i], users[i], seed + i) for i in range(games)]
                 await asyncio.gather(*(table.open(figures) for table in tables))
                 figures.acks.clear()
-                budget = [moves]
-                begin = time.perf_counter()
                 cpu_begin = time.process_time() + children_cpu(pool)
-
-                async def play(table: Table) -> None:
-                    turn = 0
-                    while budget[0] > 0:
-                        budget[0] -= 1
-                        if not await table.move(figures, "dm" if turn % 2 else "slash"):
-                            return
-                        turn += 1
-
-                await asyncio.gather(*(play(table) for table in tables))
-                figures.elapsed = time.perf_counter() - begin
+                await play_all(tables, moves, figures)
                 figures.cpu = time.process_time() + children_cpu(pool) - cpu_begin
             if pool is not None:
                 pool.shutdown()

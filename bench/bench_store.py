@@ -65,22 +65,29 @@ async def add_game(store: Any, channel: int, seed: int, moves: list[str], states
     return game_id
 
 
+async def append_latencies(store: Any, appends: int) -> list[float]:
+    """Seconds each of ``appends`` moves took to store (``append_move``), whole games one after another in one
+    channel of an empty store."""
+    latencies: list[float] = []
+    seed = 0
+    while len(latencies) < appends:
+        seed += 1
+        moves, states = played(seed, appends - len(latencies))
+        game_id = await store.insert_game(channel_id=1, guild_id=1, opener_id=1000, seats=seats(),
+                                          options={"draft": False, "locale": "en"}, seed=seed,
+                                          status="running", locale="en", now=0.0)
+        for seq, (move, state) in enumerate(zip(moves, states, strict=True), start=1):
+            start = time.perf_counter()
+            await store.append_move(MoveRow(game_id, seq, 0, 1000, move, None, float(seq)), state=state,
+                                    last_move_at=float(seq))
+            latencies.append(time.perf_counter() - start)
+        await store.update_game(game_id, now=1.0, status="over")
+    return latencies
+
+
 async def bench(kind: str, games: int, appends: int) -> None:
     async with pgcluster.throwaway_store(kind) as store:
-        latencies: list[float] = []
-        seed = 0
-        while len(latencies) < appends:  # whole games, one after another in one channel
-            seed += 1
-            moves, states = played(seed, appends - len(latencies))
-            game_id = await store.insert_game(channel_id=1, guild_id=1, opener_id=1000, seats=seats(),
-                                              options={"draft": False, "locale": "en"}, seed=seed,
-                                              status="running", locale="en", now=0.0)
-            for seq, (move, state) in enumerate(zip(moves, states, strict=True), start=1):
-                start = time.perf_counter()
-                await store.append_move(MoveRow(game_id, seq, 0, 1000, move, None, float(seq)), state=state,
-                                        last_move_at=float(seq))
-                latencies.append(time.perf_counter() - start)
-            await store.update_game(game_id, now=1.0, status="over")
+        latencies = await append_latencies(store, appends)
         cuts = statistics.quantiles(latencies, n=100)
         template = [played(seed, MOVES_PER_GAME) for seed in range(20)]
         for number in range(games):

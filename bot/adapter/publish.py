@@ -70,8 +70,6 @@ from i18n import t
 
 log = logging.getLogger(__name__)
 
-OUTBOX_LEASE: Final = 30.0
-"""Seconds a process holds a channel's outbox (renewed with every delivery), with a shared database."""
 LEASE_RETRY: Final = 1.0
 """Seconds before a process looks again at a channel whose outbox another process holds."""
 
@@ -125,6 +123,8 @@ class Outbox:
                 continue
             if not more and self.lobby is None and not self._wake.is_set():
                 await self._publisher.host.let_go(self.lease)
+                if self._wake.is_set() or self.lobby is not None:
+                    continue  # woken while letting go (this task still ran, so no new one was started): look again
                 return
 
     @property
@@ -145,13 +145,14 @@ class Outbox:
         ready = [i for i, d in enumerate(pending) if not _held_on(d, now)]
         if not ready:  # only DMs held for the end of quiet hours: the sweep wakes the channel when they are due
             return False
-        if not await host.hold(self.lease, OUTBOX_LEASE):
+        lease = host.settings.lease_seconds  # renewed with every delivery
+        if not await host.hold(self.lease, lease):
             await self._sleep(LEASE_RETRY)
             return True
         first = pending[ready[0]]
         wait = first.due_at - host.now()
         if wait > 0:
-            await self._sleep(min(wait, OUTBOX_LEASE / 2))
+            await self._sleep(min(wait, lease / 2))
         else:
             if host.shared:  # the game may have moved in another process since this one last looked
                 await host.refresh_game(first.game_id)
@@ -329,29 +330,32 @@ class Publisher:
         return f"missing permission: {missing}" if missing == SEND_MESSAGES else None
 
     async def _post(self, delivery: Delivery) -> str | None:
+        # The same nonce each time the delivery is sent: sent again (this process or another could not mark it
+        # done, e.g. it died just after sending), Discord answers with the message already posted.
+        nonce = f"sc{delivery.id}"
         if delivery.kind == MOVE_POST:
             sent: list[discord.Message] = []
             try:
-                return await self._post_move(delivery.move(), sent=sent,
+                return await self._post_move(delivery.move(), sent=sent, nonce=nonce,
                                              clicked=self._clicked.pop((delivery.game_id, delivery.seq), None))
             finally:
                 if sent:
                     self._posted[delivery.id] = sent[0].id
         if delivery.kind == REPLAY_POST:
-            return await self._post_replay(delivery)
+            return await self._post_replay(delivery, nonce)
         if delivery.kind == START_POST:
-            return await self._post_start(delivery.start())
+            return await self._post_start(delivery.start(), nonce)
         if delivery.kind == SEAT_POST:
-            return await self._post_seat_change(delivery.seat_change())
+            return await self._post_seat_change(delivery.seat_change(), nonce)
         if delivery.kind == NOTICE_POST:
-            return await self._post_notice(delivery)
+            return await self._post_notice(delivery, nonce)
         if delivery.kind == ABANDONED_POST:
             locale = str(delivery.payload["locale"])
             text = t("bot.post.abandoned", locale, name=texts.esc(str(delivery.payload["name"])))
-            return await deliver_post(self.client, delivery.channel_id, text)
+            return await deliver_post(self.client, delivery.channel_id, text, nonce=nonce)
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
 
-    async def _post_notice(self, delivery: Delivery) -> str | None:
+    async def _post_notice(self, delivery: Delivery, nonce: str | None = None) -> str | None:
         """A vacation's or a deadline's post in the game's language; a vacation's vote carries its buttons."""
         locale = str(delivery.payload["locale"])
         seat = delivery.payload.get("vote")
@@ -360,17 +364,17 @@ class Publisher:
             name = str(delivery.payload["params"]["name"])
             view = vacation_view(delivery.game_id, int(seat), name, locale)
         return await deliver_post(self.client, delivery.channel_id,
-                                  vacation_texts.notice_text(delivery.payload, locale), view=view)
+                                  vacation_texts.notice_text(delivery.payload, locale), view=view, nonce=nonce)
 
-    async def _post_replay(self, delivery: Delivery) -> str | None:
+    async def _post_replay(self, delivery: Delivery, nonce: str | None = None) -> str | None:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""
         locale = str(delivery.payload["locale"])
         gif = await self.pictures.replay_gif(await self.host.replay_record(delivery.game_id), locale)
         return await deliver_post(self.client, delivery.channel_id, t("bot.replay.post", locale),
-                                  pictures=[(gif, "replay.gif")])
+                                  pictures=[(gif, "replay.gif")], nonce=nonce)
 
     async def _post_move(self, result: MoveResult, *, clicked: int | None,
-                         sent: list[discord.Message] | None = None) -> str | None:
+                         sent: list[discord.Message] | None = None, nonce: str | None = None) -> str | None:
         locale = result.locale
         board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
         pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
@@ -379,22 +383,24 @@ class Publisher:
         try:
             return await deliver_post(self.client, result.channel_id, texts.move_post(result, locale),
                                       pictures=pictures, sent=sent, mentions=self._mentions(result.to_move_user_id),
+                                      nonce=nonce,
                                       view=post_view(result.game_id, result.seq, locale, game_over=result.game_over))
         finally:
             if result.user_id is not None:
                 await self.dms.strip_turn_dm(result.game_id, result.user_id, keep=clicked)
 
-    async def _post_start(self, start: StartResult) -> str | None:
+    async def _post_start(self, start: StartResult, nonce: str | None = None) -> str | None:
         info = start.info
         board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
         return await deliver_post(self.client, info.channel_id, texts.start_post(start, info.locale),
                                   pictures=[(board, "board.png")], view=post_view(info.game_id, info.seq, info.locale),
-                                  mentions=self._mentions(start.to_move_user_id))
+                                  mentions=self._mentions(start.to_move_user_id), nonce=nonce)
 
-    async def _post_seat_change(self, change: SeatChange) -> str | None:
+    async def _post_seat_change(self, change: SeatChange, nonce: str | None = None) -> str | None:
         info = change.info
         try:
-            return await deliver_post(self.client, info.channel_id, texts.seat_change_post(change, info.locale))
+            return await deliver_post(self.client, info.channel_id, texts.seat_change_post(change, info.locale),
+                                      nonce=nonce)
         finally:
             if change.away:
                 await self.dms.strip_turn_dm(info.game_id, change.user_id)

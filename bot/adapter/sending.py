@@ -50,11 +50,14 @@ def files(*pictures: tuple[bytes | None, str]) -> list[discord.File]:
 
 
 def message_options(pictures: Attachments, view: discord.ui.View | None,
-                    mentions: discord.AllowedMentions = ALLOWED_MENTIONS) -> dict[str, Any]:
-    """The keyword arguments of a post or a DM: user pings only (``mentions``), the pictures, and the view if any."""
+                    mentions: discord.AllowedMentions = ALLOWED_MENTIONS, nonce: str | None = None) -> dict[str, Any]:
+    """The keyword arguments of a post or a DM: user pings only (``mentions``), the pictures, and the view and the
+    nonce if any."""
     kwargs: dict[str, Any] = {"allowed_mentions": mentions, "files": files(*pictures)}
     if view is not None:
         kwargs["view"] = view
+    if nonce is not None:
+        kwargs["nonce"] = nonce
     return kwargs
 
 
@@ -71,19 +74,20 @@ async def post(client: discord.Client, channel_id: int, content: str, *, picture
 
 async def deliver_post(client: discord.Client, channel_id: int, content: str, *, pictures: Attachments = (),
                        view: discord.ui.View | None = None, sent: list[discord.Message] | None = None,
-                       mentions: discord.AllowedMentions = ALLOWED_MENTIONS) -> str | None:
+                       mentions: discord.AllowedMentions = ALLOWED_MENTIONS, nonce: str | None = None) -> str | None:
     """A message in a game's channel for the outbox: ``None`` when it went out as asked, :data:`ATTACH_FILES`
     when it went out without its pictures because the bot may not attach files there.
 
     Raises :data:`TRANSIENT_ERRORS` (try again later), :class:`MissingPermission` (:data:`SEND_MESSAGES`)
     when the bot may not post there, and any other :class:`discord.HTTPException` (give up). The message sent
     is appended to ``sent`` when given; ``mentions``: whom it may ping (someone in their quiet hours is named, not
-    pinged).
+    pinged). ``nonce`` (at most 25 characters) makes sending again harmless: Discord answers a message with a
+    nonce it saw in the last few minutes with that message instead of a new one.
     """
     channel = client.get_partial_messageable(channel_id)
     text = texts.clip(content, texts.MESSAGE_MAX)
     try:
-        message = await channel.send(text, **message_options(pictures, view, mentions))
+        message = await channel.send(text, **message_options(pictures, view, mentions, nonce))
         if sent is not None:
             sent.append(message)
         return None
@@ -91,7 +95,7 @@ async def deliver_post(client: discord.Client, channel_id: int, content: str, *,
         if not files(*pictures):
             raise MissingPermission(SEND_MESSAGES) from None
     try:  # Forbidden with pictures: perhaps only Attach Files is missing
-        message = await channel.send(text, **message_options((), view, mentions))
+        message = await channel.send(text, **message_options((), view, mentions, nonce))
         if sent is not None:
             sent.append(message)
     except discord.Forbidden:

@@ -245,9 +245,6 @@ Chooser = Callable[[View, str, int, float], str]
 TIMER_LEASE: Final = 60.0
 """Seconds a process holds a claimed timer; after that another process may run it (the first one died)."""
 
-COMPUTER_LEASE: Final = 60.0
-"""Seconds (at least) a process holds a channel's computers while they think, with a shared database."""
-
 TimerHandler = Callable[[TimerRow, float], Awaitable[object | None]]
 """What runs when a timer is due: ``handler(timer, now)`` (see :meth:`Host.on_timer`)."""
 
@@ -861,7 +858,7 @@ class Host:
                     turn = self._computer_turn(channel_id)
                     if turn is None:
                         return
-                    if not await self.hold(lease, max(COMPUTER_LEASE, 10 * self.settings.ai_seconds)):
+                    if not await self.hold(lease, self.computer_lease):
                         log.info("channel %d: another process plays its computers", channel_id)
                         return
                     result = await self._computer_move(channel_id, *turn)
@@ -871,6 +868,12 @@ class Host:
             await self.let_go(lease)
 
     # ------------------------------------------------------------------ several processes over one database
+
+    @property
+    def computer_lease(self) -> float:
+        """Seconds a process holds a channel's computers while they think (with a shared database): twice
+        ``LEASE_SECONDS``, and long enough for ten thinking times."""
+        return max(2 * self.settings.lease_seconds, 10 * self.settings.ai_seconds)
 
     async def hold(self, lease: str, seconds: float) -> bool:
         """Whether this process may do the work named ``lease`` (a channel's outbox, its computers) for the next

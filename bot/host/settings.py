@@ -28,7 +28,7 @@ from i18n import LOCALES
 AI_STRENGTHS: Final = ("random", "greedy", "expert")
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "busy_timeout", "retry_seconds",
-                            "sweep_seconds")
+                            "sweep_seconds", "lease_seconds")
 
 
 _SECRET: Final = ("discord_token", "database_url")
@@ -74,6 +74,9 @@ class Settings:
     """RETRY_SECONDS: wait before a failed computer move is tried again (doubling each time, up to SWEEP_SECONDS)."""
     sweep_seconds: float = 60.0
     """SWEEP_SECONDS: how often due work is looked for: turn reminders, computers to move whose task ended."""
+    lease_seconds: float = 30.0
+    """LEASE_SECONDS: with a shared database (PostgreSQL), how long a process holds a channel's posts (renewed with
+    each one) and, twice as long, its computers: a process that died holding them is relieved after that."""
 
     def __post_init__(self) -> None:
         if self.log_level not in LOG_LEVELS:

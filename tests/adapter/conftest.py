@@ -18,6 +18,7 @@ import pytest_asyncio
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.host.settings import Settings
 from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage, InteractionHandle
+from tests.fakediscord.remote import slash_for_move
 
 TIMEOUT = 60.0
 """Generous: the machine may be slow and busy."""
@@ -146,18 +147,7 @@ class Driver:
         return await handle.wait_for_message(lambda m: not m.loading, timeout=TIMEOUT)
 
     def slash_for_move(self, move: str) -> tuple[str, dict[str, Any]]:
-        verb, _, arg = move.partition(" ")
-        if verb == "land":
-            return "land", {"site": int(arg)}
-        if verb in ("ship", "river", "road"):
-            return "build", {"card": verb, **({"site": int(arg)} if arg else {})}
-        if verb == "double":
-            return "build", {"card": "double", "kind": arg}
-        if verb == "build":
-            return "build", {"site": int(arg)}
-        if verb == "score":
-            return "score", {"card": arg}
-        return "choose", {"option": move}
+        return slash_for_move(move)
 
     async def play_slash(self, user: str, move: str) -> FakeMessage:
         """Play ``move`` with a slash command in the channel (confirming a no-build card)."""

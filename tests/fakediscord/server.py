@@ -428,6 +428,8 @@ class _InjectedError:
     pattern: re.Pattern[str]
     error: ApiError
     remaining: int | None
+    after: bool = False
+    """Carry the request out first, then answer with the error (the answer is what got lost)."""
 
 
 @dataclass(eq=False)
@@ -512,6 +514,8 @@ class FakeDiscord:
         self._messages: dict[int, FakeMessage] = {}
         self._channel_messages: dict[int, list[int]] = {}
         self._loose_attachments: dict[int, FakeAttachment] = {}
+        self._nonces: dict[tuple[int, str], int] = {}
+        """(channel id, nonce) -> the message created with it (the bot is the only author)."""
 
         # application commands: scope (None = global, else guild id) -> commands
         self._commands: dict[int | None, list[dict[str, Any]]] = {}
@@ -865,24 +869,28 @@ class FakeDiscord:
         code: int = 50013,
         message: str = "Missing Permissions",
         times: int | None = 1,
+        after: bool = False,
     ) -> None:
         """Make the next ``times`` requests (``None``: all) matching ``method`` (or ``"*"``) and the
         path regex ``path`` (``re.fullmatch`` on e.g. ``/channels/123/messages``) fail with this
         Discord error. discord.py retries 500, 502, 504 and 524 itself with sleeps of 1, 3, 5... s
-        (five times, then raises); a 503 it raises at once: use :meth:`fail_route` for that."""
+        (five times, then raises); a 503 it raises at once: use :meth:`fail_route` for that.
+        ``after=True``: the request is carried out (a message is created), only its answer is the error."""
         error = ApiError(status, code, message)
-        self._injected.append(_InjectedError(method.upper(), re.compile(path), error, times))
+        self._injected.append(_InjectedError(method.upper(), re.compile(path), error, times, after))
 
     def clear_errors(self) -> None:
         """Forget every injected error (from :meth:`inject_error` and :meth:`fail_route`)."""
         self._injected.clear()
 
-    def fail_route(self, method: str, path: str, *, status: int = 503, times: int | None = 1) -> None:
+    def fail_route(self, method: str, path: str, *, status: int = 503, times: int | None = 1,
+                   after: bool = False) -> None:
         """Answer the next ``times`` requests matching ``method`` and ``path`` (as :meth:`inject_error`)
-        with a server error, as Discord does when it has trouble (default 503 Service Unavailable)."""
+        with a server error, as Discord does when it has trouble (default 503 Service Unavailable);
+        ``after=True``: when the work was done all the same (the bot cannot tell)."""
         message = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
                    504: "Gateway Timeout"}.get(status, "Server Error")
-        self.inject_error(method, path, status=status, code=0, message=message, times=times)
+        self.inject_error(method, path, status=status, code=0, message=message, times=times, after=after)
 
     def deny_permission(self, channel: ChannelRef, permission: str, denied: bool = True) -> None:
         """Deny the bot ``permission`` (``"send_messages"`` or ``"attach_files"``) in ``channel`` (or allow
@@ -1788,13 +1796,17 @@ class FakeDiscord:
         return _json_response(answer, status=status)
 
     async def _route(self, request: web.Request, rec: RecordedRequest) -> tuple[int, Any]:
+        lost_answer: ApiError | None = None
         for injected in self._injected:
             if injected.method in ("*", rec.method) and injected.pattern.fullmatch(rec.path):
                 if injected.remaining is not None:
                     injected.remaining -= 1
                     if injected.remaining <= 0:
                         self._injected.remove(injected)
-                return injected.error.status, injected.error.body()
+                if not injected.after:
+                    return injected.error.status, injected.error.body()
+                lost_answer = injected.error
+                break
         path_matched = False
         for route in self._routes:
             match = route.pattern.match(rec.path)
@@ -1816,6 +1828,8 @@ class FakeDiscord:
                 self.server_errors.append(f"{rec.route}:\n{traceback.format_exc()}")
                 _log.exception("fake discord: error handling %s", rec.route)
                 return 400, {"message": f"fake discord internal error: {exc!r}", "code": 0}
+            if lost_answer is not None:
+                return lost_answer.status, lost_answer.body()
             return 200, answer
         rec.known = False
         _log.warning("fake discord: unknown route %s %s", rec.method, rec.path)
@@ -2364,8 +2378,14 @@ class FakeDiscord:
             errors = FormErrors()
             validate_message(body, rec.files, errors, partial=False)
             errors.raise_if_any()
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce") and (channel.id, str(nonce)) in self._nonces:
+            # Discord: a nonce seen in the last few minutes returns that message, and none is created
+            return self._messages[self._nonces[(channel.id, str(nonce))]].to_payload()
         flags = int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING)
         msg = self._new_message(channel, body, rec.files, flags=flags)
+        if nonce is not None:
+            self._nonces[(channel.id, str(nonce))] = msg.id
         await self._message_event("MESSAGE_CREATE", msg)
         return msg.to_payload()
 

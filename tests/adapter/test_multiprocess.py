@@ -1,0 +1,274 @@
+"""End to end with two bot processes (shards 0 and 1 of 2) over one PostgreSQL database (issue 11).
+
+Two servers, one per shard, a game in each (two people and a computer) played to the end with slash commands
+and DM buttons; DM clicks reach the shard-0 process whatever the game's server. The shard-1 process is killed
+(SIGKILL) just after a move in its server's game; its game goes on by DM through the shard-0 process, which
+takes over the dead process's posts once its lease expires, the other game never stops, and the restarted
+process finishes its game. Afterwards the database and the fake Discord show every move once, in order, posted
+once; the computer's moves once each; at most one reminder per player and turn; every delivery done.
+
+One bot on PostgreSQL also shows that a post queued while its channel's outbox is letting go of its lease is
+delivered (the lease's row is held by the test, so the outbox waits in the middle of letting go); and one bot
+that a post sent again (its answer was lost, as when a process dies before it marks the post done) is not
+posted twice: each delivery carries its own nonce, and Discord answers a known nonce with the message it made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot.adapter.texts import channel_link
+from bot.host.postgres_store import PostgresStore
+from bot.host.settings import Settings
+from bot.host.table import MOVE_POST
+from engine import new_game
+from i18n import t
+from tests.adapter.conftest import Driver, board_posts
+from tests.fakediscord import FakeChannel, FakeDiscord
+from tests.fakediscord.child_bot import ChildBot
+from tests.fakediscord.remote import Position, RemoteTable, first_custom_ids, poll
+
+TIMEOUT = 90.0
+"""Generous: two bot processes, a database server and the test share a slow, busy machine."""
+LEASE_SECONDS = 4.0
+"""How soon the shard-0 process takes over the posts of the killed one (and twice that, its computers)."""
+KILL_AT = 6
+"""The killed process's game is this many moves in when its process dies."""
+WHILE_DEAD = 2
+"""Moves made by DM in the killed process's game while it is down (handled by the shard-0 process)."""
+
+
+def bot_env(database_url: str, shard: int, token: str) -> dict[str, str]:
+    return {"DISCORD_TOKEN": token, "DATABASE_URL": database_url, "SHARD_COUNT": "2", "SHARD_IDS": str(shard),
+            "AI_STRENGTH": "random", "AI_SECONDS": "0.05", "SWEEP_SECONDS": "1", "REMINDER_HOURS": "0.0003",
+            "LEASE_SECONDS": str(LEASE_SECONDS), "LOG_LEVEL": "INFO"}
+
+
+@pytest.fixture
+async def store(pg_url: str) -> AsyncIterator[PostgresStore]:
+    """The test's own connection to the bots' database (migrated by it first, as the bots will find it)."""
+    opened = await PostgresStore.open(pg_url)
+    yield opened
+    await opened.close()
+
+
+def move_posts(fake: FakeDiscord, channel: FakeChannel, game_id: int) -> Counter[int]:
+    """How many times each position of the game was posted in the channel (the start is 0): a post carries
+    the "My cards" button of its position ``sc:<game>:hand:<seq>``; the game-over post a rematch button."""
+    posted: Counter[int] = Counter()
+    for message in fake.messages(channel, ephemeral=False):
+        for custom_id in first_custom_ids(message):
+            match = re.fullmatch(rf"sc:{game_id}:hand:(\d+)", custom_id)
+            if match:
+                posted[int(match.group(1))] += 1
+            elif custom_id == f"sc:{game_id}:rematch":
+                posted[-1] += 1
+    return posted
+
+
+def reminders(fake: FakeDiscord, table: RemoteTable) -> Counter[tuple[str, int]]:
+    """Reminder DMs of the table's game by (user, position): a reminder carries the controls of its turn."""
+    text = t("bot.dm.reminder", "en", channel=channel_link(table.channel.id))
+    sent: Counter[tuple[str, int]] = Counter()
+    for user in table.users:
+        for message in fake.dm_messages(user):
+            if text not in message.content:
+                continue
+            seqs = {int(m.group(1)) for cid in first_custom_ids(message)
+                    if (m := re.fullmatch(rf"sc:{table.game_id}:(\d+):.*", cid))}
+            for seq in seqs:
+                sent[(user, seq)] += 1
+    return sent
+
+
+async def wait_reminder(fake: FakeDiscord, table: RemoteTable, position: Position) -> None:
+    """Let the person to move wait until their turn reminder comes (the sweep sends it about a second in)."""
+    user_id = position.to_move_user()
+    assert user_id is not None
+    user = fake.user(user_id).name
+
+    async def reminded() -> bool:
+        return reminders(fake, table)[(user, position.seq)] > 0
+    await poll(reminded, timeout=TIMEOUT, description=f"a reminder for {user}")
+
+
+def never_reminded(position: Position) -> bool:
+    """Whether the person to move was not reminded yet in this game (a player gets one reminder a day)."""
+    assert position.game is not None and position.game.to_move is not None
+    return position.to_move_user() is not None and position.row.seats[position.game.to_move]["reminded_at"] is None
+
+
+async def play_to_end(table: RemoteTable, *, remind_at: int) -> None:
+    """Play the game to its end, slash commands and DM controls in turn; once at move ``remind_at`` or later
+    a person not reminded yet waits for their reminder before moving."""
+    reminded = False
+    turn = 0
+    while (position := await table.position()).running:
+        if not reminded and position.seq >= remind_at and never_reminded(position):
+            await wait_reminder(table.fake, table, position)
+            reminded = True
+        turn += 1
+        await table.step("dm" if turn % 2 else "slash")
+
+
+async def person_moves_by_dm(table: RemoteTable, count: int) -> None:
+    """``count`` moves of people, all with their turn DM's controls (computer moves in between waited for)."""
+    made = 0
+    while made < count and (await table.position()).running:
+        before = table.dm_moves
+        await table.step("dm")
+        made += table.dm_moves - before
+
+
+async def check_game(store: PostgresStore, fake: FakeDiscord, table: RemoteTable) -> None:
+    """What the database and the channel show once the game is over and every delivery is done."""
+    position = await table.position()
+    assert position.row.status == "over" and position.game is not None
+    rows = await store.moves(table.game_id)
+    assert [r.seq for r in rows] == list(range(1, len(rows) + 1)), "the move log has a gap or a double"
+    replayed = new_game(position.game.names, position.row.seed)
+    for row in rows:
+        replayed.apply(row.move)
+    assert replayed.to_json() == position.game.to_json(), "the stored moves do not replay to the final state"
+    computer_seats = {n for n, seat in enumerate(position.row.seats) if seat["user_id"] is None}
+    computer_moves = [r.seq for r in rows if r.seat in computer_seats]
+    assert computer_moves and all(rows[seq - 1].user_id is None for seq in computer_moves)
+    posted = move_posts(fake, table.channel, table.game_id)
+    last = len(rows)
+    # one post per position: the start (0), each move but the last (its "My cards" button), the game over
+    assert posted == Counter({**{seq: 1 for seq in range(last)}, -1: 1}), \
+        f"posts per position (a missing or doubled one): {sorted(posted.items())}"
+    deliveries = await store.deliveries(table.game_id)
+    assert all(d.done_at is not None for d in deliveries), "a delivery is not done"
+    assert sorted(d.seq for d in deliveries if d.kind == MOVE_POST) == list(range(1, last + 1))
+    sent = reminders(fake, table)
+    per_user = Counter(user for user, _ in sent.elements())
+    assert sent and max(per_user.values()) == 1, f"reminders per (user, position), at most one a day: {sent}"
+
+
+async def wait_deliveries_done(store: PostgresStore) -> None:
+    async def done() -> bool:
+        return not await store.pending_deliveries()
+    await poll(done, timeout=TIMEOUT, description="every delivery to be done")
+
+
+async def start_process(fake: FakeDiscord, bot: ChildBot, shard: int) -> None:
+    """Start a bot process and wait until its gateway session for ``shard`` is live (commands synced)."""
+    old = fake.shard_sessions().get(shard)
+    bot.start()
+    await fake.wait_until(lambda: (s := fake.shard_sessions().get(shard)) is not None and s is not old
+                          and s.connection is not None and fake.synced_commands(),
+                          timeout=TIMEOUT, description=f"the shard-{shard} process to connect")
+
+
+def dm_clicks_on_shard_0(fake: FakeDiscord, table: RemoteTable) -> list[Any]:
+    session = fake.shard_sessions()[0]
+    clicks = {str(h.id) for h in table.dm_clicks}
+    return [e for e in session.events if e["t"] == "INTERACTION_CREATE" and e["d"]["id"] in clicks]
+
+
+async def test_two_processes_play_two_games_and_one_survives_a_kill(store: PostgresStore, pg_url: str,
+                                                                     tmp_path: Path) -> None:
+    async with FakeDiscord(shard_count=2, populate=False) as fake:
+        for name in ("alice", "bob", "carol", "dave"):
+            fake.add_user(name)
+        zero = fake.add_guild("Zero", owner="alice", shard=(0, 2), channels=("games",))
+        one = fake.add_guild("One", owner="carol", shard=(1, 2), channels=("games",))
+        fake.add_member(zero, "bob")
+        fake.add_member(one, "dave")
+        bots = [ChildBot(fake.base_url, bot_env(pg_url, shard, fake.token), tmp_path / f"shard{shard}.log")
+                for shard in (0, 1)]
+        try:
+            await start_process(fake, bots[0], 0)
+            await start_process(fake, bots[1], 1)
+            channel = {g: next(c for c in fake.channels.values() if c.guild_id == g.id) for g in (zero, one)}
+            steady = RemoteTable(fake, store, channel[zero], ["alice", "bob"], seed=1, timeout=TIMEOUT)
+            killed = RemoteTable(fake, store, channel[one], ["carol", "dave"], seed=2, timeout=TIMEOUT)
+            await asyncio.gather(steady.open(), killed.open())
+
+            steady_game = asyncio.create_task(play_to_end(steady, remind_at=KILL_AT + 4))
+            while (await killed.position()).seq < KILL_AT or (await killed.position()).to_move_user() is None:
+                await killed.step("slash")
+            await killed.step("slash")  # its post and DMs are on their way when the process dies
+            bots[1].kill()
+            at_kill = (await steady.position()).seq
+
+            await person_moves_by_dm(killed, WHILE_DEAD)  # the shard-0 process serves the game meanwhile
+            await steady.wait_seq(at_kill + 3)  # the other game went on meanwhile (or is over)
+            assert not steady_game.done() or steady_game.exception() is None
+
+            await start_process(fake, bots[1], 1)
+            await asyncio.gather(steady_game, play_to_end(killed, remind_at=0))
+            await wait_deliveries_done(store)
+
+            for table in (steady, killed):
+                await check_game(store, fake, table)
+                assert table.slash_moves and table.dm_moves
+            assert dm_clicks_on_shard_0(fake, killed), "no DM click of shard 1's game reached the shard-0 process"
+        except BaseException:
+            for bot in bots:
+                print(f"--- {bot.log_path.name}\n{bot.log()[-6000:]}")
+            raise
+        finally:
+            for bot in bots:
+                bot.terminate()
+        for bot in bots:
+            errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
+            assert not errors, f"{bot.log_path.name} logged errors: {errors}"
+
+
+async def test_a_post_queued_while_the_outbox_lets_go_of_its_lease_is_delivered(fake_discord: FakeDiscord,
+                                                                                  pg_url: str) -> None:
+    settings = Settings(database_url=pg_url, ai_strength="random", ai_seconds=0.05, sweep_seconds=3600.0)
+    driver = Driver(fake_discord, settings, channel="games")  # no sweep comes to the rescue in this test
+    await driver.start()
+    try:
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+        lease = f"outbox:{driver.channel.id}"
+        locker = await asyncpg.connect(pg_url)
+        try:
+            await locker.execute("INSERT INTO leases (name, owner, until) VALUES ($1, $2, $3) ON CONFLICT (name)"
+                                 " DO UPDATE SET owner = excluded.owner, until = excluded.until",
+                                 lease, driver.host.owner, driver.host.now() + 3600)
+            holding = locker.transaction()
+            await holding.start()
+            await locker.execute("SELECT 1 FROM leases WHERE name = $1 FOR UPDATE", lease)
+            driver.bot.get_cog("SantaCruz").publisher.wake(driver.channel.id)  # nothing to send: it lets go
+
+            async def letting_go() -> bool:
+                """Whether the bot waits for the lease's row: nothing else of it is locked, and with nothing to
+                deliver the outbox does not take its lease, it lets go of it."""
+                waiting = await locker.fetchval("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                                " AND pid <> pg_backend_pid()")
+                return bool(waiting)
+            await poll(letting_go, timeout=TIMEOUT, description="the outbox to wait while letting go of its lease")
+            await driver.play_turn("slash")  # its post is queued while the outbox's task is still letting go
+            await holding.rollback()
+        finally:
+            await locker.close()
+        await driver.wait_posts(2)  # the start and the move
+    finally:
+        await driver.stop()
+
+
+async def test_a_post_sent_again_after_its_answer_was_lost_is_posted_once(driver: Driver) -> None:
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    messages = f"/channels/{driver.channel.id}/messages"
+    driver.fake.fail_route("POST", messages, status=503, after=True)  # Discord posted it; the bot hears 503
+    before = len(driver.fake.requests_to("POST", messages))
+    await driver.play_turn("slash")
+    await driver.settle()
+    sent = driver.fake.requests_to("POST", messages)[before:]
+    assert len(sent) == 2, "the move's post was not sent again after the 503"
+    assert sent[0].json["nonce"] == sent[1].json["nonce"]
+    assert len(board_posts(driver.fake, driver.channel)) == 2  # the start and the move, once each
