@@ -73,18 +73,20 @@ class DirectMessages:
         return channel
 
     async def _dm(self, user_id: int, content: str, *, pictures: Attachments = (),
-                  view: discord.ui.View | None = None) -> discord.Message:
-        """A DM; raises :class:`discord.Forbidden` when the user does not accept DMs from the bot."""
+                  view: discord.ui.View | None = None, nonce: str | None = None) -> discord.Message:
+        """A DM; raises :class:`discord.Forbidden` when the user does not accept DMs from the bot. ``nonce`` (a
+        delivery's): sent again, Discord answers with the DM already made instead of a second one."""
         channel = await self._dm_channel(user_id)
-        return await channel.send(texts.clip(content, texts.MESSAGE_MAX), **message_options(pictures, view))
+        return await channel.send(texts.clip(content, texts.MESSAGE_MAX),
+                                  **message_options(pictures, view, nonce=nonce))
 
     async def _dm_player(self, info: TableInfo, user_id: int, content: str, *, pictures: Attachments = (),
-                         view: discord.ui.View | None = None) -> discord.Message | None:
+                         view: discord.ui.View | None = None, nonce: str | None = None) -> discord.Message | None:
         """A DM to a seated player; if it cannot be delivered the channel says so (once) with a mention.
 
         A passing failure (:data:`TRANSIENT_ERRORS`) is raised for the caller to try again."""
         try:
-            message = await self._dm(user_id, content, pictures=pictures, view=view)
+            message = await self._dm(user_id, content, pictures=pictures, view=view, nonce=nonce)
         except TRANSIENT_ERRORS:
             raise
         except discord.Forbidden:
@@ -108,7 +110,7 @@ class DirectMessages:
             await reply(interaction, t("bot.reply.dm_blocked", locale))
 
     async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
-                        start: bool = False, heading: str = "") -> None:
+                        start: bool = False, heading: str = "", nonce: str | None = None) -> None:
         """DM a player their own view: hand, bird chips, personal picture, and on their turn the controls and how
         many other games wait for them. ``heading`` goes above (the DM that ends quiet hours)."""
         current = self.host.info(info.channel_id)
@@ -127,16 +129,17 @@ class DirectMessages:
             waiting = settings_texts.others_waiting(
                 await self.host.games_waiting(user_id, besides=current.game_id), locale)
         content = texts.lines_text([part for part in (heading, content, waiting) if part])
-        message = await self._dm_player(current, user_id, content, pictures=[(png, "hand.png")], view=controls)
+        message = await self._dm_player(current, user_id, content, pictures=[(png, "hand.png")], view=controls,
+                                        nonce=nonce)
         if message is not None and controls is not None:
             await self.strip_turn_dm(current.game_id, user_id)
             self._turn_dms[(current.game_id, user_id)] = (message.channel.id, message.id)
 
-    async def send_note(self, user_id: int, content: str) -> bool:
+    async def send_note(self, user_id: int, content: str, *, nonce: str | None = None) -> bool:
         """A DM of words alone (e.g. what waited during quiet hours); whether it went out. A passing failure
         (:data:`TRANSIENT_ERRORS`) is raised for the caller to try again."""
         try:
-            await self._dm(user_id, content)
+            await self._dm(user_id, content, nonce=nonce)
         except TRANSIENT_ERRORS:
             raise
         except discord.HTTPException as exc:
@@ -158,10 +161,11 @@ class DirectMessages:
             log.warning("game %d: could not tell the opener about a missing permission (%s)", info.game_id,
                         exc.status)
 
-    async def send_notice(self, info: TableInfo, user_id: int, payload: dict[str, Any]) -> None:
+    async def send_notice(self, info: TableInfo, user_id: int, payload: dict[str, Any], *,
+                          nonce: str | None = None) -> None:
         """A notice the host owes a player by DM (a deadline's warning), in the player's language."""
         locale = self.locale_of(user_id, str(payload.get("locale", info.locale)))
-        await self._dm_player(info, user_id, vacation_texts.notice_text(payload, locale))
+        await self._dm_player(info, user_id, vacation_texts.notice_text(payload, locale), nonce=nonce)
 
     async def strip_turn_dm(self, game_id: int, user_id: int, *, keep: int | None = None) -> None:
         """Take the controls off a player's previous turn DM (they moved, or a newer one came)."""

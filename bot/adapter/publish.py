@@ -330,9 +330,7 @@ class Publisher:
         return f"missing permission: {missing}" if missing == SEND_MESSAGES else None
 
     async def _post(self, delivery: Delivery) -> str | None:
-        # The same nonce each time the delivery is sent: sent again (this process or another could not mark it
-        # done, e.g. it died just after sending), Discord answers with the message already posted.
-        nonce = f"sc{delivery.id}"
+        nonce = _nonce(delivery)
         if delivery.kind == MOVE_POST:
             sent: list[discord.Message] = []
             try:
@@ -411,6 +409,7 @@ class Publisher:
         assert delivery.user_id is not None
         if delivery.payload.get(HELD):
             return await self._send_held(delivery)
+        nonce = _nonce(delivery)
         info = self.host.find_game(delivery.game_id)
         if info is None or info.status != "running":
             return "skipped: the game is not running"
@@ -418,7 +417,7 @@ class Publisher:
                for d in later):
             return "skipped: a later DM shows the same hand"
         if delivery.kind == NOTICE_DM:
-            await self.dms.send_notice(info, delivery.user_id, delivery.payload)
+            await self.dms.send_notice(info, delivery.user_id, delivery.payload, nonce=nonce)
             return None
         start = bool(delivery.payload.get("start"))
         if delivery.kind == TURN_DM:
@@ -426,11 +425,11 @@ class Publisher:
             if not turn_dms and not (start or delivery.payload.get("hand_changed")):
                 return "skipped: the player turned turn DMs off"
             if turn_dms and self._turn_stands(delivery, info):
-                await self.dms.send_hand(info, delivery.user_id, turn=True, start=start)
+                await self.dms.send_hand(info, delivery.user_id, turn=True, start=start, nonce=nonce)
                 return None
             if not delivery.payload.get("hand_changed"):
                 return "skipped: the turn has passed"
-        await self.dms.send_hand(info, delivery.user_id, turn=False, start=start)
+        await self.dms.send_hand(info, delivery.user_id, turn=False, start=start, nonce=nonce)
         return None
 
     @staticmethod
@@ -460,10 +459,11 @@ class Publisher:
                 info = self.host.find_game(turn.game_id)
                 assert info is not None
                 heading = settings_texts.held_text(waiting, [], locale)
-                await self.dms.send_hand(info, user_id, turn=True, heading=heading)
+                await self.dms.send_hand(info, user_id, turn=True, heading=heading, nonce=_nonce(delivery))
             else:
                 changed = list(dict.fromkeys(d.channel_id for d in held))
-                await self.dms.send_note(user_id, settings_texts.held_text(waiting, changed, locale))
+                await self.dms.send_note(user_id, settings_texts.held_text(waiting, changed, locale),
+                                         nonce=_nonce(delivery))
             for other in held:
                 if other.id != delivery.id:
                     await self.host.delivered(other, f"collapsed into delivery {delivery.id}")
@@ -494,6 +494,12 @@ def _held_on(delivery: Delivery, now: float) -> bool:
     """Whether ``delivery`` is a DM held for the end of its player's quiet hours, not due yet at ``now`` (it does
     not hold up the channel's other deliveries)."""
     return bool(delivery.payload.get(HELD)) and delivery.due_at > now
+
+
+def _nonce(delivery: Delivery) -> str:
+    """The same nonce each time a delivery is sent: sent again (this process or another could not mark it done,
+    e.g. it died just after sending), Discord answers with the message already made instead of a second one."""
+    return f"sc{delivery.id}"
 
 
 def _shows_hand(delivery: Delivery, info: TableInfo) -> bool:

@@ -272,3 +272,25 @@ async def test_a_post_sent_again_after_its_answer_was_lost_is_posted_once(driver
     assert len(sent) == 2, "the move's post was not sent again after the 503"
     assert sent[0].json["nonce"] == sent[1].json["nonce"]
     assert len(board_posts(driver.fake, driver.channel)) == 2  # the start and the move, once each
+
+
+async def test_a_dm_sent_again_after_its_answer_was_lost_is_one_dm(driver: Driver) -> None:
+    """The turn DM carries its delivery's nonce too: after a 503 that came once Discord had made it (or a process
+    that died before marking it sent), the DM sent again is answered with the first one, not a second DM."""
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    mover = driver.to_move_user()
+    assert mover is not None
+    other = "bob" if mover == "alice" else "alice"
+    dms = f"/channels/{driver.fake.dm_channel(other).id}/messages"
+    driver.fake.fail_route("POST", dms, status=503, after=True)
+    before = len(driver.fake.requests_to("POST", dms))
+    dm_count = len(driver.fake.dm_messages(other))
+    await driver.play_turn("slash")
+    await driver.settle()
+    turn_dm = await driver.wait_turn_dm(other)
+    sent = driver.fake.requests_to("POST", dms)[before:]
+    assert len(sent) == 2, "the turn DM was not sent again after the 503"
+    assert sent[0].json["nonce"] == sent[1].json["nonce"]
+    assert len(driver.fake.dm_messages(other)) == dm_count + 1
+    assert driver.fake.dm_messages(other)[-1].id == turn_dm.id
