@@ -149,6 +149,7 @@ import engine
 from bot.host.history_store import Forgotten
 from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult, game_results, player_stats
 from bot.host.settings import AI_STRENGTHS, Settings
+from bot.host.stale import LOBBY_EXPIRY, STALE_KINDS, lobby_timer, stale_timer
 from bot.host.store import (
     OPEN_STATUSES,
     UNDO,
@@ -273,6 +274,10 @@ def _storage() -> Iterator[None]:
         raise HostError("host.error.storage") from None
 
 
+storage_refusal = _storage
+"""For the host's parts in other modules (``bot.host.stale_tables``): a database failure becomes the refusal."""
+
+
 class Host:
     """All games of one bot, one per channel; see the module docstring for the API."""
 
@@ -309,6 +314,10 @@ class Host:
         """This host's name in the database's leases and timer claims (unique per process and start)."""
         self._timer_handlers: dict[str, TimerHandler] = {}
         """Timer kind -> what runs when such a timer is due (see :meth:`on_timer`)."""
+        from bot.host.stale_tables import StaleTables  # it imports this module: not at the top
+
+        self.stale = StaleTables(self)
+        """Lobby expiry, stale games ("Keep it open") and the games of deleted channels (``bot.host.stale_tables``)."""
 
     # ------------------------------------------------------------------ start-up
 
@@ -415,6 +424,20 @@ class Host:
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         return self._locks[channel_id]
+
+    # for the host's parts in other modules (bot.host.stale_tables)
+    @property
+    def tables(self) -> dict[int, Table]:
+        """Channel id -> the channel's current (or last) game in memory."""
+        return self._tables
+
+    def channel_lock(self, channel_id: int) -> asyncio.Lock:
+        """The lock every change to the channel's game happens under."""
+        return self._lock(channel_id)
+
+    def running_table(self, channel_id: int, game_id: int | None = None) -> Table:
+        """The channel's running game (of ``game_id``, if given), else the refusal that says why not."""
+        return self._running(channel_id, game_id)
 
     def _open_table(self, channel_id: int) -> Table:
         table = self._tables.get(channel_id)
@@ -529,7 +552,7 @@ class Host:
                 game_id = await self.store.insert_game(
                     channel_id=channel_id, guild_id=guild_id, opener_id=opener_id,
                     seats=[s.to_dict() for s in seats], options=options.to_dict(), seed=seed, status="lobby",
-                    locale=options.locale, now=now)
+                    locale=options.locale, now=now, timers=[lobby_timer(self.settings, now)])
         except ChannelBusy:
             raise HostError("host.error.game_exists") from None
         table = Table(id=game_id, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
@@ -609,7 +632,8 @@ class Host:
                 computer_to_move=seat.computer_plays,
                 dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
             await self._save_seats(table, table.seats, status="running", state=game.to_json(), last_move_at=now,
-                                   next_reminder_at=reminder, deliveries=_start_deliveries(result))
+                                   next_reminder_at=reminder, deliveries=_start_deliveries(result),
+                                   cancel_timers=[LOBBY_EXPIRY], timers=[stale_timer(self.settings, now)])
             table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
             return result
 
@@ -791,7 +815,8 @@ class Host:
             await self.store.append_move(row, state=new.to_json(), status=status, last_move_at=now,
                                          next_reminder_at=reminder,
                                          deliveries=_move_deliveries(result, replay=table.options.replay),
-                                         results=results)
+                                         results=results, cancel_timers=STALE_KINDS,
+                                         timers=[] if status == "over" else [stale_timer(self.settings, now)])
         except MoveConflict:
             await self._check_interaction(interaction_id)
             log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
