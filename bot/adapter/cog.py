@@ -40,6 +40,8 @@ from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
 from bot.adapter.publish import Publisher
 from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
+from bot.adapter.stale_tables import GoneChannels
+from bot.adapter.stale_texts import kept_open_text
 from bot.adapter.translator import locale_text
 from bot.adapter.views import abandon_view, confirm_view, forget_view, leaderboard_view, lobby_view
 from bot.host.host import Host, HostError
@@ -95,6 +97,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         self.background = Background(bot, self.host, self.publisher, self.dms,
                                      retry_seconds=settings.retry_seconds, sweep_seconds=settings.sweep_seconds)
         self.errors = ErrorTexts(self.host, self._channel_for)
+        self.gone = GoneChannels(self.host, self.publisher, self.background)
+        self.publisher.on_channel_gone = self.gone.channel_gone
 
     # ------------------------------------------------------------------ life cycle
 
@@ -111,6 +115,20 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def send_reminders(self, now: float | None = None) -> int:
         """DM every player whose reminder is due; returns how many were due."""
         return await self.background.send_reminders(now)
+
+    # ------------------------------------------------------------------ channels and servers that are gone
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.gone.channel_gone(channel.id, "channel deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.gone.channel_gone(payload.thread_id, "thread deleted")
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.gone.guild_gone(guild.id, "the bot left the server")
 
     # ------------------------------------------------------------------ small helpers
 
@@ -320,6 +338,14 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                                        can_manage=self._can_manage(interaction), name=interaction.user.display_name)
         await interaction.response.edit_message(content=t("bot.reply.abandoned", locale), view=None)
         self.publisher.queue_abandoned(info)
+
+    async def _button_keepopen(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Under a stale game's notice: anyone seated keeps the game open (the notice loses its button)."""
+        info = self._game(game_id)
+        await self.host.stale.keep_open(info.channel_id, interaction.user.id, game_id)
+        await interaction.response.edit_message(
+            content=kept_open_text(interaction.user.display_name, self.settings.stale_days, info.locale), view=None,
+            allowed_mentions=ALLOWED_MENTIONS)
 
     async def _button_cancel(self, interaction: discord.Interaction, game_id: int) -> None:
         locale = await self._locale(interaction)

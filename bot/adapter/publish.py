@@ -23,16 +23,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Final
 
 import discord
 
 from bot.adapter import texts
 from bot.adapter.dms import DirectMessages
 from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, TRANSIENT_ERRORS, MissingPermission, deliver_post
-from bot.adapter.views import lobby_view, post_view
+from bot.adapter.stale_texts import stale_text
+from bot.adapter.views import keep_open_view, lobby_view, post_view
 from bot.host.host import Host
 from bot.host.pictures import Pictures
+from bot.host.stale import LOBBY_CLOSED, NOTICE
 from bot.host.store import StorageFailed
 from bot.host.table import (
     ABANDONED_POST,
@@ -40,6 +44,7 @@ from bot.host.table import (
     MOVE_POST,
     REPLAY_POST,
     SEAT_POST,
+    STALE_POST,
     START_POST,
     TURN_DM,
     Delivery,
@@ -51,6 +56,13 @@ from bot.host.table import (
 from i18n import t
 
 log = logging.getLogger(__name__)
+
+CHANNEL_GONE: Final = frozenset({10003, 10004})
+"""Discord's codes of a 404 that means the channel (Unknown Channel) or its server (Unknown Guild) is gone."""
+LOBBY_SEARCH: Final = 50
+"""How many of a channel's last messages are searched for a lobby message the bot no longer remembers."""
+ChannelGone = Callable[[int, str], Awaitable[None]]
+"""``(channel_id, reason)``: what to do when a post finds the channel gone (end its games)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +158,8 @@ class Publisher:
         """(game id, seq) -> the DM whose controls made that move (its controls are left as they are)."""
         self._posted: dict[int, int] = {}
         """Delivery id -> the id of the message it was sent as (a game-over post's is kept for the history)."""
+        self.on_channel_gone: ChannelGone | None = None
+        """Called when a post finds its channel gone (404 Unknown Channel or Unknown Guild), after giving it up."""
 
     # ------------------------------------------------------------------ waking the outboxes
 
@@ -195,6 +209,15 @@ class Publisher:
         """Remember the lobby message of ``info``'s game, to keep it up to date."""
         self._lobby_messages[info.game_id] = (info.channel_id, message_id)
 
+    def forget_channel(self, channel_id: int) -> None:
+        """The channel is gone and its deliveries were given up: no lobby message to redraw there; the outbox
+        (if running) finds nothing pending and ends."""
+        self._lobby_messages = {g: m for g, m in self._lobby_messages.items() if m[0] != channel_id}
+        box = self.outboxes.get(channel_id)
+        if box is not None:
+            box.lobby = None
+            box.kick()
+
     def queue_lobby(self, info: TableInfo) -> None:
         """Bring the game's lobby message up to date (if the bot knows it by then): once, with the newest state."""
         box = self.outbox(info.channel_id)
@@ -213,6 +236,7 @@ class Publisher:
             del self._unmarked[delivery.id]
             self._posted.pop(delivery.id, None)
             return
+        gone: str | None = None
         try:
             error = await self._send(delivery, later)
         except TRANSIENT_ERRORS as exc:
@@ -225,6 +249,8 @@ class Publisher:
             log.warning("game %d: %s %d cannot be delivered (%s); giving up", delivery.game_id, delivery.kind,
                         delivery.id, _describe(exc))
             error = _describe(exc)
+            if delivery.is_post and isinstance(exc, discord.NotFound) and exc.code in CHANNEL_GONE:
+                gone = error
         except Exception as exc:  # a broken delivery is isolated: reported, given up, the others go on
             log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
             error = _describe(exc)
@@ -232,6 +258,8 @@ class Publisher:
         await self.host.delivered(delivery, error, message_id=self._posted.get(delivery.id))
         del self._unmarked[delivery.id]
         self._posted.pop(delivery.id, None)
+        if gone is not None and self.on_channel_gone is not None:
+            await self.on_channel_gone(delivery.channel_id, f"channel gone: {gone}")
 
     async def _send(self, delivery: Delivery, later: list[Delivery]) -> str | None:
         """Send ``delivery``; the reason it was not sent (skipped, permission missing), or ``None``."""
@@ -265,11 +293,54 @@ class Publisher:
             return await self._post_start(delivery.start())
         if delivery.kind == SEAT_POST:
             return await self._post_seat_change(delivery.seat_change())
+        if delivery.kind == STALE_POST:
+            return await self._post_stale(delivery)
         if delivery.kind == ABANDONED_POST:
             locale = str(delivery.payload["locale"])
             text = t("bot.post.abandoned", locale, name=texts.esc(str(delivery.payload["name"])))
             return await deliver_post(self.client, delivery.channel_id, text)
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
+
+    async def _post_stale(self, delivery: Delivery) -> str | None:
+        """A stale table's post: the notice with its "Keep it open" button; a closed lobby's message loses its
+        buttons."""
+        what, locale = delivery.payload["what"], str(delivery.payload["locale"])
+        view = keep_open_view(delivery.game_id, locale) if what == NOTICE else None
+        missing = await deliver_post(self.client, delivery.channel_id, stale_text(delivery.payload), view=view)
+        if what == LOBBY_CLOSED:
+            await self._close_lobby_message(delivery)
+        return missing
+
+    async def _close_lobby_message(self, delivery: Delivery) -> None:
+        """Redraw a closed lobby's message without its buttons: the one this process posted, else (after a
+        restart) the bot's message among the channel's last ones that carries the lobby's join button."""
+        info = self.host.find_game(delivery.game_id)
+        if info is None:
+            return
+        known = self._lobby_messages.pop(delivery.game_id, None)
+        channel = self.client.get_partial_messageable(delivery.channel_id)
+        try:
+            if known is not None:
+                message: discord.PartialMessage | discord.Message = channel.get_partial_message(known[1])
+            else:
+                found = await self._find_lobby_message(channel, delivery.game_id)
+                if found is None:
+                    return
+                message = found
+            await message.edit(content=texts.lobby_text(info, info.locale), view=None,
+                               allowed_mentions=ALLOWED_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not close the lobby message (%s)", delivery.game_id, exc.status)
+
+    async def _find_lobby_message(self, channel: discord.PartialMessageable, game_id: int) -> discord.Message | None:
+        join = f"sc:{game_id}:join"
+        me = self.client.user
+        async for message in channel.history(limit=LOBBY_SEARCH):
+            if me is not None and message.author.id == me.id and any(
+                    getattr(item, "custom_id", None) == join for row in message.components
+                    for item in getattr(row, "children", ())):
+                return message
+        return None
 
     async def _post_replay(self, delivery: Delivery) -> str | None:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""

@@ -39,8 +39,11 @@ def board_posts(fake: FakeDiscord, channel: Any = None) -> list[FakeMessage]:
 class Driver:
     """Runs the bot against the fake and plays for the seated users through interactions."""
 
-    def __init__(self, fake: FakeDiscord, settings: Settings, *, channel: Any = None, seed: int = 1) -> None:
+    def __init__(self, fake: FakeDiscord, settings: Settings, *, channel: Any = None, seed: int = 1,
+                 clock: Callable[[], float] | None = None) -> None:
+        """``clock``: the host's clock (a test's own, to move days on without waiting), kept across restarts."""
         self.fake = fake
+        self.clock = clock
         self.seed = seed
         """The seed of the next game opened (the host's seeds are random otherwise)."""
         self.settings = settings
@@ -63,7 +66,10 @@ class Driver:
         return self.bot.host
 
     async def start(self) -> SantaCruzBot:
-        bot = create_bot(self.settings, host_options={"new_seed": self._next_seed})
+        host_options: dict[str, Any] = {"new_seed": self._next_seed}
+        if self.clock is not None:
+            host_options["clock"] = self.clock
+        bot = create_bot(self.settings, host_options=host_options)
         self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
         await self.runner.start()
         return bot

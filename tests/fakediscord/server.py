@@ -1106,6 +1106,29 @@ class FakeDiscord:
         await conn.ws.close(code=code, message=b"fake disconnect")
         self.notify()
 
+    async def delete_channel(self, channel: ChannelRef) -> None:
+        """Delete a guild channel or thread (its messages go with it): later requests to it answer 404 / 10003
+        Unknown Channel, and the bot gets CHANNEL_DELETE (THREAD_DELETE for a thread), as on Discord."""
+        c = self.channel(channel)
+        if c.guild_id is None:
+            raise ValueError("only a guild channel or thread can be deleted")
+        del self.channels[c.id]
+        self.guilds[c.guild_id].channels.pop(c.id, None)
+        if c.is_thread:
+            data = {"id": str(c.id), "guild_id": str(c.guild_id), "parent_id": str(c.parent_id), "type": int(c.type)}
+            await self.dispatch("THREAD_DELETE", data)
+        else:
+            await self.dispatch("CHANNEL_DELETE", c.to_payload())
+        self.notify()
+
+    async def remove_guild(self, guild: GuildRef) -> None:
+        """Remove the bot from a guild (kicked, or the guild deleted): the bot gets GUILD_DELETE without
+        ``unavailable``; its later requests to the guild's channels answer 403 / 50001 Missing Access."""
+        g = self.guild(guild)
+        await self.dispatch("GUILD_DELETE", {"id": str(g.id)})
+        g.members.pop(self.bot_user.id, None)
+        self.notify()
+
     async def request_reconnect(self) -> None:
         """Send op 7 RECONNECT: the bot closes and RESUMEs."""
         session = self.session
@@ -2354,6 +2377,8 @@ class FakeDiscord:
 
     async def _r_create_message(self, rec: RecordedRequest, channel_id: str) -> Any:
         channel = self._channel_or_404(channel_id)
+        if channel.guild_id is not None and self.bot_user.id not in self.guilds[channel.guild_id].members:
+            raise ApiError(403, 50001, "Missing Access")
         if channel.is_dm and channel.recipient is not None and channel.recipient.blocks_dms:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         denied = self._denied.get(channel.id, set())
