@@ -9,6 +9,8 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.dms``: each player's hand, bird chips and personal picture by DM, with move controls on their
   turn, or as the ephemeral answer of ``/santacruz hand`` when their DMs are closed;
 * ``bot.adapter.background``: computer moves, turn reminders, restart recovery and shutdown;
+* ``bot.adapter.stale_tables``: a deleted channel or thread, or a server the bot left, ends its games (the
+  listeners below); "Keep it open" under a stale game's notice is a game button like the lobby's;
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 

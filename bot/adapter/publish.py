@@ -13,7 +13,11 @@ picture, a mention of the player to move), the start, seat changes, an abandoned
 post the animated replay of the whole game (drawn in the render worker pool). The game-over post's message id is
 recorded with its delivery, so that ``/santacruz history`` links to it. Without the
 Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
-either way the opener is told once. The lobby message is kept up to date by the same task, coalesced:
+either way the opener is told once. A post answered 404 Unknown Channel or Unknown Guild means the channel is
+gone: the delivery is given up and :attr:`Publisher.on_channel_gone` ends the channel's game
+(``bot.adapter.stale_tables``). A stale table's post (a closed lobby, the "Keep it open" notice, the abandonment)
+is a delivery like the others; a closed lobby's message loses its buttons. The lobby message is kept up to date by
+the same task, coalesced:
 only the newest lobby state is drawn, however many clicks came meanwhile. No acknowledgement waits for
 any of this: the ``queue_*`` methods are synchronous and only wake the channel's task.
 """

@@ -65,6 +65,11 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.run_due_timers(now=None) -> list[object]    # claims the due timers, runs their handlers; the
                                                            # outcomes (MoveResult, SeatChange, ...) for the adapter
 
+    # stale tables (bot/host/stale_tables.py): lobby expiry and stale-game timers are set by open/start/every move
+    await host.stale.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
+    await host.stale.close_channel(channel_id, reason) -> TableInfo | None  # its channel is gone: abandoned
+    await host.stale.close_guild(guild_id, reason) -> list[TableInfo]       # the bot left the server
+
     # turn reminders (driven from the database)
     await host.due_reminders(now=None) -> list[Reminder]
     await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
@@ -112,6 +117,7 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.storage             the database refused the write (full, locked, read-only): nothing changed
     host.error.not_a_player        (name) kick someone without a seat
     host.error.kick_self           the opener kicks themselves (leave instead)
+    host.error.not_stale           "Keep it open" when the game is not waiting for it (moved, or kept open)
     bot.history.no_such_game       (id) no finished game of that id in this server
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game
