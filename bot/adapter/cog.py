@@ -132,6 +132,10 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await self.gone.guild_gone(guild.id, "the bot left the server")
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.gone.guilds_left_while_offline(self.bot)
+
     # ------------------------------------------------------------------ small helpers
 
     async def _locale(self, interaction: discord.Interaction) -> str:

@@ -1,5 +1,6 @@
-"""Games whose channel is gone: a deleted channel or thread, a server the bot was removed from, or a post that
-found the channel gone (404 Unknown Channel / Unknown Guild).
+"""Games whose channel is gone: a deleted channel or thread, a server the bot was removed from (told by the gateway,
+or found missing when the bot is ready after being offline), or a post that found the channel gone (404 Unknown
+Channel / Unknown Guild).
 
 The host ends such a channel's open game as abandoned (not rated), cancels its timers and gives up its pending
 posts and DMs in one transaction (:meth:`bot.host.stale_tables.StaleTables.close_channel`); here the channel's
@@ -10,9 +11,12 @@ from __future__ import annotations
 
 import logging
 
+import discord
+
 from bot.adapter.background import Background
 from bot.adapter.publish import Publisher
 from bot.host.host import Host, HostError
+from bot.host.store import OPEN_STATUSES
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +42,26 @@ class GoneChannels:
         if info is not None:
             log.info("game %d ended: channel %d is gone (%s)", info.game_id, channel_id, reason)
 
+    async def guilds_left_while_offline(self, client: discord.Client) -> None:
+        """When the bot is ready: end the games of servers it is no longer in (removed while it was offline, so no
+        event told it), among the servers its gateway shards serve (another process's are not its business)."""
+        joined = {guild.id for guild in client.guilds}
+        for guild_id in sorted({table.guild_id for table in self.host.tables.values()
+                                if table.guild_id is not None and table.status in OPEN_STATUSES}):
+            if guild_id not in joined and _served(client, guild_id):
+                await self.guild_gone(guild_id, "the bot is no longer in the server")
+
     async def guild_gone(self, guild_id: int, reason: str) -> None:
         """End the open games of every channel of the server the host knows (and give up what they owe)."""
         channels = [channel_id for channel_id, table in self.host.tables.items() if table.guild_id == guild_id]
         for channel_id in channels:
             await self.channel_gone(channel_id, reason)
+
+
+def _served(client: discord.Client, guild_id: int) -> bool:
+    """Whether this process's gateway shards serve ``guild_id`` (always, without sharding)."""
+    count = client.shard_count
+    shard_ids = getattr(client, "shard_ids", None)
+    if not count or shard_ids is None:
+        return True
+    return (guild_id >> 22) % count in shard_ids

@@ -231,3 +231,21 @@ async def test_removed_from_a_server_its_games_end_and_the_other_server_plays_on
     assert lounge.info().seq == seq + 1
     assert games.runner is not None
     games.runner.assert_no_errors()
+
+
+async def test_removed_from_a_server_while_offline_its_games_end_at_the_next_start(
+        two_servers: list[Driver]) -> None:
+    games, _, lounge = two_servers
+    fake = games.fake
+    for driver in (games, lounge):
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+    await games.stop()
+    await fake.remove_guild("Other Guild")  # no bot connected: no event tells it
+    await games.start()
+    lounge.runner = games.runner
+    await fake.wait_until(lambda: lounge.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                          description="the game of the server the bot left abandoned")
+    assert await games.host.pending_deliveries(lounge.channel.id) == []
+    assert games.info().status == "running"
+    await games.play_turn()

@@ -1122,10 +1122,12 @@ class FakeDiscord:
         self.notify()
 
     async def remove_guild(self, guild: GuildRef) -> None:
-        """Remove the bot from a guild (kicked, or the guild deleted): the bot gets GUILD_DELETE without
-        ``unavailable``; its later requests to the guild's channels answer 403 / 50001 Missing Access."""
+        """Remove the bot from a guild (kicked, or the guild deleted): a connected bot gets GUILD_DELETE without
+        ``unavailable`` (one not connected finds the guild missing from its next READY); its later requests to the
+        guild's channels answer 403 / 50001 Missing Access."""
         g = self.guild(guild)
-        await self.dispatch("GUILD_DELETE", {"id": str(g.id)})
+        if self.is_connected:
+            await self.dispatch("GUILD_DELETE", {"id": str(g.id)})
         g.members.pop(self.bot_user.id, None)
         self.notify()
 
