@@ -504,7 +504,7 @@ class PostgresStore:
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None:
         async with self._transaction() as conn:
             await conn.execute("UPDATE deliveries SET attempts = attempts + 1, due_at = $1, last_error = $2"
-                               " WHERE id = $3", due_at, error, delivery_id)
+                               " WHERE id = $3 AND done_at IS NULL", due_at, error, delivery_id)
 
     # ------------------------------------------------------------------ users
 

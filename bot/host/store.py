@@ -878,10 +878,11 @@ class Store:
             return cur.rowcount
 
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None:
-        """The delivery failed for a passing reason: try again at ``due_at``."""
+        """The delivery failed for a passing reason: try again at ``due_at`` (unless it was given up meanwhile, e.g.
+        its channel is gone: that stays as it is)."""
         async with self._transaction() as conn:
             await conn.execute("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?"
-                               " WHERE id = ?", (due_at, error, delivery_id))
+                               " WHERE id = ? AND done_at IS NULL", (due_at, error, delivery_id))
 
     # ------------------------------------------------------------------ the archive of finished games
 

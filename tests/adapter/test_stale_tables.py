@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest_asyncio
 
+from bot.adapter.client import create_bot
 from bot.host.settings import Settings
 from bot.host.stale import KEEP_OPEN_DAYS
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.adapter.conftest import CAPTURED, TIMEOUT, Driver
+from tests.adapter.test_faults_background import Gate
+from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage
 
 DAY = 86400.0
 
@@ -157,19 +159,48 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
 # ---------------------------------------------------------------------- channels and servers that are gone
 
 
-async def test_a_deleted_channel_ends_its_game_while_computers_play(driver: Driver) -> None:
-    fake = driver.fake
-    await driver.open_game(["alice"], computers=2)
+class GatedDriver(Driver):
+    """A :class:`Driver` on a :class:`Clock` whose computer player is a :class:`Gate` (it thinks until let go)."""
+
+    def __init__(self, fake: FakeDiscord, settings: Settings, gate: Gate) -> None:
+        super().__init__(fake, settings, channel="games", clock=Clock())
+        self.gate = gate
+
+    async def start(self) -> Any:
+        bot = create_bot(self.settings, host_options={"new_seed": self._next_seed, "clock": self.clock,
+                                                      "chooser": self.gate})
+        self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
+        await self.runner.start()
+        return bot
+
+
+@pytest_asyncio.fixture
+async def gated(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[GatedDriver]:
+    driver = GatedDriver(fake_discord, settings, Gate())
+    await driver.start()
+    try:
+        yield driver
+    finally:
+        driver.gate.open()
+        await driver.stop()
+
+
+async def test_a_deleted_channel_ends_its_game_while_a_computer_thinks(gated: GatedDriver) -> None:
+    driver, fake = gated, gated.fake
+    await driver.open_game(["alice"], computers=1)
     await driver.settle()
-    fake.fail_route("POST", rf"/channels/{driver.channel.id}/messages", times=None)  # posts pile up meanwhile
+    fake.fail_route("POST", rf"/channels/{driver.channel.id}/messages", times=None)  # posts pile up, retried
+    driver.gate.close()
     seq = driver.info().seq
-    await driver.play_turn()  # the two computers are to move next
-    await driver.wait_seq(seq + 2)
+    await driver.play_turn()
+    await driver.gate.wait_thinking()  # the computer is to move, and thinking
     await fake.delete_channel(driver.channel)
     game_id = driver.info().game_id
     await fake.wait_until(lambda: driver.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
                           description="the game abandoned")
+    driver.gate.open()
     await nothing_running(driver, driver.channel.id)
+    assert driver.info().seq == seq + 1  # the computer's move came too late: not stored
     store = driver.bot.store
     assert store is not None
     assert await store.pending_deliveries(driver.channel.id) == []

@@ -144,6 +144,10 @@ async def test_a_deleted_channel_ends_its_game_with_nothing_left_pending(store: 
     assert closed is not None and closed.status == "abandoned" and host.info(CH).status == "abandoned"
     assert await store.pending_deliveries(CH) == []
     assert {d.last_error for d in await store.deliveries(gone.game_id)} == {"channel deleted"}
+    in_flight = (await store.deliveries(gone.game_id))[0]  # a send that failed while the channel was closed
+    await store.retry_delivery(in_flight.id, due_at=clock.now + 2, error="DiscordServerError 503")
+    assert await store.pending_deliveries(CH) == []
+    assert (await store.deliveries(gone.game_id))[0].last_error == "channel deleted"
     assert await timers(store, gone.game_id) == []
     assert host.computer_channels() == []
     assert await host.stale.close_channel(CH, "channel deleted") is None  # twice: nothing more to do
