@@ -280,3 +280,19 @@ async def test_removed_from_a_server_while_offline_its_games_end_at_the_next_sta
     assert await games.host.pending_deliveries(lounge.channel.id) == []
     assert games.info().status == "running"
     await games.play_turn()
+
+
+async def test_a_deleted_thread_ends_its_game(fake_discord: FakeDiscord, settings: Settings) -> None:
+    thread = fake_discord.add_thread("games", "santa-cruz")
+    driver = Driver(fake_discord, settings, channel=thread, clock=Clock())
+    await driver.start()
+    try:
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+        await fake_discord.delete_channel(thread)
+        await fake_discord.wait_until(lambda: driver.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                                      description="the thread's game abandoned")
+        await nothing_running(driver, thread.id)
+        assert await driver.host.pending_deliveries(thread.id) == []
+    finally:
+        await driver.stop()

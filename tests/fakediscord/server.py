@@ -697,6 +697,17 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         return channel
 
+    def add_thread(self, parent: ChannelRef, name: str) -> FakeChannel:
+        """Create a public thread under a guild text channel (call before the bot connects)."""
+        p = self.channel(parent)
+        if p.guild_id is None or p.is_thread:
+            raise ValueError("a thread needs a guild text channel as its parent")
+        thread = FakeChannel(id=self.snowflakes.next(), type=ChannelType.PUBLIC_THREAD, name=name,
+                             guild_id=p.guild_id, parent_id=p.id, owner_id=self.bot_user.id)
+        self.guilds[p.guild_id].channels[thread.id] = thread
+        self.channels[thread.id] = thread
+        return thread
+
     def add_role(self, guild: GuildRef, name: str, *, permissions: int = 0) -> FakeRole:
         """Create a role in a guild."""
         g = self.guild(guild)
