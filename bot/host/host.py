@@ -343,6 +343,7 @@ class Host:
             self._tables[channel_id] = table
             loaded.append(table.info())
         log.info("loaded %d open games", len(loaded))
+        await self.stale.arm_missing()
         return loaded
 
     async def _stored_game(self, game_id: int) -> GameRow:

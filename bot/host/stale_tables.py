@@ -5,6 +5,7 @@ The host makes one :class:`StaleTables` (``host.stale``), which registers the ha
     await host.stale.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
     await host.stale.close_channel(channel_id, reason) -> TableInfo | None  # the channel was deleted
     await host.stale.close_guild(guild_id, reason) -> list[TableInfo]       # the bot left (or lost) a server
+    await host.stale.arm_missing() -> int     # at load(): timers for games stored before the bot had them
 
 A fired timer writes what it changes with :meth:`GameStore.finish_timer` (the timer done, the game's columns,
 its post and the next timer in one transaction), then changes the table in memory, and returns the game's
@@ -33,10 +34,11 @@ from bot.host.stale import (
     STALE_GAME,
     STALE_KINDS,
     abandon_timer,
+    lobby_timer,
     stale_post,
     stale_timer,
 )
-from bot.host.store import StaleGame, TimerRow
+from bot.host.store import StaleGame, StorageFailed, TimerRow
 from bot.host.table import Table, TableInfo
 
 if TYPE_CHECKING:
@@ -112,6 +114,33 @@ class StaleTables:
             table.unload()
             log.info("game %d: nobody kept it open; abandoned (not rated)", table.id)
             return table.info()
+
+    # ------------------------------------------------------------------ games from before the stale timers
+
+    async def arm_missing(self) -> int:
+        """At start-up: give every loaded lobby and running game without its stale timer one (games stored before
+        this bot had them), counted from the lobby's opening or the game's last move; how many were armed. A
+        database failure is logged: that game gets its timer at the next start or its next move."""
+        armed = 0
+        for table in list(self.host.tables.values()):
+            if table.status not in ("lobby", "running"):
+                continue
+            kind = LOBBY_EXPIRY if table.status == "lobby" else STALE_GAME
+            try:
+                if any(timer.kind in (kind, STALE_ABANDON) for timer in await self.host.store.timers(table.id)):
+                    continue
+                since = table.created_at if table.status == "lobby" else (table.last_move_at or table.created_at)
+                timer = lobby_timer(self.host.settings, since) if kind == LOBBY_EXPIRY else stale_timer(
+                    self.host.settings, since)
+                await self.host.store.update_game(table.id, now=self.host.now(), cancel_timers=[kind], timers=[timer])
+            except StorageFailed as exc:
+                log.warning("game %d: could not set its %s timer (%s); trying again at the next start",
+                            table.id, kind, exc)
+                continue
+            armed += 1
+        if armed:
+            log.info("set the stale timers of %d games stored without them", armed)
+        return armed
 
     # ------------------------------------------------------------------ keep it open
 

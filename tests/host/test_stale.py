@@ -168,3 +168,22 @@ async def test_leaving_a_server_ends_its_games_only(store: Any) -> None:
     assert await store.pending_deliveries(CH) == [] and await store.pending_deliveries(CH2) == []
     assert host.info(CH3).status == "running" and await timers(store, elsewhere.game_id) != []
     await play_first(host, CH3)
+
+
+async def test_games_stored_without_stale_timers_get_them_at_the_next_start(store: Any) -> None:
+    clock = Clock()
+    host = await restarted(store, clock, lobby_days=7, stale_days=14)
+    lobby = await host.open(CH, GUILD, ADA, "Ada")
+    opened_at = clock.now
+    clock.now += DAY
+    running = await started(host, CH2)
+    await play_first(host, CH2)
+    moved_at = clock.now
+    for game_id in (lobby.game_id, running.game_id):  # as stored by a bot from before the stale timers
+        await store.update_game(game_id, now=clock.now, cancel_timers=[LOBBY_EXPIRY, STALE_GAME])
+        assert await timers(store, game_id) == []
+    clock.now += DAY
+    await restarted(store, clock, lobby_days=7, stale_days=14)
+    await restarted(store, clock, lobby_days=7, stale_days=14)  # a second start adds nothing more
+    assert await timers(store, lobby.game_id) == [(LOBBY_EXPIRY, opened_at + 7 * DAY)]
+    assert await timers(store, running.game_id) == [(STALE_GAME, moved_at + 14 * DAY)]
