@@ -134,7 +134,16 @@ class Background:
 
     @tasks.loop(seconds=SWEEP_INTERVAL)
     async def sweep_loop(self) -> None:
-        """Due work, every ``sweep_seconds``: computers without a task, then turn reminders."""
+        """Due work, every ``sweep_seconds``: with a shared database first the games other processes changed;
+        then computers without a task, posts left undelivered, turn reminders and timers."""
+        try:
+            await self.host.refresh_all()
+        except Exception as exc:
+            log.warning("reading the games other processes changed failed (%s: %s)", type(exc).__name__, exc)
+        try:
+            await self.publisher.sweep()
+        except Exception as exc:
+            log.warning("looking for undelivered posts failed (%s: %s)", type(exc).__name__, exc)
         try:
             self.sweep_computers()
         except Exception:
@@ -189,6 +198,11 @@ class Background:
 
     async def _remind(self, reminder: Reminder, now: float | None) -> None:
         info = self.host.info(reminder.channel_id)
+        if self.host.shared:
+            # several processes may find the same reminder due: the one that records it first sends it
+            if await self.host.mark_reminded(reminder, now) and info is not None:
+                await self.dms.send_hand(info, reminder.user_id, turn=True, reminder=True)
+            return
         try:
             if info is not None:
                 await self.dms.send_hand(info, reminder.user_id, turn=True, reminder=True)

@@ -27,7 +27,7 @@ import asyncio
 import io
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from concurrent.futures import Executor
 from typing import Any, Final
 
@@ -135,6 +135,31 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         await self.gone.guilds_left_while_offline(self.bot)
+
+    # ------------------------------------------------------------------ several processes over one database
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Before every command: with a database other processes share, the channel's game as it is now (another
+        process may have changed it, or this one may never have held it)."""
+        if not self.host.shared:
+            return True
+        if interaction.guild_id is not None and interaction.channel_id is not None:
+            await self._refresh(self.host.refresh(interaction.channel_id))
+        else:  # a command in a DM acts on the user's game, which any process may have changed or opened
+            await self._refresh(self.host.refresh_all())
+        return True
+
+    async def _refresh_game(self, game_id: int) -> None:
+        """Before a click on a game's button (a DM's arrive at shard 0's process, whatever the game's server)."""
+        if self.host.shared:
+            await self._refresh(self.host.refresh_game(game_id))
+
+    @staticmethod
+    async def _refresh(reading: Awaitable[object]) -> None:
+        try:
+            await reading
+        except HostError as exc:  # the change itself checks again (and says so) if the database is refusing
+            log.warning("could not read the game from the database before an interaction: %s", exc.key)
 
     # ------------------------------------------------------------------ small helpers
 
@@ -268,6 +293,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                                 confirmed: bool) -> None:
         """A move button or menu (in a DM, an ephemeral hand or a confirmation)."""
         try:
+            await self._refresh_game(game_id)
             self._check_origin(interaction, game_id)
             locale = await self._locale(interaction)
             info = self._game(game_id)
@@ -295,6 +321,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str) -> None:
         try:
+            await self._refresh_game(game_id)
             self._check_origin(interaction, game_id)
             await getattr(self, f"_button_{action}")(interaction, game_id)
         except Exception as exc:

@@ -61,6 +61,10 @@ from i18n import t
 
 log = logging.getLogger(__name__)
 
+OUTBOX_LEASE: Final = 30.0
+"""Seconds a process holds a channel's outbox (renewed with every delivery), with a shared database."""
+LEASE_RETRY: Final = 1.0
+"""Seconds before a process looks again at a channel whose outbox another process holds."""
 CHANNEL_GONE: Final = frozenset({10003, 10004})
 """Discord's codes of a 404 that means the channel (Unknown Channel) or its server (Unknown Guild) is gone."""
 LOBBY_SEARCH: Final = 50
@@ -117,11 +121,18 @@ class Outbox:
                 await self._sleep(delay)
                 continue
             if not more and self.lobby is None and not self._wake.is_set():
+                await self._publisher.host.let_go(self.lease)
                 return
+
+    @property
+    def lease(self) -> str:
+        """The name of the lease that lets one process deliver this channel's posts (a shared database)."""
+        return f"outbox:{self.channel_id}"
 
     async def _step(self) -> bool:
         """Redraw the lobby if asked, then deliver the first pending delivery if due (else wait for it);
-        whether anything is still pending."""
+        whether anything is still pending. With a shared database only the process holding the channel's
+        lease delivers (so the posts keep their order); the others look again shortly, in case it let go."""
         if self.lobby is not None:
             lobby, self.lobby = self.lobby, None
             await self._publisher.update_lobby(lobby)
@@ -129,10 +140,15 @@ class Outbox:
         pending = await host.pending_deliveries(self.channel_id)
         if not pending:
             return False
+        if not await host.hold(self.lease, OUTBOX_LEASE):
+            await self._sleep(LEASE_RETRY)
+            return True
         wait = pending[0].due_at - host.now()
         if wait > 0:
-            await self._sleep(wait)
+            await self._sleep(min(wait, OUTBOX_LEASE / 2))
         else:
+            if host.shared:  # the game may have moved in another process since this one last looked
+                await host.refresh_game(pending[0].game_id)
             await self._publisher.deliver(pending[0], pending[1:])
         return True
 
@@ -185,6 +201,17 @@ class Publisher:
         if pending:
             log.info("resuming %d deliveries left from before the start", len(pending))
         return len(pending)
+
+    async def sweep(self) -> int:
+        """Wake every channel with deliveries due (a safety net; with a shared database also those of a
+        process that died holding their outbox); returns how many channels."""
+        now = self.host.now()
+        due = {d.channel_id for d in await self.host.pending_deliveries() if d.due_at <= now}
+        for channel_id in due:
+            box = self.outboxes.get(channel_id)
+            if box is None or box.task is None or box.task.done():
+                self.wake(channel_id)
+        return len(due)
 
     def pending(self) -> list[asyncio.Task[None]]:
         """The outbox tasks still sending."""

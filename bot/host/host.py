@@ -147,7 +147,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor
-from contextlib import contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import replace
 from typing import Any, Final
 
@@ -166,6 +166,7 @@ from bot.host.store import (
     MoveConflict,
     MoveRow,
     NewDelivery,
+    StaleGame,
     StorageFailed,
     TimerRow,
     effective_moves,
@@ -212,6 +213,9 @@ Chooser = Callable[[View, str, int, float], str]
 
 TIMER_LEASE: Final = 60.0
 """Seconds a process holds a claimed timer; after that another process may run it (the first one died)."""
+
+COMPUTER_LEASE: Final = 60.0
+"""Seconds (at least) a process holds a channel's computers while they think, with a shared database."""
 
 TimerHandler = Callable[[TimerRow, float], Awaitable[object | None]]
 """What runs when a timer is due: ``handler(timer, now)`` (see :meth:`Host.on_timer`)."""
@@ -316,6 +320,10 @@ class Host:
         self._reminder_holds: dict[int, tuple[int, float]] = {}
         """Game id -> (seq, until): a reminder was sent but its mark could not be stored; none again
         for that turn before ``until``."""
+        self._stale: set[int] = set()
+        """Channels whose table lost a race with another process: read again before the next change."""
+        self.shared = bool(getattr(store, "shared", False))
+        """Whether other processes may share the database (PostgreSQL): then leases decide who does what."""
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         """This host's name in the database's leases and timer claims (unique per process and start)."""
         self._timer_handlers: dict[str, TimerHandler] = {}
@@ -361,7 +369,7 @@ class Host:
             id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
             seats=_stored_seats(row.seats), options=_stored_options(row.options),
             seed=row.seed, status=row.status, created_at=row.created_at, last_move_at=row.last_move_at,
-            next_reminder_at=row.next_reminder_at, log=await self.store.moves(row.id))
+            next_reminder_at=row.next_reminder_at, version=row.version, log=await self.store.moves(row.id))
         if row.state is not None or table.log or row.status == "running":
             table.game = await self._rebuild(table, row.state)
         return table
@@ -384,8 +392,9 @@ class Host:
                     table.id, len(moves))
         game = self._replay(table, moves)
         try:
-            await self.store.update_game(table.id, now=self._clock(), state=game.to_json())
-        except StorageFailed as exc:  # the snapshot is only a cache of the log: play on without it
+            table.version = await self.store.update_game(table.id, now=self._clock(), state=game.to_json(),
+                                                         expect_version=table.version)
+        except (StorageFailed, StaleGame) as exc:  # the snapshot is only a cache of the log: play on without it
             log.warning("game %d: could not store the replayed snapshot: %s", table.id, exc)
         return game
 
@@ -429,8 +438,68 @@ class Host:
 
     # ------------------------------------------------------------------ helpers
 
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks[channel_id]
+    @asynccontextmanager
+    async def _lock(self, channel_id: int) -> AsyncIterator[None]:
+        """Every change to a channel's game happens inside: this process's lock for the channel, and the
+        cached table checked against the database first (another process sharing it may have changed the
+        game, or opened one). A write that still finds the game changed (a race with another process) is
+        refused as stale (``host.error.stale``), and the table is read again for the next try."""
+        async with self._locks[channel_id]:
+            with _storage():
+                await self._refresh(channel_id)
+            try:
+                yield
+            except StaleGame:
+                log.info("channel %d: the game changed in another process meanwhile; reading it again", channel_id)
+                self._stale.add(channel_id)
+                raise HostError("host.error.stale") from None
+
+    async def _refresh(self, channel_id: int) -> None:
+        """Make the channel's table what the database holds (a cheap version check when nothing changed)."""
+        stamp = await self.store.open_game_version(channel_id)
+        table = self._tables.get(channel_id)
+        stale = channel_id in self._stale
+        if stamp is None:
+            if table is not None and (table.status in OPEN_STATUSES or stale):
+                await self._reload(channel_id, table.id)  # ended (or changed) by another process
+            return
+        game_id, version = stamp
+        if table is None or table.id != game_id or table.version != version or stale:
+            await self._reload(channel_id, game_id)
+
+    async def _reload(self, channel_id: int, game_id: int) -> None:
+        """Read one game from the database into this process's memory (finished games stay small)."""
+        try:
+            table = await self._restore(await self._stored_game(game_id))
+        except Damage as damage:
+            self._tables.pop(channel_id, None)
+            await self._quarantine(game_id, channel_id, damage)
+            return
+        self._stale.discard(channel_id)
+        if table.status not in OPEN_STATUSES:
+            table.unload()
+        self._tables[channel_id] = table
+
+    async def refresh(self, channel_id: int) -> TableInfo | None:
+        """The channel's game as the database has it now (loaded if this process had not; with several
+        processes, the adapter calls this before reading a game it may not hold)."""
+        async with self._locks[channel_id]:
+            with _storage():
+                await self._refresh(channel_id)
+        return self.info(channel_id)
+
+    async def refresh_game(self, game_id: int) -> TableInfo | None:
+        """The game ``game_id`` (e.g. of a DM button) as the database has it now, loaded if need be; ``None``
+        if there is no such game."""
+        info = self.find_game(game_id)
+        if info is not None:
+            return await self.refresh(info.channel_id)
+        with _storage():
+            row = await self.store.get_game(game_id)
+        if row is None:
+            return None
+        info = await self.refresh(row.channel_id)
+        return info if info is not None and info.game_id == game_id else None
 
     # for the host's parts in other modules (bot.host.stale_tables)
     @property
@@ -438,8 +507,8 @@ class Host:
         """Channel id -> the channel's current (or last) game in memory."""
         return self._tables
 
-    def channel_lock(self, channel_id: int) -> asyncio.Lock:
-        """The lock every change to the channel's game happens under."""
+    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
+        """What every change to the channel's game happens inside (see :meth:`_lock`)."""
         return self._lock(channel_id)
 
     def running_table(self, channel_id: int, game_id: int | None = None) -> Table:
@@ -504,8 +573,9 @@ class Host:
         """Write the game's new seats (and other columns) in one transaction; ``host.error.storage`` if the
         database refuses. The caller assigns them to the table only after this returns."""
         with _storage():
-            await self.store.update_game(table.id, now=self._clock(), seats=[s.to_dict() for s in seats],
-                                         **columns)
+            table.version = await self.store.update_game(table.id, now=self._clock(),
+                                                         seats=[s.to_dict() for s in seats],
+                                                         expect_version=table.version, **columns)
 
     def _next_reminder(self, table: Table, game: Game, now: float,
                        seats: list[Seat] | None = None) -> float | None:
@@ -656,8 +726,9 @@ class Host:
                 name = table.seats[seat].name if seat is not None else ""
             notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
             with _storage():
-                await self.store.update_game(table.id, now=self._clock(), status="abandoned",
-                                             next_reminder_at=None, deliveries=[notice])
+                table.version = await self.store.update_game(table.id, now=self._clock(), status="abandoned",
+                                                             next_reminder_at=None, deliveries=[notice],
+                                                             expect_version=table.version)
             table.status, table.next_reminder_at = "abandoned", None
             table.unload()
             return table.info()
@@ -727,14 +798,66 @@ class Host:
         queue behind each other and never crowd out another channel's. Safe to run twice at once for a
         channel: each move is made exactly once. A failed write raises (nothing changed; call again).
         """
-        while True:
-            async with self._thinking[channel_id]:
-                turn = self._computer_turn(channel_id)
-                if turn is None:
-                    return
-                result = await self._computer_move(channel_id, *turn)
-            if result is not None:
-                yield result
+        lease = f"computers:{channel_id}"
+        try:
+            while True:
+                async with self._thinking[channel_id]:
+                    turn = self._computer_turn(channel_id)
+                    if turn is None:
+                        return
+                    if not await self.hold(lease, max(COMPUTER_LEASE, 10 * self.settings.ai_seconds)):
+                        log.info("channel %d: another process plays its computers", channel_id)
+                        return
+                    result = await self._computer_move(channel_id, *turn)
+                if result is not None:
+                    yield result
+        finally:
+            await self.let_go(lease)
+
+    # ------------------------------------------------------------------ several processes over one database
+
+    async def hold(self, lease: str, seconds: float) -> bool:
+        """Whether this process may do the work named ``lease`` (a channel's outbox, its computers) for the next
+        ``seconds``: always with a store of its own; with a shared database, while no other live process holds
+        it (a dead holder's lease expires)."""
+        if not self.shared:
+            return True
+        with _storage():
+            return await self.store.take_lease(lease, self.owner, now=self._clock(), seconds=seconds)
+
+    async def let_go(self, lease: str) -> None:
+        """Give up ``lease`` (done with the work, so that another process may take it at once)."""
+        if not self.shared:
+            return
+        try:
+            await self.store.release_lease(lease, self.owner)
+        except StorageFailed as exc:  # it expires by itself
+            log.warning("could not give up the lease %s (%s); it expires by itself", lease, exc)
+
+    async def refresh_all(self) -> list[TableInfo]:
+        """With a shared database: read again every open game another process changed (or opened) since this
+        one last looked, and let go of games ended elsewhere; the games that changed (the sweep uses it)."""
+        if not self.shared:
+            return []
+        with _storage():
+            stamps = await self.store.open_game_versions()
+        changed = []
+        open_channels = {channel_id for channel_id, _, _ in stamps}
+        for channel_id, game_id, version in stamps:
+            table = self._tables.get(channel_id)
+            if table is None or table.id != game_id or table.version != version:
+                async with self._locks[channel_id]:
+                    with _storage():
+                        await self._refresh(channel_id)
+                info = self.info(channel_id)
+                if info is not None:
+                    changed.append(info)
+        for channel_id, table in list(self._tables.items()):
+            if table.status in OPEN_STATUSES and channel_id not in open_channels:
+                async with self._locks[channel_id]:
+                    with _storage():
+                        await self._refresh(channel_id)
+        return changed
 
     def computer_channels(self) -> list[int]:
         """The channels whose running game waits for a computer (or an away player's) move."""
@@ -819,12 +942,12 @@ class Host:
         result = self._move_result(table, new, row, seat, user_id, text, events, undone)
         results = self._results(table, new, now) if status == "over" else []
         try:
-            await self.store.append_move(row, state=new.to_json(), status=status, last_move_at=now,
-                                         next_reminder_at=reminder,
-                                         deliveries=_move_deliveries(result, replay=table.options.replay),
-                                         results=results, cancel_timers=STALE_KINDS,
-                                         timers=[] if status == "over" else [stale_timer(self.settings, now)])
-        except MoveConflict:
+            version = await self.store.append_move(
+                row, state=new.to_json(), status=status, last_move_at=now, next_reminder_at=reminder,
+                deliveries=_move_deliveries(result, replay=table.options.replay), results=results,
+                cancel_timers=STALE_KINDS, timers=[] if status == "over" else [stale_timer(self.settings, now)],
+                expect_version=table.version)
+        except (MoveConflict, StaleGame):
             await self._check_interaction(interaction_id)
             log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
             stored = await self.store.get_game(table.id)
@@ -832,6 +955,7 @@ class Host:
                 self._tables[table.channel_id] = await self._restore(stored)
             raise HostError("host.error.conflict") from None
         table.game, table.status, table.last_move_at, table.next_reminder_at = new, status, now, reminder
+        table.version = version
         table.log.append(row)
         if status == "over":
             table.unload()  # a finished game keeps only a compressed snapshot in memory
@@ -1135,31 +1259,38 @@ class Host:
                 waiting_since=table.last_move_at if table.last_move_at is not None else table.created_at))
         return due
 
-    async def mark_reminded(self, reminder: Reminder, now: float | None = None) -> None:
+    async def mark_reminded(self, reminder: Reminder, now: float | None = None) -> bool:
         """Record that ``reminder`` was sent: the next one for this turn comes a day (or the game's delay,
         if longer) later. Does nothing if the game has moved on since.
 
         If the database refuses the mark, the host still sends no second reminder for this turn before
-        the next one is due (it remembers that in memory) and the mark is retried with it."""
+        the next one is due (it remembers that in memory) and the mark is retried with it. Returns whether
+        this call recorded it (not: the game moved on, another process recorded it first, or storage failed),
+        which with a shared database decides who sends it."""
         async with self._lock(reminder.channel_id):
             table = self._tables.get(reminder.channel_id)
+            now = self._clock() if now is None else now
             if (table is None or table.id != reminder.game_id or table.seq != reminder.seq
                     or table.status != "running"):
-                return
-            now = self._clock() if now is None else now
+                return False
+            if self.shared and (table.next_reminder_at is None or table.next_reminder_at > now):
+                return False  # another process recorded (and sent) this reminder first
             seats = list(table.seats)
             seats[reminder.seat] = replace(seats[reminder.seat], reminded_at=now)
             next_at = now + max(DAY, table.options.reminder_hours * HOUR)
             try:
-                await self.store.update_game(table.id, now=now, seats=[s.to_dict() for s in seats],
-                                             next_reminder_at=next_at)
+                version = await self.store.update_game(table.id, now=now, seats=[s.to_dict() for s in seats],
+                                                       next_reminder_at=next_at, expect_version=table.version)
+            except StaleGame:
+                return False  # another process changed the game meanwhile (and reminded, if it was still due)
             except StorageFailed as exc:
                 log.warning("game %d: could not store that a reminder was sent (%s); holding the next one",
                             table.id, exc)
                 self._reminder_holds[table.id] = (table.seq, next_at)
-                return
+                return False
             self._reminder_holds.pop(table.id, None)
-            table.seats, table.next_reminder_at = seats, next_at
+            table.seats, table.next_reminder_at, table.version = seats, next_at, version
+            return True
 
     def _held(self, table: Table, now: float) -> bool:
         """Whether a reminder for this turn was sent but not recorded, and the next is not due yet."""

@@ -175,6 +175,9 @@ class PostgresStore:
     """The database of one or many bot processes on PostgreSQL. ``await PostgresStore.open(url)``, then
     ``await store.close()``."""
 
+    shared: Final = True
+    """Several processes may share the database: the host takes leases for work only one may do."""
+
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = url
@@ -343,6 +346,10 @@ class PostgresStore:
         rows = await self._fetch("SELECT version FROM games WHERE id = $1", game_id)
         return int(rows[0]["version"]) if rows else None
 
+    async def open_game_versions(self) -> list[tuple[int, int, int]]:
+        rows = await self._fetch("SELECT channel_id, id, version FROM games WHERE status IN ('lobby', 'running')")
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
     async def open_game_version(self, channel_id: int) -> tuple[int, int] | None:
         rows = await self._fetch("SELECT id, version FROM games WHERE channel_id = $1"
                                  " AND status IN ('lobby', 'running')", channel_id)
@@ -484,16 +491,16 @@ class PostgresStore:
                 await conn.execute("UPDATE games SET over_message_id = $1 WHERE id ="
                                    " (SELECT game_id FROM deliveries WHERE id = $2)", over_message_id, delivery_id)
 
-    async def close_channel(self, channel_id: int, *, now: float, reason: str) -> list[int]:
+    async def close_channel(self, channel_id: int, *, now: float, reason: str) -> dict[int, int]:
         async with self._transaction() as conn:
             rows = await conn.fetch("UPDATE games SET status = 'abandoned', next_reminder_at = NULL, updated_at = $1,"
                                     " version = version + 1 WHERE channel_id = $2 AND status = ANY($3::text[])"
-                                    " RETURNING id", now, channel_id, list(OPEN_STATUSES))
+                                    " RETURNING id, version", now, channel_id, list(OPEN_STATUSES))
             await conn.execute("UPDATE timers SET done_at = $1 WHERE channel_id = $2 AND done_at IS NULL",
                                now, channel_id)
             await conn.execute("UPDATE deliveries SET done_at = $1, last_error = $2 WHERE channel_id = $3"
                                " AND done_at IS NULL", now, reason, channel_id)
-        return [int(r["id"]) for r in rows]
+        return {int(r["id"]): int(r["version"]) for r in rows}
 
     async def deliveries_due(self, now: float) -> int:
         async with self._transaction() as conn:

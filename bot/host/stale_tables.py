@@ -78,10 +78,10 @@ class StaleTables:
                 await self._drop(timer, now)
                 return None
             days = self.host.settings.lobby_days
-            await self.host.store.finish_timer(
-                timer.id, now=now, status="abandoned", next_reminder_at=None,
+            version = await self.host.store.finish_timer(
+                timer.id, now=now, status="abandoned", next_reminder_at=None, expect_version=table.version,
                 deliveries=[stale_post(LOBBY_CLOSED, table.seq, table.options.locale, days)])
-            table.status, table.next_reminder_at = "abandoned", None
+            table.status, table.next_reminder_at, table.version = "abandoned", None, version or table.version
             log.info("game %d: the lobby was not started within %g days and closed", table.id, days)
             return table.info()
 
@@ -108,9 +108,9 @@ class StaleTables:
                 await self._drop(timer, now)
                 return None
             post = stale_post(ABANDONED, table.seq, table.options.locale, self.host.settings.stale_days)
-            await self.host.store.finish_timer(timer.id, now=now, status="abandoned", next_reminder_at=None,
-                                               deliveries=[post])
-            table.status, table.next_reminder_at = "abandoned", None
+            version = await self.host.store.finish_timer(timer.id, now=now, status="abandoned", next_reminder_at=None,
+                                                         deliveries=[post], expect_version=table.version)
+            table.status, table.next_reminder_at, table.version = "abandoned", None, version or table.version
             table.unload()
             log.info("game %d: nobody kept it open; abandoned (not rated)", table.id)
             return table.info()
@@ -132,8 +132,9 @@ class StaleTables:
                 since = table.created_at if table.status == "lobby" else (table.last_move_at or table.created_at)
                 timer = lobby_timer(self.host.settings, since) if kind == LOBBY_EXPIRY else stale_timer(
                     self.host.settings, since)
-                await self.host.store.update_game(table.id, now=self.host.now(), cancel_timers=[kind], timers=[timer])
-            except StorageFailed as exc:
+                table.version = await self.host.store.update_game(table.id, now=self.host.now(), cancel_timers=[kind],
+                                                                  timers=[timer], expect_version=table.version)
+            except (StorageFailed, StaleGame) as exc:
                 log.warning("game %d: could not set its %s timer (%s); trying again at the next start",
                             table.id, kind, exc)
                 continue
@@ -158,8 +159,9 @@ class StaleTables:
                 raise HostError("host.error.not_stale")
             now = self.host.now()
             with storage_refusal():
-                await self.host.store.update_game(table.id, now=now, cancel_timers=STALE_KINDS,
-                                                  timers=[stale_timer(self.host.settings, now)])
+                table.version = await self.host.store.update_game(
+                    table.id, now=now, cancel_timers=STALE_KINDS, timers=[stale_timer(self.host.settings, now)],
+                    expect_version=table.version)
             return table.info()
 
     # ------------------------------------------------------------------ channels and servers that are gone
@@ -174,7 +176,7 @@ class StaleTables:
             table = self.host.tables.get(channel_id)
             if table is None or table.id not in abandoned:
                 return None
-            table.status, table.next_reminder_at = "abandoned", None
+            table.status, table.next_reminder_at, table.version = "abandoned", None, abandoned[table.id]
             table.unload()
             log.info("game %d abandoned: its channel is gone (%s)", table.id, reason)
             return table.info()

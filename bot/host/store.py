@@ -504,6 +504,9 @@ class Store:
     never interleaves with another's statements.
     """
 
+    shared: Final = False
+    """One process owns a SQLite file (see the README): no leases needed."""
+
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
         self.path = path
@@ -711,6 +714,11 @@ class Store:
         rows = await self._fetchall("SELECT version FROM games WHERE id = ?", (game_id,))
         return int(rows[0][0]) if rows else None
 
+    async def open_game_versions(self) -> list[tuple[int, int, int]]:
+        """``(channel id, game id, version)`` of every open game."""
+        rows = await self._fetchall("SELECT channel_id, id, version FROM games WHERE status IN ('lobby', 'running')")
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
     async def open_game_version(self, channel_id: int) -> tuple[int, int] | None:
         """``(game id, version)`` of the channel's open game, or ``None``."""
         rows = await self._fetchall("SELECT id, version FROM games WHERE channel_id = ?"
@@ -855,15 +863,15 @@ class Store:
                 await conn.execute("UPDATE games SET over_message_id = ? WHERE id ="
                                    " (SELECT game_id FROM deliveries WHERE id = ?)", (over_message_id, delivery_id))
 
-    async def close_channel(self, channel_id: int, *, now: float, reason: str) -> list[int]:
+    async def close_channel(self, channel_id: int, *, now: float, reason: str) -> dict[int, int]:
         """The channel is gone (deleted, or the bot left its server): its open games become ``abandoned`` (their
         timers cancelled) and its pending deliveries are given up with ``reason``, in one transaction. Returns the
-        ids of the games it abandoned."""
+        games it abandoned: id -> new version."""
         async with self._transaction() as conn:
             async with conn.execute("UPDATE games SET status = 'abandoned', next_reminder_at = NULL, updated_at = ?,"
-                                    " version = version + 1 WHERE channel_id = ? AND status IN (?, ?) RETURNING id",
-                                    (now, channel_id, *OPEN_STATUSES)) as cur:
-                abandoned = [int(r[0]) for r in await cur.fetchall()]
+                                    " version = version + 1 WHERE channel_id = ? AND status IN (?, ?)"
+                                    " RETURNING id, version", (now, channel_id, *OPEN_STATUSES)) as cur:
+                abandoned = {int(r[0]): int(r[1]) for r in await cur.fetchall()}
             await conn.execute("UPDATE timers SET done_at = ? WHERE channel_id = ? AND done_at IS NULL",
                                (now, channel_id))
             await conn.execute("UPDATE deliveries SET done_at = ?, last_error = ? WHERE channel_id = ?"

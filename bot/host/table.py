@@ -337,6 +337,8 @@ class Table:
     created_at: float
     last_move_at: float | None = None
     next_reminder_at: float | None = None
+    version: int = 0
+    """The stored game's version this table reflects (every write bumps it; another process may have)."""
     game: Game | None = field(default=None, repr=False)
     log: list[MoveRow] = field(default_factory=list, repr=False)
     """The move log (undo rows included), as stored; emptied when the table is unloaded."""

@@ -672,16 +672,31 @@ async def test_two_computer_runners_make_each_move_once(host: Host, store: Store
     await assert_snapshot_is_replay(store, host.info(CH).game_id)
 
 
-async def test_a_move_stored_by_another_host_is_a_conflict(host: Host, store: Store, clock: Clock) -> None:
+async def test_a_move_stored_by_another_host_is_seen_before_the_next_move(host: Host, store: Store,
+                                                                          clock: Clock) -> None:
+    """Two processes over one database: each checks its copy against the database before a change."""
     await two_player_game(host)
     other = make_host(store, clock)
     await other.load()
-    await play_first(other)  # the first host does not know of this move
     mover_in_first = user_to_move(host)
-    await refused("host.error.conflict",
-                  host.play(CH, mover_in_first, host.legal_moves(CH, mover_in_first)[0]))
-    assert host.info(CH).seq == 1  # reloaded from the database
+    stale_move = host.legal_moves(CH, mover_in_first)[0]
+    await play_first(other)  # the first host does not know of this move yet
+    assert host.info(CH).seq == 0
+    await refused("host.error.not_your_turn", host.play(CH, mover_in_first, stale_move))
+    assert host.info(CH).seq == 1  # read again from the database before judging the move
     assert host.public_view(CH) == other.public_view(CH)
+    # and the next player's move, made in the first host, is seen by the other before its next change
+    await play_first(host)
+    assert other.info(CH).seq == 1
+    assert (await other.refresh(CH)).seq == 2 and other.public_view(CH) == host.public_view(CH)
+    assert (await other.refresh_game(other.info(CH).game_id)).seq == 2
+    # a game opened by another process is found in a channel this one never saw
+    await host.open(CH + 1, GUILD, ADA, "Ada")
+    assert other.info(CH + 1) is None
+    await refused("host.error.game_exists", other.open(CH + 1, GUILD, BO, "Bo"))
+    assert other.info(CH + 1).status == "lobby"
+    assert (await other.join(CH + 1, BO, "Bo")).seats[1].name == "Bo"
+    assert [s.name for s in (await host.refresh(CH + 1)).seats] == ["Ada", "Bo"]
 
 
 # ---------------------------------------------------------------------- rematch

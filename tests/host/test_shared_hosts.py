@@ -1,0 +1,94 @@
+"""Two hosts (as two processes would have) over one PostgreSQL database: computer moves, reminders and leases
+happen once whichever host gets there first, and each host sees what the other wrote before its next change."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.host.host import Host
+from bot.host.postgres_store import PostgresStore
+from bot.host.settings import Settings
+from tests.host.test_host import ADA, BO, CH, GUILD, SEED, Clock, first_legal, tiny_factory
+
+
+def make(store: PostgresStore, clock: Clock) -> Host:
+    return Host(store, Settings(reminder_hours=1.0), clock=clock, game_factory=tiny_factory, chooser=first_legal,
+                new_seed=lambda: SEED)
+
+
+@pytest.fixture
+async def stores(pg_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    first, second = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def test_computers_raced_by_two_hosts_move_once_per_turn(stores: Any) -> None:
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    assert one.shared and two.shared
+    await one.load()
+    await one.open(CH, GUILD, ADA, "Ada", computers=2, strength="random")
+    await one.start(CH, ADA)
+    await one.away(CH, ADA)  # every seat is played by the computer now
+    await two.load()
+
+    async def play_all(host: Host) -> list[int]:
+        return [result.seq async for result in host.run_computers(CH)]
+
+    played = []
+    for _ in range(200):  # the host whose turn it is not may find the lease taken and stop: go round again
+        a, b = await asyncio.gather(play_all(one), play_all(two))
+        played += a + b
+        await one.refresh(CH)
+        await two.refresh(CH)
+        if one.info(CH).status == "over":
+            break
+    rows = await stores[0].moves(one.info(CH).game_id)
+    assert one.info(CH).status == two.info(CH).status == "over"
+    assert [r.seq for r in rows] == list(range(1, len(rows) + 1)) == sorted(played)
+    assert one.public_view(CH) == two.public_view(CH)
+
+
+async def test_a_due_reminder_is_recorded_and_sent_by_one_host(stores: Any) -> None:
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await one.open(CH, GUILD, ADA, "Ada")
+    await one.join(CH, BO, "Bo")
+    await one.start(CH, ADA)
+    await two.load()
+    clock.advance(2)
+    due_one, due_two = await one.due_reminders(), await two.due_reminders()
+    assert len(due_one) == len(due_two) == 1
+    marked = await asyncio.gather(one.mark_reminded(due_one[0]), two.mark_reminded(due_two[0]))
+    assert sorted(marked) == [False, True]
+    assert await one.due_reminders() == [] and await two.due_reminders() == []
+    clock.advance(25)  # a day later the next one is due, again for one host only
+    marked = [await one.mark_reminded(r) for r in await one.due_reminders()]
+    marked += [await two.mark_reminded(r) for r in await two.due_reminders()]
+    assert marked.count(True) == 1
+
+
+async def test_leases_and_a_game_ended_by_the_other_host(stores: Any) -> None:
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await one.open(CH, GUILD, ADA, "Ada")
+    await two.load()
+    assert await one.hold("outbox:1", 30) and not await two.hold("outbox:1", 30)
+    await one.let_go("outbox:1")
+    assert await two.hold("outbox:1", 30)
+    # a lobby the other host abandoned is let go of at the next sweep, and a new one is seen
+    await two.abandon(CH, ADA)
+    assert one.info(CH).status == "lobby"
+    await one.refresh_all()
+    assert one.info(CH).status == "abandoned"
+    await two.open(CH, GUILD, BO, "Bo")
+    changed = await one.refresh_all()
+    assert [i.opener_id for i in changed] == [BO] and one.info(CH).opener_id == BO
