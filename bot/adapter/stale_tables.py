@@ -52,8 +52,12 @@ class GoneChannels:
                 await self.guild_gone(guild_id, "the bot is no longer in the server")
 
     async def guild_gone(self, guild_id: int, reason: str) -> None:
-        """End the open games of every channel of the server the host knows (and give up what they owe)."""
-        channels = [channel_id for channel_id, table in self.host.tables.items() if table.guild_id == guild_id]
+        """End the open games of every channel of the server (and give up what they owe)."""
+        try:
+            channels = await self.host.stale.guild_channels(guild_id)
+        except HostError as exc:
+            log.warning("the bot left server %d (%s) but its games could not be read (%s)", guild_id, reason, exc)
+            return
         for channel_id in channels:
             await self.channel_gone(channel_id, reason)
 

@@ -5,6 +5,7 @@ The host makes one :class:`StaleTables` (``host.stale``), which registers the ha
     await host.stale.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
     await host.stale.close_channel(channel_id, reason) -> TableInfo | None  # the channel was deleted
     await host.stale.close_guild(guild_id, reason) -> list[TableInfo]       # the bot left (or lost) a server
+    await host.stale.guild_channels(guild_id) -> list[int]                  # its channels with a game
     await host.stale.arm_missing() -> int     # at load(): timers for games stored before the bot had them
 
 A fired timer writes what it changes with :meth:`GameStore.finish_timer` (the timer done, the game's columns,
@@ -38,7 +39,7 @@ from bot.host.stale import (
     stale_post,
     stale_timer,
 )
-from bot.host.store import StaleGame, StorageFailed, TimerRow
+from bot.host.store import DamagedRow, StaleGame, StorageFailed, TimerRow
 from bot.host.table import Table, TableInfo
 
 if TYPE_CHECKING:
@@ -181,12 +182,23 @@ class StaleTables:
             log.info("game %d abandoned: its channel is gone (%s)", table.id, reason)
             return table.info()
 
+    async def guild_channels(self, guild_id: int) -> list[int]:
+        """The server's channels with an open game in the database (other processes may hold some) or a game in
+        this host's memory (a finished one may still owe posts)."""
+        try:
+            with storage_refusal():
+                stored = {row.channel_id for row in await self.host.store.open_games() if row.guild_id == guild_id}
+        except DamagedRow as exc:  # a game that cannot be read: the ones in memory must do
+            log.warning("cannot list the open games of server %d (%s); closing those in memory", guild_id, exc)
+            stored = set()
+        known = {table.channel_id for table in list(self.host.tables.values()) if table.guild_id == guild_id}
+        return sorted(stored | known)
+
     async def close_guild(self, guild_id: int, reason: str) -> list[TableInfo]:
-        """The bot left the server (or was removed): every channel of it that the host knows is closed as by
-        :meth:`close_channel`; returns the games abandoned."""
-        channels = [t.channel_id for t in list(self.host.tables.values()) if t.guild_id == guild_id]
+        """The bot left the server (or was removed): each of its channels (:meth:`guild_channels`) is closed as by
+        :meth:`close_channel`; returns the games abandoned that this host held."""
         closed = []
-        for channel_id in channels:
+        for channel_id in await self.guild_channels(guild_id):
             info = await self.close_channel(channel_id, reason)
             if info is not None:
                 closed.append(info)

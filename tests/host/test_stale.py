@@ -187,3 +187,14 @@ async def test_games_stored_without_stale_timers_get_them_at_the_next_start(stor
     await restarted(store, clock, lobby_days=7, stale_days=14)  # a second start adds nothing more
     assert await timers(store, lobby.game_id) == [(LOBBY_EXPIRY, opened_at + 7 * DAY)]
     assert await timers(store, running.game_id) == [(STALE_GAME, moved_at + 14 * DAY)]
+
+
+async def test_leaving_a_server_ends_games_another_process_holds(store: Any) -> None:
+    clock = Clock()
+    other_process = await restarted(store, clock)
+    host = await restarted(store, clock)
+    game = await started(host, CH)  # opened through the first process only
+    assert await other_process.stale.guild_channels(GUILD) == [CH]
+    await other_process.stale.close_guild(GUILD, "removed from the server")
+    assert (await store.get_game(game.game_id)).status == "abandoned"
+    assert await store.pending_deliveries(CH) == [] and await timers(store, game.game_id) == []
