@@ -198,3 +198,19 @@ async def test_leaving_a_server_ends_games_another_process_holds(store: Any) -> 
     await other_process.stale.close_guild(GUILD, "removed from the server")
     assert (await store.get_game(game.game_id)).status == "abandoned"
     assert await store.pending_deliveries(CH) == [] and await timers(store, game.game_id) == []
+
+
+async def test_a_finished_game_keeps_no_timer_and_its_rematch_lobby_expires(store: Any) -> None:
+    clock = Clock()
+    host = await restarted(store, clock, lobby_days=7)
+    finished = await started(host)
+    await host.away(CH, ADA)
+    await host.away(CH, BO)
+    async for _ in host.run_computers(CH):  # the computer plays both seats to the end
+        pass
+    assert host.info(CH).status == "over" and await timers(store, finished.game_id) == []
+    rematch = await host.rematch(CH, BO)
+    assert await timers(store, rematch.game_id) == [(LOBBY_EXPIRY, clock.now + 7 * DAY)]
+    clock.now += 7 * DAY
+    [closed] = await host.run_due_timers()
+    assert closed.game_id == rematch.game_id and closed.status == "abandoned"
