@@ -10,6 +10,8 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import discord
+import pytest
 import pytest_asyncio
 
 from bot.adapter.client import create_bot
@@ -296,3 +298,21 @@ async def test_a_deleted_thread_ends_its_game(fake_discord: FakeDiscord, setting
         assert await driver.host.pending_deliveries(thread.id) == []
     finally:
         await driver.stop()
+
+
+async def test_the_fake_answers_like_discord_once_a_channel_or_server_is_gone(two_servers: list[Driver]) -> None:
+    games, general, lounge = two_servers
+    fake, bot = games.fake, games.bot
+    await fake.delete_channel(general.channel)
+    await fake.wait_until(lambda: bot.get_channel(general.channel.id) is None, timeout=TIMEOUT,
+                          description="the bot's cache without the deleted channel", poll=0.05)
+    with pytest.raises(discord.NotFound) as unknown:
+        await bot.get_partial_messageable(general.channel.id).send("hello")
+    assert unknown.value.code == 10003
+    await fake.remove_guild("Other Guild")
+    await fake.wait_until(lambda: bot.get_guild(lounge.channel.guild_id) is None, timeout=TIMEOUT,
+                          description="the bot's cache without the server", poll=0.05)
+    with pytest.raises(discord.Forbidden) as no_access:
+        await bot.get_partial_messageable(lounge.channel.id).send("hello")
+    assert no_access.value.code == 50001
+    assert (await bot.get_partial_messageable(games.channel.id).send("still here")).content == "still here"
