@@ -9,8 +9,9 @@ again after a wait that doubles up to ``SWEEP_SECONDS``.
 
 A periodic sweep (every ``SWEEP_SECONDS``) looks for due work: turn reminders (driven from the database,
 the host knows whose reminder is due; one failing reminder does not stop the others), due timers (rows of
-the database: :meth:`Host.run_due_timers`) and running games whose seat to move is a computer's but that
-have no live computer task.
+the database: :meth:`Host.run_due_timers`), DMs held for the end of a player's quiet hours that are due now
+(:meth:`Publisher.release_held`) and running games whose seat to move is a computer's but that have no live
+computer task. Reminders follow each person's own settings (off, their own delay, none in their quiet hours).
 At start-up the outboxes resume: every post and DM a stored change still owes is delivered, in order,
 however long the bot was down (``bot.adapter.publish``); games whose turn is a computer's carry on.
 At shutdown, pending messages get a few seconds to go out; what is left goes out at the next start.
@@ -30,6 +31,7 @@ from bot.adapter.publish import Publisher
 from bot.host.host import Host, HostError, damage_notice
 from bot.host.store import DamagedGame
 from bot.host.table import MoveResult, Reminder, SeatChange, StartResult, TableInfo
+from bot.host.vacation import VacationChange
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +137,8 @@ class Background:
     @tasks.loop(seconds=SWEEP_INTERVAL)
     async def sweep_loop(self) -> None:
         """Due work, every ``sweep_seconds``: with a shared database first the games other processes changed;
-        then computers without a task, posts left undelivered, turn reminders and timers."""
+        then computers without a task, posts left undelivered, turn reminders, DMs held for the end of quiet hours
+        and timers."""
         try:
             await self.host.refresh_all()
         except Exception as exc:
@@ -153,6 +156,11 @@ class Background:
         except Exception as exc:
             log.warning("looking for due turn reminders failed (%s: %s); trying again at the next sweep",
                         type(exc).__name__, exc)
+        try:
+            await self.publisher.release_held()
+        except Exception as exc:
+            log.warning("looking for DMs held for the end of quiet hours failed (%s: %s); trying again at the next "
+                        "sweep", type(exc).__name__, exc)
         try:
             await self.run_timers()
         except Exception as exc:
@@ -175,8 +183,16 @@ class Background:
             self.after_start(outcome)
         elif isinstance(outcome, SeatChange):
             self.after_seat_change(outcome)
+        elif isinstance(outcome, VacationChange):
+            self.after_vacation(outcome)
         elif isinstance(outcome, TableInfo):
             self.publisher.wake(outcome.channel_id)
+
+    def after_vacation(self, change: VacationChange) -> None:
+        """A vacation began, was decided or ended in a game: its post goes out; the computer moves if it is its turn."""
+        self.publisher.wake(change.channel_id)
+        if change.computer_to_move:
+            self.start_computers(change.channel_id)
 
     @sweep_loop.before_loop
     async def _before_sweep(self) -> None:
@@ -223,7 +239,7 @@ class Background:
                 continue
             if info.to_move is not None:
                 seat = info.seats[info.to_move]
-                if seat.is_computer or seat.away:
+                if (seat.is_computer or seat.away or seat.vacation == "computer") and not info.paused:
                     self.start_computers(info.channel_id)
 
     async def _tell_damaged(self, damaged: DamagedGame) -> None:

@@ -14,6 +14,9 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 
+``games`` lists a person's open games on every server (from the database), ``settings`` shows and changes their
+own settings (``bot.host.user_settings``) with the "Forget me…" button below (which asks to confirm).
+
 ``history``, ``game`` and ``export`` read the archive of this server's finished games (the host refuses to export a
 game that is not over); ``log`` sends the whole log as a ``.txt`` file when it does not fit one message.
 
@@ -36,7 +39,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-from bot.adapter import history_texts, options, texts
+from bot.adapter import history_texts, options, settings_texts, texts, vacation_texts
 from bot.adapter.background import SHUTDOWN_GRACE, Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
@@ -45,12 +48,13 @@ from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
 from bot.adapter.stale_tables import GoneChannels
 from bot.adapter.stale_texts import kept_open_text
 from bot.adapter.translator import locale_text
-from bot.adapter.views import abandon_view, confirm_view, forget_view, leaderboard_view, lobby_view
+from bot.adapter.views import abandon_view, confirm_view, forget_view, leaderboard_view, lobby_view, settings_view
 from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
 from bot.host.ratings import BOARDS
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
+from bot.host.user_settings import MAX_REMINDER_HOURS
 from bot.host.workers import WorkerPool
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
@@ -80,6 +84,8 @@ _BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.
                           "kind_only_double": "bot.error.kind_only_double"}
 """The refusal for each problem of :func:`engine.plan_build` (``need_site`` also lists the sites)."""
 BOARD_CHOICES: Final = [_choice(f"commands.leaderboard.choice.{by}", by) for by in BOARDS]
+DEADLINE_CHOICES: Final = [_choice(f"commands.choice.deadline.{hours}", hours)
+                           for hours in vacation_texts.DEADLINE_CHOICES]
 
 
 class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
@@ -416,16 +422,18 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="new", description=_cmd("new"))
     @app_commands.describe(draft=_opt("new", "draft"), language=_opt("new", "language"),
                            computers=_opt("new", "computers"), strength=_opt("new", "strength"),
-                           replay=_opt("new", "replay"))
-    @app_commands.choices(language=LANGUAGE_CHOICES, strength=STRENGTH_CHOICES)
+                           replay=_opt("new", "replay"), deadline=_opt("new", "deadline"))
+    @app_commands.choices(language=LANGUAGE_CHOICES, strength=STRENGTH_CHOICES, deadline=DEADLINE_CHOICES)
     async def new(self, interaction: discord.Interaction, draft: bool = False, language: str | None = None,
-                  computers: Range[int, 0, 3] = 0, strength: str | None = None, replay: bool = True) -> None:
+                  computers: Range[int, 0, 3] = 0, strength: str | None = None, replay: bool = True,
+                  deadline: str | None = None) -> None:
         channel_id = self._guild_only(interaction)
         language, strength = self._chosen(language, LANGUAGE_CHOICES), self._chosen(strength, STRENGTH_CHOICES)
+        hours = vacation_texts.deadline_hours(self._chosen(deadline, DEADLINE_CHOICES))
         info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id,
                                     interaction.user.display_name, draft=draft,
                                     locale=self._new_game_locale(interaction, language),
-                                    computers=computers, strength=strength, replay=replay)
+                                    computers=computers, strength=strength, replay=replay, deadline_hours=hours)
         await self._open_lobby(interaction, info)
 
     @app_commands.command(name="join", description=_cmd("join"))
@@ -597,10 +605,39 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @app_commands.command(name="back", description=_cmd("back"))
     async def back(self, interaction: discord.Interaction) -> None:
+        """Back from a vacation (in every game, also from a DM), or else from ``away`` in this channel's game."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
+        ended = await self.host.vacations.end(interaction.user.id)
+        if ended:
+            for ending in ended:
+                self.background.after_vacation(ending)
+            await reply(interaction, t("bot.reply.vacation_over", await self._locale(interaction), count=len(ended)))
+            return
         change = await self.host.back(self._channel_for(interaction), interaction.user.id)
         self.background.after_seat_change(change)
         await reply(interaction, t("bot.reply.back", await self._locale(interaction)))
+
+    @app_commands.command(name="vacation", description=_cmd("vacation"))
+    @app_commands.describe(days=_opt("vacation", "days"))
+    async def vacation(self, interaction: discord.Interaction, days: Range[int, 1, 30]) -> None:
+        """Go on vacation in every running game the user sits in (works in DMs too): the others vote."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        changes = await self.host.vacations.start(interaction.user.id, days)
+        for change in changes:
+            self.background.after_vacation(change)
+        await reply(interaction, t("bot.reply.vacation", await self._locale(interaction), count=len(changes),
+                                   until=int(changes[0].until)))
+
+    async def on_vacation_vote(self, interaction: discord.Interaction, game_id: int, seat: int, choice: str) -> None:
+        """A vote button under a vacation's post: only the game's other players vote (the host decides)."""
+        try:
+            self._check_origin(interaction, game_id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            change = await self.host.vacations.vote(game_id, interaction.user.id, seat, choice)
+            self.background.after_vacation(change)
+            await reply(interaction, t(f"bot.vacation.voted.{choice}", await self._locale(interaction)))
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
 
     @app_commands.command(name="rules", description=_cmd("rules"))
     @app_commands.describe(topic=_opt("rules", "topic"))
@@ -665,7 +702,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         await reply(interaction, t("bot.export.sent", locale, id=record["game_id"], file=name),
                     file=discord.File(io.BytesIO(data), filename=name))
 
-    # ------------------------------------------------------------------ players' history: stats, leaderboard, forget-me
+    # ------------------------------------------------------------------ players' history: stats, leaderboard, forget
 
     @app_commands.command(name="stats", description=_cmd("stats"))
     @app_commands.describe(player=_opt("stats", "player"))
@@ -708,10 +745,15 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         except Exception as exc:
             await self.handle_error(interaction, exc)
 
-    @app_commands.command(name="forget-me", description=_cmd("forget-me"))
-    async def forget_me(self, interaction: discord.Interaction) -> None:
-        locale = await self._locale(interaction)
-        await reply(interaction, t("bot.forget.question", locale), view=forget_view(interaction.user.id, locale))
+    async def on_forget_ask(self, interaction: discord.Interaction, user_id: int) -> None:
+        """"Forget me…" on a settings panel: the confirm question (only its owner may go on)."""
+        try:
+            locale = await self._locale(interaction)
+            if interaction.user.id != user_id:
+                raise Refusal("bot.forget.not_yours")
+            await reply(interaction, t("bot.forget.question", locale), view=forget_view(user_id, locale))
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
 
     async def on_forget_confirm(self, interaction: discord.Interaction, user_id: int) -> None:
         """The confirm button of forget-me: only its asker may press it."""
@@ -726,6 +768,47 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         except Exception as exc:
             await self.handle_error(interaction, exc)
 
+
+    # ------------------------------------------------------------------ a person's own games and settings
+
+    @app_commands.command(name="games", description=_cmd("games"))
+    async def games(self, interaction: discord.Interaction) -> None:
+        """Every open game the user sits in, on every server (read from the database), theirs to move first."""
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
+        locale = await self._locale(interaction)
+        games = await self.host.open_games_for(interaction.user.id)
+        await reply(interaction, settings_texts.games_text(games, locale),
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="settings", description=_cmd("settings"))
+    @app_commands.describe(time_zone=_opt("settings", "time_zone"), quiet_from=_opt("settings", "quiet_from"),
+                           quiet_to=_opt("settings", "quiet_to"), quiet_off=_opt("settings", "quiet_off"),
+                           reminders=_opt("settings", "reminders"), reminder_hours=_opt("settings", "reminder_hours"),
+                           turn_dms=_opt("settings", "turn_dms"))
+    async def settings_(self, interaction: discord.Interaction, time_zone: str | None = None,
+                        quiet_from: Range[int, 0, 23] | None = None, quiet_to: Range[int, 0, 23] | None = None,
+                        quiet_off: bool = False, reminders: bool | None = None,
+                        reminder_hours: Range[int, 1, MAX_REMINDER_HOURS] | None = None,
+                        turn_dms: bool | None = None) -> None:
+        """The user's own settings: shown as they are, or changed (then shown), with "Forget me…" below."""
+        locale = await self._locale(interaction)
+        user_id = interaction.user.id
+        if (quiet_from is None) != (quiet_to is None) and not quiet_off:
+            raise Refusal("bot.settings.quiet_both")
+        quiet = (quiet_from, quiet_to) if quiet_from is not None and quiet_to is not None else None
+        asked = (time_zone, quiet, reminders, reminder_hours, turn_dms)
+        changing = quiet_off or any(value is not None for value in asked)
+        if changing:
+            await self.host.change_settings(user_id, time_zone=time_zone, quiet=quiet, quiet_off=quiet_off,
+                                            reminders=reminders, reminder_hours=reminder_hours, turn_dms=turn_dms)
+            await self.publisher.release_held()  # held DMs the change made due go out now
+        text = settings_texts.settings_text(self.host.settings_of(user_id), locale, now=self.host.now(),
+                                            default_hours=self.settings.reminder_hours, saved=changing)
+        await reply(interaction, text, view=settings_view(user_id, locale))
+
+    @settings_.autocomplete("time_zone")
+    async def _time_zones(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return options.time_zones(current)
 
     # ------------------------------------------------------------------ autocomplete
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import texts
+from bot.adapter import settings_texts, texts, vacation_texts
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, post, reply
 from bot.adapter.views import controls_view
 from bot.host.host import Host, HostError
@@ -108,8 +108,9 @@ class DirectMessages:
             await reply(interaction, t("bot.reply.dm_blocked", locale))
 
     async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
-                        start: bool = False) -> None:
-        """DM a player their own view: hand, bird chips, personal picture, and on their turn the controls."""
+                        start: bool = False, heading: str = "") -> None:
+        """DM a player their own view: hand, bird chips, personal picture, and on their turn the controls and how
+        many other games wait for them. ``heading`` goes above (the DM that ends quiet hours)."""
         current = self.host.info(info.channel_id)
         if current is None or current.game_id != info.game_id or current.status != "running":
             return
@@ -118,12 +119,30 @@ class DirectMessages:
         locale = self.locale_of(user_id, current.locale)
         controls = controls_view(current.game_id, seq, view, locale) if turn else None
         png = await self.pictures.png(view, locale, key=(current.game_id, seq, user_id), personal=True)
+        notes = vacation_texts.vacation_notes(current, user_id, locale) if reminder else []
         content = texts.dm_text(current, view, locale, turn=turn and controls is not None, reminder=reminder,
-                                start=start)
+                                start=start, notes=notes)
+        waiting = ""
+        if controls is not None:
+            waiting = settings_texts.others_waiting(
+                await self.host.games_waiting(user_id, besides=current.game_id), locale)
+        content = texts.lines_text([part for part in (heading, content, waiting) if part])
         message = await self._dm_player(current, user_id, content, pictures=[(png, "hand.png")], view=controls)
         if message is not None and controls is not None:
             await self.strip_turn_dm(current.game_id, user_id)
             self._turn_dms[(current.game_id, user_id)] = (message.channel.id, message.id)
+
+    async def send_note(self, user_id: int, content: str) -> bool:
+        """A DM of words alone (e.g. what waited during quiet hours); whether it went out. A passing failure
+        (:data:`TRANSIENT_ERRORS`) is raised for the caller to try again."""
+        try:
+            await self._dm(user_id, content)
+        except TRANSIENT_ERRORS:
+            raise
+        except discord.HTTPException as exc:
+            log.warning("could not DM a player a note (%s)", exc.status)
+            return False
+        return True
 
     async def tell_missing_permission(self, info: TableInfo, permission: str) -> None:
         """Tell the game's opener by DM, once per game, which permission the bot lacks in the game's channel
@@ -138,6 +157,11 @@ class DirectMessages:
         except discord.HTTPException as exc:
             log.warning("game %d: could not tell the opener about a missing permission (%s)", info.game_id,
                         exc.status)
+
+    async def send_notice(self, info: TableInfo, user_id: int, payload: dict[str, Any]) -> None:
+        """A notice the host owes a player by DM (a deadline's warning), in the player's language."""
+        locale = self.locale_of(user_id, str(payload.get("locale", info.locale)))
+        await self._dm_player(info, user_id, vacation_texts.notice_text(payload, locale))
 
     async def strip_turn_dm(self, game_id: int, user_id: int, *, keep: int | None = None) -> None:
         """Take the controls off a player's previous turn DM (they moved, or a newer one came)."""

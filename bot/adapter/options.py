@@ -2,7 +2,8 @@
 
 Pure functions of a seat's own view and legal moves (the cog fetches both from the host): the sites
 offered to ``/santacruz land`` and ``build`` with their labels, the scoring cards of the hand, the
-choices of a draft or a discard; and the move meant by a scoring card's name or a ``choose`` option.
+choices of a draft or a discard, the time zones of ``/santacruz settings``; and the move meant by a
+scoring card's name or a ``choose`` option.
 What names nothing is a :class:`bot.adapter.errors.Refusal` that lists what would have been accepted.
 """
 
@@ -14,6 +15,7 @@ from discord.app_commands import Choice
 
 from bot.adapter import texts
 from bot.adapter.errors import Refusal
+from bot.host.user_settings import time_zones as time_zones_known
 from engine import SCORING_CARD_IDS, SINGLE_BUILDS, IllegalMove, Move, View, parse_move
 from i18n import LOCALES, t
 
@@ -140,3 +142,24 @@ def choose_options(view: View, legal: list[str], current: str, locale: str) -> l
             continue
         choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=move))
     return choices[:CHOICES_MAX]
+
+
+AUTOCOMPLETE_MAX: Final = 25
+"""Discord shows at most 25 autocomplete choices."""
+
+
+def time_zones(current: str) -> list[Choice[str]]:
+    """The time zones (IANA names from the standard library) containing what the user typed, those starting with it
+    first; with nothing typed, a few common ones."""
+    typed = str(current or "").strip().lower().replace(" ", "_")
+    names = time_zones_known()
+    if not typed:
+        return [Choice(name=n, value=n) for n in COMMON_ZONES if n in names][:AUTOCOMPLETE_MAX]
+    starting = [n for n in names if n.lower().startswith(typed)]
+    containing = [n for n in names if typed in n.lower() and n not in starting]
+    return [Choice(name=n, value=n) for n in (starting + containing)[:AUTOCOMPLETE_MAX]]
+
+
+COMMON_ZONES: Final = ("UTC", "Europe/London", "Europe/Berlin", "Europe/Paris", "Europe/Zurich", "Europe/Vienna",
+                       "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
+                       "America/Sao_Paulo", "Asia/Tokyo", "Asia/Kolkata", "Australia/Sydney")

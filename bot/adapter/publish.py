@@ -6,7 +6,14 @@ done, and after a passing failure (5xx, timeout, connection error) tries it agai
 backoff, without holding up any other channel. At start-up the outboxes simply resume from the database,
 however long the bot was down. Each move gets its own post (its own events and the picture of its own
 position, both from the delivery's payload); a DM reads the hand from the host when it is sent, and a
-turn DM whose turn has passed is skipped.
+turn DM whose turn has passed is skipped, and so is one to a player who turned turn DMs off (unless their hand
+changed: then the hand alone).
+
+Quiet hours: a DM whose player is in their quiet hours is not sent but *held*: due at the end of the window and
+marked in its payload, it no longer holds up the channel's other deliveries. The sweep (or a change of settings)
+wakes the channels whose held DMs are due; the first of them to go gathers EVERY held DM of that player, of every
+game, into ONE DM (the games waiting for them, with the controls of the latest standing turn) and marks the others
+done. A channel post names a player in their quiet hours without pinging them.
 
 The channel speaks the game's language: ONE message per move (events in words, the public board
 picture, a mention of the player to move), the start, seat changes, an abandoned game, and after the game-over
@@ -33,12 +40,19 @@ from typing import Final
 
 import discord
 
-from bot.adapter import texts
+from bot.adapter import settings_texts, texts, vacation_texts
 from bot.adapter.dms import DirectMessages
-from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, TRANSIENT_ERRORS, MissingPermission, deliver_post
+from bot.adapter.sending import (
+    ALLOWED_MENTIONS,
+    NO_PINGS,
+    SEND_MESSAGES,
+    TRANSIENT_ERRORS,
+    MissingPermission,
+    deliver_post,
+)
 from bot.adapter.stale_texts import stale_text
-from bot.adapter.views import keep_open_view, lobby_view, post_view
-from bot.host.host import Host
+from bot.adapter.views import keep_open_view, lobby_view, post_view, vacation_view
+from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
 from bot.host.stale import LOBBY_CLOSED, NOTICE
 from bot.host.store import StorageFailed
@@ -46,6 +60,8 @@ from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,
     MOVE_POST,
+    NOTICE_DM,
+    NOTICE_POST,
     REPLAY_POST,
     SEAT_POST,
     STALE_POST,
@@ -57,6 +73,7 @@ from bot.host.table import (
     StartResult,
     TableInfo,
 )
+from bot.host.user_settings import HELD
 from i18n import t
 
 log = logging.getLogger(__name__)
@@ -138,18 +155,21 @@ class Outbox:
             await self._publisher.update_lobby(lobby)
         host = self._publisher.host
         pending = await host.pending_deliveries(self.channel_id)
-        if not pending:
+        now = host.now()
+        ready = [i for i, d in enumerate(pending) if not _held_on(d, now)]
+        if not ready:  # only DMs held for the end of quiet hours: the sweep wakes the channel when they are due
             return False
         if not await host.hold(self.lease, OUTBOX_LEASE):
             await self._sleep(LEASE_RETRY)
             return True
-        wait = pending[0].due_at - host.now()
+        first = pending[ready[0]]
+        wait = first.due_at - host.now()
         if wait > 0:
             await self._sleep(min(wait, OUTBOX_LEASE / 2))
         else:
             if host.shared:  # the game may have moved in another process since this one last looked
-                await host.refresh_game(pending[0].game_id)
-            await self._publisher.deliver(pending[0], pending[1:])
+                await host.refresh_game(first.game_id)
+            await self._publisher.deliver(first, pending[ready[0] + 1:])
         return True
 
     async def _sleep(self, seconds: float) -> None:
@@ -180,6 +200,8 @@ class Publisher:
         """Delivery id -> the id of the message it was sent as (a game-over post's is kept for the history)."""
         self.on_channel_gone: ChannelGone | None = None
         """Called when a post finds its channel gone (404 Unknown Channel or Unknown Guild), after giving it up."""
+        self._user_locks: dict[int, asyncio.Lock] = {}
+        """User id -> held back while their held DMs are gathered into one (several channels' outboxes)."""
 
     # ------------------------------------------------------------------ waking the outboxes
 
@@ -201,6 +223,16 @@ class Publisher:
         if pending:
             log.info("resuming %d deliveries left from before the start", len(pending))
         return len(pending)
+
+    async def release_held(self) -> list[int]:
+        """Wake the channels whose held DMs are due (quiet hours over, or re-timed by a change of settings): the
+        sweep calls it; returns those channels."""
+        now = self.host.now()
+        channels = list(dict.fromkeys(d.channel_id for d in await self.host.pending_deliveries()
+                                      if d.payload.get(HELD) and d.due_at <= now))
+        for channel_id in channels:
+            self.wake(channel_id)
+        return channels
 
     async def sweep(self) -> int:
         """Wake every channel with deliveries due (a safety net; with a shared database also those of a
@@ -268,6 +300,8 @@ class Publisher:
             self._posted.pop(delivery.id, None)
             return
         gone: str | None = None
+        if not delivery.is_post and await self._hold(delivery):  # a storage failure: the outbox tries again later
+            return
         try:
             error = await self._send(delivery, later)
         except TRANSIENT_ERRORS as exc:
@@ -276,6 +310,8 @@ class Publisher:
                         delivery.id, _describe(exc), delay)
             await self.host.retry_delivery(delivery, delay, _describe(exc))
             return
+        except StorageFailed:  # e.g. gathering held DMs could not read them: the outbox tries again later
+            raise
         except discord.HTTPException as exc:
             log.warning("game %d: %s %d cannot be delivered (%s); giving up", delivery.game_id, delivery.kind,
                         delivery.id, _describe(exc))
@@ -291,6 +327,19 @@ class Publisher:
         self._posted.pop(delivery.id, None)
         if gone is not None and self.on_channel_gone is not None:
             await self.on_channel_gone(delivery.channel_id, f"channel gone: {gone}")
+
+    async def _hold(self, delivery: Delivery) -> bool:
+        """Hold a DM whose player is in their quiet hours: due at their end (whether it did)."""
+        assert delivery.user_id is not None
+        until = self.host.quiet_until(delivery.user_id)
+        if until is None:
+            return False
+        await self.host.hold_deliveries([delivery], until)
+        return True
+
+    def _mentions(self, user_id: int | None) -> discord.AllowedMentions:
+        """Whom a post may ping: not the player to move while they are in their quiet hours (they are named)."""
+        return NO_PINGS if user_id is not None and self.host.quiet_until(user_id) is not None else ALLOWED_MENTIONS
 
     async def _send(self, delivery: Delivery, later: list[Delivery]) -> str | None:
         """Send ``delivery``; the reason it was not sent (skipped, permission missing), or ``None``."""
@@ -326,6 +375,8 @@ class Publisher:
             return await self._post_seat_change(delivery.seat_change())
         if delivery.kind == STALE_POST:
             return await self._post_stale(delivery)
+        if delivery.kind == NOTICE_POST:
+            return await self._post_notice(delivery)
         if delivery.kind == ABANDONED_POST:
             locale = str(delivery.payload["locale"])
             text = t("bot.post.abandoned", locale, name=texts.esc(str(delivery.payload["name"])))
@@ -373,6 +424,17 @@ class Publisher:
                 return message
         return None
 
+    async def _post_notice(self, delivery: Delivery) -> str | None:
+        """A vacation's or a deadline's post in the game's language; a vacation's vote carries its buttons."""
+        locale = str(delivery.payload["locale"])
+        seat = delivery.payload.get("vote")
+        view = None
+        if seat is not None:
+            name = str(delivery.payload["params"]["name"])
+            view = vacation_view(delivery.game_id, int(seat), name, locale)
+        return await deliver_post(self.client, delivery.channel_id,
+                                  vacation_texts.notice_text(delivery.payload, locale), view=view)
+
     async def _post_replay(self, delivery: Delivery) -> str | None:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""
         locale = str(delivery.payload["locale"])
@@ -389,7 +451,7 @@ class Publisher:
             pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
         try:
             return await deliver_post(self.client, result.channel_id, texts.move_post(result, locale),
-                                      pictures=pictures, sent=sent,
+                                      pictures=pictures, sent=sent, mentions=self._mentions(result.to_move_user_id),
                                       view=post_view(result.game_id, result.seq, locale, game_over=result.game_over))
         finally:
             if result.user_id is not None:
@@ -399,7 +461,8 @@ class Publisher:
         info = start.info
         board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
         return await deliver_post(self.client, info.channel_id, texts.start_post(start, info.locale),
-                                  pictures=[(board, "board.png")], view=post_view(info.game_id, info.seq, info.locale))
+                                  pictures=[(board, "board.png")], view=post_view(info.game_id, info.seq, info.locale),
+                                  mentions=self._mentions(start.to_move_user_id))
 
     async def _post_seat_change(self, change: SeatChange) -> str | None:
         info = change.info
@@ -413,22 +476,69 @@ class Publisher:
         """A hand or turn DM, with the hand as it is now; skipped when a later DM to the same player will
         show the same, or (a turn DM) when that turn has passed."""
         assert delivery.user_id is not None
+        if delivery.payload.get(HELD):
+            return await self._send_held(delivery)
         info = self.host.find_game(delivery.game_id)
         if info is None or info.status != "running":
             return "skipped: the game is not running"
         if any(d.user_id == delivery.user_id and d.game_id == delivery.game_id and _shows_hand(d, info)
                for d in later):
             return "skipped: a later DM shows the same hand"
+        if delivery.kind == NOTICE_DM:
+            await self.dms.send_notice(info, delivery.user_id, delivery.payload)
+            return None
         start = bool(delivery.payload.get("start"))
         if delivery.kind == TURN_DM:
-            seat = info.seats[info.to_move] if info.to_move is not None else None
-            if info.seq == delivery.seq and seat is not None and seat.user_id == delivery.user_id and not seat.away:
+            turn_dms = self.host.settings_of(delivery.user_id).turn_dms
+            if not turn_dms and not (start or delivery.payload.get("hand_changed")):
+                return "skipped: the player turned turn DMs off"
+            if turn_dms and self._turn_stands(delivery, info):
                 await self.dms.send_hand(info, delivery.user_id, turn=True, start=start)
                 return None
             if not delivery.payload.get("hand_changed"):
                 return "skipped: the turn has passed"
         await self.dms.send_hand(info, delivery.user_id, turn=False, start=start)
         return None
+
+    @staticmethod
+    def _turn_stands(delivery: Delivery, info: TableInfo) -> bool:
+        """Whether the turn of a turn DM is still the game's current turn, its player's to make."""
+        seat = info.seats[info.to_move] if info.to_move is not None else None
+        return info.seq == delivery.seq and seat is not None and seat.user_id == delivery.user_id and not seat.away
+
+    async def _send_held(self, delivery: Delivery) -> str | None:
+        """The end of a player's quiet hours: every DM held for them (of every game) goes out as ONE DM, the
+        latest standing turn's controls under the list of the games waiting for them (or, with no turn of theirs
+        standing, the list alone). The others are marked done as collapsed into this one."""
+        user_id = delivery.user_id
+        assert user_id is not None
+        async with self._user_locks.setdefault(user_id, asyncio.Lock()):
+            held = await self.host.held_deliveries(user_id)
+            if all(d.id != delivery.id for d in held):
+                return "skipped: collapsed into another DM"
+            try:
+                waiting = [g for g in await self.host.open_games_for(user_id) if g.yours]
+            except HostError:  # the list is a nicety: the DM goes out without it
+                waiting = []
+            first = self.host.find_game(delivery.game_id)
+            locale = self.dms.locale_of(user_id, first.locale if first is not None else "en")
+            turn = next((d for d in reversed(held) if d.kind == TURN_DM and self._standing(d)), None)
+            if turn is not None and self.host.settings_of(user_id).turn_dms:
+                info = self.host.find_game(turn.game_id)
+                assert info is not None
+                heading = settings_texts.held_text(waiting, [], locale)
+                await self.dms.send_hand(info, user_id, turn=True, heading=heading)
+            else:
+                changed = list(dict.fromkeys(d.channel_id for d in held))
+                await self.dms.send_note(user_id, settings_texts.held_text(waiting, changed, locale))
+            for other in held:
+                if other.id != delivery.id:
+                    await self.host.delivered(other, f"collapsed into delivery {delivery.id}")
+        return None
+
+    def _standing(self, delivery: Delivery) -> bool:
+        info = self.host.find_game(delivery.game_id)
+        return info is not None and info.status == "running" and self._turn_stands(delivery, info)
 
     async def update_lobby(self, info: TableInfo) -> None:
         """Redraw the lobby message of ``info``'s game with the newest state the host has of it."""
@@ -445,6 +555,12 @@ class Publisher:
                 allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
+
+
+def _held_on(delivery: Delivery, now: float) -> bool:
+    """Whether ``delivery`` is a DM held for the end of its player's quiet hours, not due yet at ``now`` (it does
+    not hold up the channel's other deliveries)."""
+    return bool(delivery.payload.get(HELD)) and delivery.due_at > now
 
 
 def _shows_hand(delivery: Delivery, info: TableInfo) -> bool:

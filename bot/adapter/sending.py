@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 ALLOWED_MENTIONS: Final = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
 """Only ever ping users (the player to move, a player whose DMs are closed)."""
+NO_PINGS: Final = discord.AllowedMentions.none()
+"""Name users without pinging them (the player to move is in their quiet hours)."""
 
 Attachments = Sequence[tuple[bytes | None, str]]
 """Attachments as ``(png, filename)``; a ``None`` png is left out."""
@@ -47,9 +49,10 @@ def files(*pictures: tuple[bytes | None, str]) -> list[discord.File]:
     return [discord.File(io.BytesIO(png), filename=name) for png, name in pictures if png is not None]
 
 
-def message_options(pictures: Attachments, view: discord.ui.View | None) -> dict[str, Any]:
-    """The keyword arguments of a post or a DM: user pings only, the pictures, and the view if any."""
-    kwargs: dict[str, Any] = {"allowed_mentions": ALLOWED_MENTIONS, "files": files(*pictures)}
+def message_options(pictures: Attachments, view: discord.ui.View | None,
+                    mentions: discord.AllowedMentions = ALLOWED_MENTIONS) -> dict[str, Any]:
+    """The keyword arguments of a post or a DM: user pings only (``mentions``), the pictures, and the view if any."""
+    kwargs: dict[str, Any] = {"allowed_mentions": mentions, "files": files(*pictures)}
     if view is not None:
         kwargs["view"] = view
     return kwargs
@@ -67,18 +70,20 @@ async def post(client: discord.Client, channel_id: int, content: str, *, picture
 
 
 async def deliver_post(client: discord.Client, channel_id: int, content: str, *, pictures: Attachments = (),
-                       view: discord.ui.View | None = None, sent: list[discord.Message] | None = None) -> str | None:
+                       view: discord.ui.View | None = None, sent: list[discord.Message] | None = None,
+                       mentions: discord.AllowedMentions = ALLOWED_MENTIONS) -> str | None:
     """A message in a game's channel for the outbox: ``None`` when it went out as asked, :data:`ATTACH_FILES`
     when it went out without its pictures because the bot may not attach files there.
 
     Raises :data:`TRANSIENT_ERRORS` (try again later), :class:`MissingPermission` (:data:`SEND_MESSAGES`)
     when the bot may not post there, and any other :class:`discord.HTTPException` (give up). The message sent
-    is appended to ``sent`` when given.
+    is appended to ``sent`` when given; ``mentions``: whom it may ping (someone in their quiet hours is named, not
+    pinged).
     """
     channel = client.get_partial_messageable(channel_id)
     text = texts.clip(content, texts.MESSAGE_MAX)
     try:
-        message = await channel.send(text, **message_options(pictures, view))
+        message = await channel.send(text, **message_options(pictures, view, mentions))
         if sent is not None:
             sent.append(message)
         return None
@@ -86,7 +91,7 @@ async def deliver_post(client: discord.Client, channel_id: int, content: str, *,
         if not files(*pictures):
             raise MissingPermission(SEND_MESSAGES) from None
     try:  # Forbidden with pictures: perhaps only Attach Files is missing
-        message = await channel.send(text, **message_options((), view))
+        message = await channel.send(text, **message_options((), view, mentions))
         if sent is not None:
             sent.append(message)
     except discord.Forbidden:

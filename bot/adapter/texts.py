@@ -101,6 +101,8 @@ def seat_name(seat: Any, locale: str) -> str:
         return t("bot.seat.computer", locale, name=name, strength=strength_name(seat.strength, locale))
     if seat.away:
         return t("bot.seat.away", locale, name=name)
+    if getattr(seat, "vacation", None) is not None:
+        return t("bot.seat.vacation", locale, name=name)
     return name
 
 
@@ -259,8 +261,9 @@ def turn_prompt(view: View, locale: str) -> str:
 
 
 def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: bool = False,
-            start: bool = False) -> str:
-    """A player's DM: where, whose turn, their hand (own view), and what to do."""
+            start: bool = False, notes: Sequence[str] = ()) -> str:
+    """A player's DM: where, whose turn, ``notes`` (e.g. the others' vacations), their hand (own view), and what
+    to do."""
     where = channel_link(info.channel_id)
     if start and not turn:
         head = t("bot.dm.start", locale, channel=where, phase=phase_text(view, locale))
@@ -270,7 +273,7 @@ def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: b
         head = t("bot.dm.your_turn", locale, channel=where, phase=phase_text(view, locale))
     else:
         head = t("bot.dm.hand_changed", locale, channel=where, phase=phase_text(view, locale))
-    lines = [head, hand_text(view, locale)]
+    lines = [head, *notes, hand_text(view, locale)]
     if turn:
         lines.append(turn_prompt(view, locale))
     return lines_text(lines)
@@ -286,6 +289,8 @@ def lobby_text(info: TableInfo, locale: str) -> str:
     options = [t("bot.lobby.language", locale, language=LANGUAGE_NAMES.get(info.locale, info.locale))]
     if info.draft:
         options.append(t("bot.lobby.draft", locale))
+    if info.deadline_hours:
+        options.append(t("bot.lobby.deadline", locale, hours=info.deadline_hours))
     lines.append(SEP.join(options))
     lines.append(t("bot.lobby.players", locale, count=len(info.seats), max=4))
     lines.extend(f"{s.seat + 1}. {seat_name(s, locale)}" for s in info.seats)

@@ -11,6 +11,8 @@ it sits on and however old that message is. The ids::
     sc:<game_id>:<seq>:pick:<group>     a select menu of moves; its option values are move notations
     sc:board:<by>:<page>                a leaderboard page (by rating, wins or games; pages from 0)
     sc:forget:<user_id>                 forget-me, confirmed by the user who asked
+    sc:vac:<game_id>:<seat>:<choice>    a vote on the vacation of the seat: pause or computer
+    sc:settings:forget:<user_id>        "Forget me…" on a person's settings panel (asks to confirm)
 
 ``game_id`` tells an old game's message apart from the channel's current game; ``seq`` is the number
 of rows in the game's move log when the controls were made, and the host refuses a move whose
@@ -58,6 +60,10 @@ class Clicks(Protocol):
     async def on_leaderboard_page(self, interaction: discord.Interaction, by: str, page: int) -> None: ...
 
     async def on_forget_confirm(self, interaction: discord.Interaction, user_id: int) -> None: ...
+
+    async def on_vacation_vote(self, interaction: discord.Interaction, game_id: int, seat: int,
+                               choice: str) -> None: ...
+    async def on_forget_ask(self, interaction: discord.Interaction, user_id: int) -> None: ...
 
 
 def _cog(interaction: discord.Interaction) -> Clicks:
@@ -285,7 +291,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sc:forget:(?P<user>[0-9]{1,20})"):
-    """Confirms ``/santacruz forget-me`` (only for the user who asked)."""
+    """Confirms "Forget me" of ``/santacruz settings`` (only for the user who asked)."""
 
     def __init__(self, user_id: int, *, label: str = "", item: discord.ui.Button[Any] | None = None) -> None:
         self.user_id = user_id
@@ -318,4 +324,61 @@ def forget_view(user_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ForgetButton(user_id, label=t("bot.forget.button", locale)))
     view.add_item(GameButton(0, "cancel", label=t("bot.button.cancel", locale)))
+    return view
+
+
+class VacationButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"sc:vac:(?P<game>[0-9]{1,20}):(?P<seat>[0-3]):(?P<choice>pause|computer)"):
+    """A vote on a player's vacation, under the channel's post that announced it: pause the game, or let the
+    computer play the seat."""
+
+    def __init__(self, game_id: int, seat: int, choice: str, *, label: str = "",
+                 item: discord.ui.Button[Any] | None = None) -> None:
+        self.game_id, self.seat, self.choice = game_id, seat, choice
+        style = discord.ButtonStyle.primary if choice == "pause" else discord.ButtonStyle.secondary
+        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=style,
+                                                   custom_id=f"sc:vac:{game_id}:{seat}:{choice}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> VacationButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["seat"]), match["choice"], item=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_vacation_vote(interaction, self.game_id, self.seat, self.choice)
+
+
+def vacation_view(game_id: int, seat: int, name: str, locale: str) -> discord.ui.View:
+    """The two vote buttons under a vacation's post: "Pause the game" / "Let the computer play <name>"."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(VacationButton(game_id, seat, "pause", label=t("bot.vacation.button.pause", locale)))
+    view.add_item(VacationButton(game_id, seat, "computer", label=t("bot.vacation.button.computer", locale,
+                                                                       name=name)))
+    return view
+
+
+class ForgetAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"sc:settings:forget:(?P<user>[0-9]{1,20})"):
+    """"Forget me…" on the ``/santacruz settings`` panel: asks the confirm question (only for its owner)."""
+
+    def __init__(self, user_id: int, *, label: str = "", item: discord.ui.Button[Any] | None = None) -> None:
+        self.user_id = user_id
+        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=discord.ButtonStyle.danger,
+                                                   custom_id=f"sc:settings:forget:{user_id}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ForgetAskButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["user"]), item=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_forget_ask(interaction, self.user_id)
+
+
+def settings_view(user_id: int, locale: str) -> discord.ui.View:
+    """The settings panel's button: "Forget me…" (which asks to confirm, as ``forget_view``)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ForgetAskButton(user_id, label=t("bot.settings.forget_button", locale)))
     return view

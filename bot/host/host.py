@@ -70,6 +70,11 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.stale.close_channel(channel_id, reason) -> TableInfo | None  # its channel is gone: abandoned
     await host.stale.close_guild(guild_id, reason) -> list[TableInfo]       # the bot left the server
 
+    # vacations (bot/host/vacation.py); turn deadlines (bot/host/deadlines.py) come from open(..., deadline_hours=)
+    await host.vacations.start(user_id, days, now=None) -> list[VacationChange]   # every running game, from the store
+    await host.vacations.vote(game_id, user_id, seat, choice) -> VacationChange   # choice: pause | computer
+    await host.vacations.end(user_id, now=None) -> list[VacationChange]           # back early, in every game
+
     # turn reminders (driven from the database)
     await host.due_reminders(now=None) -> list[Reminder]
     await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
@@ -78,6 +83,17 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.stats(guild_id, user_id) -> PlayerStats | None   # None: no finished game there
     await host.leaderboard(guild_id, user_id, by="rating", page=0) -> Leaderboard   # by rating|wins|games
     await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
+
+    # each person's own settings and games (bot.host.user_settings; settings loaded at load())
+    host.settings_of(user_id) -> UserSettings              # the defaults for someone who never changed any
+    host.quiet_until(user_id, now=None) -> float | None    # the end of their quiet hours if now is inside them
+    await host.change_settings(user_id, *, time_zone=None, quiet=None, quiet_off=False, reminders=None,
+                               reminder_hours=None, turn_dms=None) -> UserSettings   # held DMs re-timed with it
+    await host.open_games_for(user_id) -> list[OpenGame]   # from the database: theirs to move first
+    await host.games_waiting(user_id, besides=None) -> int # open games waiting for their move
+    await host.hold_deliveries(deliveries, until) -> None  # DMs held for the end of quiet hours
+    await host.held_deliveries(user_id) -> list[Delivery]  # their held DMs, of every game
+    # (reminders follow each person's settings: off, their own hours, none in their quiet hours)
 
     # each user's own language (en/de/fr), for the DMs they get after a restart (loaded at load())
     await host.remember_locale(user_id, locale) -> bool    # stored only when it changed; True if so
@@ -118,6 +134,17 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.not_a_player        (name) kick someone without a seat
     host.error.kick_self           the opener kicks themselves (leave instead)
     host.error.not_stale           "Keep it open" when the game is not waiting for it (moved, or kept open)
+    host.error.paused              (name, until) a vacation pause holds the game: nobody moves
+    host.error.on_vacation         the computer plays the user's seat during their vacation (use back)
+    host.error.bad_deadline        (hours, choices) a turn deadline this bot does not offer
+    host.error.bad_vacation_days   (min, max) a vacation of too few or too many days
+    host.error.no_games_for_vacation  the user sits in no running game
+    host.error.already_on_vacation    on vacation in every game already
+    host.error.vote_closed         (name) the vote on that vacation is over
+    host.error.not_a_voter         (name) only the other players vote
+    host.error.bad_time_zone       (zone) not a time zone of the standard library's database
+    host.error.bad_quiet_hours     quiet hours outside 0-23, or starting and ending at the same hour
+    host.error.bad_reminder_hours  (max) a reminder delay outside 1..max hours
     bot.history.no_such_game       (id) no finished game of that id in this server
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game
@@ -152,6 +179,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 import engine
+from bot.host import deadlines
 from bot.host.history_store import Forgotten
 from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult, game_results, player_stats
 from bot.host.settings import AI_STRENGTHS, Settings
@@ -191,6 +219,16 @@ from bot.host.table import (
     Table,
     TableInfo,
 )
+from bot.host.user_settings import (
+    MAX_REMINDER_HOURS,
+    OpenGame,
+    UserSettings,
+    in_order,
+    known_time_zone,
+    open_game,
+    quiet_until,
+)
+from bot.host.vacation import Vacations
 from bot.host.workers import PoolBroken, WorkerPool, as_pool
 from engine import Event, Game, IllegalMove, View, parse_move
 from engine.ai import choose_move
@@ -328,6 +366,12 @@ class Host:
         """This host's name in the database's leases and timer claims (unique per process and start)."""
         self._timer_handlers: dict[str, TimerHandler] = {}
         """Timer kind -> what runs when such a timer is due (see :meth:`on_timer`)."""
+        self.deadlines = deadlines.Deadlines(self)
+        """Turn deadlines: the warning and the computer's move when a turn runs out (``bot.host.deadlines``)."""
+        self.vacations = Vacations(self)
+        """Vacations: the others' vote, the pause or the computer's play, and the end (``bot.host.vacation``)."""
+        self._user_settings: dict[int, UserSettings] = {}
+        """User id -> their own settings, as stored (absent: the defaults)."""
         from bot.host.stale_tables import StaleTables  # it imports this module: not at the top
 
         self.stale = StaleTables(self)
@@ -341,6 +385,7 @@ class Host:
         self._user_locales = {user: locale for user, locale in (await self.store.user_locales()).items()
                               if locale in LOCALES}
         self._damaged = {d.game_id: d for d in await self.store.damaged_untold()}
+        self._user_settings = await self.store.user_settings()
         loaded = []
         for game_id, channel_id in await self.store.open_game_keys():
             try:
@@ -515,6 +560,33 @@ class Host:
         """The channel's running game (of ``game_id``, if given), else the refusal that says why not."""
         return self._running(channel_id, game_id)
 
+    def lock_of(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock, for the host's parts (deadlines, vacations): every change happens under it."""
+        return self._locks[channel_id]
+
+    def mark_stale(self, channel_id: int) -> None:
+        """The channel's table lost a race with another process (for the host's parts): read it again first."""
+        self._stale.add(channel_id)
+
+    def table_of_game(self, game_id: int) -> Table | None:
+        """The table of a game this process has loaded (for the host's parts), else ``None``."""
+        return next((t for t in self._tables.values() if t.id == game_id), None)
+
+    async def commit_move(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
+                          events: list[Event], *, seats: list[Seat] | None = None,
+                          notices: Sequence[NewDelivery] = ()) -> MoveResult:
+        """Store a move made for a seat by one of the host's parts (under the channel's lock; see ``_commit``);
+        ``host.error.storage`` if the database refuses."""
+        with _storage():
+            return await self._commit(table, new, seat, user_id, text, None, events, seats=seats, notices=notices)
+
+    def _check_not_paused(self, table: Table) -> None:
+        """Refuse any move while a vacation pause holds the game, saying whose vacation and until when."""
+        pause = self.vacations.pause_of(table)
+        if pause is not None:
+            name, until = pause
+            raise HostError("host.error.paused", name=name, until=int(until))
+
     def _open_table(self, channel_id: int) -> Table:
         table = self._tables.get(channel_id)
         if table is None or table.status not in OPEN_STATUSES:
@@ -577,6 +649,10 @@ class Host:
                                                          seats=[s.to_dict() for s in seats],
                                                          expect_version=table.version, **columns)
 
+    def next_reminder(self, table: Table, game: Game, now: float, seats: list[Seat] | None = None) -> float | None:
+        """When the seat to move should be reminded (for the host's parts; see ``_next_reminder``)."""
+        return self._next_reminder(table, game, now, seats)
+
     def _next_reminder(self, table: Table, game: Game, now: float,
                        seats: list[Seat] | None = None) -> float | None:
         """When the seat to move should be reminded: a delay after its turn began, at most once a day.
@@ -585,7 +661,10 @@ class Host:
         seat = game.to_move
         if seat is None or seats[seat].computer_plays:
             return None
-        at = now + table.options.reminder_hours * HOUR
+        own = self.settings_of(seats[seat].user_id)
+        if not own.reminders:
+            return None
+        at = now + (own.reminder_hours or table.options.reminder_hours) * HOUR
         last = seats[seat].reminded_at
         return at if last is None else max(at, last + DAY)
 
@@ -601,16 +680,20 @@ class Host:
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
                    draft: bool = False, locale: str | None = None, computers: int = 0,
-                   strength: str | None = None, replay: bool = True) -> TableInfo:
-        """Open a lobby in the channel with the opener seated and ``computers`` computer seats."""
+                   strength: str | None = None, replay: bool = True, deadline_hours: int = 0) -> TableInfo:
+        """Open a lobby in the channel with the opener seated and ``computers`` computer seats; ``deadline_hours``
+        (one of :data:`bot.host.deadlines.DEADLINE_HOURS`, 0: none) is each person's turn deadline."""
         locale = (locale or self.settings.default_locale).lower()
         if locale not in LOCALES:
             raise HostError("host.error.bad_locale", locale=locale, choices=", ".join(LOCALES))
         strength = self._strength(strength)
         if not 0 <= computers < MAX_PLAYERS:
             raise HostError("host.error.too_many_players", max=MAX_PLAYERS)
+        if deadline_hours not in deadlines.DEADLINE_HOURS:
+            raise HostError("host.error.bad_deadline", hours=deadline_hours,
+                            choices=", ".join(str(h) for h in deadlines.DEADLINE_HOURS))
         options = Options(draft=bool(draft), locale=locale, reminder_hours=self.settings.reminder_hours,
-                          away_hours=self.settings.away_hours, replay=bool(replay))
+                          away_hours=self.settings.away_hours, replay=bool(replay), deadline_hours=deadline_hours)
         seats = [Seat(user_id, name)]
         for _ in range(computers):
             seats.append(self._computer_seat(seats, strength, locale))
@@ -710,7 +793,9 @@ class Host:
                 dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
             await self._save_seats(table, table.seats, status="running", state=game.to_json(), last_move_at=now,
                                    next_reminder_at=reminder, deliveries=_start_deliveries(result),
-                                   cancel_timers=[LOBBY_EXPIRY], timers=[stale_timer(self.settings, now)])
+                                   cancel_timers=[LOBBY_EXPIRY],
+                                   timers=[stale_timer(self.settings, now),
+                                           *deadlines.turn_timers(table.options, table.seats, game, 0, now)])
             table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
             return result
 
@@ -770,6 +855,9 @@ class Host:
             seat = self._seated(table, user_id)
             if expected_seq is not None and expected_seq != table.seq:
                 raise HostError("host.error.stale")
+            self._check_not_paused(table)
+            if table.seats[seat].vacation_state == "computer":
+                raise HostError("host.error.on_vacation")
             if table.seats[seat].away:
                 raise HostError("host.error.you_are_away")
             game = table.game
@@ -836,11 +924,13 @@ class Host:
 
     async def refresh_all(self) -> list[TableInfo]:
         """With a shared database: read again every open game another process changed (or opened) since this
-        one last looked, and let go of games ended elsewhere; the games that changed (the sweep uses it)."""
+        one last looked, and let go of games ended elsewhere; the games that changed (the sweep uses it). People's
+        own settings are read again too."""
         if not self.shared:
             return []
         with _storage():
             stamps = await self.store.open_game_versions()
+            self._user_settings = await self.store.user_settings()  # people's settings changed in other processes
         changed = []
         open_channels = {channel_id for channel_id, _, _ in stamps}
         for channel_id, game_id, version in stamps:
@@ -866,7 +956,7 @@ class Host:
     def _computer_turn(self, channel_id: int) -> tuple[Table, int] | None:
         """The table and seat when a computer is to move in the channel's running game."""
         table = self._tables.get(channel_id)
-        if table is None or table.status != "running" or table.game is None:
+        if table is None or table.status != "running" or table.game is None or deadlines.paused(table.seats):
             return None
         seat = table.game.to_move
         if seat is None or not table.seats[seat].computer_plays:
@@ -877,22 +967,30 @@ class Host:
         """Think about ``seat``'s move outside the lock, then store it; ``None`` if the game moved meanwhile."""
         game, seq = table.game, table.seq
         assert game is not None
-        view = game.view(seat)
-        strength = table.seats[seat].strength or self.settings.ai_strength
-        ai_seed = (table.seed + 7919 * seq) % (1 << 62)
-        text = await self._think(table.id, view, strength, ai_seed)
+        text = await self.computer_choice(table, seat)
         async with self._lock(channel_id):
             turn = self._computer_turn(channel_id)
             if turn is None or turn[0] is not table or turn[1] != seat or table.seq != seq or table.game is not game:
                 log.info("game %d: the game moved while the computer thought; thinking again", table.id)
                 return None
-            if not game.is_legal(text):
-                log.error("the computer player chose an illegal %r move; strength fell back from %s to random "
-                          "for game %d", _verb_for_log(text), strength, table.id)  # the verb: a card may be secret
-                text = _random_move(view, ai_seed)
             new = game.clone()
             events = new.apply(text)
             return await self._commit(table, new, seat, None, str(parse_move(text)), None, events)
+
+    async def computer_choice(self, table: Table, seat: int) -> str:
+        """The computer's move for ``seat`` in the table's position now (thought about in the worker pool, without
+        the channel's lock; a legal one: an illegal choice falls back to a random move, logged)."""
+        game, seq = table.game, table.seq
+        assert game is not None
+        view = game.view(seat)
+        strength = table.seats[seat].strength or self.settings.ai_strength
+        ai_seed = (table.seed + 7919 * seq) % (1 << 62)
+        text = await self._think(table.id, view, strength, ai_seed)
+        if not game.is_legal(text):
+            log.error("the computer player chose an illegal %r move; strength fell back from %s to random "
+                      "for game %d", _verb_for_log(text), strength, table.id)  # the verb: a card may be secret
+            text = _random_move(view, ai_seed)
+        return text
 
     async def _think(self, game_id: int, view: View, strength: str, ai_seed: int) -> str:
         """The computer's move for ``view`` from the worker pool, or a random legal move (logged) when the
@@ -914,6 +1012,7 @@ class Host:
             await self._check_interaction(interaction_id)
             table = self._running(channel_id, game_id)
             seat = self._seated(table, user_id)
+            self._check_not_paused(table)
             standing = effective_moves(table.log)
             if not standing:
                 raise HostError("host.error.undo_nothing")
@@ -931,22 +1030,29 @@ class Host:
 
     async def _commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
                       interaction_id: int | None, events: list[Event], *,
-                      undone: str | None = None) -> MoveResult:
-        """Store the move, the new state and the deliveries it owes in one transaction, then adopt them;
-        answer for the cog."""
+                      undone: str | None = None, seats: list[Seat] | None = None,
+                      notices: Sequence[NewDelivery] = ()) -> MoveResult:
+        """Store the move, the new state, the deliveries it owes (``notices`` first) and the next turn's deadline
+        timers in one transaction, then adopt them; answer for the cog. ``seats``: the seats as the move leaves
+        them (a deadline's hand-over), default unchanged."""
         assert table.game is not None
         now = self._clock()
         row = MoveRow(table.id, table.seq + 1, seat, user_id, text, interaction_id, now)
         status = "over" if new.is_over() else "running"
-        reminder = self._next_reminder(table, new, now)
-        result = self._move_result(table, new, row, seat, user_id, text, events, undone)
+        seats = table.seats if seats is None else seats
+        after = replace(table, seats=seats) if seats is not table.seats else table
+        reminder = self._next_reminder(after, new, now)
+        result = self._move_result(after, new, row, seat, user_id, text, events, undone)
         results = self._results(table, new, now) if status == "over" else []
+        columns: dict[str, Any] = {"seats": [s.to_dict() for s in seats]} if seats is not table.seats else {}
         try:
             version = await self.store.append_move(
                 row, state=new.to_json(), status=status, last_move_at=now, next_reminder_at=reminder,
-                deliveries=_move_deliveries(result, replay=table.options.replay), results=results,
-                cancel_timers=STALE_KINDS, timers=[] if status == "over" else [stale_timer(self.settings, now)],
-                expect_version=table.version)
+                deliveries=[*notices, *_move_deliveries(result, replay=table.options.replay)],
+                results=results, cancel_timers=[*deadlines.KINDS, *STALE_KINDS],
+                timers=[*deadlines.turn_timers(table.options, seats, new, row.seq, now),
+                        *([] if status == "over" else [stale_timer(self.settings, now)])],
+                expect_version=table.version, **columns)
         except (MoveConflict, StaleGame):
             await self._check_interaction(interaction_id)
             log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
@@ -956,6 +1062,7 @@ class Host:
             raise HostError("host.error.conflict") from None
         table.game, table.status, table.last_move_at, table.next_reminder_at = new, status, now, reminder
         table.version = version
+        table.seats = seats
         table.log.append(row)
         if status == "over":
             table.unload()  # a finished game keeps only a compressed snapshot in memory
@@ -1061,7 +1168,9 @@ class Host:
         owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload())]
         if not away and to_move == seat:
             owed.append(NewDelivery(TURN_DM, table.seq, user_id, {"start": False, "hand_changed": False}))
-        await self._save_seats(table, seats, next_reminder_at=reminder, deliveries=owed)
+        timers, cancel = deadlines.retimed(table, seats, self._clock())
+        await self._save_seats(table, seats, next_reminder_at=reminder, deliveries=owed, timers=timers,
+                               cancel_timers=cancel)
         table.seats, table.next_reminder_at = seats, reminder
         return change
 
@@ -1110,7 +1219,7 @@ class Host:
         if table is None or table.status != "running" or table.game is None:
             return []
         seat = table.seat_of(user_id)
-        if seat is None or table.seats[seat].away or table.game.to_move != seat:
+        if seat is None or table.seats[seat].computer_plays or table.game.to_move != seat:
             return []
         prefix = prefix.strip().lower()
         return [m for m in map(str, table.game.legal_moves()) if m.lower().startswith(prefix)]
@@ -1215,13 +1324,19 @@ class Host:
         outcomes: list[object] = []
         for timer in claimed:
             handler = self._timer_handlers.get(timer.kind)
+            if self.shared and handler is not None:  # the handler judges the game as the database has it now
+                try:
+                    await self.refresh(timer.channel_id)
+                except HostError as exc:
+                    log.warning("game %d: cannot read it for its %s timer (%s)", timer.game_id, timer.kind, exc.key)
+                    continue
             if handler is None:
                 log.warning("game %d: no handler for a timer of kind %r (timer %d); left for another process",
                             timer.game_id, timer.kind, timer.id)
                 continue
             try:
                 outcome = await handler(timer, now)
-            except (StorageFailed, HostError) as exc:
+            except (StorageFailed, StaleGame, HostError) as exc:
                 log.warning("game %d: the %s timer could not run (%s); it is tried again later",
                             timer.game_id, timer.kind, exc)
                 continue
@@ -1246,18 +1361,30 @@ class Host:
         due = []
         for row in rows:
             table = self._tables.get(row.channel_id)
-            if table is None or table.id != row.id or table.game is None or self._held(table, now):
+            if (table is None or table.id != row.id or table.game is None or self._held(table, now)
+                    or deadlines.paused(table.seats)):
                 continue
             seat = table.game.to_move
             if seat is None or table.seats[seat].computer_plays:
                 continue
             place = table.seats[seat]
             assert place.user_id is not None
+            since = table.last_move_at if table.last_move_at is not None else table.created_at
+            if not self._may_remind(place.user_id, since, place.reminded_at, now):
+                continue
             due.append(Reminder(
                 game_id=table.id, channel_id=table.channel_id, guild_id=table.guild_id,
                 locale=table.options.locale, seq=table.seq, seat=seat, user_id=place.user_id, name=place.name,
                 waiting_since=table.last_move_at if table.last_move_at is not None else table.created_at))
         return due
+
+    def _may_remind(self, user_id: int, since: float, reminded_at: float | None, now: float) -> bool:
+        """Whether the person's own settings let a reminder go now: reminders on, their own delay passed (a delay
+        changed during the turn counts), and not in their quiet hours (a reminder due then waits for their end)."""
+        own = self.settings_of(user_id)
+        if not own.reminders or quiet_until(own, now) is not None:
+            return False
+        return own.reminder_hours is None or reminded_at is not None or now >= since + own.reminder_hours * HOUR
 
     async def mark_reminded(self, reminder: Reminder, now: float | None = None) -> bool:
         """Record that ``reminder`` was sent: the next one for this turn comes a day (or the game's delay,
@@ -1348,6 +1475,79 @@ class Host:
     def locale_of(self, user_id: int) -> str | None:
         """The user's stored language, or ``None`` if the bot has not seen them interact."""
         return self._user_locales.get(user_id)
+
+    # ------------------------------------------------------------------ people's own settings and games
+
+    def settings_of(self, user_id: int | None) -> UserSettings:
+        """A person's own settings (the defaults for someone who never changed any, or a computer seat)."""
+        return self._user_settings.get(user_id, UserSettings()) if user_id is not None else UserSettings()
+
+    def quiet_until(self, user_id: int, now: float | None = None) -> float | None:
+        """The end of the person's quiet hours if ``now`` is inside them, else ``None``."""
+        return quiet_until(self.settings_of(user_id), self._clock() if now is None else now)
+
+    async def change_settings(self, user_id: int, *, time_zone: str | None = None,
+                              quiet: tuple[int, int] | None = None, quiet_off: bool = False,
+                              reminders: bool | None = None, reminder_hours: float | None = None,
+                              turn_dms: bool | None = None) -> UserSettings:
+        """Change some of a person's settings (``None``: unchanged; ``quiet``: first quiet hour and the hour they
+        end, local; ``quiet_off``: no quiet hours). Their held DMs are re-timed in the same transaction: due at the
+        end of the quiet hours as the new settings have them (a new time zone moves it), or now.
+        Refusals: ``host.error.bad_time_zone`` (zone), ``host.error.bad_quiet_hours``,
+        ``host.error.bad_reminder_hours`` (max); ``host.error.storage`` if the database refuses."""
+        old = self.settings_of(user_id)
+        changes: dict[str, Any] = {}
+        if time_zone is not None:
+            name = time_zone.strip()
+            if not known_time_zone(name):
+                raise HostError("host.error.bad_time_zone", zone=time_zone.strip()[:64])
+            changes["time_zone"] = name
+        if quiet_off:
+            changes.update(quiet_from=None, quiet_to=None)
+        elif quiet is not None:
+            start, end = quiet
+            if not (0 <= start <= 23 and 0 <= end <= 23) or start == end:
+                raise HostError("host.error.bad_quiet_hours")
+            changes.update(quiet_from=start, quiet_to=end)
+        if reminder_hours is not None:
+            if not 1 <= reminder_hours <= MAX_REMINDER_HOURS:
+                raise HostError("host.error.bad_reminder_hours", max=MAX_REMINDER_HOURS)
+            changes["reminder_hours"] = float(reminder_hours)
+        if reminders is not None:
+            changes["reminders"] = bool(reminders)
+        if turn_dms is not None:
+            changes["turn_dms"] = bool(turn_dms)
+        new = replace(old, **changes)
+        if new == old:
+            return old
+        now = self._clock()
+        with _storage():
+            await self.store.set_user_settings(user_id, new, now=now, held_due_at=quiet_until(new, now) or now)
+        self._user_settings[user_id] = new
+        return new
+
+    async def open_games_for(self, user_id: int) -> list[OpenGame]:
+        """Every open game (lobby or running) the person sits in, read from the database (games of other bot
+        processes too): theirs to move first, longest waiting first. ``host.error.storage`` if it cannot be read."""
+        with _storage():
+            rows = await self.store.open_games_of(user_id)
+        return in_order([g for row in rows if (g := open_game(row, user_id)) is not None])
+
+    async def games_waiting(self, user_id: int, *, besides: int | None = None) -> int:
+        """How many open games (other than ``besides``) wait for the person's move; 0 if the database cannot say."""
+        try:
+            games = await self.open_games_for(user_id)
+        except HostError:
+            return 0
+        return sum(1 for g in games if g.yours and g.game_id != besides)
+
+    async def hold_deliveries(self, deliveries: Sequence[Delivery], until: float) -> None:
+        """Hold DMs for the end of their player's quiet hours: due at ``until``, marked held (one transaction)."""
+        await self.store.hold_deliveries([(d.id, d.payload) for d in deliveries], due_at=until)
+
+    async def held_deliveries(self, user_id: int) -> list[Delivery]:
+        """The person's pending held DMs, of every game, in the order they were written."""
+        return [Delivery.from_row(r) for r in await self.store.held_deliveries(user_id)]
 
     # ------------------------------------------------------------------ players' history
 
@@ -1451,6 +1651,8 @@ def _stored_options(data: dict[str, Any]) -> Options:
         raise Damage("options", str(exc)) from None
     if options.locale not in LOCALES:
         raise Damage("options", f"unknown language {options.locale!r}")
+    if options.deadline_hours not in deadlines.DEADLINE_HOURS:
+        raise Damage("options", f"unknown turn deadline {options.deadline_hours!r}")
     return options
 
 

@@ -20,11 +20,11 @@ from bot.host.postgres_store import PostgresStore
 from bot.host.store import MoveRow, StoreError, effective_moves
 from engine import Game, new_game
 
-TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings")
+TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings")
 """Copied in this order (moves refer to games). Tables only one side has are left out."""
 KEYS: Final = {"games": ("id",), "moves": ("game_id", "seq"), "users": ("user_id",), "results": ("game_id", "seat"),
                "ratings": ("guild_id", "pool", "user_id"), "rating_history": ("guild_id", "pool", "user_id", "game_id"),
-               "standings": ("guild_id", "user_id")}
+               "standings": ("guild_id", "user_id"), "user_settings": ("user_id",)}
 
 
 @dataclass

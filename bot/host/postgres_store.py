@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Final
 
-from bot.host import history_store
+from bot.host import history_store, user_settings
 from bot.host.history_store import Forgotten
 from bot.host.ratings import Leaderboard, Rating, SeatResult
 from bot.host.store import (
@@ -29,6 +29,7 @@ from bot.host.store import (
     _MOVE_COLUMNS,
     _TIMER_COLUMNS,
     _UPDATABLE,
+    HELD_INDEX,
     HISTORY_TABLES,
     OPEN_STATUSES,
     SHARED_TABLES,
@@ -45,6 +46,7 @@ from bot.host.store import (
     StoreError,
     TimerRow,
 )
+from bot.host.user_settings import HELD_PATTERN, USER_SETTINGS_TABLE, UserSettings
 
 if TYPE_CHECKING:
     import asyncpg
@@ -140,6 +142,8 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     tuple(_pg_dialect(sql) for sql in HISTORY_TABLES),
     # 7 -> 8: several processes over one database: a game's version (every write bumps it), timers, leases
     tuple(_pg_dialect(sql) for sql in SHARED_TABLES),
+    # 8 -> 9: each person's own settings (time zone, quiet hours, reminders, turn DMs), and their held DMs
+    (*(_pg_dialect(sql) for sql in USER_SETTINGS_TABLE), HELD_INDEX),
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)
 
@@ -525,6 +529,33 @@ class PostgresStore:
     async def user_locales(self) -> dict[int, str]:
         rows = await self._fetch("SELECT user_id, locale FROM users")
         return {int(r["user_id"]): str(r["locale"]) for r in rows}
+
+    # ------------------------------------------------------------------ people's own settings (bot.host.user_settings)
+
+    async def user_settings(self) -> dict[int, UserSettings]:
+        async with self._reading() as conn:
+            return await user_settings.read_all(_PgSql(conn))
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings, *, now: float,
+                                held_due_at: float) -> int:
+        async with self._transaction() as conn:
+            return await user_settings.write(_PgSql(conn), user_id, settings, now=now, held_due_at=held_due_at)
+
+    async def hold_deliveries(self, holds: Sequence[tuple[int, dict[str, Any]]], *, due_at: float) -> None:
+        async with self._transaction() as conn:
+            await user_settings.hold(_PgSql(conn), list(holds), due_at)
+
+    async def held_deliveries(self, user_id: int) -> list[DeliveryRow]:
+        rows = await self._fetch(
+            f"SELECT {', '.join(_DELIVERY_COLUMNS)} FROM deliveries WHERE user_id = $1 AND done_at IS NULL"
+            " AND payload LIKE $2 ORDER BY id", user_id, HELD_PATTERN)
+        return [_delivery_row(r) for r in rows]
+
+    async def open_games_of(self, user_id: int) -> list[GameRow]:
+        rows = await self._fetch(
+            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE status IN ('lobby', 'running') AND seats LIKE $1"
+            " ORDER BY id", user_settings.seats_name(user_id))
+        return [_game_row(r) for r in rows]
 
     # ------------------------------------------------------------------ players' history (bot.host.history_store)
 

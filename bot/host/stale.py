@@ -9,9 +9,10 @@ restarts and runs once whichever process sweeps first:
 * :data:`STALE_ABANDON`: set by that announcement, due :data:`KEEP_OPEN_DAYS` later; "Keep it open" cancels it
   and re-arms :data:`STALE_GAME`, else the game is abandoned without a result (not rated).
 
-A pause of a game's clock (a vacation) must, in its own transaction, cancel :data:`STALE_KINDS` when it begins and
-add :func:`stale_timer` when it ends; a game paused that way then never goes stale. What the timers do when they
-fire lives in ``bot.host.stale_tables`` (which needs the host; this module must not, the host imports it).
+A vacation pause holds the stale clock: a stale timer that fires while a pause holds the game starts the period
+again from the pause's end instead (``bot.host.stale_tables``). A pause that wants it exact may also, in its own
+transactions, cancel :data:`STALE_KINDS` when it begins and add :func:`stale_timer` when it ends. What the timers do
+when they fire lives in ``bot.host.stale_tables`` (which needs the host; this module must not, the host imports it).
 """
 
 from __future__ import annotations

@@ -86,12 +86,25 @@ class StaleTables:
             log.info("game %d: the lobby was not started within %g days and closed", table.id, days)
             return table.info()
 
+    async def _rearm_after_pause(self, timer: TimerRow, table: Table, now: float) -> bool:
+        """A vacation pause holds the game: it is not stale; the period starts again when the pause ends. Whether
+        the game was paused (the timer is then done, and the next one set, in one transaction)."""
+        pause = self.host.vacations.pause_of(table)
+        if pause is None:
+            return False
+        await self.host.store.finish_timer(timer.id, now=now, cancel_timers=STALE_KINDS,
+                                           timers=[stale_timer(self.host.settings, max(pause[1], now))])
+        return True
+
     async def _on_stale_game(self, timer: TimerRow, now: float) -> TableInfo | None:
-        """A game without a move for ``STALE_DAYS``: its players are mentioned with a "Keep it open" button."""
+        """A game without a move for ``STALE_DAYS``: its players are mentioned with a "Keep it open" button (not
+        while a vacation pauses it)."""
         async with self.host.channel_lock(timer.channel_id):
             table = self._table(timer, "running")
             if table is None:
                 await self._drop(timer, now)
+                return None
+            if await self._rearm_after_pause(timer, table, now):
                 return None
             people = [s.user_id for s in table.seats if s.user_id is not None]
             notice = stale_post(NOTICE, table.seq, table.options.locale, self.host.settings.stale_days,
@@ -102,11 +115,13 @@ class StaleTables:
             return table.info()
 
     async def _on_stale_abandon(self, timer: TimerRow, now: float) -> TableInfo | None:
-        """Nobody kept the stale game open: it is abandoned without a result."""
+        """Nobody kept the stale game open: it is abandoned without a result (unless a vacation pauses it now)."""
         async with self.host.channel_lock(timer.channel_id):
             table = self._table(timer, "running")
             if table is None:
                 await self._drop(timer, now)
+                return None
+            if await self._rearm_after_pause(timer, table, now):
                 return None
             post = stale_post(ABANDONED, table.seq, table.options.locale, self.host.settings.stale_days)
             version = await self.host.store.finish_timer(timer.id, now=now, status="abandoned", next_reminder_at=None,

@@ -13,6 +13,9 @@ The move log is the truth; the ``state`` column of ``games`` is a cache of repla
     (games.over_message_id: the id of the game-over post in its channel, once delivered)
     deliveries  id, game_id, channel_id, seq, kind, user_id, payload (JSON, public facts only), created_at,
            due_at, attempts, done_at, last_error: the transactional outbox, what the bot owes Discord
+    user_settings  user_id PRIMARY KEY, time_zone, quiet_from, quiet_to, reminders, reminder_hours, turn_dms,
+           updated_at: each person's own settings (``bot.host.user_settings``; a DM held for the end of their
+           quiet hours is a delivery marked ``held`` in its payload, due then)
     results, ratings, rating_history, standings  players' history (:data:`HISTORY_TABLES`), written with a
            game's final move (``append_move(..., results=...)``) and read by ``bot.host.history_store``
 
@@ -50,9 +53,10 @@ from typing import Any, Final
 
 import aiosqlite
 
-from bot.host import history_store
+from bot.host import history_store, user_settings
 from bot.host.history_store import Forgotten
 from bot.host.ratings import Leaderboard, Rating, SeatResult
+from bot.host.user_settings import HELD_PATTERN, USER_SETTINGS_TABLE, UserSettings
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +154,9 @@ SHARED_TABLES: Final = (
     )""",
 )
 """Schema step 8 (both stores, PostgreSQL with wider types): ``games.version``, ``timers`` and ``leases``."""
+
+HELD_INDEX: Final = "CREATE INDEX deliveries_of_user ON deliveries (user_id) WHERE done_at IS NULL"
+"""A person's pending DMs (held for the end of their quiet hours, or collapsed into one)."""
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # 0 -> 1: games and the move log
@@ -260,6 +267,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     HISTORY_TABLES,
     # 7 -> 8: several processes over one database: a game's version (every write bumps it), timers, leases
     SHARED_TABLES,
+    # 8 -> 9: each person's own settings (time zone, quiet hours, reminders, turn DMs), and their held DMs
+    (*USER_SETTINGS_TABLE, HELD_INDEX),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -924,6 +933,40 @@ class Store:
         """Every stored user's language: user id -> locale."""
         rows = await self._fetchall("SELECT user_id, locale FROM users")
         return {int(r["user_id"]): str(r["locale"]) for r in rows}
+
+    # ------------------------------------------------------------------ people's own settings (bot.host.user_settings)
+
+    async def user_settings(self) -> dict[int, UserSettings]:
+        """Every stored person's settings: user id -> settings."""
+        async with self._reading() as db:
+            return await user_settings.read_all(db)
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings, *, now: float,
+                                held_due_at: float) -> int:
+        """Store a person's settings and make their held DMs due at ``held_due_at``, in one transaction; how
+        many held DMs moved."""
+        async with self._transaction() as conn:
+            return await user_settings.write(_SqliteSql(conn), user_id, settings, now=now, held_due_at=held_due_at)
+
+    async def hold_deliveries(self, holds: Sequence[tuple[int, dict[str, Any]]], *, due_at: float) -> None:
+        """Hold DM deliveries ``(id, payload)`` until ``due_at`` (marked held), in one transaction."""
+        async with self._transaction() as conn:
+            await user_settings.hold(_SqliteSql(conn), list(holds), due_at)
+
+    async def held_deliveries(self, user_id: int) -> list[DeliveryRow]:
+        """A person's pending held DMs, of every game, in the order they were written."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_DELIVERY_COLUMNS)} FROM deliveries WHERE user_id = ? AND done_at IS NULL"
+            " AND payload LIKE ? ORDER BY id", (user_id, HELD_PATTERN))
+        return [_delivery_row(r) for r in rows]
+
+    async def open_games_of(self, user_id: int) -> list[GameRow]:
+        """The open games (lobby or running) whose seats name ``user_id`` (a LIKE prefilter: the caller checks
+        the seats exactly), oldest first."""
+        rows = await self._fetchall(
+            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE status IN ('lobby', 'running') AND seats LIKE ?"
+            " ORDER BY id", (user_settings.seats_name(user_id),))
+        return [_game_row(r) for r in rows]
 
     # ------------------------------------------------------------------ players' history (bot.host.history_store)
 

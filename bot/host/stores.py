@@ -18,6 +18,7 @@ from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import Leaderboard, Rating, SeatResult
 from bot.host.settings import Settings
 from bot.host.store import DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, NewTimer, Store, TimerRow
+from bot.host.user_settings import UserSettings
 
 
 class GameStore(Protocol):
@@ -117,6 +118,18 @@ class GameStore(Protocol):
     async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None: ...
 
     async def user_locales(self) -> dict[int, str]: ...
+
+    # people's own settings (bot.host.user_settings)
+    async def user_settings(self) -> dict[int, UserSettings]: ...
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings, *, now: float,
+                                held_due_at: float) -> int: ...
+
+    async def hold_deliveries(self, holds: Sequence[tuple[int, dict[str, Any]]], *, due_at: float) -> None: ...
+
+    async def held_deliveries(self, user_id: int) -> list[DeliveryRow]: ...
+
+    async def open_games_of(self, user_id: int) -> list[GameRow]: ...
 
 
 async def open_store(settings: Settings) -> GameStore:

@@ -31,6 +31,10 @@ class Seat:
     """A person whose seat the computer plays for the rest of the game (until they come back)."""
     reminded_at: float | None = None
     """When this seat's player was last reminded that it is their turn."""
+    vacation: dict[str, Any] | None = None
+    """The player's vacation in this game, as stored (read it with :func:`bot.host.vacation.vacation_of`)."""
+    timeouts: int = 0
+    """How often this seat's turn ran past the game's deadline (the computer moved for it)."""
 
     @property
     def is_computer(self) -> bool:
@@ -38,8 +42,14 @@ class Seat:
 
     @property
     def computer_plays(self) -> bool:
-        """Whether the computer makes this seat's moves now."""
-        return self.user_id is None or self.away
+        """Whether the computer makes this seat's moves now (a computer seat, away, or on a vacation the others
+        left to the computer)."""
+        return self.user_id is None or self.away or self.vacation_state == "computer"
+
+    @property
+    def vacation_state(self) -> str | None:
+        """``vote``, ``pause`` or ``computer`` while the player is on vacation in this game, else ``None``."""
+        return None if self.vacation is None else str(self.vacation.get("state"))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,6 +71,8 @@ class Options:
     away_hours: float = 48.0
     replay: bool = True
     """Post an animated replay of the whole game in the channel at game over."""
+    deadline_hours: int = 0
+    """A person's turn deadline (hours; 0: none): a warning at 75 %, the computer moves for them at 100 %."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -80,6 +92,10 @@ class SeatInfo:
     is_computer: bool
     strength: str | None
     away: bool
+    vacation: str | None = None
+    """``vote``, ``pause`` or ``computer`` while the player is on vacation, else ``None``."""
+    vacation_until: float | None = None
+    """When that vacation ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +118,13 @@ class TableInfo:
     created_at: float
     last_move_at: float | None
     """Time of the last move, or of the start before the first move."""
+    deadline_hours: int = 0
+    """The turn deadline chosen at ``new`` (0: none)."""
+
+    @property
+    def paused(self) -> bool:
+        """Whether a vacation pause holds the game (nobody can move)."""
+        return any(s.vacation == "pause" for s in self.seats)
 
     @property
     def opener_name(self) -> str:
@@ -234,8 +257,15 @@ HAND_DM: Final = "hand_dm"
 STALE_POST: Final = "stale_post"
 """A stale table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
 ``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.stale``."""
-DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, STALE_POST, TURN_DM, HAND_DM)
-CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, STALE_POST})
+NOTICE_POST: Final = "notice_post"
+"""A channel post in words (vacations, deadlines; payload: ``key``, ``locale``, ``params`` and, for a vacation
+vote, ``vote`` = the seat on vacation, to carry the vote buttons)."""
+NOTICE_DM: Final = "notice_dm"
+"""A DM in words to ``user_id`` (payload: ``key``, ``locale`` of the game, ``params``)."""
+DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST, STALE_POST,
+                         TURN_DM, HAND_DM, NOTICE_DM)
+CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST,
+                           STALE_POST})
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,7 +412,8 @@ class Table:
             guild_id=self.guild_id,
             status=self.status,
             opener_id=self.opener_id,
-            seats=tuple(SeatInfo(i, s.user_id, s.name, s.is_computer, s.strength, s.away)
+            seats=tuple(SeatInfo(i, s.user_id, s.name, s.is_computer, s.strength, s.away, s.vacation_state,
+                                 float(s.vacation["until"]) if s.vacation is not None else None)
                         for i, s in enumerate(self.seats)),
             draft=self.options.draft,
             locale=self.options.locale,
@@ -390,4 +421,5 @@ class Table:
             to_move=self.game.to_move if self.game is not None and self.status == "running" else None,
             created_at=self.created_at,
             last_move_at=self.last_move_at,
+            deadline_hours=self.options.deadline_hours,
         )

@@ -41,15 +41,15 @@ class Driver:
 
     def __init__(self, fake: FakeDiscord, settings: Settings, *, channel: Any = None, seed: int = 1,
                  clock: Callable[[], float] | None = None) -> None:
-        """``clock``: the host's clock (a test's own, to move days on without waiting), kept across restarts."""
         self.fake = fake
-        self.clock = clock
         self.seed = seed
         """The seed of the next game opened (the host's seeds are random otherwise)."""
         self.settings = settings
         self.channel = fake.channel(channel)
         self.runner: BotRunner | None = None
         self.rng = random.Random(1234)
+        self.clock: Callable[[], float] | None = clock
+        """The host's clock from the next (re)start on: a test's own, which it moves; ``None``: real time."""
 
     # -- bot life cycle ----------------------------------------------------------------
 
@@ -104,7 +104,7 @@ class Driver:
         if info is None or info.to_move is None:
             return None
         seat = info.seats[info.to_move]
-        if seat.user_id is None or seat.away:
+        if seat.user_id is None or seat.away or seat.vacation == "computer":
             return None
         return str(self.fake.user(seat.user_id).name)
 
@@ -130,7 +130,7 @@ class Driver:
             if sending or thinking:
                 return False
             seat = info.seats[info.to_move] if info.to_move is not None else None
-            return seat is None or not (seat.is_computer or seat.away)
+            return seat is None or not (seat.is_computer or seat.away or seat.vacation == "computer")
         await self.fake.wait_until(done, timeout=TIMEOUT, description="the bot to settle", poll=0.05)
 
     # -- acting ------------------------------------------------------------------------

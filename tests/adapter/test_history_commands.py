@@ -1,4 +1,5 @@
-"""``/santacruz stats``, ``leaderboard`` and ``forget-me`` through the real discord.py and the fake Discord.
+"""``/santacruz stats``, ``leaderboard`` and forget-me (a button of ``settings``) through the real discord.py and
+the fake Discord.
 
 The server's history is made by the store's own final-move write (``append_move`` with the game's results, as
 the host does at game over) on the bot's database file; the commands, the pages' buttons (after a restart too)
@@ -102,7 +103,11 @@ async def test_the_leaderboard_pages_survive_a_restart_and_show_the_callers_row(
 
 async def test_forget_me_asks_first_and_removes_only_the_caller(driver: Driver) -> None:
     alice, bob, game = await seed_history(driver)
-    question = await driver.answer(await driver.slash("forget-me", user="alice"))
+    panel = await driver.answer(await driver.slash("settings", user="alice"))
+    assert f"sc:settings:forget:{alice}" in panel.custom_ids
+    other = await driver.answer(await driver.fake.click_button(panel, f"sc:settings:forget:{alice}", user="bob"))
+    assert other.text == t("bot.forget.not_yours", "de")  # someone else's panel asks them nothing
+    question = await driver.answer(await driver.fake.click_button(panel, f"sc:settings:forget:{alice}", user="alice"))
     assert question.text == t("bot.forget.question", "en")
     assert f"sc:forget:{alice}" in question.custom_ids
     refused = await driver.answer(await driver.fake.click_button(question, f"sc:forget:{alice}", user="bob"))

@@ -13,6 +13,7 @@ from bot.host.migrate import copy_database
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.store import Store, StoreError
+from bot.host.user_settings import UserSettings
 
 NOW = 1_700_000_000.0
 
@@ -40,6 +41,7 @@ async def a_database(path: Path) -> dict[int, list[str]]:
     await host.undo(2, user)
     await host.open(3, 9, 100, "Ada")
     await host.remember_locale(200, "de")
+    await host.change_settings(200, time_zone="Europe/Berlin", quiet=(22, 7))
     logs = {g.id: [m.move for m in await store.moves(g.id)] for g in [await store.latest_game(c) for c in (1, 2, 3)]
             if g is not None}
     await store.close()
@@ -54,7 +56,8 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
     assert report.problems == []
     # the finished game of two people: a result, a rating, a rating history row and a standing each
     history = dict.fromkeys(("results", "ratings", "rating_history", "standings"), 2)
-    assert report.copied == {"games": 3, "moves": sum(map(len, logs.values())), "users": 1, **history}
+    assert report.copied == {"games": 3, "moves": sum(map(len, logs.values())), "users": 1, **history,
+                             "user_settings": 1}
     assert report.checked == 3
     again = await copy_database(f"sqlite:{path}", pg_url)
     assert again.problems == [] and sum(again.copied.values()) == 0
@@ -64,6 +67,7 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
     try:
         assert {g.id: [m.move for m in await store.moves(g.id)] for g in await store.all_games()} == logs
         assert await store.user_locales() == {200: "de"}
+        assert await store.user_settings() == {200: UserSettings("Europe/Berlin", 22, 7)}
         results, ratings, _ = await store.player_history(9, 100)
         assert len(results) == 1 and ratings["humans"].games == 1
         statuses = sorted(g.status for g in await store.all_games())

@@ -102,7 +102,8 @@ async def test_two_hosts_on_one_database_run_each_due_timer_once(store: Any) -> 
     from bot.host.settings import Settings
     from bot.host.store import TimerRow
 
-    game_id = await new_game(store)
+    opener = Host(store, Settings(), clock=lambda: 0.0)
+    game_id = (await opener.open(CH, 1, 7, "Ada")).game_id  # a real lobby: hosts read it before its timers
     await store.update_game(game_id, now=2.0, timers=[NewTimer("chime", 10.0, payload={"n": n}) for n in range(4)]
                             + [NewTimer("flaky", 11.0), NewTimer("chime", 500.0, payload={"n": 9})])
     ran: list[tuple[str, int]] = []

@@ -214,3 +214,19 @@ async def test_a_finished_game_keeps_no_timer_and_its_rematch_lobby_expires(stor
     clock.now += 7 * DAY
     [closed] = await host.run_due_timers()
     assert closed.game_id == rematch.game_id and closed.status == "abandoned"
+
+
+async def test_a_game_paused_by_a_vacation_does_not_go_stale(store: Any) -> None:
+    clock = Clock()
+    host = await restarted(store, clock, stale_days=14)
+    info = await started(host)
+    await host.vacations.start(ADA, 20)
+    seat_of_ada = host.seat_of(CH, ADA)
+    assert seat_of_ada is not None
+    await host.vacations.vote(info.game_id, BO, seat_of_ada, "pause")
+    pause = host.vacations.pause_of(host.tables[CH])
+    assert pause is not None
+    clock.now += 14 * DAY
+    assert await host.run_due_timers() == []  # paused: no notice, the period starts again when the pause ends
+    assert await stale_posts(store, info.game_id) == []
+    assert (STALE_GAME, pause[1] + 14 * DAY) in await timers(store, info.game_id)

@@ -1,0 +1,74 @@
+"""The words of a person's own things: the ``/santacruz settings`` panel, the ``/santacruz games`` list, the line of
+a turn DM that counts the other games waiting, and the one DM that gathers what waited during quiet hours.
+
+All in the person's own language; times are Discord timestamps (``<t:…:R>``), which every reader sees in their own
+language and time zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.adapter.texts import channel_link, esc, lines_text, timestamp
+from bot.host.user_settings import OpenGame, UserSettings, local_time, quiet_until
+from i18n import t, tn
+
+
+def settings_text(settings: UserSettings, locale: str, *, now: float, default_hours: float,
+                  saved: bool = False) -> str:
+    """The settings panel: each setting as it is now (``default_hours``: the bot's ``REMINDER_HOURS``)."""
+    lines = [t("bot.settings.saved", locale)] if saved else []
+    lines.append(t("bot.settings.title", locale))
+    lines.append(t("bot.settings.time_zone", locale, zone=settings.time_zone, time=local_time(settings, now)))
+    if settings.quiet_from is not None and settings.quiet_to is not None:
+        lines.append(t("bot.settings.quiet", locale, start=f"{settings.quiet_from:02d}",
+                       end=f"{settings.quiet_to:02d}"))
+        until = quiet_until(settings, now)
+        if until is not None:
+            lines.append(t("bot.settings.quiet_now", locale, until=timestamp(until, "t")))
+    else:
+        lines.append(t("bot.settings.quiet_off", locale))
+    if settings.reminders:
+        hours = settings.reminder_hours or default_hours
+        lines.append(t("bot.settings.reminders", locale, hours=f"{hours:g}"))
+    else:
+        lines.append(t("bot.settings.reminders_off", locale))
+    lines.append(t("bot.settings.turn_dms_on" if settings.turn_dms else "bot.settings.turn_dms_off", locale))
+    lines.append(t("bot.settings.hint", locale))
+    return lines_text(lines)
+
+
+def game_line(game: OpenGame, locale: str) -> str:
+    """One game of ``/santacruz games``: where, whose turn since when."""
+    where, since = channel_link(game.channel_id), timestamp(game.since)
+    if game.status == "lobby":
+        return t("bot.games.lobby", locale, channel=where, since=since)
+    if game.yours:
+        return t("bot.games.yours", locale, channel=where, since=since)
+    name = esc(game.to_move_name or "?")
+    key = "bot.games.computer" if game.computer_to_move else "bot.games.someone"
+    return t(key, locale, channel=where, name=name, since=since)
+
+
+def games_text(games: Sequence[OpenGame], locale: str) -> str:
+    """``/santacruz games``: every open game of the person, in the host's order (theirs to move first)."""
+    if not games:
+        return t("bot.games.none", locale)
+    return lines_text([t("bot.games.title", locale), *(f"- {game_line(g, locale)}" for g in games)])
+
+
+def others_waiting(count: int, locale: str) -> str:
+    """The line of a turn DM that says how many other games wait for the player ("" when none)."""
+    return tn("bot.games.others_wait", count, locale) if count > 0 else ""
+
+
+def held_text(waiting: Sequence[OpenGame], changed_channels: Sequence[int], locale: str) -> str:
+    """The head of the one DM sent when quiet hours end: the games that wait for the player's move, or else the
+    games whose cards changed meanwhile."""
+    lines = [t("bot.held.header", locale)]
+    lines.extend(f"- {t('bot.held.your_turn', locale, channel=channel_link(g.channel_id), since=timestamp(g.since))}"
+                 for g in waiting)
+    if not waiting and changed_channels:
+        lines.append(t("bot.held.changed", locale, channels=", ".join(channel_link(c) for c in changed_channels)))
+    lines.append(t("bot.held.hint", locale))
+    return lines_text(lines)

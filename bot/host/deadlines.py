@@ -1,0 +1,131 @@
+"""Turn deadlines of a game (chosen at ``/santacruz new``): a warning by DM at 75 % of the deadline, then the
+computer makes that one move for the player, and after the third time the seat goes to the computer.
+
+When a person's turn starts, two timers (rows of the database, :class:`bot.host.store.NewTimer`) are written with
+the change that started it: :data:`WARNING` and :data:`RAN_OUT`. Every change that starts another turn cancels
+them (``cancel_timers=KINDS``) and sets the next turn's; a finished game keeps none (the store cancels them). Their
+payload names the position (``seq``) they belong to, so a timer that lost a race with a move does nothing.
+Deadlines do not run while a vacation pause holds the game, nor for a seat the computer plays.
+
+:class:`Deadlines` is a part of the host (``host.deadlines``): it registers the two timer handlers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from bot.host.store import NewDelivery, NewTimer, TimerRow
+from bot.host.table import NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
+from engine import Game, parse_move
+
+if TYPE_CHECKING:
+    from bot.host.host import Host
+
+log = logging.getLogger(__name__)
+
+WARNING: Final = "deadline_warning"
+"""Due at 75 % of the deadline: the player gets a DM saying until when they have."""
+RAN_OUT: Final = "deadline_move"
+"""Due at the deadline: the computer makes that one move for the player."""
+KINDS: Final = (WARNING, RAN_OUT)
+DEADLINE_HOURS: Final = (0, 12, 24, 48, 72)
+"""The deadlines ``/santacruz new`` offers (0: none)."""
+WARNING_SHARE: Final = 0.75
+MAX_TIMEOUTS: Final = 3
+"""After this many run-out turns in one game the seat goes to the computer (as a hand-over does)."""
+HOUR: Final = 3600.0
+
+
+def paused(seats: Sequence[Seat]) -> bool:
+    """Whether a vacation pause holds the game."""
+    return any(s.vacation_state == "pause" for s in seats)
+
+
+def runs_for(seats: Sequence[Seat], game: Game | None) -> int | None:
+    """The seat whose deadline runs now: a person to move who plays themselves in a game not paused."""
+    seat = game.to_move if game is not None and not game.is_over() else None
+    if seat is None or seats[seat].computer_plays or paused(seats):
+        return None
+    return seat
+
+
+def turn_timers(options: Options, seats: Sequence[Seat], game: Game | None, seq: int, now: float) -> list[NewTimer]:
+    """The deadline timers of the turn that starts at ``now`` at position ``seq`` (none without a deadline)."""
+    seat = runs_for(seats, game) if options.deadline_hours else None
+    if seat is None:
+        return []
+    until = now + options.deadline_hours * HOUR
+    payload = {"seq": seq, "until": until}
+    user_id = seats[seat].user_id
+    return [NewTimer(WARNING, now + WARNING_SHARE * options.deadline_hours * HOUR, seat, user_id, payload),
+            NewTimer(RAN_OUT, until, seat, user_id, payload)]
+
+
+def retimed(table: Table, seats: Sequence[Seat], now: float) -> tuple[list[NewTimer], tuple[str, ...]]:
+    """``(timers, cancel_timers)`` for a change of the seats (away, back, a vacation) that leaves the position as
+    it is: the deadline starts anew only when whether it runs, or for whom, changed."""
+    if runs_for(table.seats, table.game) == runs_for(seats, table.game):
+        return [], ()
+    return turn_timers(table.options, seats, table.game, table.seq, now), KINDS
+
+
+class Deadlines:
+    """The host's turn deadlines: the handlers of :data:`WARNING` and :data:`RAN_OUT`."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        host.on_timer(WARNING, self._on_warning)
+        host.on_timer(RAN_OUT, self._on_ran_out)
+
+    def _current(self, timer: TimerRow) -> Table | None:
+        """The timer's table if the turn it was set for is still on and its deadline runs, else ``None``."""
+        table = self.host.table_of_game(timer.game_id)
+        if table is None or table.status != "running" or table.game is None:
+            return None
+        if table.seq != timer.payload.get("seq") or runs_for(table.seats, table.game) != timer.seat:
+            return None
+        return table
+
+    async def _on_warning(self, timer: TimerRow, now: float) -> TableInfo | None:
+        async with self.host.lock_of(timer.channel_id):
+            table = self._current(timer)
+            if table is None:
+                await self.host.store.finish_timer(timer.id, now=now)
+                return None
+            assert timer.user_id is not None
+            warning = NewDelivery(NOTICE_DM, table.seq, timer.user_id, {
+                "key": "bot.deadline.warning", "locale": table.options.locale,
+                "params": {"until": int(timer.payload["until"]), "channel": table.channel_id}})
+            await self.host.store.finish_timer(timer.id, now=now, deliveries=[warning])
+            return table.info()
+
+    async def _on_ran_out(self, timer: TimerRow, now: float) -> MoveResult | None:
+        """The computer makes the player's move (chosen outside the lock, stored only if the turn is still on);
+        the third time, the seat goes to the computer for the rest of the game."""
+        table = self._current(timer)
+        if table is None:
+            await self.host.store.finish_timer(timer.id, now=now)
+            return None
+        game, seat = table.game, timer.seat
+        assert game is not None and seat is not None
+        text = await self.host.computer_choice(table, seat)
+        async with self.host.lock_of(timer.channel_id):
+            if self._current(timer) is not table or table.game is not game:
+                await self.host.store.finish_timer(timer.id, now=now)
+                return None
+            assert seat is not None
+            place = table.seats[seat]
+            timeouts = place.timeouts + 1
+            handed = timeouts >= MAX_TIMEOUTS
+            seats = list(table.seats)
+            seats[seat] = Seat(**{**place.to_dict(), "timeouts": timeouts, "away": place.away or handed})
+            key = "bot.deadline.handed_over" if handed else "bot.deadline.ran_out"
+            notice = NewDelivery(NOTICE_POST, table.seq + 1, payload={
+                "key": key, "locale": table.options.locale, "params": {"name": place.name, "count": timeouts}})
+            log.info("game %d: seat %d ran out of time (%d); the computer moves for it", table.id, seat, timeouts)
+            new = game.clone()
+            events = new.apply(text)
+            return await self.host.commit_move(table, new, seat, None, str(parse_move(text)), events,
+                                               seats=seats, notices=[notice])

@@ -1,0 +1,406 @@
+"""Vacations (``/santacruz vacation days:N``): in each running game the player sits in, the other people vote to
+pause the game or to let the computer play the seat until the player is back.
+
+A vacation lives in the player's seat (``Seat.vacation``, stored with the game's seats): when it began
+(``since``), when it ends (``until``), its state (``vote``, ``pause`` or ``computer``), who may vote (the other
+people at the table when it began) and the votes cast, so that a restart in the middle of a vote keeps them.
+The majority of the votes cast decides once everyone has voted; a tie, or no decision within
+:data:`VOTE_HOURS` (the :data:`VOTE` timer), lets the computer play (at the seat's computer strength, as
+``away`` does). The :data:`END` timer ends the vacation at ``until``; ``/santacruz back`` ends it early in every
+game. While a pause holds a game nobody moves, no reminder is sent and no deadline runs.
+
+Every change is written first (the seats, the channel's post, the timers, one transaction) and only then applied in
+memory. Timers carry the vacation's ``since`` in their payload: one left from an earlier vacation does nothing.
+
+:class:`Vacations` is a part of the host (``host.vacations``): the host calls it, and it registers the handlers
+of its two timers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Final
+
+from bot.host import deadlines
+from bot.host.store import NewDelivery, NewTimer, StaleGame, StorageFailed, TimerRow
+from bot.host.table import NOTICE_POST, TURN_DM, Seat, Table, TableInfo
+
+if TYPE_CHECKING:
+    from bot.host.host import Host
+
+log = logging.getLogger(__name__)
+
+VOTE: Final = "vacation_vote"
+"""Due :data:`VOTE_HOURS` after a vacation began: the votes cast decide, a tie or none lets the computer play."""
+END: Final = "vacation_end"
+"""Due when the vacation ends: the player plays their seat again."""
+VOTE_HOURS: Final = 12.0
+MIN_DAYS: Final = 1
+MAX_DAYS: Final = 30
+PAUSE: Final = "pause"
+COMPUTER: Final = "computer"
+VOTING: Final = "vote"
+CHOICES: Final = (PAUSE, COMPUTER)
+HOUR: Final = 3600.0
+DAY: Final = 24 * HOUR
+
+
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """A player's vacation in one game, as their seat stores it."""
+
+    since: float
+    until: float
+    state: str
+    """``vote`` while the others vote, then ``pause`` or ``computer``."""
+    voters: tuple[int, ...]
+    """The other people at the table when it began: they vote."""
+    votes: dict[int, str] = field(default_factory=dict)
+    """Voter -> ``pause`` or ``computer``."""
+
+    def decision(self) -> str:
+        """What the votes cast decide: ``pause`` by a majority, else (a tie, or no vote) ``computer``."""
+        pauses = sum(choice == PAUSE for choice in self.votes.values())
+        return PAUSE if pauses > len(self.votes) - pauses else COMPUTER
+
+    @property
+    def everyone_voted(self) -> bool:
+        return all(voter in self.votes for voter in self.voters)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"since": self.since, "until": self.until, "state": self.state, "voters": list(self.voters),
+                "votes": {str(voter): choice for voter, choice in self.votes.items()}}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Vacation:
+        return cls(since=float(data["since"]), until=float(data["until"]), state=str(data["state"]),
+                   voters=tuple(int(v) for v in data.get("voters", ())),
+                   votes={int(voter): str(choice) for voter, choice in dict(data.get("votes", {})).items()})
+
+
+def vacation_of(seat: Seat) -> Vacation | None:
+    """The seat's vacation, or ``None``."""
+    return Vacation.from_dict(seat.vacation) if seat.vacation is not None else None
+
+
+def with_vacation(seats: Sequence[Seat], seat: int, vacation: Vacation | None) -> list[Seat]:
+    """The seats with ``seat``'s vacation set (or ended, with ``None``)."""
+    changed = list(seats)
+    changed[seat] = replace(seats[seat], vacation=vacation.to_dict() if vacation is not None else None)
+    return changed
+
+
+@dataclass(frozen=True, slots=True)
+class VacationChange:
+    """What a vacation changed in one game, for the adapter: wake the channel's outbox, and run the computers when
+    ``computer_to_move``."""
+
+    game_id: int
+    channel_id: int
+    seat: int
+    name: str
+    state: str | None
+    """``vote``, ``pause`` or ``computer``; ``None``: the vacation ended."""
+    until: float
+    computer_to_move: bool
+    info: TableInfo | None
+    """The game after the change (``None`` for a game another process holds)."""
+
+
+@dataclass(slots=True)
+class _Plan:
+    """A change to one game, computed before it is written: the new seats, what it owes and its timers."""
+
+    seats: list[Seat]
+    deliveries: list[NewDelivery]
+    timers: list[NewTimer] = field(default_factory=list)
+    cancel: tuple[str, ...] = ()
+
+
+Planner = Callable[[Sequence[Seat], int, Table | None], _Plan | None]
+"""``(seats, seat, table or None for a game another process holds) -> the change``, or ``None``: nothing to do."""
+Writer = Callable[..., Awaitable[object]]
+"""How a plan is written: ``store.update_game`` (a command or a vote) or ``store.finish_timer`` (a timer)."""
+
+
+class Vacations:
+    """The host's vacations; see the module docstring."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        host.on_timer(VOTE, self._on_vote_timer)
+        host.on_timer(END, self._on_end_timer)
+
+    # ------------------------------------------------------------------ reading
+
+    @staticmethod
+    def pause_of(table: Table) -> tuple[str, float] | None:
+        """``(name, until)`` of the vacation pausing the game, or ``None`` when no pause holds it."""
+        for seat in table.seats:
+            vacation = vacation_of(seat)
+            if vacation is not None and vacation.state == PAUSE:
+                return seat.name, vacation.until
+        return None
+
+    # ------------------------------------------------------------------ the commands
+
+    async def start(self, user_id: int, days: int, now: float | None = None) -> list[VacationChange]:
+        """Go on vacation for ``days`` in every running game the user sits in (read from the database, so also
+        games another process holds). Games where the user is on vacation already are left as they are, so a
+        second try after a storage failure finishes the rest."""
+        if not MIN_DAYS <= days <= MAX_DAYS:
+            raise refusal("host.error.bad_vacation_days", min=MIN_DAYS, max=MAX_DAYS)
+        now = self.host.now() if now is None else now
+        rows = await self._games_of(user_id)
+        if not rows:
+            raise refusal("host.error.no_games_for_vacation")
+        def begin(seats: Sequence[Seat], seat: int, table: Table | None) -> _Plan | None:
+            return self._begin(seats, seat, now, days)
+
+        changes = await self._each(rows, user_id, now, begin)
+        if not changes:
+            raise refusal("host.error.already_on_vacation")
+        return changes
+
+    async def end(self, user_id: int, now: float | None = None) -> list[VacationChange]:
+        """End the user's vacation early in every game (``/santacruz back``); empty when they are on none."""
+        now = self.host.now() if now is None else now
+        return await self._each(await self._games_of(user_id), user_id, now, self._finish)
+
+    async def _each(self, games: list[tuple[int, int]], user_id: int, now: float, planner: Planner
+                    ) -> list[VacationChange]:
+        """Make a change in each of the user's ``games`` (one transaction each); the changes made."""
+        changes = []
+        for game_id, channel_id in games:
+            table = self.host.table_of_game(game_id)
+            if table is None:
+                change = await self._stored(game_id, user_id, planner)
+            else:
+                async with self.host.lock_of(channel_id):
+                    change = await self._loaded(table, user_id, now, planner)
+            if change is not None:
+                changes.append(change)
+        return changes
+
+    async def vote(self, game_id: int, user_id: int, seat: int, choice: str,
+                   now: float | None = None) -> VacationChange:
+        """A vote of one of the other people (a button under the vacation's post): the votes decide once all
+        have voted. A voter may change their vote while the vote is open."""
+        if choice not in CHOICES:
+            raise refusal("host.error.stale")
+        table = self.host.table_of_game(game_id)
+        if table is None or table.status != "running" or not 0 <= seat < len(table.seats):
+            raise refusal("host.error.stale")
+        async with self.host.lock_of(table.channel_id):
+            now = self.host.now() if now is None else now
+            place = table.seats[seat]
+            vacation = vacation_of(place)
+            if table.status != "running" or vacation is None or vacation.state != VOTING:
+                raise refusal("host.error.vote_closed", name=place.name)
+            if user_id not in vacation.voters:
+                raise refusal("host.error.not_a_voter", name=place.name)
+            vacation = replace(vacation, votes={**vacation.votes, user_id: choice})
+            if vacation.everyone_voted:
+                plan = self._decide(table, seat, vacation)
+            else:
+                plan = _Plan(with_vacation(table.seats, seat, vacation), [])
+            return await self._apply(table, seat, plan, now, self._updater(table.id, now))
+
+    # ------------------------------------------------------------------ the timers
+
+    async def _on_vote_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
+        """Nobody decided within :data:`VOTE_HOURS`: the votes cast decide (a tie or none: the computer)."""
+        table = self._timer_table(timer)
+        async with self.host.lock_of(timer.channel_id):
+            vacation = self._current(table, timer)
+            if vacation is None or vacation.state != VOTING:
+                await self.host.store.finish_timer(timer.id, now=now)
+                return None
+            assert timer.seat is not None
+            plan = self._decide(table, timer.seat, vacation)
+            return await self._apply(table, timer.seat, plan, now, self._finisher(timer.id, now))
+
+    async def _on_end_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
+        """The vacation is over: the player plays their seat again."""
+        table = self._timer_table(timer)
+        async with self.host.lock_of(timer.channel_id):
+            vacation = self._current(table, timer)
+            if vacation is None:
+                await self.host.store.finish_timer(timer.id, now=now)
+                return None
+            assert timer.seat is not None
+            plan = self._finish(table.seats, timer.seat, table)
+            assert plan is not None  # the seat is on vacation
+            return await self._apply(table, timer.seat, plan, now, self._finisher(timer.id, now))
+
+    def _timer_table(self, timer: TimerRow) -> Table:
+        table = self.host.table_of_game(timer.game_id)
+        if table is None:  # another process holds the game: it runs the timer once this claim expires
+            raise refusal("host.error.no_game")
+        return table
+
+    @staticmethod
+    def _current(table: Table, timer: TimerRow) -> Vacation | None:
+        """The vacation the timer was set for, if it is still on (not ended, not a later one)."""
+        if table.status != "running" or timer.seat is None or timer.seat >= len(table.seats):
+            return None
+        vacation = vacation_of(table.seats[timer.seat])
+        if vacation is None or vacation.since != timer.payload.get("since"):
+            return None
+        return vacation
+
+    # ------------------------------------------------------------------ the changes
+
+    @staticmethod
+    def _begin(seats: Sequence[Seat], seat: int, now: float, days: int) -> _Plan | None:
+        """The vacation begins: the others vote (or, with nobody to vote, the computer plays at once)."""
+        if seats[seat].vacation is not None:
+            return None
+        voters = tuple(s.user_id for i, s in enumerate(seats)
+                       if i != seat and s.user_id is not None and s.vacation is None)
+        vacation = Vacation(since=now, until=now + days * DAY, state=VOTING if voters else COMPUTER, voters=voters)
+        locale_params = {"name": seats[seat].name, "until": int(vacation.until), "days": days}
+        post: dict[str, Any] = {"key": "bot.vacation.vote" if voters else "bot.vacation.computer_plays",
+                                "params": locale_params}
+        if voters:
+            post["vote"] = seat
+        timers = [NewTimer(END, vacation.until, seat, seats[seat].user_id, {"since": now})]
+        if voters:
+            timers.append(NewTimer(VOTE, now + VOTE_HOURS * HOUR, seat, seats[seat].user_id, {"since": now}))
+        return _Plan(with_vacation(seats, seat, vacation), [NewDelivery(NOTICE_POST, 0, payload=post)], timers)
+
+    @staticmethod
+    def _decide(table: Table, seat: int, vacation: Vacation) -> _Plan:
+        """The vote is decided: the game pauses, or the computer plays the seat until the vacation ends."""
+        decided = replace(vacation, state=vacation.decision())
+        key = "bot.vacation.paused" if decided.state == PAUSE else "bot.vacation.computer_plays"
+        post = {"key": key, "params": {"name": table.seats[seat].name, "until": int(decided.until)}}
+        seats = with_vacation(table.seats, seat, decided)
+        others_voting = any(s.vacation_state == VOTING for s in seats)
+        return _Plan(seats, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=() if others_voting else (VOTE,))
+
+    @staticmethod
+    def _finish(seats: Sequence[Seat], seat: int, table: Table | None) -> _Plan | None:
+        """The vacation ends (at its end, or early by ``back``): the player plays again; a pause is lifted."""
+        if seats[seat].vacation is None:
+            return None
+        post = {"key": "bot.vacation.over", "params": {"name": seats[seat].name}}
+        ended = with_vacation(seats, seat, None)
+        alone = not any(s.vacation is not None for s in ended)  # no other vacation's timers to keep
+        plan = _Plan(ended, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=(VOTE, END) if alone else ())
+        game = table.game if table is not None else None
+        to_move = game.to_move if game is not None else None
+        if to_move is not None and not plan.seats[to_move].computer_plays and (
+                to_move == seat or deadlines.paused(seats)):
+            user_id = plan.seats[to_move].user_id
+            plan.deliveries.append(NewDelivery(TURN_DM, 0, user_id, {"start": False, "hand_changed": False}))
+        return plan
+
+    # ------------------------------------------------------------------ writing, then applying
+
+    async def _games_of(self, user_id: int) -> list[tuple[int, int]]:
+        """``(game id, channel id)`` of every running game the user sits in, as the database has them."""
+        try:
+            rows = await self.host.store.open_games()
+        except StorageFailed as exc:
+            log.warning("cannot read the open games: %s", exc)
+            raise refusal("host.error.storage") from None
+        return [(row.id, row.channel_id) for row in rows
+                if row.status == "running" and any(s.get("user_id") == user_id for s in row.seats)]
+
+    async def _loaded(self, table: Table, user_id: int, now: float,
+                      planner: Planner) -> VacationChange | None:
+        """Plan and make a change to a game this process holds (under its channel's lock)."""
+        seat = table.seat_of(user_id)
+        if table.status != "running" or seat is None:
+            return None
+        plan = planner(table.seats, seat, table)
+        if plan is None:
+            return None
+        return await self._apply(table, seat, plan, now, self._updater(table.id, now))
+
+    def _updater(self, game_id: int, now: float) -> Writer:
+        async def write(**columns: Any) -> object:
+            return await self.host.store.update_game(game_id, now=now, **columns)
+        return write
+
+    def _finisher(self, timer_id: int, now: float) -> Writer:
+        async def write(**columns: Any) -> object:
+            return await self.host.store.finish_timer(timer_id, now=now, **columns)
+        return write
+
+    async def _apply(self, table: Table, seat: int, plan: _Plan, now: float, write: Writer) -> VacationChange:
+        """Write the plan with the deadline's timers and the next reminder it implies, then adopt it."""
+        timers, cancel = deadlines.retimed(table, plan.seats, now)
+        reminder = None if deadlines.paused(plan.seats) or table.game is None else self.host.next_reminder(
+            table, table.game, now, plan.seats)
+        owed = [replace(d, seq=table.seq, payload={**d.payload, "locale": table.options.locale})
+                if d.kind == NOTICE_POST else replace(d, seq=table.seq) for d in plan.deliveries]
+        try:
+            version = await write(seats=[s.to_dict() for s in plan.seats], next_reminder_at=reminder, deliveries=owed,
+                                  timers=[*plan.timers, *timers], cancel_timers=(*plan.cancel, *cancel),
+                                  expect_version=table.version)
+        except StaleGame:
+            self.host.mark_stale(table.channel_id)
+            raise refusal("host.error.conflict") from None
+        except StorageFailed as exc:
+            log.warning("game %d: the vacation could not be stored: %s", table.id, exc)
+            raise refusal("host.error.storage") from None
+        table.seats, table.next_reminder_at = plan.seats, reminder
+        if isinstance(version, int):
+            table.version = version
+        return self._change(table.id, table.channel_id, seat, plan.seats, table)
+
+    async def _stored(self, game_id: int, user_id: int,
+                      planner: Planner) -> VacationChange | None:
+        """Plan and make a change to a game another process holds, from its row (written only if the row has not
+        changed meanwhile); that process's reminders and deadlines follow once it reads the game again."""
+        try:
+            row = await self.host.store.get_game(game_id)
+        except StorageFailed:
+            raise refusal("host.error.storage") from None
+        if row is None or row.status != "running":
+            return None
+        try:
+            seats = [Seat.from_dict(s) for s in row.seats]
+        except TypeError:
+            log.warning("game %d: unreadable seats; its vacation is left out", game_id)
+            return None
+        seat = next((i for i, s in enumerate(seats) if s.user_id == user_id), None)
+        plan = planner(seats, seat, None) if seat is not None else None
+        if plan is None or seat is None:
+            return None
+        locale = str(row.options.get("locale", "en"))
+        owed = [replace(d, payload={**d.payload, "locale": locale}) for d in plan.deliveries if d.kind == NOTICE_POST]
+        try:
+            await self.host.store.update_game(game_id, now=self.host.now(), expect_version=row.version,
+                                              seats=[s.to_dict() for s in plan.seats], deliveries=owed,
+                                              timers=plan.timers, cancel_timers=deadlines.KINDS)
+        except StaleGame:
+            raise refusal("host.error.conflict") from None
+        except StorageFailed:
+            raise refusal("host.error.storage") from None
+        return self._change(game_id, row.channel_id, seat, plan.seats, None)
+
+    @staticmethod
+    def _change(game_id: int, channel_id: int, seat: int, seats: list[Seat], table: Table | None) -> VacationChange:
+        vacation = vacation_of(seats[seat])
+        game = table.game if table is not None else None
+        to_move = game.to_move if game is not None else None
+        computer_to_move = (to_move is not None and seats[to_move].computer_plays
+                            and not deadlines.paused(seats))
+        return VacationChange(game_id=game_id, channel_id=channel_id, seat=seat, name=seats[seat].name,
+                              state=vacation.state if vacation is not None else None,
+                              until=vacation.until if vacation is not None else 0.0,
+                              computer_to_move=computer_to_move,
+                              info=table.info() if table is not None else None)
+
+
+
+def refusal(key: str, **params: Any) -> Exception:
+    """The host's refusal (:class:`bot.host.host.HostError`; imported here, as the host imports this module)."""
+    from bot.host.host import HostError
+
+    return HostError(key, **params)

@@ -1,0 +1,249 @@
+"""Vacations and turn deadlines through the host's public API, on both stores (the ``store`` fixture), with a clock
+the tests move: the others' vote both ways and its timeout, ``back`` ending a vacation early in every game, a
+deadline's warning, the computer's move and the hand-over after the third; each also across a restart (a new host
+on the same database) in the middle of its waiting period."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.host import deadlines, vacation
+from bot.host.host import Host
+from bot.host.store import NewTimer
+from bot.host.table import NOTICE_DM, NOTICE_POST, MoveResult, TableInfo
+from bot.host.vacation import VacationChange
+from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, HOUR, Clock, make_host, play_first, refused
+
+DAY = 24 * HOUR
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+async def loaded(store: Any, clock: Clock) -> Host:
+    host = make_host(store, clock)
+    await host.load()
+    return host
+
+
+async def three_players(host: Host, channel: int = CH, *, deadline: int = 0) -> None:
+    await host.open(channel, GUILD, ADA, "Ada", deadline_hours=deadline)
+    await host.join(channel, BO, "Bo")
+    await host.join(channel, CY, "Cy")
+    await host.start(channel, ADA)
+
+
+async def notices(store: Any, kind: str = NOTICE_POST) -> list[dict[str, Any]]:
+    return [d.payload for d in await store.pending_deliveries() if d.kind == kind]
+
+
+async def timer_kinds(store: Any, game_id: int) -> list[str]:
+    return sorted(t.kind for t in await store.timers(game_id))
+
+
+async def test_the_others_vote_to_pause_and_the_game_waits_until_the_vacation_ends(store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await three_players(host, deadline=24)
+    game_id = host.info(CH).game_id
+    [change] = await host.vacations.start(ADA, 3)
+    assert (change.state, change.name, change.until) == ("vote", "Ada", clock.now + 3 * DAY)
+    assert [(n["key"], n.get("vote")) for n in await notices(store)] == [("bot.vacation.vote", 0)]
+    assert await timer_kinds(store, game_id) == sorted([*deadlines.KINDS, vacation.END, vacation.VOTE])
+    await refused("host.error.not_a_voter", host.vacations.vote(game_id, ADA, 0, "pause"))
+    assert (await host.vacations.vote(game_id, BO, 0, "pause")).state == "vote"
+    # a restart in the middle of the vote keeps the vote cast
+    host = await loaded(store, clock)
+    paused = await host.vacations.vote(game_id, CY, 0, "pause")
+    assert paused.state == "pause" and not paused.computer_to_move and host.info(CH).paused
+    error = await refused("host.error.paused", play_first(host))
+    assert error.params == {"name": "Ada", "until": int(change.until)}
+    assert "Ada" in error.text("en") and f"<t:{int(change.until)}:f>" in error.text("en")
+    assert await timer_kinds(store, game_id) == [vacation.END]  # the deadline does not run while paused
+    clock.advance(2 * 24)
+    assert await host.due_reminders() == [] and await host.run_due_timers() == []
+    # at its end the game goes on, with the turn's deadline from then
+    clock.advance(24)
+    [over] = await host.run_due_timers()
+    assert isinstance(over, VacationChange) and over.state is None and not host.info(CH).paused
+    assert await timer_kinds(store, game_id) == sorted(deadlines.KINDS)
+    assert (await notices(store))[-1]["key"] == "bot.vacation.over"
+    await play_first(host)
+
+
+async def test_a_tie_lets_the_computer_play_until_the_vacation_ends(store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await three_players(host)
+    game_id = host.info(CH).game_id
+    seat = host.info(CH).to_move
+    user = host.info(CH).seats[seat].user_id
+    others = [u for u in (ADA, BO, CY) if u != user]
+    await host.vacations.start(user, 1)
+    assert host.legal_moves(CH, user) != []  # during the vote the player may still move
+    await host.vacations.vote(game_id, others[0], seat, "computer")
+    decided = await host.vacations.vote(game_id, others[1], seat, "pause")
+    assert decided.state == "computer" and decided.computer_to_move
+    await refused("host.error.vote_closed", host.vacations.vote(game_id, others[1], seat, "computer"))
+    assert host.info(CH).seats[seat].vacation == "computer" and host.legal_moves(CH, user) == []
+    await refused("host.error.on_vacation", host.play(CH, user, "land 1"))
+    moves = [r async for r in host.run_computers(CH)]
+    assert moves and all(r.by_computer and r.seat == seat for r in moves)
+    assert host.info(CH).to_move != seat
+
+
+async def test_nobody_voting_within_12_hours_lets_the_computer_play_after_a_restart(store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await three_players(host)
+    game_id = host.info(CH).game_id
+    await host.vacations.start(BO, 5)
+    clock.advance(6)
+    host = await loaded(store, clock)  # a restart in the middle of the waiting period
+    assert await host.run_due_timers() == []
+    clock.advance(6)
+    [decided] = await host.run_due_timers()
+    assert isinstance(decided, VacationChange) and decided.state == "computer"
+    assert (await notices(store))[-1]["key"] == "bot.vacation.computer_plays"
+    assert host.info(CH).seats[1].vacation == "computer"
+    assert await timer_kinds(store, game_id) == [vacation.END]
+
+
+async def test_back_ends_the_vacation_early_in_every_game(store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await three_players(host, CH)
+    await three_players(host, CH2)
+    assert len(await host.vacations.start(CY, 10)) == 2
+    await refused("host.error.already_on_vacation", host.vacations.start(CY, 3))
+    await refused("host.error.bad_vacation_days", host.vacations.start(ADA, 31))
+    await refused("host.error.no_games_for_vacation", host.vacations.start(99, 3))
+    ended = await host.vacations.end(CY)
+    assert sorted(c.channel_id for c in ended) == [CH, CH2] and all(c.state is None for c in ended)
+    assert all(host.info(ch).seats[2].vacation is None for ch in (CH, CH2))
+    assert await host.vacations.end(CY) == []
+    # the timers of the ended vacation do nothing when they come due
+    clock.advance(24 * 11)
+    assert await host.run_due_timers() == []
+    assert all(host.info(ch).seats[2].vacation is None for ch in (CH, CH2))
+
+
+async def test_a_deadline_warns_at_75_percent_then_the_computer_moves_and_the_third_hands_the_seat_over(
+        store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await host.open(CH, GUILD, ADA, "Ada", deadline_hours=12)
+    await host.join(CH, BO, "Bo")
+    await host.start(CH, ADA)
+    game_id = host.info(CH).game_id
+    runs_out = {0: 0, 1: 0}
+    while True:
+        seat = host.info(CH).to_move
+        clock.advance(8)
+        host = await loaded(store, clock)  # a restart before the warning
+        clock.advance(1)
+        [warned] = await host.run_due_timers()
+        assert isinstance(warned, TableInfo)
+        [dm] = [p for p in await notices(store, NOTICE_DM)]
+        assert dm["key"] == "bot.deadline.warning" and dm["params"]["until"] == int(clock.now + 3 * HOUR)
+        await store.mark_delivered((await store.pending_deliveries())[-1].id, now=clock.now)
+        host = await loaded(store, clock)  # a restart before the deadline
+        clock.advance(3)
+        [moved] = await host.run_due_timers()
+        assert isinstance(moved, MoveResult) and moved.by_computer and moved.seat == seat
+        runs_out[seat] += 1
+        post = (await notices(store))[-1]
+        assert post["params"] == {"name": ["Ada", "Bo"][seat], "count": runs_out[seat]}
+        for delivery in await store.pending_deliveries():
+            await store.mark_delivered(delivery.id, now=clock.now)
+        if runs_out[seat] == deadlines.MAX_TIMEOUTS:
+            break
+    assert post["key"] == "bot.deadline.handed_over"
+    assert host.info(CH).seats[seat].away and host.info(CH).seats[1 - seat].away is False
+    assert (await store.get_game(game_id)).seats[seat]["timeouts"] == deadlines.MAX_TIMEOUTS
+
+
+async def test_a_move_replaces_the_deadline_and_a_finished_game_keeps_none(store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await three_players(host, deadline=48)
+    game_id = host.info(CH).game_id
+    first = await store.timers(game_id)
+    clock.advance(5)
+    await play_first(host)
+    second = await store.timers(game_id)
+    assert len(first) == 2 and [b.due_at - a.due_at for a, b in zip(first, second, strict=True)] == [5 * HOUR] * 2
+    assert [t.kind for t in second] == [deadlines.WARNING, deadlines.RAN_OUT]
+    assert second[0].seat == host.info(CH).to_move
+    await refused("host.error.bad_deadline", host.open(CH2, GUILD, ADA, "Ada", deadline_hours=5))
+    await host.abandon(CH, ADA)
+    assert await store.timers(game_id) == []
+
+
+async def test_a_deadline_move_during_a_vote_is_not_made_twice(store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await three_players(host, deadline=12)
+    game_id = host.info(CH).game_id
+    mover = host.info(CH).to_move
+    user = host.info(CH).seats[mover].user_id
+    seq = host.info(CH).seq
+    await host.vacations.start(user, 2)  # the vote is on: the deadline still runs
+    clock.advance(12)
+    outcomes = await host.run_due_timers()  # the warning, the computer's move, then the vote's end: all due now
+    moved = [o for o in outcomes if isinstance(o, MoveResult)]
+    assert len(moved) == 1 and moved[0].seat == mover
+    assert [o.state for o in outcomes if isinstance(o, VacationChange)] == ["computer"]
+    assert [r async for r in host.run_computers(CH) if r.seat == mover] == []  # not its turn any more
+    rows = [m for m in await store.moves(game_id) if m.seq == seq + 1]
+    assert len(rows) == 1 and rows[0].seat == mover
+
+
+async def test_a_stale_timer_does_nothing(store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await three_players(host, deadline=12)
+    game_id = host.info(CH).game_id
+    seat = host.info(CH).to_move
+    await store.update_game(game_id, now=clock.now, timers=[
+        NewTimer(deadlines.RAN_OUT, clock.now, seat, None, {"seq": 99, "until": clock.now}),
+        NewTimer(vacation.END, clock.now, 0, ADA, {"since": 1.0})])
+    assert await host.run_due_timers() == []
+    assert host.info(CH).seq == 0
+
+
+async def test_a_game_another_process_holds_is_read_from_the_database(store: Any, clock: Clock) -> None:
+    other = await loaded(store, clock)  # started before the game was opened: it does not hold it
+    host = await loaded(store, clock)
+    await three_players(host)
+    game_id = host.info(CH).game_id
+    [change] = await other.vacations.start(BO, 2)
+    assert change.info is None and (change.game_id, change.state) == (game_id, "vote")
+    row = await store.get_game(game_id)
+    assert row.seats[1]["vacation"]["state"] == "vote" and row.seats[1]["vacation"]["voters"] == [ADA, CY]
+    assert [(n["key"], n["vote"], n["locale"]) for n in await notices(store)] == [("bot.vacation.vote", 1, "en")]
+    assert sorted(t.kind for t in await store.timers(game_id)) == [vacation.END, vacation.VOTE]
+    ended = await other.vacations.end(BO)
+    assert [c.state for c in ended] == [None]
+    assert (await store.get_game(game_id)).seats[1]["vacation"] is None
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_a_refused_write_changes_nothing(store: Any, clock: Clock) -> None:
+    host = await loaded(store, clock)
+    await three_players(host, deadline=12)
+    game_id = host.info(CH).game_id
+    before = (host.info(CH), await store.timers(game_id))
+    await store._conn.execute("PRAGMA query_only = ON")  # the fault lives on this connection
+    await refused("host.error.storage", host.vacations.start(ADA, 2))
+    assert (host.info(CH), await store.timers(game_id)) == before
+    await store._conn.execute("PRAGMA query_only = OFF")
+    await host.vacations.start(ADA, 2)
+    await store._conn.execute("PRAGMA query_only = ON")
+    await refused("host.error.storage", host.vacations.vote(game_id, BO, 0, "pause"))
+    assert host.info(CH).seats[0].vacation == "vote"
+    await refused("host.error.storage", host.vacations.end(ADA))
+    assert host.info(CH).seats[0].vacation == "vote"
+    clock.advance(12)
+    await refused("host.error.storage", host.run_due_timers())  # the due timers stay for the next sweep
+    assert host.info(CH).seq == 0 and host.info(CH).seats[0].vacation == "vote"
+    await store._conn.execute("PRAGMA query_only = OFF")
+    clock.advance(1)
+    outcomes = await host.run_due_timers()
+    assert any(isinstance(o, MoveResult) for o in outcomes) and host.info(CH).seq == 1
