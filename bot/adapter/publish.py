@@ -384,11 +384,15 @@ class Publisher:
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
 
     async def _post_stale(self, delivery: Delivery) -> str | None:
-        """A stale table's post: the notice with its "Keep it open" button; a closed lobby's message loses its
-        buttons."""
+        """A stale table's post: the notice with its "Keep it open" button, pinging the players not in their quiet
+        hours (the others are named); a closed lobby's message loses its buttons."""
         what, locale = delivery.payload["what"], str(delivery.payload["locale"])
         view = keep_open_view(delivery.game_id, locale) if what == NOTICE else None
-        missing = await deliver_post(self.client, delivery.channel_id, stale_text(delivery.payload), view=view)
+        awake = [discord.Object(int(u)) for u in delivery.payload.get("user_ids", ())
+                 if self.host.quiet_until(int(u)) is None]
+        mentions = discord.AllowedMentions(users=awake, roles=False, everyone=False, replied_user=False)
+        missing = await deliver_post(self.client, delivery.channel_id, stale_text(delivery.payload), view=view,
+                                     mentions=mentions)
         if what == LOBBY_CLOSED:
             await self._close_lobby_message(delivery)
         return missing

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -120,6 +121,8 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
     clock(driver).advance(10)
     await driver.restart()  # in the middle of the two weeks
     clock(driver).advance(4)
+    hour = datetime.fromtimestamp(clock(driver).now, UTC).hour  # Bob is in his quiet hours: named, not pinged
+    await driver.answer(await driver.slash("settings", {"quiet_from": hour, "quiet_to": (hour + 1) % 24}, user="bob"))
     await run_timers(driver)
     alice, bob = fake.user("alice"), fake.user("bob")
     notice_text = t("bot.stale.notice", "en", mentions=f"<@{alice.id}> <@{bob.id}>", days="14",
@@ -127,6 +130,8 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
     notice = await post_saying(driver, notice_text)
     [button] = notice.buttons
     assert button["label"] == t("bot.button.keep_open", "en")
+    allowed = notice.allowed_mentions or {}
+    assert [int(u) for u in allowed.get("users", [])] == [alice.id] and "users" not in allowed.get("parse", [])
 
     clock(driver).advance(1)
     await driver.restart()  # in the middle of the three days
