@@ -111,6 +111,13 @@ class Background:
                 await asyncio.sleep(delay)
                 delay = min(2 * delay, max(self.sweep_seconds, self.retry_seconds))
 
+    def stop_computers(self, channel_id: int) -> None:
+        """The channel's game ended from outside (its channel is gone): stop its computer task, if any."""
+        self._computers_again.discard(channel_id)
+        task = self.computers.pop(channel_id, None)
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
     def sweep_computers(self) -> list[int]:
         """Start a computer task in every channel whose running game waits for a computer but has none;
         returns those channels (each logged: a task had stopped, which should not happen)."""

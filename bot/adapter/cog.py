@@ -9,6 +9,8 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.dms``: each player's hand, bird chips and personal picture by DM, with move controls on their
   turn, or as the ephemeral answer of ``/santacruz hand`` when their DMs are closed;
 * ``bot.adapter.background``: computer moves, turn reminders, restart recovery and shutdown;
+* ``bot.adapter.stale_tables``: a deleted channel or thread, or a server the bot left, ends its games (the
+  listeners below); "Keep it open" under a stale game's notice is a game button like the lobby's;
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 
@@ -43,6 +45,8 @@ from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
 from bot.adapter.publish import Publisher
 from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
+from bot.adapter.stale_tables import GoneChannels
+from bot.adapter.stale_texts import kept_open_text
 from bot.adapter.translator import locale_text
 from bot.adapter.views import abandon_view, confirm_view, forget_view, leaderboard_view, lobby_view, settings_view
 from bot.host.host import Host, HostError
@@ -101,6 +105,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         self.background = Background(bot, self.host, self.publisher, self.dms,
                                      retry_seconds=settings.retry_seconds, sweep_seconds=settings.sweep_seconds)
         self.errors = ErrorTexts(self.host, self._channel_for)
+        self.gone = GoneChannels(self.host, self.publisher, self.background)
+        self.publisher.on_channel_gone = self.gone.channel_gone
 
     # ------------------------------------------------------------------ life cycle
 
@@ -117,6 +123,24 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def send_reminders(self, now: float | None = None) -> int:
         """DM every player whose reminder is due; returns how many were due."""
         return await self.background.send_reminders(now)
+
+    # ------------------------------------------------------------------ channels and servers that are gone
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.gone.channel_gone(channel.id, "channel deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.gone.channel_gone(payload.thread_id, "thread deleted")
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.gone.guild_gone(guild.id, "the bot left the server")
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.gone.guilds_left_while_offline(self.bot)
 
     # ------------------------------------------------------------------ several processes over one database
 
@@ -353,6 +377,14 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                                        can_manage=self._can_manage(interaction), name=interaction.user.display_name)
         await interaction.response.edit_message(content=t("bot.reply.abandoned", locale), view=None)
         self.publisher.queue_abandoned(info)
+
+    async def _button_keepopen(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Under a stale game's notice: anyone seated keeps the game open (the notice loses its button)."""
+        info = self._game(game_id)
+        await self.host.stale.keep_open(info.channel_id, interaction.user.id, game_id)
+        await interaction.response.edit_message(
+            content=kept_open_text(interaction.user.display_name, self.settings.stale_days, info.locale), view=None,
+            allowed_mentions=ALLOWED_MENTIONS)
 
     async def _button_cancel(self, interaction: discord.Interaction, game_id: int) -> None:
         locale = await self._locale(interaction)

@@ -20,7 +20,11 @@ picture, a mention of the player to move), the start, seat changes, an abandoned
 post the animated replay of the whole game (drawn in the render worker pool). The game-over post's message id is
 recorded with its delivery, so that ``/santacruz history`` links to it. Without the
 Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
-either way the opener is told once. The lobby message is kept up to date by the same task, coalesced:
+either way the opener is told once. A post answered 404 Unknown Channel or Unknown Guild means the channel is
+gone: the delivery is given up and :attr:`Publisher.on_channel_gone` ends the channel's game
+(``bot.adapter.stale_tables``). A stale table's post (a closed lobby, the "Keep it open" notice, the abandonment)
+is a delivery like the others; a closed lobby's message loses its buttons. The lobby message is kept up to date by
+the same task, coalesced:
 only the newest lobby state is drawn, however many clicks came meanwhile. No acknowledgement waits for
 any of this: the ``queue_*`` methods are synchronous and only wake the channel's task.
 """
@@ -30,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -45,9 +50,11 @@ from bot.adapter.sending import (
     MissingPermission,
     deliver_post,
 )
-from bot.adapter.views import lobby_view, post_view, vacation_view
+from bot.adapter.stale_texts import stale_text
+from bot.adapter.views import keep_open_view, lobby_view, post_view, vacation_view
 from bot.host.host import Host, HostError
 from bot.host.pictures import Pictures
+from bot.host.stale import LOBBY_CLOSED, NOTICE
 from bot.host.store import StorageFailed
 from bot.host.table import (
     ABANDONED_POST,
@@ -57,6 +64,7 @@ from bot.host.table import (
     NOTICE_POST,
     REPLAY_POST,
     SEAT_POST,
+    STALE_POST,
     START_POST,
     TURN_DM,
     Delivery,
@@ -72,6 +80,12 @@ log = logging.getLogger(__name__)
 
 LEASE_RETRY: Final = 1.0
 """Seconds before a process looks again at a channel whose outbox another process holds."""
+CHANNEL_GONE: Final = frozenset({10003, 10004})
+"""Discord's codes of a 404 that means the channel (Unknown Channel) or its server (Unknown Guild) is gone."""
+LOBBY_SEARCH: Final = 50
+"""How many of a channel's last messages are searched for a lobby message the bot no longer remembers."""
+ChannelGone = Callable[[int, str], Awaitable[None]]
+"""``(channel_id, reason)``: what to do when a post finds the channel gone (end its games)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +199,8 @@ class Publisher:
         """(game id, seq) -> the DM whose controls made that move (its controls are left as they are)."""
         self._posted: dict[int, int] = {}
         """Delivery id -> the id of the message it was sent as (a game-over post's is kept for the history)."""
+        self.on_channel_gone: ChannelGone | None = None
+        """Called when a post finds its channel gone (404 Unknown Channel or Unknown Guild), after giving it up."""
         self._user_locks: dict[int, asyncio.Lock] = {}
         """User id -> held back while their held DMs are gathered into one (several channels' outboxes)."""
 
@@ -257,6 +273,15 @@ class Publisher:
         """Remember the lobby message of ``info``'s game, to keep it up to date."""
         self._lobby_messages[info.game_id] = (info.channel_id, message_id)
 
+    def forget_channel(self, channel_id: int) -> None:
+        """The channel is gone and its deliveries were given up: no lobby message to redraw there; the outbox
+        (if running) finds nothing pending and ends."""
+        self._lobby_messages = {g: m for g, m in self._lobby_messages.items() if m[0] != channel_id}
+        box = self.outboxes.get(channel_id)
+        if box is not None:
+            box.lobby = None
+            box.kick()
+
     def queue_lobby(self, info: TableInfo) -> None:
         """Bring the game's lobby message up to date (if the bot knows it by then): once, with the newest state."""
         box = self.outbox(info.channel_id)
@@ -275,6 +300,7 @@ class Publisher:
             del self._unmarked[delivery.id]
             self._posted.pop(delivery.id, None)
             return
+        gone: str | None = None
         if not delivery.is_post and await self._hold(delivery):  # a storage failure: the outbox tries again later
             return
         try:
@@ -291,6 +317,8 @@ class Publisher:
             log.warning("game %d: %s %d cannot be delivered (%s); giving up", delivery.game_id, delivery.kind,
                         delivery.id, _describe(exc))
             error = _describe(exc)
+            if delivery.is_post and isinstance(exc, discord.NotFound) and exc.code in CHANNEL_GONE:
+                gone = error
         except Exception as exc:  # a broken delivery is isolated: reported, given up, the others go on
             log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
             error = _describe(exc)
@@ -298,6 +326,8 @@ class Publisher:
         await self.host.delivered(delivery, error, message_id=self._posted.get(delivery.id))
         del self._unmarked[delivery.id]
         self._posted.pop(delivery.id, None)
+        if gone is not None and self.on_channel_gone is not None:
+            await self.on_channel_gone(delivery.channel_id, f"channel gone: {gone}")
 
     async def _hold(self, delivery: Delivery) -> bool:
         """Hold a DM whose player is in their quiet hours: due at their end (whether it did)."""
@@ -345,6 +375,8 @@ class Publisher:
             return await self._post_start(delivery.start(), nonce)
         if delivery.kind == SEAT_POST:
             return await self._post_seat_change(delivery.seat_change(), nonce)
+        if delivery.kind == STALE_POST:
+            return await self._post_stale(delivery, nonce)
         if delivery.kind == NOTICE_POST:
             return await self._post_notice(delivery, nonce)
         if delivery.kind == ABANDONED_POST:
@@ -352,6 +384,51 @@ class Publisher:
             text = t("bot.post.abandoned", locale, name=texts.esc(str(delivery.payload["name"])))
             return await deliver_post(self.client, delivery.channel_id, text, nonce=nonce)
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
+
+    async def _post_stale(self, delivery: Delivery, nonce: str | None = None) -> str | None:
+        """A stale table's post: the notice with its "Keep it open" button, pinging the players not in their quiet
+        hours (the others are named); a closed lobby's message loses its buttons."""
+        what, locale = delivery.payload["what"], str(delivery.payload["locale"])
+        view = keep_open_view(delivery.game_id, locale) if what == NOTICE else None
+        awake = [discord.Object(int(u)) for u in delivery.payload.get("user_ids", ())
+                 if self.host.quiet_until(int(u)) is None]
+        mentions = discord.AllowedMentions(users=awake, roles=False, everyone=False, replied_user=False)
+        missing = await deliver_post(self.client, delivery.channel_id, stale_text(delivery.payload), view=view,
+                                     mentions=mentions, nonce=nonce)
+        if what == LOBBY_CLOSED:
+            await self._close_lobby_message(delivery)
+        return missing
+
+    async def _close_lobby_message(self, delivery: Delivery) -> None:
+        """Redraw a closed lobby's message without its buttons: the one this process posted, else (after a
+        restart) the bot's message among the channel's last ones that carries the lobby's join button."""
+        info = self.host.find_game(delivery.game_id)
+        if info is None:
+            return
+        known = self._lobby_messages.pop(delivery.game_id, None)
+        channel = self.client.get_partial_messageable(delivery.channel_id)
+        try:
+            if known is not None:
+                message: discord.PartialMessage | discord.Message = channel.get_partial_message(known[1])
+            else:
+                found = await self._find_lobby_message(channel, delivery.game_id)
+                if found is None:
+                    return
+                message = found
+            await message.edit(content=texts.lobby_text(info, info.locale), view=None,
+                               allowed_mentions=ALLOWED_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not close the lobby message (%s)", delivery.game_id, exc.status)
+
+    async def _find_lobby_message(self, channel: discord.PartialMessageable, game_id: int) -> discord.Message | None:
+        join = f"sc:{game_id}:join"
+        me = self.client.user
+        async for message in channel.history(limit=LOBBY_SEARCH):
+            if me is not None and message.author.id == me.id and any(
+                    getattr(item, "custom_id", None) == join for row in message.components
+                    for item in getattr(row, "children", ())):
+                return message
+        return None
 
     async def _post_notice(self, delivery: Delivery, nonce: str | None = None) -> str | None:
         """A vacation's or a deadline's post in the game's language; a vacation's vote carries its buttons."""

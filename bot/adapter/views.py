@@ -4,7 +4,7 @@ Every component is a :class:`discord.ui.DynamicItem` registered once in ``setup_
 matches a click's ``custom_id`` against the templates and rebuilds the item from it, whatever message
 it sits on and however old that message is. The ids::
 
-    sc:<game_id>:<action>               join leave addbot removebot start abandon cancel rematch hand
+    sc:<game_id>:<action>               join leave addbot removebot start abandon cancel rematch hand keepopen
     sc:<game_id>:hand:<seq>             "My cards" under the post of position seq (seq marks the post)
     sc:<game_id>:<seq>:<move>           a move in notation, spaces as "_" (land_12, double_road, score_gold10)
     sc:<game_id>:<seq>:<move>:ok        the same move, confirmed (a building card that builds nothing)
@@ -34,7 +34,8 @@ from bot.host.table import TableInfo
 from engine import SINGLE_BUILDS, VERBS, View, parse_move
 from i18n import t
 
-GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand")
+GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand",
+                       "keepopen")
 PICK_GROUPS: Final = ("land", *SINGLE_BUILDS, "build", "score", "discard")
 """Moves offered in a select menu, one menu per group (each has at most 25 options on any island)."""
 SELECT_MAX: Final = 25
@@ -203,6 +204,14 @@ def abandon_view(game_id: int, locale: str) -> discord.ui.View:
     view.add_item(GameButton(game_id, "abandon", label=t("bot.button.abandon", locale),
                              style=discord.ButtonStyle.danger))
     view.add_item(GameButton(game_id, "cancel", label=t("bot.button.cancel", locale)))
+    return view
+
+
+def keep_open_view(game_id: int, locale: str) -> discord.ui.View:
+    """Under the notice of a stale game: "Keep it open" (anyone seated)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameButton(game_id, "keepopen", label=t("bot.button.keep_open", locale),
+                             style=discord.ButtonStyle.primary))
     return view
 
 

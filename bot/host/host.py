@@ -65,6 +65,11 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.run_due_timers(now=None) -> list[object]    # claims the due timers, runs their handlers; the
                                                            # outcomes (MoveResult, SeatChange, ...) for the adapter
 
+    # stale tables (bot/host/stale_tables.py): lobby expiry and stale-game timers are set by open/start/every move
+    await host.stale.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
+    await host.stale.close_channel(channel_id, reason) -> TableInfo | None  # its channel is gone: abandoned
+    await host.stale.close_guild(guild_id, reason) -> list[TableInfo]       # the bot left the server
+
     # vacations (bot/host/vacation.py); turn deadlines (bot/host/deadlines.py) come from open(..., deadline_hours=)
     await host.vacations.start(user_id, days, now=None) -> list[VacationChange]   # every running game, from the store
     await host.vacations.vote(game_id, user_id, seat, choice) -> VacationChange   # choice: pause | computer
@@ -128,6 +133,7 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.storage             the database refused the write (full, locked, read-only): nothing changed
     host.error.not_a_player        (name) kick someone without a seat
     host.error.kick_self           the opener kicks themselves (leave instead)
+    host.error.not_stale           "Keep it open" when the game is not waiting for it (moved, or kept open)
     host.error.paused              (name, until) a vacation pause holds the game: nobody moves
     host.error.on_vacation         the computer plays the user's seat during their vacation (use back)
     host.error.bad_deadline        (hours, choices) a turn deadline this bot does not offer
@@ -168,7 +174,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import replace
 from typing import Any, Final
 
@@ -177,6 +183,7 @@ from bot.host import deadlines
 from bot.host.history_store import Forgotten
 from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult, game_results, player_stats
 from bot.host.settings import AI_STRENGTHS, Settings
+from bot.host.stale import LOBBY_EXPIRY, STALE_KINDS, lobby_timer, stale_timer
 from bot.host.store import (
     OPEN_STATUSES,
     UNDO,
@@ -312,6 +319,10 @@ def _storage() -> Iterator[None]:
         raise HostError("host.error.storage") from None
 
 
+storage_refusal = _storage
+"""For the host's parts in other modules (``bot.host.stale_tables``): a database failure becomes the refusal."""
+
+
 class Host:
     """All games of one bot, one per channel; see the module docstring for the API."""
 
@@ -358,6 +369,10 @@ class Host:
         """Vacations: the others' vote, the pause or the computer's play, and the end (``bot.host.vacation``)."""
         self._user_settings: dict[int, UserSettings] = {}
         """User id -> their own settings, as stored (absent: the defaults)."""
+        from bot.host.stale_tables import StaleTables  # it imports this module: not at the top
+
+        self.stale = StaleTables(self)
+        """Lobby expiry, stale games ("Keep it open") and the games of deleted channels (``bot.host.stale_tables``)."""
 
     # ------------------------------------------------------------------ start-up
 
@@ -378,6 +393,7 @@ class Host:
             self._tables[channel_id] = table
             loaded.append(table.info())
         log.info("loaded %d open games", len(loaded))
+        await self.stale.arm_missing()
         return loaded
 
     async def _stored_game(self, game_id: int) -> GameRow:
@@ -526,6 +542,20 @@ class Host:
             return None
         info = await self.refresh(row.channel_id)
         return info if info is not None and info.game_id == game_id else None
+
+    # for the host's parts in other modules (bot.host.stale_tables)
+    @property
+    def tables(self) -> dict[int, Table]:
+        """Channel id -> the channel's current (or last) game in memory."""
+        return self._tables
+
+    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
+        """What every change to the channel's game happens inside (see :meth:`_lock`)."""
+        return self._lock(channel_id)
+
+    def running_table(self, channel_id: int, game_id: int | None = None) -> Table:
+        """The channel's running game (of ``game_id``, if given), else the refusal that says why not."""
+        return self._running(channel_id, game_id)
 
     def lock_of(self, channel_id: int) -> asyncio.Lock:
         """The channel's lock, for the host's parts (deadlines, vacations): every change happens under it."""
@@ -679,7 +709,7 @@ class Host:
                 game_id = await self.store.insert_game(
                     channel_id=channel_id, guild_id=guild_id, opener_id=opener_id,
                     seats=[s.to_dict() for s in seats], options=options.to_dict(), seed=seed, status="lobby",
-                    locale=options.locale, now=now)
+                    locale=options.locale, now=now, timers=[lobby_timer(self.settings, now)])
         except ChannelBusy:
             raise HostError("host.error.game_exists") from None
         table = Table(id=game_id, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
@@ -760,7 +790,9 @@ class Host:
                 dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
             await self._save_seats(table, table.seats, status="running", state=game.to_json(), last_move_at=now,
                                    next_reminder_at=reminder, deliveries=_start_deliveries(result),
-                                   timers=deadlines.turn_timers(table.options, table.seats, game, 0, now))
+                                   cancel_timers=[LOBBY_EXPIRY],
+                                   timers=[stale_timer(self.settings, now),
+                                           *deadlines.turn_timers(table.options, table.seats, game, 0, now)])
             table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
             return result
 
@@ -1020,8 +1052,9 @@ class Host:
             version = await self.store.append_move(
                 row, state=new.to_json(), status=status, last_move_at=now, next_reminder_at=reminder,
                 deliveries=[*notices, *_move_deliveries(result, replay=table.options.replay)],
-                results=results, cancel_timers=deadlines.KINDS,
-                timers=deadlines.turn_timers(table.options, seats, new, row.seq, now),
+                results=results, cancel_timers=[*deadlines.KINDS, *STALE_KINDS],
+                timers=[*deadlines.turn_timers(table.options, seats, new, row.seq, now),
+                        *([] if status == "over" else [stale_timer(self.settings, now)])],
                 expect_version=table.version, **columns)
         except (MoveConflict, StaleGame):
             await self._check_interaction(interaction_id)

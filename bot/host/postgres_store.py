@@ -246,7 +246,7 @@ class PostgresStore:
 
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
-                          locale: str, now: float) -> int:
+                          locale: str, now: float, timers: Sequence[NewTimer] = ()) -> int:
         asyncpg = _asyncpg()
         try:
             async with self._transaction() as conn:
@@ -254,6 +254,7 @@ class PostgresStore:
                     "INSERT INTO games (channel_id, guild_id, opener_id, seats, options, seed, status, locale,"
                     " created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id",
                     channel_id, guild_id, opener_id, _dumps(seats), _dumps(options), seed, status, locale, now)
+                await self._set_timers(conn, int(game_id), now, timers, ())
         except asyncpg.UniqueViolationError as exc:
             raise ChannelBusy(f"channel {channel_id} has an open game") from exc
         return int(game_id)
@@ -494,6 +495,17 @@ class PostgresStore:
                 await conn.execute("UPDATE games SET over_message_id = $1 WHERE id ="
                                    " (SELECT game_id FROM deliveries WHERE id = $2)", over_message_id, delivery_id)
 
+    async def close_channel(self, channel_id: int, *, now: float, reason: str) -> dict[int, int]:
+        async with self._transaction() as conn:
+            rows = await conn.fetch("UPDATE games SET status = 'abandoned', next_reminder_at = NULL, updated_at = $1,"
+                                    " version = version + 1 WHERE channel_id = $2 AND status = ANY($3::text[])"
+                                    " RETURNING id, version", now, channel_id, list(OPEN_STATUSES))
+            await conn.execute("UPDATE timers SET done_at = $1 WHERE channel_id = $2 AND done_at IS NULL",
+                               now, channel_id)
+            await conn.execute("UPDATE deliveries SET done_at = $1, last_error = $2 WHERE channel_id = $3"
+                               " AND done_at IS NULL", now, reason, channel_id)
+        return {int(r["id"]): int(r["version"]) for r in rows}
+
     async def deliveries_due(self, now: float) -> int:
         async with self._transaction() as conn:
             status = await conn.execute(
@@ -503,7 +515,7 @@ class PostgresStore:
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None:
         async with self._transaction() as conn:
             await conn.execute("UPDATE deliveries SET attempts = attempts + 1, due_at = $1, last_error = $2"
-                               " WHERE id = $3", due_at, error, delivery_id)
+                               " WHERE id = $3 AND done_at IS NULL", due_at, error, delivery_id)
 
     # ------------------------------------------------------------------ users
 

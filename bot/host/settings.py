@@ -28,7 +28,7 @@ from i18n import LOCALES
 AI_STRENGTHS: Final = ("random", "greedy", "expert")
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "busy_timeout", "retry_seconds",
-                            "sweep_seconds", "lease_seconds")
+                            "sweep_seconds", "lease_seconds", "lobby_days", "stale_days")
 
 
 _SECRET: Final = ("discord_token", "database_url")
@@ -77,6 +77,12 @@ class Settings:
     lease_seconds: float = 30.0
     """LEASE_SECONDS: with a shared database (PostgreSQL), how long a process holds a channel's posts (renewed with
     each one) and, twice as long, its computers: a process that died holding them is relieved after that."""
+
+    lobby_days: float = 7.0
+    """LOBBY_DAYS: a lobby not started within this many days closes itself (with a message in its channel)."""
+    stale_days: float = 14.0
+    """STALE_DAYS: a running game without a move for this many days is announced to its players with a "Keep it
+    open" button, and abandoned (not rated) three days later if nobody seated presses it."""
 
     def __post_init__(self) -> None:
         if self.log_level not in LOG_LEVELS:

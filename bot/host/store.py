@@ -597,8 +597,9 @@ class Store:
 
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
-                          locale: str, now: float) -> int:
-        """Store a new game and return its id; :class:`ChannelBusy` if the channel has an open one."""
+                          locale: str, now: float, timers: Sequence[NewTimer] = ()) -> int:
+        """Store a new game (with the ``timers`` it sets) and return its id; :class:`ChannelBusy` if the channel
+        has an open one."""
         try:
             async with self._transaction() as conn:
                 cur = await conn.execute(
@@ -607,6 +608,8 @@ class Store:
                     (channel_id, guild_id, opener_id, _dumps(seats), _dumps(options), seed, status, locale,
                      now, now))
                 game_id = cur.lastrowid
+                assert game_id is not None
+                await self._set_timers(conn, game_id, now, timers, ())
         except sqlite3.IntegrityError as exc:
             raise ChannelBusy(f"channel {channel_id} has an open game") from exc
         assert game_id is not None
@@ -869,6 +872,21 @@ class Store:
                 await conn.execute("UPDATE games SET over_message_id = ? WHERE id ="
                                    " (SELECT game_id FROM deliveries WHERE id = ?)", (over_message_id, delivery_id))
 
+    async def close_channel(self, channel_id: int, *, now: float, reason: str) -> dict[int, int]:
+        """The channel is gone (deleted, or the bot left its server): its open games become ``abandoned`` (their
+        timers cancelled) and its pending deliveries are given up with ``reason``, in one transaction. Returns the
+        games it abandoned: id -> new version."""
+        async with self._transaction() as conn:
+            async with conn.execute("UPDATE games SET status = 'abandoned', next_reminder_at = NULL, updated_at = ?,"
+                                    " version = version + 1 WHERE channel_id = ? AND status IN (?, ?)"
+                                    " RETURNING id, version", (now, channel_id, *OPEN_STATUSES)) as cur:
+                abandoned = {int(r[0]): int(r[1]) for r in await cur.fetchall()}
+            await conn.execute("UPDATE timers SET done_at = ? WHERE channel_id = ? AND done_at IS NULL",
+                               (now, channel_id))
+            await conn.execute("UPDATE deliveries SET done_at = ?, last_error = ? WHERE channel_id = ?"
+                               " AND done_at IS NULL", (now, reason, channel_id))
+            return abandoned
+
     async def deliveries_due(self, now: float) -> int:
         """Make every pending delivery due at ``now`` (at start-up: no backoff carries over); how many."""
         async with self._transaction() as conn:
@@ -877,10 +895,11 @@ class Store:
             return cur.rowcount
 
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None:
-        """The delivery failed for a passing reason: try again at ``due_at``."""
+        """The delivery failed for a passing reason: try again at ``due_at`` (unless it was given up meanwhile, e.g.
+        its channel is gone: that stays as it is)."""
         async with self._transaction() as conn:
             await conn.execute("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?"
-                               " WHERE id = ?", (due_at, error, delivery_id))
+                               " WHERE id = ? AND done_at IS NULL", (due_at, error, delivery_id))
 
     # ------------------------------------------------------------------ the archive of finished games
 

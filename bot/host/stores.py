@@ -35,7 +35,7 @@ class GameStore(Protocol):
     # games
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
-                          locale: str, now: float) -> int: ...
+                          locale: str, now: float, timers: Sequence[NewTimer] = ()) -> int: ...
 
     async def update_game(self, game_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
                           timers: Sequence[NewTimer] = (), cancel_timers: Sequence[str] = (),
@@ -94,6 +94,8 @@ class GameStore(Protocol):
 
     async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
                              over_message_id: int | None = None) -> None: ...
+
+    async def close_channel(self, channel_id: int, *, now: float, reason: str) -> dict[int, int]: ...
 
     async def deliveries_due(self, now: float) -> int: ...
 

@@ -254,14 +254,18 @@ REPLAY_POST: Final = "replay_post"
 """The animated replay posted after the game-over post, when the game's options ask for it (payload: ``locale``)."""
 HAND_DM: Final = "hand_dm"
 """The DM with a player's hand, read from the host when it is sent (payload: ``start``)."""
+STALE_POST: Final = "stale_post"
+"""A stale table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
+``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.stale``."""
 NOTICE_POST: Final = "notice_post"
 """A channel post in words (vacations, deadlines; payload: ``key``, ``locale``, ``params`` and, for a vacation
 vote, ``vote`` = the seat on vacation, to carry the vote buttons)."""
 NOTICE_DM: Final = "notice_dm"
 """A DM in words to ``user_id`` (payload: ``key``, ``locale`` of the game, ``params``)."""
-DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST, TURN_DM, HAND_DM,
-                         NOTICE_DM)
-CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST})
+DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST, STALE_POST,
+                         TURN_DM, HAND_DM, NOTICE_DM)
+CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST,
+                           STALE_POST})
 
 
 @dataclass(frozen=True, slots=True)

@@ -701,6 +701,17 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         return channel
 
+    def add_thread(self, parent: ChannelRef, name: str) -> FakeChannel:
+        """Create a public thread under a guild text channel (call before the bot connects)."""
+        p = self.channel(parent)
+        if p.guild_id is None or p.is_thread:
+            raise ValueError("a thread needs a guild text channel as its parent")
+        thread = FakeChannel(id=self.snowflakes.next(), type=ChannelType.PUBLIC_THREAD, name=name,
+                             guild_id=p.guild_id, parent_id=p.id, owner_id=self.bot_user.id)
+        self.guilds[p.guild_id].channels[thread.id] = thread
+        self.channels[thread.id] = thread
+        return thread
+
     def add_role(self, guild: GuildRef, name: str, *, permissions: int = 0) -> FakeRole:
         """Create a role in a guild."""
         g = self.guild(guild)
@@ -1112,6 +1123,31 @@ class FakeDiscord:
         conn.closed = True
         session.connection = None
         await conn.ws.close(code=code, message=b"fake disconnect")
+        self.notify()
+
+    async def delete_channel(self, channel: ChannelRef) -> None:
+        """Delete a guild channel or thread (its messages go with it): later requests to it answer 404 / 10003
+        Unknown Channel, and the bot gets CHANNEL_DELETE (THREAD_DELETE for a thread), as on Discord."""
+        c = self.channel(channel)
+        if c.guild_id is None:
+            raise ValueError("only a guild channel or thread can be deleted")
+        del self.channels[c.id]
+        self.guilds[c.guild_id].channels.pop(c.id, None)
+        if c.is_thread:
+            data = {"id": str(c.id), "guild_id": str(c.guild_id), "parent_id": str(c.parent_id), "type": int(c.type)}
+            await self.dispatch("THREAD_DELETE", data)
+        else:
+            await self.dispatch("CHANNEL_DELETE", c.to_payload())
+        self.notify()
+
+    async def remove_guild(self, guild: GuildRef) -> None:
+        """Remove the bot from a guild (kicked, or the guild deleted): a connected bot gets GUILD_DELETE without
+        ``unavailable`` (one not connected finds the guild missing from its next READY); its later requests to the
+        guild's channels answer 403 / 50001 Missing Access."""
+        g = self.guild(guild)
+        if self.is_connected:
+            await self.dispatch("GUILD_DELETE", {"id": str(g.id)})
+        g.members.pop(self.bot_user.id, None)
         self.notify()
 
     async def request_reconnect(self) -> None:
@@ -2368,6 +2404,8 @@ class FakeDiscord:
 
     async def _r_create_message(self, rec: RecordedRequest, channel_id: str) -> Any:
         channel = self._channel_or_404(channel_id)
+        if channel.guild_id is not None and self.bot_user.id not in self.guilds[channel.guild_id].members:
+            raise ApiError(403, 50001, "Missing Access")
         if channel.is_dm and channel.recipient is not None and channel.recipient.blocks_dms:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         denied = self._denied.get(channel.id, set())

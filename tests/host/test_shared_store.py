@@ -137,6 +137,6 @@ async def test_two_hosts_on_one_database_run_each_due_timer_once(store: Any) -> 
     assert await second.run_due_timers(21.0 + TIMER_LEASE) == ["flaky"]
     assert flaky_calls == ["first", "second"]
     assert sorted(ran) == [("first", 0), ("first", 1), ("first", 2), ("first", 3)]
-    assert [t.payload for t in await store.timers(game_id)] == [{"n": 9}]
+    assert [t.payload for t in await store.timers(game_id) if t.kind == "chime"] == [{"n": 9}]  # and the lobby's
     with pytest.raises(ValueError):
         first.on_timer("chime", lambda timer, now: None)  # type: ignore[arg-type,return-value]  # a second one

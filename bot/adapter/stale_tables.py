@@ -1,0 +1,71 @@
+"""Games whose channel is gone: a deleted channel or thread, a server the bot was removed from (told by the gateway,
+or found missing when the bot is ready after being offline), or a post that found the channel gone (404 Unknown
+Channel / Unknown Guild).
+
+The host ends such a channel's open game as abandoned (not rated), cancels its timers and gives up its pending
+posts and DMs in one transaction (:meth:`bot.host.stale_tables.StaleTables.close_channel`); here the channel's
+computer task is stopped and its outbox told that nothing is left to deliver, so nothing keeps running for it.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.adapter.background import Background
+from bot.adapter.publish import Publisher
+from bot.host.host import Host, HostError
+from bot.host.store import OPEN_STATUSES
+
+log = logging.getLogger(__name__)
+
+
+class GoneChannels:
+    """Ends the games of channels and servers the bot can no longer reach."""
+
+    def __init__(self, host: Host, publisher: Publisher, background: Background) -> None:
+        self.host = host
+        self.publisher = publisher
+        self.background = background
+
+    async def channel_gone(self, channel_id: int, reason: str) -> None:
+        """End the channel's open game; stop its computer task and its outbox. A database failure is logged
+        (the game stays; the next post that finds the channel gone tries again)."""
+        try:
+            info = await self.host.stale.close_channel(channel_id, reason)
+        except HostError as exc:
+            log.warning("channel %d is gone (%s) but its game could not be ended (%s)", channel_id, reason, exc)
+            return
+        self.background.stop_computers(channel_id)
+        self.publisher.forget_channel(channel_id)
+        if info is not None:
+            log.info("game %d ended: channel %d is gone (%s)", info.game_id, channel_id, reason)
+
+    async def guilds_left_while_offline(self, client: discord.Client) -> None:
+        """When the bot is ready: end the games of servers it is no longer in (removed while it was offline, so no
+        event told it), among the servers its gateway shards serve (another process's are not its business)."""
+        joined = {guild.id for guild in client.guilds}
+        for guild_id in sorted({table.guild_id for table in self.host.tables.values()
+                                if table.guild_id is not None and table.status in OPEN_STATUSES}):
+            if guild_id not in joined and _served(client, guild_id):
+                await self.guild_gone(guild_id, "the bot is no longer in the server")
+
+    async def guild_gone(self, guild_id: int, reason: str) -> None:
+        """End the open games of every channel of the server (and give up what they owe)."""
+        try:
+            channels = await self.host.stale.guild_channels(guild_id)
+        except HostError as exc:
+            log.warning("the bot left server %d (%s) but its games could not be read (%s)", guild_id, reason, exc)
+            return
+        for channel_id in channels:
+            await self.channel_gone(channel_id, reason)
+
+
+def _served(client: discord.Client, guild_id: int) -> bool:
+    """Whether this process's gateway shards serve ``guild_id`` (always, without sharding)."""
+    count = client.shard_count
+    shard_ids = getattr(client, "shard_ids", None)
+    if not count or shard_ids is None:
+        return True
+    return (guild_id >> 22) % count in shard_ids

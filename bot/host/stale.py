@@ -1,0 +1,64 @@
+"""The periods of stale tables as timer rows: a lobby nobody starts, a game nobody moves in.
+
+Every period is a row of ``timers``, written with the change that sets it (write-then-apply), so it survives
+restarts and runs once whichever process sweeps first:
+
+* :data:`LOBBY_EXPIRY`: set when a lobby opens (a rematch's too), due ``LOBBY_DAYS`` later; the start cancels it.
+* :data:`STALE_GAME`: set at the start and re-armed by every move (cancelled and added again in the move's own
+  transaction), due ``STALE_DAYS`` after the last move; when it fires the players are asked to keep the game open.
+* :data:`STALE_ABANDON`: set by that announcement, due :data:`KEEP_OPEN_DAYS` later; "Keep it open" cancels it
+  and re-arms :data:`STALE_GAME`, else the game is abandoned without a result (not rated).
+
+A vacation pause holds the stale clock: a stale timer that fires while a pause holds the game starts the period
+again from the pause's end instead (``bot.host.stale_tables``). A pause that wants it exact may also, in its own
+transactions, cancel :data:`STALE_KINDS` when it begins and add :func:`stale_timer` when it ends. What the timers do
+when they fire lives in ``bot.host.stale_tables`` (which needs the host; this module must not, the host imports it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from bot.host.settings import Settings
+from bot.host.store import NewDelivery, NewTimer
+from bot.host.table import STALE_POST
+
+DAY: Final = 86400.0
+LOBBY_EXPIRY: Final = "lobby_expiry"
+"""A lobby's time to be started."""
+STALE_GAME: Final = "stale_game"
+"""A running game's time without a move before its players are asked to keep it open."""
+STALE_ABANDON: Final = "stale_abandon"
+"""The time the players have to press "Keep it open" after that announcement."""
+STALE_KINDS: Final = (STALE_GAME, STALE_ABANDON)
+"""What a move (or "Keep it open") cancels before it re-arms :data:`STALE_GAME`."""
+KEEP_OPEN_DAYS: Final = 3.0
+"""Days the players of a stale game have to keep it open before it is abandoned."""
+
+LOBBY_CLOSED: Final = "lobby_closed"
+NOTICE: Final = "notice"
+ABANDONED: Final = "abandoned"
+STALE_POSTS: Final = (LOBBY_CLOSED, NOTICE, ABANDONED)
+"""The ``what`` of a ``stale_post`` delivery."""
+
+
+def lobby_timer(settings: Settings, now: float) -> NewTimer:
+    """The timer of a lobby opened at ``now``."""
+    return NewTimer(LOBBY_EXPIRY, now + settings.lobby_days * DAY)
+
+
+def stale_timer(settings: Settings, now: float) -> NewTimer:
+    """The timer of a game whose last move (or start, or "Keep it open") was at ``now``."""
+    return NewTimer(STALE_GAME, now + settings.stale_days * DAY)
+
+
+def abandon_timer(now: float) -> NewTimer:
+    """The timer of a game announced as stale at ``now``."""
+    return NewTimer(STALE_ABANDON, now + KEEP_OPEN_DAYS * DAY)
+
+
+def stale_post(what: str, seq: int, locale: str, days: float, **extra: Any) -> NewDelivery:
+    """The channel post of a stale table (``what``: one of :data:`STALE_POSTS`), public facts only."""
+    if what not in STALE_POSTS:
+        raise ValueError(f"unknown stale post {what!r}")
+    return NewDelivery(STALE_POST, seq, payload={"what": what, "locale": locale, "days": days, **extra})

@@ -1,0 +1,323 @@
+"""Stale tables and gone channels through the fake Discord and the real discord.py, with the host's clock moved by
+the tests (days pass without waiting): a lobby nobody starts closes, a game nobody moves in is announced with a
+"Keep it open" button and abandoned three days later, each across a restart in the middle of the wait; a deleted
+channel, a post that finds its channel gone, and a server the bot was removed from end their games with nothing
+left running or retried."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+import pytest
+import pytest_asyncio
+
+from bot.adapter.client import create_bot
+from bot.host.settings import Settings
+from bot.host.stale import KEEP_OPEN_DAYS
+from i18n import t
+from tests.adapter.conftest import CAPTURED, TIMEOUT, Driver
+from tests.adapter.test_faults_background import Gate
+from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage
+
+DAY = 86400.0
+
+
+class Clock:
+    """The host's clock: real time at first, moved on by days when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, days: float) -> None:
+        self.now += days * DAY
+
+
+@pytest_asyncio.fixture
+async def driver(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[Driver]:
+    """A started bot whose host runs on a :class:`Clock` (``driver.clock``), stopped and checked afterwards."""
+    d = Driver(fake_discord, settings, channel="games", clock=Clock())
+    await d.start()
+    try:
+        yield d
+    finally:
+        await d.stop()
+
+
+def cog(driver: Driver) -> Any:
+    return driver.bot.get_cog("SantaCruz")
+
+
+async def run_timers(driver: Driver) -> None:
+    """What the sweep does every SWEEP_SECONDS: run the due timers (the sweep may have run them already)."""
+    await cog(driver).background.run_timers()
+
+
+async def post_saying(driver: Driver, text: str, channel: Any = None) -> FakeMessage:
+    return await driver.fake.wait_for_message(channel if channel is not None else driver.channel,
+                                              lambda m: m.content == text, timeout=TIMEOUT)
+
+
+def clock(driver: Driver) -> Clock:
+    assert isinstance(driver.clock, Clock)
+    return driver.clock
+
+
+async def nothing_running(driver: Driver, channel_id: int) -> None:
+    """Wait until no computer task and no outbox of the channel is running any more."""
+    def idle() -> bool:
+        c = cog(driver)
+        task = c.background.computers.get(channel_id)
+        box = c.publisher.outboxes.get(channel_id)
+        return (task is None or task.done()) and (box is None or box.task is None or box.task.done())
+    await driver.fake.wait_until(idle, timeout=TIMEOUT, description="nothing running for the channel", poll=0.05)
+
+
+# ---------------------------------------------------------------------- lobbies
+
+
+async def test_a_lobby_not_started_closes_after_a_week_across_a_restart(driver: Driver) -> None:
+    lobby = await driver.answer(await driver.slash("new", user="alice"))
+    assert lobby.buttons
+    clock(driver).advance(3)
+    await driver.restart()  # the bot forgets which message was the lobby's: it finds it again
+    clock(driver).advance(4)
+    await run_timers(driver)
+    await post_saying(driver, t("bot.stale.lobby_closed", "en", days="7"))
+    await driver.fake.wait_until(lambda: not driver.fake.message(lobby.id).buttons, timeout=TIMEOUT,
+                                 description="the lobby message without its buttons")
+    assert t("bot.lobby.closed", "en") in driver.fake.message(lobby.id).content
+    assert driver.info().status == "abandoned"
+    await driver.answer(await driver.slash("new", user="bob"))  # the channel is free again
+    assert driver.info().status == "lobby"
+
+
+async def test_a_started_lobby_does_not_close(driver: Driver) -> None:
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    clock(driver).advance(8)
+    await run_timers(driver)
+    await driver.settle()
+    assert driver.info().status == "running"
+    closed = t("bot.stale.lobby_closed", "en", days="7")
+    assert not [m for m in driver.fake.messages(driver.channel) if m.content == closed]
+
+
+# ---------------------------------------------------------------------- stale games
+
+
+async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    await driver.play_turn()
+    await driver.settle()
+    clock(driver).advance(10)
+    await driver.restart()  # in the middle of the two weeks
+    clock(driver).advance(4)
+    hour = datetime.fromtimestamp(clock(driver).now, UTC).hour  # Bob is in his quiet hours: named, not pinged
+    await driver.answer(await driver.slash("settings", {"quiet_from": hour, "quiet_to": (hour + 1) % 24}, user="bob"))
+    await run_timers(driver)
+    alice, bob = fake.user("alice"), fake.user("bob")
+    notice_text = t("bot.stale.notice", "en", mentions=f"<@{alice.id}> <@{bob.id}>", days="14",
+                    grace=f"{KEEP_OPEN_DAYS:g}")
+    notice = await post_saying(driver, notice_text)
+    [button] = notice.buttons
+    assert button["label"] == t("bot.button.keep_open", "en")
+    allowed = notice.allowed_mentions or {}
+    assert [int(u) for u in allowed.get("users", [])] == [alice.id] and "users" not in allowed.get("parse", [])
+
+    clock(driver).advance(1)
+    await driver.restart()  # in the middle of the three days
+    refused = await driver.answer(await fake.click_button(notice, button["custom_id"], user="carol"))
+    assert refused.ephemeral and refused.content == t("host.error.not_seated", "fr")
+    click = await fake.click_button(notice, button["custom_id"], user="bob")  # not bob's turn: still his game
+    await click.wait_for_callback(timeout=TIMEOUT)
+    await fake.wait_until(lambda: fake.message(notice.id).content == t("bot.stale.kept_open", "en", name="Bob",
+                                                                        days="14"),
+                          timeout=TIMEOUT, description="the notice saying Bob kept the game open")
+    assert not fake.message(notice.id).buttons
+    clock(driver).advance(KEEP_OPEN_DAYS)
+    await run_timers(driver)
+    await driver.settle()
+    assert driver.info().status == "running"  # kept open: not abandoned when the three days are up
+
+    clock(driver).advance(14 - KEEP_OPEN_DAYS)
+    await run_timers(driver)
+    await fake.wait_until(
+        lambda: [m for m in fake.messages(driver.channel) if m.content == notice_text and m.id != notice.id],
+        timeout=TIMEOUT, description="a second notice")
+    clock(driver).advance(1)
+    await driver.restart()
+    clock(driver).advance(KEEP_OPEN_DAYS - 1)
+    await run_timers(driver)
+    await post_saying(driver, t("bot.stale.abandoned", "en", days="14"))
+    assert driver.info().status == "abandoned"
+    guild_id = driver.channel.guild_id
+    assert await driver.host.stats(guild_id, alice.id) is None and await driver.host.stats(guild_id, bob.id) is None
+
+
+# ---------------------------------------------------------------------- channels and servers that are gone
+
+
+class GatedDriver(Driver):
+    """A :class:`Driver` on a :class:`Clock` whose computer player is a :class:`Gate` (it thinks until let go)."""
+
+    def __init__(self, fake: FakeDiscord, settings: Settings, gate: Gate) -> None:
+        super().__init__(fake, settings, channel="games", clock=Clock())
+        self.gate = gate
+
+    async def start(self) -> Any:
+        bot = create_bot(self.settings, host_options={"new_seed": self._next_seed, "clock": self.clock,
+                                                      "chooser": self.gate})
+        self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
+        await self.runner.start()
+        return bot
+
+
+@pytest_asyncio.fixture
+async def gated(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[GatedDriver]:
+    driver = GatedDriver(fake_discord, settings, Gate())
+    await driver.start()
+    try:
+        yield driver
+    finally:
+        driver.gate.open()
+        await driver.stop()
+
+
+async def test_a_deleted_channel_ends_its_game_while_a_computer_thinks(gated: GatedDriver) -> None:
+    driver, fake = gated, gated.fake
+    await driver.open_game(["alice"], computers=1)
+    await driver.settle()
+    fake.fail_route("POST", rf"/channels/{driver.channel.id}/messages", times=None)  # posts pile up, retried
+    driver.gate.close()
+    seq = driver.info().seq
+    await driver.play_turn()
+    await driver.gate.wait_thinking()  # the computer is to move, and thinking
+    await fake.delete_channel(driver.channel)
+    game_id = driver.info().game_id
+    await fake.wait_until(lambda: driver.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                          description="the game abandoned")
+    driver.gate.open()
+    await nothing_running(driver, driver.channel.id)
+    assert driver.info().seq == seq + 1  # the computer's move came too late: not stored
+    store = driver.bot.store
+    assert store is not None
+    assert await store.pending_deliveries(driver.channel.id) == []
+    assert {d.last_error for d in await store.deliveries(game_id) if d.last_error is not None} >= {"channel deleted"}
+    assert await store.timers(game_id) == []
+    assert driver.host.computer_channels() == []
+    fake.clear_errors()
+    await driver.restart()  # nothing is resumed for the deleted channel
+    assert driver.info() is None or driver.info().status == "abandoned"
+    assert await driver.host.pending_deliveries(driver.channel.id) == []
+
+
+async def test_a_post_that_finds_the_channel_gone_ends_the_game(driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    fake.inject_error("POST", rf"/channels/{driver.channel.id}/messages", status=404, code=10003,
+                      message="Unknown Channel", times=None)  # deleted while the bot did not hear of it
+    await driver.play_turn()
+    await fake.wait_until(lambda: driver.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                          description="the game abandoned")
+    await nothing_running(driver, driver.channel.id)
+    assert await driver.host.pending_deliveries(driver.channel.id) == []
+
+
+@pytest_asyncio.fixture
+async def two_servers(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[list[Driver]]:
+    """Drivers for #games and #general of the default server and #lounge of another one, sharing one bot."""
+    other = fake_discord.add_guild("Other Guild", owner="alice", channels=("lounge",))
+    fake_discord.add_member(other, "bob")
+    first = Driver(fake_discord, settings, channel="games", clock=Clock())
+    await first.start()
+    drivers = [first]
+    for channel in ("general", "lounge"):
+        shared = Driver(fake_discord, settings, channel=channel, seed=10 + len(drivers))
+        shared.runner = first.runner
+        drivers.append(shared)
+    try:
+        yield drivers
+    finally:
+        await first.stop()
+
+
+async def test_removed_from_a_server_its_games_end_and_the_other_server_plays_on(two_servers: list[Driver]) -> None:
+    games, general, lounge = two_servers
+    fake = games.fake
+    for driver in two_servers:
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+    await fake.remove_guild(fake.default_guild)
+    for driver in (games, general):
+        await fake.wait_until(lambda d=driver: d.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                              description=f"the game in #{driver.channel.name} abandoned")
+        assert await games.host.pending_deliveries(driver.channel.id) == []
+    assert lounge.info().status == "running"
+    seq = lounge.info().seq
+    await lounge.play_turn()
+    await lounge.wait_posts(2)
+    assert lounge.info().seq == seq + 1
+    assert games.runner is not None
+    games.runner.assert_no_errors()
+
+
+async def test_removed_from_a_server_while_offline_its_games_end_at_the_next_start(
+        two_servers: list[Driver]) -> None:
+    games, _, lounge = two_servers
+    fake = games.fake
+    for driver in (games, lounge):
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+    await games.stop()
+    await fake.remove_guild("Other Guild")  # no bot connected: no event tells it
+    await games.start()
+    lounge.runner = games.runner
+    await fake.wait_until(lambda: lounge.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                          description="the game of the server the bot left abandoned")
+    assert await games.host.pending_deliveries(lounge.channel.id) == []
+    assert games.info().status == "running"
+    await games.play_turn()
+
+
+async def test_a_deleted_thread_ends_its_game(fake_discord: FakeDiscord, settings: Settings) -> None:
+    thread = fake_discord.add_thread("games", "santa-cruz")
+    driver = Driver(fake_discord, settings, channel=thread, clock=Clock())
+    await driver.start()
+    try:
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+        await fake_discord.delete_channel(thread)
+        await fake_discord.wait_until(lambda: driver.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                                      description="the thread's game abandoned")
+        await nothing_running(driver, thread.id)
+        assert await driver.host.pending_deliveries(thread.id) == []
+    finally:
+        await driver.stop()
+
+
+async def test_the_fake_answers_like_discord_once_a_channel_or_server_is_gone(two_servers: list[Driver]) -> None:
+    games, general, lounge = two_servers
+    fake, bot = games.fake, games.bot
+    await fake.delete_channel(general.channel)
+    await fake.wait_until(lambda: bot.get_channel(general.channel.id) is None, timeout=TIMEOUT,
+                          description="the bot's cache without the deleted channel", poll=0.05)
+    with pytest.raises(discord.NotFound) as unknown:
+        await bot.get_partial_messageable(general.channel.id).send("hello")
+    assert unknown.value.code == 10003
+    await fake.remove_guild("Other Guild")
+    await fake.wait_until(lambda: bot.get_guild(lounge.channel.guild_id) is None, timeout=TIMEOUT,
+                          description="the bot's cache without the server", poll=0.05)
+    with pytest.raises(discord.Forbidden) as no_access:
+        await bot.get_partial_messageable(lounge.channel.id).send("hello")
+    assert no_access.value.code == 50001
+    assert (await bot.get_partial_messageable(games.channel.id).send("still here")).content == "still here"
