@@ -20,11 +20,17 @@ from bot.host.postgres_store import PostgresStore
 from bot.host.store import MoveRow, StoreError, effective_moves
 from engine import Game, new_game
 
-TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings")
-"""Copied in this order (moves refer to games). Tables only one side has are left out."""
+TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings",
+                  "deliveries", "timers")
+"""Copied in this order (moves refer to games). Tables only one side has are left out. The posts and DMs still
+owed (``deliveries``) and the pending timers (deadlines, vacations, stale tables) come along, so nothing a game
+waits for is lost; leases are not copied (they belong to running processes)."""
 KEYS: Final = {"games": ("id",), "moves": ("game_id", "seq"), "users": ("user_id",), "results": ("game_id", "seat"),
                "ratings": ("guild_id", "pool", "user_id"), "rating_history": ("guild_id", "pool", "user_id", "game_id"),
-               "standings": ("guild_id", "user_id"), "user_settings": ("user_id",)}
+               "standings": ("guild_id", "user_id"), "user_settings": ("user_id",), "deliveries": ("id",),
+               "timers": ("id",)}
+NUMBERED: Final = ("games", "deliveries", "timers")
+"""Tables whose ids PostgreSQL numbers: their sequences continue after the copied ids."""
 
 
 @dataclass
@@ -64,8 +70,9 @@ async def copy_database(source: str, target_url: str) -> MigrationReport:
             async with target.connection() as pg, pg.transaction():
                 for table in TABLES:
                     await _copy_table(conn, pg, table, report)
-                await pg.execute("SELECT setval(pg_get_serial_sequence('games', 'id'),"
-                                 " GREATEST((SELECT max(id) FROM games), 1))")
+                for table in NUMBERED:
+                    await pg.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                                     f" GREATEST((SELECT max(id) FROM {table}), 1))")
         for game in await target.all_games():
             report.checked += 1
             problem = _check(game.id, game.seats, game.options, game.seed, game.state, await target.moves(game.id))

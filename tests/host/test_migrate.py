@@ -52,12 +52,20 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
         tmp_path: Path, pg_url: str) -> None:
     path = tmp_path / "old.db"
     logs = await a_database(path)
+    async with aiosqlite.connect(path) as conn:
+        counts = {}
+        for table in ("deliveries", "timers"):
+            async with conn.execute(f"SELECT count(*) FROM {table}") as cur:
+                counts[table] = (await cur.fetchone())[0]
+        async with conn.execute("SELECT game_id, kind, due_at FROM timers WHERE done_at IS NULL ORDER BY id") as cur:
+            pending_timers = [tuple(r) for r in await cur.fetchall()]
+    assert counts["deliveries"] > 0 and pending_timers  # posts owed and timers pending come along
     report = await copy_database(f"sqlite:{path}", pg_url)
     assert report.problems == []
     # the finished game of two people: a result, a rating, a rating history row and a standing each
     history = dict.fromkeys(("results", "ratings", "rating_history", "standings"), 2)
     assert report.copied == {"games": 3, "moves": sum(map(len, logs.values())), "users": 1, **history,
-                             "user_settings": 1}
+                             "user_settings": 1, **counts}
     assert report.checked == 3
     again = await copy_database(f"sqlite:{path}", pg_url)
     assert again.problems == [] and sum(again.copied.values()) == 0
@@ -75,8 +83,16 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
         host = Host(store, Settings(), clock=lambda: NOW)
         loaded = await host.load()  # the running game and the lobby carry on from PostgreSQL
         assert sorted(i.channel_id for i in loaded) == [2, 3]
+        copied_timers = [(t.game_id, t.kind, t.due_at) for g in (2, 3) for t in await store.timers(
+            (await store.latest_game(g)).id)]  # type: ignore[union-attr]  # both are there
+        assert sorted(copied_timers) == sorted(pending_timers)
         new_id = (await host.open(4, 9, 100, "Ada")).game_id
         assert new_id > max(logs)  # ids go on after the copied ones
+        assert len(await store.timers(new_id)) == 1  # the new lobby's expiry: timer ids go on too
+        await host.abandon(4, 100)  # owes a post: its delivery's id goes on after the copied ones
+        copied_ids = [d.id for game_id in logs for d in await store.deliveries(game_id)]
+        assert len(copied_ids) == counts["deliveries"]
+        assert [d.id for d in await store.deliveries(new_id)] > [max(copied_ids)]
     finally:
         await store.close()
 
