@@ -372,7 +372,12 @@ class Publisher:
         if delivery.kind == REPLAY_POST:
             return await self._post_replay(delivery, nonce)
         if delivery.kind == START_POST:
-            return await self._post_start(delivery.start(), nonce)
+            started: list[discord.Message] = []
+            try:
+                return await self._post_start(delivery.start(), nonce, sent=started)
+            finally:
+                if started:
+                    self._posted[delivery.id] = started[0].id
         if delivery.kind == SEAT_POST:
             return await self._post_seat_change(delivery.seat_change(), nonce)
         if delivery.kind == STALE_POST:
@@ -464,12 +469,13 @@ class Publisher:
             if result.user_id is not None:
                 await self.dms.strip_turn_dm(result.game_id, result.user_id, keep=clicked)
 
-    async def _post_start(self, start: StartResult, nonce: str | None = None) -> str | None:
+    async def _post_start(self, start: StartResult, nonce: str | None = None,
+                          sent: list[discord.Message] | None = None) -> str | None:
         info = start.info
         board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
         return await deliver_post(self.client, info.channel_id, texts.start_post(start, info.locale),
                                   pictures=[(board, "board.png")], view=post_view(info.game_id, info.seq, info.locale),
-                                  mentions=self._mentions(start.to_move_user_id), nonce=nonce)
+                                  mentions=self._mentions(start.to_move_user_id), nonce=nonce, sent=sent)
 
     async def _post_seat_change(self, change: SeatChange, nonce: str | None = None) -> str | None:
         info = change.info

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.adapter.texts import channel_link, esc, lines_text, timestamp
+from bot.adapter.texts import channel_link, esc, lines_text, message_link, timestamp
 from bot.host.user_settings import OpenGame, UserSettings, local_time, quiet_until
 from i18n import t, tn
 
@@ -39,15 +39,20 @@ def settings_text(settings: UserSettings, locale: str, *, now: float, default_ho
 
 
 def game_line(game: OpenGame, locale: str) -> str:
-    """One game of ``/santacruz games``: where, whose turn since when."""
+    """One game of ``/santacruz games``: where, whose turn since when, and a link to its latest post."""
     where, since = channel_link(game.channel_id), timestamp(game.since)
     if game.status == "lobby":
         return t("bot.games.lobby", locale, channel=where, since=since)
     if game.yours:
-        return t("bot.games.yours", locale, channel=where, since=since)
-    name = esc(game.to_move_name or "?")
-    key = "bot.games.computer" if game.computer_to_move else "bot.games.someone"
-    return t(key, locale, channel=where, name=name, since=since)
+        line = t("bot.games.yours", locale, channel=where, since=since)
+    else:
+        name = esc(game.to_move_name or "?")
+        key = "bot.games.computer" if game.computer_to_move else "bot.games.someone"
+        line = t(key, locale, channel=where, name=name, since=since)
+    if game.last_message_id is None:
+        return line
+    url = message_link(game.guild_id, game.channel_id, game.last_message_id)
+    return f"{line} · {t('bot.games.last_post', locale, url=url)}"
 
 
 def games_text(games: Sequence[OpenGame], locale: str) -> str:

@@ -67,6 +67,11 @@ def names_of(view: View) -> list[str]:
     return [esc(p["name"]) for p in view["players"]]
 
 
+def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """The link that jumps to a message (as discord.py's ``jump_url`` writes it; ``@me`` outside a server)."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
 def lines_text(lines: Iterable[str], limit: int = MESSAGE_MAX) -> str:
     """Lines joined by newlines, dropping the oldest ones (after the first) if they do not fit."""
     items = [line for line in lines if line]

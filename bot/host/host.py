@@ -1454,7 +1454,9 @@ class Host:
         """Record that ``delivery`` was sent (as the message ``message_id``, if known), or given up for good
         (``error`` says why). The game-over post's message id is kept for the history's links."""
         over = message_id if delivery.kind == MOVE_POST and delivery.payload.get("game_over") else None
-        await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over)
+        post = message_id if delivery.kind in (MOVE_POST, START_POST) else None
+        await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over,
+                                        post_id=post)
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""

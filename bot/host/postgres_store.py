@@ -31,6 +31,7 @@ from bot.host.store import (
     _UPDATABLE,
     HELD_INDEX,
     HISTORY_TABLES,
+    LAST_POST_COLUMN,
     OPEN_STATUSES,
     SHARED_TABLES,
     ChannelBusy,
@@ -144,6 +145,8 @@ PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     tuple(_pg_dialect(sql) for sql in SHARED_TABLES),
     # 8 -> 9: each person's own settings (time zone, quiet hours, reminders, turn DMs), and their held DMs
     (*(_pg_dialect(sql) for sql in USER_SETTINGS_TABLE), HELD_INDEX),
+    # 9 -> 10: where a game's last post is (the link of /santacruz games)
+    (_pg_dialect(LAST_POST_COLUMN),),
 )
 PG_SCHEMA_VERSION: Final = len(PG_MIGRATIONS)
 
@@ -487,13 +490,16 @@ class PostgresStore:
         return [_delivery_row(r) for r in rows]
 
     async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
-                             over_message_id: int | None = None) -> None:
+                             over_message_id: int | None = None, post_id: int | None = None) -> None:
         async with self._transaction() as conn:
             await conn.execute("UPDATE deliveries SET done_at = $1, attempts = attempts + 1,"
                                " last_error = COALESCE($2, last_error) WHERE id = $3", now, error, delivery_id)
             if over_message_id is not None:
                 await conn.execute("UPDATE games SET over_message_id = $1 WHERE id ="
                                    " (SELECT game_id FROM deliveries WHERE id = $2)", over_message_id, delivery_id)
+            if post_id is not None:
+                await conn.execute("UPDATE games SET last_message_id = $1 WHERE id ="
+                                   " (SELECT game_id FROM deliveries WHERE id = $2)", post_id, delivery_id)
 
     async def close_channel(self, channel_id: int, *, now: float, reason: str) -> dict[int, int]:
         async with self._transaction() as conn:

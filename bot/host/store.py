@@ -158,6 +158,9 @@ SHARED_TABLES: Final = (
 HELD_INDEX: Final = "CREATE INDEX deliveries_of_user ON deliveries (user_id) WHERE done_at IS NULL"
 """A person's pending DMs (held for the end of their quiet hours, or collapsed into one)."""
 
+LAST_POST_COLUMN: Final = "ALTER TABLE games ADD COLUMN last_message_id INTEGER"
+"""Schema step 10 (both stores): the id of the game's latest post in its channel (the start or a move)."""
+
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # 0 -> 1: games and the move log
     (
@@ -269,13 +272,17 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     SHARED_TABLES,
     # 8 -> 9: each person's own settings (time zone, quiet hours, reminders, turn DMs), and their held DMs
     (*USER_SETTINGS_TABLE, HELD_INDEX),
+    # 9 -> 10: where a game's last post is (the link of /santacruz games)
+    (LAST_POST_COLUMN,),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 _GAME_COLUMNS: Final = ("id", "channel_id", "guild_id", "opener_id", "seats", "options", "seed", "status",
-                        "locale", "created_at", "updated_at", "last_move_at", "state", "next_reminder_at", "version")
+                        "locale", "created_at", "updated_at", "last_move_at", "state", "next_reminder_at", "version",
+                        "last_message_id")
 """The columns a :class:`GameRow` holds (the damage columns are read by :meth:`Store.damaged_untold`)."""
-_UPDATABLE: Final = frozenset(_GAME_COLUMNS) - {"id", "channel_id", "guild_id", "seed", "created_at", "version"}
+_UPDATABLE: Final = frozenset(_GAME_COLUMNS) - {"id", "channel_id", "guild_id", "seed", "created_at", "version",
+                                                "last_message_id"}
 _JSON_COLUMNS: Final = frozenset({"seats", "options"})
 _MOVE_COLUMNS: Final = ("game_id", "seq", "seat", "user_id", "move", "interaction_id", "created_at")
 _DELIVERY_COLUMNS: Final = ("id", "game_id", "channel_id", "seq", "kind", "user_id", "payload", "created_at",
@@ -340,6 +347,8 @@ class GameRow:
     next_reminder_at: float | None = None
     version: int = 0
     """Bumped by every write of the game: a process compares it with its cached copy (several processes)."""
+    last_message_id: int | None = None
+    """The game's latest post in its channel (the start or a move), once delivered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -862,7 +871,7 @@ class Store:
         return [_delivery_row(r) for r in rows]
 
     async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
-                             over_message_id: int | None = None) -> None:
+                             over_message_id: int | None = None, post_id: int | None = None) -> None:
         """The delivery is done: sent, or given up (``error`` says why). ``over_message_id``: it was the game-over
         post, sent as this message (recorded on its game in the same transaction)."""
         async with self._transaction() as conn:
@@ -871,6 +880,9 @@ class Store:
             if over_message_id is not None:
                 await conn.execute("UPDATE games SET over_message_id = ? WHERE id ="
                                    " (SELECT game_id FROM deliveries WHERE id = ?)", (over_message_id, delivery_id))
+            if post_id is not None:
+                await conn.execute("UPDATE games SET last_message_id = ? WHERE id ="
+                                   " (SELECT game_id FROM deliveries WHERE id = ?)", (post_id, delivery_id))
 
     async def close_channel(self, channel_id: int, *, now: float, reason: str) -> dict[int, int]:
         """The channel is gone (deleted, or the bot left its server): its open games become ``abandoned`` (their

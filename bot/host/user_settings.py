@@ -130,6 +130,8 @@ class OpenGame:
     """The time of the last move (or of the start; of the opening for a lobby)."""
     yours: bool
     """Whether it is this person's turn."""
+    last_message_id: int | None = None
+    """The game's latest post in its channel (a link to it), once delivered."""
 
 
 def seats_name(user_id: int) -> str:
@@ -149,10 +151,11 @@ def open_game(row: Any, user_id: int) -> OpenGame | None:
     to_move = Game.from_json(row.state).to_move
     seat = seats[to_move] if to_move is not None and to_move < len(seats) else None
     if seat is None:
-        return OpenGame(row.id, row.channel_id, row.guild_id, row.status, None, None, False, since, False)
+        return OpenGame(row.id, row.channel_id, row.guild_id, row.status, None, None, False, since, False,
+                        row.last_message_id)
     computer = seat.get("user_id") is None or bool(seat.get("away"))
     return OpenGame(row.id, row.channel_id, row.guild_id, row.status, seat.get("user_id"), str(seat.get("name")),
-                    computer, since, seat.get("user_id") == user_id and not computer)
+                    computer, since, seat.get("user_id") == user_id and not computer, row.last_message_id)
 
 
 def in_order(games: list[OpenGame]) -> list[OpenGame]:

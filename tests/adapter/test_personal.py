@@ -101,6 +101,9 @@ async def test_games_across_two_servers_and_in_a_dm_yours_first(world: tuple[Dri
         assert lines[0] == t("bot.games.title", "en") and len(lines) == 3, reply.text
         assert lines[1].startswith(f"- <#{second.id}>: **your turn** since <t:")
         assert lines[2].startswith(f"- <#{first.id}>: Bob’s turn since <t:")
+        for line, where in ((lines[1], second), (lines[2], first)):  # a link to the game's latest post
+            latest = board_posts(fake, where)[-1]
+            assert line.endswith(f"[latest post](https://discord.com/channels/{where.guild_id}/{where.id}/{latest.id})")
         assert reply.ephemeral or channel.guild_id is None
     reply = await driver.answer(await driver.slash("games", user="bob", channel=fake.dm_channel("bob")))
     assert reply.text.splitlines()[1].startswith(f"- <#{first.id}>: **du bist dran** seit")
