@@ -99,7 +99,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         self.host = host
         self.settings = settings
         self.loaded_games = list(loaded_games)
-        self.pictures = Pictures(render_executor)
+        self.pictures = Pictures(render_executor, width=settings.picture_width)
         self.dms = DirectMessages(bot, self.host, self.pictures)
         self.publisher = Publisher(bot, self.host, self.pictures, self.dms)
         self.background = Background(bot, self.host, self.publisher, self.dms,

@@ -10,6 +10,8 @@ render is logged and the words go alone.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import logging
 from collections import OrderedDict
 from concurrent.futures import Executor
@@ -18,17 +20,27 @@ from typing import Any, Final
 import render
 from bot.host.workers import WorkerPool, as_pool
 from engine import View, from_record
+from render.theme import DEFAULT_THEME
 
 log = logging.getLogger(__name__)
 
 RENDER_CACHE_SIZE: Final = 64
+DEFAULT_WIDTH: Final = DEFAULT_THEME.width
+"""The boards' width when ``PICTURE_WIDTH`` is not set (pixels)."""
 
 
-def render_picture(view: View, locale: str, personal: bool, game_over: bool) -> bytes:
-    """A picture of ``view`` (a module-level function, so that a process pool can run it)."""
+def render_picture(view: View, locale: str, personal: bool, game_over: bool, width: int = DEFAULT_WIDTH) -> bytes:
+    """A picture of ``view``, ``width`` pixels wide (a module-level function, so that a process pool can run it)."""
+    theme = _theme(width)
     if game_over:
-        return render.render_game_over(view, locale=locale)
-    return render.render_board(view, locale=locale, personal=personal)
+        return render.render_game_over(view, locale=locale, theme=theme)
+    return render.render_board(view, locale=locale, personal=personal, theme=theme)
+
+
+@functools.cache
+def _theme(width: int) -> render.Theme:
+    """One theme per width (the renderer's caches key on it)."""
+    return DEFAULT_THEME if width == DEFAULT_WIDTH else dataclasses.replace(DEFAULT_THEME, width=width)
 
 
 def record_views(record: dict[str, Any]) -> list[View]:
@@ -49,9 +61,11 @@ def render_replay_record(record: dict[str, Any], locale: str) -> bytes:
 class Pictures:
     """Renders views to PNG off the event loop, keeping the last :data:`RENDER_CACHE_SIZE` by key."""
 
-    def __init__(self, executor: WorkerPool | Executor | None) -> None:
-        """``executor``: where pictures are drawn (a bare executor is wrapped in a :class:`WorkerPool`)."""
+    def __init__(self, executor: WorkerPool | Executor | None, *, width: int = DEFAULT_WIDTH) -> None:
+        """``executor``: where pictures are drawn (a bare executor is wrapped in a :class:`WorkerPool`); ``width``:
+        the boards' width in pixels (``PICTURE_WIDTH``)."""
         self.workers = as_pool(executor, name="render")
+        self.width = width
         self._renders: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
 
     async def png(self, view: View, locale: str, *, key: tuple[Any, ...] | None = None,
@@ -83,4 +97,5 @@ class Pictures:
     async def _render_off_loop(self, view: View, locale: str, *, personal: bool,
                                game_over: bool) -> bytes:
         """Render in the render worker pool (a process pool in production), else in a thread."""
-        return await self.workers.run(render_picture, view, locale, personal, game_over, what="a picture")
+        return await self.workers.run(render_picture, view, locale, personal, game_over, self.width,
+                                      what="a picture")

@@ -31,6 +31,9 @@ _POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "busy_
                             "sweep_seconds", "lease_seconds", "lobby_days", "stale_days")
 
 
+PICTURE_WIDTHS: Final = (800, 2400)
+"""The narrowest and the widest board picture the bot draws (pixels)."""
+
 _SECRET: Final = ("discord_token", "database_url")
 """Settings never shown (a URL may carry a password)."""
 
@@ -83,6 +86,9 @@ class Settings:
     stale_days: float = 14.0
     """STALE_DAYS: a running game without a move for this many days is announced to its players with a "Keep it
     open" button, and abandoned (not rated) three days later if nobody seated presses it."""
+    picture_width: int = 1600
+    """PICTURE_WIDTH: the width in pixels of the board pictures (PICTURE_WIDTHS gives the range); narrower
+    pictures are smaller to send and quicker to draw, wider ones sharper on large screens."""
 
     def __post_init__(self) -> None:
         if self.log_level not in LOG_LEVELS:
@@ -94,6 +100,8 @@ class Settings:
         for name in _POSITIVE_NUMBERS:
             if not getattr(self, name) > 0:
                 raise SettingsError(f"{name.upper()} must be a number greater than 0")
+        if not PICTURE_WIDTHS[0] <= self.picture_width <= PICTURE_WIDTHS[1]:
+            raise SettingsError(f"PICTURE_WIDTH must be a whole number from {PICTURE_WIDTHS[0]} to {PICTURE_WIDTHS[1]}")
         if not self.database_path:
             raise SettingsError("DATABASE_PATH must not be empty")
         if self.database_url and not self.database_url.startswith(("postgresql://", "postgres://")):
@@ -142,9 +150,9 @@ def _convert(name: str, raw: str) -> object:
         if not (raw.isascii() and raw.isdigit()):
             raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {raw!r}")
         return int(raw)
-    if name == "shard_count":
+    if name in ("shard_count", "picture_width"):
         if not (raw.isascii() and raw.isdigit()):
-            raise SettingsError(f"SHARD_COUNT must be a whole number, not {raw!r}")
+            raise SettingsError(f"{name.upper()} must be a whole number, not {raw!r}")
         return int(raw)
     if name == "shard_ids":
         parts = [part.strip() for part in raw.split(",")]

@@ -28,7 +28,9 @@ CAPTURED = ("discord", "bot")
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(database_path=str(tmp_path / "santacruz.db"), ai_strength="random", ai_seconds=0.05)
+    # narrower boards than the default: quicker to draw in every test that plays (PICTURE_WIDTH works the same)
+    return Settings(database_path=str(tmp_path / "santacruz.db"), ai_strength="random", ai_seconds=0.05,
+                    picture_width=800)
 
 
 def board_posts(fake: FakeDiscord, channel: Any = None) -> list[FakeMessage]:

@@ -84,9 +84,9 @@ class SecretWatch:
     def spy_renders(self, monkeypatch: pytest.MonkeyPatch) -> None:
         real = render.render_board
 
-        def spy(view: dict[str, Any], *, locale: str = "en", personal: bool = False) -> bytes:
+        def spy(view: dict[str, Any], *, locale: str = "en", personal: bool = False, **theme: Any) -> bytes:
             self.renders.append((view.get("seat"), personal))
-            return real(view, locale=locale, personal=personal)
+            return real(view, locale=locale, personal=personal, **theme)
 
         monkeypatch.setattr(render, "render_board", spy)
 

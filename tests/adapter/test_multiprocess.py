@@ -49,7 +49,7 @@ WHILE_DEAD = 2
 def bot_env(database_url: str, shard: int, token: str) -> dict[str, str]:
     return {"DISCORD_TOKEN": token, "DATABASE_URL": database_url, "SHARD_COUNT": "2", "SHARD_IDS": str(shard),
             "AI_STRENGTH": "random", "AI_SECONDS": "0.05", "SWEEP_SECONDS": "1", "REMINDER_HOURS": "0.0003",
-            "LEASE_SECONDS": str(LEASE_SECONDS), "LOG_LEVEL": "INFO"}
+            "LEASE_SECONDS": str(LEASE_SECONDS), "LOG_LEVEL": "INFO", "PICTURE_WIDTH": "800"}
 
 
 @pytest.fixture

@@ -75,6 +75,7 @@ def test_postgresql_and_shard_settings() -> None:
     assert (settings.shard_count, settings.shard_ids) == (4, (0, 2))
     assert "hunter2" not in repr(settings)
     assert Settings.load(env_file=None, environ={}).shard_ids == ()
+    assert Settings.load(env_file=None, environ={"PICTURE_WIDTH": "800"}).picture_width == 800
 
 
 @pytest.mark.parametrize(("environ", "message"), [
@@ -85,6 +86,9 @@ def test_postgresql_and_shard_settings() -> None:
     ({"SHARD_COUNT": "two"}, "whole number"),
     ({"SHARD_COUNT": "2", "SHARD_IDS": "0;1"}, "separated by commas"),
     ({"SHARD_COUNT": "0"}, "at least 1"),
+    ({"PICTURE_WIDTH": "wide"}, "PICTURE_WIDTH must be a whole number"),
+    ({"PICTURE_WIDTH": "799"}, "PICTURE_WIDTH must be a whole number from 800 to 2400"),
+    ({"PICTURE_WIDTH": "2401"}, "from 800 to 2400"),
 ])
 def test_bad_postgresql_and_shard_settings_are_refused(environ: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError, match=message):

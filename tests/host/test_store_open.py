@@ -4,6 +4,7 @@ a missing folder, a folder in the way, a file that is no database, a folder with
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -76,3 +77,22 @@ def test_the_bot_says_so_at_start_up_and_exits_without_a_traceback(tmp_path: Pat
     assert "does not exist" in done.stderr
     assert "Traceback" not in done.stderr
     assert "not-a-real-token" not in done.stderr + done.stdout
+
+
+async def test_processes_starting_together_on_an_empty_postgresql_migrate_it_once(pg_empty_url: str) -> None:
+    """Four stores opened at once on a new database (as four bot processes starting together): the advisory lock
+    lets one migrate, the others find the schema done; every step is recorded once."""
+    from bot.host.postgres_store import PG_SCHEMA_VERSION, PostgresStore
+
+    stores = await asyncio.gather(*(PostgresStore.open(pg_empty_url) for _ in range(4)))
+    try:
+        assert [await s.schema_version() for s in stores] == [PG_SCHEMA_VERSION] * 4
+        async with stores[0].connection() as conn:
+            steps = [r["version"] for r in await conn.fetch("SELECT version FROM schema_version ORDER BY version")]
+        assert steps == list(range(1, PG_SCHEMA_VERSION + 1))
+        game_id = await stores[1].insert_game(channel_id=1, guild_id=2, opener_id=3, seats=[], options={}, seed=4,
+                                              status="lobby", locale="en", now=5.0)
+        assert (await stores[2].get_game(game_id)) is not None
+    finally:
+        for store in stores:
+            await store.close()

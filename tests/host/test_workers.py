@@ -312,3 +312,22 @@ async def test_the_store_waits_for_a_locked_database_only_as_long_as_its_busy_ti
     finally:
         other.close()
         await store.close()
+
+
+async def test_pictures_are_drawn_at_the_width_the_settings_give() -> None:
+    """``PICTURE_WIDTH`` narrows (or widens) every board and game-over picture, wherever they are drawn."""
+    import io
+
+    from PIL import Image
+
+    import engine
+    from bot.host.pictures import DEFAULT_WIDTH, Pictures
+
+    view = engine.new_game(["Ada", "Bo"], 3).view(None)
+    for width in (800, DEFAULT_WIDTH):
+        pictures = Pictures(None, width=width)
+        board = await pictures.png(view, "en")
+        over = await pictures.png(view, "en", game_over=True)
+        assert board is not None and over is not None
+        assert Image.open(io.BytesIO(board)).width == width
+        assert Image.open(io.BytesIO(over)).width == width
