@@ -96,7 +96,9 @@ def visible(view: dict) -> dict:
     return view
 
 
-def run_checks(n: int, seed: int, draft: bool, picks: list[int], deep: bool) -> Game:
+def run_checks(n: int, seed: int, draft: bool, picks: list[int], deep: bool, final: bool = True) -> Game:
+    """A random (or ``picks``-driven) game with conservation, scores and legal moves checked after every move;
+    ``deep``: views, secrecy, JSON and replay every ninth move too; ``final``: those deep checks at the end."""
     game = new_game([f"P{i}" for i in range(n)], seed, draft=draft)
     rng = random.Random(seed)
     start = {p: START_SCORES[i] for i, p in enumerate(game.turn_order)}
@@ -116,7 +118,8 @@ def run_checks(n: int, seed: int, draft: bool, picks: list[int], deep: bool) -> 
         check_legal_moves(game)
         if deep and step % 9 == 0:
             check_deep(game, rng)
-    check_deep(game, rng)
+    if final or deep:
+        check_deep(game, rng)
     assert game.phase == "over"
     return game
 
@@ -161,7 +164,9 @@ def test_random_games_keep_every_invariant(n: int, seed: int, draft: bool, picks
 def test_two_thousand_random_games_end_properly_with_conserved_pieces(first: int) -> None:
     for seed in range(first, first + 250):
         n = 2 + seed % 3
-        game = run_checks(n, seed, seed % 5 == 0, [], deep=False)
+        # every game is checked move by move; the deep checks of the final position (views, secrecy, JSON, replay:
+        # the costly part) in one game of four, which still covers 2, 3 and 4 players, drafted or not
+        game = run_checks(n, seed, seed % 5 == 0, [], deep=False, final=seed % 4 == 0)
         assert game.events[-1]["type"] == "game_over"
         assert game.round == 2
 
