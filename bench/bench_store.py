@@ -7,7 +7,9 @@ binaries are installed) it prints:
 * ``append p50/p99``: one move and the game's new state written in one transaction (``Store.append_move``),
   the write every move waits for;
 * ``start-up``: ``Host.load()`` with ``--games`` running games of 30 moves each in the database — the time
-  before the bot can answer its first interaction (goal: well under 3 s).
+  before the bot can answer its first interaction (goal: well under 3 s). ``first start`` is the first one
+  after the games were stored without their stale timers (as an upgrade from an older bot finds them): it
+  sets them, once; ``start-up s`` is every start after that.
 """
 
 from __future__ import annotations
@@ -92,12 +94,14 @@ async def bench(kind: str, games: int, appends: int) -> None:
         template = [played(seed, MOVES_PER_GAME) for seed in range(20)]
         for number in range(games):
             await add_game(store, 10 + number, number % 20, *template[number % 20])
-        host = Host(store, Settings())
-        start = time.perf_counter()
-        loaded = await host.load()
-        startup = time.perf_counter() - start
+        times = []
+        for _ in range(2):  # the first start also sets the stale timers of games stored without them, once
+            host = Host(store, Settings())
+            start = time.perf_counter()
+            loaded = await host.load()
+            times.append(time.perf_counter() - start)
         print(f"{kind:>9} {len(latencies):>8} {cuts[49] * 1000:>9.2f} {cuts[98] * 1000:>9.2f} "
-              f"{len(loaded):>7} {startup:>10.2f}")
+              f"{len(loaded):>7} {times[0]:>12.2f} {times[1]:>10.2f}")
 
 
 def main() -> None:
@@ -106,7 +110,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=400, help="moves appended for the latency figures")
     parser.add_argument("--stores", default="sqlite,postgres", help="comma-separated: sqlite, postgres")
     args = parser.parse_args()
-    print(f"{'store':>9} {'appends':>8} {'p50 ms':>9} {'p99 ms':>9} {'games':>7} {'start-up s':>10}")
+    print(f"{'store':>9} {'appends':>8} {'p50 ms':>9} {'p99 ms':>9} {'games':>7} {'first start':>12} "
+          f"{'start-up s':>10}")
     for kind in args.stores.split(","):
         if kind == "postgres" and pgcluster.missing_binaries():
             print(f"{kind:>9} skipped: {pgcluster.INSTALL_HINT}")

@@ -309,6 +309,13 @@ class PostgresStore:
 
     # ------------------------------------------------------------------ timers and leases (several processes)
 
+    async def pending_timer_kinds(self) -> dict[int, set[str]]:
+        rows = await self._fetch("SELECT DISTINCT game_id, kind FROM timers WHERE done_at IS NULL")
+        kinds: dict[int, set[str]] = {}
+        for row in rows:
+            kinds.setdefault(int(row["game_id"]), set()).add(str(row["kind"]))
+        return kinds
+
     async def timers(self, game_id: int) -> list[TimerRow]:
         rows = await self._fetch(f"SELECT {', '.join(_TIMER_COLUMNS)} FROM timers"
                                  " WHERE game_id = $1 AND done_at IS NULL ORDER BY due_at, id", game_id)

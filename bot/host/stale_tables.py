@@ -138,12 +138,17 @@ class StaleTables:
         this bot had them), counted from the lobby's opening or the game's last move; how many were armed. A
         database failure is logged: that game gets its timer at the next start or its next move."""
         armed = 0
+        try:
+            pending = await self.host.store.pending_timer_kinds()  # one read for every game, not one per game
+        except StorageFailed as exc:
+            log.warning("could not read the pending timers (%s); the stale timers are checked at the next start", exc)
+            return 0
         for table in list(self.host.tables.values()):
             if table.status not in ("lobby", "running"):
                 continue
             kind = LOBBY_EXPIRY if table.status == "lobby" else STALE_GAME
             try:
-                if any(timer.kind in (kind, STALE_ABANDON) for timer in await self.host.store.timers(table.id)):
+                if pending.get(table.id, set()) & {kind, STALE_ABANDON}:
                     continue
                 since = table.created_at if table.status == "lobby" else (table.last_move_at or table.created_at)
                 timer = lobby_timer(self.host.settings, since) if kind == LOBBY_EXPIRY else stale_timer(

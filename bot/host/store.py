@@ -678,6 +678,14 @@ class Store:
 
     # ------------------------------------------------------------------ timers and leases (several processes)
 
+    async def pending_timer_kinds(self) -> dict[int, set[str]]:
+        """Game id -> the kinds of its pending timers (games without one left out)."""
+        rows = await self._fetchall("SELECT DISTINCT game_id, kind FROM timers WHERE done_at IS NULL")
+        kinds: dict[int, set[str]] = {}
+        for row in rows:
+            kinds.setdefault(int(row[0]), set()).add(str(row[1]))
+        return kinds
+
     async def timers(self, game_id: int) -> list[TimerRow]:
         """A game's pending timers, soonest first."""
         rows = await self._fetchall(f"SELECT {', '.join(_TIMER_COLUMNS)} FROM timers"
