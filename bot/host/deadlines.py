@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from bot.host.store import NewDelivery, NewTimer, TimerRow
-from bot.host.table import NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
+from bot.host.table import HOUR, NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
 from engine import Game, parse_move
 
 if TYPE_CHECKING:
@@ -35,7 +35,6 @@ DEADLINE_HOURS: Final = (0, 12, 24, 48, 72)
 WARNING_SHARE: Final = 0.75
 MAX_TIMEOUTS: Final = 3
 """After this many run-out turns in one game the seat goes to the computer (as a hand-over does)."""
-HOUR: Final = 3600.0
 
 
 def paused(seats: Sequence[Seat]) -> bool:

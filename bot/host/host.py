@@ -202,7 +202,9 @@ from bot.host.store import (
 from bot.host.stores import GameStore
 from bot.host.table import (
     ABANDONED_POST,
+    DAY,
     HAND_DM,
+    HOUR,
     MOVE_POST,
     REPLAY_POST,
     SEAT_POST,
@@ -240,8 +242,6 @@ RECORD_FORMAT: Final = "santacruz-game"
 """The ``format`` of an exported game record (``santacruz replay FILE`` reads it)."""
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
-HOUR: Final = 3600.0
-DAY: Final = 24 * HOUR
 
 GameFactory = Callable[[Sequence[str], int, bool], Game]
 """``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""

@@ -21,9 +21,8 @@ from typing import Any, Final
 
 from bot.host.settings import Settings
 from bot.host.store import NewDelivery, NewTimer
-from bot.host.table import STALE_POST
+from bot.host.table import DAY, STALE_POST
 
-DAY: Final = 86400.0
 LOBBY_EXPIRY: Final = "lobby_expiry"
 """A lobby's time to be started."""
 STALE_GAME: Final = "stale_game"

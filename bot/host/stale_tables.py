@@ -39,7 +39,7 @@ from bot.host.stale import (
     stale_post,
     stale_timer,
 )
-from bot.host.store import DamagedRow, StaleGame, StorageFailed, TimerRow
+from bot.host.store import DamagedRow, NewDelivery, StaleGame, StorageFailed, TimerRow
 from bot.host.table import Table, TableInfo
 
 if TYPE_CHECKING:
@@ -79,12 +79,17 @@ class StaleTables:
                 await self._drop(timer, now)
                 return None
             days = self.host.settings.lobby_days
-            version = await self.host.store.finish_timer(
-                timer.id, now=now, status="abandoned", next_reminder_at=None, expect_version=table.version,
-                deliveries=[stale_post(LOBBY_CLOSED, table.seq, table.options.locale, days)])
-            table.status, table.next_reminder_at, table.version = "abandoned", None, version or table.version
+            await self._close(timer, table, now, stale_post(LOBBY_CLOSED, table.seq, table.options.locale, days))
             log.info("game %d: the lobby was not started within %g days and closed", table.id, days)
             return table.info()
+
+    async def _close(self, timer: TimerRow, table: Table, now: float, post: NewDelivery) -> None:
+        """The timer ends its game as abandoned (not rated), its channel told by ``post``: written with the timer
+        done in one transaction, then applied."""
+        version = await self.host.store.finish_timer(timer.id, now=now, status="abandoned", next_reminder_at=None,
+                                                     deliveries=[post], expect_version=table.version)
+        table.status, table.next_reminder_at, table.version = "abandoned", None, version or table.version
+        table.unload()
 
     async def _rearm_after_pause(self, timer: TimerRow, table: Table, now: float) -> bool:
         """A vacation pause holds the game: it is not stale; the period starts again when the pause ends. Whether
@@ -123,11 +128,8 @@ class StaleTables:
                 return None
             if await self._rearm_after_pause(timer, table, now):
                 return None
-            post = stale_post(ABANDONED, table.seq, table.options.locale, self.host.settings.stale_days)
-            version = await self.host.store.finish_timer(timer.id, now=now, status="abandoned", next_reminder_at=None,
-                                                         deliveries=[post], expect_version=table.version)
-            table.status, table.next_reminder_at, table.version = "abandoned", None, version or table.version
-            table.unload()
+            await self._close(timer, table, now,
+                              stale_post(ABANDONED, table.seq, table.options.locale, self.host.settings.stale_days))
             log.info("game %d: nobody kept it open; abandoned (not rated)", table.id)
             return table.info()
 

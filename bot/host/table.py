@@ -239,6 +239,10 @@ class SeatChange:
         return cls(**{**data, "info": TableInfo.from_payload(data["info"])})
 
 
+HOUR: Final = 3600.0
+"""Seconds in an hour: every time of the host is in seconds since the epoch."""
+DAY: Final = 24 * HOUR
+
 MOVE_POST: Final = "move_post"
 """The channel post of a move (payload: the :class:`MoveResult`)."""
 START_POST: Final = "start_post"

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from bot.host import deadlines
 from bot.host.store import NewDelivery, NewTimer, StaleGame, StorageFailed, TimerRow
-from bot.host.table import NOTICE_POST, TURN_DM, Seat, Table, TableInfo
+from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo
 
 if TYPE_CHECKING:
     from bot.host.host import Host
@@ -43,8 +43,6 @@ PAUSE: Final = "pause"
 COMPUTER: Final = "computer"
 VOTING: Final = "vote"
 CHOICES: Final = (PAUSE, COMPUTER)
-HOUR: Final = 3600.0
-DAY: Final = 24 * HOUR
 
 
 @dataclass(frozen=True, slots=True)
