@@ -384,7 +384,7 @@ class Host:
         self._damaged = {d.game_id: d for d in await self.store.damaged_untold()}
         self._user_settings = await self.store.user_settings()
         loaded = []
-        for game_id, channel_id in await self.store.open_game_keys():
+        for channel_id, game_id, _ in await self.store.open_game_versions():
             try:
                 table = await self._restore(await self._stored_game(game_id))
             except Damage as damage:

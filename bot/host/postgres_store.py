@@ -361,7 +361,8 @@ class PostgresStore:
         return int(rows[0]["version"]) if rows else None
 
     async def open_game_versions(self) -> list[tuple[int, int, int]]:
-        rows = await self._fetch("SELECT channel_id, id, version FROM games WHERE status IN ('lobby', 'running')")
+        rows = await self._fetch(
+            "SELECT channel_id, id, version FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
         return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     async def open_game_version(self, channel_id: int) -> tuple[int, int] | None:
@@ -382,10 +383,6 @@ class PostgresStore:
         """Every game, whatever its status, oldest first."""
         rows = await self._fetch(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games ORDER BY id")
         return [_game_row(r) for r in rows]
-
-    async def open_game_keys(self) -> list[tuple[int, int]]:
-        rows = await self._fetch("SELECT id, channel_id FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
-        return [(int(r["id"]), int(r["channel_id"])) for r in rows]
 
     async def mark_damaged(self, game_id: int, *, reason: str, detail: str, now: float) -> bool:
         async with self._transaction() as conn:

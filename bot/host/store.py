@@ -741,8 +741,10 @@ class Store:
         return int(rows[0][0]) if rows else None
 
     async def open_game_versions(self) -> list[tuple[int, int, int]]:
-        """``(channel id, game id, version)`` of every open game."""
-        rows = await self._fetchall("SELECT channel_id, id, version FROM games WHERE status IN ('lobby', 'running')")
+        """``(channel id, game id, version)`` of every game in a lobby or running, oldest first (rows not decoded:
+        start-up loads each on its own, the sweep compares versions)."""
+        rows = await self._fetchall(
+            "SELECT channel_id, id, version FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
         return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     async def open_game_version(self, channel_id: int) -> tuple[int, int] | None:
@@ -754,12 +756,6 @@ class Store:
     async def get_game(self, game_id: int) -> GameRow | None:
         rows = await self._fetchall(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE id = ?", (game_id,))
         return _game_row(rows[0]) if rows else None
-
-    async def open_game_keys(self) -> list[tuple[int, int]]:
-        """``(game id, channel id)`` of every game in a lobby or running, oldest first (rows not decoded)."""
-        rows = await self._fetchall(
-            "SELECT id, channel_id FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
-        return [(int(r["id"]), int(r["channel_id"])) for r in rows]
 
     async def open_games(self) -> list[GameRow]:
         """Every game in a lobby or running, oldest first."""
