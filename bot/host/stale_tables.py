@@ -101,15 +101,23 @@ class StaleTables:
                                            timers=[stale_timer(self.host.settings, max(pause[1], now))])
         return True
 
+    async def _stale(self, timer: TimerRow, now: float) -> Table | None:
+        """Under the channel's lock: the running game a stale timer is for, or ``None`` when there is nothing to do
+        (the game moved on: the timer is dropped; a vacation pauses it: the period starts again)."""
+        table = self._table(timer, "running")
+        if table is None:
+            await self._drop(timer, now)
+            return None
+        if await self._rearm_after_pause(timer, table, now):
+            return None
+        return table
+
     async def _on_stale_game(self, timer: TimerRow, now: float) -> TableInfo | None:
         """A game without a move for ``STALE_DAYS``: its players are mentioned with a "Keep it open" button (not
         while a vacation pauses it)."""
         async with self.host.channel_lock(timer.channel_id):
-            table = self._table(timer, "running")
+            table = await self._stale(timer, now)
             if table is None:
-                await self._drop(timer, now)
-                return None
-            if await self._rearm_after_pause(timer, table, now):
                 return None
             people = [s.user_id for s in table.seats if s.user_id is not None]
             notice = stale_post(NOTICE, table.seq, table.options.locale, self.host.settings.stale_days,
@@ -122,11 +130,8 @@ class StaleTables:
     async def _on_stale_abandon(self, timer: TimerRow, now: float) -> TableInfo | None:
         """Nobody kept the stale game open: it is abandoned without a result (unless a vacation pauses it now)."""
         async with self.host.channel_lock(timer.channel_id):
-            table = self._table(timer, "running")
+            table = await self._stale(timer, now)
             if table is None:
-                await self._drop(timer, now)
-                return None
-            if await self._rearm_after_pause(timer, table, now):
                 return None
             await self._close(timer, table, now,
                               stale_post(ABANDONED, table.seq, table.options.locale, self.host.settings.stale_days))
