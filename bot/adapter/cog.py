@@ -631,6 +631,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def on_vacation_vote(self, interaction: discord.Interaction, game_id: int, seat: int, choice: str) -> None:
         """A vote button under a vacation's post: only the game's other players vote (the host decides)."""
         try:
+            await self._refresh_game(game_id)  # the vacation may have been started by another process
             self._check_origin(interaction, game_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
             change = await self.host.vacations.vote(game_id, interaction.user.id, seat, choice)
