@@ -1184,7 +1184,8 @@ class Host:
         return table.info() if table is not None else None
 
     def find_game(self, game_id: int) -> TableInfo | None:
-        return next((t.info() for t in self._tables.values() if t.id == game_id), None)
+        table = self.table_of_game(game_id)
+        return table.info() if table is not None else None
 
     def games_of(self, user_id: int) -> list[TableInfo]:
         return [t.info() for t in self._tables.values()
