@@ -152,7 +152,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if interaction.guild_id is not None and interaction.channel_id is not None:
             await self._refresh(self.host.refresh(interaction.channel_id))
         else:  # a command in a DM acts on the user's game, which any process may have changed or opened
-            await self._refresh(self.host.refresh_all())
+            await self._refresh(self.host.refresh_games_of(interaction.user.id))
         return True
 
     async def _refresh_game(self, game_id: int) -> None:

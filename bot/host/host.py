@@ -530,6 +530,19 @@ class Host:
                 await self._refresh(channel_id)
         return self.info(channel_id)
 
+    async def refresh_games_of(self, user_id: int) -> None:
+        """The open games the user sits in as the database has them now (a command in a DM acts on the user's
+        game, which another process may have changed or opened); only those whose version differs are read."""
+        with _storage():
+            rows = await self.store.open_games_of(user_id)
+        stored = {row.channel_id: row for row in rows}
+        held = {channel_id for channel_id, table in self._tables.items()
+                if table.status in OPEN_STATUSES and table.seat_of(user_id) is not None}
+        for channel_id in sorted(held | stored.keys()):
+            table, row = self._tables.get(channel_id), stored.get(channel_id)
+            if row is None or table is None or (table.id, table.version) != (row.id, row.version):
+                await self.refresh(channel_id)  # opened, changed or ended by another process
+
     async def refresh_game(self, game_id: int) -> TableInfo | None:
         """The game ``game_id`` (e.g. of a DM button) as the database has it now, loaded if need be; ``None``
         if there is no such game."""

@@ -120,3 +120,24 @@ async def test_a_vote_on_a_vacation_another_host_started_counts_once_the_game_is
     assert change.game_id == game_id
     await one.refresh(CH)
     assert one.info(CH).seats[0] == two.info(CH).seats[0]
+
+
+async def test_a_users_games_are_read_again_from_the_database(stores: Any) -> None:
+    """What a command in a DM reads first: the games the user sits in that another process opened, changed or
+    ended; games of other people are left alone."""
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await one.open(CH, GUILD, ADA, "Ada")
+    await one.join(CH, BO, "Bo")
+    await two.load()
+    await one.open(CH + 1, GUILD, BO, "Bo")  # Bo's only: opened after two loaded
+    await one.open(CH + 2, GUILD, ADA, "Ada")
+    await one.start(CH, ADA)
+    await two.refresh_games_of(ADA)
+    assert two.info(CH).status == "running" and two.info(CH + 2) is not None
+    assert two.info(CH + 1) is None  # not Ada's game
+    await one.abandon(CH + 2, ADA)
+    await two.refresh_games_of(ADA)
+    assert two.info(CH + 2).status == "abandoned"
+    assert [g.channel_id for g in two.games_of(ADA)] == [CH]
