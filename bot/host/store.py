@@ -1054,8 +1054,13 @@ _JSON_TYPES: Final[dict[str, type]] = {"seats": list, "options": dict}
 
 
 def _game_row(row: sqlite3.Row) -> GameRow:
-    """The row decoded; :class:`DamagedRow` if its seats or options are not readable JSON of their kind."""
-    data = dict(row)
+    return decode_game_row(dict(row))
+
+
+def decode_game_row(data: dict[str, Any]) -> GameRow:
+    """A ``games`` row (column -> stored value, of :data:`_GAME_COLUMNS`) decoded, by both stores alike;
+    :class:`DamagedRow` if its seats or options are not readable JSON of their kind."""
+    data = dict(data)
     for key in _JSON_COLUMNS:
         try:
             data[key] = json.loads(data[key])

@@ -135,7 +135,7 @@ class GameStore(Protocol):
 async def open_store(settings: Settings) -> GameStore:
     """The store the settings name: PostgreSQL when ``DATABASE_URL`` is set, else the SQLite file."""
     if settings.database_url:
-        return await PostgresStore.open(settings.database_url)
+        return await PostgresStore.open(settings.database_url, busy_timeout=settings.busy_timeout)
     return await Store.open(settings.database_path, busy_timeout=settings.busy_timeout)
 
 
