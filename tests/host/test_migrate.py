@@ -163,3 +163,19 @@ def test_the_console_script_copies_and_reports(tmp_path: Path, pg_url: str,
     assert "games: 0 copied, 3 already there" in capsys.readouterr().out
     assert main(["migrate", "--from", f"sqlite:{tmp_path / 'none.db'}", "--to", pg_url]) == 3
     assert "no SQLite database" in capsys.readouterr().err
+
+
+def test_the_console_script_names_a_damaged_game_instead_of_a_traceback(tmp_path: Path, pg_url: str,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from bot.adapter.main import main
+    from tests.host.test_host_faults import cut_seats
+
+    path = tmp_path / "old.db"
+    asyncio.run(a_database(path))
+    asyncio.run(cut_seats(Database("sqlite", path, None), 2))  # the running game (ids follow the channels)
+    assert main(["migrate", "--from", f"sqlite:{path}", "--to", pg_url]) == 1
+    out = capsys.readouterr().out
+    assert "games: 3 copied, 0 already there" in out
+    assert "problem: game 2: its seats cannot be read (unreadable JSON" in out
