@@ -64,7 +64,8 @@ UNDO: Final = "undo"
 """The ``move`` text of a row that takes back the move before it."""
 
 BUSY_TIMEOUT: Final = 5.0
-"""Seconds a write waits for another connection's transaction before it fails as locked."""
+"""Seconds a write waits for another connection's transaction before it fails as locked (SQLite's busy timeout;
+PostgreSQL's lock and statement timeouts, :func:`bot.host.postgres_store.timeouts`)."""
 STATUSES: Final = ("lobby", "running", "over", "abandoned", "damaged")
 OPEN_STATUSES: Final = ("lobby", "running")
 
