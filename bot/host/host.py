@@ -524,8 +524,15 @@ class Host:
 
     async def refresh(self, channel_id: int) -> TableInfo | None:
         """The channel's game as the database has it now (loaded if this process had not; with several
-        processes, the adapter calls this before reading a game it may not hold)."""
-        async with self._locks[channel_id]:
+        processes, the adapter calls this before reading a game it may not hold).
+
+        It never waits for a change under way: while the channel's lock is held (a move waiting for the database,
+        up to ``BUSY_TIMEOUT``), the table is as that change read it from the database when it began, and that
+        copy is the answer (a read-only command is acknowledged at once; a change checks again under the lock)."""
+        lock = self._locks[channel_id]
+        if lock.locked():
+            return self.info(channel_id)
+        async with lock:
             with _storage():
                 await self._refresh(channel_id)
         return self.info(channel_id)

@@ -5,6 +5,10 @@ ids, in one PostgreSQL transaction, then each copied game is checked by replayin
 engine: the replay must succeed and, where the game has a snapshot, reach the same state. Rows already
 in PostgreSQL (same primary key) are left as they are, so running it twice copies nothing twice; a row
 whose stored copy differs is reported. The SQLite file is opened read-only and never changed.
+
+A game the bot would quarantine as damaged (seats or options that cannot be read, or are not seats and options
+of this bot; a move log that does not replay) is copied as it is and named in the report: the bot on PostgreSQL
+quarantines it at start-up as the SQLite one does, and every other row is copied all the same.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from typing import Any, Final
 
 import aiosqlite
 
+from bot.host.host import Damage, _stored_options, _stored_seats
 from bot.host.postgres_store import PostgresStore
-from bot.host.store import MoveRow, StoreError, effective_moves
+from bot.host.store import DamagedRow, MoveRow, StoreError, effective_moves
 from engine import Game, new_game
 
 TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings",
@@ -73,8 +78,15 @@ async def copy_database(source: str, target_url: str) -> MigrationReport:
                 for table in NUMBERED:
                     await pg.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                                      f" GREATEST((SELECT max(id) FROM {table}), 1))")
-        for game in await target.all_games():
+        for game_id in await target.game_ids():
             report.checked += 1
+            try:
+                game = await target.get_game(game_id)
+            except DamagedRow as exc:
+                report.problems.append(_damaged(game_id, exc.reason, exc.detail))
+                continue
+            if game is None:
+                continue
             problem = _check(game.id, game.seats, game.options, game.seed, game.state, await target.moves(game.id))
             if problem:
                 report.problems.append(problem)
@@ -113,9 +125,21 @@ async def _copy_table(conn: aiosqlite.Connection, pg: Any, table: str, report: M
     report.copied[table], report.present[table] = copied, present
 
 
+def _damaged(game_id: int, reason: str, detail: str) -> str:
+    """The report's line for a game the bot will quarantine because its ``reason`` (seats, options) is damaged."""
+    return (f"game {game_id}: its {reason} cannot be read ({detail}); copied as it is, the bot quarantines it as "
+            "damaged and tells its channel")
+
+
 def _check(game_id: int, seats: list[dict[str, Any]], options: dict[str, Any], seed: int, state: str | None,
            log: list[MoveRow]) -> str | None:
-    """Why game ``game_id`` does not replay to its stored state, or ``None`` when it does."""
+    """Why game ``game_id`` cannot be played on (seats or options the bot refuses) or does not replay to its
+    stored state, or ``None`` when it does."""
+    try:
+        _stored_seats(seats)
+        _stored_options(options)
+    except Damage as exc:
+        return _damaged(game_id, exc.reason, exc.detail)
     if state is None and not log:
         return None  # a lobby: nothing to replay
     try:

@@ -4,7 +4,15 @@ the SQLite store, in a database server.
 Same semantics as :class:`bot.host.store.Store` (the SQLite one), method for method: the move log is the
 truth, ``(game_id, seq)`` is the primary key of ``moves``, an interaction id is stored once, a move and its
 game's new state are ONE transaction, at most one open game per channel (a partial unique index), and every
-refusal is the same exception (:class:`ChannelBusy`, :class:`MoveConflict`, :class:`StoreError`).
+refusal is the same exception (:class:`ChannelBusy`, :class:`MoveConflict`, :class:`StoreError`). A game row
+is decoded by the same function (:func:`bot.host.store.decode_game_row`): damaged seats or options are a
+:class:`bot.host.store.DamagedRow`, which the host quarantines, on either store.
+
+Waits are bounded as on SQLite (``BUSY_TIMEOUT``): every connection has ``lock_timeout`` and
+``statement_timeout`` set to it, so a statement that waits for a row another session holds (``SELECT … FOR
+UPDATE``, a long transaction, an operator's query) fails after that long, as :class:`StorageFailed`, and
+nothing was written. Reads never wait for a writer (PostgreSQL's snapshots). Only the schema migration, which
+waits for another process's migration, runs without those limits.
 
 The schema is versioned in a table ``schema_version``; :data:`PG_MIGRATIONS` is a list of steps, step ``i``
 taking the database from version ``i`` to ``i + 1`` in one transaction. Migrations run under an advisory lock,
@@ -29,6 +37,7 @@ from bot.host.store import (
     _MOVE_COLUMNS,
     _TIMER_COLUMNS,
     _UPDATABLE,
+    BUSY_TIMEOUT,
     HELD_INDEX,
     HISTORY_TABLES,
     LAST_POST_COLUMN,
@@ -46,6 +55,7 @@ from bot.host.store import (
     StorageFailed,
     StoreError,
     TimerRow,
+    decode_game_row,
 )
 from bot.host.user_settings import HELD_PATTERN, USER_SETTINGS_TABLE, UserSettings
 
@@ -160,7 +170,9 @@ def _asyncpg() -> Any:
 
 
 async def migrate_pg(conn: asyncpg.Connection, target: int = PG_SCHEMA_VERSION) -> int:
-    """Bring the schema up to version ``target`` under an advisory lock (each step one transaction)."""
+    """Bring the schema up to version ``target`` under an advisory lock (each step one transaction). The lock
+    and statement timeouts are off meanwhile: a process waits for another's migration, however long it takes."""
+    await conn.execute("SET lock_timeout = 0; SET statement_timeout = 0")
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -176,6 +188,7 @@ async def migrate_pg(conn: asyncpg.Connection, target: int = PG_SCHEMA_VERSION) 
         return max(version, target)
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+        await conn.execute("RESET lock_timeout; RESET statement_timeout")
 
 
 class PostgresStore:
@@ -185,16 +198,21 @@ class PostgresStore:
     shared: Final = True
     """Several processes may share the database: the host takes leases for work only one may do."""
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self._pool = pool
         self.url = url
+        self.busy_timeout = busy_timeout
+        """Seconds a statement may wait for a lock (or run) before it fails as :class:`StorageFailed`."""
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
-        """Connect a pool to ``url`` and migrate the schema to the latest version."""
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10,
+                   busy_timeout: float = BUSY_TIMEOUT) -> PostgresStore:
+        """Connect a pool to ``url`` and migrate the schema to the latest version. A statement waits up to
+        ``busy_timeout`` seconds for a lock another session holds (and runs at most that long), then fails."""
         asyncpg = _asyncpg()
         try:
-            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
+                                             server_settings=timeouts(busy_timeout))
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreError(f"cannot connect to PostgreSQL at {_redacted(url)}: {exc}") from exc
         try:
@@ -203,7 +221,7 @@ class PostgresStore:
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url)
+        return cls(pool, url, busy_timeout)
 
     async def close(self) -> None:
         await self._pool.close()
@@ -224,6 +242,8 @@ class PostgresStore:
                 yield conn
         except asyncpg.IntegrityConstraintViolationError:
             raise
+        except (asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError) as exc:
+            raise self._busy("write", exc) from exc
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageFailed(f"PostgreSQL could not write: {exc}") from exc
 
@@ -234,8 +254,16 @@ class PostgresStore:
         try:
             async with self._pool.acquire() as conn:
                 yield conn
+        except (asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError) as exc:
+            raise self._busy("read", exc) from exc
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageFailed(f"PostgreSQL could not read: {exc}") from exc
+
+    def _busy(self, action: str, exc: Exception) -> StorageFailed:
+        """The refusal of a statement that waited ``busy_timeout`` for a lock (or ran that long): the same
+        :class:`StorageFailed` as SQLite's "database is locked"."""
+        return StorageFailed(f"PostgreSQL could not {action}: busy for more than {self.busy_timeout:g} s "
+                             f"(BUSY_TIMEOUT; another session holds a lock): {exc}")
 
     async def _fetch(self, sql: str, *params: Any) -> list[Any]:
         async with self._reading() as conn:
@@ -378,6 +406,11 @@ class PostgresStore:
         rows = await self._fetch(
             f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
         return [_game_row(r) for r in rows]
+
+    async def game_ids(self) -> list[int]:
+        """Every game's id, whatever its status, oldest first (rows not decoded: a damaged one is read alone)."""
+        rows = await self._fetch("SELECT id FROM games ORDER BY id")
+        return [int(r["id"]) for r in rows]
 
     async def all_games(self) -> list[GameRow]:
         """Every game, whatever its status, oldest first."""
@@ -622,11 +655,17 @@ def _delivery_row(row: Any) -> DeliveryRow:
     return DeliveryRow(**data)
 
 
-def _game_row(row: Sequence[Any]) -> GameRow:
-    data = dict(row)  # an asyncpg.Record is a mapping
-    for key in _JSON_COLUMNS:
-        data[key] = json.loads(data[key])
-    return GameRow(**data)
+def _game_row(row: Any) -> GameRow:
+    """The row decoded as the SQLite store decodes it (:class:`DamagedRow` if its seats or options cannot be read)."""
+    return decode_game_row(dict(row))  # an asyncpg.Record is a mapping
+
+
+def timeouts(busy_timeout: float) -> dict[str, str]:
+    """The settings of each connection that bound its waits to ``busy_timeout`` seconds: ``lock_timeout`` (a
+    row or table another session holds) and ``statement_timeout`` (anything else), in milliseconds, at least 1
+    (PostgreSQL reads 0 as "wait for ever", where SQLite reads it as "do not wait")."""
+    milliseconds = str(max(1, round(busy_timeout * 1000)))
+    return {"lock_timeout": milliseconds, "statement_timeout": milliseconds}
 
 
 def _redacted(url: str) -> str:

@@ -72,7 +72,8 @@ class Settings:
     default_locale: str = "en"
     """DEFAULT_LOCALE: language of a new game when none is chosen: en, de or fr."""
     busy_timeout: float = 5.0
-    """BUSY_TIMEOUT: seconds a write waits for another process's lock on the database before it fails."""
+    """BUSY_TIMEOUT: seconds a write waits for another process's lock on the database before it fails (on
+    PostgreSQL each statement's ``lock_timeout`` and ``statement_timeout``)."""
     retry_seconds: float = 1.0
     """RETRY_SECONDS: wait before a failed computer move is tried again (doubling each time, up to SWEEP_SECONDS)."""
     sweep_seconds: float = 60.0

@@ -64,7 +64,8 @@ UNDO: Final = "undo"
 """The ``move`` text of a row that takes back the move before it."""
 
 BUSY_TIMEOUT: Final = 5.0
-"""Seconds a write waits for another connection's transaction before it fails as locked."""
+"""Seconds a write waits for another connection's transaction before it fails as locked (SQLite's busy timeout;
+PostgreSQL's lock and statement timeouts, :func:`bot.host.postgres_store.timeouts`)."""
 STATUSES: Final = ("lobby", "running", "over", "abandoned", "damaged")
 OPEN_STATUSES: Final = ("lobby", "running")
 
@@ -1054,8 +1055,13 @@ _JSON_TYPES: Final[dict[str, type]] = {"seats": list, "options": dict}
 
 
 def _game_row(row: sqlite3.Row) -> GameRow:
-    """The row decoded; :class:`DamagedRow` if its seats or options are not readable JSON of their kind."""
-    data = dict(row)
+    return decode_game_row(dict(row))
+
+
+def decode_game_row(data: dict[str, Any]) -> GameRow:
+    """A ``games`` row (column -> stored value, of :data:`_GAME_COLUMNS`) decoded, by both stores alike;
+    :class:`DamagedRow` if its seats or options are not readable JSON of their kind."""
+    data = dict(data)
     for key in _JSON_COLUMNS:
         try:
             data[key] = json.loads(data[key])

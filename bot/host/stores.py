@@ -4,8 +4,10 @@
 ``bot.host.postgres_store.PostgresStore`` keeps it in PostgreSQL (``DATABASE_URL``). Both have the same
 semantics, method for method (the shared store tests run against each): the move log is append-only with
 primary key ``(game_id, seq)``, an interaction id is stored once, a change and the deliveries it owes are one
-transaction, at most one open game per channel. mypy checks that both implement the interface
-(:func:`_both_implement`).
+transaction, at most one open game per channel, a game row decoded by one function
+(:func:`bot.host.store.decode_game_row`: damaged seats or options are a ``DamagedRow``, quarantined by the host),
+and a write that waits ``BUSY_TIMEOUT`` for another's lock fails as ``StorageFailed``. mypy checks that both
+implement the interface (:func:`_both_implement`).
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ class GameStore(Protocol):
 async def open_store(settings: Settings) -> GameStore:
     """The store the settings name: PostgreSQL when ``DATABASE_URL`` is set, else the SQLite file."""
     if settings.database_url:
-        return await PostgresStore.open(settings.database_url)
+        return await PostgresStore.open(settings.database_url, busy_timeout=settings.busy_timeout)
     return await Store.open(settings.database_path, busy_timeout=settings.busy_timeout)
 
 

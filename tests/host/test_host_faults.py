@@ -1,17 +1,21 @@
 """The host when its database fails or holds damaged rows, on real SQLite files: a refused write changes
-nothing (read-only, locked), a damaged game is quarantined while the others load, a reminder is sent once
-per period even when its mark cannot be stored, and finished games are unloaded but still readable."""
+nothing (read-only, locked), a damaged game is quarantined while the others load (on PostgreSQL too, every
+kind of damage alike), a reminder is sent once per period even when its mark cannot be stored, and finished
+games are unloaded but still readable."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from bot.host.host import Host, HostError, damage_notice
+from bot.host.postgres_store import PostgresStore
 from bot.host.store import UNDO, Store
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first, refused
 
@@ -79,38 +83,103 @@ async def test_a_locked_database_refuses_away_and_changes_nothing(db: Path, stor
     assert change.away and (await store.get_game(change.info.game_id)).seats[0]["away"] is True
 
 
-async def corrupt(db: Path, game_id: int, sql: str, *params: object) -> None:
-    async with aiosqlite.connect(db, isolation_level=None) as conn:
-        await conn.execute(sql, (*params, game_id) if "?" in sql else ())
+class Database:
+    """One database of either kind, behind the stores' backs: opened as a store (again after a restart), and
+    changed or read with plain SQL (``?`` placeholders) as a bad disk, a bad hand-edit or an operator would."""
+
+    def __init__(self, kind: str, path: Path, url: str | None) -> None:
+        self.kind, self.path, self.url = kind, path, url
+
+    async def open(self) -> Any:
+        if self.url is not None:
+            return await PostgresStore.open(self.url)
+        return await Store.open(self.path)
+
+    async def execute(self, sql: str, *params: object) -> None:
+        if self.url is not None:
+            conn = await asyncpg.connect(self.url)
+            try:
+                await conn.execute(_numbered(sql), *params)
+            finally:
+                await conn.close()
+            return
+        async with aiosqlite.connect(self.path, isolation_level=None) as db:
+            await db.execute(sql, params)
+
+    async def fetchone(self, sql: str, *params: object) -> tuple[Any, ...] | None:
+        if self.url is not None:
+            conn = await asyncpg.connect(self.url)
+            try:
+                row = await conn.fetchrow(_numbered(sql), *params)
+            finally:
+                await conn.close()
+            return None if row is None else tuple(row)
+        async with aiosqlite.connect(self.path, isolation_level=None) as db, db.execute(sql, params) as cur:
+            found = await cur.fetchone()
+            return None if found is None else tuple(found)
 
 
-async def cut_seats(db: Path, game_id: int) -> None:
-    await corrupt(db, game_id, "UPDATE games SET seats = substr(seats, 1, 20) WHERE id = ?")
+def _numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1``, ``$2``, …"""
+    parts = sql.split("?")
+    return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
 
 
-async def unknown_seat_key(db: Path, game_id: int) -> None:
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, db: Path) -> Database:
+    """Each kind of database in turn (PostgreSQL: this test's empty one on the throwaway cluster)."""
+    url = request.getfixturevalue("pg_url") if request.param == "postgres" else None
+    return Database(request.param, db, url)
+
+
+Damager = Callable[[Database, int], Awaitable[None]]
+
+
+async def corrupt(database: Database, game_id: int, sql: str, *params: object) -> None:
+    await database.execute(sql, *params, game_id)
+
+
+async def cut_seats(database: Database, game_id: int) -> None:
+    await corrupt(database, game_id, "UPDATE games SET seats = substr(seats, 1, 20) WHERE id = ?")
+
+
+async def seats_not_a_list(database: Database, game_id: int) -> None:
+    await corrupt(database, game_id, "UPDATE games SET seats = ? WHERE id = ?", json.dumps({"0": "Ada"}))
+
+
+async def unknown_seat_key(database: Database, game_id: int) -> None:
     seats = [{"user_id": ADA, "name": "Ada", "hat": 1}, {"user_id": BO, "name": "Bo"}]
-    await corrupt(db, game_id, "UPDATE games SET seats = ? WHERE id = ?", json.dumps(seats))
+    await corrupt(database, game_id, "UPDATE games SET seats = ? WHERE id = ?", json.dumps(seats))
 
 
-async def unknown_option_key(db: Path, game_id: int) -> None:
-    await corrupt(db, game_id, "UPDATE games SET options = ? WHERE id = ?", json.dumps({"colour": "red"}))
+async def cut_options(database: Database, game_id: int) -> None:
+    await corrupt(database, game_id, "UPDATE games SET options = substr(options, 1, 5) WHERE id = ?")
 
 
-async def illegal_move(db: Path, game_id: int) -> None:
-    await corrupt(db, game_id, "UPDATE moves SET move = 'build 999' WHERE seq = 1 AND game_id = ?")
+async def unknown_option_key(database: Database, game_id: int) -> None:
+    await corrupt(database, game_id, "UPDATE games SET options = ? WHERE id = ?", json.dumps({"colour": "red"}))
 
 
-async def undo_first(db: Path, game_id: int) -> None:
-    await corrupt(db, game_id, "UPDATE moves SET move = ? WHERE seq = 1 AND game_id = ?", UNDO)
+async def illegal_move(database: Database, game_id: int) -> None:
+    await corrupt(database, game_id, "UPDATE moves SET move = 'build 999' WHERE seq = 1 AND game_id = ?")
 
 
-@pytest.mark.parametrize(("damage", "reason"), [(cut_seats, "seats"), (unknown_seat_key, "seats"),
-                                                (unknown_option_key, "options"), (illegal_move, "log"),
-                                                (undo_first, "log")])
-async def test_a_damaged_game_is_quarantined_and_the_others_load(db: Path, store: Store, damage, reason,
+async def undo_first(database: Database, game_id: int) -> None:
+    await corrupt(database, game_id, "UPDATE moves SET move = ? WHERE seq = 1 AND game_id = ?", UNDO)
+
+
+DAMAGES: list[tuple[Damager, str]] = [
+    (cut_seats, "seats"), (seats_not_a_list, "seats"), (unknown_seat_key, "seats"), (cut_options, "options"),
+    (unknown_option_key, "options"), (illegal_move, "log"), (undo_first, "log")]
+"""Every kind of damage a stored game can have, and the reason it is quarantined for (shared with the
+migration's tests)."""
+
+
+@pytest.mark.parametrize(("damage", "reason"), DAMAGES, ids=[d.__name__ for d, _ in DAMAGES])
+async def test_a_damaged_game_is_quarantined_and_the_others_load(database: Database, damage: Damager, reason: str,
                                                                  caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
+    store = await database.open()
     host = make_host(store, clock)
     for channel in (CH, CH2):
         await host.open(channel, GUILD, ADA, "Ada")
@@ -119,9 +188,9 @@ async def test_a_damaged_game_is_quarantined_and_the_others_load(db: Path, store
         await play_first(host, channel)
     bad, good = host.info(CH).game_id, host.info(CH2).game_id
     await store.close()
-    await damage(db, bad)
+    await damage(database, bad)
 
-    again = await Store.open(db)
+    again = await database.open()
     try:
         second = make_host(again, clock)
         loaded = await second.load()
@@ -138,14 +207,13 @@ async def test_a_damaged_game_is_quarantined_and_the_others_load(db: Path, store
         assert second.damaged_untold() == []
     finally:
         await again.close()
-    third_store = await Store.open(db)
+    third_store = await database.open()
     try:
         third = make_host(third_store, clock)
         assert {i.channel_id for i in await third.load()} == {CH, CH2}
         assert third.damaged_untold() == []
-        async with aiosqlite.connect(db) as conn, conn.execute(
-                "SELECT status, damage_reason, damage_told FROM games WHERE id = ?", (bad,)) as cur:
-            assert await cur.fetchone() == ("damaged", reason, 1)
+        stored = await database.fetchone("SELECT status, damage_reason, damage_told FROM games WHERE id = ?", bad)
+        assert stored == ("damaged", reason, 1)
     finally:
         await third_store.close()
 

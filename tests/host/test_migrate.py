@@ -1,4 +1,6 @@
-"""``santacruz-bot migrate``: a SQLite database copied to PostgreSQL, checked by replay, safe to run twice."""
+"""``santacruz-bot migrate``: a SQLite database copied to PostgreSQL, checked by replay, safe to run twice; a
+damaged game (every kind of damage the host quarantines) is named in the report, copied as it is with all the
+rest, and quarantined by the bot on PostgreSQL as on SQLite."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.store import Store, StoreError
 from bot.host.user_settings import UserSettings
+from tests.host.test_host_faults import DAMAGES, Damager, Database
 
 NOW = 1_700_000_000.0
 
@@ -113,6 +116,34 @@ async def test_a_game_whose_log_does_not_replay_is_reported(tmp_path: Path, pg_u
     assert "does not replay" in report.problems[0]
 
 
+@pytest.mark.parametrize(("damage", "reason"), DAMAGES, ids=[d.__name__ for d, _ in DAMAGES])
+async def test_a_damaged_game_is_named_the_rest_copied_and_the_bot_on_postgresql_quarantines_it(
+        tmp_path: Path, pg_url: str, damage: Damager, reason: str) -> None:
+    path = tmp_path / "old.db"
+    logs = await a_database(path)
+    store = await Store.open(path)
+    running = await store.latest_game(2)
+    await store.close()
+    assert running is not None
+    await damage(Database("sqlite", path, None), running.id)
+
+    report = await copy_database(f"sqlite:{path}", pg_url)
+    (problem,) = report.problems
+    assert problem.startswith(f"game {running.id}: ") and (reason if reason != "log" else "replay") in problem
+    assert report.copied["games"] == 3 and report.copied["moves"] == sum(map(len, logs.values()))
+    assert report.checked == 3
+
+    target = await PostgresStore.open(pg_url)
+    try:
+        host = Host(target, Settings(), clock=lambda: NOW)
+        assert [i.channel_id for i in await host.load()] == [3]  # the lobby; the finished game stays finished
+        (damaged,) = host.damaged_untold()
+        assert (damaged.game_id, damaged.channel_id, damaged.reason) == (running.id, 2, reason)
+        assert await target.open_game_version(2) is None  # quarantined: the channel is free for a new game
+    finally:
+        await target.close()
+
+
 async def test_a_missing_file_is_a_clear_refusal(tmp_path: Path, pg_url: str) -> None:
     with pytest.raises(StoreError, match="no SQLite database"):
         await copy_database(f"sqlite:{tmp_path / 'nothing.db'}", pg_url)
@@ -132,3 +163,19 @@ def test_the_console_script_copies_and_reports(tmp_path: Path, pg_url: str,
     assert "games: 0 copied, 3 already there" in capsys.readouterr().out
     assert main(["migrate", "--from", f"sqlite:{tmp_path / 'none.db'}", "--to", pg_url]) == 3
     assert "no SQLite database" in capsys.readouterr().err
+
+
+def test_the_console_script_names_a_damaged_game_instead_of_a_traceback(tmp_path: Path, pg_url: str,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from bot.adapter.main import main
+    from tests.host.test_host_faults import cut_seats
+
+    path = tmp_path / "old.db"
+    asyncio.run(a_database(path))
+    asyncio.run(cut_seats(Database("sqlite", path, None), 2))  # the running game (ids follow the channels)
+    assert main(["migrate", "--from", f"sqlite:{path}", "--to", pg_url]) == 1
+    out = capsys.readouterr().out
+    assert "games: 3 copied, 0 already there" in out
+    assert "problem: game 2: its seats cannot be read (unreadable JSON" in out
