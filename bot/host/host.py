@@ -499,15 +499,23 @@ class Host:
     async def _refresh(self, channel_id: int) -> None:
         """Make the channel's table what the database holds (a cheap version check when nothing changed)."""
         stamp = await self.store.open_game_version(channel_id)
-        table = self._tables.get(channel_id)
-        stale = channel_id in self._stale
-        if stamp is None:
-            if table is not None and (table.status in OPEN_STATUSES or stale):
-                await self._reload(channel_id, table.id)  # ended (or changed) by another process
+        if self._is_current(channel_id, stamp):
             return
-        game_id, version = stamp
-        if table is None or table.id != game_id or table.version != version or stale:
-            await self._reload(channel_id, game_id)
+        table = self._tables.get(channel_id)
+        if stamp is not None:
+            await self._reload(channel_id, stamp[0])  # changed or opened by another process
+        elif table is not None:
+            await self._reload(channel_id, table.id)  # ended (or changed) by another process
+
+    def _is_current(self, channel_id: int, stamp: tuple[int, int] | None) -> bool:
+        """Whether this process's copy of the channel's game is what the database holds: ``stamp`` is the
+        ``(game id, version)`` of the channel's open game there (``None``: it has none)."""
+        if channel_id in self._stale:
+            return False
+        table = self._tables.get(channel_id)
+        if stamp is None:
+            return table is None or table.status not in OPEN_STATUSES
+        return table is not None and (table.id, table.version) == stamp
 
     async def _reload(self, channel_id: int, game_id: int) -> None:
         """Read one game from the database into this process's memory (finished games stay small)."""
@@ -524,10 +532,15 @@ class Host:
 
     async def refresh(self, channel_id: int) -> TableInfo | None:
         """The channel's game as the database has it now (loaded if this process had not; with several
-        processes, the adapter calls this before reading a game it may not hold)."""
-        async with self._locks[channel_id]:
-            with _storage():
-                await self._refresh(channel_id)
+        processes, the adapter calls this before reading a game it may not hold). One indexed read when this
+        process's copy is current, without waiting for the channel's lock (autocomplete answers within seconds);
+        the lock is taken only to read the game again."""
+        with _storage():
+            stamp = await self.store.open_game_version(channel_id)
+        if not self._is_current(channel_id, stamp):
+            async with self._locks[channel_id]:
+                with _storage():
+                    await self._refresh(channel_id)
         return self.info(channel_id)
 
     async def refresh_games_of(self, user_id: int) -> None:
@@ -540,7 +553,8 @@ class Host:
                 if table.status in OPEN_STATUSES and table.seat_of(user_id) is not None}
         for channel_id in sorted(held | stored.keys()):
             table, row = self._tables.get(channel_id), stored.get(channel_id)
-            if row is None or table is None or (table.id, table.version) != (row.id, row.version):
+            if (row is None or table is None or (table.id, table.version) != (row.id, row.version)
+                    or channel_id in self._stale):
                 await self.refresh(channel_id)  # opened, changed or ended by another process
 
     async def refresh_game(self, game_id: int) -> TableInfo | None:
