@@ -802,6 +802,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         """The user's own settings: shown as they are, or changed (then shown), with "Forget me…" below."""
         locale = await self._locale(interaction)
         user_id = interaction.user.id
+        await self.host.refresh_settings()  # another process may have changed them since its last sweep
         if (quiet_from is None) != (quiet_to is None) and not quiet_off:
             raise Refusal("bot.settings.quiet_both")
         quiet = (quiet_from, quiet_to) if quiet_from is not None and quiet_to is not None else None

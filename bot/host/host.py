@@ -86,6 +86,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
 
     # each person's own settings and games (bot.host.user_settings; settings loaded at load())
     host.settings_of(user_id) -> UserSettings              # the defaults for someone who never changed any
+    await host.refresh_settings() -> None                  # shared database: read again (another process's changes)
     host.quiet_until(user_id, now=None) -> float | None    # the end of their quiet hours if now is inside them
     await host.change_settings(user_id, *, time_zone=None, quiet=None, quiet_off=False, reminders=None,
                                reminder_hours=None, turn_dms=None) -> UserSettings   # held DMs re-timed with it
@@ -1514,6 +1515,15 @@ class Host:
     def settings_of(self, user_id: int | None) -> UserSettings:
         """A person's own settings (the defaults for someone who never changed any, or a computer seat)."""
         return self._user_settings.get(user_id, UserSettings()) if user_id is not None else UserSettings()
+
+    async def refresh_settings(self) -> None:
+        """With a shared database: people's own settings as the database has them (another process may have
+        changed someone's since the last sweep), read before ``/santacruz settings`` shows or changes them, so that
+        a change keeps what the other process stored. ``host.error.storage`` if they cannot be read."""
+        if not self.shared:
+            return
+        with _storage():
+            self._user_settings = await self.store.user_settings()
 
     def quiet_until(self, user_id: int, now: float | None = None) -> float | None:
         """The end of the person's quiet hours if ``now`` is inside them, else ``None``."""

@@ -91,3 +91,17 @@ async def test_vacation_loads_a_game_this_process_never_held(stores: Any) -> Non
     assert all(c.info is not None and c.info == two.info(c.channel_id) for c in changes)
     await one.refresh(CH)
     assert one.info(CH).seats[0].vacation == "vote"
+
+
+async def test_a_settings_change_keeps_what_another_process_stored_since_its_last_sweep(stores: Any) -> None:
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await two.load()
+    await one.change_settings(ADA, time_zone="Europe/Berlin")
+    assert two.settings_of(ADA).time_zone != "Europe/Berlin"  # two's copy is behind
+    await two.refresh_settings()  # what /santacruz settings does first
+    assert two.settings_of(ADA) == one.settings_of(ADA)
+    changed = await two.change_settings(ADA, reminders=False)
+    assert (changed.time_zone, changed.reminders) == ("Europe/Berlin", False)
+    assert (await stores[0].user_settings())[ADA] == changed
