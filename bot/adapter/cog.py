@@ -86,6 +86,9 @@ _BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.
 BOARD_CHOICES: Final = [_choice(f"commands.leaderboard.choice.{by}", by) for by in BOARDS]
 DEADLINE_CHOICES: Final = [_choice(f"commands.choice.deadline.{hours}", hours)
                            for hours in vacation_texts.DEADLINE_CHOICES]
+AUTOCOMPLETE_WAIT: Final = 2.0
+"""Seconds autocomplete waits for the database (Discord takes its answer within 3 s): without the game as the
+database has it, it suggests nothing rather than what a copy that may be behind would allow."""
 
 
 class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
@@ -146,14 +149,19 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Before every command: with a database other processes share, the channel's game as it is now (another
-        process may have changed it, or this one may never have held it)."""
-        if not self.host.shared:
-            return True
-        if interaction.guild_id is not None and interaction.channel_id is not None:
-            await self._refresh(self.host.refresh(interaction.channel_id))
-        else:  # a command in a DM acts on the user's game, which any process may have changed or opened
-            await self._refresh(self.host.refresh_games_of(interaction.user.id))
+        process may have changed it, or this one may never have held it). A command that touches several games
+        (``vacation``, ``back``) has the host check each game again under its lock."""
+        if self.host.shared:
+            await self._refresh(self._read_again(interaction))
         return True
+
+    def _read_again(self, interaction: discord.Interaction) -> Awaitable[object]:
+        """The host's reading of what ``interaction`` acts on as the database has it: the channel's game, or in a
+        DM the user's open games (any process may have changed or opened them). One indexed read per game when
+        this process's copies are current."""
+        if interaction.guild_id is not None and interaction.channel_id is not None:
+            return self.host.refresh(interaction.channel_id)
+        return self.host.refresh_games_of(interaction.user.id)
 
     async def _refresh_game(self, game_id: int) -> None:
         """Before a click on a game's button (a DM's arrive at shard 0's process, whatever the game's server)."""
@@ -794,6 +802,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         """The user's own settings: shown as they are, or changed (then shown), with "Forget me…" below."""
         locale = await self._locale(interaction)
         user_id = interaction.user.id
+        await self.host.refresh_settings()  # another process may have changed them since its last sweep
         if (quiet_from is None) != (quiet_to is None) and not quiet_off:
             raise Refusal("bot.settings.quiet_both")
         quiet = (quiet_from, quiet_to) if quiet_from is not None and quiet_to is not None else None
@@ -813,8 +822,19 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     # ------------------------------------------------------------------ autocomplete
 
-    def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[View, list[str]] | None:
-        """The user's own view and legal moves, or ``None`` if they play no game here (nothing to suggest)."""
+    async def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[View, list[str]] | None:
+        """The user's own view and legal moves, or ``None`` if they play no game here (nothing to suggest).
+
+        Discord sends autocomplete past :meth:`interaction_check`, so the game is read again here first (with a
+        shared database): another process may have stored a move since this one last looked. If the database does
+        not answer within :data:`AUTOCOMPLETE_WAIT`, nothing is suggested rather than what an old copy allows."""
+        if self.host.shared:
+            try:
+                await asyncio.wait_for(self._read_again(interaction), AUTOCOMPLETE_WAIT)
+            except (HostError, TimeoutError) as exc:
+                log.warning("autocomplete without the game as the database has it (%s): nothing suggested",
+                            exc.key if isinstance(exc, HostError) else "no answer in time")
+                return None
         try:
             channel_id = self._channel_for(interaction)
             if self.host.seat_of(channel_id, interaction.user.id) is None:
@@ -826,7 +846,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @land.autocomplete("site")
     async def _land_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
-        context = self._autocomplete_context(interaction)
+        context = await self._autocomplete_context(interaction)
         if context is None:
             return []
         view, legal = context
@@ -834,7 +854,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @build.autocomplete("site")
     async def _build_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
-        context = self._autocomplete_context(interaction)
+        context = await self._autocomplete_context(interaction)
         if context is None:
             return []
         view, legal = context
@@ -845,7 +865,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @score.autocomplete("card")
     async def _score_cards(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        context = self._autocomplete_context(interaction)
+        context = await self._autocomplete_context(interaction)
         if context is None:
             return []
         view, _ = context
@@ -853,7 +873,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     @choose.autocomplete("option")
     async def _choose_options(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        context = self._autocomplete_context(interaction)
+        context = await self._autocomplete_context(interaction)
         if context is None:
             return []
         view, legal = context

@@ -86,6 +86,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
 
     # each person's own settings and games (bot.host.user_settings; settings loaded at load())
     host.settings_of(user_id) -> UserSettings              # the defaults for someone who never changed any
+    await host.refresh_settings() -> None                  # shared database: read again (another process's changes)
     host.quiet_until(user_id, now=None) -> float | None    # the end of their quiet hours if now is inside them
     await host.change_settings(user_id, *, time_zone=None, quiet=None, quiet_off=False, reminders=None,
                                reminder_hours=None, turn_dms=None) -> UserSettings   # held DMs re-timed with it
@@ -499,15 +500,23 @@ class Host:
     async def _refresh(self, channel_id: int) -> None:
         """Make the channel's table what the database holds (a cheap version check when nothing changed)."""
         stamp = await self.store.open_game_version(channel_id)
-        table = self._tables.get(channel_id)
-        stale = channel_id in self._stale
-        if stamp is None:
-            if table is not None and (table.status in OPEN_STATUSES or stale):
-                await self._reload(channel_id, table.id)  # ended (or changed) by another process
+        if self._is_current(channel_id, stamp):
             return
-        game_id, version = stamp
-        if table is None or table.id != game_id or table.version != version or stale:
-            await self._reload(channel_id, game_id)
+        table = self._tables.get(channel_id)
+        if stamp is not None:
+            await self._reload(channel_id, stamp[0])  # changed or opened by another process
+        elif table is not None:
+            await self._reload(channel_id, table.id)  # ended (or changed) by another process
+
+    def _is_current(self, channel_id: int, stamp: tuple[int, int] | None) -> bool:
+        """Whether this process's copy of the channel's game is what the database holds: ``stamp`` is the
+        ``(game id, version)`` of the channel's open game there (``None``: it has none)."""
+        if channel_id in self._stale:
+            return False
+        table = self._tables.get(channel_id)
+        if stamp is None:
+            return table is None or table.status not in OPEN_STATUSES
+        return table is not None and (table.id, table.version) == stamp
 
     async def _reload(self, channel_id: int, game_id: int) -> None:
         """Read one game from the database into this process's memory (finished games stay small)."""
@@ -524,17 +533,20 @@ class Host:
 
     async def refresh(self, channel_id: int) -> TableInfo | None:
         """The channel's game as the database has it now (loaded if this process had not; with several
-        processes, the adapter calls this before reading a game it may not hold).
+        processes, the adapter calls this before reading a game it may not hold). One indexed read when this
+        process's copy is current, without waiting for the channel's lock (autocomplete answers within seconds);
+        the lock is taken only to read the game again.
 
         It never waits for a change under way: while the channel's lock is held (a move waiting for the database,
         up to ``BUSY_TIMEOUT``), the table is as that change read it from the database when it began, and that
-        copy is the answer (a read-only command is acknowledged at once; a change checks again under the lock)."""
+        copy is the answer (a read-only command is acknowledged at once; the change checks again under the lock)."""
+        with _storage():
+            stamp = await self.store.open_game_version(channel_id)
         lock = self._locks[channel_id]
-        if lock.locked():
-            return self.info(channel_id)
-        async with lock:
-            with _storage():
-                await self._refresh(channel_id)
+        if not self._is_current(channel_id, stamp) and not lock.locked():
+            async with lock:
+                with _storage():
+                    await self._refresh(channel_id)
         return self.info(channel_id)
 
     async def refresh_games_of(self, user_id: int) -> None:
@@ -547,7 +559,8 @@ class Host:
                 if table.status in OPEN_STATUSES and table.seat_of(user_id) is not None}
         for channel_id in sorted(held | stored.keys()):
             table, row = self._tables.get(channel_id), stored.get(channel_id)
-            if row is None or table is None or (table.id, table.version) != (row.id, row.version):
+            if (row is None or table is None or (table.id, table.version) != (row.id, row.version)
+                    or channel_id in self._stale):
                 await self.refresh(channel_id)  # opened, changed or ended by another process
 
     async def refresh_game(self, game_id: int) -> TableInfo | None:
@@ -1507,6 +1520,15 @@ class Host:
     def settings_of(self, user_id: int | None) -> UserSettings:
         """A person's own settings (the defaults for someone who never changed any, or a computer seat)."""
         return self._user_settings.get(user_id, UserSettings()) if user_id is not None else UserSettings()
+
+    async def refresh_settings(self) -> None:
+        """With a shared database: people's own settings as the database has them (another process may have
+        changed someone's since the last sweep), read before ``/santacruz settings`` shows or changes them, so that
+        a change keeps what the other process stored. ``host.error.storage`` if they cannot be read."""
+        if not self.shared:
+            return
+        with _storage():
+            self._user_settings = await self.store.user_settings()
 
     def quiet_until(self, user_id: int, now: float | None = None) -> float | None:
         """The end of the person's quiet hours if ``now`` is inside them, else ``None``."""

@@ -104,7 +104,7 @@ class VacationChange:
     until: float
     computer_to_move: bool
     info: TableInfo | None
-    """The game after the change (``None`` for a game another process holds)."""
+    """The game after the change."""
 
 
 @dataclass(slots=True)
@@ -117,8 +117,8 @@ class _Plan:
     cancel: tuple[str, ...] = ()
 
 
-Planner = Callable[[Sequence[Seat], int, Table | None], _Plan | None]
-"""``(seats, seat, table or None for a game another process holds) -> the change``, or ``None``: nothing to do."""
+Planner = Callable[[Sequence[Seat], int, Table], _Plan | None]
+"""``(seats, seat, table) -> the change``, or ``None``: nothing to do."""
 Writer = Callable[..., Awaitable[object]]
 """How a plan is written: ``store.update_game`` (a command or a vote) or ``store.finish_timer`` (a timer)."""
 
@@ -146,7 +146,7 @@ class Vacations:
 
     async def start(self, user_id: int, days: int, now: float | None = None) -> list[VacationChange]:
         """Go on vacation for ``days`` in every running game the user sits in (read from the database, so also
-        games another process holds). Games where the user is on vacation already are left as they are, so a
+        games another process holds or changed). Games where the user is on vacation already are left as they are, so a
         second try after a storage failure finishes the rest."""
         if not MIN_DAYS <= days <= MAX_DAYS:
             raise refusal("host.error.bad_vacation_days", min=MIN_DAYS, max=MAX_DAYS)
@@ -154,7 +154,7 @@ class Vacations:
         rows = await self._games_of(user_id)
         if not rows:
             raise refusal("host.error.no_games_for_vacation")
-        def begin(seats: Sequence[Seat], seat: int, table: Table | None) -> _Plan | None:
+        def begin(seats: Sequence[Seat], seat: int, table: Table) -> _Plan | None:
             return self._begin(seats, seat, now, days)
 
         changes = await self._each(rows, user_id, now, begin)
@@ -169,15 +169,16 @@ class Vacations:
 
     async def _each(self, games: list[tuple[int, int]], user_id: int, now: float, planner: Planner
                     ) -> list[VacationChange]:
-        """Make a change in each of the user's ``games`` (one transaction each); the changes made."""
+        """Make a change in each of the user's ``games`` (one transaction each); the changes made. Each game is
+        decided on as the database has it: under its channel's lock this process's copy is checked against the
+        database first, and read again (or loaded) if another process changed (or holds) it."""
         changes = []
         for game_id, channel_id in games:
-            table = self.host.table_of_game(game_id)
-            if table is None:
-                change = await self._stored(game_id, user_id, planner)
-            else:
-                async with self.host.lock_of(channel_id):
-                    change = await self._loaded(table, user_id, now, planner)
+            async with self.host.channel_lock(channel_id):
+                table = self.host.tables.get(channel_id)
+                if table is None or table.id != game_id:
+                    continue  # ended (or damaged) meanwhile
+                change = await self._loaded(table, user_id, now, planner)
             if change is not None:
                 changes.append(change)
         return changes
@@ -188,10 +189,13 @@ class Vacations:
         have voted. A voter may change their vote while the vote is open."""
         if choice not in CHOICES:
             raise refusal("host.error.stale")
-        table = self.host.table_of_game(game_id)
-        if table is None or table.status != "running" or not 0 <= seat < len(table.seats):
+        known = self.host.table_of_game(game_id)
+        if known is None:
             raise refusal("host.error.stale")
-        async with self.host.lock_of(table.channel_id):
+        async with self.host.channel_lock(known.channel_id):  # the game as the database has it now
+            table = self.host.tables.get(known.channel_id)
+            if table is None or table.id != game_id or table.status != "running" or not 0 <= seat < len(table.seats):
+                raise refusal("host.error.stale")
             now = self.host.now() if now is None else now
             place = table.seats[seat]
             vacation = vacation_of(place)
@@ -280,7 +284,7 @@ class Vacations:
         return _Plan(seats, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=() if others_voting else (VOTE,))
 
     @staticmethod
-    def _finish(seats: Sequence[Seat], seat: int, table: Table | None) -> _Plan | None:
+    def _finish(seats: Sequence[Seat], seat: int, table: Table) -> _Plan | None:
         """The vacation ends (at its end, or early by ``back``): the player plays again; a pause is lifted."""
         if seats[seat].vacation is None:
             return None
@@ -288,8 +292,7 @@ class Vacations:
         ended = with_vacation(seats, seat, None)
         alone = not any(s.vacation is not None for s in ended)  # no other vacation's timers to keep
         plan = _Plan(ended, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=(VOTE, END) if alone else ())
-        game = table.game if table is not None else None
-        to_move = game.to_move if game is not None else None
+        to_move = table.game.to_move if table.game is not None else None
         if to_move is not None and not plan.seats[to_move].computer_plays and (
                 to_move == seat or deadlines.paused(seats)):
             user_id = plan.seats[to_move].user_id
@@ -301,7 +304,7 @@ class Vacations:
     async def _games_of(self, user_id: int) -> list[tuple[int, int]]:
         """``(game id, channel id)`` of every running game the user sits in, as the database has them."""
         try:
-            rows = await self.host.store.open_games()
+            rows = await self.host.store.open_games_of(user_id)
         except StorageFailed as exc:
             log.warning("cannot read the open games: %s", exc)
             raise refusal("host.error.storage") from None
@@ -351,49 +354,17 @@ class Vacations:
             table.version = version
         return self._change(table.id, table.channel_id, seat, plan.seats, table)
 
-    async def _stored(self, game_id: int, user_id: int,
-                      planner: Planner) -> VacationChange | None:
-        """Plan and make a change to a game another process holds, from its row (written only if the row has not
-        changed meanwhile); that process's reminders and deadlines follow once it reads the game again."""
-        try:
-            row = await self.host.store.get_game(game_id)
-        except StorageFailed:
-            raise refusal("host.error.storage") from None
-        if row is None or row.status != "running":
-            return None
-        try:
-            seats = [Seat.from_dict(s) for s in row.seats]
-        except TypeError:
-            log.warning("game %d: unreadable seats; its vacation is left out", game_id)
-            return None
-        seat = next((i for i, s in enumerate(seats) if s.user_id == user_id), None)
-        plan = planner(seats, seat, None) if seat is not None else None
-        if plan is None or seat is None:
-            return None
-        locale = str(row.options.get("locale", "en"))
-        owed = [replace(d, payload={**d.payload, "locale": locale}) for d in plan.deliveries if d.kind == NOTICE_POST]
-        try:
-            await self.host.store.update_game(game_id, now=self.host.now(), expect_version=row.version,
-                                              seats=[s.to_dict() for s in plan.seats], deliveries=owed,
-                                              timers=plan.timers, cancel_timers=deadlines.KINDS)
-        except StaleGame:
-            raise refusal("host.error.conflict") from None
-        except StorageFailed:
-            raise refusal("host.error.storage") from None
-        return self._change(game_id, row.channel_id, seat, plan.seats, None)
-
     @staticmethod
-    def _change(game_id: int, channel_id: int, seat: int, seats: list[Seat], table: Table | None) -> VacationChange:
+    def _change(game_id: int, channel_id: int, seat: int, seats: list[Seat], table: Table) -> VacationChange:
         vacation = vacation_of(seats[seat])
-        game = table.game if table is not None else None
-        to_move = game.to_move if game is not None else None
+        to_move = table.game.to_move if table.game is not None else None
         computer_to_move = (to_move is not None and seats[to_move].computer_plays
                             and not deadlines.paused(seats))
         return VacationChange(game_id=game_id, channel_id=channel_id, seat=seat, name=seats[seat].name,
                               state=vacation.state if vacation is not None else None,
                               until=vacation.until if vacation is not None else 0.0,
                               computer_to_move=computer_to_move,
-                              info=table.info() if table is not None else None)
+                              info=table.info())
 
 
 

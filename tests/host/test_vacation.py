@@ -220,7 +220,8 @@ async def test_a_game_another_process_holds_is_read_from_the_database(store: Any
     await three_players(host)
     game_id = host.info(CH).game_id
     [change] = await other.vacations.start(BO, 2)
-    assert change.info is None and (change.game_id, change.state) == (game_id, "vote")
+    assert (change.game_id, change.state) == (game_id, "vote")
+    assert change.info == other.info(CH) and change.info.seats[1].vacation == "vote"  # loaded, then changed
     row = await store.get_game(game_id)
     assert row.seats[1]["vacation"]["state"] == "vote" and row.seats[1]["vacation"]["voters"] == [ADA, CY]
     assert [(n["key"], n["vote"], n["locale"]) for n in await notices(store)] == [("bot.vacation.vote", 1, "en")]

@@ -1,0 +1,107 @@
+"""Two hosts (as two processes would have) over one PostgreSQL database: a host whose copy of a game is behind
+decides nothing on it (issue 18). Reading a game again costs one indexed read when the copy is current, without
+waiting for the channel's lock; a command that touches several games (vacation, back) reads each again under its
+lock before deciding."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.host.host import Host
+from bot.host.postgres_store import PostgresStore
+from bot.host.settings import Settings
+from bot.host.vacation import PAUSE
+from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, SEED, Clock, first_legal, play_first, tiny_factory
+
+WAIT = 60.0
+"""Only a guard against a hang (a refresh waiting for a lock the test holds); never a timing claim."""
+
+
+def make(store: PostgresStore, clock: Clock) -> Host:
+    return Host(store, Settings(reminder_hours=1.0), clock=clock, game_factory=tiny_factory, chooser=first_legal,
+                new_seed=lambda: SEED)
+
+
+@pytest.fixture
+async def stores(pg_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    first, second = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def two_games(host: Host) -> None:
+    """Ada plays in two channels: with Bo in ``CH``, with Cy in ``CH2``."""
+    for channel, user, name in ((CH, BO, "Bo"), (CH2, CY, "Cy")):
+        await host.open(channel, GUILD, ADA, "Ada")
+        await host.join(channel, user, name)
+        await host.start(channel, ADA)
+
+
+async def test_a_current_copy_is_read_without_waiting_for_the_channels_lock(stores: Any) -> None:
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await two_games(one)
+    await two.load()
+    async with two.lock_of(CH):  # a change of this process in the channel is under way
+        info = await asyncio.wait_for(two.refresh(CH), WAIT)
+    assert info == one.info(CH)
+    await play_first(one, CH)  # now two's copy is behind: read again (under the lock, free again)
+    info = await two.refresh(CH)
+    assert info is not None and info.seq == 1 and info == one.info(CH)
+
+
+async def test_vacation_and_back_where_one_copy_is_behind_change_every_game_at_the_first_try(stores: Any) -> None:
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await two_games(one)
+    await two.load()  # holds both games
+    await play_first(one, CH)  # two's copy of the first game is one move behind
+
+    changes = await two.vacations.start(ADA, 3)
+    assert sorted((c.channel_id, c.state) for c in changes) == [(CH, "vote"), (CH2, "vote")]
+    for channel in (CH, CH2):
+        row = await stores[0].get_game(one.info(channel).game_id)
+        assert row.seats[0]["vacation"]["state"] == "vote"
+    assert two.info(CH).seq == 1  # read again before deciding
+
+    game_id = one.info(CH).game_id
+    await one.vacations.vote(game_id, BO, 0, PAUSE)  # two's copy of the first game is behind again
+    ended = await two.vacations.end(ADA)
+    assert sorted((c.channel_id, c.state) for c in ended) == [(CH, None), (CH2, None)]
+    for channel in (CH, CH2):
+        row = await stores[0].get_game(one.info(channel).game_id)
+        assert row.seats[0]["vacation"] is None
+
+
+async def test_vacation_loads_a_game_this_process_never_held(stores: Any) -> None:
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await two.load()  # before the games were opened: it holds neither
+    await two_games(one)
+    changes = await two.vacations.start(ADA, 2)
+    assert sorted(c.channel_id for c in changes) == [CH, CH2]
+    assert all(c.info is not None and c.info == two.info(c.channel_id) for c in changes)
+    await one.refresh(CH)
+    assert one.info(CH).seats[0].vacation == "vote"
+
+
+async def test_a_settings_change_keeps_what_another_process_stored_since_its_last_sweep(stores: Any) -> None:
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await two.load()
+    await one.change_settings(ADA, time_zone="Europe/Berlin")
+    assert two.settings_of(ADA).time_zone != "Europe/Berlin"  # two's copy is behind
+    await two.refresh_settings()  # what /santacruz settings does first
+    assert two.settings_of(ADA) == one.settings_of(ADA)
+    changed = await two.change_settings(ADA, reminders=False)
+    assert (changed.time_zone, changed.reminders) == ("Europe/Berlin", False)
+    assert (await stores[0].user_settings())[ADA] == changed
