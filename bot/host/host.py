@@ -1583,7 +1583,7 @@ class Host:
             log.warning("reading the stats of a player failed: %s", exc)
             raise HostError("bot.stats.storage_failed") from None
         line = next((history[pool] for pool in POOLS if history.get(pool)), [])
-        return player_stats(user_id, results, ratings, [round(x) for x in line])
+        return player_stats(user_id, results, ratings, line)
 
     async def leaderboard(self, guild_id: int, user_id: int, by: str = "rating", page: int = 0) -> Leaderboard:
         """One page of a server's leaderboard by ``rating``, ``wins`` or ``games``, with the caller's own row."""
