@@ -59,23 +59,30 @@ def has(key: str) -> bool:
 
 
 def t(key: str, locale: object = DEFAULT_LOCALE, /, **values: Any) -> str:
-    """The text for ``key`` in ``locale`` with ``values`` filled in."""
+    """The text for ``key`` in ``locale`` with ``values`` filled in.
+
+    A counted key (one with ``.one`` and ``.other`` forms and no text of its own) read with a ``count`` value
+    picks its form as :func:`tn` does: ``t("bot.reply.joined", "en", count=1)``.
+    """
     lang = normalize_locale(locale)
+    if "count" in values and key not in catalogue(DEFAULT_LOCALE) and f"{key}.one" in catalogue(DEFAULT_LOCALE):
+        key = f"{key}.{plural_form(values['count'], lang)}"
     template = catalogue(lang).get(key)
     if template is None:
         template = catalogue(DEFAULT_LOCALE)[key]
     return template.format(**values) if values else template
 
 
-def plural_form(count: int, locale: object = DEFAULT_LOCALE) -> str:
-    """``'one'`` or ``'other'``: the plural category of ``count`` (French counts 0 and 1 as singular)."""
+def plural_form(count: float, locale: object = DEFAULT_LOCALE) -> str:
+    """``'one'`` or ``'other'``: the plural category of ``count`` (French counts 0 and 1 as singular, and any
+    number below 2: « 1,5 heure »)."""
     n = abs(count)
     if normalize_locale(locale) == "fr":
         return "one" if n < 2 else "other"
     return "one" if n == 1 else "other"
 
 
-def tn(key: str, count: int, locale: object = DEFAULT_LOCALE, /, **values: Any) -> str:
+def tn(key: str, count: float, locale: object = DEFAULT_LOCALE, /, **values: Any) -> str:
     """The text of ``<key>.one`` or ``<key>.other`` for ``count``; ``{count}`` is filled in too.
 
     ``tn("game.points", 1, "en")`` gives ``"1 point"``, ``tn("game.points", 3, "de")`` ``"3 Punkte"``.

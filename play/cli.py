@@ -122,7 +122,7 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO) -> None:
     if you["bird_chips"]:
         print("  " + t("cli.play.birds", locale, chips=", ".join(map(str, you["bird_chips"]))), file=stream)
     if view["pending"]:
-        print("  " + t("cli.play.pending", locale, left=view["pending"]["builds_left"],
+        print("  " + tn("cli.play.pending", view["pending"]["builds_left"], locale,
                        card=t(f"game.card.{view['pending']['card']}.short", locale)), file=stream)
     sites = {s["id"]: s for s in view["board"]["sites"]}
     print("  " + t("cli.play.legal", locale), file=stream)

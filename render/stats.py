@@ -2,8 +2,10 @@
 game, two line charts side by side.
 
 A pure function of the numbers (and the two titles, already in the reader's language): no view, no database.
-Layers: background; per panel a card, its title, the grid with its values, the line (drawn at twice the size
-and reduced, so it is smooth) with a dot on each game when there are few, and the last value at the line's end.
+Layers: background; per panel a card, its title, the grid with its values, the game numbers under the chart (every
+game while there are few, else the first and the last), the line (drawn at twice the size and reduced, so it is
+smooth) with a dot on each game when there are few, and the last value at the line's end. A single game is a dot in
+the middle of its panel, with its value above it and the grid around it, so the picture reads after one game too.
 """
 
 from __future__ import annotations
@@ -22,10 +24,26 @@ WIDTH_RATIO = 0.75
 
 
 def _grid_step(span: float) -> int:
-    for step in (1, 2, 5, 10, 20, 25, 50, 100):
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500):
         if span / step <= 6:
             return step
-    return 200
+    return 1000
+
+
+def _range(series: Sequence[float]) -> tuple[int, int, int]:
+    """The grid's ``bottom``, ``top`` and ``step`` for the values; a single value sits in the middle of its range."""
+    low, high = min(series), max(series)
+    if len(series) == 1:
+        step = _grid_step(max(2.0, abs(high) / 4))
+        return step * math.floor((low - step) / step), step * math.ceil((high + step) / step), step
+    step = _grid_step(max(1.0, high - low))
+    bottom = step * math.floor(low / step)
+    return bottom, max(bottom + step, step * math.ceil(high / step)), step
+
+
+def _ticks(count: int) -> list[int]:
+    """The games (0-based) numbered under the chart: all of up to 12, else the first and the last."""
+    return list(range(count)) if count <= 12 else [0, count - 1]
 
 
 def render_stats(ratings: Sequence[float], scores: Sequence[int], *, titles: tuple[str, str],
@@ -52,20 +70,19 @@ def _panel(img: Image.Image, rect: tuple[int, int, int, int], series: list[float
                         width=max(1, round(2 * u)))
     line, size = fit(title, round(24 * u), x1 - x0 - 30 * u, "bold")
     text(img, x0 + 16 * u, y0 + 14 * u, line, size, theme.text, weight="bold")
-    cx0, cy0, cx1, cy1 = x0 + round(70 * u), y0 + round(60 * u), x1 - round(60 * u), y1 - round(20 * u)
+    cx0, cy0, cx1, cy1 = x0 + round(70 * u), y0 + round(60 * u), x1 - round(60 * u), y1 - round(44 * u)
     if not series:
         d.line([(cx0, cy1), (cx1, cy1)], fill=theme.chart_grid, width=max(1, round(2 * u)))
         return
-    low, high = min(series), max(series)
-    step = _grid_step(max(1.0, high - low))
-    bottom = step * math.floor(low / step)
-    top = max(bottom + step, step * math.ceil(high / step))
+    bottom, top, step = _range(series)
 
     def py(v: float) -> float:
         return cy1 - (v - bottom) / (top - bottom) * (cy1 - cy0)
 
     def px(i: int) -> float:
-        return cx0 + (i / max(1, len(series) - 1)) * (cx1 - cx0)
+        if len(series) == 1:
+            return (cx0 + cx1) / 2
+        return cx0 + (i / (len(series) - 1)) * (cx1 - cx0)
 
     k = 2
     big = Image.new("RGB", ((cx1 - cx0 + 20) * k, (cy1 - cy0 + 20) * k), theme.card)
@@ -74,12 +91,19 @@ def _panel(img: Image.Image, rect: tuple[int, int, int, int], series: list[float
         y = (py(v) - cy0 + 10) * k
         bd.line([(10 * k, y), ((cx1 - cx0 + 10) * k, y)], fill=theme.chart_grid, width=max(1, round(u * k)))
         text(img, cx0 - 14 * u, py(v), str(v), round(16 * u), theme.muted, anchor="rm")
+    for i in _ticks(len(series)):
+        text(img, px(i), cy1 + 14 * u, str(i + 1), round(16 * u), theme.muted, anchor="mt")
     points = [((px(i) - cx0 + 10) * k, (py(v) - cy0 + 10) * k) for i, v in enumerate(series)]
-    bd.line(points if len(points) > 1 else points * 2, fill=colour, width=round(4 * u * k), joint="curve")
+    if len(points) > 1:
+        bd.line(points, fill=colour, width=round(4 * u * k), joint="curve")
     if len(points) <= 30:
-        r = 5 * u * k
+        r = (9 if len(points) == 1 else 5) * u * k
         for x, y in points:
             bd.ellipse((x - r, y - r, x + r, y + r), fill=colour)
     img.paste(big.reduce(k), (cx0 - 10, cy0 - 10))
-    text(img, px(len(series) - 1) + 10 * u, py(series[-1]), f"{series[-1]:g}", round(18 * u), theme.text,
-         weight="bold", anchor="lm")
+    last = f"{series[-1]:g}"
+    if len(series) == 1:
+        text(img, px(0), py(series[0]) - 16 * u, last, round(26 * u), theme.text, weight="bold", anchor="mb")
+    else:
+        text(img, px(len(series) - 1) + 10 * u, py(series[-1]), last, round(18 * u), theme.text, weight="bold",
+             anchor="lm")

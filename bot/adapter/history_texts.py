@@ -1,14 +1,16 @@
 """The words of players' history: ``/santacruz stats`` and ``/santacruz leaderboard`` answers, in the reader's
 language, from the host's :class:`~bot.host.ratings.PlayerStats` and :class:`~bot.host.ratings.Leaderboard`.
 
-Names are escaped (no mention, no markdown); ratings show as the rounded ordinal (``mu − 3·sigma``).
+Names are escaped (no mention, no markdown); ratings show on the familiar scale of
+:func:`~bot.host.ratings.displayed` (a newcomer at 1000, never below 0), marked provisional during the first
+:data:`~bot.host.ratings.PROVISIONAL_GAMES` rated games, and the stats say in one line what a rating means.
 """
 
 from __future__ import annotations
 
 from bot.adapter.texts import esc
-from bot.host.ratings import BoardRow, Leaderboard, PlayerStats
-from i18n import t
+from bot.host.ratings import PROVISIONAL_GAMES, BoardRow, Leaderboard, PlayerStats, provisional
+from i18n import t, tn
 
 
 def _share(part: int, whole: int) -> str:
@@ -29,29 +31,39 @@ def stats_text(stats: PlayerStats, locale: str) -> str:
     """A person's statistics in a server, one fact a line."""
     lines = [f"**{t('bot.stats.title', locale, name=esc(stats.name))}**",
              t("bot.stats.games", locale, games=stats.games, wins=stats.wins, share=_share(stats.wins, stats.games))]
-    lines += [t("bot.stats.by_players", locale, players=s.players, games=s.games, wins=s.wins,
-                share=_share(s.wins, s.games)) for s in stats.by_players]
+    lines += [tn("bot.stats.by_players", s.wins, locale, players=s.players, games=s.games,
+                 share=_share(s.wins, s.games)) for s in stats.by_players]
     lines += [
         t("bot.stats.score", locale, average=_number(stats.average_score, locale), best=stats.best_score),
         t("bot.stats.rank", locale, rank=_number(stats.average_rank, locale)),
         t("bot.stats.cards", locale, favourite=_card(stats.favourite_card, locale),
           profitable=_card(stats.profitable_card, locale)),
-        t("bot.stats.birds", locale, points=stats.bird_chips),
+        t("bot.stats.birds", locale, points=tn("game.points", stats.bird_chips, locale)),
         t("bot.stats.computers", locale, games=stats.games_with_computers),
     ]
     for pool in ("humans", "mixed"):
         rating = stats.ratings.get(pool)
         if rating is not None:
-            lines.append(t(f"bot.stats.rating_{pool}", locale, rating=rating.shown, games=rating.games))
+            lines.append(tn(f"bot.stats.rating_{pool}", rating.games, locale, rating=rating.shown,
+                            provisional=_provisional(rating.games, locale)))
     if not stats.ratings:
         lines.append(t("bot.stats.unrated", locale))
+    lines.append(t("bot.stats.rating_meaning", locale, games=PROVISIONAL_GAMES))
     return "\n".join(lines)
 
 
+def _provisional(games: int, locale: str) -> str:
+    """" (provisional)" after a rating with too few rated games, else nothing."""
+    return t("bot.stats.provisional", locale) if provisional(games) else ""
+
+
 def _row(row: BoardRow, locale: str) -> str:
-    rating = str(row.rating) if row.rating is not None else t("bot.leaderboard.unrated", locale)
-    return t("bot.leaderboard.row", locale, place=row.place, name=esc(row.name), rating=rating, wins=row.wins,
-             games=row.games)
+    if row.rating is None:
+        rating = t("bot.leaderboard.unrated", locale)
+    else:
+        rating = f"{row.rating}{_provisional(row.rated_games, locale)}"
+    return t("bot.leaderboard.row", locale, place=row.place, name=esc(row.name), rating=rating,
+             wins=tn("bot.count.wins", row.wins, locale), games=tn("bot.count.games", row.games, locale))
 
 
 def leaderboard_text(board: Leaderboard, user_id: int, locale: str) -> str:

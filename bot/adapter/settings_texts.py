@@ -2,7 +2,8 @@
 a turn DM that counts the other games waiting, and the one DM that gathers what waited during quiet hours.
 
 All in the person's own language; times are Discord timestamps (``<t:…:R>``), which every reader sees in their own
-language and time zone.
+language and time zone. A relative timestamp reads "3 hours ago" / "vor 3 Stunden" / "il y a 3 heures" by itself,
+so the texts say when a turn *started* (never "since 3 hours ago"); counts go through the plural forms.
 """
 
 from __future__ import annotations
@@ -11,7 +12,12 @@ from collections.abc import Sequence
 
 from bot.adapter.texts import channel_link, esc, lines_text, message_link, timestamp
 from bot.host.user_settings import OpenGame, UserSettings, local_time, quiet_until
-from i18n import t, tn
+from i18n import plural_form, t, tn
+
+
+def counted(key: str, count: float, locale: str) -> str:
+    """A number of hours or days in words ("1 hour", "1.5 hours"), whole numbers without decimals."""
+    return t(f"{key}.{plural_form(count, locale)}", locale, count=f"{count:g}")
 
 
 def settings_text(settings: UserSettings, locale: str, *, now: float, default_hours: float,
@@ -30,7 +36,7 @@ def settings_text(settings: UserSettings, locale: str, *, now: float, default_ho
         lines.append(t("bot.settings.quiet_off", locale))
     if settings.reminders:
         hours = settings.reminder_hours or default_hours
-        lines.append(t("bot.settings.reminders", locale, hours=f"{hours:g}"))
+        lines.append(t("bot.settings.reminders", locale, hours=counted("bot.count.hours", hours, locale)))
     else:
         lines.append(t("bot.settings.reminders_off", locale))
     lines.append(t("bot.settings.turn_dms_on" if settings.turn_dms else "bot.settings.turn_dms_off", locale))

@@ -8,24 +8,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.adapter.settings_texts import counted
 from bot.adapter.texts import esc, mention
 from bot.host.stale import ABANDONED, LOBBY_CLOSED, NOTICE
 from i18n import t
 
 
-def days_text(days: Any) -> str:
-    """A number of days as people write it (``14``, ``1.5``)."""
-    return f"{float(days):g}"
+def days_text(days: Any, locale: str) -> str:
+    """A number of days in words, after a preposition ("14 days", "1 day", „nach 14 Tagen“)."""
+    return counted("bot.count.days_after", float(days), locale)
 
 
 def stale_text(payload: dict[str, Any]) -> str:
     """The channel post of a ``stale_post`` delivery."""
-    what, locale, days = payload["what"], str(payload["locale"]), days_text(payload["days"])
+    what, locale = payload["what"], str(payload["locale"])
+    days = days_text(payload["days"], locale)
     if what == LOBBY_CLOSED:
         return t("bot.stale.lobby_closed", locale, days=days)
     if what == NOTICE:
         mentions = " ".join(mention(int(user_id)) for user_id in payload["user_ids"])
-        return t("bot.stale.notice", locale, mentions=mentions, days=days, grace=days_text(payload["grace_days"]))
+        grace = days_text(payload["grace_days"], locale)
+        return t("bot.stale.notice", locale, mentions=mentions, days=days, grace=grace)
     if what == ABANDONED:
         return t("bot.stale.abandoned", locale, days=days)
     raise ValueError(f"unknown stale post {what!r}")
@@ -33,4 +36,4 @@ def stale_text(payload: dict[str, Any]) -> str:
 
 def kept_open_text(name: str, stale_days: float, locale: str) -> str:
     """The notice once someone seated pressed "Keep it open" (it replaces the notice, without its button)."""
-    return t("bot.stale.kept_open", locale, name=esc(name), days=days_text(stale_days))
+    return t("bot.stale.kept_open", locale, name=esc(name), days=days_text(stale_days, locale))

@@ -238,7 +238,8 @@ def hand_text(view: View, locale: str) -> str:
     me = view["players"][you["seat"]]
     scoring = ", ".join(scoring_name(c, locale) for c in you["scoring_cards"]) or t("bot.hand.no_cards", locale)
     chips = you["bird_chips"]
-    birds = (t("bot.hand.chips", locale, chips=", ".join(str(c) for c in chips), points=sum(chips))
+    birds = (t("bot.hand.chips", locale, chips=", ".join(str(c) for c in chips),
+               points=tn("game.points", sum(chips), locale))
              if chips else t("bot.hand.no_chips", locale))
     lines = [
         t("bot.hand.score", locale, points=tn("game.points", me["score"], locale), rank=me["rank"]),
@@ -444,7 +445,8 @@ def past_game_text(game: PastGame, url: str | None, locale: str) -> str:
     """One past game: its number, date, winner, the ranking and a link to its game-over post."""
     lines = [t("bot.history.game", locale, id=game.game_id, date=timestamp(game.finished_at, "f"),
                winner=esc(game.winner))]
-    lines += [t("bot.history.rank", locale, rank=rank, name=past_name(game, seat, locale), score=game.scores[seat])
+    lines += [t("bot.history.rank", locale, rank=rank, name=past_name(game, seat, locale),
+                score=tn("game.points", game.scores[seat], locale))
               for rank, seat in enumerate(game.ranking, start=1)]
     if url:
         lines.append(t("bot.history.link", locale, url=url))

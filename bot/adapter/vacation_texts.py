@@ -2,13 +2,15 @@
 ``notice_dm`` deliveries), the notes that explain a vacation in the others' reminders, and the lobby's deadline.
 
 The host words nothing: a notice's payload holds a catalogue key and its raw values (names, times as seconds since
-the epoch); here names are escaped and channels become links, in the given language.
+the epoch, a number of days); here names are escaped, channels become links and days words ("1 day", "3 days"), in
+the given language.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
+from bot.adapter.settings_texts import counted
 from bot.adapter.texts import channel_link, esc
 from bot.host.deadlines import DEADLINE_HOURS
 from bot.host.table import TableInfo
@@ -30,6 +32,8 @@ def notice_text(payload: dict[str, Any], locale: str) -> str:
         params["name"] = esc(str(params["name"]))
     if "channel" in params:
         params["channel"] = channel_link(int(params["channel"]))
+    if "days" in params:
+        params["days"] = counted("bot.count.days", float(params["days"]), locale)
     return t(str(payload["key"]), locale, **params)
 
 

@@ -23,6 +23,7 @@ from bot.host.ratings import (
     Leaderboard,
     Rating,
     SeatResult,
+    displayed,
     new_rating,
     rate,
     rated_people,
@@ -166,7 +167,7 @@ async def _own_row(db: Sql, guild: int, column: str, tie: str, source: str, user
 def _board_row(place: int, row: Mapping[str, Any]) -> BoardRow:
     ordinal = row["ordinal"]
     return BoardRow(place=place, user_id=int(row["user_id"]), name=str(row["name"]),
-                    rating=round(float(ordinal)) if ordinal is not None else None,
+                    rating=displayed(float(ordinal)) if ordinal is not None else None,
                     rated_games=int(row["rated_games"] or 0), wins=int(row["wins"]), games=int(row["games"]))
 
 

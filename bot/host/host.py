@@ -109,7 +109,7 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.game_over           the game is over
     host.error.not_seated          the user has no seat in the game
     host.error.already_seated      join twice
-    host.error.lobby_full          (max) four seats taken
+    host.error.lobby_full          (max) four seats taken (``lobby_full_computers``: one of them a computer's)
     host.error.too_few_players     (min) start with one seat
     host.error.too_many_players    (max) open with too many computer seats
     host.error.not_opener          (opener) only the opener or Manage Channels may do this
@@ -269,6 +269,11 @@ def default_chooser(view: View, strength: str, seed: int, budget: float) -> str:
 
 def _new_seed() -> int:
     return secrets.randbits(62)
+
+
+def lobby_full(seats: Sequence[Seat]) -> str:
+    """The refusal of a full lobby: it suggests removing a computer seat only when there is one."""
+    return "host.error.lobby_full_computers" if any(s.is_computer for s in seats) else "host.error.lobby_full"
 
 
 class HostError(Exception):
@@ -756,7 +761,7 @@ class Host:
             if table.seat_of(user_id) is not None:
                 raise HostError("host.error.already_seated")
             if len(table.seats) >= MAX_PLAYERS:
-                raise HostError("host.error.lobby_full", max=MAX_PLAYERS)
+                raise HostError(lobby_full(table.seats), max=MAX_PLAYERS)
             seats = [*table.seats, Seat(user_id, name)]
             await self._save_seats(table, seats)
             table.seats = seats
@@ -784,7 +789,7 @@ class Host:
             self._check_opener(table, user_id, can_manage)
             strength = self._strength(strength)
             if len(table.seats) >= MAX_PLAYERS:
-                raise HostError("host.error.lobby_full", max=MAX_PLAYERS)
+                raise HostError(lobby_full(table.seats), max=MAX_PLAYERS)
             seats = [*table.seats, self._computer_seat(table.seats, strength, table.options.locale)]
             await self._save_seats(table, seats)
             table.seats = seats
@@ -1607,7 +1612,7 @@ class Host:
             log.warning("reading the stats of a player failed: %s", exc)
             raise HostError("bot.stats.storage_failed") from None
         line = next((history[pool] for pool in POOLS if history.get(pool)), [])
-        return player_stats(user_id, results, ratings, [round(x) for x in line])
+        return player_stats(user_id, results, ratings, line)
 
     async def leaderboard(self, guild_id: int, user_id: int, by: str = "rating", page: int = 0) -> Leaderboard:
         """One page of a server's leaderboard by ``rating``, ``wins`` or ``games``, with the caller's own row."""

@@ -5,7 +5,12 @@ A finished game leaves one :class:`SeatResult` per seat (a person or a computer)
 game by :func:`game_results`. Ratings live per server (guild) and *pool*: ``humans`` for all-human games,
 ``mixed`` for games with computer seats, where only the people are rated, against each other, by their
 places among themselves (the engine's ranking, ties already broken). A game with fewer than two people
-rates nobody; an abandoned game never reaches here. A rating shows as its ordinal ``mu − 3·sigma``, rounded.
+rates nobody; an abandoned game never reaches here.
+
+What is stored is openskill's ``mu`` and ``sigma`` and the ordinal ``mu − 3·sigma`` (a cautious estimate: the skill
+is very likely at least that). Players see it on a familiar scale instead (:func:`displayed`): ``1000 + 40 ×
+ordinal``, rounded and never below 0, so a newcomer starts at 1000; it is *provisional* until
+:data:`PROVISIONAL_GAMES` rated games.
 """
 
 from __future__ import annotations
@@ -27,6 +32,23 @@ PAGE_SIZE: Final = 10
 """Rows on one page of a leaderboard."""
 
 _MODEL: Final = PlackettLuce()
+
+DISPLAY_START: Final = 1000
+"""The shown rating of a newcomer (ordinal 0: openskill's ``mu`` 25, ``sigma`` 25/3)."""
+DISPLAY_SCALE: Final = 40
+"""Shown points per unit of the ordinal (openskill's ``beta``, 25/6, is about 170 shown points)."""
+PROVISIONAL_GAMES: Final = 5
+"""A rating is shown as provisional until this many rated games."""
+
+
+def displayed(ordinal: float) -> int:
+    """The rating as players see it: ``1000 + 40 × ordinal``, rounded, never below 0."""
+    return max(0, round(DISPLAY_START + DISPLAY_SCALE * ordinal))
+
+
+def provisional(games: int) -> bool:
+    """Whether a rating after ``games`` rated games is still provisional."""
+    return games < PROVISIONAL_GAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +94,12 @@ class Rating:
 
     @property
     def shown(self) -> int:
-        """The rating as players see it: the ordinal, rounded."""
-        return round(self.ordinal)
+        """The rating as players see it (:func:`displayed`)."""
+        return displayed(self.ordinal)
+
+    @property
+    def provisional(self) -> bool:
+        return provisional(self.games)
 
 
 def new_rating() -> Rating:
@@ -149,15 +175,16 @@ class PlayerStats:
     ratings: dict[str, Rating]
     """Pool -> the current rating (pools the person has no rated game in are missing)."""
     rating_history: list[float]
-    """The shown rating after each rated all-human game (else mixed), oldest first: the picture's line."""
+    """The shown rating (:func:`displayed`) after each rated all-human game (else mixed), oldest first: the
+    picture's line."""
     scores: list[int]
     """The score of each game, oldest first."""
 
 
 def player_stats(user_id: int, rows: Sequence[dict[str, Any]], ratings: dict[str, Rating],
                  history: Sequence[float]) -> PlayerStats | None:
-    """The statistics of one person from their ``rows`` of results (oldest first, as the stores return them);
-    ``None`` when they have finished no game here."""
+    """The statistics of one person from their ``rows`` of results (oldest first, as the stores return them) and
+    ``history``, the stored ordinal after each rated game; ``None`` when they have finished no game here."""
     if not rows:
         return None
     played: Counter[str] = Counter()
@@ -177,7 +204,7 @@ def player_stats(user_id: int, rows: Sequence[dict[str, Any]], ratings: dict[str
         favourite_card=_top(played), profitable_card=_top(points),
         bird_chips=sum(r["bird_chips"] for r in rows),
         games_with_computers=sum(bool(r["with_computers"]) for r in rows),
-        ratings=ratings, rating_history=list(history), scores=[int(r["score"]) for r in rows])
+        ratings=ratings, rating_history=[float(displayed(o)) for o in history], scores=[int(r["score"]) for r in rows])
 
 
 def _top(counter: Counter[str]) -> str | None:
@@ -195,6 +222,7 @@ class BoardRow:
     user_id: int
     name: str
     rating: int | None
+    """The shown rating (:func:`displayed`), ``None`` without a rated game."""
     rated_games: int
     wins: int
     games: int

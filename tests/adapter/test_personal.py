@@ -99,14 +99,14 @@ async def test_games_across_two_servers_and_in_a_dm_yours_first(world: tuple[Dri
         reply = await driver.answer(await driver.slash("games", user="alice", channel=channel))
         lines = reply.text.splitlines()
         assert lines[0] == t("bot.games.title", "en") and len(lines) == 3, reply.text
-        assert lines[1].startswith(f"- <#{second.id}>: **your turn** since <t:")
-        assert lines[2].startswith(f"- <#{first.id}>: Bob’s turn since <t:")
+        assert lines[1].startswith(f"- <#{second.id}>: **your turn** (started <t:")
+        assert lines[2].startswith(f"- <#{first.id}>: Bob’s turn (started <t:")
         for line, where in ((lines[1], second), (lines[2], first)):  # a link to the game's latest post
             latest = board_posts(fake, where)[-1]
             assert line.endswith(f"[latest post](https://discord.com/channels/{where.guild_id}/{where.id}/{latest.id})")
         assert reply.ephemeral or channel.guild_id is None
     reply = await driver.answer(await driver.slash("games", user="bob", channel=fake.dm_channel("bob")))
-    assert reply.text.splitlines()[1].startswith(f"- <#{first.id}>: **du bist dran** seit")
+    assert reply.text.splitlines()[1].startswith(f"- <#{first.id}>: **du bist dran** (Zug begann <t:")
     # now both wait for Alice: the turn DM of the one says the other waits too
     clock.now += HOUR
     await play_until(driver, first, "alice")
@@ -134,7 +134,8 @@ async def test_the_settings_panel_refuses_in_words_and_survives_a_restart(
     await driver.restart()
     panel = await driver.answer(await driver.slash("settings", user="alice", channel=fake.dm_channel("alice")))
     for line in (t("bot.settings.time_zone", "en", zone="Europe/Berlin", time="20:00"),
-                 t("bot.settings.quiet", "en", start="22", end="07"), t("bot.settings.reminders", "en", hours="6"),
+                 t("bot.settings.quiet", "en", start="22", end="07"),
+                 t("bot.settings.reminders", "en", hours="6 hours"),
                  t("bot.settings.turn_dms_off", "en")):
         assert line in panel.text, panel.text
     assert panel.custom_ids == [f"sc:settings:forget:{fake.user('alice').id}"]

@@ -89,7 +89,7 @@ async def test_a_lobby_not_started_closes_after_a_week_across_a_restart(driver: 
     await driver.restart()  # the bot forgets which message was the lobby's: it finds it again
     clock(driver).advance(4)
     await run_timers(driver)
-    await post_saying(driver, t("bot.stale.lobby_closed", "en", days="7"))
+    await post_saying(driver, t("bot.stale.lobby_closed", "en", days="7 days"))
     await driver.fake.wait_until(lambda: not driver.fake.message(lobby.id).buttons, timeout=TIMEOUT,
                                  description="the lobby message without its buttons")
     assert t("bot.lobby.closed", "en") in driver.fake.message(lobby.id).content
@@ -105,7 +105,7 @@ async def test_a_started_lobby_does_not_close(driver: Driver) -> None:
     await run_timers(driver)
     await driver.settle()
     assert driver.info().status == "running"
-    closed = t("bot.stale.lobby_closed", "en", days="7")
+    closed = t("bot.stale.lobby_closed", "en", days="7 days")
     assert not [m for m in driver.fake.messages(driver.channel) if m.content == closed]
 
 
@@ -125,8 +125,8 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
     await driver.answer(await driver.slash("settings", {"quiet_from": hour, "quiet_to": (hour + 1) % 24}, user="bob"))
     await run_timers(driver)
     alice, bob = fake.user("alice"), fake.user("bob")
-    notice_text = t("bot.stale.notice", "en", mentions=f"<@{alice.id}> <@{bob.id}>", days="14",
-                    grace=f"{KEEP_OPEN_DAYS:g}")
+    notice_text = t("bot.stale.notice", "en", mentions=f"<@{alice.id}> <@{bob.id}>", days="14 days",
+                    grace=f"{KEEP_OPEN_DAYS:g} days")
     notice = await post_saying(driver, notice_text)
     [button] = notice.buttons
     assert button["label"] == t("bot.button.keep_open", "en")
@@ -140,7 +140,7 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
     click = await fake.click_button(notice, button["custom_id"], user="bob")  # not bob's turn: still his game
     await click.wait_for_callback(timeout=TIMEOUT)
     await fake.wait_until(lambda: fake.message(notice.id).content == t("bot.stale.kept_open", "en", name="Bob",
-                                                                        days="14"),
+                                                                        days="14 days"),
                           timeout=TIMEOUT, description="the notice saying Bob kept the game open")
     assert not fake.message(notice.id).buttons
     clock(driver).advance(KEEP_OPEN_DAYS)
@@ -157,7 +157,7 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
     await driver.restart()
     clock(driver).advance(KEEP_OPEN_DAYS - 1)
     await run_timers(driver)
-    await post_saying(driver, t("bot.stale.abandoned", "en", days="14"))
+    await post_saying(driver, t("bot.stale.abandoned", "en", days="14 days"))
     assert driver.info().status == "abandoned"
     guild_id = driver.channel.guild_id
     assert await driver.host.stats(guild_id, alice.id) is None and await driver.host.stats(guild_id, bob.id) is None

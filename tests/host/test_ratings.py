@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 
 from bot.host.host import Host, HostError
 from bot.host.postgres_store import PostgresStore
-from bot.host.ratings import PAGE_SIZE, Rating, SeatResult, game_results, new_rating, rate
+from bot.host.ratings import PAGE_SIZE, Rating, SeatResult, displayed, game_results, new_rating, rate
 from bot.host.store import MoveRow, Store
 from bot.host.table import TableInfo
 from engine import Game
@@ -105,7 +105,7 @@ def test_an_upset_moves_ratings_more_than_the_expected_result() -> None:
     strong, weak = Rating(35.0, 3.0, 20), Rating(20.0, 3.0, 20)
     expected, upset = rate([strong, weak]), rate([weak, strong])
     assert upset[0].mu - weak.mu > expected[0].mu - strong.mu > 0
-    assert Rating(30.0, 2.0).shown == 24
+    assert Rating(30.0, 2.0).shown == 1960  # ordinal 24 on the shown scale: 1000 + 40 × 24
 
 
 def test_ties_in_score_are_ranked_as_the_engine_ranks_them() -> None:
@@ -140,7 +140,7 @@ async def test_a_finished_game_of_people_is_rated_once_by_its_ranking(host: Host
     winner = stored[0]["user_id"]
     stats = await host.stats(GUILD, winner)
     assert stats is not None and stats.games == 1 and stats.wins == 1 and stats.ratings["humans"].games == 1
-    assert stats.scores == [stored[0]["score"]] and stats.rating_history == [round(by_user[winner]["ordinal"])]
+    assert stats.scores == [stored[0]["score"]] and stats.rating_history == [displayed(by_user[winner]["ordinal"])]
 
 
 async def test_scoring_cards_and_bird_chips_are_counted_from_the_whole_game(host: Host, sqlite: Store) -> None:

@@ -33,14 +33,14 @@ def test_every_reason_code_has_words_in_every_language() -> None:
 @pytest.mark.parametrize(("text", "words"), [
     ("ship 3", {"en": "Site 3 needs a church, and you have none left in your supply.",
                 "de": "Bauplatz 3 braucht eine Kirche, aber davon ist nichts mehr in deinem Vorrat.",
-                "fr": "L'emplacement 3 demande une église, et il ne t'en reste plus dans ta réserve."}),
+                "fr": "L’emplacement 3 demande une église, et il ne t’en reste plus dans ta réserve."}),
     ("road", {"en": "You can build with this road card, so you must: choose a site (possible: 5).",
               "de": "Mit dieser Wegkarte kannst du bauen, also musst du es auch: Wähle einen Bauplatz (möglich: 5).",
               "fr": "Tu peux construire avec cette carte route, tu dois donc le faire : choisis un emplacement "
                     "(possibles : 5)."}),
     ("score gold10", {"en": "You do not hold the scoring card “Gold (10)”.",
                       "de": "Du hast die Wertungskarte „Gold (10)“ nicht auf der Hand.",
-                      "fr": "Tu n'as pas la carte score « Or (10) » en main."}),
+                      "fr": "Tu n’as pas la carte score « Or (10) » en main."}),
 ])
 def test_a_refusal_is_worded_in_each_language(text: str, words: dict[str, str]) -> None:
     reason = refusal(text)
@@ -61,7 +61,7 @@ def test_the_hosts_refusal_gives_the_engine_reason_in_the_users_language() -> No
     assert error.text("de") == t("host.error.illegal_move", "de", move="road 6",
                                  reason="Bauplatz 6 ist mit keinem deiner Gebäude durch ein einzelnes Wegstück "
                                         "verbunden.")
-    assert error.text("fr").endswith("n'est pas à un tronçon de route de l'un de tes bâtiments.")
+    assert error.text("fr").endswith("n’est pas à un tronçon de route de l’un de tes bâtiments.")
     assert str(reason) == "Site 6 is not one road segment away from any of your buildings."
 
 
