@@ -169,3 +169,23 @@ def chain_font(index: int, size: int, weight: str) -> Font:
 def font(size: int, weight: str = "regular") -> Font:
     """The primary face of ``weight`` (``regular``, ``bold`` or ``condensed`` bold) at ``size`` pixels."""
     return chain_font(PRIMARY, size, weight)
+
+
+CAP_SAMPLE = "H0123456789"
+"""What a text's height is measured on: a capital and the digits (the ink from baseline to their tops)."""
+
+
+@cache
+def cap_height(size: int, weight: str = "regular") -> int:
+    """How tall capitals and digits of the primary face are at ``size`` (pixels, from the face's outlines)."""
+    _left, top, _right, bottom = font(size, weight).getbbox(CAP_SAMPLE, anchor="ls")
+    return round(bottom - top)
+
+
+@cache
+def size_for(cap: float, weight: str = "regular") -> int:
+    """The smallest font size whose :func:`cap_height` is at least ``cap`` pixels."""
+    size = max(1, int(cap))
+    while cap_height(size, weight) < cap:
+        size += 1
+    return size

@@ -221,7 +221,8 @@ def marker(size: int, color: RGB, ink: RGB, mark: str, laps: int, lap_color: RGB
             inset = i * 3 * k
             d.ellipse([inset, inset, full - inset - 1, full - inset - 1], fill=lap_color, outline=DARK, width=k)
         o = pad * k
-        d.ellipse([o, o, o + size * k - 1, o + size * k - 1], fill=color, outline=DARK, width=2 * k)
+        edge = WHITE if sum(color) < 240 else DARK  # a dark disc keeps its edge on dark panels
+        d.ellipse([o, o, o + size * k - 1, o + size * k - 1], fill=color, outline=edge, width=2 * k)
         script.draw(d, (o + size * k / 2, o + size * k * 0.53), mark, round(size * k * 0.58), ink, weight="bold",
                     anchor="mm")
 
