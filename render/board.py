@@ -16,6 +16,7 @@ The picture is then quantized with the base's fixed palette and written as a PNG
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from PIL import Image
@@ -93,6 +94,8 @@ def compose_board(view: View, *, locale: str = "en", personal: bool = False,
     if personal and view.get("you") is None:
         raise ValueError("a personal picture needs a seat's view (game.view(seat)), not the public view")
     locale = normalize_locale(locale)
+    if personal:  # a DM picture: narrower (smaller to send), its text as tall on a phone
+        theme = replace(theme, width=round(theme.width * theme.personal_share))
     board = view["board"]
     players = view["players"]
     base = get_base(board, static_board(board), theme, locale, len(players), personal)
@@ -115,7 +118,8 @@ def render_board(view: View, *, locale: str = "en", personal: bool = False,
     """The board picture of ``view`` as PNG bytes.
 
     ``personal=True`` needs a seat's view and flags and numbers the sites of its legal moves; it shows
-    that seat's own secrets (its scoring cards and bird chips) and nobody else's.
+    that seat's own secrets (its scoring cards and bird chips) and nobody else's. It is
+    ``theme.personal_share`` of ``theme.width`` wide.
     """
     img, palette = compose_board(view, locale=locale, personal=personal, theme=theme)
     return encode(img, palette, theme)

@@ -19,7 +19,7 @@ from i18n import t
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import font
 from render.icons import icon, marker, piece
-from render.layout import Layout, Rect
+from render.layout import LINE_SPACING, Layout, Rect
 from render.theme import RGB, Theme
 from render.tiles import back, badge, dashed_outline, face, pad_of, ring
 
@@ -46,14 +46,13 @@ def faded(name: str, size: int, theme: Theme) -> Image.Image:
 
 
 def paint_static(img: Image.Image, lay: Layout, theme: Theme, locale: str, n_players: int, personal: bool) -> None:
-    """Frames, empty cards, the score track's cells and the legend."""
+    """Frames, empty cards and the score track's cells (the legend is a picture of its own: ``render.legend``)."""
     u = lay.unit
     r = round(10 * u)
     _rrect(img, lay.last_move, theme.card, r)
     if lay.you is not None:
         _rrect(img, lay.you, theme.card, r, outline=theme.legal, width=max(2, round(3 * u)))
     _paint_track_static(img, lay, theme, locale)
-    _paint_legend(img, lay, theme, locale, personal)
 
 
 def track_cells(lay: Layout) -> list[Rect]:
@@ -154,40 +153,11 @@ def legend_entries(personal: bool) -> list[tuple[str, str]]:
     return entries
 
 
-def _legend_picture(name: str, size: int, theme: Theme) -> Image.Image:
+def legend_picture(name: str, size: int, theme: Theme) -> Image.Image:
+    """The picture of legend entry ``name`` (see :func:`legend_entries`), ``size`` pixels high."""
     if name in ("coast", "land", "volcano", "back", "road", "river", "bonus", "last", "revealed"):
         return _legend_sample(name, size, theme)
     return icon({"river_card": "river", "road_card": "road"}.get(name, name), size, theme)
-
-
-def _paint_legend(img: Image.Image, lay: Layout, theme: Theme, locale: str, personal: bool) -> None:
-    u = lay.unit
-    x0, y0, x1, y1 = lay.legend
-    rows = 3
-    row_h = (y1 - y0) / rows
-    isz = round(26 * u)
-    entries = [(name, t(key, locale)) for name, key in legend_entries(personal)]
-    size = round(18 * u)
-    gap = 22 * u
-    while True:
-        placed: list[tuple[int, float, str, str]] = []
-        row, x = 0, float(x0)
-        for name, label in entries:
-            pic_w = _legend_picture(name, isz, theme).width
-            need = pic_w + 6 * u + text_width(label, size)
-            if x + need > x1 and x > x0:
-                row, x = row + 1, float(x0)
-            placed.append((row, x, name, label))
-            x += need + gap
-        if row < rows or size <= 11:
-            break
-        size -= 1
-        gap = max(10 * u, gap - 2 * u)
-    for row, x, name, label in placed:
-        pic = _legend_picture(name, isz, theme)
-        cy = y0 + row * row_h + row_h / 2
-        paste(img, pic, x, cy - pic.height / 2)
-        text(img, x + pic.width + 6 * u, cy, label, size, theme.text, anchor="lm")
 
 
 # ---------------------------------------------------------------- changing parts
@@ -210,18 +180,19 @@ def paint_header(img: Image.Image, lay: Layout, view: View, theme: Theme, locale
     seat = view.get("to_move")
     mover = view["players"][seat]["name"] if seat is not None else ""
     turn = t("render.to_move", locale, name=mover) if mover else ""
-    lsize, tsize = round(28 * u), round(26 * u)
+    lsize, tsize = round(28 * u), lay.name_size
     turn_w = min(text_width(turn, tsize, "bold"), 0.45 * room) + 86 * u if turn else 0.0
     left, lsize = fit(left, lsize, room - turn_w, "bold")
     text(img, x0 + pad, cy, left, lsize, theme.text, weight="bold", anchor="lm")
     if turn and seat is not None:
         x = x0 + pad + text_width(left, lsize, "bold") + 30 * u
-        m = marker(round(36 * u), theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
+        m = marker(max(round(36 * u), round(tsize * 0.95)), theme.player(seat), theme.ink(seat), marks[seat], 0,
+                   theme.lap_ring)
         tri = icon("turn", round(26 * u), theme)
         paste(img, tri, x, cy - tri.height / 2)
         paste(img, m, x + 30 * u, cy - m.height / 2)
         tx = x + 30 * u + m.width + 10 * u
-        label, size = fit(turn, tsize, x0 + pad + room - tx, "bold")
+        label, size = fit(turn, tsize, x0 + pad + room - tx, "bold", min_size=tsize)
         text(img, tx, cy, label, size, theme.text, weight="bold", anchor="lm")
 
 
@@ -229,23 +200,20 @@ def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: 
     u = lay.unit
     x0, y0, x1, y1 = lay.last_move
     label = t("render.last_move", locale)
-    size = round(22 * u)
+    size = lay.line_size
     lx = x0 + 14 * u
     text(img, lx, y0 + 12 * u, label, size, theme.last_move, weight="bold")
     tx = lx + text_width(label, size, "bold") + 12 * u
     body = " ".join(sentences)
-    for size in (round(22 * u), round(20 * u), round(18 * u), round(16 * u)):
-        lines = wrap(body, size, x1 - tx - 14 * u)
-        if len(lines) * size * 1.3 <= (y1 - y0) - 16 * u:
-            break
-    max_lines = max(1, int(((y1 - y0) - 16 * u) // (size * 1.3)))
+    lines = wrap(body, size, x1 - tx - 14 * u)
+    max_lines = max(1, int(((y1 - y0) - 16 * u) // (size * LINE_SPACING)))
     if len(lines) > max_lines:
         lines = lines[:max_lines]
         lines[-1], _ = fit(lines[-1] + " …", size, x1 - tx - 14 * u)
     face = font(size)
     ascent = face.getmetrics()[0] if isinstance(face, ImageFont.FreeTypeFont) else size
     for i, line in enumerate(lines):
-        words(img, tx, y0 + 12 * u + i * size * 1.3 + ascent, line, size, theme.text)
+        words(img, tx, y0 + 12 * u + i * size * LINE_SPACING + ascent, line, size, theme.text)
 
 
 def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int | str, size: int, colour: RGB,
@@ -308,7 +276,8 @@ def _row(kind: str, values: tuple[int, ...], width: int, bg: RGB, theme: Theme, 
 
 
 @lru_cache(maxsize=64)
-def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: str, u: float) -> Image.Image:
+def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: str, u: float,
+               name_size: int) -> Image.Image:
     """A player's card: name, score and rank, supply, cards, chips, resources; lit up when to move."""
     (seat, pname, mark, score, rank, laps, track, active, can_share, supply, cards, in_hand, birds,
      held) = state
@@ -329,7 +298,7 @@ def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: st
     text(img, W - pad, cy, label, ssize, theme.text, weight="bold", anchor="rm")
     right = W - pad - text_width(label, ssize, "bold") - 10 * u
     nx = pad + m.width + 10 * u
-    name, nsize = fit(pname, round(30 * u), right - nx, "bold")
+    name, nsize = fit(pname, name_size, right - nx, "bold", min_size=name_size)
     text(img, nx, cy, name, nsize, theme.text, weight="bold", anchor="lm")
     # row 2: rank, laps, turn and share tags (the move's points go on the right, drawn per picture)
     cy = pad + 70 * u
@@ -370,7 +339,7 @@ def paint_panel(img: Image.Image, lay: Layout, view: View, theme: Theme, locale:
         seat = p["seat"]
         x0, y0, x1, y1 = lay.cards[seat]
         state = card_state(p, view.get("to_move") == seat, marks[seat])
-        img.paste(card_image(state, (x1 - x0, y1 - y0), theme, locale, u), (x0, y0))
+        img.paste(card_image(state, (x1 - x0, y1 - y0), theme, locale, u, lay.name_size), (x0, y0))
         delta = deltas.get(seat, 0)
         if delta:
             text(img, x1 - 12 * u, y0 + 82 * u, f"{delta:+d}", round(26 * u), theme.good if delta > 0 else theme.bad,

@@ -1,4 +1,5 @@
-"""Small drawing helpers shared by the layers: cached text, supersampled sprites, tile shapes.
+"""Small drawing helpers shared by the layers: cached text (through the font chain of :mod:`render.script`),
+supersampled sprites, tile shapes.
 
 Pillow draws polygons without anti-aliasing, so every shape that must look smooth is drawn ``SS`` times
 larger on a transparent sprite and reduced with a box filter (premultiplied, so edges do not darken).
@@ -14,7 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.fonts import font
+from render import script
 
 SS = 3
 """Supersampling factor of sprites."""
@@ -37,10 +38,9 @@ def paste(dest: Image.Image, spr: Image.Image, x: float, y: float) -> None:
 
 @lru_cache(maxsize=4096)
 def _text_mask(text: str, size: int, weight: str, anchor: str) -> tuple[Image.Image, int, int]:
-    f = font(size, weight)
-    left, top, right, bottom = (math.floor(v) for v in f.getbbox(text, anchor=anchor))
+    left, top, right, bottom = (math.floor(v) for v in script.bbox(text, size, weight, anchor))
     mask = Image.new("L", (max(1, right - left + 1), max(1, bottom - top + 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    script.draw(ImageDraw.Draw(mask), (-left, -top), text, size, 255, weight=weight, anchor=anchor)
     return mask, left, top
 
 
@@ -56,7 +56,7 @@ def text(dest: Image.Image, x: float, y: float, s: str, size: int, fill: RGB, *,
 
 @lru_cache(maxsize=8192)
 def text_width(s: str, size: int, weight: str = "regular") -> float:
-    return float(font(size, weight).getlength(s))
+    return float(script.length(s, size, weight))
 
 
 def fit(s: str, size: int, max_w: float, weight: str = "regular", min_size: int = 0) -> tuple[str, int]:

@@ -59,7 +59,7 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     text(img, x, 42 * u, line, size, theme.text, weight="bold", anchor="lm")
     # ranking
     left, top = round(20 * u), round(110 * u)
-    col_w = round(560 * u)
+    col_w = round(640 * u)
     text(img, left, top, t("render.over.ranking", locale), round(26 * u), theme.text, weight="bold")
     row_h = min(round(170 * u), round((H - top - 60 * u) / max(1, len(ranking))))
     y = top + 44 * u
@@ -80,7 +80,9 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
         ssize = round(32 * u)
         text(img, rect[2] - 18 * u, cy, score, ssize, theme.text, weight="bold", anchor="rm")
         nx = left + 130 * u
-        name, nsize = fit(p["name"], round(32 * u), rect[2] - 30 * u - text_width(score, ssize, "bold") - nx, "bold")
+        name_size = max(round(32 * u), theme.phone_size(theme.phone_text, "bold"))
+        name, nsize = fit(p["name"], name_size, rect[2] - 30 * u - text_width(score, ssize, "bold") - nx, "bold",
+                          min_size=name_size)
         text(img, nx, cy, name, nsize, theme.text, weight="bold", anchor="lm")
         chips = p.get("bird_chips")
         if chips is not None and row_h > 100 * u:
@@ -143,7 +145,8 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
         if len(pts) == 1:
             pts = pts * 2
         if pts:
-            d.line(pts, fill=(12, 14, 20), width=round(9 * u * k), joint="curve")
+            dark = sum(theme.player(seat)) < 240  # a dark player's line gets a light edge on the dark chart
+            d.line(pts, fill=theme.muted if dark else (12, 14, 20), width=round(9 * u * k), joint="curve")
             d.line(pts, fill=theme.player(seat), width=round(5 * u * k), joint="curve")
     img.paste(big.reduce(k), (cx0 - 20, cy0 - 20))
     # axis labels

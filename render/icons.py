@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from render import script
 from render.draw import SS, sprite
 from render.fonts import font
 from render.theme import RGB, Theme
@@ -197,8 +198,8 @@ def paint_piece(d: ImageDraw.ImageDraw, building: str, x: float, y: float, s: fl
     d.polygon(poly, fill=color, outline=DARK, width=lw)
     lx, ly = LETTER_SPOT[building]
     size = round(s * (0.36 if building == "lighthouse" else 0.44))
-    d.text((x + lx * s, y + ly * s), mark, font=font(max(1, size), "bold"), fill=ink, anchor="mm",
-           stroke_width=max(1, round(s * 0.02)), stroke_fill=ink)
+    script.draw(d, (x + lx * s, y + ly * s), mark, max(1, size), ink, weight="bold", anchor="mm",
+                stroke_width=max(1, round(s * 0.02)), stroke_fill=ink)
 
 
 @lru_cache(maxsize=256)
@@ -220,9 +221,10 @@ def marker(size: int, color: RGB, ink: RGB, mark: str, laps: int, lap_color: RGB
             inset = i * 3 * k
             d.ellipse([inset, inset, full - inset - 1, full - inset - 1], fill=lap_color, outline=DARK, width=k)
         o = pad * k
-        d.ellipse([o, o, o + size * k - 1, o + size * k - 1], fill=color, outline=DARK, width=2 * k)
-        d.text((o + size * k / 2, o + size * k * 0.53), mark, font=font(round(size * k * 0.58), "bold"),
-               fill=ink, anchor="mm")
+        edge = WHITE if sum(color) < 240 else DARK  # a dark disc keeps its edge on dark panels
+        d.ellipse([o, o, o + size * k - 1, o + size * k - 1], fill=color, outline=edge, width=2 * k)
+        script.draw(d, (o + size * k / 2, o + size * k * 0.53), mark, round(size * k * 0.58), ink, weight="bold",
+                    anchor="mm")
 
     return sprite(size + 2 * pad, size + 2 * pad, paint)
 

@@ -1,5 +1,9 @@
 """Where everything goes: the page's areas and the board's geometry (scale, site centres, tile size).
 
+Text that must stay readable on a phone (names, site numbers, the last move) gets its size from
+:meth:`Theme.phone_size`, so it is as tall as the theme asks when the picture is shown 400 pixels wide.
+The legend is a picture of its own (:func:`render.legend.render_legend`), so the board keeps its room.
+
 A :class:`Layout` depends only on the static board (the view's ``board`` without its tiles and
 buildings), the theme, the number of players and whether the picture is personal, so it is computed
 once and cached with the base image. Coordinates are picture pixels.
@@ -20,6 +24,8 @@ Rect = tuple[int, int, int, int]
 
 TILE_ASPECT = 1.38
 """Width / height of a building site's box."""
+LINE_SPACING = 1.3
+"""Distance between lines of text, in font sizes."""
 TILE_FILL = 0.62
 """Tile height as a share of the median distance between neighbouring sites."""
 
@@ -81,7 +87,6 @@ class Layout:
     panel: Rect
     track: Rect
     you: Rect | None
-    legend: Rect
     scale: float
     offset: tuple[float, float]
     tile_w: int
@@ -89,6 +94,12 @@ class Layout:
     centers: dict[int, tuple[float, float]]
     cards: tuple[Rect, ...]
     """One panel card per seat."""
+    name_size: int
+    """Font size of players' names (bold): :attr:`Theme.phone_text` tall on a phone, or larger."""
+    line_size: int
+    """Font size of the last move's words: :attr:`Theme.phone_line` tall on a phone."""
+    number_size: int
+    """Font size of site numbers (condensed bold): :attr:`Theme.phone_text` tall on a phone."""
 
     def to_px(self, p: list[float] | tuple[float, float]) -> tuple[float, float]:
         """Board drawing units to picture pixels."""
@@ -126,13 +137,16 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     tile_h = max(24, min(round(96 * u), round(hu * scale)))
     tile_w = round(tile_h * TILE_ASPECT)
     board_h = max(round(320 * u), round((y1 - y0) * scale))
-    header_h = round(64 * u)
+    name_size = max(round(30 * u), theme.phone_size(theme.phone_text, "bold"))
+    line_size = max(round(16 * u), theme.phone_size(theme.phone_line))
+    number_size = theme.phone_size(theme.phone_text, "condensed")
+    header_h = max(round(64 * u), round(1.5 * name_size))
     top = header_h
     board_rect = (m, top, W - m, top + board_h)
     ox = m + (avail_w - (x1 - x0) * scale) / 2 - x0 * scale
     oy = top + (board_h - (y1 - y0) * scale) / 2 - y0 * scale
     y = board_rect[3] + round(6 * u)
-    last_move = (m, y, W - m, y + round(78 * u))
+    last_move = (m, y, W - m, y + round(20 * u + 2 * LINE_SPACING * line_size))
     y = last_move[3] + round(8 * u)
     you: Rect | None = None
     if personal:
@@ -145,10 +159,9 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
                    panel[3]) for i in range(n_players))
     y = panel[3] + round(8 * u)
     track = (m, y, W - m, y + round(152 * u))
-    y = track[3] + round(8 * u)
-    legend = (m, y, W - m, y + round(124 * u))
-    height = legend[3] + m
+    height = track[3] + m
     centers = {sid: (ox + p[0] * scale, oy + p[1] * scale) for sid, p in pos.items()}
     return Layout(width=W, height=height, unit=u, header=(0, 0, W, header_h), board=board_rect,
-                  last_move=last_move, panel=panel, track=track, you=you, legend=legend, scale=scale,
-                  offset=(ox, oy), tile_w=tile_w, tile_h=tile_h, centers=centers, cards=cards)
+                  last_move=last_move, panel=panel, track=track, you=you, scale=scale, offset=(ox, oy),
+                  tile_w=tile_w, tile_h=tile_h, centers=centers, cards=cards, name_size=name_size,
+                  line_size=line_size, number_size=number_size)

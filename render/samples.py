@@ -1,8 +1,10 @@
-"""Write sample pictures: ``python -m render.samples OUTDIR``.
+"""Write sample pictures: ``python -m render.samples OUTDIR`` (``--docs``: the README's pictures).
 
 Plays seeded random games on the project's island (2, 3 and 4 players) and writes, for each, the
 channel's picture of a mid-game position and the personal picture of the seat to move, plus a
-game-over picture; one file per picture, in three languages. Prints the paths it wrote.
+game-over picture; one file per picture, in three languages. Prints the paths it wrote. With
+``--docs``, the three pictures the README shows instead (board, a DM picture, game over), 800 pixels
+wide, with players named in four scripts.
 """
 
 from __future__ import annotations
@@ -12,15 +14,16 @@ import sys
 from pathlib import Path
 
 import engine
-from render import render_board, render_game_over
+from render import Theme, render_board, render_game_over
 
 NAMES = ["Ada", "Björn", "Céline", "Đorđe"]
+WORLD_NAMES = ["王小明", "たろう", "🦊 Fuchs", "محمد"]
 
 
-def play(n: int, seed: int, moves: int | None, *, draft: bool = False, island: engine.Island | None = None
-         ) -> engine.Game:
+def play(n: int, seed: int, moves: int | None, *, draft: bool = False, island: engine.Island | None = None,
+         names: list[str] = NAMES) -> engine.Game:
     """A game of ``n`` players after ``moves`` random legal moves (to the end when None)."""
-    game = engine.new_game(NAMES[:n], seed, draft=draft, island=island)
+    game = engine.new_game(names[:n], seed, draft=draft, island=island)
     rng = random.Random(seed)
     count = 0
     while not game.is_over() and (moves is None or count < moves):
@@ -54,12 +57,30 @@ def write_samples(out: Path) -> list[Path]:
     return written
 
 
+def write_docs(out: Path) -> list[Path]:
+    """The README's pictures: a board, the DM picture of the seat to move and a game over, 800 pixels wide."""
+    out.mkdir(parents=True, exist_ok=True)
+    theme = Theme(width=800)
+    game = play(4, 13, 30, names=WORLD_NAMES)
+    seat = game.to_move if game.to_move is not None else 0
+    pictures = {
+        "board.png": render_board(game.view(None), theme=theme),
+        "dm.png": render_board(game.view(seat), personal=True, theme=theme),
+        "gameover.png": render_game_over(play(4, 13, None, names=WORLD_NAMES).view(None), theme=theme),
+    }
+    for name, data in pictures.items():
+        (out / name).write_bytes(data)
+    return [out / name for name in pictures]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    docs = "--docs" in args
+    args = [a for a in args if a != "--docs"]
     if len(args) != 1:
-        print("usage: python -m render.samples OUTDIR", file=sys.stderr)
+        print("usage: python -m render.samples [--docs] OUTDIR", file=sys.stderr)
         return 2
-    for path in write_samples(Path(args[0])):
+    for path in (write_docs if docs else write_samples)(Path(args[0])):
         print(path)
     return 0
 

@@ -22,6 +22,14 @@ class Theme:
     """Picture width in pixels; everything else scales with it."""
     compress_level: int = 1
     """zlib level of the PNG (the pictures are palette images, so 1 is small and fast)."""
+    phone_width: int = 400
+    """The width at which Discord shows a picture on a phone: the text heights below hold at that width."""
+    phone_text: float = 9.0
+    """Height (capitals and digits, :func:`render.fonts.cap_height`) of site numbers and player names there."""
+    phone_line: float = 7.0
+    """Height of the last move's words there."""
+    personal_share: float = 0.75
+    """A personal (DM) picture is this share of :attr:`width` wide: smaller to send, as readable on a phone."""
 
     # --- sea and islands
     sea: RGB = (36, 104, 150)
@@ -61,8 +69,9 @@ class Theme:
     gold: RGB = (240, 188, 36)
 
     # --- players: colour, the ink drawn on it, and the fallback letters
-    players: tuple[RGB, ...] = ((214, 52, 44), (40, 104, 214), (244, 196, 40), (246, 246, 246))
-    player_ink: tuple[RGB, ...] = ((255, 255, 255), (255, 255, 255), (30, 30, 30), (30, 30, 30))
+    players: tuple[RGB, ...] = ((214, 52, 44), (40, 104, 214), (244, 196, 40), (34, 34, 40))
+    """Red, blue, yellow, black: apart from the light tiles and, by lightness, under red-green colour blindness."""
+    player_ink: tuple[RGB, ...] = ((255, 255, 255), (255, 255, 255), (30, 30, 30), (255, 255, 255))
     letters: tuple[str, ...] = ("A", "B", "C", "D")
     use_initials: bool = True
     """Mark buildings with the players' initials when these differ (else with :attr:`letters`)."""
@@ -97,6 +106,12 @@ class Theme:
             cached = hash(tuple(getattr(self, f) for f in self.__dataclass_fields__))
             object.__setattr__(self, "_hash", cached)
         return cached
+
+    def phone_size(self, height: float, weight: str = "regular") -> int:
+        """The font size whose capitals are ``height`` pixels tall on a picture shown :attr:`phone_width` wide."""
+        from render.fonts import size_for
+
+        return size_for(height * self.width / self.phone_width, weight)
 
     def player(self, seat: int) -> RGB:
         return self.players[seat % len(self.players)]

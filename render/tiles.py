@@ -178,7 +178,7 @@ def badge(number: int, size: int, fill: RGB, ink: RGB) -> Image.Image:
     f = font(size, "condensed")
     label = str(number)
     tw = f.getlength(label)
-    bw, bh = round(tw + size * 0.55), round(size * 1.18)
+    bw, bh = round(tw + size * 0.4), round(size * 1.04)
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         d.rounded_rectangle([k, k, (bw + 1) * k, (bh + 1) * k], radius=bh * k / 2, fill=(0, 0, 0, 110))
@@ -209,7 +209,7 @@ def stack(kind: str, tile: TileKey | None, occupants: OccupantKey, w: int, h: in
 
 def site_badge(number: int, legal: bool, h: int, theme: Theme) -> Image.Image:
     """A site's number badge (bright on a legal site); centre it on :func:`badge_centre`."""
-    size = badge_size(h)
+    size = max(badge_size(h), theme.phone_size(theme.phone_text, "condensed"))
     if legal:
         return badge(number, round(size * 1.15), theme.legal, theme.badge_text)
     return badge(number, size, theme.badge, theme.badge_text)

@@ -34,6 +34,7 @@ from render.tiles import badge_centre, site_badge
 from tests.engine_helpers import TINY
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+PERSONAL_WIDTH = round(1600 * Theme().personal_share)
 
 
 def check_png(data: bytes, width: int = 1600) -> Image.Image:
@@ -71,10 +72,12 @@ def test_pictures_of_random_positions_are_valid_pngs(n: int) -> None:
                 check_png(render_board(game.view(None)))
                 seat = game.to_move
                 if seat is not None:
-                    check_png(render_board(game.view(seat), personal=True, locale=("en", "de", "fr")[seed % 3]))
-                    check_png(render_board(game.view((seat + 1) % n), personal=True))  # waiting for its turn
+                    locale = ("en", "de", "fr")[seed % 3]
+                    check_png(render_board(game.view(seat), personal=True, locale=locale), PERSONAL_WIDTH)
+                    # waiting for its turn
+                    check_png(render_board(game.view((seat + 1) % n), personal=True), PERSONAL_WIDTH)
                 else:
-                    check_png(render_board(game.view(0), personal=True))
+                    check_png(render_board(game.view(0), personal=True), PERSONAL_WIDTH)
             if game.is_over():
                 break
             game.apply(rng.choice(game.legal_moves()))
@@ -92,7 +95,7 @@ def test_round_two_phases_are_drawn() -> None:
         if game.phase in ("choose_pile", "discard") and game.phase not in seen:
             seen.add(game.phase)
             check_png(render_board(game.view(None), locale="fr"))
-            check_png(render_board(game.view(game.to_move), personal=True, locale="de"))
+            check_png(render_board(game.view(game.to_move), personal=True, locale="de"), PERSONAL_WIDTH)
         game.apply(rng.choice(game.legal_moves()))
     assert seen == {"choose_pile", "discard"}
 
@@ -101,7 +104,7 @@ def test_tiny_island_without_outlines() -> None:
     for n in (2, 4):
         game = play(n, 3, 12, island=TINY)
         check_png(render_board(game.view(None)))
-        check_png(render_board(game.view(game.to_move), personal=True))
+        check_png(render_board(game.view(game.to_move), personal=True), PERSONAL_WIDTH)
         check_png(render_game_over(play(n, 3, None, island=TINY).view(None)))
 
 
@@ -206,7 +209,7 @@ def badge_colour(img: Image.Image, view: dict[str, Any], sid: int, theme: Theme)
     legal = site_badge(sid, True, lay.tile_h, theme)
     plain = site_badge(sid, False, lay.tile_h, theme)
     # inside the pill's rounded left end, before the digits: bright or dark depending on the badge drawn
-    x = bx - plain.width / 2 + 0.18 * plain.height if legal.width > plain.width else bx
+    x = bx - plain.width / 2 + 0.12 * plain.height if legal.width > plain.width else bx
     return img.getpixel((round(x), round(by)))  # type: ignore[return-value]
 
 
@@ -216,7 +219,7 @@ def close(a: tuple[int, ...], b: tuple[int, ...], tol: int = 40) -> bool:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_legal_sites_are_the_sites_of_the_legal_moves(n: int) -> None:
-    theme = Theme()
+    theme = Theme(width=PERSONAL_WIDTH)  # a personal picture is narrower
     rng = random.Random(70 + n)
     game = engine.new_game(NAMES[:n], 70 + n)
     checked = 0
@@ -273,7 +276,7 @@ def test_same_view_gives_same_bytes_and_locales_differ_only_in_words() -> None:
 
     lay = get_base(board, static_board(board), Theme(), "en", 3, False).layout
     assert similar(en_img.crop(lay.board), de.crop(lay.board))
-    assert not similar(en_img.crop(lay.legend), de.crop(lay.legend))
+    assert not similar(en_img.crop(lay.track), de.crop(lay.track))
 
 
 def test_names_with_accents_are_drawn_with_real_glyphs() -> None:

@@ -1,0 +1,224 @@
+"""The shipped fonts draw every name; text is placed right to left where it should; pictures are readable on a phone.
+
+Coverage is checked per character through the fallback chain on the files in the package's own folder (the
+ones the wheel carries), against each face's missing-glyph box. Phone sizes come from the layout's font
+sizes and the fonts' outlines, scaled to a picture shown 400 pixels wide.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import fnmatch
+import io
+import math
+import tomllib
+import unicodedata
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+import engine
+from render import Theme, render_legend
+from render.base import get_base
+from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap
+from render.layout import static_board
+from render.script import runs, visual
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPTS = {
+    "Latin": "Ada Björn Céline Đorđe Łukasz Œdipe Ñandú Şükrü",
+    "Greek": "Ελένη Αλέξανδρος",
+    "Cyrillic": "Жанна Дмитрий Ёлка",
+    "Chinese": "王小明 李华 张伟",
+    "Japanese": "たろう カタカナ 山田",
+    "Korean": "김민준 이서연",
+    "Arabic": "محمد فاطمة",
+    "Hebrew": "שלום דוד",
+    "Devanagari": "राजेश किशन",
+    "Thai": "สมชาย ใจดี",
+    "Emoji": "🦊🐻🎲🌊⭐❤😀",
+}
+
+
+def _ink(index: int, weight: str, c: str) -> Image.Image:
+    return chain_font(index, 40, weight).getmask(c)
+
+
+@pytest.mark.parametrize("weight", sorted(CHAINS))
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_every_character_of_every_script_has_a_real_glyph_in_the_chain(script: str, weight: str) -> None:
+    for c in SCRIPTS[script]:
+        if c == " " or unicodedata.category(c).startswith("M"):
+            continue
+        index = face_of(c, weight)
+        assert index is not None, f"{script}: no shipped face has {c!r} (U+{ord(c):04X})"
+        face = CHAINS[weight][index]
+        assert (FONT_DIR / face.file).is_file()
+        assert ord(c) in _codepoints(face.file)
+        glyph, missing = _ink(index, weight, c), _ink(index, weight, "\U0010fffd")
+        assert glyph.getbbox() is not None
+        assert glyph.size != missing.size or ImageChops.difference(
+            Image.frombytes("L", glyph.size, bytes(glyph)), Image.frombytes("L", missing.size, bytes(missing))
+        ).getbbox() is not None, f"{script}: {c!r} draws as the missing-glyph box"
+
+
+def _codepoints(file: str) -> set[int]:
+    starts, ends = read_cmap(FONT_DIR / file)
+    return {c for s, e in zip(starts, ends, strict=True) if e - s < 70000 for c in range(s, e + 1)}
+
+
+def test_the_fonts_and_their_licences_are_package_data_of_the_wheel() -> None:
+    assert FONT_DIR == ROOT / "render" / "assets" / "fonts"
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["render"]
+    files = sorted(p.name for p in FONT_DIR.iterdir())
+    for name in files:
+        assert any(fnmatch.fnmatch(f"assets/fonts/{name}", g) for g in globs), name
+    shipped = {face.file for chain in CHAINS.values() for face in chain}
+    assert shipped <= set(files)
+    for family in ("DejaVu", "Noto", "DroidSansFallback", "Nanum", "Symbola"):
+        assert f"LICENSE-{family}.txt" in files
+    total = sum((FONT_DIR / f).stat().st_size for f in files)
+    assert total < 20 * 1024 * 1024
+
+
+def test_right_to_left_names_sit_in_their_place_in_a_left_to_right_line() -> None:
+    line = visual("to move محمد")
+    assert line.startswith("to move ")
+    assert line[len("to move "):] == "دمحم"  # the name's letters, right to left
+    assert visual("محمد 12 (x)").startswith("12 ")  # a number after an Arabic name stays readable
+    assert visual("Ada, שלום!") == "Ada, םולש!"
+    assert visual("Ada 12") == "Ada 12"
+    arabic = runs("to move محمد", "bold")
+    assert arabic[0] == ("to move ", 0)
+    assert CHAINS["bold"][arabic[1][1]].file.startswith("NotoSansArabic")
+    assert all(unicodedata.name(c).startswith("ARABIC LETTER") for c in arabic[1][0])  # joined forms
+    assert len({unicodedata.name(c).split()[-2] for c in arabic[1][0]}) > 1  # initial, medial, final
+
+
+def test_marks_are_one_drawn_character_for_any_name() -> None:
+    theme = Theme()
+    marks = theme.marks(["王小明", "たろう", "🦊 Fuchs", "محمد"])
+    assert marks == ["王", "た", "F", "م"]
+    for mark in marks:
+        (text, index), = runs(mark, "bold")
+        assert text and index is not None
+    assert theme.marks(["🦊", "🐻"]) == ["A", "B"]  # no letter at all: the theme's letters
+
+
+def _game(names: list[str], moves: int | None) -> engine.Game:
+    import random
+
+    game = engine.new_game(names, 13)
+    rng = random.Random(13)
+    count = 0
+    while not game.is_over() and (moves is None or count < moves):
+        game.apply(rng.choice(game.legal_moves()))
+        count += 1
+    return game
+
+
+def test_names_in_other_scripts_are_drawn_not_boxes_in_the_panel_and_the_ranking() -> None:
+    from render.board import compose_board
+    from render.gameover import compose_game_over
+
+    names = ["王小明", "たろう", "🦊 Fuchs", "محمد"]
+    boxes = ["\U000f0000" * len(n) for n in names]  # a private code point: the missing-glyph box everywhere
+    for pictures in ((lambda ns: compose_board(_game(ns, 30).view(None))[0]),
+                     (lambda ns: compose_game_over(_game(ns, None).view(None)))):
+        drawn, missing = pictures(names), pictures(boxes)
+        assert drawn.width == 1600
+        diff = ImageChops.difference(drawn, missing).getbbox()
+        assert diff is not None
+    theme = Theme()
+    view = _game(names, 30).view(None)
+    lay = get_base(view["board"], static_board(view["board"]), theme, "en", 4, False).layout
+    drawn, missing = compose_board(view)[0], compose_board(_game(boxes, 30).view(None))[0]
+    for x0, y0, x1, _y1 in lay.cards:
+        name_row = (x0, y0, x1, y0 + round(60 * lay.unit))
+        assert ImageChops.difference(drawn.crop(name_row), missing.crop(name_row)).getbbox() is not None
+
+
+@pytest.mark.parametrize("width", [800, 1600, 2400])
+@pytest.mark.parametrize("personal", [False, True])
+def test_names_numbers_and_the_last_move_are_tall_enough_at_400_pixels(width: int, personal: bool) -> None:
+    theme = Theme(width=width)
+    game = _game(["Ada", "Björn", "Céline", "Đorđe"], 20)
+    view = game.view(game.to_move if personal else None)
+    if personal:
+        from dataclasses import replace
+
+        theme = replace(theme, width=round(width * theme.personal_share))
+    lay = get_base(view["board"], static_board(view["board"]), theme, "en", 4, personal).layout
+    shown = 400 / lay.width
+    assert cap_height(lay.name_size, "bold") * shown >= 9
+    assert cap_height(lay.number_size, "condensed") * shown >= 9
+    assert cap_height(lay.line_size) * shown >= 7
+    assert lay.last_move[3] - lay.last_move[1] >= 2 * lay.line_size  # room for two lines of it
+
+
+def test_the_site_numbers_are_drawn_at_the_phone_size() -> None:
+    from render.tiles import site_badge
+
+    theme = Theme()
+    small = site_badge(7, False, 40, theme)  # a small tile: the phone size wins over the tile's
+    assert small.height >= theme.phone_size(theme.phone_text, "condensed")
+
+
+def _lab(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    def lin(v: float) -> float:
+        v /= 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(v) for v in rgb)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+
+
+def _colour_blind(rgb: tuple[int, int, int], kind: str) -> tuple[int, int, int]:
+    """Viénot, Brettel and Mollon (1999): how a protanope or deuteranope sees ``rgb``."""
+    def lin(v: float) -> float:
+        v /= 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    def enc(v: float) -> int:
+        v = min(1.0, max(0.0, v))
+        return round(255 * (12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055))
+
+    r, g, b = (lin(v) for v in rgb)
+    if kind == "protan":
+        r2, g2, b2 = 0.11238 * r + 0.88762 * g, 0.11238 * r + 0.88762 * g, 0.00401 * r - 0.00401 * g + b
+    else:
+        r2, g2, b2 = 0.29275 * r + 0.70725 * g, 0.29275 * r + 0.70725 * g, -0.02234 * r + 0.02234 * g + b
+    return (enc(r2), enc(g2), enc(b2))
+
+
+def _delta(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    return math.dist(_lab(a), _lab(b))
+
+
+def test_player_colours_stay_apart_from_the_tiles_and_each_other_also_for_colour_blind_eyes() -> None:
+    theme = Theme()
+    tiles = (theme.tile_coast, theme.tile_land, theme.tile_volcano)
+    for colour in theme.players:
+        assert min(_delta(colour, tile) for tile in tiles) > 25, colour
+        assert colorsys.rgb_to_hls(*(v / 255 for v in colour))[1] < 0.75  # never as light as a tile
+    pairs = [(a, b) for i, a in enumerate(theme.players) for b in theme.players[i + 1:]]
+    for a, b in pairs:
+        assert _delta(a, b) > 40, (a, b)
+        for kind in ("protan", "deutan"):
+            assert _delta(_colour_blind(a, kind), _colour_blind(b, kind)) > 20, (kind, a, b)
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_the_legend_is_a_picture_of_its_own_in_every_language(locale: str) -> None:
+    img = Image.open(io.BytesIO(render_legend(locale=locale)))
+    assert img.width == 800 and img.height > 300
+    assert len(img.convert("RGB").getcolors(1 << 20) or []) > 20
