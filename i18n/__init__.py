@@ -27,7 +27,7 @@ from engine.types import Event
 LOCALES: Final = ("en", "de", "fr")
 DEFAULT_LOCALE: Final = "en"
 
-RULE_TOPICS: Final = ("overview", "setup", "turn", "building", "scoring", "round2", "track", "end")
+RULE_TOPICS: Final = ("overview", "setup", "turn", "building", "scoring", "round2", "track", "end", "pictures")
 """The topics of ``/santacruz rules``; each has ``rules.<topic>.title`` and ``rules.<topic>.text``."""
 
 

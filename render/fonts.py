@@ -1,4 +1,5 @@
-"""Fonts, loaded once: the files shipped in ``render/assets/fonts`` (package data; licences beside them).
+"""Fonts, loaded once: the files shipped in ``assets/fonts`` (installed as package data of
+``render.assets``; licences beside them).
 
 A weight (``regular``, ``bold``, ``condensed`` bold) is a *chain* of faces. The first is DejaVu Sans (Latin
 with every accent, Greek, Cyrillic: the pictures' own look); the others fill in, character by character,
@@ -18,11 +19,12 @@ import bisect
 import struct
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
 
 from PIL import ImageFont
 
-FONT_DIR = Path(__file__).resolve().parent / "assets" / "fonts"
+FONT_DIR = Path(str(files("render.assets") / "fonts"))
 
 Font = ImageFont.FreeTypeFont
 

@@ -108,7 +108,6 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
                  rect: tuple[int, int, int, int]) -> None:
     u = img.width / 1600
     x0, y0, x1, y1 = rect
-    text(img, x0, y0, t("render.over.chart", locale), round(26 * u), theme.text, weight="bold")
     players = view["players"]
     log = view.get("log") or []
     series = [[int(e["scores"][p["seat"]]) for e in log] for p in players]
@@ -149,6 +148,7 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
             d.line(pts, fill=theme.muted if dark else (12, 14, 20), width=round(9 * u * k), joint="curve")
             d.line(pts, fill=theme.player(seat), width=round(5 * u * k), joint="curve")
     img.paste(big.reduce(k), (cx0 - 20, cy0 - 20))
+    text(img, x0, y0, t("render.over.chart", locale), round(26 * u), theme.text, weight="bold")  # over the margin
     # axis labels
     for v in range(bottom, top + 1, step):
         _x, yv = px(0, v)

@@ -58,6 +58,7 @@ from bot.host.user_settings import MAX_REMINDER_HOURS
 from bot.host.workers import WorkerPool
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
+from render.legend import render_legend
 from render.stats import render_stats
 
 log = logging.getLogger(__name__)
@@ -657,7 +658,13 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         embed = discord.Embed(title=t(f"rules.{topic}.title", locale), description=t(f"rules.{topic}.text", locale))
         embed.set_author(name=t("rules.title", locale))
         embed.set_footer(text=t("rules.choose", locale, topics=t("rules.topics", locale)).replace("`", ""))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        if topic != "pictures":
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the legend is drawn off the event loop
+        png = await asyncio.to_thread(render_legend, locale=locale)
+        embed.set_image(url="attachment://legend.png")
+        await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), "legend.png"), ephemeral=True)
 
     # ------------------------------------------------------------------ the archive: history, past games, export
 

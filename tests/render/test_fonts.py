@@ -70,17 +70,27 @@ def _codepoints(file: str) -> set[int]:
 
 
 def test_the_fonts_and_their_licences_are_package_data_of_the_wheel() -> None:
-    assert FONT_DIR == ROOT / "render" / "assets" / "fonts"
-    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["render"]
-    files = sorted(p.name for p in FONT_DIR.iterdir())
+    assert FONT_DIR == ROOT / "assets" / "fonts"  # the editable install reads the repository's assets/
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setuptools["package-dir"]["render.assets"] == "assets"
+    globs = setuptools["package-data"]["render.assets.fonts"]
+    files = sorted(p.name for p in FONT_DIR.iterdir() if p.suffix in (".ttf", ".txt"))
     for name in files:
-        assert any(fnmatch.fnmatch(f"assets/fonts/{name}", g) for g in globs), name
+        assert any(fnmatch.fnmatch(name, g) for g in globs), name
     shipped = {face.file for chain in CHAINS.values() for face in chain}
     assert shipped <= set(files)
     for family in ("DejaVu", "Noto", "DroidSansFallback", "Nanum", "Symbola"):
         assert f"LICENSE-{family}.txt" in files
     total = sum((FONT_DIR / f).stat().st_size for f in files)
     assert total < 20 * 1024 * 1024
+
+
+def test_the_listed_packages_are_every_package_folder() -> None:
+    """pyproject lists the packages (to install assets/ as render.assets): a new package folder must be listed."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    folders = {str(init.parent.relative_to(ROOT)).replace("/", ".")
+               for top in ("engine", "render", "bot", "i18n", "play") for init in (ROOT / top).rglob("__init__.py")}
+    assert listed == folders | {"render.assets", "render.assets.fonts"}
 
 
 def test_right_to_left_names_sit_in_their_place_in_a_left_to_right_line() -> None:
