@@ -86,6 +86,8 @@ _BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.
 BOARD_CHOICES: Final = [_choice(f"commands.leaderboard.choice.{by}", by) for by in BOARDS]
 DEADLINE_CHOICES: Final = [_choice(f"commands.choice.deadline.{hours}", hours)
                            for hours in vacation_texts.DEADLINE_CHOICES]
+MAX_GAME_ID: Final = 2**53
+"""The largest game number ``history id:`` takes (Discord's largest safe integer option)."""
 
 
 class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
@@ -663,13 +665,17 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="history", description=_cmd("history"))
     @app_commands.rename(game_id="id")
     @app_commands.describe(game_id=_opt("history", "id"), export=_opt("history", "export"))
-    async def history(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53] | None = None,
+    async def history(self, interaction: discord.Interaction, game_id: Range[int, 1, MAX_GAME_ID] | None = None,
                       export: bool = False) -> None:
         """This server's last finished games; with ``id``, that one game again (board, ranking, chart); with
         ``export``, a game's record as a JSON file (that game, or this channel's last one).
 
-        One command for the archive: Discord allows 25 subcommands in a group (see the README's command list)."""
+        One command for the archive: Discord allows 25 subcommands in a group (see the README's command list). An
+        ``id`` outside the range Discord was told (a forged or outdated client sends any number; one of 2^63 or
+        more fits no database integer) is refused in words before anything is read."""
         channel_id = self._guild_only(interaction)
+        if game_id is not None and not 1 <= game_id <= MAX_GAME_ID:
+            raise Refusal("bot.history.bad_id", id=game_id, most=MAX_GAME_ID)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
         locale = await self._locale(interaction)
         if export:
