@@ -86,6 +86,8 @@ _BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.
 BOARD_CHOICES: Final = [_choice(f"commands.leaderboard.choice.{by}", by) for by in BOARDS]
 DEADLINE_CHOICES: Final = [_choice(f"commands.choice.deadline.{hours}", hours)
                            for hours in vacation_texts.DEADLINE_CHOICES]
+UNKNOWN_INTERACTION: Final = 10062
+"""Discord's code of a 404 for an interaction answered too late (after 3 s) or whose token expired."""
 MAX_GAME_ID: Final = 2**53
 """The largest game number ``history id:`` takes (Discord's largest safe integer option)."""
 
@@ -250,12 +252,16 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if self.bot.is_closed():
             log.info("the bot closed while handling an interaction: %r", original)
             return
+        # name the command or the component, never the values chosen (a discard is secret)
+        what = (interaction.command.qualified_name if interaction.command
+                else dict(interaction.data or {}).get("custom_id", "?"))
+        if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+            # it reached the bot after Discord's 3 s (a slow moment): expected, and nothing can answer it any more
+            log.warning("%s came too late to be answered (10062 Unknown interaction)", what)
+            return
         locale = await self._locale(interaction)
         text = self.errors.text(interaction, original, locale)
         if text is None:
-            # name the command or the component, never the values chosen (a discard is secret)
-            what = (interaction.command.qualified_name if interaction.command
-                    else dict(interaction.data or {}).get("custom_id", "?"))
             log.error("unexpected error while handling %s", what, exc_info=original)
             text = t("bot.error.unexpected", locale)
         try:
