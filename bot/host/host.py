@@ -1389,6 +1389,8 @@ class Host:
             since = table.last_move_at if table.last_move_at is not None else table.created_at
             if not self._may_remind(place.user_id, since, place.reminded_at, now):
                 continue
+            if await self.deadlines.runs_out(table, seat, now):
+                continue  # the computer makes this move in the same sweep: no reminder for a turn already lost
             due.append(Reminder(
                 game_id=table.id, channel_id=table.channel_id, guild_id=table.guild_id,
                 locale=table.options.locale, seq=table.seq, seat=seat, user_id=place.user_id, name=place.name,
