@@ -90,6 +90,10 @@ DEADLINE_CHOICES: Final = [_choice(f"commands.choice.deadline.{hours}", hours)
 AUTOCOMPLETE_WAIT: Final = 2.0
 """Seconds autocomplete waits for the database (Discord takes its answer within 3 s): without the game as the
 database has it, it suggests nothing rather than what a copy that may be behind would allow."""
+UNKNOWN_INTERACTION: Final = 10062
+"""Discord's code of a 404 for an interaction answered too late (after 3 s) or whose token expired."""
+MAX_GAME_ID: Final = 2**53
+"""The largest game number ``history id:`` takes (Discord's largest safe integer option)."""
 
 
 class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
@@ -257,12 +261,16 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if self.bot.is_closed():
             log.info("the bot closed while handling an interaction: %r", original)
             return
+        # name the command or the component, never the values chosen (a discard is secret)
+        what = (interaction.command.qualified_name if interaction.command
+                else dict(interaction.data or {}).get("custom_id", "?"))
+        if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+            # it reached the bot after Discord's 3 s (a slow moment): expected, and nothing can answer it any more
+            log.warning("%s came too late to be answered (10062 Unknown interaction)", what)
+            return
         locale = await self._locale(interaction)
         text = self.errors.text(interaction, original, locale)
         if text is None:
-            # name the command or the component, never the values chosen (a discard is secret)
-            what = (interaction.command.qualified_name if interaction.command
-                    else dict(interaction.data or {}).get("custom_id", "?"))
             log.error("unexpected error while handling %s", what, exc_info=original)
             text = t("bot.error.unexpected", locale)
         try:
@@ -678,13 +686,17 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="history", description=_cmd("history"))
     @app_commands.rename(game_id="id")
     @app_commands.describe(game_id=_opt("history", "id"), export=_opt("history", "export"))
-    async def history(self, interaction: discord.Interaction, game_id: Range[int, 1, 2**53] | None = None,
+    async def history(self, interaction: discord.Interaction, game_id: Range[int, 1, MAX_GAME_ID] | None = None,
                       export: bool = False) -> None:
         """This server's last finished games; with ``id``, that one game again (board, ranking, chart); with
         ``export``, a game's record as a JSON file (that game, or this channel's last one).
 
-        One command for the archive: Discord allows 25 subcommands in a group (see the README's command list)."""
+        One command for the archive: Discord allows 25 subcommands in a group (see the README's command list). An
+        ``id`` outside the range Discord was told (a forged or outdated client sends any number; one of 2^63 or
+        more fits no database integer) is refused in words before anything is read."""
         channel_id = self._guild_only(interaction)
+        if game_id is not None and not 1 <= game_id <= MAX_GAME_ID:
+            raise Refusal("bot.history.bad_id", id=game_id, most=MAX_GAME_ID)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
         locale = await self._locale(interaction)
         if export:

@@ -22,7 +22,10 @@ recorded with its delivery, so that ``/santacruz history`` links to it. Without 
 Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
 either way the opener is told once. A post answered 404 Unknown Channel or Unknown Guild means the channel is
 gone: the delivery is given up and :attr:`Publisher.on_channel_gone` ends the channel's game
-(``bot.adapter.stale_tables``). A stale table's post (a closed lobby, the "Keep it open" notice, the abandonment)
+(``bot.adapter.stale_tables``). A post answered 403 Missing Access asks Discord whether the bot is still in the
+server: removed (Discord answers so before the gateway's GUILD_DELETE arrives), the channel is gone as well, quietly;
+still there, the post is tried once more after the backoff (GUILD_DELETE gives it up meanwhile) before the opener is
+asked for the permission. A stale table's post (a closed lobby, the "Keep it open" notice, the abandonment)
 is a delivery like the others; a closed lobby's message loses its buttons. The lobby message is kept up to date by
 the same task, coalesced:
 only the newest lobby state is drawn, however many clicks came meanwhile. No acknowledgement waits for
@@ -82,6 +85,9 @@ LEASE_RETRY: Final = 1.0
 """Seconds before a process looks again at a channel whose outbox another process holds."""
 CHANNEL_GONE: Final = frozenset({10003, 10004})
 """Discord's codes of a 404 that means the channel (Unknown Channel) or its server (Unknown Guild) is gone."""
+MISSING_ACCESS: Final = 50001
+"""Discord's code of a 403 that means the bot cannot see the channel: not in its server any more, or no View
+Channel (a 403 for a missing Send Messages is 50013 Missing Permissions)."""
 LOBBY_SEARCH: Final = 50
 """How many of a channel's last messages are searched for a lobby message the bot no longer remembers."""
 ChannelGone = Callable[[int, str], Awaitable[None]]
@@ -305,6 +311,15 @@ class Publisher:
             return
         try:
             error = await self._send(delivery, later)
+        except _AccessInDoubt:
+            delay = self.backoff.delay(delivery.attempts + 1)
+            log.info("game %d: %s %d answered Missing Access; trying again in %.1f s (the bot may have been removed "
+                     "from the server)", delivery.game_id, delivery.kind, delivery.id, delay)
+            await self.host.retry_delivery(delivery, delay, "missing access")
+            return
+        except _ServerLeft as left:
+            log.info("game %d: %s %d given up: %s", delivery.game_id, delivery.kind, delivery.id, left.reason)
+            error = gone = left.reason
         except TRANSIENT_ERRORS as exc:
             delay = self.backoff.delay(delivery.attempts + 1)
             log.warning("game %d: %s %d failed (%s); trying again in %.1f s", delivery.game_id, delivery.kind,
@@ -318,7 +333,7 @@ class Publisher:
                         delivery.id, _describe(exc))
             error = _describe(exc)
             if delivery.is_post and isinstance(exc, discord.NotFound) and exc.code in CHANNEL_GONE:
-                gone = error
+                gone = f"channel gone: {error}"
         except Exception as exc:  # a broken delivery is isolated: reported, given up, the others go on
             log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
             error = _describe(exc)
@@ -327,7 +342,7 @@ class Publisher:
         del self._unmarked[delivery.id]
         self._posted.pop(delivery.id, None)
         if gone is not None and self.on_channel_gone is not None:
-            await self.on_channel_gone(delivery.channel_id, f"channel gone: {gone}")
+            await self.on_channel_gone(delivery.channel_id, gone)
 
     async def _hold(self, delivery: Delivery) -> bool:
         """Hold a DM whose player is in their quiet hours: due at their end (whether it did)."""
@@ -349,6 +364,8 @@ class Publisher:
         try:
             missing = await self._post(delivery)
         except MissingPermission as exc:
+            if _forbidden_code(exc) == MISSING_ACCESS:
+                await self._check_access(delivery)
             missing = exc.permission
         if missing is None:
             return None
@@ -358,6 +375,24 @@ class Publisher:
         else:
             log.warning("game %d: the bot lacks %s in channel %d", delivery.game_id, missing, delivery.channel_id)
         return f"missing permission: {missing}" if missing == SEND_MESSAGES else None
+
+    async def _check_access(self, delivery: Delivery) -> None:
+        """A post answered 403 Missing Access: the bot was removed from the server (Discord answers so before the
+        gateway's GUILD_DELETE arrives), or it may not view the channel. Removed (Discord no longer shows it the
+        server): :class:`_ServerLeft`, the channel's games end quietly. Still in the server at the first try:
+        :class:`_AccessInDoubt`, tried again after the backoff (GUILD_DELETE usually comes meanwhile, and gives it
+        up); at a later try the opener is asked for the permission as for any other."""
+        info = self.host.find_game(delivery.game_id)
+        if info is None or info.guild_id is None:
+            return
+        try:
+            await self.client.fetch_guild(info.guild_id)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            raise _ServerLeft(f"the bot is no longer in the server ({_describe(exc)})") from None
+        except discord.HTTPException:
+            pass  # Discord cannot say now: treated as still in the server
+        if delivery.attempts == 0:
+            raise _AccessInDoubt
 
     async def _post(self, delivery: Delivery) -> str | None:
         nonce = _nonce(delivery)
@@ -571,6 +606,25 @@ class Publisher:
                 allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
+
+
+class _AccessInDoubt(Exception):
+    """A post answered Missing Access while Discord still shows the bot the server: try it again once."""
+
+
+class _ServerLeft(Exception):
+    """A post answered Missing Access and Discord no longer shows the bot the server: give it up quietly."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _forbidden_code(exc: MissingPermission) -> int | None:
+    """Discord's error code of the 403 behind a :class:`MissingPermission` (raised while handling it, so it is
+    the exception's context), or ``None``."""
+    forbidden = exc.__context__
+    return forbidden.code if isinstance(forbidden, discord.Forbidden) else None
 
 
 def _held_on(delivery: Delivery, now: float) -> bool:

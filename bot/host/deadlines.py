@@ -16,7 +16,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from bot.host.store import NewDelivery, NewTimer, TimerRow
+from bot.host.store import NewDelivery, NewTimer, StorageFailed, TimerRow
 from bot.host.table import HOUR, NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
 from engine import Game, parse_move
 
@@ -87,10 +87,25 @@ class Deadlines:
             return None
         return table
 
+    async def runs_out(self, table: Table, seat: int, now: float) -> bool:
+        """Whether the deadline of ``seat``'s current turn has run out by ``now`` (the clock jumped past it while
+        the bot was down): the computer is about to make that move, so a reminder for it is not sent. ``False``
+        when no deadline runs for that seat, or the timers cannot be read (the reminder then goes, as before)."""
+        if not table.options.deadline_hours or runs_for(table.seats, table.game) != seat:
+            return False
+        try:
+            pending = await self.host.store.timers(table.id)
+        except StorageFailed as exc:
+            log.warning("game %d: cannot read its deadline timers (%s)", table.id, exc)
+            return False
+        return any(t.kind == RAN_OUT and t.seat == seat and t.payload.get("seq") == table.seq and t.due_at <= now
+                   for t in pending)
+
     async def _on_warning(self, timer: TimerRow, now: float) -> TableInfo | None:
         async with self.host.lock_of(timer.channel_id):
             table = self._current(timer)
-            if table is None:
+            if table is None or now >= float(timer.payload.get("until", now)):
+                # the turn moved on, or the deadline itself has passed (the bot was down): warn of nothing
                 await self.host.store.finish_timer(timer.id, now=now)
                 return None
             assert timer.user_id is not None

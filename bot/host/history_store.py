@@ -48,6 +48,8 @@ class Forgotten:
     ratings: int
     history: int
     games_renamed: int
+    deliveries_scrubbed: int
+    """Sent posts and DMs whose payload was emptied."""
 
 
 # ---------------------------------------------------------------------- writing (with the final move)
@@ -175,24 +177,111 @@ def _board_row(place: int, row: Mapping[str, Any]) -> BoardRow:
 
 
 async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> Forgotten:
-    """Delete a person's results, standings, ratings and rating history everywhere, and call their seats in
-    finished games ``former_player[game's locale]`` (their moves stay, so others' histories stay whole)."""
+    """Forget a person everywhere but in the games they still sit in (a lobby or a running game).
+
+    Deleted: their results, standings, ratings and rating history. Renamed ``former_player[game's locale]``: their
+    seats and their name in the saved state of every game no longer open (over, abandoned, damaged), and in the
+    posts such a game still owes. Emptied: the payload of every delivery already sent (a post or a DM) that was
+    for them, of one of their games, or carries one of their names or their id. Kept: their moves (so the
+    others' histories stay whole), their language and settings, and the games they still sit in."""
+    names = {str(r["name"]) for r in await db.fetch(
+        "SELECT name FROM results WHERE user_id = ? UNION SELECT name FROM standings WHERE user_id = ?",
+        user_id, user_id)}
     results = await db.execute("DELETE FROM results WHERE user_id = ?", user_id)
     ratings = await db.execute("DELETE FROM ratings WHERE user_id = ?", user_id)
     history = await db.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM standings WHERE user_id = ?", user_id)
     renamed = 0
-    games = await db.fetch("SELECT id, seats, locale FROM games WHERE status IN ('over', 'abandoned')"
-                           " AND seats LIKE ?", f'%"user_id":{user_id}%')
+    game_ids: list[int] = []
+    games = await db.fetch("SELECT id, seats, locale, status, state FROM games WHERE seats LIKE ?",
+                           f'%"user_id":{user_id}%')
     for game in games:
         seats = json.loads(game["seats"])
-        if not any(s.get("user_id") == user_id for s in seats):
+        mine = [i for i, s in enumerate(seats) if s.get("user_id") == user_id]
+        if not mine:
             continue  # another id that starts with the same digits
+        game_ids.append(int(game["id"]))
+        names.update(str(seats[i].get("name", "")) for i in mine)
+        if game["status"] in _OPEN:
+            continue  # a game they still sit in keeps their name while it runs
         name = former_player.get(str(game["locale"]), former_player["en"])
-        for seat in seats:
-            if seat.get("user_id") == user_id:
-                seat["name"] = name
-        await db.execute("UPDATE games SET seats = ? WHERE id = ?",
-                         json.dumps(seats, separators=(",", ":"), sort_keys=True), game["id"])
+        own = {str(seats[i].get("name", "")) for i in mine} - {str(s.get("name", "")) for s in seats
+                                                                 if s.get("user_id") != user_id}
+        for i in mine:
+            seats[i]["name"] = name
+        await db.execute("UPDATE games SET seats = ?, state = ? WHERE id = ?", _dumps(seats),
+                         _renamed_state(game["state"], mine, own, name), game["id"])
+        for row in await db.fetch("SELECT id, payload FROM deliveries WHERE game_id = ? AND done_at IS NULL",
+                                  game["id"]):
+            payload = _dumps(_renamed(json.loads(row["payload"]), user_id, own, name))
+            if payload != row["payload"]:
+                await db.execute("UPDATE deliveries SET payload = ? WHERE id = ?", payload, row["id"])
         renamed += 1
-    return Forgotten(results=results, ratings=ratings, history=history, games_renamed=renamed)
+    scrubbed = await _scrub_sent(db, user_id, names - {""}, game_ids)
+    return Forgotten(results=results, ratings=ratings, history=history, games_renamed=renamed,
+                     deliveries_scrubbed=scrubbed)
+
+
+_OPEN: Final = ("lobby", "running")
+_EMPTY: Final = "{}"
+_CHUNK: Final = 500
+"""Game ids per ``IN (...)`` list (both databases cap the parameters of one statement)."""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _renamed(value: Any, user_id: int, names: set[str], former: str, key: str = "") -> Any:
+    """``value`` (a payload) with the person called ``former``: a ``name`` next to their ``user_id``, and a name
+    (under a key ending in ``name``: a seat's, a view's player, ``to_move_name``) that is one of ``names`` (the
+    names they had in that game and no other player had)."""
+    if isinstance(value, dict):
+        out = {k: _renamed(v, user_id, names, former, k) for k, v in value.items()}
+        if out.get("user_id") == user_id and "name" in out:
+            out["name"] = former
+        return out
+    if isinstance(value, list):
+        return [_renamed(v, user_id, names, former, key) for v in value]
+    if isinstance(value, str) and key.endswith("name") and value in names:
+        return former
+    return value
+
+
+def _renamed_state(state: str | None, seats: Sequence[int], names: set[str], former: str) -> str | None:
+    """A game's saved state (engine JSON, whose ``names`` are the players' in seat order) with ``former`` as the
+    name of ``seats``; a state that cannot be read (a damaged game's) gets those names replaced as text."""
+    if state is None:
+        return None
+    try:
+        data = json.loads(state)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("names"), list):
+        for i in seats:
+            if i < len(data["names"]):
+                data["names"][i] = former
+        return _dumps(data)
+    for name in names:
+        state = state.replace(json.dumps(name), json.dumps(former))
+    return state
+
+
+def _like(text: str) -> str:
+    """``text`` anywhere, as a ``LIKE ... ESCAPE '!'`` pattern."""
+    return "%" + text.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%"
+
+
+async def _scrub_sent(db: Sql, user_id: int, names: set[str], game_ids: Sequence[int]) -> int:
+    """Empty the payload of every sent delivery that was for the person, of one of their games, or names them
+    (by a name they had, written as in the JSON, or by their id as a seat's ``user_id``)."""
+    patterns = [_like(json.dumps(n)) for n in sorted(names)]
+    patterns += [_like(f'"user_id":{user_id}{end}') for end in (",", "}")]
+    mentions = " OR ".join("payload LIKE ? ESCAPE '!'" for _ in patterns)
+    scrubbed = await db.execute(f"UPDATE deliveries SET payload = ? WHERE done_at IS NOT NULL AND payload <> ?"
+                                f" AND (user_id = ? OR {mentions})", _EMPTY, _EMPTY, user_id, *patterns)
+    for at in range(0, len(game_ids), _CHUNK):
+        chunk = game_ids[at:at + _CHUNK]
+        scrubbed += await db.execute(f"UPDATE deliveries SET payload = ? WHERE done_at IS NOT NULL AND payload <> ?"
+                                     f" AND game_id IN ({', '.join('?' * len(chunk))})", _EMPTY, _EMPTY, *chunk)
+    return scrubbed

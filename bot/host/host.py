@@ -1414,6 +1414,8 @@ class Host:
             since = table.last_move_at if table.last_move_at is not None else table.created_at
             if not self._may_remind(place.user_id, since, place.reminded_at, now):
                 continue
+            if await self.deadlines.runs_out(table, seat, now):
+                continue  # the computer makes this move in the same sweep: no reminder for a turn already lost
             due.append(Reminder(
                 game_id=table.id, channel_id=table.channel_id, guild_id=table.guild_id,
                 locale=table.options.locale, seq=table.seq, seat=seat, user_id=place.user_id, name=place.name,
@@ -1625,8 +1627,10 @@ class Host:
             raise HostError("bot.stats.storage_failed") from None
 
     async def forget_me(self, user_id: int) -> Forgotten:
-        """Delete the person's results, ratings and rating history, and call them "former player" in finished
-        games (in each game's language); their moves stay. One transaction: a failure changes nothing."""
+        """Delete the person's results, ratings and rating history, call them "former player" in finished
+        games (in each game's language, their saved state too) and empty the payloads of the posts and DMs already
+        sent that name them (``history_store.forget``); their moves stay. One transaction: a failure changes
+        nothing."""
         former = {locale: t("bot.forget.former_player", locale) for locale in LOCALES}
         try:
             forgotten = await self.store.forget_user(user_id, former)
@@ -1634,10 +1638,12 @@ class Host:
             log.warning("forget-me failed: %s", exc)
             raise HostError("bot.stats.storage_failed") from None
         for table in self._tables.values():
-            if table.status in ("over", "abandoned"):
-                for seat in table.seats:
+            if table.status not in ("lobby", "running"):
+                for i, seat in enumerate(table.seats):
                     if seat.user_id == user_id:
                         seat.name = former[table.options.locale]
+                        if table.game is not None and i < len(table.game.names):
+                            table.game.names[i] = seat.name
         return forgotten
 
 

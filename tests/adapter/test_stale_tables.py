@@ -6,6 +6,7 @@ left running or retried."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -321,3 +322,78 @@ async def test_the_fake_answers_like_discord_once_a_channel_or_server_is_gone(tw
         await bot.get_partial_messageable(lounge.channel.id).send("hello")
     assert no_access.value.code == 50001
     assert (await bot.get_partial_messageable(games.channel.id).send("still here")).content == "still here"
+
+
+async def test_posts_without_access_then_removed_from_the_server_ends_its_games_quietly(
+        two_servers: list[Driver]) -> None:
+    """Removed from a server, the bot's posts there are answered 403 Missing Access before GUILD_DELETE arrives: the
+    opener is asked for no permission, nothing is retried, and ``/santacruz games`` no longer lists those games."""
+    games, general, lounge = two_servers
+    fake = games.fake
+    for driver in two_servers:
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+    told_before = len(fake.dm_messages("alice"))
+    fake.inject_error("POST", rf"/channels/{games.channel.id}/messages", status=403, code=50001,
+                      message="Missing Access", times=None)  # Discord took the bot out; the gateway lags behind
+    game_id = games.info().game_id
+    await games.play_turn("dm")
+    store = games.bot.store
+    assert store is not None
+
+    async def tried() -> bool:
+        return any(d.attempts > 0 for d in await store.deliveries(game_id) if d.kind == "move_post")
+    for _ in range(int(TIMEOUT / 0.05)):
+        if await tried():
+            break
+        await asyncio.sleep(0.05)
+    assert await tried(), "the post was never tried"
+    await fake.remove_guild(fake.default_guild)
+    for driver in (games, general):
+        await fake.wait_until(lambda d=driver: d.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                              description=f"the game in #{driver.channel.name} abandoned")
+        await nothing_running(driver, driver.channel.id)
+        assert await games.host.pending_deliveries(driver.channel.id) == []
+    asked = t("bot.dm.missing_send_messages", "en", channel=f"<#{games.channel.id}>")
+    assert [m.text for m in fake.dm_messages("alice")[told_before:] if m.text == asked] == []
+    posts = len(fake.requests_to("POST", rf"/api/v\d+/channels/{games.channel.id}/messages"))
+    await asyncio.sleep(0.5)
+    assert len(fake.requests_to("POST", rf"/api/v\d+/channels/{games.channel.id}/messages")) == posts  # no retry
+    listing = await games.answer(await games.slash("games", user="alice", channel=fake.dm_channel("alice")))
+    assert f"<#{lounge.channel.id}>" in listing.text
+    assert f"<#{games.channel.id}>" not in listing.text and f"<#{general.channel.id}>" not in listing.text
+    assert games.runner is not None
+    games.runner.assert_no_errors()
+
+
+async def test_a_post_answered_missing_access_by_a_server_that_removed_the_bot_ends_the_game(
+        two_servers: list[Driver]) -> None:
+    """The bot is out of the server (Discord no longer shows it the server) and GUILD_DELETE has not come yet: the
+    first post answered 403 Missing Access ends the channel's game at once, without asking the opener anything."""
+    games, _, lounge = two_servers
+    fake = games.fake
+    for driver in (games, lounge):
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+    told_before = len(fake.dm_messages("alice"))
+    fake.guild(fake.default_guild).members.pop(fake.bot_user.id)  # removed; the gateway has not said so yet
+    await games.play_turn("dm")
+    await fake.wait_until(lambda: games.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                          description="the game of the server that removed the bot abandoned")
+    await nothing_running(games, games.channel.id)
+    assert await games.host.pending_deliveries(games.channel.id) == []
+    asked = t("bot.dm.missing_send_messages", "en", channel=f"<#{games.channel.id}>")
+    assert asked not in [m.text for m in fake.dm_messages("alice")[told_before:]]
+    store = games.bot.store
+    assert store is not None
+    errors = {d.last_error for d in await store.deliveries(games.info().game_id) if d.last_error}
+    assert any(e.startswith("the bot is no longer in the server") for e in errors), errors
+    await fake.dispatch("GUILD_DELETE", {"id": str(fake.default_guild.id)})  # late: nothing left to end
+    await fake.wait_until(lambda: games.bot.get_guild(fake.default_guild.id) is None, timeout=TIMEOUT, poll=0.05,
+                          description="the bot's cache without the server")
+    await nothing_running(games, games.channel.id)
+    listing = await games.answer(await games.slash("games", user="alice", channel=fake.dm_channel("alice")))
+    assert f"<#{lounge.channel.id}>" in listing.text and f"<#{games.channel.id}>" not in listing.text
+    assert lounge.info().status == "running"
+    assert games.runner is not None
+    games.runner.assert_no_errors()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from i18n import LOCALES, t
 from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeMessage
 
@@ -166,3 +167,28 @@ async def test_a_reminder_during_a_vote_explains_the_vacation(driver: Driver) ->
     assert await cog.send_reminders() == 1
     reminder = await new_dm(driver, waiting, seen, f"<t:{until}:f>")
     assert driver.fake.user(vacationer).global_name in reminder.text
+
+
+async def test_a_deadline_passed_while_the_bot_was_down_sends_no_reminder_before_the_computer_moves(
+        driver: Driver) -> None:
+    clock = await with_clock(driver)
+    await driver.open_game(["alice", "bob"], deadline="12")
+    await driver.settle()
+    user = driver.to_move_user()
+    assert user is not None
+    seq = driver.info().seq
+    seen = len(driver.fake.dm_messages(user))
+    clock.advance(13)  # the bot was down past the reminder (12 h), the warning (9 h) and the deadline (12 h)
+    await driver.restart()
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    assert await cog.background.send_reminders() == 0  # what the sweep does first...
+    await run_timers(driver)  # ...then the computer moves for the player
+    await driver.wait_seq(seq + 1)
+    name = driver.fake.user(user).global_name
+    await channel_post(driver, f"{name} ran out of time; the computer moved for them (1 of 3)")
+    await driver.settle()
+    where = f"<#{driver.channel.id}>"
+    late = [m.text for m in driver.fake.dm_messages(user)[seen:]
+            if any(t("bot.dm.reminder", loc, channel=where) in m.text or ("<t:" in m.text and ":R>" in m.text)
+                   for loc in LOCALES)]
+    assert late == [], late  # neither a reminder nor a warning for the turn the deadline took
