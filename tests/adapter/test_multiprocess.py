@@ -32,24 +32,14 @@ from bot.host.table import MOVE_POST
 from engine import new_game
 from i18n import t
 from tests.adapter.conftest import Driver, board_posts
+from tests.adapter.two_shards import TIMEOUT, start_process, two_shard_bots
 from tests.fakediscord import FakeChannel, FakeDiscord
-from tests.fakediscord.child_bot import ChildBot
 from tests.fakediscord.remote import Position, RemoteTable, first_custom_ids, poll
 
-TIMEOUT = 90.0
-"""Generous: two bot processes, a database server and the test share a slow, busy machine."""
-LEASE_SECONDS = 4.0
-"""How soon the shard-0 process takes over the posts of the killed one (and twice that, its computers)."""
 KILL_AT = 6
 """The killed process's game is this many moves in when its process dies."""
 WHILE_DEAD = 2
 """Moves made by DM in the killed process's game while it is down (handled by the shard-0 process)."""
-
-
-def bot_env(database_url: str, shard: int, token: str) -> dict[str, str]:
-    return {"DISCORD_TOKEN": token, "DATABASE_URL": database_url, "SHARD_COUNT": "2", "SHARD_IDS": str(shard),
-            "AI_STRENGTH": "random", "AI_SECONDS": "0.05", "SWEEP_SECONDS": "1", "REMINDER_HOURS": "0.0003",
-            "LEASE_SECONDS": str(LEASE_SECONDS), "LOG_LEVEL": "INFO", "PICTURE_WIDTH": "800"}
 
 
 @pytest.fixture
@@ -160,15 +150,6 @@ async def wait_deliveries_done(store: PostgresStore) -> None:
     await poll(done, timeout=TIMEOUT, description="every delivery to be done")
 
 
-async def start_process(fake: FakeDiscord, bot: ChildBot, shard: int) -> None:
-    """Start a bot process and wait until its gateway session for ``shard`` is live (commands synced)."""
-    old = fake.shard_sessions().get(shard)
-    bot.start()
-    await fake.wait_until(lambda: (s := fake.shard_sessions().get(shard)) is not None and s is not old
-                          and s.connection is not None and fake.synced_commands(),
-                          timeout=TIMEOUT, description=f"the shard-{shard} process to connect")
-
-
 def dm_clicks_on_shard_0(fake: FakeDiscord, table: RemoteTable) -> list[Any]:
     session = fake.shard_sessions()[0]
     clicks = {str(h.id) for h in table.dm_clicks}
@@ -184,11 +165,7 @@ async def test_two_processes_play_two_games_and_one_survives_a_kill(store: Postg
         one = fake.add_guild("One", owner="carol", shard=(1, 2), channels=("games",))
         fake.add_member(zero, "bob")
         fake.add_member(one, "dave")
-        bots = [ChildBot(fake.base_url, bot_env(pg_url, shard, fake.token), tmp_path / f"shard{shard}.log")
-                for shard in (0, 1)]
-        try:
-            await start_process(fake, bots[0], 0)
-            await start_process(fake, bots[1], 1)
+        async with two_shard_bots(fake, pg_url, tmp_path) as bots:
             channel = {g: next(c for c in fake.channels.values() if c.guild_id == g.id) for g in (zero, one)}
             steady = RemoteTable(fake, store, channel[zero], ["alice", "bob"], seed=1, timeout=TIMEOUT)
             killed = RemoteTable(fake, store, channel[one], ["carol", "dave"], seed=2, timeout=TIMEOUT)
@@ -213,16 +190,6 @@ async def test_two_processes_play_two_games_and_one_survives_a_kill(store: Postg
                 await check_game(store, fake, table)
                 assert table.slash_moves and table.dm_moves
             assert dm_clicks_on_shard_0(fake, killed), "no DM click of shard 1's game reached the shard-0 process"
-        except BaseException:
-            for bot in bots:
-                print(f"--- {bot.log_path.name}\n{bot.log()[-6000:]}")
-            raise
-        finally:
-            for bot in bots:
-                bot.terminate()
-        for bot in bots:
-            errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
-            assert not errors, f"{bot.log_path.name} logged errors: {errors}"
 
 
 async def test_a_post_queued_while_the_outbox_lets_go_of_its_lease_is_delivered(fake_discord: FakeDiscord,

@@ -22,9 +22,9 @@ import pytest
 from bot.host.postgres_store import PostgresStore
 from engine import Game, parse_move
 from i18n import t
-from tests.adapter.test_multiprocess import TIMEOUT, bot_env, start_process, wait_deliveries_done
+from tests.adapter.test_multiprocess import wait_deliveries_done
+from tests.adapter.two_shards import TIMEOUT, start_process, two_shard_bots
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
-from tests.fakediscord.child_bot import ChildBot
 from tests.fakediscord.remote import RemoteTable, poll
 
 SINGLE_CARDS = ("ship", "river", "road")
@@ -39,9 +39,8 @@ async def store(pg_url: str) -> AsyncIterator[PostgresStore]:
     await opened.close()
 
 
-def env(pg_url: str, shard: int, token: str) -> dict[str, str]:
-    """The multi-process settings, with no sweep during the test (it would read every changed game again)."""
-    return {**bot_env(pg_url, shard, token), "SWEEP_SECONDS": "3600"}
+NO_SWEEP = {"SWEEP_SECONDS": "3600"}
+"""No sweep during the test (it would read every changed game again)."""
 
 
 def site_question(game: Game) -> tuple[str, dict[str, Any], list[int]] | None:
@@ -69,17 +68,6 @@ async def offered_sites(fake: FakeDiscord, command: str, options: dict[str, Any]
     return [int(c["value"]) for c in (await handle.wait_for_callback(timeout=TIMEOUT)).choices]
 
 
-def log_on_failure(bots: list[ChildBot]) -> None:
-    for bot in bots:
-        print(f"--- {bot.log_path.name}\n{bot.log()[-6000:]}")
-
-
-def no_errors(bots: list[ChildBot]) -> None:
-    for bot in bots:
-        errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
-        assert not errors, f"{bot.log_path.name} logged errors: {errors}"
-
-
 async def test_autocomplete_after_a_move_in_the_other_process_offers_the_legal_sites(
         store: PostgresStore, pg_url: str, tmp_path: Path) -> None:
     async with FakeDiscord(shard_count=2, populate=False) as fake:
@@ -88,11 +76,7 @@ async def test_autocomplete_after_a_move_in_the_other_process_offers_the_legal_s
         fake.add_guild("Zero", owner="alice", shard=(0, 2), channels=("games",))
         one = fake.add_guild("One", owner="carol", shard=(1, 2), channels=("games",))
         fake.add_member(one, "dave")
-        bots = [ChildBot(fake.base_url, env(pg_url, shard, fake.token), tmp_path / f"shard{shard}.log")
-                for shard in (0, 1)]
-        try:
-            await start_process(fake, bots[0], 0)
-            await start_process(fake, bots[1], 1)
+        async with two_shard_bots(fake, pg_url, tmp_path, **NO_SWEEP):
             channel = next(c for c in fake.channels.values() if c.guild_id == one.id)
             table = RemoteTable(fake, store, channel, ["carol", "dave"], seed=3, timeout=TIMEOUT)
             await table.open(computers=0)
@@ -122,13 +106,6 @@ async def test_autocomplete_after_a_move_in_the_other_process_offers_the_legal_s
                     f" {offered}, legal {expected}")
                 if options:
                     checked[where] += 1
-        except BaseException:
-            log_on_failure(bots)
-            raise
-        finally:
-            for bot in bots:
-                bot.terminate()
-        no_errors(bots)
 
 
 async def vacation_of(store: PostgresStore, game_id: int, user_id: int) -> dict[str, Any] | None:
@@ -146,11 +123,7 @@ async def test_vacation_and_back_typed_where_a_copy_is_behind_change_every_game(
         one = fake.add_guild("One", owner="carol", shard=(1, 2), channels=("games",))
         fake.add_member(zero, "bob")
         fake.add_member(one, "alice")
-        bots = [ChildBot(fake.base_url, env(pg_url, shard, fake.token), tmp_path / f"shard{shard}.log")
-                for shard in (0, 1)]
-        try:
-            await start_process(fake, bots[0], 0)
-            await start_process(fake, bots[1], 1)
+        async with two_shard_bots(fake, pg_url, tmp_path, **NO_SWEEP) as bots:
             channel = {g: next(c for c in fake.channels.values() if c.guild_id == g.id) for g in (zero, one)}
             far = RemoteTable(fake, store, channel[zero], ["alice", "bob"], seed=4, timeout=TIMEOUT)
             near = RemoteTable(fake, store, channel[one], ["carol", "alice"], seed=5, timeout=TIMEOUT)
@@ -187,10 +160,3 @@ async def test_vacation_and_back_typed_where_a_copy_is_behind_change_every_game(
             reply = await near.slash("back", user="alice")
             assert reply.text == t("bot.reply.vacation_over", "en", count=2)
             assert [await vacation_of(store, game, alice) for game in (far.game_id, near.game_id)] == [None, None]
-        except BaseException:
-            log_on_failure(bots)
-            raise
-        finally:
-            for bot in bots:
-                bot.terminate()
-        no_errors(bots)

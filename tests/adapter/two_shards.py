@@ -1,0 +1,55 @@
+"""Two bot processes (shards 0 and 1 of 2) over one PostgreSQL against the fake Discord: the scaffolding the
+multi-process tests share (their settings, starting a process, the bots' logs checked for errors)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.child_bot import ChildBot
+
+TIMEOUT = 90.0
+"""Generous: two bot processes, a database server and the test share a slow, busy machine."""
+LEASE_SECONDS = 4.0
+"""How soon the shard-0 process takes over the posts of a dead one (and twice that, its computers)."""
+
+
+def bot_env(database_url: str, shard: int, token: str, **extra: str) -> dict[str, str]:
+    """A bot process's settings for ``shard`` of 2 (``extra`` overrides, e.g. ``SWEEP_SECONDS``)."""
+    return {"DISCORD_TOKEN": token, "DATABASE_URL": database_url, "SHARD_COUNT": "2", "SHARD_IDS": str(shard),
+            "AI_STRENGTH": "random", "AI_SECONDS": "0.05", "SWEEP_SECONDS": "1", "REMINDER_HOURS": "0.0003",
+            "LEASE_SECONDS": str(LEASE_SECONDS), "LOG_LEVEL": "INFO", "PICTURE_WIDTH": "800", **extra}
+
+
+async def start_process(fake: FakeDiscord, bot: ChildBot, shard: int) -> None:
+    """Start a bot process and wait until its gateway session for ``shard`` is live (commands synced)."""
+    old = fake.shard_sessions().get(shard)
+    bot.start()
+    await fake.wait_until(lambda: (s := fake.shard_sessions().get(shard)) is not None and s is not old
+                          and s.connection is not None and fake.synced_commands(),
+                          timeout=TIMEOUT, description=f"the shard-{shard} process to connect")
+
+
+@asynccontextmanager
+async def two_shard_bots(fake: FakeDiscord, database_url: str, logs: Path,
+                         **extra: str) -> AsyncIterator[Sequence[ChildBot]]:
+    """Both processes started (shard 0, then shard 1) and yielded; afterwards they are stopped and neither may
+    have logged an error or a traceback. When the body fails, the end of each log is printed to explain it."""
+    bots = [ChildBot(fake.base_url, bot_env(database_url, shard, fake.token, **extra), logs / f"shard{shard}.log")
+            for shard in (0, 1)]
+    try:
+        for shard, bot in enumerate(bots):
+            await start_process(fake, bot, shard)
+        yield bots
+    except BaseException:
+        for bot in bots:
+            print(f"--- {bot.log_path.name}\n{bot.log()[-6000:]}")
+        raise
+    finally:
+        for bot in bots:
+            bot.terminate()
+    for bot in bots:
+        errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
+        assert not errors, f"{bot.log_path.name} logged errors: {errors}"
