@@ -54,7 +54,7 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     text(img, 24 * u, 42 * u, t("render.over.title", locale), round(36 * u), theme.last_move, weight="bold",
          anchor="lm")
     x = 24 * u + text_width(t("render.over.title", locale), round(36 * u), "bold") + 30 * u
-    line, size = fit(t("render.over.winner", locale, name=winner["name"], score=winner["score"]), round(32 * u),
+    line, size = fit(t("render.over.winner", locale, name=winner["name"], count=winner["score"]), round(32 * u),
                      W - x - 24 * u, "bold")
     text(img, x, 42 * u, line, size, theme.text, weight="bold", anchor="lm")
     # ranking
@@ -76,7 +76,7 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
              weight="bold", anchor="lm")
         m = marker(round(48 * u), theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
         paste(img, m, left + 70 * u, cy - m.height / 2)
-        score = t("render.over.points", locale, n=p["score"])
+        score = t("render.over.points", locale, count=p["score"])
         ssize = round(32 * u)
         text(img, rect[2] - 18 * u, cy, score, ssize, theme.text, weight="bold", anchor="rm")
         nx = left + 130 * u
