@@ -52,7 +52,10 @@ def advice_text(advice: Advice, locale: object, names: Sequence[str] | None = No
         why = [words.why(r) for r in advice.why_not]
         lines += [_BULLET + w for w in why] or [_BULLET + t("coach.why.close", lang)]
     text = "\n".join(lines)
-    return text if len(text) <= MESSAGE_MAX else text[: MESSAGE_MAX - 1] + "…"
+    if len(text) <= MESSAGE_MAX:
+        return text
+    cut = text.rfind("\n", 0, MESSAGE_MAX - 2)  # whole lines only
+    return text[:cut] + "\n…"
 
 
 class _Words:
