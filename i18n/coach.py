@@ -98,31 +98,31 @@ class _Words:
     def reason(self, r: Reason) -> str:
         lang, code = self.lang, r.code
         if code == "build_points":
-            return tn("coach.reason.build_points", r.int("points"), lang)
+            return tn("coach.reason.build_points", r.number("points"), lang)
         if code == "build_expected":
-            tenths, chance = r.int("tenths"), r.int("chance")
+            tenths, chance = r.number("tenths"), r.number("chance")
             count = self.decimal(tenths)
             form = plural_form(tenths / 10, lang)
             if chance >= 100:
                 return t(f"coach.reason.build_expected_sure.{form}", lang, count=count)
             return t(f"coach.reason.build_expected.{form}", lang, count=count, chance=chance)
         if code == "card_score":
-            return t("coach.reason.card_score", lang, card=self.card(r["card"]), mine=self.points(r.int("points")),
-                     player=self.player(r["other"]), theirs=self.points(r.int("other_points")))
+            return t("coach.reason.card_score", lang, card=self.card(r["card"]), mine=self.points(r.number("points")),
+                     player=self.player(r["other"]), theirs=self.points(r.number("other_points")))
         if code == "destroys":
-            return t("coach.reason.destroys", lang, yours=tn("coach.count.buildings", r.int("yours"), lang),
-                     others=tn("coach.count.buildings", r.int("others"), lang))
+            return t("coach.reason.destroys", lang, yours=tn("coach.count.buildings", r.number("yours"), lang),
+                     others=tn("coach.count.buildings", r.number("others"), lang))
         if code in ("card_gain", "card_loss"):
-            chance = r.int("chance")
+            chance = r.number("chance")
             key = f"coach.reason.{code}" if chance >= 100 else f"coach.reason.{code}_maybe"
-            return t(key, lang, card=self.card(r["card"]), now=self.number(r.int("now")),
-                     after=self.points(r.int("after")), chance=chance)
+            return t(key, lang, card=self.card(r["card"]), now=self.number(r.number("now")),
+                     after=self.points(r.number("after")), chance=chance)
         if code == "bird_chip":
-            chance, left = r.int("chance"), r.int("left")
+            chance, left = r.number("chance"), r.number("left")
             key = "coach.reason.bird_chip" if chance >= 100 else "coach.reason.bird_chip_maybe"
             return tn(key, left, lang, chance=chance)
         if code in ("opens", "reveals"):
-            return tn(f"coach.reason.{code}", r.int("count"), lang)
+            return tn(f"coach.reason.{code}", r.number("count"), lang)
         if code == "takes_from":
             seats = r["seats"]
             players = self.joined([self.player(s) for s in seats]) if isinstance(seats, tuple) else "?"
@@ -130,11 +130,11 @@ class _Words:
         if code == "shares":
             return t("coach.reason.shares", lang, player=self.player(r["seat"]))
         if code == "on_volcano":
-            return t(f"coach.reason.on_volcano.{r['status']}", lang, chance=r.int("chance"))
+            return t(f"coach.reason.on_volcano.{r['status']}", lang, chance=r.number("chance"))
         if code == "double_plan":
             sites = r["sites"]
             listed = self.joined([str(s) for s in sites]) if isinstance(sites, tuple) else ""
-            return tn("coach.reason.double_plan", r.int("options"), lang,
+            return tn("coach.reason.double_plan", r.number("options"), lang,
                       kind=t(f"game.card.{r['kind']}.short", lang), sites=listed)
         if code == "set_choice":
             letter = str(r["set"])
@@ -173,9 +173,9 @@ class _Words:
     def why(self, r: Reason) -> str:
         lang = self.lang
         if r.code == "value_gap":
-            return tn("coach.why.value_gap", r.int("playouts"), lang, gap=r.int("gap"))
+            return tn("coach.why.value_gap", r.number("playouts"), lang, gap=r.number("gap"))
         if r.code == "fewer_points":
-            return tn("coach.why.fewer_points", r.int("count"), lang)
+            return tn("coach.why.fewer_points", r.number("count"), lang)
         codes = r["codes"]
         labels = [t(f"coach.code.{c}", lang) for c in codes] if isinstance(codes, tuple) else []
         return t(f"coach.why.{r.code}", lang, list=self.joined(labels))

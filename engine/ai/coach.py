@@ -143,7 +143,8 @@ class Reason:
                 return value
         raise KeyError(name)
 
-    def int(self, name: str) -> int:
+    def number(self, name: str) -> int:
+        """The parameter ``name``, which must be a number."""
         value = self[name]
         if not isinstance(value, int):
             raise TypeError(f"{self.code}.{name} is not a number")
@@ -229,7 +230,9 @@ class Searcher(Protocol):
 
 
 STRONGEST: Searcher = search
-"""The strongest available player's search: the coach's default."""
+"""The strongest available player's search: the coach's default. A stronger player's search with the same
+keywords whose result has ``move``, ``playouts`` and ``stats`` (e.g. ``engine.ai.master.master_search``) takes
+its place in this one line."""
 
 
 # ---------------------------------------------------------------------- the advice
@@ -265,10 +268,9 @@ def advise(view: View, *, seed: int = 0, budget: float | None = DEFAULT_BUDGET, 
     best = explainer.move_advice(best_move, stats)
     second = explainer.move_advice(runner, stats) if runner is not None else None
     why_not = _compare(best, second) if second is not None else ()
-    advice = Advice(seat=seat, names=tuple(p["name"] for p in view["players"]), round=view["round"],
-                    phase=view["phase"], best=best, runner_up=second, why_not=why_not, hand=explainer.hand(),
-                    volcano=explainer.volcano(), playouts=result.playouts)
-    return advice
+    return Advice(seat=seat, names=tuple(p["name"] for p in view["players"]), round=view["round"],
+                  phase=view["phase"], best=best, runner_up=second, why_not=why_not, hand=explainer.hand(),
+                  volcano=explainer.volcano(), playouts=result.playouts)
 
 
 def _runner_up(result: SearchOutcome, best: str, game: Game) -> str | None:

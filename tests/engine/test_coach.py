@@ -118,7 +118,7 @@ def test_the_points_now_and_the_card_reasons_agree_with_the_engine() -> None:
             scored = _reason(move, "card_score")
             if scored is not None:
                 assert move.points_now == scored["points"] == delta[seat]
-                assert scored["other_points"] == delta[scored.int("other")]
+                assert scored["other_points"] == delta[scored.number("other")]
                 checked += 1
             for r in move.reasons:
                 if r.code in ("card_gain", "card_loss") and r["chance"] == 100:
