@@ -27,7 +27,9 @@ from typing import Any, TextIO
 
 from engine import Game, IllegalMove, View, from_record, new_game, parse_move
 from engine.ai import STRENGTHS, choose_move
+from engine.ai.coach import DEFAULT_BUDGET, advise
 from i18n import LOCALES, describe_events, describe_move, illegal_text, t, tn
+from i18n.coach import advice_text
 
 GIF_WIDTH = 800
 """Frame width of the animated GIF (the board pictures themselves keep their full size)."""
@@ -141,8 +143,13 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO) -> None:
 
 
 def run_play(players: int, humans: int, strength: str, seed: int, budget: float, locale: str,
-             ask: Callable[[str], str] = input, stream: TextIO = sys.stdout) -> Game:
-    """A terminal game: ``humans`` hot-seat players (seats 0..humans-1) against computer players."""
+             ask: Callable[[str], str] = input, stream: TextIO = sys.stdout, *,
+             hint_budget: float | None = DEFAULT_BUDGET, hint_iterations: int | None = None) -> Game:
+    """A terminal game: ``humans`` hot-seat players (seats 0..humans-1) against computer players.
+
+    ``hint`` at the prompt prints the coach's advice for the player to move (:mod:`engine.ai.coach`), from
+    that player's view, thinking ``hint_budget`` seconds (or ``hint_iterations`` playouts).
+    """
     names = _names(players, humans, locale)
     game = new_game(names, seed)
     print(t("cli.play.start", locale, players=players, humans=humans), file=stream)
@@ -165,6 +172,12 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
                     return game
                 if text in ("help", "?", ""):
                     print(t("cli.play.help", locale), file=stream)
+                    continue
+                if text == "hint":
+                    print(t("cli.play.thinking", locale), file=stream)
+                    advice = advise(game.view(seat), seed=seed * 1000 + number, budget=hint_budget,
+                                    iterations=hint_iterations)
+                    print(advice_text(advice, locale), file=stream)
                     continue
                 try:
                     events = game.apply(text)

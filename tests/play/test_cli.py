@@ -74,3 +74,37 @@ def test_command_line_checks_its_options(capsys: object) -> None:
     args = parser.parse_args(["demo", "--players", "4", "--seed", "2", "--no-pictures"])
     assert (args.players, args.seed, args.no_pictures) == (4, 2, True)
     assert main(["play", "--players", "2", "--humans", "3"]) == 2
+
+
+def test_hint_at_the_prompt_prints_the_coach_s_advice_and_its_move_can_be_played() -> None:
+    out = io.StringIO()
+    hinted: list[str] = []
+
+    def ask(prompt: str) -> str:
+        turn = out.getvalue().rsplit("Your moves:", 1)[1]
+        if "Best move: " in turn:  # the hint of this turn: play its move
+            move = turn.split("Best move: ", 1)[1].split(" — ", 1)[0]
+            hinted.append(move)
+            return move
+        if len(hinted) < 4:
+            return "hint"
+        return turn.splitlines()[1].split("(")[0].strip()
+
+    game = run_play(2, 1, "greedy", 5, 0.1, "en", ask=ask, stream=out, hint_budget=None, hint_iterations=12)
+    text = out.getvalue()
+    assert game.phase == "over"
+    assert "'hint'" in text.splitlines()[0]
+    assert text.count("The coach is thinking…") == 4
+    assert text.count("Hint for Player 1") == 4
+    assert "Runner-up:" in text or "It is your only possible move" in text
+    assert hinted == [move for seat, move in game.moves if seat == 0][:4]
+
+
+def test_hint_speaks_the_game_s_language() -> None:
+    out = io.StringIO()
+    answers = iter(["hint", "quit"])
+    run_play(3, 1, "random", 2, 0.1, "de", ask=lambda _prompt: next(answers), stream=out, hint_budget=None,
+             hint_iterations=8)
+    text = out.getvalue()
+    assert "Der Trainer denkt nach …" in text
+    assert "Tipp für" in text and "Bester Zug:" in text

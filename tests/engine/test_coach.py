@@ -1,0 +1,268 @@
+"""The coach (engine/ai/coach.py): legal advice, from the seat's view only, with reasons the engine agrees with."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import time
+from functools import cache
+from typing import Any
+
+import pytest
+
+from engine import Game, new_game
+from engine.ai.coach import (
+    COMPARISON_CODES,
+    MERITS,
+    REASON_CODES,
+    RISKS,
+    STRONGEST,
+    Advice,
+    CoachError,
+    MoveAdvice,
+    Reason,
+    advise,
+)
+from engine.ai.expert import search
+
+QUICK: dict[str, Any] = {"iterations": 24, "budget": None}
+"""A small, deterministic search: every test's advice depends on the view and the seed only."""
+
+
+def _positions(n: int, seed: int, every: int) -> list[Game]:
+    """Copies of a random game's positions, every ``every``-th move (all of the choosing phases)."""
+    game = new_game([f"P{i}" for i in range(n)], seed, draft=True)
+    rng = random.Random(seed)
+    out: list[Game] = []
+    k = 0
+    while not game.is_over():
+        if game.phase != "play" or k % every == 0:
+            out.append(game.clone())
+        k += 1
+        moves = game.legal_moves()
+        doubles = [m for m in moves if m.verb == "double"]
+        game.apply(rng.choice(doubles) if doubles and rng.random() < 0.3 else rng.choice(moves))
+    return out
+
+
+@cache
+def _advised() -> tuple[tuple[Game, Advice], ...]:
+    """Positions of 2-, 3- and 4-player games with the coach's advice for the seat to move."""
+    out = []
+    for n in (2, 3, 4):
+        for game in _positions(n, 40 + n, every=7):
+            seat = game.to_move
+            assert seat is not None
+            out.append((game, advise(game.view(seat), seed=n, **QUICK)))
+    return tuple(out)
+
+
+def _reason(advice: MoveAdvice, code: str) -> Reason | None:
+    return next((r for r in advice.reasons if r.code == code), None)
+
+
+def test_the_advice_and_the_runner_up_are_legal_moves_in_every_phase() -> None:
+    phases = set()
+    for game, advice in _advised():
+        legal = [str(m) for m in game.legal_moves()]
+        assert advice.best.move in legal
+        assert advice.seat == game.to_move
+        if len(legal) > 1:
+            assert advice.runner_up is not None
+            assert advice.runner_up.move in legal and advice.runner_up.move != advice.best.move
+        else:
+            assert advice.runner_up is None and advice.why_not == ()
+        phases.add(game.phase)
+        game.clone().apply(advice.best.move)
+    assert {"choose_set", "land", "play", "choose_pile", "discard"} <= phases
+
+
+def test_every_reason_has_a_known_code_and_its_parameters() -> None:
+    seen = set()
+    for _game, advice in _advised():
+        for move in (advice.best, advice.runner_up):
+            if move is None:
+                continue
+            for r in move.reasons:
+                assert r.code in REASON_CODES
+                assert [name for name, _ in r.params] == list(REASON_CODES[r.code])
+                seen.add(r.code)
+        for r in advice.why_not:
+            assert r.code in COMPARISON_CODES
+            if r.code in ("misses", "risks"):
+                codes = r["codes"]
+                assert isinstance(codes, tuple) and codes
+                assert set(codes) <= set(MERITS if r.code == "misses" else RISKS)
+    assert {"build_points", "card_score", "bird_chip", "opens", "double_plan", "set_choice"} <= seen
+
+
+def test_the_points_now_and_the_card_reasons_agree_with_the_engine() -> None:
+    checked = 0
+    for game, advice in _advised():
+        seat = advice.seat
+        for card in advice.hand:
+            assert card.points == game.card_points(seat, card.card)
+            assert card.other_points == game.card_points(card.other, card.card)
+        for move in (advice.best, advice.runner_up):
+            if move is None:
+                continue
+            after = game.clone()
+            before = list(after.score)
+            events = after.apply(move.move)
+            delta = [after.score[p] - before[p] for p in range(game.n)]
+            built = _reason(move, "build_points")
+            if built is not None:
+                assert move.points_now == built["points"] == delta[seat]
+                checked += 1
+            scored = _reason(move, "card_score")
+            if scored is not None:
+                assert move.points_now == scored["points"] == delta[seat]
+                assert scored["other_points"] == delta[scored.number("other")]
+                checked += 1
+            for r in move.reasons:
+                if r.code in ("card_gain", "card_loss") and r["chance"] == 100:
+                    assert game.card_points(seat, str(r["card"])) == r["now"]
+                    assert after.card_points(seat, str(r["card"])) == r["after"]
+                if r.code == "bird_chip" and r["chance"] == 100:
+                    assert any(e["type"] == "bird" and e["seat"] == seat for e in events)
+                if r.code == "destroys":
+                    destroyed = [e["seat"] for e in events if e["type"] == "destroy"]
+                    assert r["yours"] == destroyed.count(seat)
+                    assert r["others"] == len(destroyed) - destroyed.count(seat)
+    assert checked >= 10
+
+
+def test_the_volcano_risk_matches_the_seat_s_buildings_and_hand() -> None:
+    for game, advice in _advised():
+        if advice.volcano is None:
+            continue
+        seat = advice.seat
+        volcano_sites = game.island.sites_of_kind["volcano"]
+        on_volcano = sum(1 for s in volcano_sites if any(p == seat for p, _ in game.occupants[s]))
+        assert advice.volcano.buildings == on_volcano
+        assert (advice.volcano.status == "yours") == ("eruption" in game.hand_scoring[seat])
+        assert 0 <= advice.volcano.chance <= 100
+
+
+def _hidden_changed(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same game with what ``seat`` cannot see changed: another seat's scoring cards traded with the deck,
+    the face-down tiles of each kind shuffled among their sites, the bird-chip pile and the others' chips."""
+    data = json.loads(game.to_json())
+    n = len(data["names"])
+    for q in range(n):
+        if q != seat and data["hand_scoring"][q] and data["deck"]:
+            i = rng.randrange(len(data["hand_scoring"][q]))
+            j = rng.randrange(len(data["deck"]))
+            data["hand_scoring"][q][i], data["deck"][j] = data["deck"][j], data["hand_scoring"][q][i]
+    island = game.island
+    for sites in island.sites_of_kind.values():
+        hidden = [s for s in sites if not data["revealed"][s]]
+        tiles = [data["tile_at"][s] for s in hidden]
+        rng.shuffle(tiles)
+        if len(hidden) > 1:
+            tiles = tiles[1:] + tiles[:1]  # never the same layout
+        for s, tile in zip(hidden, tiles, strict=True):
+            data["tile_at"][s] = tile
+    pool = list(data["chips"])
+    for q in range(n):
+        if q != seat:
+            pool += data["birds"][q]
+    rng.shuffle(pool)
+    for q in range(n):
+        if q != seat:
+            data["birds"][q] = [pool.pop() for _ in data["birds"][q]]
+    data["chips"] = pool
+    return Game.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_advice_is_the_same_whatever_the_seat_cannot_see(n: int) -> None:
+    rng = random.Random(n)
+    checked = 0
+    for game in _positions(n, 70 + n, every=9):
+        seat = game.to_move
+        if seat is None or game.phase not in ("land", "play"):
+            continue
+        other = _hidden_changed(game, seat, rng)
+        view = game.view(seat)
+        assert other.view(seat) == view  # the seat sees no difference ...
+        assert other.to_json() != game.to_json()  # ... but the games differ
+        snapshot = copy.deepcopy(view)
+        first = advise(view, seed=5, **QUICK)
+        assert view == snapshot  # the coach does not change the view it reads
+        assert advise(other.view(seat), seed=5, **QUICK) == first
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_advice_is_deterministic_with_iterations_and_no_budget() -> None:
+    game = _positions(4, 11, every=5)[6]
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    assert advise(view, seed=3, **QUICK) == advise(view, seed=3, **QUICK)
+
+
+def test_the_searcher_is_a_parameter_and_the_default_is_the_strongest() -> None:
+    game = _positions(2, 12, every=5)[5]
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    assert STRONGEST is search
+    assert advise(view, seed=2, searcher=search, **QUICK) == advise(view, seed=2, **QUICK)
+
+
+def test_the_runner_up_is_explained_by_the_search_s_values() -> None:
+    gaps = 0
+    for _game, advice in _advised():
+        if advice.runner_up is None:
+            continue
+        gap = next((r for r in advice.why_not if r.code == "value_gap"), None)
+        if gap is not None:
+            assert advice.best.value is not None and advice.runner_up.value is not None
+            assert gap["gap"] == round(100 * (advice.best.value - advice.runner_up.value)) > 0
+            assert gap["playouts"] == advice.best.playouts + advice.runner_up.playouts
+            gaps += 1
+        if advice.best.points_now is not None and advice.runner_up.points_now is not None:
+            fewer = [r for r in advice.why_not if r.code == "fewer_points"]
+            diff = advice.best.points_now - advice.runner_up.points_now
+            assert [r["count"] for r in fewer] == ([diff] if diff > 0 else [])
+    assert gaps >= 5
+
+
+def test_no_advice_for_the_public_view_off_turn_or_after_the_game() -> None:
+    game = new_game(["Ada", "Bo", "Cy"], 4)
+    seat = game.to_move
+    assert seat is not None
+    with pytest.raises(CoachError) as public:
+        advise(game.view(None), **QUICK)
+    assert public.value.code == "public_view"
+    with pytest.raises(CoachError) as waiting:
+        advise(game.view((seat + 1) % 3), **QUICK)
+    assert waiting.value.code == "not_your_turn"
+    rng = random.Random(1)
+    while not game.is_over():
+        game.apply(rng.choice(game.legal_moves()))
+    with pytest.raises(CoachError) as over:
+        advise(game.view(0), **QUICK)
+    assert over.value.code == "game_over"
+
+
+def test_the_default_budget_bounds_the_thinking() -> None:
+    """A generous bound (the machine may be busy): the search stops at its budget, the explanations are quick."""
+    game = _positions(4, 13, every=5)[4]
+    seat = game.to_move
+    assert seat is not None
+    started = time.perf_counter()
+    advice = advise(game.view(seat), seed=1, budget=0.5)
+    assert time.perf_counter() - started < 10
+    assert advice.best.move in [str(m) for m in game.legal_moves()]
+
+
+def test_a_reason_checks_its_parameters() -> None:
+    assert Reason.of("opens", count=2)["count"] == 2
+    with pytest.raises(ValueError, match="opens"):
+        Reason.of("opens", sites=2)
+    with pytest.raises(ValueError, match="nonsense"):
+        Reason.of("nonsense")
