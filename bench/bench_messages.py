@@ -387,7 +387,7 @@ def summarise(game: Game) -> None:
         if action is not current:
             current = action
             lines.append(f"\n=== {action.what}")
-        lines.append(transcript_entry(message, where(message)[0], {**ids, channel.id: channel.name}))
+        lines.append(transcript_entry(message, where(message)[0], {**ids, channel.id: str(channel.name)}))
     figures.transcript = "\n".join(lines) + "\n"
 
 

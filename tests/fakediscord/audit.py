@@ -157,26 +157,27 @@ PLURALS: Final[Mapping[str, tuple[tuple[str, str], ...]]] = {
 """Per language, (singular, plural) of the nouns the bot counts."""
 _NUMBER: Final = r"(?<![\w.,−+-])(?:\*\*)?(\d+)(?:\*\*)?"
 _ADJECTIVE: Final = r"(?:[^\W\d]+\s+)?"
-_OPTIONAL_ENDING = re.compile(r"[^\W\d]\((?:s|e|en|n|es|x|nen|innen)\)")
+_OPTIONAL_ENDING = re.compile(r"[^\W\d]+\((?:s|e|en|n|es|x|nen|innen)\)")
 
 
 def plural_slips(text: str, locale: str) -> list[str]:
     """Counts in ``text`` whose noun has the wrong number for ``locale`` ("1 points", "after 1 rated games",
     „1 Punkte“, "3 point", « 2 partie »; in French 0 and 1 take the singular, in English and German only 1),
-    and optional endings such as "game(s)", „Spiel(en)“, « partie(s) »."""
-    found = [m.group(0) for m in _OPTIONAL_ENDING.finditer(text)]
+    and optional endings such as "game(s)", „Spiel(en)“, « partie(s) », in the order they appear. Signed changes
+    ("+1 points", "−2 points per building") are left alone."""
+    found = [(m.start(), m.group(0)) for m in _OPTIONAL_ENDING.finditer(text)]
     nouns = PLURALS.get(locale, ())
     # "6 building cards": a noun before another counted noun is part of a compound, not the counted one
     compound = "|".join(re.escape(word) for pair in nouns for word in pair)
     for singular, plural in nouns:
         for noun, wants_one in ((plural, False), (singular, True)):
-            pattern = re.compile(rf"{_NUMBER}\s+{_ADJECTIVE}({re.escape(noun)})(?!\w)(?!\s+(?:{compound})(?!\w))")
+            pattern = re.compile(rf"{_NUMBER}\s+{_ADJECTIVE}({re.escape(noun)})(?![\w(])(?!\s+(?:{compound})(?!\w))")
             for match in pattern.finditer(text):
                 count = int(match.group(1))
                 one = count in (0, 1) if locale == "fr" else count == 1
                 if one != wants_one:
-                    found.append(match.group(0))
-    return found
+                    found.append((match.start(), match.group(0)))
+    return [slip for _, slip in sorted(found)]
 
 
 # -- autocomplete offers -------------------------------------------------------------------------------------
