@@ -42,11 +42,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per player count and run (default 1000)")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per player count (default 5)")
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4], help="player counts (default 2 3 4)")
     parser.add_argument("--call-games", type=int, default=100, help="games counted for calls/move (0: skip)")
     args = parser.parse_args()
     print(f"{'players':>7} {'games':>6} {'games/s best':>12} {'median':>7} {'moves/s best':>12} {'median':>7} "
           f"{'moves/game':>10} {'calls/move':>10}")
-    for n in (2, 3, 4):
+    for n in args.players:
         play_random(n, -1)  # warm-up
         rates: list[float] = []
         moves = 0
