@@ -113,7 +113,7 @@ class Game:
         n_sites = island.n_sites
         tile_at = [0] * (n_sites + 1)
         for kind in SITE_KINDS:
-            pool = [t.id for t in island.tiles if t.kind == kind]
+            pool = list(island.tile_ids_of_kind[kind])
             rng.shuffle(pool)
             for site, tile in zip(island.sites_of_kind[kind], pool, strict=False):
                 tile_at[site] = tile
@@ -173,9 +173,10 @@ class Game:
     def _derive(self) -> None:
         """Caches that follow from the tile layout."""
         isl = self.island
-        self.site_b = [0] + [_B[isl.tile_by_id[self.tile_at[s]].building] for s in range(1, isl.n_sites + 1)]
+        tile_by_id = isl.tile_by_id
+        tiles = [tile_by_id[tile] for tile in self.tile_at[1:isl.n_sites + 1]]
+        self.site_b = [0] + [_B[tile.building] for tile in tiles]
         # Index 0 repeats site 1's tile so that the list holds tiles only; site ids start at 1.
-        tiles = [isl.tile_by_id[self.tile_at[s]] for s in range(1, isl.n_sites + 1)]
         self.site_tile = [tiles[0], *tiles]
         self._site_move = _site_moves(isl.n_sites)
 
@@ -239,7 +240,7 @@ class Game:
             "scores": list(self.score),
             "undoable": not hidden and move.verb != "score",
         })
-        return [public_event(e) if "secret" in e else cast(Event, dict(e)) for e in events]
+        return cast(list[Event], [public_event(e) if "secret" in e else dict(e) for e in events])
 
     def ranking(self) -> list[int]:
         """Seats from first to last by the score track (a later arrival on a value stands behind)."""
@@ -281,7 +282,10 @@ class Game:
             cands: Iterable[int] = isl.coast_sites
         else:
             reach = isl.road_nbrs if kind == "road" else isl.river_reach
-            cands = set().union(*[reach[s] for s in owned])
+            near: set[int] = set()
+            for s in owned:
+                near |= reach[s]
+            cands = near
         supply = self.supply[seat]
         site_b = self.site_b
         revealed = self.revealed
@@ -390,12 +394,8 @@ class Game:
         self.last_card_seat = seat
         self.events.append({"type": "card", "seat": seat, "card": card, **extra})
 
-    def _do_ship(self, seat: int, move: Move) -> None:
-        self._single(seat, move)
-
-    _do_river = _do_road = _do_ship
-
-    def _single(self, seat: int, move: Move) -> None:
+    def _do_single(self, seat: int, move: Move) -> None:
+        """A ship, river or road card: one build (or none, when it cannot build)."""
         self._play_card(seat, move.verb)
         if move.site is None:
             self.events.append({"type": "no_build", "seat": seat, "reason": "no_site"})
@@ -527,7 +527,9 @@ class Game:
         rule = card.rule
         pts = 0
         if rule in ("resource", "pair"):
-            held = set().union(*[tiles[s].resources for s in owned])
+            held: set[str] = set()
+            for s in owned:
+                held.update(tiles[s].resources)
             have = [r in held for r in card.resources]
             if all(have):
                 pts = card.points
@@ -814,9 +816,9 @@ class Game:
 _DO: Final[dict[str, Callable[[Game, int, Move], None]]] = {
     "set": Game._do_set,
     "land": Game._do_land,
-    "ship": Game._do_ship,
-    "river": Game._do_river,
-    "road": Game._do_road,
+    "ship": Game._do_single,
+    "river": Game._do_single,
+    "road": Game._do_single,
     "double": Game._do_double,
     "build": Game._do_build,
     "pass": Game._do_pass,

@@ -133,6 +133,10 @@ class Island:
             for t in sorted(data["tiles"], key=lambda t: t["id"])
         )
         self.tile_by_id: dict[int, Tile] = {t.id: t for t in self.tiles}
+        self.tile_ids_of_kind: dict[str, tuple[int, ...]] = {
+            k: tuple(t.id for t in self.tiles if t.kind == k) for k in SITE_KINDS
+        }
+        """The ids of the tiles for each kind of site, in id order (the order a new game shuffles them from)."""
         for t in self.tiles:
             if t.building not in BUILDINGS or t.kind not in SITE_KINDS:
                 raise ValueError(f"tile {t.id}: bad building or kind")
