@@ -235,7 +235,7 @@ class Game:
         hidden = not _HIDDEN_EVENTS.isdisjoint([e["type"] for e in events])
         self.log.append({
             "seat": seat,
-            "move": str(move),
+            "move": move.text,
             "round": self.round,
             "scores": list(self.score),
             "undoable": not hidden and move.verb != "score",
@@ -304,12 +304,7 @@ class Game:
             return []
         if phase == "play":
             if self.pending is not None:
-                free, share = self.targets(seat, self.pending["card"])
-                build = self._site_move["build"]
-                moves = [build[s] for s in _merged(free, share)]
-                if not free:
-                    moves.append(_PASS)
-                return moves
+                return self._double_builds(*self.targets(seat, self.pending["card"]))
             moves = []
             hand = self.hand_building[seat]
             for kind in SINGLE_BUILDS:
@@ -317,11 +312,10 @@ class Game:
                     free, share = self.targets(seat, kind)
                     if not free:
                         moves.append(_BARE_CARD[kind])
-                    on_site = self._site_move[kind]
-                    moves += [on_site[s] for s in _merged(free, share)]
+                    moves.extend(map(self._site_move[kind].__getitem__, _merged(free, share)))
             if hand["double"]:
                 moves += _DOUBLE
-            moves += [_SCORE[c] for c in sorted(set(self.hand_scoring[seat]))]
+            moves.extend(map(_SCORE.__getitem__, sorted(set(self.hand_scoring[seat]))))
             return moves
         if phase == "land":
             occ, supply, site_b, land = self.occupants, self.supply[seat], self.site_b, self._site_move["land"]
@@ -336,6 +330,14 @@ class Game:
         return []
 
     # ------------------------------------------------------------------ moves
+
+    def _double_builds(self, free: list[int], share: list[int]) -> list[Move]:
+        """The moves of a double move's next build, from its :meth:`targets`."""
+        build = self._site_move["build"]
+        moves = [build[s] for s in _merged(free, share)]
+        if not free:
+            moves.append(_PASS)
+        return moves
 
     def _do_set(self, seat: int, move: Move) -> None:
         self._take_set(seat, str(move.letter))
@@ -388,11 +390,14 @@ class Game:
         self.phase = "play"
         self._turn = 0
 
-    def _play_card(self, seat: int, card: str, **extra: Any) -> None:
+    def _play_card(self, seat: int, card: str, kind: str | None = None) -> None:
         self.hand_building[seat][card] -= 1
         self.played_building[seat].append(card)
         self.last_card_seat = seat
-        self.events.append({"type": "card", "seat": seat, "card": card, **extra})
+        event: dict[str, Any] = {"type": "card", "seat": seat, "card": card}
+        if kind is not None:  # a double move's kind of build
+            event["kind"] = kind
+        self.events.append(event)
 
     def _do_single(self, seat: int, move: Move) -> None:
         """A ship, river or road card: one build (or none, when it cannot build)."""
@@ -414,6 +419,7 @@ class Game:
         if pending["builds_left"] > 0:
             free, share = self.targets(seat, pending["card"])
             if free or share:
+                self._legal = self._double_builds(free, share)  # the state does not change before the next move
                 return
             self.events.append({"type": "no_build", "seat": seat, "reason": "no_site"})
         self.pending = None
