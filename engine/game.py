@@ -56,11 +56,6 @@ _DISCARD = {card: Move("discard", card) for card in SCORING_CARD_IDS}
 _SET = {letter: Move("set", letter) for letter in BUILDING_SETS}
 
 
-def _merged(free: list[int], share: list[int]) -> list[int]:
-    """Two sorted lists of sites as one sorted list (``share`` is nearly always empty)."""
-    return sorted(free + share) if share else free
-
-
 @cache
 def _site_moves(n_sites: int) -> dict[str, dict[int, Move]]:
     """Per site verb (``land``, ``ship``, ``river``, ``road``, ``build``), its move on each site of an island."""
@@ -312,7 +307,8 @@ class Game:
                     free, share = self.targets(seat, kind)
                     if not free:
                         moves.append(_BARE_CARD[kind])
-                    moves.extend(map(self._site_move[kind].__getitem__, _merged(free, share)))
+                    sites = sorted(free + share) if share else free
+                    moves.extend(map(self._site_move[kind].__getitem__, sites))
             if hand["double"]:
                 moves += _DOUBLE
             moves.extend(map(_SCORE.__getitem__, sorted(set(self.hand_scoring[seat]))))
@@ -334,7 +330,7 @@ class Game:
     def _double_builds(self, free: list[int], share: list[int]) -> list[Move]:
         """The moves of a double move's next build, from its :meth:`targets`."""
         build = self._site_move["build"]
-        moves = [build[s] for s in _merged(free, share)]
+        moves = [build[s] for s in (sorted(free + share) if share else free)]
         if not free:
             moves.append(_PASS)
         return moves
