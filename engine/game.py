@@ -235,7 +235,8 @@ class Game:
             "scores": list(self.score),
             "undoable": not hidden and move.verb != "score",
         })
-        return cast(list[Event], [public_event(e) if "secret" in e else dict(e) for e in events])
+        public: list[Any] = [public_event(e) if "secret" in e else dict(e) for e in events]  # Event dicts
+        return public
 
     def ranking(self) -> list[int]:
         """Seats from first to last by the score track (a later arrival on a value stands behind)."""
