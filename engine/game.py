@@ -185,10 +185,10 @@ class Game:
     def to_move(self) -> int | None:
         """The seat to move, or ``None`` when the game is over."""
         phase = self.phase
+        if phase == "play" or phase == "land":
+            return self.turn_order[self._turn]
         if phase == "over":
             return None
-        if phase in ("land", "play"):
-            return self.turn_order[self._turn]
         return self.order[self._turn]
 
     def is_over(self) -> bool:
