@@ -4,6 +4,19 @@ A :class:`Game` is created by :func:`new_game` from the players' names and a see
 element (tile layout, scoring-card deal and deck, bird chips, building sets, start player) is drawn
 from the seed at setup, so ``(names, seed, options, moves)`` replays a game exactly. What a person may
 see leaves the engine only through :meth:`Game.view` (see ``engine/view.py``).
+
+Every search runs on this module, so its hot path (``legal_moves``, ``apply``, ``clone``) is kept cheap
+without changing what it computes (``tests/engine/test_engine_equivalence.py`` pins whole games):
+
+- the legal moves are generated once per position and kept until the next move; a landing and a double
+  move's build already know the next position's moves, and a clone shares the list (it is never changed,
+  only replaced);
+- moves come from tables of interned moves (``_site_moves``), never parsed or built in the hot path;
+- the island's topology is precomputed once (``Island.road_nbrs``, ``river_reach``, site sets by kind);
+- a clone copies the mutable state and shares what is never changed once written (the log's entries).
+
+Plain lists indexed by site, filtered by list comprehensions, proved faster here than bit masks or sets
+maintained move by move (measured with ``bench/bench_engine.py`` and callgrind).
 """
 
 from __future__ import annotations
