@@ -4,6 +4,19 @@ A :class:`Game` is created by :func:`new_game` from the players' names and a see
 element (tile layout, scoring-card deal and deck, bird chips, building sets, start player) is drawn
 from the seed at setup, so ``(names, seed, options, moves)`` replays a game exactly. What a person may
 see leaves the engine only through :meth:`Game.view` (see ``engine/view.py``).
+
+Every search runs on this module, so its hot path (``legal_moves``, ``apply``, ``clone``) is kept cheap
+without changing what it computes (``tests/engine/test_engine_equivalence.py`` pins whole games):
+
+- the legal moves are generated once per position and kept until the next move; a landing and a double
+  move's build already know the next position's moves, and a clone shares the list (it is never changed,
+  only replaced);
+- moves come from tables of interned moves (``_site_moves``), never parsed or built in the hot path;
+- the island's topology is precomputed once (``Island.road_nbrs``, ``river_reach``, site sets by kind);
+- a clone copies the mutable state and shares what is never changed once written (the log's entries).
+
+Plain lists indexed by site, filtered by list comprehensions, proved faster here than bit masks or sets
+maintained move by move (measured with ``bench/bench_engine.py`` and callgrind).
 """
 
 from __future__ import annotations
@@ -13,6 +26,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final, cast
 
 from engine.cards import (
@@ -30,7 +44,7 @@ from engine.cards import (
     SUPPLY,
 )
 from engine.island import Island, default_island
-from engine.moves import IllegalMove, Move, parse_move
+from engine.moves import SITE_VERBS, IllegalMove, Move, parse_move
 from engine.types import Event, View
 
 PHASES = ("choose_set", "land", "play", "choose_pile", "discard", "over")
@@ -43,6 +57,22 @@ _PHASE_OF_VERB = {"set": "choose_set", "land": "land", "pile": "choose_pile", "d
 _ONLY_IN_PHASE = {"choose_set": "sets_only_at_start", "land": "landing_only_at_start",
                   "choose_pile": "piles_only_in_round_two", "discard": "discard_only_in_round_two"}
 """The reason for a choosing verb used in the ``play`` phase."""
+
+# The moves legal-move generation hands out, made once (moves are interned: these are the same objects
+# that Move(...) and parse_move give).
+_BARE_CARD = {kind: Move(kind) for kind in SINGLE_BUILDS}
+"""A building card played without effect (``road``)."""
+_DOUBLE = tuple(Move("double", kind) for kind in SINGLE_BUILDS)
+_PASS = Move("pass")
+_SCORE = {card: Move("score", card) for card in SCORING_CARD_IDS}
+_DISCARD = {card: Move("discard", card) for card in SCORING_CARD_IDS}
+_SET = {letter: Move("set", letter) for letter in BUILDING_SETS}
+
+
+@cache
+def _site_moves(n_sites: int) -> dict[str, dict[int, Move]]:
+    """Per site verb (``land``, ``ship``, ``river``, ``road``, ``build``), its move on each site of an island."""
+    return {verb: {site: Move(verb, site) for site in range(1, n_sites + 1)} for verb in SITE_VERBS}
 
 
 def public_event(event: dict[str, Any]) -> Event:
@@ -91,7 +121,7 @@ class Game:
         n_sites = island.n_sites
         tile_at = [0] * (n_sites + 1)
         for kind in SITE_KINDS:
-            pool = [t.id for t in island.tiles if t.kind == kind]
+            pool = list(island.tile_ids_of_kind[kind])
             rng.shuffle(pool)
             for site, tile in zip(island.sites_of_kind[kind], pool, strict=False):
                 tile_at[site] = tile
@@ -144,7 +174,6 @@ class Game:
             for seat, letter in zip(range(n), rng.sample(sorted(BUILDING_SETS), n), strict=True):
                 self._take_set(seat, letter)
         self._legal: list[Move] | None = None
-        self._legal_set: frozenset[Move] = frozenset()
         self._derive()
         if self.phase == "land":
             self._skip_unlandable()
@@ -152,10 +181,12 @@ class Game:
     def _derive(self) -> None:
         """Caches that follow from the tile layout."""
         isl = self.island
-        self.site_b = [0] + [_B[isl.tile_by_id[self.tile_at[s]].building] for s in range(1, isl.n_sites + 1)]
+        tile_by_id = isl.tile_by_id
+        tiles = [tile_by_id[tile] for tile in self.tile_at[1:isl.n_sites + 1]]
+        self.site_b = [0] + [_B[tile.building] for tile in tiles]
         # Index 0 repeats site 1's tile so that the list holds tiles only; site ids start at 1.
-        tiles = [isl.tile_by_id[self.tile_at[s]] for s in range(1, isl.n_sites + 1)]
         self.site_tile = [tiles[0], *tiles]
+        self._site_move = _site_moves(isl.n_sites)
 
     def _take_set(self, seat: int, letter: str) -> None:
         self.set_of[seat] = letter
@@ -167,10 +198,10 @@ class Game:
     def to_move(self) -> int | None:
         """The seat to move, or ``None`` when the game is over."""
         phase = self.phase
+        if phase == "play" or phase == "land":
+            return self.turn_order[self._turn]
         if phase == "over":
             return None
-        if phase in ("land", "play"):
-            return self.turn_order[self._turn]
         return self.order[self._turn]
 
     def is_over(self) -> bool:
@@ -179,9 +210,7 @@ class Game:
     def legal_moves(self) -> list[Move]:
         """The moves the seat to move may make now, in canonical order (empty when over)."""
         if self._legal is None:
-            moves = self._generate()
-            self._legal = moves
-            self._legal_set = frozenset(moves)
+            self._legal = self._generate()
         return list(self._legal)
 
     def is_legal(self, move: Move | str) -> bool:
@@ -191,8 +220,8 @@ class Game:
             except IllegalMove:
                 return False
         if self._legal is None:
-            self.legal_moves()
-        return move in self._legal_set
+            self._legal = self._generate()
+        return move in self._legal
 
     def apply(self, move: Move | str) -> list[Event]:
         """Play ``move`` for the seat to move and return the public events it caused, in order.
@@ -202,23 +231,25 @@ class Game:
         if isinstance(move, str):
             move = parse_move(move)
         if self._legal is None:
-            self.legal_moves()
-        if move not in self._legal_set:
+            self._legal = self._generate()
+        if move not in self._legal:  # a short list of interned moves: found by identity
             raise self._move_refusal(move)
         seat = self.to_move
         assert seat is not None  # a legal move exists only while the game runs
-        self.events = []
+        events: list[dict[str, Any]] = []
+        self.events = events
         self._legal = None
-        getattr(self, "_do_" + move.verb)(seat, move)
-        hidden = any(e["type"] in _HIDDEN_EVENTS for e in self.events)
+        _DO[move.verb](self, seat, move)
+        hidden = not _HIDDEN_EVENTS.isdisjoint([e["type"] for e in events])
         self.log.append({
             "seat": seat,
-            "move": str(move),
+            "move": move.text,
             "round": self.round,
             "scores": list(self.score),
             "undoable": not hidden and move.verb != "score",
         })
-        return [public_event(e) for e in self.events]
+        public: list[Any] = [public_event(e) if "secret" in e else dict(e) for e in events]  # Event dicts
+        return public
 
     def ranking(self) -> list[int]:
         """Seats from first to last by the score track (a later arrival on a value stands behind)."""
@@ -258,27 +289,20 @@ class Game:
         owned = self.owned[seat]
         if kind == "ship":
             cands: Iterable[int] = isl.coast_sites
-        elif kind == "road":
-            c: set[int] = set()
-            for s in owned:
-                c.update(isl.road_nbrs[s])
-            cands = c
         else:
-            rivers: set[int] = set()
+            reach = isl.road_nbrs if kind == "road" else isl.river_reach
+            near: set[int] = set()
             for s in owned:
-                rivers.update(isl.rivers_of[s])
-            c = set()
-            for r in rivers:
-                c.update(isl.river_sites[r])
-            cands = c
+                near |= reach[s]
+            cands = near
         supply = self.supply[seat]
         site_b = self.site_b
         revealed = self.revealed
         free = [s for s in cands if not occ[s] and (not revealed[s] or supply[site_b[s]])]
-        share: list[int] = []
-        if self.share_seat == seat:
-            share = [s for s in cands if len(occ[s]) == 1 and occ[s][0][0] != seat and supply[site_b[s]]]
         free.sort()
+        if self.share_seat != seat:
+            return free, []
+        share = [s for s in cands if len(occ[s]) == 1 and occ[s][0][0] != seat and supply[site_b[s]]]
         share.sort()
         return free, share
 
@@ -289,36 +313,41 @@ class Game:
             return []
         if phase == "play":
             if self.pending is not None:
-                free, share = self.targets(seat, self.pending["card"])
-                moves = [Move("build", s) for s in sorted(free + share)]
-                if not free:
-                    moves.append(Move("pass"))
-                return moves
+                return self._double_builds(*self.targets(seat, self.pending["card"]))
             moves = []
             hand = self.hand_building[seat]
             for kind in SINGLE_BUILDS:
                 if hand[kind]:
                     free, share = self.targets(seat, kind)
                     if not free:
-                        moves.append(Move(kind))
-                    moves.extend(Move(kind, s) for s in sorted(free + share))
+                        moves.append(_BARE_CARD[kind])
+                    sites = sorted(free + share) if share else free
+                    moves.extend(map(self._site_move[kind].__getitem__, sites))
             if hand["double"]:
-                moves.extend(Move("double", k) for k in SINGLE_BUILDS)
-            moves.extend(Move("score", c) for c in sorted(set(self.hand_scoring[seat])))
+                moves += _DOUBLE
+            moves.extend(map(_SCORE.__getitem__, sorted(set(self.hand_scoring[seat]))))
             return moves
         if phase == "land":
-            occ, supply, site_b = self.occupants, self.supply[seat], self.site_b
-            return [Move("land", s) for s in self.island.coast_sites if not occ[s] and supply[site_b[s]]]
+            occ, supply, site_b, land = self.occupants, self.supply[seat], self.site_b, self._site_move["land"]
+            return [land[s] for s in self.island.coast_sites if not occ[s] and supply[site_b[s]]]
         if phase == "choose_set":
             taken = {x for x in self.set_of if x}
-            return [Move("set", x) for x in sorted(BUILDING_SETS) if x not in taken]
+            return [_SET[x] for x in sorted(BUILDING_SETS) if x not in taken]
         if phase == "choose_pile":
             return [Move("pile", p["id"]) for p in self.piles if p["taken_by"] is None]
         if phase == "discard":
-            return [Move("discard", c) for c in sorted(set(self.hand_scoring[seat]))]
+            return [_DISCARD[c] for c in sorted(set(self.hand_scoring[seat]))]
         return []
 
     # ------------------------------------------------------------------ moves
+
+    def _double_builds(self, free: list[int], share: list[int]) -> list[Move]:
+        """The moves of a double move's next build, from its :meth:`targets`."""
+        build = self._site_move["build"]
+        moves = [build[s] for s in (sorted(free + share) if share else free)]
+        if not free:
+            moves.append(_PASS)
+        return moves
 
     def _do_set(self, seat: int, move: Move) -> None:
         self._take_set(seat, str(move.letter))
@@ -362,25 +391,26 @@ class Game:
     def _skip_unlandable(self) -> None:
         """A player who cannot land (no free coast tile with a building from the supply) is skipped."""
         while self._turn < self.n:
-            if self._generate():
+            moves = self._generate()
+            if moves:
+                self._legal = moves  # the state does not change before the next move
                 return
             self.events.append({"type": "no_build", "seat": self.turn_order[self._turn], "reason": "no_site"})
             self._turn += 1
         self.phase = "play"
         self._turn = 0
 
-    def _play_card(self, seat: int, card: str, **extra: Any) -> None:
+    def _play_card(self, seat: int, card: str, kind: str | None = None) -> None:
         self.hand_building[seat][card] -= 1
         self.played_building[seat].append(card)
         self.last_card_seat = seat
-        self.events.append({"type": "card", "seat": seat, "card": card, **extra})
+        event: dict[str, Any] = {"type": "card", "seat": seat, "card": card}
+        if kind is not None:  # a double move's kind of build
+            event["kind"] = kind
+        self.events.append(event)
 
-    def _do_ship(self, seat: int, move: Move) -> None:
-        self._single(seat, move)
-
-    _do_river = _do_road = _do_ship
-
-    def _single(self, seat: int, move: Move) -> None:
+    def _do_single(self, seat: int, move: Move) -> None:
+        """A ship, river or road card: one build (or none, when it cannot build)."""
         self._play_card(seat, move.verb)
         if move.site is None:
             self.events.append({"type": "no_build", "seat": seat, "reason": "no_site"})
@@ -399,6 +429,7 @@ class Game:
         if pending["builds_left"] > 0:
             free, share = self.targets(seat, pending["card"])
             if free or share:
+                self._legal = self._double_builds(free, share)  # the state does not change before the next move
                 return
             self.events.append({"type": "no_build", "seat": seat, "reason": "no_site"})
         self.pending = None
@@ -508,10 +539,14 @@ class Game:
         card = SCORING_CARDS[card_id]
         owned = self.owned[seat]
         tiles = self.site_tile
+        isl = self.island
         rule = card.rule
         pts = 0
         if rule in ("resource", "pair"):
-            have = [any(r in tiles[s].resources for s in owned) for r in card.resources]
+            held: set[str] = set()
+            for s in owned:
+                held.update(tiles[s].resources)
+            have = [r in held for r in card.resources]
             if all(have):
                 pts = card.points
             elif any(have):
@@ -530,11 +565,11 @@ class Game:
             pts = card.points * len(self.birds[seat])
         else:
             if rule == "per_coast":
-                count = sum(1 for s in owned if self.island.kind[s] == "coast")
+                count = len(owned & isl.site_set_of_kind["coast"])
             elif rule == "per_river":
-                count = sum(1 for s in owned if self.island.on_river[s])
+                count = len(owned & isl.river_site_set)
             else:  # per_volcano and eruption
-                count = sum(1 for s in owned if self.island.kind[s] == "volcano")
+                count = len(owned & isl.site_set_of_kind["volcano"])
             pts = card.points * count
         return pts
 
@@ -545,11 +580,12 @@ class Game:
     # ------------------------------------------------------------------ turns and rounds
 
     def _end_turn(self) -> None:
+        """The next seat in turn order that still holds a card moves; when nobody does, the round ends."""
         n = self.n
         for step in range(1, n + 1):
             idx = (self._turn + step) % n
             seat = self.turn_order[idx]
-            if self._hand_size(seat):
+            if self.hand_scoring[seat] or any(self.hand_building[seat].values()):
                 self._turn = idx
                 return
         self._end_round()
@@ -701,13 +737,15 @@ class Game:
     # ------------------------------------------------------------------ copying and JSON
 
     def clone(self) -> Game:
-        """An independent copy (cheap: no JSON); every field of :data:`STATE_FIELDS` copied its way."""
+        """An independent copy (cheap: no JSON); every field of :data:`STATE_FIELDS` copied its way.
+
+        What never changes is shared: the island and its tables, the entries of the event list and the log,
+        and the list of legal moves already generated (a new list replaces it after a move)."""
         g = Game.__new__(Game)
         d = self.__dict__.copy()
         g.__dict__ = d
         for name, copier in _COPIED:
             d[name] = copier(d[name])
-        d["_legal"] = None
         return g
 
     def to_json(self) -> str:
@@ -767,7 +805,6 @@ class Game:
             for p, _b in occ:
                 self.owned[p].add(site)
         self._legal = None
-        self._legal_set = frozenset()
         self._derive()
 
     def setup_record(self) -> dict[str, Any]:
@@ -792,6 +829,21 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # a game changes: unhashable, as a list is
 
 
+_DO: Final[dict[str, Callable[[Game, int, Move], None]]] = {
+    "set": Game._do_set,
+    "land": Game._do_land,
+    "ship": Game._do_single,
+    "river": Game._do_single,
+    "road": Game._do_single,
+    "double": Game._do_double,
+    "build": Game._do_build,
+    "pass": Game._do_pass,
+    "score": Game._do_score,
+    "pile": Game._do_pile,
+    "discard": Game._do_discard,
+}
+"""What :meth:`Game.apply` does for each verb."""
+
 # ---------------------------------------------------------------------- the state, field by field
 
 
@@ -815,10 +867,6 @@ def _piles(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [dict(p, scoring_cards=list(p["scoring_cards"])) for p in value]
 
 
-def _log(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [dict(e, scores=list(e["scores"])) for e in value]
-
-
 def _occupants(value: list[list[Any]]) -> list[list[tuple[int, int]]]:
     return [[(int(p), int(b)) for p, b in occ] for occ in value]
 
@@ -829,7 +877,8 @@ class StateField:
 
     name: str
     copy: Callable[[Any], Any] | None = None
-    """How :meth:`Game.clone` copies it (``None``: immutable, shared)."""
+    """How :meth:`Game.clone` copies it (``None``: immutable, shared). The entries of ``events`` and ``log``
+    are written once and never changed afterwards, so a clone copies the lists and shares the entries."""
     per_seat: bool = False
     """A list with one entry per seat; each entry is a field of :class:`PlayerRecord`."""
     saved: bool = True
@@ -863,8 +912,8 @@ STATE_FIELDS: Final = (
     StateField("pending", _pending),
     StateField("piles", _piles),
     StateField("last_card_seat"),
-    StateField("events", _dicts),
-    StateField("log", _log),
+    StateField("events", list),
+    StateField("log", list),
     StateField("score", list, per_seat=True),
     StateField("stamp", list, per_seat=True),
     StateField("supply", _lists, per_seat=True),

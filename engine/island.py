@@ -108,10 +108,18 @@ class Island:
         self.reveal_nbrs: tuple[tuple[int, ...], ...] = tuple(
             tuple(sorted(road_nbrs[i] | river_nbrs[i])) for i in range(n + 1)
         )
+        self.river_reach: tuple[frozenset[int], ...] = tuple(
+            frozenset().union(*(river_sites[r] for r in site_rivers[i])) for i in range(n + 1)
+        )
+        """Per site, every site on one of its rivers (itself included): where a river card may go from it."""
         self.coast_sites: tuple[int, ...] = tuple(s.id for s in self.sites if s.kind == "coast")
         self.sites_of_kind: dict[str, tuple[int, ...]] = {
             k: tuple(s.id for s in self.sites if s.kind == k) for k in SITE_KINDS
         }
+        self.site_set_of_kind: dict[str, frozenset[int]] = {k: frozenset(v) for k, v in self.sites_of_kind.items()}
+        """The same as sets, to count a seat's sites of a kind by intersection."""
+        self.river_site_set: frozenset[int] = frozenset(s.id for s in self.sites if s.rivers)
+        """Every site on a river."""
         self.tiles: tuple[Tile, ...] = tuple(
             Tile(
                 id=t["id"],
@@ -125,6 +133,10 @@ class Island:
             for t in sorted(data["tiles"], key=lambda t: t["id"])
         )
         self.tile_by_id: dict[int, Tile] = {t.id: t for t in self.tiles}
+        self.tile_ids_of_kind: dict[str, tuple[int, ...]] = {
+            k: tuple(t.id for t in self.tiles if t.kind == k) for k in SITE_KINDS
+        }
+        """The ids of the tiles for each kind of site, in id order (the order a new game shuffles them from)."""
         for t in self.tiles:
             if t.building not in BUILDINGS or t.kind not in SITE_KINDS:
                 raise ValueError(f"tile {t.id}: bad building or kind")
@@ -144,18 +156,19 @@ class Island:
         """``sites`` split into groups joined by road segments between them (branching allowed)."""
         nbrs = self.road_nbrs
         groups: list[set[int]] = []
-        seen: set[int] = set()
-        for start in sorted(sites):
-            if start in seen:
+        left = set(sites)
+        for start in sorted(sites):  # groups in the order of their lowest site
+            if start not in left:
                 continue
+            left.discard(start)
             group = {start}
             stack = [start]
             while stack:
-                for nb in nbrs[stack.pop()]:
-                    if nb in sites and nb not in group:
-                        group.add(nb)
-                        stack.append(nb)
-            seen |= group
+                found = nbrs[stack.pop()] & left
+                if found:
+                    left -= found
+                    group |= found
+                    stack.extend(found)
             groups.append(group)
         return groups
 

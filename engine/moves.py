@@ -130,7 +130,7 @@ class Move:
     ``river`` or ``road``; a double move's kind); ``letter``: a chosen set; ``pile``: a chosen pile.
     """
 
-    __slots__ = ("arg", "card", "kind", "letter", "pile", "site", "sort_key", "verb")
+    __slots__ = ("arg", "card", "kind", "letter", "pile", "site", "sort_key", "text", "verb")
     _interned: ClassVar[dict[tuple[str, int | str | None], Move]] = {}
     verb: str
     arg: int | str | None
@@ -141,6 +141,8 @@ class Move:
     pile: int | None
     sort_key: tuple[int, int, int | str]
     """Canonical order of moves: verb order of :data:`VERBS`, then argument (a bare card first)."""
+    text: str
+    """The notation, ``str(move)`` (made once: the move log writes it for every move)."""
 
     def __new__(cls, verb: str, arg: int | str | None = None) -> Move:
         key = (verb, arg)
@@ -161,7 +163,7 @@ class Move:
         return (Move, (self.verb, self.arg))
 
     def __str__(self) -> str:
-        return self.verb if self.arg is None else f"{self.verb} {self.arg}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"parse_move({str(self)!r})"
@@ -186,7 +188,8 @@ def _fields(verb: str, arg: int | str | None) -> dict[str, Any]:
         sort_key = (_VERB_RANK[verb], 1, SINGLE_BUILDS.index(str(arg)))
     else:
         sort_key = (_VERB_RANK[verb], 1, arg)
-    return {"verb": verb, "arg": arg, "site": site, "card": card, "kind": kind, "sort_key": sort_key,
+    text = verb if arg is None else f"{verb} {arg}"
+    return {"verb": verb, "arg": arg, "site": site, "card": card, "kind": kind, "sort_key": sort_key, "text": text,
             "letter": str(arg) if verb == "set" else None, "pile": arg if verb == "pile" else None}
 
 

@@ -43,6 +43,7 @@ def make_view(game: Game, seat: int | None) -> View:
     for site in isl.sites:
         s = site.id
         tile = game.site_tile[s]
+        occupants = game.occupants[s]
         sites.append({
             "id": s,
             "kind": site.kind,
@@ -57,7 +58,7 @@ def make_view(game: Game, seat: int | None) -> View:
                 "fish_bonus": tile.fish_bonus,
                 "bird": tile.bird,
             } if game.revealed[s] else None,
-            "buildings": [{"seat": p, "type": BUILDINGS[b]} for p, b in game.occupants[s]],
+            "buildings": [{"seat": p, "type": BUILDINGS[b]} for p, b in occupants] if occupants else [],
         })
     rivers: list[RiverView] = [{
         "id": r["id"],

@@ -14,7 +14,7 @@ from engine.game import STATE_FIELDS, PlayerRecord
 
 SNAPSHOTS = Path(__file__).parent / "data" / "snapshots_before_issue_10.json"
 """Games saved by ``to_json`` of the code before issue 10 (commit e91ac1a), as running bots store them."""
-BOARD_AND_CACHES = {"island", "_default_island", "n", "site_b", "site_tile", "_legal", "_legal_set"}
+BOARD_AND_CACHES = {"island", "_default_island", "n", "site_b", "site_tile", "_site_move", "_legal"}
 
 
 def random_game(n: int, seed: int, moves: int | None = None) -> Game:
