@@ -16,7 +16,8 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from bot.host.store import NewDelivery, NewTimer, StorageFailed, TimerRow
+from bot.host.errors import StorageFailed
+from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.table import HOUR, NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
 from engine import Game, parse_move
 

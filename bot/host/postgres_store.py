@@ -28,7 +28,9 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Final
 
 from bot.host import history_store, user_settings
+from bot.host.errors import ChannelBusy, MoveConflict, StaleGame, StorageFailed, StoreError
 from bot.host.history_store import Forgotten
+from bot.host.model import OPEN_STATUSES, DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, NewTimer, TimerRow
 from bot.host.ratings import Leaderboard, Rating, SeatResult
 from bot.host.store import (
     _DELIVERY_COLUMNS,
@@ -41,20 +43,7 @@ from bot.host.store import (
     HELD_INDEX,
     HISTORY_TABLES,
     LAST_POST_COLUMN,
-    OPEN_STATUSES,
     SHARED_TABLES,
-    ChannelBusy,
-    DamagedGame,
-    DeliveryRow,
-    GameRow,
-    MoveConflict,
-    MoveRow,
-    NewDelivery,
-    NewTimer,
-    StaleGame,
-    StorageFailed,
-    StoreError,
-    TimerRow,
     decode_game_row,
 )
 from bot.host.user_settings import HELD_PATTERN, USER_SETTINGS_TABLE, UserSettings

@@ -45,29 +45,42 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 import aiosqlite
 
 from bot.host import history_store, user_settings
+from bot.host.errors import (
+    ChannelBusy,
+    DamagedRow,
+    MoveConflict,
+    StaleGame,
+    StorageFailed,
+    StoreError,
+    StoreOpenError,
+)
 from bot.host.history_store import Forgotten
+from bot.host.model import (
+    OPEN_STATUSES,
+    DamagedGame,
+    DeliveryRow,
+    GameRow,
+    MoveRow,
+    NewDelivery,
+    NewTimer,
+    TimerRow,
+)
 from bot.host.ratings import Leaderboard, Rating, SeatResult
 from bot.host.user_settings import HELD_PATTERN, USER_SETTINGS_TABLE, UserSettings
 
 log = logging.getLogger(__name__)
 
-UNDO: Final = "undo"
-"""The ``move`` text of a row that takes back the move before it."""
-
 BUSY_TIMEOUT: Final = 5.0
 """Seconds a write waits for another connection's transaction before it fails as locked (SQLite's busy timeout;
 PostgreSQL's lock and statement timeouts, :func:`bot.host.postgres_store.timeouts`)."""
-STATUSES: Final = ("lobby", "running", "over", "abandoned", "damaged")
-OPEN_STATUSES: Final = ("lobby", "running")
 
 HISTORY_TABLES: Final = (
     """CREATE TABLE results (
@@ -291,159 +304,8 @@ _DELIVERY_COLUMNS: Final = ("id", "game_id", "channel_id", "seq", "kind", "user_
 _TIMER_COLUMNS: Final = ("id", "game_id", "channel_id", "kind", "seat", "user_id", "payload", "created_at", "due_at")
 
 
-class StoreError(Exception):
-    """A write the database refused; nothing was written."""
 
 
-class StoreOpenError(StoreError):
-    """The database file cannot be opened or written; the message names the file and the likely cause."""
-
-
-class ChannelBusy(StoreError):
-    """The channel already has an open (lobby or running) game."""
-
-
-class MoveConflict(StoreError):
-    """The move's ``(game_id, seq)`` or its interaction id is stored already."""
-
-
-class StorageFailed(StoreError):
-    """The database could not be read or written (disk full, locked, read-only, I/O error); nothing was
-    written. Worth trying again later."""
-
-
-class StaleGame(StoreError):
-    """The game changed in the database since it was read (another process wrote it); nothing was written."""
-
-
-class DamagedRow(StoreError):
-    """A stored game row whose seats or options cannot be read."""
-
-    def __init__(self, game_id: int, channel_id: int, reason: str, detail: str) -> None:
-        super().__init__(f"game {game_id}: {reason}: {detail}")
-        self.game_id = game_id
-        self.channel_id = channel_id
-        self.reason = reason
-        """The column that cannot be read: ``seats`` or ``options``."""
-        self.detail = detail
-
-
-@dataclass(slots=True)
-class GameRow:
-    """One row of ``games``; ``seats`` and ``options`` decoded from JSON."""
-
-    id: int
-    channel_id: int
-    guild_id: int | None
-    opener_id: int
-    seats: list[dict[str, Any]]
-    options: dict[str, Any]
-    seed: int = field(repr=False)
-    status: str
-    locale: str
-    created_at: float
-    updated_at: float
-    last_move_at: float | None = None
-    state: str | None = field(default=None, repr=False)
-    next_reminder_at: float | None = None
-    version: int = 0
-    """Bumped by every write of the game: a process compares it with its cached copy (several processes)."""
-    last_message_id: int | None = None
-    """The game's latest post in its channel (the start or a move), once delivered."""
-
-
-@dataclass(frozen=True, slots=True)
-class DamagedGame:
-    """A game quarantined because its stored rows cannot be played on."""
-
-    game_id: int
-    channel_id: int
-    locale: str
-    reason: str
-    """What is damaged: ``seats``, ``options`` or ``log``."""
-    detail: str
-    """The first fault found, for the log (never a seed or a secret)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRow:
-    """One row of ``moves``: a move (or an undo) as it was made."""
-
-    game_id: int
-    seq: int
-    seat: int
-    user_id: int | None
-    move: str
-    interaction_id: int | None
-    created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class NewDelivery:
-    """A delivery a change owes, to be written with it: ``payload`` holds public facts only."""
-
-    kind: str
-    seq: int
-    user_id: int | None = None
-    payload: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class NewTimer:
-    """A timer a change sets, written with it: at ``due_at`` the host's handler for ``kind`` runs once.
-    ``payload`` holds public facts only (JSON)."""
-
-    kind: str
-    due_at: float
-    seat: int | None = None
-    user_id: int | None = None
-    payload: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class TimerRow:
-    """One pending timer of ``timers``; ``payload`` decoded from JSON."""
-
-    id: int
-    game_id: int
-    channel_id: int
-    kind: str
-    seat: int | None
-    user_id: int | None
-    payload: dict[str, Any]
-    created_at: float
-    due_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class DeliveryRow:
-    """One row of ``deliveries``; ``payload`` decoded from JSON. ``done_at`` is ``None`` while pending."""
-
-    id: int
-    game_id: int
-    channel_id: int
-    seq: int
-    kind: str
-    user_id: int | None
-    payload: dict[str, Any]
-    created_at: float
-    due_at: float
-    attempts: int
-    done_at: float | None
-    last_error: str | None
-
-
-def effective_moves(rows: Iterable[MoveRow]) -> list[MoveRow]:
-    """The moves that stand after applying the undo rows, in order (``replay`` plays these)."""
-    stack: list[MoveRow] = []
-    for row in rows:
-        if row.move == UNDO:
-            if not stack:
-                raise ValueError(f"game {row.game_id}: undo at seq {row.seq} has no move to take back")
-            stack.pop()
-        else:
-            stack.append(row)
-    return stack
 
 
 async def migrate(conn: aiosqlite.Connection, target: int = SCHEMA_VERSION) -> int:

@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.host.history_store import Forgotten
+from bot.host.model import DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, NewTimer, TimerRow
 from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import Leaderboard, Rating, SeatResult
 from bot.host.settings import Settings
-from bot.host.store import DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, NewTimer, Store, TimerRow
+from bot.host.store import Store
 from bot.host.user_settings import UserSettings
 
 

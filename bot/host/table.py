@@ -15,7 +15,7 @@ import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from bot.host.store import DeliveryRow, MoveRow
+from bot.host.model import DeliveryRow, MoveRow
 from engine import Event, Game, View, parse_move
 
 
