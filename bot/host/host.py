@@ -205,6 +205,7 @@ from bot.host.model import (
 from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult, game_results, player_stats
 from bot.host.settings import AI_STRENGTHS, Settings
 from bot.host.stale import LOBBY_EXPIRY, STALE_KINDS, lobby_timer, stale_timer
+from bot.host.stale_tables import StaleTables
 from bot.host.stores import GameStore
 from bot.host.table import (
     ABANDONED_POST,
@@ -328,8 +329,6 @@ class Host:
         """Vacations: the others' vote, the pause or the computer's play, and the end (``bot.host.vacation``)."""
         self._user_settings: dict[int, UserSettings] = {}
         """User id -> their own settings, as stored (absent: the defaults)."""
-        from bot.host.stale_tables import StaleTables  # it imports this module: not at the top
-
         self.stale = StaleTables(self)
         """Lobby expiry, stale games ("Keep it open") and the games of deleted channels (``bot.host.stale_tables``)."""
 
