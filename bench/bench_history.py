@@ -28,9 +28,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.host.host import Host
+from bot.host.model import MoveRow
 from bot.host.ratings import BOARDS, SeatResult
 from bot.host.settings import Settings
-from bot.host.store import MoveRow
 from render.stats import render_stats
 from tests import pgcluster
 

@@ -26,8 +26,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.host.host import Host
+from bot.host.model import MoveRow
 from bot.host.settings import Settings
-from bot.host.store import MoveRow
 from engine import new_game
 from tests import pgcluster
 

@@ -28,8 +28,9 @@ from discord.ext import tasks
 
 from bot.adapter.dms import DirectMessages
 from bot.adapter.publish import Publisher
-from bot.host.host import Host, HostError, damage_notice
-from bot.host.store import DamagedGame
+from bot.host.errors import HostError, damage_notice
+from bot.host.host import Host
+from bot.host.model import DamagedGame
 from bot.host.table import MoveResult, Reminder, SeatChange, StartResult, TableInfo
 from bot.host.vacation import VacationChange
 

@@ -49,7 +49,8 @@ from bot.adapter.stale_tables import GoneChannels
 from bot.adapter.stale_texts import kept_open_text
 from bot.adapter.translator import locale_text
 from bot.adapter.views import abandon_view, confirm_view, forget_view, leaderboard_view, lobby_view, settings_view
-from bot.host.host import Host, HostError
+from bot.host.errors import HostError
+from bot.host.host import Host
 from bot.host.pictures import Pictures
 from bot.host.ratings import BOARDS
 from bot.host.settings import Settings

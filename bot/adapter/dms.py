@@ -22,7 +22,8 @@ import discord
 from bot.adapter import settings_texts, texts, vacation_texts
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, post, reply
 from bot.adapter.views import controls_view
-from bot.host.host import Host, HostError
+from bot.host.errors import HostError
+from bot.host.host import Host
 from bot.host.pictures import Pictures
 from bot.host.table import TableInfo
 from i18n import normalize_locale, t

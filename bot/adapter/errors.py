@@ -18,8 +18,8 @@ import discord
 from discord import app_commands
 
 from bot.adapter import texts
-from bot.host.host import Host, HostError
-from bot.host.store import StorageFailed
+from bot.host.errors import HostError, StorageFailed
+from bot.host.host import Host
 from engine import SINGLE_BUILDS, SITE_VERBS, IllegalMove, Move, View, parse_move
 from i18n import illegal_text, t
 

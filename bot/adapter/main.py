@@ -18,10 +18,10 @@ import sys
 import discord
 
 from bot.adapter.client import create_bot
+from bot.host.errors import StoreError
 from bot.host.logs import setup_logging
 from bot.host.migrate import copy_database
 from bot.host.settings import Settings, SettingsError
-from bot.host.store import StoreError
 from bot.host.stores import open_store
 from bot.host.workers import WorkerPool, process_pool_factory
 

@@ -55,10 +55,10 @@ from bot.adapter.sending import (
 )
 from bot.adapter.stale_texts import stale_text
 from bot.adapter.views import keep_open_view, lobby_view, post_view, vacation_view
-from bot.host.host import Host, HostError
+from bot.host.errors import HostError, StorageFailed
+from bot.host.host import Host
 from bot.host.pictures import Pictures
 from bot.host.stale import LOBBY_CLOSED, NOTICE
-from bot.host.store import StorageFailed
 from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,

@@ -15,8 +15,9 @@ import discord
 
 from bot.adapter.background import Background
 from bot.adapter.publish import Publisher
-from bot.host.host import Host, HostError
-from bot.host.store import OPEN_STATUSES
+from bot.host.errors import HostError
+from bot.host.host import Host
+from bot.host.model import OPEN_STATUSES
 
 log = logging.getLogger(__name__)
 

@@ -7,6 +7,7 @@ loop). Nothing under this package imports discord.py (a test checks it), so the 
 by any front-end: the Discord adapter (``bot.adapter``), the tests, a benchmark.
 """
 
-from bot.host.host import Host, HostError
+from bot.host.errors import HostError
+from bot.host.host import Host
 
 __all__ = ["Host", "HostError"]

@@ -1,7 +1,7 @@
 """Turn deadlines of a game (chosen at ``/santacruz new``): a warning by DM at 75 % of the deadline, then the
 computer makes that one move for the player, and after the third time the seat goes to the computer.
 
-When a person's turn starts, two timers (rows of the database, :class:`bot.host.store.NewTimer`) are written with
+When a person's turn starts, two timers (rows of the database, :class:`bot.host.model.NewTimer`) are written with
 the change that started it: :data:`WARNING` and :data:`RAN_OUT`. Every change that starts another turn cancels
 them (``cancel_timers=KINDS``) and sets the next turn's; a finished game keeps none (the store cancels them). Their
 payload names the position (``seq``) they belong to, so a timer that lost a race with a move does nothing.
@@ -16,7 +16,8 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from bot.host.store import NewDelivery, NewTimer, StorageFailed, TimerRow
+from bot.host.errors import StorageFailed
+from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.table import HOUR, NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
 from engine import Game, parse_move
 

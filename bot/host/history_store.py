@@ -1,6 +1,6 @@
 """Players' history in the database, written and read the same way by both stores (SQLite and PostgreSQL).
 
-The tables are :data:`bot.host.store.HISTORY_TABLES`. Each store hands these functions a :class:`Sql`: its
+The tables are :data:`bot.host.schema.HISTORY_TABLES`. Each store hands these functions a :class:`Sql`: its
 connection, inside the store's transaction for writes, so that a game's results, its ratings and the final move
 are ONE transaction (:func:`write_results` runs inside ``append_move``), and a rating is read and updated under
 that transaction's lock (two games ending together in one server never lose an update).

@@ -173,33 +173,39 @@ import secrets
 import socket
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import Executor
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from typing import Any, Final
 
 import engine
 from bot.host import deadlines
-from bot.host.history_store import Forgotten
-from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult, game_results, player_stats
-from bot.host.settings import AI_STRENGTHS, Settings
-from bot.host.stale import LOBBY_EXPIRY, STALE_KINDS, lobby_timer, stale_timer
-from bot.host.store import (
-    OPEN_STATUSES,
-    UNDO,
+from bot.host.errors import (
     ChannelBusy,
-    DamagedGame,
+    Damage,
     DamagedRow,
-    GameRow,
+    HostError,
     MoveConflict,
-    MoveRow,
-    NewDelivery,
     StaleGame,
     StorageFailed,
+    storage_refusal,
+)
+from bot.host.history_store import Forgotten
+from bot.host.model import (
+    OPEN_STATUSES,
+    UNDO,
+    DamagedGame,
+    GameRow,
+    MoveRow,
+    NewDelivery,
     TimerRow,
     effective_moves,
 )
+from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult, game_results, player_stats
+from bot.host.settings import AI_STRENGTHS, Settings
+from bot.host.stale import LOBBY_EXPIRY, STALE_KINDS, lobby_timer, stale_timer
+from bot.host.stale_tables import StaleTables
 from bot.host.stores import GameStore
 from bot.host.table import (
     ABANDONED_POST,
@@ -235,7 +241,7 @@ from bot.host.vacation import Vacations
 from bot.host.workers import PoolBroken, WorkerPool, as_pool
 from engine import Event, Game, IllegalMove, View, parse_move
 from engine.ai import choose_move
-from i18n import LOCALES, illegal_text, t
+from i18n import LOCALES, t
 
 log = logging.getLogger(__name__)
 
@@ -275,58 +281,6 @@ def lobby_full(seats: Sequence[Seat]) -> str:
     """The refusal of a full lobby: it suggests removing a computer seat only when there is one."""
     return "host.error.lobby_full_computers" if any(s.is_computer for s in seats) else "host.error.lobby_full"
 
-
-class HostError(Exception):
-    """A refusal: nothing changed. ``key`` is a message-catalogue key, ``params`` fill its template;
-    ``illegal`` is the engine's reason when it refused a move (its words fill ``{reason}``)."""
-
-    def __init__(self, key: str, *, illegal: IllegalMove | None = None, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-        self.illegal = illegal
-
-    def text(self, locale: object = "en") -> str:
-        """The refusal in words, in ``locale``."""
-        if self.illegal is not None:
-            return t(self.key, locale, **{**self.params, "reason": illegal_text(self.illegal, locale)})
-        return t(self.key, locale, **self.params)
-
-    def __str__(self) -> str:
-        return f"{self.key} {self.params}" if self.params else self.key
-
-
-class Damage(Exception):
-    """A stored game that cannot be played on: ``reason`` is ``seats``, ``options`` or ``log``."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
-        self.detail = detail
-
-
-DAMAGE_REASONS: Final = {"seats": "host.damaged.seats", "options": "host.damaged.options", "log": "host.damaged.log"}
-"""What can be damaged -> the catalogue key that says so to the channel."""
-
-
-def damage_notice(damaged: DamagedGame, locale: object) -> str:
-    """The channel's notice that its game cannot continue, and why, in ``locale``."""
-    reason = t(DAMAGE_REASONS.get(damaged.reason, "host.damaged.log"), locale)
-    return t("host.damaged.notice", locale, game=damaged.game_id, reason=reason)
-
-
-@contextmanager
-def _storage() -> Iterator[None]:
-    """Turn a database failure into the refusal that says storage failed and to try again."""
-    try:
-        yield
-    except StorageFailed as exc:
-        log.warning("storage failed: %s", exc)
-        raise HostError("host.error.storage") from None
-
-
-storage_refusal = _storage
-"""For the host's parts in other modules (``bot.host.stale_tables``): a database failure becomes the refusal."""
 
 
 class Host:
@@ -375,8 +329,6 @@ class Host:
         """Vacations: the others' vote, the pause or the computer's play, and the end (``bot.host.vacation``)."""
         self._user_settings: dict[int, UserSettings] = {}
         """User id -> their own settings, as stored (absent: the defaults)."""
-        from bot.host.stale_tables import StaleTables  # it imports this module: not at the top
-
         self.stale = StaleTables(self)
         """Lobby expiry, stale games ("Keep it open") and the games of deleted channels (``bot.host.stale_tables``)."""
 
@@ -480,7 +432,7 @@ class Host:
 
     async def mark_damage_told(self, game_id: int) -> None:
         """Record that the channel of a quarantined game was told (raises ``host.error.storage``)."""
-        with _storage():
+        with storage_refusal():
             await self.store.mark_damage_told(game_id, now=self._clock())
         self._damaged.pop(game_id, None)
 
@@ -493,7 +445,7 @@ class Host:
         game, or opened one). A write that still finds the game changed (a race with another process) is
         refused as stale (``host.error.stale``), and the table is read again for the next try."""
         async with self._locks[channel_id]:
-            with _storage():
+            with storage_refusal():
                 await self._refresh(channel_id)
             try:
                 yield
@@ -545,19 +497,19 @@ class Host:
         It never waits for a change under way: while the channel's lock is held (a move waiting for the database,
         up to ``BUSY_TIMEOUT``), the table is as that change read it from the database when it began, and that
         copy is the answer (a read-only command is acknowledged at once; the change checks again under the lock)."""
-        with _storage():
+        with storage_refusal():
             stamp = await self.store.open_game_version(channel_id)
         lock = self._locks[channel_id]
         if not self._is_current(channel_id, stamp) and not lock.locked():
             async with lock:
-                with _storage():
+                with storage_refusal():
                     await self._refresh(channel_id)
         return self.info(channel_id)
 
     async def refresh_games_of(self, user_id: int) -> None:
         """The open games the user sits in as the database has them now (a command in a DM acts on the user's
         game, which another process may have changed or opened); only those whose version differs are read."""
-        with _storage():
+        with storage_refusal():
             rows = await self.store.open_games_of(user_id)
         stored = {row.channel_id: row for row in rows}
         held = {channel_id for channel_id, table in self._tables.items()
@@ -574,7 +526,7 @@ class Host:
         info = self.find_game(game_id)
         if info is not None:
             return await self.refresh(info.channel_id)
-        with _storage():
+        with storage_refusal():
             row = await self.store.get_game(game_id)
         if row is None:
             return None
@@ -612,7 +564,7 @@ class Host:
                           notices: Sequence[NewDelivery] = ()) -> MoveResult:
         """Store a move made for a seat by one of the host's parts (under the channel's lock; see ``_commit``);
         ``host.error.storage`` if the database refuses."""
-        with _storage():
+        with storage_refusal():
             return await self._commit(table, new, seat, user_id, text, None, events, seats=seats, notices=notices)
 
     def _check_not_paused(self, table: Table) -> None:
@@ -679,7 +631,7 @@ class Host:
     async def _save_seats(self, table: Table, seats: list[Seat], **columns: Any) -> None:
         """Write the game's new seats (and other columns) in one transaction; ``host.error.storage`` if the
         database refuses. The caller assigns them to the table only after this returns."""
-        with _storage():
+        with storage_refusal():
             table.version = await self.store.update_game(table.id, now=self._clock(),
                                                          seats=[s.to_dict() for s in seats],
                                                          expect_version=table.version, **columns)
@@ -706,7 +658,7 @@ class Host:
     async def _check_interaction(self, interaction_id: int | None) -> None:
         if interaction_id is None:
             return
-        with _storage():
+        with storage_refusal():
             stored = await self.store.move_by_interaction(interaction_id)
         if stored is not None:
             raise HostError("host.error.already_done")
@@ -743,7 +695,7 @@ class Host:
         now = self._clock()
         seed = self._new_seed()
         try:
-            with _storage():
+            with storage_refusal():
                 game_id = await self.store.insert_game(
                     channel_id=channel_id, guild_id=guild_id, opener_id=opener_id,
                     seats=[s.to_dict() for s in seats], options=options.to_dict(), seed=seed, status="lobby",
@@ -845,7 +797,7 @@ class Host:
                 seat = table.seat_of(user_id)
                 name = table.seats[seat].name if seat is not None else ""
             notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
-            with _storage():
+            with storage_refusal():
                 table.version = await self.store.update_game(table.id, now=self._clock(), status="abandoned",
                                                              next_reminder_at=None, deliveries=[notice],
                                                              expect_version=table.version)
@@ -860,7 +812,7 @@ class Host:
             if current is not None and current.status in OPEN_STATUSES:
                 raise HostError("host.error.game_exists")
             try:
-                with _storage():
+                with storage_refusal():
                     last = await self.store.latest_game(channel_id)
             except DamagedRow:  # the last game was quarantined: it did not end normally
                 raise HostError("host.error.not_over") from None
@@ -908,7 +860,7 @@ class Host:
             except IllegalMove as exc:
                 raise HostError("host.error.illegal_move", move=str(move).strip(), reason=str(exc),
                                 illegal=exc) from None
-            with _storage():
+            with storage_refusal():
                 return await self._commit(table, new, seat, user_id, text, interaction_id, events)
 
     async def run_computers(self, channel_id: int) -> AsyncIterator[MoveResult]:
@@ -951,7 +903,7 @@ class Host:
         it (a dead holder's lease expires)."""
         if not self.shared:
             return True
-        with _storage():
+        with storage_refusal():
             return await self.store.take_lease(lease, self.owner, now=self._clock(), seconds=seconds)
 
     async def let_go(self, lease: str) -> None:
@@ -969,7 +921,7 @@ class Host:
         own settings are read again too."""
         if not self.shared:
             return []
-        with _storage():
+        with storage_refusal():
             stamps = await self.store.open_game_versions()
             self._user_settings = await self.store.user_settings()  # people's settings changed in other processes
         changed = []
@@ -978,7 +930,7 @@ class Host:
             table = self._tables.get(channel_id)
             if table is None or table.id != game_id or table.version != version:
                 async with self._locks[channel_id]:
-                    with _storage():
+                    with storage_refusal():
                         await self._refresh(channel_id)
                 info = self.info(channel_id)
                 if info is not None:
@@ -986,7 +938,7 @@ class Host:
         for channel_id, table in list(self._tables.items()):
             if table.status in OPEN_STATUSES and channel_id not in open_channels:
                 async with self._locks[channel_id]:
-                    with _storage():
+                    with storage_refusal():
                         await self._refresh(channel_id)
         return changed
 
@@ -1066,7 +1018,7 @@ class Host:
             if not game.can_undo():
                 raise HostError("host.error.undo_hidden")
             new = game.undo()
-            with _storage():
+            with storage_refusal():
                 return await self._commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
 
     async def _commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
@@ -1361,7 +1313,7 @@ class Host:
         first; returns the handlers' outcomes. One timer's failure is logged and does not stop the others; a
         storage failure leaves the timer to be claimed again when its lease ends."""
         now = self._clock() if now is None else now
-        with _storage():
+        with storage_refusal():
             claimed = await self.store.claim_timers(now, owner=self.owner, lease=TIMER_LEASE)
         outcomes: list[object] = []
         for timer in claimed:
@@ -1534,7 +1486,7 @@ class Host:
         a change keeps what the other process stored. ``host.error.storage`` if they cannot be read."""
         if not self.shared:
             return
-        with _storage():
+        with storage_refusal():
             self._user_settings = await self.store.user_settings()
 
     def quiet_until(self, user_id: int, now: float | None = None) -> float | None:
@@ -1576,7 +1528,7 @@ class Host:
         if new == old:
             return old
         now = self._clock()
-        with _storage():
+        with storage_refusal():
             await self.store.set_user_settings(user_id, new, now=now, held_due_at=quiet_until(new, now) or now)
         self._user_settings[user_id] = new
         return new
@@ -1584,7 +1536,7 @@ class Host:
     async def open_games_for(self, user_id: int) -> list[OpenGame]:
         """Every open game (lobby or running) the person sits in, read from the database (games of other bot
         processes too): theirs to move first, longest waiting first. ``host.error.storage`` if it cannot be read."""
-        with _storage():
+        with storage_refusal():
             rows = await self.store.open_games_of(user_id)
         return in_order([g for row in rows if (g := open_game(row, user_id)) is not None])
 

@@ -20,9 +20,10 @@ from typing import Any, Final
 
 import aiosqlite
 
-from bot.host.host import Damage, _stored_options, _stored_seats
+from bot.host.errors import Damage, DamagedRow, StoreError
+from bot.host.host import _stored_options, _stored_seats
+from bot.host.model import MoveRow, effective_moves
 from bot.host.postgres_store import PostgresStore
-from bot.host.store import DamagedRow, MoveRow, StoreError, effective_moves
 from engine import Game, new_game
 
 TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings",

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from bot.host.model import NewDelivery, NewTimer
 from bot.host.settings import Settings
-from bot.host.store import NewDelivery, NewTimer
 from bot.host.table import DAY, STALE_POST
 
 LOBBY_EXPIRY: Final = "lobby_expiry"

@@ -24,7 +24,8 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.host.host import HostError, storage_refusal
+from bot.host.errors import DamagedRow, HostError, StaleGame, StorageFailed, storage_refusal
+from bot.host.model import NewDelivery, TimerRow
 from bot.host.stale import (
     ABANDONED,
     KEEP_OPEN_DAYS,
@@ -39,7 +40,6 @@ from bot.host.stale import (
     stale_post,
     stale_timer,
 )
-from bot.host.store import DamagedRow, NewDelivery, StaleGame, StorageFailed, TimerRow
 from bot.host.table import Table, TableInfo
 
 if TYPE_CHECKING:

@@ -1,13 +1,19 @@
-"""The store behind the host: one interface (:class:`GameStore`), two implementations, chosen by the settings.
+"""The store behind the host: a few small interfaces, one per area, together :class:`GameStore`; two
+implementations, chosen by the settings.
 
 ``bot.host.store.Store`` keeps everything in one SQLite file (``DATABASE_PATH``), the embedded default;
-``bot.host.postgres_store.PostgresStore`` keeps it in PostgreSQL (``DATABASE_URL``). Both have the same
-semantics, method for method (the shared store tests run against each): the move log is append-only with
-primary key ``(game_id, seq)``, an interaction id is stored once, a change and the deliveries it owes are one
-transaction, at most one open game per channel, a game row decoded by one function
-(:func:`bot.host.store.decode_game_row`: damaged seats or options are a ``DamagedRow``, quarantined by the host),
-and a write that waits ``BUSY_TIMEOUT`` for another's lock fails as ``StorageFailed``. mypy checks that both
-implement the interface (:func:`_both_implement`).
+``bot.host.postgres_store.PostgresStore`` keeps it in PostgreSQL (``DATABASE_URL``). Both run the same SQL
+(:class:`bot.host.sql_store.SqlStore`, each query written once) on the same schema (:mod:`bot.host.schema`), so
+they have the same semantics, method for method (the shared store tests run against each): the move log is
+append-only with primary key ``(game_id, seq)``, an interaction id is stored once, a change and the deliveries it
+owes are one transaction, at most one open game per channel, a game row decoded by one function
+(:func:`bot.host.sql_store.decode_game_row`: damaged seats or options are a ``DamagedRow``, quarantined by the
+host), and a write that waits ``BUSY_TIMEOUT`` for another's lock fails as ``StorageFailed``. mypy checks that
+both implement the interface (:func:`_both_implement`).
+
+The areas: :class:`GameRows` (games, their versions, quarantine), :class:`MoveLog`, :class:`TimerRows` (timers and
+leases), :class:`Outbox` (deliveries), :class:`Archive` (finished games, players' history), :class:`People`
+(languages, settings, held DMs, a person's open games).
 """
 
 from __future__ import annotations
@@ -16,15 +22,16 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.host.history_store import Forgotten
+from bot.host.model import DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, NewTimer, TimerRow
 from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import Leaderboard, Rating, SeatResult
 from bot.host.settings import Settings
-from bot.host.store import DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, NewTimer, Store, TimerRow
+from bot.host.store import Store
 from bot.host.user_settings import UserSettings
 
 
-class GameStore(Protocol):
-    """What the host reads and writes; every write is one transaction, and a refused write changes nothing."""
+class GameRows(Protocol):
+    """Games: written whole or refused, read by id, channel or status; quarantine of damaged ones."""
 
     @property
     def shared(self) -> bool:
@@ -34,7 +41,6 @@ class GameStore(Protocol):
 
     async def schema_version(self) -> int: ...
 
-    # games
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
                           locale: str, now: float, timers: Sequence[NewTimer] = ()) -> int: ...
@@ -49,16 +55,24 @@ class GameStore(Protocol):
 
     async def latest_game(self, channel_id: int) -> GameRow | None: ...
 
-    # quarantine of games whose rows cannot be played on
+    async def reminders_due(self, now: float) -> list[GameRow]: ...
+
+    async def game_version(self, game_id: int) -> int | None: ...
+
+    async def open_game_version(self, channel_id: int) -> tuple[int, int] | None: ...
+
+    async def open_game_versions(self) -> list[tuple[int, int, int]]: ...
+
     async def mark_damaged(self, game_id: int, *, reason: str, detail: str, now: float) -> bool: ...
 
     async def damaged_untold(self) -> list[DamagedGame]: ...
 
     async def mark_damage_told(self, game_id: int, *, now: float) -> None: ...
 
-    async def reminders_due(self, now: float) -> list[GameRow]: ...
 
-    # the move log
+class MoveLog(Protocol):
+    """The append-only move log: a move, its game's new state and what it owes, in one transaction."""
+
     async def append_move(self, move: MoveRow, *, deliveries: Sequence[NewDelivery] = (),
                           results: Sequence[SeatResult] = (), timers: Sequence[NewTimer] = (),
                           cancel_timers: Sequence[str] = (), expect_version: int | None = None,
@@ -68,12 +82,9 @@ class GameStore(Protocol):
 
     async def move_by_interaction(self, interaction_id: int) -> MoveRow | None: ...
 
-    # several processes: versions, timers, leases
-    async def game_version(self, game_id: int) -> int | None: ...
 
-    async def open_game_version(self, channel_id: int) -> tuple[int, int] | None: ...
-
-    async def open_game_versions(self) -> list[tuple[int, int, int]]: ...
+class TimerRows(Protocol):
+    """Timers (each run once by one process) and leases (work one process holds at a time)."""
 
     async def timers(self, game_id: int) -> list[TimerRow]: ...
 
@@ -89,7 +100,10 @@ class GameStore(Protocol):
 
     async def release_lease(self, name: str, owner: str) -> None: ...
 
-    # the outbox
+
+class Outbox(Protocol):
+    """The posts and DMs each change owes, until sent (or given up)."""
+
     async def pending_deliveries(self, channel_id: int | None = None) -> list[DeliveryRow]: ...
 
     async def deliveries(self, game_id: int) -> list[DeliveryRow]: ...
@@ -103,12 +117,14 @@ class GameStore(Protocol):
 
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None: ...
 
-    # the archive of finished games
+
+class Archive(Protocol):
+    """Finished games and players' history: results, ratings, leaderboards, forgetting."""
+
     async def finished_games(self, guild_id: int | None, *, limit: int = 10) -> list[GameRow]: ...
 
     async def over_message_ids(self, game_ids: Sequence[int]) -> dict[int, int]: ...
 
-    # players' history: results, ratings, leaderboards, forgetting
     async def player_history(self, guild_id: int, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Rating],
                                                                           dict[str, list[float]]]: ...
 
@@ -116,12 +132,14 @@ class GameStore(Protocol):
 
     async def forget_user(self, user_id: int, former_player: dict[str, str]) -> Forgotten: ...
 
-    # users
+
+class People(Protocol):
+    """Each person's language and settings, their held DMs and their open games."""
+
     async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None: ...
 
     async def user_locales(self) -> dict[int, str]: ...
 
-    # people's own settings (bot.host.user_settings)
     async def user_settings(self) -> dict[int, UserSettings]: ...
 
     async def set_user_settings(self, user_id: int, settings: UserSettings, *, now: float,
@@ -132,6 +150,10 @@ class GameStore(Protocol):
     async def held_deliveries(self, user_id: int) -> list[DeliveryRow]: ...
 
     async def open_games_of(self, user_id: int) -> list[GameRow]: ...
+
+
+class GameStore(GameRows, MoveLog, TimerRows, Outbox, Archive, People, Protocol):
+    """What the host reads and writes; every write is one transaction, and a refused write changes nothing."""
 
 
 async def open_store(settings: Settings) -> GameStore:

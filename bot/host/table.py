@@ -1,7 +1,7 @@
 """The host's data: a :class:`Table` is one game in one channel, and the frozen answers the host gives.
 
 A table's seats, options and status live in the ``games`` row of the database; its move log in
-``moves``; its engine state is rebuilt from them (see ``bot/store.py``). Nothing here knows Discord:
+``moves``; its engine state is rebuilt from them (see ``bot/host/sql_store.py``). Nothing here knows Discord:
 users are plain integer ids, texts are message-catalogue keys.
 
 A finished table is unloaded (:meth:`Table.unload`): its engine state and move log make way for a
@@ -15,7 +15,7 @@ import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from bot.host.store import DeliveryRow, MoveRow
+from bot.host.model import DeliveryRow, MoveRow
 from engine import Event, Game, View, parse_move
 
 

@@ -140,7 +140,7 @@ def seats_name(user_id: int) -> str:
 
 
 def open_game(row: Any, user_id: int) -> OpenGame | None:
-    """The line of a ``games`` row (a :class:`bot.host.store.GameRow`) for ``user_id``, or ``None`` when they do
+    """The line of a ``games`` row (a :class:`bot.host.model.GameRow`) for ``user_id``, or ``None`` when they do
     not sit in it (the LIKE prefilter matched a longer id)."""
     seats: list[dict[str, Any]] = row.seats
     if not any(s.get("user_id") == user_id for s in seats):

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from bot.host import deadlines
-from bot.host.store import NewDelivery, NewTimer, StaleGame, StorageFailed, TimerRow
+from bot.host.errors import HostError, StaleGame, StorageFailed
+from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo
 
 if TYPE_CHECKING:
@@ -369,7 +370,5 @@ class Vacations:
 
 
 def refusal(key: str, **params: Any) -> Exception:
-    """The host's refusal (:class:`bot.host.host.HostError`; imported here, as the host imports this module)."""
-    from bot.host.host import HostError
-
+    """The host's refusal (:class:`bot.host.errors.HostError`)."""
     return HostError(key, **params)

@@ -13,8 +13,9 @@ import itertools
 
 from PIL import Image
 
+from bot.host.model import MoveRow
 from bot.host.ratings import PAGE_SIZE, SeatResult
-from bot.host.store import MoveRow, Store
+from bot.host.store import Store
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeMessage

@@ -8,8 +8,10 @@ import json
 
 import pytest
 
-from bot.host.host import Host, HostError
-from bot.host.store import DeliveryRow, Store
+from bot.host.errors import HostError
+from bot.host.host import Host
+from bot.host.model import DeliveryRow
+from bot.host.store import Store
 from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,

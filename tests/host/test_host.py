@@ -14,9 +14,11 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from bot.host.host import Host, HostError
+from bot.host.errors import HostError
+from bot.host.host import Host
+from bot.host.model import UNDO, effective_moves
 from bot.host.settings import Settings
-from bot.host.store import SCHEMA_VERSION, UNDO, Store, effective_moves
+from bot.host.store import SCHEMA_VERSION, Store
 from bot.host.table import TableInfo
 from engine import SCORING_CARD_IDS, Game, new_game, replay
 from i18n import LOCALES, catalogue, t

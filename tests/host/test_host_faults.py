@@ -14,9 +14,11 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.host.host import Host, HostError, damage_notice
+from bot.host.errors import HostError, damage_notice
+from bot.host.host import Host
+from bot.host.model import UNDO
 from bot.host.postgres_store import PostgresStore
-from bot.host.store import UNDO, Store
+from bot.host.store import Store
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first, refused
 
 HOUR = 3600.0

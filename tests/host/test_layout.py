@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,3 +66,59 @@ def test_the_adapter_imports_in_one_direction() -> None:
     for name in sorted(graph):
         visit(name, ())
     assert "bot.adapter.cog" in graph["bot.adapter.client"]
+
+
+def runtime_imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports when it runs: at the top and inside functions, not under ``if
+    TYPE_CHECKING:`` (those only name types)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            node.body = []
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def host_graph(imports: Callable[[Path], set[str]]) -> dict[str, set[str]]:
+    host = modules("bot.host")
+    return {name: {m for m in imports(path) if m in host and m not in (name, "bot.host")}
+            for name, path in host.items()}
+
+
+def test_the_host_values_and_errors_import_nothing_else_of_the_host() -> None:
+    graph = host_graph(imports_of)
+    assert graph["bot.host.model"] == set()
+    assert graph["bot.host.errors"] == {"bot.host.model"}
+
+
+def test_the_stores_import_neither_the_host_nor_its_parts() -> None:
+    graph = host_graph(imports_of)
+    below = {"bot.host.errors", "bot.host.model", "bot.host.schema", "bot.host.sql_store", "bot.host.history_store",
+             "bot.host.user_settings", "bot.host.ratings", "bot.host.settings", "bot.host.store",
+             "bot.host.postgres_store"}
+    for name in ("bot.host.sql_store", "bot.host.schema", "bot.host.store", "bot.host.postgres_store",
+                 "bot.host.stores"):
+        assert graph[name] <= below, f"{name} imports {sorted(graph[name] - below)}"
+
+
+def test_the_host_imports_in_one_direction_when_it_runs() -> None:
+    graph = host_graph(runtime_imports_of)
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"import cycle: {' -> '.join((*path, name))}"
+        if name in done:
+            return
+        for other in sorted(graph[name]):
+            visit(other, (*path, name))
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, ())
+    assert "bot.host.stale_tables" in graph["bot.host.host"]  # at the top now, no function-local import

@@ -10,11 +10,12 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from bot.host.errors import StoreError
 from bot.host.host import Host
 from bot.host.migrate import copy_database
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
-from bot.host.store import Store, StoreError
+from bot.host.store import Store
 from bot.host.user_settings import UserSettings
 from tests.host.test_host_faults import DAMAGES, Damager, Database
 

@@ -9,8 +9,9 @@ import asyncio
 import asyncpg
 import pytest
 
+from bot.host.errors import StorageFailed
+from bot.host.model import MoveRow
 from bot.host.postgres_store import MIGRATION_LOCK, PostgresStore, timeouts
-from bot.host.store import MoveRow, StorageFailed
 
 BUSY = 0.5
 CH = 100

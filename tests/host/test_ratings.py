@@ -14,10 +14,12 @@ import aiosqlite
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.host.host import Host, HostError
+from bot.host.errors import HostError
+from bot.host.host import Host
+from bot.host.model import MoveRow
 from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import PAGE_SIZE, Rating, SeatResult, displayed, game_results, new_rating, rate
-from bot.host.store import MoveRow, Store
+from bot.host.store import Store
 from bot.host.table import TableInfo
 from engine import Game
 from tests.host.test_host import (

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.host.store import MoveConflict, MoveRow, NewDelivery, NewTimer, StaleGame
+from bot.host.errors import MoveConflict, StaleGame
+from bot.host.model import MoveRow, NewDelivery, NewTimer
 
 CH = 4242
 
@@ -99,8 +100,8 @@ async def test_two_hosts_on_one_database_run_each_due_timer_once(store: Any) -> 
     """Two processes' hosts sweep the same timers: each runs once, a failing handler does not stop the others,
     and a timer whose handler failed is taken again once its claim has expired."""
     from bot.host.host import TIMER_LEASE, Host
+    from bot.host.model import TimerRow
     from bot.host.settings import Settings
-    from bot.host.store import TimerRow
 
     opener = Host(store, Settings(), clock=lambda: 0.0)
     game_id = (await opener.open(CH, 1, 7, "Ada")).game_id  # a real lobby: hosts read it before its timers

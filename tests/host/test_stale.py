@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.host.host import Host, HostError
+from bot.host.errors import HostError
+from bot.host.host import Host
 from bot.host.stale import KEEP_OPEN_DAYS, LOBBY_EXPIRY, STALE_ABANDON, STALE_GAME
 from bot.host.table import STALE_POST, TableInfo
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first

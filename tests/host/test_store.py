@@ -8,18 +8,9 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.host.store import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    UNDO,
-    ChannelBusy,
-    MoveConflict,
-    MoveRow,
-    Store,
-    StoreError,
-    effective_moves,
-    migrate,
-)
+from bot.host.errors import ChannelBusy, MoveConflict, StoreError
+from bot.host.model import UNDO, MoveRow, effective_moves
+from bot.host.store import MIGRATIONS, SCHEMA_VERSION, Store, migrate
 from engine import Game, new_game
 from tests.engine_helpers import TINY
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.host.store import Store, StoreError, StoreOpenError
+from bot.host.errors import StoreError, StoreOpenError
+from bot.host.store import Store
 
 
 async def refusal(path: Path) -> str:

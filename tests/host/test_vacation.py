@@ -11,8 +11,8 @@ import pytest
 
 from bot.host import deadlines, vacation
 from bot.host.host import Host
+from bot.host.model import NewTimer
 from bot.host.stale import STALE_KINDS
-from bot.host.store import NewTimer
 from bot.host.table import NOTICE_DM, NOTICE_POST, MoveResult, TableInfo
 from bot.host.vacation import VacationChange
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, HOUR, Clock, make_host, play_first, refused

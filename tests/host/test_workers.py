@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
+from bot.host.errors import StoreError
 from bot.host.host import GameFactory, Host, default_chooser, default_game_factory
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings, SettingsError
-from bot.host.store import Store, StoreError
+from bot.host.store import Store
 from bot.host.workers import PoolBroken, WorkerPool, as_pool, process_pool_factory
 from engine import new_game
 from tests.host.test_host import ADA, BO, CH, CH2, GUILD, SEED, Clock, first_legal, tiny_factory

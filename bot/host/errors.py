@@ -1,0 +1,109 @@
+"""The host's refusals and the stores' errors, in one place.
+
+:class:`HostError` is every refusal a person sees (``key`` a message-catalogue key, ``params`` its values);
+:func:`storage_refusal` turns a database failure into the one refusal that says so (``host.error.storage``).
+:class:`StoreError` and its kinds are what a store raises: :class:`ChannelBusy`, :class:`MoveConflict`,
+:class:`StaleGame` (another process changed the game first: a *conflict*), :class:`StorageFailed` (the database
+refused; nothing was written), :class:`DamagedRow` (a stored row that cannot be read). :class:`Damage` and
+:func:`damage_notice` say why a quarantined game cannot go on. This module imports nothing of ``bot.host`` but
+:mod:`bot.host.model`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+from bot.host.model import DamagedGame
+from engine import IllegalMove
+from i18n import illegal_text, t
+
+log = logging.getLogger(__name__)
+
+
+class StoreError(Exception):
+    """A write the database refused; nothing was written."""
+
+
+class StoreOpenError(StoreError):
+    """The database file cannot be opened or written; the message names the file and the likely cause."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an open (lobby or running) game."""
+
+
+class MoveConflict(StoreError):
+    """The move's ``(game_id, seq)`` or its interaction id is stored already."""
+
+
+class StorageFailed(StoreError):
+    """The database could not be read or written (disk full, locked, read-only, I/O error); nothing was
+    written. Worth trying again later."""
+
+
+class StaleGame(StoreError):
+    """The game changed in the database since it was read (another process wrote it); nothing was written."""
+
+
+class DamagedRow(StoreError):
+    """A stored game row whose seats or options cannot be read."""
+
+    def __init__(self, game_id: int, channel_id: int, reason: str, detail: str) -> None:
+        super().__init__(f"game {game_id}: {reason}: {detail}")
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.reason = reason
+        """The column that cannot be read: ``seats`` or ``options``."""
+        self.detail = detail
+
+
+class HostError(Exception):
+    """A refusal: nothing changed. ``key`` is a message-catalogue key, ``params`` fill its template;
+    ``illegal`` is the engine's reason when it refused a move (its words fill ``{reason}``)."""
+
+    def __init__(self, key: str, *, illegal: IllegalMove | None = None, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+        self.illegal = illegal
+
+    def text(self, locale: object = "en") -> str:
+        """The refusal in words, in ``locale``."""
+        if self.illegal is not None:
+            return t(self.key, locale, **{**self.params, "reason": illegal_text(self.illegal, locale)})
+        return t(self.key, locale, **self.params)
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.params}" if self.params else self.key
+
+
+class Damage(Exception):
+    """A stored game that cannot be played on: ``reason`` is ``seats``, ``options`` or ``log``."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+DAMAGE_REASONS: Final = {"seats": "host.damaged.seats", "options": "host.damaged.options", "log": "host.damaged.log"}
+"""What can be damaged -> the catalogue key that says so to the channel."""
+
+
+def damage_notice(damaged: DamagedGame, locale: object) -> str:
+    """The channel's notice that its game cannot continue, and why, in ``locale``."""
+    reason = t(DAMAGE_REASONS.get(damaged.reason, "host.damaged.log"), locale)
+    return t("host.damaged.notice", locale, game=damaged.game_id, reason=reason)
+
+
+@contextmanager
+def storage_refusal() -> Iterator[None]:
+    """Turn a database failure into the refusal that says storage failed and to try again."""
+    try:
+        yield
+    except StorageFailed as exc:
+        log.warning("storage failed: %s", exc)
+        raise HostError("host.error.storage") from None

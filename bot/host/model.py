@@ -1,0 +1,138 @@
+"""The host's values: every row the stores read and write, as plain dataclasses (no I/O, no database).
+
+:class:`GameRow` (a ``games`` row, seats and options decoded), :class:`MoveRow` (the append-only move log),
+:class:`DeliveryRow` and :class:`NewDelivery` (the outbox: what a change owes Discord), :class:`TimerRow` and
+:class:`NewTimer` (every "later": deadlines, vacations, idle tables), :class:`DamagedGame` (a quarantined game).
+The game at its table and the host's answers are :mod:`bot.host.table`. This module imports nothing else of
+``bot.host``, so that any part (and the stores) can use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+UNDO: Final = "undo"
+"""The ``move`` text of a row that takes back the move before it."""
+
+STATUSES: Final = ("lobby", "running", "over", "abandoned", "damaged")
+OPEN_STATUSES: Final = ("lobby", "running")
+
+
+@dataclass(slots=True)
+class GameRow:
+    """One row of ``games``; ``seats`` and ``options`` decoded from JSON."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    opener_id: int
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    seed: int = field(repr=False)
+    status: str
+    locale: str
+    created_at: float
+    updated_at: float
+    last_move_at: float | None = None
+    state: str | None = field(default=None, repr=False)
+    next_reminder_at: float | None = None
+    version: int = 0
+    """Bumped by every write of the game: a process compares it with its cached copy (several processes)."""
+    last_message_id: int | None = None
+    """The game's latest post in its channel (the start or a move), once delivered."""
+
+
+@dataclass(frozen=True, slots=True)
+class DamagedGame:
+    """A game quarantined because its stored rows cannot be played on."""
+
+    game_id: int
+    channel_id: int
+    locale: str
+    reason: str
+    """What is damaged: ``seats``, ``options`` or ``log``."""
+    detail: str
+    """The first fault found, for the log (never a seed or a secret)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One row of ``moves``: a move (or an undo) as it was made."""
+
+    game_id: int
+    seq: int
+    seat: int
+    user_id: int | None
+    move: str
+    interaction_id: int | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewDelivery:
+    """A delivery a change owes, to be written with it: ``payload`` holds public facts only."""
+
+    kind: str
+    seq: int
+    user_id: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class NewTimer:
+    """A timer a change sets, written with it: at ``due_at`` the host's handler for ``kind`` runs once.
+    ``payload`` holds public facts only (JSON)."""
+
+    kind: str
+    due_at: float
+    seat: int | None = None
+    user_id: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    """One pending timer of ``timers``; ``payload`` decoded from JSON."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    kind: str
+    seat: int | None
+    user_id: int | None
+    payload: dict[str, Any]
+    created_at: float
+    due_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryRow:
+    """One row of ``deliveries``; ``payload`` decoded from JSON. ``done_at`` is ``None`` while pending."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    seq: int
+    kind: str
+    user_id: int | None
+    payload: dict[str, Any]
+    created_at: float
+    due_at: float
+    attempts: int
+    done_at: float | None
+    last_error: str | None
+
+
+def effective_moves(rows: Iterable[MoveRow]) -> list[MoveRow]:
+    """The moves that stand after applying the undo rows, in order (``replay`` plays these)."""
+    stack: list[MoveRow] = []
+    for row in rows:
+        if row.move == UNDO:
+            if not stack:
+                raise ValueError(f"game {row.game_id}: undo at seq {row.seq} has no move to take back")
+            stack.pop()
+        else:
+            stack.append(row)
+    return stack

@@ -1,0 +1,267 @@
+"""The schema, written once for both stores: each migration step in SQLite's words, turned into PostgreSQL's
+by one dialect step (:func:`to_postgres`), with an override only where the two really differ.
+
+:data:`STEPS` is a list of steps, step ``i`` taking the database from version ``i`` to ``i + 1`` in one
+transaction; :data:`MIGRATIONS` (SQLite, ``PRAGMA user_version``, run by :func:`bot.host.store.migrate`) and
+:data:`PG_MIGRATIONS` (PostgreSQL, table ``schema_version``, run by :func:`bot.host.postgres_store.migrate_pg`
+under an advisory lock) are the same steps in each dialect. The dialect step: integers are 64-bit (``BIGINT``:
+Discord ids), floats double precision, an ``AUTOINCREMENT`` key an identity column, no ``WITHOUT ROWID``; the
+columns of steps 0-5 that PostgreSQL has always held as 32-bit (:data:`NARROW`) stay ``INTEGER``. The one
+override is step 4 -> 5 (:data:`POSTGRES_OVERRIDES`): SQLite rebuilds ``games`` to widen its status CHECK,
+PostgreSQL alters the constraint in place. The resulting PostgreSQL schema is pinned by
+``tests/host/test_schema.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from bot.host.user_settings import USER_SETTINGS_TABLE
+
+HISTORY_TABLES: Final = (
+    """CREATE TABLE results (
+        game_id        INTEGER NOT NULL,
+        seat           INTEGER NOT NULL,
+        guild_id       INTEGER,
+        user_id        INTEGER,
+        name           TEXT NOT NULL,
+        score          INTEGER NOT NULL,
+        rank           INTEGER NOT NULL,
+        players        INTEGER NOT NULL,
+        with_computers INTEGER NOT NULL,
+        scoring_cards  TEXT NOT NULL,
+        bird_chips     INTEGER NOT NULL,
+        finished_at    REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )""",
+    "CREATE INDEX results_by_user ON results (guild_id, user_id, finished_at, game_id)",
+    "CREATE INDEX results_of_user ON results (user_id)",
+    """CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        pool       TEXT NOT NULL CHECK (pool IN ('humans', 'mixed')),
+        user_id    INTEGER NOT NULL,
+        mu         REAL NOT NULL,
+        sigma      REAL NOT NULL,
+        ordinal    REAL NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, pool, user_id)
+    )""",
+    "CREATE INDEX ratings_board ON ratings (guild_id, pool, ordinal DESC, user_id)",
+    "CREATE INDEX ratings_by_user ON ratings (user_id)",
+    """CREATE TABLE rating_history (
+        guild_id INTEGER NOT NULL,
+        pool     TEXT NOT NULL,
+        user_id  INTEGER NOT NULL,
+        game_id  INTEGER NOT NULL,
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        ordinal  REAL NOT NULL,
+        at       REAL NOT NULL,
+        PRIMARY KEY (guild_id, pool, user_id, game_id)
+    )""",
+    "CREATE INDEX rating_history_in_order ON rating_history (guild_id, pool, user_id, at, game_id)",
+    "CREATE INDEX rating_history_by_user ON rating_history (user_id)",
+    """CREATE TABLE standings (
+        guild_id   INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        name       TEXT NOT NULL,
+        games      INTEGER NOT NULL,
+        wins       INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )""",
+    "CREATE INDEX standings_by_wins ON standings (guild_id, wins DESC, user_id)",
+    "CREATE INDEX standings_by_games ON standings (guild_id, games DESC, user_id)",
+    "CREATE INDEX standings_by_user ON standings (user_id)",
+)
+"""Players' history (shared in form by both stores): ``results`` one row per seat of each finished game (the
+scoring cards played with their points as JSON), ``ratings`` per (guild, pool, person) with the ordinal for the
+leaderboard's index, ``rating_history`` a row per rated game, ``standings`` games and wins per (guild, person)."""
+
+SHARED_TABLES: Final = (
+    "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+    """CREATE TABLE timers (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id     INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        seat        INTEGER,
+        user_id     INTEGER,
+        payload     TEXT NOT NULL,
+        created_at  REAL NOT NULL,
+        due_at      REAL NOT NULL,
+        done_at     REAL,
+        lease_owner TEXT,
+        lease_until REAL
+    )""",
+    "CREATE INDEX timers_pending ON timers (due_at) WHERE done_at IS NULL",
+    "CREATE INDEX timers_of_game ON timers (game_id, due_at) WHERE done_at IS NULL",
+    """CREATE TABLE leases (
+        name  TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        until REAL NOT NULL
+    )""",
+)
+"""Schema step 8: ``games.version``, ``timers`` and ``leases``."""
+
+HELD_INDEX: Final = "CREATE INDEX deliveries_of_user ON deliveries (user_id) WHERE done_at IS NULL"
+"""A person's pending DMs (held for the end of their quiet hours, or collapsed into one)."""
+
+LAST_POST_COLUMN: Final = "ALTER TABLE games ADD COLUMN last_message_id INTEGER"
+"""Schema step 10: the id of the game's latest post in its channel (the start or a move)."""
+
+STEPS: Final[tuple[tuple[str, ...], ...]] = (
+    # 0 -> 1: games and the move log
+    (
+        """CREATE TABLE games (
+            id           INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id   INTEGER NOT NULL,
+            guild_id     INTEGER,
+            opener_id    INTEGER NOT NULL,
+            seats        TEXT NOT NULL,
+            options      TEXT NOT NULL,
+            seed         INTEGER NOT NULL,
+            status       TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'over', 'abandoned')),
+            locale       TEXT NOT NULL,
+            created_at   REAL NOT NULL,
+            updated_at   REAL NOT NULL,
+            last_move_at REAL,
+            state        TEXT
+        )""",
+        """CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id)
+            WHERE status IN ('lobby', 'running')""",
+        "CREATE INDEX games_by_channel ON games (channel_id, id)",
+        """CREATE TABLE moves (
+            game_id        INTEGER NOT NULL REFERENCES games (id),
+            seq            INTEGER NOT NULL CHECK (seq >= 1),
+            seat           INTEGER NOT NULL,
+            user_id        INTEGER,
+            move           TEXT NOT NULL,
+            interaction_id INTEGER UNIQUE,
+            created_at     REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+    ),
+    # 1 -> 2: turn reminders driven from the database
+    (
+        "ALTER TABLE games ADD COLUMN next_reminder_at REAL",
+        "CREATE INDEX games_reminders ON games (next_reminder_at) WHERE next_reminder_at IS NOT NULL",
+    ),
+    # 2 -> 3: each user's language, for the DMs they get after a restart
+    (
+        """CREATE TABLE users (
+            user_id    INTEGER PRIMARY KEY,
+            locale     TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+    ),
+    # 3 -> 4: the deliveries each change owes (channel posts and DMs), written with the change
+    (
+        """CREATE TABLE deliveries (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id    INTEGER NOT NULL REFERENCES games (id),
+            channel_id INTEGER NOT NULL,
+            seq        INTEGER NOT NULL,
+            kind       TEXT NOT NULL,
+            user_id    INTEGER,
+            payload    TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            due_at     REAL NOT NULL,
+            attempts   INTEGER NOT NULL DEFAULT 0,
+            done_at    REAL,
+            last_error TEXT
+        )""",
+        "CREATE INDEX deliveries_pending ON deliveries (channel_id, id) WHERE done_at IS NULL",
+    ),
+    # 4 -> 5: quarantine of a game whose rows cannot be played on (status 'damaged', why, channel told).
+    # SQLite cannot alter a CHECK: the table is rebuilt (its migrate() turns foreign keys off meanwhile);
+    # PostgreSQL alters it in place (:data:`POSTGRES_OVERRIDES`).
+    (
+        """CREATE TABLE games_v4 (
+            id               INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id       INTEGER NOT NULL,
+            guild_id         INTEGER,
+            opener_id        INTEGER NOT NULL,
+            seats            TEXT NOT NULL,
+            options          TEXT NOT NULL,
+            seed             INTEGER NOT NULL,
+            status           TEXT NOT NULL
+                             CHECK (status IN ('lobby', 'running', 'over', 'abandoned', 'damaged')),
+            locale           TEXT NOT NULL,
+            created_at       REAL NOT NULL,
+            updated_at       REAL NOT NULL,
+            last_move_at     REAL,
+            state            TEXT,
+            next_reminder_at REAL,
+            damage_reason    TEXT,
+            damage_detail    TEXT,
+            damage_told      INTEGER NOT NULL DEFAULT 0
+        )""",
+        """INSERT INTO games_v4 (id, channel_id, guild_id, opener_id, seats, options, seed, status, locale,
+               created_at, updated_at, last_move_at, state, next_reminder_at)
+           SELECT id, channel_id, guild_id, opener_id, seats, options, seed, status, locale,
+               created_at, updated_at, last_move_at, state, next_reminder_at FROM games""",
+        """UPDATE sqlite_sequence SET seq = (SELECT seq FROM sqlite_sequence WHERE name = 'games')
+           WHERE name = 'games_v4' AND EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'games')""",
+        "DROP TABLE games",
+        "ALTER TABLE games_v4 RENAME TO games",
+        """CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id)
+            WHERE status IN ('lobby', 'running')""",
+        "CREATE INDEX games_by_channel ON games (channel_id, id)",
+        "CREATE INDEX games_reminders ON games (next_reminder_at) WHERE next_reminder_at IS NOT NULL",
+        "CREATE INDEX games_damaged_untold ON games (id) WHERE status = 'damaged' AND damage_told = 0",
+    ),
+    # 5 -> 6: the archive of finished games: where each game-over message is, and a server's games newest first
+    (
+        "ALTER TABLE games ADD COLUMN over_message_id INTEGER",
+        "CREATE INDEX games_finished_by_guild ON games (guild_id, id) WHERE status = 'over'",
+    ),
+    # 6 -> 7: players' history: results of finished games, ratings and their history, standings
+    HISTORY_TABLES,
+    # 7 -> 8: several processes over one database: a game's version (every write bumps it), timers, leases
+    SHARED_TABLES,
+    # 8 -> 9: each person's own settings (time zone, quiet hours, reminders, turn DMs), and their held DMs
+    (*USER_SETTINGS_TABLE, HELD_INDEX),
+    # 9 -> 10: where a game's last post is (the link of /santacruz games)
+    (LAST_POST_COLUMN,),
+)
+SCHEMA_VERSION: Final = len(STEPS)
+
+NARROW: Final = frozenset({"seq", "seat", "attempts"})
+"""Columns of steps 0-5 that PostgreSQL keeps as 32-bit ``INTEGER`` (the later steps widen every integer)."""
+_NARROW_UNTIL: Final = 6
+
+POSTGRES_OVERRIDES: Final[dict[int, tuple[str, ...]]] = {
+    4: (
+        "ALTER TABLE games DROP CONSTRAINT games_status_check",
+        """ALTER TABLE games ADD CONSTRAINT games_status_check
+            CHECK (status IN ('lobby', 'running', 'over', 'abandoned', 'damaged'))""",
+        "ALTER TABLE games ADD COLUMN damage_reason TEXT",
+        "ALTER TABLE games ADD COLUMN damage_detail TEXT",
+        "ALTER TABLE games ADD COLUMN damage_told INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX games_damaged_untold ON games (id) WHERE status = 'damaged' AND damage_told = 0",
+    ),
+}
+"""Steps PostgreSQL takes in words of its own (already in its dialect)."""
+
+_NARROW_COLUMN: Final = re.compile(rf"^(\s*(?:{'|'.join(sorted(NARROW))})\s+)INTEGER\b", re.M)
+
+
+def to_postgres(sql: str, *, narrow: bool = False) -> str:
+    """A schema statement in PostgreSQL's words; ``narrow``: the :data:`NARROW` columns stay 32-bit."""
+    sql = sql.replace("INTEGER PRIMARY KEY AUTOINCREMENT", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY")
+    sql = sql.replace(" WITHOUT ROWID", "")
+    if narrow:
+        sql = _NARROW_COLUMN.sub(r"\1INT4", sql)
+    sql = re.sub(r"\bREAL\b", "DOUBLE PRECISION", re.sub(r"\bINTEGER\b", "BIGINT", sql))
+    return sql.replace("INT4", "INTEGER")
+
+
+MIGRATIONS: Final = STEPS
+"""The steps on SQLite (its own words)."""
+PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = tuple(
+    POSTGRES_OVERRIDES.get(step) or tuple(to_postgres(sql, narrow=step < _NARROW_UNTIL) for sql in statements)
+    for step, statements in enumerate(STEPS))
+"""The same steps on PostgreSQL."""
