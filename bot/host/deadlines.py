@@ -16,6 +16,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from bot.host.change import Change
 from bot.host.errors import StorageFailed
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.table import HOUR, NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
@@ -81,7 +82,7 @@ class Deadlines:
 
     def _current(self, timer: TimerRow) -> Table | None:
         """The timer's table if the turn it was set for is still on and its deadline runs, else ``None``."""
-        table = self.host.table_of_game(timer.game_id)
+        table = self.host.games.of_game(timer.game_id)
         if table is None or table.status != "running" or table.game is None:
             return None
         if table.seq != timer.payload.get("seq") or runs_for(table.seats, table.game) != timer.seat:
@@ -103,17 +104,17 @@ class Deadlines:
                    for t in pending)
 
     async def _on_warning(self, timer: TimerRow, now: float) -> TableInfo | None:
-        async with self.host.lock_of(timer.channel_id):
+        async with self.host.games.change(timer.channel_id):
             table = self._current(timer)
             if table is None or now >= float(timer.payload.get("until", now)):
                 # the turn moved on, or the deadline itself has passed (the bot was down): warn of nothing
-                await self.host.store.finish_timer(timer.id, now=now)
+                await self.host.games.finish_timer(timer.game_id, timer.id, now)
                 return None
             assert timer.user_id is not None
             warning = NewDelivery(NOTICE_DM, table.seq, timer.user_id, {
                 "key": "bot.deadline.warning", "locale": table.options.locale,
                 "params": {"until": int(timer.payload["until"]), "channel": table.channel_id}})
-            await self.host.store.finish_timer(timer.id, now=now, deliveries=[warning])
+            await self.host.games.write(table, Change(deliveries=[warning], timer=timer.id), now=now)
             return table.info()
 
     async def _on_ran_out(self, timer: TimerRow, now: float) -> MoveResult | None:
@@ -121,14 +122,14 @@ class Deadlines:
         the third time, the seat goes to the computer for the rest of the game."""
         table = self._current(timer)
         if table is None:
-            await self.host.store.finish_timer(timer.id, now=now)
+            await self.host.games.finish_timer(timer.game_id, timer.id, now)
             return None
         game, seat = table.game, timer.seat
         assert game is not None and seat is not None
         text = await self.host.computer_choice(table, seat)
-        async with self.host.lock_of(timer.channel_id):
+        async with self.host.games.change(timer.channel_id):
             if self._current(timer) is not table or table.game is not game:
-                await self.host.store.finish_timer(timer.id, now=now)
+                await self.host.games.finish_timer(timer.game_id, timer.id, now)
                 return None
             assert seat is not None
             place = table.seats[seat]
@@ -143,4 +144,4 @@ class Deadlines:
             new = game.clone()
             events = new.apply(text)
             return await self.host.commit_move(table, new, seat, None, str(parse_move(text)), events,
-                                               seats=seats, notices=[notice])
+                                               seats=seats, notices=[notice], timer=timer.id)

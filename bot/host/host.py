@@ -151,7 +151,8 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     bot.export.nothing             export without an id in a channel without a finished game
 
 Every change is written to the database first (one transaction) and only then applied in memory, so a
-write that fails changes nothing anywhere (``host.error.storage``). A stored game that cannot be played
+write that fails changes nothing anywhere (``host.error.storage``): all of them go through
+:meth:`bot.host.games.Games.write`, which also decides once what a lost race with another process is called. A stored game that cannot be played
 on (unreadable seats or options, an illegal move in its log) is quarantined at :meth:`Host.load` as
 ``damaged`` (see :meth:`Host.damaged_untold`); every other game loads. Finished games are unloaded to
 a compressed snapshot (:meth:`bot.host.table.Table.unload`); reading them works as before.
@@ -175,22 +176,20 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import Executor
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from typing import Any, Final
 
 import engine
 from bot.host import deadlines
+from bot.host.change import Change
 from bot.host.errors import (
-    ChannelBusy,
-    Damage,
     DamagedRow,
     HostError,
-    MoveConflict,
     StaleGame,
     StorageFailed,
     storage_refusal,
 )
+from bot.host.games import MAX_PLAYERS, GameFactory, Games
 from bot.host.history_store import Forgotten
 from bot.host.model import (
     OPEN_STATUSES,
@@ -248,10 +247,7 @@ log = logging.getLogger(__name__)
 RECORD_FORMAT: Final = "santacruz-game"
 """The ``format`` of an exported game record (``santacruz replay FILE`` reads it)."""
 MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 4
 
-GameFactory = Callable[[Sequence[str], int, bool], Game]
-"""``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""
 Chooser = Callable[[View, str, int, float], str]
 """``(seat view, strength, seed, seconds) -> move``: a computer player; runs in an executor."""
 
@@ -302,21 +298,16 @@ class Host:
         self._chooser = chooser
         self.workers = as_pool(executor, name="computers")
         self._new_seed = new_seed
-        self._tables: dict[int, Table] = {}
-        """Channel id -> the channel's current game (or its last one, while in memory)."""
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        """One lock per channel: every change to a channel's game happens under it."""
+        self.games = Games(store, clock=clock, factory=game_factory)
+        """The games in memory, their locks and the one write path (``bot.host.games``)."""
+        self._tables = self.games.tables
         self._thinking: defaultdict[int, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(1))
         """One computer move thought about at a time per channel (fair to the other channels)."""
         self._user_locales: dict[int, str] = {}
         """User id -> the language of their last interaction, as stored."""
-        self._damaged: dict[int, DamagedGame] = {}
-        """Game id -> a quarantined game whose channel has not been told yet."""
         self._reminder_holds: dict[int, tuple[int, float]] = {}
         """Game id -> (seq, until): a reminder was sent but its mark could not be stored; none again
         for that turn before ``until``."""
-        self._stale: set[int] = set()
-        """Channels whose table lost a race with another process: read again before the next change."""
         self.shared = bool(getattr(store, "shared", False))
         """Whether other processes may share the database (PostgreSQL): then leases decide who does what."""
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -339,154 +330,21 @@ class Host:
         at start-up)."""
         self._user_locales = {user: locale for user, locale in (await self.store.user_locales()).items()
                               if locale in LOCALES}
-        self._damaged = {d.game_id: d for d in await self.store.damaged_untold()}
         self._user_settings = await self.store.user_settings()
-        loaded = []
-        for channel_id, game_id, _ in await self.store.open_game_versions():
-            try:
-                table = await self._restore(await self._stored_game(game_id))
-            except Damage as damage:
-                await self._quarantine(game_id, channel_id, damage)
-                continue
-            self._tables[channel_id] = table
-            loaded.append(table.info())
+        loaded = await self.games.load()
         log.info("loaded %d open games", len(loaded))
         await self.stale.arm_missing()
         return loaded
 
-    async def _stored_game(self, game_id: int) -> GameRow:
-        try:
-            row = await self.store.get_game(game_id)
-        except DamagedRow as exc:
-            raise Damage(exc.reason, exc.detail) from None
-        if row is None:
-            raise Damage("log", "the game row vanished")
-        return row
-
-    async def _restore(self, row: GameRow) -> Table:
-        """The table of a stored game; :class:`Damage` if its rows cannot be played on."""
-        table = Table(
-            id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
-            seats=_stored_seats(row.seats), options=_stored_options(row.options),
-            seed=row.seed, status=row.status, created_at=row.created_at, last_move_at=row.last_move_at,
-            next_reminder_at=row.next_reminder_at, version=row.version, log=await self.store.moves(row.id))
-        if row.state is not None or table.log or row.status == "running":
-            table.game = await self._rebuild(table, row.state)
-        return table
-
-    async def _rebuild(self, table: Table, snapshot: str | None) -> Game:
-        """The game from its snapshot if that agrees with the seats and the move log, else replayed from
-        the log (:class:`Damage` if the log cannot be replayed)."""
-        try:
-            moves = [r.move for r in effective_moves(table.log)]
-        except ValueError as exc:
-            raise Damage("log", str(exc)) from None
-        if snapshot is not None:
-            try:
-                game = Game.from_json(snapshot)
-                if [m for _, m in game.moves] == moves and list(game.names) == table.names:
-                    return game
-            except (ValueError, KeyError, TypeError):
-                log.exception("game %d: unreadable snapshot", table.id)
-        log.warning("game %d: snapshot does not match the seats and move log; replaying %d moves",
-                    table.id, len(moves))
-        game = self._replay(table, moves)
-        try:
-            table.version = await self.store.update_game(table.id, now=self._clock(), state=game.to_json(),
-                                                         expect_version=table.version)
-        except (StorageFailed, StaleGame) as exc:  # the snapshot is only a cache of the log: play on without it
-            log.warning("game %d: could not store the replayed snapshot: %s", table.id, exc)
-        return game
-
-    def _replay(self, table: Table, moves: list[str]) -> Game:
-        try:
-            game = self._factory(table.names, table.seed, table.options.draft)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise Damage("seats", f"no game for {len(table.seats)} seats ({type(exc).__name__})") from None
-        for number, move in enumerate(moves, 1):
-            try:
-                game.apply(move)
-            except IllegalMove:  # the engine's reason may name hidden cards: not logged
-                raise Damage("log", f"standing move {number} ({move!r}) cannot be played") from None
-        return game
-
-    async def _quarantine(self, game_id: int, channel_id: int, damage: Damage) -> None:
-        """Mark a game that cannot be played on as damaged (logged once), to tell its channel once."""
-        try:
-            marked = await self.store.mark_damaged(game_id, reason=damage.reason, detail=damage.detail,
-                                                   now=self._clock())
-        except StorageFailed as exc:
-            log.error("game %d in channel %d cannot continue (%s) and could not be marked damaged: %s",
-                      game_id, channel_id, damage, exc)
-            return
-        if not marked:
-            return
-        log.error("game %d in channel %d cannot continue and is quarantined as damaged: %s",
-                  game_id, channel_id, damage)
-        untold = await self.store.damaged_untold()
-        self._damaged.update({d.game_id: d for d in untold if d.game_id == game_id})
-
     def damaged_untold(self) -> list[DamagedGame]:
         """Quarantined games whose channel has not been told yet that the game cannot continue."""
-        return sorted(self._damaged.values(), key=lambda d: d.game_id)
+        return self.games.damaged_untold()
 
     async def mark_damage_told(self, game_id: int) -> None:
         """Record that the channel of a quarantined game was told (raises ``host.error.storage``)."""
-        with storage_refusal():
-            await self.store.mark_damage_told(game_id, now=self._clock())
-        self._damaged.pop(game_id, None)
+        await self.games.mark_damage_told(game_id)
 
     # ------------------------------------------------------------------ helpers
-
-    @asynccontextmanager
-    async def _lock(self, channel_id: int) -> AsyncIterator[None]:
-        """Every change to a channel's game happens inside: this process's lock for the channel, and the
-        cached table checked against the database first (another process sharing it may have changed the
-        game, or opened one). A write that still finds the game changed (a race with another process) is
-        refused as stale (``host.error.stale``), and the table is read again for the next try."""
-        async with self._locks[channel_id]:
-            with storage_refusal():
-                await self._refresh(channel_id)
-            try:
-                yield
-            except StaleGame:
-                log.info("channel %d: the game changed in another process meanwhile; reading it again", channel_id)
-                self._stale.add(channel_id)
-                raise HostError("host.error.stale") from None
-
-    async def _refresh(self, channel_id: int) -> None:
-        """Make the channel's table what the database holds (a cheap version check when nothing changed)."""
-        stamp = await self.store.open_game_version(channel_id)
-        if self._is_current(channel_id, stamp):
-            return
-        table = self._tables.get(channel_id)
-        if stamp is not None:
-            await self._reload(channel_id, stamp[0])  # changed or opened by another process
-        elif table is not None:
-            await self._reload(channel_id, table.id)  # ended (or changed) by another process
-
-    def _is_current(self, channel_id: int, stamp: tuple[int, int] | None) -> bool:
-        """Whether this process's copy of the channel's game is what the database holds: ``stamp`` is the
-        ``(game id, version)`` of the channel's open game there (``None``: it has none)."""
-        if channel_id in self._stale:
-            return False
-        table = self._tables.get(channel_id)
-        if stamp is None:
-            return table is None or table.status not in OPEN_STATUSES
-        return table is not None and (table.id, table.version) == stamp
-
-    async def _reload(self, channel_id: int, game_id: int) -> None:
-        """Read one game from the database into this process's memory (finished games stay small)."""
-        try:
-            table = await self._restore(await self._stored_game(game_id))
-        except Damage as damage:
-            self._tables.pop(channel_id, None)
-            await self._quarantine(game_id, channel_id, damage)
-            return
-        self._stale.discard(channel_id)
-        if table.status not in OPEN_STATUSES:
-            table.unload()
-        self._tables[channel_id] = table
 
     async def refresh(self, channel_id: int) -> TableInfo | None:
         """The channel's game as the database has it now (loaded if this process had not; with several
@@ -497,75 +355,35 @@ class Host:
         It never waits for a change under way: while the channel's lock is held (a move waiting for the database,
         up to ``BUSY_TIMEOUT``), the table is as that change read it from the database when it began, and that
         copy is the answer (a read-only command is acknowledged at once; the change checks again under the lock)."""
-        with storage_refusal():
-            stamp = await self.store.open_game_version(channel_id)
-        lock = self._locks[channel_id]
-        if not self._is_current(channel_id, stamp) and not lock.locked():
-            async with lock:
-                with storage_refusal():
-                    await self._refresh(channel_id)
-        return self.info(channel_id)
+        return await self.games.refresh(channel_id)
 
     async def refresh_games_of(self, user_id: int) -> None:
         """The open games the user sits in as the database has them now (a command in a DM acts on the user's
         game, which another process may have changed or opened); only those whose version differs are read."""
-        with storage_refusal():
-            rows = await self.store.open_games_of(user_id)
-        stored = {row.channel_id: row for row in rows}
-        held = {channel_id for channel_id, table in self._tables.items()
-                if table.status in OPEN_STATUSES and table.seat_of(user_id) is not None}
-        for channel_id in sorted(held | stored.keys()):
-            table, row = self._tables.get(channel_id), stored.get(channel_id)
-            if (row is None or table is None or (table.id, table.version) != (row.id, row.version)
-                    or channel_id in self._stale):
-                await self.refresh(channel_id)  # opened, changed or ended by another process
+        await self.games.refresh_games_of(user_id)
 
     async def refresh_game(self, game_id: int) -> TableInfo | None:
         """The game ``game_id`` (e.g. of a DM button) as the database has it now, loaded if need be; ``None``
         if there is no such game."""
-        info = self.find_game(game_id)
-        if info is not None:
-            return await self.refresh(info.channel_id)
-        with storage_refusal():
-            row = await self.store.get_game(game_id)
-        if row is None:
-            return None
-        info = await self.refresh(row.channel_id)
-        return info if info is not None and info.game_id == game_id else None
+        return await self.games.refresh_game(game_id)
 
-    # for the host's parts in other modules (bot.host.stale_tables)
     @property
     def tables(self) -> dict[int, Table]:
         """Channel id -> the channel's current (or last) game in memory."""
-        return self._tables
-
-    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
-        """What every change to the channel's game happens inside (see :meth:`_lock`)."""
-        return self._lock(channel_id)
+        return self.games.tables
 
     def running_table(self, channel_id: int, game_id: int | None = None) -> Table:
         """The channel's running game (of ``game_id``, if given), else the refusal that says why not."""
         return self._running(channel_id, game_id)
 
-    def lock_of(self, channel_id: int) -> asyncio.Lock:
-        """The channel's lock, for the host's parts (deadlines, vacations): every change happens under it."""
-        return self._locks[channel_id]
-
-    def mark_stale(self, channel_id: int) -> None:
-        """The channel's table lost a race with another process (for the host's parts): read it again first."""
-        self._stale.add(channel_id)
-
-    def table_of_game(self, game_id: int) -> Table | None:
-        """The table of a game this process has loaded (for the host's parts), else ``None``."""
-        return next((t for t in self._tables.values() if t.id == game_id), None)
-
     async def commit_move(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
                           events: list[Event], *, seats: list[Seat] | None = None,
-                          notices: Sequence[NewDelivery] = ()) -> MoveResult:
-        """Store a move made for a seat by one of the host's parts (under the channel's lock; see ``_commit``);
-        ``host.error.storage`` if the database refuses."""
-        with storage_refusal():
-            return await self._commit(table, new, seat, user_id, text, None, events, seats=seats, notices=notices)
+                          notices: Sequence[NewDelivery] = (), now: float | None = None,
+                          timer: int | None = None) -> MoveResult:
+        """Store a move made for a seat by one of the host's parts (inside ``games.change``; see ``_commit``), with
+        the ``timer`` whose firing made it; ``host.error.storage`` if the database refuses."""
+        return await self._commit(table, new, seat, user_id, text, None, events, seats=seats, notices=notices,
+                                  now=now, timer=timer)
 
     def _check_not_paused(self, table: Table) -> None:
         """Refuse any move while a vacation pause holds the game, saying whose vacation and until when."""
@@ -628,14 +446,6 @@ class Host:
             number += 1
         return Seat(None, t("host.computer_name", locale, number=number), strength=strength)
 
-    async def _save_seats(self, table: Table, seats: list[Seat], **columns: Any) -> None:
-        """Write the game's new seats (and other columns) in one transaction; ``host.error.storage`` if the
-        database refuses. The caller assigns them to the table only after this returns."""
-        with storage_refusal():
-            table.version = await self.store.update_game(table.id, now=self._clock(),
-                                                         seats=[s.to_dict() for s in seats],
-                                                         expect_version=table.version, **columns)
-
     def next_reminder(self, table: Table, game: Game, now: float, seats: list[Seat] | None = None) -> float | None:
         """When the seat to move should be reminded (for the host's parts; see ``_next_reminder``)."""
         return self._next_reminder(table, game, now, seats)
@@ -654,14 +464,6 @@ class Host:
         at = now + (own.reminder_hours or table.options.reminder_hours) * HOUR
         last = seats[seat].reminded_at
         return at if last is None else max(at, last + DAY)
-
-    async def _check_interaction(self, interaction_id: int | None) -> None:
-        if interaction_id is None:
-            return
-        with storage_refusal():
-            stored = await self.store.move_by_interaction(interaction_id)
-        if stored is not None:
-            raise HostError("host.error.already_done")
 
     # ------------------------------------------------------------------ lobby
 
@@ -684,7 +486,7 @@ class Host:
         seats = [Seat(user_id, name)]
         for _ in range(computers):
             seats.append(self._computer_seat(seats, strength, locale))
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             return await self._create(channel_id, guild_id, user_id, seats, options)
 
     async def _create(self, channel_id: int, guild_id: int | None, opener_id: int, seats: list[Seat],
@@ -693,35 +495,23 @@ class Host:
         if current is not None and current.status in OPEN_STATUSES:
             raise HostError("host.error.game_exists")
         now = self._clock()
-        seed = self._new_seed()
-        try:
-            with storage_refusal():
-                game_id = await self.store.insert_game(
-                    channel_id=channel_id, guild_id=guild_id, opener_id=opener_id,
-                    seats=[s.to_dict() for s in seats], options=options.to_dict(), seed=seed, status="lobby",
-                    locale=options.locale, now=now, timers=[lobby_timer(self.settings, now)])
-        except ChannelBusy:
-            raise HostError("host.error.game_exists") from None
-        table = Table(id=game_id, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
-                      options=options, seed=seed, status="lobby", created_at=now)
-        self._tables[channel_id] = table
-        return table.info()
+        table = Table(id=0, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
+                      options=options, seed=self._new_seed(), status="lobby", created_at=now)
+        return await self.games.create(table, [lobby_timer(self.settings, now)])
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             table = self._lobby(channel_id)
             if table.seat_of(user_id) is not None:
                 raise HostError("host.error.already_seated")
             if len(table.seats) >= MAX_PLAYERS:
                 raise HostError(lobby_full(table.seats), max=MAX_PLAYERS)
-            seats = [*table.seats, Seat(user_id, name)]
-            await self._save_seats(table, seats)
-            table.seats = seats
+            await self.games.write(table, Change(), seats=[*table.seats, Seat(user_id, name)])
             return table.info()
 
     async def leave(self, channel_id: int, user_id: int) -> TableInfo:
         """Leave a lobby. The opener's role passes to the next person; with nobody left the lobby closes."""
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             table = self._open_table(channel_id)
             if table.status != "lobby":
                 raise HostError("host.error.leave_running")
@@ -730,38 +520,35 @@ class Host:
             people = [s.user_id for s in seats if s.user_id is not None]
             status = "lobby" if people else "abandoned"
             opener_id = people[0] if people and user_id == table.opener_id else table.opener_id
-            await self._save_seats(table, seats, status=status, opener_id=opener_id)
-            table.seats, table.status, table.opener_id = seats, status, opener_id
+            await self.games.write(table, Change({"status": status, "opener_id": opener_id}), seats=seats)
             return table.info()
 
     async def add_computer(self, channel_id: int, user_id: int, strength: str | None = None, *,
                            can_manage: bool = False) -> TableInfo:
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             table = self._lobby(channel_id)
             self._check_opener(table, user_id, can_manage)
             strength = self._strength(strength)
             if len(table.seats) >= MAX_PLAYERS:
                 raise HostError(lobby_full(table.seats), max=MAX_PLAYERS)
             seats = [*table.seats, self._computer_seat(table.seats, strength, table.options.locale)]
-            await self._save_seats(table, seats)
-            table.seats = seats
+            await self.games.write(table, Change(), seats=seats)
             return table.info()
 
     async def remove_computer(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
         """Remove the last computer seat."""
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             table = self._lobby(channel_id)
             self._check_opener(table, user_id, can_manage)
             computers = [i for i, s in enumerate(table.seats) if s.is_computer]
             if not computers:
                 raise HostError("host.error.no_computer")
             seats = [s for i, s in enumerate(table.seats) if i != computers[-1]]
-            await self._save_seats(table, seats)
-            table.seats = seats
+            await self.games.write(table, Change(), seats=seats)
             return table.info()
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> StartResult:
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             table = self._lobby(channel_id)
             self._check_opener(table, user_id, can_manage)
             if len(table.seats) < MIN_PLAYERS:
@@ -778,36 +565,32 @@ class Host:
                 to_move_user_id=None if seat.computer_plays else seat.user_id,
                 computer_to_move=seat.computer_plays,
                 dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
-            await self._save_seats(table, table.seats, status="running", state=game.to_json(), last_move_at=now,
-                                   next_reminder_at=reminder, deliveries=_start_deliveries(result),
-                                   cancel_timers=[LOBBY_EXPIRY],
-                                   timers=[stale_timer(self.settings, now),
-                                           *deadlines.turn_timers(table.options, table.seats, game, 0, now)])
-            table.game, table.status, table.last_move_at, table.next_reminder_at = game, "running", now, reminder
+            await self.games.write(table, Change(
+                {"status": "running", "last_move_at": now, "next_reminder_at": reminder},
+                deliveries=_start_deliveries(result), cancel_timers=[LOBBY_EXPIRY],
+                timers=[stale_timer(self.settings, now),
+                        *deadlines.turn_timers(table.options, table.seats, game, 0, now)]),
+                now=now, seats=table.seats, game=game)
             return result
 
     async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool = False,
                       name: str | None = None) -> TableInfo:
         """End the channel's lobby or running game without a result (opener or Manage Channels); the
         channel is told that ``name`` (default: the user's seat name) abandoned it."""
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             table = self._open_table(channel_id)
             self._check_opener(table, user_id, can_manage)
             if name is None:
                 seat = table.seat_of(user_id)
                 name = table.seats[seat].name if seat is not None else ""
             notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
-            with storage_refusal():
-                table.version = await self.store.update_game(table.id, now=self._clock(), status="abandoned",
-                                                             next_reminder_at=None, deliveries=[notice],
-                                                             expect_version=table.version)
-            table.status, table.next_reminder_at = "abandoned", None
-            table.unload()
+            await self.games.write(table, Change({"status": "abandoned", "next_reminder_at": None},
+                                                 deliveries=[notice]))
             return table.info()
 
     async def rematch(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
         """A new lobby with the finished game's players seated (computers keep their strength)."""
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             current = self._tables.get(channel_id)
             if current is not None and current.status in OPEN_STATUSES:
                 raise HostError("host.error.game_exists")
@@ -836,8 +619,8 @@ class Host:
         ``interaction_id`` makes a retry harmless (``already_done``); ``game_id`` and ``expected_seq``
         (from a button's id) refuse a click on a message the game has moved on from (``stale``).
         """
-        async with self._lock(channel_id):
-            await self._check_interaction(interaction_id)
+        async with self.games.change(channel_id):
+            await self.games.check_interaction(interaction_id)
             table = self._running(channel_id, game_id)
             seat = self._seated(table, user_id)
             if expected_seq is not None and expected_seq != table.seq:
@@ -860,8 +643,7 @@ class Host:
             except IllegalMove as exc:
                 raise HostError("host.error.illegal_move", move=str(move).strip(), reason=str(exc),
                                 illegal=exc) from None
-            with storage_refusal():
-                return await self._commit(table, new, seat, user_id, text, interaction_id, events)
+            return await self._commit(table, new, seat, user_id, text, interaction_id, events)
 
     async def run_computers(self, channel_id: int) -> AsyncIterator[MoveResult]:
         """Play the computer's moves while the seat to move is a computer (or a person who is away).
@@ -924,23 +706,7 @@ class Host:
         with storage_refusal():
             stamps = await self.store.open_game_versions()
             self._user_settings = await self.store.user_settings()  # people's settings changed in other processes
-        changed = []
-        open_channels = {channel_id for channel_id, _, _ in stamps}
-        for channel_id, game_id, version in stamps:
-            table = self._tables.get(channel_id)
-            if table is None or table.id != game_id or table.version != version:
-                async with self._locks[channel_id]:
-                    with storage_refusal():
-                        await self._refresh(channel_id)
-                info = self.info(channel_id)
-                if info is not None:
-                    changed.append(info)
-        for channel_id, table in list(self._tables.items()):
-            if table.status in OPEN_STATUSES and channel_id not in open_channels:
-                async with self._locks[channel_id]:
-                    with storage_refusal():
-                        await self._refresh(channel_id)
-        return changed
+        return await self.games.refresh_all(stamps)
 
     def computer_channels(self) -> list[int]:
         """The channels whose running game waits for a computer (or an away player's) move."""
@@ -961,7 +727,7 @@ class Host:
         game, seq = table.game, table.seq
         assert game is not None
         text = await self.computer_choice(table, seat)
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             turn = self._computer_turn(channel_id)
             if turn is None or turn[0] is not table or turn[1] != seat or table.seq != seq or table.game is not game:
                 log.info("game %d: the game moved while the computer thought; thinking again", table.id)
@@ -1001,8 +767,8 @@ class Host:
     async def undo(self, channel_id: int, user_id: int, *, interaction_id: int | None = None,
                    game_id: int | None = None) -> MoveResult:
         """Take back the user's last move, if it revealed nothing hidden and nobody has acted since."""
-        async with self._lock(channel_id):
-            await self._check_interaction(interaction_id)
+        async with self.games.change(channel_id):
+            await self.games.check_interaction(interaction_id)
             table = self._running(channel_id, game_id)
             seat = self._seated(table, user_id)
             self._check_not_paused(table)
@@ -1018,47 +784,31 @@ class Host:
             if not game.can_undo():
                 raise HostError("host.error.undo_hidden")
             new = game.undo()
-            with storage_refusal():
-                return await self._commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
+            return await self._commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
 
     async def _commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
                       interaction_id: int | None, events: list[Event], *,
                       undone: str | None = None, seats: list[Seat] | None = None,
-                      notices: Sequence[NewDelivery] = ()) -> MoveResult:
+                      notices: Sequence[NewDelivery] = (), now: float | None = None,
+                      timer: int | None = None) -> MoveResult:
         """Store the move, the new state, the deliveries it owes (``notices`` first) and the next turn's deadline
-        timers in one transaction, then adopt them; answer for the cog. ``seats``: the seats as the move leaves
-        them (a deadline's hand-over), default unchanged."""
+        timers in one transaction (with the ``timer`` that made it, done), then adopt them; answer for the cog.
+        ``seats``: the seats as the move leaves them (a deadline's hand-over), default unchanged."""
         assert table.game is not None
-        now = self._clock()
+        now = self._clock() if now is None else now
         row = MoveRow(table.id, table.seq + 1, seat, user_id, text, interaction_id, now)
         status = "over" if new.is_over() else "running"
-        seats = table.seats if seats is None else seats
-        after = replace(table, seats=seats) if seats is not table.seats else table
+        after = replace(table, seats=seats) if seats is not None else table
         reminder = self._next_reminder(after, new, now)
         result = self._move_result(after, new, row, seat, user_id, text, events, undone)
-        results = self._results(table, new, now) if status == "over" else []
-        columns: dict[str, Any] = {"seats": [s.to_dict() for s in seats]} if seats is not table.seats else {}
-        try:
-            version = await self.store.append_move(
-                row, state=new.to_json(), status=status, last_move_at=now, next_reminder_at=reminder,
-                deliveries=[*notices, *_move_deliveries(result, replay=table.options.replay)],
-                results=results, cancel_timers=[*deadlines.KINDS, *STALE_KINDS],
-                timers=[*deadlines.turn_timers(table.options, seats, new, row.seq, now),
-                        *([] if status == "over" else [stale_timer(self.settings, now)])],
-                expect_version=table.version, **columns)
-        except (MoveConflict, StaleGame):
-            await self._check_interaction(interaction_id)
-            log.warning("game %d: move %d was stored by someone else; reloading", table.id, row.seq)
-            stored = await self.store.get_game(table.id)
-            if stored is not None:
-                self._tables[table.channel_id] = await self._restore(stored)
-            raise HostError("host.error.conflict") from None
-        table.game, table.status, table.last_move_at, table.next_reminder_at = new, status, now, reminder
-        table.version = version
-        table.seats = seats
-        table.log.append(row)
-        if status == "over":
-            table.unload()  # a finished game keeps only a compressed snapshot in memory
+        await self.games.write(table, Change(
+            {"status": status, "last_move_at": now, "next_reminder_at": reminder}, row,
+            deliveries=[*notices, *_move_deliveries(result, replay=table.options.replay)],
+            results=self._results(table, new, now) if status == "over" else [],
+            cancel_timers=[*deadlines.KINDS, *STALE_KINDS],
+            timers=[*deadlines.turn_timers(table.options, after.seats, new, row.seq, now),
+                    *([] if status == "over" else [stale_timer(self.settings, now)])], timer=timer),
+            now=now, seats=seats, game=new)
         return result
 
     def _results(self, table: Table, final: Game, now: float) -> list[SeatResult]:
@@ -1096,13 +846,13 @@ class Host:
 
     async def away(self, channel_id: int, user_id: int) -> SeatChange:
         """Let the computer play the user's seat for the rest of the game (until :meth:`back`)."""
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             table = self._running(channel_id)
             return await self._set_away(table, self._seated(table, user_id), True)
 
     async def back(self, channel_id: int, user_id: int) -> SeatChange:
         """Take one's seat back from the computer."""
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             table = self._running(channel_id)
             return await self._set_away(table, self._seated(table, user_id), False)
 
@@ -1133,7 +883,7 @@ class Host:
                         can_manage: bool = False) -> SeatChange:
         """The opener (or Manage Channels) hands a player's seat to the computer when that player has
         been to move for the game's time limit (``AWAY_HOURS``)."""
-        async with self._lock(channel_id):
+        async with self.games.change(channel_id):
             table = self._running(channel_id)
             self._check_opener(table, user_id, can_manage)
             seat = self._seated(table, target_user_id)
@@ -1162,9 +912,8 @@ class Host:
         if not away and to_move == seat:
             owed.append(NewDelivery(TURN_DM, table.seq, user_id, {"start": False, "hand_changed": False}))
         timers, cancel = deadlines.retimed(table, seats, self._clock())
-        await self._save_seats(table, seats, next_reminder_at=reminder, deliveries=owed, timers=timers,
-                               cancel_timers=cancel)
-        table.seats, table.next_reminder_at = seats, reminder
+        await self.games.write(table, Change({"next_reminder_at": reminder}, deliveries=owed, timers=timers,
+                                             cancel_timers=cancel), seats=seats)
         return change
 
     # ------------------------------------------------------------------ reading
@@ -1174,7 +923,7 @@ class Host:
         return table.info() if table is not None else None
 
     def find_game(self, game_id: int) -> TableInfo | None:
-        table = self.table_of_game(game_id)
+        table = self.games.of_game(game_id)
         return table.info() if table is not None else None
 
     def games_of(self, user_id: int) -> list[TableInfo]:
@@ -1390,7 +1139,7 @@ class Host:
         the next one is due (it remembers that in memory) and the mark is retried with it. Returns whether
         this call recorded it (not: the game moved on, another process recorded it first, or storage failed),
         which with a shared database decides who sends it."""
-        async with self._lock(reminder.channel_id):
+        async with self.games.change(reminder.channel_id):
             table = self._tables.get(reminder.channel_id)
             now = self._clock() if now is None else now
             if (table is None or table.id != reminder.game_id or table.seq != reminder.seq
@@ -1402,17 +1151,14 @@ class Host:
             seats[reminder.seat] = replace(seats[reminder.seat], reminded_at=now)
             next_at = now + max(DAY, table.options.reminder_hours * HOUR)
             try:
-                version = await self.store.update_game(table.id, now=now, seats=[s.to_dict() for s in seats],
-                                                       next_reminder_at=next_at, expect_version=table.version)
-            except StaleGame:
-                return False  # another process changed the game meanwhile (and reminded, if it was still due)
-            except StorageFailed as exc:
-                log.warning("game %d: could not store that a reminder was sent (%s); holding the next one",
-                            table.id, exc)
+                await self.games.write(table, Change({"next_reminder_at": next_at}), now=now, seats=seats)
+            except HostError as exc:
+                if exc.key != "host.error.storage":
+                    return False  # another process changed the game meanwhile (and reminded, if it was still due)
+                log.warning("game %d: could not store that a reminder was sent; holding the next one", table.id)
                 self._reminder_holds[table.id] = (table.seq, next_at)
                 return False
             self._reminder_holds.pop(table.id, None)
-            table.seats, table.next_reminder_at, table.version = seats, next_at, version
             return True
 
     def _held(self, table: Table, now: float) -> bool:
@@ -1636,35 +1382,6 @@ def _verb_for_log(text: str) -> str:
 def _random_move(view: View, seed: int) -> str:
     """A random legal move of the seat whose ``view`` this is (the fallback of a computer player)."""
     return str(random.Random(seed).choice(view["you"]["legal_moves"]))
-
-
-def _stored_seats(data: list[Any]) -> list[Seat]:
-    """The seats of a stored row; :class:`Damage` if any is not a seat."""
-    if not 1 <= len(data) <= MAX_PLAYERS:
-        raise Damage("seats", f"{len(data)} seats stored")
-    seats = []
-    for number, item in enumerate(data):
-        try:
-            seat = Seat.from_dict(item)
-        except TypeError as exc:  # an unknown or missing key, or not an object
-            raise Damage("seats", f"seat {number}: {exc}") from None
-        if not isinstance(seat.name, str) or not (seat.user_id is None or isinstance(seat.user_id, int)):
-            raise Damage("seats", f"seat {number}: not a name and a user id")
-        seats.append(seat)
-    return seats
-
-
-def _stored_options(data: dict[str, Any]) -> Options:
-    """The options of a stored row; :class:`Damage` if they are not options of this bot."""
-    try:
-        options = Options.from_dict(data)
-    except TypeError as exc:
-        raise Damage("options", str(exc)) from None
-    if options.locale not in LOCALES:
-        raise Damage("options", f"unknown language {options.locale!r}")
-    if options.deadline_hours not in deadlines.DEADLINE_HOURS:
-        raise Damage("options", f"unknown turn deadline {options.deadline_hours!r}")
-    return options
 
 
 def _secret(game: Game, seat: int) -> dict[str, Any]:

@@ -20,11 +20,11 @@ post into a channel that is gone. The adapter stops the channel's computer task.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.host.errors import DamagedRow, HostError, StaleGame, StorageFailed, storage_refusal
+from bot.host.change import Change
+from bot.host.errors import DamagedRow, HostError, StorageFailed, storage_refusal
 from bot.host.model import NewDelivery, TimerRow
 from bot.host.stale import (
     ABANDONED,
@@ -61,19 +61,18 @@ class StaleTables:
 
     def _table(self, timer: TimerRow, status: str) -> Table | None:
         """The timer's game in memory if it is still the channel's game and has ``status``."""
-        table = self.host.tables.get(timer.channel_id)
+        table = self.host.games.tables.get(timer.channel_id)
         if table is None or table.id != timer.game_id or table.status != status:
             return None
         return table
 
     async def _drop(self, timer: TimerRow, now: float) -> None:
         """Mark a timer whose game moved on as done (another process may have done so: nothing to do then)."""
-        with contextlib.suppress(StaleGame):
-            await self.host.store.finish_timer(timer.id, now=now)
+        await self.host.games.finish_timer(timer.game_id, timer.id, now)
 
     async def _on_lobby_expiry(self, timer: TimerRow, now: float) -> TableInfo | None:
         """A lobby not started in time closes, and its channel is told."""
-        async with self.host.channel_lock(timer.channel_id):
+        async with self.host.games.change(timer.channel_id):
             table = self._table(timer, "lobby")
             if table is None:
                 await self._drop(timer, now)
@@ -86,10 +85,8 @@ class StaleTables:
     async def _close(self, timer: TimerRow, table: Table, now: float, post: NewDelivery) -> None:
         """The timer ends its game as abandoned (not rated), its channel told by ``post``: written with the timer
         done in one transaction, then applied."""
-        version = await self.host.store.finish_timer(timer.id, now=now, status="abandoned", next_reminder_at=None,
-                                                     deliveries=[post], expect_version=table.version)
-        table.status, table.next_reminder_at, table.version = "abandoned", None, version or table.version
-        table.unload()
+        await self.host.games.write(table, Change({"status": "abandoned", "next_reminder_at": None}, deliveries=[post],
+                                                  timer=timer.id), now=now)
 
     async def _rearm_after_pause(self, timer: TimerRow, table: Table, now: float) -> bool:
         """A vacation pause holds the game: it is not stale; the period starts again when the pause ends. Whether
@@ -97,8 +94,9 @@ class StaleTables:
         pause = self.host.vacations.pause_of(table)
         if pause is None:
             return False
-        await self.host.store.finish_timer(timer.id, now=now, cancel_timers=STALE_KINDS,
-                                           timers=[stale_timer(self.host.settings, max(pause[1], now))])
+        await self.host.games.write(table, Change(
+            cancel_timers=STALE_KINDS, timers=[stale_timer(self.host.settings, max(pause[1], now))], timer=timer.id),
+            now=now)
         return True
 
     async def _stale(self, timer: TimerRow, now: float) -> Table | None:
@@ -115,21 +113,22 @@ class StaleTables:
     async def _on_stale_game(self, timer: TimerRow, now: float) -> TableInfo | None:
         """A game without a move for ``STALE_DAYS``: its players are mentioned with a "Keep it open" button (not
         while a vacation pauses it)."""
-        async with self.host.channel_lock(timer.channel_id):
+        async with self.host.games.change(timer.channel_id):
             table = await self._stale(timer, now)
             if table is None:
                 return None
             people = [s.user_id for s in table.seats if s.user_id is not None]
             notice = stale_post(NOTICE, table.seq, table.options.locale, self.host.settings.stale_days,
                                 user_ids=people, grace_days=KEEP_OPEN_DAYS)
-            await self.host.store.finish_timer(timer.id, now=now, deliveries=[notice], timers=[abandon_timer(now)])
+            await self.host.games.write(table, Change(deliveries=[notice], timers=[abandon_timer(now)], timer=timer.id),
+                                        now=now)
             log.info("game %d: no move for %g days; its players are asked to keep it open", table.id,
                      self.host.settings.stale_days)
             return table.info()
 
     async def _on_stale_abandon(self, timer: TimerRow, now: float) -> TableInfo | None:
         """Nobody kept the stale game open: it is abandoned without a result (unless a vacation pauses it now)."""
-        async with self.host.channel_lock(timer.channel_id):
+        async with self.host.games.change(timer.channel_id):
             table = await self._stale(timer, now)
             if table is None:
                 return None
@@ -150,7 +149,7 @@ class StaleTables:
         except StorageFailed as exc:
             log.warning("could not read the pending timers (%s); the stale timers are checked at the next start", exc)
             return 0
-        for table in list(self.host.tables.values()):
+        for table in list(self.host.games.tables.values()):
             if table.status not in ("lobby", "running"):
                 continue
             kind = LOBBY_EXPIRY if table.status == "lobby" else STALE_GAME
@@ -160,9 +159,8 @@ class StaleTables:
                 since = table.created_at if table.status == "lobby" else (table.last_move_at or table.created_at)
                 timer = lobby_timer(self.host.settings, since) if kind == LOBBY_EXPIRY else stale_timer(
                     self.host.settings, since)
-                table.version = await self.host.store.update_game(table.id, now=self.host.now(), cancel_timers=[kind],
-                                                                  timers=[timer], expect_version=table.version)
-            except (StorageFailed, StaleGame) as exc:
+                await self.host.games.write(table, Change(cancel_timers=[kind], timers=[timer]))
+            except HostError as exc:
                 log.warning("game %d: could not set its %s timer (%s); trying again at the next start",
                             table.id, kind, exc)
                 continue
@@ -177,7 +175,7 @@ class StaleTables:
         """Anyone seated keeps a game announced as stale open: the abandonment is cancelled and the stale
         period starts again. Refused (``host.error.not_stale``) when the game is not waiting for that (someone
         moved, or kept it open already)."""
-        async with self.host.channel_lock(channel_id):
+        async with self.host.games.change(channel_id):
             table = self.host.running_table(channel_id, game_id)
             if table.seat_of(user_id) is None:
                 raise HostError("host.error.not_seated")
@@ -186,10 +184,8 @@ class StaleTables:
             if not any(timer.kind == STALE_ABANDON for timer in pending):
                 raise HostError("host.error.not_stale")
             now = self.host.now()
-            with storage_refusal():
-                table.version = await self.host.store.update_game(
-                    table.id, now=now, cancel_timers=STALE_KINDS, timers=[stale_timer(self.host.settings, now)],
-                    expect_version=table.version)
+            await self.host.games.write(table, Change(cancel_timers=STALE_KINDS,
+                                                      timers=[stale_timer(self.host.settings, now)]), now=now)
             return table.info()
 
     # ------------------------------------------------------------------ channels and servers that are gone
@@ -198,14 +194,13 @@ class StaleTables:
         """The channel is gone: its open game is abandoned (not rated), its timers cancelled, its pending posts
         and DMs given up with ``reason``, in one transaction. Returns the game if one was open in memory.
         ``host.error.storage`` if the database refused (nothing changed; the next failed post tries again)."""
-        async with self.host.channel_lock(channel_id):
+        async with self.host.games.change(channel_id):
             with storage_refusal():
                 abandoned = await self.host.store.close_channel(channel_id, now=self.host.now(), reason=reason)
-            table = self.host.tables.get(channel_id)
+            table = self.host.games.tables.get(channel_id)
             if table is None or table.id not in abandoned:
                 return None
-            table.status, table.next_reminder_at, table.version = "abandoned", None, abandoned[table.id]
-            table.unload()
+            self.host.games.adopt(table, {"status": "abandoned", "next_reminder_at": None}, abandoned[table.id])
             log.info("game %d abandoned: its channel is gone (%s)", table.id, reason)
             return table.info()
 
@@ -218,7 +213,7 @@ class StaleTables:
         except DamagedRow as exc:  # a game that cannot be read: the ones in memory must do
             log.warning("cannot list the open games of server %d (%s); closing those in memory", guild_id, exc)
             stored = set()
-        known = {table.channel_id for table in list(self.host.tables.values()) if table.guild_id == guild_id}
+        known = {table.channel_id for table in list(self.host.games.tables.values()) if table.guild_id == guild_id}
         return sorted(stored | known)
 
     async def close_guild(self, guild_id: int, reason: str) -> list[TableInfo]:

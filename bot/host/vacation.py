@@ -19,12 +19,14 @@ of its two timers.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from bot.host import deadlines
-from bot.host.errors import HostError, StaleGame, StorageFailed
+from bot.host.change import Change
+from bot.host.errors import HostError, StorageFailed
+from bot.host.games import CONFLICT
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo
 
@@ -120,8 +122,6 @@ class _Plan:
 
 Planner = Callable[[Sequence[Seat], int, Table], _Plan | None]
 """``(seats, seat, table) -> the change``, or ``None``: nothing to do."""
-Writer = Callable[..., Awaitable[object]]
-"""How a plan is written: ``store.update_game`` (a command or a vote) or ``store.finish_timer`` (a timer)."""
 
 
 class Vacations:
@@ -175,8 +175,7 @@ class Vacations:
         database first, and read again (or loaded) if another process changed (or holds) it."""
         changes = []
         for game_id, channel_id in games:
-            async with self.host.channel_lock(channel_id):
-                table = self.host.tables.get(channel_id)
+            async with self.host.games.change(channel_id) as table:
                 if table is None or table.id != game_id:
                     continue  # ended (or damaged) meanwhile
                 change = await self._loaded(table, user_id, now, planner)
@@ -190,11 +189,10 @@ class Vacations:
         have voted. A voter may change their vote while the vote is open."""
         if choice not in CHOICES:
             raise refusal("host.error.stale")
-        known = self.host.table_of_game(game_id)
+        known = self.host.games.of_game(game_id)
         if known is None:
             raise refusal("host.error.stale")
-        async with self.host.channel_lock(known.channel_id):  # the game as the database has it now
-            table = self.host.tables.get(known.channel_id)
+        async with self.host.games.change(known.channel_id) as table:  # the game as the database has it now
             if table is None or table.id != game_id or table.status != "running" or not 0 <= seat < len(table.seats):
                 raise refusal("host.error.stale")
             now = self.host.now() if now is None else now
@@ -209,37 +207,37 @@ class Vacations:
                 plan = self._decide(table, seat, vacation)
             else:
                 plan = _Plan(with_vacation(table.seats, seat, vacation), [])
-            return await self._apply(table, seat, plan, now, self._updater(table.id, now))
+            return await self._apply(table, seat, plan, now)
 
     # ------------------------------------------------------------------ the timers
 
     async def _on_vote_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """Nobody decided within :data:`VOTE_HOURS`: the votes cast decide (a tie or none: the computer)."""
         table = self._timer_table(timer)
-        async with self.host.lock_of(timer.channel_id):
+        async with self.host.games.change(timer.channel_id):
             vacation = self._current(table, timer)
             if vacation is None or vacation.state != VOTING:
-                await self.host.store.finish_timer(timer.id, now=now)
+                await self.host.games.finish_timer(timer.game_id, timer.id, now)
                 return None
             assert timer.seat is not None
             plan = self._decide(table, timer.seat, vacation)
-            return await self._apply(table, timer.seat, plan, now, self._finisher(timer.id, now))
+            return await self._apply(table, timer.seat, plan, now, timer.id)
 
     async def _on_end_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """The vacation is over: the player plays their seat again."""
         table = self._timer_table(timer)
-        async with self.host.lock_of(timer.channel_id):
+        async with self.host.games.change(timer.channel_id):
             vacation = self._current(table, timer)
             if vacation is None:
-                await self.host.store.finish_timer(timer.id, now=now)
+                await self.host.games.finish_timer(timer.game_id, timer.id, now)
                 return None
             assert timer.seat is not None
             plan = self._finish(table.seats, timer.seat, table)
             assert plan is not None  # the seat is on vacation
-            return await self._apply(table, timer.seat, plan, now, self._finisher(timer.id, now))
+            return await self._apply(table, timer.seat, plan, now, timer.id)
 
     def _timer_table(self, timer: TimerRow) -> Table:
-        table = self.host.table_of_game(timer.game_id)
+        table = self.host.games.of_game(timer.game_id)
         if table is None:  # another process holds the game: it runs the timer once this claim expires
             raise refusal("host.error.no_game")
         return table
@@ -321,38 +319,20 @@ class Vacations:
         plan = planner(table.seats, seat, table)
         if plan is None:
             return None
-        return await self._apply(table, seat, plan, now, self._updater(table.id, now))
+        return await self._apply(table, seat, plan, now)
 
-    def _updater(self, game_id: int, now: float) -> Writer:
-        async def write(**columns: Any) -> object:
-            return await self.host.store.update_game(game_id, now=now, **columns)
-        return write
-
-    def _finisher(self, timer_id: int, now: float) -> Writer:
-        async def write(**columns: Any) -> object:
-            return await self.host.store.finish_timer(timer_id, now=now, **columns)
-        return write
-
-    async def _apply(self, table: Table, seat: int, plan: _Plan, now: float, write: Writer) -> VacationChange:
-        """Write the plan with the deadline's timers and the next reminder it implies, then adopt it."""
+    async def _apply(self, table: Table, seat: int, plan: _Plan, now: float, timer: int | None = None
+                     ) -> VacationChange:
+        """Write the plan with the deadline's timers and the next reminder it implies (with the ``timer`` that made
+        it, done), then adopt it."""
         timers, cancel = deadlines.retimed(table, plan.seats, now)
         reminder = None if deadlines.paused(plan.seats) or table.game is None else self.host.next_reminder(
             table, table.game, now, plan.seats)
         owed = [replace(d, seq=table.seq, payload={**d.payload, "locale": table.options.locale})
                 if d.kind == NOTICE_POST else replace(d, seq=table.seq) for d in plan.deliveries]
-        try:
-            version = await write(seats=[s.to_dict() for s in plan.seats], next_reminder_at=reminder, deliveries=owed,
-                                  timers=[*plan.timers, *timers], cancel_timers=(*plan.cancel, *cancel),
-                                  expect_version=table.version)
-        except StaleGame:
-            self.host.mark_stale(table.channel_id)
-            raise refusal("host.error.conflict") from None
-        except StorageFailed as exc:
-            log.warning("game %d: the vacation could not be stored: %s", table.id, exc)
-            raise refusal("host.error.storage") from None
-        table.seats, table.next_reminder_at = plan.seats, reminder
-        if isinstance(version, int):
-            table.version = version
+        await self.host.games.write(table, Change(
+            {"next_reminder_at": reminder}, deliveries=owed, timers=[*plan.timers, *timers],
+            cancel_timers=(*plan.cancel, *cancel), timer=timer), now=now, seats=plan.seats, lost=CONFLICT)
         return self._change(table.id, table.channel_id, seat, plan.seats, table)
 
     @staticmethod

@@ -95,13 +95,14 @@ def test_the_host_values_and_errors_import_nothing_else_of_the_host() -> None:
     graph = host_graph(imports_of)
     assert graph["bot.host.model"] == set()
     assert graph["bot.host.errors"] == {"bot.host.model"}
+    assert graph["bot.host.change"] == {"bot.host.model", "bot.host.ratings"}
 
 
 def test_the_stores_import_neither_the_host_nor_its_parts() -> None:
     graph = host_graph(imports_of)
     below = {"bot.host.errors", "bot.host.model", "bot.host.schema", "bot.host.sql_store", "bot.host.history_store",
              "bot.host.user_settings", "bot.host.ratings", "bot.host.settings", "bot.host.store",
-             "bot.host.postgres_store"}
+             "bot.host.postgres_store", "bot.host.change"}
     for name in ("bot.host.sql_store", "bot.host.schema", "bot.host.store", "bot.host.postgres_store",
                  "bot.host.stores"):
         assert graph[name] <= below, f"{name} imports {sorted(graph[name] - below)}"
