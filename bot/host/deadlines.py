@@ -20,6 +20,8 @@ from bot.host.change import Change
 from bot.host.errors import StorageFailed
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.table import HOUR, NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
+from bot.host.timers import RAN_OUT as RAN_OUT
+from bot.host.timers import WARNING as WARNING
 from engine import Game, parse_move
 
 if TYPE_CHECKING:
@@ -27,10 +29,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-WARNING: Final = "deadline_warning"
-"""Due at 75 % of the deadline: the player gets a DM saying until when they have."""
-RAN_OUT: Final = "deadline_move"
-"""Due at the deadline: the computer makes that one move for the player."""
 KINDS: Final = (WARNING, RAN_OUT)
 DEADLINE_HOURS: Final = (0, 12, 24, 48, 72)
 """The deadlines ``/santacruz new`` offers (0: none)."""

@@ -152,7 +152,8 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
 
 Every change is written to the database first (one transaction) and only then applied in memory, so a
 write that fails changes nothing anywhere (``host.error.storage``): all of them go through
-:meth:`bot.host.games.Games.write`, which also decides once what a lost race with another process is called. A stored game that cannot be played
+:meth:`bot.host.games.Games.write`, which also decides once what a lost race with another process is called.
+A stored game that cannot be played
 on (unreadable seats or options, an illegal move in its log) is quarantined at :meth:`Host.load` as
 ``damaged`` (see :meth:`Host.damaged_untold`); every other game loads. Finished games are unloaded to
 a compressed snapshot (:meth:`bot.host.table.Table.unload`); reading them works as before.
@@ -174,7 +175,7 @@ import secrets
 import socket
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any, Final
@@ -185,7 +186,6 @@ from bot.host.change import Change
 from bot.host.errors import (
     DamagedRow,
     HostError,
-    StaleGame,
     StorageFailed,
     storage_refusal,
 )
@@ -198,7 +198,6 @@ from bot.host.model import (
     GameRow,
     MoveRow,
     NewDelivery,
-    TimerRow,
     effective_moves,
 )
 from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, SeatResult, game_results, player_stats
@@ -227,6 +226,7 @@ from bot.host.table import (
     Table,
     TableInfo,
 )
+from bot.host.timers import Schedule, TimerHandler
 from bot.host.user_settings import (
     MAX_REMINDER_HOURS,
     OpenGame,
@@ -252,11 +252,6 @@ Chooser = Callable[[View, str, int, float], str]
 """``(seat view, strength, seed, seconds) -> move``: a computer player; runs in an executor."""
 
 
-TIMER_LEASE: Final = 60.0
-"""Seconds a process holds a claimed timer; after that another process may run it (the first one died)."""
-
-TimerHandler = Callable[[TimerRow, float], Awaitable[object | None]]
-"""What runs when a timer is due: ``handler(timer, now)`` (see :meth:`Host.on_timer`)."""
 
 
 def default_game_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
@@ -312,8 +307,8 @@ class Host:
         """Whether other processes may share the database (PostgreSQL): then leases decide who does what."""
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         """This host's name in the database's leases and timer claims (unique per process and start)."""
-        self._timer_handlers: dict[str, TimerHandler] = {}
-        """Timer kind -> what runs when such a timer is due (see :meth:`on_timer`)."""
+        self.schedule = Schedule(store, self.games.refresh, owner=self.owner, shared=self.shared, clock=clock)
+        """The timer kinds' handlers and the sweep that runs the due timers (``bot.host.timers``)."""
         self.deadlines = deadlines.Deadlines(self)
         """Turn deadlines: the warning and the computer's move when a turn runs out (``bot.host.deadlines``)."""
         self.vacations = Vacations(self)
@@ -1048,47 +1043,12 @@ class Host:
     # ------------------------------------------------------------------ timers
 
     def on_timer(self, kind: str, handler: TimerHandler) -> None:
-        """Run ``handler(timer, now)`` when a timer of ``kind`` is due. The handler writes what the timer
-        changes with :meth:`GameStore.finish_timer` (one transaction: the timer done, the game's columns, its
-        posts and new timers), then applies it in memory, and returns what the adapter must act on (a
-        ``MoveResult``, a ``SeatChange``, ...) or ``None``."""
-        if kind in self._timer_handlers:
-            raise ValueError(f"timer kind {kind!r} has a handler already")
-        self._timer_handlers[kind] = handler
+        """Run ``handler(timer, now)`` when a timer of ``kind`` is due (``bot.host.timers``)."""
+        self.schedule.on(kind, handler)
 
     async def run_due_timers(self, now: float | None = None) -> list[object]:
-        """Claim the timers due at ``now`` (each is claimed by one process; a claim of a process that died
-        expires after :data:`TIMER_LEASE` seconds and another takes it over) and run their handlers, soonest
-        first; returns the handlers' outcomes. One timer's failure is logged and does not stop the others; a
-        storage failure leaves the timer to be claimed again when its lease ends."""
-        now = self._clock() if now is None else now
-        with storage_refusal():
-            claimed = await self.store.claim_timers(now, owner=self.owner, lease=TIMER_LEASE)
-        outcomes: list[object] = []
-        for timer in claimed:
-            handler = self._timer_handlers.get(timer.kind)
-            if self.shared and handler is not None:  # the handler judges the game as the database has it now
-                try:
-                    await self.refresh(timer.channel_id)
-                except HostError as exc:
-                    log.warning("game %d: cannot read it for its %s timer (%s)", timer.game_id, timer.kind, exc.key)
-                    continue
-            if handler is None:
-                log.warning("game %d: no handler for a timer of kind %r (timer %d); left for another process",
-                            timer.game_id, timer.kind, timer.id)
-                continue
-            try:
-                outcome = await handler(timer, now)
-            except (StorageFailed, StaleGame, HostError) as exc:
-                log.warning("game %d: the %s timer could not run (%s); it is tried again later",
-                            timer.game_id, timer.kind, exc)
-                continue
-            except Exception:
-                log.exception("game %d: the %s timer failed; it is tried again later", timer.game_id, timer.kind)
-                continue
-            if outcome is not None:
-                outcomes.append(outcome)
-        return outcomes
+        """Claim the due timers and run their handlers, soonest first; their outcomes (``bot.host.timers``)."""
+        return await self.schedule.run_due(now)
 
     # ------------------------------------------------------------------ reminders
 

@@ -22,13 +22,10 @@ from typing import Any, Final
 from bot.host.model import NewDelivery, NewTimer
 from bot.host.settings import Settings
 from bot.host.table import DAY, STALE_POST
+from bot.host.timers import LOBBY_EXPIRY as LOBBY_EXPIRY
+from bot.host.timers import STALE_ABANDON as STALE_ABANDON
+from bot.host.timers import STALE_GAME as STALE_GAME
 
-LOBBY_EXPIRY: Final = "lobby_expiry"
-"""A lobby's time to be started."""
-STALE_GAME: Final = "stale_game"
-"""A running game's time without a move before its players are asked to keep it open."""
-STALE_ABANDON: Final = "stale_abandon"
-"""The time the players have to press "Keep it open" after that announcement."""
 STALE_KINDS: Final = (STALE_GAME, STALE_ABANDON)
 """What a move (or "Keep it open") cancels before it re-arms :data:`STALE_GAME`."""
 KEEP_OPEN_DAYS: Final = 3.0

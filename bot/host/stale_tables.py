@@ -8,8 +8,8 @@ The host makes one :class:`StaleTables` (``host.stale``), which registers the ha
     await host.stale.guild_channels(guild_id) -> list[int]                  # its channels with a game
     await host.stale.arm_missing() -> int     # at load(): timers for games stored before the bot had them
 
-A fired timer writes what it changes with :meth:`GameStore.finish_timer` (the timer done, the game's columns,
-its post and the next timer in one transaction), then changes the table in memory, and returns the game's
+A fired timer writes what it changes through ``games.write`` with ``Change(timer=...)`` (the timer done, the game's
+columns, its post and the next timer in one transaction), which then changes the table in memory, and returns the game's
 :class:`TableInfo` so the adapter wakes the channel's outbox. A timer whose game moved on (started, over,
 abandoned, another game in the channel) is only marked done.
 

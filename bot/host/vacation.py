@@ -29,16 +29,14 @@ from bot.host.errors import HostError, StorageFailed
 from bot.host.games import CONFLICT
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo
+from bot.host.timers import END as END
+from bot.host.timers import VOTE as VOTE
 
 if TYPE_CHECKING:
     from bot.host.host import Host
 
 log = logging.getLogger(__name__)
 
-VOTE: Final = "vacation_vote"
-"""Due :data:`VOTE_HOURS` after a vacation began: the votes cast decide, a tie or none lets the computer play."""
-END: Final = "vacation_end"
-"""Due when the vacation ends: the player plays their seat again."""
 VOTE_HOURS: Final = 12.0
 MIN_DAYS: Final = 1
 MAX_DAYS: Final = 30

@@ -96,6 +96,7 @@ def test_the_host_values_and_errors_import_nothing_else_of_the_host() -> None:
     assert graph["bot.host.model"] == set()
     assert graph["bot.host.errors"] == {"bot.host.model"}
     assert graph["bot.host.change"] == {"bot.host.model", "bot.host.ratings"}
+    assert graph["bot.host.timers"] == {"bot.host.errors", "bot.host.model", "bot.host.stores"}, "kinds name no part"
 
 
 def test_the_stores_import_neither_the_host_nor_its_parts() -> None:

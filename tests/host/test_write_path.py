@@ -17,6 +17,7 @@ from bot.host.host import Host
 from bot.host.model import MoveRow, NewDelivery, NewTimer
 from bot.host.store import Store
 from bot.host.table import Seat
+from bot.host.timers import KINDS
 from tests.host.test_host import ADA, BO, CH, CY, GUILD, Clock, make_host, play_first, refused, user_to_move
 
 CHANNEL = 4343
@@ -114,3 +115,11 @@ async def test_a_move_that_lost_a_race_is_a_conflict_and_the_game_is_read_again_
     await refused("host.error.already_done", two.games.write(two.tables[CH], Change(move=again), game=new))
     user = user_to_move(two, CH)
     assert (await two.play(CH, user, two.legal_moves(CH, user)[0])).seq == 2
+
+
+async def test_the_host_handles_exactly_the_timer_kinds_the_registry_names(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "kinds.db")
+    try:
+        assert Host(store).schedule.kinds == frozenset(KINDS)
+    finally:
+        await store.close()
