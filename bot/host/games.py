@@ -35,7 +35,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.host import deadlines
+import engine
 from bot.host.change import Change
 from bot.host.errors import (
     ChannelBusy,
@@ -49,7 +49,7 @@ from bot.host.errors import (
 )
 from bot.host.model import OPEN_STATUSES, DamagedGame, GameRow, MoveRow, NewTimer, effective_moves
 from bot.host.stores import GameStore
-from bot.host.table import Options, Seat, Table, TableInfo
+from bot.host.table import DEADLINE_HOURS, Options, Seat, Table, TableInfo
 from engine import Game, IllegalMove
 from i18n import LOCALES
 
@@ -65,6 +65,11 @@ MEMORY_COLUMNS: Final = frozenset({"status", "opener_id", "last_move_at", "next_
 
 GameFactory = Callable[[Sequence[str], int, bool], Game]
 """``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""
+
+
+def default_game_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
+    """A game on the default island."""
+    return engine.new_game(names, seed, draft=draft)
 
 
 class Games:
@@ -92,6 +97,67 @@ class Games:
     def info(self, channel_id: int) -> TableInfo | None:
         table = self.tables.get(channel_id)
         return table.info() if table is not None else None
+
+    def find_game(self, game_id: int) -> TableInfo | None:
+        table = self.of_game(game_id)
+        return table.info() if table is not None else None
+
+    def games_of(self, user_id: int) -> list[TableInfo]:
+        return [t.info() for t in self.tables.values()
+                if t.status == "running" and t.seat_of(user_id) is not None]
+
+    def seat_of(self, channel_id: int, user_id: int) -> int | None:
+        table = self.tables.get(channel_id)
+        return table.seat_of(user_id) if table is not None else None
+
+    def open_table(self, channel_id: int) -> Table:
+        table = self.tables.get(channel_id)
+        if table is None or table.status not in OPEN_STATUSES:
+            raise HostError("host.error.no_game")
+        return table
+
+    def lobby(self, channel_id: int) -> Table:
+        table = self.open_table(channel_id)
+        if table.status != "lobby":
+            raise HostError("host.error.not_in_lobby")
+        return table
+
+    def running(self, channel_id: int, game_id: int | None = None) -> Table:
+        table = self.tables.get(channel_id)
+        if table is None:
+            raise HostError("host.error.no_game")
+        if game_id is not None and game_id != table.id:
+            raise HostError("host.error.stale")
+        if table.status == "lobby":
+            raise HostError("host.error.not_running")
+        if table.status == "over":
+            raise HostError("host.error.game_over")
+        if table.status != "running":
+            raise HostError("host.error.no_game")
+        return table
+
+    @staticmethod
+    def seated(table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise HostError("host.error.not_seated")
+        return seat
+
+    @staticmethod
+    def check_opener(table: Table, user_id: int, can_manage: bool) -> None:
+        if user_id != table.opener_id and not can_manage:
+            opener = table.seat_of(table.opener_id)
+            raise HostError("host.error.not_opener",
+                            opener=table.seats[opener].name if opener is not None else "")
+
+    def started(self, channel_id: int) -> tuple[Table, Game]:
+        table = self.tables.get(channel_id)
+        if table is None:
+            raise HostError("host.error.no_game")
+        game = table.current_game()
+        if game is None:
+            raise HostError("host.error.not_running" if table.status == "lobby" else "host.error.no_game")
+        return table, game
 
     # ------------------------------------------------------------------ changing a game
 
@@ -405,6 +471,6 @@ def stored_options(data: dict[str, Any]) -> Options:
         raise Damage("options", str(exc)) from None
     if options.locale not in LOCALES:
         raise Damage("options", f"unknown language {options.locale!r}")
-    if options.deadline_hours not in deadlines.DEADLINE_HOURS:
+    if options.deadline_hours not in DEADLINE_HOURS:
         raise Damage("options", f"unknown turn deadline {options.deadline_hours!r}")
     return options

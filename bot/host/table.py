@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import asdict, dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
 from bot.host.model import DeliveryRow, MoveRow
 from engine import Event, Game, View, parse_move
@@ -99,6 +99,23 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Wake:
+    """What the adapter must do after an answer that changed a game: deliver the posts and DMs stored for
+    ``channel_id``, and let its computers move when ``computers`` (one is to move)."""
+
+    channel_id: int
+    computers: bool = False
+
+
+@runtime_checkable
+class Answer(Protocol):
+    """An answer of the host that changed a game (a move, a start, a seat change, a vacation, a timer's change)."""
+
+    @property
+    def wake(self) -> Wake: ...
+
+
+@dataclass(frozen=True, slots=True)
 class TableInfo:
     """A game's public facts: for lobby messages, status commands and listings. Never holds the seed."""
 
@@ -135,6 +152,10 @@ class TableInfo:
         """User ids of the seated people, in seat order."""
         return tuple(s.user_id for s in self.seats if s.user_id is not None)
 
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.channel_id)
+
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data (for a delivery's payload)."""
         return asdict(self)
@@ -158,6 +179,10 @@ class StartResult:
     """True: call :meth:`bot.host.host.Host.run_computers` now."""
     dm_user_ids: tuple[int, ...]
     """Every seated person: each gets their own seat view (``Host.view_for``) by DM."""
+
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.info.channel_id, self.computer_to_move)
 
     def to_payload(self) -> dict[str, Any]:
         return {**asdict(self), "info": self.info.to_payload()}
@@ -204,6 +229,10 @@ class MoveResult:
     ranking: tuple[int, ...] | None
     """Seats first to last when the game is over."""
 
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.channel_id, self.computer_to_move)
+
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data: the card put back in round 2 stays secret."""
         data = asdict(self)
@@ -231,6 +260,10 @@ class SeatChange:
     computer_to_move: bool
     """True: call :meth:`bot.host.host.Host.run_computers` now."""
 
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.info.channel_id, self.computer_to_move)
+
     def to_payload(self) -> dict[str, Any]:
         return {**asdict(self), "info": self.info.to_payload()}
 
@@ -242,6 +275,8 @@ class SeatChange:
 HOUR: Final = 3600.0
 """Seconds in an hour: every time of the host is in seconds since the epoch."""
 DAY: Final = 24 * HOUR
+DEADLINE_HOURS: Final = (0, 12, 24, 48, 72)
+"""The turn deadlines ``/santacruz new`` offers (0: none; ``bot.host.deadlines``)."""
 
 MOVE_POST: Final = "move_post"
 """The channel post of a move (payload: the :class:`MoveResult`)."""
