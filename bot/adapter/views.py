@@ -28,7 +28,16 @@ from typing import Any, Final, Protocol
 import discord
 from discord.ext import commands
 
-from bot.adapter.texts import LABEL_MAX, OPTION_MAX, clip, move_detail, move_label, needs_confirmation
+from bot.adapter.texts import (
+    LABEL_MAX,
+    OPTION_MAX,
+    clip,
+    move_detail,
+    move_label,
+    needs_confirmation,
+    score_label,
+    scores_now,
+)
 from bot.host.ratings import BOARDS, Leaderboard
 from bot.host.table import TableInfo
 from engine import SINGLE_BUILDS, VERBS, View, parse_move
@@ -227,10 +236,10 @@ def _group(move: str) -> str:
 def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui.View | None:
     """Every legal move of the seat whose own ``view`` this is, as menus and buttons (None if none).
 
-    Sites come in one menu per card ("Ship card: choose a site"), scoring cards and discards in a
-    menu with the card's text; sets, piles, double moves, cards that cannot build and "pass" are
-    buttons. At most five rows result on any island the engine allows (three card menus, the
-    scoring menu and one row of buttons at most).
+    Sites come in one menu per card ("Ship card: choose a site"), scoring cards (with what each would score now for
+    the seat and the best other seat) and discards in a menu with the card's text; sets (with their cards), piles,
+    double moves, cards that cannot build and "pass" are buttons. At most five rows result on any island the engine
+    allows (three card menus, the scoring menu and one row of buttons at most).
     """
     you = view.get("you")
     legal: list[str] = list(you["legal_moves"]) if you is not None else []
@@ -240,6 +249,7 @@ def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui
     for move in legal:
         groups.setdefault(_group(move), []).append(move)
     out = discord.ui.View(timeout=None)
+    now = scores_now(view) if "score" in groups else {}
     for group in PICK_GROUPS:
         moves = groups.get(group)
         if not moves:
@@ -247,7 +257,9 @@ def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui
         options = []
         for move in moves[:SELECT_MAX]:
             detail = move_detail(view, move, locale)
-            options.append(discord.SelectOption(label=clip(move_label(view, move, locale), OPTION_MAX), value=move,
+            m = parse_move(move)
+            label = score_label(view, str(m.card), locale, now) if m.verb == "score" else move_label(view, move, locale)
+            options.append(discord.SelectOption(label=clip(label, OPTION_MAX), value=move,
                                                 description=clip(detail, OPTION_MAX) if detail else None))
         out.add_item(MoveSelect.make(game_id, seq, group, _placeholder(group, view, locale), options))
     for move in groups.get("button", []):

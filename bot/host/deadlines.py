@@ -63,6 +63,12 @@ def turn_timers(options: Options, seats: Sequence[Seat], game: Game | None, seq:
             NewTimer(RAN_OUT, until, seat, user_id, payload)]
 
 
+def runs_out_at(timers: Sequence[TimerRow]) -> float | None:
+    """When the current turn's time runs out, from a game's pending timers (:data:`RAN_OUT`'s due time); ``None``
+    when no deadline runs (none chosen, a computer or a vacation pause, the game over)."""
+    return min((timer.due_at for timer in timers if timer.kind == RAN_OUT), default=None)
+
+
 def retimed(table: Table, seats: Sequence[Seat], now: float) -> tuple[list[NewTimer], tuple[str, ...]]:
     """``(timers, cancel_timers)`` for a change of the seats (away, back, a vacation) that leaves the position as
     it is: the deadline starts anew only when whether it runs, or for whom, changed."""

@@ -92,6 +92,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
                                reminder_hours=None, turn_dms=None) -> UserSettings   # held DMs re-timed with it
     await host.open_games_for(user_id) -> list[OpenGame]   # from the database: theirs to move first
     await host.games_waiting(user_id, besides=None) -> int # open games waiting for their move
+    await host.turn_deadline(game_id) -> float | None      # when the current turn's time runs out (a deadline)
     await host.hold_deliveries(deliveries, until) -> None  # DMs held for the end of quiet hours
     await host.held_deliveries(user_id) -> list[Delivery]  # their held DMs, of every game
     # (reminders follow each person's settings: off, their own hours, none in their quiet hours)
@@ -1547,6 +1548,16 @@ class Host:
         except HostError:
             return 0
         return sum(1 for g in games if g.yours and g.game_id != besides)
+
+    async def turn_deadline(self, game_id: int) -> float | None:
+        """When the time of the game's current turn runs out (its pending deadline timer), ``None`` without one or
+        when the database cannot say (a nicety beside the turn: never a refusal)."""
+        try:
+            with storage_refusal():
+                timers = await self.store.timers(game_id)
+        except HostError:
+            return None
+        return deadlines.runs_out_at(timers)
 
     async def hold_deliveries(self, deliveries: Sequence[Delivery], until: float) -> None:
         """Hold DMs for the end of their player's quiet hours: due at ``until``, marked held (one transaction)."""
