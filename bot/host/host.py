@@ -1110,7 +1110,8 @@ class Host:
             to_move_user_id=next_seat.user_id if next_seat and not next_seat.computer_plays else None,
             computer_to_move=bool(next_seat and next_seat.computer_plays), secret_changed=changed,
             dm_user_ids=tuple(u for s in told if (u := table.seats[s].user_id) is not None),
-            game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay)
+            game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay,
+            undoable=user_id is not None and undone is None and not over and new.can_undo())
 
     # ------------------------------------------------------------------ away and back
 

@@ -207,6 +207,9 @@ class MoveResult:
     """Seats first to last when the game is over."""
     replay: bool = False
     """The game-over post carries the animated replay of the whole game (the game's options ask for it)."""
+    undoable: bool = False
+    """The mover may take this move back now (a person's own move that revealed nothing hidden): its post offers
+    *Undo* until the next post."""
 
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data: the card put back in round 2 stays secret."""
