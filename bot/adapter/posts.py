@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, ATTACH_FILES, Attachments, MissingPermission, files
+from bot.adapter.sending import ALLOWED_MENTIONS, ATTACH_FILES, SEND_MESSAGES, Attachments, MissingPermission, files
 from bot.adapter.texts import clip, lines_text, names_of, next_text, public_move
 from bot.adapter.views import GameButton
 from bot.host.table import MoveResult, StartResult

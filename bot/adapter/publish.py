@@ -518,13 +518,15 @@ class Publisher:
 
             await self._strip_undo(result.game_id)
             posted: list[discord.Message] = []
+            mentions = self._mentions(result.to_move_user_id)
             missing = await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures, sent=posted,
-                                                 mentions=self._mentions(result.to_move_user_id), nonce=nonce)
+                                                 mentions=mentions, nonce=nonce)
             if sent is not None:
                 sent.extend(posted)
             if posted:
                 names = [name for png, name in pictures if png is not None and missing is None]
-                self._latest[result.game_id] = _Latest(result.channel_id, posted[0].id, text, names, result, undo)
+                self._latest[result.game_id] = _Latest(result.channel_id, posted[0].id, text, names, result, undo,
+                                                       mentions)
             if gif is not None:
                 await deliver_post(self.client, result.channel_id, t("bot.replay.post", locale),
                                    pictures=[(gif, "replay.gif")], nonce=f"{nonce}r" if nonce else None)
@@ -548,7 +550,7 @@ class Publisher:
                 await channel.get_partial_message(latest.message_id).edit(
                     view=layout, attachments=files(*((board, n) for n in names)), allowed_mentions=NO_PINGS)
                 self._latest[result.game_id] = _Latest(latest.channel_id, latest.message_id, text, names, result,
-                                                       False)
+                                                       False, NO_PINGS)
                 return None
             except discord.NotFound:
                 log.info("game %d: the post of the move taken back is gone; posting the undo", result.game_id)
@@ -560,14 +562,14 @@ class Publisher:
                                           sent=sent, mentions=NO_PINGS, nonce=nonce)
 
     async def _strip_undo(self, game_id: int) -> None:
-        """The game's previous post loses its *Undo* once a newer post comes (quietly: an edit pings nobody)."""
+        """The game's previous post loses its *Undo* once a newer post comes (an edit pings nobody)."""
         latest = self._latest.pop(game_id, None)
         if latest is None or not latest.undo:
             return
         layout = posts.move_layout(latest.result, latest.text, latest.pictures, latest.result.locale, undo=False)
         channel = self.client.get_partial_messageable(latest.channel_id)
         try:
-            await channel.get_partial_message(latest.message_id).edit(view=layout, allowed_mentions=NO_PINGS)
+            await channel.get_partial_message(latest.message_id).edit(view=layout, allowed_mentions=latest.mentions)
         except discord.HTTPException as exc:
             log.info("game %d: could not take Undo off the previous post (%s)", game_id, exc.status)
 
@@ -690,6 +692,8 @@ class _Latest:
     result: MoveResult
     undo: bool
     """It carries *Undo*."""
+    mentions: discord.AllowedMentions
+    """Whom it was sent to ping (kept by an edit that only takes *Undo* off: an edit pings nobody anyway)."""
 
 
 class _AccessInDoubt(Exception):

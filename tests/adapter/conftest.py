@@ -44,7 +44,7 @@ def turns_ended(view: Any) -> int:
     move's card and builds that its next build continues, or the last move while its double move goes on."""
     log = view["log"]
     ended = 0
-    for i, entry in enumerate(log):
+    for i in range(len(log)):
         if i + 1 < len(log):
             ended += not str(log[i + 1]["move"]).startswith("build")
         else:

@@ -914,10 +914,10 @@ def validate_message(
     components = body.get("components") or []
     validate_components(components, errors, v2=bool(flags & IS_COMPONENTS_V2), prefix=prefix)
     if flags & IS_COMPONENTS_V2:
-        if content:
-            errors.add(prefix + "content", "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
-        if embeds:
-            errors.add(prefix + "embeds", "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+        for field_name in ("content", "embeds"):
+            if body.get(field_name):
+                errors.add(prefix + field_name,
+                           f"The '{field_name}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
         validate_v2(components, files, body, errors, partial=partial, prefix=prefix)
     if not partial and not (
         content
