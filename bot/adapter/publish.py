@@ -15,10 +15,12 @@ wakes the channels whose held DMs are due; the first of them to go gathers EVERY
 game, into ONE DM (the games waiting for them, with the controls of the latest standing turn) and marks the others
 done. A channel post names a player in their quiet hours without pinging them.
 
-The channel speaks the game's language: ONE message per move (events in words, the public board
-picture, a mention of the player to move), the start, seat changes, an abandoned game, and after the game-over
-post the animated replay of the whole game (drawn in the render worker pool). The game-over post's message id is
-recorded with its delivery, so that ``/santacruz history`` links to it. Without the
+The channel speaks the game's language: ONE message per turn, as the host wrote it (in Components V2,
+``bot.adapter.posts``: events in words, the public board picture, a mention of the player to move, *My cards* and
+*Undo*; the previous post loses its *Undo* when the next comes; an undo edits the post of the move it takes back),
+the start, seat changes, an abandoned game, and the game over with the animated replay of the whole game in the
+same gallery (drawn in the render worker pool; a message of its own only if it does not fit). The game-over
+post's message id is recorded with its delivery, so that ``/santacruz history`` links to it. Without the
 Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
 either way the opener is told once. A post answered 404 Unknown Channel or Unknown Guild means the channel is
 gone: the delivery is given up and :attr:`Publisher.on_channel_gone` ends the channel's game
