@@ -420,6 +420,17 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         info = self._game(game_id)
         await self.dms.show_hand(interaction, info.channel_id)
 
+    async def _button_undo(self, interaction: discord.Interaction, game_id: int) -> None:
+        """*Undo* under a move's post: as ``/santacruz undo`` (the post itself is edited, not posted again)."""
+        info = self._game(game_id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await self._locale(interaction)
+        result = await self.host.undo(info.channel_id, interaction.user.id, interaction_id=interaction.id,
+                                      game_id=game_id)
+        self.background.after_move(result)
+        await reply(interaction, t("bot.reply.undone", locale,
+                                   move=describe_move(result.move, locale, texts.names_of(result.view), result.seat)))
+
     # ------------------------------------------------------------------ shared by commands and buttons
 
     async def _open_lobby(self, interaction: discord.Interaction, info: TableInfo) -> None:

@@ -6,6 +6,7 @@ it sits on and however old that message is. The ids::
 
     sc:<game_id>:<action>               join leave addbot removebot start abandon cancel rematch hand keepopen
     sc:<game_id>:hand:<seq>             "My cards" under the post of position seq (seq marks the post)
+    sc:<game_id>:undo:<seq>             "Undo" under the post of the mover's move seq (the host checks it is theirs)
     sc:<game_id>:<seq>:<move>           a move in notation, spaces as "_" (land_12, double_road, score_gold10)
     sc:<game_id>:<seq>:<move>:ok        the same move, confirmed (a building card that builds nothing)
     sc:<game_id>:<seq>:pick:<group>     a select menu of moves; its option values are move notations
@@ -44,7 +45,7 @@ from engine import SINGLE_BUILDS, VERBS, View, parse_move
 from i18n import t
 
 GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand",
-                       "keepopen")
+                       "keepopen", "undo")
 PICK_GROUPS: Final = ("land", *SINGLE_BUILDS, "build", "score", "discard")
 """Moves offered in a select menu, one menu per group (each has at most 25 options on any island)."""
 SELECT_MAX: Final = 25
@@ -186,17 +187,6 @@ def lobby_view(info: TableInfo, locale: str) -> discord.ui.View | None:
     if any(s.is_computer for s in info.seats):
         view.add_item(GameButton(g, "removebot", label=t("bot.button.removebot", locale)))
     view.add_item(GameButton(g, "start", label=t("bot.button.start", locale), style=discord.ButtonStyle.primary))
-    return view
-
-
-def post_view(game_id: int, seq: int, locale: str, *, game_over: bool = False) -> discord.ui.View:
-    """Under each move message: "My cards" (an ephemeral hand), or "Rematch" when the game is over."""
-    view = discord.ui.View(timeout=None)
-    if game_over:
-        view.add_item(GameButton(game_id, "rematch", label=t("bot.button.rematch", locale),
-                                 style=discord.ButtonStyle.success))
-    else:
-        view.add_item(GameButton(game_id, "hand", seq=seq, label=t("bot.button.hand", locale)))
     return view
 
 

@@ -214,7 +214,6 @@ from bot.host.table import (
     HAND_DM,
     HOUR,
     MOVE_POST,
-    REPLAY_POST,
     SEAT_POST,
     START_POST,
     TURN_DM,
@@ -1036,13 +1035,15 @@ class Host:
         seats = table.seats if seats is None else seats
         after = replace(table, seats=seats) if seats is not table.seats else table
         reminder = self._next_reminder(after, new, now)
-        result = self._move_result(after, new, row, seat, user_id, text, events, undone)
+        if undone is None and table.game.pending is not None:  # the last build(s) of a double move: one post
+            events = self._turn_events(table, new)
+        result = self._move_result(after, new, row, seat, user_id, text, events, undone, table.options.replay)
         results = self._results(table, new, now) if status == "over" else []
         columns: dict[str, Any] = {"seats": [s.to_dict() for s in seats]} if seats is not table.seats else {}
         try:
             version = await self.store.append_move(
                 row, state=new.to_json(), status=status, last_move_at=now, next_reminder_at=reminder,
-                deliveries=[*notices, *_move_deliveries(result, replay=table.options.replay)],
+                deliveries=[*notices, *_move_deliveries(result, post=_owes_post(table.game, new, undone))],
                 results=results, cancel_timers=[*deadlines.KINDS, *STALE_KINDS],
                 timers=[*deadlines.turn_timers(table.options, seats, new, row.seq, now),
                         *([] if status == "over" else [stale_timer(self.settings, now)])],
@@ -1062,6 +1063,17 @@ class Host:
             table.unload()  # a finished game keeps only a compressed snapshot in memory
         return result
 
+    def _turn_events(self, table: Table, new: Game) -> list[Event]:
+        """The public events of the whole turn that ``new``'s last move ends: a double move's card and its builds
+        (replayed from the turn's start, a few moves a game; the engine keeps only the last move's events)."""
+        moves = [m for _, m in new.moves]
+        start = max(i for i, m in enumerate(moves) if parse_move(m).verb == "double")
+        game = self._replay(table, moves[:start])
+        events: list[Event] = []
+        for move in moves[start:]:
+            events.extend(game.apply(move))
+        return events
+
     def _results(self, table: Table, final: Game, now: float) -> list[SeatResult]:
         """The results of a finished game, one per seat: the whole game is replayed for its score events (which
         name the scoring card behind their points); nothing secret remains once it is over."""
@@ -1074,11 +1086,19 @@ class Host:
 
     @staticmethod
     def _move_result(table: Table, new: Game, row: MoveRow, seat: int, user_id: int | None, text: str,
-                     events: list[Event], undone: str | None) -> MoveResult:
-        """The answer for the cog (and the payload of the move's post), before the move is stored."""
+                     events: list[Event], undone: str | None, replay: bool = False) -> MoveResult:
+        """The answer for the cog (and the payload of the move's post), before the move is stored. ``events``: the
+        whole turn's (they also become the view's, which the picture sums up); ``replay``: the game's options ask
+        for the animated replay at game over."""
         old = table.game
         assert old is not None
         changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
+        dealt = {e.get("seat") for e in events if e["type"] in _DEALT}
+        # a person's own move (or undo) changes only what they did: no DM for it, unless a card was dealt to them
+        told = tuple(s for s in changed if s != seat or user_id is None or s in dealt)
+        view = new.view(None)
+        if undone is None:
+            view["events"] = list(events)
         to_move = new.to_move
         next_seat = table.seats[to_move] if to_move is not None else None
         mover = table.seats[seat]
@@ -1087,11 +1107,12 @@ class Host:
             game_id=table.id, channel_id=table.channel_id, locale=table.options.locale, seq=row.seq,
             seat=seat, name=mover.name, user_id=mover.user_id, by_computer=user_id is None,
             move=undone if undone is not None else text, undo=undone is not None, events=events,
-            view=new.view(None), to_move=to_move, to_move_name=next_seat.name if next_seat else None,
+            view=view, to_move=to_move, to_move_name=next_seat.name if next_seat else None,
             to_move_user_id=next_seat.user_id if next_seat and not next_seat.computer_plays else None,
             computer_to_move=bool(next_seat and next_seat.computer_plays), secret_changed=changed,
-            dm_user_ids=tuple(u for s in changed if (u := table.seats[s].user_id) is not None),
-            game_over=over, ranking=tuple(new.ranking()) if over else None)
+            dm_user_ids=tuple(u for s in told if (u := table.seats[s].user_id) is not None),
+            game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay,
+            undoable=user_id is not None and undone is None and not over and new.can_undo())
 
     # ------------------------------------------------------------------ away and back
 
@@ -1610,13 +1631,21 @@ class Host:
         return forgotten
 
 
-def _move_deliveries(result: MoveResult, *, replay: bool = True) -> list[NewDelivery]:
-    """What a move owes: its channel post, then the DMs of the hands it changed and the next player's
-    turn DM; once the game is over, the animated replay instead (if the game's options ask for it)."""
-    owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())]
+def _owes_post(old: Game | None, new: Game, undone: str | None) -> bool:
+    """Whether a move owes the channel a post: once its turn is over (a double move's card and its first build
+    leave the turn open; its post comes after the last build, with the whole turn); an undo, when the move it takes
+    back had its post (it ended a turn), and the adapter edits that post where it can."""
+    if undone is not None:
+        return old is None or old.pending is None
+    return new.pending is None or new.is_over()
+
+
+def _move_deliveries(result: MoveResult, *, post: bool = True) -> list[NewDelivery]:
+    """What a move owes: its channel post (``post``; the game-over post carries the replay when
+    :attr:`MoveResult.replay` says so), then the DMs of the hands others changed and the next player's turn DM.
+    One DM at most per person: the player to move gets the turn DM, which shows their hand."""
+    owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())] if post else []
     if result.game_over:
-        if replay:
-            owed.append(NewDelivery(REPLAY_POST, result.seq, payload={"locale": result.locale}))
         return owed
     for user_id in result.dm_user_ids:
         if user_id != result.to_move_user_id:
@@ -1678,8 +1707,12 @@ def _stored_options(data: dict[str, Any]) -> Options:
     return options
 
 
+_DEALT: Final = frozenset({"draw"})
+"""Events that give a seat a card it did not choose (the deal of round 2), even in its own move."""
+
+
 def _secret(game: Game, seat: int) -> dict[str, Any]:
-    """What only ``seat`` may know (its ``you`` view without the legal moves), to tell if it changed."""
-    you = dict(game.view(seat)["you"])
-    del you["legal_moves"]
-    return you
+    """What only ``seat`` holds (scoring cards, bird chips, the card put back), to tell if it changed; where it
+    may build is not part of it (that changes whenever the turn passes, and comes with the turn DM)."""
+    you = game.view(seat)["you"]
+    return {key: you.get(key) for key in ("scoring_cards", "bird_chips", "discarded")}
