@@ -287,8 +287,13 @@ def _short_line(e: Event, locale: object, names: Sequence[str]) -> str:
     raise KeyError(f"game.short.{e['type']}")
 
 
-def describe_move(move: str | Move, locale: object, names: Sequence[str], seat: int) -> str:
-    """A move in words, from its notation (``"ship 7"``, ``"score gold10"``, ``"discard"`` …) and its seat."""
+def describe_move(move: str | Move, locale: object, names: Sequence[str], seat: int, *,
+                  built: tuple[str, int, bool] | None = None) -> str:
+    """A move in words, from its notation (``"ship 7"``, ``"score gold10"``, ``"discard"`` …) and its seat.
+
+    ``built`` (the building, its points, whether beside another player's: the share right) for a move that built on
+    its site: then the build is said in the channel's words ("… and builds a lighthouse on site 10 (+2)",
+    ``game.move.<verb>_built`` around ``game.move.built`` or ``built_shared``)."""
     player = names[seat]
     if str(move).strip() == "discard":  # the public log hides which card was put back
         return t("game.move.discard", locale, player=player)
@@ -297,6 +302,11 @@ def describe_move(move: str | Move, locale: object, names: Sequence[str], seat: 
     if verb == "set":
         return t("game.move.set", locale, player=player, set=m.letter, set_name=t(f"game.set.{m.letter}.name", locale))
     if m.site is not None:
+        if built is not None:
+            building, points, shared = built
+            words = t("game.move.built_shared" if shared else "game.move.built", locale, site=m.site,
+                      a_building=_a_building(building, locale), points=points)
+            return t(f"game.move.{verb}_built", locale, player=player, built=words)
         return t(f"game.move.{verb}", locale, player=player, site=m.site)
     if verb in SINGLE_BUILDS:
         return t(f"game.move.{verb}_no_site", locale, player=player)

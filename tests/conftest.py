@@ -4,6 +4,9 @@ worker's own, migrated once and emptied before each test; ``pg_empty_url``: a ne
 
 The tests follow the code's layout: ``engine/``, ``render/``, ``i18n/``, ``host/`` (the game host,
 no Discord at all), ``adapter/`` (the real discord.py against the fake Discord) and ``play/``.
+
+The longest tests run first (:data:`LONG_FIRST`): with two workers (``scripts/test``), one that started last would
+keep its worker busy long after the other ran out of tests.
 """
 
 from __future__ import annotations
@@ -22,6 +25,32 @@ from tests import pgcluster
 pytest_plugins = ["tests.fakediscord.fixtures"]
 
 _databases = itertools.count(1)
+
+LONG_FIRST: Final = (
+    "tests/adapter/test_multiprocess.py::test_two_processes_play_two_games_and_one_survives_a_kill",
+    "tests/engine/test_engine_properties.py::test_random_games_keep_every_invariant",
+    "tests/adapter/test_bot_archive.py::test_the_replay_and_the_game_over_link_survive_a_restart",
+    "tests/adapter/test_bot_game.py::test_three_players_play_a_whole_game_then_a_rematch",
+    "tests/adapter/test_bot_restart.py::test_stopped_mid_game_and_finished_by_a_new_bot",
+    "tests/adapter/test_multiprocess_stale.py::",
+    "tests/render/test_render.py::test_pictures_of_random_positions_are_valid_pngs",
+    "tests/adapter/test_log_secrets.py::test_a_whole_game_at_debug_logs_no_secret",
+    "tests/play/test_replay_cli.py::test_export_then_replay_gives_the_stored_final_view",
+    "tests/adapter/test_bot_game.py::test_one_person_against_two_computers",
+    "tests/adapter/test_bot_archive.py::test_the_archive_of_a_finished_game_before_and_after_a_restart",
+    "tests/play/test_cli.py::test_demo_plays_a_whole_game",
+    "tests/adapter/test_faults_background.py::test_a_killed_render_worker_still_gives_the_next_move_its_picture",
+)
+"""The tests that take longest (whole games, bot processes, many pictures; node id prefixes, longest first): they are
+run before all others, so that no worker starts one when the other is nearly done. A renamed test only loses its
+place."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Move the tests of :data:`LONG_FIRST` to the front, in its order; the others keep theirs."""
+    def rank(item: pytest.Item) -> int:
+        return next((i for i, prefix in enumerate(LONG_FIRST) if item.nodeid.startswith(prefix)), len(LONG_FIRST))
+    items.sort(key=rank)
 
 
 @pytest.fixture(scope="session")
@@ -67,13 +96,22 @@ def _url_of(cluster_url: str, database: str) -> str:
     return cluster_url.rsplit("/", 1)[0] + f"/{database}"
 
 
+@pytest.fixture(scope="session")
+def pg_session(pg_database: str) -> Iterator[pgcluster.Session]:
+    """A connection to this worker's database kept for the whole session: it empties the database before each test
+    (quicker than a ``psql`` process for each statement)."""
+    session = pgcluster.Session(pg_database)
+    yield session
+    session.close()
+
+
 @pytest.fixture
-def pg_url(pg_database: str) -> Iterator[str]:
+def pg_url(pg_database: str, pg_session: pgcluster.Session) -> Iterator[str]:
     """The URL of a database at the latest schema without any row (this worker's, emptied before each test; a
     plain fixture, so that an async fixture may ask for it with ``request.getfixturevalue``)."""
-    pgcluster.sql(pg_database, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                               " WHERE datname = current_database() AND pid <> pg_backend_pid()")
-    pgcluster.sql(pg_database, EMPTY_TABLES)
+    pg_session.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                   " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    pg_session.sql(EMPTY_TABLES)
     yield pg_database
 
 

@@ -8,12 +8,14 @@ binary fails them instead.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shlex
 import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -68,6 +70,35 @@ def cluster() -> Iterator[str]:
 def sql(url: str, statement: str) -> None:
     """Run one SQL statement with ``psql`` (outside any event loop: fixtures create and drop databases)."""
     _run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", statement], as_user=None)
+
+
+class Session:
+    """One connection to a database kept open for many statements, for fixtures that run one before each test
+    (``psql`` starts a process each time). It lives on an event loop in a thread of its own, so it is used the
+    same from plain code and from code already running in an event loop."""
+
+    def __init__(self, url: str) -> None:
+        import asyncpg
+
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="pgcluster-session", daemon=True)
+        self._thread.start()
+        self._connection: Any = self._run(asyncpg.connect(url))
+
+    def _run(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout=120)
+
+    def sql(self, statement: str) -> None:
+        """Run ``statement`` (one or several, separated by ``;``)."""
+        self._run(self._connection.execute(statement))
+
+    def close(self) -> None:
+        try:
+            self._run(self._connection.close())
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=30)
+            self._loop.close()
 
 
 @asynccontextmanager

@@ -297,7 +297,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                 lines.append(self.errors.host_error_text(interaction, exc, locale))
                 break
             self.background.after_move(result)
-            lines.append(texts.played_text(result.move, locale, texts.names_of(result.view), result.seat))
+            lines.append(texts.played_text(result.move, locale, texts.names_of(result.view), result.seat,
+                                           result.view))
         await reply(interaction, "\n".join(lines))
 
     def _confirm_or_play(self, interaction: discord.Interaction, channel_id: int, move: str) -> bool:
@@ -332,7 +333,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                                           game_id=game_id, expected_seq=seq)
             message = interaction.message
             self.background.after_move(result, clicked=message.id if message is not None and not confirmed else None)
-            played = texts.played_text(result.move, locale, texts.names_of(result.view), result.seat)
+            played = texts.played_text(result.move, locale, texts.names_of(result.view), result.seat,
+                                       result.view)
             if confirmed or message is None:
                 await interaction.edit_original_response(content=played, view=None)
             else:
@@ -417,6 +419,17 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     async def _button_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         info = self._game(game_id)
         await self.dms.show_hand(interaction, info.channel_id)
+
+    async def _button_undo(self, interaction: discord.Interaction, game_id: int) -> None:
+        """*Undo* under a move's post: as ``/santacruz undo`` (the post itself is edited, not posted again)."""
+        info = self._game(game_id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await self._locale(interaction)
+        result = await self.host.undo(info.channel_id, interaction.user.id, interaction_id=interaction.id,
+                                      game_id=game_id)
+        self.background.after_move(result)
+        await reply(interaction, t("bot.reply.undone", locale,
+                                   move=describe_move(result.move, locale, texts.names_of(result.view), result.seat)))
 
     # ------------------------------------------------------------------ shared by commands and buttons
 
@@ -585,7 +598,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if info.status == "lobby":
             await reply(interaction, texts.lobby_text(info, locale))
             return
-        status = texts.status_text(info, self.host.public_view(channel_id), locale)
+        deadline = await self.host.turn_deadline(info.game_id) if info.deadline_hours else None
+        status = texts.status_text(info, self.host.public_view(channel_id), locale, deadline=deadline)
         if self.host.seat_of(channel_id, interaction.user.id) is not None:
             # a player also sees their own hand (and the move buttons on their turn); only they see it
             await self.dms.show_hand(interaction, channel_id, heading=status)
@@ -806,7 +820,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
         locale = await self._locale(interaction)
         games = await self.host.open_games_for(interaction.user.id)
-        await reply(interaction, settings_texts.games_text(games, locale),
+        deadlines = {g.game_id: until for g in games if g.status == "running"
+                     and (until := await self.host.turn_deadline(g.game_id)) is not None}
+        await reply(interaction, settings_texts.games_text(games, locale, deadlines),
                     allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="settings", description=_cmd("settings"))

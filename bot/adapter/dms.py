@@ -123,8 +123,10 @@ class DirectMessages:
         controls = controls_view(current.game_id, seq, view, locale) if turn else None
         png = await self.pictures.png(view, locale, key=(current.game_id, seq, user_id), personal=True)
         notes = vacation_texts.vacation_notes(current, user_id, locale) if reminder else []
+        deadline = (await self.host.turn_deadline(current.game_id)
+                    if controls is not None and current.deadline_hours else None)
         content = texts.dm_text(current, view, locale, turn=turn and controls is not None, reminder=reminder,
-                                start=start, notes=notes)
+                                start=start, notes=notes, deadline=deadline)
         waiting = ""
         if controls is not None:
             waiting = settings_texts.others_waiting(
@@ -190,7 +192,9 @@ class DirectMessages:
         controls = controls_view(info.game_id, info.seq, view, locale) if info.status == "running" else None
         png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, interaction.user.id),
                                       personal=True)
-        content = texts.dm_text(info, view, locale, turn=controls is not None)
+        deadline = (await self.host.turn_deadline(info.game_id)
+                    if controls is not None and info.deadline_hours and not heading else None)  # status says it
+        content = texts.dm_text(info, view, locale, turn=controls is not None, asked=True, deadline=deadline)
         if heading:
             content = texts.lines_text([heading, content])
         kwargs: dict[str, Any] = {"files": files((png, "hand.png"))}

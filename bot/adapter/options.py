@@ -116,11 +116,13 @@ def build_sites(view: View, legal: list[str], current: Any, locale: str, card: s
 
 
 def score_cards(view: View, current: str, locale: str) -> list[Choice[str]]:
-    """The scoring cards in the hand, with their text, that match what was typed."""
+    """The scoring cards in the hand, with what each would score now for the seat and the best other seat, and their
+    text, that match what was typed."""
     typed = (current or "").strip().lower()
     choices = []
+    now = texts.scores_now(view)
     for card in dict.fromkeys(view["you"]["scoring_cards"]):
-        label = f"{texts.scoring_name(card, locale)} — {texts.scoring_text(card, locale)}"
+        label = f"{texts.score_label(view, card, locale, now)} — {texts.scoring_text(card, locale)}"
         if typed and typed not in label.lower() and not card.startswith(typed):
             continue
         choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=card))

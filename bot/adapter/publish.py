@@ -15,10 +15,12 @@ wakes the channels whose held DMs are due; the first of them to go gathers EVERY
 game, into ONE DM (the games waiting for them, with the controls of the latest standing turn) and marks the others
 done. A channel post names a player in their quiet hours without pinging them.
 
-The channel speaks the game's language: ONE message per move (events in words, the public board
-picture, a mention of the player to move), the start, seat changes, an abandoned game, and after the game-over
-post the animated replay of the whole game (drawn in the render worker pool). The game-over post's message id is
-recorded with its delivery, so that ``/santacruz history`` links to it. Without the
+The channel speaks the game's language: ONE message per turn, as the host wrote it (in Components V2,
+``bot.adapter.posts``: events in words, the public board picture, a mention of the player to move, *My cards* and
+*Undo*; the previous post loses its *Undo* when the next comes; an undo edits the post of the move it takes back),
+the start, seat changes, an abandoned game, and the game over with the animated replay of the whole game in the
+same gallery (drawn in the render worker pool; a message of its own only if it does not fit). The game-over
+post's message id is recorded with its delivery, so that ``/santacruz history`` links to it. Without the
 Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
 either way the opener is told once. A post answered 404 Unknown Channel or Unknown Guild means the channel is
 gone: the delivery is given up and :attr:`Publisher.on_channel_gone` ends the channel's game
@@ -37,13 +39,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import discord
 
-from bot.adapter import settings_texts, texts, vacation_texts
+from bot.adapter import posts, settings_texts, texts, vacation_texts
 from bot.adapter.dms import DirectMessages
 from bot.adapter.sending import (
     ALLOWED_MENTIONS,
@@ -52,9 +54,10 @@ from bot.adapter.sending import (
     TRANSIENT_ERRORS,
     MissingPermission,
     deliver_post,
+    files,
 )
 from bot.adapter.stale_texts import stale_text
-from bot.adapter.views import keep_open_view, lobby_view, post_view, vacation_view
+from bot.adapter.views import keep_open_view, lobby_view, vacation_view
 from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
 from bot.host.pictures import Pictures
@@ -203,6 +206,8 @@ class Publisher:
         """Game id -> (channel id, message id) of its lobby message, to keep it up to date."""
         self._clicked: dict[tuple[int, int], int] = {}
         """(game id, seq) -> the DM whose controls made that move (its controls are left as they are)."""
+        self._latest: dict[int, _Latest] = {}
+        """Game id -> its latest turn post sent by this process."""
         self._posted: dict[int, int] = {}
         """Delivery id -> the id of the message it was sent as (a game-over post's is kept for the history)."""
         self.on_channel_gone: ChannelGone | None = None
@@ -490,27 +495,97 @@ class Publisher:
 
     async def _post_move(self, result: MoveResult, *, clicked: int | None,
                          sent: list[discord.Message] | None = None, nonce: str | None = None) -> str | None:
+        """A turn's post (Components V2: words with the next player's mention, the board, *My cards* and *Undo*);
+        the game over's with the ranking, the board, the chart and the replay in one gallery (the replay as a
+        message of its own only when it does not fit); an undo edits the post of the move it takes back."""
         locale = result.locale
         board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
-        pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
-        if result.game_over:
-            pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
         try:
-            return await deliver_post(self.client, result.channel_id, texts.move_post(result, locale),
-                                      pictures=pictures, sent=sent, mentions=self._mentions(result.to_move_user_id),
-                                      nonce=nonce,
-                                      view=post_view(result.game_id, result.seq, locale, game_over=result.game_over))
+            if result.undo:
+                return await self._post_undo(result, board, nonce=nonce, sent=sent)
+            pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
+            gif: bytes | None = None
+            if result.game_over:
+                pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
+                if result.replay:
+                    gif = await self.pictures.replay_gif(await self.host.replay_record(result.game_id), locale)
+                    if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
+                        pictures.append((gif, "replay.gif"))
+                        gif = None
+            text = texts.move_post(result, locale)
+            undo = result.undoable
+
+            def make(names: Sequence[str]) -> discord.ui.LayoutView:
+                return posts.move_layout(result, text, names, locale, undo=undo)
+
+            await self._strip_undo(result.game_id)
+            posted: list[discord.Message] = []
+            mentions = self._mentions(result.to_move_user_id)
+            missing = await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures, sent=posted,
+                                                 mentions=mentions, nonce=nonce)
+            if sent is not None:
+                sent.extend(posted)
+            if posted:
+                names = [name for png, name in pictures if png is not None and missing is None]
+                self._latest[result.game_id] = _Latest(result.channel_id, posted[0].id, text, names, result, undo,
+                                                       mentions)
+            if gif is not None:
+                await deliver_post(self.client, result.channel_id, t("bot.replay.post", locale),
+                                   pictures=[(gif, "replay.gif")], nonce=f"{nonce}r" if nonce else None)
+            return missing
         finally:
             if result.user_id is not None:
                 await self.dms.strip_turn_dm(result.game_id, result.user_id, keep=clicked)
+
+    async def _post_undo(self, result: MoveResult, board: bytes | None, *, nonce: str | None,
+                         sent: list[discord.Message] | None) -> str | None:
+        """An undo: the post of the move taken back is edited (that move struck through, the board as it is now,
+        no new ping); when this process does not know that post (a restart), a new post that pings nobody."""
+        locale = result.locale
+        text = posts.taken_back_text(result, locale)
+        latest = self._latest.pop(result.game_id, None)
+        if latest is not None:
+            names = ["board.png"] if board is not None and latest.pictures else []
+            layout = posts.move_layout(result, text, names, locale, undo=False)
+            channel = self.client.get_partial_messageable(latest.channel_id)
+            try:
+                await channel.get_partial_message(latest.message_id).edit(
+                    view=layout, attachments=files(*((board, n) for n in names)), allowed_mentions=NO_PINGS)
+                self._latest[result.game_id] = _Latest(latest.channel_id, latest.message_id, text, names, result,
+                                                       False, NO_PINGS)
+                return None
+            except discord.NotFound:
+                log.info("game %d: the post of the move taken back is gone; posting the undo", result.game_id)
+
+        def make(names: Sequence[str]) -> discord.ui.LayoutView:
+            return posts.move_layout(result, text, names, locale, undo=False)
+
+        return await posts.deliver_layout(self.client, result.channel_id, make, pictures=[(board, "board.png")],
+                                          sent=sent, mentions=NO_PINGS, nonce=nonce)
+
+    async def _strip_undo(self, game_id: int) -> None:
+        """The game's previous post loses its *Undo* once a newer post comes (an edit pings nobody)."""
+        latest = self._latest.pop(game_id, None)
+        if latest is None or not latest.undo:
+            return
+        layout = posts.move_layout(latest.result, latest.text, latest.pictures, latest.result.locale, undo=False)
+        channel = self.client.get_partial_messageable(latest.channel_id)
+        try:
+            await channel.get_partial_message(latest.message_id).edit(view=layout, allowed_mentions=latest.mentions)
+        except discord.HTTPException as exc:
+            log.info("game %d: could not take Undo off the previous post (%s)", game_id, exc.status)
 
     async def _post_start(self, start: StartResult, nonce: str | None = None,
                           sent: list[discord.Message] | None = None) -> str | None:
         info = start.info
         board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
-        return await deliver_post(self.client, info.channel_id, texts.start_post(start, info.locale),
-                                  pictures=[(board, "board.png")], view=post_view(info.game_id, info.seq, info.locale),
-                                  mentions=self._mentions(start.to_move_user_id), nonce=nonce, sent=sent)
+        text = texts.start_post(start, info.locale)
+
+        def make(names: Sequence[str]) -> discord.ui.LayoutView:
+            return posts.start_layout(start, text, names, info.locale)
+
+        return await posts.deliver_layout(self.client, info.channel_id, make, pictures=[(board, "board.png")],
+                                          mentions=self._mentions(start.to_move_user_id), nonce=nonce, sent=sent)
 
     async def _post_seat_change(self, change: SeatChange, nonce: str | None = None) -> str | None:
         info = change.info
@@ -606,6 +681,21 @@ class Publisher:
                 allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
+
+
+@dataclass(frozen=True, slots=True)
+class _Latest:
+    """A game's latest turn post as this process sent it: to take its *Undo* off, or to edit it for an undo."""
+
+    channel_id: int
+    message_id: int
+    text: str
+    pictures: list[str]
+    result: MoveResult
+    undo: bool
+    """It carries *Undo*."""
+    mentions: discord.AllowedMentions
+    """Whom it was sent to ping (kept by an edit that only takes *Undo* off: an edit pings nobody anyway)."""
 
 
 class _AccessInDoubt(Exception):

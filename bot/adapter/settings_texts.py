@@ -8,7 +8,7 @@ so the texts say when a turn *started* (never "since 3 hours ago"); counts go th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.adapter.texts import channel_link, esc, lines_text, message_link, timestamp
 from bot.host.user_settings import OpenGame, UserSettings, local_time, quiet_until
@@ -44,8 +44,9 @@ def settings_text(settings: UserSettings, locale: str, *, now: float, default_ho
     return lines_text(lines)
 
 
-def game_line(game: OpenGame, locale: str) -> str:
-    """One game of ``/santacruz games``: where, whose turn since when, and a link to its latest post."""
+def game_line(game: OpenGame, locale: str, deadline: float | None = None) -> str:
+    """One game of ``/santacruz games``: where, whose turn since when (and when its time runs out, with a turn
+    ``deadline``), and a link to its latest post."""
     where, since = channel_link(game.channel_id), timestamp(game.since)
     if game.status == "lobby":
         return t("bot.games.lobby", locale, channel=where, since=since)
@@ -55,17 +56,22 @@ def game_line(game: OpenGame, locale: str) -> str:
         name = esc(game.to_move_name or "?")
         key = "bot.games.computer" if game.computer_to_move else "bot.games.someone"
         line = t(key, locale, channel=where, name=name, since=since)
+    if deadline is not None:
+        line = f"{line} · {t('bot.games.deadline', locale, until=timestamp(deadline))}"
     if game.last_message_id is None:
         return line
     url = message_link(game.guild_id, game.channel_id, game.last_message_id)
     return f"{line} · {t('bot.games.last_post', locale, url=url)}"
 
 
-def games_text(games: Sequence[OpenGame], locale: str) -> str:
-    """``/santacruz games``: every open game of the person, in the host's order (theirs to move first)."""
+def games_text(games: Sequence[OpenGame], locale: str, deadlines: Mapping[int, float] | None = None) -> str:
+    """``/santacruz games``: every open game of the person, in the host's order (theirs to move first);
+    ``deadlines``: game id -> when the current turn's time runs out, for the games with a turn deadline."""
     if not games:
         return t("bot.games.none", locale)
-    return lines_text([t("bot.games.title", locale), *(f"- {game_line(g, locale)}" for g in games)])
+    deadlines = deadlines or {}
+    return lines_text([t("bot.games.title", locale),
+                       *(f"- {game_line(g, locale, deadlines.get(g.game_id))}" for g in games)])
 
 
 def others_waiting(count: int, locale: str) -> str:

@@ -9,7 +9,7 @@ and the cog only ever sends their output to that seat's player.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import discord
@@ -19,6 +19,7 @@ from engine import (
     BUILDING_CARDS,
     BUILDINGS,
     SCORING_CARD_IDS,
+    SINGLE_BUILDS,
     Move,
     PlayerView,
     SiteView,
@@ -26,7 +27,8 @@ from engine import (
     builds_nothing,
     parse_move,
 )
-from i18n import describe_events, describe_move, plural_form, t, tn
+from engine.ai.coach import CardNow, cards_now
+from i18n import describe_events, describe_move, t, tn
 
 SEP: Final = " · "
 """Between the parts of a label ("12 · Church · 3 points · Sugar")."""
@@ -60,6 +62,11 @@ def channel_link(channel_id: int) -> str:
 def timestamp(seconds: float, style: str = "R") -> str:
     """A Discord timestamp: every reader sees it in their own language and time zone."""
     return f"<t:{int(seconds)}:{style}>"
+
+
+def signed(number: int) -> str:
+    """A change of points with its sign: "+6", "0", "−2" (a true minus sign)."""
+    return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
 
 
 def names_of(view: View) -> list[str]:
@@ -146,6 +153,31 @@ def set_label(letter: str, locale: str) -> str:
     return t("game.set.label", locale, set=letter, name=t(f"game.set.{letter}.name", locale))
 
 
+def set_choice_label(letter: str, locale: str) -> str:
+    """A set as a choice: its name and its cards ("Set A: River set — 1 ship, 2 roads, 3 rivers, 1 double move"),
+    the same on a DM's button as in ``/santacruz choose``."""
+    return f"{set_label(letter, locale)} — {t(f'game.set.{letter}.cards', locale)}"
+
+
+def scores_now(view: View) -> dict[str, CardNow]:
+    """What each scoring card of the seat's hand would score now, by card (the coach's reckoning from the seat's own
+    view; empty outside the landing and play phases, and for the public view)."""
+    if view.get("you") is None or view["seat"] is None:
+        return {}
+    return {entry.card: entry for entry in cards_now(view)}
+
+
+def score_label(view: View, card: str, locale: str, now: Mapping[str, CardNow]) -> str:
+    """A scoring card as a choice: its name and, when ``now`` knows it, what it would score now for the seat and for
+    the best other seat ("Gold (10) · now: you +6, Bo +10")."""
+    entry = now.get(card)
+    if entry is None:
+        return scoring_name(card, locale)
+    names = names_of(view)
+    return t("bot.score.now", locale, card=scoring_name(card, locale), points=signed(entry.points),
+             other=names[entry.other], other_points=signed(entry.other_points))
+
+
 def pile_label(view: View, pile_id: int, locale: str) -> str:
     names = names_of(view)
     for pile in view.get("piles") or []:
@@ -173,17 +205,15 @@ def move_label(view: View, move: str | Move, locale: str) -> str:
     if verb == "discard":
         return t("bot.move.discard", locale, card=scoring_name(str(m.card), locale))
     if verb == "set":
-        return set_label(str(m.letter), locale)
+        return set_choice_label(str(m.letter), locale)
     return t("bot.move.pass", locale)
 
 
 def move_detail(view: View, move: str | Move, locale: str) -> str | None:
-    """A second line for a menu option: the scoring card's text, a set's cards."""
+    """A second line for a menu option: the scoring card's text (a set's button label lists its cards)."""
     m = parse_move(move) if isinstance(move, str) else move
     if m.verb in ("score", "discard") and m.card in SCORING_CARD_IDS:
         return scoring_text(str(m.card), locale)
-    if m.letter is not None:
-        return t(f"game.set.{m.letter}.cards", locale)
     return None
 
 
@@ -200,8 +230,7 @@ def confirm_question(move: str, locale: str) -> str:
     if m.verb == "pass":
         return t("bot.confirm.pass", locale)
     if m.verb == "double":
-        return t("bot.confirm.no_build", locale, card=t("bot.move.double", locale,
-                                                        kind=t(f"game.card.{m.kind}.short", locale)))
+        return t("bot.confirm.no_build_double", locale, kind=t(f"game.card.{m.kind}.short", locale))
     return t("bot.confirm.no_build", locale, card=t(f"game.card.{m.card}.one", locale))
 
 
@@ -210,26 +239,114 @@ def public_move(move: str) -> str:
     return "discard" if move.strip() == "discard" or parse_move(move).verb == "discard" else move
 
 
-def played_text(move: str, locale: str, names: Sequence[str], seat: int) -> str:
-    """The mover's own confirmation of a move (may show the mover's own discarded card)."""
-    return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat))
+def played_text(move: str, locale: str, names: Sequence[str], seat: int, view: View | None = None) -> str:
+    """The mover's own confirmation of a move (may show the mover's own discarded card); with the ``view`` right
+    after it, a build is said in the channel's words ("… and builds a lighthouse on site 10 (+2)")."""
+    built = built_by_events(view, move, seat) if view is not None else None
+    return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat, built=built))
+
+
+def built_by_events(view: View, move: str, seat: int) -> tuple[str, int, bool] | None:
+    """(building, points, shared) that ``move`` of ``seat`` built, from the events of the ``view`` it made; ``None``
+    when it built nothing (or the view is of another move)."""
+    m = parse_move(move)
+    events = view.get("events") or []
+    for i, e in enumerate(events):
+        if e["type"] == "build" and e["seat"] == seat and e["site"] == m.site:
+            after = events[i + 1] if i + 1 < len(events) else None
+            points = after["delta"] if after is not None and after["type"] == "score" and after["seat"] == seat \
+                and after["reason"] == "build" else 0
+            return e["building"], points, bool(e.get("shared"))
+    return None
+
+
+def built_by_log(view: View, index: int) -> tuple[str, int, bool] | None:
+    """(building, points, shared) that the move ``view["log"][index]`` built on its site, read from the board (the
+    site's tile, face up once built on), the score track (the mover's score rose by the tile's points, besides the
+    bird chips counted at the end) and the earlier builds of the round on that site (shared: another building stood
+    there, not swept away by an eruption since); ``None`` for a move without a site, or one that built nothing."""
+    tile = _built_tile(view, index)
+    if tile is None:
+        return None
+    site = parse_move(view["log"][index]["move"]).site
+    assert site is not None
+    return str(tile["building"]), int(tile["points"]), _stands_on(view, index, site)
+
+
+def _built_tile(view: View, index: int) -> Any:
+    """The tile the site move ``view["log"][index]`` built on (its mover's score rose by the tile's points), or
+    ``None``."""
+    log = view["log"]
+    entry = log[index]
+    if entry["move"] == "discard":
+        return None
+    m = parse_move(entry["move"])
+    site = site_of(view, m.site) if m.site is not None else None
+    tile = site.get("tile") if site is not None else None
+    if tile is None or index == 0:  # the first move of a game that has a site is a landing: it always builds
+        return tile
+    seat = entry["seat"]
+    gained = entry["scores"][seat] - log[index - 1]["scores"][seat]
+    if index == len(log) - 1 and view["phase"] == "over":
+        gained -= sum(view["players"][seat].get("bird_chips") or [])
+    return tile if gained == int(tile["points"]) else None
+
+
+def played_in(log: Sequence[Any], index: int) -> int:
+    """The round the move ``log[index]`` was played in (an entry's ``round`` is the round after it: the move that
+    ends round 1 says 2)."""
+    return int(log[index - 1]["round"]) if index > 0 else 1
+
+
+def _stands_on(view: View, index: int, site: int) -> bool:
+    """Whether a building stood on ``site`` before the move ``view["log"][index]`` (built earlier in its round)."""
+    log = view["log"]
+    entry = site_of(view, site)
+    erupts = entry is not None and entry["kind"] == "volcano"
+    stands = False
+    for earlier in range(index):
+        before = log[earlier]
+        if played_in(log, earlier) != played_in(log, index) or before["move"] == "discard":
+            continue
+        m = parse_move(before["move"])
+        if m.site == site and _built_tile(view, earlier) is not None:
+            stands = True
+        elif erupts and m.verb == "score" and m.card == "eruption":
+            stands = False
+    return stands
 
 
 # ---------------------------------------------------------------------- a seat's own cards
 
 
 def building_cards_text(player: PlayerView, locale: str) -> str:
+    """The building cards held, counted in words ("1 ship, 4 roads, 1 double move"), as the sets' cards read."""
     cards = player["building_cards"]
-    held = [t("bot.hand.count", locale, count=cards[c], name=t(f"game.card.{c}.short", locale))
-            for c in BUILDING_CARDS if cards.get(c)]
+    held = [tn(f"game.count.card.{c}", cards[c], locale) for c in BUILDING_CARDS if cards.get(c)]
     return ", ".join(held) if held else t("bot.hand.no_cards", locale)
 
 
 def supply_text(player: PlayerView, locale: str) -> str:
+    """The buildings left in the supply, counted in words ("8 houses, 3 churches, 1 lighthouse")."""
     supply = player["supply"]
-    return ", ".join(t("bot.hand.count", locale, count=supply[b],
-                       name=t(f"game.building.{b}.{plural_form(supply[b], locale)}", locale))
-                     for b in BUILDINGS)
+    return ", ".join(tn(f"game.count.building.{b}", supply[b], locale) for b in BUILDINGS)
+
+
+def builds_text(view: View, locale: str) -> str:
+    """Which of the seat's building cards builds where now ("Where your cards build: Ship 1, 5, 9 · Road
+    nowhere"), from its own view on its turn in the play phase; "" when the view does not say."""
+    you = view.get("you")
+    sites = you.get("build_sites") if you is not None else None
+    if you is None or sites is None:
+        return ""
+    held = view["players"][you["seat"]]["building_cards"]
+    parts = []
+    for card in SINGLE_BUILDS:
+        if not held.get(card):
+            continue
+        where = ", ".join(map(str, sites.get(card, []))) or t("bot.dm.builds_nowhere", locale)
+        parts.append(t("bot.dm.builds_card", locale, card=t(f"game.card.{card}.short", locale), sites=where))
+    return t("bot.dm.builds", locale, cards=SEP.join(parts)) if parts else ""
 
 
 def hand_text(view: View, locale: str) -> str:
@@ -267,9 +384,11 @@ def turn_prompt(view: View, locale: str) -> str:
 
 
 def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: bool = False,
-            start: bool = False, notes: Sequence[str] = ()) -> str:
+            start: bool = False, notes: Sequence[str] = (), asked: bool = False,
+            deadline: float | None = None) -> str:
     """A player's DM: where, whose turn, ``notes`` (e.g. the others' vacations), their hand (own view), and what
-    to do."""
+    to do: on their turn, which card builds where and, with a turn ``deadline`` (a time), when their time runs out.
+    ``asked``: the player asked for their cards (``/santacruz status``, *My cards*), nothing changed."""
     where = channel_link(info.channel_id)
     if start and not turn:
         head = t("bot.dm.start", locale, channel=where, phase=phase_text(view, locale))
@@ -277,11 +396,16 @@ def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: b
         head = t("bot.dm.reminder", locale, channel=where)
     elif turn:
         head = t("bot.dm.your_turn", locale, channel=where, phase=phase_text(view, locale))
+    elif asked:
+        head = t("bot.dm.your_cards", locale, channel=where, phase=phase_text(view, locale))
     else:
         head = t("bot.dm.hand_changed", locale, channel=where, phase=phase_text(view, locale))
     lines = [head, *notes, hand_text(view, locale)]
     if turn:
         lines.append(turn_prompt(view, locale))
+        lines.append(builds_text(view, locale))
+        if deadline is not None:
+            lines.append(t("bot.dm.deadline", locale, until=timestamp(deadline), at=timestamp(deadline, "t")))
     return lines_text(lines)
 
 
@@ -367,8 +491,9 @@ def seat_change_post(change: SeatChange, locale: str) -> str:
     return t(key, locale, name=esc(change.name))
 
 
-def status_text(info: TableInfo, view: View, locale: str) -> str:
-    """Whose turn and since when, the scores and the cards left (public facts only)."""
+def status_text(info: TableInfo, view: View, locale: str, *, deadline: float | None = None) -> str:
+    """Whose turn and since when (and when their time runs out, with a turn ``deadline``), the scores and the cards
+    left (public facts only)."""
     names = names_of(view)
     lines = [t("bot.status.title", locale, phase=phase_text(view, locale))]
     if info.to_move is not None:
@@ -376,6 +501,8 @@ def status_text(info: TableInfo, view: View, locale: str) -> str:
         who = mention(seat.user_id) if seat.user_id is not None and not seat.away else esc(seat.name)
         since = info.last_move_at or info.created_at
         lines.append(t("bot.status.turn", locale, player=who, since=timestamp(since)))
+        if deadline is not None:
+            lines.append(t("bot.status.deadline", locale, until=timestamp(deadline), at=timestamp(deadline, "t")))
     elif view["phase"] == "over":
         lines.append(t("bot.post.game_over", locale))
     for ranked in view["ranking"]:
@@ -400,11 +527,12 @@ def log_lines(view: View, locale: str) -> list[str]:
     names = names_of(view)
     lines = [t("bot.log.title", locale, count=len(view["log"]))]
     current = 0
-    for entry in view["log"]:
-        if entry["round"] != current:
-            current = entry["round"]
+    for index, entry in enumerate(view["log"]):
+        if played_in(view["log"], index) != current:
+            current = played_in(view["log"], index)
             lines.append(f"__{t('game.round', locale, round=current)}__")
-        lines.append("• " + describe_move(entry["move"], locale, names, entry["seat"]))
+        lines.append("• " + describe_move(entry["move"], locale, names, entry["seat"],
+                                          built=built_by_log(view, index)))
     if len(lines) == 1:
         lines.append(t("bot.log.empty", locale))
     return lines

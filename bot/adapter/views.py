@@ -6,6 +6,7 @@ it sits on and however old that message is. The ids::
 
     sc:<game_id>:<action>               join leave addbot removebot start abandon cancel rematch hand keepopen
     sc:<game_id>:hand:<seq>             "My cards" under the post of position seq (seq marks the post)
+    sc:<game_id>:undo:<seq>             "Undo" under the post of the mover's move seq (the host checks it is theirs)
     sc:<game_id>:<seq>:<move>           a move in notation, spaces as "_" (land_12, double_road, score_gold10)
     sc:<game_id>:<seq>:<move>:ok        the same move, confirmed (a building card that builds nothing)
     sc:<game_id>:<seq>:pick:<group>     a select menu of moves; its option values are move notations
@@ -28,14 +29,23 @@ from typing import Any, Final, Protocol
 import discord
 from discord.ext import commands
 
-from bot.adapter.texts import LABEL_MAX, OPTION_MAX, clip, move_detail, move_label, needs_confirmation
+from bot.adapter.texts import (
+    LABEL_MAX,
+    OPTION_MAX,
+    clip,
+    move_detail,
+    move_label,
+    needs_confirmation,
+    score_label,
+    scores_now,
+)
 from bot.host.ratings import BOARDS, Leaderboard
 from bot.host.table import TableInfo
 from engine import SINGLE_BUILDS, VERBS, View, parse_move
 from i18n import t
 
 GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand",
-                       "keepopen")
+                       "keepopen", "undo")
 PICK_GROUPS: Final = ("land", *SINGLE_BUILDS, "build", "score", "discard")
 """Moves offered in a select menu, one menu per group (each has at most 25 options on any island)."""
 SELECT_MAX: Final = 25
@@ -180,17 +190,6 @@ def lobby_view(info: TableInfo, locale: str) -> discord.ui.View | None:
     return view
 
 
-def post_view(game_id: int, seq: int, locale: str, *, game_over: bool = False) -> discord.ui.View:
-    """Under each move message: "My cards" (an ephemeral hand), or "Rematch" when the game is over."""
-    view = discord.ui.View(timeout=None)
-    if game_over:
-        view.add_item(GameButton(game_id, "rematch", label=t("bot.button.rematch", locale),
-                                 style=discord.ButtonStyle.success))
-    else:
-        view.add_item(GameButton(game_id, "hand", seq=seq, label=t("bot.button.hand", locale)))
-    return view
-
-
 def confirm_view(game_id: int, seq: int, move: str, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(MoveButton(game_id, seq, move, confirmed=True, label=t("bot.button.play_anyway", locale),
@@ -227,10 +226,10 @@ def _group(move: str) -> str:
 def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui.View | None:
     """Every legal move of the seat whose own ``view`` this is, as menus and buttons (None if none).
 
-    Sites come in one menu per card ("Ship card: choose a site"), scoring cards and discards in a
-    menu with the card's text; sets, piles, double moves, cards that cannot build and "pass" are
-    buttons. At most five rows result on any island the engine allows (three card menus, the
-    scoring menu and one row of buttons at most).
+    Sites come in one menu per card ("Ship card: choose a site"), scoring cards (with what each would score now for
+    the seat and the best other seat) and discards in a menu with the card's text; sets (with their cards), piles,
+    double moves, cards that cannot build and "pass" are buttons. At most five rows result on any island the engine
+    allows (three card menus, the scoring menu and one row of buttons at most).
     """
     you = view.get("you")
     legal: list[str] = list(you["legal_moves"]) if you is not None else []
@@ -240,6 +239,7 @@ def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui
     for move in legal:
         groups.setdefault(_group(move), []).append(move)
     out = discord.ui.View(timeout=None)
+    now = scores_now(view) if "score" in groups else {}
     for group in PICK_GROUPS:
         moves = groups.get(group)
         if not moves:
@@ -247,7 +247,9 @@ def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui
         options = []
         for move in moves[:SELECT_MAX]:
             detail = move_detail(view, move, locale)
-            options.append(discord.SelectOption(label=clip(move_label(view, move, locale), OPTION_MAX), value=move,
+            m = parse_move(move)
+            label = score_label(view, str(m.card), locale, now) if m.verb == "score" else move_label(view, move, locale)
+            options.append(discord.SelectOption(label=clip(label, OPTION_MAX), value=move,
                                                 description=clip(detail, OPTION_MAX) if detail else None))
         out.add_item(MoveSelect.make(game_id, seq, group, _placeholder(group, view, locale), options))
     for move in groups.get("button", []):

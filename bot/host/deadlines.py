@@ -63,6 +63,12 @@ def turn_timers(options: Options, seats: Sequence[Seat], game: Game | None, seq:
             NewTimer(RAN_OUT, until, seat, user_id, payload)]
 
 
+def runs_out_at(timers: Sequence[TimerRow]) -> float | None:
+    """When the current turn's time runs out, from a game's pending timers (:data:`RAN_OUT`'s due time); ``None``
+    when no deadline runs (none chosen, a computer or a vacation pause, the game over)."""
+    return min((timer.due_at for timer in timers if timer.kind == RAN_OUT), default=None)
+
+
 def retimed(table: Table, seats: Sequence[Seat], now: float) -> tuple[list[NewTimer], tuple[str, ...]]:
     """``(timers, cancel_timers)`` for a change of the seats (away, back, a vacation) that leaves the position as
     it is: the deadline starts anew only when whether it runs, or for whom, changed."""
@@ -106,6 +112,16 @@ class Deadlines:
         self._commit = commit
         schedule.on(WARNING, self._on_warning)
         schedule.on(RAN_OUT, self._on_ran_out)
+
+    async def turn_deadline(self, game_id: int) -> float | None:
+        """When the time of the game's current turn runs out (its pending deadline timer), ``None`` without one or
+        when the database cannot say (a nicety beside the turn: never a refusal)."""
+        try:
+            timers = await self.games.store.timers(game_id)
+        except StorageFailed as exc:
+            log.warning("game %d: cannot read its deadline timers (%s)", game_id, exc)
+            return None
+        return runs_out_at(timers)
 
     def _current(self, timer: TimerRow) -> Table | None:
         """The timer's table if the turn it was set for is still on and its deadline runs, else ``None``."""

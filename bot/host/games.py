@@ -305,14 +305,15 @@ class Games:
                 log.exception("game %d: unreadable snapshot", table.id)
         log.warning("game %d: snapshot does not match the seats and move log; replaying %d moves",
                     table.id, len(moves))
-        game = self._replay(table, moves)
+        game = self.replay(table, moves)
         try:
             await self.write(table, Change({"state": game.to_json()}))
         except HostError as exc:  # the snapshot is only a cache of the log: play on without it
             log.warning("game %d: could not store the replayed snapshot: %s", table.id, exc.key)
         return game
 
-    def _replay(self, table: Table, moves: list[str]) -> Game:
+    def replay(self, table: Table, moves: list[str]) -> Game:
+        """The game of the table's seats with ``moves`` played (:class:`Damage` if they cannot be)."""
         try:
             game = self._factory(table.names, table.seed, table.options.draft)
         except (ValueError, KeyError, TypeError) as exc:

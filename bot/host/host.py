@@ -98,6 +98,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
                                reminder_hours=None, turn_dms=None) -> UserSettings   # held DMs re-timed with it
     await host.open_games_for(user_id) -> list[OpenGame]   # from the database: theirs to move first
     await host.games_waiting(user_id, besides=None) -> int # open games waiting for their move
+    await host.turn_deadline(game_id) -> float | None      # when the current turn's time runs out (a deadline)
     await host.hold_deliveries(deliveries, until) -> None  # DMs held for the end of quiet hours
     await host.held_deliveries(user_id) -> list[Delivery]  # their held DMs, of every game
     # (reminders follow each person's settings: off, their own hours, none in their quiet hours)
@@ -454,6 +455,9 @@ class Host:
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         await self.outbox.retry_delivery(delivery, delay, error)
+
+    async def turn_deadline(self, game_id: int) -> float | None:
+        return await self.deadlines.turn_deadline(game_id)
 
     async def hold_deliveries(self, deliveries: Sequence[Delivery], until: float) -> None:
         await self.outbox.hold_deliveries(deliveries, until)

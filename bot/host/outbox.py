@@ -17,13 +17,13 @@ from bot.host.stores import GameStore
 from bot.host.table import (
     HAND_DM,
     MOVE_POST,
-    REPLAY_POST,
     START_POST,
     TURN_DM,
     Delivery,
     MoveResult,
     StartResult,
 )
+from engine import Game
 
 
 class Outbox:
@@ -69,13 +69,21 @@ class Outbox:
         return [Delivery.from_row(r) for r in await self.store.held_deliveries(user_id)]
 
 
-def move_deliveries(result: MoveResult, *, replay: bool = True) -> list[NewDelivery]:
-    """What a move owes: its channel post, then the DMs of the hands it changed and the next player's
-    turn DM; once the game is over, the animated replay instead (if the game's options ask for it)."""
-    owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())]
+def owes_post(old: Game | None, new: Game, undone: str | None) -> bool:
+    """Whether a move owes the channel a post: once its turn is over (a double move's card and its first build
+    leave the turn open; its post comes after the last build, with the whole turn); an undo, when the move it takes
+    back had its post (it ended a turn), and the adapter edits that post where it can."""
+    if undone is not None:
+        return old is None or old.pending is None
+    return new.pending is None or new.is_over()
+
+
+def move_deliveries(result: MoveResult, *, post: bool = True) -> list[NewDelivery]:
+    """What a move owes: its channel post (``post``; the game-over post carries the replay when
+    :attr:`MoveResult.replay` says so), then the DMs of the hands others changed and the next player's turn DM.
+    One DM at most per person: the player to move gets the turn DM, which shows their hand."""
+    owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())] if post else []
     if result.game_over:
-        if replay:
-            owed.append(NewDelivery(REPLAY_POST, result.seq, payload={"locale": result.locale}))
         return owed
     for user_id in result.dm_user_ids:
         if user_id != result.to_move_user_id:

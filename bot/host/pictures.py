@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 RENDER_CACHE_SIZE: Final = 64
 DEFAULT_WIDTH: Final = DEFAULT_THEME.width
 """The boards' width when ``PICTURE_WIDTH`` is not set (pixels)."""
+PERSONAL_WIDTH: Final = 800
+"""The widest a player's own picture (a DM, *My cards*) is drawn, in pixels: a phone shows it no larger, and it
+is a third of the bytes of one drawn for a 1600-pixel board."""
 
 
 def render_picture(view: View, locale: str, personal: bool, game_over: bool, width: int = DEFAULT_WIDTH) -> bytes:
@@ -97,5 +100,5 @@ class Pictures:
     async def _render_off_loop(self, view: View, locale: str, *, personal: bool,
                                game_over: bool) -> bytes:
         """Render in the render worker pool (a process pool in production), else in a thread."""
-        return await self.workers.run(render_picture, view, locale, personal, game_over, self.width,
-                                      what="a picture")
+        width = min(self.width, round(PERSONAL_WIDTH / DEFAULT_THEME.personal_share)) if personal else self.width
+        return await self.workers.run(render_picture, view, locale, personal, game_over, width, what="a picture")

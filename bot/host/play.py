@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from bot.host import deadlines
 from bot.host.change import Change
 from bot.host.errors import HostError
 from bot.host.games import GameFactory, Games
 from bot.host.model import UNDO, MoveRow, NewDelivery, effective_moves
-from bot.host.outbox import move_deliveries
+from bot.host.outbox import move_deliveries, owes_post
 from bot.host.ratings import SeatResult, game_results
 from bot.host.reminders import Reminders
 from bot.host.settings import Settings
@@ -109,16 +109,29 @@ class Play:
         status = "over" if new.is_over() else "running"
         after = replace(table, seats=seats) if seats is not None else table
         reminder = self.reminders.next_at(after, new, now)
-        result = self._move_result(after, new, row, seat, user_id, text, events, undone)
+        if undone is None and table.game.pending is not None:  # the last build(s) of a double move: one post
+            events = self._turn_events(table, new)
+        result = self._move_result(after, new, row, seat, user_id, text, events, undone, table.options.replay)
         await self.games.write(table, Change(
             {"status": status, "last_move_at": now, "next_reminder_at": reminder}, row,
-            deliveries=[*notices, *move_deliveries(result, replay=table.options.replay)],
+            deliveries=[*notices, *move_deliveries(result, post=owes_post(table.game, new, undone))],
             results=self._results(table, new, now) if status == "over" else [],
             cancel_timers=[*deadlines.KINDS, *STALE_KINDS],
             timers=[*deadlines.turn_timers(table.options, after.seats, new, row.seq, now),
                     *([] if status == "over" else [stale_timer(self.settings, now)])], timer=timer),
             now=now, seats=seats, game=new)
         return result
+
+    def _turn_events(self, table: Table, new: Game) -> list[Event]:
+        """The public events of the whole turn that ``new``'s last move ends: a double move's card and its builds
+        (replayed from the turn's start, a few moves a game; the engine keeps only the last move's events)."""
+        moves = [m for _, m in new.moves]
+        start = max(i for i, m in enumerate(moves) if parse_move(m).verb == "double")
+        game = self.games.replay(table, moves[:start])
+        events: list[Event] = []
+        for move in moves[start:]:
+            events.extend(game.apply(move))
+        return events
 
     def _results(self, table: Table, final: Game, now: float) -> list[SeatResult]:
         """The results of a finished game, one per seat: the whole game is replayed for its score events (which
@@ -132,11 +145,19 @@ class Play:
 
     @staticmethod
     def _move_result(table: Table, new: Game, row: MoveRow, seat: int, user_id: int | None, text: str,
-                     events: list[Event], undone: str | None) -> MoveResult:
-        """The answer for the cog (and the payload of the move's post), before the move is stored."""
+                     events: list[Event], undone: str | None, replay: bool = False) -> MoveResult:
+        """The answer for the cog (and the payload of the move's post), before the move is stored. ``events``: the
+        whole turn's (they also become the view's, which the picture sums up); ``replay``: the game's options ask
+        for the animated replay at game over."""
         old = table.game
         assert old is not None
         changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
+        dealt = {e.get("seat") for e in events if e["type"] in _DEALT}
+        # a person's own move (or undo) changes only what they did: no DM for it, unless a card was dealt to them
+        told = tuple(s for s in changed if s != seat or user_id is None or s in dealt)
+        view = new.view(None)
+        if undone is None:
+            view["events"] = list(events)
         to_move = new.to_move
         next_seat = table.seats[to_move] if to_move is not None else None
         mover = table.seats[seat]
@@ -145,11 +166,12 @@ class Play:
             game_id=table.id, channel_id=table.channel_id, locale=table.options.locale, seq=row.seq,
             seat=seat, name=mover.name, user_id=mover.user_id, by_computer=user_id is None,
             move=undone if undone is not None else text, undo=undone is not None, events=events,
-            view=new.view(None), to_move=to_move, to_move_name=next_seat.name if next_seat else None,
+            view=view, to_move=to_move, to_move_name=next_seat.name if next_seat else None,
             to_move_user_id=next_seat.user_id if next_seat and not next_seat.computer_plays else None,
             computer_to_move=bool(next_seat and next_seat.computer_plays), secret_changed=changed,
-            dm_user_ids=tuple(u for s in changed if (u := table.seats[s].user_id) is not None),
-            game_over=over, ranking=tuple(new.ranking()) if over else None)
+            dm_user_ids=tuple(u for s in told if (u := table.seats[s].user_id) is not None),
+            game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay,
+            undoable=user_id is not None and undone is None and not over and new.can_undo())
 
     async def away(self, channel_id: int, user_id: int) -> SeatChange:
         """Let the computer play the user's seat for the rest of the game (until :meth:`back`)."""
@@ -232,8 +254,12 @@ class Play:
         return [m for m in map(str, table.game.legal_moves()) if m.lower().startswith(prefix)]
 
 
+_DEALT: Final = frozenset({"draw"})
+"""Events that give a seat a card it did not choose (the deal of round 2), even in its own move."""
+
+
 def _secret(game: Game, seat: int) -> dict[str, Any]:
-    """What only ``seat`` may know (its ``you`` view without the legal moves), to tell if it changed."""
-    you = dict(game.view(seat)["you"])
-    del you["legal_moves"]
-    return you
+    """What only ``seat`` holds (scoring cards, bird chips, the card put back), to tell if it changed; where it
+    may build is not part of it (that changes whenever the turn passes, and comes with the turn DM)."""
+    you = game.view(seat)["you"]
+    return {key: you.get(key) for key in ("scoring_cards", "bird_chips", "discarded")}

@@ -222,12 +222,19 @@ class MoveResult:
     computer_to_move: bool
     """True: call :meth:`bot.host.host.Host.run_computers` (unless already iterating it)."""
     secret_changed: tuple[int, ...]
-    """Seats whose secret cards or bird chips changed."""
+    """Seats whose secret cards, bird chips or discard changed."""
     dm_user_ids: tuple[int, ...]
-    """The people among ``secret_changed``: send each ``Host.view_for`` by DM."""
+    """The people among ``secret_changed`` who did not change it themselves (a mover's own move changes only what
+    they did; a card dealt to them, or a move the computer made for them, did not come from them): each gets their
+    hand (``Host.view_for``) by DM."""
     game_over: bool
     ranking: tuple[int, ...] | None
     """Seats first to last when the game is over."""
+    replay: bool = False
+    """The game-over post carries the animated replay of the whole game (the game's options ask for it)."""
+    undoable: bool = False
+    """The mover may take this move back now (a person's own move that revealed nothing hidden): its post offers
+    *Undo* until the next post."""
 
     @property
     def wake(self) -> Wake:
@@ -279,7 +286,9 @@ DEADLINE_HOURS: Final = (0, 12, 24, 48, 72)
 """The turn deadlines ``/santacruz new`` offers (0: none; ``bot.host.deadlines``)."""
 
 MOVE_POST: Final = "move_post"
-"""The channel post of a move (payload: the :class:`MoveResult`)."""
+"""The channel post of a turn (payload: the :class:`MoveResult` of its last move, whose events are the whole turn's:
+a double move and its builds are one post), or of an undo of a move that had its post (the adapter edits that post
+where it can)."""
 START_POST: Final = "start_post"
 """The channel post of the start (payload: the :class:`StartResult`)."""
 SEAT_POST: Final = "seat_post"
@@ -290,7 +299,8 @@ TURN_DM: Final = "turn_dm"
 """The DM with the move controls of the player to move at ``seq`` (payload: ``start``, ``hand_changed``);
 skipped when that turn has passed (then only the hand is sent if it changed)."""
 REPLAY_POST: Final = "replay_post"
-"""The animated replay posted after the game-over post, when the game's options ask for it (payload: ``locale``)."""
+"""The animated replay posted after the game-over post (payload: ``locale``). No longer written: the game-over
+post carries the replay (:attr:`MoveResult.replay`); rows written before are still delivered."""
 HAND_DM: Final = "hand_dm"
 """The DM with a player's hand, read from the host when it is sent (payload: ``start``)."""
 STALE_POST: Final = "stale_post"

@@ -53,6 +53,7 @@ __all__ = [
     "Searcher",
     "VolcanoRisk",
     "advise",
+    "cards_now",
 ]
 
 ParamValue = int | str | tuple[int, ...] | tuple[str, ...]
@@ -271,6 +272,20 @@ def advise(view: View, *, seed: int = 0, budget: float | None = DEFAULT_BUDGET, 
     return Advice(seat=seat, names=tuple(p["name"] for p in view["players"]), round=view["round"],
                   phase=view["phase"], best=best, runner_up=second, why_not=why_not, hand=explainer.hand(),
                   volcano=explainer.volcano(), playouts=result.playouts)
+
+
+def cards_now(view: View, *, island: Island | None = None) -> tuple[CardNow, ...]:
+    """What each scoring card in the seat's hand would give the seat, and the best other seat, if played now (the
+    advice's :attr:`Advice.hand`, without a search): from the seat's view only, the same whatever is hidden (a card
+    counts buildings, tiles and bird chips on the board, all public). Empty outside the landing and play phases.
+    Raises :class:`CoachError` (``public_view``) for a view that is not a seat's."""
+    you = view.get("you")
+    if you is None or view["seat"] is None:
+        raise CoachError("public_view")
+    if view["phase"] not in ("land", "play") or not you["scoring_cards"]:
+        return ()
+    game = determinize(view, random.Random(0), island=island, keep_log=False)
+    return _Explainer(view, game, island or default_island(), 0).hand()
 
 
 def _runner_up(result: SearchOutcome, best: str, game: Game) -> str | None:

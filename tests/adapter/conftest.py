@@ -39,6 +39,19 @@ def board_posts(fake: FakeDiscord, channel: Any = None) -> list[FakeMessage]:
             if m.author_id == fake.bot_user.id and any(a.filename == "board.png" for a in m.attachments)]
 
 
+def turns_ended(view: Any) -> int:
+    """How many turns the moves of a (public) ``view`` ended, each owing one channel post: every move but a double
+    move's card and builds that its next build continues, or the last move while its double move goes on."""
+    log = view["log"]
+    ended = 0
+    for i in range(len(log)):
+        if i + 1 < len(log):
+            ended += not str(log[i + 1]["move"]).startswith("build")
+        else:
+            ended += view["pending"] is None
+    return ended
+
+
 class Driver:
     """Runs the bot against the fake and plays for the seated users through interactions."""
 

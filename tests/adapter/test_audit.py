@@ -122,6 +122,9 @@ def test_plural_slips_in_german_and_french() -> None:
     assert plural_slips("1 Punkt · 2 Punkte · 3 Siege", "de") == []
     assert plural_slips("0 points, 1 parties, partie(s)", "fr") == ["0 points", "1 parties", "partie(s)"]
     assert plural_slips("0 point · 1 partie · 2 parties", "fr") == []
+    # a count ending its line is not the count of the next line's first word
+    assert plural_slips("Vorrat: 8 Häuser, 1 Leuchtturm\nSpiele eine Baukarte", "de") == []
+    assert plural_slips("Vorrat: 1 Leuchtturm Spiele", "de") == ["1 Leuchtturm Spiele"]
 
 
 LEGAL = ["ship 12", "ship 14", "river 3", "double road", "score birds", "road"]

@@ -86,13 +86,14 @@ async def test_autocomplete_lists_legal_sites_and_own_cards_in_words(driver: Dri
     other = "bob" if mover == "alice" else "alice"
     handle = await fake.autocomplete("santacruz land", "site", "", user=other, channel=driver.channel)
     assert (await handle.wait_for_callback(timeout=TIMEOUT)).choices == []
-    # scoring cards: your own, by name and text, at any time
+    # scoring cards: your own, by name, what each would score now for you and the best other player, and text
     own = driver.host.view_for(driver.channel.id, fake.user(other).id)["you"]["scoring_cards"]
     handle = await fake.autocomplete("santacruz score", "card", "", user=other, channel=driver.channel,
                                      locale="en-US")
     choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
     assert sorted(c["value"] for c in choices) == sorted(set(own))
-    assert all(c["name"].startswith(t(f"game.scoring.{c['value']}.name", "en") + " — ") for c in choices)
+    assert all(c["name"].startswith(t(f"game.scoring.{c['value']}.name", "en") + " · now: you ") for c in choices)
+    assert all(" — " in c["name"] for c in choices)
     # build sites follow the chosen card
     while driver.host.public_view(driver.channel.id)["phase"] != "play":
         await driver.play_turn()

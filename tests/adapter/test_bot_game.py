@@ -14,8 +14,9 @@ import pytest
 
 import render
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts
+from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
 from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord.builders import ComponentType, walk_components
 
 PNG = b"\x89PNG\r\n\x1a\n"
 DISTINCT_CARDS = ("gold6", "gold10", "fish-sheep", "wood-sugar", "houses", "trio", "connected", "eruption")
@@ -117,7 +118,7 @@ async def test_three_players_play_a_whole_game_then_a_rematch(driver: Driver,
         turns += 1
         await driver.settle()
         posts = board_posts(fake, driver.channel)
-        assert len(posts) == 1 + driver.info().seq, "one channel message per move"
+        assert len(posts) == 1 + turns_ended(driver.host.public_view(driver.channel.id)), "one post per turn"
         assert_png(posts[-1])
         if turns % 7 == 0:  # others' replies must not leak either
             other = players[turns % 3]
@@ -128,7 +129,12 @@ async def test_three_players_play_a_whole_game_then_a_rematch(driver: Driver,
     info = driver.info()
     assert info.status == "over" and turns == info.seq
     final = board_posts(fake, driver.channel)[-1]
-    assert {a.filename for a in final.attachments} == {"board.png", "game-over.png"}
+    # one game-over message: the ranking, and the board, the chart and the replay in one gallery
+    assert [a.filename for a in final.attachments] == ["board.png", "game-over.png", "replay.gif"]
+    gallery = [c for c in walk_components(final.components) if c.get("type") == ComponentType.MEDIA_GALLERY]
+    assert [item["media"]["url"] for g in gallery for item in g["items"]] == [
+        "attachment://board.png", "attachment://game-over.png", "attachment://replay.gif"]
+    assert not [m for m in fake.messages(driver.channel, ephemeral=False) if m.id > final.id]
     assert "Game over" in final.text and final.custom_ids == [f"sc:{info.game_id}:rematch"]
     ranking = driver.host.public_view(driver.channel.id)["ranking"]
     winner = info.seats[ranking[0]].name
@@ -166,7 +172,7 @@ async def test_one_person_against_two_computers(driver: Driver) -> None:
         await driver.settle()
     info = driver.info()
     posts = board_posts(fake, driver.channel)
-    assert len(posts) == 1 + info.seq
+    assert len(posts) == 1 + turns_ended(driver.host.public_view(driver.channel.id))
     assert driver.bot.store is not None  # a finished game is unloaded from memory: count its stored moves
     computer_moves = sum(1 for row in await driver.bot.store.moves(info.game_id) if row.user_id is None)
     assert computer_moves > info.seq // 2

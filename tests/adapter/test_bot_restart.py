@@ -11,7 +11,7 @@ from bot.adapter.publish import Backoff
 from bot.host.change import Change
 from bot.host.store import Store
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts
+from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
 from tests.fakediscord import FakeDiscord, InteractionHandle
 
 
@@ -67,7 +67,7 @@ async def test_stopped_mid_game_and_finished_by_a_new_bot(driver: Driver) -> Non
         played.append(await driver.play_turn("slash" if len(played) % 3 else "dm"))
         await driver.settle()
     assert [m for _, m, _ in await stored_moves(driver)] == played
-    assert len(board_posts(fake, driver.channel)) == 1 + len(played)
+    assert len(board_posts(fake, driver.channel)) == 1 + turns_ended(driver.host.public_view(driver.channel.id))
 
 
 async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -> None:

@@ -156,7 +156,9 @@ PLURALS: Final[Mapping[str, tuple[tuple[str, str], ...]]] = {
 }
 """Per language, (singular, plural) of the nouns the bot counts."""
 _NUMBER: Final = r"(?<![\w.,−+-])(?:\*\*)?(\d+)(?:\*\*)?"
-_ADJECTIVE: Final = r"(?:[^\W\d]+\s+)?"
+_ADJECTIVE: Final = r"(?:[^\W\d]+[^\S\n]+)?"
+"""A word between a count and its noun, on the same line ("1 Leuchtturm" ending a line is no adjective of the next
+line's first word)."""
 _OPTIONAL_ENDING = re.compile(r"[^\W\d]+\((?:s|e|en|n|es|x|nen|innen)\)")
 
 
@@ -171,7 +173,8 @@ def plural_slips(text: str, locale: str) -> list[str]:
     compound = "|".join(re.escape(word) for pair in nouns for word in pair)
     for singular, plural in nouns:
         for noun, wants_one in ((plural, False), (singular, True)):
-            pattern = re.compile(rf"{_NUMBER}\s+{_ADJECTIVE}({re.escape(noun)})(?![\w(])(?!\s+(?:{compound})(?!\w))")
+            pattern = re.compile(rf"{_NUMBER}[^\S\n]+{_ADJECTIVE}({re.escape(noun)})(?![\w(])"
+                                 rf"(?![^\S\n]+(?:{compound})(?!\w))")
             for match in pattern.finditer(text):
                 count = int(match.group(1))
                 one = count in (0, 1) if locale == "fr" else count == 1

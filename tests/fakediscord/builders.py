@@ -173,6 +173,10 @@ class ComponentType(IntEnum):
     CHANNEL_SELECT = 8
     SECTION = 9
     TEXT_DISPLAY = 10
+    THUMBNAIL = 11
+    MEDIA_GALLERY = 12
+    FILE = 13
+    SEPARATOR = 14
     CONTAINER = 17
     LABEL = 18
 
@@ -909,8 +913,12 @@ def validate_message(
         errors.add(prefix + "embeds", "Embed size exceeds maximum size of 6000", "MAX_EMBED_SIZE_EXCEEDED")
     components = body.get("components") or []
     validate_components(components, errors, v2=bool(flags & IS_COMPONENTS_V2), prefix=prefix)
-    if flags & IS_COMPONENTS_V2 and content:
-        errors.add(prefix + "content", "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+    if flags & IS_COMPONENTS_V2:
+        for field_name in ("content", "embeds"):
+            if body.get(field_name):
+                errors.add(prefix + field_name,
+                           f"The '{field_name}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+        validate_v2(components, files, body, errors, partial=partial, prefix=prefix)
     if not partial and not (
         content
         or embeds
@@ -921,6 +929,34 @@ def validate_message(
         or body.get("attachments")
     ):
         raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+V2_COMPONENTS_MAX = 40
+"""Components of one Components V2 message, nested ones included."""
+V2_TEXT_MAX = 4000
+"""Characters of all text displays of one Components V2 message."""
+
+
+def validate_v2(components: list[dict[str, Any]], files: Sequence[UploadedFile], body: dict[str, Any],
+                errors: FormErrors, *, partial: bool, prefix: str) -> None:
+    """Discord's limits of a Components V2 message: 40 components in all, 4,000 characters of text, galleries of
+    1-10 items, and every ``attachment://`` a gallery names sent with the message (on an edit, also one it kept)."""
+    every = list(walk_components(components))
+    if len(every) > V2_COMPONENTS_MAX:
+        errors.add(prefix + "components", f"Must be {V2_COMPONENTS_MAX} or fewer in total.", "BASE_TYPE_MAX_LENGTH")
+    text = sum(len(str(c.get("content") or "")) for c in every if c.get("type") == ComponentType.TEXT_DISPLAY)
+    if text > V2_TEXT_MAX:
+        errors.add(prefix + "components", f"Text displays must be {V2_TEXT_MAX} or fewer characters in total.",
+                   "BASE_TYPE_MAX_LENGTH")
+    names = {f.filename for f in files} | {str(a.get("filename")) for a in body.get("attachments") or []}
+    for gallery in (c for c in every if c.get("type") == ComponentType.MEDIA_GALLERY):
+        items = gallery.get("items") or []
+        if not 1 <= len(items) <= 10:
+            errors.add(prefix + "components.items", "A media gallery holds 1-10 items")
+        for item in items:
+            url = str((item.get("media") or {}).get("url") or "")
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names and not partial:
+                errors.add(prefix + "components.items.media.url", f"{url} names no attachment of the message")
 
 
 def validate_components(components: list[dict[str, Any]], errors: FormErrors, *, v2: bool, prefix: str) -> None:

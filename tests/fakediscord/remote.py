@@ -4,7 +4,8 @@ decided from the database, every action goes through the fake Discord.
 :class:`RemoteTable` reads the game with a store of its own (``GameRow.state``, the engine's snapshot written
 with each move), picks a random legal move for the seat to move, and plays it like a person would: with a slash
 command in the game's channel, or with the buttons and menus of their turn DM (confirming a card that builds
-nothing). It waits on conditions (the game's move count in the database, a DM arriving), never for a fixed time.
+nothing). It waits on conditions (the game's move count in the database, looked at again after each change of
+the fake and every :data:`POLL` seconds; a DM arriving), never for a fixed time.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ POLL = 0.05
 """Seconds between two looks at the database while waiting for a condition."""
 
 
-async def poll(check: Callable[[], Awaitable[T | None]], *, timeout: float, description: str) -> T:
-    """The first true value of ``check()``, looked at every :data:`POLL` seconds; ``TimeoutError`` naming
-    ``description`` after ``timeout`` seconds."""
+async def poll(check: Callable[[], Awaitable[T | None]], *, timeout: float, description: str,
+               fake: FakeDiscord | None = None) -> T:
+    """The first true value of ``check()``, looked at every :data:`POLL` seconds and, with ``fake``, after each
+    change of the fake too (a bot's reply or post comes right after the write the check looks for);
+    ``TimeoutError`` naming ``description`` after ``timeout`` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -36,7 +39,10 @@ async def poll(check: Callable[[], Awaitable[T | None]], *, timeout: float, desc
             return value
         if loop.time() > deadline:
             raise TimeoutError(f"waited {timeout:.0f} s for {description}")
-        await asyncio.sleep(POLL)
+        if fake is not None:
+            await fake.wait_for_change(POLL)
+        else:
+            await asyncio.sleep(POLL)
 
 
 def slash_for_move(move: str) -> tuple[str, dict[str, Any]]:
@@ -129,7 +135,8 @@ class RemoteTable:
         async def check() -> Position | None:
             position = await self.position()
             return position if position.seq >= seq or position.row.status != "running" else None
-        return await poll(check, timeout=self.timeout, description=f"game {self.game_id} at move {seq}")
+        return await poll(check, timeout=self.timeout, description=f"game {self.game_id} at move {seq}",
+                          fake=self.fake)
 
     def turn_dm(self, user: str, seq: int) -> FakeMessage | None:
         """The user's newest DM with controls for move ``seq + 1`` of this game."""
@@ -140,9 +147,8 @@ class RemoteTable:
         return None
 
     async def wait_turn_dm(self, user: str, seq: int) -> FakeMessage:
-        async def check() -> FakeMessage | None:
-            return self.turn_dm(user, seq)
-        return await poll(check, timeout=self.timeout, description=f"a turn DM for {user} in game {self.game_id}")
+        return await self.fake.wait_until(lambda: self.turn_dm(user, seq), timeout=self.timeout,
+                                          description=f"a turn DM for {user} in game {self.game_id}")
 
     # -- acting ----------------------------------------------------------------------
 
@@ -168,7 +174,8 @@ class RemoteTable:
             stamp = await self.store.open_game_version(self.channel.id)
             row = await self.store.get_game(stamp[0]) if stamp is not None else None
             return row if row is not None and row.status == "running" else None
-        self.game_id = (await poll(started, timeout=self.timeout, description=f"a game in #{self.channel.name}")).id
+        self.game_id = (await poll(started, timeout=self.timeout, description=f"a game in #{self.channel.name}",
+                                   fake=self.fake)).id
 
     async def play_slash(self, user: str, move: str) -> None:
         """``move`` with a slash command in the channel (confirming a card that builds nothing)."""

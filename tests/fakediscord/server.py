@@ -84,6 +84,10 @@ _log = logging.getLogger(__name__)
 
 #: Default timeout (seconds) of every ``wait_*`` helper: generous, for slow CI machines.
 DEFAULT_TIMEOUT = 15.0
+POLL_CAP = 0.005
+"""The longest pause between two looks at a condition given a ``poll`` to :meth:`FakeDiscord.wait_until` (on state
+the fake does not see, e.g. the bot's database): such a look is cheap, and each pause the condition was already true
+in is time the test waits for nothing, a few thousand times a run."""
 
 T = TypeVar("T")
 
@@ -977,6 +981,15 @@ class FakeDiscord:
         event, self._changed = self._changed, asyncio.Event()
         event.set()
 
+    async def wait_for_change(self, timeout: float) -> bool:
+        """Wait until the fake's state changes (a request, a gateway frame, a bot error log...) or ``timeout``
+        seconds pass; whether it changed. For a condition on state the fake does not see, looked at again after
+        each change: what the bot does usually shows here right after it did it."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), timeout)
+            return True
+        return False
+
     async def wait_until(
         self,
         predicate: Callable[[], T],
@@ -989,7 +1002,8 @@ class FakeDiscord:
 
         The predicate is re-checked whenever the fake's state changes (a request, a gateway
         frame, a bot error log...). If it also depends on state the fake does not see (the
-        bot's database, its cache), pass ``poll`` to re-check every ``poll`` seconds as well.
+        bot's database, its cache), pass ``poll`` to re-check every ``poll`` seconds as well (at most
+        :data:`POLL_CAP`: a look is cheap, a pause after the condition came true is waiting for nothing).
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -1002,7 +1016,7 @@ class FakeDiscord:
             if remaining <= 0:
                 raise FakeDiscordTimeout(self.diagnostics(f"timed out after {timeout}s waiting for {description}"))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), remaining if poll is None else min(poll, remaining))
+                await asyncio.wait_for(changed.wait(), remaining if poll is None else min(poll, POLL_CAP, remaining))
 
     async def wait_for_message(
         self,

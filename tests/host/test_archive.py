@@ -124,14 +124,16 @@ async def test_the_game_over_post_is_linked_once_delivered(host: Host) -> None:
     assert (await host.past_game(GUILD, game_id)).over_message_id == 222
 
 
-async def test_the_replay_follows_the_game_over_post_unless_turned_off(host: Host) -> None:
+async def test_the_game_over_post_carries_the_replay_unless_turned_off(host: Host) -> None:
     await finish(host, locale="fr")
-    kinds = [d.kind for d in await host.pending_deliveries(CH)]
-    assert kinds[-2:] == [MOVE_POST, REPLAY_POST] and kinds.count(REPLAY_POST) == 1
-    replay = (await host.pending_deliveries(CH))[-1]
-    assert replay.payload == {"locale": "fr"}
+    pending = await host.pending_deliveries(CH)
+    assert pending[-1].kind == MOVE_POST and REPLAY_POST not in [d.kind for d in pending]
+    over = pending[-1].move()
+    assert over.game_over and over.replay and over.locale == "fr"
+    assert not any(d.move().replay for d in pending[:-1] if d.kind == MOVE_POST)
     await finish(host, CH2, replay=False)
-    assert REPLAY_POST not in [d.kind for d in await host.pending_deliveries(CH2)]
+    pending = await host.pending_deliveries(CH2)
+    assert pending[-1].move().game_over and not pending[-1].move().replay
     # a rematch keeps the choice
     rematch = await host.rematch(CH2, ADA)
     row = await host.store.get_game(rematch.game_id)

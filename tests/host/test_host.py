@@ -326,7 +326,8 @@ async def test_a_move_result_has_what_the_channel_message_needs(host: Host, stor
     assert result.view["log"][-1]["move"] == "land 4" and "you" not in result.view
     assert result.to_move == info.to_move != result.seat
     assert result.to_move_user_id == user_to_move(host) and not result.computer_to_move
-    assert result.secret_changed == (result.seat,) and result.dm_user_ids == (mover,)  # drew a bird chip
+    # drew a bird chip: their hand changed, by their own move, so no DM for it (their next turn DM shows it)
+    assert result.secret_changed == (result.seat,) and result.dm_user_ids == ()
     assert not result.game_over and result.ranking is None
     rows = await store.moves(info.game_id)
     assert [(r.seq, r.seat, r.user_id, r.move, r.interaction_id) for r in rows] == [

@@ -385,5 +385,16 @@ def test_describe_move() -> None:
     names = ["Ada", "Bo"]
     assert describe_move("ship 7", "en", names, 0) == "Ada plays a ship card and builds on site 7"
     assert describe_move("score gold10", "de", names, 1) == "Bo spielt die Wertungskarte „Gold (10)“"
-    assert describe_move("pile 0", "fr", names, 1) == "Bo prend le tas 0 : les cartes jouées par Ada en manche 1"
+    # a pile is named by whose cards it holds: its number counts from 0 and would read "the remaining pile 0"
+    assert describe_move("pile 0", "fr", names, 1) == "Bo prend les cartes jouées par Ada en manche 1"
+    assert describe_move("pile 1", "en", names, 0) == "Ada takes the cards Bo played in round 1"
+    # with what the move built, in the channel's words (game.event.build)
+    assert (describe_move("land 10", "en", names, 1, built=("lighthouse", 2, False))
+            == "Bo lands and builds a lighthouse on site 10 (+2)")
+    assert (describe_move("ship 7", "de", names, 0, built=("church", 3, False))
+            == "Ada spielt eine Schiffkarte und baut eine Kirche auf Bauplatz 7 (+3)")
+    assert (describe_move("build 4", "fr", names, 0, built=("house", 1, False))
+            == "Ada construit une maison sur l’emplacement 4 (+1) pendant le double tour")
+    assert (describe_move("road 9", "en", names, 0, built=("house", 1, True))
+            == "Ada plays a road card and builds a house beside another player's building on site 9 (share right, +1)")
     assert describe_move("discard", "en", names, 0) == "Ada puts a scoring card back in the box, unseen"

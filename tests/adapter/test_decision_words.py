@@ -1,0 +1,183 @@
+"""The words of a decision without Discord (issue 20): counts of cards and buildings in words, what a scoring card
+would score now (checked against the engine's own scoring), which card builds where, the time a turn runs out, a
+landing in the log in the channel's words (checked move by move against the engine's events over whole games),
+piles named by whose cards they hold, and no double colon in the double move's question; in en, de and fr."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from bot.adapter import texts
+from bot.adapter.settings_texts import game_line
+from bot.host.table import SeatInfo, TableInfo
+from bot.host.user_settings import OpenGame
+from engine import SINGLE_BUILDS
+from i18n import LOCALES, describe_events, describe_move, t, tn
+from tests.fakediscord.audit import plural_slips, relative_after_since
+
+
+def played(seed: int, players: int, *, moves: int | None = None) -> tuple[engine.Game, list[list[dict]]]:
+    """A game of random moves (all of it, or ``moves`` of it) and the events of each move."""
+    game = engine.new_game(["Ada", "Bo", "Cy", "Di"][:players], seed, draft=seed % 2 == 0)
+    rng = random.Random(seed)
+    events: list[list[dict]] = []
+    while not game.is_over() and (moves is None or len(events) < moves):
+        events.append([dict(e) for e in game.apply(rng.choice(game.legal_moves()))])
+    return game, events
+
+
+def in_play(seed: int, *, builds: int = 0) -> engine.Game:
+    """A game in its play phase after ``builds`` more random moves of that phase."""
+    game = engine.new_game(["Ada", "Bo", "Cy"], seed)
+    rng = random.Random(seed)
+    while game.phase != "play":
+        game.apply(rng.choice(game.legal_moves()))
+    for _ in range(builds):
+        if game.phase != "play":
+            break
+        game.apply(rng.choice(game.legal_moves()))
+    return game
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_cards_and_buildings_are_counted_in_words(locale: str) -> None:
+    player = {"building_cards": {"ship": 1, "river": 2, "road": 0, "double": 1},
+              "supply": {"house": 8, "church": 1, "lighthouse": 0}}
+    cards = texts.building_cards_text(player, locale)  # type: ignore[arg-type]
+    supply = texts.supply_text(player, locale)  # type: ignore[arg-type]
+    assert cards == ", ".join([tn("game.count.card.ship", 1, locale), tn("game.count.card.river", 2, locale),
+                               tn("game.count.card.double", 1, locale)])
+    assert supply == ", ".join(tn(f"game.count.building.{b}", n, locale)
+                               for b, n in (("house", 8), ("church", 1), ("lighthouse", 0)))
+    assert "×" not in cards + supply
+    assert plural_slips(cards + ", " + supply, locale) == []
+    english = {"en": "1 ship, 2 rivers, 1 double move / 8 houses, 1 church, 0 lighthouses",
+               "de": "1 Schiff, 2 Flüsse, 1 Doppelzug / 8 Häuser, 1 Kirche, 0 Leuchttürme",
+               "fr": "1 navire, 2 rivières, 1 double tour / 8 maisons, 1 église, 0 phare"}
+    assert f"{cards} / {supply}" == english[locale]
+
+
+def test_scoring_cards_say_what_they_score_now_as_the_engine_counts() -> None:
+    seen_points = set()
+    for seed in range(8):
+        game = in_play(seed, builds=12)
+        if game.phase != "play":
+            continue
+        seat = game.to_move
+        view = game.view(seat)
+        now = texts.scores_now(view)
+        assert set(now) == set(game.hand_scoring[seat])
+        for card, entry in now.items():
+            points = [game.card_points(p, card) for p in range(game.n)]
+            assert entry.points == points[seat]
+            assert entry.other != seat and entry.other_points == max(points[p] for p in range(game.n) if p != seat)
+            label = texts.score_label(view, card, "en", now)
+            assert label == (f"{t(f'game.scoring.{card}.name', 'en')} · now: you {texts.signed(points[seat])}, "
+                             f"{view['players'][entry.other]['name']} {texts.signed(entry.other_points)}")
+            seen_points.add(points[seat])
+    assert len(seen_points) > 1  # the positions are not all 0 for everyone
+    public = in_play(1).view(None)
+    assert texts.scores_now(public) == {}
+    assert texts.signed(-2) == "−2" and texts.signed(0) == "0" and texts.signed(5) == "+5"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_turn_dm_says_which_card_builds_where(locale: str) -> None:
+    game = in_play(4, builds=3)
+    view = game.view(game.to_move)
+    line = texts.builds_text(view, locale)
+    held = view["players"][view["seat"]]["building_cards"]
+    legal = [engine.parse_move(m) for m in view["you"]["legal_moves"]]
+    for card in SINGLE_BUILDS:
+        sites = sorted(m.site for m in legal if m.verb == card and m.site is not None)
+        part = f"{t(f'game.card.{card}.short', locale)} " + (", ".join(map(str, sites))
+                                                            or t("bot.dm.builds_nowhere", locale))
+        assert (part in line) == bool(held.get(card)), (part, line)
+    assert line.startswith(t("bot.dm.builds", locale, cards=""))
+    assert texts.builds_text(game.view(None), locale) == ""  # the public view: nothing of anyone's cards
+    other = game.view((game.to_move + 1) % game.n)  # not its turn: the view does not say
+    assert texts.builds_text(other, locale) == ""
+
+
+def test_the_log_says_a_build_in_the_channels_words_over_whole_games() -> None:
+    checked = shares = 0
+    for seed, players in ((1, 2), (2, 3), (3, 4), (6, 4)):
+        game, events = played(seed, players)
+        view = game.view(None)
+        names = [p["name"] for p in view["players"]]
+        assert len(events) == len(view["log"])
+        for index, (entry, made) in enumerate(zip(view["log"], events, strict=True)):
+            builds = [e for e in made if e["type"] == "build" and e["seat"] == entry["seat"]]
+            built = texts.built_by_log(view, index)
+            if not builds:
+                assert built is None, entry
+                continue
+            points = next(e["delta"] for e in made if e["type"] == "score" and e["reason"] == "build")
+            shared = bool(builds[0].get("shared"))
+            assert built == (builds[0]["building"], points, shared), entry
+            shares += shared
+            # the log line says the build in the channel's words: the same sentence after the player's name
+            channel = describe_events(made, "en", names)
+            build_line = next(line for line in channel if f"site {builds[0]['site']} (" in line)
+            said = describe_move(entry["move"], "en", names, entry["seat"], built=built)
+            assert build_line.removeprefix(names[entry["seat"]] + " ") in said, (build_line, said)
+            checked += 1
+        lines = "\n".join(texts.log_lines(view, "en"))
+        assert " lands on site " not in lines  # every landing builds, and says what
+    assert checked > 100 and shares > 0
+
+
+def test_the_movers_confirmation_says_what_the_move_built() -> None:
+    game = in_play(5)
+    seat = game.to_move
+    move = next(m for m in game.legal_moves() if m.site is not None)
+    game.apply(move)
+    view = game.view(None)
+    names = [p["name"] for p in view["players"]]
+    text = texts.played_text(str(move), "en", names, seat, view)
+    tile = game.site_tile[move.site]
+    assert f"and builds {t(f'game.building.{tile.building}.a', 'en')} on site {move.site} (+{tile.points})" in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_piles_are_named_by_whose_cards_not_by_a_number(locale: str) -> None:
+    names = ["Ada", "Bo", "Cy"]
+    lines = describe_events([{"type": "pile", "seat": 1, "pile": 2}, {"type": "pile", "seat": 2, "pile": 0,
+                                                                       "forced": True}], locale, names)
+    assert "Cy" in lines[0] and "Ada" in lines[1]
+    assert not any(ch.isdigit() and ch not in "1" for line in lines for ch in line), lines  # "round 1" only
+    assert "0" not in "".join(lines)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_double_moves_question_has_one_colon(locale: str) -> None:
+    question = texts.confirm_question("double road", locale)
+    head = question.split("?")[0]
+    assert head.count(":") == 1, question
+    assert t("game.card.road.short", locale) in question
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_status_and_games_say_when_the_time_runs_out(locale: str) -> None:
+    game = in_play(2)
+    seats = tuple(SeatInfo(seat=i, user_id=100 + i, name=n, is_computer=False, strength=None, away=False)
+                  for i, n in enumerate(["Ada", "Bo", "Cy"]))
+    info = TableInfo(game_id=1, channel_id=5, guild_id=6, status="running", opener_id=100, seats=seats, draft=False,
+                     locale=locale, seq=3, to_move=game.to_move, created_at=1000.0, last_move_at=2000.0,
+                     deadline_hours=24)
+    status = texts.status_text(info, game.view(None), locale, deadline=88400.0)
+    assert t("bot.status.deadline", locale, until="<t:88400:R>", at="<t:88400:t>") in status
+    assert "⏰" not in texts.status_text(info, game.view(None), locale)
+    line = game_line(OpenGame(1, 5, 6, "running", 100, "Ada", False, 2000.0, True), locale, 88400.0)
+    assert t("bot.games.deadline", locale, until="<t:88400:R>") in line
+    dm = texts.dm_text(info, game.view(game.to_move), locale, turn=True, deadline=88400.0)
+    assert t("bot.dm.deadline", locale, until="<t:88400:R>", at="<t:88400:t>") in dm
+    for text in (status, line, dm):
+        assert relative_after_since(text) == [], text
+        assert plural_slips(text, locale) == [], text
+    asked = texts.dm_text(info, game.view((game.to_move + 1) % 3), locale, turn=False, asked=True)
+    assert asked.startswith(t("bot.dm.your_cards", locale, channel="<#5>", phase=texts.phase_text(game.view(None),
+                                                                                                  locale)))
