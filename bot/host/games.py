@@ -60,6 +60,8 @@ STALE: Final = "host.error.stale"
 """A change whose game another process changed first, refused as an outdated button or command."""
 CONFLICT: Final = "host.error.conflict"
 """A move (or a vacation) that lost a race with another process: read again, try again."""
+NOT_RUNNING: Final = {"lobby": "host.error.not_running", "over": "host.error.game_over"}
+"""What a game that is not running says to a move (any other status: there is no game)."""
 MEMORY_COLUMNS: Final = frozenset({"status", "opener_id", "last_move_at", "next_reminder_at"})
 """Columns of ``games`` that a :class:`Table` holds under the same name (seats and the game come as values)."""
 
@@ -111,29 +113,28 @@ class Games:
         return table.seat_of(user_id) if table is not None else None
 
     def open_table(self, channel_id: int) -> Table:
+        """The channel's lobby or running game, else ``host.error.no_game``."""
         table = self.tables.get(channel_id)
         if table is None or table.status not in OPEN_STATUSES:
             raise HostError("host.error.no_game")
         return table
 
     def lobby(self, channel_id: int) -> Table:
+        """The channel's lobby, else the refusal that says why not."""
         table = self.open_table(channel_id)
         if table.status != "lobby":
             raise HostError("host.error.not_in_lobby")
         return table
 
     def running(self, channel_id: int, game_id: int | None = None) -> Table:
+        """The channel's running game (of ``game_id``, if given), else the refusal that says why not."""
         table = self.tables.get(channel_id)
         if table is None:
             raise HostError("host.error.no_game")
         if game_id is not None and game_id != table.id:
-            raise HostError("host.error.stale")
-        if table.status == "lobby":
-            raise HostError("host.error.not_running")
-        if table.status == "over":
-            raise HostError("host.error.game_over")
+            raise HostError(STALE)
         if table.status != "running":
-            raise HostError("host.error.no_game")
+            raise HostError(NOT_RUNNING.get(table.status, "host.error.no_game"))
         return table
 
     @staticmethod

@@ -10,7 +10,8 @@ start sets the game's first idle and deadline timers and owes the start post and
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Final
 
@@ -47,6 +48,14 @@ class Lobby:
         self._clock = clock
         self._factory = factory
         self._new_seed = new_seed
+
+    @asynccontextmanager
+    async def _opener_lobby(self, channel_id: int, user_id: int, can_manage: bool) -> AsyncIterator[Table]:
+        """The channel's lobby, under its lock, when the user runs it (its opener, or Manage Channels)."""
+        async with self.games.change(channel_id):
+            table = self.games.lobby(channel_id)
+            self.games.check_opener(table, user_id, can_manage)
+            yield table
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
                    draft: bool = False, locale: str | None = None, computers: int = 0,
@@ -106,9 +115,7 @@ class Lobby:
 
     async def add_computer(self, channel_id: int, user_id: int, strength: str | None = None, *,
                            can_manage: bool = False) -> TableInfo:
-        async with self.games.change(channel_id):
-            table = self.games.lobby(channel_id)
-            self.games.check_opener(table, user_id, can_manage)
+        async with self._opener_lobby(channel_id, user_id, can_manage) as table:
             strength = self._strength(strength)
             if len(table.seats) >= MAX_PLAYERS:
                 raise HostError(lobby_full(table.seats), max=MAX_PLAYERS)
@@ -118,9 +125,7 @@ class Lobby:
 
     async def remove_computer(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
         """Remove the last computer seat."""
-        async with self.games.change(channel_id):
-            table = self.games.lobby(channel_id)
-            self.games.check_opener(table, user_id, can_manage)
+        async with self._opener_lobby(channel_id, user_id, can_manage) as table:
             computers = [i for i, s in enumerate(table.seats) if s.is_computer]
             if not computers:
                 raise HostError("host.error.no_computer")
@@ -129,9 +134,7 @@ class Lobby:
             return table.info()
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> StartResult:
-        async with self.games.change(channel_id):
-            table = self.games.lobby(channel_id)
-            self.games.check_opener(table, user_id, can_manage)
+        async with self._opener_lobby(channel_id, user_id, can_manage) as table:
             if len(table.seats) < MIN_PLAYERS:
                 raise HostError("host.error.too_few_players", min=MIN_PLAYERS)
             game = self._factory(table.names, table.seed, table.options.draft)

@@ -175,15 +175,16 @@ class Play:
 
     async def away(self, channel_id: int, user_id: int) -> SeatChange:
         """Let the computer play the user's seat for the rest of the game (until :meth:`back`)."""
-        async with self.games.change(channel_id):
-            table = self.games.running(channel_id)
-            return await self._set_away(table, self.games.seated(table, user_id), True)
+        return await self._own_seat(channel_id, user_id, True)
 
     async def back(self, channel_id: int, user_id: int) -> SeatChange:
         """Take one's seat back from the computer."""
+        return await self._own_seat(channel_id, user_id, False)
+
+    async def _own_seat(self, channel_id: int, user_id: int, away: bool) -> SeatChange:
         async with self.games.change(channel_id):
             table = self.games.running(channel_id)
-            return await self._set_away(table, self.games.seated(table, user_id), False)
+            return await self._set_away(table, self.games.seated(table, user_id), away)
 
     async def hand_over(self, channel_id: int, user_id: int, target_user_id: int, *,
                         can_manage: bool = False) -> SeatChange:
