@@ -56,7 +56,7 @@ from i18n import LOCALES
 log = logging.getLogger(__name__)
 
 MAX_PLAYERS: Final = 4
-STALE: Final = "host.error.stale"
+OUTDATED: Final = "host.error.stale"
 """A change whose game another process changed first, refused as an outdated button or command."""
 CONFLICT: Final = "host.error.conflict"
 """A move (or a vacation) that lost a race with another process: read again, try again."""
@@ -132,7 +132,7 @@ class Games:
         if table is None:
             raise HostError("host.error.no_game")
         if game_id is not None and game_id != table.id:
-            raise HostError(STALE)
+            raise HostError(OUTDATED)
         if table.status != "running":
             raise HostError(NOT_RUNNING.get(table.status, "host.error.no_game"))
         return table
@@ -173,7 +173,7 @@ class Games:
             yield self.tables.get(channel_id)
 
     async def write(self, table: Table, change: Change, *, now: float | None = None, seats: list[Seat] | None = None,
-                    game: Game | None = None, lost: str = STALE) -> None:
+                    game: Game | None = None, lost: str = OUTDATED) -> None:
         """Store ``change`` to the table's game (with its new ``seats`` and ``game`` state, when given) in one
         transaction at the version this process holds, then adopt it in memory. Refusals as the module docstring
         says; nothing changed then."""

@@ -71,7 +71,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.run_due_timers(now=None) -> list[object]    # claims the due timers, runs their handlers; the
                                                            # outcomes (MoveResult, SeatChange, ...) for the adapter
 
-    # stale tables (bot/host/stale_tables.py): lobby expiry and stale-game timers are set by open/start/every move
+    # idle tables (bot/host/idle_tables.py): lobby expiry and idle-game timers are set by open/start/every move
     await host.stale.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
     await host.stale.close_channel(channel_id, reason) -> TableInfo | None  # its channel is gone: abandoned
     await host.stale.close_guild(guild_id, reason) -> list[TableInfo]       # the bot left the server
@@ -189,12 +189,15 @@ from bot.host.computers import Chooser as Chooser
 from bot.host.computers import Computers
 from bot.host.computers import default_chooser as default_chooser
 from bot.host.deadlines import Deadlines
+from bot.host.errors import HostError as HostError
 from bot.host.errors import storage_refusal
 from bot.host.games import GameFactory as GameFactory
 from bot.host.games import Games
 from bot.host.games import default_game_factory as default_game_factory
 from bot.host.history_store import Forgotten
+from bot.host.idle_tables import IdleTables
 from bot.host.lobby import Lobby, new_seed
+from bot.host.lobby import lobby_full as lobby_full
 from bot.host.model import DamagedGame
 from bot.host.outbox import Outbox
 from bot.host.people import People
@@ -202,7 +205,6 @@ from bot.host.play import Play
 from bot.host.ratings import Leaderboard, PlayerStats
 from bot.host.reminders import Reminders
 from bot.host.settings import Settings
-from bot.host.stale_tables import StaleTables
 from bot.host.stores import GameStore
 from bot.host.table import (
     Delivery,
@@ -257,8 +259,8 @@ class Host:
         """Turn deadlines: the warning and the computer's move when a turn runs out (``bot.host.deadlines``)."""
         self.vacations = Vacations(games, schedule, reminders, clock=clock)
         """Vacations: the others' vote, the pause or the computer's play, and the end (``bot.host.vacation``)."""
-        self.stale = StaleTables(games, schedule, settings, clock=clock)
-        """Lobby expiry, stale games ("Keep it open") and the games of deleted channels (``bot.host.stale_tables``)."""
+        self.stale = IdleTables(games, schedule, settings, clock=clock)
+        """Lobby expiry, idle games ("Keep it open") and the games of deleted channels (``bot.host.idle_tables``)."""
         self.outbox = Outbox(store, clock=clock)
         self.archive = Archive(store, factory=game_factory)
 

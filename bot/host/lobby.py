@@ -19,12 +19,12 @@ from bot.host import deadlines
 from bot.host.change import Change
 from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import MAX_PLAYERS, GameFactory, Games
+from bot.host.idle import LOBBY_EXPIRY, idle_timer, lobby_timer
 from bot.host.model import OPEN_STATUSES, NewDelivery
 from bot.host.outbox import start_deliveries
 from bot.host.play import Play
 from bot.host.reminders import Reminders
 from bot.host.settings import AI_STRENGTHS, Settings
-from bot.host.stale import LOBBY_EXPIRY, lobby_timer, stale_timer
 from bot.host.table import ABANDONED_POST, Options, Seat, SeatChange, StartResult, Table, TableInfo
 from i18n import LOCALES, t
 
@@ -152,7 +152,7 @@ class Lobby:
             await self.games.write(table, Change(
                 {"status": "running", "last_move_at": now, "next_reminder_at": reminder},
                 deliveries=start_deliveries(result), cancel_timers=[LOBBY_EXPIRY],
-                timers=[stale_timer(self.settings, now),
+                timers=[idle_timer(self.settings, now),
                         *deadlines.turn_timers(table.options, table.seats, game, 0, now)]),
                 now=now, seats=table.seats, game=game)
             return result

@@ -29,7 +29,7 @@ from engine import Game, new_game
 TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings",
                   "deliveries", "timers")
 """Copied in this order (moves refer to games). Tables only one side has are left out. The posts and DMs still
-owed (``deliveries``) and the pending timers (deadlines, vacations, stale tables) come along, so nothing a game
+owed (``deliveries``) and the pending timers (deadlines, vacations, idle tables) come along, so nothing a game
 waits for is lost; leases are not copied (they belong to running processes)."""
 KEYS: Final = {"games": ("id",), "moves": ("game_id", "seq"), "users": ("user_id",), "results": ("game_id", "seat"),
                "ratings": ("guild_id", "pool", "user_id"), "rating_history": ("guild_id", "pool", "user_id", "game_id"),

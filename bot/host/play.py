@@ -18,12 +18,12 @@ from bot.host import deadlines
 from bot.host.change import Change
 from bot.host.errors import HostError
 from bot.host.games import GameFactory, Games
+from bot.host.idle import IDLE_KINDS, idle_timer
 from bot.host.model import UNDO, MoveRow, NewDelivery, effective_moves
 from bot.host.outbox import move_deliveries, owes_post
 from bot.host.ratings import SeatResult, game_results
 from bot.host.reminders import Reminders
 from bot.host.settings import Settings
-from bot.host.stale import STALE_KINDS, stale_timer
 from bot.host.table import HOUR, SEAT_POST, TURN_DM, MoveResult, Seat, SeatChange, Table
 from bot.host.vacation import pause_of
 from engine import Event, Game, IllegalMove, View, parse_move
@@ -45,7 +45,7 @@ class Play:
         """Make ``move`` (notation) for the user's seat.
 
         ``interaction_id`` makes a retry harmless (``already_done``); ``game_id`` and ``expected_seq``
-        (from a button's id) refuse a click on a message the game has moved on from (``stale``).
+        (from a button's id) refuse a click on an outdated message (``host.error.stale``).
         """
         async with self.games.change(channel_id):
             await self.games.check_interaction(interaction_id)
@@ -116,9 +116,9 @@ class Play:
             {"status": status, "last_move_at": now, "next_reminder_at": reminder}, row,
             deliveries=[*notices, *move_deliveries(result, post=owes_post(table.game, new, undone))],
             results=self._results(table, new, now) if status == "over" else [],
-            cancel_timers=[*deadlines.KINDS, *STALE_KINDS],
+            cancel_timers=[*deadlines.KINDS, *IDLE_KINDS],
             timers=[*deadlines.turn_timers(table.options, after.seats, new, row.seq, now),
-                    *([] if status == "over" else [stale_timer(self.settings, now)])], timer=timer),
+                    *([] if status == "over" else [idle_timer(self.settings, now)])], timer=timer),
             now=now, seats=seats, game=new)
         return result
 

@@ -129,7 +129,7 @@ class TableInfo:
     draft: bool
     locale: str
     seq: int
-    """Rows in the game's move log (moves and undos): put it in button ids to tell stale clicks apart."""
+    """Rows in the game's move log (moves and undos): put it in button ids to tell outdated clicks apart."""
     to_move: int | None
     """The seat to move while running, else ``None``."""
     created_at: float
@@ -304,8 +304,8 @@ post carries the replay (:attr:`MoveResult.replay`); rows written before are sti
 HAND_DM: Final = "hand_dm"
 """The DM with a player's hand, read from the host when it is sent (payload: ``start``)."""
 STALE_POST: Final = "stale_post"
-"""A stale table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
-``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.stale``."""
+"""An idle table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
+``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.idle``."""
 NOTICE_POST: Final = "notice_post"
 """A channel post in words (vacations, deadlines; payload: ``key``, ``locale``, ``params`` and, for a vacation
 vote, ``vote`` = the seat on vacation, to carry the vote buttons)."""

@@ -11,9 +11,9 @@ kind                   due                                         handled by
 ``deadline_move``      at the deadline                             ``bot.host.deadlines``: the computer moves
 ``vacation_vote``      12 hours after a vacation began             ``bot.host.vacation``: the votes decide
 ``vacation_end``       when the vacation ends                      ``bot.host.vacation``: the player is back
-``lobby_expiry``       ``LOBBY_DAYS`` after a lobby opened         ``bot.host.stale_tables``: it closes
-``stale_game``         ``STALE_DAYS`` after the last move          ``bot.host.stale_tables``: "Keep it open"?
-``stale_abandon``      three days after that announcement          ``bot.host.stale_tables``: abandoned
+``lobby_expiry``       ``LOBBY_DAYS`` after a lobby opened         ``bot.host.idle_tables``: it closes
+``stale_game``         ``STALE_DAYS`` after the last move          ``bot.host.idle_tables``: "Keep it open"?
+``stale_abandon``      three days after that announcement          ``bot.host.idle_tables``: abandoned
 =====================  ==========================================  ========================================
 
 Each part registers its handlers with the :class:`Schedule` when the host builds it (:meth:`Schedule.on`); a test
@@ -42,11 +42,11 @@ END: Final = "vacation_end"
 """Due when a vacation ends: the player plays their seat again."""
 LOBBY_EXPIRY: Final = "lobby_expiry"
 """A lobby's time to be started."""
-STALE_GAME: Final = "stale_game"
+IDLE_GAME: Final = "stale_game"
 """A running game's time without a move before its players are asked to keep it open."""
-STALE_ABANDON: Final = "stale_abandon"
+IDLE_ABANDON: Final = "stale_abandon"
 """The time the players have to press "Keep it open" after that announcement."""
-KINDS: Final = (WARNING, RAN_OUT, VOTE, END, LOBBY_EXPIRY, STALE_GAME, STALE_ABANDON)
+KINDS: Final = (WARNING, RAN_OUT, VOTE, END, LOBBY_EXPIRY, IDLE_GAME, IDLE_ABANDON)
 """Every timer kind the host sets (the table above)."""
 TIMER_LEASE: Final = 60.0
 """Seconds a process holds a claimed timer; after that another process may run it (the first one died)."""

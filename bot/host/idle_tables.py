@@ -1,6 +1,6 @@
-"""What happens to stale tables and to games whose channel is gone (a part of the host; see ``bot.host.stale``).
+"""What happens to idle tables and to games whose channel is gone (a part of the host; see ``bot.host.idle``).
 
-The host makes one :class:`StaleTables` (``host.stale``), which registers the handlers of the stale timers with the
+The host makes one :class:`IdleTables` (``host.stale``), which registers the handlers of the idle timers with the
 schedule (``bot.host.timers``)::
 
     await host.stale.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
@@ -27,22 +27,22 @@ from collections.abc import Callable
 from bot.host.change import Change
 from bot.host.errors import DamagedRow, HostError, StorageFailed, storage_refusal
 from bot.host.games import Games
-from bot.host.model import NewDelivery, TimerRow
-from bot.host.settings import Settings
-from bot.host.stale import (
+from bot.host.idle import (
     ABANDONED,
+    IDLE_ABANDON,
+    IDLE_GAME,
+    IDLE_KINDS,
     KEEP_OPEN_DAYS,
     LOBBY_CLOSED,
     LOBBY_EXPIRY,
     NOTICE,
-    STALE_ABANDON,
-    STALE_GAME,
-    STALE_KINDS,
     abandon_timer,
+    idle_post,
+    idle_timer,
     lobby_timer,
-    stale_post,
-    stale_timer,
 )
+from bot.host.model import NewDelivery, TimerRow
+from bot.host.settings import Settings
 from bot.host.table import Table, TableInfo
 from bot.host.timers import Schedule
 from bot.host.vacation import pause_of
@@ -50,8 +50,8 @@ from bot.host.vacation import pause_of
 log = logging.getLogger(__name__)
 
 
-class StaleTables:
-    """Lobby expiry, stale-game announcements and their abandonment, and closing the games of a gone channel."""
+class IdleTables:
+    """Lobby expiry, idle-game announcements and their abandonment, and closing the games of a gone channel."""
 
     def __init__(self, games: Games, schedule: Schedule, settings: Settings, *, clock: Callable[[], float]) -> None:
         self.games = games
@@ -59,8 +59,8 @@ class StaleTables:
         self.settings = settings
         self._clock = clock
         schedule.on(LOBBY_EXPIRY, self._on_lobby_expiry)
-        schedule.on(STALE_GAME, self._on_stale_game)
-        schedule.on(STALE_ABANDON, self._on_stale_abandon)
+        schedule.on(IDLE_GAME, self._on_stale_game)
+        schedule.on(IDLE_ABANDON, self._on_stale_abandon)
 
     # ------------------------------------------------------------------ the timers
 
@@ -83,7 +83,7 @@ class StaleTables:
                 await self._drop(timer, now)
                 return None
             days = self.settings.lobby_days
-            await self._close(timer, table, now, stale_post(LOBBY_CLOSED, table.seq, table.options.locale, days))
+            await self._close(timer, table, now, idle_post(LOBBY_CLOSED, table.seq, table.options.locale, days))
             log.info("game %d: the lobby was not started within %g days and closed", table.id, days)
             return table.info()
 
@@ -94,18 +94,18 @@ class StaleTables:
                                                   timer=timer.id), now=now)
 
     async def _rearm_after_pause(self, timer: TimerRow, table: Table, now: float) -> bool:
-        """A vacation pause holds the game: it is not stale; the period starts again when the pause ends. Whether
+        """A vacation pause holds the game: it is not idle; the period starts again when the pause ends. Whether
         the game was paused (the timer is then done, and the next one set, in one transaction)."""
         pause = pause_of(table)
         if pause is None:
             return False
         await self.games.write(table, Change(
-            cancel_timers=STALE_KINDS, timers=[stale_timer(self.settings, max(pause[1], now))], timer=timer.id),
+            cancel_timers=IDLE_KINDS, timers=[idle_timer(self.settings, max(pause[1], now))], timer=timer.id),
             now=now)
         return True
 
-    async def _stale(self, timer: TimerRow, now: float) -> Table | None:
-        """Under the channel's lock: the running game a stale timer is for, or ``None`` when there is nothing to do
+    async def _idle(self, timer: TimerRow, now: float) -> Table | None:
+        """Under the channel's lock: the running game a idle timer is for, or ``None`` when there is nothing to do
         (the game moved on: the timer is dropped; a vacation pauses it: the period starts again)."""
         table = self._table(timer, "running")
         if table is None:
@@ -119,11 +119,11 @@ class StaleTables:
         """A game without a move for ``STALE_DAYS``: its players are mentioned with a "Keep it open" button (not
         while a vacation pauses it)."""
         async with self.games.change(timer.channel_id):
-            table = await self._stale(timer, now)
+            table = await self._idle(timer, now)
             if table is None:
                 return None
             people = [s.user_id for s in table.seats if s.user_id is not None]
-            notice = stale_post(NOTICE, table.seq, table.options.locale, self.settings.stale_days,
+            notice = idle_post(NOTICE, table.seq, table.options.locale, self.settings.stale_days,
                                 user_ids=people, grace_days=KEEP_OPEN_DAYS)
             await self.games.write(table, Change(deliveries=[notice], timers=[abandon_timer(now)], timer=timer.id),
                                         now=now)
@@ -132,37 +132,37 @@ class StaleTables:
             return table.info()
 
     async def _on_stale_abandon(self, timer: TimerRow, now: float) -> TableInfo | None:
-        """Nobody kept the stale game open: it is abandoned without a result (unless a vacation pauses it now)."""
+        """Nobody kept the idle game open: it is abandoned without a result (unless a vacation pauses it now)."""
         async with self.games.change(timer.channel_id):
-            table = await self._stale(timer, now)
+            table = await self._idle(timer, now)
             if table is None:
                 return None
             await self._close(timer, table, now,
-                              stale_post(ABANDONED, table.seq, table.options.locale, self.settings.stale_days))
+                              idle_post(ABANDONED, table.seq, table.options.locale, self.settings.stale_days))
             log.info("game %d: nobody kept it open; abandoned (not rated)", table.id)
             return table.info()
 
-    # ------------------------------------------------------------------ games from before the stale timers
+    # ------------------------------------------------------------------ games from before the idle timers
 
     async def arm_missing(self) -> int:
-        """At start-up: give every loaded lobby and running game without its stale timer one (games stored before
+        """At start-up: give every loaded lobby and running game without its idle timer one (games stored before
         this bot had them), counted from the lobby's opening or the game's last move; how many were armed. A
         database failure is logged: that game gets its timer at the next start or its next move."""
         armed = 0
         try:
             pending = await self.store.pending_timer_kinds()  # one read for every game, not one per game
         except StorageFailed as exc:
-            log.warning("could not read the pending timers (%s); the stale timers are checked at the next start", exc)
+            log.warning("could not read the pending timers (%s); the idle timers are checked at the next start", exc)
             return 0
         for table in list(self.games.tables.values()):
             if table.status not in ("lobby", "running"):
                 continue
-            kind = LOBBY_EXPIRY if table.status == "lobby" else STALE_GAME
+            kind = LOBBY_EXPIRY if table.status == "lobby" else IDLE_GAME
             try:
-                if pending.get(table.id, set()) & {kind, STALE_ABANDON}:
+                if pending.get(table.id, set()) & {kind, IDLE_ABANDON}:
                     continue
                 since = table.created_at if table.status == "lobby" else (table.last_move_at or table.created_at)
-                timer = lobby_timer(self.settings, since) if kind == LOBBY_EXPIRY else stale_timer(
+                timer = lobby_timer(self.settings, since) if kind == LOBBY_EXPIRY else idle_timer(
                     self.settings, since)
                 await self.games.write(table, Change(cancel_timers=[kind], timers=[timer]))
             except HostError as exc:
@@ -171,13 +171,13 @@ class StaleTables:
                 continue
             armed += 1
         if armed:
-            log.info("set the stale timers of %d games stored without them", armed)
+            log.info("set the idle timers of %d games stored without them", armed)
         return armed
 
     # ------------------------------------------------------------------ keep it open
 
     async def keep_open(self, channel_id: int, user_id: int, game_id: int) -> TableInfo:
-        """Anyone seated keeps a game announced as stale open: the abandonment is cancelled and the stale
+        """Anyone seated keeps a game announced as idle open: the abandonment is cancelled and the idle
         period starts again. Refused (``host.error.not_stale``) when the game is not waiting for that (someone
         moved, or kept it open already)."""
         async with self.games.change(channel_id):
@@ -186,11 +186,11 @@ class StaleTables:
                 raise HostError("host.error.not_seated")
             with storage_refusal():
                 pending = await self.store.timers(table.id)
-            if not any(timer.kind == STALE_ABANDON for timer in pending):
+            if not any(timer.kind == IDLE_ABANDON for timer in pending):
                 raise HostError("host.error.not_stale")
             now = self._clock()
-            await self.games.write(table, Change(cancel_timers=STALE_KINDS,
-                                                      timers=[stale_timer(self.settings, now)]), now=now)
+            await self.games.write(table, Change(cancel_timers=IDLE_KINDS,
+                                                      timers=[idle_timer(self.settings, now)]), now=now)
             return table.info()
 
     # ------------------------------------------------------------------ channels and servers that are gone
