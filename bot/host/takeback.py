@@ -66,14 +66,13 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
         if not trial.can_undo() and first_final is None:
             first_final = index
         for event in events:
-            kind = event["type"]
-            if kind == "reveal":
+            if event["type"] == "reveal":
                 revealed.append(int(event["site"]))
-            elif kind == "bird" and face_up:
+            elif event["type"] == "bird" and face_up:
                 bird = True
-            elif kind == "round_end":
+            elif event["type"] == "round_end":
                 ends_round = True
-            elif kind == "game_over":
+            elif event["type"] == "game_over":
                 ends_game = True
     return Risk(tuple(moves), final=first_final is not None, first_final=first_final, revealed=tuple(revealed),
                 bird=bird, scores=scores, points=points, ends_round=ends_round and not ends_game, ends_game=ends_game)

@@ -152,13 +152,13 @@ class Driver:
         return slash_for_move(move)
 
     async def play_slash(self, user: str, move: str) -> FakeMessage:
-        """Play ``move`` with a slash command in the channel (confirming a no-build card)."""
+        """Play ``move`` with a slash command in the channel (confirming a no-build card, or a move that cannot be
+        taken back)."""
         command, options = self.slash_for_move(move)
         handle = await self.slash(command, options, user=user)
         reply = await self.answer(handle)
         confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
-        if confirm:  # a card that builds nothing: "play it anyway"
-            assert move.split()[0] in ("ship", "river", "road", "pass", "double"), move
+        if confirm:  # "play it anyway" / "play it"
             click = await self.fake.click_button(reply, confirm[0]["custom_id"], user=user)
             return await self.answer(click)
         return reply
@@ -184,11 +184,12 @@ class Driver:
         """Play ``move`` with the controls of the user's turn DM."""
         message = await self.wait_turn_dm(user)
         info = self.info()
-        for select in message.selects:
-            if any(o["value"] == move for o in select["options"]):
-                return await self.fake.select(message, select["custom_id"], [move], user=user)
-        custom_id = f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}"
-        click = await self.fake.click_button(message, custom_id, user=user)
+        select = next((s for s in message.selects if any(o["value"] == move for o in s["options"])), None)
+        if select is not None:
+            click = await self.fake.select(message, select["custom_id"], [move], user=user)
+        else:
+            custom_id = f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}"
+            click = await self.fake.click_button(message, custom_id, user=user)
         callback = await click.wait_for_callback(timeout=TIMEOUT)
         if callback.content is not None:  # a confirmation question, not a deferred move
             prompt = await self.answer(click)
