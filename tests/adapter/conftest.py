@@ -190,6 +190,11 @@ class Driver:
         else:
             custom_id = f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}"
             click = await self.fake.click_button(message, custom_id, user=user)
+        return await self.confirm(click, user)
+
+    async def confirm(self, click: InteractionHandle, user: str) -> InteractionHandle:
+        """After a click on move controls: if the bot asked first (a card that builds nothing, or a move that
+        cannot be taken back, asked in place of the controls), press its confirm button; the click that played."""
         callback = await click.wait_for_callback(timeout=TIMEOUT)
         if callback.content is not None:  # a confirmation question, not a deferred move
             prompt = await self.answer(click)
