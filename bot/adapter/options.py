@@ -104,8 +104,8 @@ def build_sites(view: View, legal: list[str], current: Any, locale: str, card: s
     pending double, the chosen card, a double move's kind), and with no card chosen a move that carries its card
     ("ship 12"), so that picking "Ship · 12 · Church" alone plays it. A card that cannot build here gets no offers."""
     builds = _sites(legal, "build")
-    if builds:
-        return _as_text(site_choices(view, builds, current, locale))
+    if builds:  # a double move's next build: only with no card, or the double move, chosen
+        return _as_text(site_choices(view, builds, current, locale)) if card in (None, "double") else []
     if card == "double":
         if kind not in SINGLE_BUILDS or Move("double", kind) not in map(parse_move, legal):
             return []
