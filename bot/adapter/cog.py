@@ -14,6 +14,10 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 
+A move that cannot be taken back (the host's :meth:`~bot.host.host.Host.move_risk`) is asked first in one click
+naming what it reveals or scores (on the clicked DM or hand itself, in place of its controls); any other is played
+at once with *Undo* on its answer while :meth:`~bot.host.host.Host.undoable_by` names the user.
+
 ``games`` lists a person's open games on every server (from the database), ``settings`` shows and changes their
 own settings (``bot.host.user_settings``) with the "Forget me…" button below (which asks to confirm).
 

@@ -5,6 +5,8 @@ offered to ``/santacruz land`` and ``build`` with their labels, the scoring card
 choices of a draft or a discard, the time zones of ``/santacruz settings``; and the move meant by a
 scoring card's name or a ``choose`` option.
 What names nothing is a :class:`bot.adapter.errors.Refusal` that lists what would have been accepted.
+Every value offered is accepted as it is (issue 20): ``build``'s ``site`` is text, so that with no card chosen an
+offer carries its card ("ship 12", read by :func:`build_site`); what the command would refuse is not offered.
 """
 
 from __future__ import annotations
