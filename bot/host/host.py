@@ -32,7 +32,10 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
                     expected_seq=None) -> MoveResult
     async for result in host.run_computers(channel_id): ...      # MoveResult per computer move
     host.computer_channels() -> list[int]                  # channels whose game waits for a computer
-    await host.undo(channel_id, user_id, *, interaction_id=None, game_id=None) -> MoveResult
+    await host.undo(channel_id, user_id, *, interaction_id=None, game_id=None,
+                    expected_seq=None) -> MoveResult
+    host.move_risk(channel_id, user_id, moves) -> Risk      # what cannot be taken back (bot/host/takeback.py)
+    host.undoable_by(channel_id) -> int | None             # who may take the last move back now
     await host.away(channel_id, user_id) -> SeatChange
     await host.back(channel_id, user_id) -> SeatChange
     await host.hand_over(channel_id, user_id, target_user_id, *, can_manage=False) -> SeatChange
@@ -181,7 +184,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 import engine
-from bot.host import deadlines
+from bot.host import deadlines, takeback
 from bot.host.errors import (
     ChannelBusy,
     Damage,
@@ -999,24 +1002,23 @@ class Host:
         return _random_move(view, ai_seed)
 
     async def undo(self, channel_id: int, user_id: int, *, interaction_id: int | None = None,
-                   game_id: int | None = None) -> MoveResult:
-        """Take back the user's last move, if it revealed nothing hidden and nobody has acted since."""
+                   game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
+        """Take back the user's last move, if it revealed nothing hidden and nobody has acted since
+        (:func:`bot.host.takeback.undo_refusal`). ``expected_seq`` (an Undo button's) refuses a button whose game
+        has moved on (``stale``)."""
         async with self._lock(channel_id):
             await self._check_interaction(interaction_id)
             table = self._running(channel_id, game_id)
             seat = self._seated(table, user_id)
+            if expected_seq is not None and expected_seq != table.seq:
+                raise HostError("host.error.stale")
             self._check_not_paused(table)
-            standing = effective_moves(table.log)
-            if not standing:
-                raise HostError("host.error.undo_nothing")
-            last = standing[-1]
-            since = table.log[last.seq:]
-            if last.user_id != user_id or any(r.user_id != user_id for r in since):
-                raise HostError("host.error.undo_not_last")
             game = table.game
             assert game is not None
-            if not game.can_undo():
-                raise HostError("host.error.undo_hidden")
+            refusal = takeback.undo_refusal(table.log, game, user_id)
+            if refusal is not None:
+                raise HostError(refusal)
+            last = effective_moves(table.log)[-1]
             new = game.undo()
             with storage_refusal():
                 return await self._commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
@@ -1113,6 +1115,23 @@ class Host:
             dm_user_ids=tuple(u for s in told if (u := table.seats[s].user_id) is not None),
             game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay,
             undoable=user_id is not None and undone is None and not over and new.can_undo())
+
+    def move_risk(self, channel_id: int, user_id: int, moves: Sequence[str]) -> takeback.Risk:
+        """What ``moves`` (the user's next, in order) would do that cannot be taken back: the adapter asks a
+        confirmation naming it when ``final``, else plays at once and offers *Undo* (:mod:`bot.host.takeback`).
+        Nothing is final when the moves are not the user's to make now (playing them is refused with the reason)."""
+        if not self.legal_moves(channel_id, user_id):
+            return takeback.Risk(tuple(moves))
+        game = self._tables[channel_id].game
+        assert game is not None
+        return takeback.move_risk(game, moves)
+
+    def undoable_by(self, channel_id: int) -> int | None:
+        """The person who may take the channel's last move back now (the *Undo* button is theirs), or ``None``."""
+        table = self._tables.get(channel_id)
+        if table is None or table.status != "running" or table.game is None:
+            return None
+        return takeback.undo_owner(table.log, table.game)
 
     # ------------------------------------------------------------------ away and back
 
