@@ -35,6 +35,7 @@ from bot.adapter.views import (
     LeaderboardButton,
     MoveButton,
     MoveSelect,
+    UndoButton,
     VacationButton,
 )
 from bot.host.host import Host
@@ -98,7 +99,7 @@ class SantaCruzBot(commands.Bot):
         self.loaded_games = await self.host.load()
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(GameButton, MoveButton, MoveSelect, LeaderboardButton, ForgetButton, ForgetAskButton,
-                               VacationButton)
+                               VacationButton, UndoButton)
         await self.add_cog(SantaCruzCog(self, self.host, self.settings, render_executor=self.render_executor,
                                        loaded_games=self.loaded_games))
         if self.settings.dev_guild_id is not None:

@@ -14,6 +14,10 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 
+A move that cannot be taken back (the host's :meth:`~bot.host.host.Host.move_risk`) is asked first in one click
+naming what it reveals or scores (on the clicked DM or hand itself, in place of its controls); any other is played
+at once with *Undo* on its answer while :meth:`~bot.host.host.Host.undoable_by` names the user.
+
 ``games`` lists a person's open games on every server (from the database), ``settings`` shows and changes their
 own settings (``bot.host.user_settings``) with the "Forget me…" button below (which asks to confirm).
 
@@ -48,13 +52,22 @@ from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
 from bot.adapter.stale_tables import GoneChannels
 from bot.adapter.stale_texts import kept_open_text
 from bot.adapter.translator import locale_text
-from bot.adapter.views import abandon_view, confirm_view, forget_view, leaderboard_view, lobby_view, settings_view
+from bot.adapter.views import (
+    abandon_view,
+    confirm_view,
+    controls_view,
+    forget_view,
+    leaderboard_view,
+    lobby_view,
+    settings_view,
+    undo_view,
+)
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.pictures import Pictures
 from bot.host.ratings import BOARDS
 from bot.host.settings import Settings
-from bot.host.table import TableInfo
+from bot.host.table import MoveResult, TableInfo
 from bot.host.user_settings import MAX_REMINDER_HOURS
 from bot.host.workers import WorkerPool
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
@@ -93,6 +106,8 @@ AUTOCOMPLETE_WAIT: Final = 2.0
 database has it, it suggests nothing rather than what a copy that may be behind would allow."""
 UNKNOWN_INTERACTION: Final = 10062
 """Discord's code of a 404 for an interaction answered too late (after 3 s) or whose token expired."""
+SITE_TEXT_MAX: Final = 20
+"""The longest text ``/santacruz build site:`` takes (a number, or a site with its card: "river 12")."""
 MAX_GAME_ID: Final = 2**53
 """The largest game number ``history id:`` takes (Discord's largest safe integer option)."""
 
@@ -282,12 +297,19 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     # ------------------------------------------------------------------ moves (shared by commands and clicks)
 
     async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
-        """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally."""
+        """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally.
+
+        The host says what cannot be taken back (:meth:`bot.host.host.Host.move_risk`): the moves before the first
+        such move are played at once, and that move is asked as a one-click question naming what it reveals or
+        scores; an answer that played everything carries *Undo* while the user may take it back."""
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await self._locale(interaction)
+        risk = self.host.move_risk(channel_id, interaction.user.id, moves)
+        now = list(moves) if risk.first_final is None else list(moves[:risk.first_final])
         lines: list[str] = []
-        for i, move in enumerate(moves):
+        result: MoveResult | None = None
+        for i, move in enumerate(now):
             try:
                 result = await self.host.play(channel_id, interaction.user.id, move,
                                               interaction_id=interaction.id if i == 0 else None)
@@ -295,11 +317,30 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                 if not lines:
                     raise
                 lines.append(self.errors.host_error_text(interaction, exc, locale))
-                break
+                await reply(interaction, "\n".join(lines))
+                return
             self.background.after_move(result)
             lines.append(texts.played_text(result.move, locale, texts.names_of(result.view), result.seat,
                                            result.view))
-        await reply(interaction, "\n".join(lines))
+        if risk.first_final is not None:
+            final = moves[risk.first_final]
+            info = self.host.info(channel_id)
+            seat = self.host.seat_of(channel_id, interaction.user.id)
+            assert info is not None and seat is not None
+            view = self.host.view_for(channel_id, interaction.user.id)
+            lines.append(texts.final_question(final, risk, locale, texts.names_of(view), seat))
+            await reply(interaction, "\n".join(lines),
+                        view=confirm_view(info.game_id, info.seq, final, locale, final=True))
+            return
+        undo = self._undo_view(interaction, result, len(now), locale)
+        await reply(interaction, "\n".join(lines), **({"view": undo} if undo is not None else {}))
+
+    def _undo_view(self, interaction: discord.Interaction, result: MoveResult | None, count: int,
+                   locale: str) -> discord.ui.View | None:
+        """*Undo* for the ``count`` moves that ended in ``result``, while the host lets the user take them back."""
+        if result is None or self.host.undoable_by(result.channel_id) != interaction.user.id:
+            return None
+        return undo_view(result.game_id, result.seq, count, locale)
 
     def _confirm_or_play(self, interaction: discord.Interaction, channel_id: int, move: str) -> bool:
         """Whether ``move`` must be confirmed first (a card that builds nothing, giving up a double move)."""
@@ -311,12 +352,27 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         locale = await self._locale(interaction)
         info = self.host.info(channel_id)
         assert info is not None
-        await reply(interaction, texts.confirm_question(move, locale),
-                    view=confirm_view(info.game_id, info.seq, move, locale))
+        await reply(interaction, self._question(interaction, channel_id, move, locale, builds_nothing=True),
+                    view=confirm_view(info.game_id, info.seq, move, locale,
+                                      final=self.host.move_risk(channel_id, interaction.user.id, [move]).final))
+
+    def _question(self, interaction: discord.Interaction, channel_id: int, move: str, locale: str, *,
+                  builds_nothing: bool) -> str:
+        """The question before ``move``: it builds nothing, and/or it cannot be taken back (and what it reveals)."""
+        risk = self.host.move_risk(channel_id, interaction.user.id, [move])
+        if not risk.final:
+            return texts.confirm_question(move, locale)
+        seat = self.host.seat_of(channel_id, interaction.user.id)
+        assert seat is not None
+        names = texts.names_of(self.host.view_for(channel_id, interaction.user.id))
+        return texts.final_question(move, risk, locale, names, seat, builds_nothing=builds_nothing)
 
     async def on_move_component(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
                                 confirmed: bool) -> None:
-        """A move button or menu (in a DM, an ephemeral hand or a confirmation)."""
+        """A move button or menu (in a DM, an ephemeral hand or a confirmation): the same in a DM and the channel.
+
+        A card that builds nothing, or a move that cannot be taken back, is asked first (one click plays it);
+        any other is played at once, and its answer carries *Undo* while the user may take it back."""
         try:
             await self._refresh_game(game_id)
             self._check_origin(interaction, game_id)
@@ -324,22 +380,80 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             info = self._game(game_id)
             legal = self.host.legal_moves(info.channel_id, interaction.user.id)
             view = self.host.view_for(info.channel_id, interaction.user.id)
-            if not confirmed and move in legal and texts.needs_confirmation(move, legal, view):
-                await reply(interaction, texts.confirm_question(move, locale),
-                            view=confirm_view(game_id, seq, move, locale))
-                return
+            if not confirmed and move in legal:
+                builds_nothing = texts.needs_confirmation(move, legal, view)
+                final = self.host.move_risk(info.channel_id, interaction.user.id, [move]).final
+                if builds_nothing or final:
+                    await self._ask_in_place(interaction, game_id, seq, move, locale, builds_nothing=builds_nothing,
+                                             final=final)
+                    return
             await interaction.response.defer()
             result = await self.host.play(info.channel_id, interaction.user.id, move, interaction_id=interaction.id,
                                           game_id=game_id, expected_seq=seq)
             message = interaction.message
-            self.background.after_move(result, clicked=message.id if message is not None and not confirmed else None)
+            self.background.after_move(result, clicked=message.id if message is not None else None)
             played = texts.played_text(result.move, locale, texts.names_of(result.view), result.seat,
                                        result.view)
-            if confirmed or message is None:
-                await interaction.edit_original_response(content=played, view=None)
-            else:
-                content = texts.clip(f"{message.content}\n**{played}**", texts.MESSAGE_MAX)
-                await interaction.edit_original_response(content=content, view=None)
+            undo = self._undo_view(interaction, result, 1, locale)
+            base, asked = texts.split_question(message.content) if message is not None else ("", False)
+            if message is None or (confirmed and not asked):  # a question of its own (a command's answer)
+                await interaction.edit_original_response(content=played, view=undo)
+            else:  # the controls clicked, or the question they asked in place
+                content = texts.clip(f"{base}\n**{played}**", texts.MESSAGE_MAX)
+                await interaction.edit_original_response(content=content, view=undo)
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
+
+    async def _ask_in_place(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, locale: str,
+                            *, builds_nothing: bool, final: bool) -> None:
+        """Ask before ``move`` on the message whose controls were clicked (a turn DM, or the hand of ``status``):
+        its question in place of the controls, *Play it* and *Back* (no second message)."""
+        info = self._game(game_id)
+        question = self._question(interaction, info.channel_id, move, locale, builds_nothing=builds_nothing)
+        message = interaction.message
+        if message is None:
+            await reply(interaction, question, view=confirm_view(game_id, seq, move, locale, final=final))
+            return
+        await interaction.response.edit_message(content=texts.with_question(message.content, question),
+                                                view=confirm_view(game_id, seq, move, locale, final=final,
+                                                                  in_place=True),
+                                                allowed_mentions=ALLOWED_MENTIONS)
+
+    async def _button_controls(self, interaction: discord.Interaction, game_id: int) -> None:
+        """*Back* from a question asked in place: the message's own text and the move controls of now again."""
+        locale = await self._locale(interaction)
+        info = self._game(game_id)
+        controls = None
+        if info.status == "running" and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
+            view = self.host.view_for(info.channel_id, interaction.user.id)
+            controls = controls_view(info.game_id, info.seq, view, locale)
+        content = texts.split_question(interaction.message.content)[0] if interaction.message is not None else ""
+        await interaction.response.edit_message(content=content, view=controls, allowed_mentions=ALLOWED_MENTIONS)
+
+    async def on_undo_button(self, interaction: discord.Interaction, game_id: int, seq: int, count: int) -> None:
+        """*Undo* on the answer to a move: take back its ``count`` moves while the game is still where the move
+        left it (the host refuses a stale button, someone else's, or a move that revealed something)."""
+        try:
+            await self._refresh_game(game_id)
+            self._check_origin(interaction, game_id)
+            locale = await self._locale(interaction)
+            info = self._game(game_id)
+            await interaction.response.defer()
+            lines: list[str] = []
+            for i in range(count):
+                try:
+                    result = await self.host.undo(info.channel_id, interaction.user.id,
+                                                  interaction_id=interaction.id if i == 0 else None, game_id=game_id,
+                                                  expected_seq=seq + i)
+                except HostError as exc:
+                    if not lines:
+                        raise
+                    lines.append(self.errors.host_error_text(interaction, exc, locale))
+                    break
+                self.background.after_move(result)
+                lines.append(t("bot.reply.undone", locale,
+                               move=describe_move(result.move, locale, texts.names_of(result.view), result.seat)))
+            await interaction.edit_original_response(content="\n".join(lines), view=None)
         except Exception as exc:
             await self.handle_error(interaction, exc)
 
@@ -531,12 +645,15 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.describe(card=_opt("build", "card"), site=_opt("build", "site"), kind=_opt("build", "kind"))
     @app_commands.choices(card=CARD_CHOICES, kind=KIND_CHOICES)
     async def build(self, interaction: discord.Interaction, card: str | None = None,
-                    site: Range[int, 1, 999] | None = None, kind: str | None = None) -> None:
+                    site: Range[str, 1, SITE_TEXT_MAX] | None = None, kind: str | None = None) -> None:
+        """``site`` is text: a site's number, or what autocomplete offers with no card chosen, a site that carries
+        its card ("ship 12", :func:`bot.adapter.options.build_site`), so that every offer is played as picked."""
         card, kind = self._chosen(card, CARD_CHOICES), self._chosen(kind, KIND_CHOICES)
+        card, site_number = options.build_site(site, card, await self._locale(interaction))
         channel_id = self._channel_for(interaction)
         legal = [parse_move(m) for m in self.host.legal_moves(channel_id, interaction.user.id)]
         you = self.host.view_for(channel_id, interaction.user.id).get("you") if legal else None
-        plan = plan_build(legal, you.get("build_sites") if you is not None else None, card, site, kind)
+        plan = plan_build(legal, you.get("build_sites") if you is not None else None, card, site_number, kind)
         if plan.problem == "need_site":
             raise Refusal("bot.error.need_site", sites=", ".join(map(str, plan.sites)))
         if plan.problem is not None:
@@ -889,7 +1006,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         return options.land_sites(view, legal, current, await self._locale(interaction))
 
     @build.autocomplete("site")
-    async def _build_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
+    async def _build_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[str]]:
         context = await self._autocomplete_context(interaction)
         if context is None:
             return []
@@ -904,8 +1021,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         context = await self._autocomplete_context(interaction)
         if context is None:
             return []
-        view, _ = context
-        return options.score_cards(view, current, await self._locale(interaction))
+        view, legal = context
+        return options.score_cards(view, legal, current, await self._locale(interaction))
 
     @choose.autocomplete("option")
     async def _choose_options(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:

@@ -5,6 +5,8 @@ offered to ``/santacruz land`` and ``build`` with their labels, the scoring card
 choices of a draft or a discard, the time zones of ``/santacruz settings``; and the move meant by a
 scoring card's name or a ``choose`` option.
 What names nothing is a :class:`bot.adapter.errors.Refusal` that lists what would have been accepted.
+Every value offered is accepted as it is (issue 20): ``build``'s ``site`` is text, so that with no card chosen an
+offer carries its card ("ship 12", read by :func:`build_site`); what the command would refuse is not offered.
 """
 
 from __future__ import annotations
@@ -97,31 +99,67 @@ def land_sites(view: View, legal: list[str], current: Any, locale: str) -> list[
 
 
 def build_sites(view: View, legal: list[str], current: Any, locale: str, card: str | None,
-                kind: str | None) -> list[Choice[int]]:
-    """The sites for ``/santacruz build``: a pending double's builds, the chosen card's, or every card's."""
+                kind: str | None) -> list[Choice[str]]:
+    """The sites for ``/santacruz build``: a pending double's builds, the chosen card's, or every card's.
+
+    Each value is accepted as it is (:func:`build_site` reads it): a site's number where the card is known (a
+    pending double, the chosen card, a double move's kind), and with no card chosen a move that carries its card
+    ("ship 12"), so that picking "Ship · 12 · Church" alone plays it. A card that cannot build here gets no offers."""
     builds = _sites(legal, "build")
-    if builds:
-        return site_choices(view, builds, current, locale)
+    if builds:  # a double move's next build: only with no card, or the double move, chosen
+        return _as_text(site_choices(view, builds, current, locale)) if card in (None, "double") else []
     if card == "double":
         if kind not in SINGLE_BUILDS or Move("double", kind) not in map(parse_move, legal):
             return []
-        return site_choices(view, list(view["you"].get("build_sites", {}).get(kind, [])), current, locale)
+        return _as_text(site_choices(view, list(view["you"].get("build_sites", {}).get(kind, [])), current, locale))
     if card in SINGLE_BUILDS:
-        return site_choices(view, _sites(legal, card), current, locale)
-    choices: list[Choice[int]] = []
+        return _as_text(site_choices(view, _sites(legal, card), current, locale))
+    if card is not None or kind is not None:
+        return []  # a card or kind the command refuses with no site: nothing to offer
+    choices: list[Choice[str]] = []
     for single in SINGLE_BUILDS:
         prefix = t(f"game.card.{single}.short", locale) + texts.SEP
-        choices += site_choices(view, _sites(legal, single), current, locale, prefix)
+        choices += [Choice(name=c.name, value=f"{single} {c.value}")
+                    for c in site_choices(view, _sites(legal, single), current, locale, prefix)]
     return choices[:CHOICES_MAX]
 
 
-def score_cards(view: View, current: str, locale: str) -> list[Choice[str]]:
-    """The scoring cards in the hand, with what each would score now for the seat and the best other seat, and their
-    text, that match what was typed."""
+def _as_text(choices: list[Choice[int]]) -> list[Choice[str]]:
+    """Site choices for the ``build`` command's ``site`` option, which is text (it may carry a card)."""
+    return [Choice(name=c.name, value=str(c.value)) for c in choices]
+
+
+def build_site(site: str | None, card: str | None, locale: str) -> tuple[str | None, int | None]:
+    """The card and site meant by ``/santacruz build``'s ``card`` and ``site`` options: ``site`` is a site's
+    number, or a move that carries its card ("ship 12", as autocomplete offers it with no card chosen; "build 12"
+    for a double move's build). A card in ``site`` that differs from ``card`` is refused, as is text naming no
+    site."""
+    if site is None:
+        return card, None
+    text = site.strip().lower()
+    if text.isdigit():
+        return card, int(text)
+    try:
+        move = parse_move(text)
+    except IllegalMove:
+        move = None
+    if move is None or move.site is None or move.verb not in (*SINGLE_BUILDS, "build"):
+        raise Refusal("bot.error.bad_value", value=texts.esc(site))
+    carried = move.verb if move.verb in SINGLE_BUILDS else None
+    if carried is not None and card not in (None, carried):
+        raise Refusal("bot.error.site_other_card", site_card=t(f"game.card.{carried}.one", locale),
+                      card=t(f"game.card.{card}.one", locale))
+    return card or carried, move.site
+
+
+def score_cards(view: View, legal: list[str], current: str, locale: str) -> list[Choice[str]]:
+    """The scoring cards the seat may score now (``legal``: none unless it is their turn), with what each would score
+    now for the seat and the best other seat, and their text, that match what was typed."""
     typed = (current or "").strip().lower()
     choices = []
-    now = texts.scores_now(view)
-    for card in dict.fromkeys(view["you"]["scoring_cards"]):
+    playable = {m.card for m in map(parse_move, legal) if m.verb == "score"}
+    now = texts.scores_now(view) if playable else {}
+    for card in dict.fromkeys(c for c in view["you"]["scoring_cards"] if c in playable):
         label = f"{texts.score_label(view, card, locale, now)} — {texts.scoring_text(card, locale)}"
         if typed and typed not in label.lower() and not card.startswith(typed):
             continue

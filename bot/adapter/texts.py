@@ -15,6 +15,7 @@ from typing import Any, Final
 import discord
 
 from bot.host.table import MoveResult, PastGame, SeatChange, StartResult, TableInfo
+from bot.host.takeback import Risk
 from engine import (
     BUILDING_CARDS,
     BUILDINGS,
@@ -232,6 +233,52 @@ def confirm_question(move: str, locale: str) -> str:
     if m.verb == "double":
         return t("bot.confirm.no_build_double", locale, kind=t(f"game.card.{m.kind}.short", locale))
     return t("bot.confirm.no_build", locale, card=t(f"game.card.{m.card}.one", locale))
+
+
+def cannot_undo_text(risk: Risk, locale: str) -> str:
+    """What a final move does that cannot be taken back, in words: "site 12 is turned face up; you draw a bird
+    chip" (only what everyone may know, :class:`bot.host.takeback.Risk`)."""
+    parts = []
+    if risk.scores is not None:
+        parts.append(t("bot.confirm.what.score", locale, card=scoring_name(risk.scores, locale), count=risk.points))
+    if risk.revealed:
+        parts.append(t("bot.confirm.what.reveal", locale, count=len(risk.revealed),
+                       sites=", ".join(map(str, risk.revealed))))
+    if risk.bird:
+        parts.append(t("bot.confirm.what.bird", locale))
+    if risk.ends_round:
+        parts.append(t("bot.confirm.what.round", locale))
+    if risk.ends_game:
+        parts.append(t("bot.confirm.what.game_over", locale))
+    return "; ".join(parts) or t("bot.confirm.what.hidden", locale)
+
+
+def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], seat: int, *,
+                   builds_nothing: bool = False) -> str:
+    """The one-click question before a move that cannot be taken back, naming what it reveals or scores (after
+    the no-build question when the card also builds nothing)."""
+    if builds_nothing:
+        note = t("bot.confirm.final_note", locale, what=cannot_undo_text(risk, locale))
+        return f"{confirm_question(move, locale)}\n{note}"
+    return t("bot.confirm.final", locale, move=describe_move(move, locale, names, seat),
+             what=cannot_undo_text(risk, locale))
+
+
+QUESTION_SEP: Final = "\n\u2063\n"
+"""Between a message with move controls and the question a click on them asked in place (an invisible separator
+on a line of its own), so that *Back* and the answer can take the question off again."""
+
+
+def with_question(content: str, question: str) -> str:
+    """A message with move controls, asking ``question`` below its own text (in place of a second message)."""
+    base = split_question(content)[0]
+    return clip(base, MESSAGE_MAX - len(QUESTION_SEP) - len(question)) + QUESTION_SEP + question
+
+
+def split_question(content: str) -> tuple[str, bool]:
+    """A message's own text without a question asked in place, and whether it had one."""
+    base, sep, _ = content.partition(QUESTION_SEP)
+    return base, bool(sep)
 
 
 def public_move(move: str) -> str:

@@ -5,11 +5,14 @@ matches a click's ``custom_id`` against the templates and rebuilds the item from
 it sits on and however old that message is. The ids::
 
     sc:<game_id>:<action>               join leave addbot removebot start abandon cancel rematch hand keepopen
+                                        controls (back from a question asked in place to the move controls)
     sc:<game_id>:hand:<seq>             "My cards" under the post of position seq (seq marks the post)
     sc:<game_id>:undo:<seq>             "Undo" under the post of the mover's move seq (the host checks it is theirs)
     sc:<game_id>:<seq>:<move>           a move in notation, spaces as "_" (land_12, double_road, score_gold10)
     sc:<game_id>:<seq>:<move>:ok        the same move, confirmed (a building card that builds nothing)
     sc:<game_id>:<seq>:pick:<group>     a select menu of moves; its option values are move notations
+    sc:undo:<game_id>:<seq>:<count>     "Undo" on the answer to a move: take back its ``count`` moves (a double
+                                        move and its first build are two) while the game is still at ``seq``
     sc:board:<by>:<page>                a leaderboard page (by rating, wins or games; pages from 0)
     sc:forget:<user_id>                 forget-me, confirmed by the user who asked
     sc:vac:<game_id>:<seat>:<choice>    a vote on the vacation of the seat: pause or computer
@@ -45,7 +48,7 @@ from engine import SINGLE_BUILDS, VERBS, View, parse_move
 from i18n import t
 
 GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand",
-                       "keepopen", "undo")
+                       "keepopen", "undo", "controls")
 PICK_GROUPS: Final = ("land", *SINGLE_BUILDS, "build", "score", "discard")
 """Moves offered in a select menu, one menu per group (each has at most 25 options on any island)."""
 SELECT_MAX: Final = 25
@@ -74,6 +77,8 @@ class Clicks(Protocol):
     async def on_vacation_vote(self, interaction: discord.Interaction, game_id: int, seat: int,
                                choice: str) -> None: ...
     async def on_forget_ask(self, interaction: discord.Interaction, user_id: int) -> None: ...
+
+    async def on_undo_button(self, interaction: discord.Interaction, game_id: int, seq: int, count: int) -> None: ...
 
 
 def _cog(interaction: discord.Interaction) -> Clicks:
@@ -190,11 +195,46 @@ def lobby_view(info: TableInfo, locale: str) -> discord.ui.View | None:
     return view
 
 
-def confirm_view(game_id: int, seq: int, move: str, locale: str) -> discord.ui.View:
+def confirm_view(game_id: int, seq: int, move: str, locale: str, *, final: bool = False,
+                 in_place: bool = False) -> discord.ui.View:
+    """The one click that plays ``move`` after its question ("Play it anyway" for a card that builds nothing,
+    "Play it" for a move that cannot be taken back), and Cancel; ``in_place`` (the question replaced the controls
+    of the message clicked): *Back* to those controls instead."""
     view = discord.ui.View(timeout=None)
-    view.add_item(MoveButton(game_id, seq, move, confirmed=True, label=t("bot.button.play_anyway", locale),
-                             style=discord.ButtonStyle.danger))
-    view.add_item(GameButton(game_id, "cancel", label=t("bot.button.cancel", locale)))
+    label = t("bot.button.play_final" if final else "bot.button.play_anyway", locale)
+    view.add_item(MoveButton(game_id, seq, move, confirmed=True, label=label, style=discord.ButtonStyle.danger))
+    if in_place:
+        view.add_item(GameButton(game_id, "controls", label=t("bot.button.back", locale)))
+    else:
+        view.add_item(GameButton(game_id, "cancel", label=t("bot.button.cancel", locale)))
+    return view
+
+
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"sc:undo:(?P<game>[0-9]{1,20}):(?P<seq>[0-9]{1,9}):(?P<count>[12])"):
+    """Takes back the ``count`` moves its answer played, while the game is still at ``seq`` (the host decides
+    whether the clicker may: :meth:`bot.host.host.Host.undo`)."""
+
+    def __init__(self, game_id: int, seq: int, count: int, *, label: str = "",
+                 item: discord.ui.Button[Any] | None = None) -> None:
+        self.game_id, self.seq, self.count = game_id, seq, count
+        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=discord.ButtonStyle.secondary,
+                                                   custom_id=f"sc:undo:{game_id}:{seq}:{count}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> UndoButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["seq"]), int(match["count"]), item=item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_undo_button(interaction, self.game_id, self.seq, self.count)
+
+
+def undo_view(game_id: int, seq: int, count: int, locale: str) -> discord.ui.View:
+    """"Undo" under the answer to a move that revealed nothing (the game is at ``seq`` after its ``count`` moves)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(game_id, seq, count, label=t("bot.button.undo", locale)))
     return view
 
 

@@ -38,7 +38,10 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
                     expected_seq=None) -> MoveResult
     async for result in host.run_computers(channel_id): ...      # MoveResult per computer move
     host.computer_channels() -> list[int]                  # channels whose game waits for a computer
-    await host.undo(channel_id, user_id, *, interaction_id=None, game_id=None) -> MoveResult
+    await host.undo(channel_id, user_id, *, interaction_id=None, game_id=None,
+                    expected_seq=None) -> MoveResult
+    host.move_risk(channel_id, user_id, moves) -> Risk      # what cannot be taken back (bot/host/takeback.py)
+    host.undoable_by(channel_id) -> int | None             # who may take the last move back now
     await host.away(channel_id, user_id) -> SeatChange
     await host.back(channel_id, user_id) -> SeatChange
     await host.hand_over(channel_id, user_id, target_user_id, *, can_manage=False) -> SeatChange
@@ -216,6 +219,7 @@ from bot.host.table import (
     Table,
     TableInfo,
 )
+from bot.host.takeback import Risk
 from bot.host.timers import Schedule, TimerHandler
 from bot.host.user_settings import OpenGame, UserSettings
 from bot.host.vacation import Vacations
@@ -354,8 +358,15 @@ class Host:
                                          expected_seq=expected_seq)
 
     async def undo(self, channel_id: int, user_id: int, *, interaction_id: int | None = None,
-                   game_id: int | None = None) -> MoveResult:
-        return await self.playing.undo(channel_id, user_id, interaction_id=interaction_id, game_id=game_id)
+                   game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
+        return await self.playing.undo(channel_id, user_id, interaction_id=interaction_id, game_id=game_id,
+                                       expected_seq=expected_seq)
+
+    def move_risk(self, channel_id: int, user_id: int, moves: Sequence[str]) -> Risk:
+        return self.playing.move_risk(channel_id, user_id, moves)
+
+    def undoable_by(self, channel_id: int) -> int | None:
+        return self.playing.undoable_by(channel_id)
 
     async def away(self, channel_id: int, user_id: int) -> SeatChange:
         return await self.playing.away(channel_id, user_id)

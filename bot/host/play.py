@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.host import deadlines
+from bot.host import deadlines, takeback
 from bot.host.change import Change
 from bot.host.errors import HostError
 from bot.host.games import GameFactory, Games
@@ -74,26 +74,42 @@ class Play:
             return await self.commit(table, new, seat, user_id, text, interaction_id, events)
 
     async def undo(self, channel_id: int, user_id: int, *, interaction_id: int | None = None,
-                   game_id: int | None = None) -> MoveResult:
-        """Take back the user's last move, if it revealed nothing hidden and nobody has acted since."""
+                   game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
+        """Take back the user's last move, if it revealed nothing hidden and nobody has acted since
+        (:func:`bot.host.takeback.undo_refusal`). ``expected_seq`` (an Undo button's) refuses a button whose game
+        has moved on (``stale``)."""
         async with self.games.change(channel_id):
             await self.games.check_interaction(interaction_id)
             table = self.games.running(channel_id, game_id)
             seat = self.games.seated(table, user_id)
+            if expected_seq is not None and expected_seq != table.seq:
+                raise HostError("host.error.stale")
             self.check_not_paused(table)
-            standing = effective_moves(table.log)
-            if not standing:
-                raise HostError("host.error.undo_nothing")
-            last = standing[-1]
-            since = table.log[last.seq:]
-            if last.user_id != user_id or any(r.user_id != user_id for r in since):
-                raise HostError("host.error.undo_not_last")
             game = table.game
             assert game is not None
-            if not game.can_undo():
-                raise HostError("host.error.undo_hidden")
+            refusal = takeback.undo_refusal(table.log, game, user_id)
+            if refusal is not None:
+                raise HostError(refusal)
+            last = effective_moves(table.log)[-1]
             new = game.undo()
             return await self.commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
+
+    def move_risk(self, channel_id: int, user_id: int, moves: Sequence[str]) -> takeback.Risk:
+        """What ``moves`` (the user's next, in order) would do that cannot be taken back: the adapter asks a
+        confirmation naming it when ``final``, else plays at once and offers *Undo* (:mod:`bot.host.takeback`).
+        Nothing is final when the moves are not the user's to make now (playing them is refused with the reason)."""
+        if not self.legal_moves(channel_id, user_id):
+            return takeback.Risk(tuple(moves))
+        game = self.games.tables[channel_id].game
+        assert game is not None
+        return takeback.move_risk(game, moves)
+
+    def undoable_by(self, channel_id: int) -> int | None:
+        """The person who may take the channel's last move back now (the *Undo* button is theirs), or ``None``."""
+        table = self.games.tables.get(channel_id)
+        if table is None or table.status != "running" or table.game is None:
+            return None
+        return takeback.undo_owner(table.log, table.game)
 
     async def commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
                       interaction_id: int | None, events: list[Event], *,

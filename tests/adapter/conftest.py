@@ -165,14 +165,19 @@ class Driver:
         return slash_for_move(move)
 
     async def play_slash(self, user: str, move: str) -> FakeMessage:
-        """Play ``move`` with a slash command in the channel (confirming a no-build card)."""
+        """Play ``move`` with a slash command in the channel (confirming a no-build card, or a move that cannot be
+        taken back)."""
         command, options = self.slash_for_move(move)
-        handle = await self.slash(command, options, user=user)
-        reply = await self.answer(handle)
+        return await self.slash_confirmed(command, options, user)
+
+    async def slash_confirmed(self, command: str, options: dict[str, Any], user: str,
+                              locale: str | None = None) -> FakeMessage:
+        """``/santacruz <command>`` by ``user``, pressing the confirm button when the bot asks first (a no-build
+        card, a move that cannot be taken back); the answer of the move that was played."""
+        reply = await self.answer(await self.slash(command, options, user=user, locale=locale))
         confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
-        if confirm:  # a card that builds nothing: "play it anyway"
-            assert move.split()[0] in ("ship", "river", "road", "pass", "double"), move
-            click = await self.fake.click_button(reply, confirm[0]["custom_id"], user=user)
+        if confirm:  # "play it anyway" / "play it"
+            click = await self.fake.click_button(reply, confirm[0]["custom_id"], user=user, locale=locale)
             return await self.answer(click)
         return reply
 
@@ -197,11 +202,17 @@ class Driver:
         """Play ``move`` with the controls of the user's turn DM."""
         message = await self.wait_turn_dm(user)
         info = self.info()
-        for select in message.selects:
-            if any(o["value"] == move for o in select["options"]):
-                return await self.fake.select(message, select["custom_id"], [move], user=user)
-        custom_id = f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}"
-        click = await self.fake.click_button(message, custom_id, user=user)
+        select = next((s for s in message.selects if any(o["value"] == move for o in s["options"])), None)
+        if select is not None:
+            click = await self.fake.select(message, select["custom_id"], [move], user=user)
+        else:
+            custom_id = f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}"
+            click = await self.fake.click_button(message, custom_id, user=user)
+        return await self.confirm(click, user)
+
+    async def confirm(self, click: InteractionHandle, user: str) -> InteractionHandle:
+        """After a click on move controls: if the bot asked first (a card that builds nothing, or a move that
+        cannot be taken back, asked in place of the controls), press its confirm button; the click that played."""
         callback = await click.wait_for_callback(timeout=TIMEOUT)
         if callback.content is not None:  # a confirmation question, not a deferred move
             prompt = await self.answer(click)

@@ -86,31 +86,36 @@ async def test_autocomplete_lists_legal_sites_and_own_cards_in_words(driver: Dri
     other = "bob" if mover == "alice" else "alice"
     handle = await fake.autocomplete("santacruz land", "site", "", user=other, channel=driver.channel)
     assert (await handle.wait_for_callback(timeout=TIMEOUT)).choices == []
-    # scoring cards: your own, by name, what each would score now for you and the best other player, and text
-    own = driver.host.view_for(driver.channel.id, fake.user(other).id)["you"]["scoring_cards"]
+    # scoring cards: none before they may be scored (a value offered is a value accepted)
     handle = await fake.autocomplete("santacruz score", "card", "", user=other, channel=driver.channel,
                                      locale="en-US")
-    choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
-    assert sorted(c["value"] for c in choices) == sorted(set(own))
-    assert all(c["name"].startswith(t(f"game.scoring.{c['value']}.name", "en") + " · now: you ") for c in choices)
-    assert all(" — " in c["name"] for c in choices)
+    assert (await handle.wait_for_callback(timeout=TIMEOUT)).choices == []
     # build sites follow the chosen card
     while driver.host.public_view(driver.channel.id)["phase"] != "play":
         await driver.play_turn()
     await driver.settle()
     mover = driver.to_move_user()
     assert mover is not None
+    # scoring cards on your turn: your own, by name, what each would score now for you and the best other player,
+    # and text
+    own = driver.host.view_for(driver.channel.id, fake.user(mover).id)["you"]["scoring_cards"]
+    handle = await fake.autocomplete("santacruz score", "card", "", user=mover, channel=driver.channel,
+                                     locale="en-US")
+    choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
+    assert sorted(c["value"] for c in choices) == sorted(set(own))
+    assert all(c["name"].startswith(t(f"game.scoring.{c['value']}.name", "en") + " · now: you ") for c in choices)
+    assert all(" — " in c["name"] for c in choices)
     legal = driver.host.legal_moves(driver.channel.id, fake.user(mover).id)
     handle = await fake.autocomplete("santacruz build", "site", "", {"card": "ship"}, user=mover,
                                      channel=driver.channel)
     choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
-    assert [c["value"] for c in choices] == [int(m.split()[1]) for m in legal if m.startswith("ship ")][:25]
+    assert [c["value"] for c in choices] == [m.split()[1] for m in legal if m.startswith("ship ")][:25]
     # a double move: the sites its first build could take, known before it is played
     you = driver.host.view_for(driver.channel.id, fake.user(mover).id)["you"]
     handle = await fake.autocomplete("santacruz build", "site", "", {"card": "double", "kind": "ship"},
                                      user=mover, channel=driver.channel)
     choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
-    assert [c["value"] for c in choices] == you["build_sites"]["ship"][:25]
+    assert [c["value"] for c in choices] == [str(site) for site in you["build_sites"]["ship"][:25]]
     assert choices  # the coast always has free sites at this point
 
 

@@ -203,15 +203,12 @@ async def test_dms_blocked_at_join_and_during_the_game(driver: Driver) -> None:
             info = driver.info()
             for select in hand.selects:
                 if any(o["value"] == move for o in select["options"]):
-                    await fake.select(hand, select["custom_id"], [move], user="carol")
+                    click = await fake.select(hand, select["custom_id"], [move], user="carol")
                     break
             else:
                 cid = f"sc:{info.game_id}:{seq}:{move.replace(' ', '_')}"
                 click = await fake.click_button(hand, cid, user="carol")
-                if (await click.wait_for_callback(timeout=TIMEOUT)).content is not None:
-                    prompt = await driver.answer(click)
-                    ok = next(b["custom_id"] for b in prompt.buttons if b["custom_id"].endswith(":ok"))
-                    await fake.click_button(prompt, ok, user="carol")
+            await driver.confirm(click, "carol")  # asked first if it cannot be taken back
             await driver.wait_seq(seq + 1)
         else:
             await driver.play_turn("slash" if user == "bob" else "dm")
@@ -232,9 +229,12 @@ async def test_double_click_and_simultaneous_actions(driver: Driver) -> None:
     dm = await driver.wait_turn_dm(mover)
     move = driver.pick(mover)
     select = next(s for s in dm.selects if any(o["value"] == move for o in s["options"]))
-    # the same menu used twice at once
-    first = fake.build_select(dm, select["custom_id"], [move], user=mover, locale="en-US")
-    second = fake.build_select(dm, select["custom_id"], [move], user=mover, locale="en-US")
+    # a landing turns tiles face up: the menu asks first, in place; its "Play it" pressed twice at once
+    asked = await fake.select(dm, select["custom_id"], [move], user=mover, locale="en-US")
+    prompt = await driver.answer(asked)
+    ok = next(b["custom_id"] for b in prompt.buttons if b["custom_id"].endswith(":ok"))
+    first = fake.build_button_click(prompt, ok, user=mover, locale="en-US")
+    second = fake.build_button_click(prompt, ok, user=mover, locale="en-US")
     await fake.dispatch_interactions(first, second)
     await driver.wait_seq(seq + 1)
     await driver.settle()
@@ -265,16 +265,22 @@ async def test_double_click_and_simultaneous_actions(driver: Driver) -> None:
                                  channel=driver.channel, locale="en-US"),
     ]
     await fake.dispatch_interactions(*handles)
+    questions = [await driver.answer(handle) for handle in handles]
+    assert questions[2].text.startswith("It is not your turn")
+    assert driver.info().seq == seq, "a landing is asked first, by the command and by the menu"
+    # both questions answered at once: exactly one of the mover's two moves is made
+    clicks = [fake.build_button_click(q, next(b["custom_id"] for b in q.buttons if b["custom_id"].endswith(":ok")),
+                                      user=mover, locale="en-US") for q in questions[:2]]
+    await fake.dispatch_interactions(*clicks)
     await driver.wait_seq(seq + 1)
     await driver.settle()
     texts = []
-    for handle in handles:
+    for handle in clicks:
         await handle.wait_for_callback(timeout=TIMEOUT)
         message = await handle.wait_until(lambda h: [m for m in h.messages if not m.loading], what="an answer")
         texts.append(message[-1].text)
     assert driver.info().seq == seq + 1, "exactly one of the mover's two moves was made"
-    assert texts[2].startswith("It is not your turn")
-    done = [x for x in texts[:2] if x.startswith("Done:") or "**Done:" in x]
+    done = [x for x in texts if x.startswith("Done:") or "**Done:" in x]
     assert len(done) == 1, texts
     assert len(board_posts(fake, driver.channel)) == 1 + seq + 1
 
@@ -293,9 +299,14 @@ async def test_an_unexpected_error_is_logged_and_answered_with_an_apology(driver
     monkeypatch.setattr(driver.host, "play", broken)
     command, options = driver.slash_for_move(move)
     reply = await driver.answer(await driver.slash(command, options, user=mover, locale="en-US"))
+    what = f"santacruz {command}"
+    confirm = [b["custom_id"] for b in reply.buttons if b["custom_id"].endswith(":ok")]
+    if confirm:  # a landing that turns tiles face up is asked first: the click plays it
+        reply = await driver.answer(await driver.fake.click_button(reply, confirm[0], user=mover, locale="en-US"))
+        what = confirm[0]
     assert reply.ephemeral and reply.text == t("bot.error.unexpected", "en")
     assert driver.runner is not None
     errors = driver.runner.errors
     assert len(errors) == 1 and "the database is on fire" in errors[0]
-    assert errors[0].splitlines()[0] == f"bot.adapter.cog: unexpected error while handling santacruz {command}"
+    assert errors[0].splitlines()[0] == f"bot.adapter.cog: unexpected error while handling {what}"
     errors.clear()

@@ -12,23 +12,12 @@ from bot.host.change import Change
 from bot.host.store import Store
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
-from tests.fakediscord import FakeDiscord, InteractionHandle
 
 
 async def stored_moves(driver: Driver) -> list[tuple[int, str, int | None]]:
     info = driver.info()
     assert driver.bot.store is not None
     return [(r.seq, r.move, r.interaction_id) for r in await driver.bot.store.moves(info.game_id)]
-
-
-def resend(fake: FakeDiscord, original: InteractionHandle, command: str, options: dict[str, Any],
-           user: str, channel: Any) -> InteractionHandle:
-    """The same interaction (same id) delivered again, as after a lost acknowledgement."""
-    again = fake.build_slash_command(command, options, user=user, channel=channel)
-    again.payload["id"] = str(original.id)
-    again.id = original.id
-    fake.interactions[original.id] = again
-    return again
 
 
 async def test_stopped_mid_game_and_finished_by_a_new_bot(driver: Driver) -> None:
@@ -55,7 +44,7 @@ async def test_stopped_mid_game_and_finished_by_a_new_bot(driver: Driver) -> Non
     move = driver.pick(user)
     for select in old_dm.selects:
         if any(o["value"] == move for o in select["options"]):
-            click = await fake.select(old_dm, select["custom_id"], [move], user=user)
+            click = await driver.confirm(await fake.select(old_dm, select["custom_id"], [move], user=user), user)
             break
     else:
         click = await driver.play_dm(user, move)
@@ -97,9 +86,11 @@ async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -
         task.cancel()
         await asyncio.sleep(0)
 
-    store.apply = append_then_die  # type: ignore[method-assign]
     command, options = driver.slash_for_move(move)
-    handle = await driver.slash(command, options, user=user)
+    question = await driver.answer(await driver.slash(command, options, user=user))
+    ok = next(b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":ok"))  # a landing is asked
+    store.apply = append_then_die  # type: ignore[method-assign]
+    handle = await fake.click_button(question, ok, user=user)
     await asyncio.wait_for(committed.wait(), TIMEOUT)
     await driver.stop()
     assert len(board_posts(fake, driver.channel)) == posts_before, "nothing was posted: the bot died first"
@@ -125,7 +116,10 @@ async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -
     assert recovered.text.startswith("• ") and f"<@{fake.user(next_user).id}>" in recovered.text
     await driver.wait_turn_dm(next_user)
     # Discord sends the same interaction again: answered, not applied twice
-    again = resend(fake, handle, f"santacruz {command}", options, user, driver.channel)
+    again = fake.build_button_click(question, ok, user=user)
+    again.payload["id"] = str(handle.id)
+    again.id = handle.id
+    fake.interactions[handle.id] = again
     await fake.dispatch_interactions(again)
     reply = await driver.answer(again)
     assert reply.ephemeral and reply.text == t("host.error.already_done", fake.user(user).locale)

@@ -48,6 +48,8 @@ async def test_a_move_on_a_locked_row_is_refused_within_busy_timeout_and_status_
         assert mover is not None
         move = driver.pick(mover, lambda legal: next(m for m in legal if m.startswith("land ")))
         command, options = driver.slash_for_move(move)
+        question = await driver.answer(await driver.slash(command, options, user=mover))  # a landing is asked first
+        ok = next(b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":ok"))
         loop = asyncio.get_running_loop()
         locker = await asyncpg.connect(pg_url)
         try:
@@ -55,7 +57,7 @@ async def test_a_move_on_a_locked_row_is_refused_within_busy_timeout_and_status_
             await holding.start()
             assert await locker.fetchval("SELECT id FROM games WHERE id = $1 FOR UPDATE", info.game_id)
             started = loop.time()
-            playing = await driver.slash(command, options, user=mover)
+            playing = await driver.fake.click_button(question, ok, user=mover)
             await poll(lambda: waits_for_a_lock(locker), timeout=TIMEOUT,
                        description="the move to wait for the game's row")
 

@@ -98,7 +98,7 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
             reply = await answer(driver, "choose", {"option": move}, user, locale)
         else:
             site = int(move.split()[1])
-            reply = await answer(driver, "land", {"site": site}, user, locale)
+            reply = await driver.slash_confirmed("land", {"site": site}, user, DISCORD_LOCALES[locale])
             tile = game_of(driver).site_tile[site]
             seat = driver.host.seat_of(driver.channel.id, driver.fake.user(user).id)
             names = [p["name"] for p in driver.host.public_view(driver.channel.id)["players"]]

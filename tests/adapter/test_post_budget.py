@@ -75,7 +75,7 @@ async def play(driver: Driver, acts: list[Act], *, via: str, doubles: set[str]) 
         kind = double.split()[1]
         if via == "slash":
             site = view["you"]["build_sites"][kind][0]
-            await driver.answer(await driver.slash("build", {"card": "double", "kind": kind, "site": site}, user=user))
+            await driver.slash_confirmed("build", {"card": "double", "kind": kind, "site": site}, user)
             await driver.wait_seq(seq + 2)
         else:
             await driver.play_dm(user, double)

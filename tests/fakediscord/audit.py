@@ -206,7 +206,8 @@ def offer_move(offer: Offer, legal: Sequence[str], build_sites: Mapping[str, Seq
                ) -> tuple[str, ...] | None:
     """The legal moves ``offer``, picked as it is, plays with the command's documented meaning (README,
     ``engine.plan_build``); ``None`` when it plays none (the command refuses it, or the value names nothing).
-    A value that is a move's notation itself (``"ship 12"``) means that move."""
+    A value that is a move's notation itself (``"ship 12"``) means that move; a ``build`` site written as digits
+    (``"12"``: that option is text, so that a value may carry its card) is that site."""
     legal_moves = {str(m) for m in legal}
     if isinstance(offer.value, str):
         try:
@@ -225,6 +226,8 @@ def offer_move(offer: Offer, legal: Sequence[str], build_sites: Mapping[str, Seq
         wanted = (str(options.get("option")),)
     elif offer.command == "build":
         site = options.get("site")
+        if isinstance(site, str) and site.strip().isdigit():
+            site = int(site)  # the option is text: a number is the site, as the command reads it
         if site is not None and not isinstance(site, int):
             return None
         plan = plan_build([parse_move(m) for m in legal], build_sites, options.get("card"), site,

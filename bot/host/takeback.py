@@ -1,0 +1,102 @@
+"""What a mis-tap costs: whether a move can be taken back, what it would reveal, and who may undo now (issue 20).
+
+The engine says which moves are final (:meth:`engine.Game.can_undo`: a move that turns up a face-down tile,
+draws a bird chip or a card, ends the game, or scores a scoring card). Before a person's move the host tries it on
+a copy of the game (:func:`move_risk`) and answers with a :class:`Risk`: the adapter asks a one-click confirmation
+naming what cannot be taken back when ``final``, and otherwise plays at once with an *Undo* button while
+:func:`undo_refusal` finds nothing against it. Only what everyone may know goes into a :class:`Risk`: the sites
+turned face up (their state is public), a bird chip drawn from a tile already face up, the round or the game
+ending, the scoring card played and its points for the mover (who holds it); never what a hidden tile holds.
+
+Pure functions of the game and its move log; :class:`bot.host.host.Host` calls them under its own reading of the
+table (``move_risk``, ``undoable_by``, ``undo``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.host.model import MoveRow, effective_moves
+from engine import Game, IllegalMove, parse_move
+
+
+@dataclass(frozen=True)
+class Risk:
+    """What playing ``moves`` (in order) would do that cannot be taken back."""
+
+    moves: tuple[str, ...]
+    final: bool = False
+    """Some move cannot be taken back (the engine's fact); the player confirms it first."""
+    first_final: int | None = None
+    """The index in ``moves`` of the first move that cannot be taken back (the ones before it can be)."""
+    revealed: tuple[int, ...] = ()
+    """Sites turned face up, in the order the moves turn them."""
+    bird: bool = False
+    """A bird chip is drawn from a tile that was face up already (a hidden tile's bird is part of ``revealed``)."""
+    scores: str | None = None
+    """The scoring card played."""
+    points: int = 0
+    """What ``scores`` gives the mover now."""
+    ends_round: bool = False
+    """The first round ends: everyone draws a scoring card for the second."""
+    ends_game: bool = False
+    """The game ends: the bird chips are revealed and counted."""
+
+
+def move_risk(game: Game, moves: Sequence[str]) -> Risk:
+    """Try ``moves`` on a copy of ``game`` for the seat to move. An illegal move stops the trial without being
+    final: playing it is refused with its reason."""
+    trial = game.clone()
+    seat = trial.to_move
+    first_final: int | None = None
+    revealed: list[int] = []
+    bird = ends_round = ends_game = False
+    scores: str | None = None
+    points = 0
+    for index, text in enumerate(moves):
+        try:
+            move = parse_move(text)
+            face_up = move.site is not None and 0 < move.site < len(trial.revealed) and trial.revealed[move.site]
+            if move.verb == "score" and seat is not None and move.card is not None:
+                scores, points = str(move.card), trial.card_points(seat, str(move.card))
+            events = trial.apply(move)
+        except IllegalMove:
+            break
+        if not trial.can_undo() and first_final is None:
+            first_final = index
+        for event in events:
+            if event["type"] == "reveal":
+                revealed.append(int(event["site"]))
+            elif event["type"] == "bird" and face_up:
+                bird = True
+            elif event["type"] == "round_end":
+                ends_round = True
+            elif event["type"] == "game_over":
+                ends_game = True
+    return Risk(tuple(moves), final=first_final is not None, first_final=first_final, revealed=tuple(revealed),
+                bird=bird, scores=scores, points=points, ends_round=ends_round and not ends_game, ends_game=ends_game)
+
+
+def undo_refusal(log: Sequence[MoveRow], game: Game, user_id: int) -> str | None:
+    """Why ``user_id`` may not take the last move back now (a refusal key), or ``None`` if they may: it is their
+    move, nobody acted since, and it revealed nothing (the engine's :meth:`~engine.Game.can_undo`)."""
+    standing = effective_moves(log)
+    if not standing:
+        return "host.error.undo_nothing"
+    last = standing[-1]
+    if last.user_id != user_id or any(r.user_id != user_id for r in log[last.seq:]):
+        return "host.error.undo_not_last"
+    if not game.can_undo():
+        return "host.error.undo_hidden"
+    return None
+
+
+def undo_owner(log: Sequence[MoveRow], game: Game) -> int | None:
+    """The person who may take the last move back now, or ``None`` (nobody: a computer's move, a final one, or
+    nothing to take back)."""
+    standing = effective_moves(log)
+    if not standing or standing[-1].user_id is None:
+        return None
+    user_id = standing[-1].user_id
+    return user_id if undo_refusal(log, game, user_id) is None else None

@@ -1,0 +1,221 @@
+"""Input that forgives (issue 20), through the real discord.py against the fake Discord.
+
+* Every value an autocomplete offers, picked as it is, is accepted: a whole drafted 2-player game asks every
+  autocomplete its moves need on every turn (``land site``, ``build site`` with nothing, a card, or a double
+  move's kind filled first, ``score card``, ``choose option``), judges each offer with
+  ``tests/fakediscord/audit.offer_move``, and plays its slash-command turns by picking an offer as it is (the
+  one with the fewest options filled: "Ship · 12 · Church" with no card chosen).
+* A move that reveals nothing is played at once, and its answer (the command's reply in the channel, the turn
+  DM clicked) carries *Undo*, which takes it back; a stale *Undo* is refused.
+* A move that reveals something hidden or scores a card asks first, in one click, naming what cannot be taken
+  back: in the channel (a command's reply, the hand of ``status``) and in a DM (in place of the controls, no
+  second message), in English, German and French (alice, bob and carol's Discord languages).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import SINGLE_BUILDS, parse_move
+from i18n import t
+from tests.adapter.conftest import Driver
+from tests.fakediscord import FakeMessage
+from tests.fakediscord.audit import Offer, offer_move
+
+LOCALES = {"alice": "en", "bob": "de", "carol": "fr"}
+"""The default fake world's users and their Discord languages."""
+
+
+def asks(legal: list[str]) -> list[tuple[str, str, dict[str, Any]]]:
+    """The autocompletes a person asks with these legal moves: (command, focused option, options filled)."""
+    verbs = {parse_move(m).verb for m in legal}
+    found: list[tuple[str, str, dict[str, Any]]] = []
+    if "land" in verbs:
+        found.append(("land", "site", {}))
+    if verbs & {*SINGLE_BUILDS, "double", "build"}:
+        # the cards held (legal now), and during a double move's builds every card (which must offer nothing)
+        cards = SINGLE_BUILDS if "build" in verbs else [c for c in SINGLE_BUILDS if c in verbs]
+        found.append(("build", "site", {}))
+        found += [("build", "site", {"card": card}) for card in cards]
+        found += [("build", "site", {"card": "double", "kind": str(parse_move(m).kind)})
+                  for m in legal if parse_move(m).verb == "double"]
+    if "score" in verbs:
+        found.append(("score", "card", {}))
+    if verbs & {"set", "pile", "discard", "pass"}:
+        found.append(("choose", "option", {}))
+    return found
+
+
+def confirm_id(message: FakeMessage) -> str:
+    return next(b["custom_id"] for b in message.buttons if b["custom_id"].endswith(":ok"))
+
+
+def undo_id(message: FakeMessage) -> str:
+    return next(b["custom_id"] for b in message.buttons if b["custom_id"].startswith("sc:undo:"))
+
+
+async def test_every_offer_picked_as_it_is_is_accepted(driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"], draft=True)
+    await driver.settle()
+    offers = picked = carried = 0
+    verbs_offered: set[str] = set()
+    turn = 0
+    while driver.info().status == "running":
+        user = driver.to_move_user()
+        assert user is not None
+        user_id = fake.user(user).id
+        legal = driver.host.legal_moves(driver.channel.id, user_id)
+        build_sites = driver.host.view_for(driver.channel.id, user_id)["you"].get("build_sites")
+        playable: list[tuple[Offer, tuple[str, ...]]] = []
+        for command, focused, filled in asks(legal):
+            handle = await fake.autocomplete(f"santacruz {command}", focused, "", filled, user=user,
+                                             channel=driver.channel)
+            for choice in (await handle.wait_for_callback()).choices:
+                offer = Offer(command, tuple(filled.items()), focused, str(choice["name"]), choice["value"])
+                moves = offer_move(offer, legal, build_sites)
+                assert moves is not None, f"offered but refused when picked: {offer}"
+                offers += 1
+                verbs_offered.add(parse_move(moves[0]).verb)
+                playable.append((offer, moves))
+        seq = driver.info().seq
+        turn += 1
+        if turn % 2 and playable:
+            # pick an offer as it is, the one with the fewest options filled (a site that carries its card)
+            offer, moves = min(playable, key=lambda pair: (len(pair[0].filled), pair[0].name))
+            reply = await driver.answer(await driver.slash(offer.command, offer.options(), user=user))
+            if any(b["custom_id"].endswith(":ok") for b in reply.buttons):
+                reply = await driver.answer(await fake.click_button(reply, confirm_id(reply), user=user))
+            picked += 1
+            carried += offer.command == "build" and not offer.filled and str(offer.value).split()[0] in SINGLE_BUILDS
+            assert driver.info().seq > seq, f"{offer} picked as it is was refused: {reply.text!r}"
+        else:
+            await driver.play_turn("dm")
+        await driver.settle()
+    assert driver.info().status == "over"
+    assert picked > 10 and offers > 200
+    assert carried > 3, "sites that carry their card, picked with no card chosen, were played"
+    assert verbs_offered >= {"set", "land", "score", "pile", "discard"}
+
+
+async def test_a_move_that_reveals_nothing_has_undo_in_the_channel_and_by_dm(driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"], draft=True)
+    await driver.settle()
+    user = driver.to_move_user()
+    assert user is not None
+    other = "bob" if user == "alice" else "alice"
+    locale = LOCALES[user]
+    legal = driver.host.legal_moves(driver.channel.id, fake.user(user).id)
+    move = next(m for m in legal if m.startswith("set "))
+    seq = driver.info().seq
+
+    # the channel: a command plays a set choice at once; its reply's Undo takes it back
+    reply = await driver.answer(await driver.slash("choose", {"option": move}, user=user))
+    assert reply.ephemeral and driver.info().seq == seq + 1
+    assert [b["label"] for b in reply.buttons] == [t("bot.button.undo", locale)]
+    click = await fake.click_button(reply, undo_id(reply), user=user)
+    await click.wait_for_callback()
+    await driver.wait_seq(seq + 2)
+    await driver.settle()
+    assert driver.to_move_user() == user and move in driver.host.legal_moves(driver.channel.id, fake.user(user).id)
+    taken = await click.wait_for_original_edit()
+    assert taken.text.startswith(t("bot.reply.undone", locale, move="").strip()) and not taken.buttons
+
+    # a DM: the turn DM's button plays it at once; the DM itself gets Undo (no second message), which takes it back
+    dms_before = len(fake.dm_messages(user))
+    played = await driver.play_dm(user, move)
+    await driver.wait_seq(seq + 3)
+    dm = await played.wait_for_original_edit()
+    assert t("bot.reply.played", locale, move="").strip() in dm.text
+    assert [b["label"] for b in dm.buttons] == [t("bot.button.undo", locale)]
+    await driver.settle()
+    assert len(fake.dm_messages(user)) == dms_before, "no DM beyond the one clicked"
+    click = await fake.click_button(dm, undo_id(dm), user=user)
+    await driver.wait_seq(seq + 4)
+    await driver.settle()
+    assert driver.to_move_user() == user
+
+    # Undo is the mover's, and only until someone acts: played again, the next player chooses, Undo is stale
+    await driver.play_dm(user, move)
+    await driver.wait_seq(seq + 5)
+    await driver.settle()
+    answer = await driver.answer(await driver.slash("undo", user=other))
+    assert answer.text == t("host.error.undo_not_last", LOCALES[other])
+    dm = await fake.wait_until(lambda: next((m for m in reversed(fake.dm_messages(user))
+                                             if any(c.startswith("sc:undo:") for c in m.custom_ids)), None),
+                               description="the DM with Undo")
+    await driver.play_turn("slash")
+    await driver.settle()
+    before = driver.info().seq
+    stale = await driver.answer(await fake.click_button(dm, undo_id(dm), user=user))
+    assert stale.text == t("host.error.stale", locale) and driver.info().seq == before
+
+
+async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob", "carol"])
+    await driver.settle()
+    asked: set[tuple[str, str]] = set()  # (language, where) a question was met
+    while len(asked) < 6 and driver.info().status == "running":
+        user = driver.to_move_user()
+        assert user is not None
+        user_id = fake.user(user).id
+        locale = LOCALES[user]
+        legal = driver.host.legal_moves(driver.channel.id, user_id)
+        final = [m for m in legal if driver.host.move_risk(driver.channel.id, user_id, [m]).final
+                 and parse_move(m).verb in ("land", "score", *SINGLE_BUILDS)]
+        if not final:
+            await driver.play_turn("slash")
+            await driver.settle()
+            continue
+        scores = [m for m in final if m.startswith("score ")]
+        move = (scores or final)[0]
+        risk = driver.host.move_risk(driver.channel.id, user_id, [move])
+        seq = driver.info().seq
+        words = [t("bot.confirm.what.score", locale, count=risk.points,
+                   card=t(f"game.scoring.{risk.scores}.name", locale))] if risk.scores else []
+        if risk.revealed:
+            words.append(t("bot.confirm.what.reveal", locale, count=len(risk.revealed),
+                           sites=", ".join(map(str, risk.revealed))))
+        assert words, move
+
+        # the channel: the command asks (nothing played yet); Cancel leaves everything as it was
+        command, options = driver.slash_for_move(move)
+        question = await driver.answer(await driver.slash(command, options, user=user))
+        assert question.ephemeral and driver.info().seq == seq
+        cannot = t("bot.confirm.final", locale, move="", what="").split(":")[0].strip(" —–")
+        assert cannot in question.text and all(w in question.text for w in words), question.text
+        assert [b["label"] for b in question.buttons] == [t("bot.button.play_final", locale),
+                                                          t("bot.button.cancel", locale)]
+        asked.add((locale, "channel"))
+        cancel = next(b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":cancel"))
+        await (await fake.click_button(question, cancel, user=user)).wait_for_callback()
+        assert driver.info().seq == seq
+
+        # a DM (or the hand of status in the channel, for bob): the menu asks in place, Back restores, one click plays
+        if user == "bob":
+            controls = await driver.answer(await driver.slash("status", user=user))
+        else:
+            controls = await driver.wait_turn_dm(user)
+        dms_before = len(fake.dm_messages(user))
+        select = next(s for s in controls.selects if any(o["value"] == move for o in s["options"]))
+        inplace = await driver.answer(await fake.select(controls, select["custom_id"], [move], user=user))
+        assert inplace.id == controls.id and driver.info().seq == seq
+        assert cannot in inplace.text and all(w in inplace.text for w in words)
+        assert [b["label"] for b in inplace.buttons] == [t("bot.button.play_final", locale),
+                                                         t("bot.button.back", locale)]
+        back = next(b["custom_id"] for b in inplace.buttons if b["custom_id"].endswith(":controls"))
+        restored = await driver.answer(await fake.click_button(inplace, back, user=user))
+        assert cannot not in restored.text and restored.selects and driver.info().seq == seq
+        again = await driver.answer(await fake.select(restored, select["custom_id"], [move], user=user))
+        done = await fake.click_button(again, confirm_id(again), user=user)
+        await driver.wait_seq(seq + 1)
+        final_text = await done.wait_for_original_edit()
+        assert t("bot.reply.played", locale, move="").strip() in final_text.text and cannot not in final_text.text
+        assert not final_text.buttons, "a move that cannot be taken back gets no Undo"
+        assert len(fake.dm_messages(user)) - dms_before <= 1, "the question asked no second DM"
+        asked.add((locale, "status" if user == "bob" else "dm"))
+        await driver.settle()
+    assert asked == {(lang, where) for lang in ("en", "fr") for where in ("channel", "dm")} | {
+        ("de", "channel"), ("de", "status")}
