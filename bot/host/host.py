@@ -1,10 +1,12 @@
 """The host: every decision about Santa Cruz games in channels. It knows nothing of Discord.
 
 :class:`Host` is the facade the adapter uses: it builds the host's parts and hands each call to the part that decides
-it (see README's layout): ``games`` (the games in memory, their locks, the one write path), ``lobby``, ``play``,
-``computers`` (and leases), ``reminders``, ``deadlines``, ``vacations``, ``stale`` (idle tables and gone channels),
-``outbox``, ``archive`` and ``people`` (languages, own settings, forget-me); ``schedule`` runs the timers of them all.
-The parts take ``Games``, the schedule and each other, never the host.
+it (see README's layout), each an attribute named after its module: ``games`` (the games in memory, their locks, the
+one write path), ``lobby``, ``playing`` (``bot.host.play``), ``computers`` (and leases), ``reminders``, ``deadlines``,
+``vacations``, ``stale`` (``bot.host.idle_tables``: idle tables and gone channels; the attribute keeps its documented
+name), ``outbox``, ``archive`` and ``people`` (languages, own settings, forget-me); ``schedule``
+(``bot.host.timers``) runs the timers of them all. The parts take ``Games``, the schedule and each other, never the
+host.
 
 A cog parses Discord input, calls the host, and turns its answers into messages. Users and channels
 are integer ids; names are the display names the cog passes in; every refusal is a :class:`HostError`
