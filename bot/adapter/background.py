@@ -233,13 +233,8 @@ class Background:
         for info in loaded_games:
             self.publisher.wake(info.channel_id)  # at once, so nothing queued after it can overtake it
         self._resuming = asyncio.create_task(self._resume(), name="santacruz-resume-deliveries")
-        for info in loaded_games:
-            if info.status != "running":
-                continue
-            if info.to_move is not None:
-                seat = info.seats[info.to_move]
-                if (seat.is_computer or seat.away or seat.vacation == "computer") and not info.paused:
-                    self.start_computers(info.channel_id)
+        for channel_id in self.host.computer_channels():  # the host decides whose turn is a computer's (not paused)
+            self.start_computers(channel_id)
 
     async def _tell_damaged(self, damaged: DamagedGame) -> None:
         """Tell a quarantined game's channel, once, that the game cannot continue and why."""
