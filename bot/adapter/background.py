@@ -9,7 +9,9 @@ again after a wait that doubles up to ``SWEEP_SECONDS``.
 
 A periodic sweep (every ``SWEEP_SECONDS``) looks for due work: turn reminders (driven from the database,
 the host knows whose reminder is due; one failing reminder does not stop the others), due timers (rows of
-the database: :meth:`Host.run_due_timers`), DMs held for the end of a player's quiet hours that are due now
+the database: :meth:`Host.run_due_timers`; each outcome carries its ``wake`` value, which channel to deliver and whether
+its computers move, and :meth:`Background.wake` acts on it without looking at the answer's type), DMs held for
+the end of a player's quiet hours that are due now
 (:meth:`Publisher.release_held`) and running games whose seat to move is a computer's but that have no live
 computer task. Reminders follow each person's own settings (off, their own delay, none in their quiet hours).
 At start-up the outboxes resume: every post and DM a stored change still owes is delivered, in order,
@@ -31,7 +33,7 @@ from bot.adapter.publish import Publisher
 from bot.host.errors import HostError, damage_notice
 from bot.host.host import Host
 from bot.host.model import DamagedGame
-from bot.host.table import MoveResult, Reminder, SeatChange, StartResult, TableInfo
+from bot.host.table import Answer, MoveResult, Reminder, SeatChange, StartResult, TableInfo, Wake
 from bot.host.vacation import VacationChange
 
 log = logging.getLogger(__name__)
@@ -177,23 +179,19 @@ class Background:
         return outcomes
 
     def after(self, outcome: object) -> None:
-        """Act on any answer of the host that changed a game (a move, a start, a seat change)."""
-        if isinstance(outcome, MoveResult):
-            self.after_move(outcome)
-        elif isinstance(outcome, StartResult):
-            self.after_start(outcome)
-        elif isinstance(outcome, SeatChange):
-            self.after_seat_change(outcome)
-        elif isinstance(outcome, VacationChange):
-            self.after_vacation(outcome)
-        elif isinstance(outcome, TableInfo):
-            self.publisher.wake(outcome.channel_id)
+        """Act on any answer of the host that changed a game: what its wake value says."""
+        if isinstance(outcome, Answer):
+            self.wake(outcome.wake)
+
+    def wake(self, wake: Wake) -> None:
+        """Deliver what the host stored for the channel; let its computers move when one is to."""
+        self.publisher.wake(wake.channel_id)
+        if wake.computers:
+            self.start_computers(wake.channel_id)
 
     def after_vacation(self, change: VacationChange) -> None:
         """A vacation began, was decided or ended in a game: its post goes out; the computer moves if it is its turn."""
-        self.publisher.wake(change.channel_id)
-        if change.computer_to_move:
-            self.start_computers(change.channel_id)
+        self.wake(change.wake)
 
     @sweep_loop.before_loop
     async def _before_sweep(self) -> None:
@@ -235,13 +233,8 @@ class Background:
         for info in loaded_games:
             self.publisher.wake(info.channel_id)  # at once, so nothing queued after it can overtake it
         self._resuming = asyncio.create_task(self._resume(), name="santacruz-resume-deliveries")
-        for info in loaded_games:
-            if info.status != "running":
-                continue
-            if info.to_move is not None:
-                seat = info.seats[info.to_move]
-                if (seat.is_computer or seat.away or seat.vacation == "computer") and not info.paused:
-                    self.start_computers(info.channel_id)
+        for channel_id in self.host.computer_channels():  # the host decides whose turn is a computer's (not paused)
+            self.start_computers(channel_id)
 
     async def _tell_damaged(self, damaged: DamagedGame) -> None:
         """Tell a quarantined game's channel, once, that the game cannot continue and why."""

@@ -60,8 +60,8 @@ from bot.adapter.stale_texts import stale_text
 from bot.adapter.views import keep_open_view, lobby_view, vacation_view
 from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
+from bot.host.idle import LOBBY_CLOSED, NOTICE
 from bot.host.pictures import Pictures
-from bot.host.stale import LOBBY_CLOSED, NOTICE
 from bot.host.table import (
     ABANDONED_POST,
     HAND_DM,

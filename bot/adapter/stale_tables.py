@@ -3,7 +3,7 @@ or found missing when the bot is ready after being offline), or a post that foun
 Channel / Unknown Guild).
 
 The host ends such a channel's open game as abandoned (not rated), cancels its timers and gives up its pending
-posts and DMs in one transaction (:meth:`bot.host.stale_tables.StaleTables.close_channel`); here the channel's
+posts and DMs in one transaction (:meth:`bot.host.idle_tables.IdleTables.close_channel`); here the channel's
 computer task is stopped and its outbox told that nothing is left to deliver, so nothing keeps running for it.
 """
 

@@ -1,7 +1,7 @@
 """The words of stale tables in a game's channel (the game's language): a lobby that closed, the "Keep it open"
 notice that mentions the players, the game abandoned when nobody kept it open, and the notice once kept open.
 
-The posts are deliveries of kind ``stale_post`` (see ``bot.host.stale``); their payload holds public facts only.
+The posts are deliveries of kind ``stale_post`` (see ``bot.host.idle``); their payload holds public facts only.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.adapter.settings_texts import counted
 from bot.adapter.texts import esc, mention
-from bot.host.stale import ABANDONED, LOBBY_CLOSED, NOTICE
+from bot.host.idle import ABANDONED, LOBBY_CLOSED, NOTICE
 from i18n import t
 
 

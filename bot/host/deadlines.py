@@ -7,32 +7,32 @@ them (``cancel_timers=KINDS``) and sets the next turn's; a finished game keeps n
 payload names the position (``seq``) they belong to, so a timer that lost a race with a move does nothing.
 Deadlines do not run while a vacation pause holds the game, nor for a seat the computer plays.
 
-:class:`Deadlines` is a part of the host (``host.deadlines``): it registers the two timer handlers.
+:class:`Deadlines` is a part of the host (``host.deadlines``): it registers the two timer handlers with the schedule;
+the computer's move for a seat that ran out of time is chosen by ``bot.host.computers`` and stored by
+``bot.host.play`` (both handed in, so this module imports neither).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Final, Protocol
 
+from bot.host.change import Change
 from bot.host.errors import StorageFailed
+from bot.host.games import Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
+from bot.host.stores import TimerRows
+from bot.host.table import DEADLINE_HOURS as DEADLINE_HOURS
 from bot.host.table import HOUR, NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
-from engine import Game, parse_move
-
-if TYPE_CHECKING:
-    from bot.host.host import Host
+from bot.host.timers import RAN_OUT as RAN_OUT
+from bot.host.timers import WARNING as WARNING
+from bot.host.timers import Schedule
+from engine import Event, Game, parse_move
 
 log = logging.getLogger(__name__)
 
-WARNING: Final = "deadline_warning"
-"""Due at 75 % of the deadline: the player gets a DM saying until when they have."""
-RAN_OUT: Final = "deadline_move"
-"""Due at the deadline: the computer makes that one move for the player."""
 KINDS: Final = (WARNING, RAN_OUT)
-DEADLINE_HOURS: Final = (0, 12, 24, 48, 72)
-"""The deadlines ``/santacruz new`` offers (0: none)."""
 WARNING_SHARE: Final = 0.75
 MAX_TIMEOUTS: Final = 3
 """After this many run-out turns in one game the seat goes to the computer (as a hand-over does)."""
@@ -77,49 +77,73 @@ def retimed(table: Table, seats: Sequence[Seat], now: float) -> tuple[list[NewTi
     return turn_timers(table.options, seats, table.game, table.seq, now), KINDS
 
 
+async def runs_out(store: TimerRows, table: Table, seat: int, now: float) -> bool:
+    """Whether the deadline of ``seat``'s current turn has run out by ``now`` (the clock jumped past it while
+    the bot was down): the computer is about to make that move, so a reminder for it is not sent. ``False``
+    when no deadline runs for that seat, or the timers cannot be read (the reminder then goes, as before)."""
+    if not table.options.deadline_hours or runs_for(table.seats, table.game) != seat:
+        return False
+    try:
+        pending = await store.timers(table.id)
+    except StorageFailed as exc:
+        log.warning("game %d: cannot read its deadline timers (%s)", table.id, exc)
+        return False
+    return any(t.kind == RAN_OUT and t.seat == seat and t.payload.get("seq") == table.seq and t.due_at <= now
+               for t in pending)
+
+
+class Commit(Protocol):
+    """How a move made for a seat is stored (``bot.host.play.Play.commit``)."""
+
+    async def __call__(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
+                       interaction_id: int | None, events: list[Event], *, seats: list[Seat] | None = ...,
+                       notices: Sequence[NewDelivery] = ..., timer: int | None = ...) -> MoveResult: ...
+
+
 class Deadlines:
     """The host's turn deadlines: the handlers of :data:`WARNING` and :data:`RAN_OUT`."""
 
-    def __init__(self, host: Host) -> None:
-        self.host = host
-        host.on_timer(WARNING, self._on_warning)
-        host.on_timer(RAN_OUT, self._on_ran_out)
+    def __init__(self, games: Games, schedule: Schedule, *, choose: Callable[[Table, int], Awaitable[str]],
+                 commit: Commit) -> None:
+        """``choose(table, seat)``: the computer's move for the seat (``bot.host.computers``); ``commit``: how it is
+        stored."""
+        self.games = games
+        self._choose = choose
+        self._commit = commit
+        schedule.on(WARNING, self._on_warning)
+        schedule.on(RAN_OUT, self._on_ran_out)
+
+    async def turn_deadline(self, game_id: int) -> float | None:
+        """When the time of the game's current turn runs out (its pending deadline timer), ``None`` without one or
+        when the database cannot say (a nicety beside the turn: never a refusal)."""
+        try:
+            timers = await self.games.store.timers(game_id)
+        except StorageFailed as exc:
+            log.warning("game %d: cannot read its deadline timers (%s)", game_id, exc)
+            return None
+        return runs_out_at(timers)
 
     def _current(self, timer: TimerRow) -> Table | None:
         """The timer's table if the turn it was set for is still on and its deadline runs, else ``None``."""
-        table = self.host.table_of_game(timer.game_id)
+        table = self.games.of_game(timer.game_id)
         if table is None or table.status != "running" or table.game is None:
             return None
         if table.seq != timer.payload.get("seq") or runs_for(table.seats, table.game) != timer.seat:
             return None
         return table
 
-    async def runs_out(self, table: Table, seat: int, now: float) -> bool:
-        """Whether the deadline of ``seat``'s current turn has run out by ``now`` (the clock jumped past it while
-        the bot was down): the computer is about to make that move, so a reminder for it is not sent. ``False``
-        when no deadline runs for that seat, or the timers cannot be read (the reminder then goes, as before)."""
-        if not table.options.deadline_hours or runs_for(table.seats, table.game) != seat:
-            return False
-        try:
-            pending = await self.host.store.timers(table.id)
-        except StorageFailed as exc:
-            log.warning("game %d: cannot read its deadline timers (%s)", table.id, exc)
-            return False
-        return any(t.kind == RAN_OUT and t.seat == seat and t.payload.get("seq") == table.seq and t.due_at <= now
-                   for t in pending)
-
     async def _on_warning(self, timer: TimerRow, now: float) -> TableInfo | None:
-        async with self.host.lock_of(timer.channel_id):
+        async with self.games.change(timer.channel_id):
             table = self._current(timer)
             if table is None or now >= float(timer.payload.get("until", now)):
                 # the turn moved on, or the deadline itself has passed (the bot was down): warn of nothing
-                await self.host.store.finish_timer(timer.id, now=now)
+                await self.games.finish_timer(timer.game_id, timer.id, now)
                 return None
             assert timer.user_id is not None
             warning = NewDelivery(NOTICE_DM, table.seq, timer.user_id, {
                 "key": "bot.deadline.warning", "locale": table.options.locale,
                 "params": {"until": int(timer.payload["until"]), "channel": table.channel_id}})
-            await self.host.store.finish_timer(timer.id, now=now, deliveries=[warning])
+            await self.games.write(table, Change(deliveries=[warning], timer=timer.id), now=now)
             return table.info()
 
     async def _on_ran_out(self, timer: TimerRow, now: float) -> MoveResult | None:
@@ -127,14 +151,14 @@ class Deadlines:
         the third time, the seat goes to the computer for the rest of the game."""
         table = self._current(timer)
         if table is None:
-            await self.host.store.finish_timer(timer.id, now=now)
+            await self.games.finish_timer(timer.game_id, timer.id, now)
             return None
         game, seat = table.game, timer.seat
         assert game is not None and seat is not None
-        text = await self.host.computer_choice(table, seat)
-        async with self.host.lock_of(timer.channel_id):
+        text = await self._choose(table, seat)
+        async with self.games.change(timer.channel_id):
             if self._current(timer) is not table or table.game is not game:
-                await self.host.store.finish_timer(timer.id, now=now)
+                await self.games.finish_timer(timer.game_id, timer.id, now)
                 return None
             assert seat is not None
             place = table.seats[seat]
@@ -148,5 +172,5 @@ class Deadlines:
             log.info("game %d: seat %d ran out of time (%d); the computer moves for it", table.id, seat, timeouts)
             new = game.clone()
             events = new.apply(text)
-            return await self.host.commit_move(table, new, seat, None, str(parse_move(text)), events,
-                                               seats=seats, notices=[notice])
+            return await self._commit(table, new, seat, None, str(parse_move(text)), None, events, seats=seats,
+                                      notices=[notice], timer=timer.id)

@@ -21,7 +21,7 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.host.errors import Damage, DamagedRow, StoreError
-from bot.host.host import _stored_options, _stored_seats
+from bot.host.games import stored_options, stored_seats
 from bot.host.model import MoveRow, effective_moves
 from bot.host.postgres_store import PostgresStore
 from engine import Game, new_game
@@ -29,7 +29,7 @@ from engine import Game, new_game
 TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings",
                   "deliveries", "timers")
 """Copied in this order (moves refer to games). Tables only one side has are left out. The posts and DMs still
-owed (``deliveries``) and the pending timers (deadlines, vacations, stale tables) come along, so nothing a game
+owed (``deliveries``) and the pending timers (deadlines, vacations, idle tables) come along, so nothing a game
 waits for is lost; leases are not copied (they belong to running processes)."""
 KEYS: Final = {"games": ("id",), "moves": ("game_id", "seq"), "users": ("user_id",), "results": ("game_id", "seat"),
                "ratings": ("guild_id", "pool", "user_id"), "rating_history": ("guild_id", "pool", "user_id", "game_id"),
@@ -137,8 +137,8 @@ def _check(game_id: int, seats: list[dict[str, Any]], options: dict[str, Any], s
     """Why game ``game_id`` cannot be played on (seats or options the bot refuses) or does not replay to its
     stored state, or ``None`` when it does."""
     try:
-        _stored_seats(seats)
-        _stored_options(options)
+        stored_seats(seats)
+        stored_options(options)
     except Damage as exc:
         return _damaged(game_id, exc.reason, exc.detail)
     if state is None and not log:

@@ -20,11 +20,12 @@ process is claiming).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Final, Protocol
 
 from bot.host import history_store, user_settings
+from bot.host.change import Change
 from bot.host.errors import ChannelBusy, DamagedRow, MoveConflict, StaleGame, StoreError
 from bot.host.history_store import Forgotten
 from bot.host.model import (
@@ -119,19 +120,43 @@ class SqlStore:
             raise ChannelBusy(f"channel {channel_id} has an open game") from exc
         return game_id
 
+    async def apply(self, game_id: int, change: Change, *, now: float, expect_version: int | None = None
+                    ) -> int | None:
+        """Write ``change`` to the game in ONE transaction (see :class:`bot.host.change.Change`): mark its timer
+        done, append its move, set its columns and bump the version, add the deliveries it owes, cancel and set
+        timers, write a finished game's results. Returns the game's new version (``None``: a timer's change that
+        left the game's row alone).
+
+        ``expect_version``: write only if the game is still at that version, else :class:`StaleGame`; a clash on the
+        move's number or interaction is a :class:`MoveConflict`; a timer done already is a :class:`StaleGame`."""
+        try:
+            async with self._write() as db:
+                if change.timer is not None and not await db.execute(
+                        "UPDATE timers SET done_at = ? WHERE id = ? AND done_at IS NULL", now, change.timer):
+                    raise StaleGame(f"timer {change.timer} is done already")
+                move = change.move
+                if move is not None:
+                    await db.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                     move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
+                                     move.created_at)
+                version = await _update(db, game_id, now, change.columns, expect_version) if change.touches_game \
+                    else None
+                await _add_deliveries(db, game_id, now, change.deliveries)
+                await _set_timers(db, game_id, now, change.timers, change.cancel_timers)
+                if change.results:
+                    await history_store.write_results(db, change.results, now)
+                return version
+        except KeyClash as exc:
+            raise MoveConflict(f"game {game_id}: the move or its interaction is stored already") from exc
+
     async def update_game(self, game_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
                           timers: Sequence[NewTimer] = (), cancel_timers: Sequence[str] = (),
                           expect_version: int | None = None, **columns: Any) -> int:
-        """Set some columns of a game (``seats``/``options`` as Python values) and its ``updated_at``, add the
-        ``deliveries`` the change owes, cancel its pending timers of the kinds ``cancel_timers`` and set
-        ``timers``, in one transaction; returns the game's new version.
-
-        ``expect_version``: write only if the game is still at that version, else :class:`StaleGame`."""
-        async with self._write() as db:
-            version = await _update(db, game_id, now, columns, expect_version)
-            await _add_deliveries(db, game_id, now, deliveries)
-            await _set_timers(db, game_id, now, timers, cancel_timers)
-            return version
+        """:meth:`apply` of a change without a move (for tools and tests); returns the game's new version."""
+        version = await self.apply(game_id, Change(columns, deliveries=deliveries, timers=timers,
+                                                   cancel_timers=cancel_timers), now=now, expect_version=expect_version)
+        assert version is not None
+        return version
 
     async def get_game(self, game_id: int) -> GameRow | None:
         rows = await self._fetch(f"{_GAMES} WHERE id = ?", game_id)
@@ -210,27 +235,11 @@ class SqlStore:
                           results: Sequence[SeatResult] = (), timers: Sequence[NewTimer] = (),
                           cancel_timers: Sequence[str] = (), expect_version: int | None = None,
                           **game_columns: Any) -> int:
-        """Append ``move``, update its game's columns, add the ``deliveries`` it owes and (the final move of a
-        finished game) its ``results`` with the ratings they change in ONE transaction.
-
-        Raises :class:`MoveConflict` (and writes nothing) when ``(game_id, seq)`` or the interaction id
-        is already stored, :class:`StaleGame` when ``expect_version`` is given and the game is past it. Timers
-        as in :meth:`update_game`; returns the game's new version.
-        """
-        try:
-            async with self._write() as db:
-                await db.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                 move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
-                                 move.created_at)
-                version = await _update(db, move.game_id, move.created_at, game_columns, expect_version)
-                await _add_deliveries(db, move.game_id, move.created_at, deliveries)
-                await _set_timers(db, move.game_id, move.created_at, timers, cancel_timers)
-                if results:
-                    await history_store.write_results(db, results, move.created_at)
-                return version
-        except KeyClash as exc:
-            raise MoveConflict(f"game {move.game_id}: move {move.seq} or its interaction is stored already") \
-                from exc
+        """:meth:`apply` of a move at its own time (for tools and tests); returns the game's new version."""
+        version = await self.apply(move.game_id, Change(game_columns, move, deliveries, timers, cancel_timers, results),
+                                   now=move.created_at, expect_version=expect_version)
+        assert version is not None
+        return version
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """A game's move log in order, undo rows included."""
@@ -269,18 +278,13 @@ class SqlStore:
     async def finish_timer(self, timer_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
                            timers: Sequence[NewTimer] = (), cancel_timers: Sequence[str] = (),
                            expect_version: int | None = None, **columns: Any) -> int | None:
-        """The timer has fired: mark it done and write what its firing changed (columns of its game, posts,
-        timers) in one transaction. Returns the game's new version, or ``None`` if no column changed."""
-        async with self._write() as db:
-            rows = await db.fetch("UPDATE timers SET done_at = ? WHERE id = ? AND done_at IS NULL RETURNING game_id",
-                                  now, timer_id)
-            if not rows:
-                raise StaleGame(f"timer {timer_id} is done already")
-            game_id = int(rows[0]["game_id"])
-            version = await _update(db, game_id, now, columns, expect_version) if columns else None
-            await _add_deliveries(db, game_id, now, deliveries)
-            await _set_timers(db, game_id, now, timers, cancel_timers)
-            return version
+        """:meth:`apply` of a timer's firing (for tools and tests, which know only the timer): the game's new version,
+        ``None`` if no column changed."""
+        rows = await self._fetch("SELECT game_id FROM timers WHERE id = ?", timer_id)
+        if not rows:
+            raise StaleGame(f"there is no timer {timer_id}")
+        return await self.apply(int(rows[0]["game_id"]), Change(columns, None, deliveries, timers, cancel_timers,
+                                                                timer=timer_id), now=now, expect_version=expect_version)
 
     async def take_lease(self, name: str, owner: str, *, now: float, seconds: float) -> bool:
         """Hold the lease ``name`` (e.g. a channel's outbox) until ``now + seconds``, if it is free, expired or
@@ -437,7 +441,7 @@ class SqlStore:
 # ---------------------------------------------------------------------- the pieces of a write
 
 
-async def _update(db: Db, game_id: int, now: float, columns: dict[str, Any], expect_version: int | None) -> int:
+async def _update(db: Db, game_id: int, now: float, columns: Mapping[str, Any], expect_version: int | None) -> int:
     """Set ``columns`` of the game and bump its version (only at ``expect_version`` when given); a game no
     longer open has its pending timers cancelled with it."""
     unknown = columns.keys() - UPDATABLE

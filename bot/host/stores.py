@@ -21,17 +21,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from bot.host.change import Change
 from bot.host.history_store import Forgotten
-from bot.host.model import DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, NewTimer, TimerRow
+from bot.host.model import DamagedGame, DeliveryRow, GameRow, MoveRow, NewTimer, TimerRow
 from bot.host.postgres_store import PostgresStore
-from bot.host.ratings import Leaderboard, Rating, SeatResult
+from bot.host.ratings import Leaderboard, Rating
 from bot.host.settings import Settings
 from bot.host.store import Store
 from bot.host.user_settings import UserSettings
 
 
 class GameRows(Protocol):
-    """Games: written whole or refused, read by id, channel or status; quarantine of damaged ones."""
+    """Games: created, changed by one :class:`bot.host.change.Change` at a time (written whole or refused), read
+    by id, channel or status; quarantine of damaged ones."""
 
     @property
     def shared(self) -> bool:
@@ -45,9 +47,8 @@ class GameRows(Protocol):
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
                           locale: str, now: float, timers: Sequence[NewTimer] = ()) -> int: ...
 
-    async def update_game(self, game_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
-                          timers: Sequence[NewTimer] = (), cancel_timers: Sequence[str] = (),
-                          expect_version: int | None = None, **columns: Any) -> int: ...
+    async def apply(self, game_id: int, change: Change, *, now: float,
+                    expect_version: int | None = None) -> int | None: ...
 
     async def get_game(self, game_id: int) -> GameRow | None: ...
 
@@ -71,12 +72,7 @@ class GameRows(Protocol):
 
 
 class MoveLog(Protocol):
-    """The append-only move log: a move, its game's new state and what it owes, in one transaction."""
-
-    async def append_move(self, move: MoveRow, *, deliveries: Sequence[NewDelivery] = (),
-                          results: Sequence[SeatResult] = (), timers: Sequence[NewTimer] = (),
-                          cancel_timers: Sequence[str] = (), expect_version: int | None = None,
-                          **game_columns: Any) -> int: ...
+    """The append-only move log (a move is written by :meth:`GameRows.apply`, with its game's new state)."""
 
     async def moves(self, game_id: int) -> list[MoveRow]: ...
 
@@ -91,10 +87,6 @@ class TimerRows(Protocol):
     async def pending_timer_kinds(self) -> dict[int, set[str]]: ...
 
     async def claim_timers(self, now: float, *, owner: str, lease: float, limit: int = 100) -> list[TimerRow]: ...
-
-    async def finish_timer(self, timer_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
-                           timers: Sequence[NewTimer] = (), cancel_timers: Sequence[str] = (),
-                           expect_version: int | None = None, **columns: Any) -> int | None: ...
 
     async def take_lease(self, name: str, owner: str, *, now: float, seconds: float) -> bool: ...
 

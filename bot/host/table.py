@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import asdict, dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
 from bot.host.model import DeliveryRow, MoveRow
 from engine import Event, Game, View, parse_move
@@ -99,6 +99,23 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Wake:
+    """What the adapter must do after an answer that changed a game: deliver the posts and DMs stored for
+    ``channel_id``, and let its computers move when ``computers`` (one is to move)."""
+
+    channel_id: int
+    computers: bool = False
+
+
+@runtime_checkable
+class Answer(Protocol):
+    """An answer of the host that changed a game (a move, a start, a seat change, a vacation, a timer's change)."""
+
+    @property
+    def wake(self) -> Wake: ...
+
+
+@dataclass(frozen=True, slots=True)
 class TableInfo:
     """A game's public facts: for lobby messages, status commands and listings. Never holds the seed."""
 
@@ -112,7 +129,7 @@ class TableInfo:
     draft: bool
     locale: str
     seq: int
-    """Rows in the game's move log (moves and undos): put it in button ids to tell stale clicks apart."""
+    """Rows in the game's move log (moves and undos): put it in button ids to tell outdated clicks apart."""
     to_move: int | None
     """The seat to move while running, else ``None``."""
     created_at: float
@@ -134,6 +151,10 @@ class TableInfo:
     def humans(self) -> tuple[int, ...]:
         """User ids of the seated people, in seat order."""
         return tuple(s.user_id for s in self.seats if s.user_id is not None)
+
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.channel_id)
 
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data (for a delivery's payload)."""
@@ -158,6 +179,10 @@ class StartResult:
     """True: call :meth:`bot.host.host.Host.run_computers` now."""
     dm_user_ids: tuple[int, ...]
     """Every seated person: each gets their own seat view (``Host.view_for``) by DM."""
+
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.info.channel_id, self.computer_to_move)
 
     def to_payload(self) -> dict[str, Any]:
         return {**asdict(self), "info": self.info.to_payload()}
@@ -211,6 +236,10 @@ class MoveResult:
     """The mover may take this move back now (a person's own move that revealed nothing hidden): its post offers
     *Undo* until the next post."""
 
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.channel_id, self.computer_to_move)
+
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data: the card put back in round 2 stays secret."""
         data = asdict(self)
@@ -238,6 +267,10 @@ class SeatChange:
     computer_to_move: bool
     """True: call :meth:`bot.host.host.Host.run_computers` now."""
 
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.info.channel_id, self.computer_to_move)
+
     def to_payload(self) -> dict[str, Any]:
         return {**asdict(self), "info": self.info.to_payload()}
 
@@ -249,6 +282,8 @@ class SeatChange:
 HOUR: Final = 3600.0
 """Seconds in an hour: every time of the host is in seconds since the epoch."""
 DAY: Final = 24 * HOUR
+DEADLINE_HOURS: Final = (0, 12, 24, 48, 72)
+"""The turn deadlines ``/santacruz new`` offers (0: none; ``bot.host.deadlines``)."""
 
 MOVE_POST: Final = "move_post"
 """The channel post of a turn (payload: the :class:`MoveResult` of its last move, whose events are the whole turn's:
@@ -269,8 +304,8 @@ post carries the replay (:attr:`MoveResult.replay`); rows written before are sti
 HAND_DM: Final = "hand_dm"
 """The DM with a player's hand, read from the host when it is sent (payload: ``start``)."""
 STALE_POST: Final = "stale_post"
-"""A stale table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
-``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.stale``."""
+"""An idle table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
+``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.idle``."""
 NOTICE_POST: Final = "notice_post"
 """A channel post in words (vacations, deadlines; payload: ``key``, ``locale``, ``params`` and, for a vacation
 vote, ``vote`` = the seat on vacation, to carry the vote buttons)."""

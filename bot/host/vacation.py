@@ -13,30 +13,29 @@ Every change is written first (the seats, the channel's post, the timers, one tr
 memory. Timers carry the vacation's ``since`` in their payload: one left from an earlier vacation does nothing.
 
 :class:`Vacations` is a part of the host (``host.vacations``): the host calls it, and it registers the handlers
-of its two timers.
+of its two timers with the schedule; when the seat to move is reminded after a change comes from ``bot.host.reminders``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from bot.host import deadlines
-from bot.host.errors import HostError, StaleGame, StorageFailed
+from bot.host.change import Change
+from bot.host.errors import HostError, StorageFailed
+from bot.host.games import CONFLICT, Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
-from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo
-
-if TYPE_CHECKING:
-    from bot.host.host import Host
+from bot.host.reminders import Reminders
+from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo, Wake
+from bot.host.timers import END as END
+from bot.host.timers import VOTE as VOTE
+from bot.host.timers import Schedule
 
 log = logging.getLogger(__name__)
 
-VOTE: Final = "vacation_vote"
-"""Due :data:`VOTE_HOURS` after a vacation began: the votes cast decide, a tie or none lets the computer play."""
-END: Final = "vacation_end"
-"""Due when the vacation ends: the player plays their seat again."""
 VOTE_HOURS: Final = 12.0
 MIN_DAYS: Final = 1
 MAX_DAYS: Final = 30
@@ -84,6 +83,15 @@ def vacation_of(seat: Seat) -> Vacation | None:
     return Vacation.from_dict(seat.vacation) if seat.vacation is not None else None
 
 
+def pause_of(table: Table) -> tuple[str, float] | None:
+    """``(name, until)`` of the vacation pausing the game, or ``None`` when no pause holds it."""
+    for seat in table.seats:
+        vacation = vacation_of(seat)
+        if vacation is not None and vacation.state == PAUSE:
+            return seat.name, vacation.until
+    return None
+
+
 def with_vacation(seats: Sequence[Seat], seat: int, vacation: Vacation | None) -> list[Seat]:
     """The seats with ``seat``'s vacation set (or ended, with ``None``)."""
     changed = list(seats)
@@ -107,6 +115,10 @@ class VacationChange:
     info: TableInfo | None
     """The game after the change."""
 
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.channel_id, self.computer_to_move)
+
 
 @dataclass(slots=True)
 class _Plan:
@@ -120,28 +132,24 @@ class _Plan:
 
 Planner = Callable[[Sequence[Seat], int, Table], _Plan | None]
 """``(seats, seat, table) -> the change``, or ``None``: nothing to do."""
-Writer = Callable[..., Awaitable[object]]
-"""How a plan is written: ``store.update_game`` (a command or a vote) or ``store.finish_timer`` (a timer)."""
 
 
 class Vacations:
     """The host's vacations; see the module docstring."""
 
-    def __init__(self, host: Host) -> None:
-        self.host = host
-        host.on_timer(VOTE, self._on_vote_timer)
-        host.on_timer(END, self._on_end_timer)
+    def __init__(self, games: Games, schedule: Schedule, reminders: Reminders, *, clock: Callable[[], float]) -> None:
+        self.games = games
+        self.reminders = reminders
+        self._clock = clock
+        schedule.on(VOTE, self._on_vote_timer)
+        schedule.on(END, self._on_end_timer)
 
     # ------------------------------------------------------------------ reading
 
     @staticmethod
     def pause_of(table: Table) -> tuple[str, float] | None:
         """``(name, until)`` of the vacation pausing the game, or ``None`` when no pause holds it."""
-        for seat in table.seats:
-            vacation = vacation_of(seat)
-            if vacation is not None and vacation.state == PAUSE:
-                return seat.name, vacation.until
-        return None
+        return pause_of(table)
 
     # ------------------------------------------------------------------ the commands
 
@@ -151,7 +159,7 @@ class Vacations:
         second try after a storage failure finishes the rest."""
         if not MIN_DAYS <= days <= MAX_DAYS:
             raise refusal("host.error.bad_vacation_days", min=MIN_DAYS, max=MAX_DAYS)
-        now = self.host.now() if now is None else now
+        now = self._clock() if now is None else now
         rows = await self._games_of(user_id)
         if not rows:
             raise refusal("host.error.no_games_for_vacation")
@@ -165,7 +173,7 @@ class Vacations:
 
     async def end(self, user_id: int, now: float | None = None) -> list[VacationChange]:
         """End the user's vacation early in every game (``/santacruz back``); empty when they are on none."""
-        now = self.host.now() if now is None else now
+        now = self._clock() if now is None else now
         return await self._each(await self._games_of(user_id), user_id, now, self._finish)
 
     async def _each(self, games: list[tuple[int, int]], user_id: int, now: float, planner: Planner
@@ -175,8 +183,7 @@ class Vacations:
         database first, and read again (or loaded) if another process changed (or holds) it."""
         changes = []
         for game_id, channel_id in games:
-            async with self.host.channel_lock(channel_id):
-                table = self.host.tables.get(channel_id)
+            async with self.games.change(channel_id) as table:
                 if table is None or table.id != game_id:
                     continue  # ended (or damaged) meanwhile
                 change = await self._loaded(table, user_id, now, planner)
@@ -190,14 +197,13 @@ class Vacations:
         have voted. A voter may change their vote while the vote is open."""
         if choice not in CHOICES:
             raise refusal("host.error.stale")
-        known = self.host.table_of_game(game_id)
+        known = self.games.of_game(game_id)
         if known is None:
             raise refusal("host.error.stale")
-        async with self.host.channel_lock(known.channel_id):  # the game as the database has it now
-            table = self.host.tables.get(known.channel_id)
+        async with self.games.change(known.channel_id) as table:  # the game as the database has it now
             if table is None or table.id != game_id or table.status != "running" or not 0 <= seat < len(table.seats):
                 raise refusal("host.error.stale")
-            now = self.host.now() if now is None else now
+            now = self._clock() if now is None else now
             place = table.seats[seat]
             vacation = vacation_of(place)
             if table.status != "running" or vacation is None or vacation.state != VOTING:
@@ -209,37 +215,37 @@ class Vacations:
                 plan = self._decide(table, seat, vacation)
             else:
                 plan = _Plan(with_vacation(table.seats, seat, vacation), [])
-            return await self._apply(table, seat, plan, now, self._updater(table.id, now))
+            return await self._apply(table, seat, plan, now)
 
     # ------------------------------------------------------------------ the timers
 
     async def _on_vote_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """Nobody decided within :data:`VOTE_HOURS`: the votes cast decide (a tie or none: the computer)."""
         table = self._timer_table(timer)
-        async with self.host.lock_of(timer.channel_id):
+        async with self.games.change(timer.channel_id):
             vacation = self._current(table, timer)
             if vacation is None or vacation.state != VOTING:
-                await self.host.store.finish_timer(timer.id, now=now)
+                await self.games.finish_timer(timer.game_id, timer.id, now)
                 return None
             assert timer.seat is not None
             plan = self._decide(table, timer.seat, vacation)
-            return await self._apply(table, timer.seat, plan, now, self._finisher(timer.id, now))
+            return await self._apply(table, timer.seat, plan, now, timer.id)
 
     async def _on_end_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """The vacation is over: the player plays their seat again."""
         table = self._timer_table(timer)
-        async with self.host.lock_of(timer.channel_id):
+        async with self.games.change(timer.channel_id):
             vacation = self._current(table, timer)
             if vacation is None:
-                await self.host.store.finish_timer(timer.id, now=now)
+                await self.games.finish_timer(timer.game_id, timer.id, now)
                 return None
             assert timer.seat is not None
             plan = self._finish(table.seats, timer.seat, table)
             assert plan is not None  # the seat is on vacation
-            return await self._apply(table, timer.seat, plan, now, self._finisher(timer.id, now))
+            return await self._apply(table, timer.seat, plan, now, timer.id)
 
     def _timer_table(self, timer: TimerRow) -> Table:
-        table = self.host.table_of_game(timer.game_id)
+        table = self.games.of_game(timer.game_id)
         if table is None:  # another process holds the game: it runs the timer once this claim expires
             raise refusal("host.error.no_game")
         return table
@@ -305,7 +311,7 @@ class Vacations:
     async def _games_of(self, user_id: int) -> list[tuple[int, int]]:
         """``(game id, channel id)`` of every running game the user sits in, as the database has them."""
         try:
-            rows = await self.host.store.open_games_of(user_id)
+            rows = await self.games.store.open_games_of(user_id)
         except StorageFailed as exc:
             log.warning("cannot read the open games: %s", exc)
             raise refusal("host.error.storage") from None
@@ -321,38 +327,20 @@ class Vacations:
         plan = planner(table.seats, seat, table)
         if plan is None:
             return None
-        return await self._apply(table, seat, plan, now, self._updater(table.id, now))
+        return await self._apply(table, seat, plan, now)
 
-    def _updater(self, game_id: int, now: float) -> Writer:
-        async def write(**columns: Any) -> object:
-            return await self.host.store.update_game(game_id, now=now, **columns)
-        return write
-
-    def _finisher(self, timer_id: int, now: float) -> Writer:
-        async def write(**columns: Any) -> object:
-            return await self.host.store.finish_timer(timer_id, now=now, **columns)
-        return write
-
-    async def _apply(self, table: Table, seat: int, plan: _Plan, now: float, write: Writer) -> VacationChange:
-        """Write the plan with the deadline's timers and the next reminder it implies, then adopt it."""
+    async def _apply(self, table: Table, seat: int, plan: _Plan, now: float, timer: int | None = None
+                     ) -> VacationChange:
+        """Write the plan with the deadline's timers and the next reminder it implies (with the ``timer`` that made
+        it, done), then adopt it."""
         timers, cancel = deadlines.retimed(table, plan.seats, now)
-        reminder = None if deadlines.paused(plan.seats) or table.game is None else self.host.next_reminder(
+        reminder = None if deadlines.paused(plan.seats) or table.game is None else self.reminders.next_at(
             table, table.game, now, plan.seats)
         owed = [replace(d, seq=table.seq, payload={**d.payload, "locale": table.options.locale})
                 if d.kind == NOTICE_POST else replace(d, seq=table.seq) for d in plan.deliveries]
-        try:
-            version = await write(seats=[s.to_dict() for s in plan.seats], next_reminder_at=reminder, deliveries=owed,
-                                  timers=[*plan.timers, *timers], cancel_timers=(*plan.cancel, *cancel),
-                                  expect_version=table.version)
-        except StaleGame:
-            self.host.mark_stale(table.channel_id)
-            raise refusal("host.error.conflict") from None
-        except StorageFailed as exc:
-            log.warning("game %d: the vacation could not be stored: %s", table.id, exc)
-            raise refusal("host.error.storage") from None
-        table.seats, table.next_reminder_at = plan.seats, reminder
-        if isinstance(version, int):
-            table.version = version
+        await self.games.write(table, Change(
+            {"next_reminder_at": reminder}, deliveries=owed, timers=[*plan.timers, *timers],
+            cancel_timers=(*plan.cancel, *cancel), timer=timer), now=now, seats=plan.seats, lost=CONFLICT)
         return self._change(table.id, table.channel_id, seat, plan.seats, table)
 
     @staticmethod

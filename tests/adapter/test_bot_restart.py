@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 from bot.adapter.publish import Backoff
+from bot.host.change import Change
 from bot.host.store import Store
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
@@ -72,11 +73,13 @@ async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -
     # the process dies right after the move and the game's state were committed
     store = driver.bot.store
     assert store is not None
-    real_append = store.append_move
+    real_apply = store.apply
     committed = asyncio.Event()
 
-    async def append_then_die(*args: Any, **kwargs: Any) -> None:
-        await real_append(*args, **kwargs)
+    async def append_then_die(game_id: int, change: Change, **kwargs: Any) -> int | None:
+        version = await real_apply(game_id, change, **kwargs)
+        if change.move is None:  # not the move (a snapshot, a timer): carry on
+            return version
         committed.set()
         task = asyncio.current_task()
         assert task is not None
@@ -86,7 +89,7 @@ async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -
     command, options = driver.slash_for_move(move)
     question = await driver.answer(await driver.slash(command, options, user=user))
     ok = next(b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":ok"))  # a landing is asked
-    store.append_move = append_then_die  # type: ignore[method-assign]
+    store.apply = append_then_die  # type: ignore[method-assign]
     handle = await fake.click_button(question, ok, user=user)
     await asyncio.wait_for(committed.wait(), TIMEOUT)
     await driver.stop()

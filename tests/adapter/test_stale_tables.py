@@ -17,8 +17,8 @@ import pytest
 import pytest_asyncio
 
 from bot.adapter.client import create_bot
+from bot.host.idle import KEEP_OPEN_DAYS
 from bot.host.settings import Settings
-from bot.host.stale import KEEP_OPEN_DAYS
 from i18n import t
 from tests.adapter.conftest import CAPTURED, TIMEOUT, Driver
 from tests.adapter.test_faults_background import Gate

@@ -48,7 +48,7 @@ async def test_a_current_copy_is_read_without_waiting_for_the_channels_lock(stor
     await one.load()
     await two_games(one)
     await two.load()
-    async with two.lock_of(CH):  # a change of this process in the channel is under way
+    async with two.games.change(CH):  # a change of this process in the channel is under way
         info = await asyncio.wait_for(two.refresh(CH), WAIT)
     assert info == one.info(CH)
     await play_first(one, CH)  # now two's copy is behind: read again (under the lock, free again)

@@ -99,9 +99,10 @@ async def test_a_lease_is_kept_by_its_holder_and_taken_over_when_it_expires(stor
 async def test_two_hosts_on_one_database_run_each_due_timer_once(store: Any) -> None:
     """Two processes' hosts sweep the same timers: each runs once, a failing handler does not stop the others,
     and a timer whose handler failed is taken again once its claim has expired."""
-    from bot.host.host import TIMER_LEASE, Host
+    from bot.host.host import Host
     from bot.host.model import TimerRow
     from bot.host.settings import Settings
+    from bot.host.timers import TIMER_LEASE
 
     opener = Host(store, Settings(), clock=lambda: 0.0)
     game_id = (await opener.open(CH, 1, 7, "Ada")).game_id  # a real lobby: hosts read it before its timers

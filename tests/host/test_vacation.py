@@ -11,8 +11,8 @@ import pytest
 
 from bot.host import deadlines, vacation
 from bot.host.host import Host
+from bot.host.idle import IDLE_KINDS
 from bot.host.model import NewTimer
-from bot.host.stale import STALE_KINDS
 from bot.host.table import NOTICE_DM, NOTICE_POST, MoveResult, TableInfo
 from bot.host.vacation import VacationChange
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, HOUR, Clock, make_host, play_first, refused
@@ -43,8 +43,8 @@ async def notices(store: Any, kind: str = NOTICE_POST) -> list[dict[str, Any]]:
 
 
 async def own_timers(store: Any, game_id: int) -> list[Any]:
-    """The game's vacation and deadline timers (its stale timer, ``bot.host.stale``, is not this file's business)."""
-    return [t for t in await store.timers(game_id) if t.kind not in STALE_KINDS]
+    """The game's vacation and deadline timers (its stale timer, ``bot.host.idle``, is not this file's business)."""
+    return [t for t in await store.timers(game_id) if t.kind not in IDLE_KINDS]
 
 
 async def timer_kinds(store: Any, game_id: int) -> list[str]:

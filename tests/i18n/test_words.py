@@ -24,7 +24,7 @@ from bot.adapter.stale_texts import kept_open_text, stale_text
 from bot.adapter.texts import timestamp
 from bot.adapter.vacation_texts import notice_text
 from bot.host.host import HostError, lobby_full
-from bot.host.stale import ABANDONED, LOBBY_CLOSED, NOTICE
+from bot.host.idle import ABANDONED, LOBBY_CLOSED, NOTICE
 from bot.host.table import Seat
 from bot.host.user_settings import OpenGame, UserSettings
 from i18n import LOCALES, t

@@ -1,6 +1,7 @@
-"""What happens to stale tables and to games whose channel is gone (a part of the host; see ``bot.host.stale``).
+"""What happens to idle tables and to games whose channel is gone (a part of the host; see ``bot.host.idle``).
 
-The host makes one :class:`StaleTables` (``host.stale``), which registers the handlers of the stale timers::
+The host makes one :class:`IdleTables` (``host.stale``), which registers the handlers of the idle timers with the
+schedule (``bot.host.timers``)::
 
     await host.stale.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
     await host.stale.close_channel(channel_id, reason) -> TableInfo | None  # the channel was deleted
@@ -8,8 +9,8 @@ The host makes one :class:`StaleTables` (``host.stale``), which registers the ha
     await host.stale.guild_channels(guild_id) -> list[int]                  # its channels with a game
     await host.stale.arm_missing() -> int     # at load(): timers for games stored before the bot had them
 
-A fired timer writes what it changes with :meth:`GameStore.finish_timer` (the timer done, the game's columns,
-its post and the next timer in one transaction), then changes the table in memory, and returns the game's
+A fired timer writes what it changes through ``games.write`` with ``Change(timer=...)`` (the timer done, the game's
+columns, its post and the next timer in one transaction), which then changes the table in memory, and returns the game's
 :class:`TableInfo` so the adapter wakes the channel's outbox. A timer whose game moved on (started, over,
 abandoned, another game in the channel) is only marked done.
 
@@ -20,89 +21,91 @@ post into a channel that is gone. The adapter stops the channel's computer task.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from bot.host.errors import DamagedRow, HostError, StaleGame, StorageFailed, storage_refusal
-from bot.host.model import NewDelivery, TimerRow
-from bot.host.stale import (
+from bot.host.change import Change
+from bot.host.errors import DamagedRow, HostError, StorageFailed, storage_refusal
+from bot.host.games import Games
+from bot.host.idle import (
     ABANDONED,
+    IDLE_ABANDON,
+    IDLE_GAME,
+    IDLE_KINDS,
     KEEP_OPEN_DAYS,
     LOBBY_CLOSED,
     LOBBY_EXPIRY,
     NOTICE,
-    STALE_ABANDON,
-    STALE_GAME,
-    STALE_KINDS,
     abandon_timer,
+    idle_post,
+    idle_timer,
     lobby_timer,
-    stale_post,
-    stale_timer,
 )
+from bot.host.model import NewDelivery, TimerRow
+from bot.host.settings import Settings
 from bot.host.table import Table, TableInfo
-
-if TYPE_CHECKING:
-    from bot.host.host import Host
+from bot.host.timers import Schedule
+from bot.host.vacation import pause_of
 
 log = logging.getLogger(__name__)
 
 
-class StaleTables:
-    """Lobby expiry, stale-game announcements and their abandonment, and closing the games of a gone channel."""
+class IdleTables:
+    """Lobby expiry, idle-game announcements and their abandonment, and closing the games of a gone channel."""
 
-    def __init__(self, host: Host) -> None:
-        self.host = host
-        host.on_timer(LOBBY_EXPIRY, self._on_lobby_expiry)
-        host.on_timer(STALE_GAME, self._on_stale_game)
-        host.on_timer(STALE_ABANDON, self._on_stale_abandon)
+    def __init__(self, games: Games, schedule: Schedule, settings: Settings, *, clock: Callable[[], float]) -> None:
+        self.games = games
+        self.store = games.store
+        self.settings = settings
+        self._clock = clock
+        schedule.on(LOBBY_EXPIRY, self._on_lobby_expiry)
+        schedule.on(IDLE_GAME, self._on_stale_game)
+        schedule.on(IDLE_ABANDON, self._on_stale_abandon)
 
     # ------------------------------------------------------------------ the timers
 
     def _table(self, timer: TimerRow, status: str) -> Table | None:
         """The timer's game in memory if it is still the channel's game and has ``status``."""
-        table = self.host.tables.get(timer.channel_id)
+        table = self.games.tables.get(timer.channel_id)
         if table is None or table.id != timer.game_id or table.status != status:
             return None
         return table
 
     async def _drop(self, timer: TimerRow, now: float) -> None:
         """Mark a timer whose game moved on as done (another process may have done so: nothing to do then)."""
-        with contextlib.suppress(StaleGame):
-            await self.host.store.finish_timer(timer.id, now=now)
+        await self.games.finish_timer(timer.game_id, timer.id, now)
 
     async def _on_lobby_expiry(self, timer: TimerRow, now: float) -> TableInfo | None:
         """A lobby not started in time closes, and its channel is told."""
-        async with self.host.channel_lock(timer.channel_id):
+        async with self.games.change(timer.channel_id):
             table = self._table(timer, "lobby")
             if table is None:
                 await self._drop(timer, now)
                 return None
-            days = self.host.settings.lobby_days
-            await self._close(timer, table, now, stale_post(LOBBY_CLOSED, table.seq, table.options.locale, days))
+            days = self.settings.lobby_days
+            await self._close(timer, table, now, idle_post(LOBBY_CLOSED, table.seq, table.options.locale, days))
             log.info("game %d: the lobby was not started within %g days and closed", table.id, days)
             return table.info()
 
     async def _close(self, timer: TimerRow, table: Table, now: float, post: NewDelivery) -> None:
         """The timer ends its game as abandoned (not rated), its channel told by ``post``: written with the timer
         done in one transaction, then applied."""
-        version = await self.host.store.finish_timer(timer.id, now=now, status="abandoned", next_reminder_at=None,
-                                                     deliveries=[post], expect_version=table.version)
-        table.status, table.next_reminder_at, table.version = "abandoned", None, version or table.version
-        table.unload()
+        await self.games.write(table, Change({"status": "abandoned", "next_reminder_at": None}, deliveries=[post],
+                                                  timer=timer.id), now=now)
 
     async def _rearm_after_pause(self, timer: TimerRow, table: Table, now: float) -> bool:
-        """A vacation pause holds the game: it is not stale; the period starts again when the pause ends. Whether
+        """A vacation pause holds the game: it is not idle; the period starts again when the pause ends. Whether
         the game was paused (the timer is then done, and the next one set, in one transaction)."""
-        pause = self.host.vacations.pause_of(table)
+        pause = pause_of(table)
         if pause is None:
             return False
-        await self.host.store.finish_timer(timer.id, now=now, cancel_timers=STALE_KINDS,
-                                           timers=[stale_timer(self.host.settings, max(pause[1], now))])
+        await self.games.write(table, Change(
+            cancel_timers=IDLE_KINDS, timers=[idle_timer(self.settings, max(pause[1], now))], timer=timer.id),
+            now=now)
         return True
 
-    async def _stale(self, timer: TimerRow, now: float) -> Table | None:
-        """Under the channel's lock: the running game a stale timer is for, or ``None`` when there is nothing to do
+    async def _idle(self, timer: TimerRow, now: float) -> Table | None:
+        """Under the channel's lock: the running game a idle timer is for, or ``None`` when there is nothing to do
         (the game moved on: the timer is dropped; a vacation pauses it: the period starts again)."""
         table = self._table(timer, "running")
         if table is None:
@@ -115,81 +118,79 @@ class StaleTables:
     async def _on_stale_game(self, timer: TimerRow, now: float) -> TableInfo | None:
         """A game without a move for ``STALE_DAYS``: its players are mentioned with a "Keep it open" button (not
         while a vacation pauses it)."""
-        async with self.host.channel_lock(timer.channel_id):
-            table = await self._stale(timer, now)
+        async with self.games.change(timer.channel_id):
+            table = await self._idle(timer, now)
             if table is None:
                 return None
             people = [s.user_id for s in table.seats if s.user_id is not None]
-            notice = stale_post(NOTICE, table.seq, table.options.locale, self.host.settings.stale_days,
+            notice = idle_post(NOTICE, table.seq, table.options.locale, self.settings.stale_days,
                                 user_ids=people, grace_days=KEEP_OPEN_DAYS)
-            await self.host.store.finish_timer(timer.id, now=now, deliveries=[notice], timers=[abandon_timer(now)])
+            await self.games.write(table, Change(deliveries=[notice], timers=[abandon_timer(now)], timer=timer.id),
+                                        now=now)
             log.info("game %d: no move for %g days; its players are asked to keep it open", table.id,
-                     self.host.settings.stale_days)
+                     self.settings.stale_days)
             return table.info()
 
     async def _on_stale_abandon(self, timer: TimerRow, now: float) -> TableInfo | None:
-        """Nobody kept the stale game open: it is abandoned without a result (unless a vacation pauses it now)."""
-        async with self.host.channel_lock(timer.channel_id):
-            table = await self._stale(timer, now)
+        """Nobody kept the idle game open: it is abandoned without a result (unless a vacation pauses it now)."""
+        async with self.games.change(timer.channel_id):
+            table = await self._idle(timer, now)
             if table is None:
                 return None
             await self._close(timer, table, now,
-                              stale_post(ABANDONED, table.seq, table.options.locale, self.host.settings.stale_days))
+                              idle_post(ABANDONED, table.seq, table.options.locale, self.settings.stale_days))
             log.info("game %d: nobody kept it open; abandoned (not rated)", table.id)
             return table.info()
 
-    # ------------------------------------------------------------------ games from before the stale timers
+    # ------------------------------------------------------------------ games from before the idle timers
 
     async def arm_missing(self) -> int:
-        """At start-up: give every loaded lobby and running game without its stale timer one (games stored before
+        """At start-up: give every loaded lobby and running game without its idle timer one (games stored before
         this bot had them), counted from the lobby's opening or the game's last move; how many were armed. A
         database failure is logged: that game gets its timer at the next start or its next move."""
         armed = 0
         try:
-            pending = await self.host.store.pending_timer_kinds()  # one read for every game, not one per game
+            pending = await self.store.pending_timer_kinds()  # one read for every game, not one per game
         except StorageFailed as exc:
-            log.warning("could not read the pending timers (%s); the stale timers are checked at the next start", exc)
+            log.warning("could not read the pending timers (%s); the idle timers are checked at the next start", exc)
             return 0
-        for table in list(self.host.tables.values()):
+        for table in list(self.games.tables.values()):
             if table.status not in ("lobby", "running"):
                 continue
-            kind = LOBBY_EXPIRY if table.status == "lobby" else STALE_GAME
+            kind = LOBBY_EXPIRY if table.status == "lobby" else IDLE_GAME
             try:
-                if pending.get(table.id, set()) & {kind, STALE_ABANDON}:
+                if pending.get(table.id, set()) & {kind, IDLE_ABANDON}:
                     continue
                 since = table.created_at if table.status == "lobby" else (table.last_move_at or table.created_at)
-                timer = lobby_timer(self.host.settings, since) if kind == LOBBY_EXPIRY else stale_timer(
-                    self.host.settings, since)
-                table.version = await self.host.store.update_game(table.id, now=self.host.now(), cancel_timers=[kind],
-                                                                  timers=[timer], expect_version=table.version)
-            except (StorageFailed, StaleGame) as exc:
+                timer = lobby_timer(self.settings, since) if kind == LOBBY_EXPIRY else idle_timer(
+                    self.settings, since)
+                await self.games.write(table, Change(cancel_timers=[kind], timers=[timer]))
+            except HostError as exc:
                 log.warning("game %d: could not set its %s timer (%s); trying again at the next start",
                             table.id, kind, exc)
                 continue
             armed += 1
         if armed:
-            log.info("set the stale timers of %d games stored without them", armed)
+            log.info("set the idle timers of %d games stored without them", armed)
         return armed
 
     # ------------------------------------------------------------------ keep it open
 
     async def keep_open(self, channel_id: int, user_id: int, game_id: int) -> TableInfo:
-        """Anyone seated keeps a game announced as stale open: the abandonment is cancelled and the stale
+        """Anyone seated keeps a game announced as idle open: the abandonment is cancelled and the idle
         period starts again. Refused (``host.error.not_stale``) when the game is not waiting for that (someone
         moved, or kept it open already)."""
-        async with self.host.channel_lock(channel_id):
-            table = self.host.running_table(channel_id, game_id)
+        async with self.games.change(channel_id):
+            table = self.games.running(channel_id, game_id)
             if table.seat_of(user_id) is None:
                 raise HostError("host.error.not_seated")
             with storage_refusal():
-                pending = await self.host.store.timers(table.id)
-            if not any(timer.kind == STALE_ABANDON for timer in pending):
+                pending = await self.store.timers(table.id)
+            if not any(timer.kind == IDLE_ABANDON for timer in pending):
                 raise HostError("host.error.not_stale")
-            now = self.host.now()
-            with storage_refusal():
-                table.version = await self.host.store.update_game(
-                    table.id, now=now, cancel_timers=STALE_KINDS, timers=[stale_timer(self.host.settings, now)],
-                    expect_version=table.version)
+            now = self._clock()
+            await self.games.write(table, Change(cancel_timers=IDLE_KINDS,
+                                                      timers=[idle_timer(self.settings, now)]), now=now)
             return table.info()
 
     # ------------------------------------------------------------------ channels and servers that are gone
@@ -198,14 +199,13 @@ class StaleTables:
         """The channel is gone: its open game is abandoned (not rated), its timers cancelled, its pending posts
         and DMs given up with ``reason``, in one transaction. Returns the game if one was open in memory.
         ``host.error.storage`` if the database refused (nothing changed; the next failed post tries again)."""
-        async with self.host.channel_lock(channel_id):
+        async with self.games.change(channel_id):
             with storage_refusal():
-                abandoned = await self.host.store.close_channel(channel_id, now=self.host.now(), reason=reason)
-            table = self.host.tables.get(channel_id)
+                abandoned = await self.store.close_channel(channel_id, now=self._clock(), reason=reason)
+            table = self.games.tables.get(channel_id)
             if table is None or table.id not in abandoned:
                 return None
-            table.status, table.next_reminder_at, table.version = "abandoned", None, abandoned[table.id]
-            table.unload()
+            self.games.adopt(table, {"status": "abandoned", "next_reminder_at": None}, abandoned[table.id])
             log.info("game %d abandoned: its channel is gone (%s)", table.id, reason)
             return table.info()
 
@@ -214,11 +214,11 @@ class StaleTables:
         this host's memory (a finished one may still owe posts)."""
         try:
             with storage_refusal():
-                stored = {row.channel_id for row in await self.host.store.open_games() if row.guild_id == guild_id}
+                stored = {row.channel_id for row in await self.store.open_games() if row.guild_id == guild_id}
         except DamagedRow as exc:  # a game that cannot be read: the ones in memory must do
             log.warning("cannot list the open games of server %d (%s); closing those in memory", guild_id, exc)
             stored = set()
-        known = {table.channel_id for table in list(self.host.tables.values()) if table.guild_id == guild_id}
+        known = {table.channel_id for table in list(self.games.tables.values()) if table.guild_id == guild_id}
         return sorted(stored | known)
 
     async def close_guild(self, guild_id: int, reason: str) -> list[TableInfo]:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.host.errors import HostError
 from bot.host.host import Host
-from bot.host.stale import KEEP_OPEN_DAYS, LOBBY_EXPIRY, STALE_ABANDON, STALE_GAME
+from bot.host.idle import IDLE_ABANDON, IDLE_GAME, KEEP_OPEN_DAYS, LOBBY_EXPIRY
 from bot.host.table import STALE_POST, TableInfo
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first
 
@@ -30,7 +30,7 @@ async def timers(store: Any, game_id: int) -> list[tuple[str, float]]:
     return [(t.kind, t.due_at) for t in await store.timers(game_id)]
 
 
-async def stale_posts(store: Any, game_id: int) -> list[dict[str, Any]]:
+async def idle_posts(store: Any, game_id: int) -> list[dict[str, Any]]:
     return [d.payload for d in await store.deliveries(game_id) if d.kind == STALE_POST]
 
 
@@ -52,7 +52,7 @@ async def test_a_lobby_not_started_closes_after_lobby_days_across_a_restart(stor
     [closed] = await host.run_due_timers()
     assert isinstance(closed, TableInfo) and closed.status == "abandoned" and closed.game_id == lobby.game_id
     assert (await store.get_game(lobby.game_id)).status == "abandoned"
-    assert await stale_posts(store, lobby.game_id) == [{"what": "lobby_closed", "locale": "de", "days": 7}]
+    assert await idle_posts(store, lobby.game_id) == [{"what": "lobby_closed", "locale": "de", "days": 7}]
     assert await timers(store, lobby.game_id) == []
     with pytest.raises(HostError):
         await host.join(CH, BO, "Bo")
@@ -63,11 +63,11 @@ async def test_a_started_lobby_never_expires(store: Any) -> None:
     clock = Clock()
     host = await restarted(store, clock, lobby_days=7, stale_days=14)
     info = await started(host)
-    assert await timers(store, info.game_id) == [(STALE_GAME, clock.now + 14 * DAY)]
+    assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     clock.now += 8 * DAY
     assert await host.run_due_timers() == []
     assert host.info(CH).status == "running"
-    assert await stale_posts(store, info.game_id) == []
+    assert await idle_posts(store, info.game_id) == []
 
 
 async def test_every_move_rearms_the_stale_timer(store: Any) -> None:
@@ -76,10 +76,10 @@ async def test_every_move_rearms_the_stale_timer(store: Any) -> None:
     info = await started(host)
     clock.now += 13 * DAY
     await play_first(host)
-    assert await timers(store, info.game_id) == [(STALE_GAME, clock.now + 14 * DAY)]
+    assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     clock.now += 13 * DAY
     assert await host.run_due_timers() == []
-    assert await stale_posts(store, info.game_id) == []
+    assert await idle_posts(store, info.game_id) == []
 
 
 async def test_a_stale_game_is_announced_kept_open_and_abandoned_unrated(store: Any) -> None:
@@ -90,9 +90,9 @@ async def test_a_stale_game_is_announced_kept_open_and_abandoned_unrated(store: 
     clock.now += 14 * DAY
     [announced] = await host.run_due_timers()
     assert announced.game_id == info.game_id and announced.status == "running"
-    assert await stale_posts(store, info.game_id) == [
+    assert await idle_posts(store, info.game_id) == [
         {"what": "notice", "locale": "en", "days": 14, "user_ids": [ADA, BO], "grace_days": KEEP_OPEN_DAYS}]
-    assert await timers(store, info.game_id) == [(STALE_ABANDON, clock.now + KEEP_OPEN_DAYS * DAY)]
+    assert await timers(store, info.game_id) == [(IDLE_ABANDON, clock.now + KEEP_OPEN_DAYS * DAY)]
 
     host = await restarted(store, clock, stale_days=14)  # restarted while the players may keep it open
     clock.now += DAY
@@ -100,7 +100,7 @@ async def test_a_stale_game_is_announced_kept_open_and_abandoned_unrated(store: 
         await host.stale.keep_open(CH, CY, info.game_id)
     assert refused.value.key == "host.error.not_seated"
     await host.stale.keep_open(CH, BO, info.game_id)  # not the player to move: anyone seated may
-    assert await timers(store, info.game_id) == [(STALE_GAME, clock.now + 14 * DAY)]
+    assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     with pytest.raises(HostError) as refused:
         await host.stale.keep_open(CH, ADA, info.game_id)
     assert refused.value.key == "host.error.not_stale"
@@ -110,12 +110,12 @@ async def test_a_stale_game_is_announced_kept_open_and_abandoned_unrated(store: 
 
     clock.now += 11 * DAY
     [again] = await host.run_due_timers()
-    assert again.status == "running" and len(await stale_posts(store, info.game_id)) == 2
+    assert again.status == "running" and len(await idle_posts(store, info.game_id)) == 2
     host = await restarted(store, clock, stale_days=14)
     clock.now += KEEP_OPEN_DAYS * DAY
     [abandoned] = await host.run_due_timers()
     assert abandoned.status == "abandoned" and host.info(CH).status == "abandoned"
-    assert (await stale_posts(store, info.game_id))[-1] == {"what": "abandoned", "locale": "en", "days": 14}
+    assert (await idle_posts(store, info.game_id))[-1] == {"what": "abandoned", "locale": "en", "days": 14}
     assert await timers(store, info.game_id) == []
     assert await host.stats(GUILD, ADA) is None and await host.stats(GUILD, BO) is None  # not rated
     assert (await restarted(store, clock)).info(CH) is None
@@ -129,7 +129,7 @@ async def test_a_move_after_the_announcement_cancels_the_abandonment(store: Any)
     assert len(await host.run_due_timers()) == 1
     clock.now += DAY
     await play_first(host)
-    assert await timers(store, info.game_id) == [(STALE_GAME, clock.now + 14 * DAY)]
+    assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     clock.now += 2 * DAY
     assert await host.run_due_timers() == []
     assert host.info(CH).status == "running"
@@ -181,13 +181,13 @@ async def test_games_stored_without_stale_timers_get_them_at_the_next_start(stor
     await play_first(host, CH2)
     moved_at = clock.now
     for game_id in (lobby.game_id, running.game_id):  # as stored by a bot from before the stale timers
-        await store.update_game(game_id, now=clock.now, cancel_timers=[LOBBY_EXPIRY, STALE_GAME])
+        await store.update_game(game_id, now=clock.now, cancel_timers=[LOBBY_EXPIRY, IDLE_GAME])
         assert await timers(store, game_id) == []
     clock.now += DAY
     await restarted(store, clock, lobby_days=7, stale_days=14)
     await restarted(store, clock, lobby_days=7, stale_days=14)  # a second start adds nothing more
     assert await timers(store, lobby.game_id) == [(LOBBY_EXPIRY, opened_at + 7 * DAY)]
-    assert await timers(store, running.game_id) == [(STALE_GAME, moved_at + 14 * DAY)]
+    assert await timers(store, running.game_id) == [(IDLE_GAME, moved_at + 14 * DAY)]
 
 
 async def test_leaving_a_server_ends_games_another_process_holds(store: Any) -> None:
@@ -229,5 +229,5 @@ async def test_a_game_paused_by_a_vacation_does_not_go_stale(store: Any) -> None
     assert pause is not None
     clock.now += 14 * DAY
     assert await host.run_due_timers() == []  # paused: no notice, the period starts again when the pause ends
-    assert await stale_posts(store, info.game_id) == []
-    assert (STALE_GAME, pause[1] + 14 * DAY) in await timers(store, info.game_id)
+    assert await idle_posts(store, info.game_id) == []
+    assert (IDLE_GAME, pause[1] + 14 * DAY) in await timers(store, info.game_id)

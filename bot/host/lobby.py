@@ -1,0 +1,237 @@
+"""The lobby (a part of the host): opening a game in a channel, seats, starting, abandoning, a rematch.
+
+One open game per channel (the database refuses a second, also from another process). The opener, or someone with
+Manage Channels (``can_manage``), runs the lobby: computer seats, kicking, starting with 2-4 seats, abandoning.
+Every change goes through ``games.change`` and ``games.write``; a lobby sets its expiry timer when it opens, and the
+start sets the game's first idle and deadline timers and owes the start post and everyone's hand
+(:func:`bot.host.outbox.start_deliveries`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import Final
+
+from bot.host import deadlines
+from bot.host.change import Change
+from bot.host.errors import DamagedRow, HostError, storage_refusal
+from bot.host.games import MAX_PLAYERS, GameFactory, Games
+from bot.host.idle import LOBBY_EXPIRY, idle_timer, lobby_timer
+from bot.host.model import OPEN_STATUSES, NewDelivery
+from bot.host.outbox import start_deliveries
+from bot.host.play import Play
+from bot.host.reminders import Reminders
+from bot.host.settings import AI_STRENGTHS, Settings
+from bot.host.table import ABANDONED_POST, Options, Seat, SeatChange, StartResult, Table, TableInfo
+from i18n import LOCALES, t
+
+MIN_PLAYERS: Final = 2
+
+
+def new_seed() -> int:
+    """A new game's secret seed."""
+    return secrets.randbits(62)
+
+
+class Lobby:
+    """Lobbies and the start, abandonment and rematch of a channel's game; see the module docstring."""
+
+    def __init__(self, games: Games, play: Play, reminders: Reminders, settings: Settings, *,
+                 clock: Callable[[], float], factory: GameFactory, new_seed: Callable[[], int] = new_seed) -> None:
+        self.games = games
+        self.play = play
+        self.reminders = reminders
+        self.settings = settings
+        self._clock = clock
+        self._factory = factory
+        self._new_seed = new_seed
+
+    @asynccontextmanager
+    async def _opener_lobby(self, channel_id: int, user_id: int, can_manage: bool) -> AsyncIterator[Table]:
+        """The channel's lobby, under its lock, when the user runs it (its opener, or Manage Channels)."""
+        async with self.games.change(channel_id):
+            table = self.games.lobby(channel_id)
+            self.games.check_opener(table, user_id, can_manage)
+            yield table
+
+    async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
+                   draft: bool = False, locale: str | None = None, computers: int = 0,
+                   strength: str | None = None, replay: bool = True, deadline_hours: int = 0) -> TableInfo:
+        """Open a lobby in the channel with the opener seated and ``computers`` computer seats; ``deadline_hours``
+        (one of :data:`bot.host.deadlines.DEADLINE_HOURS`, 0: none) is each person's turn deadline."""
+        locale = (locale or self.settings.default_locale).lower()
+        if locale not in LOCALES:
+            raise HostError("host.error.bad_locale", locale=locale, choices=", ".join(LOCALES))
+        strength = self._strength(strength)
+        if not 0 <= computers < MAX_PLAYERS:
+            raise HostError("host.error.too_many_players", max=MAX_PLAYERS)
+        if deadline_hours not in deadlines.DEADLINE_HOURS:
+            raise HostError("host.error.bad_deadline", hours=deadline_hours,
+                            choices=", ".join(str(h) for h in deadlines.DEADLINE_HOURS))
+        options = Options(draft=bool(draft), locale=locale, reminder_hours=self.settings.reminder_hours,
+                          away_hours=self.settings.away_hours, replay=bool(replay), deadline_hours=deadline_hours)
+        seats = [Seat(user_id, name)]
+        for _ in range(computers):
+            seats.append(self._computer_seat(seats, strength, locale))
+        async with self.games.change(channel_id):
+            return await self._create(channel_id, guild_id, user_id, seats, options)
+
+    async def _create(self, channel_id: int, guild_id: int | None, opener_id: int, seats: list[Seat],
+                      options: Options) -> TableInfo:
+        current = self.games.tables.get(channel_id)
+        if current is not None and current.status in OPEN_STATUSES:
+            raise HostError("host.error.game_exists")
+        now = self._clock()
+        table = Table(id=0, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
+                      options=options, seed=self._new_seed(), status="lobby", created_at=now)
+        return await self.games.create(table, [lobby_timer(self.settings, now)])
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
+        async with self.games.change(channel_id):
+            table = self.games.lobby(channel_id)
+            if table.seat_of(user_id) is not None:
+                raise HostError("host.error.already_seated")
+            if len(table.seats) >= MAX_PLAYERS:
+                raise HostError(lobby_full(table.seats), max=MAX_PLAYERS)
+            await self.games.write(table, Change(), seats=[*table.seats, Seat(user_id, name)])
+            return table.info()
+
+    async def leave(self, channel_id: int, user_id: int) -> TableInfo:
+        """Leave a lobby. The opener's role passes to the next person; with nobody left the lobby closes."""
+        async with self.games.change(channel_id):
+            table = self.games.open_table(channel_id)
+            if table.status != "lobby":
+                raise HostError("host.error.leave_running")
+            seat = self.games.seated(table, user_id)
+            seats = [s for i, s in enumerate(table.seats) if i != seat]
+            people = [s.user_id for s in seats if s.user_id is not None]
+            status = "lobby" if people else "abandoned"
+            opener_id = people[0] if people and user_id == table.opener_id else table.opener_id
+            await self.games.write(table, Change({"status": status, "opener_id": opener_id}), seats=seats)
+            return table.info()
+
+    async def add_computer(self, channel_id: int, user_id: int, strength: str | None = None, *,
+                           can_manage: bool = False) -> TableInfo:
+        async with self._opener_lobby(channel_id, user_id, can_manage) as table:
+            strength = self._strength(strength)
+            if len(table.seats) >= MAX_PLAYERS:
+                raise HostError(lobby_full(table.seats), max=MAX_PLAYERS)
+            seats = [*table.seats, self._computer_seat(table.seats, strength, table.options.locale)]
+            await self.games.write(table, Change(), seats=seats)
+            return table.info()
+
+    async def remove_computer(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
+        """Remove the last computer seat."""
+        async with self._opener_lobby(channel_id, user_id, can_manage) as table:
+            computers = [i for i, s in enumerate(table.seats) if s.is_computer]
+            if not computers:
+                raise HostError("host.error.no_computer")
+            seats = [s for i, s in enumerate(table.seats) if i != computers[-1]]
+            await self.games.write(table, Change(), seats=seats)
+            return table.info()
+
+    async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> StartResult:
+        async with self._opener_lobby(channel_id, user_id, can_manage) as table:
+            if len(table.seats) < MIN_PLAYERS:
+                raise HostError("host.error.too_few_players", min=MIN_PLAYERS)
+            game = self._factory(table.names, table.seed, table.options.draft)
+            now = self._clock()
+            reminder = self.reminders.next_at(table, game, now)
+            to_move = game.to_move
+            assert to_move is not None
+            seat = table.seats[to_move]
+            started = replace(table, game=game, status="running", last_move_at=now, next_reminder_at=reminder)
+            result = StartResult(
+                info=started.info(), view=game.view(None), to_move=to_move,
+                to_move_user_id=None if seat.computer_plays else seat.user_id,
+                computer_to_move=seat.computer_plays,
+                dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
+            await self.games.write(table, Change(
+                {"status": "running", "last_move_at": now, "next_reminder_at": reminder},
+                deliveries=start_deliveries(result), cancel_timers=[LOBBY_EXPIRY],
+                timers=[idle_timer(self.settings, now),
+                        *deadlines.turn_timers(table.options, table.seats, game, 0, now)]),
+                now=now, seats=table.seats, game=game)
+            return result
+
+    async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool = False,
+                      name: str | None = None) -> TableInfo:
+        """End the channel's lobby or running game without a result (opener or Manage Channels); the
+        channel is told that ``name`` (default: the user's seat name) abandoned it."""
+        async with self.games.change(channel_id):
+            table = self.games.open_table(channel_id)
+            self.games.check_opener(table, user_id, can_manage)
+            if name is None:
+                seat = table.seat_of(user_id)
+                name = table.seats[seat].name if seat is not None else ""
+            notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
+            await self.games.write(table, Change({"status": "abandoned", "next_reminder_at": None},
+                                                 deliveries=[notice]))
+            return table.info()
+
+    async def rematch(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
+        """A new lobby with the finished game's players seated (computers keep their strength)."""
+        async with self.games.change(channel_id):
+            current = self.games.tables.get(channel_id)
+            if current is not None and current.status in OPEN_STATUSES:
+                raise HostError("host.error.game_exists")
+            try:
+                with storage_refusal():
+                    last = await self.games.store.latest_game(channel_id)
+            except DamagedRow:  # the last game was quarantined: it did not end normally
+                raise HostError("host.error.not_over") from None
+            if last is None:
+                raise HostError("host.error.no_previous_game")
+            if last.status != "over":
+                raise HostError("host.error.not_over")
+            seats = [Seat(s["user_id"], s["name"], strength=s["strength"]) for s in last.seats]
+            seated = any(s.user_id == user_id for s in seats)
+            if not seated and not can_manage:
+                raise HostError("host.error.not_seated")
+            opener = user_id if seated else last.opener_id
+            return await self._create(channel_id, last.guild_id, opener, seats, Options.from_dict(last.options))
+
+    async def kick(self, channel_id: int, user_id: int, target_user_id: int, target_name: str, *,
+                   can_manage: bool = False) -> TableInfo | SeatChange:
+        """What ``/kick`` means, decided here: in a lobby the opener (or Manage Channels) removes a player
+        (never themselves: they leave); in a running game the seat of a player who has been to move for the
+        time limit goes to the computer (:meth:`hand_over`). ``target_name`` words the refusal when the target
+        has no seat. Returns the lobby after the removal, or the seat change."""
+        table = self.games.tables.get(channel_id)
+        if table is not None and table.status in OPEN_STATUSES and table.seat_of(target_user_id) is None:
+            raise HostError("host.error.not_a_player", name=target_name)
+        if table is not None and table.status == "lobby":
+            self.games.check_opener(table, user_id, can_manage)
+            if target_user_id == user_id:
+                raise HostError("host.error.kick_self")
+            return await self.leave(channel_id, target_user_id)
+        return await self.play.hand_over(channel_id, user_id, target_user_id, can_manage=can_manage)
+
+    def may_abandon(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
+        """The channel's open game if the user may abandon it (its opener, or Manage Channels); else a refusal.
+        Asked before the confirm button is shown; :meth:`abandon` checks again when it is pressed."""
+        table = self.games.open_table(channel_id)
+        self.games.check_opener(table, user_id, can_manage)
+        return table.info()
+
+    def _strength(self, strength: str | None) -> str:
+        strength = (strength or self.settings.ai_strength).lower()
+        if strength not in AI_STRENGTHS:
+            raise HostError("host.error.bad_strength", strength=strength, choices=", ".join(AI_STRENGTHS))
+        return strength
+
+    @staticmethod
+    def _computer_seat(seats: list[Seat], strength: str, locale: str) -> Seat:
+        taken = {s.name for s in seats}
+        number = 1 + sum(s.is_computer for s in seats)
+        while t("host.computer_name", locale, number=number) in taken:
+            number += 1
+        return Seat(None, t("host.computer_name", locale, number=number), strength=strength)
+
+
+def lobby_full(seats: Sequence[Seat]) -> str:
+    """The refusal of a full lobby: it suggests removing a computer seat only when there is one."""
+    return "host.error.lobby_full_computers" if any(s.is_computer for s in seats) else "host.error.lobby_full"

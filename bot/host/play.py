@@ -1,0 +1,282 @@
+"""Play (a part of the host): moves, undo, away and back, hand-over, and what a seat may see.
+
+A move is checked here (the game, the seat, the turn, a pause, the engine's rules), then :meth:`Play.commit` writes it
+in one transaction through ``games.write``: the move, the new state, what it owes (the channel post, the changed
+hands' DMs, the next turn's DM; at game over the results and the animated replay), the next turn's deadline and idle
+timers and when to remind its person; and answers with a :class:`bot.host.table.MoveResult`. The computers and the
+turn deadlines make their moves through :meth:`Play.commit` too. Reading (:meth:`Play.view_for` and friends) never
+touches the database; a seat's view is the only way its secrets leave the host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+from bot.host import deadlines, takeback
+from bot.host.change import Change
+from bot.host.errors import HostError
+from bot.host.games import GameFactory, Games
+from bot.host.idle import IDLE_KINDS, idle_timer
+from bot.host.model import UNDO, MoveRow, NewDelivery, effective_moves
+from bot.host.outbox import move_deliveries, owes_post
+from bot.host.ratings import SeatResult, game_results
+from bot.host.reminders import Reminders
+from bot.host.settings import Settings
+from bot.host.table import HOUR, SEAT_POST, TURN_DM, MoveResult, Seat, SeatChange, Table
+from bot.host.vacation import pause_of
+from engine import Event, Game, IllegalMove, View, parse_move
+
+
+class Play:
+    """Moves and seats of running games; see the module docstring."""
+
+    def __init__(self, games: Games, reminders: Reminders, settings: Settings, *, clock: Callable[[], float],
+                 factory: GameFactory) -> None:
+        self.games = games
+        self.reminders = reminders
+        self.settings = settings
+        self._clock = clock
+        self._factory = factory
+
+    async def play(self, channel_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
+                   game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
+        """Make ``move`` (notation) for the user's seat.
+
+        ``interaction_id`` makes a retry harmless (``already_done``); ``game_id`` and ``expected_seq``
+        (from a button's id) refuse a click on an outdated message (``host.error.stale``).
+        """
+        async with self.games.change(channel_id):
+            await self.games.check_interaction(interaction_id)
+            table = self.games.running(channel_id, game_id)
+            seat = self.games.seated(table, user_id)
+            if expected_seq is not None and expected_seq != table.seq:
+                raise HostError("host.error.stale")
+            self.check_not_paused(table)
+            if table.seats[seat].vacation_state == "computer":
+                raise HostError("host.error.on_vacation")
+            if table.seats[seat].away:
+                raise HostError("host.error.you_are_away")
+            game = table.game
+            assert game is not None
+            to_move = game.to_move
+            if to_move != seat:
+                assert to_move is not None
+                raise HostError("host.error.not_your_turn", name=table.seats[to_move].name)
+            try:
+                text = str(parse_move(move))
+                new = game.clone()
+                events = new.apply(text)
+            except IllegalMove as exc:
+                raise HostError("host.error.illegal_move", move=str(move).strip(), reason=str(exc),
+                                illegal=exc) from None
+            return await self.commit(table, new, seat, user_id, text, interaction_id, events)
+
+    async def undo(self, channel_id: int, user_id: int, *, interaction_id: int | None = None,
+                   game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
+        """Take back the user's last move, if it revealed nothing hidden and nobody has acted since
+        (:func:`bot.host.takeback.undo_refusal`). ``expected_seq`` (an Undo button's) refuses a button whose game
+        has moved on (``stale``)."""
+        async with self.games.change(channel_id):
+            await self.games.check_interaction(interaction_id)
+            table = self.games.running(channel_id, game_id)
+            seat = self.games.seated(table, user_id)
+            if expected_seq is not None and expected_seq != table.seq:
+                raise HostError("host.error.stale")
+            self.check_not_paused(table)
+            game = table.game
+            assert game is not None
+            refusal = takeback.undo_refusal(table.log, game, user_id)
+            if refusal is not None:
+                raise HostError(refusal)
+            last = effective_moves(table.log)[-1]
+            new = game.undo()
+            return await self.commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
+
+    def move_risk(self, channel_id: int, user_id: int, moves: Sequence[str]) -> takeback.Risk:
+        """What ``moves`` (the user's next, in order) would do that cannot be taken back: the adapter asks a
+        confirmation naming it when ``final``, else plays at once and offers *Undo* (:mod:`bot.host.takeback`).
+        Nothing is final when the moves are not the user's to make now (playing them is refused with the reason)."""
+        if not self.legal_moves(channel_id, user_id):
+            return takeback.Risk(tuple(moves))
+        game = self.games.tables[channel_id].game
+        assert game is not None
+        return takeback.move_risk(game, moves)
+
+    def undoable_by(self, channel_id: int) -> int | None:
+        """The person who may take the channel's last move back now (the *Undo* button is theirs), or ``None``."""
+        table = self.games.tables.get(channel_id)
+        if table is None or table.status != "running" or table.game is None:
+            return None
+        return takeback.undo_owner(table.log, table.game)
+
+    async def commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
+                      interaction_id: int | None, events: list[Event], *,
+                      undone: str | None = None, seats: list[Seat] | None = None,
+                      notices: Sequence[NewDelivery] = (), now: float | None = None,
+                      timer: int | None = None) -> MoveResult:
+        """Store the move, the new state, the deliveries it owes (``notices`` first) and the next turn's deadline
+        timers in one transaction (with the ``timer`` that made it, done), then adopt them; answer for the cog.
+        ``seats``: the seats as the move leaves them (a deadline's hand-over), default unchanged."""
+        assert table.game is not None
+        now = self._clock() if now is None else now
+        row = MoveRow(table.id, table.seq + 1, seat, user_id, text, interaction_id, now)
+        status = "over" if new.is_over() else "running"
+        after = replace(table, seats=seats) if seats is not None else table
+        reminder = self.reminders.next_at(after, new, now)
+        if undone is None and table.game.pending is not None:  # the last build(s) of a double move: one post
+            events = self._turn_events(table, new)
+        result = self._move_result(after, new, row, seat, user_id, text, events, undone, table.options.replay)
+        await self.games.write(table, Change(
+            {"status": status, "last_move_at": now, "next_reminder_at": reminder}, row,
+            deliveries=[*notices, *move_deliveries(result, post=owes_post(table.game, new, undone))],
+            results=self._results(table, new, now) if status == "over" else [],
+            cancel_timers=[*deadlines.KINDS, *IDLE_KINDS],
+            timers=[*deadlines.turn_timers(table.options, after.seats, new, row.seq, now),
+                    *([] if status == "over" else [idle_timer(self.settings, now)])], timer=timer),
+            now=now, seats=seats, game=new)
+        return result
+
+    def _turn_events(self, table: Table, new: Game) -> list[Event]:
+        """The public events of the whole turn that ``new``'s last move ends: a double move's card and its builds
+        (replayed from the turn's start, a few moves a game; the engine keeps only the last move's events)."""
+        moves = [m for _, m in new.moves]
+        start = max(i for i, m in enumerate(moves) if parse_move(m).verb == "double")
+        game = self.games.replay(table, moves[:start])
+        events: list[Event] = []
+        for move in moves[start:]:
+            events.extend(game.apply(move))
+        return events
+
+    def _results(self, table: Table, final: Game, now: float) -> list[SeatResult]:
+        """The results of a finished game, one per seat: the whole game is replayed for its score events (which
+        name the scoring card behind their points); nothing secret remains once it is over."""
+        replay = self._factory(table.names, table.seed, table.options.draft)
+        events: list[Event] = []
+        for _, move in final.moves:
+            events.extend(replay.apply(move))
+        return game_results(final, events, game_id=table.id, guild_id=table.guild_id,
+                            user_ids=[s.user_id for s in table.seats], names=table.names, finished_at=now)
+
+    @staticmethod
+    def _move_result(table: Table, new: Game, row: MoveRow, seat: int, user_id: int | None, text: str,
+                     events: list[Event], undone: str | None, replay: bool = False) -> MoveResult:
+        """The answer for the cog (and the payload of the move's post), before the move is stored. ``events``: the
+        whole turn's (they also become the view's, which the picture sums up); ``replay``: the game's options ask
+        for the animated replay at game over."""
+        old = table.game
+        assert old is not None
+        changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
+        dealt = {e.get("seat") for e in events if e["type"] in _DEALT}
+        # a person's own move (or undo) changes only what they did: no DM for it, unless a card was dealt to them
+        told = tuple(s for s in changed if s != seat or user_id is None or s in dealt)
+        view = new.view(None)
+        if undone is None:
+            view["events"] = list(events)
+        to_move = new.to_move
+        next_seat = table.seats[to_move] if to_move is not None else None
+        mover = table.seats[seat]
+        over = new.is_over()
+        return MoveResult(
+            game_id=table.id, channel_id=table.channel_id, locale=table.options.locale, seq=row.seq,
+            seat=seat, name=mover.name, user_id=mover.user_id, by_computer=user_id is None,
+            move=undone if undone is not None else text, undo=undone is not None, events=events,
+            view=view, to_move=to_move, to_move_name=next_seat.name if next_seat else None,
+            to_move_user_id=next_seat.user_id if next_seat and not next_seat.computer_plays else None,
+            computer_to_move=bool(next_seat and next_seat.computer_plays), secret_changed=changed,
+            dm_user_ids=tuple(u for s in told if (u := table.seats[s].user_id) is not None),
+            game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay,
+            undoable=user_id is not None and undone is None and not over and new.can_undo())
+
+    async def away(self, channel_id: int, user_id: int) -> SeatChange:
+        """Let the computer play the user's seat for the rest of the game (until :meth:`back`)."""
+        return await self._own_seat(channel_id, user_id, True)
+
+    async def back(self, channel_id: int, user_id: int) -> SeatChange:
+        """Take one's seat back from the computer."""
+        return await self._own_seat(channel_id, user_id, False)
+
+    async def _own_seat(self, channel_id: int, user_id: int, away: bool) -> SeatChange:
+        async with self.games.change(channel_id):
+            table = self.games.running(channel_id)
+            return await self._set_away(table, self.games.seated(table, user_id), away)
+
+    async def hand_over(self, channel_id: int, user_id: int, target_user_id: int, *,
+                        can_manage: bool = False) -> SeatChange:
+        """The opener (or Manage Channels) hands a player's seat to the computer when that player has
+        been to move for the game's time limit (``AWAY_HOURS``)."""
+        async with self.games.change(channel_id):
+            table = self.games.running(channel_id)
+            self.games.check_opener(table, user_id, can_manage)
+            seat = self.games.seated(table, target_user_id)
+            assert table.game is not None
+            hours = table.options.away_hours
+            since = table.last_move_at if table.last_move_at is not None else table.created_at
+            if table.game.to_move != seat or self._clock() - since < hours * HOUR:
+                raise HostError("host.error.not_overdue", name=table.seats[seat].name, hours=f"{hours:g}")
+            return await self._set_away(table, seat, True)
+
+    async def _set_away(self, table: Table, seat: int, away: bool) -> SeatChange:
+        place = table.seats[seat]
+        if place.away == away:
+            raise HostError("host.error.already_away" if away else "host.error.not_away")
+        user_id = place.user_id
+        assert table.game is not None and user_id is not None
+        seats = list(table.seats)
+        seats[seat] = place = replace(place, away=away)
+        changed = replace(table, seats=seats)
+        reminder = self.reminders.next_at(table, table.game, self._clock(), seats)
+        to_move = table.game.to_move
+        change = SeatChange(info=replace(changed, next_reminder_at=reminder).info(), seat=seat, name=place.name,
+                            user_id=user_id, away=away,
+                            computer_to_move=to_move is not None and seats[to_move].computer_plays)
+        owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload())]
+        if not away and to_move == seat:
+            owed.append(NewDelivery(TURN_DM, table.seq, user_id, {"start": False, "hand_changed": False}))
+        timers, cancel = deadlines.retimed(table, seats, self._clock())
+        await self.games.write(table, Change({"next_reminder_at": reminder}, deliveries=owed, timers=timers,
+                                             cancel_timers=cancel), seats=seats)
+        return change
+
+    def check_not_paused(self, table: Table) -> None:
+        """Refuse any move while a vacation pause holds the game, saying whose vacation and until when."""
+        pause = pause_of(table)
+        if pause is not None:
+            name, until = pause
+            raise HostError("host.error.paused", name=name, until=int(until))
+
+    def public_view(self, channel_id: int) -> View:
+        """What everyone may see of the channel's (current or last) game."""
+        return self.games.started(channel_id)[1].view(None)
+
+    def view_for(self, channel_id: int, user_id: int) -> View:
+        """The user's own seat view (their cards, chips and legal moves), or the public view if not seated.
+
+        The only way secrets reach the cog: send it to that user alone (ephemeral or DM).
+        """
+        table, game = self.games.started(channel_id)
+        return game.view(table.seat_of(user_id))
+
+    def legal_moves(self, channel_id: int, user_id: int, prefix: str = "") -> list[str]:
+        """The user's legal moves now (for autocomplete and buttons): empty unless it is their turn and
+        they play their seat themselves. ``prefix`` filters by the start of the notation."""
+        table = self.games.tables.get(channel_id)
+        if table is None or table.status != "running" or table.game is None:
+            return []
+        seat = table.seat_of(user_id)
+        if seat is None or table.seats[seat].computer_plays or table.game.to_move != seat:
+            return []
+        prefix = prefix.strip().lower()
+        return [m for m in map(str, table.game.legal_moves()) if m.lower().startswith(prefix)]
+
+
+_DEALT: Final = frozenset({"draw"})
+"""Events that give a seat a card it did not choose (the deal of round 2), even in its own move."""
+
+
+def _secret(game: Game, seat: int) -> dict[str, Any]:
+    """What only ``seat`` holds (scoring cards, bird chips, the card put back), to tell if it changed; where it
+    may build is not part of it (that changes whenever the turn passes, and comes with the turn DM)."""
+    you = game.view(seat)["you"]
+    return {key: you.get(key) for key in ("scoring_cards", "bird_chips", "discarded")}
