@@ -309,19 +309,26 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         now = list(moves) if risk.first_final is None else list(moves[:risk.first_final])
         lines: list[str] = []
         result: MoveResult | None = None
-        for i, move in enumerate(now):
-            try:
-                result = await self.host.play(channel_id, interaction.user.id, move,
-                                              interaction_id=interaction.id if i == 0 else None)
-            except HostError as exc:
-                if not lines:
-                    raise
-                lines.append(self.errors.host_error_text(interaction, exc, locale))
-                await reply(interaction, "\n".join(lines))
-                return
-            self.background.after_move(result)
-            lines.append(texts.played_text(result.move, locale, texts.names_of(result.view), result.seat,
-                                           result.view))
+        played: list[MoveResult] = []
+        try:
+            for i, move in enumerate(now):
+                try:
+                    result = await self.host.play(channel_id, interaction.user.id, move,
+                                                  interaction_id=interaction.id if i == 0 else None)
+                except HostError as exc:
+                    if not lines:
+                        raise
+                    lines.append(self.errors.host_error_text(interaction, exc, locale))
+                    await reply(interaction, "\n".join(lines))
+                    return
+                played.append(result)
+                lines.append(texts.played_text(result.move, locale, texts.names_of(result.view), result.seat,
+                                               result.view))
+        finally:
+            # delivered once every move of the command is stored, in order: the turn DM owed after a double move's
+            # card is then of a turn already passed (its build came in the same command) and is not sent
+            for done in played:
+                self.background.after_move(done)
         if risk.first_final is not None:
             final = moves[risk.first_final]
             info = self.host.info(channel_id)
