@@ -9,7 +9,7 @@ handlers answer the user ephemerally in the user's language and hand everything 
 * ``bot.adapter.dms``: each player's hand, bird chips and personal picture by DM, with move controls on their
   turn, or as the ephemeral answer of ``/santacruz hand`` when their DMs are closed;
 * ``bot.adapter.background``: computer moves, turn reminders, restart recovery and shutdown;
-* ``bot.adapter.stale_tables``: a deleted channel or thread, or a server the bot left, ends its games (the
+* ``bot.adapter.gone_channels``: a deleted channel or thread, or a server the bot left, ends its games (the
   listeners below); "Keep it open" under a stale game's notice is a game button like the lobby's;
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
@@ -47,10 +47,10 @@ from bot.adapter import history_texts, options, settings_texts, texts, vacation_
 from bot.adapter.background import SHUTDOWN_GRACE, Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
+from bot.adapter.gone_channels import GoneChannels
+from bot.adapter.idle_texts import kept_open_text
 from bot.adapter.publish import Publisher
 from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
-from bot.adapter.stale_tables import GoneChannels
-from bot.adapter.stale_texts import kept_open_text
 from bot.adapter.translator import locale_text
 from bot.adapter.views import (
     abandon_view,

@@ -24,7 +24,7 @@ post's message id is recorded with its delivery, so that ``/santacruz history`` 
 Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
 either way the opener is told once. A post answered 404 Unknown Channel or Unknown Guild means the channel is
 gone: the delivery is given up and :attr:`Publisher.on_channel_gone` ends the channel's game
-(``bot.adapter.stale_tables``). A post answered 403 Missing Access asks Discord whether the bot is still in the
+(``bot.adapter.gone_channels``). A post answered 403 Missing Access asks Discord whether the bot is still in the
 server: removed (Discord answers so before the gateway's GUILD_DELETE arrives), the channel is gone as well, quietly;
 still there, the post is tried once more after the backoff (GUILD_DELETE gives it up meanwhile) before the opener is
 asked for the permission. A stale table's post (a closed lobby, the "Keep it open" notice, the abandonment)
@@ -47,6 +47,7 @@ import discord
 
 from bot.adapter import posts, settings_texts, texts, vacation_texts
 from bot.adapter.dms import DirectMessages
+from bot.adapter.idle_texts import idle_text
 from bot.adapter.sending import (
     ALLOWED_MENTIONS,
     NO_PINGS,
@@ -56,7 +57,6 @@ from bot.adapter.sending import (
     deliver_post,
     files,
 )
-from bot.adapter.stale_texts import stale_text
 from bot.adapter.views import keep_open_view, lobby_view, vacation_view
 from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
@@ -438,7 +438,7 @@ class Publisher:
         awake = [discord.Object(int(u)) for u in delivery.payload.get("user_ids", ())
                  if self.host.quiet_until(int(u)) is None]
         mentions = discord.AllowedMentions(users=awake, roles=False, everyone=False, replied_user=False)
-        missing = await deliver_post(self.client, delivery.channel_id, stale_text(delivery.payload), view=view,
+        missing = await deliver_post(self.client, delivery.channel_id, idle_text(delivery.payload), view=view,
                                      mentions=mentions, nonce=nonce)
         if what == LOBBY_CLOSED:
             await self._close_lobby_message(delivery)

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from bot.adapter.cog import SantaCruzCog
+from bot.adapter.idle_texts import idle_text, kept_open_text
 from bot.adapter.settings_texts import game_line, held_text, settings_text
-from bot.adapter.stale_texts import kept_open_text, stale_text
 from bot.adapter.texts import timestamp
 from bot.adapter.vacation_texts import notice_text
 from bot.host.host import HostError, lobby_full
@@ -164,13 +164,13 @@ def test_a_vacation_notice_counts_its_days(days: int, en: str, de: str, fr: str)
     assert en in notice_text(payload, "en") and de in notice_text(payload, "de") and fr in notice_text(payload, "fr")
 
 
-def test_stale_tables_count_their_days() -> None:
+def test_idle_tables_count_their_days() -> None:
     closed = {"what": LOBBY_CLOSED, "locale": "de", "days": 1}
-    assert "innerhalb von 1 Tag gestartet" in stale_text(closed)
-    assert "innerhalb von 7 Tagen gestartet" in stale_text({**closed, "days": 7})
+    assert "innerhalb von 1 Tag gestartet" in idle_text(closed)
+    assert "innerhalb von 7 Tagen gestartet" in idle_text({**closed, "days": 7})
     notice = {"what": NOTICE, "locale": "en", "days": 14, "grace_days": 3, "user_ids": [1]}
-    assert "No move in this game for 14 days. Press **Keep it open** within 3 days," in stale_text(notice)
-    assert "après 1 jour sans coup" in stale_text({"what": ABANDONED, "locale": "fr", "days": 1})
+    assert "No move in this game for 14 days. Press **Keep it open** within 3 days," in idle_text(notice)
+    assert "après 1 jour sans coup" in idle_text({"what": ABANDONED, "locale": "fr", "days": 1})
     assert "After another 1.5 days" in kept_open_text("Ada", 1.5, "en")
 
 

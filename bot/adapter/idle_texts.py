@@ -1,4 +1,4 @@
-"""The words of stale tables in a game's channel (the game's language): a lobby that closed, the "Keep it open"
+"""The words of idle tables in a game's channel (the game's language): a lobby that closed, the "Keep it open"
 notice that mentions the players, the game abandoned when nobody kept it open, and the notice once kept open.
 
 The posts are deliveries of kind ``stale_post`` (see ``bot.host.idle``); their payload holds public facts only.
@@ -19,7 +19,7 @@ def days_text(days: Any, locale: str) -> str:
     return counted("bot.count.days_after", float(days), locale)
 
 
-def stale_text(payload: dict[str, Any]) -> str:
+def idle_text(payload: dict[str, Any]) -> str:
     """The channel post of a ``stale_post`` delivery."""
     what, locale = payload["what"], str(payload["locale"])
     days = days_text(payload["days"], locale)
