@@ -7,8 +7,9 @@ think in a worker pool, one task per channel; each move is published like a pers
 dies of a failure: a move that could not be stored (e.g. another process held the database's lock) is tried
 again after a wait that doubles up to ``SWEEP_SECONDS``.
 
-A periodic sweep (every ``SWEEP_SECONDS``) looks for due work: turn reminders (driven from the database,
-the host knows whose reminder is due; one failing reminder does not stop the others), due timers (rows of
+A periodic sweep (every ``SWEEP_SECONDS``) looks for due work: turn reminders (``turn_reminder`` timers: the
+host claims each once and writes its DM to the outbox, which sends it; one failing reminder does not stop the
+others), due timers (rows of
 the database: :meth:`Host.run_due_timers`; each outcome carries its ``wake`` value, which channel to deliver and whether
 its computers move, and :meth:`Background.wake` acts on it without looking at the answer's type), DMs held for
 the end of a player's quiet hours that are due now
@@ -33,7 +34,7 @@ from bot.adapter.publish import Publisher
 from bot.host.errors import HostError, damage_notice
 from bot.host.host import Host
 from bot.host.model import DamagedGame
-from bot.host.table import Answer, MoveResult, Reminder, SeatChange, StartResult, TableInfo, Wake
+from bot.host.table import Answer, MoveResult, SeatChange, StartResult, TableInfo, Wake
 from bot.host.vacation import VacationChange
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,8 @@ SWEEP_INTERVAL: Final = 60.0
 """Seconds between two sweeps for due work (turn reminders, computers without a task), by default."""
 RETRY_DELAY: Final = 1.0
 """Seconds before a failed computer move is tried again (doubling after each failure), by default."""
+REMINDER_WAIT: Final = 10.0
+"""Seconds the sweep waits for the reminder DMs it wrote to go out (what is left goes out meanwhile)."""
 
 
 class Background:
@@ -198,31 +201,18 @@ class Background:
         await self.client.wait_until_ready()
 
     async def send_reminders(self, now: float | None = None) -> int:
-        """DM every player whose reminder is due (driven from the database); returns how many were due.
-
-        Each reminder goes out in the player's own language when the bot knows it (after a restart too),
-        else in the game's (``reminder.locale``): :meth:`DirectMessages.send_hand` chooses."""
-        due = await self.host.due_reminders(now)
-        for reminder in due:
-            try:
-                await self._remind(reminder, now)
-            except Exception as exc:  # one reminder's failure never stops the others; the next sweep retries
-                log.warning("game %d: the turn reminder failed (%s: %s); trying again at the next sweep",
-                            reminder.game_id, type(exc).__name__, exc)
-        return len(due)
-
-    async def _remind(self, reminder: Reminder, now: float | None) -> None:
-        info = self.host.info(reminder.channel_id)
-        if self.host.shared:
-            # several processes may find the same reminder due: the one that records it first sends it
-            if await self.host.mark_reminded(reminder, now) and info is not None:
-                await self.dms.send_hand(info, reminder.user_id, turn=True, reminder=True)
-            return
-        try:
-            if info is not None:
-                await self.dms.send_hand(info, reminder.user_id, turn=True, reminder=True)
-        finally:
-            await self.host.mark_reminded(reminder, now)
+        """Fire the due turn reminders (``turn_reminder`` timers, each claimed by one process) and send their DMs;
+        returns how many were written. The host writes each reminder DM to the outbox with the timer done; the
+        outbox sends it in the player's own language when the bot knows it (after a restart too), else in the
+        game's. Waits until the woken channels have sent what they owe."""
+        written = await self.host.run_reminders(now)
+        for outcome in written:
+            self.after(outcome)
+        boxes = [self.publisher.outbox(info.channel_id) for info in written if isinstance(info, TableInfo)]
+        sending = [box.task for box in boxes if box.task is not None and not box.task.done()]
+        if sending:
+            await asyncio.wait(sending, timeout=REMINDER_WAIT)
+        return len(written)
 
     # ------------------------------------------------------------------ start-up and shutdown
 

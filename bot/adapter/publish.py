@@ -613,6 +613,11 @@ class Publisher:
             await self.dms.send_notice(info, delivery.user_id, delivery.payload, nonce=nonce)
             return None
         start = bool(delivery.payload.get("start"))
+        if delivery.kind == TURN_DM and delivery.payload.get("reminder"):
+            if not self._turn_stands(delivery, info):
+                return "skipped: the turn has passed"
+            await self.dms.send_hand(info, delivery.user_id, turn=True, reminder=True, nonce=nonce)
+            return None
         if delivery.kind == TURN_DM:
             turn_dms = self.host.settings_of(delivery.user_id).turn_dms
             if not turn_dms and not (start or delivery.payload.get("hand_changed")):

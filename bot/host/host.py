@@ -86,9 +86,10 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.vacations.vote(game_id, user_id, seat, choice) -> VacationChange   # choice: pause | computer
     await host.vacations.end(user_id, now=None) -> list[VacationChange]           # back early, in every game
 
-    # turn reminders (driven from the database)
-    await host.due_reminders(now=None) -> list[Reminder]
-    await host.mark_reminded(reminder, now=None) -> None   # right after sending (or failing to send)
+    # turn reminders: ``turn_reminder`` timers (bot/host/reminders.py); firing one writes the reminder DM
+    await host.run_reminders(now=None) -> list[object]     # claims and fires the due ones (infos to wake)
+    await host.due_reminders(now=None) -> list[Reminder]   # one by one (tools, tests): what is due ...
+    await host.mark_reminded(reminder, now=None) -> bool   # ... and fire it (its DM written to the outbox)
 
     # players' history per server (guild): results and ratings are written with a game's final move
     await host.stats(guild_id, user_id) -> PlayerStats | None   # None: no finished game there
@@ -256,7 +257,7 @@ class Host:
         self._tables = games.tables
         self.schedule = schedule = Schedule(store, games.refresh, owner=owner, shared=shared, clock=clock)
         self.people = People(store, games, clock=clock, shared=shared)
-        self.reminders = reminders = Reminders(games, self.people, clock=clock, shared=shared)
+        self.reminders = reminders = Reminders(games, schedule, self.people, clock=clock)
         self.playing = play = Play(games, reminders, settings, clock=clock, factory=game_factory)
         self.computers = Computers(store, games, play, settings, self.workers, chooser=chooser, owner=owner,
                                    shared=shared, clock=clock)
@@ -279,6 +280,7 @@ class Host:
         loaded = await self.games.load()
         log.info("loaded %d open games", len(loaded))
         await self.stale.arm_missing()
+        await self.reminders.arm_missing()
         return loaded
 
     def damaged_untold(self) -> list[DamagedGame]:
@@ -446,6 +448,9 @@ class Host:
 
     async def run_due_timers(self, now: float | None = None) -> list[object]:
         return await self.schedule.run_due(now)
+
+    async def run_reminders(self, now: float | None = None) -> list[object]:
+        return await self.reminders.run(now)
 
     async def due_reminders(self, now: float | None = None) -> list[Reminder]:
         return await self.reminders.due(now)

@@ -139,7 +139,7 @@ class Lobby:
                 raise HostError("host.error.too_few_players", min=MIN_PLAYERS)
             game = self._factory(table.names, table.seed, table.options.draft)
             now = self._clock()
-            reminder = self.reminders.next_at(table, game, now)
+            reminder, reminders = self.reminders.timers(table, game, 0, now)
             to_move = game.to_move
             assert to_move is not None
             seat = table.seats[to_move]
@@ -153,7 +153,7 @@ class Lobby:
                 {"status": "running", "last_move_at": now, "next_reminder_at": reminder},
                 deliveries=start_deliveries(result), cancel_timers=[LOBBY_EXPIRY],
                 timers=[idle_timer(self.settings, now),
-                        *deadlines.turn_timers(table.options, table.seats, game, 0, now)]),
+                        *deadlines.turn_timers(table.options, table.seats, game, 0, now), *reminders]),
                 now=now, seats=table.seats, game=game)
             return result
 

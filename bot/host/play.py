@@ -22,6 +22,7 @@ from bot.host.idle import IDLE_KINDS, idle_timer
 from bot.host.model import UNDO, MoveRow, NewDelivery, effective_moves
 from bot.host.outbox import move_deliveries, owes_post
 from bot.host.ratings import SeatResult, game_results
+from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
 from bot.host.settings import Settings
 from bot.host.table import HOUR, SEAT_POST, TURN_DM, MoveResult, Seat, SeatChange, Table
@@ -124,7 +125,7 @@ class Play:
         row = MoveRow(table.id, table.seq + 1, seat, user_id, text, interaction_id, now)
         status = "over" if new.is_over() else "running"
         after = replace(table, seats=seats) if seats is not None else table
-        reminder = self.reminders.next_at(after, new, now)
+        reminder, reminders = self.reminders.timers(after, new, row.seq, now)
         if undone is None and table.game.pending is not None:  # the last build(s) of a double move: one post
             events = self._turn_events(table, new)
         result = self._move_result(after, new, row, seat, user_id, text, events, undone, table.options.replay)
@@ -132,8 +133,8 @@ class Play:
             {"status": status, "last_move_at": now, "next_reminder_at": reminder}, row,
             deliveries=[*notices, *move_deliveries(result, post=owes_post(table.game, new, undone))],
             results=self._results(table, new, now) if status == "over" else [],
-            cancel_timers=[*deadlines.KINDS, *IDLE_KINDS],
-            timers=[*deadlines.turn_timers(table.options, after.seats, new, row.seq, now),
+            cancel_timers=[*deadlines.KINDS, *IDLE_KINDS, *REMINDER_KINDS],
+            timers=[*deadlines.turn_timers(table.options, after.seats, new, row.seq, now), *reminders,
                     *([] if status == "over" else [idle_timer(self.settings, now)])], timer=timer),
             now=now, seats=seats, game=new)
         return result
@@ -226,7 +227,7 @@ class Play:
         seats = list(table.seats)
         seats[seat] = place = replace(place, away=away)
         changed = replace(table, seats=seats)
-        reminder = self.reminders.next_at(table, table.game, self._clock(), seats)
+        reminder, reminders = self.reminders.timers(table, table.game, table.seq, self._clock(), seats)
         to_move = table.game.to_move
         change = SeatChange(info=replace(changed, next_reminder_at=reminder).info(), seat=seat, name=place.name,
                             user_id=user_id, away=away,
@@ -235,8 +236,9 @@ class Play:
         if not away and to_move == seat:
             owed.append(NewDelivery(TURN_DM, table.seq, user_id, {"start": False, "hand_changed": False}))
         timers, cancel = deadlines.retimed(table, seats, self._clock())
-        await self.games.write(table, Change({"next_reminder_at": reminder}, deliveries=owed, timers=timers,
-                                             cancel_timers=cancel), seats=seats)
+        await self.games.write(table, Change({"next_reminder_at": reminder}, deliveries=owed,
+                                             timers=[*timers, *reminders], cancel_timers=[*cancel, *REMINDER_KINDS]),
+                               seats=seats)
         return change
 
     def check_not_paused(self, table: Table) -> None:

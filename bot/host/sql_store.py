@@ -264,15 +264,17 @@ class SqlStore:
         rows = await self._fetch(f"{_TIMERS} WHERE game_id = ? AND done_at IS NULL ORDER BY due_at, id", game_id)
         return [_timer_row(r) for r in rows]
 
-    async def claim_timers(self, now: float, *, owner: str, lease: float, limit: int = 100) -> list[TimerRow]:
-        """The timers due at ``now`` that no live lease holds, leased to ``owner`` until ``now + lease``: with
-        several processes each timer is claimed by one; a dead process's claim expires."""
+    async def claim_timers(self, now: float, *, owner: str, lease: float, limit: int = 100,
+                           kinds: Sequence[str] | None = None) -> list[TimerRow]:
+        """The timers due at ``now`` that no live lease holds (only of ``kinds`` if given), leased to ``owner``
+        until ``now + lease``: with several processes each timer is claimed by one; a dead process's claim expires."""
+        only = "" if kinds is None else f" AND kind IN ({', '.join('?' * len(kinds))})"
         async with self._write() as db:
             rows = await db.fetch(
                 "UPDATE timers SET lease_owner = ?, lease_until = ? WHERE id IN (SELECT id FROM timers"
-                " WHERE done_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)"
+                f" WHERE done_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?){only}"
                 f" ORDER BY due_at, id LIMIT ?{self.SKIP_LOCKED}) RETURNING {', '.join(TIMER_COLUMNS)}",
-                owner, now + lease, now, now, limit)
+                owner, now + lease, now, now, *(kinds or ()), limit)
         return sorted((_timer_row(r) for r in rows), key=lambda t: (t.due_at, t.id))
 
     async def finish_timer(self, timer_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),

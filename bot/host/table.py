@@ -384,7 +384,8 @@ class PastGame:
 
 @dataclass(frozen=True, slots=True)
 class Reminder:
-    """A turn reminder to DM; record it with :meth:`bot.host.host.Host.mark_reminded` once sent.
+    """A due turn reminder (:meth:`bot.host.host.Host.due_reminders`); :meth:`bot.host.host.Host.mark_reminded`
+    fires its timer, which writes the reminder DM to the outbox.
 
     ``locale`` is the game's language; the DM goes out in the player's own when the bot knows it
     (:meth:`bot.host.host.Host.locale_of`).

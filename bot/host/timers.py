@@ -14,6 +14,7 @@ kind                   due                                         handled by
 ``lobby_expiry``       ``LOBBY_DAYS`` after a lobby opened         ``bot.host.idle_tables``: it closes
 ``stale_game``         ``STALE_DAYS`` after the last move          ``bot.host.idle_tables``: "Keep it open"?
 ``stale_abandon``      three days after that announcement          ``bot.host.idle_tables``: abandoned
+``turn_reminder``      a delay after a person's turn began         ``bot.host.reminders``: the reminder DM
 =====================  ==========================================  ========================================
 
 Each part registers its handlers with the :class:`Schedule` when the host builds it (:meth:`Schedule.on`); a test
@@ -23,7 +24,7 @@ checks that the host handles exactly :data:`KINDS`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
 from bot.host.errors import HostError, StaleGame, StorageFailed, storage_refusal
@@ -46,7 +47,9 @@ IDLE_GAME: Final = "stale_game"
 """A running game's time without a move before its players are asked to keep it open."""
 IDLE_ABANDON: Final = "stale_abandon"
 """The time the players have to press "Keep it open" after that announcement."""
-KINDS: Final = (WARNING, RAN_OUT, VOTE, END, LOBBY_EXPIRY, IDLE_GAME, IDLE_ABANDON)
+REMINDER: Final = "turn_reminder"
+"""Due a delay after a person's turn began (then a day after each reminder): the turn reminder DM."""
+KINDS: Final = (WARNING, RAN_OUT, VOTE, END, LOBBY_EXPIRY, IDLE_GAME, IDLE_ABANDON, REMINDER)
 """Every timer kind the host sets (the table above)."""
 TIMER_LEASE: Final = 60.0
 """Seconds a process holds a claimed timer; after that another process may run it (the first one died)."""
@@ -82,14 +85,15 @@ class Schedule:
             raise ValueError(f"timer kind {kind!r} has a handler already")
         self._handlers[kind] = handler
 
-    async def run_due(self, now: float | None = None) -> list[object]:
+    async def run_due(self, now: float | None = None, *, kinds: Sequence[str] | None = None) -> list[object]:
         """Claim the timers due at ``now`` (each is claimed by one process; a claim of a process that died
         expires after :data:`TIMER_LEASE` seconds and another takes it over) and run their handlers, soonest
         first; returns the handlers' outcomes. One timer's failure is logged and does not stop the others; a
-        storage failure leaves the timer to be claimed again when its lease ends."""
+        storage failure leaves the timer to be claimed again when its lease ends. ``kinds``: only timers of these
+        kinds (default: every kind)."""
         now = self._clock() if now is None else now
         with storage_refusal():
-            claimed = await self.store.claim_timers(now, owner=self.owner, lease=TIMER_LEASE)
+            claimed = await self.store.claim_timers(now, owner=self.owner, lease=TIMER_LEASE, kinds=kinds)
         outcomes: list[object] = []
         for timer in claimed:
             handler = self._handlers.get(timer.kind)

@@ -28,6 +28,7 @@ from bot.host.change import Change
 from bot.host.errors import HostError, StorageFailed
 from bot.host.games import CONFLICT, Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
+from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
 from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo, Wake
 from bot.host.timers import END as END
@@ -334,13 +335,13 @@ class Vacations:
         """Write the plan with the deadline's timers and the next reminder it implies (with the ``timer`` that made
         it, done), then adopt it."""
         timers, cancel = deadlines.retimed(table, plan.seats, now)
-        reminder = None if deadlines.paused(plan.seats) or table.game is None else self.reminders.next_at(
-            table, table.game, now, plan.seats)
+        reminder, reminders = self.reminders.timers(table, table.game, table.seq, now, plan.seats)
         owed = [replace(d, seq=table.seq, payload={**d.payload, "locale": table.options.locale})
                 if d.kind == NOTICE_POST else replace(d, seq=table.seq) for d in plan.deliveries]
         await self.games.write(table, Change(
-            {"next_reminder_at": reminder}, deliveries=owed, timers=[*plan.timers, *timers],
-            cancel_timers=(*plan.cancel, *cancel), timer=timer), now=now, seats=plan.seats, lost=CONFLICT)
+            {"next_reminder_at": reminder}, deliveries=owed, timers=[*plan.timers, *timers, *reminders],
+            cancel_timers=(*plan.cancel, *cancel, *REMINDER_KINDS), timer=timer),
+            now=now, seats=plan.seats, lost=CONFLICT)
         return self._change(table.id, table.channel_id, seat, plan.seats, table)
 
     @staticmethod

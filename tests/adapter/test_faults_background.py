@@ -6,7 +6,7 @@ against the fake Discord, on a real SQLite file.
 * a killed render worker process does not end the pictures;
 * commands in a channel are acknowledged and answered while its computer thinks;
 * the sweep restarts a computer whose task stopped;
-* one turn reminder that cannot be marked does not stop the others.
+* turn reminders the database cannot record are not sent; they go, once each, when it writes again.
 
 A computer player here is a :class:`Gate`: a thread that says when it thinks and answers when the test lets it,
 so nothing depends on timing.
@@ -29,6 +29,7 @@ import pytest
 import pytest_asyncio
 
 from bot.adapter.client import create_bot
+from bot.host.errors import HostError
 from bot.host.settings import Settings
 from bot.host.workers import WorkerPool, process_pool_factory
 from tests.adapter.conftest import CAPTURED, TIMEOUT, Driver
@@ -258,8 +259,7 @@ async def test_the_sweep_restarts_a_computer_whose_task_stopped(
 # ---------------------------------------------------------------------- reminders
 
 
-async def test_a_reminder_that_cannot_be_marked_does_not_stop_the_others(
-        gated: FaultDriver, records: Records) -> None:
+async def test_reminders_the_database_cannot_record_wait_and_then_go_once_each(gated: FaultDriver) -> None:
     driver, fake = gated, gated.fake
     await driver.open_game(["alice", "bob"])
     await driver.settle()
@@ -271,8 +271,12 @@ async def test_a_reminder_that_cannot_be_marked_does_not_stop_the_others(
     later = max(driver.host.info(c.id).last_move_at or 0.0 for c in (driver.channel, fake.channel("games")))
     later += 13 * 3600
     before = {user: len(fake.dm_messages(user)) for user in (first, "carol")}
-    with WriteLock(driver.settings.database_path):
-        assert await driver.cog.send_reminders(now=later) == 2
+    # the sweep logs the refusal and tries again at the next one
+    with WriteLock(driver.settings.database_path), pytest.raises(HostError) as refused:
+        await driver.cog.send_reminders(now=later)
+    assert refused.value.key == "host.error.storage"
+    assert {user: len(fake.dm_messages(user)) for user in (first, "carol")} == before, "nothing sent unrecorded"
+    assert await driver.cog.send_reminders(now=later) == 2
     assert {user: len(fake.dm_messages(user)) for user in (first, "carol")} == {
         user: count + 1 for user, count in before.items()}, "both players were reminded"
-    assert records.count("could not store that a reminder was sent") == 2
+    assert await driver.cog.send_reminders(now=later + 60) == 0, "once each"

@@ -220,7 +220,7 @@ async def test_a_damaged_game_is_quarantined_and_the_others_load(database: Datab
         await third_store.close()
 
 
-async def test_one_reminder_per_period_while_the_database_is_read_only(store: Store) -> None:
+async def test_no_reminder_goes_unrecorded_while_the_database_is_read_only(store: Store) -> None:
     clock = Clock()
     host = make_host(store, clock, reminder_hours=1)
     await host.open(CH, GUILD, ADA, "Ada")
@@ -229,16 +229,19 @@ async def test_one_reminder_per_period_while_the_database_is_read_only(store: St
     clock.advance(2)
     (reminder,) = await host.due_reminders()
     await read_only(store, True)
-    await host.mark_reminded(reminder)
-    for _ in range(5):
-        clock.advance(1 / 60)
-        assert await host.due_reminders() == []
-    clock.advance(24)
-    (again,) = await host.due_reminders()  # the next period: one more, and its mark is stored now
+    assert await host.mark_reminded(reminder) is False  # not written: not sent (its DM is the outbox's row)
+    with pytest.raises(HostError):  # nor claimed
+        await host.run_reminders()
     await read_only(store, False)
-    await host.mark_reminded(again)
-    assert await host.due_reminders() == []
-    row = await store.get_game(again.game_id)
+    assert [d for d in await store.pending_deliveries() if d.payload.get("reminder")] == []
+    (again,) = await host.due_reminders()  # still due, the same turn: once the database writes, it goes once
+    assert again == reminder
+    [info] = await host.run_reminders()
+    assert info.game_id == reminder.game_id
+    assert await host.due_reminders() == [] and await host.run_reminders() == []
+    owed = [d for d in await store.pending_deliveries() if d.payload.get("reminder")]
+    assert [(d.user_id, d.seq) for d in owed] == [(reminder.user_id, reminder.seq)]
+    row = await store.get_game(reminder.game_id)
     assert row.next_reminder_at is not None and row.next_reminder_at > clock.now
 
 

@@ -11,7 +11,9 @@ import pytest
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.idle import IDLE_ABANDON, IDLE_GAME, KEEP_OPEN_DAYS, LOBBY_EXPIRY
+from bot.host.reminders import REMINDER
 from bot.host.table import STALE_POST, TableInfo
+from bot.host.timers import KINDS
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first
 
 DAY = 86400.0
@@ -26,8 +28,14 @@ async def restarted(store: Any, clock: Clock, **settings: Any) -> Host:
     return host
 
 
+async def due_timers(host: Host, now: float | None = None) -> list[object]:
+    """Run the host's due timers but its turn reminders (``bot.host.reminders``, not this file's business)."""
+    return await host.schedule.run_due(now, kinds=[kind for kind in KINDS if kind != REMINDER])
+
+
 async def timers(store: Any, game_id: int) -> list[tuple[str, float]]:
-    return [(t.kind, t.due_at) for t in await store.timers(game_id)]
+    """The game's timers but its turn reminder (``bot.host.reminders``, not this file's business)."""
+    return [(t.kind, t.due_at) for t in await store.timers(game_id) if t.kind != REMINDER]
 
 
 async def idle_posts(store: Any, game_id: int) -> list[dict[str, Any]]:
@@ -46,10 +54,10 @@ async def test_a_lobby_not_started_closes_after_lobby_days_across_a_restart(stor
     lobby = await host.open(CH, GUILD, ADA, "Ada", locale="de")
     assert await timers(store, lobby.game_id) == [(LOBBY_EXPIRY, clock.now + 7 * DAY)]
     clock.now += 6 * DAY
-    assert await host.run_due_timers() == []
+    assert await due_timers(host) == []
     host = await restarted(store, clock, lobby_days=7)  # restarted in the middle of the week
     clock.now += DAY
-    [closed] = await host.run_due_timers()
+    [closed] = await due_timers(host)
     assert isinstance(closed, TableInfo) and closed.status == "abandoned" and closed.game_id == lobby.game_id
     assert (await store.get_game(lobby.game_id)).status == "abandoned"
     assert await idle_posts(store, lobby.game_id) == [{"what": "lobby_closed", "locale": "de", "days": 7}]
@@ -65,7 +73,7 @@ async def test_a_started_lobby_never_expires(store: Any) -> None:
     info = await started(host)
     assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     clock.now += 8 * DAY
-    assert await host.run_due_timers() == []
+    assert await due_timers(host) == []
     assert host.info(CH).status == "running"
     assert await idle_posts(store, info.game_id) == []
 
@@ -78,7 +86,7 @@ async def test_every_move_rearms_the_stale_timer(store: Any) -> None:
     await play_first(host)
     assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     clock.now += 13 * DAY
-    assert await host.run_due_timers() == []
+    assert await due_timers(host) == []
     assert await idle_posts(store, info.game_id) == []
 
 
@@ -88,7 +96,7 @@ async def test_a_stale_game_is_announced_kept_open_and_abandoned_unrated(store: 
     info = await started(host)
     await play_first(host)
     clock.now += 14 * DAY
-    [announced] = await host.run_due_timers()
+    [announced] = await due_timers(host)
     assert announced.game_id == info.game_id and announced.status == "running"
     assert await idle_posts(store, info.game_id) == [
         {"what": "notice", "locale": "en", "days": 14, "user_ids": [ADA, BO], "grace_days": KEEP_OPEN_DAYS}]
@@ -105,15 +113,15 @@ async def test_a_stale_game_is_announced_kept_open_and_abandoned_unrated(store: 
         await host.stale.keep_open(CH, ADA, info.game_id)
     assert refused.value.key == "host.error.not_stale"
     clock.now += 3 * DAY
-    assert await host.run_due_timers() == []  # kept open: no abandonment when the three days are up
+    assert await due_timers(host) == []  # kept open: no abandonment when the three days are up
     assert host.info(CH).status == "running"
 
     clock.now += 11 * DAY
-    [again] = await host.run_due_timers()
+    [again] = await due_timers(host)
     assert again.status == "running" and len(await idle_posts(store, info.game_id)) == 2
     host = await restarted(store, clock, stale_days=14)
     clock.now += KEEP_OPEN_DAYS * DAY
-    [abandoned] = await host.run_due_timers()
+    [abandoned] = await due_timers(host)
     assert abandoned.status == "abandoned" and host.info(CH).status == "abandoned"
     assert (await idle_posts(store, info.game_id))[-1] == {"what": "abandoned", "locale": "en", "days": 14}
     assert await timers(store, info.game_id) == []
@@ -126,12 +134,12 @@ async def test_a_move_after_the_announcement_cancels_the_abandonment(store: Any)
     host = await restarted(store, clock, stale_days=14)
     info = await started(host)
     clock.now += 14 * DAY
-    assert len(await host.run_due_timers()) == 1
+    assert len(await due_timers(host)) == 1
     clock.now += DAY
     await play_first(host)
     assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     clock.now += 2 * DAY
-    assert await host.run_due_timers() == []
+    assert await due_timers(host) == []
     assert host.info(CH).status == "running"
 
 
@@ -213,7 +221,7 @@ async def test_a_finished_game_keeps_no_timer_and_its_rematch_lobby_expires(stor
     rematch = await host.rematch(CH, BO)
     assert await timers(store, rematch.game_id) == [(LOBBY_EXPIRY, clock.now + 7 * DAY)]
     clock.now += 7 * DAY
-    [closed] = await host.run_due_timers()
+    [closed] = await due_timers(host)
     assert closed.game_id == rematch.game_id and closed.status == "abandoned"
 
 
@@ -228,6 +236,6 @@ async def test_a_game_paused_by_a_vacation_does_not_go_stale(store: Any) -> None
     pause = host.vacations.pause_of(host.tables[CH])
     assert pause is not None
     clock.now += 14 * DAY
-    assert await host.run_due_timers() == []  # paused: no notice, the period starts again when the pause ends
+    assert await due_timers(host) == []  # paused: no notice, the period starts again when the pause ends
     assert await idle_posts(store, info.game_id) == []
     assert (IDLE_GAME, pause[1] + 14 * DAY) in await timers(store, info.game_id)

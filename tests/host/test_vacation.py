@@ -13,7 +13,9 @@ from bot.host import deadlines, vacation
 from bot.host.host import Host
 from bot.host.idle import IDLE_KINDS
 from bot.host.model import NewTimer
+from bot.host.reminders import REMINDER
 from bot.host.table import NOTICE_DM, NOTICE_POST, MoveResult, TableInfo
+from bot.host.timers import KINDS
 from bot.host.vacation import VacationChange
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, HOUR, Clock, make_host, play_first, refused
 
@@ -42,9 +44,15 @@ async def notices(store: Any, kind: str = NOTICE_POST) -> list[dict[str, Any]]:
     return [d.payload for d in await store.pending_deliveries() if d.kind == kind]
 
 
+async def due_timers(host: Host, now: float | None = None) -> list[object]:
+    """Run the host's due timers but its turn reminders (``bot.host.reminders``, not this file's business)."""
+    return await host.schedule.run_due(now, kinds=[kind for kind in KINDS if kind != REMINDER])
+
+
 async def own_timers(store: Any, game_id: int) -> list[Any]:
-    """The game's vacation and deadline timers (its stale timer, ``bot.host.idle``, is not this file's business)."""
-    return [t for t in await store.timers(game_id) if t.kind not in IDLE_KINDS]
+    """The game's vacation and deadline timers (its stale timer, ``bot.host.idle``, and its turn reminder,
+    ``bot.host.reminders``, are not this file's business)."""
+    return [t for t in await store.timers(game_id) if t.kind not in (*IDLE_KINDS, REMINDER)]
 
 
 async def timer_kinds(store: Any, game_id: int) -> list[str]:
@@ -70,10 +78,10 @@ async def test_the_others_vote_to_pause_and_the_game_waits_until_the_vacation_en
     assert "Ada" in error.text("en") and f"<t:{int(change.until)}:f>" in error.text("en")
     assert await timer_kinds(store, game_id) == [vacation.END]  # the deadline does not run while paused
     clock.advance(2 * 24)
-    assert await host.due_reminders() == [] and await host.run_due_timers() == []
+    assert await host.due_reminders() == [] and await due_timers(host) == []
     # at its end the game goes on, with the turn's deadline from then
     clock.advance(24)
-    [over] = await host.run_due_timers()
+    [over] = await due_timers(host)
     assert isinstance(over, VacationChange) and over.state is None and not host.info(CH).paused
     assert await timer_kinds(store, game_id) == sorted(deadlines.KINDS)
     assert (await notices(store))[-1]["key"] == "bot.vacation.over"
@@ -107,9 +115,9 @@ async def test_nobody_voting_within_12_hours_lets_the_computer_play_after_a_rest
     await host.vacations.start(BO, 5)
     clock.advance(6)
     host = await loaded(store, clock)  # a restart in the middle of the waiting period
-    assert await host.run_due_timers() == []
+    assert await due_timers(host) == []
     clock.advance(6)
-    [decided] = await host.run_due_timers()
+    [decided] = await due_timers(host)
     assert isinstance(decided, VacationChange) and decided.state == "computer"
     assert (await notices(store))[-1]["key"] == "bot.vacation.computer_plays"
     assert host.info(CH).seats[1].vacation == "computer"
@@ -130,7 +138,7 @@ async def test_back_ends_the_vacation_early_in_every_game(store: Any, clock: Clo
     assert await host.vacations.end(CY) == []
     # the timers of the ended vacation do nothing when they come due
     clock.advance(24 * 11)
-    assert await host.run_due_timers() == []
+    assert await due_timers(host) == []
     assert all(host.info(ch).seats[2].vacation is None for ch in (CH, CH2))
 
 
@@ -147,14 +155,14 @@ async def test_a_deadline_warns_at_75_percent_then_the_computer_moves_and_the_th
         clock.advance(8)
         host = await loaded(store, clock)  # a restart before the warning
         clock.advance(1)
-        [warned] = await host.run_due_timers()
+        [warned] = await due_timers(host)
         assert isinstance(warned, TableInfo)
         [dm] = [p for p in await notices(store, NOTICE_DM)]
         assert dm["key"] == "bot.deadline.warning" and dm["params"]["until"] == int(clock.now + 3 * HOUR)
         await store.mark_delivered((await store.pending_deliveries())[-1].id, now=clock.now)
         host = await loaded(store, clock)  # a restart before the deadline
         clock.advance(3)
-        [moved] = await host.run_due_timers()
+        [moved] = await due_timers(host)
         assert isinstance(moved, MoveResult) and moved.by_computer and moved.seat == seat
         runs_out[seat] += 1
         post = (await notices(store))[-1]
@@ -193,7 +201,7 @@ async def test_a_deadline_move_during_a_vote_is_not_made_twice(store: Any, clock
     seq = host.info(CH).seq
     await host.vacations.start(user, 2)  # the vote is on: the deadline still runs
     clock.advance(12)
-    outcomes = await host.run_due_timers()  # the warning, the computer's move, then the vote's end: all due now
+    outcomes = await due_timers(host)  # the warning, the computer's move, then the vote's end: all due now
     moved = [o for o in outcomes if isinstance(o, MoveResult)]
     assert len(moved) == 1 and moved[0].seat == mover
     assert [o.state for o in outcomes if isinstance(o, VacationChange)] == ["computer"]
@@ -210,7 +218,7 @@ async def test_a_stale_timer_does_nothing(store: Any, clock: Clock) -> None:
     await store.update_game(game_id, now=clock.now, timers=[
         NewTimer(deadlines.RAN_OUT, clock.now, seat, None, {"seq": 99, "until": clock.now}),
         NewTimer(vacation.END, clock.now, 0, ADA, {"since": 1.0})])
-    assert await host.run_due_timers() == []
+    assert await due_timers(host) == []
     assert host.info(CH).seq == 0
 
 
@@ -248,9 +256,9 @@ async def test_a_refused_write_changes_nothing(store: Any, clock: Clock) -> None
     await refused("host.error.storage", host.vacations.end(ADA))
     assert host.info(CH).seats[0].vacation == "vote"
     clock.advance(12)
-    await refused("host.error.storage", host.run_due_timers())  # the due timers stay for the next sweep
+    await refused("host.error.storage", due_timers(host))  # the due timers stay for the next sweep
     assert host.info(CH).seq == 0 and host.info(CH).seats[0].vacation == "vote"
     await store._conn.execute("PRAGMA query_only = OFF")
     clock.advance(1)
-    outcomes = await host.run_due_timers()
+    outcomes = await due_timers(host)
     assert any(isinstance(o, MoveResult) for o in outcomes) and host.info(CH).seq == 1
