@@ -33,7 +33,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.adapter.client import SantaCruzBot, create_bot
-from bot.adapter.texts import needs_confirmation
 from bot.host.settings import Settings
 from engine import SINGLE_BUILDS, parse_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, InteractionHandle, patch_discord, run_bot
@@ -154,7 +153,7 @@ class Table:
         info = await self.turn()
         if info is None:
             return False
-        user, legal, view = info.user, info.legal, info.view
+        user, legal = info.user, info.legal
         move = self.rng.choice(legal)
         started = self.loop.time()
         if via == "dm":
@@ -183,12 +182,13 @@ class Table:
                 command, options = "choose", {"option": move}
             handle = await self.fake.slash_command(f"santacruz {command}", options, user=user, channel=self.channel)
         await self.acked(handle, figures)
-        if needs_confirmation(move, legal, view):
-            prompt = await handle.wait_for_message(lambda m: any(b["custom_id"].endswith(":ok") for b in m.buttons),
-                                                   timeout=TIMEOUT)
-            ok = next(b["custom_id"] for b in prompt.buttons if b["custom_id"].endswith(":ok"))
-            click = await self.fake.click_button(prompt, ok, user=user)
-            await self.acked(click, figures)
+        callback = await handle.wait_for_callback(timeout=TIMEOUT)
+        if via == "slash" or callback.content is not None:  # a DM click asks in place, a command in its answer
+            answer = await handle.wait_for_message(lambda m: not m.loading, timeout=TIMEOUT)
+            ok = next((b["custom_id"] for b in answer.buttons if b["custom_id"].endswith(":ok")), None)
+            if ok is not None:  # a card that builds nothing, or a move that cannot be taken back: asked first
+                click = await self.fake.click_button(answer, ok, user=user)
+                await self.acked(click, figures)
         await self.fake.wait_until(lambda: self.posted(info.game_id, info.seq + 1) or self.turn_open(info.seq + 1),
                                    timeout=TIMEOUT, description=f"the post of move {info.seq + 1}")
         figures.posts.append(self.loop.time() - started)
