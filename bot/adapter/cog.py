@@ -59,6 +59,7 @@ from bot.adapter.views import (
     forget_view,
     leaderboard_view,
     lobby_view,
+    rest_of_turn_view,
     settings_view,
     undo_view,
 )
@@ -340,14 +341,28 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                         view=confirm_view(info.game_id, info.seq, final, locale, final=True))
             return
         undo = self._undo_view(interaction, result, len(now), locale)
+        if result is not None and self._still_to_move(interaction, result):
+            lines.append(texts.turn_prompt(self.host.view_for(channel_id, interaction.user.id), locale))
         await reply(interaction, "\n".join(lines), **({"view": undo} if undo is not None else {}))
 
     def _undo_view(self, interaction: discord.Interaction, result: MoveResult | None, count: int,
                    locale: str) -> discord.ui.View | None:
-        """*Undo* for the ``count`` moves that ended in ``result``, while the host lets the user take them back."""
-        if result is None or self.host.undoable_by(result.channel_id) != interaction.user.id:
+        """*Undo* for the ``count`` moves that ended in ``result``, while the host lets the user take them back; when
+        they leave the user to move (no turn DM follows: :mod:`bot.host.play`), the controls of the rest of the turn
+        with it."""
+        if result is None:
             return None
-        return undo_view(result.game_id, result.seq, count, locale)
+        count_or_none = count if self.host.undoable_by(result.channel_id) == interaction.user.id else None
+        if self._still_to_move(interaction, result):
+            view = self.host.view_for(result.channel_id, interaction.user.id)
+            return rest_of_turn_view(result.game_id, result.seq, view, locale, count_or_none)
+        return None if count_or_none is None else undo_view(result.game_id, result.seq, count_or_none, locale)
+
+    def _still_to_move(self, interaction: discord.Interaction, result: MoveResult) -> bool:
+        """Whether ``result`` (the user's own move) leaves the user to move in a game still at that move."""
+        info = self.host.info(result.channel_id)
+        return (not result.game_over and result.to_move_user_id == interaction.user.id and info is not None
+                and info.game_id == result.game_id and info.seq == result.seq)
 
     def _confirm_or_play(self, interaction: discord.Interaction, channel_id: int, move: str) -> bool:
         """Whether ``move`` must be confirmed first (a card that builds nothing, giving up a double move)."""
@@ -402,6 +417,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             played = texts.played_text(result.move, locale, texts.names_of(result.view), result.seat,
                                        result.view)
             undo = self._undo_view(interaction, result, 1, locale)
+            if self._still_to_move(interaction, result):
+                rest = self.host.view_for(info.channel_id, interaction.user.id)
+                played = f"{played}\n{texts.turn_prompt(rest, locale)}"
             base, asked = texts.split_question(message.content) if message is not None else ("", False)
             if message is None or (confirmed and not asked):  # a question of its own (a command's answer)
                 await interaction.edit_original_response(content=played, view=undo)

@@ -26,6 +26,7 @@ The items only parse their id and hand the click to the cog, which asks the host
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any, Final, Protocol
 
@@ -236,6 +237,20 @@ def undo_view(game_id: int, seq: int, count: int, locale: str) -> discord.ui.Vie
     view = discord.ui.View(timeout=None)
     view.add_item(UndoButton(game_id, seq, count, label=t("bot.button.undo", locale)))
     return view
+
+
+def rest_of_turn_view(game_id: int, seq: int, view: View, locale: str, undo: int | None) -> discord.ui.View | None:
+    """The answer to a person's move that leaves them to move (a double move's card, its first build): the controls
+    of the rest of their turn (:func:`controls_view`, the game at ``seq``) and *Undo* for the ``undo`` moves just
+    played (``None``: not allowed) where a row has room for it."""
+    out = controls_view(game_id, seq, view, locale)
+    if undo is None:
+        return out
+    if out is None:
+        return undo_view(game_id, seq, undo, locale)
+    with contextlib.suppress(ValueError):  # five full rows: the controls matter more, and /santacruz undo remains
+        out.add_item(UndoButton(game_id, seq, undo, label=t("bot.button.undo", locale)))
+    return out
 
 
 def abandon_view(game_id: int, locale: str) -> discord.ui.View:

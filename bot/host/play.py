@@ -2,9 +2,10 @@
 
 A move is checked here (the game, the seat, the turn, a pause, the engine's rules), then :meth:`Play.commit` writes it
 in one transaction through ``games.write``: the move, the new state, what it owes (the channel post, the changed
-hands' DMs, the next turn's DM; at game over the results and the animated replay), the next turn's deadline and idle
-timers and when to remind its person; and answers with a :class:`bot.host.table.MoveResult`. The computers and the
-turn deadlines make their moves through :meth:`Play.commit` too. Reading (:meth:`Play.view_for` and friends) never
+hands' DMs, the next turn's DM, none to a person whose own move leaves them to move; at game over the results and
+the animated replay), the next turn's deadline and idle timers and when to remind its person; and answers with a
+:class:`bot.host.table.MoveResult`. The computers and the turn deadlines make their moves through :meth:`Play.commit`
+too. Reading (:meth:`Play.view_for` and friends) never
 touches the database; a seat's view is the only way its secrets leave the host.
 """
 
@@ -131,7 +132,8 @@ class Play:
         result = self._move_result(after, new, row, seat, user_id, text, events, undone, table.options.replay)
         await self.games.write(table, Change(
             {"status": status, "last_move_at": now, "next_reminder_at": reminder}, row,
-            deliveries=[*notices, *move_deliveries(result, post=owes_post(table.game, new, undone))],
+            deliveries=[*notices, *_unasked(move_deliveries(result, post=owes_post(table.game, new, undone)),
+                                            result, user_id, undone)],
             results=self._results(table, new, now) if status == "over" else [],
             cancel_timers=[*deadlines.KINDS, *IDLE_KINDS, *REMINDER_KINDS],
             timers=[*deadlines.turn_timers(table.options, after.seats, new, row.seq, now), *reminders,
@@ -271,6 +273,17 @@ class Play:
             return []
         prefix = prefix.strip().lower()
         return [m for m in map(str, table.game.legal_moves()) if m.lower().startswith(prefix)]
+
+
+def _unasked(owed: list[NewDelivery], result: MoveResult, user_id: int | None,
+             undone: str | None) -> list[NewDelivery]:
+    """``owed`` without the turn DM to a person whose own move leaves them to move (a double move's card, its first
+    build) and changed nothing they did not do: the rest of their turn comes in the answer to that move (the
+    clicked DM edited in place, or the command's reply, with the controls). A computer's or a stand-in's move, an
+    undo and a hand changed by a deal keep their DM."""
+    if user_id is None or undone is not None or result.to_move_user_id != user_id or user_id in result.dm_user_ids:
+        return owed
+    return [d for d in owed if not (d.kind == TURN_DM and d.user_id == user_id)]
 
 
 _DEALT: Final = frozenset({"draw"})

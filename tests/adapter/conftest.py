@@ -182,11 +182,17 @@ class Driver:
         return reply
 
     def turn_dm(self, user: str) -> FakeMessage:
-        """The user's latest DM that carries move controls for the current position."""
+        """The user's latest DM that carries move controls for the current position, else (the rest of a turn
+        begun by a slash command: no turn DM follows one's own move) the user's own answer that carries them."""
         info = self.info()
         prefix = f"sc:{info.game_id}:{info.seq}:"
         for message in reversed(self.fake.dm_messages(user)):
             if any(cid.startswith(prefix) for cid in message.custom_ids):
+                return message
+        user_id = str(self.fake.user(user).id)
+        for message in reversed(self.fake.messages(self.channel, ephemeral=True)):
+            meta = message.interaction_metadata or {}
+            if meta.get("user", {}).get("id") == user_id and any(cid.startswith(prefix) for cid in message.custom_ids):
                 return message
         raise LookupError(f"no DM with controls {prefix}* for {user}")
 

@@ -139,10 +139,16 @@ class RemoteTable:
                           fake=self.fake)
 
     def turn_dm(self, user: str, seq: int) -> FakeMessage | None:
-        """The user's newest DM with controls for move ``seq + 1`` of this game."""
+        """The user's newest DM with controls for move ``seq + 1`` of this game, else (the rest of a turn begun by
+        a slash command: no turn DM follows one's own move) the user's own answer that carries them."""
         prefix = f"sc:{self.game_id}:{seq}:"
         for message in reversed(self.fake.dm_messages(user)):
             if any(cid.startswith(prefix) for cid in message.custom_ids):
+                return message
+        user_id = str(self.fake.user(user).id)
+        for message in reversed(self.fake.messages(self.channel, ephemeral=True)):
+            meta = message.interaction_metadata or {}
+            if meta.get("user", {}).get("id") == user_id and any(cid.startswith(prefix) for cid in message.custom_ids):
                 return message
         return None
 

@@ -147,3 +147,28 @@ def test_a_discard_stays_secret_in_the_payload() -> None:
         computer_to_move=False, secret_changed=(0,), dm_user_ids=(ADA,), game_over=False, ranking=None)
     payload = result.to_payload()
     assert payload["move"] == "discard" and "gold10" not in json.dumps(payload)
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_no_turn_dm_for_the_rest_of_ones_own_double_move(host: Host, store: Store) -> None:
+    """A double move's card leaves its player to move: the answer to that move carries the rest of the turn, so the
+    host owes them no turn DM for it; the move that passes the turn owes the next player theirs."""
+    start = await host.start(CH, ADA)
+    for _ in range(60):
+        user = user_to_move(host)
+        legal = host.legal_moves(CH, user)
+        double = next((m for m in legal if m.startswith("double")), None)
+        if double is not None:
+            break
+        await host.play(CH, user, next((m for m in legal if m.split()[0] != "pass"), legal[0]))
+    else:
+        pytest.fail("no double move came up")
+    result = await host.play(CH, user, double)
+    assert result.to_move_user_id == user and user not in result.dm_user_ids
+    rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == result.seq]
+    assert all(r.kind != TURN_DM for r in rows), kinds(rows)
+    while (after := await host.play(CH, user, host.legal_moves(CH, user)[0])).to_move_user_id == user:
+        assert all(r.kind != TURN_DM for r in await store.deliveries(start.info.game_id) if r.seq == after.seq)
+    rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == after.seq]
+    if after.to_move_user_id is not None:
+        assert (TURN_DM, after.seq, after.to_move_user_id) in kinds(rows)

@@ -1,0 +1,116 @@
+"""Issue 20's acceptance game, and the rest of a turn in the answer to its first step, through the real discord.py
+and the fake Discord.
+
+The whole game (``tests/adapter/whole_game.py``, also behind ``bench/bench_messages.py``): a seeded 4-player drafted
+game in English by people named 王小明, たろう, 🦊 Fuchs and محمد, half their turns by slash commands picked from the
+autocomplete offers, half by their turn DMs' controls, with ``status``, ``games``, ``log`` and ``undo`` on the way;
+it must give at most one channel picture per move (plus the start and the game over), at most one DM per own action
+plus four per player, no refused autocomplete offer, no text naming a command that does not exist, no relative
+time after since/until and no plural slip.
+
+The rest of a turn: a double move's card leaves its player to move. No new DM follows; the clicked turn DM is edited
+in place with where to build and the build controls, and a slash command's reply carries the same controls, which
+play the build.
+"""
+
+from __future__ import annotations
+
+from bot.adapter.texts import turn_prompt
+from i18n import LOCALES
+from tests.adapter.conftest import Driver
+from tests.adapter.whole_game import PLAYERS, run
+from tests.fakediscord import FakeMessage
+from tests.fakediscord.audit import controls
+
+
+async def test_a_whole_game_in_english_keeps_the_budget() -> None:
+    figures = await run("en", seed=7, verify=3)
+    report = "\n".join(figures.report)
+    assert figures.moves > 80, report  # the game ran to its end
+    assert 0 < figures.channel_pictures <= figures.moves + 2, report
+    assert set(figures.dms) == set(PLAYERS)
+    for name, (dms, own) in figures.dms.items():
+        assert own > 0 and dms <= own + 4, f"{name}: {dms} DMs for {own} own actions\n{report}"
+    assert figures.offers_made > 0 and figures.offers_refused == 0, report
+    assert figures.played_offer_refused == [] and figures.verified_accepted == [], report
+    assert figures.unknown == [] and figures.since == [] and figures.plurals == [], report
+
+
+async def to_a_double_move(driver: Driver) -> tuple[str, str]:
+    """Play useful moves until the player to move holds a double move that can build; (the user, the move)."""
+    while True:
+        user = driver.to_move_user()
+        assert user is not None and driver.info().status == "running", "no double move came up"
+        uid = driver.fake.user(user).id
+        legal = driver.host.legal_moves(driver.channel.id, uid)
+        sites = driver.host.view_for(driver.channel.id, uid)["you"].get("build_sites") or {}
+        double = next((m for m in legal if m.startswith("double") and sites.get(m.split()[1])), None)
+        if double is not None:
+            return user, double
+        seq = driver.info().seq
+        useful = [m for m in legal if m.split()[0] not in ("pass", "double")
+                  and not (m.split()[0] in ("ship", "river", "road") and len(m.split()) == 1)]
+        await driver.play_slash(user, driver.rng.choice(useful or legal))
+        await driver.wait_seq(seq + 1)
+        await driver.settle()
+
+
+def prompts(driver: Driver, user: str) -> list[str]:
+    """Where the user is asked to build now ("Double move with Ship: choose where to build (2 left)."), in each
+    language (the answer speaks the user's)."""
+    view = driver.host.view_for(driver.channel.id, driver.fake.user(user).id)
+    assert view["pending"] is not None
+    return [turn_prompt(view, locale) for locale in LOCALES]
+
+
+def build_menu(message: FakeMessage, seq: int) -> list[str]:
+    """The build sites offered by ``message``'s controls for the game at ``seq``."""
+    return [o["value"] for s in message.selects if f":{seq}:" in s["custom_id"] for o in s["options"]]
+
+
+async def test_a_double_move_by_dm_continues_in_the_clicked_dm(driver: Driver) -> None:
+    await driver.open_game(["alice", "bob"], draft=True)
+    await driver.settle()
+    user, double = await to_a_double_move(driver)
+    dm = driver.turn_dm(user)
+    dms_before = len(driver.fake.dm_messages(user))
+    seq = driver.info().seq
+    await driver.answer(await driver.play_dm(user, double))
+    await driver.wait_seq(seq + 1)
+    await driver.settle()
+    assert driver.to_move_user() == user
+    assert len(driver.fake.dm_messages(user)) == dms_before  # no new turn DM for one's own double move
+    edited = driver.fake.dm_messages(user)[-1]
+    assert edited.id == dm.id
+    legal = driver.host.legal_moves(driver.channel.id, driver.fake.user(user).id)
+    builds = build_menu(edited, seq + 1)
+    assert builds and set(builds) <= set(legal)
+    assert any(p in edited.content for p in prompts(driver, user))
+    assert driver.turn_dm(user).id == dm.id  # the Driver finds the controls of now there
+    await driver.play_dm(user, builds[0])
+    await driver.wait_seq(seq + 2)
+
+
+async def test_a_double_move_by_command_continues_in_its_reply(driver: Driver) -> None:
+    await driver.open_game(["alice", "bob"], draft=True)
+    await driver.settle()
+    user, double = await to_a_double_move(driver)
+    dms_before = len(driver.fake.dm_messages(user))
+    seq = driver.info().seq
+    handle = await driver.slash("build", {"card": "double", "kind": double.split()[1]}, user=user)
+    answer = await driver.answer(handle)
+    await driver.wait_seq(seq + 1)
+    await driver.settle()
+    assert driver.to_move_user() == user
+    assert len(driver.fake.dm_messages(user)) == dms_before
+    assert any(p in answer.text for p in prompts(driver, user))
+    builds = build_menu(answer, seq + 1)
+    legal = driver.host.legal_moves(driver.channel.id, driver.fake.user(user).id)
+    assert builds and set(builds) <= set(legal)
+    undo = f"sc:undo:{driver.info().game_id}:{seq + 1}:1"
+    may_undo = driver.host.undoable_by(driver.channel.id) == driver.fake.user(user).id
+    assert (undo in [c["custom_id"] for c in controls(answer)]) == may_undo
+    select = next(s for s in answer.selects if f":{seq + 1}:" in s["custom_id"])
+    click = await driver.fake.select(answer, select["custom_id"], [builds[0]], user=user)
+    await driver.answer(await driver.confirm(click, user))
+    await driver.wait_seq(seq + 2)

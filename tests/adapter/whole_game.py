@@ -1,0 +1,434 @@
+"""A whole 4-player drafted game played by people through the fake Discord, counted (issue 20's budget).
+
+Shared by ``bench/bench_messages.py`` (which prints the figures per language) and
+``tests/adapter/test_whole_game_budget.py`` (which asserts the budget in English). :func:`run` plays one seeded game
+with four people named 王小明, たろう, 🦊 Fuchs and محمد and no computer through the real bot (``bot.create_bot``)
+and the fake Discord: on their turn they ask every autocomplete of the command their move needs and play their
+move, every other turn with a slash command filled by picking an offered value as it is, every other turn with the
+buttons and menus of their turn DM. Once in the game each runs ``status``, one runs ``games`` and ``log``, and one
+takes a move back with ``undo``. What a player decides is read from the host (as ``tests/adapter/conftest.py``'s
+``Driver`` does); every action goes through the fake Discord. :func:`summarise` counts what the messages show
+into :class:`Figures` (see ``bench/bench_messages.py`` for what each figure means).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import tempfile
+import time
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.host.settings import Settings
+from engine import SINGLE_BUILDS, parse_move
+from tests.adapter.conftest import Driver
+from tests.fakediscord import FakeDiscord, FakeMessage, InteractionHandle, patch_discord
+from tests.fakediscord.audit import (
+    Offer,
+    as_sent,
+    command_names,
+    controls,
+    offer_move,
+    picture_size,
+    pictures,
+    pings,
+    plural_slips,
+    readable_texts,
+    relative_after_since,
+    transcript_entry,
+    unknown_commands,
+)
+from tests.fakediscord.remote import slash_for_move
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAYERS = ("王小明", "たろう", "🦊 Fuchs", "محمد")
+DISCORD_LOCALES = {"en": "en-US", "de": "de", "fr": "fr"}
+TIMEOUT = 120.0
+MAX_ACTIONS = 400
+"""A game takes about a hundred moves; stop rather than loop for ever should the game not end."""
+FEATURES_AT = 10
+"""After this many moves every player runs ``status``, one ``games`` and ``log``, and the next mover undoes."""
+
+
+@dataclass
+class Action:
+    """Something a player did; the messages created from ``first_id`` on (until the next action) followed it."""
+
+    first_id: int
+    user: str
+    what: str
+    own_move: bool = False
+
+
+@dataclass
+class Figures:
+    """What one game showed, counted."""
+
+    lang: str
+    moves: int = 0
+    channel_pictures: int = 0
+    dms: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Per player: (DMs, own actions)."""
+    unknown: list[str] = field(default_factory=list)
+    since: list[str] = field(default_factory=list)
+    plurals: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    actions: list[Action] = field(default_factory=list)
+    probe_messages: set[int] = field(default_factory=set)
+    offers_made: int = 0
+    offers_accepted: int = 0
+    offers_refused: int = 0
+    refused_examples: list[str] = field(default_factory=list)
+    verified_refused: int = 0
+    verified_accepted: list[str] = field(default_factory=list)
+    moves_not_offered: list[str] = field(default_factory=list)
+    played_offer_refused: list[str] = field(default_factory=list)
+    turns_without_dm: int = 0
+    slash_turns: int = 0
+    dm_turns: int = 0
+    report: list[str] = field(default_factory=list)
+    transcript: str = ""
+
+
+class Game:
+    """One language's game: the driver, the players and what they met."""
+
+    def __init__(self, fake: FakeDiscord, driver: Driver, lang: str, seed: int, verify: int) -> None:
+        self.fake, self.driver, self.lang = fake, driver, lang
+        self.rng = random.Random(seed)
+        self.verify = verify
+        self.figures = Figures(lang)
+        self.turns: Counter[str] = Counter()
+
+    # -- bookkeeping ------------------------------------------------------------------------------
+
+    def mark(self, user: str, what: str, *, own_move: bool = False) -> None:
+        self.figures.actions.append(Action(self.fake.snowflakes.next(), user, what, own_move))
+
+    def probe(self, handle: InteractionHandle) -> None:
+        self.figures.probe_messages.update(m.id for m in handle.messages)
+
+    def seq(self) -> int:
+        return int(self.driver.info().seq)
+
+    async def settle(self) -> None:
+        await self.driver.settle()
+
+    # -- autocomplete ------------------------------------------------------------------------------
+
+    def asks(self, legal: list[str]) -> list[tuple[str, str, dict[str, Any]]]:
+        """The autocompletes a person asks with these legal moves: (command, focused option, options filled)."""
+        verbs = {parse_move(m).verb for m in legal}
+        asks: list[tuple[str, str, dict[str, Any]]] = []
+        if "land" in verbs:
+            asks.append(("land", "site", {}))
+        if verbs & {*SINGLE_BUILDS, "double", "build"}:
+            asks.append(("build", "site", {}))
+            asks += [("build", "site", {"card": card}) for card in SINGLE_BUILDS if card in verbs]
+            asks += [("build", "site", {"card": "double", "kind": str(parse_move(m).kind)})
+                     for m in legal if parse_move(m).verb == "double"]
+        if "score" in verbs:
+            asks.append(("score", "card", {}))
+        if verbs & {"set", "pile", "discard", "pass"}:
+            asks.append(("choose", "option", {}))
+        return asks
+
+    async def offers(self, user: str, legal: list[str], build_sites: Any) -> list[tuple[Offer, tuple[str, ...] | None]]:
+        """Every value the autocompletes offer now, with the moves it plays picked as it is (``None``: none);
+        up to ``verify`` refused ones per autocomplete sent to the bot, which must refuse them."""
+        found: list[tuple[Offer, tuple[str, ...] | None]] = []
+        for command, focused, filled in self.asks(legal):
+            handle = await self.fake.autocomplete(f"santacruz {command}", focused, "", filled, user=user,
+                                                  channel=self.driver.channel)
+            callback = await handle.wait_for_callback(timeout=TIMEOUT)
+            refused_here = 0
+            for choice in callback.choices:
+                offer = Offer(command, tuple(filled.items()), focused, str(choice["name"]), choice["value"])
+                moves = offer_move(offer, legal, build_sites)
+                found.append((offer, moves))
+                self.figures.offers_made += 1
+                if moves is not None:
+                    self.figures.offers_accepted += 1
+                    continue
+                self.figures.offers_refused += 1
+                refused_here += 1
+                if refused_here <= self.verify and not await self.refused_by_bot(user, offer):
+                    return found  # the bot played it: the turn is over
+        return found
+
+    async def refused_by_bot(self, user: str, offer: Offer) -> bool:
+        """Send ``offer`` picked as it is; whether the bot refused it (and changed nothing)."""
+        before = self.seq()
+        handle = await self.driver.slash(offer.command, offer.options(), user=user)
+        reply = await self.driver.answer(handle)
+        self.probe(handle)
+        options = " ".join(f"{k}:{v}" for k, v in offer.filled)
+        example = f"/santacruz {offer.command} {options} {offer.focused}: “{offer.name}” → {reply.text!r}".replace(
+            "  ", " ")
+        if self.seq() != before or any(b["custom_id"].endswith(":ok") for b in reply.buttons):
+            self.figures.verified_accepted.append(example)
+            self.figures.offers_refused -= 1
+            self.figures.offers_accepted += 1
+            return self.seq() == before
+        self.figures.verified_refused += 1
+        if len(self.figures.refused_examples) < 6 and not any(
+                e.split(" → ")[1] == example.split(" → ")[1] for e in self.figures.refused_examples):
+            self.figures.refused_examples.append(example)
+        return True
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    def choose(self, legal: list[str]) -> str:
+        """A person's move: one that builds or decides something when there is one."""
+        useful = [m for m in legal if not (m == "pass" or (parse_move(m).verb in SINGLE_BUILDS
+                                                           and parse_move(m).site is None))]
+        return self.rng.choice(sorted(useful or legal))
+
+    async def turn(self) -> bool:
+        """The player to move makes one move; ``False`` once the game is over."""
+        info = self.driver.info()
+        if info is None or info.status != "running":
+            return False
+        user = self.driver.to_move_user()
+        assert user is not None, "a computer is to move, but the game has none"
+        user_id = self.fake.user(user).id
+        legal = self.driver.host.legal_moves(self.driver.channel.id, user_id)
+        view = self.driver.host.view_for(self.driver.channel.id, user_id)
+        before = info.seq
+        offered = await self.offers(user, legal, view["you"].get("build_sites"))
+        if self.seq() != before:  # a refused-looking offer was played
+            self.mark(user, "(a verified offer was played)", own_move=True)
+            await self.settle()
+            self.figures.moves += self.seq() - before
+            return True
+        move = self.choose(legal)
+        self.turns[user] += 1
+        via = "dm" if self.turns[user] % 2 == 0 else "slash"
+        if via == "dm":
+            try:
+                self.driver.turn_dm(user)
+            except LookupError:
+                self.figures.turns_without_dm += 1
+                via = "slash"
+        if via == "dm":
+            self.figures.dm_turns += 1
+            self.mark(user, f"{user} plays `{move}` with the controls of their turn DM", own_move=True)
+            await self.driver.play_dm(user, move)
+        else:
+            self.figures.slash_turns += 1
+            await self.play_offer(user, move, offered)
+        await self.driver.wait_seq(before + 1)
+        await self.settle()
+        self.figures.moves += self.seq() - before
+        return True
+
+    async def play_offer(self, user: str, move: str, offered: list[tuple[Offer, tuple[str, ...] | None]]) -> None:
+        """``move`` with a slash command: the offer that plays it picked as it is (the one with the card chosen
+        first, as a person fills the command), else typed by hand."""
+        fitting = [(offer, moves) for offer, moves in offered if moves is not None and moves[0] == move]
+        fitting.sort(key=lambda pair: (-len(pair[0].filled), len(pair[1] or ())))
+        if fitting:
+            offer = fitting[0][0]
+            command, options = offer.command, offer.options()
+            how = f"picks “{offer.name}”"
+        else:
+            command, options = slash_for_move(move)
+            has_autocomplete = command in ("land", "score", "choose") or (command == "build" and "site" in options)
+            if has_autocomplete:
+                self.figures.moves_not_offered.append(f"{user}: {move}")
+            how = "types it"
+        shown = " ".join(f"{k}:{v}" for k, v in options.items())
+        self.mark(user, f"{user} plays `{move}` with /santacruz {command} {shown} ({how})", own_move=True)
+        before = self.seq()
+        handle = await self.driver.slash(command, options, user=user)
+        reply = await self.driver.answer(handle)
+        confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
+        if confirm:
+            click = await self.fake.click_button(reply, confirm[0]["custom_id"], user=user)
+            await self.driver.answer(click)
+        elif self.seq() == before:
+            self.figures.played_offer_refused.append(f"{user}: /santacruz {command} {shown} → {reply.text!r}")
+            await self.driver.play_slash(user, move)
+
+    async def features(self) -> None:
+        """``status`` for everyone, ``games`` and ``log`` once, and an ``undo`` after the next move."""
+        for user in PLAYERS:
+            self.mark(user, f"{user}: /santacruz status")
+            await self.driver.answer(await self.driver.slash("status", user=user))
+        self.mark(PLAYERS[0], f"{PLAYERS[0]}: /santacruz games")
+        await self.driver.answer(await self.driver.slash("games", user=PLAYERS[0]))
+        self.mark(PLAYERS[1], f"{PLAYERS[1]}: /santacruz log")
+        await self.driver.answer(await self.driver.slash("log", user=PLAYERS[1]))
+        mover = self.driver.to_move_user()
+        if mover is None or not await self.turn():
+            return
+        self.mark(mover, f"{mover}: /santacruz undo")
+        await self.driver.answer(await self.driver.slash("undo", user=mover))
+        await self.settle()
+
+    async def play(self) -> None:
+        begin = time.perf_counter()
+        self.mark(PLAYERS[0], f"{PLAYERS[0]} opens the game (/santacruz new draft:true language:{self.lang}), "
+                              "the others join, the opener starts")
+        await self.driver.open_game(list(PLAYERS), draft=True, language=self.lang)
+        await self.settle()
+        for turns in range(MAX_ACTIONS):
+            if turns == FEATURES_AT:
+                await self.features()
+            if not await self.turn():
+                break
+        self.figures.seconds = time.perf_counter() - begin
+
+
+# -- counting -------------------------------------------------------------------------------------------------
+
+
+def summarise(game: Game) -> None:
+    """Count what the game's messages show; fill ``game.figures.report`` and ``.transcript``."""
+    fake, figures, lang = game.fake, game.figures, game.lang
+    bot_id = fake.bot_user.id
+    channel = game.driver.channel
+    ids = {fake.user(name).id: name for name in PLAYERS}
+    known = command_names(fake.synced_commands()) | command_names(fake.synced_commands(channel.guild_id))
+    messages = [m for m in fake.all_messages() if m.author_id == bot_id and m.id not in figures.probe_messages]
+    starts = [a.first_id for a in figures.actions]
+
+    def action_of(message: FakeMessage) -> Action:
+        index = max(0, sum(1 for s in starts if s < message.id) - 1)
+        return figures.actions[index]
+
+    def where(message: FakeMessage) -> tuple[str, str | None]:
+        """(label, the user a DM went to)"""
+        if message.channel_id == channel.id:
+            return f"#{channel.name}", None
+        for user_id, name in ids.items():
+            dm = fake._dm_channels.get(user_id)
+            if dm is not None and dm.id == message.channel_id:
+                return f"DM → {name}", name
+        return f"channel {message.channel_id}", None
+
+    posts = [m for m in messages if m.channel_id == channel.id and not m.ephemeral]
+    channel_pictures = figures.channel_pictures = sum(len(pictures(m)) for m in posts)
+    pinging = sum(1 for m in posts if pings(m))
+    rows = [f"moves {figures.moves} ({figures.slash_turns} turns by slash command, {figures.dm_turns} by turn DM, "
+            f"{figures.turns_without_dm} turns found no turn DM); {figures.seconds:.0f} s",
+            f"channel: {len(posts)} posts, {channel_pictures} pictures = {channel_pictures / max(1, figures.moves):.2f}"
+            f" per move (budget {figures.moves + 2}: one per move plus start and game over), {pinging} posts ping"]
+    rows.append(f"{'DMs':<10}{'total':>6}{'own acts':>9}{'per act':>8}{'budget':>7}{'pictures':>9}"
+                f"{'controls':>9}{'after own move, no controls':>28}")
+    dm_sizes: list[int] = []
+    dm_pixels: Counter[str] = Counter()
+    for name in PLAYERS:
+        dms = [m for m in messages if where(m)[1] == name]
+        own = sum(1 for a in figures.actions if a.own_move and a.user == name)
+        figures.dms[name] = (len(dms), own)
+        with_pictures = [m for m in dms if pictures(m)]
+        with_controls = [m for m in dms if controls(m) or controls_first(m)]
+        after_own = [m for m in dms if action_of(m).own_move and action_of(m).user == name
+                     and not (controls(m) or controls_first(m))]
+        for message in with_pictures:
+            for picture in pictures(message):
+                dm_sizes.append(picture.size)
+                size = picture_size(picture)
+                dm_pixels[f"{size[0]}×{size[1]}" if size else "?"] += 1
+        rows.append(f"{pad(name, 10)}{len(dms):>6}{own:>9}{len(dms) / max(1, own):>8.2f}{own + 4:>7}"
+                    f"{len(with_pictures):>9}{len(with_controls):>9}{len(after_own):>28}")
+    if dm_sizes:
+        rows.append(f"DM pictures: {len(dm_sizes)}, median {statistics.median(dm_sizes) / 1000:.0f} kB, "
+                    f"max {max(dm_sizes) / 1000:.0f} kB, total {sum(dm_sizes) / 1e6:.1f} MB; pixels: "
+                    + ", ".join(f"{k} ({v})" for k, v in dm_pixels.most_common(3)))
+    rows.append(f"autocomplete: {figures.offers_made} offers, {figures.offers_accepted} accepted, "
+                f"{figures.offers_refused} refused ({figures.verified_refused} of them sent to the bot and refused; "
+                f"{len(figures.verified_accepted)} judged refused but accepted by the bot); chosen move not offered "
+                f"{len(figures.moves_not_offered)}×; an offer refused when played {len(figures.played_offer_refused)}×")
+    rows += [f"  refused: {e}" for e in figures.refused_examples[:4]]
+    rows += [f"  judged refused, bot accepted: {e}" for e in figures.verified_accepted[:3]]
+    rows += [f"  not offered: {e}" for e in figures.moves_not_offered[:3]]
+    rows += [f"  refused when played: {e}" for e in figures.played_offer_refused[:3]]
+
+    unknown: list[str] = []
+    since: list[str] = []
+    plurals: list[str] = []
+    for message in messages:
+        for text in readable_texts(message) + readable_texts(first_version(message)):
+            unknown += [f"/santacruz {x}: {text[:90]!r}" for x in unknown_commands(text, known)]
+            since += relative_after_since(text)
+            plurals += plural_slips(text, lang)
+    rows.append(f"texts naming a command that does not exist: {len(unknown)}"
+                + (f" (e.g. {unknown[0]})" if unknown else ""))
+    rows.append(f"relative times after since/until: {len(since)}" + (f" (e.g. {since[0]!r})" if since else ""))
+    rows.append(f"plural slips: {len(plurals)}" + (f" ({', '.join(repr(p) for p in Counter(plurals))})"
+                                                   if plurals else ""))
+    catalogue = catalogue_slips(lang, known)
+    rows.append(f"catalogue {lang}: {len(catalogue)} entries name a command that does not exist or an ending in "
+                "brackets" + (f" ({', '.join(catalogue[:4])})" if catalogue else ""))
+    figures.unknown, figures.since, figures.plurals = unknown, since, plurals
+    figures.report = rows
+
+    lines = [f"Santa Cruz, a 4-player drafted game in {lang} ({', '.join(PLAYERS)}); {figures.moves} moves", ""]
+    current: Action | None = None
+    for message in messages:
+        action = action_of(message)
+        if action is not current:
+            current = action
+            lines.append(f"\n=== {action.what}")
+        lines.append(transcript_entry(message, where(message)[0], {**ids, channel.id: str(channel.name)}))
+    figures.transcript = "\n".join(lines) + "\n"
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` columns of a terminal (Chinese and Japanese letters and emoji take two)."""
+    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1
+                  for c in text)
+    return text + " " * max(0, width - columns)
+
+
+def first_version(message: FakeMessage) -> FakeMessage:
+    return as_sent(message)
+
+
+def controls_first(message: FakeMessage) -> bool:
+    """Whether ``message`` had controls when it was sent (a turn DM's are taken off once the turn passed)."""
+    return bool(controls(first_version(message)))
+
+
+def catalogue_slips(lang: str, known: set[str]) -> list[str]:
+    """The catalogue keys of ``lang`` whose text names ``/santacruz <x>`` with no such command, or has an
+    ending in brackets ("game(s)")."""
+    found = []
+    for path in sorted((ROOT / "i18n" / "locales" / lang).glob("*.json")):
+        for key, text in json.loads(path.read_text(encoding="utf-8")).items():
+            if not isinstance(text, str):
+                continue
+            if unknown_commands(text, known) or [p for p in plural_slips(text, lang) if "(" in p]:
+                found.append(key)
+    return found
+
+
+# -- running --------------------------------------------------------------------------------------------------
+
+
+async def run(lang: str, seed: int, verify: int) -> Figures:
+    async with FakeDiscord() as fake, patch_discord(fake):
+        users = [fake.add_user(name, global_name=name, locale=DISCORD_LOCALES[lang]) for name in PLAYERS]
+        guild = fake.add_guild(f"Santa Cruz {lang}", owner=users[0], preferred_locale=DISCORD_LOCALES[lang],
+                               channels=("santa-cruz",))
+        for user in users[1:]:
+            fake.add_member(guild, user)
+        with tempfile.TemporaryDirectory() as folder:
+            settings = Settings(database_path=str(Path(folder) / "messages.db"), ai_strength="random",
+                                ai_seconds=0.05)
+            driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed)
+            await driver.start()
+            game = Game(fake, driver, lang, seed, verify)
+            try:
+                await game.play()
+                summarise(game)
+            finally:
+                await driver.stop()
+        return game.figures
