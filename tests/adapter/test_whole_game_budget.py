@@ -2,11 +2,11 @@
 and the fake Discord.
 
 The whole game (``tests/adapter/whole_game.py``, also behind ``bench/bench_messages.py``): a seeded 4-player drafted
-game in English by people named 王小明, たろう, 🦊 Fuchs and محمد, half their turns by slash commands picked from the
-autocomplete offers, half by their turn DMs' controls, with ``status``, ``games``, ``log`` and ``undo`` on the way;
-it must give at most one channel picture per move (plus the start and the game over), at most one DM per own action
-plus four per player, no refused autocomplete offer, no text naming a command that does not exist, no relative
-time after since/until and no plural slip.
+game, in English, German and French (the game's language and each person's), by people named 王小明, たろう,
+🦊 Fuchs and محمد, half their turns by slash commands picked from the autocomplete offers, half by their turn DMs'
+controls, with ``status``, ``games``, ``log`` and ``undo`` on the way; it must give at most one channel picture per
+move (plus the start and the game over), at most one DM per own action plus four per player, no refused autocomplete
+offer, no text naming a command that does not exist, no relative time after since/until and no plural slip.
 
 The rest of a turn: a double move's card leaves its player to move. No new DM follows; the clicked turn DM is edited
 in place with where to build and the build controls, and a slash command's reply carries the same controls, which
@@ -14,6 +14,8 @@ play the build.
 """
 
 from __future__ import annotations
+
+import pytest
 
 from bot.adapter.texts import turn_prompt
 from i18n import LOCALES
@@ -23,8 +25,9 @@ from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import controls
 
 
-async def test_a_whole_game_in_english_keeps_the_budget() -> None:
-    figures = await run("en", seed=7, verify=3)
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+async def test_a_whole_game_keeps_the_budget_in_every_language(lang: str) -> None:
+    figures = await run(lang, seed=7, verify=3)
     report = "\n".join(figures.report)
     assert figures.moves > 80, report  # the game ran to its end
     assert 0 < figures.channel_pictures <= figures.moves + 2, report
