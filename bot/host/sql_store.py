@@ -20,6 +20,7 @@ process is claiming).
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Final, Protocol
@@ -81,7 +82,7 @@ class Db(Protocol):
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
 
-class SqlStore:
+class SqlStore(ABC):
     """Every query of the store, once; a dialect subclass says how to connect and how to run a transaction."""
 
     IS: ClassVar[str] = "IS"
@@ -89,13 +90,13 @@ class SqlStore:
     SKIP_LOCKED: ClassVar[str] = ""
     """Appended to the subquery that claims timers (PostgreSQL: leave rows another process is claiming)."""
 
+    @abstractmethod
     def _write(self) -> AbstractAsyncContextManager[Db]:
         """One write transaction, committed whole or rolled back whole."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _read(self) -> AbstractAsyncContextManager[Db]:
         """A connection for reads; a failure of the database is :class:`StorageFailed`."""
-        raise NotImplementedError
 
     async def _fetch(self, sql: str, *params: Any) -> list[dict[str, Any]]:
         async with self._read() as db:

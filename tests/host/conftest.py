@@ -23,3 +23,12 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         opened = await Store.open(tmp_path / "store.db")
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+async def stores(pg_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    """Two connections to one PostgreSQL database, as two processes sharing it have."""
+    first, second = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
+    yield first, second
+    await first.close()
+    await second.close()

@@ -4,10 +4,7 @@ happen once whichever host gets there first, and each host sees what the other w
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from bot.host.host import Host
 from bot.host.postgres_store import PostgresStore
@@ -18,14 +15,6 @@ from tests.host.test_host import ADA, BO, CH, GUILD, SEED, Clock, first_legal, t
 def make(store: PostgresStore, clock: Clock) -> Host:
     return Host(store, Settings(reminder_hours=1.0), clock=clock, game_factory=tiny_factory, chooser=first_legal,
                 new_seed=lambda: SEED)
-
-
-@pytest.fixture
-async def stores(pg_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
-    first, second = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 async def test_computers_raced_by_two_hosts_move_once_per_turn(stores: Any) -> None:

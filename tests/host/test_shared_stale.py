@@ -6,32 +6,15 @@ lock before deciding."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
-
 from bot.host.host import Host
-from bot.host.postgres_store import PostgresStore
-from bot.host.settings import Settings
 from bot.host.vacation import PAUSE
-from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, SEED, Clock, first_legal, play_first, tiny_factory
+from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, play_first
+from tests.host.test_shared_hosts import make
 
 WAIT = 60.0
 """Only a guard against a hang (a refresh waiting for a lock the test holds); never a timing claim."""
-
-
-def make(store: PostgresStore, clock: Clock) -> Host:
-    return Host(store, Settings(reminder_hours=1.0), clock=clock, game_factory=tiny_factory, chooser=first_legal,
-                new_seed=lambda: SEED)
-
-
-@pytest.fixture
-async def stores(pg_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
-    first, second = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 async def two_games(host: Host) -> None:
