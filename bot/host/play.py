@@ -50,12 +50,7 @@ class Play:
         (from a button's id) refuse a click on an outdated message (``host.error.stale``).
         """
         async with self.games.change(channel_id):
-            await self.games.check_interaction(interaction_id)
-            table = self.games.running(channel_id, game_id)
-            seat = self.games.seated(table, user_id)
-            if expected_seq is not None and expected_seq != table.seq:
-                raise HostError("host.error.stale")
-            self.check_not_paused(table)
+            table, seat = await self._acting_seat(channel_id, user_id, interaction_id, game_id, expected_seq)
             if table.seats[seat].vacation_state == "computer":
                 raise HostError("host.error.on_vacation")
             if table.seats[seat].away:
@@ -81,12 +76,7 @@ class Play:
         (:func:`bot.host.takeback.undo_refusal`). ``expected_seq`` (an Undo button's) refuses a button whose game
         has moved on (``stale``)."""
         async with self.games.change(channel_id):
-            await self.games.check_interaction(interaction_id)
-            table = self.games.running(channel_id, game_id)
-            seat = self.games.seated(table, user_id)
-            if expected_seq is not None and expected_seq != table.seq:
-                raise HostError("host.error.stale")
-            self.check_not_paused(table)
+            table, seat = await self._acting_seat(channel_id, user_id, interaction_id, game_id, expected_seq)
             game = table.game
             assert game is not None
             refusal = takeback.undo_refusal(table.log, game, user_id)
@@ -95,6 +85,19 @@ class Play:
             last = effective_moves(table.log)[-1]
             new = game.undo()
             return await self.commit(table, new, seat, user_id, UNDO, interaction_id, [], undone=last.move)
+
+    async def _acting_seat(self, channel_id: int, user_id: int, interaction_id: int | None, game_id: int | None,
+                           expected_seq: int | None) -> tuple[Table, int]:
+        """The running table and the user's seat for a move or an undo (inside ``games.change``): refused when the
+        interaction was already handled, the user has no seat, the click's position is outdated, or a vacation
+        pauses the game."""
+        await self.games.check_interaction(interaction_id)
+        table = self.games.running(channel_id, game_id)
+        seat = self.games.seated(table, user_id)
+        if expected_seq is not None and expected_seq != table.seq:
+            raise HostError("host.error.stale")
+        self.check_not_paused(table)
+        return table, seat
 
     def move_risk(self, channel_id: int, user_id: int, moves: Sequence[str]) -> takeback.Risk:
         """What ``moves`` (the user's next, in order) would do that cannot be taken back: the adapter asks a
