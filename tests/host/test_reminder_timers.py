@@ -56,13 +56,20 @@ async def race(*hosts: Host) -> int:
     return sum(len(w) for w in written)
 
 
+async def started(database: Any, clock: Clock) -> tuple[Host, int, int]:
+    """A host on ``database`` with Ada and Bo's game started in ``CH``: the host, the game, who is to move."""
+    host = await host_on(database, clock)
+    await host.open(CH, GUILD, ADA, "Ada")
+    await host.join(CH, BO, "Bo")
+    await host.start(CH, ADA)
+    info = host.info(CH)
+    assert info is not None
+    return host, info.game_id, user_to_move(host, CH)
+
+
 async def test_a_reminder_fires_once_per_turn_across_two_hosts_and_after_a_restart(database: Any) -> None:
     clock = Clock()
-    one = await host_on(database, clock)
-    await one.open(CH, GUILD, ADA, "Ada")
-    await one.join(CH, BO, "Bo")
-    await one.start(CH, ADA)
-    game_id, first = one.info(CH).game_id, user_to_move(one, CH)
+    one, game_id, first = await started(database, clock)
     two = await host_on(database, clock)
     assert await race(one, two) == 0  # not due before the delay
     clock.advance(2)
@@ -93,11 +100,7 @@ async def test_a_reminder_fires_once_per_turn_across_two_hosts_and_after_a_resta
 
 async def test_a_game_stored_without_its_reminder_timer_gets_it_once_at_start_up(database: Any) -> None:
     clock = Clock()
-    one = await host_on(database, clock)
-    await one.open(CH, GUILD, ADA, "Ada")
-    await one.join(CH, BO, "Bo")
-    await one.start(CH, ADA)
-    game_id, first = one.info(CH).game_id, user_to_move(one, CH)
+    one, game_id, first = await started(database, clock)
     store = one.games.store
     await store.apply(game_id, Change(cancel_timers=[REMINDER]), now=clock.now)  # as stored before the timers
     assert REMINDER not in {t.kind for t in await store.timers(game_id)}
