@@ -5,15 +5,13 @@ each channel's :class:`Outbox` task delivers its pending rows in the order they 
 done, and after a passing failure (5xx, timeout, connection error) tries it again with an exponential
 backoff, without holding up any other channel. At start-up the outboxes simply resume from the database,
 however long the bot was down. Each move gets its own post (its own events and the picture of its own
-position, both from the delivery's payload); a DM reads the hand from the host when it is sent, and a
-turn DM whose turn has passed is skipped, and so is one to a player who turned turn DMs off (unless their hand
-changed: then the hand alone).
+position, both from the delivery's payload); a DM reads the hand from the host when it is sent.
 
-Quiet hours: a DM whose player is in their quiet hours is not sent but *held*: due at the end of the window and
-marked in its payload, it no longer holds up the channel's other deliveries. The sweep (or a change of settings)
-wakes the channels whose held DMs are due; the first of them to go gathers EVERY held DM of that player, of every
-game, into ONE DM (the games waiting for them, with the controls of the latest standing turn) and marks the others
-done. A channel post names a player in their quiet hours without pinging them.
+What a delivery becomes is the host's decision (``host.delivery_step``, :mod:`bot.host.outbox`): send it, skip it
+(a turn that has passed, turn DMs turned off, a later DM showing the same hand), hold a DM for the end of its
+player's quiet hours, or gather every DM held for a player into ONE DM (the games waiting for them, with the
+controls of the latest standing turn); a post names the players in their quiet hours without pinging them. Here
+each step is drawn and sent. The sweep (or a change of settings) wakes the channels whose held DMs are due.
 
 The channel speaks the game's language: ONE message per turn, as the host wrote it (in Components V2,
 ``bot.adapter.posts``: events in words, the public board picture, a mention of the player to move, *My cards* and
@@ -58,28 +56,25 @@ from bot.adapter.sending import (
     files,
 )
 from bot.adapter.views import keep_open_view, lobby_view, vacation_view
-from bot.host.errors import HostError, StorageFailed
+from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.idle import LOBBY_CLOSED, NOTICE
+from bot.host.outbox import Held, SendDm, SendGathered, SendNotice, SendPost, Skip, Step
 from bot.host.pictures import Pictures
 from bot.host.table import (
     ABANDONED_POST,
-    HAND_DM,
     MOVE_POST,
-    NOTICE_DM,
     NOTICE_POST,
     REPLAY_POST,
     SEAT_POST,
     STALE_POST,
     START_POST,
-    TURN_DM,
     Delivery,
     MoveResult,
     SeatChange,
     StartResult,
     TableInfo,
 )
-from bot.host.user_settings import HELD
 from i18n import t
 
 log = logging.getLogger(__name__)
@@ -164,8 +159,7 @@ class Outbox:
             await self._publisher.update_lobby(lobby)
         host = self._publisher.host
         pending = await host.pending_deliveries(self.channel_id)
-        now = host.now()
-        ready = [i for i, d in enumerate(pending) if not _held_on(d, now)]
+        ready = host.ready_deliveries(pending)
         if not ready:  # only DMs held for the end of quiet hours: the sweep wakes the channel when they are due
             return False
         lease = host.settings.lease_seconds  # renewed with every delivery
@@ -212,8 +206,6 @@ class Publisher:
         """Delivery id -> the id of the message it was sent as (a game-over post's is kept for the history)."""
         self.on_channel_gone: ChannelGone | None = None
         """Called when a post finds its channel gone (404 Unknown Channel or Unknown Guild), after giving it up."""
-        self._user_locks: dict[int, asyncio.Lock] = {}
-        """User id -> held back while their held DMs are gathered into one (several channels' outboxes)."""
 
     # ------------------------------------------------------------------ waking the outboxes
 
@@ -239,9 +231,7 @@ class Publisher:
     async def release_held(self) -> list[int]:
         """Wake the channels whose held DMs are due (quiet hours over, or re-timed by a change of settings): the
         sweep calls it; returns those channels."""
-        now = self.host.now()
-        channels = list(dict.fromkeys(d.channel_id for d in await self.host.pending_deliveries()
-                                      if d.payload.get(HELD) and d.due_at <= now))
+        channels = await self.host.held_channels_due()
         for channel_id in channels:
             self.wake(channel_id)
         return channels
@@ -312,10 +302,11 @@ class Publisher:
             self._posted.pop(delivery.id, None)
             return
         gone: str | None = None
-        if not delivery.is_post and await self._hold(delivery):  # a storage failure: the outbox tries again later
-            return
         try:
-            error = await self._send(delivery, later)
+            async with self.host.delivery_step(delivery, later) as step:
+                if isinstance(step, Held):
+                    return
+                error = await self._send(delivery, step)
         except _AccessInDoubt:
             delay = self.backoff.delay(delivery.attempts + 1)
             log.info("game %d: %s %d answered Missing Access; trying again in %.1f s (the bot may have been removed "
@@ -349,25 +340,13 @@ class Publisher:
         if gone is not None and self.on_channel_gone is not None:
             await self.on_channel_gone(delivery.channel_id, gone)
 
-    async def _hold(self, delivery: Delivery) -> bool:
-        """Hold a DM whose player is in their quiet hours: due at their end (whether it did)."""
-        assert delivery.user_id is not None
-        until = self.host.quiet_until(delivery.user_id)
-        if until is None:
-            return False
-        await self.host.hold_deliveries([delivery], until)
-        return True
-
-    def _mentions(self, user_id: int | None) -> discord.AllowedMentions:
-        """Whom a post may ping: not the player to move while they are in their quiet hours (they are named)."""
-        return NO_PINGS if user_id is not None and self.host.quiet_until(user_id) is not None else ALLOWED_MENTIONS
-
-    async def _send(self, delivery: Delivery, later: list[Delivery]) -> str | None:
-        """Send ``delivery``; the reason it was not sent (skipped, permission missing), or ``None``."""
-        if not delivery.is_post:
-            return await self._send_dm(delivery, later)
+    async def _send(self, delivery: Delivery, step: Step) -> str | None:
+        """Carry out the host's ``step`` for ``delivery``; the reason it was not sent (skipped, permission
+        missing), or ``None``."""
+        if not isinstance(step, SendPost):
+            return await self._send_dm(delivery, step)
         try:
-            missing = await self._post(delivery)
+            missing = await self._post(delivery, step.quiet)
         except MissingPermission as exc:
             if _forbidden_code(exc) == MISSING_ACCESS:
                 await self._check_access(delivery)
@@ -399,12 +378,13 @@ class Publisher:
         if delivery.attempts == 0:
             raise _AccessInDoubt
 
-    async def _post(self, delivery: Delivery) -> str | None:
+    async def _post(self, delivery: Delivery, quiet: frozenset[int]) -> str | None:
+        """Draw and send a channel post; ``quiet``: the people it names without pinging them."""
         nonce = _nonce(delivery)
         if delivery.kind == MOVE_POST:
             sent: list[discord.Message] = []
             try:
-                return await self._post_move(delivery.move(), sent=sent, nonce=nonce,
+                return await self._post_move(delivery.move(), sent=sent, nonce=nonce, quiet=quiet,
                                              clicked=self._clicked.pop((delivery.game_id, delivery.seq), None))
             finally:
                 if sent:
@@ -414,14 +394,14 @@ class Publisher:
         if delivery.kind == START_POST:
             started: list[discord.Message] = []
             try:
-                return await self._post_start(delivery.start(), nonce, sent=started)
+                return await self._post_start(delivery.start(), nonce, sent=started, quiet=quiet)
             finally:
                 if started:
                     self._posted[delivery.id] = started[0].id
         if delivery.kind == SEAT_POST:
             return await self._post_seat_change(delivery.seat_change(), nonce)
         if delivery.kind == STALE_POST:
-            return await self._post_stale(delivery, nonce)
+            return await self._post_stale(delivery, quiet, nonce)
         if delivery.kind == NOTICE_POST:
             return await self._post_notice(delivery, nonce)
         if delivery.kind == ABANDONED_POST:
@@ -430,13 +410,12 @@ class Publisher:
             return await deliver_post(self.client, delivery.channel_id, text, nonce=nonce)
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
 
-    async def _post_stale(self, delivery: Delivery, nonce: str | None = None) -> str | None:
+    async def _post_stale(self, delivery: Delivery, quiet: frozenset[int], nonce: str | None = None) -> str | None:
         """A stale table's post: the notice with its "Keep it open" button, pinging the players not in their quiet
         hours (the others are named); a closed lobby's message loses its buttons."""
         what, locale = delivery.payload["what"], str(delivery.payload["locale"])
         view = keep_open_view(delivery.game_id, locale) if what == NOTICE else None
-        awake = [discord.Object(int(u)) for u in delivery.payload.get("user_ids", ())
-                 if self.host.quiet_until(int(u)) is None]
+        awake = [discord.Object(int(u)) for u in delivery.payload.get("user_ids", ()) if int(u) not in quiet]
         mentions = discord.AllowedMentions(users=awake, roles=False, everyone=False, replied_user=False)
         missing = await deliver_post(self.client, delivery.channel_id, idle_text(delivery.payload), view=view,
                                      mentions=mentions, nonce=nonce)
@@ -493,7 +472,7 @@ class Publisher:
         return await deliver_post(self.client, delivery.channel_id, t("bot.replay.post", locale),
                                   pictures=[(gif, "replay.gif")], nonce=nonce)
 
-    async def _post_move(self, result: MoveResult, *, clicked: int | None,
+    async def _post_move(self, result: MoveResult, *, clicked: int | None, quiet: frozenset[int],
                          sent: list[discord.Message] | None = None, nonce: str | None = None) -> str | None:
         """A turn's post (Components V2: words with the next player's mention, the board, *My cards* and *Undo*);
         the game over's with the ranking, the board, the chart and the replay in one gallery (the replay as a
@@ -520,7 +499,7 @@ class Publisher:
 
             await self._strip_undo(result.game_id)
             posted: list[discord.Message] = []
-            mentions = self._mentions(result.to_move_user_id)
+            mentions = _mentions(result.to_move_user_id, quiet)
             missing = await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures, sent=posted,
                                                  mentions=mentions, nonce=nonce)
             if sent is not None:
@@ -576,7 +555,8 @@ class Publisher:
             log.info("game %d: could not take Undo off the previous post (%s)", game_id, exc.status)
 
     async def _post_start(self, start: StartResult, nonce: str | None = None,
-                          sent: list[discord.Message] | None = None) -> str | None:
+                          sent: list[discord.Message] | None = None,
+                          quiet: frozenset[int] = frozenset()) -> str | None:
         info = start.info
         board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
         text = texts.start_post(start, info.locale)
@@ -585,7 +565,7 @@ class Publisher:
             return posts.start_layout(start, text, names, info.locale)
 
         return await posts.deliver_layout(self.client, info.channel_id, make, pictures=[(board, "board.png")],
-                                          mentions=self._mentions(start.to_move_user_id), nonce=nonce, sent=sent)
+                                          mentions=_mentions(start.to_move_user_id, quiet), nonce=nonce, sent=sent)
 
     async def _post_seat_change(self, change: SeatChange, nonce: str | None = None) -> str | None:
         info = change.info
@@ -596,80 +576,26 @@ class Publisher:
             if change.away:
                 await self.dms.strip_turn_dm(info.game_id, change.user_id)
 
-    async def _send_dm(self, delivery: Delivery, later: list[Delivery]) -> str | None:
-        """A hand or turn DM, with the hand as it is now; skipped when a later DM to the same player will
-        show the same, or (a turn DM) when that turn has passed."""
+    async def _send_dm(self, delivery: Delivery, step: Step) -> str | None:
+        """A DM as the host decided it: the hand as it is now (with the turn's controls), a notice, or the DMs held
+        for a player gathered into one; a skip is only recorded."""
         assert delivery.user_id is not None
-        if delivery.payload.get(HELD):
-            return await self._send_held(delivery)
-        nonce = _nonce(delivery)
-        info = self.host.find_game(delivery.game_id)
-        if info is None or info.status != "running":
-            return "skipped: the game is not running"
-        if any(d.user_id == delivery.user_id and d.game_id == delivery.game_id and _shows_hand(d, info)
-               for d in later):
-            return "skipped: a later DM shows the same hand"
-        if delivery.kind == NOTICE_DM:
-            await self.dms.send_notice(info, delivery.user_id, delivery.payload, nonce=nonce)
-            return None
-        start = bool(delivery.payload.get("start"))
-        if delivery.kind == TURN_DM and delivery.payload.get("reminder"):
-            if not self._turn_stands(delivery, info):
-                return "skipped: the turn has passed"
-            await self.dms.send_hand(info, delivery.user_id, turn=True, reminder=True, nonce=nonce)
-            return None
-        if delivery.kind == TURN_DM:
-            turn_dms = self.host.settings_of(delivery.user_id).turn_dms
-            if not turn_dms and not (start or delivery.payload.get("hand_changed")):
-                return "skipped: the player turned turn DMs off"
-            if turn_dms and self._turn_stands(delivery, info):
-                await self.dms.send_hand(info, delivery.user_id, turn=True, start=start, nonce=nonce)
-                return None
-            if not delivery.payload.get("hand_changed"):
-                return "skipped: the turn has passed"
-        await self.dms.send_hand(info, delivery.user_id, turn=False, start=start, nonce=nonce)
-        return None
-
-    @staticmethod
-    def _turn_stands(delivery: Delivery, info: TableInfo) -> bool:
-        """Whether the turn of a turn DM is still the game's current turn, its player's to make."""
-        seat = info.seats[info.to_move] if info.to_move is not None else None
-        return info.seq == delivery.seq and seat is not None and seat.user_id == delivery.user_id and not seat.away
-
-    async def _send_held(self, delivery: Delivery) -> str | None:
-        """The end of a player's quiet hours: every DM held for them (of every game) goes out as ONE DM, the
-        latest standing turn's controls under the list of the games waiting for them (or, with no turn of theirs
-        standing, the list alone). The others are marked done as collapsed into this one."""
-        user_id = delivery.user_id
-        assert user_id is not None
-        async with self._user_locks.setdefault(user_id, asyncio.Lock()):
-            held = await self.host.held_deliveries(user_id)
-            if all(d.id != delivery.id for d in held):
-                return "skipped: collapsed into another DM"
-            try:
-                waiting = [g for g in await self.host.open_games_for(user_id) if g.yours]
-            except HostError:  # the list is a nicety: the DM goes out without it
-                waiting = []
-            first = self.host.find_game(delivery.game_id)
-            locale = self.dms.locale_of(user_id, first.locale if first is not None else "en")
-            turn = next((d for d in reversed(held) if d.kind == TURN_DM and self._standing(d)), None)
-            if turn is not None and self.host.settings_of(user_id).turn_dms:
-                info = self.host.find_game(turn.game_id)
-                assert info is not None
-                heading = settings_texts.held_text(waiting, [], locale)
-                await self.dms.send_hand(info, user_id, turn=True, heading=heading, nonce=_nonce(delivery))
+        user_id, nonce = delivery.user_id, _nonce(delivery)
+        if isinstance(step, Skip):
+            return step.reason
+        if isinstance(step, SendNotice):
+            await self.dms.send_notice(step.info, user_id, delivery.payload, nonce=nonce)
+        elif isinstance(step, SendDm):
+            await self.dms.send_hand(step.info, user_id, turn=step.turn, start=step.start, reminder=step.reminder,
+                                     nonce=nonce)
+        elif isinstance(step, SendGathered):
+            locale = self.dms.locale_of(user_id, step.locale)
+            heading = settings_texts.held_text(step.waiting, step.changed, locale)
+            if step.turn is not None:
+                await self.dms.send_hand(step.turn, user_id, turn=True, heading=heading, nonce=nonce)
             else:
-                changed = list(dict.fromkeys(d.channel_id for d in held))
-                await self.dms.send_note(user_id, settings_texts.held_text(waiting, changed, locale),
-                                         nonce=_nonce(delivery))
-            for other in held:
-                if other.id != delivery.id:
-                    await self.host.delivered(other, f"collapsed into delivery {delivery.id}")
+                await self.dms.send_note(user_id, heading, nonce=nonce)
         return None
-
-    def _standing(self, delivery: Delivery) -> bool:
-        info = self.host.find_game(delivery.game_id)
-        return info is not None and info.status == "running" and self._turn_stands(delivery, info)
 
     async def update_lobby(self, info: TableInfo) -> None:
         """Redraw the lobby message of ``info``'s game with the newest state the host has of it."""
@@ -722,24 +648,15 @@ def _forbidden_code(exc: MissingPermission) -> int | None:
     return forbidden.code if isinstance(forbidden, discord.Forbidden) else None
 
 
-def _held_on(delivery: Delivery, now: float) -> bool:
-    """Whether ``delivery`` is a DM held for the end of its player's quiet hours, not due yet at ``now`` (it does
-    not hold up the channel's other deliveries)."""
-    return bool(delivery.payload.get(HELD)) and delivery.due_at > now
-
-
 def _nonce(delivery: Delivery) -> str:
     """The same nonce each time a delivery is sent: sent again (this process or another could not mark it done,
     e.g. it died just after sending), Discord answers with the message already made instead of a second one."""
     return f"sc{delivery.id}"
 
 
-def _shows_hand(delivery: Delivery, info: TableInfo) -> bool:
-    """Whether ``delivery`` will DM its player's hand (a hand DM, a turn DM of the current turn, or a passed
-    turn DM of a move that changed the hand)."""
-    if delivery.kind == HAND_DM:
-        return True
-    return delivery.kind == TURN_DM and (delivery.seq == info.seq or bool(delivery.payload.get("hand_changed")))
+def _mentions(user_id: int | None, quiet: frozenset[int]) -> discord.AllowedMentions:
+    """Whom a post may ping: not the player to move while they are in their quiet hours (they are named)."""
+    return NO_PINGS if user_id is not None and user_id in quiet else ALLOWED_MENTIONS
 
 
 def _describe(exc: BaseException) -> str:

@@ -62,6 +62,10 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.resume_deliveries() -> list[Delivery]       # at start-up: all pending, due now
     await host.delivered(delivery, error=None, *, message_id=None) -> None   # sent (as message_id), or given up
     await host.retry_delivery(delivery, delay, error) -> None   # a passing failure: due again after delay
+    host.ready_deliveries(pending) -> list[int]            # which may go now (not DMs held for quiet hours)
+    async with host.delivery_step(delivery, later) as step:   # what it becomes: send a post, a DM, a notice,
+        ...                                                # the gathered held DMs; skip; held (bot.host.outbox)
+    await host.held_channels_due() -> list[int]            # channels whose held DMs' quiet hours are over
     host.now() -> float
 
     # the archive of finished games (public facts; a game's record only once it is over)
@@ -187,6 +191,7 @@ import socket
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.host.archive import RECORD_FORMAT as RECORD_FORMAT
@@ -205,7 +210,7 @@ from bot.host.idle_tables import IdleTables
 from bot.host.lobby import Lobby, new_seed
 from bot.host.lobby import lobby_full as lobby_full
 from bot.host.model import DamagedGame
-from bot.host.outbox import Outbox
+from bot.host.outbox import Outbox, Step
 from bot.host.people import People
 from bot.host.play import Play
 from bot.host.ratings import Leaderboard, PlayerStats
@@ -268,7 +273,7 @@ class Host:
         """Vacations: the others' vote, the pause or the computer's play, and the end (``bot.host.vacation``)."""
         self.stale = IdleTables(games, schedule, settings, clock=clock)
         """Lobby expiry, idle games ("Keep it open") and the games of deleted channels (``bot.host.idle_tables``)."""
-        self.outbox = Outbox(store, clock=clock)
+        self.outbox = Outbox(store, games, self.people, clock=clock)
         self.archive = Archive(store, factory=game_factory)
 
     # ------------------------------------------------------------------ start-up and reading again
@@ -484,6 +489,15 @@ class Host:
 
     async def held_deliveries(self, user_id: int) -> list[Delivery]:
         return await self.outbox.held_deliveries(user_id)
+
+    def delivery_step(self, delivery: Delivery, later: Sequence[Delivery]) -> AbstractAsyncContextManager[Step]:
+        return self.outbox.step(delivery, later)
+
+    def ready_deliveries(self, pending: Sequence[Delivery]) -> list[int]:
+        return self.outbox.ready(pending)
+
+    async def held_channels_due(self) -> list[int]:
+        return await self.outbox.held_channels_due()
 
     # ------------------------------------------------------------------ people (bot.host.people)
 

@@ -6,32 +6,114 @@ notices themselves) and written with the change, in its transaction (``Change.de
 reads the pending ones per channel in order (:meth:`Outbox.pending_deliveries`), sends them and records each
 (:meth:`Outbox.delivered`), or retries one later (:meth:`Outbox.retry_delivery`); a person's DMs in their quiet hours
 are held until those end (:meth:`Outbox.hold_deliveries`).
+
+What a pending delivery becomes when its turn comes is decided here too, so that the publisher only draws and
+sends (:meth:`Outbox.step`): a post is sent, naming without pinging the people in their quiet hours
+(:class:`SendPost`); a DM to someone in their quiet hours is held until those end (:class:`Held`, written before
+the step is returned); a held DM whose hours are over gathers every DM held for that person, of every game, into
+one (:class:`SendGathered`: the others are marked done as collapsed into it once it was sent); a DM is skipped when
+its game is not running, when a later DM to the same person shows the same hand, when its turn has passed, or when
+the person turned turn DMs off and nothing in their hand changed (:class:`Skip`); else it is sent
+(:class:`SendDm`, :class:`SendNotice`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
 
+from bot.host.errors import HostError
+from bot.host.games import Games
 from bot.host.model import NewDelivery
+from bot.host.people import People
 from bot.host.stores import GameStore
 from bot.host.table import (
     HAND_DM,
     MOVE_POST,
+    NOTICE_DM,
+    STALE_POST,
     START_POST,
     TURN_DM,
     Delivery,
     MoveResult,
     StartResult,
+    TableInfo,
 )
+from bot.host.user_settings import HELD, OpenGame
 from engine import Game
+
+
+@dataclass(frozen=True, slots=True)
+class SendPost:
+    """Send the channel post; the people it names who are in their quiet hours are named without a ping."""
+
+    quiet: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class SendDm:
+    """DM the person their hand as it is now (``info``'s game): with the turn's controls (``turn``), as the first
+    DM of the game (``start``), or as a reminder of the turn (``reminder``)."""
+
+    info: TableInfo
+    turn: bool
+    start: bool = False
+    reminder: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SendNotice:
+    """DM the person the notice in the delivery's payload (a vacation's or a deadline's)."""
+
+    info: TableInfo
+
+
+@dataclass(frozen=True, slots=True)
+class SendGathered:
+    """The person's quiet hours are over: ONE DM for every DM held for them. With a turn of theirs still standing
+    (and turn DMs on) it shows that turn's hand and controls (``turn``) under the games waiting for them; else the
+    list of those games (``waiting``) and of the channels where something changed (``changed``)."""
+
+    turn: TableInfo | None
+    waiting: list[OpenGame]
+    changed: list[int]
+    locale: str
+    """The language of the delivery's own game (used when the person never chose one)."""
+    collapsed: list[Delivery] = field(default_factory=list)
+    """The other held DMs: marked done as collapsed into this one once it is sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """Do not send it; record it done with ``reason``."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A DM held for the end of its person's quiet hours (already recorded: nothing to send or mark)."""
+
+    until: float
+
+
+Step = SendPost | SendDm | SendNotice | SendGathered | Skip | Held
+"""What a pending delivery becomes when its turn comes (:meth:`Outbox.step`)."""
 
 
 class Outbox:
     """The posts and DMs not sent yet, as the adapter's publisher reads and records them."""
 
-    def __init__(self, store: GameStore, *, clock: Callable[[], float]) -> None:
+    def __init__(self, store: GameStore, games: Games, people: People, *, clock: Callable[[], float]) -> None:
         self.store = store
+        self.games = games
+        self.people = people
         self._clock = clock
+        self._gathering: dict[int, asyncio.Lock] = {}
+        """User id -> held while their held DMs are gathered into one (several channels' outboxes at once)."""
 
     def now(self) -> float:
         """The host's clock (seconds since the epoch): the time deliveries are due by."""
@@ -67,6 +149,123 @@ class Outbox:
     async def held_deliveries(self, user_id: int) -> list[Delivery]:
         """The person's pending held DMs, of every game, in the order they were written."""
         return [Delivery.from_row(r) for r in await self.store.held_deliveries(user_id)]
+
+    def ready(self, pending: Sequence[Delivery]) -> list[int]:
+        """The indexes of the deliveries in ``pending`` that may go in order now: all but the DMs held for the end
+        of quiet hours still to come (those do not hold up the channel's other deliveries)."""
+        now = self._clock()
+        return [i for i, d in enumerate(pending) if not (d.payload.get(HELD) and d.due_at > now)]
+
+    async def held_channels_due(self) -> list[int]:
+        """The channels with held DMs whose quiet hours are over (or were re-timed to now)."""
+        now = self._clock()
+        return list(dict.fromkeys(d.channel_id for d in await self.pending_deliveries()
+                                  if d.payload.get(HELD) and d.due_at <= now))
+
+    @asynccontextmanager
+    async def step(self, delivery: Delivery, later: Sequence[Delivery]) -> AsyncIterator[Step]:
+        """What ``delivery`` becomes now (``later``: the channel's deliveries pending after it), for the publisher
+        to carry out inside the ``async with``. A :class:`Held` DM is recorded before it is returned. Gathering a
+        person's held DMs holds their lock until the block ends; the DMs collapsed into the gathered one are marked
+        done then, only if the block sent it (an exception leaves them pending)."""
+        if delivery.is_post:
+            yield SendPost(frozenset(u for u in _named(delivery) if self.people.quiet_until(u) is not None))
+            return
+        user_id = delivery.user_id
+        assert user_id is not None
+        until = self.people.quiet_until(user_id)
+        if until is not None:
+            await self.hold_deliveries([delivery], until)
+            yield Held(until)
+            return
+        if not delivery.payload.get(HELD):
+            yield self._dm_step(delivery, later)
+            return
+        async with self._gathering.setdefault(user_id, asyncio.Lock()):
+            gathered = await self._gather(delivery, user_id)
+            yield gathered
+            if isinstance(gathered, SendGathered):
+                for other in gathered.collapsed:
+                    await self.delivered(other, f"collapsed into delivery {delivery.id}")
+
+    def _dm_step(self, delivery: Delivery, later: Sequence[Delivery]) -> Step:
+        """A hand, turn or notice DM: skipped when its game is not running or a later DM to the same person shows
+        the same hand; a turn DM when its turn has passed (unless it changed the hand: then the hand alone), or when
+        the person turned turn DMs off and their hand did not change."""
+        info = self.games.find_game(delivery.game_id)
+        if info is None or info.status != "running":
+            return Skip("skipped: the game is not running")
+        if any(d.user_id == delivery.user_id and d.game_id == delivery.game_id and _shows_hand(d, info)
+               for d in later):
+            return Skip("skipped: a later DM shows the same hand")
+        if delivery.kind == NOTICE_DM:
+            return SendNotice(info)
+        start = bool(delivery.payload.get("start"))
+        hand_changed = bool(delivery.payload.get("hand_changed"))
+        if delivery.kind == TURN_DM and delivery.payload.get("reminder"):
+            if not _turn_stands(delivery, info):
+                return Skip("skipped: the turn has passed")
+            return SendDm(info, turn=True, reminder=True)
+        if delivery.kind == TURN_DM:
+            assert delivery.user_id is not None
+            turn_dms = self.people.settings_of(delivery.user_id).turn_dms
+            if not turn_dms and not (start or hand_changed):
+                return Skip("skipped: the player turned turn DMs off")
+            if turn_dms and _turn_stands(delivery, info):
+                return SendDm(info, turn=True, start=start)
+            if not hand_changed:
+                return Skip("skipped: the turn has passed")
+        return SendDm(info, turn=False, start=start)
+
+    async def _gather(self, delivery: Delivery, user_id: int) -> Step:
+        """Every DM held for ``user_id`` as one (see :class:`SendGathered`), or a skip when another outbox already
+        gathered this one."""
+        held = await self.held_deliveries(user_id)
+        if all(d.id != delivery.id for d in held):
+            return Skip("skipped: collapsed into another DM")
+        try:
+            waiting = [g for g in await self.people.open_games_for(user_id) if g.yours]
+        except HostError:  # the list is a nicety: the DM goes out without it
+            waiting = []
+        first = self.games.find_game(delivery.game_id)
+        locale = first.locale if first is not None else "en"
+        collapsed = [d for d in held if d.id != delivery.id]
+        turn = next((info for d in reversed(held) if d.kind == TURN_DM
+                     and (info := self._standing(d)) is not None), None)
+        if turn is not None and self.people.settings_of(user_id).turn_dms:
+            return SendGathered(turn, waiting, [], locale, collapsed)
+        return SendGathered(None, waiting, list(dict.fromkeys(d.channel_id for d in held)), locale, collapsed)
+
+    def _standing(self, delivery: Delivery) -> TableInfo | None:
+        """The running game of a turn DM whose turn still stands, or ``None``."""
+        info = self.games.find_game(delivery.game_id)
+        return info if info is not None and info.status == "running" and _turn_stands(delivery, info) else None
+
+
+def _named(delivery: Delivery) -> list[int]:
+    """The people a channel post mentions: the player to move of a turn's or a start's post, the players of an
+    idle table's notice."""
+    payload: dict[str, Any] = delivery.payload
+    if delivery.kind in (MOVE_POST, START_POST):
+        user = payload.get("to_move_user_id")
+        return [int(user)] if user is not None else []
+    if delivery.kind == STALE_POST:
+        return [int(u) for u in payload.get("user_ids", ())]
+    return []
+
+
+def _turn_stands(delivery: Delivery, info: TableInfo) -> bool:
+    """Whether the turn of a turn DM is still the game's current turn, its player's to make."""
+    seat = info.seats[info.to_move] if info.to_move is not None else None
+    return info.seq == delivery.seq and seat is not None and seat.user_id == delivery.user_id and not seat.away
+
+
+def _shows_hand(delivery: Delivery, info: TableInfo) -> bool:
+    """Whether ``delivery`` will DM its player's hand (a hand DM, a turn DM of the current turn, or a passed
+    turn DM of a move that changed the hand)."""
+    if delivery.kind == HAND_DM:
+        return True
+    return delivery.kind == TURN_DM and (delivery.seq == info.seq or bool(delivery.payload.get("hand_changed")))
 
 
 def owes_post(old: Game | None, new: Game, undone: str | None) -> bool:

@@ -1,0 +1,125 @@
+"""What a pending delivery becomes, decided by the host's outbox (``Host.delivery_step``), on both stores: a post
+names without pinging the people in their quiet hours; a DM in quiet hours is held (written before the step is
+returned) and no longer holds up the channel; a turn DM whose turn passed, or to someone who turned turn DMs off,
+is skipped unless it changed their hand; the held DMs of a person gather into one when their hours end, the others
+marked done only once it was sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.host.host import Host
+from bot.host.outbox import Held, SendDm, SendGathered, SendPost, Skip, Step
+from bot.host.table import HAND_DM, MOVE_POST, START_POST, TURN_DM, Delivery
+from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first, user_to_move
+from tests.host.test_user_settings import at, start_two
+
+
+async def step_of(host: Host, delivery: Delivery, later: list[Delivery] | None = None) -> Step:
+    async with host.delivery_step(delivery, later or []) as step:
+        return step
+
+
+async def pending(host: Host, channel: int = CH) -> list[Delivery]:
+    return await host.pending_deliveries(channel)
+
+
+@pytest.fixture
+async def host(store: Any) -> Host:
+    host = make_host(store, Clock(at("2026-11-24 12:00")))
+    await host.load()
+    return host
+
+
+async def test_a_post_names_the_player_in_quiet_hours_without_a_ping(host: Host) -> None:
+    clock: Any = host._clock
+    mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
+    (start_post,) = [d for d in await pending(host) if d.kind == START_POST]
+    assert await step_of(host, start_post) == SendPost(frozenset())
+    await host.change_settings(mover, time_zone="Europe/Berlin", quiet=(22, 7))
+    clock.now = at("2026-11-24 23:00")
+    assert await step_of(host, start_post) == SendPost(frozenset({mover}))
+    clock.now = at("2026-11-25 07:00")
+    assert await step_of(host, start_post) == SendPost(frozenset())
+
+
+async def test_a_dm_in_quiet_hours_is_held_and_no_longer_holds_up_the_channel(host: Host) -> None:
+    clock: Any = host._clock
+    mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
+    await host.change_settings(mover, time_zone="Europe/Berlin", quiet=(22, 7))
+    clock.now = at("2026-11-24 23:00")
+    owed = await pending(host)
+    (turn,) = [d for d in owed if d.kind == TURN_DM]
+    assert await step_of(host, turn) == Held(at("2026-11-25 07:00"))
+    again = await pending(host)
+    (held,) = [d for d in again if d.id == turn.id]
+    assert held.due_at == at("2026-11-25 07:00") and held.payload["held"] is True
+    assert [again[i].id for i in host.ready_deliveries(again)] == [d.id for d in again if d.id != turn.id]
+    assert await host.held_channels_due() == []
+    clock.now = at("2026-11-25 07:00")
+    assert host.ready_deliveries(again) == list(range(len(again)))
+    assert await host.held_channels_due() == [CH]
+
+
+async def test_turn_dms_skipped_when_the_turn_passed_or_turned_off(host: Host) -> None:
+    mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
+    (turn,) = [d for d in await pending(host) if d.kind == TURN_DM]
+    step = await step_of(host, turn)
+    assert isinstance(step, SendDm) and step.turn and step.start and step.info.channel_id == CH
+    for d in await pending(host):
+        await host.delivered(d)
+    await play_first(host)
+    while user_to_move(host) == mover:  # the rest of the mover's turn (a double move's builds)
+        await play_first(host)
+    owed = await pending(host)
+    (next_turn,) = [d for d in owed if d.kind == TURN_DM]
+    assert next_turn.user_id == user_to_move(host)
+    assert isinstance(await step_of(host, next_turn), SendDm)
+    stale = Delivery(0, turn.game_id, CH, next_turn.seq - 1, TURN_DM, next_turn.user_id,
+                     {"start": False, "hand_changed": False}, 0, 0.0)
+    assert await step_of(host, stale) == Skip("skipped: the turn has passed")
+    changed = Delivery(0, turn.game_id, CH, next_turn.seq - 1, TURN_DM, next_turn.user_id,
+                       {"start": False, "hand_changed": True}, 0, 0.0)
+    assert await step_of(host, changed) == SendDm(host.info(CH), turn=False)  # type: ignore[arg-type]
+    assert next_turn.user_id is not None
+    await host.change_settings(next_turn.user_id, turn_dms=False)
+    assert await step_of(host, next_turn) == Skip("skipped: the player turned turn DMs off")
+    hand = Delivery(0, turn.game_id, CH, next_turn.seq, HAND_DM, next_turn.user_id, {"start": False}, 0, 0.0)
+    assert await step_of(host, hand, [next_turn]) == Skip("skipped: a later DM shows the same hand")
+    posts = [d for d in owed if d.kind == MOVE_POST]
+    assert posts and isinstance(await step_of(host, posts[0]), SendPost)
+
+
+async def test_held_dms_of_two_games_gather_into_one_and_only_a_sent_one_collapses_the_others(host: Host) -> None:
+    clock: Any = host._clock
+    await host.change_settings(ADA, time_zone="Europe/Berlin", quiet=(22, 7))
+    await host.change_settings(BO, time_zone="Europe/Berlin", quiet=(22, 7))
+    clock.now = at("2026-11-24 23:00")
+    await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
+    await host.open(CH2, GUILD, CY, "Cy")
+    await host.join(CH2, ADA, "Ada")
+    await host.start(CH2, CY)
+    ada = [d for ch in (CH, CH2) for d in await pending(host, ch) if d.user_id == ADA]
+    assert len(ada) == 2
+    for d in ada:
+        assert isinstance(await step_of(host, d), Held)
+    clock.now = at("2026-11-25 07:30")
+    first, second = [d for ch in (CH, CH2) for d in await pending(host, ch) if d.user_id == ADA]
+    with pytest.raises(ConnectionError):  # the DM could not be sent: nothing is collapsed
+        async with host.delivery_step(first, []) as step:
+            assert isinstance(step, SendGathered) and [d.id for d in step.collapsed] == [second.id]
+            raise ConnectionError("Discord did not answer")
+    assert {d.id for d in await host.held_deliveries(ADA)} == {first.id, second.id}
+    async with host.delivery_step(first, []) as step:
+        assert isinstance(step, SendGathered) and step.locale == "en"
+        standing = [g for g in (CH, CH2) if user_to_move(host, g) == ADA]
+        if standing:  # Ada's turn stands somewhere: its controls go with the list of games waiting for her
+            assert step.turn is not None and step.turn.channel_id in standing and step.changed == []
+            assert {g.channel_id for g in step.waiting} == set(standing)
+        else:
+            assert step.turn is None and step.changed == [CH, CH2]
+    await host.delivered(first)
+    assert await host.held_deliveries(ADA) == []
+    assert await step_of(host, second) == Skip("skipped: collapsed into another DM")
