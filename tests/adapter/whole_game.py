@@ -422,7 +422,7 @@ async def run(lang: str, seed: int, verify: int) -> Figures:
             fake.add_member(guild, user)
         with tempfile.TemporaryDirectory() as folder:
             settings = Settings(database_path=str(Path(folder) / "messages.db"), ai_strength="random",
-                                ai_seconds=0.05)
+                                ai_seconds=0.05, picture_width=800)
             driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed)
             await driver.start()
             game = Game(fake, driver, lang, seed, verify)
