@@ -16,7 +16,9 @@ from dataclasses import replace
 
 import pytest
 
+from bot.adapter.history_texts import stats_text
 from bot.adapter.texts import esc
+from bot.host.ratings import player_stats
 from bot.host.settings import Settings
 from i18n import t
 from i18n.coach import advice_text
@@ -171,3 +173,21 @@ async def test_status_of_the_player_to_move_offers_the_hint_button(fake_discord:
         assert await stored_version(driver) == before
     finally:
         await driver.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_stats_show_the_games_with_hints_on_a_line_apart(lang: str) -> None:
+    rows = [{"game_id": 1, "name": "Ada", "score": 50, "rank": 1, "players": 2, "with_computers": 0,
+             "scoring_cards": {}, "bird_chips": 0, "hints": True},
+            {"game_id": 2, "name": "Ada", "score": 40, "rank": 2, "players": 2, "with_computers": 0,
+             "scoring_cards": {}, "bird_chips": 0, "hints": True}]
+    only = player_stats(1, rows, {}, [])
+    assert only is not None and (only.games, only.games_with_hints, only.wins_with_hints) == (0, 2, 1)
+    text = stats_text(only, lang).splitlines()
+    assert text[1] == t("bot.stats.hints", lang, games=2, wins=1) and text[2] == t("bot.stats.unrated", lang)
+    assert t("bot.stats.games", lang, games=0, wins=0, share="–") not in text  # no empty record
+    mixed = player_stats(1, [{**rows[0], "game_id": 3, "hints": False, "score": 70}, *rows], {}, [])
+    assert mixed is not None and (mixed.games, mixed.wins, mixed.scores, mixed.best_score) == (1, 1, [70], 70)
+    lines = stats_text(mixed, lang).splitlines()
+    assert lines[1] == t("bot.stats.games", lang, games=1, wins=1, share="100 %")
+    assert t("bot.stats.hints", lang, games=2, wins=1) in lines
