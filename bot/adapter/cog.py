@@ -18,6 +18,13 @@ A move that cannot be taken back (the host's :meth:`~bot.host.host.Host.move_ris
 naming what it reveals or scores (on the clicked DM or hand itself, in place of its controls); any other is played
 at once with *Undo* on its answer while :meth:`~bot.host.host.Host.undoable_by` names the user.
 
+``hint`` (and the *Hint* button beside a turn's controls) asks the host for the coach's advice on the user's own
+turn, in a table opened with ``hints:true``: deferred at once (the coach thinks for ``HINT_SECONDS`` in a worker),
+answered to the user alone in their language (:func:`i18n.coach.advice_text`); nothing is posted or stored.
+
+``stats`` shows a player's statistics, or with ``leaderboard:`` this server's leaderboard (once a command of its
+own: Discord allows 25 subcommands in a group).
+
 ``games`` lists a person's open games on every server (from the database), ``settings`` shows and changes their
 own settings (``bot.host.user_settings``) with the "Forget me…" button below (which asks to confirm).
 
@@ -73,6 +80,7 @@ from bot.host.user_settings import MAX_REMINDER_HOURS
 from bot.host.workers import WorkerPool
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
 from i18n import LOCALES, RULE_TOPICS, describe_move, t
+from i18n.coach import advice_text
 from render.legend import render_legend
 from render.stats import render_stats
 
@@ -99,7 +107,7 @@ TOPIC_CHOICES: Final = [_choice(f"rules.{topic}.title", topic) for topic in RULE
 _BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.error.need_kind",
                           "kind_only_double": "bot.error.kind_only_double"}
 """The refusal for each problem of :func:`engine.plan_build` (``need_site`` also lists the sites)."""
-BOARD_CHOICES: Final = [_choice(f"commands.leaderboard.choice.{by}", by) for by in BOARDS]
+BOARD_CHOICES: Final = [_choice(f"commands.stats.choice.{by}", by) for by in BOARDS]
 DEADLINE_CHOICES: Final = [_choice(f"commands.choice.deadline.{hours}", hours)
                            for hours in vacation_texts.DEADLINE_CHOICES]
 AUTOCOMPLETE_WAIT: Final = 2.0
@@ -355,7 +363,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         count_or_none = count if self.host.undoable_by(result.channel_id) == interaction.user.id else None
         if self._still_to_move(interaction, result):
             view = self.host.view_for(result.channel_id, interaction.user.id)
-            return rest_of_turn_view(result.game_id, result.seq, view, locale, count_or_none)
+            return rest_of_turn_view(result.game_id, result.seq, view, locale, count_or_none, hints=result.hints)
         return None if count_or_none is None else undo_view(result.game_id, result.seq, count_or_none, locale)
 
     def _still_to_move(self, interaction: discord.Interaction, result: MoveResult) -> bool:
@@ -451,7 +459,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         controls = None
         if info.status == "running" and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
             view = self.host.view_for(info.channel_id, interaction.user.id)
-            controls = controls_view(info.game_id, info.seq, view, locale)
+            controls = controls_view(info.game_id, info.seq, view, locale, hints=info.hints)
         content = texts.split_question(interaction.message.content)[0] if interaction.message is not None else ""
         await interaction.response.edit_message(content=content, view=controls, allowed_mentions=ALLOWED_MENTIONS)
 
@@ -479,6 +487,29 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                 lines.append(t("bot.reply.undone", locale,
                                move=describe_move(result.move, locale, texts.names_of(result.view), result.seat)))
             await interaction.edit_original_response(content="\n".join(lines), view=None)
+        except Exception as exc:
+            await self.handle_error(interaction, exc)
+
+    # ------------------------------------------------------------------ the coach: /santacruz hint, the Hint button
+
+    async def _hint(self, interaction: discord.Interaction, channel_id: int, *, game_id: int | None = None,
+                    seq: int | None = None) -> None:
+        """The coach's advice for the user's own seat, for them alone (the interaction is deferred already); the
+        host decides whether they may ask now (:meth:`bot.host.host.Host.hint`)."""
+        locale = await self._locale(interaction)
+        answer = await self.host.hint(channel_id, interaction.user.id, game_id=game_id, expected_seq=seq)
+        await reply(interaction, advice_text(answer.advice, locale, answer.names, escape=texts.esc),
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    async def on_hint_button(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None:
+        """*Hint* beside a turn's controls: the same answer as ``/santacruz hint``, refused once that turn passed."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)  # the coach thinks for seconds
+            await self._refresh_game(game_id)
+            self._check_origin(interaction, game_id)
+            if seq is None:  # every Hint button carries its position: without one it is not ours
+                raise HostError("host.error.stale")
+            await self._hint(interaction, self._game(game_id).channel_id, game_id=game_id, seq=seq)
         except Exception as exc:
             await self.handle_error(interaction, exc)
 
@@ -592,18 +623,19 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     @app_commands.command(name="new", description=_cmd("new"))
     @app_commands.describe(draft=_opt("new", "draft"), language=_opt("new", "language"),
                            computers=_opt("new", "computers"), strength=_opt("new", "strength"),
-                           replay=_opt("new", "replay"), deadline=_opt("new", "deadline"))
+                           replay=_opt("new", "replay"), deadline=_opt("new", "deadline"), hints=_opt("new", "hints"))
     @app_commands.choices(language=LANGUAGE_CHOICES, strength=STRENGTH_CHOICES, deadline=DEADLINE_CHOICES)
     async def new(self, interaction: discord.Interaction, draft: bool = False, language: str | None = None,
                   computers: Range[int, 0, 3] = 0, strength: str | None = None, replay: bool = True,
-                  deadline: str | None = None) -> None:
+                  deadline: str | None = None, hints: bool = False) -> None:
         channel_id = self._guild_only(interaction)
         language, strength = self._chosen(language, LANGUAGE_CHOICES), self._chosen(strength, STRENGTH_CHOICES)
         hours = vacation_texts.deadline_hours(self._chosen(deadline, DEADLINE_CHOICES))
         info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id,
                                     interaction.user.display_name, draft=draft,
                                     locale=self._new_game_locale(interaction, language),
-                                    computers=computers, strength=strength, replay=replay, deadline_hours=hours)
+                                    computers=computers, strength=strength, replay=replay, deadline_hours=hours,
+                                    hints=hints)
         await self._open_lobby(interaction, info)
 
     @app_commands.command(name="join", description=_cmd("join"))
@@ -704,6 +736,13 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             await self._ask_confirmation(interaction, channel_id, move)
             return
         await self._play_command(interaction, [move])
+
+    @app_commands.command(name="hint", description=_cmd("hint"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """The coach's advice on the user's turn (only they see it), in a table opened with ``hints:true``."""
+        channel_id = self._channel_for(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the coach thinks for seconds
+        await self._hint(interaction, channel_id)
 
     @app_commands.command(name="undo", description=_cmd("undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -890,30 +929,37 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
     # ------------------------------------------------------------------ players' history: stats, leaderboard, forget
 
     @app_commands.command(name="stats", description=_cmd("stats"))
-    @app_commands.describe(player=_opt("stats", "player"))
-    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+    @app_commands.describe(player=_opt("stats", "player"), leaderboard=_opt("stats", "leaderboard"))
+    @app_commands.choices(leaderboard=BOARD_CHOICES)
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None,
+                    leaderboard: str | None = None) -> None:
+        """A player's statistics on this server; with ``leaderboard``, this server's leaderboard ordered that way
+        (this was ``/santacruz leaderboard``: one command, as Discord allows 25 subcommands in a group)."""
         self._guild_only(interaction)
         assert interaction.guild_id is not None
+        by = self._chosen(leaderboard, BOARD_CHOICES)
+        if by is not None and player is not None:
+            raise Refusal("bot.stats.player_or_leaderboard")
         locale = await self._locale(interaction)
+        if by is not None:
+            await self._leaderboard(interaction, interaction.guild_id, by, locale)
+            return
         who = player or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
         stats = await self.host.stats(interaction.guild_id, who.id)
         if stats is None:
             await reply(interaction, t("bot.stats.none", locale, name=texts.esc(who.display_name)))
             return
+        if not stats.games:  # only games with hints: no record to draw
+            await reply(interaction, history_texts.stats_text(stats, locale))
+            return
         titles = (t("bot.stats.chart_rating", locale), t("bot.stats.chart_score", locale))
         png = await asyncio.to_thread(render_stats, stats.rating_history, stats.scores, titles=titles)
         await reply(interaction, history_texts.stats_text(stats, locale), files=files((png, "stats.png")))
 
-    @app_commands.command(name="leaderboard", description=_cmd("leaderboard"))
-    @app_commands.describe(by=_opt("leaderboard", "by"))
-    @app_commands.choices(by=BOARD_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, by: str | None = None) -> None:
-        self._guild_only(interaction)
-        assert interaction.guild_id is not None
-        locale = await self._locale(interaction)
-        board = await self.host.leaderboard(interaction.guild_id, interaction.user.id,
-                                            self._chosen(by, BOARD_CHOICES) or "rating")
+    async def _leaderboard(self, interaction: discord.Interaction, guild_id: int, by: str, locale: str) -> None:
+        """One page of this server's leaderboard ordered ``by``, with the pages' buttons (``stats leaderboard:``)."""
+        board = await self.host.leaderboard(guild_id, interaction.user.id, by)
         await reply(interaction, history_texts.leaderboard_text(board, interaction.user.id, locale),
                     view=leaderboard_view(board, locale) or discord.utils.MISSING)
 

@@ -120,7 +120,7 @@ class DirectMessages:
         view = self.host.view_for(current.channel_id, user_id)
         seq = current.seq
         locale = self.locale_of(user_id, current.locale)
-        controls = controls_view(current.game_id, seq, view, locale) if turn else None
+        controls = controls_view(current.game_id, seq, view, locale, hints=current.hints) if turn else None
         png = await self.pictures.png(view, locale, key=(current.game_id, seq, user_id), personal=True)
         notes = vacation_texts.vacation_notes(current, user_id, locale) if reminder else []
         deadline = (await self.host.turn_deadline(current.game_id)
@@ -189,7 +189,8 @@ class DirectMessages:
         info = self.host.info(channel_id)
         assert info is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
-        controls = controls_view(info.game_id, info.seq, view, locale) if info.status == "running" else None
+        controls = (controls_view(info.game_id, info.seq, view, locale, hints=info.hints)
+                    if info.status == "running" else None)
         png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, interaction.user.id),
                                       personal=True)
         deadline = (await self.host.turn_deadline(info.game_id)

@@ -1,4 +1,4 @@
-"""The words of players' history: ``/santacruz stats`` and ``/santacruz leaderboard`` answers, in the reader's
+"""The words of players' history: ``/santacruz stats`` answers (with ``leaderboard:``, the leaderboard), in the reader's
 language, from the host's :class:`~bot.host.ratings.PlayerStats` and :class:`~bot.host.ratings.Leaderboard`.
 
 Names are escaped (no mention, no markdown); ratings show on the familiar scale of
@@ -28,8 +28,14 @@ def _card(card: str | None, locale: str) -> str:
 
 
 def stats_text(stats: PlayerStats, locale: str) -> str:
-    """A person's statistics in a server, one fact a line."""
-    lines = [f"**{t('bot.stats.title', locale, name=esc(stats.name))}**",
+    """A person's statistics in a server, one fact a line; the games with hints on in a line apart (not rated, in
+    no other figure)."""
+    title = f"**{t('bot.stats.title', locale, name=esc(stats.name))}**"
+    coached = t("bot.stats.hints", locale, games=stats.games_with_hints, wins=stats.wins_with_hints)
+    if not stats.games:  # only games with hints: nothing of a record to show
+        return "\n".join([title, coached, t("bot.stats.unrated", locale),
+                          t("bot.stats.rating_meaning", locale, games=PROVISIONAL_GAMES)])
+    lines = [title,
              t("bot.stats.games", locale, games=stats.games, wins=stats.wins, share=_share(stats.wins, stats.games))]
     lines += [tn("bot.stats.by_players", s.wins, locale, players=s.players, games=s.games,
                  share=_share(s.wins, s.games)) for s in stats.by_players]
@@ -41,6 +47,8 @@ def stats_text(stats: PlayerStats, locale: str) -> str:
         t("bot.stats.birds", locale, points=tn("game.points", stats.bird_chips, locale)),
         t("bot.stats.computers", locale, games=stats.games_with_computers),
     ]
+    if stats.games_with_hints:
+        lines.append(coached)
     for pool in ("humans", "mixed"):
         rating = stats.ratings.get(pool)
         if rating is not None:

@@ -468,6 +468,8 @@ def lobby_text(info: TableInfo, locale: str) -> str:
         options.append(t("bot.lobby.draft", locale))
     if info.deadline_hours:
         options.append(t("bot.lobby.deadline", locale, hours=info.deadline_hours))
+    if info.hints:
+        options.append(t("bot.lobby.hints", locale))
     lines.append(SEP.join(options))
     lines.append(t("bot.lobby.players", locale, count=len(info.seats), max=4))
     lines.extend(f"{s.seat + 1}. {seat_name(s, locale)}" for s in info.seats)
@@ -518,6 +520,8 @@ def move_post(result: MoveResult, locale: str) -> str:
         lines.append(t("bot.post.rematch_hint", locale))
     elif result.to_move is not None:
         lines.append(next_text(locale, user_id=result.to_move_user_id, name=result.to_move_name, view=result.view))
+    if result.hints:
+        lines.append(t("bot.post.hints", locale))
     return lines_text(lines)
 
 
@@ -530,6 +534,8 @@ def start_post(start: StartResult, locale: str) -> str:
         lines.append(t("bot.post.draft", locale))
     seat = start.info.seats[start.to_move]
     lines.append(next_text(locale, user_id=start.to_move_user_id, name=seat.name, view=view))
+    if start.info.hints:
+        lines.append(t("bot.post.hints", locale))
     return lines_text(lines)
 
 

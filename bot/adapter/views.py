@@ -8,6 +8,8 @@ it sits on and however old that message is. The ids::
                                         controls (back from a question asked in place to the move controls)
     sc:<game_id>:hand:<seq>             "My cards" under the post of position seq (seq marks the post)
     sc:<game_id>:undo:<seq>             "Undo" under the post of the mover's move seq (the host checks it is theirs)
+    sc:<game_id>:hint:<seq>             "Hint" beside the move controls of position seq (a table with hints on):
+                                        the coach's advice for the clicker alone, refused once the turn has passed
     sc:<game_id>:<seq>:<move>           a move in notation, spaces as "_" (land_12, double_road, score_gold10)
     sc:<game_id>:<seq>:<move>:ok        the same move, confirmed (a building card that builds nothing)
     sc:<game_id>:<seq>:pick:<group>     a select menu of moves; its option values are move notations
@@ -49,7 +51,7 @@ from engine import SINGLE_BUILDS, VERBS, View, parse_move
 from i18n import t
 
 GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand",
-                       "keepopen", "undo", "controls")
+                       "keepopen", "undo", "controls", "hint")
 PICK_GROUPS: Final = ("land", *SINGLE_BUILDS, "build", "score", "discard")
 """Moves offered in a select menu, one menu per group (each has at most 25 options on any island)."""
 SELECT_MAX: Final = 25
@@ -80,6 +82,8 @@ class Clicks(Protocol):
     async def on_forget_ask(self, interaction: discord.Interaction, user_id: int) -> None: ...
 
     async def on_undo_button(self, interaction: discord.Interaction, game_id: int, seq: int, count: int) -> None: ...
+
+    async def on_hint_button(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None: ...
 
 
 def _cog(interaction: discord.Interaction) -> Clicks:
@@ -116,6 +120,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["game"]), match["action"], seq=seq, item=item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if self.action == "hint":  # the position it was drawn at tells an outdated click apart
+            await _cog(interaction).on_hint_button(interaction, self.game_id, self.seq)
+            return
         await _cog(interaction).on_game_button(interaction, self.game_id, self.action)
 
 
@@ -239,11 +246,12 @@ def undo_view(game_id: int, seq: int, count: int, locale: str) -> discord.ui.Vie
     return view
 
 
-def rest_of_turn_view(game_id: int, seq: int, view: View, locale: str, undo: int | None) -> discord.ui.View | None:
+def rest_of_turn_view(game_id: int, seq: int, view: View, locale: str, undo: int | None, *,
+                      hints: bool = False) -> discord.ui.View | None:
     """The answer to a person's move that leaves them to move (a double move's card, its first build): the controls
-    of the rest of their turn (:func:`controls_view`, the game at ``seq``) and *Undo* for the ``undo`` moves just
-    played (``None``: not allowed) where a row has room for it."""
-    out = controls_view(game_id, seq, view, locale)
+    of the rest of their turn (:func:`controls_view`, the game at ``seq``, with *Hint* when ``hints``) and *Undo* for
+    the ``undo`` moves just played (``None``: not allowed) where a row has room for it."""
+    out = controls_view(game_id, seq, view, locale, hints=hints)
     if undo is None:
         return out
     if out is None:
@@ -278,8 +286,9 @@ def _group(move: str) -> str:
     return "button"
 
 
-def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui.View | None:
-    """Every legal move of the seat whose own ``view`` this is, as menus and buttons (None if none).
+def controls_view(game_id: int, seq: int, view: View, locale: str, *, hints: bool = False) -> discord.ui.View | None:
+    """Every legal move of the seat whose own ``view`` this is, as menus and buttons (None if none), and with
+    ``hints`` (the table has hints on) a *Hint* button beside them (where a row has room for it).
 
     Sites come in one menu per card ("Ship card: choose a site"), scoring cards (with what each would score now for
     the seat and the best other seat) and discards in a menu with the card's text; sets (with their cards), piles,
@@ -310,7 +319,15 @@ def controls_view(game_id: int, seq: int, view: View, locale: str) -> discord.ui
     for move in groups.get("button", []):
         style = discord.ButtonStyle.secondary if needs_confirmation(move, legal, view) else discord.ButtonStyle.primary
         out.add_item(MoveButton(game_id, seq, move, label=move_label(view, move, locale), style=style))
+    if hints:
+        with contextlib.suppress(ValueError):  # five full rows: the moves matter more, and /santacruz hint remains
+            out.add_item(hint_button(game_id, seq, locale))
     return out
+
+
+def hint_button(game_id: int, seq: int, locale: str) -> GameButton:
+    """*Hint*: the coach's advice for the position ``seq``, for the clicker alone."""
+    return GameButton(game_id, "hint", seq=seq, label=t("bot.button.hint", locale), style=discord.ButtonStyle.success)
 
 
 def _placeholder(group: str, view: View, locale: str) -> str:

@@ -56,7 +56,8 @@ class Forgotten:
 
 
 async def write_results(db: Sql, results: Sequence[SeatResult], now: float) -> None:
-    """Store a finished game's results, and update the standings and ratings of its people in its server."""
+    """Store a finished game's results, and update the standings and ratings of its people in its server (not for
+    a game with hints on: its results are kept, counted apart by the statistics)."""
     for r in results:
         await db.execute(
             "INSERT INTO results (game_id, seat, guild_id, user_id, name, score, rank, players, with_computers,"
@@ -66,6 +67,8 @@ async def write_results(db: Sql, results: Sequence[SeatResult], now: float) -> N
     people = [r for r in results if r.user_id is not None]
     if not people or people[0].guild_id is None:
         return  # a game outside a server has results but no standings or ratings
+    if any(r.hints for r in results):
+        return  # players could ask the coach: neither standings nor ratings
     guild = people[0].guild_id
     for r in people:
         await db.execute(
@@ -103,11 +106,25 @@ async def _rating(db: Sql, guild: int, pool: str, user_id: int | None) -> Rating
 
 
 async def results_of(db: Sql, guild: int, user_id: int) -> list[dict[str, Any]]:
-    """A person's results in a server, oldest first (``scoring_cards`` decoded)."""
+    """A person's results in a server, oldest first (``scoring_cards`` decoded; ``hints``: the game had hints on,
+    read from its options in ``games``, whose row the result names)."""
     rows = await db.fetch(
-        "SELECT game_id, seat, name, score, rank, players, with_computers, scoring_cards, bird_chips, finished_at"
-        " FROM results WHERE guild_id = ? AND user_id = ? ORDER BY finished_at, game_id", guild, user_id)
-    return [{**row, "scoring_cards": json.loads(row["scoring_cards"])} for row in rows]
+        "SELECT r.game_id, r.seat, r.name, r.score, r.rank, r.players, r.with_computers, r.scoring_cards,"
+        " r.bird_chips, r.finished_at, g.options FROM results r LEFT JOIN games g ON g.id = r.game_id"
+        " WHERE r.guild_id = ? AND r.user_id = ? ORDER BY r.finished_at, r.game_id", guild, user_id)
+    return [{**{k: v for k, v in row.items() if k != "options"}, "scoring_cards": json.loads(row["scoring_cards"]),
+             "hints": _hints_on(row["options"])} for row in rows]
+
+
+def _hints_on(options: str | None) -> bool:
+    """Whether a game's stored options (JSON; ``None`` without its row) had hints on."""
+    if options is None:
+        return False
+    try:
+        data = json.loads(options)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("hints") is True
 
 
 async def ratings_of(db: Sql, guild: int, user_id: int) -> dict[str, Rating]:

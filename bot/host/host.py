@@ -33,7 +33,8 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.start(channel_id, user_id, *, can_manage=False) -> StartResult
     await host.abandon(channel_id, user_id, *, can_manage=False, name=None) -> TableInfo
     await host.rematch(channel_id, user_id, *, can_manage=False) -> TableInfo   # after game over
-    # (open also takes replay=True: post an animated replay of the game at game over)
+    # (open also takes replay=True: post an animated replay of the game at game over; and hints=False: players
+    #  may ask the coach on their turn, and the game is not rated)
 
     # play
     await host.play(channel_id, user_id, move, *, interaction_id=None, game_id=None,
@@ -47,6 +48,9 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.away(channel_id, user_id) -> SeatChange
     await host.back(channel_id, user_id) -> SeatChange
     await host.hand_over(channel_id, user_id, target_user_id, *, can_manage=False) -> SeatChange
+    await host.hint(channel_id, user_id, *, game_id=None, expected_seq=None) -> HintAnswer   # the coach's advice
+                                                           # for the asker's own seat (bot/host/hints.py); changes
+                                                           # nothing; a table opened with hints=True only
 
     # reading (no database access, never raises for a missing game unless noted)
     host.info(channel_id) -> TableInfo | None              # the channel's current or last game
@@ -163,6 +167,9 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.bad_time_zone       (zone) not a time zone of the standard library's database
     host.error.bad_quiet_hours     quiet hours outside 0-23, or starting and ending at the same hour
     host.error.bad_reminder_hours  (max) a reminder delay outside 1..max hours
+    host.error.hints_off           a hint in a table opened without hints
+    host.error.hint_not_your_turn  (name) of the seat to move: a hint is for one's own turn
+    host.error.hint_failed         the coach could not think (its worker failed): nothing changed, try again
     bot.history.no_such_game       (id) no finished game of that id in this server
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game
@@ -205,6 +212,7 @@ from bot.host.errors import storage_refusal
 from bot.host.games import GameFactory as GameFactory
 from bot.host.games import Games
 from bot.host.games import default_game_factory as default_game_factory
+from bot.host.hints import HintAnswer, Hints
 from bot.host.history_store import Forgotten
 from bot.host.idle_tables import IdleTables
 from bot.host.lobby import Lobby, new_seed
@@ -275,6 +283,8 @@ class Host:
         """Lobby expiry, idle games ("Keep it open") and the games of deleted channels (``bot.host.idle_tables``)."""
         self.outbox = Outbox(store, games, self.people, clock=clock)
         self.archive = Archive(store, factory=game_factory)
+        self.hints = Hints(games, play, settings, self.workers)
+        """The coach's advice on one's turn, in a table with hints on (``bot.host.hints``)."""
 
     # ------------------------------------------------------------------ start-up and reading again
 
@@ -324,10 +334,10 @@ class Host:
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *, draft: bool = False,
                    locale: str | None = None, computers: int = 0, strength: str | None = None, replay: bool = True,
-                   deadline_hours: int = 0) -> TableInfo:
+                   deadline_hours: int = 0, hints: bool = False) -> TableInfo:
         return await self.lobby.open(channel_id, guild_id, user_id, name, draft=draft, locale=locale,
                                      computers=computers, strength=strength, replay=replay,
-                                     deadline_hours=deadline_hours)
+                                     deadline_hours=deadline_hours, hints=hints)
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
         return await self.lobby.join(channel_id, user_id, name)
@@ -386,6 +396,10 @@ class Host:
     async def hand_over(self, channel_id: int, user_id: int, target_user_id: int, *,
                         can_manage: bool = False) -> SeatChange:
         return await self.playing.hand_over(channel_id, user_id, target_user_id, can_manage=can_manage)
+
+    async def hint(self, channel_id: int, user_id: int, *, game_id: int | None = None,
+                   expected_seq: int | None = None) -> HintAnswer:
+        return await self.hints.hint(channel_id, user_id, game_id=game_id, expected_seq=expected_seq)
 
     def run_computers(self, channel_id: int) -> AsyncIterator[MoveResult]:
         return self.computers.run_computers(channel_id)

@@ -132,7 +132,8 @@ class Play:
         reminder, reminders = self.reminders.timers(after, new, row.seq, now)
         if undone is None and table.game.pending is not None:  # the last build(s) of a double move: one post
             events = self._turn_events(table, new)
-        result = self._move_result(after, new, row, seat, user_id, text, events, undone, table.options.replay)
+        result = self._move_result(after, new, row, seat, user_id, text, events, undone, table.options.replay,
+                                   table.options.hints)
         await self.games.write(table, Change(
             {"status": status, "last_move_at": now, "next_reminder_at": reminder}, row,
             deliveries=[*notices, *_unasked(move_deliveries(result, post=owes_post(table.game, new, undone)),
@@ -163,14 +164,16 @@ class Play:
         for _, move in final.moves:
             events.extend(replay.apply(move))
         return game_results(final, events, game_id=table.id, guild_id=table.guild_id,
-                            user_ids=[s.user_id for s in table.seats], names=table.names, finished_at=now)
+                            user_ids=[s.user_id for s in table.seats], names=table.names, finished_at=now,
+                            hints=table.options.hints)
 
     @staticmethod
     def _move_result(table: Table, new: Game, row: MoveRow, seat: int, user_id: int | None, text: str,
-                     events: list[Event], undone: str | None, replay: bool = False) -> MoveResult:
+                     events: list[Event], undone: str | None, replay: bool = False,
+                     hints: bool = False) -> MoveResult:
         """The answer for the cog (and the payload of the move's post), before the move is stored. ``events``: the
         whole turn's (they also become the view's, which the picture sums up); ``replay``: the game's options ask
-        for the animated replay at game over."""
+        for the animated replay at game over; ``hints``: the game has hints on (its post says so)."""
         old = table.game
         assert old is not None
         changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
@@ -193,7 +196,7 @@ class Play:
             computer_to_move=bool(next_seat and next_seat.computer_plays), secret_changed=changed,
             dm_user_ids=tuple(u for s in told if (u := table.seats[s].user_id) is not None),
             game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay,
-            undoable=user_id is not None and undone is None and not over and new.can_undo())
+            undoable=user_id is not None and undone is None and not over and new.can_undo(), hints=hints)
 
     async def away(self, channel_id: int, user_id: int) -> SeatChange:
         """Let the computer play the user's seat for the rest of the game (until :meth:`back`)."""

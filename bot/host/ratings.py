@@ -5,7 +5,8 @@ A finished game leaves one :class:`SeatResult` per seat (a person or a computer)
 game by :func:`game_results`. Ratings live per server (guild) and *pool*: ``humans`` for all-human games,
 ``mixed`` for games with computer seats, where only the people are rated, against each other, by their
 places among themselves (the engine's ranking, ties already broken). A game with fewer than two people
-rates nobody; an abandoned game never reaches here.
+rates nobody; an abandoned game never reaches here. A game with hints on (players could ask the coach) rates
+nobody either and stays out of the standings: its results are kept and the statistics count it apart.
 
 What is stored is openskill's ``mu`` and ``sigma`` and the ordinal ``mu − 3·sigma`` (a cautious estimate: the skill
 is very likely at least that). Players see it on a familiar scale instead (:func:`displayed`): ``1000 + 40 ×
@@ -70,6 +71,8 @@ class SeatResult:
     """Each scoring card the seat played, with the points it brought the seat."""
     bird_chips: int = 0
     """The points of the seat's bird chips."""
+    hints: bool = False
+    """The game had hints on: not rated, not in the standings, counted apart in the statistics."""
 
     @property
     def pool(self) -> str:
@@ -108,9 +111,10 @@ def new_rating() -> Rating:
 
 
 def game_results(game: Game, events: Iterable[Event], *, game_id: int, guild_id: int | None,
-                 user_ids: Sequence[int | None], names: Sequence[str], finished_at: float) -> list[SeatResult]:
+                 user_ids: Sequence[int | None], names: Sequence[str], finished_at: float,
+                 hints: bool = False) -> list[SeatResult]:
     """One result per seat of the finished ``game``; ``events`` are every public event of the whole game (the
-    score events name the scoring card that brought their points)."""
+    score events name the scoring card that brought their points); ``hints``: the game had hints on."""
     if not game.is_over():
         raise ValueError("a game has results only once it is over")
     view = game.view(None)
@@ -125,12 +129,15 @@ def game_results(game: Game, events: Iterable[Event], *, game_id: int, guild_id:
     return [SeatResult(guild_id=guild_id, game_id=game_id, seat=p["seat"], user_id=user_ids[p["seat"]],
                        name=names[p["seat"]], score=p["score"], rank=rank_of[p["seat"]], players=len(user_ids),
                        with_computers=with_computers, finished_at=finished_at,
-                       scoring_cards=dict(cards[p["seat"]]), bird_chips=sum(p.get("bird_chips", [])))
+                       scoring_cards=dict(cards[p["seat"]]), bird_chips=sum(p.get("bird_chips", [])), hints=hints)
             for p in view["players"]]
 
 
 def rated_people(results: Sequence[SeatResult]) -> list[SeatResult]:
-    """The people a finished game rates, best first: nobody when fewer than two people played."""
+    """The people a finished game rates, best first: nobody when fewer than two people played, or when the game
+    had hints on."""
+    if any(r.hints for r in results):
+        return []
     people = sorted((r for r in results if r.user_id is not None), key=lambda r: r.rank)
     return people if len(people) >= 2 else []
 
@@ -158,7 +165,8 @@ class ShareByPlayers:
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """What ``/santacruz stats`` shows of one person in one server."""
+    """What ``/santacruz stats`` shows of one person in one server: the record of the games without hints (every
+    figure but the last two), and the games with hints on counted apart."""
 
     user_id: int
     name: str
@@ -178,15 +186,27 @@ class PlayerStats:
     """The shown rating (:func:`displayed`) after each rated all-human game (else mixed), oldest first: the
     picture's line."""
     scores: list[int]
-    """The score of each game, oldest first."""
+    """The score of each game (without hints), oldest first."""
+    games_with_hints: int = 0
+    """Games with hints on: not rated, and not in any figure above."""
+    wins_with_hints: int = 0
 
 
 def player_stats(user_id: int, rows: Sequence[dict[str, Any]], ratings: dict[str, Rating],
                  history: Sequence[float]) -> PlayerStats | None:
-    """The statistics of one person from their ``rows`` of results (oldest first, as the stores return them) and
-    ``history``, the stored ordinal after each rated game; ``None`` when they have finished no game here."""
+    """The statistics of one person from their ``rows`` of results (oldest first, as the stores return them; a row's
+    ``hints`` is true for a game with hints on) and ``history``, the stored ordinal after each rated game; ``None``
+    when they have finished no game here. Games with hints on are counted apart, outside the record."""
     if not rows:
         return None
+    coached = [r for r in rows if r.get("hints")]
+    name = str(rows[-1]["name"])
+    rows = [r for r in rows if not r.get("hints")]
+    apart = {"games_with_hints": len(coached), "wins_with_hints": sum(r["rank"] == 1 for r in coached)}
+    if not rows:
+        return PlayerStats(user_id=user_id, name=name, games=0, wins=0, by_players=[], average_score=0.0,
+                           best_score=0, average_rank=0.0, favourite_card=None, profitable_card=None, bird_chips=0,
+                           games_with_computers=0, ratings=ratings, rating_history=[], scores=[], **apart)
     played: Counter[str] = Counter()
     points: Counter[str] = Counter()
     for row in rows:
@@ -195,7 +215,7 @@ def player_stats(user_id: int, rows: Sequence[dict[str, Any]], ratings: dict[str
             points[card] += delta
     counts = sorted({int(r["players"]) for r in rows})
     return PlayerStats(
-        user_id=user_id, name=str(rows[-1]["name"]), games=len(rows),
+        user_id=user_id, name=name, games=len(rows),
         wins=sum(r["rank"] == 1 for r in rows),
         by_players=[ShareByPlayers(n, sum(r["players"] == n for r in rows),
                                    sum(r["players"] == n and r["rank"] == 1 for r in rows)) for n in counts],
@@ -204,7 +224,8 @@ def player_stats(user_id: int, rows: Sequence[dict[str, Any]], ratings: dict[str
         favourite_card=_top(played), profitable_card=_top(points),
         bird_chips=sum(r["bird_chips"] for r in rows),
         games_with_computers=sum(bool(r["with_computers"]) for r in rows),
-        ratings=ratings, rating_history=[float(displayed(o)) for o in history], scores=[int(r["score"]) for r in rows])
+        ratings=ratings, rating_history=[float(displayed(o)) for o in history], scores=[int(r["score"]) for r in rows],
+        **apart)
 
 
 def _top(counter: Counter[str]) -> str | None:

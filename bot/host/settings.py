@@ -27,8 +27,8 @@ from i18n import LOCALES
 
 AI_STRENGTHS: Final = ("random", "greedy", "expert")
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-_POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "busy_timeout", "retry_seconds",
-                            "sweep_seconds", "lease_seconds", "lobby_days", "stale_days")
+_POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "hint_seconds", "busy_timeout",
+                            "retry_seconds", "sweep_seconds", "lease_seconds", "lobby_days", "stale_days")
 
 
 PICTURE_WIDTHS: Final = (800, 2400)
@@ -69,6 +69,8 @@ class Settings:
     """AI_STRENGTH: default strength of computer seats: random, greedy or expert."""
     ai_seconds: float = 1.0
     """AI_SECONDS: thinking time budget of a computer player per move."""
+    hint_seconds: float = 3.0
+    """HINT_SECONDS: how long the coach thinks about a hint (``/santacruz hint``), its explanations included."""
     default_locale: str = "en"
     """DEFAULT_LOCALE: language of a new game when none is chosen: en, de or fr."""
     busy_timeout: float = 5.0

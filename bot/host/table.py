@@ -73,6 +73,8 @@ class Options:
     """Post an animated replay of the whole game in the channel at game over."""
     deadline_hours: int = 0
     """A person's turn deadline (hours; 0: none): a warning at 75 %, the computer moves for them at 100 %."""
+    hints: bool = False
+    """Players may ask the coach on their turn (``/santacruz hint``); such a game is not rated."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -137,6 +139,8 @@ class TableInfo:
     """Time of the last move, or of the start before the first move."""
     deadline_hours: int = 0
     """The turn deadline chosen at ``new`` (0: none)."""
+    hints: bool = False
+    """Players may ask the coach on their turn (chosen at ``new``); the game is not rated."""
 
     @property
     def paused(self) -> bool:
@@ -235,6 +239,8 @@ class MoveResult:
     undoable: bool = False
     """The mover may take this move back now (a person's own move that revealed nothing hidden): its post offers
     *Undo* until the next post."""
+    hints: bool = False
+    """The game has hints on (its post says so)."""
 
     @property
     def wake(self) -> Wake:
@@ -472,4 +478,5 @@ class Table:
             created_at=self.created_at,
             last_move_at=self.last_move_at,
             deadline_hours=self.options.deadline_hours,
+            hints=self.options.hints,
         )

@@ -21,7 +21,7 @@ from tests.fakediscord import CallbackType
 
 SUBCOMMANDS = ("new", "join", "leave", "start", "land", "build", "score", "choose", "board", "status", "log",
                "abandon", "undo", "rematch", "away", "back", "rules", "addbot", "kick", "history",
-               "stats", "leaderboard", "vacation", "games", "settings")
+               "stats", "hint", "vacation", "games", "settings")
 
 
 async def test_commands_are_synced_in_english_with_german_and_french_descriptions(driver: Driver) -> None:

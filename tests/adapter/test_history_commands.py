@@ -1,5 +1,5 @@
-"""``/santacruz stats``, ``leaderboard`` and forget-me (a button of ``settings``) through the real discord.py and
-the fake Discord.
+"""``/santacruz stats``, its ``leaderboard:`` (once a command of its own) and forget-me (a button of ``settings``)
+through the real discord.py and the fake Discord.
 
 The server's history is made by the store's own final-move write (``append_move`` with the game's results, as
 the host does at game over) on the bot's database file; the commands, the pages' buttons (after a restart too)
@@ -82,7 +82,7 @@ async def test_stats_answer_with_the_numbers_and_a_chart(driver: Driver) -> None
 
 async def test_the_leaderboard_pages_survive_a_restart_and_show_the_callers_row(driver: Driver) -> None:
     await seed_history(driver)
-    reply = await driver.answer(await driver.slash("leaderboard", {"by": "games"}, user="alice"))
+    reply = await driver.answer(await driver.slash("stats", {"leaderboard": "games"}, user="alice"))
     lines = reply.text.splitlines()
     assert lines[0] == f"**{t('bot.leaderboard.title', 'en', by=t('bot.leaderboard.by.games', 'en'))}**"
     assert sum(line.startswith(tuple(f"{p}. " for p in range(1, PAGE_SIZE + 1))) for line in lines) == PAGE_SIZE
@@ -96,10 +96,14 @@ async def test_the_leaderboard_pages_survive_a_restart_and_show_the_callers_row(
     assert lines[-1] == t("bot.leaderboard.page", "en", page=2, pages=2)
     assert not any(line.startswith(t("bot.leaderboard.you", "en")) for line in lines)
     assert any(line.startswith("**") and "Alice" in line for line in lines[1:])  # her own row, in bold
-    # by rating (the default): rated people only, in the caller's language
-    reply = await driver.answer(await driver.slash("leaderboard", user="carol"))
+    # by rating: rated people only, in the caller's language
+    reply = await driver.answer(await driver.slash("stats", {"leaderboard": "rating"}, user="carol"))
     assert "Carol" not in reply.text
     assert t("bot.leaderboard.title", "fr", by=t("bot.leaderboard.by.rating", "fr")) in reply.text
+    # a player and a leaderboard at once: refused in words, nothing shown
+    both = await driver.answer(await driver.slash("stats", {"player": driver.fake.user("bob"), "leaderboard": "wins"},
+                                                  user="alice"))
+    assert both.ephemeral and both.text == t("bot.stats.player_or_leaderboard", "en")
 
 
 async def test_forget_me_asks_first_and_removes_only_the_caller(driver: Driver) -> None:
