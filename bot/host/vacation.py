@@ -30,7 +30,7 @@ from bot.host.games import CONFLICT, Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
-from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo, Wake
+from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo, Waking
 from bot.host.timers import END as END
 from bot.host.timers import VOTE as VOTE
 from bot.host.timers import Schedule
@@ -101,7 +101,7 @@ def with_vacation(seats: Sequence[Seat], seat: int, vacation: Vacation | None) -
 
 
 @dataclass(frozen=True, slots=True)
-class VacationChange:
+class VacationChange(Waking):
     """What a vacation changed in one game, for the adapter: wake the channel's outbox, and run the computers when
     ``computer_to_move``."""
 
@@ -115,10 +115,6 @@ class VacationChange:
     computer_to_move: bool
     info: TableInfo | None
     """The game after the change."""
-
-    @property
-    def wake(self) -> Wake:
-        return Wake(self.channel_id, self.computer_to_move)
 
 
 @dataclass(slots=True)
