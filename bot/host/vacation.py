@@ -18,14 +18,13 @@ of its two timers with the schedule; when the seat to move is reminded after a c
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from bot.host import deadlines
 from bot.host.change import Change
-from bot.host.errors import HostError, StorageFailed
+from bot.host.errors import HostError, storage_refusal
 from bot.host.games import CONFLICT, Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.reminders import KINDS as REMINDER_KINDS
@@ -34,8 +33,6 @@ from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableIn
 from bot.host.timers import END as END
 from bot.host.timers import VOTE as VOTE
 from bot.host.timers import Schedule
-
-log = logging.getLogger(__name__)
 
 VOTE_HOURS: Final = 12.0
 MIN_DAYS: Final = 1
@@ -307,11 +304,8 @@ class Vacations:
 
     async def _games_of(self, user_id: int) -> list[tuple[int, int]]:
         """``(game id, channel id)`` of every running game the user sits in, as the database has them."""
-        try:
+        with storage_refusal(doing="reading the open games"):
             rows = await self.games.store.open_games_of(user_id)
-        except StorageFailed as exc:
-            log.warning("cannot read the open games: %s", exc)
-            raise refusal("host.error.storage") from None
         return [(row.id, row.channel_id) for row in rows
                 if row.status == "running" and any(s.get("user_id") == user_id for s in row.seats)]
 
