@@ -47,7 +47,7 @@ from bot.host.errors import (
     StorageFailed,
     storage_refusal,
 )
-from bot.host.model import OPEN_STATUSES, DamagedGame, GameRow, MoveRow, NewTimer, effective_moves
+from bot.host.model import OPEN_STATUSES, DamagedGame, GameRow, MoveRow, NewTimer, TimerRow, effective_moves
 from bot.host.stores import GameStore
 from bot.host.table import DEADLINE_HOURS, Options, Seat, Table, TableInfo
 from engine import Game, IllegalMove
@@ -244,6 +244,25 @@ class Games:
         """Mark a timer whose game moved on as done (another process may have done so: nothing to do then)."""
         with contextlib.suppress(StaleGame):
             await self.store.apply(game_id, Change(timer=timer_id), now=now)
+
+    async def pending_timers(self, game_id: int, of: str) -> list[TimerRow] | None:
+        """The game's pending timers, soonest first; ``None`` when the database cannot say (logged, ``of`` naming
+        the timers wanted): reading them is a nicety, never a refusal."""
+        try:
+            return await self.store.timers(game_id)
+        except StorageFailed as exc:
+            log.warning("game %d: cannot read its %s timers (%s)", game_id, of, exc)
+            return None
+
+    async def pending_kinds(self, of: str) -> dict[int, set[str]] | None:
+        """Game id -> the kinds of its pending timers, in one read (for arming the ``of`` timers of games stored
+        without them at start-up); ``None`` when the database cannot say (logged: they are armed at the next
+        start)."""
+        try:
+            return await self.store.pending_timer_kinds()
+        except StorageFailed as exc:
+            log.warning("could not read the pending timers (%s); the %s timers are checked at the next start", exc, of)
+            return None
 
     async def create(self, table: Table, timers: Sequence[NewTimer]) -> TableInfo:
         """Store a new game (its id is then the table's) with the ``timers`` it sets, and hold it; refused with

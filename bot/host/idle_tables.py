@@ -25,7 +25,7 @@ import logging
 from collections.abc import Callable
 
 from bot.host.change import Change
-from bot.host.errors import DamagedRow, HostError, StorageFailed, storage_refusal
+from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.idle import (
     ABANDONED,
@@ -149,10 +149,8 @@ class IdleTables:
         this bot had them), counted from the lobby's opening or the game's last move; how many were armed. A
         database failure is logged: that game gets its timer at the next start or its next move."""
         armed = 0
-        try:
-            pending = await self.store.pending_timer_kinds()  # one read for every game, not one per game
-        except StorageFailed as exc:
-            log.warning("could not read the pending timers (%s); the idle timers are checked at the next start", exc)
+        pending = await self.games.pending_kinds("idle")
+        if pending is None:
             return 0
         for table in list(self.games.tables.values()):
             if table.status not in ("lobby", "running"):
