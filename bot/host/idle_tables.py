@@ -64,23 +64,20 @@ class IdleTables:
 
     # ------------------------------------------------------------------ the timers
 
-    def _table(self, timer: TimerRow, status: str) -> Table | None:
-        """The timer's game in memory if it is still the channel's game and has ``status``."""
+    async def _table(self, timer: TimerRow, status: str, now: float) -> Table | None:
+        """The timer's game in memory if it is still the channel's game and has ``status``; else ``None``, and the
+        timer, whose game moved on, is marked done (another process may have done so: nothing to do then)."""
         table = self.games.tables.get(timer.channel_id)
         if table is None or table.id != timer.game_id or table.status != status:
+            await self.games.finish_timer(timer.game_id, timer.id, now)
             return None
         return table
-
-    async def _drop(self, timer: TimerRow, now: float) -> None:
-        """Mark a timer whose game moved on as done (another process may have done so: nothing to do then)."""
-        await self.games.finish_timer(timer.game_id, timer.id, now)
 
     async def _on_lobby_expiry(self, timer: TimerRow, now: float) -> TableInfo | None:
         """A lobby not started in time closes, and its channel is told."""
         async with self.games.change(timer.channel_id):
-            table = self._table(timer, "lobby")
+            table = await self._table(timer, "lobby", now)
             if table is None:
-                await self._drop(timer, now)
                 return None
             days = self.settings.lobby_days
             await self._close(timer, table, now, idle_post(LOBBY_CLOSED, table.seq, table.options.locale, days))
@@ -107,11 +104,8 @@ class IdleTables:
     async def _idle(self, timer: TimerRow, now: float) -> Table | None:
         """Under the channel's lock: the running game a idle timer is for, or ``None`` when there is nothing to do
         (the game moved on: the timer is dropped; a vacation pauses it: the period starts again)."""
-        table = self._table(timer, "running")
-        if table is None:
-            await self._drop(timer, now)
-            return None
-        if await self._rearm_after_pause(timer, table, now):
+        table = await self._table(timer, "running", now)
+        if table is None or await self._rearm_after_pause(timer, table, now):
             return None
         return table
 

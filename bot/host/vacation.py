@@ -215,28 +215,30 @@ class Vacations:
 
     async def _on_vote_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """Nobody decided within :data:`VOTE_HOURS`: the votes cast decide (a tie or none: the computer)."""
-        table = self._timer_table(timer)
-        async with self.games.change(timer.channel_id):
-            vacation = self._current(table, timer)
-            if vacation is None or vacation.state != VOTING:
-                await self.games.finish_timer(timer.game_id, timer.id, now)
-                return None
-            assert timer.seat is not None
-            plan = self._decide(table, timer.seat, vacation)
-            return await self._apply(table, timer.seat, plan, now, timer.id)
+        def decide(table: Table, seat: int, vacation: Vacation) -> _Plan | None:
+            return self._decide(table, seat, vacation) if vacation.state == VOTING else None
+
+        return await self._on_timer(timer, now, decide)
 
     async def _on_end_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """The vacation is over: the player plays their seat again."""
+        def finish(table: Table, seat: int, vacation: Vacation) -> _Plan | None:
+            return self._finish(table.seats, seat, table)  # never None: the seat is on vacation
+
+        return await self._on_timer(timer, now, finish)
+
+    async def _on_timer(self, timer: TimerRow, now: float,
+                        planner: Callable[[Table, int, Vacation], _Plan | None]) -> VacationChange | None:
+        """A vacation's timer fires: the change ``planner`` makes to the vacation it was set for, with the timer
+        done; only the timer is marked done when that vacation is over (or a later one) or there is nothing to do."""
         table = self._timer_table(timer)
         async with self.games.change(timer.channel_id):
-            vacation = self._current(table, timer)
-            if vacation is None:
+            current = self._current(table, timer)
+            plan = planner(table, *current) if current is not None else None
+            if current is None or plan is None:
                 await self.games.finish_timer(timer.game_id, timer.id, now)
                 return None
-            assert timer.seat is not None
-            plan = self._finish(table.seats, timer.seat, table)
-            assert plan is not None  # the seat is on vacation
-            return await self._apply(table, timer.seat, plan, now, timer.id)
+            return await self._apply(table, current[0], plan, now, timer.id)
 
     def _timer_table(self, timer: TimerRow) -> Table:
         table = self.games.of_game(timer.game_id)
@@ -245,14 +247,14 @@ class Vacations:
         return table
 
     @staticmethod
-    def _current(table: Table, timer: TimerRow) -> Vacation | None:
-        """The vacation the timer was set for, if it is still on (not ended, not a later one)."""
+    def _current(table: Table, timer: TimerRow) -> tuple[int, Vacation] | None:
+        """The seat and the vacation the timer was set for, if it is still on (not ended, not a later one)."""
         if table.status != "running" or timer.seat is None or timer.seat >= len(table.seats):
             return None
         vacation = vacation_of(table.seats[timer.seat])
         if vacation is None or vacation.since != timer.payload.get("since"):
             return None
-        return vacation
+        return timer.seat, vacation
 
     # ------------------------------------------------------------------ the changes
 
