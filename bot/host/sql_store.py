@@ -98,8 +98,9 @@ class SqlStore(ABC):
     def _read(self) -> AbstractAsyncContextManager[Db]:
         """A connection for reads; a failure of the database is :class:`StorageFailed`."""
 
-    async def _fetch(self, sql: str, *params: Any) -> list[dict[str, Any]]:
-        async with self._read() as db:
+    async def _fetch(self, sql: str, *params: Any, write: bool = False) -> list[dict[str, Any]]:
+        """The rows of one statement: a read, or (``write``) a write transaction of its own."""
+        async with self._write() if write else self._read() as db:
             return await db.fetch(sql, *params)
 
     async def _games(self, sql: str, *params: Any) -> list[GameRow]:
@@ -109,11 +110,6 @@ class SqlStore(ABC):
     async def _game(self, sql: str, *params: Any) -> GameRow | None:
         rows = await self._games(sql, *params)
         return rows[0] if rows else None
-
-    async def _write_one(self, sql: str, *params: Any) -> list[dict[str, Any]]:
-        """One statement in a write transaction of its own; the rows it returns."""
-        async with self._write() as db:
-            return await db.fetch(sql, *params)
 
     async def _execute(self, sql: str, *params: Any) -> int:
         """One statement in a write transaction of its own; how many rows it changed."""
@@ -284,11 +280,11 @@ class SqlStore(ABC):
         """The timers due at ``now`` that no live lease holds (only of ``kinds`` if given), leased to ``owner``
         until ``now + lease``: with several processes each timer is claimed by one; a dead process's claim expires."""
         only = "" if kinds is None else f" AND kind IN ({', '.join('?' * len(kinds))})"
-        rows = await self._write_one(
+        rows = await self._fetch(
             "UPDATE timers SET lease_owner = ?, lease_until = ? WHERE id IN (SELECT id FROM timers"
             f" WHERE done_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?){only}"
             f" ORDER BY due_at, id LIMIT ?{self.SKIP_LOCKED}) RETURNING {', '.join(TIMER_COLUMNS)}",
-            owner, now + lease, now, now, *(kinds or ()), limit)
+            owner, now + lease, now, now, *(kinds or ()), limit, write=True)
         return sorted((_timer_row(r) for r in rows), key=lambda t: (t.due_at, t.id))
 
     async def finish_timer(self, timer_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
@@ -305,11 +301,11 @@ class SqlStore(ABC):
     async def take_lease(self, name: str, owner: str, *, now: float, seconds: float) -> bool:
         """Hold the lease ``name`` (e.g. a channel's outbox) until ``now + seconds``, if it is free, expired or
         already ``owner``'s; whether ``owner`` holds it now."""
-        rows = await self._write_one(
+        rows = await self._fetch(
             "INSERT INTO leases (name, owner, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE"
             " SET owner = excluded.owner, until = excluded.until"
             " WHERE leases.owner = excluded.owner OR leases.until < ? RETURNING owner",
-            name, owner, now + seconds, now)
+            name, owner, now + seconds, now, write=True)
         return bool(rows)
 
     async def release_lease(self, name: str, owner: str) -> None:
