@@ -254,15 +254,30 @@ class Games:
             log.warning("game %d: cannot read its %s timers (%s)", game_id, of, exc)
             return None
 
-    async def pending_kinds(self, of: str) -> dict[int, set[str]] | None:
-        """Game id -> the kinds of its pending timers, in one read (for arming the ``of`` timers of games stored
-        without them at start-up); ``None`` when the database cannot say (logged: they are armed at the next
-        start)."""
+    async def arm_missing(self, of: str, change_for: Callable[[Table, set[str]], Change | None]) -> int:
+        """At start-up: write ``change_for(table, the kinds of its pending timers)`` to every loaded open game it
+        gives a change for (setting the ``of`` timers of games stored before they had them); how many were armed.
+        A database failure is logged: those games get them at the next start (or their next change)."""
         try:
-            return await self.store.pending_timer_kinds()
+            pending = await self.store.pending_timer_kinds()  # one read for every game, not one per game
         except StorageFailed as exc:
             log.warning("could not read the pending timers (%s); the %s timers are checked at the next start", exc, of)
-            return None
+            return 0
+        armed = 0
+        for table in list(self.tables.values()):
+            change = change_for(table, pending.get(table.id, set())) if table.status in OPEN_STATUSES else None
+            if change is None:
+                continue
+            try:
+                await self.write(table, change)
+            except HostError as exc:
+                log.warning("game %d: could not set its %s timers (%s); trying again at the next start",
+                            table.id, of, exc)
+                continue
+            armed += 1
+        if armed:
+            log.info("set the %s timers of %d games stored without them", of, armed)
+        return armed
 
     async def create(self, table: Table, timers: Sequence[NewTimer]) -> TableInfo:
         """Store a new game (its id is then the table's) with the ``timers`` it sets, and hold it; refused with

@@ -142,29 +142,15 @@ class IdleTables:
         """At start-up: give every loaded lobby and running game without its idle timer one (games stored before
         this bot had them), counted from the lobby's opening or the game's last move; how many were armed. A
         database failure is logged: that game gets its timer at the next start or its next move."""
-        armed = 0
-        pending = await self.games.pending_kinds("idle")
-        if pending is None:
-            return 0
-        for table in list(self.games.tables.values()):
-            if table.status not in ("lobby", "running"):
-                continue
+        def idle(table: Table, pending: set[str]) -> Change | None:
             kind = LOBBY_EXPIRY if table.status == "lobby" else IDLE_GAME
-            try:
-                if pending.get(table.id, set()) & {kind, IDLE_ABANDON}:
-                    continue
-                since = table.created_at if table.status == "lobby" else (table.last_move_at or table.created_at)
-                timer = lobby_timer(self.settings, since) if kind == LOBBY_EXPIRY else idle_timer(
-                    self.settings, since)
-                await self.games.write(table, Change(cancel_timers=[kind], timers=[timer]))
-            except HostError as exc:
-                log.warning("game %d: could not set its %s timer (%s); trying again at the next start",
-                            table.id, kind, exc)
-                continue
-            armed += 1
-        if armed:
-            log.info("set the idle timers of %d games stored without them", armed)
-        return armed
+            if pending & {kind, IDLE_ABANDON}:
+                return None
+            timer = (lobby_timer(self.settings, table.created_at) if kind == LOBBY_EXPIRY
+                     else idle_timer(self.settings, table.last_move_at or table.created_at))
+            return Change(cancel_timers=[kind], timers=[timer])
+
+        return await self.games.arm_missing("idle", idle)
 
     # ------------------------------------------------------------------ keep it open
 

@@ -207,29 +207,18 @@ class Reminders:
         """At start-up: give every loaded running game whose person to move has no reminder timer one (games
         stored before reminders were timers), when ``games.next_reminder_at`` said, else counted from the last
         move; how many were armed. A database failure is logged: that game gets it at the next start or move."""
-        pending = await self.games.pending_kinds("reminder")
-        if pending is None:
-            return 0
-        armed = 0
-        for table in list(self.games.tables.values()):
-            if table.status != "running" or table.game is None or REMINDER in pending.get(table.id, set()):
-                continue
+        def reminder(table: Table, pending: set[str]) -> Change | None:
+            if table.status != "running" or table.game is None or REMINDER in pending:
+                return None
             since = table.last_move_at if table.last_move_at is not None else table.created_at
             at, timers = self.timers(table, table.game, table.seq, since)
             if at is None:
-                continue
+                return None
             if table.next_reminder_at is not None:
                 timers = [replace(timers[0], due_at=table.next_reminder_at)]
-            try:
-                await self.games.write(table, Change(cancel_timers=KINDS, timers=timers))
-            except HostError as exc:
-                log.warning("game %d: could not set its reminder timer (%s); trying again at the next start",
-                            table.id, exc.key)
-                continue
-            armed += 1
-        if armed:
-            log.info("set the reminder timers of %d games stored without them", armed)
-        return armed
+            return Change(cancel_timers=KINDS, timers=timers)
+
+        return await self.games.arm_missing("reminder", reminder)
 
 
 def _new(timer: TimerRow) -> NewTimer:
