@@ -21,7 +21,9 @@ a refusal here, once, for every caller:
   (``host.error.stale`` for lobby and seat changes and "Keep it open", as those buttons were outdated;
   ``host.error.conflict`` for vacations).
 
-A new game is stored by :meth:`Games.create` (``host.error.game_exists`` when the channel has an open one).
+A new game is stored by :meth:`Games.create` (``host.error.game_exists`` when the channel has an open one). The
+parts read a game's pending timers through :meth:`Games.pending_timers` (a failure logged, never a refusal), and at
+start-up :meth:`Games.arm_missing` sets the timers of games stored before they had them.
 """
 
 from __future__ import annotations
