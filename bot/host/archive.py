@@ -7,18 +7,15 @@ leaderboards. Results and ratings are written with a game's final move (``Change
 
 from __future__ import annotations
 
-import logging
 from typing import Any, Final
 
-from bot.host.errors import HostError, StorageFailed
+from bot.host.errors import STATS_REFUSAL, HostError, storage_refusal
 from bot.host.games import GameFactory
 from bot.host.model import GameRow, effective_moves
 from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, player_stats
 from bot.host.stores import GameStore
 from bot.host.table import PastGame
 from engine import Game
-
-log = logging.getLogger(__name__)
 
 RECORD_FORMAT: Final = "santacruz-game"
 """The ``format`` of an exported game record (``santacruz replay FILE`` reads it)."""
@@ -109,11 +106,8 @@ class Archive:
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A person's statistics and ratings in a server; ``None`` when they have finished no game there."""
-        try:
+        with storage_refusal(STATS_REFUSAL, "reading the stats of a player"):
             results, ratings, history = await self.store.player_history(guild_id, user_id)
-        except StorageFailed as exc:
-            log.warning("reading the stats of a player failed: %s", exc)
-            raise HostError("bot.stats.storage_failed") from None
         line = next((history[pool] for pool in POOLS if history.get(pool)), [])
         return player_stats(user_id, results, ratings, line)
 
@@ -121,8 +115,5 @@ class Archive:
         """One page of a server's leaderboard by ``rating``, ``wins`` or ``games``, with the caller's own row."""
         if by not in BOARDS:
             raise HostError("bot.leaderboard.bad_by", by=by, choices=", ".join(BOARDS))
-        try:
+        with storage_refusal(STATS_REFUSAL, "reading a leaderboard"):
             return await self.store.leaderboard(guild_id, by, page, user_id)
-        except StorageFailed as exc:
-            log.warning("reading a leaderboard failed: %s", exc)
-            raise HostError("bot.stats.storage_failed") from None

@@ -19,10 +19,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Final, Protocol
 
 from bot.host.change import Change
-from bot.host.errors import StorageFailed
 from bot.host.games import Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
-from bot.host.stores import TimerRows
 from bot.host.table import DEADLINE_HOURS as DEADLINE_HOURS
 from bot.host.table import HOUR, NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
 from bot.host.timers import RAN_OUT as RAN_OUT
@@ -77,19 +75,15 @@ def retimed(table: Table, seats: Sequence[Seat], now: float) -> tuple[list[NewTi
     return turn_timers(table.options, seats, table.game, table.seq, now), KINDS
 
 
-async def runs_out(store: TimerRows, table: Table, seat: int, now: float) -> bool:
+async def runs_out(games: Games, table: Table, seat: int, now: float) -> bool:
     """Whether the deadline of ``seat``'s current turn has run out by ``now`` (the clock jumped past it while
     the bot was down): the computer is about to make that move, so a reminder for it is not sent. ``False``
     when no deadline runs for that seat, or the timers cannot be read (the reminder then goes, as before)."""
     if not table.options.deadline_hours or runs_for(table.seats, table.game) != seat:
         return False
-    try:
-        pending = await store.timers(table.id)
-    except StorageFailed as exc:
-        log.warning("game %d: cannot read its deadline timers (%s)", table.id, exc)
-        return False
+    pending = await games.pending_timers(table.id, "deadline")
     return any(t.kind == RAN_OUT and t.seat == seat and t.payload.get("seq") == table.seq and t.due_at <= now
-               for t in pending)
+               for t in pending or ())
 
 
 class Commit(Protocol):
@@ -116,12 +110,8 @@ class Deadlines:
     async def turn_deadline(self, game_id: int) -> float | None:
         """When the time of the game's current turn runs out (its pending deadline timer), ``None`` without one or
         when the database cannot say (a nicety beside the turn: never a refusal)."""
-        try:
-            timers = await self.games.store.timers(game_id)
-        except StorageFailed as exc:
-            log.warning("game %d: cannot read its deadline timers (%s)", game_id, exc)
-            return None
-        return runs_out_at(timers)
+        timers = await self.games.pending_timers(game_id, "deadline")
+        return runs_out_at(timers) if timers is not None else None
 
     def _current(self, timer: TimerRow) -> Table | None:
         """The timer's table if the turn it was set for is still on and its deadline runs, else ``None``."""

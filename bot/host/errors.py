@@ -1,7 +1,8 @@
 """The host's refusals and the stores' errors, in one place.
 
 :class:`HostError` is every refusal a person sees (``key`` a message-catalogue key, ``params`` its values);
-:func:`storage_refusal` turns a database failure into the one refusal that says so (``host.error.storage``).
+:func:`storage_refusal` turns a database failure into the refusal that says so (``host.error.storage``, or the
+key a caller names), once for every part.
 :class:`StoreError` and its kinds are what a store raises: :class:`ChannelBusy`, :class:`MoveConflict`,
 :class:`StaleGame` (another process changed the game first: a *conflict*), :class:`StorageFailed` (the database
 refused; nothing was written), :class:`DamagedRow` (a stored row that cannot be read). :class:`Damage` and
@@ -99,11 +100,16 @@ def damage_notice(damaged: DamagedGame, locale: object) -> str:
     return t("host.damaged.notice", locale, game=damaged.game_id, reason=reason)
 
 
+STATS_REFUSAL: Final = "bot.stats.storage_failed"
+"""The refusal of the players' history (statistics, leaderboards, forget-me) when the database fails."""
+
+
 @contextmanager
-def storage_refusal() -> Iterator[None]:
-    """Turn a database failure into the refusal that says storage failed and to try again."""
+def storage_refusal(key: str = "host.error.storage", doing: str = "storage") -> Iterator[None]:
+    """Turn a database failure into a refusal: ``key`` (by default the one that says storage failed and to try
+    again), logged as ``doing`` failed."""
     try:
         yield
     except StorageFailed as exc:
-        log.warning("storage failed: %s", exc)
-        raise HostError("host.error.storage") from None
+        log.warning("%s failed: %s", doing, exc)
+        raise HostError(key) from None

@@ -21,7 +21,9 @@ a refusal here, once, for every caller:
   (``host.error.stale`` for lobby and seat changes and "Keep it open", as those buttons were outdated;
   ``host.error.conflict`` for vacations).
 
-A new game is stored by :meth:`Games.create` (``host.error.game_exists`` when the channel has an open one).
+A new game is stored by :meth:`Games.create` (``host.error.game_exists`` when the channel has an open one). The
+parts read a game's pending timers through :meth:`Games.pending_timers` (a failure logged, never a refusal), and at
+start-up :meth:`Games.arm_missing` sets the timers of games stored before they had them.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from bot.host.errors import (
     StorageFailed,
     storage_refusal,
 )
-from bot.host.model import OPEN_STATUSES, DamagedGame, GameRow, MoveRow, NewTimer, effective_moves
+from bot.host.model import OPEN_STATUSES, DamagedGame, GameRow, MoveRow, NewTimer, TimerRow, effective_moves
 from bot.host.stores import GameStore
 from bot.host.table import DEADLINE_HOURS, Options, Seat, Table, TableInfo
 from engine import Game, IllegalMove
@@ -112,12 +114,25 @@ class Games:
         table = self.tables.get(channel_id)
         return table.seat_of(user_id) if table is not None else None
 
-    def open_table(self, channel_id: int) -> Table:
-        """The channel's lobby or running game, else ``host.error.no_game``."""
+    def held(self, channel_id: int) -> Table:
+        """The channel's table (its game, or its last one while in memory), else ``host.error.no_game``."""
         table = self.tables.get(channel_id)
-        if table is None or table.status not in OPEN_STATUSES:
+        if table is None:
             raise HostError("host.error.no_game")
         return table
+
+    def open_table(self, channel_id: int) -> Table:
+        """The channel's lobby or running game, else ``host.error.no_game``."""
+        table = self.held(channel_id)
+        if table.status not in OPEN_STATUSES:
+            raise HostError("host.error.no_game")
+        return table
+
+    def check_free(self, channel_id: int) -> None:
+        """Refuse a new game (``host.error.game_exists``) where the channel has an open one in memory."""
+        current = self.tables.get(channel_id)
+        if current is not None and current.status in OPEN_STATUSES:
+            raise HostError("host.error.game_exists")
 
     def lobby(self, channel_id: int) -> Table:
         """The channel's lobby, else the refusal that says why not."""
@@ -128,9 +143,7 @@ class Games:
 
     def running(self, channel_id: int, game_id: int | None = None) -> Table:
         """The channel's running game (of ``game_id``, if given), else the refusal that says why not."""
-        table = self.tables.get(channel_id)
-        if table is None:
-            raise HostError("host.error.no_game")
+        table = self.held(channel_id)
         if game_id is not None and game_id != table.id:
             raise HostError(OUTDATED)
         if table.status != "running":
@@ -152,9 +165,7 @@ class Games:
                             opener=table.seats[opener].name if opener is not None else "")
 
     def started(self, channel_id: int) -> tuple[Table, Game]:
-        table = self.tables.get(channel_id)
-        if table is None:
-            raise HostError("host.error.no_game")
+        table = self.held(channel_id)
         game = table.current_game()
         if game is None:
             raise HostError("host.error.not_running" if table.status == "lobby" else "host.error.no_game")
@@ -168,8 +179,7 @@ class Games:
         table checked against the database first (another process sharing it may have changed the game, or opened
         one); yields the channel's table (``None``: none in memory). ``host.error.storage`` if it cannot be read."""
         async with self._locks[channel_id]:
-            with storage_refusal():
-                await self._refresh(channel_id)
+            await self._refresh_or_refuse(channel_id)
             yield self.tables.get(channel_id)
 
     async def write(self, table: Table, change: Change, *, now: float | None = None, seats: list[Seat] | None = None,
@@ -237,12 +247,44 @@ class Games:
         with contextlib.suppress(StaleGame):
             await self.store.apply(game_id, Change(timer=timer_id), now=now)
 
+    async def pending_timers(self, game_id: int, of: str) -> list[TimerRow] | None:
+        """The game's pending timers, soonest first; ``None`` when the database cannot say (logged, ``of`` naming
+        the timers wanted): reading them is a nicety, never a refusal."""
+        try:
+            return await self.store.timers(game_id)
+        except StorageFailed as exc:
+            log.warning("game %d: cannot read its %s timers (%s)", game_id, of, exc)
+            return None
+
+    async def arm_missing(self, of: str, change_for: Callable[[Table, set[str]], Change | None]) -> int:
+        """At start-up: write ``change_for(table, the kinds of its pending timers)`` to every loaded open game it
+        gives a change for (setting the ``of`` timers of games stored before they had them); how many were armed.
+        A database failure is logged: those games get them at the next start (or their next change)."""
+        try:
+            pending = await self.store.pending_timer_kinds()  # one read for every game, not one per game
+        except StorageFailed as exc:
+            log.warning("could not read the pending timers (%s); the %s timers are checked at the next start", exc, of)
+            return 0
+        armed = 0
+        for table in list(self.tables.values()):
+            change = change_for(table, pending.get(table.id, set())) if table.status in OPEN_STATUSES else None
+            if change is None:
+                continue
+            try:
+                await self.write(table, change)
+            except HostError as exc:
+                log.warning("game %d: could not set its %s timers (%s); trying again at the next start",
+                            table.id, of, exc)
+                continue
+            armed += 1
+        if armed:
+            log.info("set the %s timers of %d games stored without them", of, armed)
+        return armed
+
     async def create(self, table: Table, timers: Sequence[NewTimer]) -> TableInfo:
         """Store a new game (its id is then the table's) with the ``timers`` it sets, and hold it; refused with
         ``host.error.game_exists`` when the channel has an open game (in another process too)."""
-        current = self.tables.get(table.channel_id)
-        if current is not None and current.status in OPEN_STATUSES:
-            raise HostError("host.error.game_exists")
+        self.check_free(table.channel_id)
         try:
             with storage_refusal():
                 table.id = await self.store.insert_game(
@@ -261,14 +303,21 @@ class Games:
         self._damaged = {d.game_id: d for d in await self.store.damaged_untold()}
         loaded = []
         for channel_id, game_id, _ in await self.store.open_game_versions():
-            try:
-                table = await self._restore(await self._stored_game(game_id))
-            except Damage as damage:
-                await self._quarantine(game_id, channel_id, damage)
-                continue
-            self.tables[channel_id] = table
-            loaded.append(table.info())
+            table = await self._read(channel_id, game_id)
+            if table is not None:
+                self.tables[channel_id] = table
+                loaded.append(table.info())
         return loaded
+
+    async def _read(self, channel_id: int, game_id: int) -> Table | None:
+        """The table of a stored game; ``None`` when it cannot be played on (then it leaves memory and is
+        quarantined)."""
+        try:
+            return await self._restore(await self._stored_game(game_id))
+        except Damage as damage:
+            self.tables.pop(channel_id, None)
+            await self._quarantine(game_id, channel_id, damage)
+            return None
 
     async def _stored_game(self, game_id: int) -> GameRow:
         try:
@@ -377,11 +426,8 @@ class Games:
 
     async def _reload(self, channel_id: int, game_id: int) -> None:
         """Read one game from the database into this process's memory (finished games stay small)."""
-        try:
-            table = await self._restore(await self._stored_game(game_id))
-        except Damage as damage:
-            self.tables.pop(channel_id, None)
-            await self._quarantine(game_id, channel_id, damage)
+        table = await self._read(channel_id, game_id)
+        if table is None:
             return
         self._outdated.discard(channel_id)
         if table.status not in OPEN_STATUSES:
@@ -396,9 +442,7 @@ class Games:
             stamp = await self.store.open_game_version(channel_id)
         lock = self._locks[channel_id]
         if not self._is_current(channel_id, stamp) and not lock.locked():
-            async with lock:
-                with storage_refusal():
-                    await self._refresh(channel_id)
+            await self._refresh_locked(channel_id)
         return self.info(channel_id)
 
     async def refresh_games_of(self, user_id: int) -> None:
@@ -435,18 +479,24 @@ class Games:
         for channel_id, game_id, version in stamps:
             table = self.tables.get(channel_id)
             if table is None or table.id != game_id or table.version != version:
-                async with self._locks[channel_id]:
-                    with storage_refusal():
-                        await self._refresh(channel_id)
+                await self._refresh_locked(channel_id)
                 info = self.info(channel_id)
                 if info is not None:
                     changed.append(info)
         for channel_id, table in list(self.tables.items()):
             if table.status in OPEN_STATUSES and channel_id not in open_channels:
-                async with self._locks[channel_id]:
-                    with storage_refusal():
-                        await self._refresh(channel_id)
+                await self._refresh_locked(channel_id)
         return changed
+
+    async def _refresh_locked(self, channel_id: int) -> None:
+        """:meth:`_refresh` under the channel's lock."""
+        async with self._locks[channel_id]:
+            await self._refresh_or_refuse(channel_id)
+
+    async def _refresh_or_refuse(self, channel_id: int) -> None:
+        """:meth:`_refresh`; ``host.error.storage`` if the database cannot be read."""
+        with storage_refusal():
+            await self._refresh(channel_id)
 
 
 def stored_seats(data: list[Any]) -> list[Seat]:

@@ -25,7 +25,7 @@ import logging
 from collections.abc import Callable
 
 from bot.host.change import Change
-from bot.host.errors import DamagedRow, HostError, StorageFailed, storage_refusal
+from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.idle import (
     ABANDONED,
@@ -64,23 +64,20 @@ class IdleTables:
 
     # ------------------------------------------------------------------ the timers
 
-    def _table(self, timer: TimerRow, status: str) -> Table | None:
-        """The timer's game in memory if it is still the channel's game and has ``status``."""
+    async def _table(self, timer: TimerRow, status: str, now: float) -> Table | None:
+        """The timer's game in memory if it is still the channel's game and has ``status``; else ``None``, and the
+        timer, whose game moved on, is marked done (another process may have done so: nothing to do then)."""
         table = self.games.tables.get(timer.channel_id)
         if table is None or table.id != timer.game_id or table.status != status:
+            await self.games.finish_timer(timer.game_id, timer.id, now)
             return None
         return table
-
-    async def _drop(self, timer: TimerRow, now: float) -> None:
-        """Mark a timer whose game moved on as done (another process may have done so: nothing to do then)."""
-        await self.games.finish_timer(timer.game_id, timer.id, now)
 
     async def _on_lobby_expiry(self, timer: TimerRow, now: float) -> TableInfo | None:
         """A lobby not started in time closes, and its channel is told."""
         async with self.games.change(timer.channel_id):
-            table = self._table(timer, "lobby")
+            table = await self._table(timer, "lobby", now)
             if table is None:
-                await self._drop(timer, now)
                 return None
             days = self.settings.lobby_days
             await self._close(timer, table, now, idle_post(LOBBY_CLOSED, table.seq, table.options.locale, days))
@@ -107,11 +104,8 @@ class IdleTables:
     async def _idle(self, timer: TimerRow, now: float) -> Table | None:
         """Under the channel's lock: the running game a idle timer is for, or ``None`` when there is nothing to do
         (the game moved on: the timer is dropped; a vacation pauses it: the period starts again)."""
-        table = self._table(timer, "running")
-        if table is None:
-            await self._drop(timer, now)
-            return None
-        if await self._rearm_after_pause(timer, table, now):
+        table = await self._table(timer, "running", now)
+        if table is None or await self._rearm_after_pause(timer, table, now):
             return None
         return table
 
@@ -148,31 +142,15 @@ class IdleTables:
         """At start-up: give every loaded lobby and running game without its idle timer one (games stored before
         this bot had them), counted from the lobby's opening or the game's last move; how many were armed. A
         database failure is logged: that game gets its timer at the next start or its next move."""
-        armed = 0
-        try:
-            pending = await self.store.pending_timer_kinds()  # one read for every game, not one per game
-        except StorageFailed as exc:
-            log.warning("could not read the pending timers (%s); the idle timers are checked at the next start", exc)
-            return 0
-        for table in list(self.games.tables.values()):
-            if table.status not in ("lobby", "running"):
-                continue
+        def idle(table: Table, pending: set[str]) -> Change | None:
             kind = LOBBY_EXPIRY if table.status == "lobby" else IDLE_GAME
-            try:
-                if pending.get(table.id, set()) & {kind, IDLE_ABANDON}:
-                    continue
-                since = table.created_at if table.status == "lobby" else (table.last_move_at or table.created_at)
-                timer = lobby_timer(self.settings, since) if kind == LOBBY_EXPIRY else idle_timer(
-                    self.settings, since)
-                await self.games.write(table, Change(cancel_timers=[kind], timers=[timer]))
-            except HostError as exc:
-                log.warning("game %d: could not set its %s timer (%s); trying again at the next start",
-                            table.id, kind, exc)
-                continue
-            armed += 1
-        if armed:
-            log.info("set the idle timers of %d games stored without them", armed)
-        return armed
+            if pending & {kind, IDLE_ABANDON}:
+                return None
+            timer = (lobby_timer(self.settings, table.created_at) if kind == LOBBY_EXPIRY
+                     else idle_timer(self.settings, table.last_move_at or table.created_at))
+            return Change(cancel_timers=[kind], timers=[timer])
+
+        return await self.games.arm_missing("idle", idle)
 
     # ------------------------------------------------------------------ keep it open
 

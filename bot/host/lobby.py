@@ -50,12 +50,19 @@ class Lobby:
         self._new_seed = new_seed
 
     @asynccontextmanager
-    async def _opener_lobby(self, channel_id: int, user_id: int, can_manage: bool) -> AsyncIterator[Table]:
-        """The channel's lobby, under its lock, when the user runs it (its opener, or Manage Channels)."""
+    async def _opener_lobby(self, channel_id: int, user_id: int, can_manage: bool, *,
+                            running_too: bool = False) -> AsyncIterator[Table]:
+        """The channel's lobby (``running_too``: or its running game), under its lock, when the user runs it (its
+        opener, or Manage Channels)."""
         async with self.games.change(channel_id):
-            table = self.games.lobby(channel_id)
+            table = self.games.open_table(channel_id) if running_too else self.games.lobby(channel_id)
             self.games.check_opener(table, user_id, can_manage)
             yield table
+
+    async def _seated(self, table: Table, seats: list[Seat], change: Change | None = None) -> TableInfo:
+        """Write the lobby's new ``seats`` (with ``change``), and the lobby after it."""
+        await self.games.write(table, change or Change(), seats=seats)
+        return table.info()
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
                    draft: bool = False, locale: str | None = None, computers: int = 0,
@@ -84,9 +91,7 @@ class Lobby:
 
     async def _create(self, channel_id: int, guild_id: int | None, opener_id: int, seats: list[Seat],
                       options: Options) -> TableInfo:
-        current = self.games.tables.get(channel_id)
-        if current is not None and current.status in OPEN_STATUSES:
-            raise HostError("host.error.game_exists")
+        self.games.check_free(channel_id)
         now = self._clock()
         table = Table(id=0, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
                       options=options, seed=self._new_seed(), status="lobby", created_at=now)
@@ -99,8 +104,7 @@ class Lobby:
                 raise HostError("host.error.already_seated")
             if len(table.seats) >= MAX_PLAYERS:
                 raise HostError(lobby_full(table.seats), max=MAX_PLAYERS)
-            await self.games.write(table, Change(), seats=[*table.seats, Seat(user_id, name)])
-            return table.info()
+            return await self._seated(table, [*table.seats, Seat(user_id, name)])
 
     async def leave(self, channel_id: int, user_id: int) -> TableInfo:
         """Leave a lobby. The opener's role passes to the next person; with nobody left the lobby closes."""
@@ -113,8 +117,7 @@ class Lobby:
             people = [s.user_id for s in seats if s.user_id is not None]
             status = "lobby" if people else "abandoned"
             opener_id = people[0] if people and user_id == table.opener_id else table.opener_id
-            await self.games.write(table, Change({"status": status, "opener_id": opener_id}), seats=seats)
-            return table.info()
+            return await self._seated(table, seats, Change({"status": status, "opener_id": opener_id}))
 
     async def add_computer(self, channel_id: int, user_id: int, strength: str | None = None, *,
                            can_manage: bool = False) -> TableInfo:
@@ -122,9 +125,8 @@ class Lobby:
             strength = self._strength(strength)
             if len(table.seats) >= MAX_PLAYERS:
                 raise HostError(lobby_full(table.seats), max=MAX_PLAYERS)
-            seats = [*table.seats, self._computer_seat(table.seats, strength, table.options.locale)]
-            await self.games.write(table, Change(), seats=seats)
-            return table.info()
+            seat = self._computer_seat(table.seats, strength, table.options.locale)
+            return await self._seated(table, [*table.seats, seat])
 
     async def remove_computer(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
         """Remove the last computer seat."""
@@ -132,9 +134,7 @@ class Lobby:
             computers = [i for i, s in enumerate(table.seats) if s.is_computer]
             if not computers:
                 raise HostError("host.error.no_computer")
-            seats = [s for i, s in enumerate(table.seats) if i != computers[-1]]
-            await self.games.write(table, Change(), seats=seats)
-            return table.info()
+            return await self._seated(table, [s for i, s in enumerate(table.seats) if i != computers[-1]])
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> StartResult:
         async with self._opener_lobby(channel_id, user_id, can_manage) as table:
@@ -164,9 +164,7 @@ class Lobby:
                       name: str | None = None) -> TableInfo:
         """End the channel's lobby or running game without a result (opener or Manage Channels); the
         channel is told that ``name`` (default: the user's seat name) abandoned it."""
-        async with self.games.change(channel_id):
-            table = self.games.open_table(channel_id)
-            self.games.check_opener(table, user_id, can_manage)
+        async with self._opener_lobby(channel_id, user_id, can_manage, running_too=True) as table:
             if name is None:
                 seat = table.seat_of(user_id)
                 name = table.seats[seat].name if seat is not None else ""
@@ -178,9 +176,7 @@ class Lobby:
     async def rematch(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
         """A new lobby with the finished game's players seated (computers keep their strength)."""
         async with self.games.change(channel_id):
-            current = self.games.tables.get(channel_id)
-            if current is not None and current.status in OPEN_STATUSES:
-                raise HostError("host.error.game_exists")
+            self.games.check_free(channel_id)
             try:
                 with storage_refusal():
                     last = await self.games.store.latest_game(channel_id)

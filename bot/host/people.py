@@ -8,12 +8,11 @@ player" in the games that are no longer open (``bot.host.history_store.forget``)
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from bot.host.errors import HostError, StorageFailed, storage_refusal
+from bot.host.errors import STATS_REFUSAL, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.history_store import Forgotten
 from bot.host.stores import GameStore
@@ -27,8 +26,6 @@ from bot.host.user_settings import (
     quiet_until,
 )
 from i18n import LOCALES, t
-
-log = logging.getLogger(__name__)
 
 
 class People:
@@ -149,11 +146,8 @@ class People:
         sent that name them (``history_store.forget``); their moves stay. One transaction: a failure changes
         nothing."""
         former = {locale: t("bot.forget.former_player", locale) for locale in LOCALES}
-        try:
+        with storage_refusal(STATS_REFUSAL, "forget-me"):
             forgotten = await self.store.forget_user(user_id, former)
-        except StorageFailed as exc:
-            log.warning("forget-me failed: %s", exc)
-            raise HostError("bot.stats.storage_failed") from None
         for table in self.games.tables.values():
             if table.status not in ("lobby", "running"):
                 for i, seat in enumerate(table.seats):

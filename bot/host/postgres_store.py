@@ -17,8 +17,8 @@ waits for another process's migration, runs without those limits. Install with `
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
 from bot.host.errors import StorageFailed, StoreError
@@ -111,35 +111,35 @@ class PostgresStore(SqlStore):
         """One transaction; a refused unique key is a :class:`KeyClash` (callers name it), a failure of the
         database :class:`StorageFailed`, and nothing was written."""
         asyncpg = _asyncpg()
-        try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                yield _PgDb(conn)
-        except asyncpg.UniqueViolationError as exc:
-            raise KeyClash(str(exc)) from exc
-        except asyncpg.IntegrityConstraintViolationError:
-            raise
-        except (asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError) as exc:
-            raise self._busy("write", exc) from exc
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StorageFailed(f"PostgreSQL could not write: {exc}") from exc
+        with self._failures("write"):
+            try:
+                async with self._pool.acquire() as conn, conn.transaction():
+                    yield _PgDb(conn)
+            except asyncpg.UniqueViolationError as exc:
+                raise KeyClash(str(exc)) from exc
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Db]:
         """A pooled connection for reads; a failure of the database is :class:`StorageFailed`."""
-        asyncpg = _asyncpg()
-        try:
+        with self._failures("read"):
             async with self._pool.acquire() as conn:
                 yield _PgDb(conn)
-        except (asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError) as exc:
-            raise self._busy("read", exc) from exc
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StorageFailed(f"PostgreSQL could not read: {exc}") from exc
 
-    def _busy(self, action: str, exc: Exception) -> StorageFailed:
-        """The refusal of a statement that waited ``busy_timeout`` for a lock (or ran that long): the same
-        :class:`StorageFailed` as SQLite's "database is locked"."""
-        return StorageFailed(f"PostgreSQL could not {action}: busy for more than {self.busy_timeout:g} s "
-                             f"(BUSY_TIMEOUT; another session holds a lock): {exc}")
+    @contextmanager
+    def _failures(self, action: str) -> Iterator[None]:
+        """A failure of the database as :class:`StorageFailed` (a statement that waited ``busy_timeout`` for a lock,
+        or ran that long, says so: the same refusal as SQLite's "database is locked"); any other broken integrity
+        rule is a bug, raised as it is."""
+        asyncpg = _asyncpg()
+        try:
+            yield
+        except asyncpg.IntegrityConstraintViolationError:
+            raise
+        except (asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError) as exc:
+            raise StorageFailed(f"PostgreSQL could not {action}: busy for more than {self.busy_timeout:g} s "
+                                f"(BUSY_TIMEOUT; another session holds a lock): {exc}") from exc
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StorageFailed(f"PostgreSQL could not {action}: {exc}") from exc
 
     async def schema_version(self) -> int:
         rows = await self._fetch("SELECT max(version) AS v FROM schema_version")

@@ -31,7 +31,7 @@ from typing import Final
 
 from bot.host import deadlines
 from bot.host.change import Change
-from bot.host.errors import HostError, StorageFailed
+from bot.host.errors import HostError
 from bot.host.games import Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.people import People
@@ -121,7 +121,7 @@ class Reminders:
         if own.reminder_hours is not None and place.reminded_at is None and now < since + own.reminder_hours * HOUR:
             return table, since + own.reminder_hours * HOUR  # their own delay, changed during the turn, counts
         assert timer.seat is not None
-        if await deadlines.runs_out(self.games.store, table, timer.seat, now):
+        if await deadlines.runs_out(self.games, table, timer.seat, now):
             return table, DROP  # the computer makes this move in the same sweep: no reminder for a turn already lost
         return table, SEND
 
@@ -168,12 +168,8 @@ class Reminders:
         for table in list(self.games.tables.values()):
             if table.status != "running" or table.game is None:
                 continue
-            try:
-                pending = await self.games.store.timers(table.id)
-            except StorageFailed as exc:
-                log.warning("game %d: cannot read its reminder timer (%s)", table.id, exc)
-                continue
-            timer = next((t for t in pending if t.kind == REMINDER and t.due_at <= now), None)
+            pending = await self.games.pending_timers(table.id, "reminder")
+            timer = next((t for t in pending or () if t.kind == REMINDER and t.due_at <= now), None)
             if timer is None:
                 continue
             current, verdict = await self._verdict(timer, now)
@@ -193,12 +189,8 @@ class Reminders:
         set, as the sweep does. Returns whether this call wrote it (not: the game moved on, another process fired
         it first, or storage failed)."""
         now = self._clock() if now is None else now
-        try:
-            pending = await self.games.store.timers(reminder.game_id)
-        except StorageFailed as exc:
-            log.warning("game %d: cannot read its reminder timer (%s)", reminder.game_id, exc)
-            return False
-        timer = next((t for t in pending if t.kind == REMINDER and t.payload.get("seq") == reminder.seq
+        pending = await self.games.pending_timers(reminder.game_id, "reminder")
+        timer = next((t for t in pending or () if t.kind == REMINDER and t.payload.get("seq") == reminder.seq
                       and t.due_at <= now), None)
         if timer is None:
             return False
@@ -215,32 +207,18 @@ class Reminders:
         """At start-up: give every loaded running game whose person to move has no reminder timer one (games
         stored before reminders were timers), when ``games.next_reminder_at`` said, else counted from the last
         move; how many were armed. A database failure is logged: that game gets it at the next start or move."""
-        try:
-            pending = await self.games.store.pending_timer_kinds()
-        except StorageFailed as exc:
-            log.warning("could not read the pending timers (%s); the reminder timers are checked at the next start",
-                        exc)
-            return 0
-        armed = 0
-        for table in list(self.games.tables.values()):
-            if table.status != "running" or table.game is None or REMINDER in pending.get(table.id, set()):
-                continue
+        def reminder(table: Table, pending: set[str]) -> Change | None:
+            if table.status != "running" or table.game is None or REMINDER in pending:
+                return None
             since = table.last_move_at if table.last_move_at is not None else table.created_at
             at, timers = self.timers(table, table.game, table.seq, since)
             if at is None:
-                continue
+                return None
             if table.next_reminder_at is not None:
                 timers = [replace(timers[0], due_at=table.next_reminder_at)]
-            try:
-                await self.games.write(table, Change(cancel_timers=KINDS, timers=timers))
-            except HostError as exc:
-                log.warning("game %d: could not set its reminder timer (%s); trying again at the next start",
-                            table.id, exc.key)
-                continue
-            armed += 1
-        if armed:
-            log.info("set the reminder timers of %d games stored without them", armed)
-        return armed
+            return Change(cancel_timers=KINDS, timers=timers)
+
+        return await self.games.arm_missing("reminder", reminder)
 
 
 def _new(timer: TimerRow) -> NewTimer:

@@ -112,27 +112,47 @@ HELD_INDEX: Final = "CREATE INDEX deliveries_of_user ON deliveries (user_id) WHE
 LAST_POST_COLUMN: Final = "ALTER TABLE games ADD COLUMN last_message_id INTEGER"
 """Schema step 10: the id of the game's latest post in its channel (the start or a move)."""
 
+GAMES_COLUMNS: Final = """
+            id               INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id       INTEGER NOT NULL,
+            guild_id         INTEGER,
+            opener_id        INTEGER NOT NULL,
+            seats            TEXT NOT NULL,
+            options          TEXT NOT NULL,
+            seed             INTEGER NOT NULL,
+            status           TEXT NOT NULL CHECK (status IN ({statuses})),
+            locale           TEXT NOT NULL,
+            created_at       REAL NOT NULL,
+            updated_at       REAL NOT NULL,
+            last_move_at     REAL,
+            state            TEXT"""
+"""The columns ``games`` was created with (step 0), ``{statuses}`` the statuses its CHECK allows."""
+V4_COLUMNS: Final = """,
+            next_reminder_at REAL,
+            damage_reason    TEXT,
+            damage_detail    TEXT,
+            damage_told      INTEGER NOT NULL DEFAULT 0"""
+"""The columns steps 1 and 4 added, in the order SQLite's rebuild of ``games`` (step 4) puts them."""
+GAMES_INDEXES: Final = (
+    """CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id)
+            WHERE status IN ('lobby', 'running')""",
+    "CREATE INDEX games_by_channel ON games (channel_id, id)",
+)
+REMINDERS_INDEX: Final = "CREATE INDEX games_reminders ON games (next_reminder_at) WHERE next_reminder_at IS NOT NULL"
+
+
+def games_table(name: str, statuses: tuple[str, ...], more: str = "") -> str:
+    """``CREATE TABLE`` of ``games`` (as ``name``) with its first columns, the ``statuses`` its CHECK allows,
+    and ``more`` columns."""
+    allowed = ", ".join(f"'{status}'" for status in statuses)
+    return f"CREATE TABLE {name} ({GAMES_COLUMNS.format(statuses=allowed)}{more}\n        )"
+
+
 STEPS: Final[tuple[tuple[str, ...], ...]] = (
     # 0 -> 1: games and the move log
     (
-        """CREATE TABLE games (
-            id           INTEGER PRIMARY KEY AUTOINCREMENT,
-            channel_id   INTEGER NOT NULL,
-            guild_id     INTEGER,
-            opener_id    INTEGER NOT NULL,
-            seats        TEXT NOT NULL,
-            options      TEXT NOT NULL,
-            seed         INTEGER NOT NULL,
-            status       TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'over', 'abandoned')),
-            locale       TEXT NOT NULL,
-            created_at   REAL NOT NULL,
-            updated_at   REAL NOT NULL,
-            last_move_at REAL,
-            state        TEXT
-        )""",
-        """CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id)
-            WHERE status IN ('lobby', 'running')""",
-        "CREATE INDEX games_by_channel ON games (channel_id, id)",
+        games_table("games", ("lobby", "running", "over", "abandoned")),
+        *GAMES_INDEXES,
         """CREATE TABLE moves (
             game_id        INTEGER NOT NULL REFERENCES games (id),
             seq            INTEGER NOT NULL CHECK (seq >= 1),
@@ -147,7 +167,7 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     # 1 -> 2: turn reminders driven from the database
     (
         "ALTER TABLE games ADD COLUMN next_reminder_at REAL",
-        "CREATE INDEX games_reminders ON games (next_reminder_at) WHERE next_reminder_at IS NOT NULL",
+        REMINDERS_INDEX,
     ),
     # 2 -> 3: each user's language, for the DMs they get after a restart
     (
@@ -179,26 +199,7 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     # SQLite cannot alter a CHECK: the table is rebuilt (its migrate() turns foreign keys off meanwhile);
     # PostgreSQL alters it in place (:data:`POSTGRES_OVERRIDES`).
     (
-        """CREATE TABLE games_v4 (
-            id               INTEGER PRIMARY KEY AUTOINCREMENT,
-            channel_id       INTEGER NOT NULL,
-            guild_id         INTEGER,
-            opener_id        INTEGER NOT NULL,
-            seats            TEXT NOT NULL,
-            options          TEXT NOT NULL,
-            seed             INTEGER NOT NULL,
-            status           TEXT NOT NULL
-                             CHECK (status IN ('lobby', 'running', 'over', 'abandoned', 'damaged')),
-            locale           TEXT NOT NULL,
-            created_at       REAL NOT NULL,
-            updated_at       REAL NOT NULL,
-            last_move_at     REAL,
-            state            TEXT,
-            next_reminder_at REAL,
-            damage_reason    TEXT,
-            damage_detail    TEXT,
-            damage_told      INTEGER NOT NULL DEFAULT 0
-        )""",
+        games_table("games_v4", ("lobby", "running", "over", "abandoned", "damaged"), V4_COLUMNS),
         """INSERT INTO games_v4 (id, channel_id, guild_id, opener_id, seats, options, seed, status, locale,
                created_at, updated_at, last_move_at, state, next_reminder_at)
            SELECT id, channel_id, guild_id, opener_id, seats, options, seed, status, locale,
@@ -207,10 +208,8 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
            WHERE name = 'games_v4' AND EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'games')""",
         "DROP TABLE games",
         "ALTER TABLE games_v4 RENAME TO games",
-        """CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id)
-            WHERE status IN ('lobby', 'running')""",
-        "CREATE INDEX games_by_channel ON games (channel_id, id)",
-        "CREATE INDEX games_reminders ON games (next_reminder_at) WHERE next_reminder_at IS NOT NULL",
+        *GAMES_INDEXES,
+        REMINDERS_INDEX,
         "CREATE INDEX games_damaged_untold ON games (id) WHERE status = 'damaged' AND damage_told = 0",
     ),
     # 5 -> 6: the archive of finished games: where each game-over message is, and a server's games newest first

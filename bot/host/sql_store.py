@@ -98,9 +98,23 @@ class SqlStore(ABC):
     def _read(self) -> AbstractAsyncContextManager[Db]:
         """A connection for reads; a failure of the database is :class:`StorageFailed`."""
 
-    async def _fetch(self, sql: str, *params: Any) -> list[dict[str, Any]]:
-        async with self._read() as db:
+    async def _fetch(self, sql: str, *params: Any, write: bool = False) -> list[dict[str, Any]]:
+        """The rows of one statement: a read, or (``write``) a write transaction of its own."""
+        async with self._write() if write else self._read() as db:
             return await db.fetch(sql, *params)
+
+    async def _games(self, sql: str, *params: Any) -> list[GameRow]:
+        """The ``games`` rows a query of :data:`GAME_COLUMNS` reads, decoded."""
+        return [decode_game_row(r) for r in await self._fetch(sql, *params)]
+
+    async def _game(self, sql: str, *params: Any) -> GameRow | None:
+        rows = await self._games(sql, *params)
+        return rows[0] if rows else None
+
+    async def _execute(self, sql: str, *params: Any) -> int:
+        """One statement in a write transaction of its own; how many rows it changed."""
+        async with self._write() as db:
+            return await db.execute(sql, *params)
 
     # ------------------------------------------------------------------ games
 
@@ -160,12 +174,11 @@ class SqlStore(ABC):
         return version
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        rows = await self._fetch(f"{_GAMES} WHERE id = ?", game_id)
-        return decode_game_row(rows[0]) if rows else None
+        return await self._game(f"{_GAMES} WHERE id = ?", game_id)
 
     async def open_games(self) -> list[GameRow]:
         """Every game in a lobby or running, oldest first."""
-        return [decode_game_row(r) for r in await self._fetch(f"{_GAMES} WHERE {_OPEN} ORDER BY id")]
+        return await self._games(f"{_GAMES} WHERE {_OPEN} ORDER BY id")
 
     async def game_ids(self) -> list[int]:
         """Every game's id, whatever its status, oldest first (rows not decoded: a damaged one is read alone)."""
@@ -173,18 +186,16 @@ class SqlStore(ABC):
 
     async def all_games(self) -> list[GameRow]:
         """Every game, whatever its status, oldest first."""
-        return [decode_game_row(r) for r in await self._fetch(f"{_GAMES} ORDER BY id")]
+        return await self._games(f"{_GAMES} ORDER BY id")
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The channel's most recent game, whatever its status."""
-        rows = await self._fetch(f"{_GAMES} WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id)
-        return decode_game_row(rows[0]) if rows else None
+        return await self._game(f"{_GAMES} WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id)
 
     async def reminders_due(self, now: float) -> list[GameRow]:
         """Running games whose next reminder time has come, earliest first."""
-        rows = await self._fetch(f"{_GAMES} WHERE status = 'running' AND next_reminder_at IS NOT NULL"
+        return await self._games(f"{_GAMES} WHERE status = 'running' AND next_reminder_at IS NOT NULL"
                                  " AND next_reminder_at <= ? ORDER BY next_reminder_at", now)
-        return [decode_game_row(r) for r in rows]
 
     async def game_version(self, game_id: int) -> int | None:
         """The game's version (bumped by every write), or ``None`` if there is no such game."""
@@ -226,9 +237,8 @@ class SqlStore(ABC):
 
     async def mark_damage_told(self, game_id: int, *, now: float) -> None:
         """Record that the damaged game's channel was told it cannot continue."""
-        async with self._write() as db:
-            await db.execute("UPDATE games SET damage_told = 1, updated_at = ? WHERE id = ? AND status = 'damaged'",
-                             now, game_id)
+        await self._execute("UPDATE games SET damage_told = 1, updated_at = ? WHERE id = ? AND status = 'damaged'",
+                            now, game_id)
 
     # ------------------------------------------------------------------ moves
 
@@ -270,12 +280,11 @@ class SqlStore(ABC):
         """The timers due at ``now`` that no live lease holds (only of ``kinds`` if given), leased to ``owner``
         until ``now + lease``: with several processes each timer is claimed by one; a dead process's claim expires."""
         only = "" if kinds is None else f" AND kind IN ({', '.join('?' * len(kinds))})"
-        async with self._write() as db:
-            rows = await db.fetch(
-                "UPDATE timers SET lease_owner = ?, lease_until = ? WHERE id IN (SELECT id FROM timers"
-                f" WHERE done_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?){only}"
-                f" ORDER BY due_at, id LIMIT ?{self.SKIP_LOCKED}) RETURNING {', '.join(TIMER_COLUMNS)}",
-                owner, now + lease, now, now, *(kinds or ()), limit)
+        rows = await self._fetch(
+            "UPDATE timers SET lease_owner = ?, lease_until = ? WHERE id IN (SELECT id FROM timers"
+            f" WHERE done_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?){only}"
+            f" ORDER BY due_at, id LIMIT ?{self.SKIP_LOCKED}) RETURNING {', '.join(TIMER_COLUMNS)}",
+            owner, now + lease, now, now, *(kinds or ()), limit, write=True)
         return sorted((_timer_row(r) for r in rows), key=lambda t: (t.due_at, t.id))
 
     async def finish_timer(self, timer_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
@@ -292,18 +301,16 @@ class SqlStore(ABC):
     async def take_lease(self, name: str, owner: str, *, now: float, seconds: float) -> bool:
         """Hold the lease ``name`` (e.g. a channel's outbox) until ``now + seconds``, if it is free, expired or
         already ``owner``'s; whether ``owner`` holds it now."""
-        async with self._write() as db:
-            rows = await db.fetch(
-                "INSERT INTO leases (name, owner, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE"
-                " SET owner = excluded.owner, until = excluded.until"
-                " WHERE leases.owner = excluded.owner OR leases.until < ? RETURNING owner",
-                name, owner, now + seconds, now)
+        rows = await self._fetch(
+            "INSERT INTO leases (name, owner, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE"
+            " SET owner = excluded.owner, until = excluded.until"
+            " WHERE leases.owner = excluded.owner OR leases.until < ? RETURNING owner",
+            name, owner, now + seconds, now, write=True)
         return bool(rows)
 
     async def release_lease(self, name: str, owner: str) -> None:
         """Give the lease up (only if ``owner`` holds it)."""
-        async with self._write() as db:
-            await db.execute("DELETE FROM leases WHERE name = ? AND owner = ?", name, owner)
+        await self._execute("DELETE FROM leases WHERE name = ? AND owner = ?", name, owner)
 
     # ------------------------------------------------------------------ deliveries (the outbox)
 
@@ -347,23 +354,20 @@ class SqlStore(ABC):
 
     async def deliveries_due(self, now: float) -> int:
         """Make every pending delivery due at ``now`` (at start-up: no backoff carries over); how many."""
-        async with self._write() as db:
-            return await db.execute("UPDATE deliveries SET due_at = ? WHERE done_at IS NULL AND due_at > ?", now, now)
+        return await self._execute("UPDATE deliveries SET due_at = ? WHERE done_at IS NULL AND due_at > ?", now, now)
 
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None:
         """The delivery failed for a passing reason: try again at ``due_at`` (unless it was given up meanwhile, e.g.
         its channel is gone: that stays as it is)."""
-        async with self._write() as db:
-            await db.execute("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?"
-                             " WHERE id = ? AND done_at IS NULL", due_at, error, delivery_id)
+        await self._execute("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?"
+                            " WHERE id = ? AND done_at IS NULL", due_at, error, delivery_id)
 
     # ------------------------------------------------------------------ the archive of finished games
 
     async def finished_games(self, guild_id: int | None, *, limit: int = 10) -> list[GameRow]:
         """A server's (``None``: direct messages') finished games, newest first (index ``games_finished_by_guild``)."""
-        rows = await self._fetch(f"{_GAMES} WHERE guild_id {self.IS} ? AND status = 'over' ORDER BY id DESC LIMIT ?",
+        return await self._games(f"{_GAMES} WHERE guild_id {self.IS} ? AND status = 'over' ORDER BY id DESC LIMIT ?",
                                  guild_id, limit)
-        return [decode_game_row(r) for r in rows]
 
     async def over_message_ids(self, game_ids: Sequence[int]) -> dict[int, int]:
         """Game id -> the id of its game-over post, for those of ``game_ids`` whose post was delivered."""
@@ -377,11 +381,10 @@ class SqlStore(ABC):
 
     async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None:
         """Store (insert or replace) the language of the user's last interaction."""
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, locale, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at",
-                user_id, locale, now)
+        await self._execute(
+            "INSERT INTO users (user_id, locale, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at",
+            user_id, locale, now)
 
     async def user_locales(self) -> dict[int, str]:
         """Every stored user's language: user id -> locale."""
@@ -415,9 +418,8 @@ class SqlStore(ABC):
     async def open_games_of(self, user_id: int) -> list[GameRow]:
         """The open games (lobby or running) whose seats name ``user_id`` (a LIKE prefilter: the caller checks
         the seats exactly), oldest first."""
-        rows = await self._fetch(f"{_GAMES} WHERE {_OPEN} AND seats LIKE ? ORDER BY id",
+        return await self._games(f"{_GAMES} WHERE {_OPEN} AND seats LIKE ? ORDER BY id",
                                  user_settings.seats_name(user_id))
-        return [decode_game_row(r) for r in rows]
 
     # ------------------------------------------------------------------ players' history (bot.host.history_store)
 

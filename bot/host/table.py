@@ -12,15 +12,31 @@ rebuilds the game when someone looks at the board, the status or the log of that
 from __future__ import annotations
 
 import zlib
-from dataclasses import asdict, dataclass, field
-from typing import Any, Final, Protocol, runtime_checkable
+from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, Self, cast, runtime_checkable
 
 from bot.host.model import DeliveryRow, MoveRow
 from engine import Event, Game, View, parse_move
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+
+class _Stored:
+    """A dataclass stored as JSON just as it is: its fields by name (a mixin of slots dataclasses)."""
+
+    __slots__ = ()
+
+    def to_dict(self: DataclassInstance) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        return cls(**data)
+
 
 @dataclass(slots=True)
-class Seat:
+class Seat(_Stored):
     """A place at the table: a person (``user_id``) or a computer player (``user_id`` is ``None``)."""
 
     user_id: int | None
@@ -51,16 +67,9 @@ class Seat:
         """``vote``, ``pause`` or ``computer`` while the player is on vacation in this game, else ``None``."""
         return None if self.vacation is None else str(self.vacation.get("state"))
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(**data)
-
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(_Stored):
     """What the opener chose for a game, and the time limits it was opened with."""
 
     draft: bool = False
@@ -75,13 +84,6 @@ class Options:
     """A person's turn deadline (hours; 0: none): a warning at 75 %, the computer moves for them at 100 %."""
     hints: bool = False
     """Players may ask the coach on their turn (``/santacruz hint``); such a game is not rated."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Options:
-        return cls(**data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +171,47 @@ class TableInfo:
         return cls(**{**data, "seats": tuple(SeatInfo(**s) for s in data["seats"])})
 
 
+class Waking:
+    """An answer that wakes its channel: deliver what it owes, and let the computers move when
+    ``computer_to_move`` (a mixin of slots dataclasses with these two fields)."""
+
+    __slots__ = ()
+    channel_id: int
+    computer_to_move: bool
+
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.channel_id, self.computer_to_move)
+
+
+class _SeatsAnswer:
+    """An answer about a table's seats (a start, a seat change): it wakes the channel of its ``info``, and is a
+    delivery's payload with ``info`` nested and the fields named in ``TUPLES`` as lists."""
+
+    __slots__ = ()
+    TUPLES: ClassVar[tuple[str, ...]] = ()
+    info: TableInfo
+    computer_to_move: bool
+
+    @property
+    def wake(self) -> Wake:
+        return Wake(self.info.channel_id, self.computer_to_move)
+
+    def to_payload(self) -> dict[str, Any]:
+        return {**asdict(cast("DataclassInstance", self)), "info": self.info.to_payload()}
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any]) -> Self:
+        return cls(**{**_tuples(cls, data), "info": TableInfo.from_payload(data["info"])})
+
+
+def _tuples(cls: type[_SeatsAnswer | MoveResult], data: dict[str, Any]) -> dict[str, Any]:
+    """A payload with the lists of the fields ``cls.TUPLES`` names as tuples (a ``None`` stays ``None``)."""
+    return {**data, **{k: tuple(data[k]) if data[k] is not None else None for k in cls.TUPLES}}
+
+
 @dataclass(frozen=True, slots=True)
-class StartResult:
+class StartResult(_SeatsAnswer):
     """The answer to a start: post the public view, mention who moves, DM every person their hand."""
 
     info: TableInfo
@@ -184,21 +225,11 @@ class StartResult:
     dm_user_ids: tuple[int, ...]
     """Every seated person: each gets their own seat view (``Host.view_for``) by DM."""
 
-    @property
-    def wake(self) -> Wake:
-        return Wake(self.info.channel_id, self.computer_to_move)
-
-    def to_payload(self) -> dict[str, Any]:
-        return {**asdict(self), "info": self.info.to_payload()}
-
-    @classmethod
-    def from_payload(cls, data: dict[str, Any]) -> StartResult:
-        return cls(**{**data, "info": TableInfo.from_payload(data["info"]),
-                      "dm_user_ids": tuple(data["dm_user_ids"])})
+    TUPLES: ClassVar = ("dm_user_ids",)
 
 
 @dataclass(frozen=True, slots=True)
-class MoveResult:
+class MoveResult(Waking):
     """Everything one channel message after a move (or an undo) needs, and whom to DM."""
 
     game_id: int
@@ -242,9 +273,7 @@ class MoveResult:
     hints: bool = False
     """The game has hints on (its post says so)."""
 
-    @property
-    def wake(self) -> Wake:
-        return Wake(self.channel_id, self.computer_to_move)
+    TUPLES: ClassVar = ("secret_changed", "dm_user_ids", "ranking")
 
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data: the card put back in round 2 stays secret."""
@@ -255,14 +284,11 @@ class MoveResult:
 
     @classmethod
     def from_payload(cls, data: dict[str, Any]) -> MoveResult:
-        ranking = data["ranking"]
-        return cls(**{**data, "secret_changed": tuple(data["secret_changed"]),
-                      "dm_user_ids": tuple(data["dm_user_ids"]),
-                      "ranking": tuple(ranking) if ranking is not None else None})
+        return cls(**_tuples(cls, data))
 
 
 @dataclass(frozen=True, slots=True)
-class SeatChange:
+class SeatChange(_SeatsAnswer):
     """The answer to away, back and hand-over."""
 
     info: TableInfo
@@ -272,17 +298,6 @@ class SeatChange:
     away: bool
     computer_to_move: bool
     """True: call :meth:`bot.host.host.Host.run_computers` now."""
-
-    @property
-    def wake(self) -> Wake:
-        return Wake(self.info.channel_id, self.computer_to_move)
-
-    def to_payload(self) -> dict[str, Any]:
-        return {**asdict(self), "info": self.info.to_payload()}
-
-    @classmethod
-    def from_payload(cls, data: dict[str, Any]) -> SeatChange:
-        return cls(**{**data, "info": TableInfo.from_payload(data["info"])})
 
 
 HOUR: Final = 3600.0
@@ -324,29 +339,17 @@ CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_PO
 
 
 @dataclass(frozen=True, slots=True)
-class Delivery:
-    """A message the bot owes Discord, as the database holds it until it is delivered (the outbox).
+class Delivery(DeliveryRow):
+    """A message the bot owes Discord, as the database holds it until it is delivered (the outbox): a
+    :class:`bot.host.model.DeliveryRow` (``kind`` one of :data:`DELIVERY_KINDS`; ``user_id`` the DM's recipient,
+    ``None`` for a channel post; ``seq`` the position it belongs to) that reads its payload.
 
     ``payload`` holds public facts only: a DM reads the player's hand from the host when it is sent.
     """
 
-    id: int
-    game_id: int
-    channel_id: int
-    seq: int
-    """The position (move-log length) the delivery belongs to."""
-    kind: str
-    """One of :data:`DELIVERY_KINDS`."""
-    user_id: int | None
-    """The DM's recipient; ``None`` for a channel post."""
-    payload: dict[str, Any]
-    attempts: int
-    due_at: float
-
     @classmethod
     def from_row(cls, row: DeliveryRow) -> Delivery:
-        return cls(id=row.id, game_id=row.game_id, channel_id=row.channel_id, seq=row.seq, kind=row.kind,
-                   user_id=row.user_id, payload=row.payload, attempts=row.attempts, due_at=row.due_at)
+        return cls(*(getattr(row, f.name) for f in fields(row)))
 
     @property
     def is_post(self) -> bool:

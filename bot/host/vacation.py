@@ -18,24 +18,21 @@ of its two timers with the schedule; when the seat to move is reminded after a c
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from bot.host import deadlines
 from bot.host.change import Change
-from bot.host.errors import HostError, StorageFailed
+from bot.host.errors import HostError, storage_refusal
 from bot.host.games import CONFLICT, Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
-from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo, Wake
+from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo, Waking
 from bot.host.timers import END as END
 from bot.host.timers import VOTE as VOTE
 from bot.host.timers import Schedule
-
-log = logging.getLogger(__name__)
 
 VOTE_HOURS: Final = 12.0
 MIN_DAYS: Final = 1
@@ -101,7 +98,7 @@ def with_vacation(seats: Sequence[Seat], seat: int, vacation: Vacation | None) -
 
 
 @dataclass(frozen=True, slots=True)
-class VacationChange:
+class VacationChange(Waking):
     """What a vacation changed in one game, for the adapter: wake the channel's outbox, and run the computers when
     ``computer_to_move``."""
 
@@ -115,10 +112,6 @@ class VacationChange:
     computer_to_move: bool
     info: TableInfo | None
     """The game after the change."""
-
-    @property
-    def wake(self) -> Wake:
-        return Wake(self.channel_id, self.computer_to_move)
 
 
 @dataclass(slots=True)
@@ -222,28 +215,30 @@ class Vacations:
 
     async def _on_vote_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """Nobody decided within :data:`VOTE_HOURS`: the votes cast decide (a tie or none: the computer)."""
-        table = self._timer_table(timer)
-        async with self.games.change(timer.channel_id):
-            vacation = self._current(table, timer)
-            if vacation is None or vacation.state != VOTING:
-                await self.games.finish_timer(timer.game_id, timer.id, now)
-                return None
-            assert timer.seat is not None
-            plan = self._decide(table, timer.seat, vacation)
-            return await self._apply(table, timer.seat, plan, now, timer.id)
+        def decide(table: Table, seat: int, vacation: Vacation) -> _Plan | None:
+            return self._decide(table, seat, vacation) if vacation.state == VOTING else None
+
+        return await self._on_timer(timer, now, decide)
 
     async def _on_end_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """The vacation is over: the player plays their seat again."""
+        def finish(table: Table, seat: int, vacation: Vacation) -> _Plan | None:
+            return self._finish(table.seats, seat, table)  # never None: the seat is on vacation
+
+        return await self._on_timer(timer, now, finish)
+
+    async def _on_timer(self, timer: TimerRow, now: float,
+                        planner: Callable[[Table, int, Vacation], _Plan | None]) -> VacationChange | None:
+        """A vacation's timer fires: the change ``planner`` makes to the vacation it was set for, with the timer
+        done; only the timer is marked done when that vacation is over (or a later one) or there is nothing to do."""
         table = self._timer_table(timer)
         async with self.games.change(timer.channel_id):
-            vacation = self._current(table, timer)
-            if vacation is None:
+            current = self._current(table, timer)
+            plan = planner(table, *current) if current is not None else None
+            if current is None or plan is None:
                 await self.games.finish_timer(timer.game_id, timer.id, now)
                 return None
-            assert timer.seat is not None
-            plan = self._finish(table.seats, timer.seat, table)
-            assert plan is not None  # the seat is on vacation
-            return await self._apply(table, timer.seat, plan, now, timer.id)
+            return await self._apply(table, current[0], plan, now, timer.id)
 
     def _timer_table(self, timer: TimerRow) -> Table:
         table = self.games.of_game(timer.game_id)
@@ -252,14 +247,14 @@ class Vacations:
         return table
 
     @staticmethod
-    def _current(table: Table, timer: TimerRow) -> Vacation | None:
-        """The vacation the timer was set for, if it is still on (not ended, not a later one)."""
+    def _current(table: Table, timer: TimerRow) -> tuple[int, Vacation] | None:
+        """The seat and the vacation the timer was set for, if it is still on (not ended, not a later one)."""
         if table.status != "running" or timer.seat is None or timer.seat >= len(table.seats):
             return None
         vacation = vacation_of(table.seats[timer.seat])
         if vacation is None or vacation.since != timer.payload.get("since"):
             return None
-        return vacation
+        return timer.seat, vacation
 
     # ------------------------------------------------------------------ the changes
 
@@ -311,11 +306,8 @@ class Vacations:
 
     async def _games_of(self, user_id: int) -> list[tuple[int, int]]:
         """``(game id, channel id)`` of every running game the user sits in, as the database has them."""
-        try:
+        with storage_refusal(doing="reading the open games"):
             rows = await self.games.store.open_games_of(user_id)
-        except StorageFailed as exc:
-            log.warning("cannot read the open games: %s", exc)
-            raise refusal("host.error.storage") from None
         return [(row.id, row.channel_id) for row in rows
                 if row.status == "running" and any(s.get("user_id") == user_id for s in row.seats)]
 

@@ -6,6 +6,7 @@ marked done only once it was sent."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -77,16 +78,14 @@ async def test_turn_dms_skipped_when_the_turn_passed_or_turned_off(host: Host) -
     (next_turn,) = [d for d in owed if d.kind == TURN_DM]
     assert next_turn.user_id == user_to_move(host)
     assert isinstance(await step_of(host, next_turn), SendDm)
-    stale = Delivery(0, turn.game_id, CH, next_turn.seq - 1, TURN_DM, next_turn.user_id,
-                     {"start": False, "hand_changed": False}, 0, 0.0)
+    stale = replace(next_turn, id=0, seq=next_turn.seq - 1, payload={"start": False, "hand_changed": False})
     assert await step_of(host, stale) == Skip("skipped: the turn has passed")
-    changed = Delivery(0, turn.game_id, CH, next_turn.seq - 1, TURN_DM, next_turn.user_id,
-                       {"start": False, "hand_changed": True}, 0, 0.0)
+    changed = replace(stale, payload={"start": False, "hand_changed": True})
     assert await step_of(host, changed) == SendDm(host.info(CH), turn=False)  # type: ignore[arg-type]
     assert next_turn.user_id is not None
     await host.change_settings(next_turn.user_id, turn_dms=False)
     assert await step_of(host, next_turn) == Skip("skipped: the player turned turn DMs off")
-    hand = Delivery(0, turn.game_id, CH, next_turn.seq, HAND_DM, next_turn.user_id, {"start": False}, 0, 0.0)
+    hand = replace(next_turn, id=0, kind=HAND_DM, payload={"start": False})
     assert await step_of(host, hand, [next_turn]) == Skip("skipped: a later DM shows the same hand")
     posts = [d for d in owed if d.kind == MOVE_POST]
     assert posts and isinstance(await step_of(host, posts[0]), SendPost)
