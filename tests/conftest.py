@@ -5,8 +5,8 @@ worker's own, migrated once and emptied before each test; ``pg_empty_url``: a ne
 The tests follow the code's layout: ``engine/``, ``render/``, ``i18n/``, ``host/`` (the game host,
 no Discord at all), ``adapter/`` (the real discord.py against the fake Discord) and ``play/``.
 
-The longest tests run first (:data:`LONG_FIRST`): with two workers (``scripts/test``), one that started last would
-keep its worker busy long after the other ran out of tests.
+The longest tests run first (:data:`LONG_FIRST`): with a few workers (``scripts/test``), one that started last would
+keep its worker busy long after the others ran out of tests.
 """
 
 from __future__ import annotations

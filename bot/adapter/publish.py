@@ -86,6 +86,9 @@ CHANNEL_GONE: Final = frozenset({10003, 10004})
 MISSING_ACCESS: Final = 50001
 """Discord's code of a 403 that means the bot cannot see the channel: not in its server any more, or no View
 Channel (a 403 for a missing Send Messages is 50013 Missing Permissions)."""
+BATCH: Final = 20
+"""How many due deliveries of a channel are sent from one read of its outbox (after a long outage a channel may owe
+a hundred posts, each with the public view in its payload: reading them all again for each would be quadratic)."""
 LOBBY_SEARCH: Final = 50
 """How many of a channel's last messages are searched for a lobby message the bot no longer remembers."""
 ChannelGone = Callable[[int, str], Awaitable[None]]
@@ -151,9 +154,10 @@ class Outbox:
         return f"outbox:{self.channel_id}"
 
     async def _step(self) -> bool:
-        """Redraw the lobby if asked, then deliver the first pending delivery if due (else wait for it);
-        whether anything is still pending. With a shared database only the process holding the channel's
-        lease delivers (so the posts keep their order); the others look again shortly, in case it let go."""
+        """Redraw the lobby if asked, then deliver the pending deliveries that are due, in order, up to
+        :data:`BATCH` of them from one read of the outbox (else wait for the first); whether anything may still be
+        pending. With a shared database only the process holding the channel's lease delivers (so the posts keep
+        their order); the others look again shortly, in case it let go."""
         if self.lobby is not None:
             lobby, self.lobby = self.lobby, None
             await self._publisher.update_lobby(lobby)
@@ -163,17 +167,22 @@ class Outbox:
         if not ready:  # only DMs held for the end of quiet hours: the sweep wakes the channel when they are due
             return False
         lease = host.settings.lease_seconds  # renewed with every delivery
-        if not await host.hold(self.lease, lease):
-            await self._sleep(LEASE_RETRY)
-            return True
-        first = pending[ready[0]]
-        wait = first.due_at - host.now()
-        if wait > 0:
-            await self._sleep(min(wait, lease / 2))
-        else:
+        for done, i in enumerate(ready[:BATCH]):
+            if done and self.lobby is not None:
+                break  # the lobby is redrawn first, then the outbox is read again
+            if not await host.hold(self.lease, lease):
+                await self._sleep(LEASE_RETRY)
+                break
+            delivery = pending[i]
+            wait = delivery.due_at - host.now()
+            if wait > 0:
+                if not done:
+                    await self._sleep(min(wait, lease / 2))
+                break
             if host.shared:  # the game may have moved in another process since this one last looked
-                await host.refresh_game(first.game_id)
-            await self._publisher.deliver(first, pending[ready[0] + 1:])
+                await host.refresh_game(delivery.game_id)
+            if not await self._publisher.deliver(delivery, pending[i + 1:]):
+                break  # due again later, or the channel is gone: what was read is out of date
         return True
 
     async def _sleep(self, seconds: float) -> None:
@@ -291,8 +300,9 @@ class Publisher:
 
     # ------------------------------------------------------------------ delivering
 
-    async def deliver(self, delivery: Delivery, later: list[Delivery]) -> None:
-        """Send one delivery and record the outcome: done, given up, or due again after a backoff.
+    async def deliver(self, delivery: Delivery, later: list[Delivery]) -> bool:
+        """Send one delivery and record the outcome: done, given up, held, or due again after a backoff; whether
+        the channel's next delivery may follow now (not after a backoff, nor when the channel is gone).
 
         A delivery that was sent but could not be marked done (the database refused the write) is only
         marked when the outbox tries again, never sent twice by this process."""
@@ -300,19 +310,19 @@ class Publisher:
             await self.host.delivered(delivery, self._unmarked[delivery.id], message_id=self._posted.get(delivery.id))
             del self._unmarked[delivery.id]
             self._posted.pop(delivery.id, None)
-            return
+            return True
         gone: str | None = None
         try:
             async with self.host.delivery_step(delivery, later) as step:
                 if isinstance(step, Held):
-                    return
+                    return True
                 error = await self._send(delivery, step)
         except _AccessInDoubt:
             delay = self.backoff.delay(delivery.attempts + 1)
             log.info("game %d: %s %d answered Missing Access; trying again in %.1f s (the bot may have been removed "
                      "from the server)", delivery.game_id, delivery.kind, delivery.id, delay)
             await self.host.retry_delivery(delivery, delay, "missing access")
-            return
+            return False
         except _ServerLeft as left:
             log.info("game %d: %s %d given up: %s", delivery.game_id, delivery.kind, delivery.id, left.reason)
             error = gone = left.reason
@@ -321,7 +331,7 @@ class Publisher:
             log.warning("game %d: %s %d failed (%s); trying again in %.1f s", delivery.game_id, delivery.kind,
                         delivery.id, _describe(exc), delay)
             await self.host.retry_delivery(delivery, delay, _describe(exc))
-            return
+            return False
         except StorageFailed:  # e.g. gathering held DMs could not read them: the outbox tries again later
             raise
         except discord.HTTPException as exc:
@@ -339,6 +349,7 @@ class Publisher:
         self._posted.pop(delivery.id, None)
         if gone is not None and self.on_channel_gone is not None:
             await self.on_channel_gone(delivery.channel_id, gone)
+        return gone is None
 
     async def _send(self, delivery: Delivery, step: Step) -> str | None:
         """Carry out the host's ``step`` for ``delivery``; the reason it was not sent (skipped, permission
