@@ -102,12 +102,15 @@ def visible(view: dict) -> dict:
 
 def run_checks(n: int, seed: int, draft: bool, picks: list[int], deep: bool, final: bool = True) -> Game:
     """A random (or ``picks``-driven) game with conservation, scores and legal moves checked after every move;
-    ``deep``: views, secrecy, JSON and replay every ninth move too; ``final``: those deep checks at the end."""
+    ``deep``: views, secrecy, JSON and replay every ninth move too; ``final``: those deep checks at the end. The
+    replay check plays the game again once, comparing the JSON at every position the deep checks looked at."""
     game = new_game([f"P{i}" for i in range(n)], seed, draft=draft)
     rng = random.Random(seed)
     start = {p: START_SCORES[i] for i, p in enumerate(game.turn_order)}
     totals = dict(start)
     step = 0
+    looked: dict[int, str] = {}
+    """Move count -> the game's JSON where the deep checks looked."""
     while game.to_move is not None:
         moves = game.legal_moves()
         pick = picks[step % len(picks)] if picks else rng.randrange(len(moves))
@@ -121,14 +124,28 @@ def run_checks(n: int, seed: int, draft: bool, picks: list[int], deep: bool, fin
         check_conservation(game)
         check_legal_moves(game)
         if deep and step % 9 == 0:
-            check_deep(game, rng)
+            looked[len(game.moves)] = check_deep(game, rng)
     if final or deep:
-        check_deep(game, rng)
+        looked[len(game.moves)] = check_deep(game, rng)
+    if looked:
+        check_replay(game, looked)
     assert game.phase == "over"
     return game
 
 
-def check_deep(game: Game, rng: random.Random) -> None:
+def check_replay(game: Game, looked: dict[int, str]) -> None:
+    """Replaying the game's moves from its seed gives the same JSON at every position in ``looked``."""
+    again = new_game(game.names, game.seed, draft=game.draft)
+    moves = [m for _, m in game.moves]
+    for count, move in enumerate(moves, start=1):
+        again.apply(move)
+        if count in looked:
+            assert again.to_json() == looked[count], f"the replay differs after {count} moves"
+    assert replay(game.names, game.seed, moves, draft=game.draft).to_json() == game.to_json()
+
+
+def check_deep(game: Game, rng: random.Random) -> str:
+    """Views, secrecy, the JSON round trip and refused illegal moves at this position; the game's JSON."""
     # views are JSON-ready, unchanged by hidden information, and the JSON round trip is exact
     for seat in [None, *range(game.n)]:
         view = game.view(seat)
@@ -141,7 +158,6 @@ def check_deep(game: Game, rng: random.Random) -> None:
     again = Game.from_json(text)
     assert again.to_json() == text
     assert again.view(0) == game.view(0)
-    assert replay(game.names, game.seed, [m for _, m in game.moves], draft=game.draft).to_json() == text
     # an illegal move changes nothing
     if game.to_move is not None:
         legal = set(map(str, game.legal_moves()))
@@ -154,7 +170,8 @@ def check_deep(game: Game, rng: random.Random) -> None:
                     pass
                 else:
                     raise AssertionError(f"{text_move} was applied though not legal")
-                assert game.to_json() == text
+        assert game.to_json() == text, "a refused move changed the game"
+    return text
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
