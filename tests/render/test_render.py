@@ -60,7 +60,11 @@ def similar(a: Image.Image, b: Image.Image, tolerance: float = 0.002) -> bool:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_pictures_of_random_positions_are_valid_pngs(n: int) -> None:
+    """At 800 px, the narrowest ``PICTURE_WIDTH``: the layout is the same at any width, scaled
+    (``test_theme_width_scales_the_picture``), and the default width has tests of its own below."""
     rng = random.Random(n)
+    narrow = Theme(width=800)
+    personal_width = round(800 * narrow.personal_share)
     for seed in (n * 100 + 1, n * 100 + 2):
         draft = seed % 2 == 0
         game = engine.new_game(NAMES[:n], seed, draft=draft)
@@ -69,22 +73,23 @@ def test_pictures_of_random_positions_are_valid_pngs(n: int) -> None:
         while True:
             if step % 9 == 0 or game.phase not in phases or game.is_over():
                 phases.add(game.phase)
-                check_png(render_board(game.view(None)))
+                check_png(render_board(game.view(None), theme=narrow), 800)
                 seat = game.to_move
                 if seat is not None:
                     locale = ("en", "de", "fr")[seed % 3]
-                    check_png(render_board(game.view(seat), personal=True, locale=locale), PERSONAL_WIDTH)
+                    check_png(render_board(game.view(seat), personal=True, locale=locale, theme=narrow),
+                              personal_width)
                     # waiting for its turn
-                    check_png(render_board(game.view((seat + 1) % n), personal=True), PERSONAL_WIDTH)
+                    check_png(render_board(game.view((seat + 1) % n), personal=True, theme=narrow), personal_width)
                 else:
-                    check_png(render_board(game.view(0), personal=True), PERSONAL_WIDTH)
+                    check_png(render_board(game.view(0), personal=True, theme=narrow), personal_width)
             if game.is_over():
                 break
             game.apply(rng.choice(game.legal_moves()))
             step += 1
         assert "over" in phases and "play" in phases and "land" in phases
         assert ("choose_set" in phases) == draft
-        check_png(render_game_over(game.view(None)))
+        check_png(render_game_over(game.view(None), theme=narrow), 800)
 
 
 def test_round_two_phases_are_drawn() -> None:
