@@ -5,8 +5,8 @@ worker's own, migrated once and emptied before each test; ``pg_empty_url``: a ne
 The tests follow the code's layout: ``engine/``, ``render/``, ``i18n/``, ``host/`` (the game host,
 no Discord at all), ``adapter/`` (the real discord.py against the fake Discord) and ``play/``.
 
-The longest tests run first (:data:`LONG_FIRST`): with a few workers (``scripts/test``), one that started last would
-keep its worker busy long after the others ran out of tests.
+The longest tests run first, dealt round the test workers (:data:`LONG_FIRST`): with a few workers
+(``scripts/test``), one that started last would keep its worker busy long after the others ran out of tests.
 """
 
 from __future__ import annotations
@@ -44,16 +44,39 @@ LONG_FIRST: Final = (
     "tests/play/test_cli.py::test_demo_plays_a_whole_game",
     "tests/adapter/test_faults_background.py::test_a_killed_render_worker_still_gives_the_next_move_its_picture",
 )
-"""The tests that take longest (whole games, bot processes, many pictures; node id prefixes, longest first): they are
-run before all others, so that no worker starts one when the other is nearly done. A renamed test only loses its
-place."""
+"""The tests that take longest (whole games, bot processes, many pictures; node id prefixes, longest first): each
+test worker starts with its share of them, so that no worker starts one when the others are nearly done. A renamed
+test only loses its place."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move the tests of :data:`LONG_FIRST` to the front, in its order; the others keep theirs."""
+    """Give every test worker its share of the tests of :data:`LONG_FIRST`, at the front of its first batch.
+
+    pytest-xdist's ``worksteal`` hands each worker a contiguous part of the collection (the first worker a
+    ``1/n`` of it, the next half of the rest, ...) and later moves tests from the end of a busy worker's queue to an
+    idle one. With every long test at the front of the collection, they all landed in the first worker's part and
+    ran one after another there (93 s with three workers while the others were done). So the long tests are dealt
+    round the parts, longest first, each part starting with its share; the others keep their order. Without
+    workers the long tests simply come first."""
     def rank(item: pytest.Item) -> int:
         return next((i for i, prefix in enumerate(LONG_FIRST) if item.nodeid.startswith(prefix)), len(LONG_FIRST))
+
     items.sort(key=rank)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    long = [item for item in items if rank(item) < len(LONG_FIRST)]
+    if workers < 2 or not long:
+        return
+    rest = items[len(long):]
+    parts: list[list[pytest.Item]] = [long[k::workers] for k in range(workers)]
+    left = len(items)
+    for k in range(workers):  # the sizes worksteal's first distribution gives: left // (workers still to serve)
+        size = left // (workers - k)
+        take = max(0, size - len(parts[k]))
+        parts[k] += rest[:take]
+        rest = rest[take:]
+        left -= len(parts[k])
+    parts[-1] += rest
+    items[:] = [item for part in parts for item in part]
 
 
 @pytest.fixture(scope="session")
