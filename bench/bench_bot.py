@@ -203,10 +203,14 @@ async def play_all(tables: list[Table], moves: int, figures: Figures) -> None:
     begin = time.perf_counter()
 
     async def play(table: Table) -> None:
-        turn = 0
+        turn, via = 0, "slash"
         while budget[0] > 0:
             budget[0] -= 1
-            if not await table.move(figures, "dm" if turn % 2 else "slash"):
+            # the rest of a turn (a double move's builds) goes on where it began: a command's answer carries its
+            # controls, and no new turn DM comes for it (the clicked DM is edited in place)
+            if not (via == "slash" and table.turn_open(table.info().seq)):
+                via = "dm" if turn % 2 else "slash"
+            if not await table.move(figures, via):
                 return
             turn += 1
 
