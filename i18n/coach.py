@@ -29,17 +29,18 @@ def refusal_text(error: CoachError, locale: object) -> str:
 
 
 def advice_text(advice: Advice, locale: object, names: Sequence[str] | None = None,
-                escape: Callable[[str], str] = str) -> str:
+                escape: Callable[[str], str] = str, *, notation: bool = True) -> str:
     """The advice in a few lines: the best move and why, the scoring cards, the volcano, the runner-up and why not.
 
     ``names`` replaces the players' names of the view (e.g. display names); ``escape`` makes a name harmless
-    where the text is shown (Discord markdown).
+    where the text is shown (Discord markdown); ``notation`` shows each move's notation before its words (what the
+    terminal game's player types; on Discord moves are picked from offers in words, so it is left out there).
     """
     lang = normalize_locale(locale)
     shown = [escape(n) for n in (names if names is not None else advice.names)]
-    words = _Words(lang, shown)
+    words = _Words(lang, shown, notation)
     lines = [t("coach.title", lang, player=shown[advice.seat], round=advice.round)]
-    lines.append(t("coach.best", lang, move=advice.best.move, words=words.move(advice.best.move, advice.seat)))
+    lines.append(words.headed("coach.best", advice.best, advice.seat))
     lines += [_BULLET + words.reason(r) for r in advice.best.reasons]
     if advice.runner_up is None:
         lines.append(_BULLET + t("coach.only_move", lang))
@@ -61,9 +62,10 @@ def advice_text(advice: Advice, locale: object, names: Sequence[str] | None = No
 class _Words:
     """Reasons of one locale and table in words."""
 
-    def __init__(self, lang: str, names: list[str]) -> None:
+    def __init__(self, lang: str, names: list[str], notation: bool = True) -> None:
         self.lang = lang
         self.names = names
+        self.notation = notation
 
     # ------------------------------------------------------------------ pieces
 
@@ -168,7 +170,14 @@ class _Words:
         return t("coach.volcano_line", self.lang, status=status, buildings=mine)
 
     def runner_up(self, second: MoveAdvice, seat: int) -> str:
-        return t("coach.runner_up", self.lang, move=second.move, words=self.move(second.move, seat))
+        return self.headed("coach.runner_up", second, seat)
+
+    def headed(self, key: str, advised: MoveAdvice, seat: int) -> str:
+        """``key``'s line for a move: its notation and words, or its words alone."""
+        words = self.move(advised.move, seat)
+        if self.notation:
+            return t(key, self.lang, move=advised.move, words=words)
+        return t(f"{key}_words", self.lang, words=words)
 
     def why(self, r: Reason) -> str:
         lang = self.lang

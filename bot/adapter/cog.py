@@ -498,7 +498,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         host decides whether they may ask now (:meth:`bot.host.host.Host.hint`)."""
         locale = await self._locale(interaction)
         answer = await self.host.hint(channel_id, interaction.user.id, game_id=game_id, expected_seq=seq)
-        await reply(interaction, advice_text(answer.advice, locale, answer.names, escape=texts.esc),
+        await reply(interaction, advice_text(answer.advice, locale, answer.names, escape=texts.esc, notation=False),
                     allowed_mentions=discord.AllowedMentions.none())
 
     async def on_hint_button(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None:

@@ -68,7 +68,8 @@ async def check_hint(driver: Driver, handle: InteractionHandle, user: str, lang:
     else changed."""
     answer = await deferred_answer(driver, handle)
     advice = (await driver.host.hint(driver.channel.id, driver.fake.user(user).id)).advice  # the same position
-    assert answer.text == advice_text(advice, lang, names(driver), escape=esc)
+    assert answer.text == advice_text(advice, lang, names(driver), escape=esc, notation=False)
+    assert " — " not in answer.text.splitlines()[1]  # the best move in words alone, without its notation
     seat = driver.host.seat_of(driver.channel.id, driver.fake.user(user).id)
     assert advice.seat == seat and advice.best.move in driver.host.legal_moves(driver.channel.id,
                                                                                driver.fake.user(user).id)
