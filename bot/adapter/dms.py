@@ -179,6 +179,12 @@ class DirectMessages:
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(known[1]).edit(view=None)
 
+    async def strip_others_turn_dms(self, game_id: int, user_id: int | None) -> None:
+        """Take the controls off every turn DM of the game but ``user_id``'s (an undo gave the turn back to them:
+        the turn the others were sent is no longer theirs)."""
+        for game, other in [key for key in self._turn_dms if key[0] == game_id and key[1] != user_id]:
+            await self.strip_turn_dm(game, other)
+
     async def show_hand(self, interaction: discord.Interaction, channel_id: int, *, heading: str = "") -> None:
         """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral);
         ``heading`` (the game's status) goes above."""

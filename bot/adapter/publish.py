@@ -526,6 +526,8 @@ class Publisher:
         finally:
             if result.user_id is not None:
                 await self.dms.strip_turn_dm(result.game_id, result.user_id, keep=clicked)
+            if result.undo:  # the turn is the mover's again: the next player's turn DM is out of date
+                await self.dms.strip_others_turn_dms(result.game_id, result.to_move_user_id)
 
     async def _post_undo(self, result: MoveResult, board: bytes | None, *, nonce: str | None,
                          sent: list[discord.Message] | None) -> str | None:

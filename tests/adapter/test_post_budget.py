@@ -20,7 +20,7 @@ import pytest
 
 from i18n import t
 from render.theme import DEFAULT_THEME
-from tests.adapter.conftest import Driver, board_posts, turns_ended
+from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import controls, pictures, pings
 from tests.fakediscord.builders import IS_COMPONENTS_V2, ComponentType, walk_components
@@ -203,11 +203,17 @@ async def test_undo_on_the_post_edits_it_and_next_post_takes_undo_off(driver: Dr
     assert refusal.ephemeral and refusal.text == t("host.error.undo_not_last", fake.user(other).locale or "en")
     assert driver.info().seq == seq
 
+    nxt = driver.to_move_user()
+    assert nxt is not None and nxt != mover
+    sent = await fake.wait_until(lambda: next((m for m in reversed(fake.dm_messages(nxt)) if controls(m)), None),
+                                 timeout=TIMEOUT, description="the next player's turn DM")
     click = await fake.click_button(post, undo, user=mover)
     answer = await driver.answer(click)
     assert answer.ephemeral and answer.text.startswith("Taken back:")
     await driver.settle()
     assert driver.to_move_user() == mover and driver.info().seq == seq + 1
+    # the turn the next player was sent is not theirs any more: their DM loses its controls
+    assert controls(fake.message(sent.id)) == [], "an outdated turn DM keeps its controls after an undo"
     # no new post, no new ping: the same message, edited, the move struck through, the board as it is now
     assert len(fake.messages(driver.channel, ephemeral=False)) == count
     edited = fake.message(post.id)
