@@ -209,7 +209,7 @@ async def test_computer_seats_kick_and_hand_over(driver: Driver) -> None:
     # hand over an absent player: only after the time limit
     reply = await driver.answer(await driver.slash("kick", {"player": fake.user("bob")}, user="alice",
                                                    locale="en-US"))
-    assert reply.text.startswith("Bob's seat can be handed to the computer only after")
+    assert reply.text.startswith("Bob’s seat can be handed to the computer only after")
     assert fake.dm_messages("bob")
 
 

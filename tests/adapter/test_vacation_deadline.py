@@ -143,7 +143,7 @@ async def test_a_deadline_warns_then_the_computer_moves_and_the_third_time_takes
             break
         await channel_post(driver, f"{name} ran out of time; the computer moved for them ({timeouts[user]} of 3)")
         await driver.settle()
-    await channel_post(driver, f"After 3 turns out of time, the computer plays {name}'s seat from now on")
+    await channel_post(driver, f"After 3 turns out of time, the computer plays {name}’s seat from now on")
     seat = next(s for s in driver.info().seats if s.user_id == driver.fake.user(user).id)
     assert seat.away
 

@@ -396,5 +396,5 @@ def test_describe_move() -> None:
     assert (describe_move("build 4", "fr", names, 0, built=("house", 1, False))
             == "Ada construit une maison sur l’emplacement 4 (+1) pendant le double tour")
     assert (describe_move("road 9", "en", names, 0, built=("house", 1, True))
-            == "Ada plays a road card and builds a house beside another player's building on site 9 (share right, +1)")
+            == "Ada plays a road card and builds a house beside another player’s building on site 9 (share right, +1)")
     assert describe_move("discard", "en", names, 0) == "Ada puts a scoring card back in the box, unseen"

@@ -4,7 +4,8 @@
 - a relative time (Discord's ``<t:…:R>``, "3 hours ago" / "vor 3 Stunden" / "il y a 3 heures") is never glued
   into since/until wording ("since 3 hours ago", „seit vor 3 Stunden“, « jusqu'à dans 6 heures »);
 - every ``/santacruz <name> [option:value]`` a text names is a command (and option) the cog registers;
-- French speaks to the player as *tu* (no *vous*) and has one apostrophe, the typographic ’;
+- French speaks to the player as *tu* (no *vous*); French and English have one apostrophe, the typographic ’
+  (English quotes with “ ” already);
 - one term per thing: the scoring card is named as the rules name it, not like the bird chips;
 - a full lobby suggests removing a computer seat only when there is one.
 """
@@ -41,8 +42,9 @@ GLUED = re.compile(r"\b(?:since|until|till|seit|bis|ab|depuis|jusqu[’']\s*(?:�
 """A relative time inside since/until wording."""
 NAMED_COMMAND = re.compile(r"/santacruz ([a-z][a-z_-]*)((?: [a-z_]+:[^\s`]+)*)")
 FORMAL_FRENCH = re.compile(r"\b(?:vous|votre|vos)\b", re.IGNORECASE)
-STRAIGHT_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=\w)")
-"""An apostrophe between letters (``l'emplacement``); quotes around terminal words (``'help'``) are not one."""
+STRAIGHT_APOSTROPHE = re.compile(r"(?<=[^\W\d_]|\})'(?=\w)")
+"""An apostrophe after a letter or a placeholder (``l'emplacement``, ``{name}'s``); quotes around terminal words
+(``'help'``) are not one."""
 
 
 def catalogue_texts(lang: str | None = None) -> list[tuple[str, str, str]]:
@@ -115,6 +117,14 @@ def test_french_says_tu_and_uses_one_apostrophe() -> None:
     straight = [f"{key}: {text}" for _, key, text in french if STRAIGHT_APOSTROPHE.search(text)]
     assert not straight, "French apostrophes are ’:\n" + "\n".join(straight)
     assert sum("’" in text for _, _, text in french) > 100
+
+
+def test_english_uses_one_apostrophe() -> None:
+    english = catalogue_texts("en")
+    straight = [f"{key}: {text}" for _, key, text in english
+                if any(STRAIGHT_APOSTROPHE.search(part) for part in re.split(r"`[^`]*`", text))]
+    assert not straight, "English apostrophes are ’ (outside `code`):\n" + "\n".join(straight)
+    assert sum("’" in text for _, _, text in english) > 30
 
 
 def test_the_scoring_card_is_named_as_the_rules_name_it() -> None:
