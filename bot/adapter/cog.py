@@ -10,7 +10,7 @@ handlers answer the user ephemerally in the user's language and hand everything 
   turn, or as the ephemeral answer of ``/santacruz hand`` when their DMs are closed;
 * ``bot.adapter.background``: computer moves, turn reminders, restart recovery and shutdown;
 * ``bot.adapter.gone_channels``: a deleted channel or thread, or a server the bot left, ends its games (the
-  listeners below); "Keep it open" under a stale game's notice is a game button like the lobby's;
+  listeners below); "Keep it open" under an idle game's notice is a game button like the lobby's;
 * ``bot.adapter.errors``: the words for every refusal (:meth:`SantaCruzCog.handle_error` sends them);
 * ``bot.adapter.options``: autocomplete and reading typed options; ``bot.host.pictures``: rendering off the event loop.
 
@@ -569,7 +569,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         self.publisher.queue_abandoned(info)
 
     async def _button_keepopen(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Under a stale game's notice: anyone seated keeps the game open (the notice loses its button)."""
+        """Under an idle game's notice: anyone seated keeps the game open (the notice loses its button)."""
         info = self._game(game_id)
         await self.host.stale.keep_open(info.channel_id, interaction.user.id, game_id)
         await interaction.response.edit_message(

@@ -1,35 +1,34 @@
 """What a game's channel (and its players, by DM) is told after the host stored a change: the outbox dispatcher.
 
-The host writes the posts and DMs a change owes (its deliveries) in the change's own transaction; here
-each channel's :class:`Outbox` task delivers its pending rows in the order they were written, marks each
-done, and after a passing failure (5xx, timeout, connection error) tries it again with an exponential
-backoff, without holding up any other channel. At start-up the outboxes simply resume from the database,
-however long the bot was down. Each move gets its own post (its own events and the picture of its own
-position, both from the delivery's payload); a DM reads the hand from the host when it is sent.
+The host writes the posts and DMs a change owes (its deliveries) in the change's own transaction; here each
+channel's :class:`Outbox` task delivers its pending rows in the order they were written (up to :data:`BATCH` from
+one read), marks each done, and after a passing failure (5xx, timeout, connection error) tries it again with an
+exponential backoff, without holding up any other channel. At start-up the outboxes simply resume from the database,
+however long the bot was down. Each move gets its own post (its own events and the picture of its own position, both
+from the delivery's payload); a DM reads the hand from the host when it is sent.
 
-What a delivery becomes is the host's decision (``host.delivery_step``, :mod:`bot.host.outbox`): send it, skip it
-(a turn that has passed, turn DMs turned off, a later DM showing the same hand), hold a DM for the end of its
-player's quiet hours, or gather every DM held for a player into ONE DM (the games waiting for them, with the
-controls of the latest standing turn); a post names the players in their quiet hours without pinging them. Here
-each step is drawn and sent. The sweep (or a change of settings) wakes the channels whose held DMs are due.
+What a delivery becomes is the host's decision (``host.delivery_step``, :mod:`bot.host.outbox`): send it, skip it (a
+turn that has passed, turn DMs turned off, a later DM showing the same hand), hold a DM for the end of its player's
+quiet hours, or gather every DM held for a player into ONE DM (the games waiting for them, with the controls of the
+latest standing turn); a post names the players in their quiet hours without pinging them. Here each step is drawn
+and sent. The sweep (or a change of settings) wakes the channels whose held DMs are due.
 
 The channel speaks the game's language: ONE message per turn, as the host wrote it (in Components V2,
 ``bot.adapter.posts``: events in words, the public board picture, a mention of the player to move, *My cards* and
 *Undo*; the previous post loses its *Undo* when the next comes; an undo edits the post of the move it takes back),
-the start, seat changes, an abandoned game, and the game over with the animated replay of the whole game in the
-same gallery (drawn in the render worker pool; a message of its own only if it does not fit). The game-over
-post's message id is recorded with its delivery, so that ``/santacruz history`` links to it. Without the
-Attach Files permission a post goes without its picture, without Send Messages the players go on by DM;
-either way the opener is told once. A post answered 404 Unknown Channel or Unknown Guild means the channel is
-gone: the delivery is given up and :attr:`Publisher.on_channel_gone` ends the channel's game
-(``bot.adapter.gone_channels``). A post answered 403 Missing Access asks Discord whether the bot is still in the
-server: removed (Discord answers so before the gateway's GUILD_DELETE arrives), the channel is gone as well, quietly;
-still there, the post is tried once more after the backoff (GUILD_DELETE gives it up meanwhile) before the opener is
-asked for the permission. A stale table's post (a closed lobby, the "Keep it open" notice, the abandonment)
-is a delivery like the others; a closed lobby's message loses its buttons. The lobby message is kept up to date by
-the same task, coalesced:
-only the newest lobby state is drawn, however many clicks came meanwhile. No acknowledgement waits for
-any of this: the ``queue_*`` methods are synchronous and only wake the channel's task.
+the start, seat changes, an abandoned game, and the game over with the animated replay of the whole game in the same
+gallery (drawn in the render worker pool; a message of its own only if it does not fit). The game-over post's
+message id is recorded with its delivery, so that ``/santacruz history`` links to it. Without the Attach Files
+permission a post goes without its picture, without Send Messages the players go on by DM; either way the opener is
+told once. A post answered 404 Unknown Channel or Unknown Guild means the channel is gone: the delivery is given up
+and :attr:`Publisher.on_channel_gone` ends the channel's game (``bot.adapter.gone_channels``). A post answered 403
+Missing Access asks Discord whether the bot is still in the server: removed (Discord answers so before the gateway's
+GUILD_DELETE arrives), the channel is gone as well, quietly; still there, the post is tried once more after the
+backoff (GUILD_DELETE gives it up meanwhile) before the opener is asked for the permission. An idle table's post (a
+closed lobby, the "Keep it open" notice, the abandonment) is a delivery like the others; a closed lobby's message
+loses its buttons. The lobby message is kept up to date by the same task, coalesced: only the newest lobby state is
+drawn, however many clicks came meanwhile. No acknowledgement waits for any of this: the ``queue_*`` methods are
+synchronous and only wake the channel's task.
 """
 
 from __future__ import annotations
@@ -422,7 +421,7 @@ class Publisher:
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
 
     async def _post_stale(self, delivery: Delivery, quiet: frozenset[int], nonce: str | None = None) -> str | None:
-        """A stale table's post: the notice with its "Keep it open" button, pinging the players not in their quiet
+        """An idle table's post: the notice with its "Keep it open" button, pinging the players not in their quiet
         hours (the others are named); a closed lobby's message loses its buttons."""
         what, locale = delivery.payload["what"], str(delivery.payload["locale"])
         view = keep_open_view(delivery.game_id, locale) if what == NOTICE else None

@@ -270,7 +270,7 @@ def abandon_view(game_id: int, locale: str) -> discord.ui.View:
 
 
 def keep_open_view(game_id: int, locale: str) -> discord.ui.View:
-    """Under the notice of a stale game: "Keep it open" (anyone seated)."""
+    """Under the notice of an idle game: "Keep it open" (anyone seated)."""
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(game_id, "keepopen", label=t("bot.button.keep_open", locale),
                              style=discord.ButtonStyle.primary))
