@@ -57,6 +57,8 @@ from i18n import LOCALES
 
 log = logging.getLogger(__name__)
 
+ARM_BATCH: Final = 200
+"""Games whose missing timers one start-up transaction sets (:meth:`Games.arm_missing`)."""
 MAX_PLAYERS: Final = 4
 OUTDATED: Final = "host.error.stale"
 """A change whose game another process changed first, refused as an outdated button or command."""
@@ -259,17 +261,36 @@ class Games:
     async def arm_missing(self, of: str, change_for: Callable[[Table, set[str]], Change | None]) -> int:
         """At start-up: write ``change_for(table, the kinds of its pending timers)`` to every loaded open game it
         gives a change for (setting the ``of`` timers of games stored before they had them); how many were armed.
-        A database failure is logged: those games get them at the next start (or their next change)."""
+        They are written :data:`ARM_BATCH` games to a transaction (the first start after an upgrade may arm a
+        thousand); a batch the database refuses (another process armed one of its games first) is written game by
+        game. A database failure is logged: those games get them at the next start (or their next change)."""
         try:
             pending = await self.store.pending_timer_kinds()  # one read for every game, not one per game
         except StorageFailed as exc:
             log.warning("could not read the pending timers (%s); the %s timers are checked at the next start", exc, of)
             return 0
+        owed = [(table, change) for table in list(self.tables.values()) if table.status in OPEN_STATUSES
+                and (change := change_for(table, pending.get(table.id, set()))) is not None]
         armed = 0
-        for table in list(self.tables.values()):
-            change = change_for(table, pending.get(table.id, set())) if table.status in OPEN_STATUSES else None
-            if change is None:
-                continue
+        for start in range(0, len(owed), ARM_BATCH):
+            armed += await self._arm(of, owed[start:start + ARM_BATCH])
+        if armed:
+            log.info("set the %s timers of %d games stored without them", of, armed)
+        return armed
+
+    async def _arm(self, of: str, owed: list[tuple[Table, Change]]) -> int:
+        """Write one batch of :meth:`arm_missing` in one transaction, else game by game; how many were armed."""
+        try:
+            versions = await self.store.apply_all([(table.id, change, table.version) for table, change in owed],
+                                                  now=self._clock())
+        except (StaleGame, MoveConflict, StorageFailed) as exc:
+            log.info("setting the %s timers of %d games at once failed (%s); one game at a time", of, len(owed), exc)
+        else:
+            for (table, change), version in zip(owed, versions, strict=True):
+                self.adopt(table, change.columns, version)
+            return len(owed)
+        armed = 0
+        for table, change in owed:
             try:
                 await self.write(table, change)
             except HostError as exc:
@@ -277,8 +298,6 @@ class Games:
                             table.id, of, exc)
                 continue
             armed += 1
-        if armed:
-            log.info("set the %s timers of %d games stored without them", of, armed)
         return armed
 
     async def create(self, table: Table, timers: Sequence[NewTimer]) -> TableInfo:

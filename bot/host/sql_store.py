@@ -144,25 +144,19 @@ class SqlStore(ABC):
 
         ``expect_version``: write only if the game is still at that version, else :class:`StaleGame`; a clash on the
         move's number or interaction is a :class:`MoveConflict`; a timer done already is a :class:`StaleGame`."""
+        (version,) = await self.apply_all([(game_id, change, expect_version)], now=now)
+        return version
+
+    async def apply_all(self, changes: Sequence[tuple[int, Change, int | None]], *, now: float) -> list[int | None]:
+        """Write several games' changes (``(game id, change, expected version)``, each as :meth:`apply` writes it) in
+        ONE transaction: all of them, or none when any is refused (:class:`StaleGame`, :class:`MoveConflict`). Their
+        new versions, in order. Start-up uses it to set the timers of many games stored without them at once."""
         try:
             async with self._write() as db:
-                if change.timer is not None and not await db.execute(
-                        "UPDATE timers SET done_at = ? WHERE id = ? AND done_at IS NULL", now, change.timer):
-                    raise StaleGame(f"timer {change.timer} is done already")
-                move = change.move
-                if move is not None:
-                    await db.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                     move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
-                                     move.created_at)
-                version = await _update(db, game_id, now, change.columns, expect_version) if change.touches_game \
-                    else None
-                await _add_deliveries(db, game_id, now, change.deliveries)
-                await _set_timers(db, game_id, now, change.timers, change.cancel_timers)
-                if change.results:
-                    await history_store.write_results(db, change.results, now)
-                return version
+                return [await _apply(db, game_id, change, now, expect) for game_id, change, expect in changes]
         except KeyClash as exc:
-            raise MoveConflict(f"game {game_id}: the move or its interaction is stored already") from exc
+            games = ", ".join(str(game_id) for game_id, _, _ in changes)
+            raise MoveConflict(f"game {games}: the move or its interaction is stored already") from exc
 
     async def update_game(self, game_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
                           timers: Sequence[NewTimer] = (), cancel_timers: Sequence[str] = (),
@@ -444,6 +438,24 @@ class SqlStore(ABC):
 
 
 # ---------------------------------------------------------------------- the pieces of a write
+
+
+async def _apply(db: Db, game_id: int, change: Change, now: float, expect_version: int | None) -> int | None:
+    """One game's change inside a write transaction (see :meth:`SqlStore.apply`); its new version."""
+    if change.timer is not None and not await db.execute(
+            "UPDATE timers SET done_at = ? WHERE id = ? AND done_at IS NULL", now, change.timer):
+        raise StaleGame(f"timer {change.timer} is done already")
+    move = change.move
+    if move is not None:
+        await db.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
+                         move.created_at)
+    version = await _update(db, game_id, now, change.columns, expect_version) if change.touches_game else None
+    await _add_deliveries(db, game_id, now, change.deliveries)
+    await _set_timers(db, game_id, now, change.timers, change.cancel_timers)
+    if change.results:
+        await history_store.write_results(db, change.results, now)
+    return version
 
 
 async def _update(db: Db, game_id: int, now: float, columns: Mapping[str, Any], expect_version: int | None) -> int:

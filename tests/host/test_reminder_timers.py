@@ -111,3 +111,37 @@ async def test_a_game_stored_without_its_reminder_timer_gets_it_once_at_start_up
     assert [t.kind for t in await store.timers(game_id)].count(REMINDER) == 1
     assert await race(two, three) == 1
     assert await reminders(two, game_id) == [(first, 0)]
+
+
+async def test_missing_timers_are_set_in_one_batch_and_game_by_game_when_another_process_came_first(
+        database: Any, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("INFO", logger="bot.host.games")
+    clock = Clock()
+    host = await host_on(database, clock)
+    channels = [CH + k for k in range(3)]
+    for channel in channels:
+        await host.open(channel, GUILD, ADA + channel, "Ada")
+        await host.join(channel, BO + channel, "Bo")
+        await host.start(channel, ADA + channel)
+    games = [host.info(channel).game_id for channel in channels]  # type: ignore[union-attr]
+    store = host.games.store
+    for game_id in games:  # as stored before the timers
+        await store.apply(game_id, Change(cancel_timers=[REMINDER]), now=clock.now)
+    restarted = await host_on(database, clock)  # one batch sets all three
+    for game_id in games:
+        assert [t.kind for t in await store.timers(game_id)].count(REMINDER) == 1
+    assert "set the reminder timers of 3 games" in caplog.text and "one game at a time" not in caplog.text
+    versions = [restarted.games.of_game(g).version for g in games]  # type: ignore[union-attr]
+
+    for game_id in games:
+        await store.apply(game_id, Change(cancel_timers=[REMINDER]), now=clock.now)
+    for channel in channels:
+        await restarted.refresh(channel)  # this process holds every game as stored now ...
+    await store.apply(games[1], Change(), now=clock.now)  # ... but another process changed the middle one since
+    armed = await restarted.reminders.arm_missing()  # the batch is refused whole, then written game by game
+    assert armed == 2 and "3 games at once failed" in caplog.text
+    kinds = [[t.kind for t in await store.timers(g)].count(REMINDER) for g in games]
+    assert kinds == [1, 0, 1]  # the middle game gets its timer at the next start (or its next change)
+    assert restarted.games.of_game(games[0]).version > versions[0]  # type: ignore[union-attr]
+    assert (await host_on(database, clock)).info(channels[1]) is not None
+    assert [t.kind for t in await store.timers(games[1])].count(REMINDER) == 1
