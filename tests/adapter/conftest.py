@@ -16,6 +16,7 @@ import pytest
 import pytest_asyncio
 
 from bot.adapter.client import SantaCruzBot, create_bot
+from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage, InteractionHandle
 from tests.fakediscord.remote import slash_for_move
@@ -24,6 +25,15 @@ TIMEOUT = 60.0
 """Generous: the machine may be slow and busy."""
 CAPTURED = ("discord", "bot")
 """Loggers whose ERROR records fail a test: discord.py's and the bot's own."""
+
+
+@pytest.fixture
+async def store(pg_url: str) -> AsyncIterator[PostgresStore]:
+    """The test's own connection to the PostgreSQL database the bot processes share (migrated by it first, as the
+    bots will find it): the multi-process tests read the games and deliveries through it."""
+    opened = await PostgresStore.open(pg_url)
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture

@@ -18,12 +18,10 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import Counter
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import asyncpg
-import pytest
 
 from bot.adapter.texts import channel_link
 from bot.host.postgres_store import PostgresStore
@@ -40,14 +38,6 @@ KILL_AT = 6
 """The killed process's game is this many moves in when its process dies."""
 WHILE_DEAD = 2
 """Moves made by DM in the killed process's game while it is down (handled by the shard-0 process)."""
-
-
-@pytest.fixture
-async def store(pg_url: str) -> AsyncIterator[PostgresStore]:
-    """The test's own connection to the bots' database (migrated by it first, as the bots will find it)."""
-    opened = await PostgresStore.open(pg_url)
-    yield opened
-    await opened.close()
 
 
 def move_posts(fake: FakeDiscord, channel: FakeChannel, game_id: int) -> Counter[int]:

@@ -13,11 +13,8 @@ The processes sweep only once an hour here, so that nothing but the code under t
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.host.postgres_store import PostgresStore
 from engine import Game, parse_move
@@ -29,14 +26,6 @@ from tests.fakediscord.remote import RemoteTable, poll
 
 SINGLE_CARDS = ("ship", "river", "road")
 CHOICES_MAX = 25
-
-
-@pytest.fixture
-async def store(pg_url: str) -> AsyncIterator[PostgresStore]:
-    """The test's own connection to the bots' database (migrated by it first, as the bots will find it)."""
-    opened = await PostgresStore.open(pg_url)
-    yield opened
-    await opened.close()
 
 
 NO_SWEEP = {"SWEEP_SECONDS": "3600"}
