@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.host.settings import Settings
-from engine import SINGLE_BUILDS, parse_move
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, InteractionHandle, patch_discord, run_bot
+from tests.fakediscord.remote import slash_for_move
 
 TIMEOUT = 120.0
 LOAD_BEFORE = os.getloadavg()[0]
@@ -167,19 +167,7 @@ class Table:
                 custom_id = f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}"
                 handle = await self.fake.click_button(dm, custom_id, user=user)
         else:
-            m = parse_move(move)
-            if m.verb == "land":
-                command, options = "land", {"site": m.site}
-            elif m.verb in SINGLE_BUILDS:
-                command, options = "build", {"card": m.verb, **({"site": m.site} if m.site is not None else {})}
-            elif m.verb == "double":
-                command, options = "build", {"card": "double", "kind": m.kind}
-            elif m.verb == "build":
-                command, options = "build", {"site": m.site}
-            elif m.verb == "score":
-                command, options = "score", {"card": m.card}
-            else:
-                command, options = "choose", {"option": move}
+            command, options = slash_for_move(move)
             handle = await self.fake.slash_command(f"santacruz {command}", options, user=user, channel=self.channel)
         await self.acked(handle, figures)
         callback = await handle.wait_for_callback(timeout=TIMEOUT)
