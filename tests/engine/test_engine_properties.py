@@ -134,14 +134,14 @@ def run_checks(n: int, seed: int, draft: bool, picks: list[int], deep: bool, fin
 
 
 def check_replay(game: Game, looked: dict[int, str]) -> None:
-    """Replaying the game's moves from its seed gives the same JSON at every position in ``looked``."""
+    """Replaying the game's moves from its seed gives the same JSON at every position in ``looked`` (the final one
+    among them: :func:`run_checks` always looks there)."""
     again = new_game(game.names, game.seed, draft=game.draft)
     moves = [m for _, m in game.moves]
     for count, move in enumerate(moves, start=1):
         again.apply(move)
         if count in looked:
             assert again.to_json() == looked[count], f"the replay differs after {count} moves"
-    assert replay(game.names, game.seed, moves, draft=game.draft).to_json() == game.to_json()
 
 
 def check_deep(game: Game, rng: random.Random) -> str:
