@@ -104,18 +104,17 @@ class Computers:
 
     def _computer_turn(self, channel_id: int) -> tuple[Table, int] | None:
         """The table and seat when a computer is to move in the channel's running game."""
-        table = self.games.tables.get(channel_id)
-        if table is None or table.status != "running" or table.game is None or deadlines.paused(table.seats):
+        table = self.games.live(channel_id)
+        if table is None or deadlines.paused(table.seats):
             return None
-        seat = table.game.to_move
+        seat = table.playing.to_move
         if seat is None or not table.seats[seat].computer_plays:
             return None
         return table, seat
 
     async def _computer_move(self, channel_id: int, table: Table, seat: int) -> MoveResult | None:
         """Think about ``seat``'s move outside the lock, then store it; ``None`` if the game moved meanwhile."""
-        game, seq = table.game, table.seq
-        assert game is not None
+        game, seq = table.playing, table.seq
         text = await self.choice(table, seat)
         async with self.games.change(channel_id):
             turn = self._computer_turn(channel_id)
@@ -129,8 +128,7 @@ class Computers:
     async def choice(self, table: Table, seat: int) -> str:
         """The computer's move for ``seat`` in the table's position now (thought about in the worker pool, without
         the channel's lock; a legal one: an illegal choice falls back to a random move, logged)."""
-        game, seq = table.game, table.seq
-        assert game is not None
+        game, seq = table.playing, table.seq
         view = game.view(seat)
         strength = table.seats[seat].strength or self.settings.ai_strength
         ai_seed = (table.seed + 7919 * seq) % (1 << 62)

@@ -115,10 +115,8 @@ class Deadlines:
 
     def _current(self, timer: TimerRow) -> Table | None:
         """The timer's table if the turn it was set for is still on and its deadline runs, else ``None``."""
-        table = self.games.of_game(timer.game_id)
-        if table is None or table.status != "running" or table.game is None:
-            return None
-        if table.seq != timer.payload.get("seq") or runs_for(table.seats, table.game) != timer.seat:
+        table = self.games.live(timer.channel_id, timer.game_id)
+        if table is None or table.seq != timer.payload.get("seq") or runs_for(table.seats, table.playing) != timer.seat:
             return None
         return table
 
@@ -143,8 +141,8 @@ class Deadlines:
         if table is None:
             await self.games.finish_timer(timer.game_id, timer.id, now)
             return None
-        game, seat = table.game, timer.seat
-        assert game is not None and seat is not None
+        game, seat = table.playing, timer.seat
+        assert seat is not None  # a deadline runs for a seat
         text = await self._choose(table, seat)
         async with self.games.change(timer.channel_id):
             if self._current(timer) is not table or table.game is not game:

@@ -100,6 +100,14 @@ class Games:
         """The table of a game this process has loaded, else ``None``."""
         return next((t for t in self.tables.values() if t.id == game_id), None)
 
+    def live(self, channel_id: int, game_id: int | None = None) -> Table | None:
+        """The channel's running table (of ``game_id``, if given) with its game in memory (:attr:`Table.playing`),
+        else ``None``: for questions and timers, where no refusal is due."""
+        table = self.tables.get(channel_id)
+        if table is None or table.status != "running" or table.game is None:
+            return None
+        return table if game_id is None or table.id == game_id else None
+
     def info(self, channel_id: int) -> TableInfo | None:
         table = self.tables.get(channel_id)
         return table.info() if table is not None else None
@@ -158,6 +166,20 @@ class Games:
         if seat is None:
             raise HostError("host.error.not_seated")
         return seat
+
+    @staticmethod
+    def check_turn(table: Table, seat: int, refusal: str = "host.error.not_your_turn") -> Game:
+        """The table's running game if ``seat``'s person is to move in it themselves: else ``on_vacation`` (the
+        computer plays for them), ``you_are_away``, or ``refusal`` naming who is to move."""
+        if table.seats[seat].vacation_state == "computer":
+            raise HostError("host.error.on_vacation")
+        if table.seats[seat].away:
+            raise HostError("host.error.you_are_away")
+        game = table.playing
+        if game.to_move != seat:
+            assert game.to_move is not None  # a running game always has someone to move
+            raise HostError(refusal, name=table.seats[game.to_move].name)
+        return game
 
     @staticmethod
     def check_opener(table: Table, user_id: int, can_manage: bool) -> None:

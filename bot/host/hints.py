@@ -77,9 +77,7 @@ class Hints:
         """The coach's advice for the user's seat, if they may ask now (see the module docstring). ``game_id`` and
         ``expected_seq`` (a *Hint* button's) refuse a click on an outdated turn DM."""
         table, seat = self._asker(channel_id, user_id, game_id, expected_seq)
-        game = table.game
-        assert game is not None
-        seq = table.seq
+        game, seq = table.playing, table.seq
         advice = await self._advice(table, seat, seq)
         current = self.games.tables.get(channel_id)
         if current is not table or table.game is not game or table.seq != seq:
@@ -96,16 +94,7 @@ class Hints:
         if not table.options.hints:
             raise HostError("host.error.hints_off")
         self.play.check_not_paused(table)
-        place = table.seats[seat]
-        if place.vacation_state == "computer":
-            raise HostError("host.error.on_vacation")
-        if place.away:
-            raise HostError("host.error.you_are_away")
-        assert table.game is not None
-        to_move = table.game.to_move
-        if to_move != seat:
-            assert to_move is not None
-            raise HostError("host.error.hint_not_your_turn", name=table.seats[to_move].name)
+        self.games.check_turn(table, seat, "host.error.hint_not_your_turn")
         return table, seat
 
     async def _advice(self, table: Table, seat: int, seq: int) -> Advice:
@@ -113,8 +102,7 @@ class Hints:
         known = self._asked.get(table.id)
         if known is not None and known[:2] == (seq, seat) and not (known[2].done() and known[2].exception()):
             return await asyncio.shield(known[2])
-        assert table.game is not None
-        view = table.game.view(seat)  # the asker's own view: the coach never knows what they may not know
+        view = table.playing.view(seat)  # the asker's own view: the coach never knows what they may not know
         seed = (table.seed + _SEED_STEP * seq) % (1 << 62)
         task = asyncio.ensure_future(self._think(table.id, view, seed))
         self._asked[table.id] = (seq, seat, task)

@@ -51,16 +51,7 @@ class Play:
         """
         async with self.games.change(channel_id):
             table, seat = await self._acting_seat(channel_id, user_id, interaction_id, game_id, expected_seq)
-            if table.seats[seat].vacation_state == "computer":
-                raise HostError("host.error.on_vacation")
-            if table.seats[seat].away:
-                raise HostError("host.error.you_are_away")
-            game = table.game
-            assert game is not None
-            to_move = game.to_move
-            if to_move != seat:
-                assert to_move is not None
-                raise HostError("host.error.not_your_turn", name=table.seats[to_move].name)
+            game = self.games.check_turn(table, seat)
             try:
                 text = str(parse_move(move))
                 new = game.clone()
@@ -77,8 +68,7 @@ class Play:
         has moved on (``stale``)."""
         async with self.games.change(channel_id):
             table, seat = await self._acting_seat(channel_id, user_id, interaction_id, game_id, expected_seq)
-            game = table.game
-            assert game is not None
+            game = table.playing
             refusal = takeback.undo_refusal(table.log, game, user_id)
             if refusal is not None:
                 raise HostError(refusal)
@@ -105,16 +95,12 @@ class Play:
         Nothing is final when the moves are not the user's to make now (playing them is refused with the reason)."""
         if not self.legal_moves(channel_id, user_id):
             return takeback.Risk(tuple(moves))
-        game = self.games.tables[channel_id].game
-        assert game is not None
-        return takeback.move_risk(game, moves)
+        return takeback.move_risk(self.games.tables[channel_id].playing, moves)
 
     def undoable_by(self, channel_id: int) -> int | None:
         """The person who may take the channel's last move back now (the *Undo* button is theirs), or ``None``."""
-        table = self.games.tables.get(channel_id)
-        if table is None or table.status != "running" or table.game is None:
-            return None
-        return takeback.undo_owner(table.log, table.game)
+        table = self.games.live(channel_id)
+        return takeback.undo_owner(table.log, table.playing) if table is not None else None
 
     async def commit(self, table: Table, new: Game, seat: int, user_id: int | None, text: str,
                       interaction_id: int | None, events: list[Event], *,
@@ -124,19 +110,19 @@ class Play:
         """Store the move, the new state, the deliveries it owes (``notices`` first) and the next turn's deadline
         timers in one transaction (with the ``timer`` that made it, done), then adopt them; answer for the cog.
         ``seats``: the seats as the move leaves them (a deadline's hand-over), default unchanged."""
-        assert table.game is not None
+        old = table.playing
         now = self._clock() if now is None else now
         row = MoveRow(table.id, table.seq + 1, seat, user_id, text, interaction_id, now)
         status = "over" if new.is_over() else "running"
         after = replace(table, seats=seats) if seats is not None else table
         reminder, reminders = self.reminders.timers(after, new, row.seq, now)
-        if undone is None and table.game.pending is not None:  # the last build(s) of a double move: one post
+        if undone is None and old.pending is not None:  # the last build(s) of a double move: one post
             events = self._turn_events(table, new)
         result = self._move_result(after, new, row, seat, user_id, text, events, undone, table.options.replay,
                                    table.options.hints)
         await self.games.write(table, Change(
             {"status": status, "last_move_at": now, "next_reminder_at": reminder}, row,
-            deliveries=[*notices, *_unasked(move_deliveries(result, post=owes_post(table.game, new, undone)),
+            deliveries=[*notices, *_unasked(move_deliveries(result, post=owes_post(old, new, undone)),
                                             result, user_id, undone)],
             results=self._results(table, new, now) if status == "over" else [],
             cancel_timers=[*deadlines.KINDS, *IDLE_KINDS, *REMINDER_KINDS],
@@ -174,8 +160,7 @@ class Play:
         """The answer for the cog (and the payload of the move's post), before the move is stored. ``events``: the
         whole turn's (they also become the view's, which the picture sums up); ``replay``: the game's options ask
         for the animated replay at game over; ``hints``: the game has hints on (its post says so)."""
-        old = table.game
-        assert old is not None
+        old = table.playing
         changed = tuple(s for s in range(len(table.seats)) if _secret(old, s) != _secret(new, s))
         dealt = {e.get("seat") for e in events if e["type"] in _DEALT}
         # a person's own move (or undo) changes only what they did: no DM for it, unless a card was dealt to them
@@ -219,10 +204,9 @@ class Play:
             table = self.games.running(channel_id)
             self.games.check_opener(table, user_id, can_manage)
             seat = self.games.seated(table, target_user_id)
-            assert table.game is not None
             hours = table.options.away_hours
             since = table.last_move_at if table.last_move_at is not None else table.created_at
-            if table.game.to_move != seat or self._clock() - since < hours * HOUR:
+            if table.playing.to_move != seat or self._clock() - since < hours * HOUR:
                 raise HostError("host.error.not_overdue", name=table.seats[seat].name, hours=f"{hours:g}")
             return await self._set_away(table, seat, True)
 
@@ -231,12 +215,12 @@ class Play:
         if place.away == away:
             raise HostError("host.error.already_away" if away else "host.error.not_away")
         user_id = place.user_id
-        assert table.game is not None and user_id is not None
+        assert user_id is not None  # a person's seat
         seats = list(table.seats)
         seats[seat] = place = replace(place, away=away)
         changed = replace(table, seats=seats)
-        reminder, reminders = self.reminders.timers(table, table.game, table.seq, self._clock(), seats)
-        to_move = table.game.to_move
+        reminder, reminders = self.reminders.timers(table, table.playing, table.seq, self._clock(), seats)
+        to_move = table.playing.to_move
         change = SeatChange(info=replace(changed, next_reminder_at=reminder).info(), seat=seat, name=place.name,
                             user_id=user_id, away=away,
                             computer_to_move=to_move is not None and seats[to_move].computer_plays)
@@ -271,14 +255,12 @@ class Play:
     def legal_moves(self, channel_id: int, user_id: int, prefix: str = "") -> list[str]:
         """The user's legal moves now (for autocomplete and buttons): empty unless it is their turn and
         they play their seat themselves. ``prefix`` filters by the start of the notation."""
-        table = self.games.tables.get(channel_id)
-        if table is None or table.status != "running" or table.game is None:
-            return []
-        seat = table.seat_of(user_id)
-        if seat is None or table.seats[seat].computer_plays or table.game.to_move != seat:
+        table = self.games.live(channel_id)
+        seat = table.seat_of(user_id) if table is not None else None
+        if table is None or seat is None or table.seats[seat].computer_plays or table.playing.to_move != seat:
             return []
         prefix = prefix.strip().lower()
-        return [m for m in map(str, table.game.legal_moves()) if m.lower().startswith(prefix)]
+        return [m for m in map(str, table.playing.legal_moves()) if m.lower().startswith(prefix)]
 
 
 def _unasked(owed: list[NewDelivery], result: MoveResult, user_id: int | None,

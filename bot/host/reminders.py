@@ -94,9 +94,9 @@ class Reminders:
 
     def _current(self, timer: TimerRow) -> Table | None:
         """The timer's table if the turn it was set for is still on, a person's to make, else ``None``."""
-        table = self.games.tables.get(timer.channel_id)
-        if (table is None or table.id != timer.game_id or table.status != "running" or table.game is None
-                or table.seq != timer.payload.get("seq") or timer.seat is None or table.game.to_move != timer.seat):
+        table = self.games.live(timer.channel_id, timer.game_id)
+        if (table is None or table.seq != timer.payload.get("seq") or timer.seat is None
+                or table.playing.to_move != timer.seat):
             return None
         seat = table.seats[timer.seat]
         if seat.computer_plays or seat.user_id is None or seat.user_id != timer.user_id:

@@ -448,6 +448,17 @@ class Table:
         self.packed = zlib.compress(self.game.to_json().encode())
         self.game, self.log = None, []
 
+    @property
+    def playing(self) -> Game:
+        """The running game in memory (a running table always has one; an unloaded one has ended)."""
+        assert self.game is not None, f"table {self.id} has no game in memory"
+        return self.game
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move in the running game, else ``None``."""
+        return self.game.to_move if self.game is not None and self.status == "running" else None
+
     def current_game(self) -> Game | None:
         """The game: the one in memory, or rebuilt from the snapshot of an unloaded table."""
         if self.game is None and self.packed is not None:
@@ -477,7 +488,7 @@ class Table:
             draft=self.options.draft,
             locale=self.options.locale,
             seq=self.seq,
-            to_move=self.game.to_move if self.game is not None and self.status == "running" else None,
+            to_move=self.to_move,
             created_at=self.created_at,
             last_move_at=self.last_move_at,
             deadline_hours=self.options.deadline_hours,

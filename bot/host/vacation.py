@@ -295,7 +295,7 @@ class Vacations:
         ended = with_vacation(seats, seat, None)
         alone = not any(s.vacation is not None for s in ended)  # no other vacation's timers to keep
         plan = _Plan(ended, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=(VOTE, END) if alone else ())
-        to_move = table.game.to_move if table.game is not None else None
+        to_move = table.to_move
         if to_move is not None and not plan.seats[to_move].computer_plays and (
                 to_move == seat or deadlines.paused(seats)):
             user_id = plan.seats[to_move].user_id
@@ -339,7 +339,7 @@ class Vacations:
     @staticmethod
     def _change(game_id: int, channel_id: int, seat: int, seats: list[Seat], table: Table) -> VacationChange:
         vacation = vacation_of(seats[seat])
-        to_move = table.game.to_move if table.game is not None else None
+        to_move = table.to_move
         computer_to_move = (to_move is not None and seats[to_move].computer_plays
                             and not deadlines.paused(seats))
         return VacationChange(game_id=game_id, channel_id=channel_id, seat=seat, name=seats[seat].name,
