@@ -354,28 +354,29 @@ class Games:
         """The table of a stored game; ``None`` when it cannot be played on (then it leaves memory and is
         quarantined)."""
         try:
-            return await self._restore(await self._stored_game(game_id))
+            return await self._restore(*await self._stored_game(game_id))
         except Damage as damage:
             self.tables.pop(channel_id, None)
             await self._quarantine(game_id, channel_id, damage)
             return None
 
-    async def _stored_game(self, game_id: int) -> GameRow:
+    async def _stored_game(self, game_id: int) -> tuple[GameRow, list[MoveRow]]:
+        """The game's row and move log, read at one moment."""
         try:
-            row = await self.store.get_game(game_id)
+            stored = await self.store.game_with_moves(game_id)
         except DamagedRow as exc:
             raise Damage(exc.reason, exc.detail) from None
-        if row is None:
+        if stored is None:
             raise Damage("log", "the game row vanished")
-        return row
+        return stored
 
-    async def _restore(self, row: GameRow) -> Table:
+    async def _restore(self, row: GameRow, log: list[MoveRow]) -> Table:
         """The table of a stored game; :class:`Damage` if its rows cannot be played on."""
         table = Table(
             id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
             seats=stored_seats(row.seats), options=stored_options(row.options),
             seed=row.seed, status=row.status, created_at=row.created_at, last_move_at=row.last_move_at,
-            next_reminder_at=row.next_reminder_at, version=row.version, log=await self.store.moves(row.id))
+            next_reminder_at=row.next_reminder_at, version=row.version, log=log)
         if row.state is not None or table.log or row.status == "running":
             table.game = await self._rebuild(table, row.state)
         return table

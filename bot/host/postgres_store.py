@@ -125,6 +125,13 @@ class PostgresStore(SqlStore):
             async with self._pool.acquire() as conn:
                 yield _PgDb(conn)
 
+    @asynccontextmanager
+    async def _snapshot(self) -> AsyncIterator[Db]:
+        """A read-only ``REPEATABLE READ`` transaction: every read sees the moment of its first."""
+        with self._failures("read"):
+            async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+                yield _PgDb(conn)
+
     @contextmanager
     def _failures(self, action: str) -> Iterator[None]:
         """A failure of the database as :class:`StorageFailed` (a statement that waited ``busy_timeout`` for a lock,

@@ -98,6 +98,11 @@ class SqlStore(ABC):
     def _read(self) -> AbstractAsyncContextManager[Db]:
         """A connection for reads; a failure of the database is :class:`StorageFailed`."""
 
+    @abstractmethod
+    def _snapshot(self) -> AbstractAsyncContextManager[Db]:
+        """Reads that all see the database at one moment (a read-only transaction): another process's commit
+        between two of them is seen by neither."""
+
     async def _fetch(self, sql: str, *params: Any, write: bool = False) -> list[dict[str, Any]]:
         """The rows of one statement: a read, or (``write``) a write transaction of its own."""
         async with self._write() if write else self._read() as db:
@@ -169,6 +174,14 @@ class SqlStore(ABC):
 
     async def get_game(self, game_id: int) -> GameRow | None:
         return await self._game(f"{_GAMES} WHERE id = ?", game_id)
+
+    async def game_with_moves(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None:
+        """A game's row and its move log as of one moment (read apart, another process's move could come
+        between: a log one move ahead of the row's state and version)."""
+        async with self._snapshot() as db:
+            rows = await db.fetch(f"{_GAMES} WHERE id = ?", game_id)
+            moves = await db.fetch(f"{_MOVES} WHERE game_id = ? ORDER BY seq", game_id) if rows else []
+        return (decode_game_row(rows[0]), [MoveRow(**r) for r in moves]) if rows else None
 
     async def open_games(self) -> list[GameRow]:
         """Every game in a lobby or running, oldest first."""

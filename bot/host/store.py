@@ -185,6 +185,20 @@ class Store(SqlStore):
         except sqlite3.DatabaseError as exc:
             raise _storage_failed("read", exc) from exc
 
+    @asynccontextmanager
+    async def _snapshot(self) -> AsyncIterator[Db]:
+        """A read transaction (``BEGIN`` takes its snapshot at the first read, in WAL mode); no write of this
+        process comes between (the store's lock), nor, inside the transaction, another process's."""
+        try:
+            async with self._lock:
+                await self._conn.execute("BEGIN")
+                try:
+                    yield _SqliteDb(self._conn)
+                finally:
+                    await self._rollback()
+        except sqlite3.DatabaseError as exc:
+            raise _storage_failed("read", exc) from exc
+
     async def schema_version(self) -> int:
         rows = await self._fetch("PRAGMA user_version")
         return int(rows[0]["user_version"])

@@ -4,12 +4,15 @@ once, and leases that a live holder keeps and a dead one loses."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.host.errors import MoveConflict, StaleGame
 from bot.host.model import MoveRow, NewDelivery, NewTimer
+from bot.host.postgres_store import PostgresStore
+from bot.host.store import Store
 
 CH = 4242
 
@@ -152,3 +155,28 @@ async def test_the_kinds_of_pending_timers_of_every_game_in_one_read(store: Any)
     await store.update_game(second, now=3.0, cancel_timers=["lobby"])
     await store.update_game(third, now=2.0, timers=[NewTimer("vacation", 50.0)])
     assert await store.pending_timer_kinds() == {first: {"stale", "deadline"}, third: {"vacation"}}
+
+
+async def test_a_game_and_its_moves_are_read_at_one_moment(store: Any, request: pytest.FixtureRequest,
+                                                           tmp_path: Path) -> None:
+    """Another process's move committed between reading a game's row and its move log is seen by neither read:
+    loading a game moved elsewhere never pairs an older state and version with a newer log."""
+    game_id = await new_game(store)
+    await store.append_move(MoveRow(game_id, 1, 0, 7, "land 3", 11, 2.0), last_move_at=2.0)
+    if isinstance(store, PostgresStore):
+        other: Any = await PostgresStore.open(request.getfixturevalue("pg_url"))
+    else:
+        other = await Store.open(tmp_path / "store.db")
+    try:
+        async with store._snapshot() as db:
+            row = (await db.fetch("SELECT version FROM games WHERE id = ?", game_id))[0]
+            await other.append_move(MoveRow(game_id, 2, 1, 8, "land 4", 12, 3.0), last_move_at=3.0)
+            seqs = [r["seq"] for r in await db.fetch("SELECT seq FROM moves WHERE game_id = ? ORDER BY seq",
+                                                     game_id)]
+        assert (row["version"], seqs) == (1, [1])  # the moment of the first read, for both
+        stored = await store.game_with_moves(game_id)
+        assert stored is not None
+        assert (stored[0].version, [m.seq for m in stored[1]]) == (2, [1, 2])
+        assert await store.game_with_moves(game_id + 99) is None
+    finally:
+        await other.close()
