@@ -3,6 +3,7 @@ multi-process tests share (their settings, starting a process, the bots' logs ch
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -36,7 +37,8 @@ async def start_process(fake: FakeDiscord, bot: ChildBot, shard: int) -> None:
 async def two_shard_bots(fake: FakeDiscord, database_url: str, logs: Path,
                          **extra: str) -> AsyncIterator[Sequence[ChildBot]]:
     """Both processes started (shard 0, then shard 1) and yielded; afterwards they are stopped and neither may
-    have logged an error or a traceback. When the body fails, the end of each log is printed to explain it."""
+    have logged an error or a traceback. When the body fails, each live process first writes its threads' and
+    tasks' stacks to its log (:meth:`ChildBot.dump`), then the end of each log is printed to explain it."""
     bots = [ChildBot(fake.base_url, bot_env(database_url, shard, fake.token, **extra), logs / f"shard{shard}.log")
             for shard in (0, 1)]
     try:
@@ -45,7 +47,10 @@ async def two_shard_bots(fake: FakeDiscord, database_url: str, logs: Path,
         yield bots
     except BaseException:
         for bot in bots:
-            print(f"--- {bot.log_path.name}\n{bot.log()[-6000:]}")
+            bot.dump()
+        await asyncio.sleep(2)  # the dumps are written from the processes' own loops
+        for bot in bots:
+            print(f"--- {bot.log_path.name}\n{bot.log()[-30000:]}")
         raise
     finally:
         for bot in bots:

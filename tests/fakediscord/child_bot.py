@@ -4,12 +4,16 @@
 ``DATABASE_URL`` or ``DATABASE_PATH``, ``SHARD_COUNT``, ``SHARD_IDS``, …) and ``FAKE_DISCORD_URL`` (the fake's
 base URL, ``http://127.0.0.1:PORT``): discord.py is pointed at the fake as :func:`patch_discord` does, then the
 bot runs exactly as ``santacruz-bot`` would, until it is stopped (SIGTERM: a clean close; SIGKILL: a crash).
+SIGUSR1 writes what the process is doing to its log (every thread's stack, and every asyncio task's), so that a
+test that timed out waiting for the bot can say where it was (:meth:`ChildBot.dump`).
 Tests use :class:`ChildBot` to start and stop such processes: several of them are the processes of a sharded bot.
 """
 
 from __future__ import annotations
 
 import asyncio
+import faulthandler
+import io
 import os
 import signal
 import subprocess
@@ -31,6 +35,17 @@ def _point_discord_at(base_url: str) -> None:
     discord.asset.Asset.BASE = base_url
 
 
+def _dump_tasks() -> None:
+    """Every pending task of the event loop with its stack, to the log (stdout)."""
+    out = io.StringIO()
+    tasks = asyncio.all_tasks()
+    out.write(f"--- {len(tasks)} asyncio tasks\n")
+    for task in sorted(tasks, key=lambda t: t.get_name()):
+        task.print_stack(limit=12, file=out)
+    sys.stdout.write(out.getvalue())
+    sys.stdout.flush()
+
+
 async def _run() -> None:
     from bot.adapter.client import create_bot
     from bot.host.logs import setup_logging
@@ -42,6 +57,8 @@ async def _run() -> None:
     bot._connection.guild_ready_timeout = 0.2  # the fake sends every guild at once
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    faulthandler.register(signal.SIGUSR2, all_threads=True)  # the threads' stacks even when the loop is stuck
+    loop.add_signal_handler(signal.SIGUSR1, lambda: (os.kill(os.getpid(), signal.SIGUSR2), _dump_tasks()))
     async with bot:
         await bot.start(settings.discord_token)
 
@@ -74,6 +91,11 @@ class ChildBot:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=30)
+
+    def dump(self) -> None:
+        """Ask a running process to write its threads' and tasks' stacks to its log (see the module docstring)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGUSR1)
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
