@@ -49,16 +49,24 @@ class StaleGame(StoreError):
     """The game changed in the database since it was read (another process wrote it); nothing was written."""
 
 
-class DamagedRow(StoreError):
-    """A stored game row whose seats or options cannot be read."""
+class Damage(Exception):
+    """A stored game that cannot be played on: ``reason`` is ``seats``, ``options`` or ``log``."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+class DamagedRow(StoreError, Damage):
+    """A stored game row whose seats or options cannot be read (``reason``: the column): the store's
+    :class:`Damage`, which the host quarantines like any other."""
 
     def __init__(self, game_id: int, channel_id: int, reason: str, detail: str) -> None:
-        super().__init__(f"game {game_id}: {reason}: {detail}")
+        Damage.__init__(self, reason, detail)
+        self.args = (f"game {game_id}: {reason}: {detail}",)
         self.game_id = game_id
         self.channel_id = channel_id
-        self.reason = reason
-        """The column that cannot be read: ``seats`` or ``options``."""
-        self.detail = detail
 
 
 class HostError(Exception):
@@ -81,13 +89,6 @@ class HostError(Exception):
         return f"{self.key} {self.params}" if self.params else self.key
 
 
-class Damage(Exception):
-    """A stored game that cannot be played on: ``reason`` is ``seats``, ``options`` or ``log``."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
-        self.detail = detail
 
 
 DAMAGE_REASONS: Final = {"seats": "host.damaged.seats", "options": "host.damaged.options", "log": "host.damaged.log"}

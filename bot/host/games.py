@@ -42,7 +42,6 @@ from bot.host.change import Change
 from bot.host.errors import (
     ChannelBusy,
     Damage,
-    DamagedRow,
     HostError,
     MoveConflict,
     StaleGame,
@@ -159,6 +158,16 @@ class Games:
         if table.status != "running":
             raise HostError(NOT_RUNNING.get(table.status, "host.error.no_game"))
         return table
+
+    def seat_at(self, channel_id: int, user_id: int, game_id: int | None = None,
+                expected_seq: int | None = None) -> tuple[Table, int]:
+        """The channel's running game and the user's seat in it, else the refusal that says why not: no running
+        game, not seated, or a button of another game or position (``game_id``, ``expected_seq``) is outdated."""
+        table = self.running(channel_id, game_id)
+        seat = self.seated(table, user_id)
+        if expected_seq is not None and expected_seq != table.seq:
+            raise HostError(OUTDATED)
+        return table, seat
 
     @staticmethod
     def seated(table: Table, user_id: int) -> int:
@@ -362,10 +371,7 @@ class Games:
 
     async def _stored_game(self, game_id: int) -> tuple[GameRow, list[MoveRow]]:
         """The game's row and move log, read at one moment."""
-        try:
-            stored = await self.store.game_with_moves(game_id)
-        except DamagedRow as exc:
-            raise Damage(exc.reason, exc.detail) from None
+        stored = await self.store.game_with_moves(game_id)  # a DamagedRow is a Damage
         if stored is None:
             raise Damage("log", "the game row vanished")
         return stored

@@ -87,10 +87,7 @@ class Hints:
 
     def _asker(self, channel_id: int, user_id: int, game_id: int | None, expected_seq: int | None) -> tuple[Table, int]:
         """The running table and the asker's seat, or the refusal that says why they may not ask now."""
-        table = self.games.running(channel_id, game_id)
-        seat = self.games.seated(table, user_id)
-        if expected_seq is not None and expected_seq != table.seq:
-            raise HostError(OUTDATED)
+        table, seat = self.games.seat_at(channel_id, user_id, game_id, expected_seq)
         if not table.options.hints:
             raise HostError("host.error.hints_off")
         self.play.check_not_paused(table)

@@ -118,13 +118,18 @@ async def results_of(db: Sql, guild: int, user_id: int) -> list[dict[str, Any]]:
 
 def _hints_on(options: str | None) -> bool:
     """Whether a game's stored options (JSON; ``None`` without its row) had hints on."""
-    if options is None:
-        return False
-    try:
-        data = json.loads(options)
-    except ValueError:
-        return False
+    data = _readable(options)
     return isinstance(data, dict) and data.get("hints") is True
+
+
+def _readable(text: str | None) -> Any:
+    """``text`` read as JSON, or ``None`` when there is none or it cannot be read (a damaged game's)."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 async def ratings_of(db: Sql, guild: int, user_id: int) -> dict[str, Rating]:
@@ -270,10 +275,7 @@ def _renamed_state(state: str | None, seats: Sequence[int], names: set[str], for
     name of ``seats``; a state that cannot be read (a damaged game's) gets those names replaced as text."""
     if state is None:
         return None
-    try:
-        data = json.loads(state)
-    except ValueError:
-        data = None
+    data = _readable(state)
     if isinstance(data, dict) and isinstance(data.get("names"), list):
         for i in seats:
             if i < len(data["names"]):

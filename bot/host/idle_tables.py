@@ -159,9 +159,7 @@ class IdleTables:
         period starts again. Refused (``host.error.not_stale``) when the game is not waiting for that (someone
         moved, or kept it open already)."""
         async with self.games.change(channel_id):
-            table = self.games.running(channel_id, game_id)
-            if table.seat_of(user_id) is None:
-                raise HostError("host.error.not_seated")
+            table, _ = self.games.seat_at(channel_id, user_id, game_id)
             with storage_refusal():
                 pending = await self.store.timers(table.id)
             if not any(timer.kind == IDLE_ABANDON for timer in pending):

@@ -82,10 +82,7 @@ class Play:
         interaction was already handled, the user has no seat, the click's position is outdated, or a vacation
         pauses the game."""
         await self.games.check_interaction(interaction_id)
-        table = self.games.running(channel_id, game_id)
-        seat = self.games.seated(table, user_id)
-        if expected_seq is not None and expected_seq != table.seq:
-            raise HostError("host.error.stale")
+        table, seat = self.games.seat_at(channel_id, user_id, game_id, expected_seq)
         self.check_not_paused(table)
         return table, seat
 
@@ -193,8 +190,7 @@ class Play:
 
     async def _own_seat(self, channel_id: int, user_id: int, away: bool) -> SeatChange:
         async with self.games.change(channel_id):
-            table = self.games.running(channel_id)
-            return await self._set_away(table, self.games.seated(table, user_id), away)
+            return await self._set_away(*self.games.seat_at(channel_id, user_id), away)
 
     async def hand_over(self, channel_id: int, user_id: int, target_user_id: int, *,
                         can_manage: bool = False) -> SeatChange:

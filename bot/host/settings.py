@@ -148,14 +148,15 @@ class Settings:
         return f"Settings({shown})"
 
 
+_WHOLE_NUMBERS: Final = {"dev_guild_id": "a server id (digits only)", "shard_count": "a whole number",
+                         "picture_width": "a whole number"}
+"""The settings read as whole numbers, with what their refusal says each must be."""
+
+
 def _convert(name: str, raw: str) -> object:
-    if name == "dev_guild_id":
+    if name in _WHOLE_NUMBERS:
         if not (raw.isascii() and raw.isdigit()):
-            raise SettingsError(f"DEV_GUILD_ID must be a server id (digits only), not {raw!r}")
-        return int(raw)
-    if name in ("shard_count", "picture_width"):
-        if not (raw.isascii() and raw.isdigit()):
-            raise SettingsError(f"{name.upper()} must be a whole number, not {raw!r}")
+            raise SettingsError(f"{name.upper()} must be {_WHOLE_NUMBERS[name]}, not {raw!r}")
         return int(raw)
     if name == "shard_ids":
         parts = [part.strip() for part in raw.split(",")]

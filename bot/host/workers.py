@@ -68,17 +68,16 @@ class WorkerPool:
         ``what`` names the job in the log (e.g. ``"game 12"``). Raises :class:`PoolBroken` when the redo
         broke the fresh pool too; any exception of ``fn`` itself is raised as it is, never redone.
         """
-        try:
-            return await self._once(fn, args)
-        except _Broken as broken:
-            log.warning("%s pool: a worker died or the pool was shut down (%s) during %s; replacing the pool "
-                        "and doing the job again", self.name, broken.reason, what)
-            self._replace(broken.executor)
-        try:
-            return await self._once(fn, args)
-        except _Broken as broken:
-            self._replace(broken.executor)
-            raise PoolBroken(f"{self.name} pool broke twice during {what}: {broken.reason}") from None
+        for redo in (False, True):
+            try:
+                return await self._once(fn, args)
+            except _Broken as broken:
+                self._replace(broken.executor)
+                if redo:
+                    raise PoolBroken(f"{self.name} pool broke twice during {what}: {broken.reason}") from None
+                log.warning("%s pool: a worker died or the pool was shut down (%s) during %s; replacing the pool "
+                            "and doing the job again", self.name, broken.reason, what)
+        raise AssertionError("unreachable: the redo returns or raises")
 
     async def _once(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
         executor = self.executor()
