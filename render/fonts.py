@@ -9,8 +9,12 @@ for Korean, Symbola for emoji (monochrome). Which face draws a character is read
 character maps (``cmap`` tables, parsed here: no font library at run time), so a name never turns
 into boxes as long as some face has it. :mod:`render.script` lays a string out across the chain.
 
-Every face is opened with Pillow's basic layout (no raqm/FriBiDi), so a picture is the same on every
-machine; bidirectional order and Arabic joining are done by :mod:`render.script` instead.
+Every face but Devanagari's is opened with Pillow's basic layout (no raqm/FriBiDi), so a picture is the same
+on every machine; bidirectional order and Arabic joining are done by :mod:`render.script` instead. Devanagari
+cannot be drawn right without a shaper (a conjunct such as क्ष or the reph of र्ज is a glyph of its own, chosen
+by the font's rules), so its faces are opened with Pillow's raqm layout where Pillow has it
+(:func:`shapes_devanagari`; the wheels bring it, with the system's FriBiDi); elsewhere :mod:`render.script` at
+least puts the short i in place, and the clusters show their virama.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import ImageFont, features
 
 FONT_DIR = Path(str(files("render.assets") / "fonts"))
 
@@ -160,12 +164,22 @@ def face_of(char: str, weight: str) -> int | None:
 
 
 @cache
+def shapes_devanagari() -> bool:
+    """Whether the Devanagari faces are drawn through a shaper: where this Pillow has raqm."""
+    return bool(features.check("raqm"))
+
+
+@cache
 def chain_font(index: int, size: int, weight: str) -> Font:
-    """Face ``index`` of the ``weight`` chain at ``size`` pixels (basic layout: the same on every machine)."""
-    path = FONT_DIR / CHAINS[weight][index].file
+    """Face ``index`` of the ``weight`` chain at ``size`` pixels: basic layout (the same on every machine), or
+    raqm for Devanagari's where it can (:func:`shapes_devanagari`)."""
+    face = CHAINS[weight][index]
+    path = FONT_DIR / face.file
     if not path.is_file():
         path = FONT_DIR / CHAINS[weight][PRIMARY].file
-    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+    shaped = face.only == DEVANAGARI and shapes_devanagari()
+    layout = ImageFont.Layout.RAQM if shaped else ImageFont.Layout.BASIC
+    return ImageFont.truetype(str(path), size, layout_engine=layout)
 
 
 def font(size: int, weight: str = "regular") -> Font:

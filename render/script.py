@@ -3,7 +3,8 @@
 A line is laid out in three steps, all of them pure functions of the string (cached), independent of size:
 
 1. **shaping** in logical order: Arabic letters take their joined forms (``arabic_reshaper``: initial,
-   medial, final, lam-alef), a Devanagari short i (ि) moves before its consonant cluster;
+   medial, final, lam-alef); Devanagari is left to its face's shaper (:func:`render.fonts.shapes_devanagari`: conjuncts,
+   reph, the short i before its cluster), or, where Pillow has none, its short i (ि) moves before its cluster;
 2. **bidirectional order** for a left-to-right line (the pictures' languages are all left-to-right): the
    rules of the Unicode bidirectional algorithm that matter for one line of names and labels (strong
    types, numbers after Arabic, neutrals between runs of one direction, mirrored brackets), so that
@@ -24,7 +25,7 @@ from functools import lru_cache
 import arabic_reshaper
 from PIL import ImageDraw
 
-from render.fonts import ARABIC, CHAINS, PRIMARY, chain_font, face_of, has_glyph
+from render.fonts import ARABIC, CHAINS, PRIMARY, chain_font, face_of, has_glyph, shapes_devanagari
 
 Ink = tuple[int, ...] | int
 """A colour as Pillow takes it (RGB, RGBA, or one value for a mask)."""
@@ -69,10 +70,11 @@ def _devanagari(s: str) -> str:
 
 
 def shape(s: str) -> str:
-    """``s`` with Arabic letters in their joined forms and Devanagari's short i before its cluster."""
+    """``s`` with Arabic letters in their joined forms and, unless its face shapes Devanagari itself, Devanagari's
+    short i before its cluster."""
     if any(_is_arabic(c) for c in s):
         s = arabic_reshaper.reshape(s)
-    if _DEVANAGARI_I in s:
+    if _DEVANAGARI_I in s and not shapes_devanagari():
         s = _devanagari(s)
     return s
 
