@@ -9,12 +9,13 @@ for Korean, Symbola for emoji (monochrome). Which face draws a character is read
 character maps (``cmap`` tables, parsed here: no font library at run time), so a name never turns
 into boxes as long as some face has it. :mod:`render.script` lays a string out across the chain.
 
-Every face but Devanagari's is opened with Pillow's basic layout (no raqm/FriBiDi), so a picture is the same
-on every machine; bidirectional order and Arabic joining are done by :mod:`render.script` instead. Devanagari
-cannot be drawn right without a shaper (a conjunct such as क्ष or the reph of र्ज is a glyph of its own, chosen
-by the font's rules), so its faces are opened with Pillow's raqm layout where Pillow has it
-(:func:`shapes_devanagari`; the wheels bring it, with the system's FriBiDi); elsewhere :mod:`render.script` at
-least puts the short i in place, and the clusters show their virama.
+Every face but Devanagari's and Thai's is opened with Pillow's basic layout (no raqm/FriBiDi), so a picture is
+the same on every machine; bidirectional order and Arabic joining are done by :mod:`render.script` instead.
+Devanagari and Thai cannot be drawn right without a shaper (a conjunct such as क्ष or the reph of र्ज is a glyph
+of its own, chosen by the font's rules; a Thai tone mark sits on top of an upper vowel, as in ที่, instead of on
+it), so their faces (:data:`SHAPED`) are opened with Pillow's raqm layout where Pillow has it (:func:`shaping`;
+the wheels bring it, with the system's FriBiDi); elsewhere :mod:`render.script` at least puts Devanagari's
+short i in place.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ ARABIC: Ranges = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50,
 HEBREW: Ranges = ((0x0590, 0x05FF), (0xFB1D, 0xFB4F))
 DEVANAGARI: Ranges = ((0x0900, 0x097F), (0xA8E0, 0xA8FF), (0x1CD0, 0x1CFF))
 THAI: Ranges = ((0x0E00, 0x0E7F),)
+SHAPED: tuple[Ranges, ...] = (DEVANAGARI, THAI)
+"""The blocks whose faces are drawn through a shaper where Pillow has one: their marks and clusters need the
+font's rules (Devanagari's conjuncts and reph, Thai's tone marks lifted above an upper vowel)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,20 +168,20 @@ def face_of(char: str, weight: str) -> int | None:
 
 
 @cache
-def shapes_devanagari() -> bool:
-    """Whether the Devanagari faces are drawn through a shaper: where this Pillow has raqm."""
+def shaping() -> bool:
+    """Whether the faces of :data:`SHAPED` are drawn through a shaper: where this Pillow has raqm."""
     return bool(features.check("raqm"))
 
 
 @cache
 def chain_font(index: int, size: int, weight: str) -> Font:
     """Face ``index`` of the ``weight`` chain at ``size`` pixels: basic layout (the same on every machine), or
-    raqm for Devanagari's where it can (:func:`shapes_devanagari`)."""
+    raqm for the faces of :data:`SHAPED` where it can (:func:`shaping`)."""
     face = CHAINS[weight][index]
     path = FONT_DIR / face.file
     if not path.is_file():
         path = FONT_DIR / CHAINS[weight][PRIMARY].file
-    shaped = face.only == DEVANAGARI and shapes_devanagari()
+    shaped = face.only in SHAPED and shaping()
     layout = ImageFont.Layout.RAQM if shaped else ImageFont.Layout.BASIC
     return ImageFont.truetype(str(path), size, layout_engine=layout)
 

@@ -3,7 +3,7 @@
 A line is laid out in three steps, all of them pure functions of the string (cached), independent of size:
 
 1. **shaping** in logical order: Arabic letters take their joined forms (``arabic_reshaper``: initial,
-   medial, final, lam-alef); Devanagari is left to its face's shaper (:func:`render.fonts.shapes_devanagari`: conjuncts,
+   medial, final, lam-alef); Devanagari is left to its face's shaper (:func:`render.fonts.shaping`: conjuncts,
    reph, the short i before its cluster), or, where Pillow has none, its short i (ि) moves before its cluster;
 2. **bidirectional order** for a left-to-right line (the pictures' languages are all left-to-right): the
    rules of the Unicode bidirectional algorithm that matter for one line of names and labels (strong
@@ -25,7 +25,7 @@ from functools import lru_cache
 import arabic_reshaper
 from PIL import ImageDraw
 
-from render.fonts import ARABIC, CHAINS, PRIMARY, chain_font, face_of, has_glyph, shapes_devanagari
+from render.fonts import ARABIC, CHAINS, PRIMARY, chain_font, face_of, has_glyph, shaping
 
 Ink = tuple[int, ...] | int
 """A colour as Pillow takes it (RGB, RGBA, or one value for a mask)."""
@@ -74,7 +74,7 @@ def shape(s: str) -> str:
     short i before its cluster."""
     if any(_is_arabic(c) for c in s):
         s = arabic_reshaper.reshape(s)
-    if _DEVANAGARI_I in s and not shapes_devanagari():
+    if _DEVANAGARI_I in s and not shaping():
         s = _devanagari(s)
     return s
 

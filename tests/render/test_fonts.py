@@ -21,9 +21,9 @@ from PIL import Image, ImageChops
 import engine
 from render import Theme, render_legend
 from render.base import get_base
-from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shapes_devanagari
+from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shaping
 from render.layout import static_board
-from render.script import length, runs, shape, visual
+from render.script import bbox, length, runs, shape, visual
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,9 +107,9 @@ def test_right_to_left_names_sit_in_their_place_in_a_left_to_right_line() -> Non
     assert len({unicodedata.name(c).split()[-2] for c in arabic[1][0]}) > 1  # initial, medial, final
 
 
-def test_devanagari_names_are_shaped_conjuncts_and_reph_as_one_glyph() -> None:
-    if not shapes_devanagari():
-        pytest.skip("this Pillow has no raqm: Devanagari is drawn unshaped (its short i still put in place)")
+def test_devanagari_and_thai_names_are_shaped() -> None:
+    if not shaping():
+        pytest.skip("this Pillow has no raqm: Devanagari and Thai are drawn unshaped (Devanagari's short i in place)")
     size = 40
     for weight in ("regular", "bold"):
         # क्ष is one conjunct glyph, not क with its virama followed by ष
@@ -118,6 +118,8 @@ def test_devanagari_names_are_shaped_conjuncts_and_reph_as_one_glyph() -> None:
         assert length("र्ज", size, weight) < length("ज", size, weight) + 0.1 * size
     # the shaper puts the short i before its consonant: the text is not reordered a second time
     assert shape("किशन") == "किशन"
+    # Thai: the tone mark of ที่ sits on top of the upper vowel (drawn on it, it would vanish into it)
+    assert bbox("ที่", size)[1] < bbox("ที", size)[1] - 0.1 * size
 
 
 def test_marks_are_one_drawn_character_for_any_name() -> None:
