@@ -28,15 +28,22 @@ CHOICE_VERBS: Final = ("set", "pile", "discard", "pass")
 
 
 def scoring_card_id(card: str, locale: str) -> str:
-    """A scoring card's id from what the user typed: the id, or its name in any language."""
+    """A scoring card's id from what the user typed: the id, or its name in any language (whatever stands
+    between its words: "House + church + lighthouse", "house, church, lighthouse")."""
     text = card.strip().lower()
     if text in SCORING_CARD_IDS:
         return text
+    words = _words(text)
     for card_id in SCORING_CARD_IDS:
-        if any(t(f"game.scoring.{card_id}.name", lang).lower() == text for lang in (locale, *LOCALES)):
+        if any(_words(t(f"game.scoring.{card_id}.name", lang).lower()) == words for lang in (locale, *LOCALES)):
             return card_id
     raise Refusal("bot.error.unknown_card", card=texts.esc(card),
                   cards=", ".join(t(f"game.scoring.{c}.name", locale) for c in SCORING_CARD_IDS))
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """A card name's words, without the signs between them (``+``, commas)."""
+    return tuple(name.replace("+", " ").replace(",", " ").split())
 
 
 def choice_move(option: str, legal: list[str], locale: str) -> str:

@@ -238,6 +238,15 @@ def test_scoring_card_names_differ() -> None:
         assert len(set(names)) == len(names), lang
 
 
+def test_a_list_of_scoring_cards_reads_as_one_name_per_card() -> None:
+    """Hands and listings join card names with commas: a name with a comma would read as two cards ("Bird
+    scoring, House, church, lighthouse" is two cards, not four)."""
+    for lang in LOCALES:
+        for card in SCORING_CARD_IDS:
+            name = t(f"game.scoring.{card}.name", lang)
+            assert "," not in name, (lang, name)
+
+
 def test_set_contents_match_the_engine() -> None:
     for letter, cards in BUILDING_SETS.items():
         numbers = [int(n) for n in re.findall(r"\d+", t(f"game.set.{letter}.cards", "en"))]
