@@ -425,8 +425,7 @@ def turn_prompt(view: View, locale: str) -> str:
     """What the seat to move is asked to do now (from its own view)."""
     pending = view.get("pending")
     if pending:
-        return t("bot.prompt.double", locale, kind=t(f"game.card.{pending['card']}.short", locale),
-                 left=pending.get("builds_left", 1))
+        return t(f"bot.prompt.double.{pending['card']}", locale, left=pending.get("builds_left", 1))
     return t(f"bot.prompt.{view['phase']}", locale)
 
 

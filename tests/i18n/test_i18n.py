@@ -25,6 +25,7 @@ from engine import (
     PHASES,
     RESOURCES,
     SCORING_CARD_IDS,
+    SINGLE_BUILDS,
     SITE_KINDS,
     new_game,
 )
@@ -236,6 +237,13 @@ def test_scoring_card_names_differ() -> None:
     for lang in LOCALES:
         names = [t(f"game.scoring.{card}.name", lang) for card in SCORING_CARD_IDS]
         assert len(set(names)) == len(names), lang
+
+
+def test_the_double_move_prompt_names_each_kind_in_words() -> None:
+    for lang in LOCALES:
+        for kind in SINGLE_BUILDS:
+            text = t(f"bot.prompt.double.{kind}", lang, left=1)
+            assert text != f"bot.prompt.double.{kind}" and "1" in text, (lang, kind)
 
 
 def test_a_list_of_scoring_cards_reads_as_one_name_per_card() -> None:
