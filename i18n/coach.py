@@ -181,8 +181,8 @@ class _Words:
 
     def why(self, r: Reason) -> str:
         lang = self.lang
-        if r.code == "value_gap":
-            return tn("coach.why.value_gap", r.number("playouts"), lang, gap=r.number("gap"))
+        if r.code in ("value_gap", "close_call"):
+            return tn(f"coach.why.{r.code}", r.number("playouts"), lang, gap=r.number("gap"))
         if r.code == "fewer_points":
             return tn("coach.why.fewer_points", r.number("count"), lang)
         codes = r["codes"]

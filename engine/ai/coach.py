@@ -83,6 +83,7 @@ REASON_CODES: Final[Mapping[str, tuple[str, ...]]] = {
 
 COMPARISON_CODES: Final[Mapping[str, tuple[str, ...]]] = {
     "value_gap": ("gap", "playouts"),
+    "close_call": ("gap", "playouts"),
     "fewer_points": ("count",),
     "misses": ("codes",),
     "risks": ("codes",),
@@ -90,10 +91,15 @@ COMPARISON_CODES: Final[Mapping[str, tuple[str, ...]]] = {
 """Every code of the reasons why the runner-up is worse (:attr:`Advice.why_not`).
 
 ``value_gap``: the search's expected value of the runner-up is ``gap`` hundredths lower (its rewards lie in
-[0, 1]: a win and the score margin), over ``playouts`` simulated games of both; ``fewer_points``: it scores
+[0, 1]: a win and the score margin), over ``playouts`` simulated games of both; ``close_call``: the same when the
+gap is at most :data:`CLOSE_GAP`, within what the search can tell apart (the words say the two are almost as
+good, not that one is worse); ``fewer_points``: it scores
 ``count`` points less now; ``misses``: the :data:`MERITS` only the best move has; ``risks``: the :data:`RISKS`
 only the runner-up has."""
 
+CLOSE_GAP: Final = 3
+"""A gap of the search's values (hundredths) up to which the runner-up is called almost as good: a few hundred
+simulated games cannot tell such moves apart."""
 MERITS: Final = ("card_score", "card_gain", "bird_chip", "opens", "takes_from")
 """The reason codes that speak for a move, compared between the best move and the runner-up."""
 RISKS: Final = ("card_loss", "on_volcano")
@@ -304,7 +310,8 @@ def _compare(best: MoveAdvice, second: MoveAdvice) -> tuple[Reason, ...]:
     if best.value is not None and second.value is not None:
         gap = round(100 * (best.value - second.value))
         if gap > 0:
-            out.append(Reason.of("value_gap", gap=gap, playouts=best.playouts + second.playouts))
+            code = "close_call" if gap <= CLOSE_GAP else "value_gap"
+            out.append(Reason.of(code, gap=gap, playouts=best.playouts + second.playouts))
     if best.points_now is not None and second.points_now is not None and best.points_now > second.points_now:
         out.append(Reason.of("fewer_points", count=best.points_now - second.points_now))
     mine, theirs = set(best.codes()), set(second.codes())

@@ -13,6 +13,7 @@ import pytest
 
 from engine import Game, new_game
 from engine.ai.coach import (
+    CLOSE_GAP,
     COMPARISON_CODES,
     MERITS,
     REASON_CODES,
@@ -218,10 +219,11 @@ def test_the_runner_up_is_explained_by_the_search_s_values() -> None:
     for _game, advice in _advised():
         if advice.runner_up is None:
             continue
-        gap = next((r for r in advice.why_not if r.code == "value_gap"), None)
+        gap = next((r for r in advice.why_not if r.code in ("value_gap", "close_call")), None)
         if gap is not None:
             assert advice.best.value is not None and advice.runner_up.value is not None
             assert gap["gap"] == round(100 * (advice.best.value - advice.runner_up.value)) > 0
+            assert (gap.code == "close_call") == (gap["gap"] <= CLOSE_GAP)  # a gap the search cannot tell apart
             assert gap["playouts"] == advice.best.playouts + advice.runner_up.playouts
             gaps += 1
         if advice.best.points_now is not None and advice.runner_up.points_now is not None:

@@ -65,7 +65,8 @@ def _synthetic(volcano: str, part: int = 0) -> Advice:
     shown = reasons if part < 0 else reasons[:half] if part == 0 else reasons[half:]
     best = MoveAdvice("ship 7", shown, 40, 0.61, 3)
     second = MoveAdvice("road 9", (Reason.of("build_points", points=1),), 38, 0.55, 1)
-    why = (Reason.of("value_gap", gap=6, playouts=78), Reason.of("fewer_points", count=2),
+    why = (Reason.of("value_gap", gap=6, playouts=78), Reason.of("close_call", gap=2, playouts=78),
+           Reason.of("fewer_points", count=2),
            Reason.of("misses", codes=MERITS), Reason.of("risks", codes=RISKS))
     hand = (CardNow("sugar", 7, 1, 0), CardNow("eruption", -2, 2, -4))
     return Advice(seat=0, names=NAMES, round=1, phase="play", best=best, runner_up=second, why_not=why,
