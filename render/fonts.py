@@ -2,20 +2,21 @@
 ``render.assets``; licences beside them).
 
 A weight (``regular``, ``bold``, ``condensed`` bold) is a *chain* of faces. The first is DejaVu Sans (Latin
-with every accent, Greek, Cyrillic: the pictures' own look); the others fill in, character by character,
-what it lacks: Noto Sans for Arabic, Hebrew, Devanagari and Thai (taken for their own blocks before
-DejaVu, whose few Arabic glyphs have no bold), Droid Sans Fallback for Chinese and Japanese, NanumSquare
-for Korean, Symbola for emoji (monochrome). Which face draws a character is read from the faces' own
-character maps (``cmap`` tables, parsed here: no font library at run time), so a name never turns
-into boxes as long as some face has it. :mod:`render.script` lays a string out across the chain.
+with every accent, Greek, Cyrillic, Armenian, Georgian: the pictures' own look); the others fill in, character
+by character, what it lacks: Noto Sans for the scripts of :data:`SCRIPTS` (Arabic, Hebrew, the scripts of
+India and Sri Lanka, Thai, Myanmar, Khmer, Ethiopic; each taken for its own blocks before DejaVu, whose few
+Arabic glyphs have no bold), Droid Sans Fallback for Chinese and Japanese, NanumSquare for Korean, Symbola for
+emoji (monochrome). Which face draws a character is read from the faces' own character maps (``cmap`` tables,
+parsed here: no font library at run time), so a name never turns into boxes as long as some face has it.
+:mod:`render.script` lays a string out across the chain.
 
-Every face but Devanagari's and Thai's is opened with Pillow's basic layout (no raqm/FriBiDi), so a picture is
-the same on every machine; bidirectional order and Arabic joining are done by :mod:`render.script` instead.
-Devanagari and Thai cannot be drawn right without a shaper (a conjunct such as क्ष or the reph of र्ज is a glyph
-of its own, chosen by the font's rules; a Thai tone mark sits on top of an upper vowel, as in ที่, instead of on
-it), so their faces (:data:`SHAPED`) are opened with Pillow's raqm layout where Pillow has it (:func:`shaping`;
-the wheels bring it, with the system's FriBiDi); elsewhere :mod:`render.script` at least puts Devanagari's
-short i in place.
+Most faces are opened with Pillow's basic layout (no raqm/FriBiDi), so a picture is the same on every machine;
+bidirectional order and Arabic joining are done by :mod:`render.script` instead. The scripts whose clusters need
+the font's rules cannot be drawn right without a shaper (a Devanagari conjunct such as क्ष or the reph of र्ज is
+a glyph of its own; a Thai tone mark sits on top of an upper vowel, as in ที่, instead of on it; a Bengali or
+Tamil vowel sign stands before its consonant), so their faces (:data:`SHAPED`) are opened with Pillow's raqm
+layout where Pillow has it (:func:`shaping`; the wheels bring it, with the system's FriBiDi); elsewhere
+:mod:`render.script` at least puts Devanagari's short i in place.
 """
 
 from __future__ import annotations
@@ -40,9 +41,41 @@ ARABIC: Ranges = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50,
 HEBREW: Ranges = ((0x0590, 0x05FF), (0xFB1D, 0xFB4F))
 DEVANAGARI: Ranges = ((0x0900, 0x097F), (0xA8E0, 0xA8FF), (0x1CD0, 0x1CFF))
 THAI: Ranges = ((0x0E00, 0x0E7F),)
-SHAPED: tuple[Ranges, ...] = (DEVANAGARI, THAI)
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """A writing system drawn by a Noto Sans family of its own (``NotoSans<family>-<weight>.ttf``) for its
+    ``blocks``; ``shaped``: its clusters and marks need the font's rules (a shaper)."""
+
+    family: str
+    blocks: Ranges
+    shaped: bool = False
+
+
+SCRIPTS: tuple[Script, ...] = (
+    Script("Arabic", ARABIC),
+    Script("Hebrew", HEBREW),
+    Script("Devanagari", DEVANAGARI, shaped=True),
+    Script("Thai", THAI, shaped=True),
+    Script("Bengali", ((0x0980, 0x09FF),), shaped=True),
+    Script("Gurmukhi", ((0x0A00, 0x0A7F),), shaped=True),
+    Script("Gujarati", ((0x0A80, 0x0AFF),), shaped=True),
+    Script("Tamil", ((0x0B80, 0x0BFF), (0x11FC0, 0x11FFF)), shaped=True),
+    Script("Telugu", ((0x0C00, 0x0C7F),), shaped=True),
+    Script("Kannada", ((0x0C80, 0x0CFF),), shaped=True),
+    Script("Malayalam", ((0x0D00, 0x0D7F),), shaped=True),
+    Script("Sinhala", ((0x0D80, 0x0DFF), (0x111E0, 0x111FF)), shaped=True),
+    Script("Myanmar", ((0x1000, 0x109F), (0xA9E0, 0xA9FF), (0xAA60, 0xAA7F)), shaped=True),
+    Script("Khmer", ((0x1780, 0x17FF), (0x19E0, 0x19FF)), shaped=True),
+    Script("Ethiopic", ((0x1200, 0x139F), (0x2D80, 0x2DDF), (0xAB00, 0xAB2F))),
+)
+"""The scripts with a face of their own, taken for their blocks before any other face."""
+
+SHAPED: tuple[Ranges, ...] = tuple(s.blocks for s in SCRIPTS if s.shaped)
 """The blocks whose faces are drawn through a shaper where Pillow has one: their marks and clusters need the
-font's rules (Devanagari's conjuncts and reph, Thai's tone marks lifted above an upper vowel)."""
+font's rules (Devanagari's conjuncts and reph, Thai's tone marks lifted above an upper vowel, the vowel signs of
+Bengali or Tamil written before their consonant)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +91,7 @@ _FALLBACK_BOLD = (Face("DroidSansFallbackFull.ttf"), Face("NanumSquareB.ttf"), F
 
 
 def _scripts(weight: str) -> tuple[Face, ...]:
-    return (Face(f"NotoSansArabic-{weight}.ttf", ARABIC), Face(f"NotoSansHebrew-{weight}.ttf", HEBREW),
-            Face(f"NotoSansDevanagari-{weight}.ttf", DEVANAGARI), Face(f"NotoSansThai-{weight}.ttf", THAI))
+    return tuple(Face(f"NotoSans{s.family}-{weight}.ttf", s.blocks) for s in SCRIPTS)
 
 
 CHAINS: dict[str, tuple[Face, ...]] = {

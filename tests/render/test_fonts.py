@@ -38,6 +38,17 @@ SCRIPTS = {
     "Hebrew": "שלום דוד",
     "Devanagari": "राजेश किशन",
     "Thai": "สมชาย ใจดี",
+    "Bengali": "প্রিয়া বাংলা",
+    "Gurmukhi": "ਹਰਪ੍ਰੀਤ ਪੰਜਾਬੀ",
+    "Gujarati": "ગુજરાતી નરેશ",
+    "Tamil": "தமிழ்செல்வி கார்த்திக்",
+    "Telugu": "శ్రీనివాస్ తెలుగు",
+    "Kannada": "ಕನ್ನಡ ಸುರೇಶ್",
+    "Malayalam": "ശ്രീക്കുട്ടി മലയാളം",
+    "Sinhala": "සිංහල නිමල්",
+    "Myanmar": "မြန်မာ အောင်",
+    "Khmer": "ខ្មែរ សុខា",
+    "Ethiopic": "አማርኛ ሰላም",
     "Emoji": "🦊🐻🎲🌊⭐❤😀",
 }
 
@@ -107,7 +118,7 @@ def test_right_to_left_names_sit_in_their_place_in_a_left_to_right_line() -> Non
     assert len({unicodedata.name(c).split()[-2] for c in arabic[1][0]}) > 1  # initial, medial, final
 
 
-def test_devanagari_and_thai_names_are_shaped() -> None:
+def test_names_in_scripts_with_clusters_are_shaped() -> None:
     if not shaping():
         pytest.skip("this Pillow has no raqm: Devanagari and Thai are drawn unshaped (Devanagari's short i in place)")
     size = 40
@@ -120,6 +131,8 @@ def test_devanagari_and_thai_names_are_shaped() -> None:
     assert shape("किशन") == "किशन"
     # Thai: the tone mark of ที่ sits on top of the upper vowel (drawn on it, it would vanish into it)
     assert bbox("ที่", size)[1] < bbox("ที", size)[1] - 0.1 * size
+    # Bengali: the cluster প্র is one glyph
+    assert length("প্র", size) < length("প্", size) + length("র", size) - 0.2 * size
 
 
 def test_marks_are_one_drawn_character_for_any_name() -> None:
