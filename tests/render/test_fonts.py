@@ -21,6 +21,7 @@ from PIL import Image, ImageChops
 import engine
 from render import Theme, render_legend
 from render.base import get_base
+from render.draw import fit, text_width
 from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shaping
 from render.layout import static_board
 from render.script import bbox, length, runs, shape, visual
@@ -260,3 +261,20 @@ def test_the_legend_is_a_picture_of_its_own_in_every_language(locale: str) -> No
     img = Image.open(io.BytesIO(render_legend(locale=locale)))
     assert img.width == 800 and img.height > 300
     assert len(img.convert("RGB").getcolors(1 << 20) or []) > 20
+
+
+@pytest.mark.parametrize("name", ["தமிழ்செல்வி கார்த்திக்", "क्षत्रिय अर्जुन", "প্রিয়া বাংলা", "Ðorđe Céline",
+                                  "👍🏽👍🏽👍🏽👍🏽 Ada", "ශ්‍රී ලංකා", "ឧត្តម សុខា"])
+def test_a_name_too_long_is_cut_between_letters_never_inside_one(name: str) -> None:
+    size = 40
+    for width in range(20, round(text_width(name, size)), 7):
+        cut, _ = fit(name, size, width, min_size=size)
+        kept = cut.removesuffix("…").rstrip()
+        assert name.startswith(kept), (cut, name)
+        rest = name[len(kept):]
+        if not rest.strip():
+            continue
+        first = rest.lstrip()[0] if kept.endswith(" ") else rest[0]
+        assert not unicodedata.category(first).startswith("M"), (kept, rest)  # no sign torn from its letter
+        assert first not in "\u200c\u200d\U0001f3fd", (kept, rest)
+        assert not (kept and unicodedata.combining(kept[-1]) == 9), (kept, rest)  # no conjunct cut in two
