@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import unicodedata
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
@@ -68,35 +67,13 @@ def fit(s: str, size: int, max_w: float, weight: str = "regular", min_size: int 
     if text_width(s, size, weight) <= max_w:
         return s, size
     while text_width(s + "…", size, weight) > max_w:
-        shorter = without_last_letter(s)
+        shorter = script.without_last_letter(s)
         if not shorter:
             break  # the first letter stays, whole
         s = shorter
     return s.rstrip() + "…", size
 
 
-def without_last_letter(s: str) -> str:
-    """``s`` without its last written letter: a base character with the marks after it (an accent, a vowel
-    sign), and, where a virama joined it to the letter before (a conjunct such as क्ष), that letter too; an
-    invisible joiner or selector left at the end goes with it. Cutting a name there never leaves half a letter."""
-    end = len(s)
-    while True:
-        while end and (unicodedata.category(s[end - 1]).startswith("M") or s[end - 1] in _MODIFIERS):
-            end -= 1  # the marks of the last letter (an emoji's skin tone too)
-        end = max(0, end - 1)  # its base
-        while end and s[end - 1] in _JOINERS:
-            end -= 1
-        if not (end and unicodedata.combining(s[end - 1]) == _VIRAMA):
-            return s[:end]
-        end -= 1  # a virama joined the letter before to the one just cut: the conjunct goes whole
-
-
-_VIRAMA = 9
-"""The canonical combining class of a virama (Devanagari ्, Tamil ், Bengali ্ …)."""
-_MODIFIERS = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
-"""The emoji skin tones, which belong to the emoji before them."""
-_JOINERS = frozenset("\u200c\u200d\ufe0e\ufe0f")
-"""Zero-width (non-)joiner and the text/emoji variation selectors."""
 
 
 def wrap(s: str, size: int, max_w: float, weight: str = "regular") -> list[str]:

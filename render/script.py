@@ -14,6 +14,8 @@ A line is laid out in three steps, all of them pure functions of the string (cac
 
 :func:`length`, :func:`bbox` and :func:`draw` then measure and draw the runs at a size, baseline to
 baseline on the primary face's metrics, with Pillow's anchors (``la``, ``lm``, ``mm``, ``rs``…).
+:func:`without_last_letter` and :func:`letters_within` shorten a text between two written letters (never
+between a letter and its sign, nor inside a conjunct), for a name or a message cut to fit.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from functools import lru_cache
+from typing import Final
 
 import arabic_reshaper
 from PIL import ImageDraw
@@ -41,6 +44,12 @@ _DROP = frozenset(("\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u2060", "
 """Invisible characters with no glyph of their own (joiners, marks, variation selectors)."""
 _DEVANAGARI_I = "\u093f"
 _VIRAMA, _NUKTA = "\u094d", "\u093c"
+_VIRAMA_CLASS: Final = 9
+"""The canonical combining class of a virama (Devanagari ्, Tamil ், Bengali ্ …)."""
+_MODIFIERS: Final = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
+"""The emoji skin tones, which belong to the emoji before them."""
+_JOINERS: Final = frozenset("\u200c\u200d\ufe0e\ufe0f")
+"""Zero-width (non-)joiner and the text/emoji variation selectors."""
 
 
 def _is_arabic(c: str) -> bool:
@@ -223,3 +232,30 @@ def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fil
         d.text((x, y), text, font=f, fill=fill, anchor="ls", stroke_width=stroke_width,
                stroke_fill=stroke_fill)
         x += f.getlength(text)
+
+
+def without_last_letter(s: str) -> str:
+    """``s`` without its last written letter: a base character with the marks after it (an accent, a vowel
+    sign), and, where a virama joined it to the letter before (a conjunct such as क्ष), that letter too; an
+    invisible joiner or selector left at the end goes with it. Cutting a name there never leaves half a letter."""
+    end = len(s)
+    while True:
+        while end and (unicodedata.category(s[end - 1]).startswith("M") or s[end - 1] in _MODIFIERS):
+            end -= 1  # the marks of the last letter (an emoji's skin tone too)
+        end = max(0, end - 1)  # its base
+        while end and s[end - 1] in _JOINERS:
+            end -= 1
+        if not (end and unicodedata.combining(s[end - 1]) == _VIRAMA_CLASS):
+            return s[:end]
+        end -= 1  # a virama joined the letter before to the one just cut: the conjunct goes whole
+
+
+def letters_within(s: str, limit: int) -> str:
+    """The longest start of ``s`` of at most ``limit`` characters that ends between two letters."""
+    if len(s) <= limit:
+        return s
+    head = s[:limit]
+    rest = s[limit]
+    torn = (unicodedata.category(rest).startswith("M") or rest in _MODIFIERS or rest in _JOINERS
+            or (head and (head[-1] in _JOINERS or unicodedata.combining(head[-1]) == _VIRAMA_CLASS)))
+    return without_last_letter(head) if torn else head

@@ -30,6 +30,7 @@ from engine import (
 )
 from engine.ai.coach import CardNow, cards_now
 from i18n import describe_events, describe_move, t, tn
+from render.script import letters_within
 
 SEP: Final = " · "
 """Between the parts of a label ("12 · Church · 3 points · Sugar")."""
@@ -48,8 +49,8 @@ def esc(name: str) -> str:
 
 
 def clip(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters (with an ellipsis when cut)."""
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """``text`` cut to at most ``limit`` characters (with an ellipsis when cut), between two letters."""
+    return text if len(text) <= limit else letters_within(text, limit - 1).rstrip() + "…"
 
 
 def mention(user_id: int) -> str:

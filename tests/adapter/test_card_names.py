@@ -1,5 +1,6 @@
 """What a player types for a scoring card (``/santacruz score card:…``) is read in every language, with or
-without the signs between a name's words; an unknown name is refused with the list of the cards."""
+without the signs between a name's words; an unknown name is refused with the list of the cards. Names cut to
+Discord's limits keep whole letters."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 
 from bot.adapter.errors import Refusal
 from bot.adapter.options import scoring_card_id
+from bot.adapter.texts import clip
 from engine import SCORING_CARD_IDS
 from i18n import LOCALES, t
 
@@ -32,3 +34,9 @@ def test_an_unknown_card_is_refused_with_the_cards_named() -> None:
     with pytest.raises(Refusal) as refused:
         scoring_card_id("church", "en")
     assert refused.value.params["cards"].count(", ") == len(SCORING_CARD_IDS) - 1
+
+
+def test_a_label_cut_to_discord_s_limit_keeps_whole_letters() -> None:
+    assert clip("क्षत्रिय wins", 4) == "क्ष…"  # not क्षत… with त torn from its र
+    assert clip("Ada wins", 4) == "Ada…"
+    assert clip("Ada", 4) == "Ada"

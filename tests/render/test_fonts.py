@@ -24,7 +24,7 @@ from render.base import get_base
 from render.draw import fit, text_width
 from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shaping
 from render.layout import static_board
-from render.script import bbox, length, runs, shape, visual
+from render.script import bbox, length, letters_within, runs, shape, visual
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -278,3 +278,11 @@ def test_a_name_too_long_is_cut_between_letters_never_inside_one(name: str) -> N
         assert not unicodedata.category(first).startswith("M"), (kept, rest)  # no sign torn from its letter
         assert first not in "\u200c\u200d\U0001f3fd", (kept, rest)
         assert not (kept and unicodedata.combining(kept[-1]) == 9), (kept, rest)  # no conjunct cut in two
+
+
+def test_a_text_cut_to_a_length_keeps_whole_letters() -> None:
+    name = "क्षत्रिय"  # three letters: क्ष, त्रि, य
+    cuts = {letters_within(name, limit) for limit in range(len(name) + 1)}
+    assert cuts == {"", "क्ष", "क्षत्रि", "क्षत्रिय"}
+    assert letters_within("Ada 👍🏽", 5) == "Ada "  # the skin tone stays with its emoji
+    assert letters_within("Ada", 2) == "Ad"
