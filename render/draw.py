@@ -74,8 +74,6 @@ def fit(s: str, size: int, max_w: float, weight: str = "regular", min_size: int 
     return s.rstrip() + "…", size
 
 
-
-
 def wrap(s: str, size: int, max_w: float, weight: str = "regular") -> list[str]:
     """Break ``s`` into lines no wider than ``max_w`` at spaces (words are measured one by one)."""
     space = text_width(" ", size, weight)

@@ -14,9 +14,9 @@ Most faces are opened with Pillow's basic layout (no raqm/FriBiDi), so a picture
 bidirectional order and Arabic joining are done by :mod:`render.script` instead. The scripts whose clusters need
 the font's rules cannot be drawn right without a shaper (a Devanagari conjunct such as क्ष or the reph of र्ज is
 a glyph of its own; a Thai tone mark sits on top of an upper vowel, as in ที่, instead of on it; a Bengali or
-Tamil vowel sign stands before its consonant), so their faces (:data:`SHAPED`) are opened with Pillow's raqm
-layout where Pillow has it (:func:`shaping`; the wheels bring it, with the system's FriBiDi); elsewhere
-:mod:`render.script` at least puts Devanagari's short i in place.
+Tamil vowel sign stands before its consonant), so their faces (``shaped`` in :data:`SCRIPTS`) are opened
+with Pillow's raqm layout where Pillow has it (:func:`shaping`; the wheels bring it, with the system's
+FriBiDi); elsewhere :mod:`render.script` at least puts Devanagari's short i in place.
 """
 
 from __future__ import annotations
@@ -72,18 +72,14 @@ SCRIPTS: tuple[Script, ...] = (
 )
 """The scripts with a face of their own, taken for their blocks before any other face."""
 
-SHAPED: tuple[Ranges, ...] = tuple(s.blocks for s in SCRIPTS if s.shaped)
-"""The blocks whose faces are drawn through a shaper where Pillow has one: their marks and clusters need the
-font's rules (Devanagari's conjuncts and reph, Thai's tone marks lifted above an upper vowel, the vowel signs of
-Bengali or Tamil written before their consonant)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Face:
-    """One font file of a chain; ``only``: the blocks it is used for (None: whatever it has)."""
+    """One font file of a chain; ``only``: the blocks it is used for (None: whatever it has); ``shaped``: drawn
+    through a shaper where Pillow has one (:func:`shaping`), as its script needs (:attr:`Script.shaped`)."""
 
     file: str
     only: Ranges | None = None
+    shaped: bool = False
 
 
 _FALLBACK_REGULAR = (Face("DroidSansFallbackFull.ttf"), Face("NanumSquareR.ttf"), Face("Symbola.ttf"))
@@ -91,7 +87,7 @@ _FALLBACK_BOLD = (Face("DroidSansFallbackFull.ttf"), Face("NanumSquareB.ttf"), F
 
 
 def _scripts(weight: str) -> tuple[Face, ...]:
-    return tuple(Face(f"NotoSans{s.family}-{weight}.ttf", s.blocks) for s in SCRIPTS)
+    return tuple(Face(f"NotoSans{s.family}-{weight}.ttf", s.blocks, s.shaped) for s in SCRIPTS)
 
 
 CHAINS: dict[str, tuple[Face, ...]] = {
@@ -201,20 +197,19 @@ def face_of(char: str, weight: str) -> int | None:
 
 @cache
 def shaping() -> bool:
-    """Whether the faces of :data:`SHAPED` are drawn through a shaper: where this Pillow has raqm."""
+    """Whether the ``shaped`` faces are drawn through a shaper: where this Pillow has raqm."""
     return bool(features.check("raqm"))
 
 
 @cache
 def chain_font(index: int, size: int, weight: str) -> Font:
     """Face ``index`` of the ``weight`` chain at ``size`` pixels: basic layout (the same on every machine), or
-    raqm for the faces of :data:`SHAPED` where it can (:func:`shaping`)."""
+    raqm for a ``shaped`` face where it can (:func:`shaping`)."""
     face = CHAINS[weight][index]
     path = FONT_DIR / face.file
     if not path.is_file():
         path = FONT_DIR / CHAINS[weight][PRIMARY].file
-    shaped = face.only in SHAPED and shaping()
-    layout = ImageFont.Layout.RAQM if shaped else ImageFont.Layout.BASIC
+    layout = ImageFont.Layout.RAQM if face.shaped and shaping() else ImageFont.Layout.BASIC
     return ImageFont.truetype(str(path), size, layout_engine=layout)
 
 

@@ -251,11 +251,6 @@ def without_last_letter(s: str) -> str:
 
 
 def letters_within(s: str, limit: int) -> str:
-    """The longest start of ``s`` of at most ``limit`` characters that ends between two letters."""
-    if len(s) <= limit:
-        return s
-    head = s[:limit]
-    rest = s[limit]
-    torn = (unicodedata.category(rest).startswith("M") or rest in _MODIFIERS or rest in _JOINERS
-            or (head and (head[-1] in _JOINERS or unicodedata.combining(head[-1]) == _VIRAMA_CLASS)))
-    return without_last_letter(head) if torn else head
+    """The longest start of ``s`` of at most ``limit`` characters that ends between two letters: one character
+    more, less the letter that character belongs to (itself, when it begins one)."""
+    return s if len(s) <= limit else without_last_letter(s[:limit + 1])

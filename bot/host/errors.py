@@ -89,8 +89,6 @@ class HostError(Exception):
         return f"{self.key} {self.params}" if self.params else self.key
 
 
-
-
 DAMAGE_REASONS: Final = {"seats": "host.damaged.seats", "options": "host.damaged.options", "log": "host.damaged.log"}
 """What can be damaged -> the catalogue key that says so to the channel."""
 
