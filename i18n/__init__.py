@@ -38,6 +38,15 @@ def normalize_locale(locale: object) -> str:
     return lang if lang in LOCALES else DEFAULT_LOCALE
 
 
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys stand once each (``json`` would silently keep the last of a repeated key)."""
+    keys = [key for key, _ in pairs]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValueError(f"keys written twice: {repeated[:5]}")
+    return dict(pairs)
+
+
 @cache
 def catalogue(locale: str) -> dict[str, str]:
     """All keys of one language, merged from its domain files."""
@@ -45,7 +54,7 @@ def catalogue(locale: str) -> dict[str, str]:
     folder = resources.files("i18n").joinpath("locales", locale)
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".json"):
-            data = json.loads(entry.read_text(encoding="utf-8"))
+            data = json.loads(entry.read_text(encoding="utf-8"), object_pairs_hook=_once_each)
             overlap = merged.keys() & data.keys()
             if overlap:
                 raise ValueError(f"{locale}/{entry.name} repeats keys: {sorted(overlap)[:5]}")
@@ -298,26 +307,39 @@ def describe_move(move: str | Move, locale: object, names: Sequence[str], seat: 
     if str(move).strip() == "discard":  # the public log hides which card was put back
         return t("game.move.discard", locale, player=player)
     m = parse_move(move) if isinstance(move, str) else move
+    if m.site is not None and built is not None:
+        building, points, shared = built
+        words = t("game.move.built_shared" if shared else "game.move.built", locale, site=m.site,
+                  a_building=_a_building(building, locale), points=points)
+        return t(f"game.move.{m.verb}_built", locale, player=player, built=words)
+    kind, values = _move_words(m, locale, names)
+    return t(f"game.move.{kind}", locale, player=player, **values)
+
+
+def ask_move(move: str | Move, locale: object, names: Sequence[str]) -> str:
+    """A move of one's own as a question to oneself, before it is played ("Land on site 12?", "Play the scoring
+    card “Lighthouses”?"): ``game.ask.<kind>``, the same kinds as :func:`describe_move`'s."""
+    kind, values = _move_words(parse_move(move) if isinstance(move, str) else move, locale, names)
+    return t(f"game.ask.{kind}", locale, **values)
+
+
+def _move_words(m: Move, locale: object, names: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """Which text a move is said with (``ship``, ``ship_no_site``, ``double_road``, ``discard_card`` …) and the
+    values it names, whoever says it."""
     verb = m.verb
     if verb == "set":
-        return t("game.move.set", locale, player=player, set=m.letter, set_name=t(f"game.set.{m.letter}.name", locale))
+        return "set", {"set": m.letter, "set_name": t(f"game.set.{m.letter}.name", locale)}
     if m.site is not None:
-        if built is not None:
-            building, points, shared = built
-            words = t("game.move.built_shared" if shared else "game.move.built", locale, site=m.site,
-                      a_building=_a_building(building, locale), points=points)
-            return t(f"game.move.{verb}_built", locale, player=player, built=words)
-        return t(f"game.move.{verb}", locale, player=player, site=m.site)
+        return verb, {"site": m.site}
     if verb in SINGLE_BUILDS:
-        return t(f"game.move.{verb}_no_site", locale, player=player)
+        return f"{verb}_no_site", {}
     if verb == "double":
-        return t(f"game.move.double_{m.kind}", locale, player=player)
+        return f"double_{m.kind}", {}
     if verb in ("score", "discard"):
-        key = "game.move.score" if verb == "score" else "game.move.discard_card"
-        return t(key, locale, player=player, card=_card_name(str(m.card), locale))
+        return ("score" if verb == "score" else "discard_card"), {"card": _card_name(str(m.card), locale)}
     if m.pile is not None:
-        return t("game.move.pile", locale, player=player, pile=m.pile, owner=names[m.pile])
-    return t(f"game.move.{verb}", locale, player=player)
+        return "pile", {"pile": m.pile, "owner": names[m.pile]}
+    return verb, {}
 
 
 def illegal_text(error: IllegalMove, locale: object, escape: Callable[[str], str] = str) -> str:

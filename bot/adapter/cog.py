@@ -341,10 +341,9 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if risk.first_final is not None:
             final = moves[risk.first_final]
             info = self.host.info(channel_id)
-            seat = self.host.seat_of(channel_id, interaction.user.id)
-            assert info is not None and seat is not None
+            assert info is not None
             view = self.host.view_for(channel_id, interaction.user.id)
-            lines.append(texts.final_question(final, risk, locale, texts.names_of(view), seat))
+            lines.append(texts.final_question(final, risk, locale, texts.names_of(view)))
             await reply(interaction, "\n".join(lines),
                         view=confirm_view(info.game_id, info.seq, final, locale, final=True))
             return
@@ -392,10 +391,8 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         risk = self.host.move_risk(channel_id, interaction.user.id, [move])
         if not risk.final:
             return texts.confirm_question(move, locale)
-        seat = self.host.seat_of(channel_id, interaction.user.id)
-        assert seat is not None
         names = texts.names_of(self.host.view_for(channel_id, interaction.user.id))
-        return texts.final_question(move, risk, locale, names, seat, builds_nothing=builds_nothing)
+        return texts.final_question(move, risk, locale, names, builds_nothing=builds_nothing)
 
     async def on_move_component(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
                                 confirmed: bool) -> None:

@@ -29,7 +29,7 @@ from engine import (
     parse_move,
 )
 from engine.ai.coach import CardNow, cards_now
-from i18n import describe_events, describe_move, t, tn
+from i18n import ask_move, describe_events, describe_move, t, tn
 from render.script import letters_within
 
 SEP: Final = " · "
@@ -254,15 +254,14 @@ def cannot_undo_text(risk: Risk, locale: str) -> str:
     return "; ".join(parts) or t("bot.confirm.what.hidden", locale)
 
 
-def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], seat: int, *,
-                   builds_nothing: bool = False) -> str:
-    """The one-click question before a move that cannot be taken back, naming what it reveals or scores (after
-    the no-build question when the card also builds nothing)."""
+def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], *, builds_nothing: bool = False) -> str:
+    """The one-click question before a move that cannot be taken back, asked in the mover's own words and naming
+    what it reveals or scores ("Play the scoring card “Lighthouses”? This cannot be taken back: “Lighthouses” is
+    scored (5 points for you)."); after the no-build question when the card also builds nothing."""
     if builds_nothing:
         note = t("bot.confirm.final_note", locale, what=cannot_undo_text(risk, locale))
         return f"{confirm_question(move, locale)}\n{note}"
-    return t("bot.confirm.final", locale, move=describe_move(move, locale, names, seat),
-             what=cannot_undo_text(risk, locale))
+    return t("bot.confirm.final", locale, question=ask_move(move, locale, names), what=cannot_undo_text(risk, locale))
 
 
 QUESTION_SEP: Final = "\n\u2063\n"

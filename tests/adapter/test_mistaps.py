@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.adapter import texts
 from engine import SINGLE_BUILDS, parse_move
-from i18n import t
+from i18n import ask_move, t
 from tests.adapter.conftest import Driver
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import Offer, offer_move
@@ -184,8 +185,13 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         command, options = driver.slash_for_move(move)
         question = await driver.answer(await driver.slash(command, options, user=user))
         assert question.ephemeral and driver.info().seq == seq
-        cannot = t("bot.confirm.final", locale, move="", what="").split(":")[0].strip(" —–")
+        cannot = t("bot.confirm.final", locale, question="", what="").split(":")[0].strip()
         assert cannot in question.text and all(w in question.text for w in words), question.text
+        # asked in the mover's own words ("Land on site 12? …"), not told about them in the third person
+        view = driver.host.view_for(driver.channel.id, user_id)
+        names = texts.names_of(view)
+        assert ask_move(move, locale, names) in question.text, question.text
+        assert names[view["seat"] or 0] not in question.text, question.text
         assert [b["label"] for b in question.buttons] == [t("bot.button.play_final", locale),
                                                           t("bot.button.cancel", locale)]
         asked.add((locale, "channel"))

@@ -33,6 +33,8 @@ from i18n import (
     DEFAULT_LOCALE,
     LOCALES,
     RULE_TOPICS,
+    _once_each,
+    ask_move,
     catalogue,
     describe_events,
     describe_move,
@@ -330,6 +332,10 @@ def test_every_event_and_move_has_words(names: list[str], seed: int, draft: bool
             check_lines(describe_events(events, lang, names, short=True))
             check_lines(describe_events(own_events, lang, names, short=True))
             check_lines([describe_move(str(move), lang, names, seat)])
+            question = ask_move(move, lang, names)  # asked of the mover, before the move
+            check_lines([question])
+            assert question.endswith("?"), question
+            assert move.verb == "pile" or not re.search(rf"\b{names[seat]}\b", question), question
     for lang in LOCALES:
         for entry in game.view(None)["log"]:
             check_lines([describe_move(entry["move"], lang, names, entry["seat"])])
@@ -415,3 +421,25 @@ def test_describe_move() -> None:
     assert (describe_move("road 9", "en", names, 0, built=("house", 1, True))
             == "Ada plays a road card and builds a house beside another player’s building on site 9 (share right, +1)")
     assert describe_move("discard", "en", names, 0) == "Ada puts a scoring card back in the box, unseen"
+
+
+def test_a_move_asked_of_its_mover_is_in_the_second_person() -> None:
+    names = ["Ada", "Bo"]
+    assert ask_move("land 12", "en", names) == "Land on site 12?"
+    assert ask_move("score gold10", "de", names) == "Die Wertungskarte „Gold (10)“ spielen?"
+    assert ask_move("pile 0", "fr", names) == "Prendre les cartes jouées par Ada en manche 1 ?"
+    assert ask_move("ship", "en", names) == "Play a ship card without building?"
+    assert ask_move("double road", "de", names) == "Den Doppelzug spielen, um zweimal wie mit Wegkarten zu bauen?"
+    # the whole question before a move that cannot be taken back: one voice, the mover's
+    assert (t("bot.confirm.final", "en", question=ask_move("score gold10", "en", names),
+              what=t("bot.confirm.what.score", "en", card="Gold (10)", count=5))
+            == "Play the scoring card “Gold (10)”? "
+               "This cannot be taken back: “Gold (10)” is scored (5 points for you).")
+
+
+def test_a_key_written_twice_in_one_file_is_refused(tmp_path: Path) -> None:
+    """``json`` keeps the last of a repeated key without a word; a catalogue says so (an Undo button was named twice,
+    differently, in each language's bot.json)."""
+    with pytest.raises(ValueError, match=r"bot\.button\.undo"):
+        json.loads('{"bot.button.undo": "Rückgängig", "bot.button.undo": "Zurücknehmen"}', object_pairs_hook=_once_each)
+    assert json.loads('{"a": 1, "b": 2}', object_pairs_hook=_once_each) == {"a": 1, "b": 2}
