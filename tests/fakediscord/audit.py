@@ -23,6 +23,7 @@ import io
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
 from PIL import Image
@@ -162,24 +163,30 @@ line's first word)."""
 _OPTIONAL_ENDING = re.compile(r"[^\W\d]+\((?:s|e|en|n|es|x|nen|innen)\)")
 
 
+@cache
+def _counted_nouns(locale: str) -> tuple[tuple[re.Pattern[str], bool], ...]:
+    """Per noun the bot counts in ``locale``, its plural and its singular: the pattern of a count before it, and
+    whether that form wants a count of one (compiled once: a whole game's texts are checked)."""
+    nouns = PLURALS.get(locale, ())
+    # "6 building cards": a noun before another counted noun is part of a compound, not the counted one
+    compound = "|".join(re.escape(word) for pair in nouns for word in pair)
+    return tuple((re.compile(rf"{_NUMBER}[^\S\n]+{_ADJECTIVE}({re.escape(noun)})(?![\w(])"
+                             rf"(?![^\S\n]+(?:{compound})(?!\w))"), wants_one)
+                 for singular, plural in nouns for noun, wants_one in ((plural, False), (singular, True)))
+
+
 def plural_slips(text: str, locale: str) -> list[str]:
     """Counts in ``text`` whose noun has the wrong number for ``locale`` ("1 points", "after 1 rated games",
     „1 Punkte“, "3 point", « 2 partie »; in French 0 and 1 take the singular, in English and German only 1),
     and optional endings such as "game(s)", „Spiel(en)“, « partie(s) », in the order they appear. Signed changes
     ("+1 points", "−2 points per building") are left alone."""
     found = [(m.start(), m.group(0)) for m in _OPTIONAL_ENDING.finditer(text)]
-    nouns = PLURALS.get(locale, ())
-    # "6 building cards": a noun before another counted noun is part of a compound, not the counted one
-    compound = "|".join(re.escape(word) for pair in nouns for word in pair)
-    for singular, plural in nouns:
-        for noun, wants_one in ((plural, False), (singular, True)):
-            pattern = re.compile(rf"{_NUMBER}[^\S\n]+{_ADJECTIVE}({re.escape(noun)})(?![\w(])"
-                                 rf"(?![^\S\n]+(?:{compound})(?!\w))")
-            for match in pattern.finditer(text):
-                count = int(match.group(1))
-                one = count in (0, 1) if locale == "fr" else count == 1
-                if one != wants_one:
-                    found.append((match.start(), match.group(0)))
+    for pattern, wants_one in _counted_nouns(locale):
+        for match in pattern.finditer(text):
+            count = int(match.group(1))
+            one = count in (0, 1) if locale == "fr" else count == 1
+            if one != wants_one:
+                found.append((match.start(), match.group(0)))
     return [slip for _, slip in sorted(found)]
 
 
