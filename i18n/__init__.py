@@ -162,7 +162,7 @@ def _long_lines(todo: list[Event], locale: object, names: Sequence[str]) -> list
             if len(sites) == 1:
                 lines.append(t("game.event.reveal", locale, site=sites[0]))
             else:
-                lines.append(t("game.event.reveal_many", locale, sites=", ".join(map(str, sites))))
+                lines.append(t("game.event.reveal_many", locale, sites=listed(sites, locale)))
         else:
             lines.append(_long_line(e, locale, names))
         i += 1
@@ -244,7 +244,7 @@ def _short_lines(todo: list[Event], locale: object, names: Sequence[str]) -> lis
     if revealed:
         lines.append(t("game.short.reveal", locale, sites=", ".join(map(str, sorted(revealed)))))
     if destroyed:
-        lines.append(t("game.short.destroy", locale, sites=", ".join(map(str, sorted(destroyed)))))
+        lines.append(tn("game.short.destroy", len(destroyed), locale, sites=listed(sorted(destroyed), locale)))
     points = [f"{_player(names, seat)} {delta:+d}" for seat, delta in sorted(deltas.items()) if delta]
     if points:
         lines.append(t("game.short.points", locale, list=", ".join(points)))
@@ -375,6 +375,14 @@ def _reason_words(name: str, value: Any, locale: object, escape: Callable[[str],
     if isinstance(value, str) and name in ("text", "verb"):
         return {name: escape(value)}
     return {name: value}
+
+
+def listed(items: Sequence[object], locale: object) -> str:
+    """Items named in a sentence: "12", "12 and 14", "3, 7 and 12" (``game.and``: „und“, « et »)."""
+    words = [str(item) for item in items]
+    if len(words) < 2:
+        return "".join(words)
+    return t("game.and", locale, rest=", ".join(words[:-1]), last=words[-1])
 
 
 def _joined(items: Sequence[str]) -> str:

@@ -29,7 +29,7 @@ from engine import (
     parse_move,
 )
 from engine.ai.coach import CardNow, cards_now
-from i18n import ask_move, describe_events, describe_move, t, tn
+from i18n import ask_move, describe_events, describe_move, listed, t, tn
 from render.script import letters_within
 
 SEP: Final = " · "
@@ -244,7 +244,7 @@ def cannot_undo_text(risk: Risk, locale: str) -> str:
         parts.append(t("bot.confirm.what.score", locale, card=scoring_name(risk.scores, locale), count=risk.points))
     if risk.revealed:
         parts.append(t("bot.confirm.what.reveal", locale, count=len(risk.revealed),
-                       sites=", ".join(map(str, risk.revealed))))
+                       sites=listed(risk.revealed, locale)))
     if risk.bird:
         parts.append(t("bot.confirm.what.bird", locale))
     if risk.ends_round:

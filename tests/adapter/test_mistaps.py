@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.adapter import texts
 from engine import SINGLE_BUILDS, parse_move
-from i18n import ask_move, t
+from i18n import ask_move, listed, t
 from tests.adapter.conftest import Driver
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import Offer, offer_move
@@ -178,7 +178,7 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
                    card=t(f"game.scoring.{risk.scores}.name", locale))] if risk.scores else []
         if risk.revealed:
             words.append(t("bot.confirm.what.reveal", locale, count=len(risk.revealed),
-                           sites=", ".join(map(str, risk.revealed))))
+                           sites=listed(risk.revealed, locale)))
         assert words, move
 
         # the channel: the command asks (nothing played yet); Cancel leaves everything as it was

@@ -38,6 +38,7 @@ from i18n import (
     catalogue,
     describe_events,
     describe_move,
+    listed,
     normalize_locale,
     plural_form,
     t,
@@ -358,7 +359,7 @@ def test_describe_events_merges_build_points_and_reveals() -> None:
         "Ada plays a ship card",
         "Ada builds a lighthouse on site 7 (+2)",
         "Ada draws a bird chip worth 3 points (only you see this)",
-        "Sites 8, 9 are turned face up",
+        "Sites 8 and 9 are turned face up",
         "Bo plays the scoring card “Eruption”",
         "Bo loses 4 points through “Eruption”",
         "Bo loses a church on site 30 in the eruption",
@@ -388,7 +389,7 @@ def test_short_form_gathers_reveals_destroys_and_points_after_the_actions() -> N
         "Bo played the scoring card Eruption.",
         "Everyone drew a new scoring card.",
         "Revealed: 8, 9.",
-        "The eruption destroyed the buildings on 30.",
+        "The eruption destroyed the buildings on site 30.",
         "Points: Ada +2, Bo -4.",
     ]
 
@@ -435,6 +436,15 @@ def test_a_move_asked_of_its_mover_is_in_the_second_person() -> None:
               what=t("bot.confirm.what.score", "en", card="Gold (10)", count=5))
             == "Play the scoring card “Gold (10)”? "
                "This cannot be taken back: “Gold (10)” is scored (5 points for you).")
+
+
+def test_sites_in_a_sentence_are_listed_with_and() -> None:
+    assert [listed(sites, "en") for sites in ([12], [12, 14], [3, 7, 12])] == ["12", "12 and 14", "3, 7 and 12"]
+    assert listed([17, 21], "de") == "17 und 21" and listed([1, 2, 3], "fr") == "1, 2 et 3"
+    reveal = [{"type": "reveal", "site": 17, "tile": 1}, {"type": "reveal", "site": 21, "tile": 2}]
+    assert describe_events(reveal, "de", ["Ada"]) == ["Die Bauplätze 17 und 21 werden aufgedeckt"]
+    assert (t("bot.confirm.what.reveal", "fr", count=2, sites=listed([17, 21], "fr"))
+            == "les emplacements 17 et 21 sont révélés")
 
 
 def test_a_key_written_twice_in_one_file_is_refused(tmp_path: Path) -> None:
