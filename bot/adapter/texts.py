@@ -9,6 +9,7 @@ and the cog only ever sends their output to that seat's player.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -236,12 +237,18 @@ def confirm_question(move: str, locale: str) -> str:
     return t("bot.confirm.no_build", locale, card=t(f"game.card.{m.card}.one", locale))
 
 
-def cannot_undo_text(risk: Risk, locale: str) -> str:
+def cannot_undo_text(risk: Risk, locale: str, names: Sequence[str]) -> str:
     """What a final move does that cannot be taken back, in words: "site 12 is turned face up; you draw a bird
-    chip" (only what everyone may know, :class:`bot.host.takeback.Risk`)."""
+    chip", "“Volcano” is scored (0 points for you, 9 for Bo)" (only what everyone may know,
+    :class:`bot.host.takeback.Risk`)."""
     parts = []
     if risk.scores is not None:
-        parts.append(t("bot.confirm.what.score", locale, card=scoring_name(risk.scores, locale), count=risk.points))
+        card = scoring_name(risk.scores, locale)
+        if risk.other is None:
+            parts.append(t("bot.confirm.what.score", locale, card=card, count=risk.points))
+        else:
+            parts.append(t("bot.confirm.what.score_other", locale, card=card, count=risk.points,
+                           other=names[risk.other], other_points=_minus(risk.other_points)))
     if risk.revealed:
         parts.append(t("bot.confirm.what.reveal", locale, count=len(risk.revealed),
                        sites=listed(risk.revealed, locale)))
@@ -251,7 +258,14 @@ def cannot_undo_text(risk: Risk, locale: str) -> str:
         parts.append(t("bot.confirm.what.round", locale))
     if risk.ends_game:
         parts.append(t("bot.confirm.what.game_over", locale))
-    return "; ".join(parts) or t("bot.confirm.what.hidden", locale)
+    if not parts:
+        return t("bot.confirm.what.hidden", locale)
+    return functools.reduce(lambda first, then: t("bot.confirm.what.then", locale, first=first, then=then), parts)
+
+
+def _minus(number: int) -> str:
+    """A number with a true minus sign when below 0 ("−6"), as :func:`signed` writes it; else as it is."""
+    return str(number) if number >= 0 else signed(number)
 
 
 def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], *, builds_nothing: bool = False) -> str:
@@ -259,9 +273,10 @@ def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], *, 
     what it reveals or scores ("Play the scoring card “Lighthouses”? This cannot be taken back: “Lighthouses” is
     scored (5 points for you)."); after the no-build question when the card also builds nothing."""
     if builds_nothing:
-        note = t("bot.confirm.final_note", locale, what=cannot_undo_text(risk, locale))
+        note = t("bot.confirm.final_note", locale, what=cannot_undo_text(risk, locale, names))
         return f"{confirm_question(move, locale)}\n{note}"
-    return t("bot.confirm.final", locale, question=ask_move(move, locale, names), what=cannot_undo_text(risk, locale))
+    return t("bot.confirm.final", locale, question=ask_move(move, locale, names),
+             what=cannot_undo_text(risk, locale, names))
 
 
 QUESTION_SEP: Final = "\n\u2063\n"

@@ -6,7 +6,8 @@ a copy of the game (:func:`move_risk`) and answers with a :class:`Risk`: the ada
 naming what cannot be taken back when ``final``, and otherwise plays at once with an *Undo* button while
 :func:`undo_refusal` finds nothing against it. Only what everyone may know goes into a :class:`Risk`: the sites
 turned face up (their state is public), a bird chip drawn from a tile already face up, the round or the game
-ending, the scoring card played and its points for the mover (who holds it); never what a hidden tile holds.
+ending, the scoring card played and its points for the mover (who holds it) and for the best other seat; never
+what a hidden tile holds.
 
 Pure functions of the game and its move log; :class:`bot.host.host.Host` calls them under its own reading of the
 table (``move_risk``, ``undoable_by``, ``undo``).
@@ -38,6 +39,11 @@ class Risk:
     """The scoring card played."""
     points: int = 0
     """What ``scores`` gives the mover now."""
+    other: int | None = None
+    """The other seat ``scores`` gives the most (the first such in seat order, as the card's menu option names it),
+    unless that is nothing: with the eruption card, the other seat that loses the least."""
+    other_points: int = 0
+    """What ``scores`` gives ``other`` (below 0 for the eruption card)."""
     ends_round: bool = False
     """The first round ends: everyone draws a scoring card for the second."""
     ends_game: bool = False
@@ -53,13 +59,17 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
     revealed: list[int] = []
     bird = ends_round = ends_game = False
     scores: str | None = None
-    points = 0
+    points = other_points = 0
+    other: int | None = None
     for index, text in enumerate(moves):
         try:
             move = parse_move(text)
             face_up = move.site is not None and 0 < move.site < len(trial.revealed) and trial.revealed[move.site]
             if move.verb == "score" and seat is not None and move.card is not None:
                 scores, points = str(move.card), trial.card_points(seat, str(move.card))
+                best = max((q for q in range(trial.n) if q != seat), key=lambda q: trial.card_points(q, str(scores)))
+                other_points = trial.card_points(best, scores)
+                other = best if other_points != 0 else None
             events = trial.apply(move)
         except IllegalMove:
             break
@@ -75,7 +85,8 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
             elif event["type"] == "game_over":
                 ends_game = True
     return Risk(tuple(moves), final=first_final is not None, first_final=first_final, revealed=tuple(revealed),
-                bird=bird, scores=scores, points=points, ends_round=ends_round and not ends_game, ends_game=ends_game)
+                bird=bird, scores=scores, points=points, other=other, other_points=other_points,
+                ends_round=ends_round and not ends_game, ends_game=ends_game)
 
 
 def undo_refusal(log: Sequence[MoveRow], game: Game, user_id: int) -> str | None:

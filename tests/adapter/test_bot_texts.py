@@ -11,6 +11,7 @@ import pytest
 import engine
 from bot.adapter import texts
 from bot.host.table import MoveResult
+from bot.host.takeback import Risk
 from i18n import LOCALES, t
 
 
@@ -96,3 +97,19 @@ def test_confirmation_is_asked_only_for_moves_that_build_nothing() -> None:
     assert not texts.needs_confirmation("double ship", legal)
     assert not texts.needs_confirmation("ship 3", legal)
     assert texts.needs_confirmation("pass", ["pass", "build 4"])
+
+
+def test_the_question_before_a_scoring_card_names_what_it_gives_the_best_other_player() -> None:
+    names = ["Ada", "Bo"]
+    volcano = Risk(("score volcano",), final=True, first_final=0, scores="volcano", points=0, other=1, other_points=9)
+    assert (texts.final_question("score volcano", volcano, "en", names)
+            == "Play the scoring card “Volcano”? This cannot be taken back: “Volcano” is scored (0 points for you, "
+               "9 for Bo).")
+    eruption = Risk(("score eruption",), final=True, first_final=0, scores="eruption", other=1, other_points=-6)
+    assert (texts.final_question("score eruption", eruption, "de", names)
+            == "Die Wertungskarte „Vulkanausbruch“ spielen? Das kann nicht zurückgenommen werden: „Vulkanausbruch“ "
+               "wird gewertet (0 Punkte für dich, −6 für Bo).")
+    alone = Risk(("score gold10",), final=True, first_final=0, scores="gold10", points=1, revealed=(3, 4))
+    assert (texts.final_question("score gold10", alone, "fr", names)
+            == "Jouer la carte score « Or (10) » ? Ce coup ne pourra pas être repris : « Or (10) » est décomptée "
+               "(1 point pour toi) ; les emplacements 3 et 4 sont révélés.")

@@ -174,8 +174,15 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         move = (scores or final)[0]
         risk = driver.host.move_risk(driver.channel.id, user_id, [move])
         seq = driver.info().seq
-        words = [t("bot.confirm.what.score", locale, count=risk.points,
-                   card=t(f"game.scoring.{risk.scores}.name", locale))] if risk.scores else []
+        words = []
+        if risk.scores:  # what the card gives the player, and the best other player as its menu option says
+            view = driver.host.view_for(driver.channel.id, user_id)
+            now = texts.scores_now(view)[risk.scores]
+            card = t(f"game.scoring.{risk.scores}.name", locale)
+            words.append(t("bot.confirm.what.score_other", locale, count=now.points, card=card,
+                           other=texts.names_of(view)[now.other],
+                           other_points=texts.signed(now.other_points).lstrip("+"))
+                         if now.other_points else t("bot.confirm.what.score", locale, count=now.points, card=card))
         if risk.revealed:
             words.append(t("bot.confirm.what.reveal", locale, count=len(risk.revealed),
                            sites=listed(risk.revealed, locale)))
