@@ -3,20 +3,21 @@
 
 A weight (``regular``, ``bold``, ``condensed`` bold) is a *chain* of faces. The first is DejaVu Sans (Latin
 with every accent, Greek, Cyrillic, Armenian, Georgian: the pictures' own look); the others fill in, character
-by character, what it lacks: Noto Sans for the scripts of :data:`SCRIPTS` (Arabic, Hebrew, the scripts of
-India and Sri Lanka, Thai, Myanmar, Khmer, Ethiopic; each taken for its own blocks before DejaVu, whose few
-Arabic glyphs have no bold), Droid Sans Fallback for Chinese and Japanese, NanumSquare for Korean, Symbola for
-emoji (monochrome). Which face draws a character is read from the faces' own character maps (``cmap`` tables,
-parsed here: no font library at run time), so a name never turns into boxes as long as some face has it.
-:mod:`render.script` lays a string out across the chain.
+by character, what it lacks: Noto for the scripts of :data:`SCRIPTS` (Arabic, Hebrew, the scripts of India and
+Sri Lanka, Thai, Myanmar, Khmer, Ethiopic, Tibetan, Mongolian, Syriac, Thaana, Cherokee; each taken for its own
+blocks before DejaVu, whose few Arabic glyphs have no bold), Droid Sans Fallback for Chinese and Japanese,
+NanumSquare for Korean, Symbola for emoji (monochrome). Which face draws a character is read from the faces' own
+character maps (``cmap`` tables, parsed here: no font library at run time), so a name never turns into boxes as
+long as some face has it. :mod:`render.script` lays a string out across the chain.
 
 Most faces are opened with Pillow's basic layout (no raqm/FriBiDi), so a picture is the same on every machine;
 bidirectional order and Arabic joining are done by :mod:`render.script` instead. The scripts whose clusters need
 the font's rules cannot be drawn right without a shaper (a Devanagari conjunct such as क्ष or the reph of र्ज is
 a glyph of its own; a Thai tone mark sits on top of an upper vowel, as in ที่, instead of on it; a Bengali or
-Tamil vowel sign stands before its consonant), so their faces (``shaped`` in :data:`SCRIPTS`) are opened
-with Pillow's raqm layout where Pillow has it (:func:`shaping`; the wheels bring it, with the system's
-FriBiDi); elsewhere :mod:`render.script` at least puts Devanagari's short i in place.
+Tamil vowel sign stands before its consonant; Tibetan letters stack; Syriac and Mongolian letters join), so their
+faces (``shaped`` in :data:`SCRIPTS`) are opened with Pillow's raqm layout where Pillow has it (:func:`shaping`;
+the wheels bring it, with the system's FriBiDi); elsewhere :mod:`render.script` at least puts Devanagari's short
+i in place.
 """
 
 from __future__ import annotations
@@ -45,12 +46,21 @@ THAI: Ranges = ((0x0E00, 0x0E7F),)
 
 @dataclass(frozen=True, slots=True)
 class Script:
-    """A writing system drawn by a Noto Sans family of its own (``NotoSans<family>-<weight>.ttf``) for its
-    ``blocks``; ``shaped``: its clusters and marks need the font's rules (a shaper)."""
+    """A writing system drawn by a Noto family of its own (``Noto<style><family>-<weight>.ttf``) for its
+    ``blocks``; ``shaped``: its clusters, marks or joining letters need the font's rules (a shaper)."""
 
     family: str
     blocks: Ranges
     shaped: bool = False
+    style: str = "Sans"
+    """``Sans``, or ``Serif`` where Noto has no sans face of the script (Tibetan)."""
+    bold: str = "Bold"
+    """The file's weight drawn as bold: the nearest Noto makes (``Black`` for Syriac, ``Regular`` where there is
+    only that)."""
+
+    def file(self, weight: str) -> str:
+        """The face of ``weight`` (``Regular`` or ``Bold``)."""
+        return f"Noto{self.style}{self.family}-{self.bold if weight == 'Bold' else weight}.ttf"
 
 
 SCRIPTS: tuple[Script, ...] = (
@@ -69,6 +79,11 @@ SCRIPTS: tuple[Script, ...] = (
     Script("Myanmar", ((0x1000, 0x109F), (0xA9E0, 0xA9FF), (0xAA60, 0xAA7F)), shaped=True),
     Script("Khmer", ((0x1780, 0x17FF), (0x19E0, 0x19FF)), shaped=True),
     Script("Ethiopic", ((0x1200, 0x139F), (0x2D80, 0x2DDF), (0xAB00, 0xAB2F))),
+    Script("Tibetan", ((0x0F00, 0x0FFF),), shaped=True, style="Serif"),
+    Script("Mongolian", ((0x1800, 0x18AF), (0x11660, 0x1167F)), shaped=True, bold="Regular"),
+    Script("Syriac", ((0x0700, 0x074F), (0x0860, 0x086F)), shaped=True, bold="Black"),
+    Script("Thaana", ((0x0780, 0x07BF),), shaped=True),
+    Script("Cherokee", ((0x13A0, 0x13FF), (0xAB70, 0xABBF))),
 )
 """The scripts with a face of their own, taken for their blocks before any other face."""
 
@@ -87,7 +102,7 @@ _FALLBACK_BOLD = (Face("DroidSansFallbackFull.ttf"), Face("NanumSquareB.ttf"), F
 
 
 def _scripts(weight: str) -> tuple[Face, ...]:
-    return tuple(Face(f"NotoSans{s.family}-{weight}.ttf", s.blocks, s.shaped) for s in SCRIPTS)
+    return tuple(Face(s.file(weight), s.blocks, s.shaped) for s in SCRIPTS)
 
 
 CHAINS: dict[str, tuple[Face, ...]] = {

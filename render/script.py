@@ -179,6 +179,15 @@ def runs(s: str, weight: str = "regular") -> tuple[Run, ...]:
     return tuple(zip(texts, faces, strict=True))
 
 
+def _as_drawn(text: str, index: int, weight: str) -> tuple[str, str | None]:
+    """A run as its face takes it, and the direction to give Pillow: a right-to-left run of a face drawn through a
+    shaper (Syriac, Thaana) goes back to logical order with ``rtl``, so that the shaper joins its letters and places
+    its marks; any other run is drawn as it is, in visual order (``None``)."""
+    if CHAINS[weight][index].shaped and shaping() and any(unicodedata.bidirectional(c) in _RTL for c in text):
+        return text[::-1], "rtl"
+    return text, None
+
+
 def _baseline(size: int, weight: str, anchor: str) -> float:
     """Where the baseline lies below the anchor point for the vertical part of ``anchor`` (primary face)."""
     f = chain_font(PRIMARY, size, weight)
@@ -188,7 +197,12 @@ def _baseline(size: int, weight: str, anchor: str) -> float:
 
 def length(s: str, size: int, weight: str = "regular") -> float:
     """The width of ``s`` drawn at ``size`` (advance, like Pillow's ``getlength``)."""
-    return sum(chain_font(i, size, weight).getlength(text) for text, i in runs(s, weight))
+    return sum(_advance(text, i, size, weight) for text, i in runs(s, weight))
+
+
+def _advance(text: str, index: int, size: int, weight: str) -> float:
+    drawn, direction = _as_drawn(text, index, weight)
+    return chain_font(index, size, weight).getlength(drawn, direction=direction)
 
 
 def bbox(s: str, size: int, weight: str = "regular", anchor: str = "la") -> tuple[float, float, float, float]:
@@ -200,11 +214,12 @@ def bbox(s: str, size: int, weight: str = "regular", anchor: str = "la") -> tupl
     left = top = math.inf
     right = bottom = -math.inf
     for text, i in parts:
+        drawn, direction = _as_drawn(text, i, weight)
         f = chain_font(i, size, weight)
-        l_, t_, r_, b_ = f.getbbox(text, anchor="ls")
+        l_, t_, r_, b_ = f.getbbox(drawn, anchor="ls", direction=direction)
         left, top = min(left, x + l_), min(top, y + t_)
         right, bottom = max(right, x + r_), max(bottom, y + b_)
-        x += f.getlength(text)
+        x += f.getlength(drawn, direction=direction)
     if left == math.inf:
         return (0.0, 0.0, 0.0, 0.0)
     return (left, top, right, bottom)
@@ -228,10 +243,11 @@ def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fil
     dx, dy = _origin(s, size, weight, anchor)
     x, y = xy[0] + dx, xy[1] + dy
     for text, i in parts:
+        drawn, direction = _as_drawn(text, i, weight)
         f = chain_font(i, size, weight)
-        d.text((x, y), text, font=f, fill=fill, anchor="ls", stroke_width=stroke_width,
-               stroke_fill=stroke_fill)
-        x += f.getlength(text)
+        d.text((x, y), drawn, font=f, fill=fill, anchor="ls", stroke_width=stroke_width, stroke_fill=stroke_fill,
+               direction=direction)
+        x += f.getlength(drawn, direction=direction)
 
 
 def without_last_letter(s: str) -> str:

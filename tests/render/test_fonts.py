@@ -16,7 +16,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 import engine
 from render import Theme, render_legend
@@ -24,7 +24,7 @@ from render.base import get_base
 from render.draw import fit, text_width
 from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shaping
 from render.layout import static_board
-from render.script import bbox, length, letters_within, runs, shape, visual
+from render.script import bbox, draw, length, letters_within, runs, shape, visual
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,6 +50,11 @@ SCRIPTS = {
     "Myanmar": "မြန်မာ အောင်",
     "Khmer": "ខ្មែរ សុខា",
     "Ethiopic": "አማርኛ ሰላም",
+    "Tibetan": "བཀྲ་ཤིས་ བསྟན་འཛིན",
+    "Mongolian": "ᠮᠣᠩᠭᠣᠯ ᠪᠠᠲᠤ",
+    "Syriac": "ܫܠܡܐ ܐܦܪܝܡ",
+    "Thaana": "ދިވެހި އަޙްމަދު",
+    "Cherokee": "ᏣᎳᎩ ᏌᏊ",
     "Emoji": "🦊🐻🎲🌊⭐❤😀",
 }
 
@@ -134,6 +139,46 @@ def test_names_in_scripts_with_clusters_are_shaped() -> None:
     assert bbox("ที่", size)[1] < bbox("ที", size)[1] - 0.1 * size
     # Bengali: the cluster প্র is one glyph
     assert length("প্র", size) < length("প্", size) + length("র", size) - 0.2 * size
+
+
+@pytest.mark.parametrize(("name", "direction"), [("ܫܠܡܐ", "rtl"), ("ދިވެހި", "rtl"), ("ᠮᠣᠩᠭᠣᠯ", "ltr")])
+def test_joining_and_right_to_left_scripts_are_drawn_as_their_shaper_draws_them(name: str, direction: str) -> None:
+    """A Syriac or Thaana name goes to the shaper in logical order with its direction (in visual order, reversed,
+    Syriac's letters would join the wrong way round and Thaana's vowel signs sit on the wrong letters); a Mongolian
+    name joins left to right. The picture is the shaper's own drawing of the name."""
+    if not shaping():
+        pytest.skip("this Pillow has no raqm: these scripts are drawn unshaped")
+    size = 40
+    ((_text, index),) = runs(name)
+    ours = Image.new("L", (400, 100))
+    draw(ImageDraw.Draw(ours), (10, 70), name, size, 255, anchor="ls")
+    theirs = Image.new("L", (400, 100))
+    ImageDraw.Draw(theirs).text((10, 70), name, font=chain_font(index, size, "regular"), fill=255, anchor="ls",
+                                direction=direction)
+    assert ours.getbbox() is not None
+    assert ImageChops.difference(ours, theirs).getbbox() is None
+    letters = sum(length(c, size) for c in name)
+    assert abs(length(name, size) - letters) > 1  # joined or placed by the font's rules, not letter by letter
+
+
+def test_tibetan_letters_stack() -> None:
+    if not shaping():
+        pytest.skip("this Pillow has no raqm: Tibetan is drawn unshaped")
+    size = 40
+    # ཀྲ: the subjoined ra stands under the ka and adds no width
+    assert length("ཀྲ", size) < length("ཀ", size) + 0.1 * size
+    stack, ka = _ink_box("ཀྲ", size), _ink_box("ཀ", size)
+    assert stack[0] == ka[0] and abs(stack[2] - ka[2]) < 0.1 * size  # in the column of the ka ...
+    assert stack != ka  # ... and drawn (the ka's stem gives way to the ra)
+
+
+def _ink_box(s: str, size: int) -> tuple[int, int, int, int]:
+    """Where ``s`` drawn at ``size`` leaves ink."""
+    image = Image.new("L", (8 * size, 4 * size))
+    draw(ImageDraw.Draw(image), (size, 2 * size), s, size, 255, anchor="ls")
+    box = image.getbbox()
+    assert box is not None
+    return box
 
 
 def test_marks_are_one_drawn_character_for_any_name() -> None:
