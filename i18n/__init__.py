@@ -297,23 +297,25 @@ def _short_line(e: Event, locale: object, names: Sequence[str]) -> str:
 
 
 def describe_move(move: str | Move, locale: object, names: Sequence[str], seat: int, *,
-                  built: tuple[str, int, bool] | None = None) -> str:
+                  built: tuple[str, int, bool] | None = None, you: bool = False) -> str:
     """A move in words, from its notation (``"ship 7"``, ``"score gold10"``, ``"discard"`` …) and its seat.
 
     ``built`` (the building, its points, whether beside another player's: the share right) for a move that built on
     its site: then the build is said in the channel's words ("… and builds a lighthouse on site 10 (+2)",
-    ``game.move.<verb>_built`` around ``game.move.built`` or ``built_shared``)."""
+    ``game.move.<verb>_built`` around ``game.move.built`` or ``built_shared``). ``you``: said to the mover, in the
+    second person ("You land and build a lighthouse on site 10 (+2)": ``game.you.*``)."""
     player = names[seat]
     if str(move).strip() == "discard":  # the public log hides which card was put back
         return t("game.move.discard", locale, player=player)
     m = parse_move(move) if isinstance(move, str) else move
+    said = "game.you" if you else "game.move"
     if m.site is not None and built is not None:
         building, points, shared = built
-        words = t("game.move.built_shared" if shared else "game.move.built", locale, site=m.site,
+        words = t(f"{said}.built_shared" if shared else f"{said}.built", locale, site=m.site,
                   a_building=_a_building(building, locale), points=points)
-        return t(f"game.move.{m.verb}_built", locale, player=player, built=words)
+        return t(f"{said}.{m.verb}_built", locale, player=player, built=words)
     kind, values = _move_words(m, locale, names)
-    return t(f"game.move.{kind}", locale, player=player, **values)
+    return t(f"{said}.{kind}", locale, player=player, **values)
 
 
 def ask_move(move: str | Move, locale: object, names: Sequence[str]) -> str:

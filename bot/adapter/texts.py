@@ -302,10 +302,10 @@ def public_move(move: str) -> str:
 
 
 def played_text(move: str, locale: str, names: Sequence[str], seat: int, view: View | None = None) -> str:
-    """The mover's own confirmation of a move (may show the mover's own discarded card); with the ``view`` right
-    after it, a build is said in the channel's words ("… and builds a lighthouse on site 10 (+2)")."""
+    """The mover's own confirmation of a move, said to them (may show their own discarded card); with the ``view``
+    right after it, a build is said with what it built ("Done: You land and build a lighthouse on site 10 (+2)")."""
     built = built_by_events(view, move, seat) if view is not None else None
-    return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat, built=built))
+    return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat, built=built, you=True))
 
 
 def built_by_events(view: View, move: str, seat: int) -> tuple[str, int, bool] | None:

@@ -139,7 +139,8 @@ def test_the_movers_confirmation_says_what_the_move_built() -> None:
     names = [p["name"] for p in view["players"]]
     text = texts.played_text(str(move), "en", names, seat, view)
     tile = game.site_tile[move.site]
-    assert f"and builds {t(f'game.building.{tile.building}.a', 'en')} on site {move.site} (+{tile.points})" in text
+    assert f"and build {t(f'game.building.{tile.building}.a', 'en')} on site {move.site} (+{tile.points})" in text
+    assert text.startswith("Done: You ") and names[seat] not in text  # said to the mover
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -103,7 +103,9 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
             seat = driver.host.seat_of(driver.channel.id, driver.fake.user(user).id)
             names = [p["name"] for p in driver.host.public_view(driver.channel.id)["players"]]
             said = describe_move(move, locale, names, seat, built=(tile.building, tile.points, False))
-            assert t("bot.reply.played", locale, move=said) in reply.text
+            to_you = describe_move(move, locale, names, seat, built=(tile.building, tile.points, False), you=True)
+            assert t("bot.reply.played", locale, move=to_you) in reply.text  # said to the mover
+            assert names[seat] not in reply.text
             lands.append((said, site))
         await driver.wait_seq(seq + 1)
     await driver.settle()

@@ -333,6 +333,9 @@ def test_every_event_and_move_has_words(names: list[str], seed: int, draft: bool
             check_lines(describe_events(events, lang, names, short=True))
             check_lines(describe_events(own_events, lang, names, short=True))
             check_lines([describe_move(str(move), lang, names, seat)])
+            to_you = describe_move(str(move), lang, names, seat, you=True)  # the mover's own confirmation
+            check_lines([to_you])
+            assert move.verb == "pile" or not re.search(rf"\b{names[seat]}\b", to_you), to_you
             question = ask_move(move, lang, names)  # asked of the mover, before the move
             check_lines([question])
             assert question.endswith("?"), question
@@ -422,6 +425,15 @@ def test_describe_move() -> None:
     assert (describe_move("road 9", "en", names, 0, built=("house", 1, True))
             == "Ada plays a road card and builds a house beside another player’s building on site 9 (share right, +1)")
     assert describe_move("discard", "en", names, 0) == "Ada puts a scoring card back in the box, unseen"
+
+
+def test_a_move_said_to_its_mover_is_in_the_second_person() -> None:
+    names = ["Ada", "Bo"]
+    assert (describe_move("land 10", "en", names, 1, built=("lighthouse", 2, False), you=True)
+            == "You land and build a lighthouse on site 10 (+2)")
+    assert (describe_move("build 4", "de", names, 0, built=("house", 1, True), you=True)
+            == "Du setzt ein Haus auf Bauplatz 4 zu einem fremden Gebäude dazu (Dazusetzen, +1) im Doppelzug")
+    assert describe_move("score gold10", "fr", names, 1, you=True) == "Tu joues la carte score « Or (10) »"
 
 
 def test_a_move_asked_of_its_mover_is_in_the_second_person() -> None:
