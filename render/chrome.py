@@ -192,8 +192,20 @@ def paint_header(img: Image.Image, lay: Layout, view: View, theme: Theme, locale
         paste(img, tri, x, cy - tri.height / 2)
         paste(img, m, x + 30 * u, cy - m.height / 2)
         tx = x + 30 * u + m.width + 10 * u
-        label, size = fit(turn, tsize, x0 + pad + room - tx, "bold", min_size=tsize)
+        label, size = turn_label(mover, locale, tsize, x0 + pad + room - tx)
         text(img, tx, cy, label, size, theme.text, weight="bold", anchor="lm")
+
+
+def turn_label(name: str, locale: str, size: int, width: float) -> tuple[str, int]:
+    """Whose turn it is in the header, in the words that fit ``width`` whole (bold, at ``size``): "Fuchs ist am
+    Zug", else "Fuchs am Zug", else the name alone (the ▶ before it says whose turn it is), cut only if the name
+    itself is too long; never "Fuchs ist a…"."""
+    label, fitted = "", size
+    for said in (t("render.to_move", locale, name=name), t("render.to_move_compact", locale, name=name), name):
+        label, fitted = fit(said, size, width, "bold", min_size=size)
+        if label == said:
+            break
+    return label, fitted
 
 
 def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: Theme, locale: str) -> None:

@@ -19,8 +19,10 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 import engine
+from i18n import t
 from render import Theme, render_legend
 from render.base import get_base
+from render.chrome import turn_label
 from render.draw import fit, text_width
 from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shaping
 from render.layout import static_board
@@ -331,3 +333,16 @@ def test_a_text_cut_to_a_length_keeps_whole_letters() -> None:
     assert cuts == {"", "क्ष", "क्षत्रि", "क्षत्रिय"}
     assert letters_within("Ada 👍🏽", 5) == "Ada "  # the skin tone stays with its emoji
     assert letters_within("Ada", 2) == "Ad"
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_whose_turn_it_is_is_said_in_words_that_fit_whole(locale: str) -> None:
+    """The header says "Fuchs ist am Zug" where it fits, else "Fuchs am Zug", else the name alone; it never cuts
+    the words ("Fuchs ist a…"), only a name too long for any room."""
+    name, size = "🦊 Fuchs", 40
+    full, compact = t("render.to_move", locale, name=name), t("render.to_move_compact", locale, name=name)
+    assert turn_label(name, locale, size, text_width(full, size, "bold") + 1) == (full, size)
+    assert turn_label(name, locale, size, text_width(full, size, "bold") - 1)[0] in (compact, name)
+    assert turn_label(name, locale, size, text_width(compact, size, "bold") - 1) == (name, size)
+    cut, _ = turn_label("Bartholomäus Wolkenstein", locale, size, text_width(name, size, "bold"))
+    assert cut.endswith("…") and cut.startswith("Barth")
