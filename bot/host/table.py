@@ -207,7 +207,8 @@ class _SeatsAnswer:
 
 def _fields_of(answer: DataclassInstance) -> dict[str, Any]:
     """An answer's fields by name, their values shared, for a delivery's payload, which is written as JSON at once:
-    ``asdict``'s deep copy of the view cost more than a move's rules (13 ms a move, measured)."""
+    ``asdict``'s deep copy of the view cost more than a move's rules (with the JSON: 2.9 ms against 0.26 ms for a
+    4-player view in round 1, measured)."""
     return {f.name: getattr(answer, f.name) for f in fields(answer)}
 
 
