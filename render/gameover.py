@@ -12,7 +12,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from engine.types import View
+from engine.types import PlayerView, View
 from i18n import normalize_locale, t
 from render.draw import fit, paste, text, text_width
 from render.encode import encode
@@ -59,13 +59,15 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     text(img, x, 42 * u, line, size, theme.text, weight="bold", anchor="lm")
     # ranking
     left, top = round(20 * u), round(110 * u)
-    col_w = round(640 * u)
+    col_w = round(860 * u)
+    small = max(round(22 * u), theme.phone_size(theme.phone_line))  # readable on a phone, as the board's words
     text(img, left, top, t("render.over.ranking", locale), round(26 * u), theme.text, weight="bold")
     row_h = min(round(170 * u), round((H - top - 60 * u) / max(1, len(ranking))))
     y = top + 44 * u
     log = view.get("log") or []
     ends = [e["scores"] for e in log if e.get("round", 1) == 1]
     round_one = ends[-1] if ends and any(e.get("round") == 2 for e in log) else None
+    chip_lines = _chip_lines(players, locale, small, left + col_w - (left + 130 * u) - 60 * u)
     for place, seat in enumerate(ranking, start=1):
         p = players[seat]
         rect = (left, round(y), left + col_w, round(y + row_h - 12 * u))
@@ -89,19 +91,27 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
             chip = icon("chip", round(30 * u), theme)
             cy2 = y + 92 * u
             paste(img, chip, nx, cy2 - chip.height / 2)
-            label = t("render.over.birds", locale,
-                      chips=(" + ".join(str(c) for c in chips) + f" = {sum(chips)}") if chips else "0")
-            label, lsize = fit(label, round(22 * u), rect[2] - nx - 60 * u)
+            label, lsize = fit(chip_lines[seat], small, rect[2] - nx - 60 * u)
             text(img, nx + 40 * u, cy2, label, lsize, theme.muted, anchor="lm")
         if round_one is not None and row_h > 140 * u:
             one = round_one[seat]
             label = t("render.over.rounds", locale, one=one, two=f"{p['score'] - one:+d}")
-            label, lsize = fit(label, round(22 * u), rect[2] - nx - 20 * u)
+            label, lsize = fit(label, small, rect[2] - nx - 20 * u)
             text(img, nx, y + 132 * u, label, lsize, theme.muted, anchor="lm")
         y += row_h
     _paint_chart(img, view, theme, locale, marks, (left + col_w + round(40 * u), top, W - round(24 * u),
                                                    H - round(24 * u)))
     return img
+
+
+def _chip_lines(players: list[PlayerView], locale: str, size: int, width: float) -> dict[int, str]:
+    """Each seat's bird chips, added up ("Bird chips: 2+3+1 = 6"); where one of them does not fit ``width`` at
+    ``size`` (a phone's size), all of them without the words (beside the chip's picture): alike in every row."""
+    values = {p["seat"]: ("+".join(map(str, chips)) + f" = {sum(chips)}") if (chips := p.get("bird_chips")) else "0"
+              for p in players}
+    worded = {seat: t("render.over.birds", locale, chips=v) for seat, v in values.items()}
+    fits = all(text_width(line, size) <= width for line in worded.values())
+    return worded if fits else values
 
 
 def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks: list[str],

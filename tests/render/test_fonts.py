@@ -346,3 +346,33 @@ def test_whose_turn_it_is_is_said_in_words_that_fit_whole(locale: str) -> None:
     assert turn_label(name, locale, size, text_width(compact, size, "bold") - 1) == (name, size)
     cut, _ = turn_label("Bartholomäus Wolkenstein", locale, size, text_width(name, size, "bold"))
     assert cut.endswith("…") and cut.startswith("Barth")
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_the_game_over_ranking_is_readable_on_a_phone(locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each place's bird chips and its points per round are drawn as large as the board's last move on a phone
+    (7 pixels tall at 400 pixels wide), whole; the chips' words give way to the values alone, in every row alike,
+    where the longest row has no room for them."""
+    import render.gameover as gameover
+
+    drawn: list[tuple[str, int]] = []
+    real = gameover.text
+
+    def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        drawn.append((s, size))
+        real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gameover, "text", spy)
+    game = _game(["Ada", "Björn", "Céline", "Đorđe"], None)
+    view = game.view(None)
+    view["players"][0]["bird_chips"] = [3, 3, 3, 3, 2, 2, 2, 1, 1]  # as many as a seat gathered in a random game
+    theme = Theme()
+    gameover.compose_game_over(view, locale=locale, theme=theme)
+    chips = [(s, size) for s, size in drawn if " = " in s]
+    rounds = [(s, size) for s, size in drawn if " · " in s and any(c.isdigit() for c in s)]
+    assert len(chips) == len(rounds) == 4
+    for s, size in chips + rounds:
+        assert not s.endswith("…"), s
+        assert cap_height(size) * 400 / theme.width >= 7, (s, size)
+    worded = [s.startswith(t("render.over.birds", locale, chips="")) for s, _ in chips]
+    assert all(worded) or not any(worded)
