@@ -7,8 +7,8 @@ A line is laid out in three steps, all of them pure functions of the string (cac
    reph, the short i before its cluster), or, where Pillow has none, its short i (ि) moves before its cluster;
 2. **bidirectional order** for a left-to-right line (the pictures' languages are all left-to-right): the
    rules of the Unicode bidirectional algorithm that matter for one line of names and labels (strong
-   types, numbers after Arabic, neutrals between runs of one direction, mirrored brackets), so that
-   "to move محمد" reads with the name in its right place;
+   types, numbers after Arabic, bracket pairs, neutrals between runs of one direction, mirrored brackets),
+   so that "to move محمد" reads with the name in its right place and "محمد (3)" with its number in brackets;
 3. **runs**: the visual string cut where the face changes (:func:`render.fonts.face_of`, character by
    character; combining marks stay with their base; invisible joiners and selectors are dropped).
 
@@ -88,6 +88,30 @@ def shape(s: str) -> str:
     return s
 
 
+_OPENING: Final = {"(": ")", "[": "]", "{": "}"}
+
+
+def _bracket_pairs(s: str, strong: list[str]) -> None:
+    """N0 on a left-to-right line: a pair of brackets takes the direction of what it encloses, so that "محمد (3)"
+    keeps its number in its brackets. A pair enclosing left-to-right text is left-to-right; one enclosing only
+    right-to-left text (numbers after Arabic count as such) is right-to-left when right-to-left text comes before it
+    too, else left-to-right; an empty pair is left to N1. ``strong`` ("L", "R" or "" per character) is set."""
+    pairs: list[tuple[int, int]] = []
+    stack: list[tuple[str, int]] = []
+    for i, c in enumerate(s):
+        if c in _OPENING:
+            stack.append((_OPENING[c], i))
+        elif stack and c == stack[-1][0]:
+            pairs.append((stack.pop()[1], i))
+    for opening, closing in sorted(pairs):
+        inside = set(strong[opening + 1:closing]) - {""}
+        if not inside:
+            continue
+        before = next((strong[k] for k in range(opening - 1, -1, -1) if strong[k]), "L")
+        direction = "L" if "L" in inside or before == "L" else "R"
+        strong[opening] = strong[closing] = direction
+
+
 def _levels(s: str) -> list[int]:
     """Embedding levels of ``s`` on a left-to-right line (0 left-to-right, 1 right-to-left, 2 numbers in it)."""
     types = [unicodedata.bidirectional(c) for c in s]
@@ -113,6 +137,7 @@ def _levels(s: str) -> list[int]:
         elif t == "EN" and last_strong == "L":
             types[i] = "L"
     strong = ["R" if t in ("R", "EN", "AN") else "L" if t == "L" else "" for t in types]
+    _bracket_pairs(s, strong)
     i = 0
     while i < len(s):  # N1, N2: neutrals between two of one direction take it, others the line's (L)
         if strong[i]:

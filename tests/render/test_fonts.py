@@ -119,6 +119,9 @@ def test_right_to_left_names_sit_in_their_place_in_a_left_to_right_line() -> Non
     assert visual("محمد 12 (x)").startswith("12 ")  # a number after an Arabic name stays readable
     assert visual("Ada, שלום!") == "Ada, םולש!"
     assert visual("Ada 12") == "Ada 12"
+    # brackets take the direction of what they enclose (N0): the number stays in its brackets after the name
+    assert visual("محمد (3)") == "(3) دمحم"  # it read "3) دمحم)"
+    assert visual("Ada (محمد)") == "Ada (دمحم)" and visual("(محمد) 3") == "(دمحم) 3"
     arabic = runs("to move محمد", "bold")
     assert arabic[0] == ("to move ", 0)
     assert CHAINS["bold"][arabic[1][1]].file.startswith("NotoSansArabic")
