@@ -87,6 +87,7 @@ SCRIPTS: tuple[Script, ...] = (
 )
 """The scripts with a face of their own, taken for their blocks before any other face."""
 
+
 @dataclass(frozen=True, slots=True)
 class Face:
     """One font file of a chain; ``only``: the blocks it is used for (None: whatever it has); ``shaped``: drawn

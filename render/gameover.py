@@ -67,7 +67,8 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     log = view.get("log") or []
     ends = [e["scores"] for e in log if e.get("round", 1) == 1]
     round_one = ends[-1] if ends and any(e.get("round") == 2 for e in log) else None
-    chip_lines = _chip_lines(players, locale, small, left + col_w - (left + 130 * u) - 60 * u)
+    nx = left + 130 * u  # where a place's name and lines begin
+    chip_lines = _chip_lines(players, locale, small, left + col_w - nx - 60 * u)
     for place, seat in enumerate(ranking, start=1):
         p = players[seat]
         rect = (left, round(y), left + col_w, round(y + row_h - 12 * u))
@@ -81,7 +82,6 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
         score = t("render.over.points", locale, count=p["score"])
         ssize = round(32 * u)
         text(img, rect[2] - 18 * u, cy, score, ssize, theme.text, weight="bold", anchor="rm")
-        nx = left + 130 * u
         name_size = max(round(32 * u), theme.phone_size(theme.phone_text, "bold"))
         name, nsize = fit(p["name"], name_size, rect[2] - 30 * u - text_width(score, ssize, "bold") - nx, "bold",
                           min_size=name_size)

@@ -67,9 +67,9 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
             face_up = move.site is not None and 0 < move.site < len(trial.revealed) and trial.revealed[move.site]
             if move.verb == "score" and seat is not None and move.card is not None:
                 scores, points = str(move.card), trial.card_points(seat, str(move.card))
-                best = max((q for q in range(trial.n) if q != seat), key=lambda q: trial.card_points(q, str(scores)))
-                other_points = trial.card_points(best, scores)
-                other = best if other_points != 0 else None
+                theirs = {q: trial.card_points(q, scores) for q in range(trial.n) if q != seat}
+                best = max(theirs, key=theirs.__getitem__)  # the first of the best, in seat order
+                other, other_points = (best if theirs[best] else None), theirs[best]
             events = trial.apply(move)
         except IllegalMove:
             break
