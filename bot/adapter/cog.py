@@ -99,6 +99,12 @@ def _choice(key: str, value: str) -> Choice[str]:
     return Choice(name=locale_text(key), value=value)
 
 
+def _undone(result: MoveResult, locale: str) -> str:
+    """The answer to the player who took back their move, said to them ("Taken back: You land on site 10")."""
+    return t("bot.reply.undone", locale, move=describe_move(result.move, locale, texts.names_of(result.view),
+                                                            result.seat, you=True))
+
+
 CARD_CHOICES: Final = [_choice(f"game.card.{c}.one", c) for c in BUILDING_CARDS]
 KIND_CHOICES: Final = [_choice(f"game.card.{c}.short", c) for c in SINGLE_BUILDS]
 STRENGTH_CHOICES: Final = [_choice(f"commands.choice.strength.{s}", s) for s in ("random", "greedy", "expert")]
@@ -481,8 +487,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
                     lines.append(self.errors.host_error_text(interaction, exc, locale))
                     break
                 self.background.after_move(result)
-                lines.append(t("bot.reply.undone", locale,
-                               move=describe_move(result.move, locale, texts.names_of(result.view), result.seat)))
+                lines.append(_undone(result, locale))
             await interaction.edit_original_response(content="\n".join(lines), view=None)
         except Exception as exc:
             await self.handle_error(interaction, exc)
@@ -595,8 +600,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         result = await self.host.undo(info.channel_id, interaction.user.id, interaction_id=interaction.id,
                                       game_id=game_id)
         self.background.after_move(result)
-        await reply(interaction, t("bot.reply.undone", locale,
-                                   move=describe_move(result.move, locale, texts.names_of(result.view), result.seat)))
+        await reply(interaction, _undone(result, locale))
 
     # ------------------------------------------------------------------ shared by commands and buttons
 
@@ -748,9 +752,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         locale = await self._locale(interaction)
         result = await self.host.undo(channel_id, interaction.user.id, interaction_id=interaction.id)
         self.background.after_move(result)
-        names = texts.names_of(result.view)
-        await reply(interaction, t("bot.reply.undone", locale,
-                                   move=describe_move(result.move, locale, names, result.seat)))
+        await reply(interaction, _undone(result, locale))
 
     @app_commands.command(name="board", description=_cmd("board"))
     async def board(self, interaction: discord.Interaction) -> None:

@@ -121,7 +121,9 @@ async def test_a_move_that_reveals_nothing_has_undo_in_the_channel_and_by_dm(dri
     await driver.settle()
     assert driver.to_move_user() == user and move in driver.host.legal_moves(driver.channel.id, fake.user(user).id)
     taken = await click.wait_for_original_edit()
-    assert taken.text.startswith(t("bot.reply.undone", locale, move="").strip()) and not taken.buttons
+    letter = parse_move(move).letter
+    said = t("game.you.set", locale, set=letter, set_name=t(f"game.set.{letter}.name", locale))
+    assert taken.text == t("bot.reply.undone", locale, move=said) and not taken.buttons, "said to the player"
 
     # a DM: the turn DM's button plays it at once; the DM itself gets Undo (no second message), which takes it back
     dms_before = len(fake.dm_messages(user))
