@@ -246,6 +246,13 @@ def cap_height(size: int, weight: str = "regular") -> int:
 
 
 @cache
+def line_height(size: int, weight: str = "regular") -> int:
+    """How tall a line of the primary face is at ``size``, from its ascender to its descender (pixels)."""
+    ascent, descent = font(size, weight).getmetrics()
+    return ascent + descent
+
+
+@cache
 def size_for(cap: float, weight: str = "regular") -> int:
     """The smallest font size whose :func:`cap_height` is at least ``cap`` pixels."""
     size = max(1, int(cap))

@@ -16,13 +16,15 @@ from engine.types import PlayerView, View
 from i18n import normalize_locale, t
 from render.draw import fit, paste, text, text_width
 from render.encode import encode
+from render.fonts import cap_height, line_height
 from render.icons import icon, marker
 from render.theme import DEFAULT_THEME, RGB, Theme
 
 
-def _nice_step(top: int) -> int:
+def _nice_step(top: int, most: int = 8) -> int:
+    """The smallest round step that marks 0 to ``top`` with at most ``most`` steps."""
     for step in (5, 10, 20, 25, 50, 100):
-        if top / step <= 8:
+        if top / step <= most:
             return step
     return 200
 
@@ -51,19 +53,21 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     winner = players[ranking[0]]
     # header
     d.rectangle((0, 0, W, round(84 * u)), fill=theme.card)
-    text(img, 24 * u, 42 * u, t("render.over.title", locale), round(36 * u), theme.last_move, weight="bold",
+    title_size = max(round(36 * u), theme.phone_size(theme.phone_line, "bold"))
+    text(img, 24 * u, 42 * u, t("render.over.title", locale), title_size, theme.last_move, weight="bold",
          anchor="lm")
-    x = 24 * u + text_width(t("render.over.title", locale), round(36 * u), "bold") + 30 * u
-    line, size = fit(t("render.over.winner", locale, name=winner["name"], count=winner["score"]), round(32 * u),
-                     W - x - 24 * u, "bold")
+    x = 24 * u + text_width(t("render.over.title", locale), title_size, "bold") + 30 * u
+    line, size = fit(t("render.over.winner", locale, name=winner["name"], count=winner["score"]), title_size,
+                     W - x - 24 * u, "bold", min_size=theme.phone_size(theme.phone_line, "bold"))
     text(img, x, 42 * u, line, size, theme.text, weight="bold", anchor="lm")
     # ranking
     left, top = round(20 * u), round(110 * u)
     col_w = round(860 * u)
     small = max(round(22 * u), theme.phone_size(theme.phone_line))  # readable on a phone, as the board's words
-    text(img, left, top, t("render.over.ranking", locale), round(26 * u), theme.text, weight="bold")
-    row_h = min(round(170 * u), round((H - top - 60 * u) / max(1, len(ranking))))
-    y = top + 44 * u
+    heading = _heading_size(theme)
+    text(img, left, top, t("render.over.ranking", locale), heading, theme.text, weight="bold")
+    y = top + line_height(heading, "bold") + 4 * u
+    row_h = min(round(170 * u), round((H - y - 16 * u) / max(1, len(ranking))))
     log = view.get("log") or []
     ends = [e["scores"] for e in log if e.get("round", 1) == 1]
     round_one = ends[-1] if ends and any(e.get("round") == 2 for e in log) else None
@@ -80,7 +84,7 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
         m = marker(round(48 * u), theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
         paste(img, m, left + 70 * u, cy - m.height / 2)
         score = t("render.over.points", locale, count=p["score"])
-        ssize = round(32 * u)
+        ssize = max(round(32 * u), theme.phone_size(theme.phone_line, "bold"))
         text(img, rect[2] - 18 * u, cy, score, ssize, theme.text, weight="bold", anchor="rm")
         name_size = max(round(32 * u), theme.phone_size(theme.phone_text, "bold"))
         name, nsize = fit(p["name"], name_size, rect[2] - 30 * u - text_width(score, ssize, "bold") - nx, "bold",
@@ -104,14 +108,23 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     return img
 
 
+def _heading_size(theme: Theme) -> int:
+    """The size of the ranking's and the chart's titles: as tall as a line of the ranking on a phone, in bold."""
+    return max(round(26 * theme.width / 1600), theme.phone_size(theme.phone_line, "bold"))
+
+
 def _chip_lines(players: list[PlayerView], locale: str, size: int, width: float) -> dict[int, str]:
     """Each seat's bird chips, added up ("Bird chips: 2+3+1 = 6"); where one of them does not fit ``width`` at
     ``size`` (a phone's size), all of them without the words (beside the chip's picture): alike in every row."""
-    values = {p["seat"]: ("+".join(map(str, chips)) + f" = {sum(chips)}") if (chips := p.get("bird_chips")) else "0"
-              for p in players}
+    values = {p["seat"]: _added_up(p.get("bird_chips") or []) for p in players}
     worded = {seat: t("render.over.birds", locale, chips=v) for seat, v in values.items()}
     fits = all(text_width(line, size) <= width for line in worded.values())
     return worded if fits else values
+
+
+def _added_up(chips: list[int]) -> str:
+    """A seat's bird chips and their sum: "2+3+1 = 6"; one chip is its value alone, none is 0."""
+    return "+".join(map(str, chips)) + f" = {sum(chips)}" if len(chips) > 1 else str(sum(chips))
 
 
 def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks: list[str],
@@ -122,13 +135,24 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
     log = view.get("log") or []
     series = [[int(e["scores"][p["seat"]]) for e in log] for p in players]
     n_moves = len(log)
+    # the words and numbers are as large as the ranking's lines on a phone; the plot takes the room they leave
+    small = max(round(18 * u), theme.phone_size(theme.phone_line))
+    heading = _heading_size(theme)
+    gap = round(10 * u)
+    first_r2 = next((i for i, e in enumerate(log) if e.get("round", 1) == 2), None)
+    divider = first_r2 - 0.5 if first_r2 is not None and n_moves > 1 else None  # where round 2 starts, in moves
+    cy0 = y0 + round(line_height(heading, "bold")) + gap
+    if divider is not None:  # a row for the rounds' names
+        cy0 += round(line_height(small)) + gap
+    cy1 = y1 - round(line_height(small)) - gap
     top_score = max([10, *(max(s) for s in series if s)])
-    step = _nice_step(top_score)
-    top = step * math.ceil(top_score / step)
     low = min([0, *(min(s) for s in series if s)])
+    most = max(2, int((cy1 - cy0) / (2.2 * cap_height(small))))  # a number's height and more between two
+    step = _nice_step(max(top_score, top_score - low), most)
+    top = step * math.ceil(top_score / step)
     bottom = -step * math.ceil(-low / step) if low < 0 else 0
-    cx0, cy0 = x0 + round(60 * u), y0 + round(60 * u)
-    cx1, cy1 = x1 - round(40 * u), y1 - round(40 * u)
+    cx0 = x0 + round(max(text_width(str(v), small) for v in (bottom, top))) + 2 * gap
+    cx1 = x1 - round(40 * u)
     k = 2
     big = Image.new("RGB", ((cx1 - cx0 + 40) * k, (cy1 - cy0 + 40) * k), theme.background)
     d = ImageDraw.Draw(big)
@@ -143,10 +167,8 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
     for v in range(bottom, top + 1, step):
         _x, yv = px(0, v)
         d.line([(ox, yv), (ox + pw, yv)], fill=theme.chart_grid, width=k)
-    # where round 2 starts
-    first_r2 = next((i for i, e in enumerate(log) if e.get("round", 1) == 2), None)
-    if first_r2 is not None and n_moves > 1:
-        xb, _y = px(first_r2 - 0.5, 0)
+    if divider is not None:  # where round 2 starts
+        xb, _y = px(divider, 0)
         _dash_line(d, (xb, oy), (xb, oy + ph), theme.muted, 2 * k, 8 * k)
     order = list(view.get("ranking") or range(len(players)))
     for seat in reversed(order):
@@ -158,19 +180,22 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
             d.line(pts, fill=theme.muted if dark else (12, 14, 20), width=round(9 * u * k), joint="curve")
             d.line(pts, fill=theme.player(seat), width=round(5 * u * k), joint="curve")
     img.paste(big.reduce(k), (cx0 - 20, cy0 - 20))
-    text(img, x0, y0, t("render.over.chart", locale), round(26 * u), theme.text, weight="bold")  # over the margin
+    title, tsize = fit(t("render.over.chart", locale), heading, x1 - x0, "bold")
+    text(img, x0, y0, title, tsize, theme.text, weight="bold")  # over the margin
     # axis labels
     for v in range(bottom, top + 1, step):
         _x, yv = px(0, v)
-        text(img, cx0 - 10 * u, cy0 + yv / k - 20, str(v), round(18 * u), theme.muted, anchor="rm")
-    text(img, (cx0 + cx1) / 2, cy1 + 24 * u, t("render.over.moves", locale), round(18 * u), theme.muted,
-         anchor="mm")
-    if first_r2 is not None and n_moves > 1:
-        xb, _y = px(first_r2 - 0.5, 0)
-        text(img, cx0 + 8 * u, cy0 - 14 * u, t("render.over.round", locale, n=1), round(18 * u), theme.muted,
-             anchor="lm")
-        text(img, cx0 + xb / k - 20 + 8 * u, cy0 - 14 * u, t("render.over.round", locale, n=2), round(18 * u),
-             theme.muted, anchor="lm")
+        text(img, cx0 - gap, cy0 + yv / k - 20, str(v), small, theme.muted, anchor="rm")
+    moves, msize = fit(t("render.over.moves", locale), small, cx1 - cx0)
+    text(img, (cx0 + cx1) / 2, cy1 + gap, moves, msize, theme.muted, anchor="mt")
+    if divider is not None:
+        xb = cx0 + px(divider, 0)[0] / k - 20
+        y_rounds = cy0 - gap
+        one = t("render.over.round", locale, n=1)
+        if text_width(one, small) <= xb - cx0 - gap:  # a short round 1 goes without: the line and round 2 say it
+            text(img, cx0, y_rounds, one, small, theme.muted, anchor="ls")
+        two, wsize = fit(t("render.over.round", locale, n=2), small, x1 - xb - gap, min_size=small)
+        text(img, xb + gap, y_rounds, two, wsize, theme.muted, anchor="ls")
     # each line's letter at its end, nudged apart when ends are close
     ends: list[tuple[float, int]] = []
     for seat in order:
@@ -178,7 +203,7 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
             _xe, ye = px(n_moves - 1, series[seat][-1])
             ends.append((cy0 + ye / k - 20, seat))
     ends.sort()
-    size = round(30 * u)
+    size = round(34 * u)
     placed: list[float] = []
     for y, seat in ends:
         if placed and y - placed[-1] < size + 2:

@@ -352,30 +352,43 @@ def test_whose_turn_it_is_is_said_in_words_that_fit_whole(locale: str) -> None:
 
 
 @pytest.mark.parametrize("locale", ["en", "de", "fr"])
-def test_the_game_over_ranking_is_readable_on_a_phone(locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each place's bird chips and its points per round are drawn as large as the board's last move on a phone
-    (7 pixels tall at 400 pixels wide), whole; the chips' words give way to the values alone, in every row alike,
-    where the longest row has no room for them."""
+def test_every_word_of_the_game_over_picture_is_readable_on_a_phone(locale: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text of the game-over picture (the header, each place's bird chips and points per round, the chart's
+    title, numbers and rounds) is drawn at least as large as the board's last move on a phone (7 pixels tall at
+    400 pixels wide), whole; the chips' words give way to the values alone, in every row alike, where the longest
+    row has no room for them. With 2 and 4 players, the chart's scale and a short round 1 included."""
     import render.gameover as gameover
 
-    drawn: list[tuple[str, int]] = []
+    drawn: list[tuple[str, int, object]] = []
     real = gameover.text
 
     def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
-        drawn.append((s, size))
+        drawn.append((s, size, kwargs.get("anchor")))
         real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(gameover, "text", spy)
-    game = _game(["Ada", "Björn", "Céline", "Đorđe"], None)
-    view = game.view(None)
-    view["players"][0]["bird_chips"] = [3, 3, 3, 3, 2, 2, 2, 1, 1]  # as many as a seat gathered in a random game
     theme = Theme()
-    gameover.compose_game_over(view, locale=locale, theme=theme)
-    chips = [(s, size) for s, size in drawn if " = " in s]
-    rounds = [(s, size) for s, size in drawn if " · " in s and any(c.isdigit() for c in s)]
-    assert len(chips) == len(rounds) == 4
-    for s, size in chips + rounds:
-        assert not s.endswith("…"), s
-        assert cap_height(size) * 400 / theme.width >= 7, (s, size)
-    worded = [s.startswith(t("render.over.birds", locale, chips="")) for s, _ in chips]
-    assert all(worded) or not any(worded)
+    for names in (["Ada", "Björn", "Céline", "Đorđe"], ["Ada", "Björn"]):
+        game = _game(names, None)
+        view = game.view(None)
+        view["players"][0]["bird_chips"] = [3, 3, 3, 3, 2, 2, 2, 1, 1]  # as many as a seat gathered in a random game
+        view["players"][1]["bird_chips"] = [3]  # one chip is its value, not "3 = 3"
+        drawn.clear()
+        gameover.compose_game_over(view, locale=locale, theme=theme)
+        for s, size, _anchor in drawn:
+            assert cap_height(size) * 400 / theme.width >= 7, (s, size)
+        texts = [s for s, _size, _anchor in drawn]
+        assert any(s.endswith("2+2+2+1+1 = 20") for s in texts), texts
+        assert not any(s.endswith("3 = 3") for s in texts), texts
+        rounds = [s for s in texts if " · " in s and any(c.isdigit() for c in s)]
+        assert len(rounds) == len(names), texts
+        for s in rounds + [s for s in texts if " = " in s]:
+            assert not s.endswith("…"), s
+        worded = [s.startswith(t("render.over.birds", locale, chips="")) for s in texts if s.endswith(" = 20")]
+        assert worded
+        everyone = [s for s in texts if s.startswith(t("render.over.birds", locale, chips=""))]
+        assert not everyone or len(everyone) == len(names), "the chips' words in every row or in none"
+        assert t("render.over.round", locale, n=2) in texts and t("render.over.moves", locale) in texts
+        scale = [int(s) for s, _size, anchor in drawn if anchor == "rm" and s.isdigit()]  # the chart's numbers
+        assert scale[0] == 0 and scale[-1] >= max(p["score"] for p in view["players"]) and 3 <= len(scale) <= 9
