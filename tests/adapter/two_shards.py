@@ -28,9 +28,13 @@ async def start_process(fake: FakeDiscord, bot: ChildBot, shard: int) -> None:
     """Start a bot process and wait until its gateway session for ``shard`` is live (commands synced)."""
     old = fake.shard_sessions().get(shard)
     bot.start()
-    await fake.wait_until(lambda: (s := fake.shard_sessions().get(shard)) is not None and s is not old
-                          and s.connection is not None and fake.synced_commands(),
-                          timeout=TIMEOUT, description=f"the shard-{shard} process to connect")
+
+    def connected() -> bool:
+        assert bot.running(), f"the shard-{shard} process ended before it connected:\n{bot.log()[-3000:]}"
+        s = fake.shard_sessions().get(shard)
+        return s is not None and s is not old and s.connection is not None and bool(fake.synced_commands())
+
+    await fake.wait_until(connected, timeout=TIMEOUT, poll=0.5, description=f"the shard-{shard} process to connect")
 
 
 @asynccontextmanager

@@ -92,6 +92,10 @@ class ChildBot:
                 self.process.kill()
                 self.process.wait(timeout=30)
 
+    def running(self) -> bool:
+        """Whether the process was started and has not ended."""
+        return self.process is not None and self.process.poll() is None
+
     def dump(self) -> None:
         """Ask a running process to write its threads' and tasks' stacks to its log (see the module docstring)."""
         if self.process is not None and self.process.poll() is None:

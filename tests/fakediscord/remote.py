@@ -38,7 +38,8 @@ async def poll(check: Callable[[], Awaitable[T | None]], *, timeout: float, desc
         if value:
             return value
         if loop.time() > deadline:
-            raise TimeoutError(f"waited {timeout:.0f} s for {description}")
+            headline = f"waited {timeout:.0f} s for {description}"
+            raise TimeoutError(headline if fake is None else fake.diagnostics(headline))
         if fake is not None:
             await fake.wait_for_change(POLL)
         else:
@@ -119,6 +120,8 @@ class RemoteTable:
     """Every interaction made with the controls of a turn DM (or their confirmation)."""
     slash_moves: int = 0
     dm_moves: int = 0
+    acts: list[str] = field(default_factory=list)
+    """What each move tried was answered, newest last (shown when a wait for the game times out)."""
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -135,8 +138,9 @@ class RemoteTable:
         async def check() -> Position | None:
             position = await self.position()
             return position if position.seq >= seq or position.row.status != "running" else None
-        return await poll(check, timeout=self.timeout, description=f"game {self.game_id} at move {seq}",
-                          fake=self.fake)
+        done = "; ".join(self.acts[-4:]) or "none"
+        return await poll(check, timeout=self.timeout, fake=self.fake,
+                          description=f"game {self.game_id} at move {seq} (the last moves tried: {done})")
 
     def turn_dm(self, user: str, seq: int) -> FakeMessage | None:
         """The user's newest DM with controls for move ``seq + 1`` of this game, else (the rest of a turn begun by
@@ -187,10 +191,11 @@ class RemoteTable:
         """``move`` with a slash command in the channel (confirming a card that builds nothing)."""
         command, options = slash_for_move(move)
         reply = await self.slash(command, options, user=user)
+        self.acts.append(f"{user}: /santacruz {command} {options} -> {reply.text!r}")
         confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
         if confirm:
             click = await self.fake.click_button(reply, confirm[0]["custom_id"], user=user)
-            await self.answer(click)
+            self.acts.append(f"{user}: confirmed -> {(await self.answer(click)).text!r}")
         self.slash_moves += 1
 
     async def play_dm(self, user: str, move: str, seq: int) -> None:
@@ -204,6 +209,7 @@ class RemoteTable:
                                                  user=user)
         self.dm_clicks.append(click)
         callback = await click.wait_for_callback(timeout=self.timeout)
+        self.acts.append(f"{user}: {move!r} in a DM -> {callback.content!r}")
         if callback.content is not None:  # a confirmation question, not a deferred move
             prompt = await self.answer(click)
             confirm = next(b for b in prompt.buttons if b["custom_id"].endswith(":ok"))
