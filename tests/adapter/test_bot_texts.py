@@ -111,5 +111,5 @@ def test_the_question_before_a_scoring_card_names_what_it_gives_the_best_other_p
                "wird gewertet (0 Punkte für dich, −6 für Bo).")
     alone = Risk(("score gold10",), final=True, first_final=0, scores="gold10", points=1, revealed=(3, 4))
     assert (texts.final_question("score gold10", alone, "fr", names)
-            == "Jouer la carte score « Or (10) » ? Ce coup ne pourra pas être repris : « Or (10) » est décomptée "
-               "(1 point pour toi) ; les emplacements 3 et 4 sont révélés.")
+            == "Jouer la carte score « Or (10) » ? Ce coup ne pourra pas être repris : la carte « Or (10) » est "
+               "décomptée (1 point pour toi) ; les emplacements 3 et 4 sont révélés.")
