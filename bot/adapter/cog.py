@@ -116,6 +116,10 @@ _BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.
 BOARD_CHOICES: Final = [_choice(f"commands.stats.choice.{by}", by) for by in BOARDS]
 DEADLINE_CHOICES: Final = [_choice(f"commands.choice.deadline.{hours}", hours)
                            for hours in vacation_texts.DEADLINE_CHOICES]
+CHANGE_WAIT: Final = 1.0
+"""Seconds a command or a click waits for a change of its game under way in this process (another command's, or
+the sweep reading what another process wrote) before it decides from the game: what it offers, asks and refuses
+is then decided on the game as it is, not as it was (Discord takes the first answer within 3 s)."""
 AUTOCOMPLETE_WAIT: Final = 2.0
 """Seconds autocomplete waits for the database (Discord takes its answer within 3 s): without the game as the
 database has it, it suggests nothing rather than what a copy that may be behind would allow."""
@@ -196,13 +200,13 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         DM the user's open games (any process may have changed or opened them). One indexed read per game when
         this process's copies are current."""
         if interaction.guild_id is not None and interaction.channel_id is not None:
-            return self.host.refresh(interaction.channel_id)
-        return self.host.refresh_games_of(interaction.user.id)
+            return self.host.refresh(interaction.channel_id, wait=CHANGE_WAIT)
+        return self.host.refresh_games_of(interaction.user.id, wait=CHANGE_WAIT)
 
     async def _refresh_game(self, game_id: int) -> None:
         """Before a click on a game's button (a DM's arrive at shard 0's process, whatever the game's server)."""
         if self.host.shared:
-            await self._refresh(self.host.refresh_game(game_id))
+            await self._refresh(self.host.refresh_game(game_id, wait=CHANGE_WAIT))
 
     @staticmethod
     async def _refresh(reading: Awaitable[object]) -> None:

@@ -482,20 +482,30 @@ class Games:
             table.unload()
         self.tables[channel_id] = table
 
-    async def refresh(self, channel_id: int) -> TableInfo | None:
+    async def refresh(self, channel_id: int, *, wait: float = 0.0) -> TableInfo | None:
         """The channel's game as the database has it now (see :meth:`bot.host.host.Host.refresh`): one indexed
-        read when this process's copy is current; the lock is taken only to read the game again, never waited for
-        while a change holds it (that change's copy is the answer)."""
+        read when this process's copy is current; the lock is taken only to read the game again. While a change
+        (or another reading) holds it, it is waited for up to ``wait`` seconds, then the game is read again if it is
+        still behind; past that, the copy as it is is the answer (the change checks again under the lock)."""
         with storage_refusal():
             stamp = await self.store.open_game_version(channel_id)
+        if self._is_current(channel_id, stamp):
+            return self.info(channel_id)
         lock = self._locks[channel_id]
-        if not self._is_current(channel_id, stamp) and not lock.locked():
+        if not lock.locked():
             await self._refresh_locked(channel_id)
+        elif wait > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(lock.acquire(), wait)
+                try:
+                    await self._refresh_or_refuse(channel_id)
+                finally:
+                    lock.release()
         return self.info(channel_id)
 
-    async def refresh_games_of(self, user_id: int) -> None:
+    async def refresh_games_of(self, user_id: int, *, wait: float = 0.0) -> None:
         """The open games the user sits in as the database has them now; only those whose version differs are
-        read."""
+        read (a change under way waited for as :meth:`refresh` says)."""
         with storage_refusal():
             rows = await self.store.open_games_of(user_id)
         stored = {row.channel_id: row for row in rows}
@@ -505,18 +515,19 @@ class Games:
             table, row = self.tables.get(channel_id), stored.get(channel_id)
             if (row is None or table is None or (table.id, table.version) != (row.id, row.version)
                     or channel_id in self._outdated):
-                await self.refresh(channel_id)  # opened, changed or ended by another process
+                await self.refresh(channel_id, wait=wait)  # opened, changed or ended by another process
 
-    async def refresh_game(self, game_id: int) -> TableInfo | None:
-        """The game ``game_id`` as the database has it now, loaded if need be; ``None`` if there is none."""
+    async def refresh_game(self, game_id: int, *, wait: float = 0.0) -> TableInfo | None:
+        """The game ``game_id`` as the database has it now, loaded if need be; ``None`` if there is none (a change
+        under way waited for as :meth:`refresh` says)."""
         table = self.of_game(game_id)
         if table is not None:
-            return await self.refresh(table.channel_id)
+            return await self.refresh(table.channel_id, wait=wait)
         with storage_refusal():
             row = await self.store.get_game(game_id)
         if row is None:
             return None
-        info = await self.refresh(row.channel_id)
+        info = await self.refresh(row.channel_id, wait=wait)
         return info if info is not None and info.game_id == game_id else None
 
     async def refresh_all(self, stamps: list[tuple[int, int, int]]) -> list[TableInfo]:

@@ -304,15 +304,16 @@ class Host:
     async def mark_damage_told(self, game_id: int) -> None:
         await self.games.mark_damage_told(game_id)
 
-    async def refresh(self, channel_id: int) -> TableInfo | None:
-        """The channel's game as the database has it now (``bot.host.games.Games.refresh``)."""
-        return await self.games.refresh(channel_id)
+    async def refresh(self, channel_id: int, *, wait: float = 0.0) -> TableInfo | None:
+        """The channel's game as the database has it now (``bot.host.games.Games.refresh``); a change under way in
+        this process is waited for up to ``wait`` seconds (the adapter's: before what it decides from the copy)."""
+        return await self.games.refresh(channel_id, wait=wait)
 
-    async def refresh_games_of(self, user_id: int) -> None:
-        await self.games.refresh_games_of(user_id)
+    async def refresh_games_of(self, user_id: int, *, wait: float = 0.0) -> None:
+        await self.games.refresh_games_of(user_id, wait=wait)
 
-    async def refresh_game(self, game_id: int) -> TableInfo | None:
-        return await self.games.refresh_game(game_id)
+    async def refresh_game(self, game_id: int, *, wait: float = 0.0) -> TableInfo | None:
+        return await self.games.refresh_game(game_id, wait=wait)
 
     async def refresh_all(self) -> list[TableInfo]:
         """With a shared database: read again every open game another process changed (or opened) since this

@@ -125,3 +125,38 @@ async def test_a_users_games_are_read_again_from_the_database(stores: Any) -> No
     await two.refresh_games_of(ADA)
     assert two.info(CH + 2).status == "abandoned"
     assert [g.channel_id for g in two.games_of(ADA)] == [CH]
+
+
+async def test_a_reading_waits_for_a_change_under_way_when_asked_to(stores: Any) -> None:
+    """A command's reading before it decides (what to offer, ask or refuse) waits for a change of the game under way
+    in its own process (here a change that holds the channel while the other host moves), then reads the game
+    again: it sees the other host's move, not the copy from before it. Without waiting it answers with that copy
+    at once, as the sweep and the publisher want."""
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await one.open(CH, GUILD, ADA, "Ada")
+    await one.join(CH, BO, "Bo")
+    await one.start(CH, ADA)
+    await two.load()
+    seq = two.info(CH).seq
+    let_go = asyncio.Event()
+
+    async def busy() -> None:
+        async with two.games.change(CH):  # e.g. the sweep reading the game, or another command's move
+            await let_go.wait()
+
+    holder = asyncio.create_task(busy())
+    await asyncio.sleep(0)
+    mover = next(user for user in (ADA, BO) if one.legal_moves(CH, user))
+    await one.play(CH, mover, one.legal_moves(CH, mover)[0])
+    assert (await two.refresh(CH)).seq == seq, "without waiting: the copy from before the change"
+    reading = asyncio.create_task(two.refresh(CH, wait=30))
+    await asyncio.sleep(0.05)
+    assert not reading.done(), "it waits for the change under way"
+    let_go.set()
+    info = await reading
+    await holder
+    assert info is not None and info.seq == seq + 1 == one.info(CH).seq
+    assert two.legal_moves(CH, mover) == one.legal_moves(CH, mover)
+    assert not two.legal_moves(CH, mover) or two.info(CH).to_move == one.info(CH).to_move
