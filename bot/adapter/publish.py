@@ -178,8 +178,9 @@ class Outbox:
                 if not done:
                     await self._sleep(min(wait, lease / 2))
                 break
-            if host.shared:  # the game may have moved in another process since this one last looked
-                await host.refresh_game(delivery.game_id)
+            if host.shared:  # the game may have moved in another process since this one last looked (a change under
+                # way here, the sweep's reading of it, is waited for: a copy from before it would call the turn passed)
+                await host.refresh_game(delivery.game_id, wait=lease / 2)
             if not await self._publisher.deliver(delivery, pending[i + 1:]):
                 break  # due again later, or the channel is gone: what was read is out of date
         return True
