@@ -15,7 +15,8 @@ and sent. The sweep (or a change of settings) wakes the channels whose held DMs 
 
 The channel speaks the game's language: ONE message per turn, as the host wrote it (in Components V2,
 ``bot.adapter.posts``: events in words, the public board picture, a mention of the player to move, *My cards* and
-*Undo*; the previous post loses its *Undo* when the next comes; an undo edits the post of the move it takes back),
+*Undo*; the previous post loses its *Undo* when the next comes; an undo edits the post of the move it takes back,
+whichever process sent that post: with a shared database the latest post is looked up in it),
 the start, seat changes, an abandoned game, and the game over with the animated replay of the whole game in the same
 gallery (drawn in the render worker pool; a message of its own only if it does not fit). The game-over post's
 message id is recorded with its delivery, so that ``/santacruz history`` links to it. Without the Attach Files
@@ -536,15 +537,22 @@ class Publisher:
         locale = result.locale
         text = posts.taken_back_text(result, locale)
         latest = self._latest.pop(result.game_id, None)
-        if latest is not None:
-            names = ["board.png"] if board is not None and latest.pictures else []
+        message_id, had_pictures = (latest.message_id, bool(latest.pictures)) if latest is not None else (None, False)
+        if self.host.shared:  # the other process may have sent the post of the move taken back
+            theirs = await self._theirs(result.game_id, latest)
+            if theirs is not None:  # a later post than this process's: the move's if it is of the seq taken back
+                message, delivery = theirs
+                message_id, had_pictures = ((message.id, bool(message.attachments)) if delivery.seq == result.seq - 1
+                                            else (None, False))
+        if message_id is not None:
+            names = ["board.png"] if board is not None and had_pictures else []
             layout = posts.move_layout(result, text, names, locale, undo=False)
-            channel = self.client.get_partial_messageable(latest.channel_id)
+            channel = self.client.get_partial_messageable(result.channel_id)
             try:
-                await channel.get_partial_message(latest.message_id).edit(
+                await channel.get_partial_message(message_id).edit(
                     view=layout, attachments=files(*((board, n) for n in names)), allowed_mentions=NO_PINGS)
-                self._latest[result.game_id] = _Latest(latest.channel_id, latest.message_id, text, names, result,
-                                                       False, NO_PINGS)
+                self._latest[result.game_id] = _Latest(result.channel_id, message_id, text, names, result, False,
+                                                       NO_PINGS)
                 return None
             except discord.NotFound:
                 log.info("game %d: the post of the move taken back is gone; posting the undo", result.game_id)
@@ -556,16 +564,49 @@ class Publisher:
                                           sent=sent, mentions=NO_PINGS, nonce=nonce)
 
     async def _strip_undo(self, game_id: int) -> None:
-        """The game's previous post loses its *Undo* once a newer post comes (an edit pings nobody)."""
+        """The game's previous post loses its *Undo* once a newer post comes (an edit pings nobody): the one this
+        process sent, and with a database other processes share, the one another process sent after it."""
         latest = self._latest.pop(game_id, None)
-        if latest is None or not latest.undo:
-            return
-        layout = posts.move_layout(latest.result, latest.text, latest.pictures, latest.result.locale, undo=False)
-        channel = self.client.get_partial_messageable(latest.channel_id)
+        theirs = await self._theirs(game_id, latest) if self.host.shared else None
+        if theirs is not None:
+            message, delivery = theirs
+            result = delivery.move()
+            if not result.undo and f"sc:{game_id}:undo:{delivery.seq}" in posts.custom_ids(message.components):
+                names = [a.filename for a in message.attachments]
+                await self._take_undo_off(game_id, message.channel.id, message.id, posts.move_layout(
+                    result, texts.move_post(result, result.locale), names, result.locale, undo=False), NO_PINGS)
+        if latest is not None and latest.undo:
+            await self._take_undo_off(game_id, latest.channel_id, latest.message_id, posts.move_layout(
+                latest.result, latest.text, latest.pictures, latest.result.locale, undo=False), latest.mentions)
+
+    async def _take_undo_off(self, game_id: int, channel_id: int, message_id: int, layout: discord.ui.LayoutView,
+                             mentions: discord.AllowedMentions) -> None:
+        channel = self.client.get_partial_messageable(channel_id)
         try:
-            await channel.get_partial_message(latest.message_id).edit(view=layout, allowed_mentions=latest.mentions)
+            await channel.get_partial_message(message_id).edit(view=layout, allowed_mentions=mentions)
         except discord.HTTPException as exc:
             log.info("game %d: could not take Undo off the previous post (%s)", game_id, exc.status)
+
+    async def _theirs(self, game_id: int, latest: _Latest | None) -> tuple[discord.Message, Delivery] | None:
+        """The game's latest post when another process sent it after this process's ``latest`` (a shared
+        database): the message as Discord has it, and the move's delivery it was; ``None`` when it is this
+        process's own, a start, or cannot be read (then nothing is edited that might be another post)."""
+        try:
+            found = await self.host.last_post(game_id)
+        except StorageFailed as exc:
+            log.info("game %d: the latest post could not be read (%s)", game_id, exc)
+            return None
+        if found is None or found[1].kind != MOVE_POST or (latest is not None and latest.message_id == found[0]):
+            return None
+        message_id, delivery = found
+        try:
+            message = await self.client.get_partial_messageable(delivery.channel_id).fetch_message(message_id)
+        except discord.HTTPException as exc:
+            log.info("game %d: the latest post could not be read from Discord (%s)", game_id, exc.status)
+            return None
+        if f"sc:{game_id}:hand:{delivery.seq}" not in posts.custom_ids(message.components):
+            return None  # not that move's post (it was given up, and an older one is the latest that went out)
+        return message, delivery
 
     async def _post_start(self, start: StartResult, nonce: str | None = None,
                           sent: list[discord.Message] | None = None,

@@ -64,6 +64,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     # deliveries (the outbox): every change writes the posts and DMs it owes with itself
     await host.pending_deliveries(channel_id=None) -> list[Delivery]   # in the order they were written
     await host.resume_deliveries() -> list[Delivery]       # at start-up: all pending, due now
+    await host.last_post(game_id) -> (message_id, Delivery) | None   # the latest post, whichever process sent it
     await host.delivered(delivery, error=None, *, message_id=None) -> None   # sent (as message_id), or given up
     await host.retry_delivery(delivery, delay, error) -> None   # a passing failure: due again after delay
     host.ready_deliveries(pending) -> list[int]            # which may go now (not DMs held for quiet hours)
@@ -488,6 +489,9 @@ class Host:
 
     async def resume_deliveries(self) -> list[Delivery]:
         return await self.outbox.resume_deliveries()
+
+    async def last_post(self, game_id: int) -> tuple[int, Delivery] | None:
+        return await self.outbox.last_post(game_id)
 
     async def delivered(self, delivery: Delivery, error: str | None = None, *,
                         message_id: int | None = None) -> None:

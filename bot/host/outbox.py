@@ -124,6 +124,12 @@ class Outbox:
         changes that owe them were stored; each is due at its ``due_at``."""
         return [Delivery.from_row(r) for r in await self.store.pending_deliveries(channel_id)]
 
+    async def last_post(self, game_id: int) -> tuple[int, Delivery] | None:
+        """The game's latest post in its channel, whichever process sent it: its message id and its delivery (a
+        start's or a move's); ``None`` before the first post went out."""
+        found = await self.store.last_post(game_id)
+        return None if found is None else (found[0], Delivery.from_row(found[1]))
+
     async def resume_deliveries(self) -> list[Delivery]:
         """At start-up: every pending delivery, made due now (a backoff from before does not carry over)."""
         await self.store.deliveries_due(self._clock())

@@ -334,6 +334,18 @@ class SqlStore(ABC):
         """Every delivery of a game, done or not, in order."""
         return [_delivery_row(r) for r in await self._fetch(f"{_DELIVERIES} WHERE game_id = ? ORDER BY id", game_id)]
 
+    async def last_post(self, game_id: int) -> tuple[int, DeliveryRow] | None:
+        """The game's latest post in its channel as whichever process sent it: its message and the delivery it was
+        (a start's or a move's; an undo edits the post of the move it takes back, so that post stays the latest);
+        ``None`` before the first post went out."""
+        async with self._snapshot() as db:
+            games = await db.fetch("SELECT last_message_id FROM games WHERE id = ?", game_id)
+            rows = await db.fetch(f"{_DELIVERIES} WHERE game_id = ? AND kind IN ('move_post', 'start_post')"
+                                  " AND done_at IS NOT NULL ORDER BY id DESC LIMIT 1", game_id)
+        if not games or games[0]["last_message_id"] is None or not rows:
+            return None
+        return int(games[0]["last_message_id"]), _delivery_row(rows[0])
+
     async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
                              over_message_id: int | None = None, post_id: int | None = None) -> None:
         """The delivery is done: sent, or given up (``error`` says why). ``over_message_id``: it was the game-over

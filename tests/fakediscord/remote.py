@@ -170,10 +170,10 @@ class RemoteTable:
         handle = await self.fake.slash_command(f"santacruz {command}", options or {}, user=user, channel=self.channel)
         return await self.answer(handle)
 
-    async def open(self, computers: int = 1, strength: str = "random") -> None:
-        """``/santacruz new`` by the first user, ``join`` by the others, ``addbot``, ``start``; waits for the
-        game to run."""
-        await self.slash("new", user=self.users[0])
+    async def open(self, computers: int = 1, strength: str = "random", *, draft: bool = False) -> None:
+        """``/santacruz new`` by the first user (``draft``: players choose their building-card sets), ``join`` by the
+        others, ``addbot``, ``start``; waits for the game to run."""
+        await self.slash("new", {"draft": True} if draft else None, user=self.users[0])
         for user in self.users[1:]:
             await self.slash("join", user=user)
         for _ in range(computers):

@@ -180,3 +180,24 @@ async def test_a_game_and_its_moves_are_read_at_one_moment(store: Any, request: 
         assert await store.game_with_moves(game_id + 99) is None
     finally:
         await other.close()
+
+
+async def test_the_latest_post_is_the_message_of_the_latest_post_delivery_that_went_out(store: Any) -> None:
+    """Whichever process sent it: the game's latest post message and its delivery (a start's or a move's); a DM done
+    later is not a post, a pending post is not out yet."""
+    game_id = await new_game(store)
+    assert await store.last_post(game_id) is None
+    await store.update_game(game_id, now=2.0, deliveries=[NewDelivery("start_post", 0), NewDelivery("hand_dm", 0, 7)])
+    start, dm = await store.pending_deliveries()
+    assert await store.last_post(game_id) is None, "nothing went out yet"
+    await store.mark_delivered(start.id, now=3.0, post_id=501)
+    await store.mark_delivered(dm.id, now=3.0)
+    assert [(m, d.id, d.kind) for m, d in [await store.last_post(game_id)]] == [(501, start.id, "start_post")]
+    await store.update_game(game_id, now=4.0, deliveries=[NewDelivery("move_post", 1, payload={"seq": 1})])
+    (move,) = await store.pending_deliveries()
+    assert (await store.last_post(game_id))[1].id == start.id, "a pending post is not out yet"
+    await store.mark_delivered(move.id, now=5.0, post_id=502)
+    message_id, delivery = await store.last_post(game_id)
+    assert (message_id, delivery.id, delivery.seq, delivery.payload) == (502, move.id, 1, {"seq": 1})
+    other = await new_game(store, CH + 1)
+    assert await store.last_post(other) is None
