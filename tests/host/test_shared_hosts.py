@@ -17,6 +17,17 @@ def make(store: PostgresStore, clock: Clock) -> Host:
                 new_seed=lambda: SEED)
 
 
+async def two_hosts_at_a_started_game(stores: Any, clock: Clock) -> tuple[Host, Host]:
+    """Two hosts on one database, a game of Ada and Bo started by the first, both hosts loaded."""
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await one.open(CH, GUILD, ADA, "Ada")
+    await one.join(CH, BO, "Bo")
+    await one.start(CH, ADA)
+    await two.load()
+    return one, two
+
+
 async def test_computers_raced_by_two_hosts_move_once_per_turn(stores: Any) -> None:
     clock = Clock()
     one, two = make(stores[0], clock), make(stores[1], clock)
@@ -46,12 +57,7 @@ async def test_computers_raced_by_two_hosts_move_once_per_turn(stores: Any) -> N
 
 async def test_a_due_reminder_is_recorded_and_sent_by_one_host(stores: Any) -> None:
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
-    await one.load()
-    await one.open(CH, GUILD, ADA, "Ada")
-    await one.join(CH, BO, "Bo")
-    await one.start(CH, ADA)
-    await two.load()
+    one, two = await two_hosts_at_a_started_game(stores, clock)
     clock.advance(2)
     due_one, due_two = await one.due_reminders(), await two.due_reminders()
     assert len(due_one) == len(due_two) == 1
@@ -133,12 +139,7 @@ async def test_a_reading_waits_for_a_change_under_way_when_asked_to(stores: Any)
     again: it sees the other host's move, not the copy from before it. Without waiting it answers with that copy
     at once, as the sweep and the publisher want."""
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
-    await one.load()
-    await one.open(CH, GUILD, ADA, "Ada")
-    await one.join(CH, BO, "Bo")
-    await one.start(CH, ADA)
-    await two.load()
+    one, two = await two_hosts_at_a_started_game(stores, clock)
     seq = two.info(CH).seq
     let_go = asyncio.Event()
 
