@@ -12,10 +12,9 @@ import io
 from collections.abc import Sequence
 from typing import Final
 
-from PIL import Image
-
 from engine import View
 from render.board import compose_board
+from render.encode import quantized
 from render.theme import Theme
 
 REPLAY_WIDTH: Final = 640
@@ -44,7 +43,7 @@ def render_replay(views: Sequence[View], *, locale: str = "en", max_frames: int 
     frames = []
     for index in frame_indices(len(views), max_frames):
         img, palette = compose_board(views[index], locale=locale, theme=theme)
-        frames.append(img.quantize(palette=palette, dither=Image.Dither.NONE))
+        frames.append(quantized(img, palette))
     durations = [FRAME_MS] * (len(frames) - 1) + [FRAME_MS * 4]
     buf = io.BytesIO()
     frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,

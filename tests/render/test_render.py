@@ -338,3 +338,42 @@ def test_last_move_words_are_the_short_form_and_marks_follow_the_events(n: int) 
             assert sum(last.deltas.values()) == sum(e["delta"] for e in events if e["type"] == "score")
         built_seen += bool(last.built)
     assert built_seen >= 10
+
+
+def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_together(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The conversion to a base's fixed palette fills that palette's lookup cache without the interpreter lock, and
+    every picture of the base shares it: two threads filling it at once crashed the bot (a segfault in Pillow's
+    ``ImagingPaletteCacheUpdate``). Pictures and replays drawn in threads at once convert one at a time, and are
+    the pictures drawn one by one."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from render import render_replay
+
+    views = [play(3, seed, 14 + seed).view(None) for seed in range(4)]
+    alone = [render_board(v) for v in views]
+    real = Image.Image.quantize
+    lock = threading.Lock()
+    inside, most = [0], [0]
+
+    def watched(self: Image.Image, *args: Any, **kwargs: Any) -> Image.Image:
+        if kwargs.get("palette") is None:
+            return real(self, *args, **kwargs)
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        time.sleep(0.005)  # a wide window: two conversions at once would meet in it
+        try:
+            return real(self, *args, **kwargs)
+        finally:
+            with lock:
+                inside[0] -= 1
+
+    monkeypatch.setattr(Image.Image, "quantize", watched)
+    with ThreadPoolExecutor(4) as pool:
+        boards = list(pool.map(render_board, views * 2))
+        replays = list(pool.map(lambda v: render_replay([v, v], max_frames=2), views[:2]))
+    assert boards == alone * 2 and all(r.startswith(b"GIF8") for r in replays)
+    assert most[0] == 1, f"{most[0]} conversions with a fixed palette ran at once"
