@@ -16,7 +16,7 @@ and sent. The sweep (or a change of settings) wakes the channels whose held DMs 
 The channel speaks the game's language: ONE message per turn, as the host wrote it (in Components V2,
 ``bot.adapter.posts``: events in words, the public board picture, a mention of the player to move, *My cards* and
 *Undo*; the previous post loses its *Undo* when the next comes; an undo edits the post of the move it takes back,
-whichever process sent that post: with a shared database the latest post is looked up in it),
+whichever process sent that post, before a restart too: the latest post is looked up in the database),
 the start, seat changes, an abandoned game, and the game over with the animated replay of the whole game in the same
 gallery (drawn in the render worker pool; a message of its own only if it does not fit). The game-over post's
 message id is recorded with its delivery, so that ``/santacruz history`` links to it. Without the Attach Files
@@ -533,17 +533,17 @@ class Publisher:
     async def _post_undo(self, result: MoveResult, board: bytes | None, *, nonce: str | None,
                          sent: list[discord.Message] | None) -> str | None:
         """An undo: the post of the move taken back is edited (that move struck through, the board as it is now,
-        no new ping); when this process does not know that post (a restart), a new post that pings nobody."""
+        no new ping), whichever process sent it and when; only when that post is gone or cannot be found, a new post
+        that pings nobody."""
         locale = result.locale
         text = posts.taken_back_text(result, locale)
         latest = self._latest.pop(result.game_id, None)
         message_id, had_pictures = (latest.message_id, bool(latest.pictures)) if latest is not None else (None, False)
-        if self.host.shared:  # the other process may have sent the post of the move taken back
-            theirs = await self._theirs(result.game_id, latest)
-            if theirs is not None:  # a later post than this process's: the move's if it is of the seq taken back
-                message, delivery = theirs
-                message_id, had_pictures = ((message.id, bool(message.attachments)) if delivery.seq == result.seq - 1
-                                            else (None, False))
+        theirs = await self._theirs(result.game_id, latest)  # sent by another process, or before a restart
+        if theirs is not None:  # a later post than this process knows: the move's if it is of the seq taken back
+            message, delivery = theirs
+            message_id, had_pictures = ((message.id, bool(message.attachments)) if delivery.seq == result.seq - 1
+                                        else (None, False))
         if message_id is not None:
             names = ["board.png"] if board is not None and had_pictures else []
             layout = posts.move_layout(result, text, names, locale, undo=False)
@@ -565,9 +565,9 @@ class Publisher:
 
     async def _strip_undo(self, game_id: int) -> None:
         """The game's previous post loses its *Undo* once a newer post comes (an edit pings nobody): the one this
-        process sent, and with a database other processes share, the one another process sent after it."""
+        process sent, and the one another process sent after it (or this one before a restart)."""
         latest = self._latest.pop(game_id, None)
-        theirs = await self._theirs(game_id, latest) if self.host.shared else None
+        theirs = await self._theirs(game_id, latest)
         if theirs is not None:
             message, delivery = theirs
             result = delivery.move()
@@ -588,9 +588,10 @@ class Publisher:
             log.info("game %d: could not take Undo off the previous post (%s)", game_id, exc.status)
 
     async def _theirs(self, game_id: int, latest: _Latest | None) -> tuple[discord.Message, Delivery] | None:
-        """The game's latest post when another process sent it after this process's ``latest`` (a shared
-        database): the message as Discord has it, and the move's delivery it was; ``None`` when it is this
-        process's own, a start, or cannot be read (then nothing is edited that might be another post)."""
+        """The game's latest post when this process does not know it as ``latest`` (another process sharing the
+        database sent it, or this one before a restart): the message as Discord has it, and the move's delivery it
+        was; ``None`` when it is ``latest``, a start, or cannot be read (then nothing is edited that might be
+        another post)."""
         try:
             found = await self.host.last_post(game_id)
         except StorageFailed as exc:

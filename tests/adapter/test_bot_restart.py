@@ -203,3 +203,44 @@ async def test_dms_keep_the_players_language_after_a_restart(driver: Driver) -> 
     # Alice's DMs stay in the language of her client (English here, like the game's)
     alice_dms = fake.dm_messages("alice")
     assert alice_dms and all("Du bist" not in m.text for m in alice_dms)
+
+
+async def test_after_a_restart_the_post_before_loses_undo_and_an_undo_edits_its_move_post(driver: Driver) -> None:
+    """The bot forgets which post it sent last when it restarts: the database remembers. The next post takes Undo
+    off the one sent before the restart, and an undo edits the post of the move it takes back."""
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"], draft=True)  # choosing a set reveals nothing: each post has Undo
+    await driver.settle()
+
+    def post(seq: int) -> Any:
+        (found,) = [m for m in fake.messages(driver.channel, ephemeral=False)
+                    if f"sc:{driver.info().game_id}:hand:{seq}" in m.custom_ids]
+        return found
+
+    def undo_on(message: Any) -> bool:
+        return any(":undo:" in i for i in message.custom_ids)
+
+    async def choose() -> str:
+        user = driver.to_move_user()
+        assert user is not None
+        move = next(m for m in driver.host.legal_moves(driver.channel.id, fake.user(user).id) if m.startswith("set "))
+        await driver.answer(await driver.slash("choose", {"option": move}, user=user))
+        await driver.settle()
+        return user
+
+    await choose()
+    first = post(1)
+    assert undo_on(first)
+    await driver.restart()
+    mover = await choose()
+    second = post(2)
+    assert undo_on(second) and not undo_on(post(1)), "the post sent before the restart kept its Undo"
+    words = post(1).text
+    await driver.restart()
+    await driver.answer(await driver.slash("undo", user=mover))
+    await driver.settle()
+    edited = next(m for m in fake.messages(driver.channel, ephemeral=False) if m.id == second.id)
+    assert "taken back" in edited.text and not undo_on(edited)
+    assert post(1).text == words and post(1).id == first.id
+    assert sum("taken back" in m.text for m in fake.messages(driver.channel, ephemeral=False)) == 1, \
+        "the undo edited its move's post, not posting anew"
