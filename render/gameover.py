@@ -9,6 +9,7 @@ twice the size and reduced, so they are smooth) and each line's letter at its en
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from PIL import Image, ImageDraw
 
@@ -115,16 +116,27 @@ def _heading_size(theme: Theme) -> int:
 
 def _chip_lines(players: list[PlayerView], locale: str, size: int, width: float) -> dict[int, str]:
     """Each seat's bird chips, added up ("Bird chips: 2+3+1 = 6"); where one of them does not fit ``width`` at
-    ``size`` (a phone's size), all of them without the words (beside the chip's picture): alike in every row."""
-    values = {p["seat"]: _added_up(p.get("bird_chips") or []) for p in players}
-    worded = {seat: t("render.over.birds", locale, chips=v) for seat, v in values.items()}
-    fits = all(text_width(line, size) <= width for line in worded.values())
-    return worded if fits else values
+    ``size`` (a phone's size), all of them without the words (beside the chip's picture), and where even that does
+    not fit, counted by value ("4×3 + 3×2 + 2×1 = 20"): alike in every row."""
+    chips = {p["seat"]: p.get("bird_chips") or [] for p in players}
+    listed = {seat: _added_up(c) for seat, c in chips.items()}
+    for lines in ({seat: t("render.over.birds", locale, chips=v) for seat, v in listed.items()}, listed):
+        if all(text_width(line, size) <= width for line in lines.values()):
+            return lines
+    return {seat: _counted(c) for seat, c in chips.items()}
 
 
 def _added_up(chips: list[int]) -> str:
     """A seat's bird chips and their sum: "2+3+1 = 6"; one chip is its value alone, none is 0."""
     return "+".join(map(str, chips)) + f" = {sum(chips)}" if len(chips) > 1 else str(sum(chips))
+
+
+def _counted(chips: list[int]) -> str:
+    """A seat's bird chips counted by value, the highest first, and their sum: "4×3 + 3×2 + 2×1 = 20"."""
+    if len(chips) < 2:
+        return _added_up(chips)
+    counts = sorted(Counter(chips).items(), reverse=True)
+    return " + ".join(f"{n}×{value}" if n > 1 else str(value) for value, n in counts) + f" = {sum(chips)}"
 
 
 def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks: list[str],

@@ -392,3 +392,30 @@ def test_every_word_of_the_game_over_picture_is_readable_on_a_phone(locale: str,
         assert t("render.over.round", locale, n=2) in texts and t("render.over.moves", locale) in texts
         scale = [int(s) for s, _size, anchor in drawn if anchor == "rm" and s.isdigit()]  # the chart's numbers
         assert scale[0] == 0 and scale[-1] >= max(p["score"] for p in view["players"]) and 3 <= len(scale) <= 9
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_many_bird_chips_are_counted_by_value_where_their_list_has_no_room(locale: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to about ten chips a place lists them (2+3+1 = 6); more do not fit a phone's size, and the line counts them
+    by value instead (4×3 + 5×2 + 3×1 = 25) in every row alike, never smaller and never cut."""
+    import render.gameover as gameover
+
+    drawn: list[tuple[str, int]] = []
+    real = gameover.text
+
+    def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        drawn.append((s, size))
+        real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gameover, "text", spy)
+    theme = Theme()
+    view = _game(["Ada", "Björn", "Céline", "Đorđe"], None).view(None)
+    view["players"][0]["bird_chips"] = [3, 2, 1, 3, 2, 3, 2, 1, 3, 2, 1, 2]  # 12 chips
+    view["players"][1]["bird_chips"] = [2, 2]
+    view["players"][2]["bird_chips"] = [1, 2]
+    view["players"][3]["bird_chips"] = []
+    gameover.compose_game_over(view, locale=locale, theme=theme)
+    lines = {s: size for s, size in drawn if " = " in s or s == "0"}
+    assert set(lines) == {"4×3 + 5×2 + 3×1 = 25", "2×2 = 4", "2 + 1 = 3", "0"}, lines
+    assert all(cap_height(size) * 400 / theme.width >= 7 for size in lines.values())
