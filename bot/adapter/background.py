@@ -90,7 +90,10 @@ class Background:
     # ------------------------------------------------------------------ computer players
 
     def start_computers(self, channel_id: int) -> None:
-        """Let the channel's computers (and away players) move; a running task goes round once more."""
+        """Let the channel's computers (and away players) move; a running task goes round once more. Not once the
+        bot is shutting down (the next start lets them move)."""
+        if self.publisher.closing:
+            return
         task = self.computers.get(channel_id)
         if task is not None and not task.done():
             self._computers_again.add(channel_id)
@@ -257,6 +260,7 @@ class Background:
     async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop the computer players, give queued messages ``grace`` seconds, then cancel what is left."""
         self.sweep_loop.cancel()
+        self.publisher.close()
         tasks_: list[asyncio.Task[Any]] = [task for task in self.computers.values() if not task.done()]
         if self._resuming is not None and not self._resuming.done():
             tasks_.append(self._resuming)

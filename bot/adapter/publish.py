@@ -119,8 +119,11 @@ class Outbox:
         self.task: asyncio.Task[None] | None = None
 
     def kick(self) -> None:
-        """Look for work now (a new delivery was stored, or a lobby changed)."""
+        """Look for work now (a new delivery was stored, or a lobby changed); after the bot began to shut down, no
+        new task starts (what is stored goes out at the next start)."""
         self._wake.set()
+        if self._publisher.closing:
+            return
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._run(), name=f"santacruz-outbox-{self.channel_id}")
 
@@ -216,6 +219,14 @@ class Publisher:
         """Delivery id -> the id of the message it was sent as (a game-over post's is kept for the history)."""
         self.on_channel_gone: ChannelGone | None = None
         """Called when a post finds its channel gone (404 Unknown Channel or Unknown Guild), after giving it up."""
+        self.closing = False
+        """The bot is shutting down: the outboxes at work may finish, no new one starts (:meth:`close`)."""
+
+    def close(self) -> None:
+        """Start no outbox task from now on (the bot is shutting down; the database keeps what is still owed, and the
+        next start delivers it): a change that wakes a channel later, e.g. a server's removal arriving while the
+        gateway closes, cannot start a task that would outlive the database."""
+        self.closing = True
 
     # ------------------------------------------------------------------ waking the outboxes
 

@@ -244,3 +244,27 @@ async def test_after_a_restart_the_post_before_loses_undo_and_an_undo_edits_its_
     assert post(1).text == words and post(1).id == first.id
     assert sum("taken back" in m.text for m in fake.messages(driver.channel, ephemeral=False)) == 1, \
         "the undo edited its move's post, not posting anew"
+
+
+async def test_a_move_stored_while_the_bot_shuts_down_starts_no_task_and_goes_out_at_the_next_start(
+        driver: Driver) -> None:
+    """Once the bot began to shut down, a change that wakes a channel (a server's removal arriving while the gateway
+    closes, a late click) starts no delivery nor computer task, which would outlive the database; its post is
+    stored, and the next start sends it."""
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    await cog.shutdown(grace=1.0)
+    posts = len(board_posts(fake, driver.channel))
+    user = driver.to_move_user()
+    assert user is not None
+    move = driver.host.legal_moves(driver.channel.id, fake.user(user).id)[0]
+    result = await driver.host.play(driver.channel.id, fake.user(user).id, move)
+    cog.background.after_move(result)
+    cog.background.start_computers(driver.channel.id)
+    assert cog.publisher.pending() == [] and not any(not t.done() for t in cog.background.computers.values())
+    assert len(board_posts(fake, driver.channel)) == posts
+    await driver.restart()
+    await driver.settle()
+    assert len(board_posts(fake, driver.channel)) == posts + 1, "the stored post went out at the next start"
