@@ -605,16 +605,16 @@ class Publisher:
         another post)."""
         try:
             found = await self.host.last_post(game_id)
-        except StorageFailed as exc:
-            log.info("game %d: the latest post could not be read (%s)", game_id, exc)
-            return None
-        if found is None or found[1].kind != MOVE_POST or (latest is not None and latest.message_id == found[0]):
-            return None
-        message_id, delivery = found
-        try:
+            if found is None or found[1].kind != MOVE_POST or (latest is not None and latest.message_id == found[0]):
+                return None
+            message_id, delivery = found
+            delivery.move()  # a payload it cannot read fails here, not in the middle of an edit
             message = await self.client.get_partial_messageable(delivery.channel_id).fetch_message(message_id)
         except discord.HTTPException as exc:
             log.info("game %d: the latest post could not be read from Discord (%s)", game_id, exc.status)
+            return None
+        except Exception as exc:  # taking Undo off is a nicety: it never costs the post it comes with
+            log.warning("game %d: the latest post could not be looked up (%s: %s)", game_id, type(exc).__name__, exc)
             return None
         if f"sc:{game_id}:hand:{delivery.seq}" not in posts.custom_ids(message.components):
             return None  # not that move's post (it was given up, and an older one is the latest that went out)

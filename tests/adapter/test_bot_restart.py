@@ -268,3 +268,20 @@ async def test_a_move_stored_while_the_bot_shuts_down_starts_no_task_and_goes_ou
     await driver.restart()
     await driver.settle()
     assert len(board_posts(fake, driver.channel)) == posts + 1, "the stored post went out at the next start"
+
+
+async def test_a_post_goes_out_when_the_latest_post_cannot_be_looked_up(driver: Driver) -> None:
+    """Taking *Undo* off the post before is a nicety: when the database cannot say which post is the latest, the
+    new post still goes out (the lookup is only logged)."""
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    posts = len(board_posts(fake, driver.channel))
+
+    async def broken(game_id: int) -> None:
+        raise RuntimeError("the outbox table is unreadable")
+
+    driver.host.last_post = broken  # type: ignore[method-assign]
+    await driver.play_turn()
+    await driver.settle()
+    assert len(board_posts(fake, driver.channel)) == posts + 1
