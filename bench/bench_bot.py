@@ -116,12 +116,20 @@ class Table:
                 return True
         return False
 
-    def turn_open(self, seq: int) -> bool:
-        """Whether move ``seq`` was made and left its turn open (a double move's card or first build): its post
-        comes after the turn's last build."""
+    async def turn_open(self, seq: int | None = None) -> bool:
+        """Whether move ``seq`` (``None``: the latest) was made and left its turn open (a double move's card or
+        first build): its post comes after the turn's last build."""
         info = self.host.info(self.channel.id)
-        return (info is not None and info.seq >= seq and info.status == "running"
+        return (info is not None and (seq is None or info.seq >= seq) and info.status == "running"
                 and self.host.public_view(self.channel.id)["pending"] is not None)
+
+    async def wait_posted(self, game_id: int, seq: int) -> None:
+        """Until the channel has the post of move ``seq``, or that move left its turn open (its post comes later)."""
+        deadline = self.loop.time() + TIMEOUT
+        while not (self.posted(game_id, seq) or await self.turn_open(seq)):
+            if self.loop.time() > deadline:
+                raise TimeoutError(f"waited {TIMEOUT:.0f} s for the post of move {seq}")
+            await self.fake.wait_for_change(0.05)
 
     def turn_dm(self, user: str, game_id: int, seq: int) -> FakeMessage | None:
         prefix = f"sc:{game_id}:{seq}:"
@@ -177,8 +185,7 @@ class Table:
             if ok is not None:  # a card that builds nothing, or a move that cannot be taken back: asked first
                 click = await self.fake.click_button(answer, ok, user=user)
                 await self.acked(click, figures)
-        await self.fake.wait_until(lambda: self.posted(info.game_id, info.seq + 1) or self.turn_open(info.seq + 1),
-                                   timeout=TIMEOUT, description=f"the post of move {info.seq + 1}")
+        await self.wait_posted(info.game_id, info.seq + 1)
         figures.posts.append(self.loop.time() - started)
         figures.moves += 1
         return True
@@ -196,7 +203,7 @@ async def play_all(tables: list[Table], moves: int, figures: Figures) -> None:
             budget[0] -= 1
             # the rest of a turn (a double move's builds) goes on where it began: a command's answer carries its
             # controls, and no new turn DM comes for it (the clicked DM is edited in place)
-            if not (via == "slash" and table.turn_open(table.info().seq)):
+            if not (via == "slash" and await table.turn_open()):
                 via = "dm" if turn % 2 else "slash"
             if not await table.move(figures, via):
                 return

@@ -73,6 +73,12 @@ class StoreTable(Table):
             self._game_id = (await poll(opened, timeout=TIMEOUT, description="the game to open"))[0]
         return self._game_id
 
+    async def turn_open(self, seq: int | None = None) -> bool:
+        row = await self.store.get_game(await self.game_id())
+        position = Position(row, Game.from_json(row.state) if row.state is not None else None)
+        return (position.running and (seq is None or position.seq >= seq) and position.game is not None
+                and position.game.pending is not None)
+
     async def turn(self) -> Turn | None:
         row = await self.store.get_game(await self.game_id())
         position = Position(row, Game.from_json(row.state) if row.state is not None else None)
