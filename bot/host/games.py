@@ -505,17 +505,19 @@ class Games:
 
     async def refresh_games_of(self, user_id: int, *, wait: float = 0.0) -> None:
         """The open games the user sits in as the database has them now; only those whose version differs are
-        read (a change under way waited for as :meth:`refresh` says)."""
+        read (changes under way waited for as :meth:`refresh` says, ``wait`` seconds for all of them together)."""
         with storage_refusal():
             rows = await self.store.open_games_of(user_id)
         stored = {row.channel_id: row for row in rows}
         held = {channel_id for channel_id, table in self.tables.items()
                 if table.status in OPEN_STATUSES and table.seat_of(user_id) is not None}
+        clock = asyncio.get_running_loop().time
+        until = clock() + wait
         for channel_id in sorted(held | stored.keys()):
             table, row = self.tables.get(channel_id), stored.get(channel_id)
             if (row is None or table is None or (table.id, table.version) != (row.id, row.version)
-                    or channel_id in self._outdated):
-                await self.refresh(channel_id, wait=wait)  # opened, changed or ended by another process
+                    or channel_id in self._outdated):  # opened, changed or ended by another process
+                await self.refresh(channel_id, wait=max(0.0, until - clock()))
 
     async def refresh_game(self, game_id: int, *, wait: float = 0.0) -> TableInfo | None:
         """The game ``game_id`` as the database has it now, loaded if need be; ``None`` if there is none (a change

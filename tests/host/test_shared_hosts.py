@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from bot.host.host import Host
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
-from tests.host.test_host import ADA, BO, CH, GUILD, SEED, Clock, first_legal, tiny_factory
+from tests.host.test_host import ADA, BO, CH, CH2, GUILD, SEED, Clock, first_legal, tiny_factory
 
 
 def make(store: PostgresStore, clock: Clock) -> Host:
@@ -161,3 +163,30 @@ async def test_a_reading_waits_for_a_change_under_way_when_asked_to(stores: Any)
     assert info is not None and info.seq == seq + 1 == one.info(CH).seq
     assert two.legal_moves(CH, mover) == one.legal_moves(CH, mover)
     assert not two.legal_moves(CH, mover) or two.info(CH).to_move == one.info(CH).to_move
+
+
+async def test_a_reading_of_several_games_waits_once_for_all_of_them(stores: Any,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command in a DM reads every game of its player again; the wait for changes under way is one budget for
+    all of them (Discord takes the first answer within 3 s), not one per game."""
+    clock = Clock()
+    one, two = await two_hosts_at_a_started_game(stores, clock)
+    await one.open(CH2, GUILD, ADA, "Ada")
+    await one.join(CH2, BO, "Bo")
+    await one.start(CH2, ADA)
+    await two.refresh_games_of(ADA)
+    for channel in (CH, CH2):  # both of the second host's copies fall behind
+        mover = next(user for user in (ADA, BO) if one.legal_moves(channel, user))
+        await one.play(channel, mover, one.legal_moves(channel, mover)[0])
+    asked: list[float] = []
+    real = two.games.refresh
+
+    async def waiting(channel_id: int, *, wait: float = 0.0) -> Any:
+        asked.append(wait)
+        await asyncio.sleep(wait)  # as if a change under way held each channel all that time
+        return await real(channel_id)
+
+    monkeypatch.setattr(two.games, "refresh", waiting)
+    await two.refresh_games_of(ADA, wait=0.2)
+    assert len(asked) == 2 and asked[0] == pytest.approx(0.2, abs=0.05) and sum(asked) <= 0.25, asked
+    assert two.info(CH).seq == one.info(CH).seq and two.info(CH2).seq == one.info(CH2).seq
