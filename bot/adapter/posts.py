@@ -75,19 +75,6 @@ def move_buttons(result: MoveResult, locale: str, *, undo: bool) -> list[discord
     return buttons
 
 
-def custom_ids(components: Sequence[Any]) -> list[str]:
-    """The custom ids of a message's components as discord.py read them (nested in containers, rows and
-    sections), in order."""
-    found: list[str] = []
-    for component in components:
-        custom_id = getattr(component, "custom_id", None)
-        if custom_id:
-            found.append(str(custom_id))
-        accessory = getattr(component, "accessory", None)
-        found += custom_ids([*getattr(component, "children", ()), *([accessory] if accessory is not None else [])])
-    return found
-
-
 def move_layout(result: MoveResult, text: str, pictures: Sequence[str], locale: str, *,
                 undo: bool) -> discord.ui.LayoutView:
     """The post of a turn (or of the game over): ``text`` (``texts.move_post``), its pictures and buttons."""

@@ -552,9 +552,8 @@ class Publisher:
         message_id, had_pictures = (latest.message_id, bool(latest.pictures)) if latest is not None else (None, False)
         theirs = await self._theirs(result.game_id, latest)  # sent by another process, or before a restart
         if theirs is not None:  # a later post than this process knows: the move's if it is of the seq taken back
-            message, delivery = theirs
-            message_id, had_pictures = ((message.id, bool(message.attachments)) if delivery.seq == result.seq - 1
-                                        else (None, False))
+            message_id, had_pictures = ((theirs.message.id, bool(theirs.message.attachments))
+                                        if theirs.result.seq == result.seq - 1 else (None, False))
         if message_id is not None:
             names = ["board.png"] if board is not None and had_pictures else []
             layout = posts.move_layout(result, text, names, locale, undo=False)
@@ -579,13 +578,11 @@ class Publisher:
         process sent, and the one another process sent after it (or this one before a restart)."""
         latest = self._latest.pop(game_id, None)
         theirs = await self._theirs(game_id, latest)
-        if theirs is not None:
-            message, delivery = theirs
-            result = delivery.move()
-            if not result.undo and f"sc:{game_id}:undo:{delivery.seq}" in posts.custom_ids(message.components):
-                names = [a.filename for a in message.attachments]
-                await self._take_undo_off(game_id, message.channel.id, message.id, posts.move_layout(
-                    result, texts.move_post(result, result.locale), names, result.locale, undo=False), NO_PINGS)
+        if theirs is not None and f"sc:{game_id}:undo:{theirs.result.seq}" in theirs.custom_ids:
+            message, result = theirs.message, theirs.result
+            names = [a.filename for a in message.attachments]
+            await self._take_undo_off(game_id, message.channel.id, message.id, posts.move_layout(
+                result, texts.move_post(result, result.locale), names, result.locale, undo=False), NO_PINGS)
         if latest is not None and latest.undo:
             await self._take_undo_off(game_id, latest.channel_id, latest.message_id, posts.move_layout(
                 latest.result, latest.text, latest.pictures, latest.result.locale, undo=False), latest.mentions)
@@ -598,27 +595,28 @@ class Publisher:
         except discord.HTTPException as exc:
             log.info("game %d: could not take Undo off the previous post (%s)", game_id, exc.status)
 
-    async def _theirs(self, game_id: int, latest: _Latest | None) -> tuple[discord.Message, Delivery] | None:
+    async def _theirs(self, game_id: int, latest: _Latest | None) -> _Theirs | None:
         """The game's latest post when this process does not know it as ``latest`` (another process sharing the
-        database sent it, or this one before a restart): the message as Discord has it, and the move's delivery it
-        was; ``None`` when it is ``latest``, a start, or cannot be read (then nothing is edited that might be
-        another post)."""
+        database sent it, or this one before a restart), as Discord has it; ``None`` when it is ``latest``, a start,
+        or cannot be read (then nothing is edited that might be another post)."""
         try:
             found = await self.host.last_post(game_id)
             if found is None or found[1].kind != MOVE_POST or (latest is not None and latest.message_id == found[0]):
                 return None
             message_id, delivery = found
-            delivery.move()  # a payload it cannot read fails here, not in the middle of an edit
+            result = delivery.move()  # a payload it cannot read fails here, not in the middle of an edit
             message = await self.client.get_partial_messageable(delivery.channel_id).fetch_message(message_id)
+            custom_ids = {i for item in discord.ui.LayoutView.from_message(message, timeout=None).walk_children()
+                          if isinstance(i := getattr(item, "custom_id", None), str)}
         except discord.HTTPException as exc:
             log.info("game %d: the latest post could not be read from Discord (%s)", game_id, exc.status)
             return None
         except Exception as exc:  # taking Undo off is a nicety: it never costs the post it comes with
             log.warning("game %d: the latest post could not be looked up (%s: %s)", game_id, type(exc).__name__, exc)
             return None
-        if f"sc:{game_id}:hand:{delivery.seq}" not in posts.custom_ids(message.components):
+        if f"sc:{game_id}:hand:{result.seq}" not in custom_ids:
             return None  # not that move's post (it was given up, and an older one is the latest that went out)
-        return message, delivery
+        return _Theirs(message, result, frozenset(custom_ids))
 
     async def _post_start(self, start: StartResult, nonce: str | None = None,
                           sent: list[discord.Message] | None = None,
@@ -678,6 +676,16 @@ class Publisher:
                 allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
+
+
+@dataclass(frozen=True, slots=True)
+class _Theirs:
+    """A game's latest post that this process did not send (or sent before a restart), as Discord has it."""
+
+    message: discord.Message
+    result: MoveResult
+    """The move it is the post of (its delivery's payload)."""
+    custom_ids: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
