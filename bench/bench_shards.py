@@ -73,21 +73,24 @@ class StoreTable(Table):
             self._game_id = (await poll(opened, timeout=TIMEOUT, description="the game to open"))[0]
         return self._game_id
 
-    async def turn_open(self, seq: int | None = None) -> bool:
+    async def position(self) -> Position:
+        """The game as the database has it now."""
         row = await self.store.get_game(await self.game_id())
-        position = Position(row, Game.from_json(row.state) if row.state is not None else None)
+        return Position(row, Game.from_json(row.state) if row.state is not None else None)
+
+    async def turn_open(self, seq: int | None = None) -> bool:
+        position = await self.position()
         return (position.running and (seq is None or position.seq >= seq) and position.game is not None
                 and position.game.pending is not None)
 
     async def turn(self) -> Turn | None:
-        row = await self.store.get_game(await self.game_id())
-        position = Position(row, Game.from_json(row.state) if row.state is not None else None)
+        position = await self.position()
         user_id = position.to_move_user()
         if user_id is None:
             return None
         game = position.game
         assert game is not None and game.to_move is not None
-        return Turn(row.id, position.seq, self.fake.user(user_id).name, [str(m) for m in game.legal_moves()],
+        return Turn(position.row.id, position.seq, self.fake.user(user_id).name, [str(m) for m in game.legal_moves()],
                     game.view(game.to_move))
 
 

@@ -49,6 +49,19 @@ def board_posts(fake: FakeDiscord, channel: Any = None) -> list[FakeMessage]:
             if m.author_id == fake.bot_user.id and any(a.filename == "board.png" for a in m.attachments)]
 
 
+def post_of(fake: FakeDiscord, channel: Any, game_id: int, seq: int) -> FakeMessage:
+    """The channel's one post of position ``seq`` (it carries *My cards* of that position)."""
+    posts = [m for m in fake.messages(channel, ephemeral=False) if f"sc:{game_id}:hand:{seq}" in m.custom_ids]
+    assert len(posts) == 1, f"posts of position {seq}: {len(posts)} " + repr(
+        [(m.custom_ids, m.text[:80]) for m in fake.messages(channel, ephemeral=False)])
+    return posts[0]
+
+
+def has_undo(message: FakeMessage, game_id: int) -> bool:
+    """Whether a post carries *Undo* (``sc:<game>:undo:<seq>``)."""
+    return any(i.startswith(f"sc:{game_id}:undo:") for i in message.custom_ids)
+
+
 def turns_ended(view: Any) -> int:
     """How many turns the moves of a (public) ``view`` ended, each owing one channel post: every move but a double
     move's card and builds that its next build continues, or the last move while its double move goes on."""

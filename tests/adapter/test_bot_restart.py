@@ -11,7 +11,8 @@ from bot.adapter.publish import Backoff
 from bot.host.change import Change
 from bot.host.store import Store
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
+from tests.adapter.conftest import TIMEOUT, Driver, board_posts, has_undo, post_of, turns_ended
+from tests.fakediscord import FakeMessage
 
 
 async def stored_moves(driver: Driver) -> list[tuple[int, str, int | None]]:
@@ -212,13 +213,11 @@ async def test_after_a_restart_the_post_before_loses_undo_and_an_undo_edits_its_
     await driver.open_game(["alice", "bob"], draft=True)  # choosing a set reveals nothing: each post has Undo
     await driver.settle()
 
-    def post(seq: int) -> Any:
-        (found,) = [m for m in fake.messages(driver.channel, ephemeral=False)
-                    if f"sc:{driver.info().game_id}:hand:{seq}" in m.custom_ids]
-        return found
+    def post(seq: int) -> FakeMessage:
+        return post_of(fake, driver.channel, driver.info().game_id, seq)
 
-    def undo_on(message: Any) -> bool:
-        return any(":undo:" in i for i in message.custom_ids)
+    def undo_on(message: FakeMessage) -> bool:
+        return has_undo(message, driver.info().game_id)
 
     async def choose() -> str:
         user = driver.to_move_user()

@@ -11,23 +11,11 @@ from pathlib import Path
 
 from bot.host.postgres_store import PostgresStore
 from i18n import t
+from tests.adapter.conftest import has_undo, post_of
 from tests.adapter.test_multiprocess import wait_deliveries_done
 from tests.adapter.two_shards import TIMEOUT, two_shard_bots
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
+from tests.fakediscord import FakeDiscord
 from tests.fakediscord.remote import RemoteTable
-
-
-def post_of(fake: FakeDiscord, channel: FakeChannel, game_id: int, seq: int) -> FakeMessage:
-    """The channel's post of position ``seq`` (it carries *My cards* of that position)."""
-    posts = [m for m in fake.messages(channel, ephemeral=False) if f"sc:{game_id}:hand:{seq}" in m.custom_ids]
-    assert len(posts) == 1, f"posts of position {seq}: {len(posts)} " + repr(
-        [(m.custom_ids, m.text[:80]) for m in fake.messages(channel, ephemeral=False)])
-    return posts[0]
-
-
-def has_undo(message: FakeMessage, game_id: int) -> bool:
-    """Whether a post carries *Undo* (``sc:<game>:undo:<seq>``)."""
-    return any(i.startswith(f"sc:{game_id}:undo:") for i in message.custom_ids)
 
 
 async def test_only_the_latest_post_has_undo_and_an_undo_edits_its_own_post(store: PostgresStore, pg_url: str,
