@@ -54,12 +54,13 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     winner = players[ranking[0]]
     # header
     d.rectangle((0, 0, W, round(84 * u)), fill=theme.card)
-    title_size = max(round(36 * u), theme.phone_size(theme.phone_line, "bold"))
+    bold_line = theme.phone_size(theme.phone_line, "bold")  # the least a bold line is drawn at: a phone's size
+    title_size = max(round(36 * u), bold_line)
     text(img, 24 * u, 42 * u, t("render.over.title", locale), title_size, theme.last_move, weight="bold",
          anchor="lm")
     x = 24 * u + text_width(t("render.over.title", locale), title_size, "bold") + 30 * u
     line, size = fit(t("render.over.winner", locale, name=winner["name"], count=winner["score"]), title_size,
-                     W - x - 24 * u, "bold", min_size=theme.phone_size(theme.phone_line, "bold"))
+                     W - x - 24 * u, "bold", min_size=bold_line)
     text(img, x, 42 * u, line, size, theme.text, weight="bold", anchor="lm")
     # ranking
     left, top = round(20 * u), round(110 * u)
@@ -85,7 +86,7 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
         m = marker(round(48 * u), theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
         paste(img, m, left + 70 * u, cy - m.height / 2)
         score = t("render.over.points", locale, count=p["score"])
-        ssize = max(round(32 * u), theme.phone_size(theme.phone_line, "bold"))
+        ssize = max(round(32 * u), bold_line)
         text(img, rect[2] - 18 * u, cy, score, ssize, theme.text, weight="bold", anchor="rm")
         name_size = max(round(32 * u), theme.phone_size(theme.phone_text, "bold"))
         name, nsize = fit(p["name"], name_size, rect[2] - 30 * u - text_width(score, ssize, "bold") - nx, "bold",
