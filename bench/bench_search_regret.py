@@ -1,0 +1,140 @@
+"""How much the expert's search leaves on the table against its own judgement: the simple regret of a move choice.
+
+Run with ``python bench/bench_search_regret.py [--players 2 4] [--deals 8] [--rounds 600] [--budget 0.3]``.
+
+Positions come from noisy greedy self-play (every eleventh move with three or more legal moves, both rounds).
+For each, every candidate the expert considers (greedy's best seven and every scoring card) is played in the same
+``--rounds`` determinizations with the same playout seeds (the expert's own playouts and judgement), which gives
+each candidate's value as the expert's search could know it with unlimited time. The regret of a choice is the
+best candidate's value minus the chosen one's (0: the best; rewards lie in [0, 1]). Printed per player count:
+
+* ``greedy``: greedy's first choice (no search);
+* ``expert``: :func:`engine.ai.search` at ``--budget`` seconds (its racing), four seeds a position;
+* ``halving``: the same playouts allocated by sequential halving (Karnin, Koren & Somekh 2013; the fourth
+  attempt at a stronger player, ``engine/AI-RESEARCH.md``), four seeds a position.
+
+A match between two players costs hours; this measure takes minutes, but it only tells how well a search finds the
+move its own judgement prefers, not whether that judgement wins games (see ``engine/AI-RESEARCH.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import time
+
+from engine import Game, new_game
+from engine.ai import search
+from engine.ai.determinize import determinize
+from engine.ai.expert import _playout
+from engine.ai.greedy import greedy_move, move_values
+from engine.ai.players import own_part
+from engine.moves import Move
+from engine.types import View
+
+SEEDS = 4
+"""Searches a position per searching player (different seeds)."""
+
+
+def positions(players: int, deals: int) -> list[Game]:
+    """Every eleventh position with three or more legal moves of noisy greedy self-play, ``deals`` games."""
+    out = []
+    for deal in range(deals):
+        game = new_game([f"P{i}" for i in range(players)], 900 + deal)
+        rng = random.Random(deal)
+        k = 0
+        while not game.is_over():
+            if k % 11 == 3 and len(game.legal_moves()) > 2:
+                out.append(game.clone())
+            game.apply(greedy_move(game, rng, noise=0.5))
+            k += 1
+    return out
+
+
+def candidates(view: View) -> list[Move]:
+    """The expert's candidates, greedy's order first (greedy reads only what the seat may know)."""
+    values = move_values(determinize(view, random.Random(1), keep_log=False))
+    ranked = sorted(values, key=lambda m: -values[m])
+    return ranked[:7] + [m for m in ranked[7:] if m.verb == "score"]
+
+
+def rewards_of_round(view: View, chosen: list[Move], rng: random.Random) -> list[float]:
+    """Every candidate played in one determinization with one playout seed (common random numbers)."""
+    seat = own_part(view)["seat"]
+    game = determinize(view, random.Random(rng.random()), keep_log=False)
+    playout_seed = rng.random()
+    out = []
+    for move in chosen:
+        g = game.clone()
+        g.apply(move)
+        out.append(_playout(g, seat, random.Random(playout_seed), view["round"] == 1, 1.0, 15.0))
+    return out
+
+
+def halving(view: View, chosen: list[Move], seed: int, budget: float) -> Move:
+    """Sequential halving: ceil(log2 K) equal phases of time; after each, the worse half by mean is dropped."""
+    start = time.perf_counter()
+    rng = random.Random(seed)
+    sums = [0.0] * len(chosen)
+    counts = [0] * len(chosen)
+    active = list(range(len(chosen)))
+    phases = math.ceil(math.log2(len(chosen)))
+    last = 0.0  # how long the last round took: the last phase starts no round that would end past the budget
+    for phase in range(phases):
+        end = start + budget * (phase + 1) / phases
+        while (now := time.perf_counter()) + (last if phase == phases - 1 else 0.0) < end:
+            for i, r in zip(active, rewards_of_round(view, [chosen[i] for i in active], rng), strict=True):
+                sums[i] += r
+                counts[i] += 1
+            last = time.perf_counter() - now
+        if all(counts[i] for i in active):
+            active = sorted(active, key=lambda i: -sums[i] / counts[i])[: max(1, math.ceil(len(active) / 2))]
+    return chosen[max(active, key=lambda i: sums[i] / counts[i] if counts[i] else 0.0)]
+
+
+def measure(job: tuple[Game, int, float]) -> tuple[float, list[float], list[float]] | None:
+    """(greedy's regret, the expert's regrets, halving's regrets) in one position; ``None`` below two candidates."""
+    game, rounds, budget = job
+    view = game.view(game.to_move)
+    chosen = candidates(view)
+    if len(chosen) < 2:
+        return None
+    rng = random.Random(12345)
+    sums = [0.0] * len(chosen)
+    for _ in range(rounds):
+        for i, r in enumerate(rewards_of_round(view, chosen, rng)):
+            sums[i] += r
+    value = {str(m): s / rounds for m, s in zip(chosen, sums, strict=True)}
+    best = max(value.values())
+    worst = min(value.values())
+    expert = [best - value.get(search(view, seed=100 + s, budget=budget).move, worst) for s in range(SEEDS)]
+    halved = [best - value[str(halving(view, chosen, 100 + s, budget))] for s in range(SEEDS)]
+    return best - value[str(chosen[0])], expert, halved
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    ap.add_argument("--deals", type=int, default=8, help="self-play games to take positions from, per player count")
+    ap.add_argument("--rounds", type=int, default=600, help="rounds measuring each candidate's value")
+    ap.add_argument("--budget", type=float, default=0.3, help="seconds a search")
+    ap.add_argument("--procs", type=int, default=2)
+    args = ap.parse_args()
+    for n in args.players:
+        jobs = [(g, args.rounds, args.budget) for g in positions(n, args.deals)]
+        with multiprocessing.Pool(args.procs) as pool:
+            results = [r for r in pool.map(measure, jobs) if r is not None]
+        greedy = [r[0] for r in results]
+        rows = [("greedy", greedy), ("expert", [x for r in results for x in r[1]]),
+                ("halving", [x for r in results for x in r[2]])]
+        print(f"{n} players, {len(results)} positions, {args.rounds} rounds a candidate, {args.budget:g} s a search:")
+        for name, regrets in rows:
+            best = sum(x < 1e-9 for x in regrets) / len(regrets)
+            print(f"  {name:8} mean regret {statistics.mean(regrets):.4f}, the best candidate in {100 * best:.0f} %")
+
+
+if __name__ == "__main__":
+    main()
