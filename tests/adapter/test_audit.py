@@ -152,6 +152,8 @@ def test_offer_move_during_a_double_move_and_for_the_other_commands() -> None:
     assert offer_move(Offer("land", (), "site", "11", 11), ["land 10", "land 12"], None) is None
     assert offer_move(Offer("score", (), "card", "Bird scoring", "birds"), LEGAL, SITES) == ("score birds",)
     assert offer_move(Offer("score", (), "card", "Coast", "coast"), LEGAL, SITES) is None
+    # a scoring card named like a building card is scored, even where that building card could be played
+    assert offer_move(Offer("score", (), "card", "River", "river"), ["river", "score river"], {}) == ("score river",)
     assert offer_move(Offer("choose", (), "option", "Set C", "set C"), ["set A", "set C"], None) == ("set C",)
     assert offer_move(Offer("choose", (), "option", "Set B", "set B"), ["set A", "set C"], None) is None
 

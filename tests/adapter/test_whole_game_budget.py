@@ -6,7 +6,8 @@ game, in English, German and French (the game's language and each person's), by 
 🦊 Fuchs and محمد, half their turns by slash commands picked from the autocomplete offers, half by their turn DMs'
 controls, with ``status``, ``games``, ``log`` and ``undo`` on the way; it must give at most one channel picture per
 move (plus the start and the game over), at most one DM per own action plus four per player, no refused autocomplete
-offer, no text naming a command that does not exist, no relative time after since/until and no plural slip.
+offer and no move played by command that autocomplete did not offer, no text naming a command that does not exist,
+no relative time after since/until and no plural slip.
 
 The rest of a turn: a double move's card leaves its player to move. No new DM follows; the clicked turn DM is edited
 in place with where to build and the build controls, and a slash command's reply carries the same controls, which
@@ -36,6 +37,7 @@ async def test_a_whole_game_keeps_the_budget_in_every_language(lang: str) -> Non
         assert own > 0 and dms <= own + 4, f"{name}: {dms} DMs for {own} own actions\n{report}"
     assert figures.offers_made > 0 and figures.offers_refused == 0, report
     assert figures.played_offer_refused == [] and figures.verified_accepted == [], report
+    assert figures.moves_not_offered == [], report  # every move played by command was one autocomplete offered
     assert figures.unknown == [] and figures.since == [] and figures.plurals == [], report
 
 

@@ -213,10 +213,11 @@ def offer_move(offer: Offer, legal: Sequence[str], build_sites: Mapping[str, Seq
                ) -> tuple[str, ...] | None:
     """The legal moves ``offer``, picked as it is, plays with the command's documented meaning (README,
     ``engine.plan_build``); ``None`` when it plays none (the command refuses it, or the value names nothing).
-    A value that is a move's notation itself (``"ship 12"``) means that move; a ``build`` site written as digits
-    (``"12"``: that option is text, so that a value may carry its card) is that site."""
+    A ``build`` or ``choose`` value that is a move's notation itself (``"ship 12"``, ``"set B"``) means that move; a
+    ``build`` site written as digits (``"12"``: that option is text, so that a value may carry its card) is that
+    site. A ``score`` value is a scoring card's id (``"river"`` is the River card, not a river building card)."""
     legal_moves = {str(m) for m in legal}
-    if isinstance(offer.value, str):
+    if isinstance(offer.value, str) and offer.command in ("build", "choose"):
         try:
             notation = str(parse_move(offer.value))
         except IllegalMove:
