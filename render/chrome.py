@@ -17,9 +17,9 @@ from engine import BUILDING_CARDS
 from engine.types import PlayerView, View
 from i18n import t
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
-from render.fonts import font
+from render.fonts import cap_height, font
 from render.icons import icon, marker, piece
-from render.layout import LINE_SPACING, Layout, Rect
+from render.layout import LINE_SPACING, YOU_LINES, YOU_PAD, Layout, Rect
 from render.theme import RGB, Theme
 from render.tiles import back, badge, dashed_outline, face, pad_of, ring
 
@@ -387,50 +387,72 @@ def paint_track(img: Image.Image, lay: Layout, view: View, theme: Theme, marks: 
 
 def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str, n_sites: int,
               others: list[str]) -> None:
-    """The personal strip: the seat's own scoring cards and bird chips, and what its flags mean."""
+    """The personal strip: the seat's own scoring cards and bird chips, and what its flags mean, at the last move's
+    size (readable on a phone): two paragraphs wrapped in :data:`render.layout.YOU_LINES` lines. The first (who,
+    the cards, then the chips where they fit after the cards, else on a line of their own) takes up to all lines but
+    one, the second (the flag and what to do) the rest, cut with "…" where a long list of other moves does not
+    fit."""
     if lay.you is None:
         return
-    u = lay.unit
-    x0, y0, x1, _y1 = lay.you
     you = view.get("you")
     if you is None:
         return
-    seat = you["seat"]
-    name = view["players"][seat]["name"]
+    u = lay.unit
+    x0, y0, x1, _y1 = lay.you
+    size = lay.line_size
     pad = 14 * u
-    size = round(20 * u)
-    title = t("render.you.title", locale, name=name)
-    text(img, x0 + pad, y0 + 12 * u, title, size, theme.legal, weight="bold")
+    step = size * LINE_SPACING
+    face = font(size)
+    ascent = face.getmetrics()[0] if isinstance(face, ImageFont.FreeTypeFont) else size
+    top = y0 + YOU_PAD * u + ascent
+    seat = you["seat"]
+    title = t("render.you.title", locale, name=view["players"][seat]["name"])
     cards = [t(f"game.scoring.{c}.name", locale) for c in you.get("scoring_cards", [])]
     chips = you.get("bird_chips", [])
-    line1 = "  ·  ".join([
-        t("render.you.cards", locale, cards=", ".join(cards) if cards else t("render.you.none", locale)),
-        t("render.you.chips", locale, chips=", ".join(str(c) for c in chips) if chips
-          else t("render.you.none", locale)),
-    ])
-    tx = x0 + pad + text_width(title, size, "bold") + 14 * u
-    line1, s1 = fit(line1, size, x1 - pad - tx)
-    text(img, tx, y0 + 12 * u, line1, s1, theme.text)
-    mover = view.get("to_move")
-    line3 = ""
-    if mover != seat:
-        line2 = t("render.you.wait", locale, name=view["players"][mover]["name"]) if isinstance(mover, int) else ""
-    elif n_sites:
-        line2 = t("render.you.sites", locale, n=n_sites)
-        if others:
-            line3 = t("render.you.also", locale, moves=", ".join(others))
-    elif others:
-        line2 = t("render.you.choose", locale, moves=", ".join(others))
+    held = t("render.you.cards", locale, cards=", ".join(cards) if cards else t("render.you.none", locale))
+    birds = t("render.you.chips", locale, chips=", ".join(str(c) for c in chips) if chips
+              else t("render.you.none", locale))
+    tx = x0 + pad + text_width(title, size, "bold") + 10 * u
+    width = x1 - pad - (x0 + pad)
+    words(img, x0 + pad, top, title, size, theme.legal, weight="bold")
+    lines = wrap(held, size, x1 - pad - tx)[:1]
+    rest = held[len(lines[0]):].strip()
+    lines += wrap(rest, size, width) if rest else []
+    together = f"{lines[-1]}  ·  {birds}"  # the chips after the cards where they fit, else on a line of their own
+    if text_width(together, size) <= (x1 - pad - tx if len(lines) == 1 else width):
+        lines[-1] = together
     else:
-        line2 = t("render.you.no_sites", locale)
-    flag = icon("flag", round(30 * u), theme)
-    paste(img, flag, x0 + pad, y0 + 40 * u)
-    lx = x0 + pad + 40 * u
-    line2, s2 = fit(line2, size, x1 - pad - lx)
-    text(img, lx, y0 + 56 * u, line2, s2, theme.text, anchor="lm")
-    if line3:
-        line3, s3 = fit(line3, round(18 * u), x1 - pad - lx, min_size=round(14 * u))
-        text(img, lx, y0 + 88 * u, line3, s3, theme.muted, anchor="lm")
+        lines.append(birds)
+    lines = _cut(lines, YOU_LINES - 1, size, width)
+    words(img, tx, top, lines[0], size, theme.text)
+    for i, line in enumerate(lines[1:], start=1):
+        words(img, x0 + pad, top + i * step, line, size, theme.text)
+    mover = view.get("to_move")
+    if mover != seat:
+        said = t("render.you.wait", locale, name=view["players"][mover]["name"]) if isinstance(mover, int) else ""
+    elif n_sites:
+        said = t("render.you.sites", locale, n=n_sites)
+        if others:
+            said += " " + t("render.you.also", locale, moves=", ".join(others))
+    elif others:
+        said = t("render.you.choose", locale, moves=", ".join(others))
+    else:
+        said = t("render.you.no_sites", locale)
+    y = top + len(lines) * step
+    flag = icon("flag", round(size * 1.2), theme)
+    paste(img, flag, x0 + pad, y - cap_height(size) / 2 - flag.height / 2)  # centred on the line's capitals
+    lx = x0 + pad + flag.width + 8 * u
+    for i, line in enumerate(_cut(wrap(said, size, x1 - pad - lx), YOU_LINES - len(lines), size, x1 - pad - lx)):
+        words(img, lx, y + i * step, line, size, theme.text)
+
+
+def _cut(lines: list[str], most: int, size: int, width: float) -> list[str]:
+    """The first ``most`` of ``lines``, the last of them ending in "…" when some were left out."""
+    if len(lines) <= most:
+        return lines
+    kept = lines[:most]
+    kept[-1], _ = fit(kept[-1] + " …", size, width, min_size=size)
+    return kept
 
 
 # ---------------------------------------------------------------- palette sample

@@ -94,7 +94,7 @@ def wrap(s: str, size: int, max_w: float, weight: str = "regular") -> list[str]:
 
 
 def words(dest: Image.Image, x: float, y: float, s: str, size: int, fill: RGB, *, weight: str = "regular") -> None:
-    """Draw ``s`` word by word from (x, y) (top-left anchor), so that each word's glyphs are cached."""
+    """Draw ``s`` word by word from (x, y), the left end of its baseline, so that each word's glyphs are cached."""
     space = text_width(" ", size, weight)
     for word in s.split(" "):
         if word:

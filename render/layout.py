@@ -28,6 +28,10 @@ LINE_SPACING = 1.3
 """Distance between lines of text, in font sizes."""
 TILE_FILL = 0.62
 """Tile height as a share of the median distance between neighbouring sites."""
+YOU_LINES = 4
+"""Lines of the personal strip (a DM's own cards, bird chips and what its flags mean), at the last move's size."""
+YOU_PAD = 12
+"""The personal strip's margin above and below its lines, in units of the 1600-pixel page."""
 
 
 def static_board(board: BoardView) -> str:
@@ -150,7 +154,7 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     y = last_move[3] + round(8 * u)
     you: Rect | None = None
     if personal:
-        you = (m, y, W - m, y + round(108 * u))
+        you = (m, y, W - m, y + round(2 * YOU_PAD * u + YOU_LINES * LINE_SPACING * line_size))
         y = you[3] + round(8 * u)
     panel = (m, y, W - m, y + round(244 * u))
     gap = round(10 * u)

@@ -419,3 +419,46 @@ def test_many_bird_chips_are_counted_by_value_where_their_list_has_no_room(local
     lines = {s: size for s, size in drawn if " = " in s or s == "0"}
     assert set(lines) == {"4×3 + 5×2 + 3×1 = 25", "2×2 = 4", "2 + 1 = 3", "0"}, lines
     assert all(cap_height(size) * 400 / theme.width >= 7 for size in lines.values())
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+@pytest.mark.parametrize("width", [800, 1600])
+def test_the_personal_strip_is_readable_on_a_phone_and_stays_inside(locale: str, width: int,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The DM picture's own strip (your scoring cards, bird chips, what the flags mean) is drawn at the last move's
+    size (7 pixels tall at 400 pixels wide) and wrapped inside its box, never shrunk: a long hand wraps, the chips
+    come whole (after the cards, or on a line of their own), and a long list of other moves ends in "…"."""
+    from dataclasses import replace
+
+    import render.chrome as chrome
+
+    drawn: list[tuple[float, float, str, int]] = []
+    real = chrome.words
+
+    def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        drawn.append((x, y, s, size))
+        real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chrome, "words", spy)
+    game = _game(["Ada", "Björn", "Céline", "Đorđe"], 20)
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    view["you"]["scoring_cards"] = ["connected", "trio", "fish-sheep", "eruption"]
+    view["you"]["bird_chips"] = [3, 2, 2, 1]
+    theme = replace(Theme(width=width), width=round(width * Theme().personal_share))
+    lay = get_base(view["board"], static_board(view["board"]), theme, locale, 4, True).layout
+    assert lay.you is not None
+    x0, y0, x1, y1 = lay.you
+    others = [t(f"game.scoring.{c}.name", locale) for c in view["you"]["scoring_cards"]] * 3
+    img = Image.new("RGB", (lay.width, lay.height))
+    chrome.paint_you(img, lay, view, theme, locale, 7, others)
+    assert drawn
+    for x, y, s, size in drawn:
+        assert cap_height(size) * 400 / lay.width >= 7, (s, size)
+        assert x >= x0 and x + text_width(s, size, "regular") <= x1 + 1, s  # the bold title is narrower than this
+        assert y0 < y - cap_height(size) and y < y1, s
+    texts = [s for _x, _y, s, _size in drawn]
+    chips = t("render.you.chips", locale, chips="3, 2, 2, 1")
+    assert any(s == chips or s.endswith(f"·  {chips}") for s in texts), texts
+    assert texts[-1].endswith("…"), texts
