@@ -19,7 +19,7 @@ from i18n import t
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import cap_height, font
 from render.icons import icon, marker, piece
-from render.layout import LINE_SPACING, YOU_LINES, YOU_PAD, Layout, Rect
+from render.layout import CARD_PAD, LINE_SPACING, YOU_LINES, YOU_PAD, CardGeometry, Layout, Rect
 from render.theme import RGB, Theme
 from render.tiles import back, badge, dashed_outline, face, pad_of, ring
 
@@ -235,14 +235,10 @@ def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int | str
     x += pic.width + 4 * u
     label = str(n)
     text(img, x, cy, label, size, colour, weight="bold", anchor="lm")
-    return x + text_width(label, size, "bold") + 16 * u
+    return x + text_width(label, size, "bold") + 12 * u
 
 
 CardState = tuple[Any, ...]
-
-ROW_Y = (114, 160, 206)
-"""Centres of a card's icon rows (supply and hand, building cards, resources), in units from its top."""
-ROW_H = 44
 
 
 def card_state(p: PlayerView, active: bool, mark: str) -> CardState:
@@ -256,40 +252,41 @@ def card_state(p: PlayerView, active: bool, mark: str) -> CardState:
 
 
 @lru_cache(maxsize=128)
-def _row(kind: str, values: tuple[int, ...], width: int, bg: RGB, theme: Theme, u: float) -> Image.Image:
-    """One icon row of a card, on the card's colour."""
-    h = round(ROW_H * u)
-    img = Image.new("RGB", (width, h), bg)
-    cy = h / 2
-    isz = round(34 * u)
-    num = round(26 * u)
+def _row(groups: tuple[tuple[str, tuple[int, ...]], ...], width: int, geo: CardGeometry, bg: RGB, theme: Theme,
+         u: float) -> Image.Image:
+    """One icon row of a card, on the card's colour: its groups (``supply``, ``hand``, ``cards``, ``resources``)
+    with their values, one after the other."""
+    img = Image.new("RGB", (width, geo.row_h), bg)
+    cy = geo.row_h / 2
+    isz, num = geo.icon_size, geo.count_size
     x = 0.0
-    if kind == "supply":  # buildings in supply, scoring cards in hand, bird chips
-        for b, n in zip(BUILDINGS, values[:3], strict=True):
-            x = _count(img, x, cy, icon(b, isz, theme) if n else faded(b, isz, theme), n, num,
-                       theme.text if n else theme.faded, u)
-        x += 6 * u
-        x = _count(img, x, cy, icon("scoring", isz, theme), values[3], num, theme.text, u)
-        _count(img, x, cy, icon("chip", isz, theme), values[4], num, theme.text, u)
-    elif kind == "cards":  # building cards left
-        for c, n in zip(CARDS, values, strict=True):
-            x = _count(img, x, cy, icon(c, isz, theme) if n else faded(c, isz, theme), n, num,
-                       theme.text if n else theme.faded, u)
-    else:  # resources held (ticked) and not held (faded)
-        tick = icon("tick", round(20 * u), theme)
-        for r, has in zip(RESOURCES, values, strict=True):
-            if has:
-                paste(img, icon(r, isz, theme), x, cy - isz / 2)
-                paste(img, tick, x + isz - 9 * u, cy - 2 * u)
-            else:
-                paste(img, faded(r, isz, theme), x, cy - isz / 2)
-            x += isz + 20 * u
+    for kind, values in groups:
+        if kind == "supply":  # buildings in supply
+            for b, n in zip(BUILDINGS, values, strict=True):
+                x = _count(img, x, cy, icon(b, isz, theme) if n else faded(b, isz, theme), n, num,
+                           theme.text if n else theme.faded, u)
+        elif kind == "hand":  # scoring cards in hand, bird chips
+            x = _count(img, x + 6 * u, cy, icon("scoring", isz, theme), values[0], num, theme.text, u)
+            x = _count(img, x, cy, icon("chip", isz, theme), values[1], num, theme.text, u)
+        elif kind == "cards":  # building cards left
+            for c, n in zip(CARDS, values, strict=True):
+                x = _count(img, x, cy, icon(c, isz, theme) if n else faded(c, isz, theme), n, num,
+                           theme.text if n else theme.faded, u)
+        else:  # resources held (ticked) and not held (faded)
+            tick = icon("tick", round(isz * 0.6), theme)
+            for r, has in zip(RESOURCES, values, strict=True):
+                if has:
+                    paste(img, icon(r, isz, theme), x, cy - isz / 2)
+                    paste(img, tick, x + isz - tick.width * 0.45, cy + isz / 2 - tick.height * 0.8)
+                else:
+                    paste(img, faded(r, isz, theme), x, cy - isz / 2)
+                x += isz + 8 * u
     return img
 
 
 @lru_cache(maxsize=64)
 def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: str, u: float,
-               name_size: int) -> Image.Image:
+               name_size: int, geo: CardGeometry) -> Image.Image:
     """A player's card: name, score and rank, supply, cards, chips, resources; lit up when to move."""
     (seat, pname, mark, score, rank, laps, track, active, can_share, supply, cards, in_hand, birds,
      held) = state
@@ -300,7 +297,7 @@ def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: st
     d.rounded_rectangle((0, 0, W - 1, H - 1), radius=round(10 * u), fill=bg,
                         outline=theme.last_move if active else theme.card_edge,
                         width=max(2, round(4 * u)) if active else max(1, round(1.5 * u)))
-    pad = 12 * u
+    pad = CARD_PAD * u
     # row 1: marker, name, score
     m = marker(round(44 * u), theme.player(seat), theme.ink(seat), mark, 0, theme.lap_ring)
     paste(img, m, pad, pad)
@@ -313,33 +310,35 @@ def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: st
     name, nsize = fit(pname, name_size, right - nx, "bold", min_size=name_size)
     text(img, nx, cy, name, nsize, theme.text, weight="bold", anchor="lm")
     # row 2: rank, laps, turn and share tags (the move's points go on the right, drawn per picture)
-    cy = pad + 70 * u
-    rsize = round(24 * u)
+    cy = geo.rank_y
+    small = geo.count_size
     label = t("render.rank", locale, rank=rank)
-    text(img, pad, cy, label, rsize, theme.last_move if rank == 1 else theme.text, weight="bold", anchor="lm")
-    x = pad + text_width(label, rsize, "bold") + 12 * u
-    tsize = round(21 * u)
-    if laps:
-        label = t("render.laps", locale, laps=laps * 50, track=track)
-        text(img, x, cy, label, tsize, theme.muted, anchor="lm")
-        x += text_width(label, tsize) + 12 * u
-    tags = []
-    if active:
-        tags.append((t("render.to_move_short", locale), theme.last_move))
+    text(img, pad, cy, label, small, theme.last_move if rank == 1 else theme.text, weight="bold", anchor="lm")
+    x = pad + text_width(label, small, "bold") + 10 * u if geo.tags_y == geo.rank_y else pad
+    cy = geo.tags_y
+    limit = W - pad - (text_width("+88", small, "bold") + 8 * u if geo.tags_y == geo.rank_y else 0)
+    tags = []  # most telling first: the share right is shown nowhere else, the card's light says who moves
     if can_share:
         tags.append((t("render.can_share", locale), theme.muted))
-    limit = W - pad - 60 * u
-    for label, colour in tags:
-        if limit - x < 30 * u:
+    if active:
+        tags.append((t("render.to_move_short", locale), theme.last_move))
+    if laps:
+        tags.append((t("render.laps", locale, laps=laps * 50, track=track), theme.muted))
+    dot = text_width("·", small, "bold") + 10 * u
+    for i, (label, colour) in enumerate(tags):  # whole tags only, as many as fit
+        if x + (dot if i else 0) + text_width(label, small, "bold") > limit:
             break
-        label, size_ = fit(label, tsize, limit - x, "bold")
-        text(img, x, cy, label, size_, colour, weight="bold", anchor="lm")
-        x += text_width(label, size_, "bold") + 12 * u
-    # rows 3 to 5: cached icon rows
+        if i:  # a dot between two tags, so that they do not read as one
+            text(img, x, cy, "·", small, theme.muted, weight="bold", anchor="lm")
+            x += dot
+        text(img, x, cy, label, small, colour, weight="bold", anchor="lm")
+        x += text_width(label, small, "bold") + 10 * u
+    # the icon rows (cached)
+    values = {"supply": supply, "hand": (in_hand, birds), "cards": cards, "resources": held}
     row_w = round(W - 2 * pad)
-    for kind, values, ry in (("supply", (*supply, in_hand, birds), ROW_Y[0]), ("cards", cards, ROW_Y[1]),
-                             ("resources", held, ROW_Y[2])):
-        img.paste(_row(kind, values, row_w, bg, theme, u), (round(pad), round(pad + (ry - ROW_H / 2) * u)))
+    for groups, ry in zip(geo.rows, geo.row_ys, strict=True):
+        row = _row(tuple((g, values[g]) for g in groups), row_w, geo, bg, theme, u)
+        img.paste(row, (round(pad), round(ry - geo.row_h / 2)))
     return img
 
 
@@ -351,11 +350,11 @@ def paint_panel(img: Image.Image, lay: Layout, view: View, theme: Theme, locale:
         seat = p["seat"]
         x0, y0, x1, y1 = lay.cards[seat]
         state = card_state(p, view.get("to_move") == seat, marks[seat])
-        img.paste(card_image(state, (x1 - x0, y1 - y0), theme, locale, u, lay.name_size), (x0, y0))
+        img.paste(card_image(state, (x1 - x0, y1 - y0), theme, locale, u, lay.name_size, lay.card), (x0, y0))
         delta = deltas.get(seat, 0)
         if delta:
-            text(img, x1 - 12 * u, y0 + 82 * u, f"{delta:+d}", round(26 * u), theme.good if delta > 0 else theme.bad,
-                 weight="bold", anchor="rm")
+            text(img, x1 - CARD_PAD * u, y0 + lay.card.rank_y, f"{delta:+d}", lay.card.count_size,
+                 theme.good if delta > 0 else theme.bad, weight="bold", anchor="rm")
 
 
 def paint_track(img: Image.Image, lay: Layout, view: View, theme: Theme, marks: list[str]) -> None:

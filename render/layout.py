@@ -78,6 +78,30 @@ def relax(pos: dict[int, tuple[float, float]], w: float, h: float, rounds: int =
 
 
 @dataclass(frozen=True, slots=True)
+class CardGeometry:
+    """Where a panel card's lines go (pixels from the card's top) and how large they are: the counts, the rank and
+    the tags are :attr:`Theme.phone_line` tall on a phone, like the last move. The icon groups (``supply``: the
+    buildings left; ``hand``: scoring cards in hand and bird chips; ``cards``: the building cards; ``resources``)
+    share rows where the card is wide enough."""
+
+    rows: tuple[tuple[str, ...], ...]
+    """The icon groups of each row, top to bottom."""
+    rank_y: int
+    """The centre of the rank line (rank, laps, tags and the last move's points)."""
+    tags_y: int
+    """The centre of the tags' line (laps, to move, the share right): the rank line's where they fit there in every
+    language, else a line of their own below it."""
+    row_ys: tuple[int, ...]
+    """The centre of each icon row."""
+    row_h: int
+    count_size: int
+    """Font size of the counts, the rank, the tags and the points (bold)."""
+    icon_size: int
+    height: int
+    """The card's height."""
+
+
+@dataclass(frozen=True, slots=True)
 class Layout:
     """The page's areas and the board's geometry for one static board, theme and player count."""
 
@@ -104,6 +128,8 @@ class Layout:
     """Font size of the last move's words: :attr:`Theme.phone_line` tall on a phone."""
     number_size: int
     """Font size of site numbers (condensed bold): :attr:`Theme.phone_text` tall on a phone."""
+    card: CardGeometry
+    """The lines of every panel card (they are all as wide)."""
 
     def to_px(self, p: list[float] | tuple[float, float]) -> tuple[float, float]:
         """Board drawing units to picture pixels."""
@@ -156,9 +182,10 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     if personal:
         you = (m, y, W - m, y + round(2 * YOU_PAD * u + YOU_LINES * LINE_SPACING * line_size))
         y = you[3] + round(8 * u)
-    panel = (m, y, W - m, y + round(244 * u))
     gap = round(10 * u)
-    card_w = (panel[2] - panel[0] - gap * (n_players - 1)) / n_players
+    card_w = (W - 2 * m - gap * (n_players - 1)) / n_players
+    card = card_geometry(theme, u, round(card_w))
+    panel = (m, y, W - m, y + card.height)
     cards = tuple((round(panel[0] + i * (card_w + gap)), panel[1], round(panel[0] + i * (card_w + gap) + card_w),
                    panel[3]) for i in range(n_players))
     y = panel[3] + round(8 * u)
@@ -168,4 +195,43 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     return Layout(width=W, height=height, unit=u, header=(0, 0, W, header_h), board=board_rect,
                   last_move=last_move, panel=panel, track=track, you=you, scale=scale, offset=(ox, oy),
                   tile_w=tile_w, tile_h=tile_h, centers=centers, cards=cards, name_size=name_size,
-                  line_size=line_size, number_size=number_size)
+                  line_size=line_size, number_size=number_size, card=card)
+
+
+CARD_PAD = 12
+"""A panel card's inner margin, in units of the 1600-pixel page."""
+GROUP_COUNTS = {"supply": (1, 1, 1), "hand": (1, 2), "cards": (1, 1, 1, 1)}
+"""The counts of each icon group and the digits the widest of them takes (bird chips may reach ten)."""
+RESOURCE_COUNT = 5
+
+
+def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
+    """The lines of a panel card ``width`` pixels wide: the name and score, the rank line, then the icon rows (three
+    where the buildings and the hand share a row, else four)."""
+    from i18n import LOCALES, t
+    from render.draw import text_width
+
+    count = max(round(26 * u), theme.phone_size(theme.phone_line, "bold"))
+    isz = round(count * 1.2)
+    row_w = width - 2 * CARD_PAD * u
+
+    def group_width(group: str) -> float:
+        if group == "resources":
+            return RESOURCE_COUNT * (isz + 8 * u)
+        return sum(isz + 4 * u + text_width("8" * digits, count, "bold") + 12 * u for digits in GROUP_COUNTS[group])
+
+    together = group_width("supply") + 6 * u + group_width("hand") <= row_w
+    rows: tuple[tuple[str, ...], ...] = (("supply", "hand"),) if together else (("supply",), ("hand",))
+    rows += (("cards",), ("resources",))
+    pad = CARD_PAD * u
+    rank_y = round(pad + 44 * u + 6 * u + count * 0.6)
+    beside = row_w - text_width("#4", count, "bold") - text_width("+88", count, "bold") - 36 * u
+    tags = max(text_width(t("render.to_move_short", lang), count, "bold") + 10 * u
+               + text_width(t("render.can_share", lang), count, "bold") for lang in LOCALES)
+    tags_y = rank_y if tags <= beside else rank_y + round(count * 1.25)
+    row_h = round(isz * 1.25)
+    first = tags_y + round(count * 0.6 + 4 * u)
+    row_ys = tuple(first + row_h * i + row_h // 2 for i in range(len(rows)))
+    height = first + row_h * len(rows) + round(pad)
+    return CardGeometry(rows=rows, rank_y=rank_y, tags_y=tags_y, row_ys=row_ys, row_h=row_h, count_size=count,
+                        icon_size=isz, height=height)

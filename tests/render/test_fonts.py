@@ -244,6 +244,7 @@ def test_names_numbers_and_the_last_move_are_tall_enough_at_400_pixels(width: in
     assert cap_height(lay.name_size, "bold") * shown >= 9
     assert cap_height(lay.number_size, "condensed") * shown >= 9
     assert cap_height(lay.line_size) * shown >= 7
+    assert cap_height(lay.card.count_size, "bold") * shown >= 7  # the panel's counts, rank and tags
     assert lay.last_move[3] - lay.last_move[1] >= 2 * lay.line_size  # room for two lines of it
 
 
@@ -462,3 +463,41 @@ def test_the_personal_strip_is_readable_on_a_phone_and_stays_inside(locale: str,
     chips = t("render.you.chips", locale, chips="3, 2, 2, 1")
     assert any(s == chips or s.endswith(f"·  {chips}") for s in texts), texts
     assert texts[-1].endswith("…"), texts
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_every_word_of_a_panel_card_is_readable_on_a_phone_and_whole(locale: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's card in the panel (rank, tags, the counts of buildings, cards, scoring cards and bird chips) is
+    drawn at the last move's phone size or larger, inside the card, with 2, 3 and 4 players; the share right's tag,
+    which nothing else shows, is whole in every language, on the rank line or on a line of its own."""
+    import render.chrome as chrome
+
+    drawn: list[tuple[float, str, int, str]] = []
+    real = chrome.text
+
+    def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        drawn.append((x, s, size, str(kwargs.get("anchor", "la"))))
+        real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chrome, "text", spy)
+    for n in (2, 3, 4):
+        game = _game(["Ada", "Björn", "Céline", "Đorđe"][:n], 12)
+        view = game.view(None)
+        theme = Theme()
+        lay = get_base(view["board"], static_board(view["board"]), theme, locale, n, False).layout
+        player = dict(view["players"][0], can_share=True, laps=2, track=12, birds=11, rank=1)
+        state = chrome.card_state(player, True, "A")  # type: ignore[arg-type]
+        x0, _y0, x1, y1 = lay.cards[0]
+        drawn.clear()
+        chrome.card_image.cache_clear()
+        chrome._row.cache_clear()
+        card = chrome.card_image(state, (x1 - x0, y1 - lay.cards[0][1]), theme, locale, lay.unit, lay.name_size,
+                                 lay.card)
+        texts = [s for _x, s, _size, _anchor in drawn]
+        assert t("render.can_share", locale) in texts, (n, texts)
+        assert "11" in texts and not any(s.endswith("…") for s in texts), texts
+        for x, s, size, anchor in drawn:
+            assert cap_height(size, "bold") * 400 / lay.width >= 7, (n, s, size)
+            left = x - text_width(s, size, "bold") if anchor.startswith("r") else x
+            assert left >= 0 and left + text_width(s, size, "bold") <= card.width, (n, s)
