@@ -1,7 +1,9 @@
 """Where everything goes: the page's areas and the board's geometry (scale, site centres, tile size).
 
-Text that must stay readable on a phone (names, site numbers, the last move) gets its size from
-:meth:`Theme.phone_size`, so it is as tall as the theme asks when the picture is shown 400 pixels wide.
+Text that must stay readable on a phone (names, site numbers, the last move, a DM's own strip, the panel's counts,
+ranks and tags) gets its size from :meth:`Theme.phone_size`, so it is as tall as the theme asks when the picture is
+shown 400 pixels wide; where a panel card is too narrow for a line at that size, the line is split (measured in every
+language, so that the layout is the same in all of them).
 The legend is a picture of its own (:func:`render.legend.render_legend`), so the board keeps its room.
 
 A :class:`Layout` depends only on the static board (the view's ``board`` without its tiles and
@@ -17,6 +19,8 @@ import math
 from dataclasses import dataclass
 
 from engine.types import BoardView
+from i18n import LOCALES, t
+from render.draw import text_width
 from render.theme import Theme
 
 Rect = tuple[int, int, int, int]
@@ -87,7 +91,7 @@ class CardGeometry:
     rows: tuple[tuple[str, ...], ...]
     """The icon groups of each row, top to bottom."""
     rank_y: int
-    """The centre of the rank line (rank, laps, tags and the last move's points)."""
+    """The centre of the rank line (the rank and the last move's points; the tags too where they fit)."""
     tags_y: int
     """The centre of the tags' line (laps, to move, the share right): the rank line's where they fit there in every
     language, else a line of their own below it."""
@@ -208,9 +212,6 @@ RESOURCE_COUNT = 5
 def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
     """The lines of a panel card ``width`` pixels wide: the name and score, the rank line, then the icon rows (three
     where the buildings and the hand share a row, else four)."""
-    from i18n import LOCALES, t
-    from render.draw import text_width
-
     count = max(round(26 * u), theme.phone_size(theme.phone_line, "bold"))
     isz = round(count * 1.2)
     row_w = width - 2 * CARD_PAD * u
