@@ -165,35 +165,38 @@ def legend_picture(name: str, size: int, theme: Theme) -> Image.Image:
 
 def paint_header(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str,
                  marks: list[str]) -> None:
-    """Round and phase, whose turn it is, what is left of the scoring deck and the bird chips."""
+    """Two lines, readable on a phone: whose turn it is, and on the right what is left of the scoring deck and the
+    bird chips; below, the round and the phase (at the last move's size)."""
     u = lay.unit
-    x0, y0, x1, y1 = lay.header
-    cy = (y0 + y1) / 2
+    x0, y0, x1, _y1 = lay.header
     pad = 16 * u
+    line = round(LINE_SPACING * lay.line_size)
+    top_h = lay.header[3] - y0 - line
+    cy = y0 + top_h / 2 + 3 * u
+    size = lay.line_size
     right = (f"{t('render.deck', locale, n=view.get('scoring_deck', 0))}  ·  "
              f"{t('render.chips_left', locale, n=view.get('bird_chips_left', 0))}")
-    right, rsize = fit(right, round(18 * u), 0.3 * (x1 - x0))
-    text(img, x1 - pad, cy, right, rsize, theme.muted, anchor="rm")
-    room = x1 - pad - text_width(right, rsize) - 24 * u - (x0 + pad)
+    right, _ = fit(right, size, 0.62 * (x1 - x0), min_size=size)
+    text(img, x1 - pad, cy, right, size, theme.muted, anchor="rm")
+    room = x1 - pad - text_width(right, size) - 24 * u - (x0 + pad)
     phase = view.get("phase", "play")
-    left = f"{t('render.round', locale, n=view.get('round', 1))} · {t(f'render.phase.{phase}', locale)}"
+    below = f"{t('render.round', locale, n=view.get('round', 1))} · {t(f'render.phase.{phase}', locale)}"
+    below, _ = fit(below, size, x1 - x0 - 2 * pad, "bold", min_size=size)
+    text(img, x0 + pad, y0 + top_h + line / 2, below, size, theme.text, weight="bold", anchor="lm")
     seat = view.get("to_move")
-    mover = view["players"][seat]["name"] if seat is not None else ""
-    turn = t("render.to_move", locale, name=mover) if mover else ""
-    lsize, tsize = round(28 * u), lay.name_size
-    turn_w = min(text_width(turn, tsize, "bold"), 0.45 * room) + 86 * u if turn else 0.0
-    left, lsize = fit(left, lsize, room - turn_w, "bold")
-    text(img, x0 + pad, cy, left, lsize, theme.text, weight="bold", anchor="lm")
-    if turn and seat is not None:
-        x = x0 + pad + text_width(left, lsize, "bold") + 30 * u
-        m = marker(max(round(36 * u), round(tsize * 0.95)), theme.player(seat), theme.ink(seat), marks[seat], 0,
-                   theme.lap_ring)
-        tri = icon("turn", round(26 * u), theme)
-        paste(img, tri, x, cy - tri.height / 2)
-        paste(img, m, x + 30 * u, cy - m.height / 2)
-        tx = x + 30 * u + m.width + 10 * u
-        label, size = turn_label(mover, locale, tsize, x0 + pad + room - tx)
-        text(img, tx, cy, label, size, theme.text, weight="bold", anchor="lm")
+    if seat is None:
+        return
+    mover = view["players"][seat]["name"]
+    tsize = lay.name_size
+    x = x0 + pad
+    m = marker(max(round(36 * u), round(tsize * 0.95)), theme.player(seat), theme.ink(seat), marks[seat], 0,
+               theme.lap_ring)
+    tri = icon("turn", round(26 * u), theme)
+    paste(img, tri, x, cy - tri.height / 2)
+    paste(img, m, x + 30 * u, cy - m.height / 2)
+    tx = x + 30 * u + m.width + 10 * u
+    label, lsize = turn_label(mover, locale, tsize, x0 + pad + room - tx)
+    text(img, tx, cy, label, lsize, theme.text, weight="bold", anchor="lm")
 
 
 def turn_label(name: str, locale: str, size: int, width: float) -> tuple[str, int]:

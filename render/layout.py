@@ -1,9 +1,10 @@
 """Where everything goes: the page's areas and the board's geometry (scale, site centres, tile size).
 
-Text that must stay readable on a phone (names, site numbers, the last move, a DM's own strip, the panel's counts,
-ranks and tags) gets its size from :meth:`Theme.phone_size`, so it is as tall as the theme asks when the picture is
-shown 400 pixels wide; where a panel card is too narrow for a line at that size, the line is split (measured in every
-language, so that the layout is the same in all of them).
+Text that must stay readable on a phone (the header, names, site numbers, the last move, a DM's own strip, the
+panel's counts, ranks and tags) gets its size from :meth:`Theme.phone_size`, so it is as tall as the theme asks when
+the picture is shown 400 pixels wide; where a panel card is too narrow for a line at that size, the line is split
+(measured in every language, so that the layout is the same in all of them). The header has two lines for the same
+reason: whose turn and what is left of the deck and the chips, then the round and the phase.
 The legend is a picture of its own (:func:`render.legend.render_legend`), so the board keeps its room.
 
 A :class:`Layout` depends only on the static board (the view's ``board`` without its tiles and
@@ -174,7 +175,7 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     name_size = max(round(30 * u), theme.phone_size(theme.phone_text, "bold"))
     line_size = max(round(16 * u), theme.phone_size(theme.phone_line))
     number_size = theme.phone_size(theme.phone_text, "condensed")
-    header_h = max(round(64 * u), round(1.5 * name_size))
+    header_h = max(round(64 * u), round(1.5 * name_size)) + round(LINE_SPACING * line_size)  # turn; round, phase
     top = header_h
     board_rect = (m, top, W - m, top + board_h)
     ox = m + (avail_w - (x1 - x0) * scale) / 2 - x0 * scale

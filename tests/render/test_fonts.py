@@ -501,3 +501,40 @@ def test_every_word_of_a_panel_card_is_readable_on_a_phone_and_whole(locale: str
             assert cap_height(size, "bold") * 400 / lay.width >= 7, (n, s, size)
             left = x - text_width(s, size, "bold") if anchor.startswith("r") else x
             assert left >= 0 and left + text_width(s, size, "bold") <= card.width, (n, s)
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_the_header_is_readable_on_a_phone_in_every_phase(locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The header's words (whose turn, what is left of the scoring deck and the bird chips, the round and the
+    phase) are at least the last move's phone size, whole, in every phase's longest words and in DM pictures too."""
+    import json
+    from dataclasses import replace
+
+    import render.chrome as chrome
+
+    drawn: list[tuple[str, int, str]] = []
+    real = chrome.text
+
+    def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        drawn.append((s, size, str(kwargs.get("weight", "regular"))))
+        real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chrome, "text", spy)
+    catalogue = json.loads((Path(__file__).parents[2] / "i18n" / "locales" / "en" / "render.json").read_text())
+    phases = [key.removeprefix("render.phase.") for key in catalogue if key.startswith("render.phase.")]
+    game = _game(["Ada", "Björn", "Céline", "Đorđe"], 12)
+    for personal in (False, True):
+        theme = Theme() if not personal else replace(Theme(), width=round(Theme().width * Theme().personal_share))
+        view = game.view(None)
+        lay = get_base(view["board"], static_board(view["board"]), theme, locale, 4, personal).layout
+        for phase in phases:
+            view = dict(game.view(None), phase=phase, round=2, scoring_deck=12, bird_chips_left=22)
+            drawn.clear()
+            img = Image.new("RGB", (lay.width, lay.height))
+            chrome.paint_header(img, lay, view, theme, locale, ["A", "B", "C", "D"])  # type: ignore[arg-type]
+            texts = [s for s, _size, _weight in drawn]
+            assert t(f"render.phase.{phase}", locale) in " ".join(texts), texts
+            assert any(t("render.chips_left", locale, n=22) in s for s in texts), texts
+            for s, size, weight in drawn:
+                assert cap_height(size, weight) * 400 / lay.width >= 7, (s, size)
+                assert not s.endswith("…"), s
