@@ -25,7 +25,7 @@ from render.base import get_base
 from render.chrome import turn_label
 from render.draw import fit, text_width
 from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shaping
-from render.layout import static_board
+from render.layout import make_layout, static_board
 from render.script import bbox, draw, length, letters_within, runs, shape, visual
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -239,7 +239,7 @@ def test_names_numbers_and_the_last_move_are_tall_enough_at_400_pixels(width: in
         from dataclasses import replace
 
         theme = replace(theme, width=round(width * theme.personal_share))
-    lay = get_base(view["board"], static_board(view["board"]), theme, "en", 4, personal).layout
+    lay = make_layout(view["board"], theme, 4, personal)
     shown = 400 / lay.width
     assert cap_height(lay.name_size, "bold") * shown >= 9
     assert cap_height(lay.number_size, "condensed") * shown >= 9
@@ -448,7 +448,7 @@ def test_the_personal_strip_is_readable_on_a_phone_and_stays_inside(locale: str,
     view["you"]["scoring_cards"] = ["connected", "trio", "fish-sheep", "eruption"]
     view["you"]["bird_chips"] = [3, 2, 2, 1]
     theme = replace(Theme(width=width), width=round(width * Theme().personal_share))
-    lay = get_base(view["board"], static_board(view["board"]), theme, locale, 4, True).layout
+    lay = make_layout(view["board"], theme, 4, True)
     assert lay.you is not None
     x0, y0, x1, y1 = lay.you
     others = [t(f"game.scoring.{c}.name", locale) for c in view["you"]["scoring_cards"]] * 3
@@ -485,7 +485,7 @@ def test_every_word_of_a_panel_card_is_readable_on_a_phone_and_whole(locale: str
         game = _game(["Ada", "Björn", "Céline", "Đorđe"][:n], 12)
         view = game.view(None)
         theme = Theme()
-        lay = get_base(view["board"], static_board(view["board"]), theme, locale, n, False).layout
+        lay = make_layout(view["board"], theme, n, False)
         player = dict(view["players"][0], can_share=True, laps=2, track=12, birds=11, rank=1)
         state = chrome.card_state(player, True, "A")  # type: ignore[arg-type]
         x0, _y0, x1, y1 = lay.cards[0]
@@ -526,7 +526,7 @@ def test_the_header_is_readable_on_a_phone_in_every_phase(locale: str, monkeypat
     for personal in (False, True):
         theme = Theme() if not personal else replace(Theme(), width=round(Theme().width * Theme().personal_share))
         view = game.view(None)
-        lay = get_base(view["board"], static_board(view["board"]), theme, locale, 4, personal).layout
+        lay = make_layout(view["board"], theme, 4, personal)
         for phase in phases:
             view = dict(game.view(None), phase=phase, round=2, scoring_deck=12, bird_chips_left=22)
             drawn.clear()
