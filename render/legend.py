@@ -34,13 +34,14 @@ def compose_legend(*, locale: str = "en", personal: bool = True, theme: Theme = 
     img = Image.new("RGB", (W, H), theme.background)
     col_w = (W - 2 * pad) / COLUMNS
     pic_h = round(size_px * 1.3)
-    for i, (name, key) in enumerate(entries):
+    pictures = [legend_picture(name, pic_h, theme) for name, _key in entries]
+    words_at = max(pic_h * 1.6, max(pic.width for pic in pictures) + pic_h * 0.3)  # after the widest picture
+    for i, ((_name, key), pic) in enumerate(zip(entries, pictures, strict=True)):
         column, row = divmod(i, per_column)
         x = pad + column * col_w
         cy = pad + row * row_h + row_h / 2
-        pic = legend_picture(name, pic_h, theme)
         paste(img, pic, x, cy - pic.height / 2)
-        tx = x + pic_h * 1.6
+        tx = x + words_at
         label, lsize = fit(t(key, locale), size_px, x + col_w - tx - pad / 2, min_size=size_px)
         text(img, tx, cy, label, lsize, theme.text, anchor="lm")
     return img

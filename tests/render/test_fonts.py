@@ -314,6 +314,33 @@ def test_the_legend_is_a_picture_of_its_own_in_every_language(locale: str) -> No
     assert len(img.convert("RGB").getcolors(1 << 20) or []) > 20
 
 
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_the_legends_words_stand_clear_of_every_picture_and_whole(locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entry's words start after the widest picture of the legend (the built and revealed tiles' samples, with
+    their outlines, are wider than the icons), and none is cut."""
+    import render.legend as legend
+
+    pictures: list[tuple[float, int]] = []
+    words: list[tuple[float, str]] = []
+    real_paste, real_text = legend.paste, legend.text
+
+    def paste(img: Image.Image, pic: Image.Image, x: float, y: float) -> None:
+        pictures.append((x, pic.width))
+        real_paste(img, pic, x, y)
+
+    def text(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        words.append((x, s))
+        real_text(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(legend, "paste", paste)
+    monkeypatch.setattr(legend, "text", text)
+    legend.compose_legend(locale=locale)
+    assert len(pictures) == len(words) > 20
+    for (px, width), (tx, s) in zip(pictures, words, strict=True):
+        assert tx >= px + width, s
+        assert not s.endswith("…"), s
+
+
 @pytest.mark.parametrize("name", ["தமிழ்செல்வி கார்த்திக்", "क्षत्रिय अर्जुन", "প্রিয়া বাংলা", "Ðorđe Céline",
                                   "👍🏽👍🏽👍🏽👍🏽 Ada", "ශ්‍රී ලංකා", "ឧត្តម សុខា"])
 def test_a_name_too_long_is_cut_between_letters_never_inside_one(name: str) -> None:
