@@ -19,7 +19,17 @@ from i18n import t
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import cap_height, font
 from render.icons import icon, marker, piece
-from render.layout import CARD_PAD, LINE_SPACING, YOU_LINES, YOU_PAD, CardGeometry, Layout, Rect
+from render.layout import (
+    CARD_PAD,
+    LINE_SPACING,
+    TRACK_ROWS,
+    YOU_LINES,
+    YOU_PAD,
+    CardGeometry,
+    Layout,
+    Rect,
+    track_bands,
+)
 from render.theme import RGB, Theme
 from render.tiles import back, badge, dashed_outline, face, pad_of, ring
 
@@ -27,7 +37,6 @@ RESOURCES = ("fish", "sheep", "wood", "sugar", "gold")
 BUILDINGS = ("house", "church", "lighthouse")
 CARDS = BUILDING_CARDS
 TRACK_CELLS = 50
-TRACK_ROWS = 2
 
 
 def _rrect(img: Image.Image, rect: Rect, fill: RGB, radius: int, outline: RGB | None = None, width: int = 0) -> None:
@@ -58,7 +67,7 @@ def paint_static(img: Image.Image, lay: Layout, theme: Theme, locale: str, n_pla
 def track_cells(lay: Layout) -> list[Rect]:
     """The 50 cells of the score track, 0 to 49, in two rows."""
     x0, y0, x1, y1 = lay.track
-    title_h = round(30 * lay.unit)
+    title_h, _number_h = track_bands(lay.unit, lay.line_size)
     per_row = TRACK_CELLS // TRACK_ROWS
     cw = (x1 - x0) / per_row
     ch = (y1 - y0 - title_h) / TRACK_ROWS
@@ -71,21 +80,26 @@ def track_cells(lay: Layout) -> list[Rect]:
 
 
 def _paint_track_static(img: Image.Image, lay: Layout, theme: Theme, locale: str) -> None:
+    """The score track's title, what a ring means, and its numbered cells, all at the last move's size (readable on
+    a phone); the fives in bold."""
     u = lay.unit
+    size = lay.line_size
     x0, y0, _x1, _y1 = lay.track
-    text(img, x0 + 4 * u, y0 + 2 * u, t("render.track.title", locale), round(20 * u), theme.text, weight="bold")
-    tw = text_width(t("render.track.title", locale), round(20 * u), "bold")
-    lap = icon("lap", round(24 * u), theme)
-    hx = x0 + tw + 24 * u
-    paste(img, lap, hx, y0 + 1 * u)
-    text(img, hx + 30 * u, y0 + 4 * u, t("render.track.hint", locale), round(17 * u), theme.muted)
+    title_h, _number_h = track_bands(u, size)
+    title = t("render.track.title", locale)
+    text(img, x0 + 4 * u, y0 + title_h / 2, title, size, theme.text, weight="bold", anchor="lm")
+    lap = icon("lap", round(size * 1.1), theme)
+    hx = x0 + 4 * u + text_width(title, size, "bold") + 20 * u
+    paste(img, lap, hx, y0 + title_h / 2 - lap.height / 2)
+    text(img, hx + lap.width + 8 * u, y0 + title_h / 2, t("render.track.hint", locale), size, theme.muted,
+         anchor="lm")
     d = ImageDraw.Draw(img)
     for v, (cx0, cy0, cx1, cy1) in enumerate(track_cells(lay)):
         fill = theme.track_cell if (v // 5) % 2 == 0 else theme.track_cell_alt
         d.rounded_rectangle((cx0, cy0, cx1, cy1), radius=round(5 * u), fill=fill)
         strong = v % 5 == 0
-        text(img, cx0 + 4 * u, cy0 + 2 * u, str(v), round((16 if strong else 13) * u),
-             theme.text if strong else theme.muted, weight="bold" if strong else "regular")
+        text(img, cx0 + 4 * u, cy0 + 2 * u, str(v), size, theme.text if strong else theme.muted,
+             weight="bold" if strong else "regular")
 
 
 @lru_cache(maxsize=32)
@@ -361,8 +375,9 @@ def paint_panel(img: Image.Image, lay: Layout, view: View, theme: Theme, locale:
 
 
 def paint_track(img: Image.Image, lay: Layout, view: View, theme: Theme, marks: list[str]) -> None:
-    """The players' markers on the 0–49 track, in track order (a later arrival stands behind)."""
-    u = lay.unit
+    """The players' markers on the 0–49 track, in track order (a later arrival stands behind), below each cell's
+    number (three or four on one cell fill it, number included)."""
+    _title_h, number_h = track_bands(lay.unit, lay.line_size)
     cells = track_cells(lay)
     by_cell: dict[int, list[PlayerView]] = {}
     players = view["players"]
@@ -371,20 +386,20 @@ def paint_track(img: Image.Image, lay: Layout, view: View, theme: Theme, marks: 
         by_cell.setdefault(int(p["track"]) % TRACK_CELLS, []).append(p)
     for value, group in by_cell.items():
         cx0, cy0, cx1, cy1 = cells[value]
-        w, h = cx1 - cx0, cy1 - cy0
+        w = cx1 - cx0
         n = len(group)
-        size = round(min(w, h) * (0.62 if n == 1 else 0.46))
-        if n == 1:
-            spots = [(0.5, 0.58)]
-        elif n == 2:
-            spots = [(0.3, 0.6), (0.7, 0.6)]
+        if n <= 2:  # in the band below the number
+            top, h = cy0 + number_h, cy1 - cy0 - number_h
+            size = round(min(w / n, h) * 0.9)
+            spots = [(0.5, 0.5)] if n == 1 else [(0.27, 0.5), (0.73, 0.5)]
         else:
-            spots = [(0.3, 0.38), (0.7, 0.38), (0.3, 0.8), (0.7, 0.8)]
+            top, h = cy0, cy1 - cy0
+            size = round(min(w, h) * 0.46)
+            spots = [(0.3, 0.3), (0.7, 0.3), (0.3, 0.75), (0.7, 0.75)]
         for p, (fx, fy) in reversed(list(zip(group, spots, strict=False))):
             seat = p["seat"]
             m = marker(size, theme.player(seat), theme.ink(seat), marks[seat], int(p.get("laps", 0)), theme.lap_ring)
-            paste(img, m, cx0 + fx * w - m.width / 2, cy0 + fy * h - m.height / 2)
-    del u
+            paste(img, m, cx0 + fx * w - m.width / 2, top + fy * h - m.height / 2)
 
 
 def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str, n_sites: int,

@@ -1,10 +1,10 @@
 """Where everything goes: the page's areas and the board's geometry (scale, site centres, tile size).
 
 Text that must stay readable on a phone (the header, names, site numbers, the last move, a DM's own strip, the
-panel's counts, ranks and tags) gets its size from :meth:`Theme.phone_size`, so it is as tall as the theme asks when
-the picture is shown 400 pixels wide; where a panel card is too narrow for a line at that size, the line is split
-(measured in every language, so that the layout is the same in all of them). The header has two lines for the same
-reason: whose turn and what is left of the deck and the chips, then the round and the phase.
+panel's counts, ranks and tags, the score track) gets its size from :meth:`Theme.phone_size`, so it is as tall as
+the theme asks when the picture is shown 400 pixels wide; where a panel card is too narrow for a line at that size,
+the line is split (measured in every language, so that the layout is the same in all of them). The header has two
+lines for the same reason: whose turn and what is left of the deck and the chips, then the round and the phase.
 The legend is a picture of its own (:func:`render.legend.render_legend`), so the board keeps its room.
 
 A :class:`Layout` depends only on the static board (the view's ``board`` without its tiles and
@@ -194,13 +194,25 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     cards = tuple((round(panel[0] + i * (card_w + gap)), panel[1], round(panel[0] + i * (card_w + gap) + card_w),
                    panel[3]) for i in range(n_players))
     y = panel[3] + round(8 * u)
-    track = (m, y, W - m, y + round(152 * u))
+    title_h, number_h = track_bands(u, line_size)
+    track = (m, y, W - m, y + title_h + TRACK_ROWS * (number_h + round(TRACK_MARKER_BAND * u)))
     height = track[3] + m
     centers = {sid: (ox + p[0] * scale, oy + p[1] * scale) for sid, p in pos.items()}
     return Layout(width=W, height=height, unit=u, header=(0, 0, W, header_h), board=board_rect,
                   last_move=last_move, panel=panel, track=track, you=you, scale=scale, offset=(ox, oy),
                   tile_w=tile_w, tile_h=tile_h, centers=centers, cards=cards, name_size=name_size,
                   line_size=line_size, number_size=number_size, card=card)
+
+
+TRACK_ROWS = 2
+"""The score track's 50 cells stand in this many rows."""
+TRACK_MARKER_BAND = 40
+"""The height of a track cell's markers below its number, in units of the 1600-pixel page."""
+
+
+def track_bands(u: float, line_size: int) -> tuple[int, int]:
+    """The score track's title row and its cells' number band, in pixels: both hold words at the last move's size."""
+    return round(LINE_SPACING * line_size + 4 * u), round(1.1 * line_size + 4 * u)
 
 
 CARD_PAD = 12

@@ -565,3 +565,33 @@ def test_the_header_is_readable_on_a_phone_in_every_phase(locale: str, monkeypat
             for s, size, weight in drawn:
                 assert cap_height(size, weight) * 400 / lay.width >= 7, (s, size)
                 assert not s.endswith("…"), s
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+@pytest.mark.parametrize("width", [800, 1600])
+def test_the_score_track_is_readable_on_a_phone(locale: str, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The score track's title, what a ring means and all 50 numbers are at the last move's phone size, inside the
+    track, each number inside its cell."""
+    import render.chrome as chrome
+
+    drawn: list[tuple[float, str, int, str, str]] = []
+    real = chrome.text
+
+    def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        drawn.append((x, s, size, str(kwargs.get("weight", "regular")), str(kwargs.get("anchor", "la"))))
+        real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chrome, "text", spy)
+    view = _game(["Ada", "Björn", "Céline", "Đorđe"], 12).view(None)
+    lay = make_layout(view["board"], Theme(width=width), 4, False)
+    chrome._paint_track_static(Image.new("RGB", (lay.width, lay.height)), lay, Theme(width=width), locale)
+    x0, _y0, x1, _y1 = lay.track
+    texts = [s for _x, s, _size, _weight, _anchor in drawn]
+    assert t("render.track.hint", locale) in texts and [str(v) for v in range(50)] == texts[2:], texts
+    cells = chrome.track_cells(lay)
+    for x, s, size, weight, _anchor in drawn:
+        assert cap_height(size, weight) * 400 / lay.width >= 7, (s, size)
+        assert x0 <= x and x + text_width(s, size, weight) <= x1, s
+        if s.isdigit():
+            cx0, _cy0, cx1, _cy1 = cells[int(s)]
+            assert cx0 <= x and x + text_width(s, size, weight) <= cx1, s
