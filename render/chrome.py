@@ -11,13 +11,13 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from engine import BUILDING_CARDS
 from engine.types import PlayerView, View
 from i18n import t
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
-from render.fonts import cap_height, font
+from render.fonts import ascent, cap_height, font
 from render.icons import icon, marker, piece
 from render.layout import (
     CARD_PAD,
@@ -234,15 +234,10 @@ def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: 
     text(img, lx, y0 + 12 * u, label, size, theme.last_move, weight="bold")
     tx = lx + text_width(label, size, "bold") + 12 * u
     body = " ".join(sentences)
-    lines = wrap(body, size, x1 - tx - 14 * u)
     max_lines = max(1, int(((y1 - y0) - 16 * u) // (size * LINE_SPACING)))
-    if len(lines) > max_lines:
-        lines = lines[:max_lines]
-        lines[-1], _ = fit(lines[-1] + " …", size, x1 - tx - 14 * u)
-    face = font(size)
-    ascent = face.getmetrics()[0] if isinstance(face, ImageFont.FreeTypeFont) else size
+    lines = _cut(wrap(body, size, x1 - tx - 14 * u), max_lines, size, x1 - tx - 14 * u)
     for i, line in enumerate(lines):
-        words(img, tx, y0 + 12 * u + i * size * LINE_SPACING + ascent, line, size, theme.text)
+        words(img, tx, y0 + 12 * u + i * size * LINE_SPACING + ascent(size), line, size, theme.text)
 
 
 def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int | str, size: int, colour: RGB,
@@ -331,9 +326,10 @@ def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: st
     small = geo.count_size
     label = t("render.rank", locale, rank=rank)
     text(img, pad, cy, label, small, theme.last_move if rank == 1 else theme.text, weight="bold", anchor="lm")
-    x = pad + text_width(label, small, "bold") + 10 * u if geo.tags_y == geo.rank_y else pad
+    beside_rank = geo.tags_y == geo.rank_y  # else the tags have a line of their own, the card's width
+    x = pad + text_width(label, small, "bold") + 10 * u if beside_rank else pad
     cy = geo.tags_y
-    limit = W - pad - (text_width("+88", small, "bold") + 8 * u if geo.tags_y == geo.rank_y else 0)
+    limit = W - pad - (text_width("+88", small, "bold") + 8 * u if beside_rank else 0)  # room for the points
     tags = []  # most telling first: the share right is shown nowhere else, the card's light says who moves
     if can_share:
         tags.append((t("render.can_share", locale), theme.muted))
@@ -419,9 +415,7 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     size = lay.line_size
     pad = 14 * u
     step = size * LINE_SPACING
-    face = font(size)
-    ascent = face.getmetrics()[0] if isinstance(face, ImageFont.FreeTypeFont) else size
-    top = y0 + YOU_PAD * u + ascent
+    top = y0 + YOU_PAD * u + ascent(size)
     seat = you["seat"]
     title = t("render.you.title", locale, name=view["players"][seat]["name"])
     cards = [t(f"game.scoring.{c}.name", locale) for c in you.get("scoring_cards", [])]

@@ -246,6 +246,13 @@ def cap_height(size: int, weight: str = "regular") -> int:
 
 
 @cache
+def ascent(size: int, weight: str = "regular") -> int:
+    """How far the primary face's ascender stands above the baseline at ``size`` (pixels): where the first baseline
+    of a block of lines goes below its top."""
+    return int(font(size, weight).getmetrics()[0])
+
+
+@cache
 def line_height(size: int, weight: str = "regular") -> int:
     """How tall a line of the primary face is at ``size``, from its ascender to its descender (pixels)."""
     ascent, descent = font(size, weight).getmetrics()

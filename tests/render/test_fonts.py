@@ -595,3 +595,26 @@ def test_the_score_track_is_readable_on_a_phone(locale: str, width: int, monkeyp
         if s.isdigit():
             cx0, _cy0, cx1, _cy1 = cells[int(s)]
             assert cx0 <= x and x + text_width(s, size, weight) <= cx1, s
+
+
+def test_a_last_move_too_long_for_its_lines_is_cut_inside_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A last move longer than its lines ends in "…" inside the bar, drawn at the size it was measured at (it was
+    measured at a smaller size and drawn at the full one, past the bar's margin)."""
+    import render.chrome as chrome
+
+    drawn: list[tuple[float, str, int]] = []
+    real = chrome.words
+
+    def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        drawn.append((x, s, size))
+        real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chrome, "words", spy)
+    view = _game(["Ada", "Björn", "Céline", "Đorđe"], 12).view(None)
+    lay = make_layout(view["board"], Theme(), 4, False)
+    sentences = [f"Björn reveals bird chips 2 + 3 + 2 + 1 + 2 + 1 = 11 (sentence {i})." for i in range(8)]
+    chrome.paint_last_move(Image.new("RGB", (lay.width, lay.height)), lay, sentences, Theme(), "en")
+    x0, _y0, x1, _y1 = lay.last_move
+    assert drawn[-1][1].endswith("…")
+    for x, s, size in drawn:
+        assert size == lay.line_size and x0 < x and x + text_width(s, size) <= x1 - 14 * lay.unit + 1, s
