@@ -28,6 +28,7 @@ from render.layout import (
     CardGeometry,
     Layout,
     Rect,
+    header_bands,
     track_bands,
 )
 from render.theme import RGB, Theme
@@ -184,8 +185,7 @@ def paint_header(img: Image.Image, lay: Layout, view: View, theme: Theme, locale
     u = lay.unit
     x0, y0, x1, _y1 = lay.header
     pad = 16 * u
-    line = round(LINE_SPACING * lay.line_size)
-    top_h = lay.header[3] - y0 - line
+    top_h, line = header_bands(u, lay.name_size, lay.line_size)
     cy = y0 + top_h / 2 + 3 * u
     size = lay.line_size
     right = (f"{t('render.deck', locale, n=view.get('scoring_deck', 0))}  ·  "

@@ -175,7 +175,7 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     name_size = max(round(30 * u), theme.phone_size(theme.phone_text, "bold"))
     line_size = max(round(16 * u), theme.phone_size(theme.phone_line))
     number_size = theme.phone_size(theme.phone_text, "condensed")
-    header_h = max(round(64 * u), round(1.5 * name_size)) + round(LINE_SPACING * line_size)  # turn; round, phase
+    header_h = sum(header_bands(u, name_size, line_size))
     top = header_h
     board_rect = (m, top, W - m, top + board_h)
     ox = m + (avail_w - (x1 - x0) * scale) / 2 - x0 * scale
@@ -202,6 +202,12 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
                   last_move=last_move, panel=panel, track=track, you=you, scale=scale, offset=(ox, oy),
                   tile_w=tile_w, tile_h=tile_h, centers=centers, cards=cards, name_size=name_size,
                   line_size=line_size, number_size=number_size, card=card)
+
+
+def header_bands(u: float, name_size: int, line_size: int) -> tuple[int, int]:
+    """The header's two lines, in pixels: whose turn it is (with the deck and the chips left), then the round and
+    the phase at the last move's size."""
+    return max(round(64 * u), round(1.5 * name_size)), round(LINE_SPACING * line_size)
 
 
 TRACK_ROWS = 2
