@@ -29,8 +29,8 @@ import time
 from engine import Game, new_game
 from engine.ai import search
 from engine.ai.determinize import determinize
-from engine.ai.expert import _playout
-from engine.ai.greedy import greedy_move, move_values
+from engine.ai.expert import _playout, candidate_moves
+from engine.ai.greedy import greedy_move
 from engine.ai.players import own_part
 from engine.moves import Move
 from engine.types import View
@@ -55,10 +55,8 @@ def positions(players: int, deals: int) -> list[Game]:
 
 
 def candidates(view: View) -> list[Move]:
-    """The expert's candidates, greedy's order first (greedy reads only what the seat may know)."""
-    values = move_values(determinize(view, random.Random(1), keep_log=False))
-    ranked = sorted(values, key=lambda m: -values[m])
-    return ranked[:7] + [m for m in ranked[7:] if m.verb == "score"]
+    """The expert's candidates (:func:`engine.ai.expert.candidate_moves`), greedy's order first."""
+    return candidate_moves(determinize(view, random.Random(1), keep_log=False))
 
 
 def rewards_of_round(view: View, chosen: list[Move], rng: random.Random) -> list[float]:

@@ -24,9 +24,10 @@ from engine.ai.greedy import greedy_move, move_values
 from engine.ai.players import mix_seed, own_part
 from engine.game import Game
 from engine.island import Island
+from engine.moves import Move
 from engine.types import View
 
-__all__ = ["ExpertPlayer", "SearchResult", "search"]
+__all__ = ["ExpertPlayer", "SearchResult", "candidate_moves", "search"]
 
 
 @dataclass
@@ -38,6 +39,15 @@ class SearchResult:
     determinizations: int
     stats: dict[str, tuple[int, float]]
     """Per candidate: (playouts, mean reward)."""
+
+
+def candidate_moves(game: Game, count: int = 7) -> list[Move]:
+    """The moves the search compares in ``game`` (one determinization of the seat's view): greedy's best ``count``
+    and every scoring card, in greedy's order (greedy reads only public and own information, so any determinization
+    gives the same list)."""
+    values = move_values(game)
+    ranked = sorted(values, key=lambda m: -values[m])
+    return ranked[:count] + [m for m in ranked[count:] if m.verb == "score"]
 
 
 def _evaluate(game: Game, seat: int, margin_scale: float) -> float:
@@ -84,12 +94,8 @@ def search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations:
     deadline = start + budget if budget is not None else math.inf
     limit = iterations if iterations is not None else (10**9 if budget is not None else 200)
 
-    # Candidates: the greedy order (which reads only public and own information).
     first = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
-    values = move_values(first)
-    ranked = sorted(values, key=lambda m: -values[m])
-    chosen = list(ranked[:candidates])
-    chosen += [m for m in ranked[candidates:] if m.verb == "score"]
+    chosen = candidate_moves(first, candidates)
     if len(chosen) == 1:
         return SearchResult(str(chosen[0]), 0, 0, {})
     to_round_end = view["round"] == 1
