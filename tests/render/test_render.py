@@ -325,7 +325,7 @@ def test_last_move_words_are_the_short_form_and_marks_follow_the_events(n: int) 
     game = engine.new_game(NAMES[:n], 90 + n)
     rng = random.Random(90 + n)
     start = describe(game.view(0), "en")
-    assert start.sentences == [t("render.ev.start", "en", name=NAMES[game.to_move or 0])]
+    assert start.sentences == [t("render.ev.start", "en", name=NAMES[game.turn_order[0]])]
     built_seen = 0
     while not game.is_over():
         seat = game.to_move
@@ -338,6 +338,29 @@ def test_last_move_words_are_the_short_form_and_marks_follow_the_events(n: int) 
             assert sum(last.deltas.values()) == sum(e["delta"] for e in events if e["type"] == "score")
         built_seen += bool(last.built)
     assert built_seen >= 10
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_the_first_picture_names_the_start_player_as_the_channel_s_turn_order_does(locale: str) -> None:
+    """The first picture says who the start player is (the first of the turn order the channel names); in a drafted
+    game, who chooses a set first (the player acting last, rules' setup step 6) and that the last to take a set
+    becomes the start player (step 7), not that the first chooser "moves first"."""
+    start_player = t("game.term.start_player", locale).lower()
+    for n in (2, 3, 4):
+        dealt = engine.new_game(NAMES[:n], 60 + n).view(None)
+        start = NAMES[dealt["turn_order"][0]]
+        assert dealt["to_move"] == dealt["turn_order"][0]
+        assert describe(dealt, locale).sentences == [t("render.ev.start", locale, name=start)]
+        game = engine.new_game(NAMES[:n], 60 + n, draft=True)
+        drafted = game.view(None)
+        chooser, start = NAMES[drafted["to_move"]], NAMES[drafted["turn_order"][0]]
+        assert chooser == NAMES[drafted["turn_order"][-1]] != start
+        [said] = describe(drafted, locale).sentences
+        assert said == t("render.ev.start_draft", locale, name=chooser, start=start)
+        assert said.index(chooser) < said.index(start) and start_player in said.lower()
+        while game.phase == "choose_set":  # the last to take a set does start
+            game.apply(game.legal_moves()[0])
+        assert game.to_move == drafted["turn_order"][0] and game.phase == "land"
 
 
 def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_together(
