@@ -16,9 +16,10 @@ from PIL import Image, ImageDraw
 from engine import BUILDING_CARDS
 from engine.types import PlayerView, View
 from i18n import t
+from render import script
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import ascent, cap_height, font
-from render.icons import icon, marker, piece
+from render.icons import icon, marker, marker_width, piece
 from render.layout import (
     CARD_PAD,
     LINE_SPACING,
@@ -310,24 +311,24 @@ def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: st
                         outline=theme.last_move if active else theme.card_edge,
                         width=max(2, round(4 * u)) if active else max(1, round(1.5 * u)))
     pad = CARD_PAD * u
-    # row 1: marker, name, score
+    # row 1: marker and name, the whole width
     m = marker(round(44 * u), theme.player(seat), theme.ink(seat), mark, 0, theme.lap_ring)
     paste(img, m, pad, pad)
     cy = pad + 22 * u
-    label = str(score)
-    ssize = round(42 * u)
-    text(img, W - pad, cy, label, ssize, theme.text, weight="bold", anchor="rm")
-    right = W - pad - text_width(label, ssize, "bold") - 10 * u
     nx = pad + m.width + 10 * u
-    name, nsize = fit(pname, name_size, right - nx, "bold", min_size=name_size)
-    text(img, nx, cy, name, nsize, theme.text, weight="bold", anchor="lm")
-    # row 2: rank, laps, turn and share tags (the move's points go on the right, drawn per picture)
+    name, nsize = fit(pname, name_size, W - pad - nx, "bold", min_size=name_size)
+    top = script.bbox(name, nsize, "bold", "lm")[1]  # a script taller than the marker (Arabic) stays inside
+    text(img, nx, max(cy, 2 - top), name, nsize, theme.text, weight="bold", anchor="lm")
+    # row 2: score, rank, laps, turn and share tags (the move's points go on the right, drawn per picture)
     cy = geo.rank_y
     small = geo.count_size
+    label = str(score)
+    text(img, pad, cy, label, geo.score_size, theme.text, weight="bold", anchor="lm")
+    x = pad + text_width(label, geo.score_size, "bold") + 12 * u
     label = t("render.rank", locale, rank=rank)
-    text(img, pad, cy, label, small, theme.last_move if rank == 1 else theme.text, weight="bold", anchor="lm")
+    text(img, x, cy, label, small, theme.last_move if rank == 1 else theme.muted, weight="bold", anchor="lm")
     beside_rank = geo.tags_y == geo.rank_y  # else the tags have a line of their own, the card's width
-    x = pad + text_width(label, small, "bold") + 10 * u if beside_rank else pad
+    x = x + text_width(label, small, "bold") + 10 * u if beside_rank else pad
     cy = geo.tags_y
     limit = W - pad - (text_width("+88", small, "bold") + 8 * u if beside_rank else 0)  # room for the points
     tags = []  # most telling first: the share right is shown nowhere else, the card's light says who moves
@@ -386,16 +387,22 @@ def paint_track(img: Image.Image, lay: Layout, view: View, theme: Theme, marks: 
         n = len(group)
         if n <= 2:  # in the band below the number
             top, h = cy0 + number_h, cy1 - cy0 - number_h
-            size = round(min(w / n, h) * 0.9)
-            spots = [(0.5, 0.5)] if n == 1 else [(0.27, 0.5), (0.73, 0.5)]
+            room = min(w / n, h) * 0.92
+            spots = [(0.5, 0.5)] if n == 1 else [(0.25, 0.5), (0.75, 0.5)]
         else:
             top, h = cy0, cy1 - cy0
-            size = round(min(w, h) * 0.46)
-            spots = [(0.3, 0.3), (0.7, 0.3), (0.3, 0.75), (0.7, 0.75)]
+            room = min(w, h) * 0.48
+            spots = [(0.25, 0.26), (0.75, 0.26), (0.25, 0.75), (0.75, 0.75)]
         for p, (fx, fy) in reversed(list(zip(group, spots, strict=False))):
             seat = p["seat"]
-            m = marker(size, theme.player(seat), theme.ink(seat), marks[seat], int(p.get("laps", 0)), theme.lap_ring)
-            paste(img, m, cx0 + fx * w - m.width / 2, top + fy * h - m.height / 2)
+            laps = int(p.get("laps", 0))
+            size = max(4, int(room))
+            while size > 4 and marker_width(size, laps) > room:  # the rings inside the cell too
+                size -= 1
+            m = marker(size, theme.player(seat), theme.ink(seat), marks[seat], laps, theme.lap_ring)
+            x = min(max(cx0, cx0 + fx * w - m.width / 2), cx1 - m.width)
+            y = min(max(top, top + fy * h - m.height / 2), cy1 - m.height)
+            paste(img, m, x, y)
 
 
 def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str, n_sites: int,

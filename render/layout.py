@@ -101,6 +101,8 @@ class CardGeometry:
     row_h: int
     count_size: int
     """Font size of the counts, the rank, the tags and the points (bold)."""
+    score_size: int
+    """Font size of the score (bold), first on the rank line: the name has the first line to itself."""
     icon_size: int
     height: int
     """The card's height."""
@@ -229,9 +231,11 @@ RESOURCE_COUNT = 5
 
 
 def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
-    """The lines of a panel card ``width`` pixels wide: the name and score, the rank line, then the icon rows (three
-    where the buildings and the hand share a row, else four)."""
+    """The lines of a panel card ``width`` pixels wide: the name (the whole line after the marker, so that a name is
+    cut only where the card has no room for it), the score and the rank, then the icon rows (three where the buildings
+    and the hand share a row, else four)."""
     count = max(round(26 * u), theme.phone_size(theme.phone_line, "bold"))
+    score = max(round(42 * u), count)
     isz = round(count * 1.2)
     row_w = width - 2 * CARD_PAD * u
 
@@ -244,8 +248,9 @@ def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
     rows: tuple[tuple[str, ...], ...] = (("supply", "hand"),) if together else (("supply",), ("hand",))
     rows += (("cards",), ("resources",))
     pad = CARD_PAD * u
-    rank_y = round(pad + 44 * u + 6 * u + count * 0.6)
-    beside = row_w - text_width("#4", count, "bold") - text_width("+88", count, "bold") - 36 * u
+    rank_y = round(pad + 44 * u + 6 * u + max(count, score) * 0.6)
+    beside = (row_w - text_width("888", score, "bold") - text_width("#4", count, "bold")
+              - text_width("+88", count, "bold") - 46 * u)
     tags = max(text_width(t("render.to_move_short", lang), count, "bold") + 10 * u
                + text_width(t("render.can_share", lang), count, "bold") for lang in LOCALES)
     tags_y = rank_y if tags <= beside else rank_y + round(count * 1.25)
@@ -254,4 +259,4 @@ def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
     row_ys = tuple(first + row_h * i + row_h // 2 for i in range(len(rows)))
     height = first + row_h * len(rows) + round(pad)
     return CardGeometry(rows=rows, rank_y=rank_y, tags_y=tags_y, row_ys=row_ys, row_h=row_h, count_size=count,
-                        icon_size=isz, height=height)
+                        score_size=score, icon_size=isz, height=height)

@@ -25,7 +25,7 @@ from render.base import get_base
 from render.chrome import turn_label
 from render.draw import fit, text_width
 from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shaping
-from render.layout import make_layout, static_board
+from render.layout import CARD_PAD, make_layout, static_board
 from render.script import bbox, draw, length, letters_within, runs, shape, visual
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -618,3 +618,83 @@ def test_a_last_move_too_long_for_its_lines_is_cut_inside_them(monkeypatch: pyte
     assert drawn[-1][1].endswith("…")
     for x, s, size in drawn:
         assert size == lay.line_size and x0 < x and x + text_width(s, size) <= x1 - 14 * lay.unit + 1, s
+
+
+LONG_NAMES = {
+    "Latin": ["Alexandra Kim", "Jean-Baptiste Beauregard", "Bartholomäus von Wolkenstein-Rodeneck"[:32]],
+    "CJK": ["王小明王小明王小明王小明", "たろうやまだたろうやまだたろうやまだ", "김민준이서연김민준이서연김민준"],
+    "emoji": ["🦊 Fuchs der Schlaue", "🐻🎲 Bärbel Würfelglück 🌊⭐"],
+    "Arabic": ["محمد عبد الرحمن", "فاطمة الزهراء بنت عبد الله الفاسي"[:32]],
+}
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_long_names_with_three_digit_scores_are_cut_only_where_the_card_has_no_room(
+        n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names of 12 to 32 characters (Latin, CJK, emoji, Arabic) with three-digit scores, in 2-, 3- and 4-player
+    pictures: each name has its card's first line after the marker to itself (the score is on the rank line), is
+    drawn whole where it fits and cut only where it does not (the cut filling the line), and every word of every card
+    stays inside its card, every word of the picture inside the picture."""
+    import render.chrome as chrome
+    from render.board import compose_board
+    from render.script import bbox
+
+    drawn: list[tuple[float, float, str, int, str, str]] = []
+    on: list[tuple[int, int]] = []  # the size of the image each was drawn on (a card's, or the picture's)
+    real_text, real_words = chrome.text, chrome.words
+
+    def spy_text(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        drawn.append((x, y, s, size, str(kwargs.get("weight", "regular")), str(kwargs.get("anchor", "la"))))
+        on.append(img.size)
+        real_text(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    def spy_words(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
+        drawn.append((x, y, s, size, str(kwargs.get("weight", "regular")), "ls"))
+        on.append(img.size)
+        real_words(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chrome, "text", spy_text)
+    monkeypatch.setattr(chrome, "words", spy_words)
+    names = [name for group in LONG_NAMES.values() for name in group]
+    assert all(12 <= len(name) <= 32 for name in names)
+    cut = whole = 0
+    for first in range(0, len(names), n):
+        seated = (names[first:] + names)[:n]
+        view = _game(seated, 40 + first).view(None)
+        for i, p in enumerate(view["players"]):
+            score = 100 + 37 * i + first
+            p.update(score=score, laps=score // 50, track=score % 50)
+        compose_board(view, locale="en")  # the base (and its palette's sample, drawn below the picture) first
+        chrome.card_image.cache_clear()
+        drawn.clear()
+        on.clear()
+        compose_board(view, locale="en")
+        lay = make_layout(view["board"], Theme(), n, False)
+        for (x, y, s, size, weight, anchor), (w, h) in zip(drawn, on, strict=True):  # nothing outside its image
+            left, top, right, bottom = bbox(s, size, weight, anchor)
+            assert x + left >= 0 and x + right <= w and y + top >= 0 and y + bottom <= h, s
+        drawn.clear()
+        for p in view["players"]:
+            x0, y0, x1, y1 = lay.cards[p["seat"]]
+            state = chrome.card_state(p, False, "A")
+            chrome.card_image.cache_clear()
+            drawn.clear()
+            chrome.card_image(state, (x1 - x0, y1 - y0), Theme(), "en", lay.unit, lay.name_size, lay.card)
+            texts = [s for _x, _y, s, _size, _w, _a in drawn]
+            assert str(p["score"]) in texts
+            [(nx, _ny, said, size, _w, _a)] = [d for d in drawn if d[2] == p["name"] or d[2].endswith("…")]
+            room = (x1 - x0) - CARD_PAD * lay.unit - nx
+            assert size == lay.name_size
+            if said == p["name"]:
+                assert text_width(said, size, "bold") <= room
+                whole += 1
+            else:
+                kept = said.removesuffix("…").rstrip()
+                assert p["name"].startswith(kept) and text_width(p["name"], size, "bold") > room, said
+                widest = max(text_width(c, size, "bold") for c in p["name"])
+                assert room - 2 * widest <= text_width(said, size, "bold") <= room, said
+                cut += 1
+            for x, y, s, size, weight, anchor in drawn:  # every word inside the card
+                left, top, right, bottom = bbox(s, size, weight, anchor)
+                assert x + left >= 0 and x + right <= x1 - x0 and y + top >= 0 and y + bottom <= y1 - y0, s
+    assert (whole or n == 4) and (cut or n == 2)  # 12 characters fill a 4-player card's line

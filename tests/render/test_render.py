@@ -400,3 +400,43 @@ def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_togeth
         replays = list(pool.map(lambda v: render_replay([v, v], max_frames=2), views[:2]))
     assert boards == alone * 2 and all(r.startswith(b"GIF8") for r in replays)
     assert most[0] == 1, f"{most[0]} conversions with a fixed palette ran at once"
+
+
+@pytest.mark.parametrize("width", [640, 800, 1600])
+def test_score_track_markers_and_their_rings_stay_inside_their_cell(width: int,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A marker with one to three 50-point rings, alone or with others on its cell, in the first and last cell of
+    each row (the GIF's 640 pixels included), is drawn inside its cell: never over the next row's numbers, never
+    off the track's right edge."""
+    import render.chrome as chrome
+    from render.layout import make_layout
+
+    pasted: list[tuple[float, float, int, int]] = []
+    real = chrome.paste
+
+    def spy(img: Image.Image, spr: Image.Image, x: float, y: float) -> None:
+        pasted.append((x, y, spr.width, spr.height))
+        real(img, spr, x, y)
+
+    monkeypatch.setattr(chrome, "paste", spy)
+    theme = Theme(width=width)
+    for n in (2, 3, 4):
+        view = play(n, 5, 3).view(None)
+        lay = make_layout(view["board"], theme, n, False)
+        cells = chrome.track_cells(lay)
+        for cell in (0, 24, 25, 49, 7):
+            for laps in (0, 1, 2, 3):
+                for together in range(1, n + 1):
+                    for i, p in enumerate(view["players"]):
+                        score = laps * 50 + cell if i < together else 10 + 3 * i
+                        p.update(score=score, laps=score // 50, track=score % 50)
+                    pasted.clear()
+                    page = Image.new("RGB", (lay.width, lay.height))
+                    chrome.paint_track(page, lay, view, theme, ["A", "B", "C", "D"])
+                    x0, y0, x1, y1 = cells[cell]
+                    inside = [(x, y, w, h) for x, y, w, h in pasted if x0 - w < x < x1 and y0 - h < y < y1]
+                    assert len(inside) == together, (cell, laps, together)
+                    for x, y, w, h in inside:
+                        assert x0 <= round(x) and round(x) + w <= x1 + 1, (width, n, cell, laps, together)
+                        assert y0 <= round(y) and round(y) + h <= y1 + 1, (width, n, cell, laps, together)
+                        assert w >= 0.3 * min(x1 - x0, y1 - y0) / (1 if together <= 2 else 2)  # still a marker
