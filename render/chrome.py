@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine import BUILDING_CARDS
 from engine.types import PlayerView, View
-from i18n import t
+from i18n import t, tn
 from render import script
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import ascent, cap_height, font
@@ -191,27 +191,47 @@ def paint_header(img: Image.Image, lay: Layout, view: View, theme: Theme, locale
     size = lay.line_size
     right = (f"{t('render.deck', locale, n=view.get('scoring_deck', 0))}  ·  "
              f"{t('render.chips_left', locale, n=view.get('bird_chips_left', 0))}")
+    if view.get("phase") == "over":  # what is left of the deck and the chips no longer matters: room for the winner
+        right = ""
     right, _ = fit(right, size, 0.62 * (x1 - x0), min_size=size)
     text(img, x1 - pad, cy, right, size, theme.muted, anchor="rm")
-    room = x1 - pad - text_width(right, size) - 24 * u - (x0 + pad)
+    room = x1 - pad - (text_width(right, size) + 24 * u if right else 0) - (x0 + pad)
     phase = view.get("phase", "play")
     below = f"{t('render.round', locale, n=view.get('round', 1))} · {t(f'render.phase.{phase}', locale)}"
     below, _ = fit(below, size, x1 - x0 - 2 * pad, "bold", min_size=size)
     text(img, x0 + pad, y0 + top_h + line / 2, below, size, theme.text, weight="bold", anchor="lm")
     seat = view.get("to_move")
-    if seat is None:
+    winner = view.get("winner")
+    if seat is None and winner is None:
         return
-    mover = view["players"][seat]["name"]
+    who = seat if seat is not None else winner
+    assert who is not None
+    player = view["players"][who]
     tsize = lay.name_size
     x = x0 + pad
-    m = marker(max(round(36 * u), round(tsize * 0.95)), theme.player(seat), theme.ink(seat), marks[seat], 0,
+    m = marker(max(round(36 * u), round(tsize * 0.95)), theme.player(who), theme.ink(who), marks[who], 0,
                theme.lap_ring)
-    tri = icon("turn", round(26 * u), theme)
+    tri = icon("turn" if seat is not None else "tick", round(26 * u), theme)
     paste(img, tri, x, cy - tri.height / 2)
     paste(img, m, x + 30 * u, cy - m.height / 2)
     tx = x + 30 * u + m.width + 10 * u
-    label, lsize = turn_label(mover, locale, tsize, x0 + pad + room - tx)
+    if seat is not None:
+        label, lsize = turn_label(player["name"], locale, tsize, x0 + pad + room - tx)
+    else:
+        label, lsize = winner_label(player["name"], player["score"], locale, tsize, x0 + pad + room - tx)
     text(img, tx, cy, label, lsize, theme.text, weight="bold", anchor="lm")
+
+
+def winner_label(name: str, score: int, locale: str, size: int, width: float) -> tuple[str, int]:
+    """Who won, in the header of the game over's board: "Fuchs wins with 87 points!" where it fits ``width`` whole
+    (bold, at ``size``), else the name alone (the tick before it and the card's "#1" say the rest), cut only if the
+    name itself is too long."""
+    label, fitted = "", size
+    for said in (t("render.over.winner", locale, name=name, count=score), name):
+        label, fitted = fit(said, size, width, "bold", min_size=size)
+        if label == said:
+            break
+    return label, fitted
 
 
 def turn_label(name: str, locale: str, size: int, width: float) -> tuple[str, int]:
@@ -428,6 +448,9 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     cards = [t(f"game.scoring.{c}.name", locale) for c in you.get("scoring_cards", [])]
     chips = you.get("bird_chips", [])
     held = t("render.you.cards", locale, cards=", ".join(cards) if cards else t("render.you.none", locale))
+    over = view.get("phase") == "over"
+    if over:  # no cards and no flags any more: the seat's place, against the winner's
+        held = _result_words(view, seat, locale)
     birds = t("render.you.chips", locale, chips=", ".join(str(c) for c in chips) if chips
               else t("render.you.none", locale))
     tx = x0 + pad + text_width(title, size, "bold") + 10 * u
@@ -445,6 +468,8 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     words(img, tx, top, lines[0], size, theme.text)
     for i, line in enumerate(lines[1:], start=1):
         words(img, x0 + pad, top + i * step, line, size, theme.text)
+    if over:
+        return
     mover = view.get("to_move")
     if mover != seat:
         said = t("render.you.wait", locale, name=view["players"][mover]["name"]) if isinstance(mover, int) else ""
@@ -462,6 +487,18 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     lx = x0 + pad + flag.width + 8 * u
     for i, line in enumerate(_cut(wrap(said, size, x1 - pad - lx), YOU_LINES - len(lines), size, x1 - pad - lx)):
         words(img, lx, y + i * step, line, size, theme.text)
+
+
+def _result_words(view: View, seat: int, locale: str) -> str:
+    """The seat's place and points at the game's end, and the winner's."""
+    players = view["players"]
+    me = players[seat]
+    points = tn("game.points", me["score"], locale)
+    if me["rank"] == 1:
+        return t("render.you.won", locale, points=points)
+    best = players[view["ranking"][0]]
+    return t("render.you.placed", locale, rank=me["rank"], n=len(players), points=points, winner=best["name"],
+             winner_points=tn("game.points", best["score"], locale))
 
 
 def _cut(lines: list[str], most: int, size: int, width: float) -> list[str]:

@@ -561,7 +561,8 @@ def test_the_header_is_readable_on_a_phone_in_every_phase(locale: str, monkeypat
             chrome.paint_header(img, lay, view, theme, locale, ["A", "B", "C", "D"])  # type: ignore[arg-type]
             texts = [s for s, _size, _weight in drawn]
             assert t(f"render.phase.{phase}", locale) in " ".join(texts), texts
-            assert any(t("render.chips_left", locale, n=22) in s for s in texts), texts
+            if phase != "over":  # at the end the winner takes the line's room (test_render)
+                assert any(t("render.chips_left", locale, n=22) in s for s in texts), texts
             for s, size, weight in drawn:
                 assert cap_height(size, weight) * 400 / lay.width >= 7, (s, size)
                 assert not s.endswith("…"), s

@@ -23,7 +23,7 @@ import pytest
 from PIL import Image, ImageChops
 
 import engine
-from i18n import catalogue, describe_events, t
+from i18n import catalogue, describe_events, t, tn
 from render import Theme, legal_sites, render_board, render_game_over
 from render import layer as render_layer
 from render.board import compose_board
@@ -440,3 +440,63 @@ def test_score_track_markers_and_their_rings_stay_inside_their_cell(width: int,
                         assert x0 <= round(x) and round(x) + w <= x1 + 1, (width, n, cell, laps, together)
                         assert y0 <= round(y) and round(y) + h <= y1 + 1, (width, n, cell, laps, together)
                         assert w >= 0.3 * min(x1 - x0, y1 - y0) / (1 if together <= 2 else 2)  # still a marker
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_seat_s_place(
+        locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game over's board says who won where "X to move" stood (it was blank), in the channel's picture and a DM's;
+    a DM's own strip gives the seat's place and points against the winner's, or that it won, and its bird chips,
+    without the flag of legal sites (it stood alone in an empty box)."""
+    import render.chrome as chrome
+
+    texts: list[str] = []
+    pasted: list[int] = []
+    real_text, real_words, real_paste = chrome.text, chrome.words, chrome.paste
+
+    def spy_text(img: Image.Image, x: float, y: float, s: str, *args: Any, **kwargs: Any) -> None:
+        texts.append(s)
+        real_text(img, x, y, s, *args, **kwargs)
+
+    def spy_words(img: Image.Image, x: float, y: float, s: str, *args: Any, **kwargs: Any) -> None:
+        texts.append(s)
+        real_words(img, x, y, s, *args, **kwargs)
+
+    def spy_paste(img: Image.Image, spr: Image.Image, x: float, y: float) -> None:
+        pasted.append(spr.width)
+        real_paste(img, spr, x, y)
+
+    monkeypatch.setattr(chrome, "text", spy_text)
+    monkeypatch.setattr(chrome, "words", spy_words)
+    monkeypatch.setattr(chrome, "paste", spy_paste)
+    game = play(4, 14, None)
+    ranking = game.ranking()
+    winner = game.view(None)["players"][ranking[0]]
+    said = t("render.over.winner", locale, name=winner["name"], count=winner["score"])
+    for view, personal in ((game.view(None), False), (game.view(ranking[0]), True), (game.view(ranking[2]), True)):
+        texts.clear()
+        render_board(view, locale=locale, personal=personal)
+        assert said in texts, texts
+        assert not any(t("render.deck", locale, n=view["scoring_deck"]) in s for s in texts)
+    from render.base import get_base
+    from render.layout import static_board
+    from render.theme import Theme as T
+
+    for seat in (ranking[0], ranking[2]):
+        view = game.view(seat)
+        theme = T(width=PERSONAL_WIDTH)
+        lay = get_base(view["board"], static_board(view["board"]), theme, locale, 4, True).layout
+        texts.clear()
+        pasted.clear()
+        chrome.paint_you(Image.new("RGB", (lay.width, lay.height)), lay, view, theme, locale, 0, [])
+        me, best = view["players"][seat], view["players"][ranking[0]]
+        words = " ".join(texts)
+        assert not pasted  # no flag
+        points = tn("game.points", me["score"], locale)
+        if seat == ranking[0]:
+            assert t("render.you.won", locale, points=points) in words, words
+        else:
+            assert t("render.you.placed", locale, rank=3, n=4, points=points, winner=best["name"],
+                     winner_points=tn("game.points", best["score"], locale)) in words, words
+        chips = ", ".join(map(str, view["you"]["bird_chips"]))
+        assert t("render.you.chips", locale, chips=chips) in words, words
