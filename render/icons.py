@@ -213,7 +213,7 @@ def piece(building: str, size: int, color: RGB, ink: RGB, mark: str) -> Image.Im
 @lru_cache(maxsize=64)
 def lap_ring(size: int) -> int:
     """The width of one 50-point ring around a marker of ``size`` pixels."""
-    return max(2, round(size * 0.07))
+    return max(1, round(size * 0.07))
 
 
 def marker_width(size: int, laps: int) -> int:
