@@ -23,6 +23,7 @@ from render.icons import icon, marker, marker_width, piece
 from render.layout import (
     CARD_PAD,
     LINE_SPACING,
+    PLAYED_LINES,
     TRACK_ROWS,
     YOU_LINES,
     YOU_PAD,
@@ -61,6 +62,7 @@ def paint_static(img: Image.Image, lay: Layout, theme: Theme, locale: str, n_pla
     u = lay.unit
     r = round(10 * u)
     _rrect(img, lay.last_move, theme.card, r)
+    _rrect(img, lay.played, theme.card, r)
     if lay.you is not None:
         _rrect(img, lay.you, theme.card, r, outline=theme.legal, width=max(2, round(3 * u)))
     _paint_track_static(img, lay, theme, locale)
@@ -259,6 +261,52 @@ def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: 
     lines = _cut(wrap(body, size, x1 - tx - 14 * u), max_lines, size, x1 - tx - 14 * u)
     for i, line in enumerate(lines):
         words(img, tx, y0 + 12 * u + i * size * LINE_SPACING + ascent(size), line, size, theme.text)
+
+
+def paint_played(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str, marks: list[str]) -> None:
+    """The scoring cards played this round, each player's after their marker ("Ⓐ Coast, Gold  Ⓑ Volcano eruption"),
+    the eruption card in the colour of losses so that whether it is out shows at a glance; at the last move's size,
+    on :data:`render.layout.PLAYED_LINES` lines, ending in "…" where a long round's cards do not fit."""
+    u = lay.unit
+    x0, y0, x1, _y1 = lay.played
+    size = lay.line_size
+    label = t("render.played.title", locale)
+    lx = x0 + 14 * u
+    top = y0 + 10 * u + ascent(size)
+    words(img, lx, top, label, size, theme.muted, weight="bold")
+    start = lx + text_width(label, size, "bold") + 12 * u
+    right = x1 - 14 * u
+    space = text_width(" ", size)
+    tokens: list[tuple[int | None, str, RGB]] = []  # (a seat's marker, or None: a word), the word, its colour
+    for seat in view.get("turn_order") or range(len(view["players"])):
+        cards = view["players"][seat].get("played_scoring_cards", [])
+        for i, card in enumerate(cards):
+            colour = theme.bad if card == "eruption" else theme.text
+            name = t(f"game.scoring.{card}.name", locale) + ("," if i < len(cards) - 1 else "")
+            for j, word in enumerate(name.split(" ")):
+                tokens.append((seat if i == 0 and j == 0 else None, word, colour))
+    if not tokens:
+        tokens = [(None, word, theme.muted) for word in t("render.played.none", locale).split(" ")]
+    disc = round(size * 1.05)
+    x, line = start, 0
+    for seat, word, colour in tokens:
+        lead = disc + 8 * u if seat is not None else 0.0
+        gap = 24 * u if seat is not None and x > start else 0.0
+        width = gap + lead + text_width(word, size)
+        if x > start and x + width > right:  # the next line, or "…" where there is none
+            if line + 1 >= PLAYED_LINES:
+                text(img, min(x, right - text_width("…", size)), top + line * size * LINE_SPACING, "…", size,
+                     theme.muted, anchor="ls")
+                return
+            x, line, gap = x0 + 14 * u, line + 1, 0.0
+        y = top + line * size * LINE_SPACING
+        x += gap
+        if seat is not None:
+            m = marker(disc, theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
+            paste(img, m, x, y - cap_height(size) / 2 - m.height / 2)
+            x += lead
+        text(img, x, y, word, size, colour, anchor="ls")
+        x += text_width(word, size) + space
 
 
 def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int | str, size: int, colour: RGB,

@@ -33,6 +33,8 @@ LINE_SPACING = 1.3
 """Distance between lines of text, in font sizes."""
 TILE_FILL = 0.62
 """Tile height as a share of the median distance between neighbouring sites."""
+PLAYED_LINES = 3
+"""Lines of the scoring cards played this round, at the last move's size."""
 YOU_LINES = 4
 """Lines of the personal strip (a DM's own cards, bird chips and what its flags mean), at the last move's size."""
 YOU_PAD = 12
@@ -119,6 +121,8 @@ class Layout:
     header: Rect
     board: Rect
     last_move: Rect
+    played: Rect
+    """The scoring cards played this round, by whom (three lines at the last move's size: a whole round's nine)."""
     panel: Rect
     track: Rect
     you: Rect | None
@@ -185,6 +189,8 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     y = board_rect[3] + round(6 * u)
     last_move = (m, y, W - m, y + round(20 * u + 2 * LINE_SPACING * line_size))
     y = last_move[3] + round(8 * u)
+    played = (m, y, W - m, y + round(20 * u + PLAYED_LINES * LINE_SPACING * line_size))
+    y = played[3] + round(8 * u)
     you: Rect | None = None
     if personal:
         you = (m, y, W - m, y + round(2 * YOU_PAD * u + YOU_LINES * LINE_SPACING * line_size))
@@ -201,7 +207,7 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     height = track[3] + m
     centers = {sid: (ox + p[0] * scale, oy + p[1] * scale) for sid, p in pos.items()}
     return Layout(width=W, height=height, unit=u, header=(0, 0, W, header_h), board=board_rect,
-                  last_move=last_move, panel=panel, track=track, you=you, scale=scale, offset=(ox, oy),
+                  last_move=last_move, played=played, panel=panel, track=track, you=you, scale=scale, offset=(ox, oy),
                   tile_w=tile_w, tile_h=tile_h, centers=centers, cards=cards, name_size=name_size,
                   line_size=line_size, number_size=number_size, card=card)
 

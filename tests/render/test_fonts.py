@@ -699,3 +699,53 @@ def test_long_names_with_three_digit_scores_are_cut_only_where_the_card_has_no_r
                 left, top, right, bottom = bbox(s, size, weight, anchor)
                 assert x + left >= 0 and x + right <= x1 - x0 and y + top >= 0 and y + bottom <= y1 - y0, s
     assert (whole or n == 4) and (cut or n == 2)  # 12 characters fill a 4-player card's line
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_the_scoring_cards_played_this_round_are_in_view_whole_inside_their_box(
+        locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board shows every scoring card played this round after its player's marker, the eruption card in the
+    colour of losses: a whole round of the longest names (nine cards with 3 players, eight with 2 and 4) fits its box
+    uncut at the last move's phone size, in the channel's picture and a DM's; before any, it says none yet."""
+    from dataclasses import replace
+
+    import render.chrome as chrome
+
+    drawn: list[tuple[float, float, str, int, tuple[int, int, int]]] = []
+    real = chrome.text
+
+    def spy(img: Image.Image, x: float, y: float, s: str, size: int, fill: tuple[int, int, int], *args: object,
+            **kwargs: object) -> None:
+        drawn.append((x, y, s, size, fill))
+        real(img, x, y, s, size, fill, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chrome, "text", spy)
+    by_length = sorted(engine.SCORING_CARD_IDS, key=lambda c: -len(t(f"game.scoring.{c}.name", locale)))
+    for n, each in ((2, 4), (3, 3), (4, 2)):
+        longest = [*[c for c in by_length if c != "eruption"][:n * each - 1], "eruption"]
+        view = _game(["Ada", "Björn", "Céline", "Đorđe"][:n], 12).view(None)
+        for p in view["players"]:
+            p["played_scoring_cards"] = longest[p["seat"] * each:(p["seat"] + 1) * each]
+        for personal in (False, True):
+            theme = replace(Theme(), width=round(1600 * (Theme().personal_share if personal else 1)))
+            lay = make_layout(view["board"], theme, n, personal)
+            drawn.clear()
+            chrome.paint_played(Image.new("RGB", (lay.width, lay.height)), lay, view, theme, locale,
+                                ["A", "B", "C", "D"][:n])
+            x0, y0, x1, y1 = lay.played
+            said = [s for _x, _y, s, _size, _fill in drawn]
+            assert "…" not in said, (n, said)
+            names = " ".join(t(f"game.scoring.{c}.name", locale) for seat in view["turn_order"]
+                             for c in view["players"][seat]["played_scoring_cards"])  # in turn order
+            assert " ".join(s.rstrip(",") for s in said) == names, said
+            assert [fill for _x, _y, s, _size, fill in drawn if s in t("game.scoring.eruption.name", locale)] \
+                and all(fill == theme.bad for _x, _y, s, _size, fill in drawn
+                        if s in t("game.scoring.eruption.name", locale).split())
+            for x, y, s, size, _fill in drawn:
+                assert cap_height(size) * 400 / lay.width >= 7, (s, size)
+                assert x0 < x and x + text_width(s, size) <= x1 and y0 < y - cap_height(size) and y < y1, s
+    view = _game(["Ada", "Björn"], 0).view(None)
+    lay = make_layout(view["board"], Theme(), 2, False)
+    drawn.clear()
+    chrome.paint_played(Image.new("RGB", (lay.width, lay.height)), lay, view, Theme(), locale, ["A", "B"])
+    assert " ".join(s for _x, _y, s, _size, _fill in drawn) == t("render.played.none", locale)
