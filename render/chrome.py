@@ -278,13 +278,13 @@ def paint_played(img: Image.Image, lay: Layout, view: View, theme: Theme, locale
     right = x1 - 14 * u
     space = text_width(" ", size)
     tokens: list[tuple[int | None, str, RGB]] = []  # (a seat's marker, or None: a word), the word, its colour
-    for seat in view.get("turn_order") or range(len(view["players"])):
-        cards = view["players"][seat].get("played_scoring_cards", [])
+    for player in view.get("turn_order") or range(len(view["players"])):
+        cards = view["players"][player].get("played_scoring_cards", [])
         for i, card in enumerate(cards):
             colour = theme.bad if card == "eruption" else theme.text
             name = t(f"game.scoring.{card}.name", locale) + ("," if i < len(cards) - 1 else "")
             for j, word in enumerate(name.split(" ")):
-                tokens.append((seat if i == 0 and j == 0 else None, word, colour))
+                tokens.append((player if i == 0 and j == 0 else None, word, colour))
     if not tokens:
         tokens = [(None, word, theme.muted) for word in t("render.played.none", locale).split(" ")]
     disc = round(size * 1.05)
