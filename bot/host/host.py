@@ -214,7 +214,7 @@ from bot.host.games import GameFactory as GameFactory
 from bot.host.games import Games
 from bot.host.games import default_game_factory as default_game_factory
 from bot.host.hints import HintAnswer, Hints
-from bot.host.history_store import Forgotten
+from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.idle_tables import IdleTables
 from bot.host.lobby import Lobby, new_seed
 from bot.host.lobby import lobby_full as lobby_full
@@ -272,7 +272,8 @@ class Host:
         self.schedule = schedule = Schedule(store, games.refresh, owner=owner, shared=shared, clock=clock)
         self.people = People(store, games, clock=clock, shared=shared)
         self.reminders = reminders = Reminders(games, schedule, self.people, clock=clock)
-        self.playing = play = Play(games, reminders, settings, clock=clock, factory=game_factory)
+        self.playing = play = Play(games, reminders, settings, clock=clock, factory=game_factory,
+                                          settings_of=self.people.settings_of)
         self.computers = Computers(store, games, play, settings, self.workers, chooser=chooser, owner=owner,
                                    shared=shared, clock=clock)
         self.lobby = Lobby(games, play, reminders, settings, clock=clock, factory=game_factory, new_seed=new_seed)
@@ -461,6 +462,9 @@ class Host:
 
     async def leaderboard(self, guild_id: int, user_id: int, by: str = "rating", page: int = 0) -> Leaderboard:
         return await self.archive.leaderboard(guild_id, user_id, by, page)
+
+    async def turn_speed(self, guild_id: int | None, user_id: int) -> TurnSpeed:
+        return await self.archive.turn_speed(guild_id, user_id)
 
     # ------------------------------------------------------------------ timers and reminders
 

@@ -71,6 +71,19 @@ class MoveRow:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnTime:
+    """One row of ``turn_times``: the seconds a person took for the turn their move ``seq`` ended
+    (:mod:`bot.host.turn_times`)."""
+
+    game_id: int
+    seq: int
+    guild_id: int | None
+    user_id: int
+    seconds: float
+    moved_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class NewDelivery:
     """A delivery a change owes, to be written with it: ``payload`` holds public facts only."""
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from bot.host.history_store import TURN_TIMES_TABLE
 from bot.host.user_settings import USER_SETTINGS_TABLE
 
 HISTORY_TABLES: Final = (
@@ -225,6 +226,8 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     (*USER_SETTINGS_TABLE, HELD_INDEX),
     # 9 -> 10: where a game's last post is (the link of /santacruz games)
     (LAST_POST_COLUMN,),
+    # 10 -> 11: how long each person took for each turn they ended themselves
+    TURN_TIMES_TABLE,
 )
 SCHEMA_VERSION: Final = len(STEPS)
 

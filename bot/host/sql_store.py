@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Final, Protocol
 from bot.host import history_store, user_settings
 from bot.host.change import Change
 from bot.host.errors import ChannelBusy, DamagedRow, MoveConflict, StaleGame, StoreError
-from bot.host.history_store import Forgotten
+from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.model import (
     OPEN_STATUSES,
     DamagedGame,
@@ -451,6 +451,11 @@ class SqlStore(ABC):
             history = {pool: await history_store.rating_history(db, guild_id, user_id, pool) for pool in ratings}
         return results, ratings, history
 
+    async def turn_speed(self, guild_id: int | None, user_id: int) -> TurnSpeed:
+        """How fast a person ends their turns in a server (see ``history_store.turn_speed``)."""
+        async with self._read() as db:
+            return await history_store.turn_speed(db, guild_id, user_id)
+
     async def leaderboard(self, guild_id: int, by: str, page: int, user_id: int) -> Leaderboard:
         """One page of a server's leaderboard and the caller's own row (see ``history_store.leaderboard``)."""
         async with self._read() as db:
@@ -475,6 +480,13 @@ async def _apply(db: Db, game_id: int, change: Change, now: float, expect_versio
         await db.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
                          move.created_at)
+    if change.untimed is not None:
+        await db.execute("DELETE FROM turn_times WHERE game_id = ? AND seq = ?", game_id, change.untimed)
+    took = change.turn_time
+    if took is not None:
+        await db.execute("INSERT INTO turn_times (game_id, seq, guild_id, user_id, seconds, moved_at)"
+                         " VALUES (?, ?, ?, ?, ?, ?)", took.game_id, took.seq, took.guild_id, took.user_id,
+                         took.seconds, took.moved_at)
     version = await _update(db, game_id, now, change.columns, expect_version) if change.touches_game else None
     await _add_deliveries(db, game_id, now, change.deliveries)
     await _set_timers(db, game_id, now, change.timers, change.cancel_timers)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.host.change import Change
-from bot.host.history_store import Forgotten
+from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.model import DamagedGame, DeliveryRow, GameRow, MoveRow, NewTimer, TimerRow
 from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import Leaderboard, Rating
@@ -129,6 +129,8 @@ class Archive(Protocol):
                                                                           dict[str, list[float]]]: ...
 
     async def leaderboard(self, guild_id: int, by: str, page: int, user_id: int) -> Leaderboard: ...
+
+    async def turn_speed(self, guild_id: int | None, user_id: int) -> TurnSpeed: ...
 
     async def forget_user(self, user_id: int, former_player: dict[str, str]) -> Forgotten: ...
 

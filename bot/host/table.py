@@ -51,6 +51,9 @@ class Seat(_Stored):
     """The player's vacation in this game, as stored (read it with :func:`bot.host.vacation.vacation_of`)."""
     timeouts: int = 0
     """How often this seat's turn ran past the game's deadline (the computer moved for it)."""
+    breaks: list[dict[str, Any]] = field(default_factory=list)
+    """The player's past vacations in this game: ``since`` and ``end``, and ``paused_from`` when the others
+    paused the game for it (else ``None``); their turns' times leave these out (:mod:`bot.host.turn_times`)."""
 
     @property
     def is_computer(self) -> bool:
