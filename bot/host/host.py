@@ -25,7 +25,8 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
 
     # lobby (one open game per channel); opener-only actions also accept can_manage=True
     await host.open(channel_id, guild_id, user_id, name, *, draft=False, locale=None,
-                    computers=0, strength=None) -> TableInfo
+                    computers=0, strength=None, parent_id=None) -> TableInfo  # parent_id: the thread's channel
+    await host.games_in(parent_id, user_id=None) -> list[TableInfo]  # the open games of a channel's threads
     await host.join(channel_id, user_id, name) -> TableInfo
     await host.leave(channel_id, user_id) -> TableInfo     # status "abandoned" when no person is left
     await host.add_computer(channel_id, user_id, strength=None, *, can_manage=False) -> TableInfo
@@ -352,10 +353,13 @@ class Host:
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *, draft: bool = False,
                    locale: str | None = None, computers: int = 0, strength: str | None = None, replay: bool = True,
-                   deadline_hours: int = 0, hints: bool = False) -> TableInfo:
+                   deadline_hours: int = 0, hints: bool = False, parent_id: int | None = None) -> TableInfo:
         return await self.lobby.open(channel_id, guild_id, user_id, name, draft=draft, locale=locale,
                                      computers=computers, strength=strength, replay=replay,
-                                     deadline_hours=deadline_hours, hints=hints)
+                                     deadline_hours=deadline_hours, hints=hints, parent_id=parent_id)
+
+    async def games_in(self, parent_id: int, user_id: int | None = None) -> list[TableInfo]:
+        return await self.lobby.games_in(parent_id, user_id)
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
         return await self.lobby.join(channel_id, user_id, name)

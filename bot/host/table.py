@@ -156,6 +156,8 @@ class TableInfo:
     """The turn deadline chosen at ``new`` (0: none)."""
     hints: bool = False
     """Players may ask the coach on their turn (chosen at ``new``); the game is not rated."""
+    parent_id: int | None = None
+    """For a game in a thread of its own (``channel_id``), the channel the thread is in."""
 
     @property
     def paused(self) -> bool:
@@ -448,6 +450,8 @@ class Table:
     last_move_at: float | None = None
     next_reminder_at: float | None = None
     version: int = 0
+    parent_id: int | None = None
+    """For a game in a thread of its own (``channel_id``), the channel the thread is in."""
     """The stored game's version this table reflects (every write bumps it; another process may have)."""
     game: Game | None = field(default=None, repr=False)
     log: list[MoveRow] = field(default_factory=list, repr=False)
@@ -516,4 +520,5 @@ class Table:
             last_move_at=self.last_move_at,
             deadline_hours=self.options.deadline_hours,
             hints=self.options.hints,
+            parent_id=self.parent_id,
         )
