@@ -1,0 +1,52 @@
+# The Santa Cruz Discord bot as a container image: `docker compose up -d` (compose.yaml) or
+#   docker build -t santacruz-bot .
+# BASE is any image with Python >= 3.11 whose `python3` has venv (python:3.12-slim, or a Debian image with
+# python3 and python3-venv). Both stages must use the same BASE: the virtual environment points at its Python.
+ARG BASE=python:3.12-slim
+
+# -- build: the project and its dependencies (the postgres extra too) into a virtual environment ----------------
+FROM ${BASE} AS build
+# pip's usual settings, for a build behind a mirror or a proxy with its own certificate authority (build
+# arguments reach only this stage, never the image): e.g. --build-arg PIP_INDEX_URL=… --build-arg PIP_CERT=…
+ARG PIP_INDEX_URL
+ARG PIP_EXTRA_INDEX_URL
+ARG PIP_CERT
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
+RUN python3 -m venv /opt/santacruz
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY engine engine
+COPY render render
+COPY assets assets
+COPY bot bot
+COPY i18n i18n
+COPY play play
+# A regular (not editable) install: the wheel carries the fonts (package data of render.assets) and the
+# locales. pip and setuptools leave afterwards: the image is upgraded by building it again.
+RUN /opt/santacruz/bin/python -m pip install ".[postgres]" \
+ && /opt/santacruz/bin/python -m pip uninstall -y -q pip setuptools
+
+# -- runtime: the environment, a user without privileges, nothing else -------------------------------------------
+FROM ${BASE}
+RUN useradd --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin santacruz \
+ && mkdir /data && chown santacruz:santacruz /data
+COPY --from=build /opt/santacruz /opt/santacruz
+ENV PATH=/opt/santacruz/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    DATABASE_PATH=/data/santacruz.db \
+    HTTP_HOST=0.0.0.0 \
+    HTTP_PORT=8080
+# The SQLite database (and backups made with `santacruz-bot backup /data/…`) live here.
+VOLUME /data
+WORKDIR /data
+USER santacruz
+EXPOSE 8080
+# /healthz answers while the event loop runs; Python's standard library asks (the slim image has no curl).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('HTTP_PORT', '8080'), timeout=4)"]
+# santacruz-bot stops cleanly on SIGTERM within SHUTDOWN_GRACE (10 s by default): give it more than that
+# (docker stop -t 30, compose's stop_grace_period).
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["santacruz-bot"]
+CMD []
