@@ -7,13 +7,16 @@ image's own entry point (``santacruz-bot``) in a container with host networking,
 ``HEALTHCHECK`` turning healthy (the engine's own status; without systemd podman runs no health timers, so the
 check is run with ``podman healthcheck run``, the same command); ``/readyz`` and ``/metrics`` answered; a game
 opened, joined, started and one move played with slash commands; a stop with SIGTERM (``stop -t 30``) ending in
-exit code 0; the move in the SQLite file of the volume afterwards, read with the standard library.
+exit code 0; the move in the SQLite file of the volume afterwards, read with the standard library. With
+``--store postgres`` the bot uses a throwaway PostgreSQL cluster on 127.0.0.1 (``tests/pgcluster.py``) instead:
+the same image serves both stores.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -26,7 +29,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
+from bot.host.postgres_store import PostgresStore
 from bot.host.store import Store
+from tests import pgcluster
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.remote import RemoteTable
 
@@ -92,18 +99,20 @@ def get(url: str) -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
-async def check(engine: str, image: str, keep: bool) -> None:
+async def check(engine: str, image: str, keep: bool, database_url: str | None) -> None:
     name = f"santacruz-check-{os.getpid()}"
     box = Container(engine, image, name)
     http_port = free_port()
     async with FakeDiscord() as fake:
-        say(f"fake Discord at {fake.base_url}; starting {image} as {name}")
+        store = "PostgreSQL" if database_url else "SQLite"
+        say(f"fake Discord at {fake.base_url}; starting {image} as {name} on {store}")
         started = time.monotonic()
         box.start({"FAKE_DISCORD_URL": fake.base_url, "PYTHONPATH": "/fake-hook", "DISCORD_TOKEN": fake.token,
                    "HTTP_PORT": str(http_port), "AI_STRENGTH": "random", "AI_SECONDS": "0.05",
-                   "PICTURE_WIDTH": "800", "LOG_LEVEL": "INFO"})
+                   "PICTURE_WIDTH": "800", "LOG_LEVEL": "INFO",
+                   **({"DATABASE_URL": database_url} if database_url else {})})
         try:
-            await play(fake, box, http_port, started)
+            await play(fake, box, http_port, started, database_url)
         except BaseException:
             print(f"--- the container's log\n{box.logs()[-20000:]}", flush=True)
             if not keep:
@@ -113,7 +122,7 @@ async def check(engine: str, image: str, keep: bool) -> None:
         box.remove()
 
 
-async def play(fake: FakeDiscord, box: Container, http_port: int, started: float) -> None:
+async def play(fake: FakeDiscord, box: Container, http_port: int, started: float, database_url: str | None) -> None:
     def connected() -> bool:
         assert box.state().get("Running"), f"the container ended: {box.state()}"
         session = fake.session
@@ -130,14 +139,17 @@ async def play(fake: FakeDiscord, box: Container, http_port: int, started: float
             box.run("healthcheck", "run", box.name, check=False)
         await asyncio.sleep(1)
     say(f"healthy {time.monotonic() - started:.1f} s after the start")
-    status, body = get(f"http://127.0.0.1:{http_port}/readyz")
-    assert status == 200, f"/readyz answered {status}: {body}"
+    while (answer := get(f"http://127.0.0.1:{http_port}/readyz"))[0] != 200:  # discord.py's READY comes last
+        assert time.monotonic() < deadline, f"/readyz answered {answer}"
+        await asyncio.sleep(0.5)
+    status, body = answer
+    say(f"ready {time.monotonic() - started:.1f} s after the start")
     status, metrics = get(f"http://127.0.0.1:{http_port}/metrics")
     assert status == 200 and "# TYPE" in metrics, f"/metrics answered {status}: {metrics[:500]}"
     say(f"/readyz 200 ({body.strip()[:80]}); /metrics {len(metrics.splitlines())} lines")
 
     database = box.database()
-    store = await Store.open(database)
+    store = await PostgresStore.open(database_url) if database_url else await Store.open(database)
     try:
         table = RemoteTable(fake, store, fake.channel("games"), ["alice", "bob"], timeout=TIMEOUT)
         await table.open(computers=0)
@@ -158,8 +170,16 @@ async def play(fake: FakeDiscord, box: Container, http_port: int, started: float
               or '"level": "ERROR"' in line]
     assert not errors, f"the bot logged errors: {errors}"
 
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        moves = db.execute("SELECT seq, move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+    if database_url:
+        conn = await asyncpg.connect(database_url)
+        try:
+            rows = await conn.fetch("SELECT seq, move FROM moves WHERE game_id = $1 ORDER BY seq", game_id)
+        finally:
+            await conn.close()
+        moves = [(row["seq"], row["move"]) for row in rows]
+    else:
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+            moves = db.execute("SELECT seq, move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
     assert moves and moves[0][0] == 1, f"the move is not in the database after the stop: {moves}"
     say(f"after the stop the database holds game {game_id}'s moves {moves}")
 
@@ -169,9 +189,11 @@ def main() -> int:
     parser.add_argument("image")
     parser.add_argument("--engine", default=os.environ.get("CONTAINER_ENGINE", "podman"))
     parser.add_argument("--keep", action="store_true", help="keep the container and its volume afterwards")
+    parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite")
     args = parser.parse_args()
     engine = shutil.which(args.engine) or args.engine
-    asyncio.run(check(engine, args.image, args.keep))
+    with pgcluster.cluster() if args.store == "postgres" else contextlib.nullcontext() as database_url:
+        asyncio.run(check(engine, args.image, args.keep, database_url))
     say("passed")
     return 0
 
