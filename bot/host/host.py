@@ -104,6 +104,10 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     # players' history per server (guild): results and ratings are written with a game's final move
     await host.stats(guild_id, user_id) -> PlayerStats | None   # None: no finished game there
     await host.leaderboard(guild_id, user_id, by="rating", page=0) -> Leaderboard   # by rating|wins|games
+    await host.settle(timeout) -> bool     # the changes under way written (a stop waits for them)
+    await host.release_all() -> int        # a stopping process gives up its leases and timer claims at once
+    await host.readiness() -> str | None   # why a move cannot be saved now (database, schema), None: it can
+    await host.figures() -> dict           # outbox backlog and oldest age, games by status (for /metrics)
     await host.turn_speed(guild_id, user_id) -> TurnSpeed  # turns timed, median and 90th percentile (seconds)
 
     # someone new takes over a seat the computer plays for someone who left it (bot/host/takeover.py)
@@ -226,6 +230,7 @@ from bot.host.errors import storage_refusal
 from bot.host.games import GameFactory as GameFactory
 from bot.host.games import Games
 from bot.host.games import default_game_factory as default_game_factory
+from bot.host.health import readiness, settle
 from bot.host.hints import HintAnswer, Hints
 from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.idle_tables import IdleTables
@@ -432,6 +437,18 @@ class Host:
     @property
     def computer_lease(self) -> float:
         return self.computers.computer_lease
+
+    async def settle(self, timeout: float) -> bool:
+        return await settle(self.games.busy_locks(), timeout)
+
+    async def release_all(self) -> int:
+        return await self.computers.release_all()
+
+    async def readiness(self) -> str | None:
+        return await readiness(self.store, self.settings.busy_timeout)
+
+    async def figures(self) -> dict[str, Any]:
+        return await self.store.figures(self._clock())
 
     async def hold(self, lease: str, seconds: float) -> bool:
         return await self.computers.hold(lease, seconds)

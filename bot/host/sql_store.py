@@ -326,6 +326,31 @@ class SqlStore(ABC):
         """Give the lease up (only if ``owner`` holds it)."""
         await self._execute("DELETE FROM leases WHERE name = ? AND owner = ?", name, owner)
 
+    async def lease_holder(self, name: str) -> str | None:
+        """Who last held the lease ``name``, whether it ran out or not (``None``: nobody, or it was given up)."""
+        rows = await self._fetch("SELECT owner FROM leases WHERE name = ?", name)
+        return str(rows[0]["owner"]) if rows else None
+
+    async def release_all(self, owner: str) -> int:
+        """Give up every lease and every timer claim of ``owner`` (a process that stops), in one transaction, so that
+        another process may take the work over at once; how many leases were given up."""
+        async with self._write() as db:
+            released = await db.execute("DELETE FROM leases WHERE owner = ?", owner)
+            await db.execute("UPDATE timers SET lease_owner = NULL, lease_until = NULL"
+                             " WHERE lease_owner = ? AND done_at IS NULL", owner)
+        return released
+
+    async def figures(self, now: float) -> dict[str, Any]:
+        """What the metrics read from the database: the posts and DMs owed (``backlog``), the age in seconds of the
+        oldest one due (``oldest``), and the games by status (``games``)."""
+        async with self._read() as db:
+            owed = await db.fetch("SELECT COUNT(*) AS n, MIN(CASE WHEN due_at <= ? THEN created_at END) AS first"
+                                  " FROM deliveries WHERE done_at IS NULL", now)
+            games = await db.fetch("SELECT status, COUNT(*) AS n FROM games GROUP BY status")
+        first = owed[0]["first"]
+        return {"backlog": int(owed[0]["n"]), "oldest": max(0.0, now - float(first)) if first is not None else 0.0,
+                "games": {str(r["status"]): int(r["n"]) for r in games}}
+
     # ------------------------------------------------------------------ deliveries (the outbox)
 
     async def pending_deliveries(self, channel_id: int | None = None) -> list[DeliveryRow]:

@@ -43,6 +43,8 @@ class GameRows(Protocol):
 
     async def schema_version(self) -> int: ...
 
+    async def figures(self, now: float) -> dict[str, Any]: ...
+
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
                           locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None
@@ -100,6 +102,10 @@ class TimerRows(Protocol):
     async def take_lease(self, name: str, owner: str, *, now: float, seconds: float) -> bool: ...
 
     async def release_lease(self, name: str, owner: str) -> None: ...
+
+    async def lease_holder(self, name: str) -> str | None: ...
+
+    async def release_all(self, owner: str) -> int: ...
 
 
 class Outbox(Protocol):
