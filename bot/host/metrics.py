@@ -22,9 +22,10 @@ REGISTRY: Final = CollectorRegistry(auto_describe=True)
 _SECONDS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0)
 
 INTERACTIONS: Final = Counter(
-    "santacruz_interactions", "Interactions received, by kind (command, autocomplete, component, modal) and command "
-    "(or button) name, and outcome (answered, refused, failed, stopping: answered while the bot stops)",
-    ("kind", "command", "outcome"), registry=REGISTRY)
+    "santacruz_interactions", "Interactions, counted at their first answer, by kind (command, autocomplete, "
+    "component, modal), command (or button), and outcome: answered, deferred (the answer follows), refused (in "
+    "words), error (an unexpected failure, said in words), unanswered (the answer failed: too late, or twice), "
+    "stopping (answered while the bot stops)", ("kind", "command", "outcome"), registry=REGISTRY)
 ACK_SECONDS: Final = Histogram(
     "santacruz_interaction_ack_seconds", "Time from an interaction's creation to the bot's first answer to it "
     "(Discord allows 3 s)", ("kind",), buckets=_SECONDS, registry=REGISTRY)
