@@ -162,8 +162,7 @@ class SantaCruzBot(commands.Bot):
             except HostError:
                 log.warning("stopping: the leases could not be given up; they run out by themselves")
             else:
-                if released:
-                    log.info("stopping: gave up %d leases for the other processes", released)
+                log.info("stopping: work given up for the other processes (%d leases still held)", released)
         await super().close()
         if self.store is not None:
             store, self.store = self.store, None

@@ -27,7 +27,8 @@ CALLBACKS: Final = {4: "answered", 5: "deferred", 6: "deferred", 7: "answered", 
 REMEMBERED: Final = 2000
 """Interactions waiting for their first answer that are remembered (older ones are forgotten, uncounted)."""
 
-_NUMBERS: Final = re.compile(r":?[0-9]+")
+_WORD: Final = re.compile(r"[ _]")
+"""Where a move's verb ends in a button's id (``land_41``, ``discard_eruption``)."""
 _pending: OrderedDict[int, list[str]] = OrderedDict()
 """Interaction id -> [kind, command, outcome noted before the answer, or ""]."""
 
@@ -43,7 +44,9 @@ def describe(data: dict[str, Any]) -> tuple[str, str]:
             words.append(str(options[0].get("name", "?")))
             options = options[0].get("options") or []
         return kind, " ".join(words)
-    return kind, _NUMBERS.sub("", str(inner.get("custom_id", "?")))[:40] or "?"
+    # a button's id without its numbers, and of a move only its verb ("sc:discard:ok"): never the card it names
+    parts = [_WORD.split(part, maxsplit=1)[0] for part in str(inner.get("custom_id", "?")).split(":")]
+    return kind, ":".join(p for p in parts if p and not p.isdigit())[:40] or "?"
 
 
 def received(data: dict[str, Any]) -> tuple[str, str]:

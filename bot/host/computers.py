@@ -110,14 +110,15 @@ class Computers:
         except StorageFailed as exc:  # it expires by itself
             log.warning("could not give up the lease %s (%s); it expires by itself", lease, exc)
 
-    async def release_all(self) -> int:
-        """Give up every lease and timer claim of this process at once (it stops), so that another process takes the
-        work over at its next look instead of after the leases run out; how many leases were given up."""
-        self._held.clear()
+    async def release_all(self, *, keep: str | None = None) -> int:
+        """Give up every lease (but those named ``keep``-something, e.g. ``outbox:`` while the posts owed go out) and
+        timer claim of this process at once (it stops), and tell the other processes, so that they take the work
+        over now instead of after the leases run out; how many leases were given up."""
+        self._held = {lease for lease in self._held if keep and lease.startswith(keep)}
         if not self.shared:
             return 0
         with storage_refusal(doing="giving up the leases"):
-            return await self.store.release_all(self.owner)
+            return await self.store.release_all(self.owner, keep=keep)
 
     def computer_channels(self) -> list[int]:
         """The channels whose running game waits for a computer (or an away player's) move."""

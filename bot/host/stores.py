@@ -18,7 +18,7 @@ leases), :class:`Outbox` (deliveries), :class:`Archive` (finished games, players
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from bot.host.change import Change
@@ -105,7 +105,9 @@ class TimerRows(Protocol):
 
     async def lease_holder(self, name: str) -> str | None: ...
 
-    async def release_all(self, owner: str) -> int: ...
+    async def release_all(self, owner: str, *, keep: str | None = None) -> int: ...
+
+    async def listen_released(self, callback: Callable[[], None]) -> None: ...
 
 
 class Outbox(Protocol):
