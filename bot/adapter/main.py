@@ -65,8 +65,8 @@ async def run(settings: Settings, **client_options: Any) -> None:
     finally:
         if health is not None:
             await health.stop()
-        computers.shutdown()
-        pictures.shutdown()
+        computers.shutdown(stop_workers=True)
+        pictures.shutdown(stop_workers=True)
 
 
 def _stop_on_signals(bot: SantaCruzBot) -> None:
