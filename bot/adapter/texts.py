@@ -29,7 +29,7 @@ from engine import (
     builds_nothing,
     parse_move,
 )
-from engine.ai.coach import CardNow, cards_now
+from engine.cards_now import CardNow, cards_now
 from i18n import ask_move, describe_events, describe_move, listed, t, tn
 from render.script import letters_within
 
@@ -176,6 +176,8 @@ def score_label(view: View, card: str, locale: str, now: Mapping[str, CardNow]) 
     entry = now.get(card)
     if entry is None:
         return scoring_name(card, locale)
+    if entry.other is None:
+        return t("bot.score.now_alone", locale, card=scoring_name(card, locale), points=signed(entry.points))
     names = names_of(view)
     return t("bot.score.now", locale, card=scoring_name(card, locale), points=signed(entry.points),
              other=names[entry.other], other_points=signed(entry.other_points))

@@ -73,8 +73,13 @@ def test_scoring_cards_say_what_they_score_now_as_the_engine_counts() -> None:
         for card, entry in now.items():
             points = [game.card_points(p, card) for p in range(game.n)]
             assert entry.points == points[seat]
-            assert entry.other != seat and entry.other_points == max(points[p] for p in range(game.n) if p != seat)
+            best = max(points[p] for p in range(game.n) if p != seat)
+            assert entry.other != seat and entry.other_points == best
+            assert (entry.other is None) == (best == 0), "nobody is named when the best other would score nothing"
             label = texts.score_label(view, card, "en", now)
+            if entry.other is None:
+                assert label == f"{t(f'game.scoring.{card}.name', 'en')} · now: you {texts.signed(points[seat])}"
+                continue
             assert label == (f"{t(f'game.scoring.{card}.name', 'en')} · now: you {texts.signed(points[seat])}, "
                              f"{view['players'][entry.other]['name']} {texts.signed(entry.other_points)}")
             seen_points.add(points[seat])

@@ -127,7 +127,9 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
         sign = {True: "+", False: ""}
         expected = t("bot.score.now", locale, card=t(f"game.scoring.{card}.name", locale),
                      points=f"{sign[mine > 0]}{mine}".replace("-", "−"), other=names[1 - seat],
-                     other_points=f"{sign[theirs > 0]}{theirs}".replace("-", "−"))
+                     other_points=f"{sign[theirs > 0]}{theirs}".replace("-", "−")) if theirs else t(
+            "bot.score.now_alone", locale, card=t(f"game.scoring.{card}.name", locale),
+            points=f"{sign[mine > 0]}{mine}".replace("-", "−"))  # nobody named when the other would score nothing
         assert option["label"] == expected
     handle = await driver.fake.autocomplete("santacruz score", "card", "", user=mover, channel=driver.channel,
                                             locale=DISCORD_LOCALES[locale])
