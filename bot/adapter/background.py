@@ -73,17 +73,17 @@ class Background:
 
         Synchronous on purpose: called right after the host answers, so posts keep the moves' order.
         """
-        self.publisher.queue_move(result, clicked=clicked)
+        self.publisher.moved(result, clicked=clicked)
         if result.computer_to_move:
             self.start_computers(result.channel_id)
 
     def after_start(self, start: StartResult) -> None:
-        self.publisher.queue_start(start)
+        self.publisher.started(start)
         if start.computer_to_move:
             self.start_computers(start.info.channel_id)
 
     def after_seat_change(self, change: SeatChange) -> None:
-        self.publisher.queue_seat_change(change)
+        self.publisher.seat_changed(change)
         if change.computer_to_move:
             self.start_computers(change.info.channel_id)
 

@@ -27,17 +27,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.cog import SantaCruzCog
+from bot.adapter.items import ITEMS
 from bot.adapter.translator import CatalogueTranslator
-from bot.adapter.views import (
-    ForgetAskButton,
-    ForgetButton,
-    GameButton,
-    LeaderboardButton,
-    MoveButton,
-    MoveSelect,
-    UndoButton,
-    VacationButton,
-)
 from bot.host.host import Host
 from bot.host.settings import Settings
 from bot.host.stores import GameStore, open_store
@@ -98,8 +89,7 @@ class SantaCruzBot(commands.Bot):
         self.host = Host(self.store, self.settings, executor=self.computer_executor, **self.host_options)
         self.loaded_games = await self.host.load()
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(GameButton, MoveButton, MoveSelect, LeaderboardButton, ForgetButton, ForgetAskButton,
-                               VacationButton, UndoButton)
+        self.add_dynamic_items(*ITEMS)
         await self.add_cog(SantaCruzCog(self, self.host, self.settings, render_executor=self.render_executor,
                                        loaded_games=self.loaded_games))
         if self.settings.dev_guild_id is not None:

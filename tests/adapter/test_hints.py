@@ -16,8 +16,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.adapter.history_texts import stats_text
-from bot.adapter.texts import esc
+from bot.adapter.words.archive import stats_text
+from bot.adapter.words.common import esc
 from bot.host.ratings import player_stats
 from bot.host.settings import Settings
 from i18n import t

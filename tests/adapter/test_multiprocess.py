@@ -23,7 +23,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.adapter.texts import channel_link
+from bot.adapter.words.common import channel_link
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.table import MOVE_POST

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from bot.adapter.texts import score_label, scores_now
+from bot.adapter.words.moves import score_label, scores_now
 from bot.host.takeback import move_risk
 from engine import Game, default_island, new_game
 from engine.ai.coach import _Explainer
