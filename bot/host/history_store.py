@@ -74,7 +74,7 @@ async def write_results(db: Sql, results: Sequence[SeatResult], now: float) -> N
     if any(r.hints for r in results):
         return  # players could ask the coach: neither standings nor ratings
     guild = people[0].guild_id
-    for r in people:
+    for r in (r for r in people if not r.taken_over):  # a seat taken over is counted apart
         await db.execute(
             "INSERT INTO standings (guild_id, user_id, name, games, wins, updated_at) VALUES (?, ?, ?, 1, ?, ?)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, games = standings.games + 1,"
@@ -111,13 +111,22 @@ async def _rating(db: Sql, guild: int, pool: str, user_id: int | None) -> Rating
 
 async def results_of(db: Sql, guild: int, user_id: int) -> list[dict[str, Any]]:
     """A person's results in a server, oldest first (``scoring_cards`` decoded; ``hints``: the game had hints on,
-    read from its options in ``games``, whose row the result names)."""
+    read from its options in ``games``, whose row the result names; ``taken_over``: they took the seat over, read
+    from its seats)."""
     rows = await db.fetch(
         "SELECT r.game_id, r.seat, r.name, r.score, r.rank, r.players, r.with_computers, r.scoring_cards,"
-        " r.bird_chips, r.finished_at, g.options FROM results r LEFT JOIN games g ON g.id = r.game_id"
+        " r.bird_chips, r.finished_at, g.options, g.seats FROM results r LEFT JOIN games g ON g.id = r.game_id"
         " WHERE r.guild_id = ? AND r.user_id = ? ORDER BY r.finished_at, r.game_id", guild, user_id)
-    return [{**{k: v for k, v in row.items() if k != "options"}, "scoring_cards": json.loads(row["scoring_cards"]),
-             "hints": _hints_on(row["options"])} for row in rows]
+    return [{**{k: v for k, v in row.items() if k not in ("options", "seats")},
+             "scoring_cards": json.loads(row["scoring_cards"]), "hints": _hints_on(row["options"]),
+             "taken_over": _taken_over(row["seats"], int(row["seat"]))} for row in rows]
+
+
+def _taken_over(seats: str | None, seat: int) -> bool:
+    """Whether a game's stored seats (JSON) say that ``seat`` was taken over (someone played it before)."""
+    data = _readable(seats)
+    return isinstance(data, list) and 0 <= seat < len(data) and isinstance(data[seat], dict) \
+        and bool(data[seat].get("former"))
 
 
 def _hints_on(options: str | None) -> bool:
@@ -225,13 +234,19 @@ async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> For
     for game in games:
         seats = json.loads(game["seats"])
         mine = [i for i, s in enumerate(seats) if s.get("user_id") == user_id]
-        if not mine:
+        name = former_player.get(str(game["locale"]), former_player["en"])
+        left = [f for s in seats for f in s.get("former", ()) if f.get("user_id") == user_id]
+        if not mine and not left:
             continue  # another id that starts with the same digits
         game_ids.append(int(game["id"]))
         names.update(str(seats[i].get("name", "")) for i in mine)
-        if game["status"] in _OPEN:
+        names.update(str(f.get("name", "")) for f in left)
+        for f in left:  # a seat they left to someone new: they sit there no longer, in a game open or not
+            f["name"] = name
+        if left and (mine == [] or game["status"] in _OPEN):
+            await db.execute("UPDATE games SET seats = ? WHERE id = ?", _dumps(seats), game["id"])
+        if game["status"] in _OPEN or not mine:
             continue  # a game they still sit in keeps their name while it runs
-        name = former_player.get(str(game["locale"]), former_player["en"])
         own = {str(seats[i].get("name", "")) for i in mine} - {str(s.get("name", "")) for s in seats
                                                                  if s.get("user_id") != user_id}
         for i in mine:

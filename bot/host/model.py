@@ -42,6 +42,8 @@ class GameRow:
     """Bumped by every write of the game: a process compares it with its cached copy (several processes)."""
     last_message_id: int | None = None
     """The game's latest post in its channel (the start or a move), once delivered."""
+    parent_id: int | None = None
+    """The channel whose thread the game has for its channel (``channel_id``), or ``None``."""
 
 
 @dataclass(frozen=True, slots=True)

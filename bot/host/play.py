@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.host import deadlines, takeback, turn_times
+from bot.host import deadlines, takeback, takeover, turn_times
 from bot.host.change import Change
 from bot.host.errors import HostError
 from bot.host.games import GameFactory, Games
@@ -27,6 +27,7 @@ from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
 from bot.host.settings import Settings
 from bot.host.table import HOUR, SEAT_POST, TURN_DM, MoveResult, Seat, SeatChange, Table
+from bot.host.timers import TAKEOVER_LAPSE
 from bot.host.user_settings import UserSettings
 from bot.host.vacation import pause_of
 from engine import Event, Game, IllegalMove, View, parse_move
@@ -165,7 +166,7 @@ class Play:
             events.extend(replay.apply(move))
         return game_results(final, events, game_id=table.id, guild_id=table.guild_id,
                             user_ids=[s.user_id for s in table.seats], names=table.names, finished_at=now,
-                            hints=table.options.hints)
+                            hints=table.options.hints, taken_over=[bool(s.former) for s in table.seats])
 
     @staticmethod
     def _move_result(table: Table, new: Game, row: MoveRow, seat: int, user_id: int | None, text: str,
@@ -231,18 +232,23 @@ class Play:
         assert user_id is not None  # a person's seat
         seats = list(table.seats)
         seats[seat] = place = replace(place, away=away)
+        offer_withdrawn: list[NewDelivery] = []
+        if not away:  # the seat's own person back first: an offer to take it is withdrawn
+            seats, offer_withdrawn = takeover.withdrawn(table, seats, seat)
         changed = replace(table, seats=seats)
         reminder, reminders = self.reminders.timers(table, table.playing, table.seq, self._clock(), seats)
         to_move = table.playing.to_move
         change = SeatChange(info=replace(changed, next_reminder_at=reminder).info(), seat=seat, name=place.name,
                             user_id=user_id, away=away,
                             computer_to_move=to_move is not None and seats[to_move].computer_plays)
-        owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload())]
+        owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload()), *offer_withdrawn]
         if not away and to_move == seat:
             owed.append(NewDelivery(TURN_DM, table.seq, user_id, {"start": False, "hand_changed": False}))
         timers, cancel = deadlines.retimed(table, seats, self._clock())
         await self.games.write(table, Change({"next_reminder_at": reminder}, deliveries=owed,
-                                             timers=[*timers, *reminders], cancel_timers=[*cancel, *REMINDER_KINDS]),
+                                             timers=[*timers, *reminders],
+                                             cancel_timers=[*cancel, *REMINDER_KINDS,
+                                                            *([TAKEOVER_LAPSE] if offer_withdrawn else [])]),
                                seats=seats)
         return change
 

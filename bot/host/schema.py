@@ -113,6 +113,15 @@ HELD_INDEX: Final = "CREATE INDEX deliveries_of_user ON deliveries (user_id) WHE
 LAST_POST_COLUMN: Final = "ALTER TABLE games ADD COLUMN last_message_id INTEGER"
 """Schema step 10: the id of the game's latest post in its channel (the start or a move)."""
 
+THREAD_GAMES: Final = (
+    "ALTER TABLE games ADD COLUMN parent_id INTEGER",
+    """CREATE INDEX games_open_in_parent ON games (parent_id)
+            WHERE parent_id IS NOT NULL AND status IN ('lobby', 'running')""",
+)
+"""Schema step 11 (with the turn times): the channel whose thread a game was opened in (its lobby message is
+there), so that a command in that channel finds the games of its threads."""
+
+
 GAMES_COLUMNS: Final = """
             id               INTEGER PRIMARY KEY AUTOINCREMENT,
             channel_id       INTEGER NOT NULL,
@@ -226,8 +235,8 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     (*USER_SETTINGS_TABLE, HELD_INDEX),
     # 9 -> 10: where a game's last post is (the link of /santacruz games)
     (LAST_POST_COLUMN,),
-    # 10 -> 11: how long each person took for each turn they ended themselves
-    TURN_TIMES_TABLE,
+    # 10 -> 11: how long each person took for each turn they ended themselves; a game in a thread of its own
+    (*TURN_TIMES_TABLE, *THREAD_GAMES),
 )
 SCHEMA_VERSION: Final = len(STEPS)
 
