@@ -91,13 +91,14 @@ class Deliveries:
     """Draws and sends the deliveries, and records each outcome with the host."""
 
     def __init__(self, client: discord.Client, host: Host, pictures: Pictures, dms: DirectMessages,
-                 lobbies: LobbyMessages, undo_marks: UndoMarks) -> None:
+                 lobbies: LobbyMessages) -> None:
         self.client = client
         self.host = host
         self.pictures = pictures
         self.dms = dms
         self.lobbies = lobbies
-        self.undo_marks = undo_marks
+        """The lobby messages (a closed lobby's loses its buttons)."""
+        self.undo_marks = UndoMarks(client, host)
         self.clicked: dict[tuple[int, int], int] = {}
         """(game id, seq) -> the DM whose controls made that move (its controls are left as they are)."""
         self._unmarked: dict[int, str | None] = {}

@@ -25,7 +25,6 @@ import discord
 from bot.adapter.delivery import Backoff, Deliveries
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
-from bot.adapter.undo_marks import UndoMarks
 from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.pictures import Pictures
@@ -141,7 +140,7 @@ class Publisher:
         """Waits between tries of a delivery that failed for a passing reason (tests make them short)."""
         self.outboxes: dict[int, ChannelOutbox] = {}
         self.lobbies = LobbyMessages(client, host)
-        self.deliveries = Deliveries(client, host, pictures, dms, self.lobbies, UndoMarks(client, host))
+        self.deliveries = Deliveries(client, host, pictures, dms, self.lobbies)
         self.on_channel_gone: ChannelGone | None = None
         """Called when a post finds its channel gone (404 Unknown Channel or Unknown Guild), after giving it up."""
         self.closing = False
