@@ -10,7 +10,7 @@
 and writes the board picture after every move, an animated GIF of the whole game and the game-over
 picture into a folder. ``play`` is a terminal game against computer players (or hot-seat), entering
 moves in the engine's notation with the legal moves listed. ``replay`` reads a game record exported with
-``/santacruz export`` (names, options, the deal without its seed, the moves) and writes the board picture
+``/santacruz history export:true`` (names, options, the deal without its seed, the moves) and writes the board picture
 after every move, the game-over picture and the animated replay (``replay.gif``) into a folder.
 """
 
@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             p.add_argument("--humans", type=int, default=1, help="people at this keyboard (hot-seat)")
     replay = sub.add_parser("replay", help="santacruz replay FILE: pictures and a GIF of an exported game")
-    replay.add_argument("file", type=Path, help="a game record from /santacruz export")
+    replay.add_argument("file", type=Path, help="a game record from /santacruz history export:true")
     replay.add_argument("--out", type=Path, default=Path("replay-out"), help="folder for the pictures")
     replay.add_argument("--locale", choices=LOCALES, default="en", help="language")
     return parser

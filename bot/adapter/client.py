@@ -1,19 +1,19 @@
 """The Discord client: :func:`create_bot` builds it, ``setup_hook`` opens the database and the host.
 
-Nothing here starts the bot (``bot/main.py`` does, tests use ``tests/fakediscord``)::
+Nothing here starts the bot (``bot.adapter.main`` does, the tests use ``tests/fakediscord``)::
 
     bot = create_bot(Settings.load(), guild_ready_timeout=0.2)
     await bot.start(token)
 
 With ``SHARD_COUNT`` set, :func:`create_bot` makes a :class:`ShardedSantaCruzBot` (discord.py's
 ``AutoShardedBot``) that runs the shards ``SHARD_IDS`` (default: all) of ``SHARD_COUNT``. Without it, one gateway
-connection. (Several processes over one PostgreSQL database are not safe yet: see the README.)
+connection. Several processes may share one PostgreSQL database (see the README).
 
 At start-up (``setup_hook``, after login and before the gateway connects) the bot opens the store (SQLite, or
 PostgreSQL when ``DATABASE_URL`` is set),
 loads every lobby and running game into the host, installs the command translator, registers the
-dynamic buttons (so every button ever posted works again), adds the ``/santacruz`` cog and syncs the
-commands: to the ``DEV_GUILD_ID`` server at once when set, else globally.
+buttons and menus (:data:`bot.adapter.items.ITEMS`: every button ever posted works again), adds the
+``/santacruz`` cog and syncs the commands: to the ``DEV_GUILD_ID`` server at once when set, else globally.
 """
 
 from __future__ import annotations

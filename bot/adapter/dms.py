@@ -5,7 +5,8 @@ here, and by the host in the database (so that it survives a restart); the game'
 the bot has never seen interact. The DM carrying a player's move controls is remembered too, so that its
 controls can be taken off once the player moved or a newer one came. A DM that cannot be delivered
 (the user does not accept DMs) is announced once per game in the channel with a mention; the player then
-uses ``/santacruz hand``, whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
+uses ``/santacruz status`` (or *My cards*), whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries
+the same controls.
 A DM that fails for a passing reason (5xx, timeout) raises, so that the outbox dispatcher tries it again.
 When the bot lacks a permission in a game's channel, the game's opener is told once by DM
 (:meth:`DirectMessages.tell_missing_permission`).

@@ -1,7 +1,7 @@
 """Refusals and their words: why an interaction was refused, said briefly in the user's language.
 
 Two kinds of refusal reach the user: the host's (:class:`bot.host.host.HostError`: not your turn, illegal
-move, stale button...) and the bot's own (:class:`Refusal`: a command used in the wrong place, an option
+move, outdated button...) and the bot's own (:class:`Refusal`: a command used in the wrong place, an option
 that names nothing). :class:`ErrorTexts` words both, and Discord's own complaints about a command; an
 illegal move is explained by the engine's reason (``HostError.illegal``: a code and parameters, worded by
 :func:`i18n.illegal_text` in the user's language) or, for a card not in the hand or a site not open, by

@@ -1,11 +1,11 @@
 """Command options typed by hand: the autocomplete suggestions, and reading what the user typed.
 
-Pure functions of a seat's own view and legal moves (the cog fetches both from the host): the sites
+Pure functions of a seat's own view and legal moves (the turn's commands fetch both from the host): the sites
 offered to ``/santacruz land`` and ``build`` with their labels, the scoring cards of the hand, the
 choices of a draft or a discard, the time zones of ``/santacruz settings``; and the move meant by a
 scoring card's name or a ``choose`` option.
 What names nothing is a :class:`bot.adapter.errors.Refusal` that lists what would have been accepted.
-Every value offered is accepted as it is (issue 20): ``build``'s ``site`` is text, so that with no card chosen an
+Every value offered is accepted as it is: ``build``'s ``site`` is text, so that with no card chosen an
 offer carries its card ("ship 12", read by :func:`build_site`); what the command would refuse is not offered.
 """
 

@@ -407,7 +407,7 @@ class PastGame:
     over_message_id: int | None
     """The game-over post in ``channel_id``, once delivered."""
     view: View | None = None
-    """The final public view (for ``/santacruz game``); ``None`` in a history listing."""
+    """The final public view (for ``/santacruz history id:``); ``None`` in a history listing."""
 
     @property
     def winner(self) -> str:

@@ -1,4 +1,4 @@
-"""The words of a decision without Discord (issue 20): counts of cards and buildings in words, what a scoring card
+"""The words of a decision without Discord: counts of cards and buildings in words, what a scoring card
 would score now (checked against the engine's own scoring), which card builds where, the time a turn runs out, a
 landing in the log in the channel's words (checked move by move against the engine's events over whole games),
 piles named by whose cards they hold, and no double colon in the double move's question; in en, de and fr."""

@@ -1,4 +1,4 @@
-"""What a decision needs, where it is taken (issue 20), through the real discord.py against the fake Discord, in
+"""What a decision needs, where it is taken, through the real discord.py against the fake Discord, in
 English, German and French: the set buttons of a turn DM list their cards; with a turn deadline the turn DM,
 ``/santacruz status`` and ``/santacruz games`` say when the time runs out; ``status`` for a player not to move is
 headed "Your cards", not "Your cards changed"; the scoring-card menu and ``score`` autocomplete show what each card

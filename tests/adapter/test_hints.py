@@ -1,4 +1,4 @@
-"""``/santacruz hint`` and the *Hint* button through the real discord.py and the fake Discord (issue 21).
+"""``/santacruz hint`` and the *Hint* button through the real discord.py and the fake Discord.
 
 A 3-player game opened with ``hints:true`` in English, German and French: the player to move asks the coach every
 few moves (once by the *Hint* button of their turn DM). Every answer is deferred first (ephemeral "thinking"), then

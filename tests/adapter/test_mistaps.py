@@ -1,4 +1,4 @@
-"""Input that forgives (issue 20), through the real discord.py against the fake Discord.
+"""Input that forgives, through the real discord.py against the fake Discord.
 
 * Every value an autocomplete offers, picked as it is, is accepted: a whole drafted 2-player game asks every
   autocomplete its moves need on every turn (``land site``, ``build site`` with nothing, a card, or a double
