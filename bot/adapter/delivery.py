@@ -45,11 +45,11 @@ from bot.host.outbox import Held, SendDm, SendGathered, SendNotice, SendPost, Sk
 from bot.host.pictures import Pictures
 from bot.host.table import (
     ABANDONED_POST,
+    IDLE_POST,
     MOVE_POST,
     NOTICE_POST,
     REPLAY_POST,
     SEAT_POST,
-    STALE_POST,
     START_POST,
     Delivery,
     MoveResult,
@@ -218,7 +218,7 @@ class Deliveries:
         if delivery.kind == REPLAY_POST:
             return await self._post_replay(delivery.game_id, delivery.channel_id, str(delivery.payload["locale"]),
                                            nonce)
-        if delivery.kind == STALE_POST:
+        if delivery.kind == IDLE_POST:
             return await self._post_idle(delivery, quiet, nonce)
         if delivery.kind == NOTICE_POST:
             return await self._post_notice(delivery, nonce)

@@ -16,7 +16,7 @@ import discord
 from engine import (
     View,
 )
-from i18n import plural_form, t
+from i18n import t
 from render.script import letters_within
 
 SEP: Final = " · "
@@ -94,8 +94,3 @@ def scoring_text(card: str, locale: str) -> str:
 
 def phase_text(view: View, locale: str) -> str:
     return SEP.join([t("game.round", locale, round=view["round"]), t(f"game.phase.{view['phase']}", locale)])
-
-
-def counted(key: str, count: float, locale: str) -> str:
-    """A number of hours or days in words ("1 hour", "1.5 hours"), whole numbers without decimals."""
-    return t(f"{key}.{plural_form(count, locale)}", locale, count=f"{count:g}")

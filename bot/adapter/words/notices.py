@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from bot.adapter.words.common import channel_link, counted, esc, mention
+from bot.adapter.words.common import channel_link, esc, mention
 from bot.host.deadlines import DEADLINE_HOURS
 from bot.host.idle import ABANDONED, LOBBY_CLOSED, NOTICE
 from bot.host.table import TableInfo
-from i18n import t
+from i18n import t, tn
 
 
 def days_text(days: Any, locale: str) -> str:
     """A number of days in words, after a preposition ("14 days", "1 day", „nach 14 Tagen“)."""
-    return counted("bot.count.days_after", float(days), locale)
+    return tn("bot.count.days_after", float(days), locale)
 
 
 def idle_text(payload: dict[str, Any]) -> str:
@@ -57,7 +57,7 @@ def notice_text(payload: dict[str, Any], locale: str) -> str:
     if "channel" in params:
         params["channel"] = channel_link(int(params["channel"]))
     if "days" in params:
-        params["days"] = counted("bot.count.days", float(params["days"]), locale)
+        params["days"] = tn("bot.count.days", float(params["days"]), locale)
     return t(str(payload["key"]), locale, **params)
 
 

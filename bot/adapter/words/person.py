@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.adapter.words.common import channel_link, counted, esc, lines_text, message_link, timestamp
+from bot.adapter.words.common import channel_link, esc, lines_text, message_link, timestamp
 from bot.host.user_settings import OpenGame, UserSettings, local_time, quiet_until
-from i18n import t
+from i18n import t, tn
 
 
 def settings_text(settings: UserSettings, locale: str, *, now: float, default_hours: float,
@@ -29,7 +29,7 @@ def settings_text(settings: UserSettings, locale: str, *, now: float, default_ho
         lines.append(t("bot.settings.quiet_off", locale))
     if settings.reminders:
         hours = settings.reminder_hours or default_hours
-        lines.append(t("bot.settings.reminders", locale, hours=counted("bot.count.hours", hours, locale)))
+        lines.append(t("bot.settings.reminders", locale, hours=tn("bot.count.hours", hours, locale)))
     else:
         lines.append(t("bot.settings.reminders_off", locale))
     lines.append(t("bot.settings.turn_dms_on" if settings.turn_dms else "bot.settings.turn_dms_off", locale))
