@@ -144,8 +144,10 @@ def move_options(view: View, locale: str) -> list[tuple[str, str]]:
             said += " — " + " · ".join(_tile_words(view, parsed.site, locale))
         elif parsed.verb == "score" and parsed.card in now:
             c = now[str(parsed.card)]
-            said += " — " + t("cli.play.score_now", locale, mine=tn("game.points", c.points, locale),
-                              theirs=tn("game.points", c.other_points, locale), player=names[c.other])
+            said += " — " + (t("cli.play.score_now", locale, mine=tn("game.points", c.points, locale),
+                               theirs=tn("game.points", c.other_points, locale), player=names[c.other])
+                             if c.other is not None else
+                             t("cli.play.score_now_alone", locale, mine=tn("game.points", c.points, locale)))
         options.append((move, said))
     return options
 
