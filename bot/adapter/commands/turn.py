@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
 
 import discord
 from discord import app_commands
@@ -34,6 +34,7 @@ from i18n import describe_move, t
 from i18n.coach import advice_text
 
 log = logging.getLogger(__name__)
+T = TypeVar("T", int, str)
 
 CARD_CHOICES: Final = [choice(f"game.card.{c}.one", c) for c in BUILDING_CARDS]
 KIND_CHOICES: Final = [choice(f"game.card.{c}.short", c) for c in SINGLE_BUILDS]
@@ -335,37 +336,31 @@ class TurnCommands(Feature):
         except (HostError, Refusal):
             return None
 
-    @land.autocomplete("site")
-    async def _land_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
+    async def _suggest(self, interaction: discord.Interaction, offer: Callable[..., list[Choice[T]]],
+                       current: Any, *more: str | None) -> list[Choice[T]]:
+        """What autocomplete offers: ``offer(view, legal, current, locale, *more)`` of the user's own view and legal
+        moves, in their language; nothing outside the user's game."""
         context = await self._autocomplete_context(interaction)
         if context is None:
             return []
         view, legal = context
-        return options.land_sites(view, legal, current, await self._locale(interaction))
+        return offer(view, legal, current, await self._locale(interaction), *more)
+
+    @land.autocomplete("site")
+    async def _land_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
+        return await self._suggest(interaction, options.land_sites, current)
 
     @build.autocomplete("site")
     async def _build_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[str]]:
-        context = await self._autocomplete_context(interaction)
-        if context is None:
-            return []
-        view, legal = context
-        locale = await self._locale(interaction)
-        card = getattr(interaction.namespace, "card", None)
-        kind = getattr(interaction.namespace, "kind", None)
-        return options.build_sites(view, legal, current, locale, card, kind)
+        """The sites of the card (and kind) chosen so far in the same command."""
+        namespace = interaction.namespace
+        return await self._suggest(interaction, options.build_sites, current, getattr(namespace, "card", None),
+                                   getattr(namespace, "kind", None))
 
     @score.autocomplete("card")
     async def _score_cards(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        context = await self._autocomplete_context(interaction)
-        if context is None:
-            return []
-        view, legal = context
-        return options.score_cards(view, legal, current, await self._locale(interaction))
+        return await self._suggest(interaction, options.score_cards, current)
 
     @choose.autocomplete("option")
     async def _choose_options(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        context = await self._autocomplete_context(interaction)
-        if context is None:
-            return []
-        view, legal = context
-        return options.choose_options(view, legal, current, await self._locale(interaction))
+        return await self._suggest(interaction, options.choose_options, current)
