@@ -32,7 +32,7 @@ def idle_text(payload: dict[str, Any]) -> str:
         return t("bot.stale.notice", locale, mentions=mentions, days=days, grace=grace)
     if what == ABANDONED:
         return t("bot.stale.abandoned", locale, days=days)
-    raise ValueError(f"unknown stale post {what!r}")
+    raise ValueError(f"unknown idle table post {what!r}")
 
 
 def kept_open_text(name: str, stale_days: float, locale: str) -> str:
