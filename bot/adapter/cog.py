@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter import telemetry
 from bot.adapter.background import SHUTDOWN_GRACE, Background
 from bot.adapter.commands.archive import ArchiveCommands
 from bot.adapter.commands.base import CHANGE_WAIT, describe
@@ -153,6 +154,7 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
             return
         locale = await self._locale(interaction)
         text = self.errors.text(interaction, original, locale)
+        telemetry.note_outcome(interaction, "error" if text is None else "refused")
         if text is None:
             log.error("unexpected error while handling %s", what, exc_info=original)
             text = t("bot.error.unexpected", locale)
