@@ -13,8 +13,9 @@ others), due timers (rows of
 the database: :meth:`Host.run_due_timers`; each outcome carries its ``wake`` value, which channel to deliver and whether
 its computers move, and :meth:`Background.wake` acts on it without looking at the answer's type), DMs held for
 the end of a player's quiet hours that are due now
-(:meth:`Publisher.release_held`) and running games whose seat to move is a computer's but that have no live
-computer task. Reminders follow each person's own settings (off, their own delay, none in their quiet hours).
+(:meth:`~bot.adapter.publish.Publisher.release_held`) and running games whose seat to move is a computer's but
+that have no live computer task. Reminders follow each person's own settings (off, their own delay, none in
+their quiet hours).
 At start-up the outboxes resume: every post and DM a stored change still owes is delivered, in order,
 however long the bot was down (``bot.adapter.publish``); games whose turn is a computer's carry on.
 At shutdown, pending messages get a few seconds to go out; what is left goes out at the next start.
@@ -75,17 +76,17 @@ class Background:
 
         Synchronous on purpose: called right after the host answers, so posts keep the moves' order.
         """
-        self.publisher.queue_move(result, clicked=clicked)
+        self.publisher.moved(result, clicked=clicked)
         if result.computer_to_move:
             self.start_computers(result.channel_id)
 
     def after_start(self, start: StartResult) -> None:
-        self.publisher.queue_start(start)
+        self.publisher.started(start)
         if start.computer_to_move:
             self.start_computers(start.info.channel_id)
 
     def after_seat_change(self, change: SeatChange) -> None:
-        self.publisher.queue_seat_change(change)
+        self.publisher.seat_changed(change)
         if change.computer_to_move:
             self.start_computers(change.info.channel_id)
 

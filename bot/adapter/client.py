@@ -1,6 +1,6 @@
 """The Discord client: :func:`create_bot` builds it, ``setup_hook`` opens the database and the host.
 
-Nothing here starts the bot (``bot/main.py`` does, tests use ``tests/fakediscord``)::
+Nothing here starts the bot (``bot.adapter.main`` does, the tests use ``tests/fakediscord``)::
 
     bot = create_bot(Settings.load(), guild_ready_timeout=0.2)
     await bot.start(token)
@@ -12,8 +12,8 @@ connection. Several processes may share one PostgreSQL database, each running it
 At start-up (``setup_hook``, after login and before the gateway connects) the bot opens the store (SQLite, or
 PostgreSQL when ``DATABASE_URL`` is set),
 loads every lobby and running game into the host, installs the command translator, registers the
-dynamic buttons (so every button ever posted works again), adds the ``/santacruz`` cog and syncs the
-commands: to the ``DEV_GUILD_ID`` server at once when set, else globally.
+buttons and menus (:data:`bot.adapter.items.ITEMS`: every button ever posted works again), adds the
+``/santacruz`` cog and syncs the commands: to the ``DEV_GUILD_ID`` server at once when set, else globally.
 
 A stop (:meth:`SantaCruzBot.stop`, what ``santacruz-bot`` does on SIGTERM or SIGINT) is clean: from its first
 moment every interaction that arrives is answered in words that the bot is stopping (and changes nothing); the
@@ -36,17 +36,8 @@ from discord.ext import commands
 
 from bot.adapter import telemetry
 from bot.adapter.cog import SantaCruzCog
+from bot.adapter.items import ITEMS
 from bot.adapter.translator import CatalogueTranslator
-from bot.adapter.views import (
-    ForgetAskButton,
-    ForgetButton,
-    GameButton,
-    LeaderboardButton,
-    MoveButton,
-    MoveSelect,
-    UndoButton,
-    VacationButton,
-)
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.settings import Settings
@@ -125,8 +116,7 @@ class SantaCruzBot(commands.Bot):
         self.host = Host(self.store, self.settings, executor=self.computer_executor, **self.host_options)
         self.loaded_games = await self.host.load()
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(GameButton, MoveButton, MoveSelect, LeaderboardButton, ForgetButton, ForgetAskButton,
-                               VacationButton, UndoButton)
+        self.add_dynamic_items(*ITEMS)
         await self.add_cog(SantaCruzCog(self, self.host, self.settings, render_executor=self.render_executor,
                                        loaded_games=self.loaded_games))
         if self.settings.dev_guild_id is not None:

@@ -14,7 +14,7 @@ whose ``key`` is a message-catalogue key (``i18n/locales/*/host.json``) and ``pa
 Secrets (the seed, the deck, anyone's cards) leave only through :meth:`Host.view_for`, for a user's
 own seat. All times are seconds since the epoch (floats, UTC).
 
-Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.py``)::
+Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/table.py``)::
 
     host = Host(store, settings, clock=time.time, game_factory=..., chooser=..., executor=None)
     # executor: a bot.host.workers.WorkerPool (replaced when a worker dies), a bare executor, or None (threads)

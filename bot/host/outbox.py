@@ -33,9 +33,9 @@ from bot.host.people import People
 from bot.host.stores import GameStore
 from bot.host.table import (
     HAND_DM,
+    IDLE_POST,
     MOVE_POST,
     NOTICE_DM,
-    STALE_POST,
     START_POST,
     TURN_DM,
     Delivery,
@@ -259,7 +259,7 @@ def _named(delivery: Delivery) -> list[int]:
     if delivery.kind in (MOVE_POST, START_POST):
         user = payload.get("to_move_user_id")
         return [int(user)] if user is not None else []
-    if delivery.kind == STALE_POST:
+    if delivery.kind == IDLE_POST:
         return [int(u) for u in payload.get("user_ids", ())]
     return []
 

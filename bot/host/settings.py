@@ -49,7 +49,7 @@ class Settings:
     """Everything the bot reads from its environment. Field ``x`` comes from variable ``X``."""
 
     discord_token: str = ""
-    """DISCORD_TOKEN: the bot's token (secret; only ``bot/main.py`` needs it)."""
+    """DISCORD_TOKEN: the bot's token (secret; only ``bot.adapter.main`` needs it)."""
     database_path: str = "santacruz.db"
     """DATABASE_PATH: the SQLite file holding games and moves (used unless DATABASE_URL is set)."""
     database_url: str = ""

@@ -323,7 +323,7 @@ async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discor
 
 
 def test_a_double_move_that_cannot_build_is_confirmed_first() -> None:
-    from bot.adapter.texts import needs_confirmation
+    from bot.adapter.views import needs_confirmation
 
     legal = ["ship 3", "double ship", "double river", "double road", "score birds"]
     view = {"you": {"build_sites": {"ship": [3], "river": [], "road": [7]}}}

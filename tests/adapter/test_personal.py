@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import aiosqlite
 import pytest_asyncio
 
-from bot.adapter.texts import esc
+from bot.adapter.words.common import esc
 from bot.host.settings import Settings
 from i18n import t, tn
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts

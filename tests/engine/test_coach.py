@@ -130,7 +130,11 @@ def test_the_points_now_and_the_card_reasons_agree_with_the_engine(advised: Advi
         seat = advice.seat
         for card in advice.hand:
             assert card.points == game.card_points(seat, card.card)
-            assert card.other_points == game.card_points(card.other, card.card)
+            others = [game.card_points(q, card.card) for q in range(game.n) if q != seat]
+            if card.other is None:  # the best other would score nothing: nobody is named
+                assert card.other_points == max(others) == 0
+            else:
+                assert card.other_points == game.card_points(card.other, card.card) == max(others) != 0
         for move in (advice.best, advice.runner_up):
             if move is None:
                 continue
@@ -146,6 +150,11 @@ def test_the_points_now_and_the_card_reasons_agree_with_the_engine(advised: Advi
             if scored is not None:
                 assert move.points_now == scored["points"] == delta[seat]
                 assert scored["other_points"] == delta[scored.number("other")]
+                checked += 1
+            alone = _reason(move, "card_score_alone")
+            if alone is not None:
+                assert move.points_now == alone["points"] == delta[seat]
+                assert max(delta[q] for q in range(game.n) if q != seat) == 0
                 checked += 1
             for r in move.reasons:
                 if r.code in ("card_gain", "card_loss") and r["chance"] == 100:

@@ -1,6 +1,7 @@
-"""Small things of issue 18 through the fake Discord and the real discord.py: a ``history id:`` too large for any
-game is refused in words (never "storage is not working"), and an interaction that reached the bot after Discord's
-3 s (10062 Unknown interaction) is one warning naming its command, without a traceback."""
+"""Input Discord lets through that the bot answers calmly, through the fake Discord and the real discord.py: a
+``history id:`` too large for any game is refused in words (never "storage is not working"), and an interaction
+that reached the bot after Discord's 3 s (10062 Unknown interaction) is one warning naming its command, without a
+traceback."""
 
 from __future__ import annotations
 

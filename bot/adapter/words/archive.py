@@ -1,16 +1,48 @@
-"""The words of players' history: ``/santacruz stats`` answers (with ``leaderboard:``, the leaderboard), in the reader's
-language, from the host's :class:`~bot.host.ratings.PlayerStats` and :class:`~bot.host.ratings.Leaderboard`.
+"""Finished games and players' history in words: ``/santacruz history`` (the list and one past game) and
+``/santacruz stats`` (a player's statistics, or with ``leaderboard:`` a page of the leaderboard).
 
-Names are escaped (no mention, no markdown); ratings show on the familiar scale of
-:func:`~bot.host.ratings.displayed` (a newcomer at 1000, never below 0), marked provisional during the first
-:data:`~bot.host.ratings.PROVISIONAL_GAMES` rated games, and the stats say in one line what a rating means.
+Ratings show on the familiar scale of :func:`~bot.host.ratings.displayed` (a newcomer at 1000, never below 0), marked
+provisional during the first :data:`~bot.host.ratings.PROVISIONAL_GAMES` rated games.
 """
 
 from __future__ import annotations
 
-from bot.adapter.texts import esc
+from collections.abc import Sequence
+
+from bot.adapter.words.common import esc, lines_text, timestamp
 from bot.host.ratings import PROVISIONAL_GAMES, BoardRow, Leaderboard, PlayerStats, provisional
+from bot.host.table import PastGame
 from i18n import t, tn
+
+
+def past_name(game: PastGame, seat: int, locale: str) -> str:
+    name = esc(game.names[seat])
+    return f"{name} {t('bot.history.computer', locale)}" if game.computers[seat] else name
+
+
+def history_text(games: Sequence[PastGame], links: Sequence[str | None], locale: str) -> str:
+    """The server's last finished games, newest first: number, date, scores, winner, link to the game-over post."""
+    if not games:
+        return t("bot.history.empty", locale)
+    lines = [t("bot.history.title", locale, count=len(games))]
+    for game, url in zip(games, links, strict=True):
+        scores = ", ".join(f"{past_name(game, s, locale)} {game.scores[s]}" for s in game.ranking)
+        line = t("bot.history.line", locale, id=game.game_id, date=timestamp(game.finished_at, "d"), scores=scores,
+                 winner=esc(game.winner))
+        lines.append(line + (f" · {t('bot.history.link', locale, url=url)}" if url else ""))
+    return lines_text(lines)
+
+
+def past_game_text(game: PastGame, url: str | None, locale: str) -> str:
+    """One past game: its number, date, winner, the ranking and a link to its game-over post."""
+    lines = [t("bot.history.game", locale, id=game.game_id, date=timestamp(game.finished_at, "f"),
+               winner=esc(game.winner))]
+    lines += [t("bot.history.rank", locale, rank=rank, name=past_name(game, seat, locale),
+                score=tn("game.points", game.scores[seat], locale))
+              for rank, seat in enumerate(game.ranking, start=1)]
+    if url:
+        lines.append(t("bot.history.link", locale, url=url))
+    return lines_text(lines)
 
 
 def _share(part: int, whole: int) -> str:
