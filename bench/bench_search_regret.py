@@ -10,8 +10,8 @@ best candidate's value minus the chosen one's (0: the best; rewards lie in [0, 1
 
 * ``greedy``: greedy's first choice (no search);
 * ``expert``: :func:`engine.ai.search` at ``--budget`` seconds (its racing), four seeds a position;
-* ``halving``: the same playouts allocated by sequential halving (Karnin, Koren & Somekh 2013; the fourth
-  attempt at a stronger player, ``engine/AI-RESEARCH.md``), four seeds a position.
+* ``halving``: the same playouts allocated by sequential halving (:func:`engine.ai.master.halving`, the master's
+  search in 2 and 3 players), four seeds a position.
 
 A match between two players costs hours; this measure takes minutes, but it only tells how well a search finds the
 move its own judgement prefers, not whether that judgement wins games (see ``engine/AI-RESEARCH.md``).
@@ -20,17 +20,16 @@ move its own judgement prefers, not whether that judgement wins games (see ``eng
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import random
 import statistics
-import time
 
 from engine import Game, new_game
 from engine.ai import search
 from engine.ai.determinize import determinize
-from engine.ai.expert import _playout, candidate_moves
+from engine.ai.expert import candidate_moves
 from engine.ai.greedy import greedy_move
+from engine.ai.master import halving, play_round
 from engine.ai.players import own_part
 from engine.moves import Move
 from engine.types import View
@@ -61,36 +60,8 @@ def candidates(view: View) -> list[Move]:
 
 def rewards_of_round(view: View, chosen: list[Move], rng: random.Random) -> list[float]:
     """Every candidate played in one determinization with one playout seed (common random numbers)."""
-    seat = own_part(view)["seat"]
     game = determinize(view, random.Random(rng.random()), keep_log=False)
-    playout_seed = rng.random()
-    out = []
-    for move in chosen:
-        g = game.clone()
-        g.apply(move)
-        out.append(_playout(g, seat, random.Random(playout_seed), view["round"] == 1, 1.0, 15.0))
-    return out
-
-
-def halving(view: View, chosen: list[Move], seed: int, budget: float) -> Move:
-    """Sequential halving: ceil(log2 K) equal phases of time; after each, the worse half by mean is dropped."""
-    start = time.perf_counter()
-    rng = random.Random(seed)
-    sums = [0.0] * len(chosen)
-    counts = [0] * len(chosen)
-    active = list(range(len(chosen)))
-    phases = math.ceil(math.log2(len(chosen)))
-    last = 0.0  # how long the last round took: the last phase starts no round that would end past the budget
-    for phase in range(phases):
-        end = start + budget * (phase + 1) / phases
-        while (now := time.perf_counter()) + (last if phase == phases - 1 else 0.0) < end:
-            for i, r in zip(active, rewards_of_round(view, [chosen[i] for i in active], rng), strict=True):
-                sums[i] += r
-                counts[i] += 1
-            last = time.perf_counter() - now
-        if all(counts[i] for i in active):
-            active = sorted(active, key=lambda i: -sums[i] / counts[i])[: max(1, math.ceil(len(active) / 2))]
-    return chosen[max(active, key=lambda i: sums[i] / counts[i] if counts[i] else 0.0)]
+    return play_round(game, own_part(view)["seat"], chosen, rng.random(), view["round"] == 1)
 
 
 def measure(job: tuple[Game, int, float]) -> tuple[float, list[float], list[float]] | None:
@@ -109,7 +80,7 @@ def measure(job: tuple[Game, int, float]) -> tuple[float, list[float], list[floa
     best = max(value.values())
     worst = min(value.values())
     expert = [best - value.get(search(view, seed=100 + s, budget=budget).move, worst) for s in range(SEEDS)]
-    halved = [best - value[str(halving(view, chosen, 100 + s, budget))] for s in range(SEEDS)]
+    halved = [best - value[halving(view, seed=100 + s, budget=budget).move] for s in range(SEEDS)]
     return best - value[str(chosen[0])], expert, halved
 
 

@@ -74,7 +74,7 @@ from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.pictures import Pictures
 from bot.host.ratings import BOARDS
-from bot.host.settings import Settings
+from bot.host.settings import AI_STRENGTHS, Settings
 from bot.host.table import MoveResult, TableInfo
 from bot.host.user_settings import MAX_REMINDER_HOURS
 from bot.host.workers import WorkerPool
@@ -107,7 +107,7 @@ def _undone(result: MoveResult, locale: str) -> str:
 
 CARD_CHOICES: Final = [_choice(f"game.card.{c}.one", c) for c in BUILDING_CARDS]
 KIND_CHOICES: Final = [_choice(f"game.card.{c}.short", c) for c in SINGLE_BUILDS]
-STRENGTH_CHOICES: Final = [_choice(f"commands.choice.strength.{s}", s) for s in ("random", "greedy", "expert")]
+STRENGTH_CHOICES: Final = [_choice(f"commands.choice.strength.{s}", s) for s in AI_STRENGTHS]
 LANGUAGE_CHOICES: Final = [Choice(name=texts.LANGUAGE_NAMES[lang], value=lang) for lang in LOCALES]
 TOPIC_CHOICES: Final = [_choice(f"rules.{topic}.title", topic) for topic in RULE_TOPICS]
 _BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.error.need_kind",

@@ -23,9 +23,10 @@ from typing import Final
 
 from dotenv.parser import parse_stream
 
+from engine.ai import STRENGTHS
 from i18n import LOCALES
 
-AI_STRENGTHS: Final = ("random", "greedy", "expert")
+AI_STRENGTHS: Final = STRENGTHS
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "hint_seconds", "busy_timeout",
                             "retry_seconds", "sweep_seconds", "lease_seconds", "lobby_days", "stale_days")
@@ -66,7 +67,7 @@ class Settings:
     away_hours: float = 48.0
     """AWAY_HOURS: after this long without a move, the opener may hand a seat to the computer."""
     ai_strength: str = "greedy"
-    """AI_STRENGTH: default strength of computer seats: random, greedy or expert."""
+    """AI_STRENGTH: default strength of computer seats: random, greedy, expert or master."""
     ai_seconds: float = 1.0
     """AI_SECONDS: thinking time budget of a computer player per move."""
     hint_seconds: float = 3.0

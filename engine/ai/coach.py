@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from engine.ai.determinize import determinize, unseen_cards
-from engine.ai.expert import search
 from engine.ai.greedy import move_values
+from engine.ai.master import master_search
 from engine.ai.players import mix_seed
 from engine.game import STATE_FIELDS, Game
 from engine.island import Island, default_island
@@ -230,16 +230,16 @@ class SearchOutcome(Protocol):
 
 
 class Searcher(Protocol):
-    """A search over a seat's view: :func:`engine.ai.expert.search` and the stronger ones after it."""
+    """A search over a seat's view: :func:`engine.ai.expert.search`, :func:`engine.ai.master.master_search`."""
 
     def __call__(self, view: View, *, seed: int = ..., budget: float | None = ..., iterations: int | None = ...,
                  island: Island | None = ...) -> SearchOutcome: ...
 
 
-STRONGEST: Searcher = search
-"""The strongest available player's search: the coach's default. A stronger player's search with the same
-keywords whose result has ``move``, ``playouts`` and ``stats`` (e.g. ``engine.ai.master.master_search``) takes
-its place in this one line."""
+STRONGEST: Searcher = master_search
+"""The strongest available player's search (the ``master`` strength's): the coach's default. A stronger player's
+search with the same keywords whose result has ``move``, ``playouts`` and ``stats`` takes its place in this one
+line."""
 
 
 # ---------------------------------------------------------------------- the advice

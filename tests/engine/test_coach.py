@@ -27,6 +27,7 @@ from engine.ai.coach import (
     advise,
 )
 from engine.ai.expert import search
+from engine.ai.master import master_search
 
 QUICK: dict[str, Any] = {"iterations": 24, "budget": None}
 """A small, deterministic search: every test's advice depends on the view and the seed only."""
@@ -234,8 +235,10 @@ def test_the_searcher_is_a_parameter_and_the_default_is_the_strongest() -> None:
     seat = game.to_move
     assert seat is not None
     view = game.view(seat)
-    assert STRONGEST is search
-    assert advise(view, seed=2, searcher=search, **QUICK) == advise(view, seed=2, **QUICK)
+    assert STRONGEST is master_search
+    assert advise(view, seed=2, searcher=master_search, **QUICK) == advise(view, seed=2, **QUICK)
+    expert = advise(view, seed=2, searcher=search, **QUICK)
+    assert expert.best.move in view["you"]["legal_moves"]
 
 
 def test_the_runner_up_is_explained_by_the_search_s_values(advised: Advised) -> None:

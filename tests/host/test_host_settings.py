@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.host.settings import Settings, SettingsError, parse_env
+from bot.host.settings import AI_STRENGTHS, Settings, SettingsError, parse_env
+from engine.ai import STRENGTHS
 
 
 def test_defaults() -> None:
@@ -29,6 +30,11 @@ def test_the_environment_wins_over_the_file(tmp_path: Path) -> None:
     assert "abc" not in repr(s)  # the token is never logged
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.database_path = "x"  # type: ignore[misc]
+
+
+def test_every_strength_is_a_setting_the_master_included() -> None:
+    assert AI_STRENGTHS == STRENGTHS and "master" in AI_STRENGTHS
+    assert Settings.load(env_file=None, environ={"AI_STRENGTH": "Master"}).ai_strength == "master"
 
 
 def test_a_missing_file_is_fine(tmp_path: Path) -> None:
