@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai.determinize import determinize
+from engine.ai.evaluation import Evaluation, evaluate
 from engine.ai.greedy import greedy_move, move_values
 from engine.ai.players import mix_seed, own_part
 from engine.game import Game
@@ -86,12 +87,19 @@ def _evaluate(game: Game, seat: int, margin_scale: float) -> float:
 
 
 def _playout(game: Game, seat: int, rng: random.Random, to_round_end: bool, noise: float,
-             margin_scale: float) -> float:
+             margin_scale: float, cut: tuple[int, Evaluation] | None = None) -> float:
+    """Noisy greedy play to the end of the round (``to_round_end``) or game, judged for ``seat``; with ``cut``
+    (moves, evaluation) stopped after that many moves (in the landing or play phase) and judged by the learned
+    evaluation (:mod:`engine.ai.evaluation`)."""
     start_round = game.round
+    moves = 0
     while game.phase != "over":
         if to_round_end and game.round != start_round:
             break
+        if cut is not None and moves >= cut[0] and game.phase in ("land", "play"):
+            return evaluate(game, seat, cut[1])
         game.apply(greedy_move(game, rng, noise=noise))
+        moves += 1
     return _evaluate(game, seat, margin_scale)
 
 

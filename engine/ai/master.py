@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.ai.determinize import determinize
+from engine.ai.evaluation import Evaluation, load_evaluation
 from engine.ai.expert import (
     ExpertPlayer,
     SearchResult,
@@ -43,28 +44,31 @@ HALVING_PLAYERS = (2, 3)
 
 
 def play_round(game: Game, seat: int, moves: Sequence[Move], playout_seed: float, to_round_end: bool, *,
-               stop: Callable[[], bool] = lambda: False) -> list[float]:
+               stop: Callable[[], bool] = lambda: False, cut: tuple[int, Evaluation] | None = None) -> list[float]:
     """Every move of ``moves`` played in ``game`` (one determinization), each followed by the same noisy greedy
     playout (common random numbers): ``seat``'s rewards in [0, 1], in the order of ``moves``. ``stop()`` is asked
-    after each playout; when it says so the list ends there (shorter than ``moves``)."""
+    after each playout; when it says so the list ends there (shorter than ``moves``). ``cut``: (moves, evaluation),
+    playouts stopped after that many moves and judged by the learned evaluation (:mod:`engine.ai.evaluation`)."""
     out: list[float] = []
     for move in moves:
         g = game.clone()
         g.apply(move)
-        out.append(_playout(g, seat, random.Random(playout_seed), to_round_end, 1.0, 15.0))
+        out.append(_playout(g, seat, random.Random(playout_seed), to_round_end, 1.0, 15.0, cut))
         if stop():
             break
     return out
 
 
 def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
-            island: Island | None = None, candidates: int = 7,
+            island: Island | None = None, candidates: int = 7, cut: int | None = None,
             clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """Sequential halving over the expert's candidates in ``view`` (a seat's view), whatever the player count.
 
     It stops at ``budget`` seconds by ``clock`` or at ``iterations`` playouts, whichever comes first (neither:
-    200 playouts); deterministic for a given ``seed`` when ``budget`` is ``None``.
+    200 playouts); deterministic for a given ``seed`` when ``budget`` is ``None``. ``cut``: playouts stop after
+    that many moves and are judged by the learned evaluation (:func:`engine.ai.evaluation.load_evaluation`).
     """
+    cutting = (cut, load_evaluation()) if cut is not None else None
     seat, only = seat_to_search(view)
     if only is not None:
         return SearchResult(only, 0, 0, {})
@@ -100,7 +104,8 @@ def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations
             if rounds:
                 game = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
             rounds += 1
-            got = play_round(game, seat, [chosen[i] for i in active], rng.random(), to_round_end, stop=out_of_time)
+            got = play_round(game, seat, [chosen[i] for i in active], rng.random(), to_round_end, stop=out_of_time,
+                             cut=cutting)
             playouts += len(got)
             if len(got) < len(active):  # cut by the deadline: keep the means comparable
                 stopped = True
