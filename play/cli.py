@@ -3,13 +3,14 @@
 ::
 
     santacruz demo [--players 3] [--seed 1] [--strength greedy] [--out demo-out] [--locale en]
-    santacruz play [--players 3] [--humans 1] [--strength greedy] [--seed N] [--locale en]
+    santacruz play [--players 3] [--humans 1] [--strength greedy] [--seed N] [--locale en] [--out play-out]
     santacruz replay FILE [--out replay-out] [--locale en]
 
 ``demo`` plays a whole game between computer players, prints the move log with the scores as it goes,
 and writes the board picture after every move, an animated GIF of the whole game and the game-over
-picture into a folder. ``play`` is a terminal game against computer players (or hot-seat), entering
-moves in the engine's notation with the legal moves listed. ``replay`` reads a game record exported with
+picture into a folder. ``play`` is a terminal game against computer players (or hot-seat): each turn writes the
+player's board picture into a folder and prints the board in words, the moves are listed in words and picked by
+number. ``replay`` reads a game record exported with
 ``/santacruz export`` (names, options, the deal without its seed, the moves) and writes the board picture
 after every move, the game-over picture and the animated replay (``replay.gif``) into a folder.
 """
@@ -27,8 +28,8 @@ from typing import Any, TextIO
 
 from engine import Game, IllegalMove, View, from_record, new_game, parse_move
 from engine.ai import STRENGTHS, choose_move
-from engine.ai.coach import DEFAULT_BUDGET, advise
-from i18n import LOCALES, describe_events, describe_move, illegal_text, t, tn
+from engine.ai.coach import DEFAULT_BUDGET, advise, cards_now
+from i18n import LOCALES, ask_move, describe_events, describe_move, illegal_text, t, tn
 from i18n.coach import advice_text
 
 GIF_WIDTH = 800
@@ -46,8 +47,10 @@ def _names(n: int, humans: int, locale: str) -> list[str]:
 
 
 def _scores_line(game: Game, locale: str) -> str:
+    """The scores in track order: "1. Computer 2: 12 points · 2. Player 1: 8 points"."""
     view = game.view(None)
-    parts = [f"{p['rank']}. {p['name']} {p['score']}" for p in sorted(view["players"], key=lambda p: p["rank"])]
+    parts = [t("cli.score_entry", locale, rank=p["rank"], name=p["name"], points=tn("game.points", p["score"], locale))
+             for p in sorted(view["players"], key=lambda p: p["rank"])]
     return t("cli.scores", locale, scores=" · ".join(parts))
 
 
@@ -107,13 +110,91 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
 # ---------------------------------------------------------------------------------------------- play
 
 
-def _show_turn(game: Game, seat: int, locale: str, stream: TextIO) -> None:
+def _tile_words(view: View, site: int, locale: str) -> list[str]:
+    """What building on ``site`` gives, as far as the seat sees it: the building, its points, resources, the fish
+    bonus, the bird chip; a face-down site's kind; the building beside which a shared build would stand."""
+    entry = next(s for s in view["board"]["sites"] if s["id"] == site)
+    tile = entry["tile"]
+    if tile is None:
+        words = [t("cli.play.site_face_down", locale, kind=t(f"game.site_kind.{entry['kind']}", locale))]
+    else:
+        words = [t(f"game.building.{tile['building']}.one", locale), tn("game.points", tile["points"], locale)]
+        words += [t(f"game.resource.{r}", locale) for r in tile["resources"]]
+        if tile["fish_bonus"]:
+            words.append(t("cli.play.fish_bonus", locale, bonus=tile["fish_bonus"]))
+        if tile["bird"]:
+            words.append(t("game.term.bird_chip.one", locale))
+    if entry["buildings"]:
+        owner = view["players"][entry["buildings"][0]["seat"]]["name"]
+        words.append(t("cli.play.beside", locale, player=owner))
+    return words
+
+
+def move_options(view: View, locale: str) -> list[tuple[str, str]]:
+    """The seat's legal moves, each with its words as the player reads them in the list (never the notation):
+    "Land on site 5 — Church · 2 points · Sugar · Bird chip", "Play the scoring card “Coast” — now 6 for you, 10
+    for Computer 2"."""
+    names = [p["name"] for p in view["players"]]
+    now = {c.card: c for c in cards_now(view)} if view["phase"] in ("land", "play") else {}
+    options = []
+    for move in view["you"]["legal_moves"]:
+        parsed = parse_move(move)
+        said = ask_move(parsed, locale, names).rstrip(" ?\u00a0\u202f")
+        if parsed.site is not None:
+            said += " — " + " · ".join(_tile_words(view, parsed.site, locale))
+        elif parsed.verb == "score" and parsed.card in now:
+            c = now[str(parsed.card)]
+            said += " — " + t("cli.play.score_now", locale, mine=tn("game.points", c.points, locale),
+                              theirs=tn("game.points", c.other_points, locale), player=names[c.other])
+        options.append((move, said))
+    return options
+
+
+def board_text(view: View, locale: str) -> list[str]:
+    """A compact board in words: per player (in turn order) the sites built on with their buildings, the resources
+    held, bird chips, scoring cards in hand and those played this round; then how many sites are still face down."""
+    by_seat: dict[int, list[str]] = {p["seat"]: [] for p in view["players"]}
+    for site in view["board"]["sites"]:
+        for b in site["buildings"]:
+            building = t(f"game.building.{b['type']}.one", locale)
+            by_seat[b["seat"]].append(f"{site['id']} {building}")
+    lines = [t("cli.play.board", locale)]
+    for seat in view["turn_order"]:
+        p = view["players"][seat]
+        parts = [t("cli.play.built", locale, sites=", ".join(by_seat[seat])) if by_seat[seat]
+                 else t("cli.play.nothing_built", locale)]
+        if p["resources"]:
+            parts.append(t("cli.play.resources", locale,
+                           resources=", ".join(t(f"game.resource.{r}", locale) for r in p["resources"])))
+        parts.append(tn("cli.play.chips", p["birds"], locale))
+        parts.append(tn("cli.play.in_hand", p["scoring_cards_in_hand"], locale))
+        if p["played_scoring_cards"]:
+            parts.append(t("cli.play.played", locale, cards=", ".join(
+                t(f"game.scoring.{c}.name", locale) for c in p["played_scoring_cards"])))
+        lines.append(f"  {p['name']}: " + " · ".join(parts))
+    hidden = sum(1 for s in view["board"]["sites"] if s["tile"] is None)
+    lines.append("  " + tn("cli.play.face_down", hidden, locale))
+    return lines
+
+
+def _show_turn(game: Game, seat: int, locale: str, stream: TextIO, pictures: Path | None) -> list[str]:
+    """Print the seat's turn (its board picture's path, the board in words, its hand, its moves numbered) and return
+    the moves in the listed order."""
     view = game.view(seat)
     me = view["players"][seat]
     you = view["you"]
     print(file=stream)
     print(t("cli.play.turn", locale, player=me["name"], round=view["round"],
             phase=t(f"game.phase.{view['phase']}", locale)), file=stream)
+    if pictures is not None:
+        from render import render_board
+
+        pictures.mkdir(parents=True, exist_ok=True)
+        path = pictures / "board.png"
+        path.write_bytes(render_board(view, locale=locale, personal=True))
+        print("  " + t("cli.play.picture", locale, path=str(path)), file=stream)
+    for line in board_text(view, locale):
+        print("  " + line, file=stream)
     print("  " + _scores_line(game, locale), file=stream)
     cards = ", ".join(f"{t(f'game.card.{k}.short', locale)} ×{v}" for k, v in me["building_cards"].items() if v)
     print("  " + t("cli.play.building_cards", locale, cards=cards or "—"), file=stream)
@@ -126,29 +207,24 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO) -> None:
     if view["pending"]:
         print("  " + tn("cli.play.pending", view["pending"]["builds_left"], locale,
                        card=t(f"game.card.{view['pending']['card']}.short", locale)), file=stream)
-    sites = {s["id"]: s for s in view["board"]["sites"]}
     print("  " + t("cli.play.legal", locale), file=stream)
-    for move in you["legal_moves"]:
-        site = parse_move(move).site
-        extra = ""
-        tile = sites[site]["tile"] if site is not None else None
-        if tile:
-            bits = [t(f"game.building.{tile['building']}.one", locale),
-                    tn("game.points", tile["points"], locale)]
-            bits += [t(f"game.resource.{r}", locale) for r in tile["resources"]]
-            extra = "  (" + " · ".join(bits) + ")"
-        elif site is not None:
-            extra = "  (" + t("cli.play.face_down", locale) + ")"
-        print(f"    {move}{extra}", file=stream)
+    options = move_options(view, locale)
+    for number, (_move, said) in enumerate(options, start=1):
+        print(f"  {number:>4}  {said}", file=stream)
+    return [move for move, _said in options]
 
 
 def run_play(players: int, humans: int, strength: str, seed: int, budget: float, locale: str,
              ask: Callable[[str], str] = input, stream: TextIO = sys.stdout, *,
-             hint_budget: float | None = DEFAULT_BUDGET, hint_iterations: int | None = None) -> Game:
+             hint_budget: float | None = DEFAULT_BUDGET, hint_iterations: int | None = None,
+             pictures: Path | None = None) -> Game:
     """A terminal game: ``humans`` hot-seat players (seats 0..humans-1) against computer players.
 
-    ``hint`` at the prompt prints the coach's advice for the player to move (:mod:`engine.ai.coach`), from
-    that player's view, thinking ``hint_budget`` seconds (or ``hint_iterations`` playouts).
+    Each turn shows the board in words and, with ``pictures`` (a folder), writes the player's own board picture
+    (legal sites flagged) there as ``board.png`` and names it. The moves are listed in words, numbered: the player
+    types a number (or the engine's notation). ``hint`` at the prompt prints the coach's advice for the player to
+    move (:mod:`engine.ai.coach`), from that player's view, thinking ``hint_budget`` seconds (or
+    ``hint_iterations`` playouts), and the numbers of its two moves in the list.
     """
     names = _names(players, humans, locale)
     game = new_game(names, seed)
@@ -164,9 +240,11 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
             if humans > 1 and last_human != seat:
                 ask(t("cli.play.hand_over", locale, player=game.names[seat]))
             last_human = seat
-            _show_turn(game, seat, locale, stream)
+            listed = _show_turn(game, seat, locale, stream, pictures)
             while True:
                 text = ask(t("cli.play.prompt", locale)).strip()
+                if text.isdigit() and 1 <= int(text) <= len(listed):
+                    text = listed[int(text) - 1]
                 if text in ("quit", "exit"):
                     print(t("cli.play.bye", locale), file=stream)
                     return game
@@ -177,7 +255,13 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
                     print(t("cli.play.thinking", locale), file=stream)
                     advice = advise(game.view(seat), seed=seed * 1000 + number, budget=hint_budget,
                                     iterations=hint_iterations)
-                    print(advice_text(advice, locale), file=stream)
+                    print(advice_text(advice, locale, notation=False), file=stream)
+                    best = listed.index(advice.best.move) + 1
+                    if advice.runner_up is not None:
+                        runner = listed.index(advice.runner_up.move) + 1
+                        print(t("cli.play.hint_pick", locale, best=best, runner=runner), file=stream)
+                    else:
+                        print(t("cli.play.hint_pick_only", locale, best=best), file=stream)
                     continue
                 try:
                     events = game.apply(text)
@@ -252,6 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--no-pictures", action="store_true", help="only print the log")
         else:
             p.add_argument("--humans", type=int, default=1, help="people at this keyboard (hot-seat)")
+            p.add_argument("--out", type=Path, default=Path("play-out"),
+                           help="folder for the board picture of each turn (board.png)")
+            p.add_argument("--no-pictures", action="store_true", help="no board picture, the board in words only")
     replay = sub.add_parser("replay", help="santacruz replay FILE: pictures and a GIF of an exported game")
     replay.add_argument("file", type=Path, help="a game record from /santacruz export")
     replay.add_argument("--out", type=Path, default=Path("replay-out"), help="folder for the pictures")
@@ -276,7 +363,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(t("cli.play.bad_humans", args.locale, players=args.players), file=sys.stderr)
         return 2
     try:
-        run_play(args.players, args.humans, args.strength, seed, args.budget, args.locale)
+        run_play(args.players, args.humans, args.strength, seed, args.budget, args.locale,
+                 pictures=None if args.no_pictures else args.out)
     except (EOFError, KeyboardInterrupt):
         print(file=sys.stderr)
     return 0

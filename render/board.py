@@ -9,7 +9,8 @@ Layers, in drawing order on a copy of the cached base (``render/base.py``):
 3. marks over the tiles: tiles revealed by the last move (dashed outline and a star), destroyed
    buildings (a cross), legal sites (a flag);
 4. every site's number on a badge, over everything else (bright on a legal site);
-5. header, last-move bar, personal strip, player panel, score-track markers.
+5. header, last-move bar, the scoring cards played this round, personal strip, player panel, score-track
+   markers.
 
 The picture is then quantized with the base's fixed palette and written as a PNG.
 """
@@ -25,7 +26,7 @@ from engine.types import View
 from i18n import normalize_locale
 from render import layer
 from render.base import get_base, tile_origin
-from render.chrome import paint_header, paint_last_move, paint_panel, paint_track, paint_you
+from render.chrome import paint_header, paint_last_move, paint_panel, paint_played, paint_track, paint_you
 from render.describe import LastMove, describe, legal_sites, other_moves
 from render.encode import encode
 from render.icons import icon
@@ -106,6 +107,7 @@ def compose_board(view: View, *, locale: str = "en", personal: bool = False,
     img = layer.compose(base.key, base.image, board_items(view, lay, theme, marks, last, legal))
     paint_header(img, lay, view, theme, locale, marks)
     paint_last_move(img, lay, last.sentences, theme, locale)
+    paint_played(img, lay, view, theme, locale, marks)
     if personal:
         paint_you(img, lay, view, theme, locale, len(legal), other_moves(view, locale))
     paint_panel(img, lay, view, theme, locale, marks, last.deltas)

@@ -15,13 +15,15 @@ from PIL import Image, ImageDraw
 
 from engine import BUILDING_CARDS
 from engine.types import PlayerView, View
-from i18n import t
+from i18n import t, tn
+from render import script
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import ascent, cap_height, font
-from render.icons import icon, marker, piece
+from render.icons import icon, marker, marker_width, piece
 from render.layout import (
     CARD_PAD,
     LINE_SPACING,
+    PLAYED_LINES,
     TRACK_ROWS,
     YOU_LINES,
     YOU_PAD,
@@ -60,6 +62,7 @@ def paint_static(img: Image.Image, lay: Layout, theme: Theme, locale: str, n_pla
     u = lay.unit
     r = round(10 * u)
     _rrect(img, lay.last_move, theme.card, r)
+    _rrect(img, lay.played, theme.card, r)
     if lay.you is not None:
         _rrect(img, lay.you, theme.card, r, outline=theme.legal, width=max(2, round(3 * u)))
     _paint_track_static(img, lay, theme, locale)
@@ -190,27 +193,47 @@ def paint_header(img: Image.Image, lay: Layout, view: View, theme: Theme, locale
     size = lay.line_size
     right = (f"{t('render.deck', locale, n=view.get('scoring_deck', 0))}  ·  "
              f"{t('render.chips_left', locale, n=view.get('bird_chips_left', 0))}")
+    if view.get("phase") == "over":  # what is left of the deck and the chips no longer matters: room for the winner
+        right = ""
     right, _ = fit(right, size, 0.62 * (x1 - x0), min_size=size)
     text(img, x1 - pad, cy, right, size, theme.muted, anchor="rm")
-    room = x1 - pad - text_width(right, size) - 24 * u - (x0 + pad)
+    room = x1 - pad - (text_width(right, size) + 24 * u if right else 0) - (x0 + pad)
     phase = view.get("phase", "play")
     below = f"{t('render.round', locale, n=view.get('round', 1))} · {t(f'render.phase.{phase}', locale)}"
     below, _ = fit(below, size, x1 - x0 - 2 * pad, "bold", min_size=size)
     text(img, x0 + pad, y0 + top_h + line / 2, below, size, theme.text, weight="bold", anchor="lm")
     seat = view.get("to_move")
-    if seat is None:
+    winner = view.get("winner")
+    if seat is None and winner is None:
         return
-    mover = view["players"][seat]["name"]
+    who = seat if seat is not None else winner
+    assert who is not None
+    player = view["players"][who]
     tsize = lay.name_size
     x = x0 + pad
-    m = marker(max(round(36 * u), round(tsize * 0.95)), theme.player(seat), theme.ink(seat), marks[seat], 0,
+    m = marker(max(round(36 * u), round(tsize * 0.95)), theme.player(who), theme.ink(who), marks[who], 0,
                theme.lap_ring)
-    tri = icon("turn", round(26 * u), theme)
+    tri = icon("turn" if seat is not None else "tick", round(26 * u), theme)
     paste(img, tri, x, cy - tri.height / 2)
     paste(img, m, x + 30 * u, cy - m.height / 2)
     tx = x + 30 * u + m.width + 10 * u
-    label, lsize = turn_label(mover, locale, tsize, x0 + pad + room - tx)
+    if seat is not None:
+        label, lsize = turn_label(player["name"], locale, tsize, x0 + pad + room - tx)
+    else:
+        label, lsize = winner_label(player["name"], player["score"], locale, tsize, x0 + pad + room - tx)
     text(img, tx, cy, label, lsize, theme.text, weight="bold", anchor="lm")
+
+
+def winner_label(name: str, score: int, locale: str, size: int, width: float) -> tuple[str, int]:
+    """Who won, in the header of the game over's board: "Fuchs wins with 87 points!" where it fits ``width`` whole
+    (bold, at ``size``), else the name alone (the tick before it and the card's "#1" say the rest), cut only if the
+    name itself is too long."""
+    label, fitted = "", size
+    for said in (t("render.over.winner", locale, name=name, count=score), name):
+        label, fitted = fit(said, size, width, "bold", min_size=size)
+        if label == said:
+            break
+    return label, fitted
 
 
 def turn_label(name: str, locale: str, size: int, width: float) -> tuple[str, int]:
@@ -238,6 +261,52 @@ def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: 
     lines = _cut(wrap(body, size, x1 - tx - 14 * u), max_lines, size, x1 - tx - 14 * u)
     for i, line in enumerate(lines):
         words(img, tx, y0 + 12 * u + i * size * LINE_SPACING + ascent(size), line, size, theme.text)
+
+
+def paint_played(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str, marks: list[str]) -> None:
+    """The scoring cards played this round, each player's after their marker ("Ⓐ Coast, Gold  Ⓑ Volcano eruption"),
+    the eruption card in the colour of losses so that whether it is out shows at a glance; at the last move's size,
+    on :data:`render.layout.PLAYED_LINES` lines, ending in "…" where a long round's cards do not fit."""
+    u = lay.unit
+    x0, y0, x1, _y1 = lay.played
+    size = lay.line_size
+    label = t("render.played.title", locale)
+    lx = x0 + 14 * u
+    top = y0 + 10 * u + ascent(size)
+    words(img, lx, top, label, size, theme.muted, weight="bold")
+    start = lx + text_width(label, size, "bold") + 12 * u
+    right = x1 - 14 * u
+    space = text_width(" ", size)
+    tokens: list[tuple[int | None, str, RGB]] = []  # (a seat's marker, or None: a word), the word, its colour
+    for player in view.get("turn_order") or range(len(view["players"])):
+        cards = view["players"][player].get("played_scoring_cards", [])
+        for i, card in enumerate(cards):
+            colour = theme.bad if card == "eruption" else theme.text
+            name = t(f"game.scoring.{card}.name", locale) + ("," if i < len(cards) - 1 else "")
+            for j, word in enumerate(name.split(" ")):
+                tokens.append((player if i == 0 and j == 0 else None, word, colour))
+    if not tokens:
+        tokens = [(None, word, theme.muted) for word in t("render.played.none", locale).split(" ")]
+    disc = round(size * 1.05)
+    x, line = start, 0
+    for seat, word, colour in tokens:
+        lead = disc + 8 * u if seat is not None else 0.0
+        gap = 24 * u if seat is not None and x > start else 0.0
+        width = gap + lead + text_width(word, size)
+        if x > start and x + width > right:  # the next line, or "…" where there is none
+            if line + 1 >= PLAYED_LINES:
+                text(img, min(x, right - text_width("…", size)), top + line * size * LINE_SPACING, "…", size,
+                     theme.muted, anchor="ls")
+                return
+            x, line, gap = x0 + 14 * u, line + 1, 0.0
+        y = top + line * size * LINE_SPACING
+        x += gap
+        if seat is not None:
+            m = marker(disc, theme.player(seat), theme.ink(seat), marks[seat], 0, theme.lap_ring)
+            paste(img, m, x, y - cap_height(size) / 2 - m.height / 2)
+            x += lead
+        text(img, x, y, word, size, colour, anchor="ls")
+        x += text_width(word, size) + space
 
 
 def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int | str, size: int, colour: RGB,
@@ -310,24 +379,24 @@ def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: st
                         outline=theme.last_move if active else theme.card_edge,
                         width=max(2, round(4 * u)) if active else max(1, round(1.5 * u)))
     pad = CARD_PAD * u
-    # row 1: marker, name, score
+    # row 1: marker and name, the whole width
     m = marker(round(44 * u), theme.player(seat), theme.ink(seat), mark, 0, theme.lap_ring)
     paste(img, m, pad, pad)
     cy = pad + 22 * u
-    label = str(score)
-    ssize = round(42 * u)
-    text(img, W - pad, cy, label, ssize, theme.text, weight="bold", anchor="rm")
-    right = W - pad - text_width(label, ssize, "bold") - 10 * u
     nx = pad + m.width + 10 * u
-    name, nsize = fit(pname, name_size, right - nx, "bold", min_size=name_size)
-    text(img, nx, cy, name, nsize, theme.text, weight="bold", anchor="lm")
-    # row 2: rank, laps, turn and share tags (the move's points go on the right, drawn per picture)
+    name, nsize = fit(pname, name_size, W - pad - nx, "bold", min_size=name_size)
+    top = script.bbox(name, nsize, "bold", "lm")[1]  # a script taller than the marker (Arabic) stays inside
+    text(img, nx, max(cy, 2 - top), name, nsize, theme.text, weight="bold", anchor="lm")
+    # row 2: score, rank, laps, turn and share tags (the move's points go on the right, drawn per picture)
     cy = geo.rank_y
     small = geo.count_size
+    label = str(score)
+    text(img, pad, cy, label, geo.score_size, theme.text, weight="bold", anchor="lm")
+    x = pad + text_width(label, geo.score_size, "bold") + 12 * u
     label = t("render.rank", locale, rank=rank)
-    text(img, pad, cy, label, small, theme.last_move if rank == 1 else theme.text, weight="bold", anchor="lm")
+    text(img, x, cy, label, small, theme.last_move if rank == 1 else theme.muted, weight="bold", anchor="lm")
     beside_rank = geo.tags_y == geo.rank_y  # else the tags have a line of their own, the card's width
-    x = pad + text_width(label, small, "bold") + 10 * u if beside_rank else pad
+    x = x + text_width(label, small, "bold") + 10 * u if beside_rank else pad
     cy = geo.tags_y
     limit = W - pad - (text_width("+88", small, "bold") + 8 * u if beside_rank else 0)  # room for the points
     tags = []  # most telling first: the share right is shown nowhere else, the card's light says who moves
@@ -386,16 +455,22 @@ def paint_track(img: Image.Image, lay: Layout, view: View, theme: Theme, marks: 
         n = len(group)
         if n <= 2:  # in the band below the number
             top, h = cy0 + number_h, cy1 - cy0 - number_h
-            size = round(min(w / n, h) * 0.9)
-            spots = [(0.5, 0.5)] if n == 1 else [(0.27, 0.5), (0.73, 0.5)]
+            room = min(w / n, h) * 0.92
+            spots = [(0.5, 0.5)] if n == 1 else [(0.25, 0.5), (0.75, 0.5)]
         else:
             top, h = cy0, cy1 - cy0
-            size = round(min(w, h) * 0.46)
-            spots = [(0.3, 0.3), (0.7, 0.3), (0.3, 0.75), (0.7, 0.75)]
+            room = min(w, h) * 0.48
+            spots = [(0.25, 0.26), (0.75, 0.26), (0.25, 0.75), (0.75, 0.75)]
         for p, (fx, fy) in reversed(list(zip(group, spots, strict=False))):
             seat = p["seat"]
-            m = marker(size, theme.player(seat), theme.ink(seat), marks[seat], int(p.get("laps", 0)), theme.lap_ring)
-            paste(img, m, cx0 + fx * w - m.width / 2, top + fy * h - m.height / 2)
+            laps = int(p.get("laps", 0))
+            size = max(4, int(room))
+            while size > 4 and marker_width(size, laps) > room:  # the rings inside the cell too
+                size -= 1
+            m = marker(size, theme.player(seat), theme.ink(seat), marks[seat], laps, theme.lap_ring)
+            x = min(max(cx0, cx0 + fx * w - m.width / 2), cx1 - m.width)
+            y = min(max(top, top + fy * h - m.height / 2), cy1 - m.height)
+            paste(img, m, x, y)
 
 
 def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: str, n_sites: int,
@@ -421,6 +496,9 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     cards = [t(f"game.scoring.{c}.name", locale) for c in you.get("scoring_cards", [])]
     chips = you.get("bird_chips", [])
     held = t("render.you.cards", locale, cards=", ".join(cards) if cards else t("render.you.none", locale))
+    over = view.get("phase") == "over"
+    if over:  # no cards and no flags any more: the seat's place, against the winner's
+        held = _result_words(view, seat, locale)
     birds = t("render.you.chips", locale, chips=", ".join(str(c) for c in chips) if chips
               else t("render.you.none", locale))
     tx = x0 + pad + text_width(title, size, "bold") + 10 * u
@@ -438,6 +516,8 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     words(img, tx, top, lines[0], size, theme.text)
     for i, line in enumerate(lines[1:], start=1):
         words(img, x0 + pad, top + i * step, line, size, theme.text)
+    if over:
+        return
     mover = view.get("to_move")
     if mover != seat:
         said = t("render.you.wait", locale, name=view["players"][mover]["name"]) if isinstance(mover, int) else ""
@@ -455,6 +535,18 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     lx = x0 + pad + flag.width + 8 * u
     for i, line in enumerate(_cut(wrap(said, size, x1 - pad - lx), YOU_LINES - len(lines), size, x1 - pad - lx)):
         words(img, lx, y + i * step, line, size, theme.text)
+
+
+def _result_words(view: View, seat: int, locale: str) -> str:
+    """The seat's place and points at the game's end, and the winner's."""
+    players = view["players"]
+    me = players[seat]
+    points = tn("game.points", me["score"], locale)
+    if me["rank"] == 1:
+        return t("render.you.won", locale, points=points)
+    best = players[view["ranking"][0]]
+    return t("render.you.placed", locale, rank=me["rank"], n=len(players), points=points, winner=best["name"],
+             winner_points=tn("game.points", best["score"], locale))
 
 
 def _cut(lines: list[str], most: int, size: int, width: float) -> list[str]:

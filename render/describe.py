@@ -78,8 +78,19 @@ def describe(view: View, locale: str) -> LastMove:
     out.sentences = describe_events(view["events"], locale, names, short=True)
     first = view["to_move"]
     if not out.sentences and not view["log"] and first is not None:
-        out.sentences.append(t("render.ev.start", locale, name=names[first]))
+        out.sentences.append(start_words(view, locale))
     return out
+
+
+def start_words(view: View, locale: str) -> str:
+    """The first picture's words, in the rules' terms: the start player; in a drafted game, who chooses a set first
+    and that the last to take one becomes the start player (the turn order the channel names begins with them)."""
+    names = names_of(view)
+    start = names[view["turn_order"][0]]
+    first = view["to_move"]
+    if view["phase"] == "choose_set" and first is not None:
+        return t("render.ev.start_draft", locale, name=names[first], start=start)
+    return t("render.ev.start", locale, name=start)
 
 
 def other_moves(view: View, locale: str) -> list[str]:

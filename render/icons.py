@@ -211,14 +211,26 @@ def piece(building: str, size: int, color: RGB, ink: RGB, mark: str) -> Image.Im
 
 
 @lru_cache(maxsize=64)
+def lap_ring(size: int) -> int:
+    """The width of one 50-point ring around a marker of ``size`` pixels."""
+    return max(1, round(size * 0.07))
+
+
+def marker_width(size: int, laps: int) -> int:
+    """The width (and height) of :func:`marker`'s sprite: the disc and its rings (three at most)."""
+    return size + 2 * lap_ring(size) * max(0, min(laps, 3))
+
+
 def marker(size: int, color: RGB, ink: RGB, mark: str, laps: int, lap_color: RGB) -> Image.Image:
-    """A score-track marker: a disc in the player's colour with the letter; a ring per 50-point lap."""
-    pad = 3 * max(0, min(laps, 3))
+    """A score-track marker: a disc in the player's colour with the letter; a ring per 50-point lap (three at most),
+    as wide as :func:`lap_ring` says, so that the sprite is :func:`marker_width` wide."""
+    ring = lap_ring(size)
+    pad = ring * max(0, min(laps, 3))
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         full = (size + 2 * pad) * k
         for i in range(min(laps, 3)):
-            inset = i * 3 * k
+            inset = i * ring * k
             d.ellipse([inset, inset, full - inset - 1, full - inset - 1], fill=lap_color, outline=DARK, width=k)
         o = pad * k
         edge = WHITE if sum(color) < 240 else DARK  # a dark disc keeps its edge on dark panels
@@ -229,4 +241,4 @@ def marker(size: int, color: RGB, ink: RGB, mark: str, laps: int, lap_color: RGB
     return sprite(size + 2 * pad, size + 2 * pad, paint)
 
 
-__all__ = ["ICONS", "SS", "icon", "marker", "paint_icon", "paint_piece", "piece"]
+__all__ = ["ICONS", "SS", "icon", "lap_ring", "marker", "marker_width", "paint_icon", "paint_piece", "piece"]

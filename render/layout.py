@@ -33,6 +33,8 @@ LINE_SPACING = 1.3
 """Distance between lines of text, in font sizes."""
 TILE_FILL = 0.62
 """Tile height as a share of the median distance between neighbouring sites."""
+PLAYED_LINES = 3
+"""Lines of the scoring cards played this round, at the last move's size."""
 YOU_LINES = 4
 """Lines of the personal strip (a DM's own cards, bird chips and what its flags mean), at the last move's size."""
 YOU_PAD = 12
@@ -101,6 +103,8 @@ class CardGeometry:
     row_h: int
     count_size: int
     """Font size of the counts, the rank, the tags and the points (bold)."""
+    score_size: int
+    """Font size of the score (bold), first on the rank line: the name has the first line to itself."""
     icon_size: int
     height: int
     """The card's height."""
@@ -117,6 +121,8 @@ class Layout:
     header: Rect
     board: Rect
     last_move: Rect
+    played: Rect
+    """The scoring cards played this round, by whom (three lines at the last move's size: a whole round's nine)."""
     panel: Rect
     track: Rect
     you: Rect | None
@@ -183,6 +189,8 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     y = board_rect[3] + round(6 * u)
     last_move = (m, y, W - m, y + round(20 * u + 2 * LINE_SPACING * line_size))
     y = last_move[3] + round(8 * u)
+    played = (m, y, W - m, y + round(20 * u + PLAYED_LINES * LINE_SPACING * line_size))
+    y = played[3] + round(8 * u)
     you: Rect | None = None
     if personal:
         you = (m, y, W - m, y + round(2 * YOU_PAD * u + YOU_LINES * LINE_SPACING * line_size))
@@ -199,7 +207,7 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     height = track[3] + m
     centers = {sid: (ox + p[0] * scale, oy + p[1] * scale) for sid, p in pos.items()}
     return Layout(width=W, height=height, unit=u, header=(0, 0, W, header_h), board=board_rect,
-                  last_move=last_move, panel=panel, track=track, you=you, scale=scale, offset=(ox, oy),
+                  last_move=last_move, played=played, panel=panel, track=track, you=you, scale=scale, offset=(ox, oy),
                   tile_w=tile_w, tile_h=tile_h, centers=centers, cards=cards, name_size=name_size,
                   line_size=line_size, number_size=number_size, card=card)
 
@@ -229,9 +237,11 @@ RESOURCE_COUNT = 5
 
 
 def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
-    """The lines of a panel card ``width`` pixels wide: the name and score, the rank line, then the icon rows (three
-    where the buildings and the hand share a row, else four)."""
+    """The lines of a panel card ``width`` pixels wide: the name (the whole line after the marker, so that a name is
+    cut only where the card has no room for it), the score and the rank, then the icon rows (three where the buildings
+    and the hand share a row, else four)."""
     count = max(round(26 * u), theme.phone_size(theme.phone_line, "bold"))
+    score = max(round(42 * u), count)
     isz = round(count * 1.2)
     row_w = width - 2 * CARD_PAD * u
 
@@ -244,8 +254,9 @@ def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
     rows: tuple[tuple[str, ...], ...] = (("supply", "hand"),) if together else (("supply",), ("hand",))
     rows += (("cards",), ("resources",))
     pad = CARD_PAD * u
-    rank_y = round(pad + 44 * u + 6 * u + count * 0.6)
-    beside = row_w - text_width("#4", count, "bold") - text_width("+88", count, "bold") - 36 * u
+    rank_y = round(pad + 44 * u + 6 * u + max(count, score) * 0.6)
+    beside = (row_w - text_width("888", score, "bold") - text_width("#4", count, "bold")
+              - text_width("+88", count, "bold") - 46 * u)
     tags = max(text_width(t("render.to_move_short", lang), count, "bold") + 10 * u
                + text_width(t("render.can_share", lang), count, "bold") for lang in LOCALES)
     tags_y = rank_y if tags <= beside else rank_y + round(count * 1.25)
@@ -254,4 +265,4 @@ def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
     row_ys = tuple(first + row_h * i + row_h // 2 for i in range(len(rows)))
     height = first + row_h * len(rows) + round(pad)
     return CardGeometry(rows=rows, rank_y=rank_y, tags_y=tags_y, row_ys=row_ys, row_h=row_h, count_size=count,
-                        icon_size=isz, height=height)
+                        score_size=score, icon_size=isz, height=height)

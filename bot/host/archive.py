@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from bot.host.errors import STATS_REFUSAL, HostError, storage_refusal
 from bot.host.games import GameFactory
+from bot.host.history_store import TurnSpeed
 from bot.host.model import GameRow, effective_moves
 from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, player_stats
 from bot.host.stores import GameStore
@@ -110,6 +111,12 @@ class Archive:
             results, ratings, history = await self.store.player_history(guild_id, user_id)
         line = next((history[pool] for pool in POOLS if history.get(pool)), [])
         return player_stats(user_id, results, ratings, line)
+
+    async def turn_speed(self, guild_id: int | None, user_id: int) -> TurnSpeed:
+        """How fast a person ends their turns in a server: the median and the 90th percentile of the turns they
+        ended themselves (:mod:`bot.host.turn_times`)."""
+        with storage_refusal(STATS_REFUSAL, "reading the turn times of a player"):
+            return await self.store.turn_speed(guild_id, user_id)
 
     async def leaderboard(self, guild_id: int, user_id: int, by: str = "rating", page: int = 0) -> Leaderboard:
         """One page of a server's leaderboard by ``rating``, ``wins`` or ``games``, with the caller's own row."""

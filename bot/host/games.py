@@ -340,7 +340,7 @@ class Games:
                 table.id = await self.store.insert_game(
                     channel_id=table.channel_id, guild_id=table.guild_id, opener_id=table.opener_id,
                     seats=table.seats_json(), options=table.options.to_dict(), seed=table.seed, status=table.status,
-                    locale=table.options.locale, now=table.created_at, timers=timers)
+                    locale=table.options.locale, now=table.created_at, timers=timers, parent_id=table.parent_id)
         except ChannelBusy:
             raise HostError("host.error.game_exists") from None
         self.tables[table.channel_id] = table
@@ -382,7 +382,7 @@ class Games:
             id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
             seats=stored_seats(row.seats), options=stored_options(row.options),
             seed=row.seed, status=row.status, created_at=row.created_at, last_move_at=row.last_move_at,
-            next_reminder_at=row.next_reminder_at, version=row.version, log=log)
+            next_reminder_at=row.next_reminder_at, version=row.version, log=log, parent_id=row.parent_id)
         if row.state is not None or table.log or row.status == "running":
             table.game = await self._rebuild(table, row.state)
         return table

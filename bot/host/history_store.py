@@ -5,8 +5,12 @@ connection, inside the store's transaction for writes, so that a game's results,
 are ONE transaction (:func:`write_results` runs inside ``append_move``), and a rating is read and updated under
 that transaction's lock (two games ending together in one server never lose an update).
 
+How fast people move is kept apart: :data:`TURN_TIMES_TABLE`, one row per turn a person ended themselves (written
+with the move, :mod:`bot.host.turn_times`), read as a :class:`TurnSpeed` by :func:`turn_speed`.
+
 Every query the commands run is served by an index: ``results_by_user`` (a person's stats), ``ratings_board``
-and ``standings_by_*`` (a leaderboard page and the count of the rows ahead of the caller's).
+and ``standings_by_*`` (a leaderboard page and the count of the rows ahead of the caller's), ``turn_times_of_player``
+(a person's turn speed).
 """
 
 from __future__ import annotations
@@ -70,7 +74,7 @@ async def write_results(db: Sql, results: Sequence[SeatResult], now: float) -> N
     if any(r.hints for r in results):
         return  # players could ask the coach: neither standings nor ratings
     guild = people[0].guild_id
-    for r in people:
+    for r in (r for r in people if not r.taken_over):  # a seat taken over is counted apart
         await db.execute(
             "INSERT INTO standings (guild_id, user_id, name, games, wins, updated_at) VALUES (?, ?, ?, 1, ?, ?)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, games = standings.games + 1,"
@@ -107,13 +111,22 @@ async def _rating(db: Sql, guild: int, pool: str, user_id: int | None) -> Rating
 
 async def results_of(db: Sql, guild: int, user_id: int) -> list[dict[str, Any]]:
     """A person's results in a server, oldest first (``scoring_cards`` decoded; ``hints``: the game had hints on,
-    read from its options in ``games``, whose row the result names)."""
+    read from its options in ``games``, whose row the result names; ``taken_over``: they took the seat over, read
+    from its seats)."""
     rows = await db.fetch(
         "SELECT r.game_id, r.seat, r.name, r.score, r.rank, r.players, r.with_computers, r.scoring_cards,"
-        " r.bird_chips, r.finished_at, g.options FROM results r LEFT JOIN games g ON g.id = r.game_id"
+        " r.bird_chips, r.finished_at, g.options, g.seats FROM results r LEFT JOIN games g ON g.id = r.game_id"
         " WHERE r.guild_id = ? AND r.user_id = ? ORDER BY r.finished_at, r.game_id", guild, user_id)
-    return [{**{k: v for k, v in row.items() if k != "options"}, "scoring_cards": json.loads(row["scoring_cards"]),
-             "hints": _hints_on(row["options"])} for row in rows]
+    return [{**{k: v for k, v in row.items() if k not in ("options", "seats")},
+             "scoring_cards": json.loads(row["scoring_cards"]), "hints": _hints_on(row["options"]),
+             "taken_over": _taken_over(row["seats"], int(row["seat"]))} for row in rows]
+
+
+def _taken_over(seats: str | None, seat: int) -> bool:
+    """Whether a game's stored seats (JSON) say that ``seat`` was taken over (someone played it before)."""
+    data = _readable(seats)
+    return isinstance(data, list) and 0 <= seat < len(data) and isinstance(data[seat], dict) \
+        and bool(data[seat].get("former"))
 
 
 def _hints_on(options: str | None) -> bool:
@@ -201,10 +214,10 @@ def _board_row(place: int, row: Mapping[str, Any]) -> BoardRow:
 async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> Forgotten:
     """Forget a person everywhere but in the games they still sit in (a lobby or a running game).
 
-    Deleted: their results, standings, ratings and rating history. Renamed ``former_player[game's locale]``: their
-    seats and their name in the saved state of every game no longer open (over, abandoned, damaged), and in the
-    posts such a game still owes. Emptied: the payload of every delivery already sent (a post or a DM) that was
-    for them, of one of their games, or carries one of their names or their id. Kept: their moves (so the
+    Deleted: their results, standings, ratings, rating history and turns' times. Renamed ``former_player[game's
+    locale]``: their seats and their name in the saved state of every game no longer open (over, abandoned, damaged),
+    and in the posts such a game still owes. Emptied: the payload of every delivery already sent (a post or a DM)
+    that was for them, of one of their games, or carries one of their names or their id. Kept: their moves (so the
     others' histories stay whole), their language and settings, and the games they still sit in."""
     names = {str(r["name"]) for r in await db.fetch(
         "SELECT name FROM results WHERE user_id = ? UNION SELECT name FROM standings WHERE user_id = ?",
@@ -213,6 +226,7 @@ async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> For
     ratings = await db.execute("DELETE FROM ratings WHERE user_id = ?", user_id)
     history = await db.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM standings WHERE user_id = ?", user_id)
+    await db.execute("DELETE FROM turn_times WHERE user_id = ?", user_id)
     renamed = 0
     game_ids: list[int] = []
     games = await db.fetch("SELECT id, seats, locale, status, state FROM games WHERE seats LIKE ?",
@@ -220,13 +234,19 @@ async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> For
     for game in games:
         seats = json.loads(game["seats"])
         mine = [i for i, s in enumerate(seats) if s.get("user_id") == user_id]
-        if not mine:
+        name = former_player.get(str(game["locale"]), former_player["en"])
+        left = [f for s in seats for f in s.get("former", ()) if f.get("user_id") == user_id]
+        if not mine and not left:
             continue  # another id that starts with the same digits
         game_ids.append(int(game["id"]))
         names.update(str(seats[i].get("name", "")) for i in mine)
-        if game["status"] in _OPEN:
+        names.update(str(f.get("name", "")) for f in left)
+        for f in left:  # a seat they left to someone new: they sit there no longer, in a game open or not
+            f["name"] = name
+        if left and (mine == [] or game["status"] in _OPEN):
+            await db.execute("UPDATE games SET seats = ? WHERE id = ?", _dumps(seats), game["id"])
+        if game["status"] in _OPEN or not mine:
             continue  # a game they still sit in keeps their name while it runs
-        name = former_player.get(str(game["locale"]), former_player["en"])
         own = {str(seats[i].get("name", "")) for i in mine} - {str(s.get("name", "")) for s in seats
                                                                  if s.get("user_id") != user_id}
         for i in mine:
@@ -304,3 +324,68 @@ async def _scrub_sent(db: Sql, user_id: int, names: set[str], game_ids: Sequence
         scrubbed += await db.execute(f"UPDATE deliveries SET payload = ? WHERE done_at IS NOT NULL AND payload <> ?"
                                      f" AND game_id IN ({', '.join('?' * len(chunk))})", _EMPTY, _EMPTY, *chunk)
     return scrubbed
+
+
+# ---------------------------------------------------------------------- how fast people move
+
+
+TURN_TIMES_TABLE: Final = (
+    """CREATE TABLE turn_times (
+        game_id  INTEGER NOT NULL,
+        seq      INTEGER NOT NULL,
+        guild_id INTEGER,
+        user_id  INTEGER NOT NULL,
+        seconds  REAL NOT NULL,
+        moved_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+    "CREATE INDEX turn_times_of_player ON turn_times (guild_id, user_id, seconds)",
+    "CREATE INDEX turn_times_by_user ON turn_times (user_id)",
+)
+"""Schema step of both stores: one row per turn a person ended themselves; the index serves the percentiles."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSpeed:
+    """A person's turns on a server: how many were measured, and the median and 90th percentile in seconds
+    (``None`` without any)."""
+
+    turns: int
+    median: float | None
+    p90: float | None
+
+
+def percentile(ordered: Sequence[float], share: float) -> float:
+    """The ``share`` quantile of sorted values, linear between the nearest two (the usual definition, numpy's
+    default)."""
+    at = share * (len(ordered) - 1)
+    low = int(at)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
+
+
+async def turn_speed(db: Sql, guild_id: int | None, user_id: int) -> TurnSpeed:
+    """A person's measured turns on a server (``guild_id``; ``None``: games outside servers): their count, median
+    and 90th percentile. The index ``turn_times_of_player`` serves the count and each value read at its rank, so a
+    person with many turns costs a few index steps, not a sort."""
+    where = "guild_id IS NULL" if guild_id is None else "guild_id = ?"
+    params: tuple[int, ...] = (user_id,) if guild_id is None else (guild_id, user_id)
+    rows = await db.fetch(f"SELECT COUNT(*) AS n FROM turn_times WHERE {where} AND user_id = ?", *params)
+    count = int(rows[0]["n"])
+    if not count:
+        return TurnSpeed(0, None, None)
+
+    async def ranked(shares: tuple[float, ...]) -> list[float]:
+        """The ``shares`` quantiles, each from the one or two values around its rank."""
+        values = []
+        for share in shares:
+            at = share * (count - 1)
+            low = int(at)
+            pair = await db.fetch(f"SELECT seconds FROM turn_times WHERE {where} AND user_id = ?"
+                                  " ORDER BY seconds LIMIT 2 OFFSET ?", *params, low)
+            near = [float(r["seconds"]) for r in pair]
+            values.append(percentile(near, at - low) if len(near) == 2 else near[0])
+        return values
+
+    median, p90 = await ranked((0.5, 0.9))
+    return TurnSpeed(count, median, p90)

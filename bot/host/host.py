@@ -1,10 +1,10 @@
 """The host: every decision about Santa Cruz games in channels. It knows nothing of Discord.
 
-:class:`Host` is the facade the adapter uses: it builds the host's parts and hands each call to the part that decides
-it (see README's layout), each an attribute named after its module: ``games`` (the games in memory, their locks, the
-one write path), ``lobby``, ``playing`` (``bot.host.play``), ``computers`` (and leases), ``reminders``, ``deadlines``,
-``vacations``, ``stale`` (``bot.host.idle_tables``: idle tables and gone channels; the attribute keeps its documented
-name), ``outbox``, ``archive`` and ``people`` (languages, own settings, forget-me); ``schedule``
+:class:`Host` is the facade the adapter uses: it builds the host's parts and hands each call to the part that decides it
+(see README's layout), each an attribute named after its module: ``games`` (the games in memory, their locks, the one
+write path), ``lobby``, ``playing`` (``bot.host.play``), ``computers`` (and leases), ``reminders``, ``deadlines``,
+``vacations``, ``takeovers``, ``stale`` (``bot.host.idle_tables``: idle tables and gone channels; the attribute keeps
+its documented name), ``outbox``, ``archive`` and ``people`` (languages, own settings, forget-me); ``schedule``
 (``bot.host.timers``) runs the timers of them all. The parts take ``Games``, the schedule and each other, never the
 host.
 
@@ -25,7 +25,8 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
 
     # lobby (one open game per channel); opener-only actions also accept can_manage=True
     await host.open(channel_id, guild_id, user_id, name, *, draft=False, locale=None,
-                    computers=0, strength=None) -> TableInfo
+                    computers=0, strength=None, parent_id=None) -> TableInfo  # parent_id: the thread's channel
+    await host.games_in(parent_id, user_id=None) -> list[TableInfo]  # the open games of a channel's threads
     await host.join(channel_id, user_id, name) -> TableInfo
     await host.leave(channel_id, user_id) -> TableInfo     # status "abandoned" when no person is left
     await host.add_computer(channel_id, user_id, strength=None, *, can_manage=False) -> TableInfo
@@ -103,6 +104,11 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     # players' history per server (guild): results and ratings are written with a game's final move
     await host.stats(guild_id, user_id) -> PlayerStats | None   # None: no finished game there
     await host.leaderboard(guild_id, user_id, by="rating", page=0) -> Leaderboard   # by rating|wins|games
+    await host.turn_speed(guild_id, user_id) -> TurnSpeed  # turns timed, median and 90th percentile (seconds)
+
+    # someone new takes over a seat the computer plays for someone who left it (bot/host/takeover.py)
+    await host.offer_seat(channel_id, user_id, name, seat=None) -> TakeoverChange   # the opener is asked
+    await host.confirm_takeover(channel_id, user_id, seat, newcomer_id, can_manage=False) -> TakeoverChange
     await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
 
     # each person's own settings and games (bot.host.user_settings; settings loaded at load())
@@ -171,6 +177,13 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     host.error.hints_off           a hint in a table opened without hints
     host.error.hint_not_your_turn  (name) of the seat to move: a hint is for one's own turn
     host.error.hint_failed         the coach could not think (its worker failed): nothing changed, try again
+    host.error.takeover_seated     offer to take a seat in a game one plays in already
+    host.error.takeover_none       no seat may be taken over (only one the computer plays for someone who left it)
+    host.error.takeover_which      (names) several seats may be taken over: name one
+    host.error.takeover_not_open   (name) that seat may not be taken over
+    host.error.takeover_offered    (name, newcomer) someone else's offer for the seat waits for the opener
+    host.error.takeover_gone       confirm an offer that no longer stands (confirmed, lapsed, withdrawn, forged)
+    host.error.takeover_seated_now (newcomer) the newcomer took a seat meanwhile
     bot.history.no_such_game       (id) no finished game of that id in this server
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game
@@ -214,7 +227,7 @@ from bot.host.games import GameFactory as GameFactory
 from bot.host.games import Games
 from bot.host.games import default_game_factory as default_game_factory
 from bot.host.hints import HintAnswer, Hints
-from bot.host.history_store import Forgotten
+from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.idle_tables import IdleTables
 from bot.host.lobby import Lobby, new_seed
 from bot.host.lobby import lobby_full as lobby_full
@@ -237,6 +250,7 @@ from bot.host.table import (
     TableInfo,
 )
 from bot.host.takeback import Risk
+from bot.host.takeover import TakeoverChange, Takeovers
 from bot.host.timers import Schedule, TimerHandler
 from bot.host.user_settings import OpenGame, UserSettings
 from bot.host.vacation import Vacations
@@ -272,12 +286,15 @@ class Host:
         self.schedule = schedule = Schedule(store, games.refresh, owner=owner, shared=shared, clock=clock)
         self.people = People(store, games, clock=clock, shared=shared)
         self.reminders = reminders = Reminders(games, schedule, self.people, clock=clock)
-        self.playing = play = Play(games, reminders, settings, clock=clock, factory=game_factory)
+        self.playing = play = Play(games, reminders, settings, clock=clock, factory=game_factory,
+                                          settings_of=self.people.settings_of)
         self.computers = Computers(store, games, play, settings, self.workers, chooser=chooser, owner=owner,
                                    shared=shared, clock=clock)
         self.lobby = Lobby(games, play, reminders, settings, clock=clock, factory=game_factory, new_seed=new_seed)
         self.deadlines = Deadlines(games, schedule, choose=self.computers.choice, commit=play.commit)
         """Turn deadlines: the warning and the computer's move when a turn runs out (``bot.host.deadlines``)."""
+        self.takeovers = Takeovers(games, schedule, reminders, clock=clock)
+        """Someone new taking over a seat the computer plays for someone who left it (``bot.host.takeover``)."""
         self.vacations = Vacations(games, schedule, reminders, clock=clock)
         """Vacations: the others' vote, the pause or the computer's play, and the end (``bot.host.vacation``)."""
         self.stale = IdleTables(games, schedule, settings, clock=clock)
@@ -336,10 +353,13 @@ class Host:
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *, draft: bool = False,
                    locale: str | None = None, computers: int = 0, strength: str | None = None, replay: bool = True,
-                   deadline_hours: int = 0, hints: bool = False) -> TableInfo:
+                   deadline_hours: int = 0, hints: bool = False, parent_id: int | None = None) -> TableInfo:
         return await self.lobby.open(channel_id, guild_id, user_id, name, draft=draft, locale=locale,
                                      computers=computers, strength=strength, replay=replay,
-                                     deadline_hours=deadline_hours, hints=hints)
+                                     deadline_hours=deadline_hours, hints=hints, parent_id=parent_id)
+
+    async def games_in(self, parent_id: int, user_id: int | None = None) -> list[TableInfo]:
+        return await self.lobby.games_in(parent_id, user_id)
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
         return await self.lobby.join(channel_id, user_id, name)
@@ -461,6 +481,16 @@ class Host:
 
     async def leaderboard(self, guild_id: int, user_id: int, by: str = "rating", page: int = 0) -> Leaderboard:
         return await self.archive.leaderboard(guild_id, user_id, by, page)
+
+    async def offer_seat(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> TakeoverChange:
+        return await self.takeovers.offer(channel_id, user_id, name, seat)
+
+    async def confirm_takeover(self, channel_id: int, user_id: int, seat: int, newcomer_id: int, *,
+                               can_manage: bool = False) -> TakeoverChange:
+        return await self.takeovers.confirm(channel_id, user_id, seat, newcomer_id, can_manage=can_manage)
+
+    async def turn_speed(self, guild_id: int | None, user_id: int) -> TurnSpeed:
+        return await self.archive.turn_speed(guild_id, user_id)
 
     # ------------------------------------------------------------------ timers and reminders
 

@@ -67,10 +67,11 @@ class Lobby:
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
                    draft: bool = False, locale: str | None = None, computers: int = 0,
                    strength: str | None = None, replay: bool = True, deadline_hours: int = 0,
-                   hints: bool = False) -> TableInfo:
+                   hints: bool = False, parent_id: int | None = None) -> TableInfo:
         """Open a lobby in the channel with the opener seated and ``computers`` computer seats; ``deadline_hours``
         (one of :data:`bot.host.deadlines.DEADLINE_HOURS`, 0: none) is each person's turn deadline; ``hints``:
-        players may ask the coach on their turn (``bot.host.hints``), and the game is not rated."""
+        players may ask the coach on their turn (``bot.host.hints``), and the game is not rated; ``parent_id``: the
+        channel is a thread of that channel, opened for this game (commands there find it, :meth:`games_in`)."""
         locale = (locale or self.settings.default_locale).lower()
         if locale not in LOCALES:
             raise HostError("host.error.bad_locale", locale=locale, choices=", ".join(LOCALES))
@@ -87,15 +88,24 @@ class Lobby:
         for _ in range(computers):
             seats.append(self._computer_seat(seats, strength, locale))
         async with self.games.change(channel_id):
-            return await self._create(channel_id, guild_id, user_id, seats, options)
+            return await self._create(channel_id, guild_id, user_id, seats, options, parent_id)
 
     async def _create(self, channel_id: int, guild_id: int | None, opener_id: int, seats: list[Seat],
-                      options: Options) -> TableInfo:
+                      options: Options, parent_id: int | None) -> TableInfo:
         self.games.check_free(channel_id)
         now = self._clock()
         table = Table(id=0, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
-                      options=options, seed=self._new_seed(), status="lobby", created_at=now)
+                      options=options, seed=self._new_seed(), status="lobby", created_at=now, parent_id=parent_id)
         return await self.games.create(table, [lobby_timer(self.settings, now)])
+
+    async def games_in(self, parent_id: int, user_id: int | None = None) -> list[TableInfo]:
+        """The open games in the threads of channel ``parent_id`` (as the database has them, so also those another
+        process holds), oldest first; with ``user_id``, those the user sits in. A command typed in the channel acts
+        on the user's one game there, or names the threads when they sit in several."""
+        with storage_refusal(doing="reading the games of a channel's threads"):
+            rows = await self.games.store.open_games_in(parent_id)
+        games = [self.games.info(row.channel_id) or await self.games.refresh(row.channel_id) for row in rows]
+        return [g for g in games if g is not None and (user_id is None or any(s.user_id == user_id for s in g.seats))]
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
         async with self.games.change(channel_id):
@@ -191,7 +201,8 @@ class Lobby:
             if not seated and not can_manage:
                 raise HostError("host.error.not_seated")
             opener = user_id if seated else last.opener_id
-            return await self._create(channel_id, last.guild_id, opener, seats, Options.from_dict(last.options))
+            return await self._create(channel_id, last.guild_id, opener, seats, Options.from_dict(last.options),
+                                      last.parent_id)
 
     async def kick(self, channel_id: int, user_id: int, target_user_id: int, target_name: str, *,
                    can_manage: bool = False) -> TableInfo | SeatChange:

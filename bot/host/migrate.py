@@ -27,14 +27,14 @@ from bot.host.postgres_store import PostgresStore
 from engine import Game, new_game
 
 TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings",
-                  "deliveries", "timers")
+                  "deliveries", "timers", "turn_times")
 """Copied in this order (moves refer to games). Tables only one side has are left out. The posts and DMs still
 owed (``deliveries``) and the pending timers (deadlines, vacations, idle tables) come along, so nothing a game
 waits for is lost; leases are not copied (they belong to running processes)."""
 KEYS: Final = {"games": ("id",), "moves": ("game_id", "seq"), "users": ("user_id",), "results": ("game_id", "seat"),
                "ratings": ("guild_id", "pool", "user_id"), "rating_history": ("guild_id", "pool", "user_id", "game_id"),
                "standings": ("guild_id", "user_id"), "user_settings": ("user_id",), "deliveries": ("id",),
-               "timers": ("id",)}
+               "timers": ("id",), "turn_times": ("game_id", "seq")}
 NUMBERED: Final = ("games", "deliveries", "timers")
 """Tables whose ids PostgreSQL numbers: their sequences continue after the copied ids."""
 

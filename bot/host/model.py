@@ -42,6 +42,8 @@ class GameRow:
     """Bumped by every write of the game: a process compares it with its cached copy (several processes)."""
     last_message_id: int | None = None
     """The game's latest post in its channel (the start or a move), once delivered."""
+    parent_id: int | None = None
+    """The channel whose thread the game has for its channel (``channel_id``), or ``None``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,19 @@ class MoveRow:
     move: str
     interaction_id: int | None
     created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTime:
+    """One row of ``turn_times``: the seconds a person took for the turn their move ``seq`` ended
+    (:mod:`bot.host.turn_times`)."""
+
+    game_id: int
+    seq: int
+    guild_id: int | None
+    user_id: int
+    seconds: float
+    moved_at: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,18 +15,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.host import deadlines, takeback
+from bot.host import deadlines, takeback, takeover, turn_times
 from bot.host.change import Change
 from bot.host.errors import HostError
 from bot.host.games import GameFactory, Games
 from bot.host.idle import IDLE_KINDS, idle_timer
-from bot.host.model import UNDO, MoveRow, NewDelivery, effective_moves
+from bot.host.model import UNDO, MoveRow, NewDelivery, TurnTime, effective_moves
 from bot.host.outbox import move_deliveries, owes_post
 from bot.host.ratings import SeatResult, game_results
 from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
 from bot.host.settings import Settings
 from bot.host.table import HOUR, SEAT_POST, TURN_DM, MoveResult, Seat, SeatChange, Table
+from bot.host.timers import TAKEOVER_LAPSE
+from bot.host.user_settings import UserSettings
 from bot.host.vacation import pause_of
 from engine import Event, Game, IllegalMove, View, parse_move
 
@@ -35,12 +37,14 @@ class Play:
     """Moves and seats of running games; see the module docstring."""
 
     def __init__(self, games: Games, reminders: Reminders, settings: Settings, *, clock: Callable[[], float],
-                 factory: GameFactory) -> None:
+                 factory: GameFactory, settings_of: Callable[[int | None], UserSettings]) -> None:
         self.games = games
         self.reminders = reminders
         self.settings = settings
         self._clock = clock
         self._factory = factory
+        self._settings_of = settings_of
+        """A person's own settings (their quiet hours leave their turns' times)."""
 
     async def play(self, channel_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
                    game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
@@ -122,11 +126,25 @@ class Play:
             deliveries=[*notices, *_unasked(move_deliveries(result, post=owes_post(old, new, undone)),
                                             result, user_id, undone)],
             results=self._results(table, new, now) if status == "over" else [],
+            turn_time=self._turn_time(table, new, row, undone),
+            untimed=effective_moves(table.log)[-1].seq if undone is not None else None,
             cancel_timers=[*deadlines.KINDS, *IDLE_KINDS, *REMINDER_KINDS],
             timers=[*deadlines.turn_timers(table.options, after.seats, new, row.seq, now), *reminders,
                     *([] if status == "over" else [idle_timer(self.settings, now)])], timer=timer),
             now=now, seats=seats, game=new)
         return result
+
+    def _turn_time(self, table: Table, new: Game, row: MoveRow, undone: str | None) -> TurnTime | None:
+        """The time a person took for the turn their own ``row`` ends (``None``: a computer's move, an undo, a move
+        after which the turn goes on, or a turn whose start the log does not tell)."""
+        if row.user_id is None or undone is not None or (new.to_move == row.seat and not new.is_over()):
+            return None
+        start = turn_times.turn_start(table.log, row.seat, table.last_move_at)
+        if start is None:
+            return None
+        seconds = turn_times.turn_seconds(start, row.created_at, self._settings_of(row.user_id),
+                                          turn_times.breaks(table.seats, row.seat))
+        return TurnTime(table.id, row.seq, table.guild_id, row.user_id, seconds, row.created_at)
 
     def _turn_events(self, table: Table, new: Game) -> list[Event]:
         """The public events of the whole turn that ``new``'s last move ends: a double move's card and its builds
@@ -148,7 +166,7 @@ class Play:
             events.extend(replay.apply(move))
         return game_results(final, events, game_id=table.id, guild_id=table.guild_id,
                             user_ids=[s.user_id for s in table.seats], names=table.names, finished_at=now,
-                            hints=table.options.hints)
+                            hints=table.options.hints, taken_over=[bool(s.former) for s in table.seats])
 
     @staticmethod
     def _move_result(table: Table, new: Game, row: MoveRow, seat: int, user_id: int | None, text: str,
@@ -214,18 +232,23 @@ class Play:
         assert user_id is not None  # a person's seat
         seats = list(table.seats)
         seats[seat] = place = replace(place, away=away)
+        offer_withdrawn: list[NewDelivery] = []
+        if not away:  # the seat's own person back first: an offer to take it is withdrawn
+            seats, offer_withdrawn = takeover.withdrawn(table, seats, seat)
         changed = replace(table, seats=seats)
         reminder, reminders = self.reminders.timers(table, table.playing, table.seq, self._clock(), seats)
         to_move = table.playing.to_move
         change = SeatChange(info=replace(changed, next_reminder_at=reminder).info(), seat=seat, name=place.name,
                             user_id=user_id, away=away,
                             computer_to_move=to_move is not None and seats[to_move].computer_plays)
-        owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload())]
+        owed = [NewDelivery(SEAT_POST, table.seq, payload=change.to_payload()), *offer_withdrawn]
         if not away and to_move == seat:
             owed.append(NewDelivery(TURN_DM, table.seq, user_id, {"start": False, "hand_changed": False}))
         timers, cancel = deadlines.retimed(table, seats, self._clock())
         await self.games.write(table, Change({"next_reminder_at": reminder}, deliveries=owed,
-                                             timers=[*timers, *reminders], cancel_timers=[*cancel, *REMINDER_KINDS]),
+                                             timers=[*timers, *reminders],
+                                             cancel_timers=[*cancel, *REMINDER_KINDS,
+                                                            *([TAKEOVER_LAPSE] if offer_withdrawn else [])]),
                                seats=seats)
         return change
 

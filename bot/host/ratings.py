@@ -73,6 +73,9 @@ class SeatResult:
     """The points of the seat's bird chips."""
     hints: bool = False
     """The game had hints on: not rated, not in the standings, counted apart in the statistics."""
+    taken_over: bool = False
+    """Someone new took this seat over during the game (:mod:`bot.host.takeover`): its result is not rated, not in
+    the standings, and counted apart in the statistics; the game rates the people who played it whole."""
 
     @property
     def pool(self) -> str:
@@ -112,9 +115,11 @@ def new_rating() -> Rating:
 
 def game_results(game: Game, events: Iterable[Event], *, game_id: int, guild_id: int | None,
                  user_ids: Sequence[int | None], names: Sequence[str], finished_at: float,
-                 hints: bool = False) -> list[SeatResult]:
+                 hints: bool = False, taken_over: Sequence[bool] = ()) -> list[SeatResult]:
     """One result per seat of the finished ``game``; ``events`` are every public event of the whole game (the
-    score events name the scoring card that brought their points); ``hints``: the game had hints on."""
+    score events name the scoring card that brought their points); ``hints``: the game had hints on;
+    ``taken_over``: per seat, whether someone new took it over (a seat the computer played part of the game: the
+    game counts as one with computers)."""
     if not game.is_over():
         raise ValueError("a game has results only once it is over")
     view = game.view(None)
@@ -125,20 +130,22 @@ def game_results(game: Game, events: Iterable[Event], *, game_id: int, guild_id:
         # a scoring card scores for every seat: a seat's own card is what it brought to that seat
         if event["type"] == "score" and event["reason"] in played[event["seat"]]:
             cards[event["seat"]][event["reason"]] += event["delta"]
-    with_computers = any(u is None for u in user_ids)
+    taken = [bool(t) for t in taken_over] or [False] * len(user_ids)
+    with_computers = any(u is None for u in user_ids) or any(taken)
     return [SeatResult(guild_id=guild_id, game_id=game_id, seat=p["seat"], user_id=user_ids[p["seat"]],
                        name=names[p["seat"]], score=p["score"], rank=rank_of[p["seat"]], players=len(user_ids),
                        with_computers=with_computers, finished_at=finished_at,
-                       scoring_cards=dict(cards[p["seat"]]), bird_chips=sum(p.get("bird_chips", [])), hints=hints)
+                       scoring_cards=dict(cards[p["seat"]]), bird_chips=sum(p.get("bird_chips", [])), hints=hints,
+                       taken_over=taken[p["seat"]])
             for p in view["players"]]
 
 
 def rated_people(results: Sequence[SeatResult]) -> list[SeatResult]:
-    """The people a finished game rates, best first: nobody when fewer than two people played, or when the game
-    had hints on."""
+    """The people a finished game rates, best first: those who played it from its start to its end (not a seat
+    taken over); nobody when fewer than two did, or when the game had hints on."""
     if any(r.hints for r in results):
         return []
-    people = sorted((r for r in results if r.user_id is not None), key=lambda r: r.rank)
+    people = sorted((r for r in results if r.user_id is not None and not r.taken_over), key=lambda r: r.rank)
     return people if len(people) >= 2 else []
 
 
@@ -165,8 +172,8 @@ class ShareByPlayers:
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """What ``/santacruz stats`` shows of one person in one server: the record of the games without hints (every
-    figure but the last two), and the games with hints on counted apart."""
+    """What ``/santacruz stats`` shows of one person in one server: the record of the games without hints and not
+    taken over (every figure but the last four), and the games with hints on and those taken over counted apart."""
 
     user_id: int
     name: str
@@ -190,19 +197,25 @@ class PlayerStats:
     games_with_hints: int = 0
     """Games with hints on: not rated, and not in any figure above."""
     wins_with_hints: int = 0
+    games_taken_over: int = 0
+    """Games in which the person took over someone's seat: not rated, and not in any figure above."""
+    wins_taken_over: int = 0
 
 
 def player_stats(user_id: int, rows: Sequence[dict[str, Any]], ratings: dict[str, Rating],
                  history: Sequence[float]) -> PlayerStats | None:
     """The statistics of one person from their ``rows`` of results (oldest first, as the stores return them; a row's
-    ``hints`` is true for a game with hints on) and ``history``, the stored ordinal after each rated game; ``None``
-    when they have finished no game here. Games with hints on are counted apart, outside the record."""
+    ``hints`` is true for a game with hints on, ``taken_over`` for a seat taken over) and ``history``, the stored
+    ordinal after each rated game; ``None`` when they have finished no game here. Games with hints on and seats taken
+    over are counted apart, outside the record."""
     if not rows:
         return None
     coached = [r for r in rows if r.get("hints")]
+    taken = [r for r in rows if r.get("taken_over") and not r.get("hints")]
     name = str(rows[-1]["name"])
-    rows = [r for r in rows if not r.get("hints")]
-    apart = {"games_with_hints": len(coached), "wins_with_hints": sum(r["rank"] == 1 for r in coached)}
+    rows = [r for r in rows if not r.get("hints") and not r.get("taken_over")]
+    apart = {"games_with_hints": len(coached), "wins_with_hints": sum(r["rank"] == 1 for r in coached),
+             "games_taken_over": len(taken), "wins_taken_over": sum(r["rank"] == 1 for r in taken)}
     if not rows:
         return PlayerStats(user_id=user_id, name=name, games=0, wins=0, by_players=[], average_score=0.0,
                            best_score=0, average_rank=0.0, favourite_card=None, profitable_card=None, bird_chips=0,

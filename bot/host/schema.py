@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from bot.host.history_store import TURN_TIMES_TABLE
 from bot.host.user_settings import USER_SETTINGS_TABLE
 
 HISTORY_TABLES: Final = (
@@ -111,6 +112,15 @@ HELD_INDEX: Final = "CREATE INDEX deliveries_of_user ON deliveries (user_id) WHE
 
 LAST_POST_COLUMN: Final = "ALTER TABLE games ADD COLUMN last_message_id INTEGER"
 """Schema step 10: the id of the game's latest post in its channel (the start or a move)."""
+
+THREAD_GAMES: Final = (
+    "ALTER TABLE games ADD COLUMN parent_id INTEGER",
+    """CREATE INDEX games_open_in_parent ON games (parent_id)
+            WHERE parent_id IS NOT NULL AND status IN ('lobby', 'running')""",
+)
+"""Schema step 11 (with the turn times): the channel whose thread a game was opened in (its lobby message is
+there), so that a command in that channel finds the games of its threads."""
+
 
 GAMES_COLUMNS: Final = """
             id               INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -225,6 +235,8 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     (*USER_SETTINGS_TABLE, HELD_INDEX),
     # 9 -> 10: where a game's last post is (the link of /santacruz games)
     (LAST_POST_COLUMN,),
+    # 10 -> 11: how long each person took for each turn they ended themselves; a game in a thread of its own
+    (*TURN_TIMES_TABLE, *THREAD_GAMES),
 )
 SCHEMA_VERSION: Final = len(STEPS)
 

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Final, Protocol
 from bot.host import history_store, user_settings
 from bot.host.change import Change
 from bot.host.errors import ChannelBusy, DamagedRow, MoveConflict, StaleGame, StoreError
-from bot.host.history_store import Forgotten
+from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.model import (
     OPEN_STATUSES,
     DamagedGame,
@@ -48,10 +48,10 @@ PostgreSQL's lock and statement timeouts, :func:`bot.host.postgres_store.timeout
 
 GAME_COLUMNS: Final = ("id", "channel_id", "guild_id", "opener_id", "seats", "options", "seed", "status",
                        "locale", "created_at", "updated_at", "last_move_at", "state", "next_reminder_at", "version",
-                       "last_message_id")
+                       "last_message_id", "parent_id")
 """The columns a :class:`GameRow` holds (the damage columns are read by :meth:`SqlStore.damaged_untold`)."""
 UPDATABLE: Final = frozenset(GAME_COLUMNS) - {"id", "channel_id", "guild_id", "seed", "created_at", "version",
-                                              "last_message_id"}
+                                              "last_message_id", "parent_id"}
 JSON_COLUMNS: Final[dict[str, type]] = {"seats": list, "options": dict}
 """The ``games`` columns stored as JSON, and the kind of value each must hold."""
 MOVE_COLUMNS: Final = ("game_id", "seq", "seat", "user_id", "move", "interaction_id", "created_at")
@@ -125,15 +125,18 @@ class SqlStore(ABC):
 
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
-                          locale: str, now: float, timers: Sequence[NewTimer] = ()) -> int:
+                          locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None
+                          ) -> int:
         """Store a new game (with the ``timers`` it sets) and return its id; :class:`ChannelBusy` if the channel
-        has an open one."""
+        has an open one. ``parent_id``: the channel whose thread ``channel_id`` is, for a game in a thread of its
+        own."""
         try:
             async with self._write() as db:
                 rows = await db.fetch(
                     "INSERT INTO games (channel_id, guild_id, opener_id, seats, options, seed, status, locale,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    channel_id, guild_id, opener_id, dumps(seats), dumps(options), seed, status, locale, now, now)
+                    " created_at, updated_at, parent_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    channel_id, guild_id, opener_id, dumps(seats), dumps(options), seed, status, locale, now, now,
+                    parent_id)
                 game_id = int(rows[0]["id"])
                 await _set_timers(db, game_id, now, timers, ())
         except KeyClash as exc:
@@ -203,6 +206,10 @@ class SqlStore(ABC):
         """Running games whose next reminder time has come, earliest first."""
         return await self._games(f"{_GAMES} WHERE status = 'running' AND next_reminder_at IS NOT NULL"
                                  " AND next_reminder_at <= ? ORDER BY next_reminder_at", now)
+
+    async def open_games_in(self, parent_id: int) -> list[GameRow]:
+        """The open games (lobby or running) in the threads of channel ``parent_id``, oldest first."""
+        return await self._games(f"{_GAMES} WHERE parent_id = ? AND {_OPEN} ORDER BY id", parent_id)
 
     async def game_version(self, game_id: int) -> int | None:
         """The game's version (bumped by every write), or ``None`` if there is no such game."""
@@ -451,6 +458,11 @@ class SqlStore(ABC):
             history = {pool: await history_store.rating_history(db, guild_id, user_id, pool) for pool in ratings}
         return results, ratings, history
 
+    async def turn_speed(self, guild_id: int | None, user_id: int) -> TurnSpeed:
+        """How fast a person ends their turns in a server (see ``history_store.turn_speed``)."""
+        async with self._read() as db:
+            return await history_store.turn_speed(db, guild_id, user_id)
+
     async def leaderboard(self, guild_id: int, by: str, page: int, user_id: int) -> Leaderboard:
         """One page of a server's leaderboard and the caller's own row (see ``history_store.leaderboard``)."""
         async with self._read() as db:
@@ -475,6 +487,13 @@ async def _apply(db: Db, game_id: int, change: Change, now: float, expect_versio
         await db.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
                          move.created_at)
+    if change.untimed is not None:
+        await db.execute("DELETE FROM turn_times WHERE game_id = ? AND seq = ?", game_id, change.untimed)
+    took = change.turn_time
+    if took is not None:
+        await db.execute("INSERT INTO turn_times (game_id, seq, guild_id, user_id, seconds, moved_at)"
+                         " VALUES (?, ?, ?, ?, ?, ?)", took.game_id, took.seq, took.guild_id, took.user_id,
+                         took.seconds, took.moved_at)
     version = await _update(db, game_id, now, change.columns, expect_version) if change.touches_game else None
     await _add_deliveries(db, game_id, now, change.deliveries)
     await _set_timers(db, game_id, now, change.timers, change.cancel_timers)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.host.change import Change
-from bot.host.history_store import Forgotten
+from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.model import DamagedGame, DeliveryRow, GameRow, MoveRow, NewTimer, TimerRow
 from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import Leaderboard, Rating
@@ -45,7 +45,8 @@ class GameRows(Protocol):
 
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
-                          locale: str, now: float, timers: Sequence[NewTimer] = ()) -> int: ...
+                          locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None
+                          ) -> int: ...
 
     async def apply(self, game_id: int, change: Change, *, now: float,
                     expect_version: int | None = None) -> int | None: ...
@@ -60,6 +61,8 @@ class GameRows(Protocol):
     async def open_games(self) -> list[GameRow]: ...
 
     async def latest_game(self, channel_id: int) -> GameRow | None: ...
+
+    async def open_games_in(self, parent_id: int) -> list[GameRow]: ...
 
     async def reminders_due(self, now: float) -> list[GameRow]: ...
 
@@ -129,6 +132,8 @@ class Archive(Protocol):
                                                                           dict[str, list[float]]]: ...
 
     async def leaderboard(self, guild_id: int, by: str, page: int, user_id: int) -> Leaderboard: ...
+
+    async def turn_speed(self, guild_id: int | None, user_id: int) -> TurnSpeed: ...
 
     async def forget_user(self, user_id: int, former_player: dict[str, str]) -> Forgotten: ...
 

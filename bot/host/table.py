@@ -51,6 +51,15 @@ class Seat(_Stored):
     """The player's vacation in this game, as stored (read it with :func:`bot.host.vacation.vacation_of`)."""
     timeouts: int = 0
     """How often this seat's turn ran past the game's deadline (the computer moved for it)."""
+    offer: dict[str, Any] | None = None
+    """Someone's offer to take this seat while the computer plays it for its person (``user_id``, ``name``,
+    ``at``), waiting for the opener (:mod:`bot.host.takeover`)."""
+    former: list[dict[str, Any]] = field(default_factory=list)
+    """The people who played this seat before a take-over: ``user_id``, ``name``, and ``until``, the number of
+    moves the log had when they left it."""
+    breaks: list[dict[str, Any]] = field(default_factory=list)
+    """The player's past vacations in this game: ``since`` and ``end``, and ``paused_from`` when the others
+    paused the game for it (else ``None``); their turns' times leave these out (:mod:`bot.host.turn_times`)."""
 
     @property
     def is_computer(self) -> bool:
@@ -100,6 +109,10 @@ class SeatInfo:
     """``vote``, ``pause`` or ``computer`` while the player is on vacation, else ``None``."""
     vacation_until: float | None = None
     """When that vacation ends."""
+    offered_to: str | None = None
+    """The name of someone who offered to take this seat, while the opener has not confirmed it."""
+    former: tuple[str, ...] = ()
+    """The names of the people who played this seat before it was taken over, first first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +156,8 @@ class TableInfo:
     """The turn deadline chosen at ``new`` (0: none)."""
     hints: bool = False
     """Players may ask the coach on their turn (chosen at ``new``); the game is not rated."""
+    parent_id: int | None = None
+    """For a game in a thread of its own (``channel_id``), the channel the thread is in."""
 
     @property
     def paused(self) -> bool:
@@ -168,7 +183,8 @@ class TableInfo:
 
     @classmethod
     def from_payload(cls, data: dict[str, Any]) -> TableInfo:
-        return cls(**{**data, "seats": tuple(SeatInfo(**s) for s in data["seats"])})
+        return cls(**{**data, "seats": tuple(SeatInfo(**{**s, "former": tuple(s.get("former", ()))})
+                                             for s in data["seats"])})
 
 
 class Waking:
@@ -434,6 +450,8 @@ class Table:
     last_move_at: float | None = None
     next_reminder_at: float | None = None
     version: int = 0
+    parent_id: int | None = None
+    """For a game in a thread of its own (``channel_id``), the channel the thread is in."""
     """The stored game's version this table reflects (every write bumps it; another process may have)."""
     game: Game | None = field(default=None, repr=False)
     log: list[MoveRow] = field(default_factory=list, repr=False)
@@ -490,7 +508,9 @@ class Table:
             status=self.status,
             opener_id=self.opener_id,
             seats=tuple(SeatInfo(i, s.user_id, s.name, s.is_computer, s.strength, s.away, s.vacation_state,
-                                 float(s.vacation["until"]) if s.vacation is not None else None)
+                                 float(s.vacation["until"]) if s.vacation is not None else None,
+                                 str(s.offer["name"]) if s.offer is not None else None,
+                                 tuple(str(f["name"]) for f in s.former))
                         for i, s in enumerate(self.seats)),
             draft=self.options.draft,
             locale=self.options.locale,
@@ -500,4 +520,5 @@ class Table:
             last_move_at=self.last_move_at,
             deadline_hours=self.options.deadline_hours,
             hints=self.options.hints,
+            parent_id=self.parent_id,
         )

@@ -15,6 +15,7 @@ kind                   due                                         handled by
 ``stale_game``         ``STALE_DAYS`` after the last move          ``bot.host.idle_tables``: "Keep it open"?
 ``stale_abandon``      three days after that announcement          ``bot.host.idle_tables``: abandoned
 ``turn_reminder``      a delay after a person's turn began         ``bot.host.reminders``: the reminder DM
+``takeover_lapse``     a day after someone offered to take a seat  ``bot.host.takeover``: the offer lapses
 =====================  ==========================================  ========================================
 
 Each part registers its handlers with the :class:`Schedule` when the host builds it (:meth:`Schedule.on`); a test
@@ -49,7 +50,9 @@ IDLE_ABANDON: Final = "stale_abandon"
 """The time the players have to press "Keep it open" after that announcement."""
 REMINDER: Final = "turn_reminder"
 """Due a delay after a person's turn began (then a day after each reminder): the turn reminder DM."""
-KINDS: Final = (WARNING, RAN_OUT, VOTE, END, LOBBY_EXPIRY, IDLE_GAME, IDLE_ABANDON, REMINDER)
+TAKEOVER_LAPSE: Final = "takeover_lapse"
+"""Due a day after someone offered to take a seat: the offer lapses unless the opener confirmed it."""
+KINDS: Final = (WARNING, RAN_OUT, VOTE, END, LOBBY_EXPIRY, IDLE_GAME, IDLE_ABANDON, REMINDER, TAKEOVER_LAPSE)
 """Every timer kind the host sets (the table above)."""
 TIMER_LEASE: Final = 60.0
 """Seconds a process holds a claimed timer; after that another process may run it (the first one died)."""

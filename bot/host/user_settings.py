@@ -105,6 +105,25 @@ def quiet_until(settings: UserSettings, now: float) -> float | None:
     return datetime.combine(day, time(end), tzinfo=zone).timestamp()
 
 
+def quiet_windows(settings: UserSettings, start: float, end: float) -> list[tuple[float, float]]:
+    """The person's quiet hours that overlap ``start`` to ``end`` (seconds since the epoch), each as ``(from, to)``
+    on their local clock day by day (daylight saving time followed), clipped to the span."""
+    if settings.quiet_from is None or settings.quiet_to is None or settings.quiet_from == settings.quiet_to:
+        return []
+    zone = _zone(settings.time_zone)
+    first, to = settings.quiet_from, settings.quiet_to
+    day = datetime.fromtimestamp(start, zone).date() - timedelta(days=1)  # a window from the evening before
+    windows: list[tuple[float, float]] = []
+    while True:
+        opens = datetime.combine(day, time(first), tzinfo=zone).timestamp()
+        if opens >= end:
+            return windows
+        closes = datetime.combine(day + timedelta(days=1 if to < first else 0), time(to), tzinfo=zone).timestamp()
+        if closes > start:
+            windows.append((max(opens, start), min(closes, end)))
+        day += timedelta(days=1)
+
+
 def local_time(settings: UserSettings, now: float) -> str:
     """The person's local time at ``now`` as ``HH:MM`` (shown on the settings panel)."""
     return datetime.fromtimestamp(now, _zone(settings.time_zone)).strftime("%H:%M")

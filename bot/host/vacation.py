@@ -55,6 +55,8 @@ class Vacation:
     """The other people at the table when it began: they vote."""
     votes: dict[int, str] = field(default_factory=dict)
     """Voter -> ``pause`` or ``computer``."""
+    paused_from: float | None = None
+    """When the votes paused the game (``None`` unless they did)."""
 
     def decision(self) -> str:
         """What the votes cast decide: ``pause`` by a majority, else (a tie, or no vote) ``computer``."""
@@ -67,13 +69,15 @@ class Vacation:
 
     def to_dict(self) -> dict[str, Any]:
         return {"since": self.since, "until": self.until, "state": self.state, "voters": list(self.voters),
-                "votes": {str(voter): choice for voter, choice in self.votes.items()}}
+                "votes": {str(voter): choice for voter, choice in self.votes.items()},
+                **({"paused_from": self.paused_from} if self.paused_from is not None else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Vacation:
         return cls(since=float(data["since"]), until=float(data["until"]), state=str(data["state"]),
                    voters=tuple(int(v) for v in data.get("voters", ())),
-                   votes={int(voter): str(choice) for voter, choice in dict(data.get("votes", {})).items()})
+                   votes={int(voter): str(choice) for voter, choice in dict(data.get("votes", {})).items()},
+                   paused_from=float(data["paused_from"]) if data.get("paused_from") is not None else None)
 
 
 def vacation_of(seat: Seat) -> Vacation | None:
@@ -168,7 +172,10 @@ class Vacations:
     async def end(self, user_id: int, now: float | None = None) -> list[VacationChange]:
         """End the user's vacation early in every game (``/santacruz back``); empty when they are on none."""
         now = self._clock() if now is None else now
-        return await self._each(await self._games_of(user_id), user_id, now, self._finish)
+        def finish(seats: Sequence[Seat], seat: int, table: Table) -> _Plan | None:
+            return self._finish(seats, seat, table, now)
+
+        return await self._each(await self._games_of(user_id), user_id, now, finish)
 
     async def _each(self, games: list[tuple[int, int]], user_id: int, now: float, planner: Planner
                     ) -> list[VacationChange]:
@@ -206,7 +213,7 @@ class Vacations:
                 raise refusal("host.error.not_a_voter", name=place.name)
             vacation = replace(vacation, votes={**vacation.votes, user_id: choice})
             if vacation.everyone_voted:
-                plan = self._decide(table, seat, vacation)
+                plan = self._decide(table, seat, vacation, now)
             else:
                 plan = _Plan(with_vacation(table.seats, seat, vacation), [])
             return await self._apply(table, seat, plan, now)
@@ -216,14 +223,14 @@ class Vacations:
     async def _on_vote_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """Nobody decided within :data:`VOTE_HOURS`: the votes cast decide (a tie or none: the computer)."""
         def decide(table: Table, seat: int, vacation: Vacation) -> _Plan | None:
-            return self._decide(table, seat, vacation) if vacation.state == VOTING else None
+            return self._decide(table, seat, vacation, now) if vacation.state == VOTING else None
 
         return await self._on_timer(timer, now, decide)
 
     async def _on_end_timer(self, timer: TimerRow, now: float) -> VacationChange | None:
         """The vacation is over: the player plays their seat again."""
         def finish(table: Table, seat: int, vacation: Vacation) -> _Plan | None:
-            return self._finish(table.seats, seat, table)  # never None: the seat is on vacation
+            return self._finish(table.seats, seat, table, now)  # never None: the seat is on vacation
 
         return await self._on_timer(timer, now, finish)
 
@@ -277,9 +284,10 @@ class Vacations:
         return _Plan(with_vacation(seats, seat, vacation), [NewDelivery(NOTICE_POST, 0, payload=post)], timers)
 
     @staticmethod
-    def _decide(table: Table, seat: int, vacation: Vacation) -> _Plan:
+    def _decide(table: Table, seat: int, vacation: Vacation, now: float) -> _Plan:
         """The vote is decided: the game pauses, or the computer plays the seat until the vacation ends."""
-        decided = replace(vacation, state=vacation.decision())
+        state = vacation.decision()
+        decided = replace(vacation, state=state, paused_from=now if state == PAUSE else None)
         key = "bot.vacation.paused" if decided.state == PAUSE else "bot.vacation.computer_plays"
         post = {"key": key, "params": {"name": table.seats[seat].name, "until": int(decided.until)}}
         seats = with_vacation(table.seats, seat, decided)
@@ -287,12 +295,16 @@ class Vacations:
         return _Plan(seats, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=() if others_voting else (VOTE,))
 
     @staticmethod
-    def _finish(seats: Sequence[Seat], seat: int, table: Table) -> _Plan | None:
-        """The vacation ends (at its end, or early by ``back``): the player plays again; a pause is lifted."""
-        if seats[seat].vacation is None:
+    def _finish(seats: Sequence[Seat], seat: int, table: Table, now: float) -> _Plan | None:
+        """The vacation ends (at its end, or early by ``back``): the player plays again; a pause is lifted. The
+        seat keeps the vacation as a break (:attr:`bot.host.table.Seat.breaks`) for the turns' times."""
+        vacation = vacation_of(seats[seat])
+        if vacation is None:
             return None
         post = {"key": "bot.vacation.over", "params": {"name": seats[seat].name}}
         ended = with_vacation(seats, seat, None)
+        taken = {"since": vacation.since, "end": now, "paused_from": vacation.paused_from}
+        ended[seat] = replace(ended[seat], breaks=[*ended[seat].breaks, taken])
         alone = not any(s.vacation is not None for s in ended)  # no other vacation's timers to keep
         plan = _Plan(ended, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=(VOTE, END) if alone else ())
         to_move = table.to_move

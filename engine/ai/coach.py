@@ -15,8 +15,9 @@ from what the seat knows:
 - why the runner-up is worse: the difference in the search's expected value and the reasons that differ.
 
 Every explanation is computed on games rebuilt from the view (:func:`engine.ai.determinize.determinize`):
-the outcome of a build on a face-down site is averaged over every tile that could lie there, and the chance
-that another seat holds the eruption card is the share of sampled deals in which one does. Reasons are
+the outcome of a build on a face-down site is averaged over every tile that could lie there. The chance that
+another seat holds the eruption card is counted exactly from the view (:func:`engine.ai.determinize.eruption_risk`),
+the same figure for the same position. Reasons are
 frozen values with a code and parameters (ids, seats, counts, percentages), never words: ``i18n.coach``
 words them. With ``iterations=N, budget=None`` the advice depends on the view and the seed only.
 """
@@ -28,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from engine.ai.determinize import determinize, unseen_cards
+from engine.ai.determinize import ERUPTION_STATUSES, determinize, eruption_risk
 from engine.ai.greedy import move_values
 from engine.ai.master import master_search
 from engine.ai.players import mix_seed
@@ -105,16 +106,13 @@ MERITS: Final = ("card_score", "card_gain", "bird_chip", "opens", "takes_from")
 RISKS: Final = ("card_loss", "on_volcano")
 """The reason codes that speak against a move, compared likewise."""
 
-VOLCANO_STATUSES: Final = ("unseen", "yours", "pile", "played", "out")
-"""Where the eruption card is for the seat: not seen yet (another seat may hold it), in the seat's own hand,
-in a pile another seat took in round 2 (``pile``), already played this round, or out of play (discarded)."""
+VOLCANO_STATUSES: Final = ERUPTION_STATUSES
+"""Where the eruption card is for the seat (:func:`engine.ai.determinize.eruption_risk`)."""
 
 DEFAULT_BUDGET: Final = 2.5
 """Seconds of thinking by default: the search's and the explanations' together (Discord's limit is ~3 s)."""
 _EXPLAIN_RESERVE: Final = 0.2
 """Seconds of the budget kept for the explanations after the search."""
-_ERUPTION_SAMPLES: Final = 48
-"""Sampled deals for the chance that another seat holds the eruption card."""
 
 
 class CoachError(ValueError):
@@ -372,7 +370,6 @@ class _Explainer:
         shown = {game.tile_at[s] for s in range(1, island.n_sites + 1) if game.revealed[s]}
         self.unseen_tiles = {k: [t.id for t in island.tiles if t.kind == k and t.id not in shown]
                              for k in island.sites_of_kind}
-        self._eruption: tuple[str, int] | None = None
 
     # ------------------------------------------------------------------ the position
 
@@ -388,35 +385,9 @@ class _Explainer:
         return tuple(out)
 
     def eruption(self) -> tuple[str, int]:
-        """(status, chance in percent that another seat holds the eruption card this round)."""
-        if self._eruption is not None:
-            return self._eruption
-        view = self.view
-        you = view["you"]
-        status = "unseen"
-        if "eruption" in you["scoring_cards"]:
-            status = "yours"
-        elif any("eruption" in p["played_scoring_cards"] for p in view["players"]):
-            status = "played"
-        elif you.get("discarded") == "eruption":
-            status = "out"
-        elif any("eruption" in p["scoring_cards"] and p["taken_by"] not in (None, self.seat)
-                 for p in view.get("piles", [])):
-            status = "pile"
-        elif "eruption" not in unseen_cards(view):
-            status = "out"
-        chance = 0
-        if status in ("unseen", "pile"):
-            rng = random.Random(mix_seed(self.seed, 2, len(view["log"])))
-            held = 0
-            for _ in range(_ERUPTION_SAMPLES):
-                g = determinize(view, random.Random(rng.random()), island=self.custom_island, keep_log=False)
-                held += any("eruption" in g.hand_scoring[q] for q in range(g.n) if q != self.seat)
-            chance = round(100 * held / _ERUPTION_SAMPLES)
-            if status == "pile" and not held:
-                status = "out"  # it was put back in the box
-        self._eruption = (status, chance)
-        return self._eruption
+        """(status, chance in percent that another seat holds the eruption card now): :func:`eruption_risk`."""
+        status, chance = eruption_risk(self.view)
+        return status, _percent(float(chance))
 
     def volcano(self) -> VolcanoRisk | None:
         if self.view["phase"] not in ("land", "play"):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from engine.cards import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS
@@ -28,7 +29,7 @@ from engine.game import Game, PlayerRecord
 from engine.island import Island, Tile, default_island
 from engine.moves import parse_move
 
-__all__ = ["determinize", "last_card_seat", "unseen_cards"]
+__all__ = ["ERUPTION_STATUSES", "determinize", "eruption_risk", "last_card_seat", "unseen_cards"]
 
 _B = {b: i for i, b in enumerate(BUILDINGS)}
 # Which keys of an event are the acting seat's secret (see engine/game.py).
@@ -60,6 +61,66 @@ def unseen_cards(view: Mapping[str, Any]) -> list[str]:
     for p in view["players"]:
         seen.update(p["played_scoring_cards"])
     return [c for c in SCORING_CARD_IDS if c not in seen]
+
+
+ERUPTION_STATUSES = ("unseen", "yours", "pile", "played", "out")
+"""Where the eruption card is for a seat (:func:`eruption_risk`): not seen yet (another seat may hold it), in the
+seat's own hand, in a round-1 pile another seat took (or may take) in round 2, already played this round, or out
+of play (put back in the box, or a pile's card its taker must have discarded)."""
+
+
+def _keeps(view: Mapping[str, Any], seat: int) -> Fraction:
+    """The chance that ``seat`` still holds a given card of its round-2 hand that it has not played: it put one of
+    its unplayed cards back in the box (any of them, as far as others can tell), once it has discarded."""
+    held = view["players"][seat]["scoring_cards_in_hand"]
+    if view["phase"] in ("choose_pile",) or (view["phase"] == "discard" and seat not in view.get("discarded", [])):
+        return Fraction(1)
+    return Fraction(held, held + 1)
+
+
+def eruption_risk(view: Mapping[str, Any]) -> tuple[str, Fraction]:
+    """Where the eruption card is for the seat whose view this is (one of :data:`ERUPTION_STATUSES`), and the exact
+    chance that another seat holds it now, counted from that view alone.
+
+    Every card the seat has not seen is equally likely to be any of the cards hidden from it (the scoring deck's,
+    the others' hands), so in round 1 the chance is the others' hand cards over all unseen cards (a 4-player
+    landing: 6 of 14). In round 2 another seat's hand is its public pile plus the one card it drew, less the card
+    it put back (any of its unplayed cards, as far as the seat can tell): an unseen eruption card is one seat's
+    drawn card with a chance of 1 in the unseen cards, and then still in its hand unless it was the card put back;
+    a pile's eruption card is still in its taker's hand unless it was the card put back. The determinized games of
+    :func:`determinize` sample exactly these chances.
+    """
+    you = view.get("you")
+    seat = view.get("seat")
+    if you is None or seat is None:
+        raise ValueError("the eruption risk is counted from a seat's view, not the public one")
+    players = view["players"]
+    if "eruption" in you["scoring_cards"]:
+        return "yours", Fraction(0)
+    if any("eruption" in p["played_scoring_cards"] for p in players):
+        return "played", Fraction(0)
+    if you.get("discarded") == "eruption":
+        return "out", Fraction(0)
+    for pile in view.get("piles", []):
+        taker = pile["taken_by"]
+        if "eruption" in pile["scoring_cards"] and taker != seat:
+            if taker is None:
+                return "pile", Fraction(0)  # on the table, for whoever takes its pile
+            chance = _keeps(view, taker)
+            return ("pile", chance) if chance else ("out", chance)
+    unseen = unseen_cards(view)
+    if "eruption" not in unseen:
+        return "out", Fraction(0)
+    others = [q for q in range(len(players)) if q != seat]
+    if view["round"] == 1:
+        return "unseen", Fraction(sum(players[q]["scoring_cards_in_hand"] for q in others), len(unseen))
+    chance = Fraction(0)
+    for q in others:
+        pile = next((list(p["scoring_cards"]) for p in view.get("piles", []) if p["taken_by"] == q), [])
+        if any(c not in pile for c in players[q]["played_scoring_cards"]):
+            continue  # its drawn card is known: it played it
+        chance += Fraction(1, len(unseen)) * _keeps(view, q)
+    return "unseen", chance
 
 
 def determinize(view: Mapping[str, Any], rng: random.Random, *, island: Island | None = None,

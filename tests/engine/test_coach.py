@@ -8,6 +8,7 @@ import json
 import pickle
 import random
 import time
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -24,8 +25,10 @@ from engine.ai.coach import (
     CoachError,
     MoveAdvice,
     Reason,
+    VolcanoRisk,
     advise,
 )
+from engine.ai.determinize import determinize, eruption_risk
 from engine.ai.expert import search
 from engine.ai.master import master_search
 
@@ -295,3 +298,104 @@ def test_a_reason_checks_its_parameters() -> None:
         Reason.of("opens", sites=2)
     with pytest.raises(ValueError, match="nonsense"):
         Reason.of("nonsense")
+
+
+# ---------------------------------------------------------------------- the eruption card, counted exactly
+
+
+def _landing(n: int, *, holds: bool) -> Game:
+    """A new dealt game of ``n`` players at its first landing whose seat to move holds the eruption card or not."""
+    for seed in range(200):
+        game = new_game([f"P{i}" for i in range(n)], seed)
+        seat = game.to_move
+        assert seat is not None and game.phase == "land"
+        if ("eruption" in game.hand_scoring[seat]) == holds:
+            return game
+    raise AssertionError("no such deal")
+
+
+@pytest.mark.parametrize(("n", "others", "unseen"), [(4, 6, 14), (3, 6, 13), (2, 4, 12)])
+def test_the_eruption_risk_at_a_round_one_landing_is_the_count_of_the_cards_the_seat_cannot_see(
+        n: int, others: int, unseen: int) -> None:
+    """At a round-1 landing of 4 players the others hold 6 of the 14 cards the seat has not seen (16 less its own
+    2): 6/14 = 43 %, not a sample (which read 31–52 % by seed); 6/13 with 3 players, 4/12 with 2. The coach says
+    that figure whatever its seed, and the seat that holds the card is told so."""
+    game = _landing(n, holds=False)
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    assert eruption_risk(view) == ("unseen", Fraction(others, unseen))
+    expected = round(100 * others / unseen)
+    for seed in (0, 1, 7):
+        advice = advise(view, seed=seed, iterations=4, budget=None)
+        assert advice.volcano == VolcanoRisk("unseen", expected, 0)
+    holder = _landing(n, holds=True)
+    assert eruption_risk(holder.view(holder.to_move)) == ("yours", 0)
+
+
+def _sampled_share(view: dict[str, Any], seat: int, samples: int, seed: int) -> float:
+    rng = random.Random(seed)
+    held = 0
+    for _ in range(samples):
+        g = determinize(view, random.Random(rng.random()), keep_log=False)
+        held += any("eruption" in g.hand_scoring[q] for q in range(g.n) if q != seat)
+    return held / samples
+
+
+def test_the_eruption_risk_is_what_the_determinized_deals_give_in_every_phase_of_both_rounds() -> None:
+    """Across positions of both rounds (the round-2 piles, drawn cards and discards included) the exact figure is
+    the share of determinized deals in which another seat holds the card, within the sampling's error; a played
+    card, the seat's own and one out of play are never a risk; and the figure depends on the view alone."""
+    statuses: set[str] = set()
+    for n, seed in ((4, 5), (3, 8), (2, 3), (4, 21)):
+        for game in _positions(n, seed, every=9):
+            seat = game.to_move
+            if seat is None or game.phase not in ("land", "play", "choose_pile", "discard"):
+                continue
+            view = game.view(seat)
+            status, chance = eruption_risk(view)
+            statuses.add(status)
+            held = any("eruption" in game.hand_scoring[q] for q in range(n) if q != seat)
+            if status in ("yours", "played", "out"):
+                assert chance == 0 and not held, (status, game.round, game.phase)
+                continue
+            assert 0 <= chance <= 1 and (chance or not held), (status, chance)
+            if game.round == 2:
+                samples = 300
+                share = _sampled_share(view, seat, samples, seed)
+                error = 4 * (float(chance) * (1 - float(chance)) / samples) ** 0.5 + 0.01
+                assert abs(share - float(chance)) <= error, (game.phase, share, chance)
+            other = _hidden_changed(game, seat, random.Random(seed))
+            assert eruption_risk(other.view(seat)) == (status, chance)
+    assert {"unseen", "yours", "played"} <= statuses, statuses
+
+
+def test_the_eruption_card_in_a_round_one_pile_is_held_by_its_taker_unless_put_back() -> None:
+    """A round-1 pile with the eruption card: its taker holds it until it puts a card back in the box, then with a
+    chance of its hand's cards over those it chose from; put back for sure when nothing else was left."""
+    for seed in range(60):
+        game = new_game(["A", "B", "C"], seed)
+        rng = random.Random(seed)
+        while game.round == 1:
+            game.apply(rng.choice(game.legal_moves()))
+        pile = next((p for p in game.piles if "eruption" in p["scoring_cards"]), None)
+        if pile is None:
+            continue
+        while not game.is_over() and game.phase in ("choose_pile", "discard", "land", "play"):
+            taker = pile["taken_by"]
+            if taker is not None and game.to_move is not None and game.to_move != taker:
+                seat = game.to_move
+                status, chance = eruption_risk(game.view(seat))
+                hand = len(game.hand_scoring[taker])
+                if "eruption" in game.played_scoring[taker]:
+                    assert status == "played"
+                elif game.discarded[taker] is None:
+                    assert (status, chance) == ("pile", 1)
+                elif hand:
+                    assert (status, chance) == ("pile", Fraction(hand, hand + 1)), (game.phase, hand)
+                else:
+                    assert status == "out"
+                if game.phase == "play":
+                    return
+            game.apply(rng.choice(game.legal_moves()))
+    raise AssertionError("no game put the eruption card in a round-1 pile")

@@ -335,6 +335,12 @@ class FakeChannel:
     owner_id: int | None = None
     archived: bool = False
     locked: bool = False
+    #: Minutes of inactivity after which Discord archives the thread (60, 1440, 4320 or 10080).
+    auto_archive_duration: int = 4320
+    #: When the thread was created, archived or unarchived, or its duration changed (seconds since the epoch).
+    archive_timestamp: float = field(default_factory=time.time)
+    #: The thread's last activity, as Discord counts it: created, a message sent, unarchived, duration changed.
+    active_at: float = field(default_factory=time.time)
     last_message_id: int | None = None
 
     @property
@@ -386,8 +392,8 @@ class FakeChannel:
                 total_message_sent=0,
                 thread_metadata={
                     "archived": self.archived,
-                    "auto_archive_duration": 1440,
-                    "archive_timestamp": iso_now(),
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": dt.datetime.fromtimestamp(self.archive_timestamp, dt.UTC).isoformat(),
                     "locked": self.locked,
                     "invitable": True,
                     "create_timestamp": snowflake_time(self.id).isoformat(),

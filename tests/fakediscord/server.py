@@ -25,11 +25,12 @@ import json
 import logging
 import re
 import secrets
+import time
 import traceback
 import zlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 from urllib.parse import unquote
 
 import aiohttp
@@ -115,6 +116,11 @@ INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 INTENT_MESSAGE_CONTENT = 1 << 15
 PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
+
+
+_DENIABLE: Final = ("send_messages", "attach_files", "send_messages_in_threads", "create_public_threads",
+                    "manage_threads")
+"""The permissions :meth:`FakeDiscord.deny_permission` can take from the bot in a channel."""
 
 
 class FakeDiscordTimeout(AssertionError):
@@ -908,10 +914,12 @@ class FakeDiscord:
         self.inject_error(method, path, status=status, code=0, message=message, times=times, after=after)
 
     def deny_permission(self, channel: ChannelRef, permission: str, denied: bool = True) -> None:
-        """Deny the bot ``permission`` (``"send_messages"`` or ``"attach_files"``) in ``channel`` (or allow
-        it again), as a channel overwrite would: a message (with files) there then fails with 403 / 50013."""
-        if permission not in ("send_messages", "attach_files"):
-            raise ValueError(f"the fake denies send_messages or attach_files, not {permission!r}")
+        """Deny the bot ``permission`` in ``channel`` (or allow it again), as a channel overwrite would: a message
+        (with files; in a thread: ``send_messages_in_threads``) there then fails with 403 / 50013, and so do
+        creating a thread under it (``create_public_threads``) and unarchiving it when a moderator locked it
+        (``manage_threads``)."""
+        if permission not in _DENIABLE:
+            raise ValueError(f"the fake denies {', '.join(_DENIABLE)}, not {permission!r}")
         denied_here = self._denied.setdefault(self.channel(channel).id, set())
         if denied:
             denied_here.add(permission)
@@ -1138,6 +1146,28 @@ class FakeDiscord:
         session.connection = None
         await conn.ws.close(code=code, message=b"fake disconnect")
         self.notify()
+
+    async def archive_thread(self, thread: ChannelRef, *, locked: bool = False) -> None:
+        """Archive a thread as Discord does after its inactivity (or a moderator, ``locked``: only Manage Threads may
+        unarchive it then): the bot gets THREAD_UPDATE. Sending a message to it unarchives it unless it is locked;
+        editing a message in it answers 400 / 50083 until then."""
+        c = self.channel(thread)
+        if not c.is_thread:
+            raise ValueError("only a thread can be archived")
+        c.archived, c.locked, c.archive_timestamp = True, locked, time.time()
+        await self._dispatch_if_listening("THREAD_UPDATE", c.to_payload(), 1 << 0)
+        self.notify()
+
+    async def archive_inactive_threads(self, now: float | None = None) -> list[FakeChannel]:
+        """Archive every active thread without activity (created, a message sent, unarchived, its duration changed)
+        for its ``auto_archive_duration`` minutes at ``now`` (default: the time now), as Discord does; the threads
+        archived."""
+        now = time.time() if now is None else now
+        idle = [c for c in list(self.channels.values())
+                if c.is_thread and not c.archived and c.active_at + c.auto_archive_duration * 60 <= now]
+        for thread in idle:
+            await self.archive_thread(thread)
+        return idle
 
     async def delete_channel(self, channel: ChannelRef) -> None:
         """Delete a guild channel or thread (its messages go with it): later requests to it answer 404 / 10003
@@ -2389,6 +2419,14 @@ class FakeDiscord:
     async def _r_patch_channel(self, rec: RecordedRequest, channel_id: str) -> Any:
         channel = self._channel_or_404(channel_id)
         body = rec.json or {}
+        if channel.is_thread:
+            if channel.archived and channel.locked and body.get("archived") is False \
+                    and "manage_threads" in self._denied.get(channel.id, set()):
+                raise ApiError(403, 50013, "Missing Permissions")
+            if "auto_archive_duration" in body:
+                channel.auto_archive_duration = self._archive_duration(body)
+            if {"archived", "auto_archive_duration"} & set(body):
+                channel.archive_timestamp = channel.active_at = time.time()
         for key in ("name", "topic", "archived", "locked", "nsfw"):
             if key in body:
                 setattr(channel, key, body[key])
@@ -2423,13 +2461,16 @@ class FakeDiscord:
         if channel.is_dm and channel.recipient is not None and channel.recipient.blocks_dms:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         denied = self._denied.get(channel.id, set())
-        if "send_messages" in denied or (rec.files and "attach_files" in denied):
+        sending = "send_messages_in_threads" if channel.is_thread else "send_messages"
+        if sending in denied or (rec.files and "attach_files" in denied):
             raise ApiError(403, 50013, "Missing Permissions")
         body = rec.json or {}
         if self.validate:
             errors = FormErrors()
             validate_message(body, rec.files, errors, partial=False)
             errors.raise_if_any()
+        if channel.is_thread:
+            await self._thread_activity(channel)
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce") and (channel.id, str(nonce)) in self._nonces:
             # Discord: a nonce seen in the last few minutes returns that message, and none is created
@@ -2442,8 +2483,11 @@ class FakeDiscord:
         return msg.to_payload()
 
     async def _r_edit_message(self, rec: RecordedRequest, channel_id: str, message_id: str) -> Any:
-        msg = self._message_or_404(self._channel_or_404(channel_id), message_id)
+        channel = self._channel_or_404(channel_id)
+        msg = self._message_or_404(channel, message_id)
         body = rec.json or {}
+        if channel.archived:
+            raise ApiError(400, 50083, "Thread is archived")
         if msg.author_id != self.bot_user.id and set(body) - {"flags"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         if self.validate:
@@ -2479,12 +2523,15 @@ class FakeDiscord:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         if message_id is not None:
             self._message_or_404(parent, message_id)
+        if "create_public_threads" in self._denied.get(parent.id, set()):
+            raise ApiError(403, 50013, "Missing Permissions")
         body = rec.json or {}
         name = str(body.get("name") or "")
         if self.validate and not 1 <= len(name) <= 100:
             errors = FormErrors()
             errors.add("name", "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH")
             errors.raise_if_any()
+        duration = self._archive_duration(body) if "auto_archive_duration" in body else 4320
         kind = int(body.get("type") or ChannelType.PUBLIC_THREAD) if message_id is None else ChannelType.PUBLIC_THREAD
         thread = FakeChannel(
             id=int(message_id) if message_id is not None else self.snowflakes.next(),
@@ -2493,12 +2540,33 @@ class FakeDiscord:
             guild_id=parent.guild_id,
             parent_id=parent.id,
             owner_id=self.bot_user.id,
+            auto_archive_duration=duration,
         )
         self.guilds[parent.guild_id].channels[thread.id] = thread
         self.channels[thread.id] = thread
         payload = thread.to_payload()
         await self._dispatch_if_listening("THREAD_CREATE", {**payload, "newly_created": True}, 1 << 0)
         return payload
+
+    @staticmethod
+    def _archive_duration(body: dict[str, Any]) -> int:
+        """A thread's ``auto_archive_duration`` as Discord takes it (minutes: 60, 1440, 4320 or 10080)."""
+        duration = body.get("auto_archive_duration")
+        if duration not in (60, 1440, 4320, 10080):
+            errors = FormErrors()
+            errors.add("auto_archive_duration", "Value must be one of {60, 1440, 4320, 10080}.", "BASE_TYPE_CHOICES")
+            errors.raise_if_any()
+        return int(duration)
+
+    async def _thread_activity(self, thread: FakeChannel) -> None:
+        """A message sent to ``thread``: its activity; an archived thread is unarchived first (THREAD_UPDATE), as
+        Discord does, unless a moderator locked it (400 / 160005 Thread is locked)."""
+        if thread.archived:
+            if thread.locked:
+                raise ApiError(400, 160005, "Thread is locked")
+            thread.archived, thread.archive_timestamp = False, time.time()
+            await self._dispatch_if_listening("THREAD_UPDATE", thread.to_payload(), 1 << 0)
+        thread.active_at = time.time()
 
     # ------------------------------------------------------------------ REST: guilds
 

@@ -176,6 +176,9 @@ async def test_a_version_5_database_gets_the_archive_and_its_query_uses_the_inde
                                       status="over", locale="en", now=1.0)
     await store.close()
     async with aiosqlite.connect(path, isolation_level=None) as conn:  # as a bot of schema version 5 left it
+        await conn.execute("DROP TABLE turn_times")  # version 11: the turns' times
+        await conn.execute("DROP INDEX games_open_in_parent")  # and games in threads of their own
+        await conn.execute("ALTER TABLE games DROP COLUMN parent_id")
         await conn.execute("ALTER TABLE games DROP COLUMN last_message_id")  # version 10: the latest post
         await conn.execute("DROP TABLE user_settings")  # version 9: people's own settings, and their held DMs
         await conn.execute("DROP INDEX deliveries_of_user")

@@ -892,6 +892,9 @@ async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Pat
     async with aiosqlite.connect(db, isolation_level=None) as conn:
         await conn.execute("DROP TABLE users")
         await conn.execute("DROP TABLE deliveries")
+        await conn.execute("DROP TABLE turn_times")  # schema 11: the turns' times
+        await conn.execute("DROP INDEX games_open_in_parent")  # and games in threads of their own
+        await conn.execute("ALTER TABLE games DROP COLUMN parent_id")
         await conn.execute("ALTER TABLE games DROP COLUMN last_message_id")  # schema 10: the latest post
         await conn.execute("DROP TABLE user_settings")  # schema 9: people's own settings
         for table in ("timers", "leases"):  # schema 8: several processes

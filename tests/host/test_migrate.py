@@ -58,12 +58,13 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
     logs = await a_database(path)
     async with aiosqlite.connect(path) as conn:
         counts = {}
-        for table in ("deliveries", "timers"):
+        for table in ("deliveries", "timers", "turn_times"):
             async with conn.execute(f"SELECT count(*) FROM {table}") as cur:
                 counts[table] = (await cur.fetchone())[0]
         async with conn.execute("SELECT game_id, kind, due_at FROM timers WHERE done_at IS NULL ORDER BY id") as cur:
             pending_timers = [tuple(r) for r in await cur.fetchall()]
     assert counts["deliveries"] > 0 and pending_timers  # posts owed and timers pending come along
+    assert counts["turn_times"] > 0  # and how long each turn took
     report = await copy_database(f"sqlite:{path}", pg_url)
     assert report.problems == []
     # the finished game of two people: a result, a rating, a rating history row and a standing each

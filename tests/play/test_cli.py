@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from engine import parse_move
 from play.cli import build_parser, main, run_demo, run_play
 
 
@@ -39,18 +40,16 @@ def test_play_in_the_terminal_against_the_computer_with_help_and_a_refused_move(
 
     def ask(prompt: str) -> str:
         asked.append(prompt)
-        text = out.getvalue()
         if len(asked) == 1:
             return "help"
         if len(asked) == 2:
             return "land 999"
-        block = text.rsplit("Your moves:", 1)[1].splitlines()
-        return block[1].split("(")[0].strip()
+        return "1"  # the first move listed
 
     game = run_play(3, 1, "random", 9, 0.1, "en", ask=ask, stream=out)
     assert game.phase == "over"
     text = out.getvalue()
-    assert "Type one of the moves listed" in text
+    assert "Type the number of one of the moves listed" in text
     assert "Not possible: There is no site 999" in text
     assert "The game is over" in text
 
@@ -82,19 +81,32 @@ def test_the_master_plays_a_demo_from_the_command_line(tmp_path: Path, capsys: o
                  "--no-pictures", "--out", str(tmp_path)]) == 0
 
 
+def _listed(turn: str, heading: str = "Your moves (type the number):") -> list[str]:
+    """The moves of a turn's list, by number, in words."""
+    block = turn.split(heading, 1)[1].splitlines()[1:]
+    out = []
+    for line in block:
+        number, _, said = line.strip().partition("  ")
+        if not number.isdigit():
+            break
+        assert int(number) == len(out) + 1
+        out.append(said)
+    return out
+
+
 def test_hint_at_the_prompt_prints_the_coach_s_advice_and_its_move_can_be_played() -> None:
     out = io.StringIO()
     hinted: list[str] = []
 
     def ask(prompt: str) -> str:
-        turn = out.getvalue().rsplit("Your moves:", 1)[1]
-        if "Best move: " in turn:  # the hint of this turn: play its move
-            move = turn.split("Best move: ", 1)[1].split(" — ", 1)[0]
-            hinted.append(move)
-            return move
+        turn = out.getvalue().rsplit("Your moves (type the number):", 1)[1]
+        if "In your list: best move " in turn:  # the hint of this turn: play its move
+            number = turn.split("In your list: best move ", 1)[1].split(",")[0].rstrip(".")
+            hinted.append(number)
+            return number
         if len(hinted) < 4:
             return "hint"
-        return turn.splitlines()[1].split("(")[0].strip()
+        return "1"
 
     game = run_play(2, 1, "greedy", 5, 0.1, "en", ask=ask, stream=out, hint_budget=None, hint_iterations=12)
     text = out.getvalue()
@@ -103,7 +115,13 @@ def test_hint_at_the_prompt_prints_the_coach_s_advice_and_its_move_can_be_played
     assert text.count("The coach is thinking…") == 4
     assert text.count("Hint for Player 1") == 4
     assert "Runner-up:" in text or "It is your only possible move" in text
-    assert hinted == [move for seat, move in game.moves if seat == 0][:4]
+    turns = text.split("— Player 1, your turn")[1:5]
+    said = [_listed(turn)[int(n) - 1] for turn, n in zip(turns, hinted, strict=True)]
+    best = [turn.split("Best move: ", 1)[1].split("\n", 1)[0] for turn in turns]
+    played = [move for seat, move in game.moves if seat == 0][:4]
+    for words, coach, move in zip(said, best, played, strict=True):  # the number names the coach's move
+        site = parse_move(move).site
+        assert site is None or (f" {site} " in f"{words} " and f" {site}" in coach), (words, coach, move)
 
 
 def test_hint_speaks_the_game_s_language() -> None:
@@ -114,3 +132,52 @@ def test_hint_speaks_the_game_s_language() -> None:
     text = out.getvalue()
     assert "Der Trainer denkt nach …" in text
     assert "Tipp für" in text and "Bester Zug:" in text
+
+
+def test_a_turn_shows_the_board_as_a_picture_and_in_words_and_the_moves_in_words(tmp_path: Path) -> None:
+    """Each turn writes the player's own board picture beside (named in one line) and prints a compact board in words
+    (each player's buildings, resources, bird chips, cards), a readable score line, and the moves numbered in words
+    with what their tile gives, the fish bonus and the bird chip included, never the engine's ids ("score trio", a
+    bare "river"); the number plays the move."""
+    out = io.StringIO()
+    answers = iter(["2", "quit"])
+    game = run_play(3, 1, "greedy", 4, 0.1, "en", ask=lambda _prompt: next(answers), stream=out,
+                    pictures=tmp_path)
+    text = out.getvalue()
+    first = text.split("— Player 1, your turn", 2)[1]
+    picture = tmp_path / "board.png"
+    assert f"Board picture: {picture} (your legal sites flagged)" in first
+    with Image.open(picture) as img:
+        assert img.format == "PNG" and img.width == 1200  # the seat's own picture
+    assert "On the board:" in first and "sites face down" in first
+    for name in ("Player 1", "Computer 2", "Computer 3"):
+        assert any(line.strip().startswith(f"{name}: ") and "bird chip" in line and "scoring card" in line
+                   for line in first.splitlines()), name
+    scores = next(line for line in first.splitlines() if line.strip().startswith("Scores: "))
+    assert all(entry.split(". ", 1)[1].split(": ")[1].endswith(("point", "points"))
+               for entry in scores.strip().removeprefix("Scores: ").split(" · ")), scores
+    listed = _listed(first)
+    view_moves = [move for seat, move in game.moves if seat == 0]
+    assert listed[1].startswith(f"Land on site {parse_move(view_moves[0]).site} — ")
+    assert any("fish bonus +" in said for said in listed) and any("Bird chip" in said for said in listed)
+    later = text.split("— Player 1, your turn", 2)[2]
+    for said in listed + _listed(later):
+        assert not said.startswith(("score ", "river", "road", "ship", "land ", "double", "build ")), said
+        assert "?" not in said
+
+
+def test_every_move_of_a_whole_game_is_listed_in_words(tmp_path: Path) -> None:
+    """A whole game played by the first number of each list: every list is words (scoring cards by name with what
+    they score now, double moves, cards without a site, the round-2 piles and discards), none an engine id."""
+    out = io.StringIO()
+    game = run_play(2, 1, "random", 7, 0.05, "de", ask=lambda _prompt: "1", stream=out)
+    assert game.phase == "over"
+    text = out.getvalue()
+    ids = ("score ", "river", "road", "ship", "land ", "double", "build ", "pile ", "discard ", "set ")
+    turns = text.split("Deine Züge (gib die Nummer ein):")[1:]
+    assert len(turns) == len([1 for seat, _ in game.moves if seat == 0])
+    for turn in turns:
+        for said in _listed("Deine Züge (gib die Nummer ein):" + turn, "Deine Züge (gib die Nummer ein):"):
+            assert not said.startswith(ids) and not said.endswith("?"), said
+    assert "jetzt " in text and " für dich" in text  # a scoring card's points now
+    assert "Punkte: 1. " in text

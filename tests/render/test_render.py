@@ -23,7 +23,7 @@ import pytest
 from PIL import Image, ImageChops
 
 import engine
-from i18n import catalogue, describe_events, t
+from i18n import catalogue, describe_events, t, tn
 from render import Theme, legal_sites, render_board, render_game_over
 from render import layer as render_layer
 from render.board import compose_board
@@ -325,7 +325,7 @@ def test_last_move_words_are_the_short_form_and_marks_follow_the_events(n: int) 
     game = engine.new_game(NAMES[:n], 90 + n)
     rng = random.Random(90 + n)
     start = describe(game.view(0), "en")
-    assert start.sentences == [t("render.ev.start", "en", name=NAMES[game.to_move or 0])]
+    assert start.sentences == [t("render.ev.start", "en", name=NAMES[game.turn_order[0]])]
     built_seen = 0
     while not game.is_over():
         seat = game.to_move
@@ -338,6 +338,29 @@ def test_last_move_words_are_the_short_form_and_marks_follow_the_events(n: int) 
             assert sum(last.deltas.values()) == sum(e["delta"] for e in events if e["type"] == "score")
         built_seen += bool(last.built)
     assert built_seen >= 10
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_the_first_picture_names_the_start_player_as_the_channel_s_turn_order_does(locale: str) -> None:
+    """The first picture says who the start player is (the first of the turn order the channel names); in a drafted
+    game, who chooses a set first (the player acting last, rules' setup step 6) and that the last to take a set
+    becomes the start player (step 7), not that the first chooser "moves first"."""
+    start_player = t("game.term.start_player", locale).lower()
+    for n in (2, 3, 4):
+        dealt = engine.new_game(NAMES[:n], 60 + n).view(None)
+        start = NAMES[dealt["turn_order"][0]]
+        assert dealt["to_move"] == dealt["turn_order"][0]
+        assert describe(dealt, locale).sentences == [t("render.ev.start", locale, name=start)]
+        game = engine.new_game(NAMES[:n], 60 + n, draft=True)
+        drafted = game.view(None)
+        chooser, start = NAMES[drafted["to_move"]], NAMES[drafted["turn_order"][0]]
+        assert chooser == NAMES[drafted["turn_order"][-1]] != start
+        [said] = describe(drafted, locale).sentences
+        assert said == t("render.ev.start_draft", locale, name=chooser, start=start)
+        assert said.index(chooser) < said.index(start) and start_player in said.lower()
+        while game.phase == "choose_set":  # the last to take a set does start
+            game.apply(game.legal_moves()[0])
+        assert game.to_move == drafted["turn_order"][0] and game.phase == "land"
 
 
 def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_together(
@@ -377,3 +400,103 @@ def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_togeth
         replays = list(pool.map(lambda v: render_replay([v, v], max_frames=2), views[:2]))
     assert boards == alone * 2 and all(r.startswith(b"GIF8") for r in replays)
     assert most[0] == 1, f"{most[0]} conversions with a fixed palette ran at once"
+
+
+@pytest.mark.parametrize("width", [640, 800, 1600])
+def test_score_track_markers_and_their_rings_stay_inside_their_cell(width: int,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A marker with one to three 50-point rings, alone or with others on its cell, in the first and last cell of
+    each row (the GIF's 640 pixels included), is drawn inside its cell: never over the next row's numbers, never
+    off the track's right edge."""
+    import render.chrome as chrome
+    from render.layout import make_layout
+
+    pasted: list[tuple[float, float, int, int]] = []
+    real = chrome.paste
+
+    def spy(img: Image.Image, spr: Image.Image, x: float, y: float) -> None:
+        pasted.append((x, y, spr.width, spr.height))
+        real(img, spr, x, y)
+
+    monkeypatch.setattr(chrome, "paste", spy)
+    theme = Theme(width=width)
+    for n in (2, 3, 4):
+        view = play(n, 5, 3).view(None)
+        lay = make_layout(view["board"], theme, n, False)
+        cells = chrome.track_cells(lay)
+        for cell in (0, 24, 25, 49, 7):
+            for laps in (0, 1, 2, 3):
+                for together in range(1, n + 1):
+                    for i, p in enumerate(view["players"]):
+                        score = laps * 50 + cell if i < together else 10 + 3 * i
+                        p.update(score=score, laps=score // 50, track=score % 50)
+                    pasted.clear()
+                    page = Image.new("RGB", (lay.width, lay.height))
+                    chrome.paint_track(page, lay, view, theme, ["A", "B", "C", "D"])
+                    x0, y0, x1, y1 = cells[cell]
+                    inside = [(x, y, w, h) for x, y, w, h in pasted if x0 - w < x < x1 and y0 - h < y < y1]
+                    assert len(inside) == together, (cell, laps, together)
+                    for x, y, w, h in inside:
+                        assert x0 <= round(x) and round(x) + w <= x1 + 1, (width, n, cell, laps, together)
+                        assert y0 <= round(y) and round(y) + h <= y1 + 1, (width, n, cell, laps, together)
+                        assert w >= 0.3 * min(x1 - x0, y1 - y0) / (1 if together <= 2 else 2)  # still a marker
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_seat_s_place(
+        locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game over's board says who won where "X to move" stood (it was blank), in the channel's picture and a DM's;
+    a DM's own strip gives the seat's place and points against the winner's, or that it won, and its bird chips,
+    without the flag of legal sites (it stood alone in an empty box)."""
+    import render.chrome as chrome
+
+    texts: list[str] = []
+    pasted: list[int] = []
+    real_text, real_words, real_paste = chrome.text, chrome.words, chrome.paste
+
+    def spy_text(img: Image.Image, x: float, y: float, s: str, *args: Any, **kwargs: Any) -> None:
+        texts.append(s)
+        real_text(img, x, y, s, *args, **kwargs)
+
+    def spy_words(img: Image.Image, x: float, y: float, s: str, *args: Any, **kwargs: Any) -> None:
+        texts.append(s)
+        real_words(img, x, y, s, *args, **kwargs)
+
+    def spy_paste(img: Image.Image, spr: Image.Image, x: float, y: float) -> None:
+        pasted.append(spr.width)
+        real_paste(img, spr, x, y)
+
+    monkeypatch.setattr(chrome, "text", spy_text)
+    monkeypatch.setattr(chrome, "words", spy_words)
+    monkeypatch.setattr(chrome, "paste", spy_paste)
+    game = play(4, 14, None)
+    ranking = game.ranking()
+    winner = game.view(None)["players"][ranking[0]]
+    said = t("render.over.winner", locale, name=winner["name"], count=winner["score"])
+    for view, personal in ((game.view(None), False), (game.view(ranking[0]), True), (game.view(ranking[2]), True)):
+        texts.clear()
+        render_board(view, locale=locale, personal=personal)
+        assert said in texts, texts
+        assert not any(t("render.deck", locale, n=view["scoring_deck"]) in s for s in texts)
+    from render.base import get_base
+    from render.layout import static_board
+    from render.theme import Theme as T
+
+    for seat in (ranking[0], ranking[2]):
+        view = game.view(seat)
+        theme = T(width=PERSONAL_WIDTH)
+        lay = get_base(view["board"], static_board(view["board"]), theme, locale, 4, True).layout
+        texts.clear()
+        pasted.clear()
+        chrome.paint_you(Image.new("RGB", (lay.width, lay.height)), lay, view, theme, locale, 0, [])
+        me, best = view["players"][seat], view["players"][ranking[0]]
+        words = " ".join(texts)
+        assert not pasted  # no flag
+        points = tn("game.points", me["score"], locale)
+        if seat == ranking[0]:
+            assert t("render.you.won", locale, points=points) in words, words
+        else:
+            assert t("render.you.placed", locale, rank=3, n=4, points=points, winner=best["name"],
+                     winner_points=tn("game.points", best["score"], locale)) in words, words
+        chips = ", ".join(map(str, view["you"]["bird_chips"]))
+        assert t("render.you.chips", locale, chips=chips) in words, words

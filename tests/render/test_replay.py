@@ -37,4 +37,29 @@ def test_replay_of_the_longest_four_player_game_fits_discord() -> None:
     assert len(gif) < DISCORD_LIMIT, f"{len(gif)} bytes for {len(longest) - 1} moves"
     picture = Image.open(io.BytesIO(gif))
     assert picture.format == "GIF" and picture.is_animated
-    assert picture.n_frames == min(MAX_FRAMES, len(longest))
+    assert picture.n_frames == len(longest) <= MAX_FRAMES  # one frame per move
+
+
+def test_every_frame_of_the_replay_is_its_position_s_picture() -> None:
+    """Each frame, drawn over the frames before it as a viewer does, is the picture of its position: the frames that
+    keep only the changed pixels lose nothing, and none is skipped."""
+    from PIL import ImageChops
+
+    from render.board import compose_board
+    from render.encode import quantized
+    from render.replay import REPLAY_WIDTH
+    from render.theme import Theme
+
+    game = new_game(["Ada", "Bo"], 4)
+    views = [game.view(None)]
+    while game.to_move is not None and len(views) < 30:
+        game.apply(choose_move(game.view(game.to_move), strength="random", seed=len(views), budget=0.1))
+        views.append(game.view(None))
+    picture = Image.open(io.BytesIO(render_replay(views, locale="fr")))
+    assert picture.n_frames == len(views)
+    theme = Theme(width=REPLAY_WIDTH)
+    for index, view in enumerate(views):
+        picture.seek(index)
+        img, palette = compose_board(view, locale="fr", theme=theme)
+        expected = quantized(img, palette).convert("RGB")
+        assert ImageChops.difference(picture.convert("RGB"), expected).getbbox() is None, index

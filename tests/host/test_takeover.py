@@ -1,0 +1,140 @@
+"""Someone new takes over a seat the computer plays for a person who left it, through the host's public API on both
+stores: the offer, the opener's confirmation, the refusals (a seated person, a stranger's or a forged confirmation,
+a second offer), the lapse after a day (across a restart), the seat's own person coming back first, and the
+results: the seat taken over is counted apart and not rated, the people who played the whole game are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.host.host import Host
+from bot.host.table import HAND_DM, NOTICE_POST, TURN_DM
+from bot.host.takeover import LAPSED, OFFER_HOURS, OFFERED, TAKEN
+from bot.host.timers import TAKEOVER_LAPSE
+from tests.host.test_host import ADA, BO, CH, CY, DI, EVE, GUILD, Clock, make_host, refused, user_to_move
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+async def three_people(store: Any, clock: Clock) -> Host:
+    host = make_host(store, clock)
+    await host.load()
+    await host.open(CH, GUILD, ADA, "Ada")
+    await host.join(CH, BO, "Bo")
+    await host.join(CH, CY, "Cy")
+    await host.start(CH, ADA)
+    return host
+
+
+async def notices(store: Any) -> list[dict[str, Any]]:
+    return [d.payload for d in await store.pending_deliveries() if d.kind == NOTICE_POST]
+
+
+def seat_of(host: Host, user_id: int) -> int:
+    info = host.info(CH)
+    assert info is not None
+    return next(s.seat for s in info.seats if s.user_id == user_id)
+
+
+async def play_out(host: Host) -> None:
+    """The game to its end: the people play their first legal move, the computers theirs."""
+    while (info := host.info(CH)) is not None and info.status == "running":
+        if info.seats[info.to_move].away:  # type: ignore[index]  # running: someone is to move
+            async for _ in host.run_computers(CH):
+                pass
+            continue
+        user = user_to_move(host)
+        await host.play(CH, user, host.legal_moves(CH, user)[0])
+
+
+async def test_a_newcomer_takes_over_a_seat_left_to_the_computer_once_the_opener_confirms(
+        store: Any, clock: Clock) -> None:
+    host = await three_people(store, clock)
+    await refused("host.error.takeover_none", host.offer_seat(CH, EVE, "Eve"))
+    await host.away(CH, BO)
+    bo = seat_of(host, BO)
+    await refused("host.error.takeover_seated", host.offer_seat(CH, CY, "Cy"))
+    offered = await host.offer_seat(CH, EVE, "Eve")
+    assert (offered.state, offered.seat, offered.name, offered.newcomer) == (OFFERED, bo, "Bo", "Eve")
+    assert offered.info.seats[bo].offered_to == "Eve"
+    [notice] = await notices(store)
+    assert notice["key"] == "bot.takeover.offered" and notice["params"] == {"name": "Bo", "newcomer": "Eve"}
+    assert notice["takeover"] == {"seat": bo, "user_id": EVE}  # what the opener's Confirm button carries
+    await refused("host.error.takeover_offered", host.offer_seat(CH, DI, "Di"))
+    # nobody but the opener (or Manage Channels) confirms, and only the offer that stands
+    await refused("host.error.not_opener", host.confirm_takeover(CH, CY, bo, EVE))
+    await refused("host.error.takeover_gone", host.confirm_takeover(CH, ADA, bo, DI))  # a forged newcomer
+    await refused("host.error.takeover_gone", host.confirm_takeover(CH, ADA, 9, EVE))  # a forged seat
+    taken = await host.confirm_takeover(CH, CY, bo, EVE, can_manage=True)
+    assert (taken.state, taken.newcomer_id) == (TAKEN, EVE) and not taken.computer_to_move
+    seat = taken.info.seats[bo]
+    assert (seat.user_id, seat.name, seat.away, seat.former, seat.offered_to) == (EVE, "Eve", False, ("Bo",), None)
+    assert [n["key"] for n in await notices(store)][-1] == "bot.takeover.taken"
+    to_move = host.info(CH).to_move  # type: ignore[union-attr]
+    dms = [(d.kind, d.user_id) for d in await store.pending_deliveries() if d.user_id == EVE]
+    assert dms == [(TURN_DM if to_move == bo else HAND_DM, EVE)]  # the newcomer's hand, by DM only
+    assert TAKEOVER_LAPSE not in {t.kind for t in await store.timers(taken.game_id)}
+    # the seat is Eve's: Bo's back is refused, Eve plays on her turn
+    await refused("host.error.not_seated", host.back(CH, BO))
+    await refused("host.error.takeover_gone", host.confirm_takeover(CH, ADA, bo, EVE))
+    while host.info(CH).to_move != bo:  # type: ignore[union-attr]
+        user = user_to_move(host)
+        await host.play(CH, user, host.legal_moves(CH, user)[0])
+    assert host.legal_moves(CH, EVE) and await host.play(CH, EVE, host.legal_moves(CH, EVE)[0])
+
+
+async def test_an_offer_lapses_after_a_day_even_across_a_restart_and_the_seats_own_person_coming_back_wins(
+        store: Any, clock: Clock) -> None:
+    host = await three_people(store, clock)
+    await host.away(CH, BO)
+    await host.away(CH, CY)
+    await refused("host.error.takeover_which", host.offer_seat(CH, EVE, "Eve"))
+    bo, cy = seat_of(host, BO), seat_of(host, CY)
+    await refused("host.error.takeover_not_open", host.offer_seat(CH, EVE, "Eve", seat_of(host, ADA)))
+    first = await host.offer_seat(CH, EVE, "Eve", bo)
+    clock.advance(OFFER_HOURS - 1)
+    host = make_host(store, clock)  # a restart while the offer waits
+    await host.load()
+    assert await host.schedule.run_due(kinds=[TAKEOVER_LAPSE]) == []
+    clock.advance(1)
+    [lapsed] = await host.schedule.run_due(kinds=[TAKEOVER_LAPSE])
+    assert (lapsed.state, lapsed.seat, lapsed.newcomer) == (LAPSED, bo, "Eve")
+    assert host.info(CH).seats[bo].offered_to is None  # type: ignore[union-attr]
+    assert [n["key"] for n in await notices(store)][-1] == "bot.takeover.lapsed"
+    await refused("host.error.takeover_gone", host.confirm_takeover(CH, ADA, bo, EVE))
+    assert first.game_id == lapsed.game_id
+    # an offer for Cy's seat, then Cy comes back first: the offer is withdrawn, its lapse with it
+    await host.offer_seat(CH, DI, "Di", cy)
+    back = await host.back(CH, CY)
+    assert back.info.seats[cy].offered_to is None
+    assert [n["key"] for n in await notices(store)][-1] == "bot.takeover.withdrawn"
+    assert TAKEOVER_LAPSE not in {t.kind for t in await store.timers(first.game_id)}
+    await refused("host.error.takeover_gone", host.confirm_takeover(CH, ADA, cy, DI))
+
+
+async def test_a_seat_taken_over_is_counted_apart_and_the_people_who_played_the_whole_game_are_rated(
+        store: Any, clock: Clock) -> None:
+    host = await three_people(store, clock)
+    await host.away(CH, BO)
+    bo = seat_of(host, BO)
+    await host.offer_seat(CH, EVE, "Eve")
+    game_id = (await host.confirm_takeover(CH, ADA, bo, EVE)).game_id
+    await play_out(host)
+    eve = await host.stats(GUILD, EVE)
+    assert eve is not None and (eve.games, eve.games_taken_over, eve.ratings) == (0, 1, {})
+    assert await host.stats(GUILD, BO) is None  # Bo left: no result
+    for person in (ADA, CY):
+        stats = await host.stats(GUILD, person)
+        assert stats is not None and stats.games == 1 and stats.games_taken_over == 0
+        assert stats.ratings["mixed"].games == 1  # the seat was the computer's for a while: a game with computers
+    board = await host.leaderboard(GUILD, ADA, "games")
+    assert sorted(row.user_id for row in board.rows) == [ADA, CY]
+    # forget-me of the person who left renames them in the seat's former players too
+    await host.forget_me(BO)
+    row = await store.get_game(game_id)
+    assert row is not None and [f["name"] for f in row.seats[bo]["former"]] == ["former player"]

@@ -1,0 +1,54 @@
+"""Games in threads of their own, through the host on both stores: each thread holds one game, the channel the
+threads are in holds any number, and a command typed in that channel finds the games of its threads (also those
+another process opened), the user's own among them; a rematch stays in its thread."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.host.postgres_store import PostgresStore
+from bot.host.store import Store
+from tests.host.test_host import ADA, BO, CY, GUILD, Clock, make_host, play_first
+
+PARENT, OTHER = 500, 600
+THREADS = (501, 502, 503)
+
+
+async def test_a_channel_holds_a_game_per_thread_and_finds_each_users_games(store: Any) -> None:
+    clock = Clock()
+    host = make_host(store, clock)
+    await host.load()
+    for thread, (opener, name) in zip(THREADS, ((ADA, "Ada"), (BO, "Bo"), (ADA, "Ada")), strict=True):
+        info = await host.open(thread, GUILD, opener, name, parent_id=PARENT)
+        assert (info.channel_id, info.parent_id) == (thread, PARENT)
+    await host.join(THREADS[0], BO, "Bo")
+    await host.join(THREADS[1], CY, "Cy")
+    await host.open(OTHER, GUILD, CY, "Cy")  # a game in a channel of its own: in no parent's list
+    await host.start(THREADS[0], ADA)
+    await play_first(host, THREADS[0])
+    assert [g.channel_id for g in await host.games_in(PARENT)] == list(THREADS)
+    assert [g.channel_id for g in await host.games_in(PARENT, ADA)] == [THREADS[0], THREADS[2]]
+    assert [g.channel_id for g in await host.games_in(PARENT, BO)] == [THREADS[0], THREADS[1]]
+    assert [g.channel_id for g in await host.games_in(PARENT, CY)] == [THREADS[1]]
+    assert await host.games_in(OTHER) == []
+    # another process sees the same games from the database, the running one with its move
+    if isinstance(store, PostgresStore):
+        other = await PostgresStore.open(store.url)
+    else:
+        other = await Store.open(store.path)
+    try:
+        second = make_host(other, clock)
+        found = await second.games_in(PARENT, BO)
+        assert [(g.channel_id, g.status, g.seq) for g in found] == [(THREADS[0], "running", 1),
+                                                                    (THREADS[1], "lobby", 0)]
+    finally:
+        await other.close()
+    # a game that ends leaves the list; a rematch opens in the same thread, in the channel's list again
+    await host.abandon(THREADS[2], ADA)
+    assert [g.channel_id for g in await host.games_in(PARENT, ADA)] == [THREADS[0]]
+    while (info := host.info(THREADS[0])) is not None and info.status == "running":
+        await play_first(host, THREADS[0])
+    assert [g.channel_id for g in await host.games_in(PARENT, ADA)] == []
+    rematch = await host.rematch(THREADS[0], BO)
+    assert rematch.parent_id == PARENT
+    assert [g.channel_id for g in await host.games_in(PARENT, ADA)] == [THREADS[0]]
