@@ -174,18 +174,20 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
         "holds or that others may play, sites it opens up; a scoring card when waiting would not make it pay",
         "more relative to the others); `expert` runs a determinized Monte Carlo search (samples the hidden",
         "tiles, cards and chips from its own view only, plays each candidate move followed by noisy greedy",
-        "playouts, drops candidates that are clearly worse).",
+        "playouts, drops candidates that are clearly worse); `master` spends the same playouts by sequential",
+        "halving in 2 and 3 players (all candidates in early phases, the better half kept after each) and plays",
+        "the expert's own search in 4 players (there it is the expert, move for move).",
         "",
-        "Use: `engine.ai.choose_move(game.view(seat), strength=\"expert\", seed=1, budget=1.0)` returns the",
-        "notation of a legal move; `iterations=N, budget=None` makes the expert independent of timing.",
+        "Use: `engine.ai.choose_move(game.view(seat), strength=\"master\", seed=1, budget=1.0)` returns the",
+        "notation of a legal move; `iterations=N, budget=None` makes a searching player independent of timing.",
         "",
-        f"Expert thinking: {f'{budget:g} s per move' if budget else ''}"
-        f"{' / ' if budget and iterations else ''}{f'{iterations} playouts per move' if iterations else ''}.",
+        f"Thinking (expert and master): {f'{budget:g} s per move' if budget else ''}"
+        f"{' / ' if budget and iterations else ''}{f'at most {iterations} playouts per move' if iterations else ''}.",
         "Each match-up: one challenger against the opponent at every other seat; the challenger takes every",
         "seat in turn on the same deal (two players: each deal is played twice, seats swapped). Island:",
-        "the project's island (`engine/data/island.json`), building sets dealt at random. The time budget is",
-        "wall-clock: on a busy machine the expert makes fewer playouts per move (the search also stops early",
-        "once one candidate is clearly best).",
+        "the project's island (`engine/data/island.json`), building sets dealt at random. A time budget is",
+        "wall-clock: on a busy machine a search makes fewer playouts per move; a playout budget is the same on",
+        "every machine (the expert also stops early once one candidate is clearly best; the master uses all).",
         "",
         "| match-up | players | games | challenger wins | win share | 95% interval | fair share |"
         " avg score (challenger / others) |",
@@ -209,7 +211,7 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
     if timing:
         secs = sum(r.seconds for r in timing) / len(timing)
         moves = sum(r.expert_moves for r in timing) / len(timing)
-        lines += ["", f"Games with the expert took {secs:.0f} s on average ({moves:.1f} searched expert moves "
+        lines += ["", f"Games with a searching player took {secs:.0f} s on average ({moves:.1f} searched moves "
                       "per game; moves with a single legal choice are not searched)."]
     total = sum(r.seconds for m in matches for r in done.get(m.key, []))
     if total:
