@@ -50,7 +50,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
-from bot.adapter import history_texts, options, settings_texts, texts, vacation_texts
+from bot.adapter import history_texts, options, settings_texts, telemetry, texts, vacation_texts
 from bot.adapter.background import SHUTDOWN_GRACE, Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
@@ -305,6 +305,7 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
             return
         locale = await self._locale(interaction)
         text = self.errors.text(interaction, original, locale)
+        telemetry.note_outcome(interaction, "error" if text is None else "refused")
         if text is None:
             log.error("unexpected error while handling %s", what, exc_info=original)
             text = t("bot.error.unexpected", locale)

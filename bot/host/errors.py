@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
+from bot.host.metrics import STORAGE_ERRORS
 from bot.host.model import DamagedGame
 from engine import IllegalMove
 from i18n import illegal_text, t
@@ -111,4 +112,5 @@ def storage_refusal(key: str = "host.error.storage", doing: str = "storage") -> 
         yield
     except StorageFailed as exc:
         log.warning("%s failed: %s", doing, exc)
+        STORAGE_ERRORS.labels(doing).inc()
         raise HostError(key) from None

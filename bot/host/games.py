@@ -48,6 +48,7 @@ from bot.host.errors import (
     StorageFailed,
     storage_refusal,
 )
+from bot.host.metrics import STORAGE_ERRORS
 from bot.host.model import OPEN_STATUSES, DamagedGame, GameRow, MoveRow, NewTimer, TimerRow, effective_moves
 from bot.host.stores import GameStore
 from bot.host.table import DEADLINE_HOURS, Options, Seat, Table, TableInfo
@@ -206,6 +207,10 @@ class Games:
 
     # ------------------------------------------------------------------ changing a game
 
+    def busy_locks(self) -> list[asyncio.Lock]:
+        """The locks of the channels whose game is being changed now."""
+        return [lock for lock in self._locks.values() if lock.locked()]
+
     @asynccontextmanager
     async def change(self, channel_id: int) -> AsyncIterator[Table | None]:
         """Every change to a channel's game happens inside: this process's lock for the channel, and the cached
@@ -234,6 +239,7 @@ class Games:
             raise HostError(CONFLICT if change.move is not None else lost) from None
         except StorageFailed as exc:
             log.warning("game %d: the change could not be stored: %s", table.id, exc)
+            STORAGE_ERRORS.labels("writing a change").inc()
             raise HostError("host.error.storage") from None
         self.adopt(table, columns, version, seats=seats, game=game, move=change.move)
 

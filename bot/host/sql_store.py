@@ -89,6 +89,8 @@ class SqlStore(ABC):
     """The comparison that is true for two ``NULL``s."""
     SKIP_LOCKED: ClassVar[str] = ""
     """Appended to the subquery that claims timers (PostgreSQL: leave rows another process is claiming)."""
+    NOTIFY_RELEASED: ClassVar[str | None] = None
+    """Tells the processes sharing the database that work was given up (``None``: no other process shares it)."""
 
     @abstractmethod
     def _write(self) -> AbstractAsyncContextManager[Db]:
@@ -325,6 +327,31 @@ class SqlStore(ABC):
     async def release_lease(self, name: str, owner: str) -> None:
         """Give the lease up (only if ``owner`` holds it)."""
         await self._execute("DELETE FROM leases WHERE name = ? AND owner = ?", name, owner)
+
+    async def lease_holder(self, name: str) -> str | None:
+        """Who last held the lease ``name``, run out or not (``None``: nobody, or it was given up)."""
+        return next((str(r["owner"]) for r in await self._fetch("SELECT owner FROM leases WHERE name = ?", name)), None)
+
+    async def release_all(self, owner: str, *, keep: str | None = None) -> int:
+        """Give up ``owner``'s leases (but those named ``keep``…) and timer claims in one transaction (it stops), so
+        that another process may take the work over at once; how many leases were given up."""
+        async with self._write() as db:
+            released = await db.execute("DELETE FROM leases WHERE owner = ? AND name NOT LIKE ?", owner,
+                                        f"{keep}%" if keep else "")
+            await db.execute("UPDATE timers SET lease_owner = NULL, lease_until = NULL"
+                             " WHERE lease_owner = ? AND done_at IS NULL", owner)
+            if self.NOTIFY_RELEASED is not None:  # delivered to the listeners when this transaction commits
+                await db.fetch(self.NOTIFY_RELEASED, owner)
+        return released
+
+    async def figures(self, now: float) -> dict[str, Any]:
+        """For the metrics: the posts and DMs owed (``backlog``), the oldest due one's age (``oldest``), ``games``."""
+        async with self._read() as db:
+            [owed] = await db.fetch("SELECT COUNT(*) AS n, MIN(CASE WHEN due_at <= ? THEN created_at END) AS first"
+                                    " FROM deliveries WHERE done_at IS NULL", now)
+            games = await db.fetch("SELECT status, COUNT(*) AS n FROM games GROUP BY status")
+        return {"backlog": int(owed["n"]), "oldest": max(0.0, now - float(owed["first"] or now)),
+                "games": {str(r["status"]): int(r["n"]) for r in games}}
 
     # ------------------------------------------------------------------ deliveries (the outbox)
 

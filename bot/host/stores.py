@@ -18,7 +18,7 @@ leases), :class:`Outbox` (deliveries), :class:`Archive` (finished games, players
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from bot.host.change import Change
@@ -42,6 +42,8 @@ class GameRows(Protocol):
     async def close(self) -> None: ...
 
     async def schema_version(self) -> int: ...
+
+    async def figures(self, now: float) -> dict[str, Any]: ...
 
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
@@ -100,6 +102,12 @@ class TimerRows(Protocol):
     async def take_lease(self, name: str, owner: str, *, now: float, seconds: float) -> bool: ...
 
     async def release_lease(self, name: str, owner: str) -> None: ...
+
+    async def lease_holder(self, name: str) -> str | None: ...
+
+    async def release_all(self, owner: str, *, keep: str | None = None) -> int: ...
+
+    async def listen_released(self, callback: Callable[[], None]) -> None: ...
 
 
 class Outbox(Protocol):

@@ -101,11 +101,17 @@ class WorkerPool:
         self.replaced += 1
         broken.shutdown(wait=False, cancel_futures=True)
 
-    def shutdown(self, *, wait: bool = True) -> None:
-        """Shut the current executor down (at the bot's close); a later job would start a new one."""
+    def shutdown(self, *, wait: bool = True, stop_workers: bool = False) -> None:
+        """Shut the current executor down (at the bot's close); a later job would start a new one. ``stop_workers``:
+        end a process pool's workers now rather than wait for the jobs they run (a stopping process needs no
+        computer move or picture any more: its tasks were cancelled)."""
         executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=wait, cancel_futures=True)
+        if executor is None:
+            return
+        if stop_workers:
+            for process in list(getattr(executor, "_processes", {}).values()):  # a ProcessPoolExecutor's workers
+                process.terminate()
+        executor.shutdown(wait=wait, cancel_futures=True)
 
 
 class _Broken(Exception):

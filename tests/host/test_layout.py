@@ -83,7 +83,8 @@ def host_graph(imports: Callable[[Path], set[str]]) -> dict[str, set[str]]:
 def test_the_host_values_and_errors_import_nothing_else_of_the_host() -> None:
     graph = host_graph(imports_of)
     assert graph["bot.host.model"] == set()
-    assert graph["bot.host.errors"] == {"bot.host.model"}
+    assert graph["bot.host.errors"] == {"bot.host.model", "bot.host.metrics"}
+    assert graph["bot.host.metrics"] == set(), "the metrics are defined apart from everything they count"
     assert graph["bot.host.change"] == {"bot.host.model", "bot.host.ratings"}
     assert graph["bot.host.timers"] == {"bot.host.errors", "bot.host.model", "bot.host.stores"}, "kinds name no part"
 

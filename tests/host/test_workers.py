@@ -332,3 +332,24 @@ async def test_pictures_are_drawn_at_the_width_the_settings_give() -> None:
         assert board is not None and over is not None
         assert Image.open(io.BytesIO(board)).width == width
         assert Image.open(io.BytesIO(over)).width == width
+
+
+def think_long(seconds: float) -> float:
+    import time as clock
+    clock.sleep(seconds)
+    return seconds
+
+
+async def test_a_stopping_process_ends_its_workers_rather_than_wait_for_their_jobs() -> None:
+    """``shutdown(stop_workers=True)`` (santacruz-bot's stop) ends a process pool's workers mid-job: a computer
+    thinking for a minute does not hold the process's exit for that minute."""
+    pool = WorkerPool(process_pool_factory(1), name="computers")
+    assert await pool.run(square, 3, what="a warm-up") == 9  # the worker process runs
+    thinking = asyncio.ensure_future(pool.run(think_long, 60.0, what="a long job"))
+    await asyncio.sleep(0.5)  # the job is in the worker now
+    thinking.cancel()
+    started = asyncio.get_running_loop().time()
+    await asyncio.to_thread(pool.shutdown, stop_workers=True)
+    assert asyncio.get_running_loop().time() - started < 10
+    with pytest.raises(asyncio.CancelledError):
+        await thinking
