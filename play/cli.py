@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="players in the game")
         p.add_argument("--seed", type=int, default=None, help="seed of the game (random when left out)")
         p.add_argument("--strength", choices=STRENGTHS, default="greedy", help="computer strength")
-        p.add_argument("--budget", type=float, default=0.5, help="seconds per move for the expert")
+        p.add_argument("--budget", type=float, default=0.5, help="seconds per move for the expert and the master")
         p.add_argument("--locale", choices=LOCALES, default="en", help="language")
         if name == "demo":
             p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the pictures")

@@ -23,9 +23,10 @@ from typing import Final
 
 from dotenv.parser import parse_stream
 
+from engine.ai import OFFERED
 from i18n import LOCALES
 
-AI_STRENGTHS: Final = ("random", "greedy", "expert")
+AI_STRENGTHS: Final = OFFERED
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS: Final = ("text", "json")
 _POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "hint_seconds", "busy_timeout",

@@ -42,7 +42,7 @@ class Seat(_Stored):
     user_id: int | None
     name: str
     strength: str | None = None
-    """A computer seat's strength (random, greedy, expert); ``None`` for a person."""
+    """A computer seat's strength (random, greedy, expert, master); ``None`` for a person."""
     away: bool = False
     """A person whose seat the computer plays for the rest of the game (until they come back)."""
     reminded_at: float | None = None

@@ -221,16 +221,16 @@ class SearchOutcome(Protocol):
 
 
 class Searcher(Protocol):
-    """A search over a seat's view: :func:`engine.ai.expert.search` and the stronger ones after it."""
+    """A search over a seat's view: :func:`engine.ai.expert.search`, :func:`engine.ai.master.master_search`."""
 
     def __call__(self, view: View, *, seed: int = ..., budget: float | None = ..., iterations: int | None = ...,
                  island: Island | None = ...) -> SearchOutcome: ...
 
 
 STRONGEST: Searcher = search
-"""The strongest available player's search: the coach's default. A stronger player's search with the same
-keywords whose result has ``move``, ``playouts`` and ``stats`` (e.g. ``engine.ai.master.master_search``) takes
-its place in this one line."""
+"""The strongest available player's search (the ``expert``'s): the coach's default. ``engine.ai.master.master_search``
+has the same keywords and result and takes its place in this one line once the master is measurably stronger
+(``engine/AI.md``)."""
 
 
 # ---------------------------------------------------------------------- the advice

@@ -15,6 +15,7 @@ import pytest
 from bot.adapter import main as bot_main
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.host.settings import Settings
+from engine.ai import OFFERED
 from i18n import RULE_TOPICS, t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import CallbackType
@@ -48,6 +49,11 @@ async def test_commands_are_synced_in_english_with_german_and_french_description
     assert site["type"] == 4 and site["autocomplete"] is True
     topics = next(o for o in subs["rules"]["options"] if o["name"] == "topic")
     assert [c["value"] for c in topics["choices"]] == list(RULE_TOPICS)
+    for name in ("new", "addbot"):
+        strength = next(o for o in subs[name]["options"] if o["name"] == "strength")
+        assert [c["value"] for c in strength["choices"]] == list(OFFERED)  # not the master yet (engine/AI.md)
+        expert = strength["choices"][-1]
+        assert expert["name"] == "Expert" and set(expert["name_localizations"]) == {"de", "fr"}
 
 
 async def test_rules_in_every_language(driver: Driver) -> None:

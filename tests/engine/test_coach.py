@@ -30,6 +30,7 @@ from engine.ai.coach import (
 )
 from engine.ai.determinize import determinize, eruption_risk
 from engine.ai.expert import search
+from engine.ai.master import master_search
 
 QUICK: dict[str, Any] = {"iterations": 24, "budget": None}
 """A small, deterministic search: every test's advice depends on the view and the seed only."""
@@ -246,8 +247,10 @@ def test_the_searcher_is_a_parameter_and_the_default_is_the_strongest() -> None:
     seat = game.to_move
     assert seat is not None
     view = game.view(seat)
-    assert STRONGEST is search
+    assert STRONGEST is search  # the master's search takes its place once it is measurably stronger
     assert advise(view, seed=2, searcher=search, **QUICK) == advise(view, seed=2, **QUICK)
+    master = advise(view, seed=2, searcher=master_search, **QUICK)
+    assert master.best.move in view["you"]["legal_moves"]
 
 
 def test_the_runner_up_is_explained_by_the_search_s_values(advised: Advised) -> None:

@@ -16,10 +16,11 @@ from bot.adapter.views import lobby_view
 from bot.adapter.words.common import esc
 from bot.adapter.words.lobby import LANGUAGE_NAMES, lobby_text
 from bot.adapter.words.notices import DEADLINE_CHOICES, deadline_hours
+from bot.host.settings import AI_STRENGTHS
 from bot.host.table import TableInfo
 from i18n import LOCALES, t
 
-STRENGTH_CHOICES: Final = [choice(f"commands.choice.strength.{s}", s) for s in ("random", "greedy", "expert")]
+STRENGTH_CHOICES: Final = [choice(f"commands.choice.strength.{s}", s) for s in AI_STRENGTHS]
 LANGUAGE_CHOICES: Final = [Choice(name=LANGUAGE_NAMES[lang], value=lang) for lang in LOCALES]
 DEADLINE_OPTIONS: Final = [choice(f"commands.choice.deadline.{hours}", hours) for hours in DEADLINE_CHOICES]
 
