@@ -127,8 +127,9 @@ UNKNOWN_INTERACTION: Final = 10062
 """Discord's code of a 404 for an interaction answered too late (after 3 s) or whose token expired."""
 SITE_TEXT_MAX: Final = 20
 """The longest text ``/santacruz build site:`` takes (a number, or a site with its card: "river 12")."""
-MAX_GAME_ID: Final = 2**53
-"""The largest game number ``history id:`` takes (Discord's largest safe integer option)."""
+MAX_GAME_ID: Final = 2**53 - 1
+"""The largest game number ``history id:`` takes: Discord's largest integer option (its API description's
+``Int53Type``, JavaScript's largest safe integer); a command sync declaring more is refused whole."""
 
 
 class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
