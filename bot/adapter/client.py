@@ -27,6 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.cog import SantaCruzCog
+from bot.adapter.errors import Refusal
 from bot.adapter.translator import CatalogueTranslator
 from bot.adapter.views import (
     ForgetAskButton,
@@ -45,6 +46,12 @@ from bot.host.table import TableInfo
 from bot.host.workers import WorkerPool
 
 log = logging.getLogger(__name__)
+
+COMPONENTS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    GameButton, MoveButton, MoveSelect, LeaderboardButton, ForgetButton, ForgetAskButton, VacationButton, UndoButton)
+"""Every button and menu of the bot: registered once, so that a click on any message the bot ever sent reaches one;
+a click whose ``custom_id`` none of their templates matches is answered in words
+(:meth:`SantaCruzBot.on_interaction`)."""
 
 
 class SantaCruzTree(app_commands.CommandTree["SantaCruzBot"]):
@@ -98,8 +105,7 @@ class SantaCruzBot(commands.Bot):
         self.host = Host(self.store, self.settings, executor=self.computer_executor, **self.host_options)
         self.loaded_games = await self.host.load()
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(GameButton, MoveButton, MoveSelect, LeaderboardButton, ForgetButton, ForgetAskButton,
-                               VacationButton, UndoButton)
+        self.add_dynamic_items(*COMPONENTS)
         await self.add_cog(SantaCruzCog(self, self.host, self.settings, render_executor=self.render_executor,
                                        loaded_games=self.loaded_games))
         if self.settings.dev_guild_id is not None:
@@ -119,6 +125,19 @@ class SantaCruzBot(commands.Bot):
         if self.store is not None:
             store, self.store = self.store, None
             await store.close()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click whose ``custom_id`` matches none of the bot's buttons and menus (a forged or damaged id: discord.py
+        hands it to nothing, and the player would see "This interaction failed") gets one answer in words, for the
+        clicker alone. Every other interaction goes to its command or component as usual."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+        if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in COMPONENTS):
+            return
+        cog = self.get_cog("SantaCruz")
+        if cog is not None:
+            await cog.handle_error(interaction, Refusal("bot.error.unknown_button"))  # type: ignore[attr-defined]
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s); %d games loaded", self.user, self.shards_text(), len(self.loaded_games))

@@ -125,6 +125,9 @@ AUTOCOMPLETE_WAIT: Final = 2.0
 database has it, it suggests nothing rather than what a copy that may be behind would allow."""
 UNKNOWN_INTERACTION: Final = 10062
 """Discord's code of a 404 for an interaction answered too late (after 3 s) or whose token expired."""
+ALREADY_ACKNOWLEDGED: Final = 40060
+"""Discord's code of a 400 for an interaction answered already: the same interaction delivered twice (its first
+delivery answered it, and the host carries a move out once)."""
 SITE_TEXT_MAX: Final = 20
 """The longest text ``/santacruz build site:`` takes (a number, or a site with its card: "river 12")."""
 MAX_GAME_ID: Final = 2**53 - 1
@@ -303,6 +306,10 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
             # it reached the bot after Discord's 3 s (a slow moment): expected, and nothing can answer it any more
             log.warning("%s came too late to be answered (10062 Unknown interaction)", what)
+            return
+        if isinstance(original, discord.HTTPException) and original.code == ALREADY_ACKNOWLEDGED:
+            # Discord delivered the same interaction twice: the first delivery answered it, nothing is left to say
+            log.warning("%s was delivered twice; the first delivery answered it (40060 already acknowledged)", what)
             return
         locale = await self._locale(interaction)
         text = self.errors.text(interaction, original, locale)
@@ -522,10 +529,14 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
 
     # ------------------------------------------------------------------ lobby buttons and confirmations
 
-    async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str) -> None:
+    async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str, *,
+                             seq: int | None = None) -> None:
         try:
             await self._refresh_game(game_id)
             self._check_origin(interaction, game_id)
+            if action == "undo":  # the post's Undo names the position its move left
+                await self._button_undo(interaction, game_id, seq)
+                return
             await getattr(self, f"_button_{action}")(interaction, game_id)
         except Exception as exc:
             await self.handle_error(interaction, exc)
@@ -597,13 +608,17 @@ class SantaCruzCog(commands.GroupCog, name="SantaCruz", group_name="santacruz",
         info = self._game(game_id)
         await self.dms.show_hand(interaction, info.channel_id)
 
-    async def _button_undo(self, interaction: discord.Interaction, game_id: int) -> None:
-        """*Undo* under a move's post: as ``/santacruz undo`` (the post itself is edited, not posted again)."""
+    async def _button_undo(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None:
+        """*Undo* under a move's post: as ``/santacruz undo`` (the post itself is edited, not posted again), while
+        the game is still at the position ``seq`` the post's move left (else refused as outdated: a click on an
+        older post, or a forged one, takes nothing back)."""
         info = self._game(game_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if seq is None:  # every post's Undo carries its position: without one it is not ours
+            raise HostError("host.error.stale")
         locale = await self._locale(interaction)
         result = await self.host.undo(info.channel_id, interaction.user.id, interaction_id=interaction.id,
-                                      game_id=game_id)
+                                      game_id=game_id, expected_seq=seq)
         self.background.after_move(result)
         await reply(interaction, _undone(result, locale))
 

@@ -7,7 +7,8 @@ it sits on and however old that message is. The ids::
     sc:<game_id>:<action>               join leave addbot removebot start abandon cancel rematch hand keepopen
                                         controls (back from a question asked in place to the move controls)
     sc:<game_id>:hand:<seq>             "My cards" under the post of position seq (seq marks the post)
-    sc:<game_id>:undo:<seq>             "Undo" under the post of the mover's move seq (the host checks it is theirs)
+    sc:<game_id>:undo:<seq>             "Undo" under the post of the mover's move seq (the host checks it is theirs,
+                                        and refuses it once the game is no longer at seq)
     sc:<game_id>:hint:<seq>             "Hint" beside the move controls of position seq (a table with hints on):
                                         the coach's advice for the clicker alone, refused once the turn has passed
     sc:<game_id>:<seq>:<move>           a move in notation, spaces as "_" (land_12, double_road, score_gold10)
@@ -68,7 +69,8 @@ def decode_move(text: str) -> str:
 class Clicks(Protocol):
     """Who handles the clicks (the cog): the items only parse their id and hand the click on."""
 
-    async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str) -> None: ...
+    async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str, *,
+                             seq: int | None = None) -> None: ...
 
     async def on_move_component(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
                                 confirmed: bool) -> None: ...
@@ -123,7 +125,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if self.action == "hint":  # the position it was drawn at tells an outdated click apart
             await _cog(interaction).on_hint_button(interaction, self.game_id, self.seq)
             return
-        await _cog(interaction).on_game_button(interaction, self.game_id, self.action)
+        await _cog(interaction).on_game_button(interaction, self.game_id, self.action, seq=self.seq)
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
