@@ -10,6 +10,7 @@ and the cog only ever sends their output to that seat's player.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -44,9 +45,16 @@ LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch", "fr": "Français"}
 """Each language in its own words (no catalogue key, as the glossary says)."""
 
 
+_MENTION_OPEN = re.compile(r"<(?=[@#])")
+"""The opening of a user, role or channel mention (``<@1>``, ``<@!1>``, ``<@&1>``, ``<#1>``), whatever its digits:
+``discord.utils.escape_mentions`` knows ids of 17-20 digits only."""
+
+
 def esc(name: str) -> str:
-    """A player name made harmless for a message: no mention, no markdown."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(str(name)))
+    """A player name made harmless for a message: no mention (``@everyone``, ``@here``, and every ``<@…>``,
+    ``<@&…>``, ``<#…>`` whatever its digits, broken by a zero-width space after the ``<``), no markdown."""
+    text = _MENTION_OPEN.sub("<\u200b", discord.utils.escape_mentions(str(name)))
+    return discord.utils.escape_markdown(text)
 
 
 def clip(text: str, limit: int) -> str:
