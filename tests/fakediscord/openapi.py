@@ -67,11 +67,12 @@ def _spec() -> tuple[referencing.Registry[Any], tuple[_Operation, ...]]:
 
 def _dispatch_unions(node: Any, schemas: dict[str, Any]) -> None:
     """Rewrite, in place, each union (``oneOf``/``anyOf``) whose branches are objects told apart by their ``type``
-    (components, command options, interaction callbacks) into one ``if``/``then`` per branch, keyed on that ``type``.
+    (components, command options, interaction callbacks) into the keyword :func:`_by_type`, which goes straight to
+    the branch of the body's ``type``.
 
     It accepts and refuses exactly what the union does (every branch requires ``type``, and no two share a value), but
-    validates a component against its own branch only, instead of against every kind of component (a message of
-    Components V2 checked in a fifth of the time), and its errors are those of the branch the body chose."""
+    validates a component against its own branch only, instead of against every kind of component, and its errors are
+    those of the branch the body chose."""
     if isinstance(node, list):
         for item in node:
             _dispatch_unions(item, schemas)
@@ -89,10 +90,29 @@ def _dispatch_unions(node: Any, schemas: dict[str, Any]) -> None:
         if len(values) != len(set(values)):
             continue
         del node[keyword]
-        node.setdefault("allOf", []).extend(
-            [{"if": {"properties": {"type": {"enum": k}}, "required": ["type"]}, "then": branch}
-             for k, branch in zip(keys, branches, strict=True)]
-            + [{"properties": {"type": {"enum": values}}, "required": ["type"]}])
+        node[_BY_TYPE] = [[k, branch] for k, branch in zip(keys, branches, strict=True)]
+
+
+def _by_type(validator: Any, branches: list[list[Any]], instance: Any, schema: Any) -> Iterator[Any]:
+    """The keyword :func:`_dispatch_unions` writes: the instance is checked against the branch its ``type`` selects
+    (an object without a known ``type`` is refused as the union refuses it)."""
+    if not validator.is_type(instance, "object"):
+        yield jsonschema.ValidationError(f"{instance!r} is not of type 'object'", validator="type")
+        return
+    if "type" not in instance:
+        yield jsonschema.ValidationError("'type' is a required property", validator="required",
+                                         validator_value=["type"])
+        return
+    for index, (values, branch) in enumerate(branches):
+        if instance["type"] in values and not isinstance(instance["type"], bool):
+            yield from validator.descend(instance, branch, schema_path=index)
+            return
+    known = [v for values, _ in branches for v in values]
+    yield jsonschema.ValidationError(f"{instance['type']!r} is not one of {known}", validator="enum", path=["type"])
+
+
+_BY_TYPE = "x-santacruz-by-type"
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {_BY_TYPE: _by_type})
 
 
 def _type_values(branch: dict[str, Any], schemas: dict[str, Any]) -> list[Any] | None:
@@ -121,7 +141,7 @@ def _validator(method: str, template: str) -> jsonschema.protocols.Validator | N
         return None
     # The body's own refs ("#/components/...") point into the document, which the registry holds under _URI.
     schema = json.loads(json.dumps(operation.schema).replace('"$ref": "#/', f'"$ref": "{_URI}#/'))
-    return jsonschema.Draft202012Validator(schema, registry=registry)
+    return _Validator(schema, registry=registry)
 
 
 def known_route(method: str, path: str) -> bool:
