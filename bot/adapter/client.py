@@ -36,6 +36,7 @@ from discord.ext import commands
 
 from bot.adapter import telemetry
 from bot.adapter.cog import SantaCruzCog
+from bot.adapter.errors import Refusal
 from bot.adapter.items import ITEMS
 from bot.adapter.translator import CatalogueTranslator
 from bot.host.errors import HostError
@@ -180,6 +181,19 @@ class SantaCruzBot(commands.Bot):
     def shards_down(self) -> list[int]:
         """The gateway shards of this process that are not connected now (for ``/readyz``)."""
         return [] if self.ws is not None and self.ws.open else [0]
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click whose ``custom_id`` matches none of the bot's buttons and menus (a forged or damaged id: discord.py
+        hands it to nothing, and the player would see "This interaction failed") gets one answer in words, for the
+        clicker alone. Every other interaction goes to its command or component as usual."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+        if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ITEMS):
+            return
+        cog = self.get_cog("SantaCruz")
+        if cog is not None:
+            await cog.handle_error(interaction, Refusal("bot.error.unknown_button"))  # type: ignore[attr-defined]
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s); %d games loaded", self.user, self.shards_text(), len(self.loaded_games))

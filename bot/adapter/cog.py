@@ -43,6 +43,9 @@ from i18n import t
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION: Final = 10062
+ALREADY_ACKNOWLEDGED: Final = 40060
+"""Discord's code of a 400 for an interaction answered already: the same interaction delivered twice (its first
+delivery answered it, and the host carries a move out once)."""
 """Discord's code of a 404 for an interaction answered too late (after 3 s) or whose token expired."""
 
 
@@ -151,6 +154,10 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
         if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
             # it reached the bot after Discord's 3 s (a slow moment): expected, and nothing can answer it any more
             log.warning("%s came too late to be answered (10062 Unknown interaction)", what)
+            return
+        if isinstance(original, discord.HTTPException) and original.code == ALREADY_ACKNOWLEDGED:
+            # Discord delivered the same interaction twice: the first delivery answered it, nothing is left to say
+            log.warning("%s was delivered twice; the first delivery answered it (40060 already acknowledged)", what)
             return
         locale = await self._locale(interaction)
         text = self.errors.text(interaction, original, locale)

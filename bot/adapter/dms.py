@@ -106,7 +106,14 @@ class DirectMessages:
         return message
 
     async def welcome(self, interaction: discord.Interaction, info: TableInfo, locale: str) -> None:
-        """Check at once that the player can get their cards by DM, and tell them how to allow it if not."""
+        """Check at once that the player can get their cards by DM, and tell them how to allow it if not. Within
+        the player's quiet hours their quiet wins: no DM (Discord can only tell whether a DM goes through by sending
+        one, which would ring), and the join's own answer, for them alone, says that their cards come by DM once
+        the quiet hours end (a DM that fails then is said in the channel, as for everyone)."""
+        quiet = self.host.quiet_until(interaction.user.id)
+        if quiet is not None:
+            await reply(interaction, t("bot.reply.welcome_quiet", locale, until=int(quiet)))
+            return
         try:
             where = channel_link(info.channel_id)
             await self._dm(interaction.user.id, t("bot.dm.welcome", locale, channel=where))

@@ -24,7 +24,7 @@ from i18n import t
 from render.stats import render_stats
 
 BOARD_CHOICES: Final = [choice(f"commands.stats.choice.{by}", by) for by in BOARDS]
-MAX_GAME_ID: Final = 2**53
+MAX_GAME_ID: Final = 2**53 - 1
 """The largest game number ``history id:`` takes (Discord's largest safe integer option)."""
 
 

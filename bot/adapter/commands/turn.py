@@ -283,10 +283,14 @@ class TurnCommands(Feature):
         return "\n".join(lines)
 
     async def post_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None:
-        """*Undo* under a move's post: as ``/santacruz undo`` (the post itself is edited, not posted again)."""
+        """*Undo* under a move's post: as ``/santacruz undo`` (the post itself is edited, not posted again), while
+        the game is still at the position ``seq`` the post's move left (else refused as outdated: a click on an
+        older post, or a forged one, takes nothing back)."""
         info = self._game(game_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await reply(interaction, await self._take_back(interaction, info.channel_id, game_id=game_id))
+        if seq is None:  # every post's Undo carries its position: without one it is not ours
+            raise HostError("host.error.stale")
+        await reply(interaction, await self._take_back(interaction, info.channel_id, game_id=game_id, seq=seq))
 
     async def answer_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, count: int) -> None:
         """*Undo* on the answer to a move: its ``count`` moves, while the game is still where they left it."""

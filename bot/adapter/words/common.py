@@ -8,6 +8,7 @@ neither ping anyone nor break the markdown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Final
 
@@ -34,9 +35,16 @@ OPTION_MAX: Final = 100
 """Discord's limit for select option labels and descriptions, and autocomplete choice names."""
 
 
+_MENTION_OPEN = re.compile(r"<(?=[@#])")
+"""The opening of a user, role or channel mention (``<@1>``, ``<@!1>``, ``<@&1>``, ``<#1>``), whatever its digits:
+``discord.utils.escape_mentions`` knows ids of 17-20 digits only."""
+
+
 def esc(name: str) -> str:
-    """A player name made harmless for a message: no mention, no markdown."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(str(name)))
+    """A player name made harmless for a message: no mention (``@everyone``, ``@here``, and every ``<@…>``,
+    ``<@&…>``, ``<#…>`` whatever its digits, broken by a zero-width space after the ``<``), no markdown."""
+    text = _MENTION_OPEN.sub("<\u200b", discord.utils.escape_mentions(str(name)))
+    return discord.utils.escape_markdown(text)
 
 
 def clip(text: str, limit: int) -> str:
