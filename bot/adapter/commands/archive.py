@@ -103,15 +103,16 @@ class ArchiveCommands(Feature):
         who = player or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
         stats = await self.host.stats(interaction.guild_id, who.id)
+        speed = await self.host.turn_speed(interaction.guild_id, who.id)
         if stats is None:
             await reply(interaction, t("bot.stats.none", locale, name=esc(who.display_name)))
             return
-        if not stats.games:  # only games with hints: no record to draw
-            await reply(interaction, stats_text(stats, locale))
+        if not stats.games:  # only games with hints or taken over: no record to draw
+            await reply(interaction, stats_text(stats, locale, speed))
             return
         titles = (t("bot.stats.chart_rating", locale), t("bot.stats.chart_score", locale))
         png = await asyncio.to_thread(render_stats, stats.rating_history, stats.scores, titles=titles)
-        await reply(interaction, stats_text(stats, locale), files=files((png, "stats.png")))
+        await reply(interaction, stats_text(stats, locale, speed), files=files((png, "stats.png")))
 
     async def leaderboard_page(self, interaction: discord.Interaction, by: str, page: int) -> None:
         """A leaderboard's previous/next button (the page is in its custom id: it works after a restart)."""

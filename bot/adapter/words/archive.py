@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.adapter.words.common import esc, lines_text, timestamp
+from bot.host.history_store import TurnSpeed
 from bot.host.ratings import PROVISIONAL_GAMES, BoardRow, Leaderboard, PlayerStats, provisional
 from bot.host.table import PastGame
 from i18n import t, tn
@@ -59,13 +60,18 @@ def _card(card: str | None, locale: str) -> str:
     return t(f"game.scoring.{card}.name", locale) if card else t("bot.stats.no_card", locale)
 
 
-def stats_text(stats: PlayerStats, locale: str) -> str:
-    """A person's statistics in a server, one fact a line; the games with hints on in a line apart (not rated, in
-    no other figure)."""
+def stats_text(stats: PlayerStats, locale: str, speed: TurnSpeed | None = None) -> str:
+    """A person's statistics in a server, one fact a line; the games with hints on and the seats taken over in lines
+    apart (not rated, in no other figure); how fast they end their turns (``speed``) when any was timed."""
     title = f"**{t('bot.stats.title', locale, name=esc(stats.name))}**"
     coached = t("bot.stats.hints", locale, games=stats.games_with_hints, wins=stats.wins_with_hints)
-    if not stats.games:  # only games with hints: nothing of a record to show
-        return "\n".join([title, coached, t("bot.stats.unrated", locale),
+    taken = t("bot.stats.taken_over", locale, games=stats.games_taken_over, wins=stats.wins_taken_over)
+    speed_line = [] if speed is None or not speed.turns or speed.median is None or speed.p90 is None else [
+        t("bot.stats.speed", locale, turns=speed.turns, median=duration(speed.median, locale),
+          p90=duration(speed.p90, locale))]
+    if not stats.games:  # only games with hints or seats taken over: nothing of a record to show
+        apart = [line for line, games in ((coached, stats.games_with_hints), (taken, stats.games_taken_over)) if games]
+        return "\n".join([title, *apart, *speed_line, t("bot.stats.unrated", locale),
                           t("bot.stats.rating_meaning", locale, games=PROVISIONAL_GAMES)])
     lines = [title,
              t("bot.stats.games", locale, games=stats.games, wins=stats.wins, share=_share(stats.wins, stats.games))]
@@ -81,6 +87,9 @@ def stats_text(stats: PlayerStats, locale: str) -> str:
     ]
     if stats.games_with_hints:
         lines.append(coached)
+    if stats.games_taken_over:
+        lines.append(taken)
+    lines += speed_line
     for pool in ("humans", "mixed"):
         rating = stats.ratings.get(pool)
         if rating is not None:
@@ -90,6 +99,18 @@ def stats_text(stats: PlayerStats, locale: str) -> str:
         lines.append(t("bot.stats.unrated", locale))
     lines.append(t("bot.stats.rating_meaning", locale, games=PROVISIONAL_GAMES))
     return "\n".join(lines)
+
+
+def duration(seconds: float, locale: str) -> str:
+    """A span of time in the largest units that say it (``3 min``, ``2 h 5 min``, ``1 d 4 h``), at least a minute."""
+    minutes = max(1, round(seconds / 60))
+    if minutes < 60:
+        return t("bot.duration.minutes", locale, minutes=minutes)
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return t("bot.duration.hours", locale, hours=hours, minutes=minutes)
+    days, hours = divmod(hours, 24)
+    return t("bot.duration.days", locale, days=days, hours=hours)
 
 
 def _provisional(games: int, locale: str) -> str:
