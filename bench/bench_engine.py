@@ -6,7 +6,7 @@ is timed ``R`` times; the best run and the median are shown (on a busy machine t
 speed, the median how much the others got in the way; ``--clock cpu`` counts only this process's own CPU
 time, which waiting for a busy core does not inflate). ``calls/move`` counts the function calls (Python and
 built-in) per move, by cProfile over the first games: a figure that does not depend on the machine's load.
-Goal (issue 21): at least 1,000 full 4-player random games per second.
+Goal: at least 1,000 full 4-player random games per second.
 """
 
 from __future__ import annotations

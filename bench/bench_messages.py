@@ -1,4 +1,4 @@
-"""What players meet on every move (issue 20): ``.venv/bin/python bench/bench_messages.py [--transcript DIR]``.
+"""What players meet on every move: ``.venv/bin/python bench/bench_messages.py [--transcript DIR]``.
 
 Plays one seeded 4-player drafted game per language (English, German, French: the game's language and every
 player's Discord locale) through the real bot (``bot.create_bot``) and the fake Discord of the tests
@@ -18,7 +18,7 @@ each autocomplete per turn are also sent to the bot, which must refuse them and 
 ``/santacruz <x>`` where ``x`` is no registered command, relative times after since/until words, plural slips,
 and (from the catalogues, not the game) the catalogue entries naming a command that does not exist.
 ``--transcript DIR`` writes every message of each game (channel, replies, each DM; in order, with buttons,
-menus and attachments) to ``DIR/transcript-<lang>.txt``. Budget of issue 20: at most one channel picture per
+menus and attachments) to ``DIR/transcript-<lang>.txt``. The budget: at most one channel picture per
 move (plus the start and the game over), at most one DM per own action plus four per player, nothing refused,
 no unknown command, no relative time after since/until, no plural slip.
 """

@@ -1,6 +1,6 @@
 """How much the expert's search leaves on the table against its own judgement: the simple regret of a move choice.
 
-Run with ``python bench/bench_search_regret.py [--players 2 4] [--deals 8] [--rounds 600] [--budget 0.3]``.
+Run with ``python bench/bench_search_regret.py [--players 2 4] [--deals 8] [--rounds 600] [--budget 0.3] [--cut 6]``.
 
 Positions come from noisy greedy self-play (every eleventh move with three or more legal moves, both rounds).
 For each, every candidate the expert considers (greedy's best seven and every scoring card) is played in the same
@@ -10,8 +10,10 @@ best candidate's value minus the chosen one's (0: the best; rewards lie in [0, 1
 
 * ``greedy``: greedy's first choice (no search);
 * ``expert``: :func:`engine.ai.search` at ``--budget`` seconds (its racing), four seeds a position;
-* ``halving``: the same playouts allocated by sequential halving (Karnin, Koren & Somekh 2013; the fourth
-  attempt at a stronger player, ``engine/AI-RESEARCH.md``), four seeds a position.
+* ``halving``: the same playouts allocated by sequential halving (:func:`engine.ai.master.halving`, the master's
+  search in 2 and 3 players), four seeds a position;
+* ``cut N``: halving whose playouts stop after N moves and are judged by the learned evaluation
+  (:mod:`engine.ai.evaluation`): more, shorter playouts in the same time, judged by a model of their end.
 
 A match between two players costs hours; this measure takes minutes, but it only tells how well a search finds the
 move its own judgement prefers, not whether that judgement wins games (see ``engine/AI-RESEARCH.md``).
@@ -20,7 +22,6 @@ move its own judgement prefers, not whether that judgement wins games (see ``eng
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import random
 import statistics
@@ -29,8 +30,9 @@ import time
 from engine import Game, new_game
 from engine.ai import search
 from engine.ai.determinize import determinize
-from engine.ai.expert import _playout, candidate_moves
+from engine.ai.expert import candidate_moves
 from engine.ai.greedy import greedy_move
+from engine.ai.master import halving, play_round
 from engine.ai.players import own_part
 from engine.moves import Move
 from engine.types import View
@@ -61,41 +63,14 @@ def candidates(view: View) -> list[Move]:
 
 def rewards_of_round(view: View, chosen: list[Move], rng: random.Random) -> list[float]:
     """Every candidate played in one determinization with one playout seed (common random numbers)."""
-    seat = own_part(view)["seat"]
     game = determinize(view, random.Random(rng.random()), keep_log=False)
-    playout_seed = rng.random()
-    out = []
-    for move in chosen:
-        g = game.clone()
-        g.apply(move)
-        out.append(_playout(g, seat, random.Random(playout_seed), view["round"] == 1, 1.0, 15.0))
-    return out
+    return play_round(game, own_part(view)["seat"], chosen, rng.random(), view["round"] == 1)
 
 
-def halving(view: View, chosen: list[Move], seed: int, budget: float) -> Move:
-    """Sequential halving: ceil(log2 K) equal phases of time; after each, the worse half by mean is dropped."""
-    start = time.perf_counter()
-    rng = random.Random(seed)
-    sums = [0.0] * len(chosen)
-    counts = [0] * len(chosen)
-    active = list(range(len(chosen)))
-    phases = math.ceil(math.log2(len(chosen)))
-    last = 0.0  # how long the last round took: the last phase starts no round that would end past the budget
-    for phase in range(phases):
-        end = start + budget * (phase + 1) / phases
-        while (now := time.perf_counter()) + (last if phase == phases - 1 else 0.0) < end:
-            for i, r in zip(active, rewards_of_round(view, [chosen[i] for i in active], rng), strict=True):
-                sums[i] += r
-                counts[i] += 1
-            last = time.perf_counter() - now
-        if all(counts[i] for i in active):
-            active = sorted(active, key=lambda i: -sums[i] / counts[i])[: max(1, math.ceil(len(active) / 2))]
-    return chosen[max(active, key=lambda i: sums[i] / counts[i] if counts[i] else 0.0)]
-
-
-def measure(job: tuple[Game, int, float]) -> tuple[float, list[float], list[float]] | None:
-    """(greedy's regret, the expert's regrets, halving's regrets) in one position; ``None`` below two candidates."""
-    game, rounds, budget = job
+def measure(job: tuple[Game, int, float, tuple[int, ...]]) -> list[list[float]] | None:
+    """Regrets in one position: greedy's, the expert's, halving's, then halving's with each cut; ``None`` below two
+    candidates."""
+    game, rounds, budget, cuts = job
     view = game.view(game.to_move)
     chosen = candidates(view)
     if len(chosen) < 2:
@@ -108,9 +83,13 @@ def measure(job: tuple[Game, int, float]) -> tuple[float, list[float], list[floa
     value = {str(m): s / rounds for m, s in zip(chosen, sums, strict=True)}
     best = max(value.values())
     worst = min(value.values())
-    expert = [best - value.get(search(view, seed=100 + s, budget=budget).move, worst) for s in range(SEEDS)]
-    halved = [best - value[str(halving(view, chosen, 100 + s, budget))] for s in range(SEEDS)]
-    return best - value[str(chosen[0])], expert, halved
+    # Seconds of this process's CPU: a busy machine gives the searches the same playouts as an idle one.
+    expert = [best - value.get(search(view, seed=100 + s, budget=budget, clock=time.process_time).move, worst)
+              for s in range(SEEDS)]
+    halved = [[best - value[halving(view, seed=100 + s, budget=budget, cut=cut, clock=time.process_time).move]
+               for s in range(SEEDS)]
+              for cut in (None, *cuts)]
+    return [[best - value[str(chosen[0])]], expert, *halved]
 
 
 def main() -> None:
@@ -118,16 +97,16 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="+", default=[2, 4])
     ap.add_argument("--deals", type=int, default=8, help="self-play games to take positions from, per player count")
     ap.add_argument("--rounds", type=int, default=600, help="rounds measuring each candidate's value")
-    ap.add_argument("--budget", type=float, default=0.3, help="seconds a search")
+    ap.add_argument("--budget", type=float, default=0.3, help="seconds a search (CPU seconds of its process)")
+    ap.add_argument("--cut", type=int, nargs="*", default=[], help="also halving with playouts cut after N moves")
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args()
+    names = ["greedy", "expert", "halving", *(f"cut {c}" for c in args.cut)]
     for n in args.players:
-        jobs = [(g, args.rounds, args.budget) for g in positions(n, args.deals)]
+        jobs = [(g, args.rounds, args.budget, tuple(args.cut)) for g in positions(n, args.deals)]
         with multiprocessing.Pool(args.procs) as pool:
             results = [r for r in pool.map(measure, jobs) if r is not None]
-        greedy = [r[0] for r in results]
-        rows = [("greedy", greedy), ("expert", [x for r in results for x in r[1]]),
-                ("halving", [x for r in results for x in r[2]])]
+        rows = [(name, [x for r in results for x in r[k]]) for k, name in enumerate(names)]
         print(f"{n} players, {len(results)} positions, {args.rounds} rounds a candidate, {args.budget:g} s a search:")
         for name, regrets in rows:
             best = sum(x < 1e-9 for x in regrets) / len(regrets)

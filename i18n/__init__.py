@@ -96,7 +96,8 @@ def tn(key: str, count: float, locale: object = DEFAULT_LOCALE, /, **values: Any
 
     ``tn("game.points", 1, "en")`` gives ``"1 point"``, ``tn("game.points", 3, "de")`` ``"3 Punkte"``.
     """
-    return t(f"{key}.{plural_form(count, locale)}", locale, count=count, **values)
+    shown = f"{count:g}" if isinstance(count, float) else count  # 1.5 hours, 14 days (never "14.0")
+    return t(f"{key}.{plural_form(count, locale)}", locale, count=shown, **values)
 
 
 # ---------------------------------------------------------------------- engine events and moves in words

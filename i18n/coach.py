@@ -111,6 +111,9 @@ class _Words:
         if code == "card_score":
             return t("coach.reason.card_score", lang, card=self.card(r["card"]), mine=self.points(r.number("points")),
                      player=self.player(r["other"]), theirs=self.points(r.number("other_points")))
+        if code == "card_score_alone":
+            return t("coach.reason.card_score_alone", lang, card=self.card(r["card"]),
+                     mine=self.points(r.number("points")))
         if code == "destroys":
             return t("coach.reason.destroys", lang, yours=tn("coach.count.buildings", r.number("yours"), lang),
                      others=tn("coach.count.buildings", r.number("others"), lang))
@@ -158,7 +161,9 @@ class _Words:
 
     def hand(self, hand: Sequence[CardNow]) -> str:
         items = [t("coach.hand_card", self.lang, card=self.card(c.card), mine=self.number(c.points),
-                   player=self.player(c.other), theirs=self.number(c.other_points)) for c in hand]
+                   player=self.player(c.other), theirs=self.number(c.other_points)) if c.other is not None
+                 else t("coach.hand_card_alone", self.lang, card=self.card(c.card), mine=self.number(c.points))
+                 for c in hand]
         return t("coach.hand_line", self.lang, cards=" · ".join(items))
 
     def volcano(self, risk: VolcanoRisk) -> str:

@@ -38,6 +38,9 @@ class MatchUp:
     opponent: str
     players: int
     games: int
+    first_deal: int = 0
+    """The first deal's number (deals are ``mix_seed(deal, players, 2012)``): later deals are new to a tuning
+    that used the earlier ones."""
 
     @property
     def key(self) -> str:
@@ -66,11 +69,11 @@ def _choose(strength: str, game: Any, seat: int, seed: int, budget: float | None
         # Same move as GreedyPlayer on the view (the evaluation reads only public and own
         # information; tests/test_ai.py checks this), without building the view.
         return str(greedy_move(game)), False
-    from engine.ai import make_player
+    from engine.ai import SEARCHING, make_player
 
     view = game.view(seat)
     player = make_player(strength, seed=seed, budget=budget, iterations=iterations)
-    searched = strength == "expert" and len(view["you"]["legal_moves"]) > 1
+    searched = strength in SEARCHING and len(view["you"]["legal_moves"]) > 1
     return player.choose(view), searched
 
 
@@ -92,7 +95,7 @@ def _jobs(match: MatchUp) -> Iterator[tuple[MatchUp, int, int]]:
     """(match-up, seed, challenger seat) for every game of a match-up, seats rotating on each seed."""
     n = match.players
     count = 0
-    deal = 0
+    deal = match.first_deal
     while count < match.games:
         seed = mix_seed(deal, n, 2012)
         for seat in range(n):
@@ -171,18 +174,20 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
         "holds or that others may play, sites it opens up; a scoring card when waiting would not make it pay",
         "more relative to the others); `expert` runs a determinized Monte Carlo search (samples the hidden",
         "tiles, cards and chips from its own view only, plays each candidate move followed by noisy greedy",
-        "playouts, drops candidates that are clearly worse).",
+        "playouts, drops candidates that are clearly worse); `master` spends the same playouts by sequential",
+        "halving in 2 and 3 players (all candidates in early phases, the better half kept after each) and plays",
+        "the expert's own search in 4 players (there it is the expert, move for move).",
         "",
-        "Use: `engine.ai.choose_move(game.view(seat), strength=\"expert\", seed=1, budget=1.0)` returns the",
-        "notation of a legal move; `iterations=N, budget=None` makes the expert independent of timing.",
+        "Use: `engine.ai.choose_move(game.view(seat), strength=\"master\", seed=1, budget=1.0)` returns the",
+        "notation of a legal move; `iterations=N, budget=None` makes a searching player independent of timing.",
         "",
-        f"Expert thinking: {f'{budget:g} s per move' if budget else ''}"
-        f"{' / ' if budget and iterations else ''}{f'{iterations} playouts per move' if iterations else ''}.",
+        f"Thinking (expert and master): {f'{budget:g} s per move' if budget else ''}"
+        f"{' / ' if budget and iterations else ''}{f'at most {iterations} playouts per move' if iterations else ''}.",
         "Each match-up: one challenger against the opponent at every other seat; the challenger takes every",
         "seat in turn on the same deal (two players: each deal is played twice, seats swapped). Island:",
-        "the project's island (`engine/data/island.json`), building sets dealt at random. The time budget is",
-        "wall-clock: on a busy machine the expert makes fewer playouts per move (the search also stops early",
-        "once one candidate is clearly best).",
+        "the project's island (`engine/data/island.json`), building sets dealt at random. A time budget is",
+        "wall-clock: on a busy machine a search makes fewer playouts per move; a playout budget is the same on",
+        "every machine (the expert also stops early once one candidate is clearly best; the master uses all).",
         "",
         "| match-up | players | games | challenger wins | win share | 95% interval | fair share |"
         " avg score (challenger / others) |",
@@ -206,7 +211,7 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
     if timing:
         secs = sum(r.seconds for r in timing) / len(timing)
         moves = sum(r.expert_moves for r in timing) / len(timing)
-        lines += ["", f"Games with the expert took {secs:.0f} s on average ({moves:.1f} searched expert moves "
+        lines += ["", f"Games with a searching player took {secs:.0f} s on average ({moves:.1f} searched moves "
                       "per game; moves with a single legal choice are not searched)."]
     total = sum(r.seconds for m in matches for r in done.get(m.key, []))
     if total:
@@ -215,7 +220,8 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
     return "\n".join(lines)
 
 
-DEFAULT_MATCHES = (("expert", "greedy", 2), ("greedy", "random", 2), ("expert", "greedy", 3),
+DEFAULT_MATCHES = (("master", "expert", 2), ("master", "expert", 3), ("master", "expert", 4),
+                   ("expert", "greedy", 2), ("greedy", "random", 2), ("expert", "greedy", 3),
                    ("greedy", "random", 3), ("expert", "greedy", 4), ("greedy", "random", 4))
 
 
@@ -228,6 +234,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="games per greedy-vs-random match-up (default: same as --games)")
     ap.add_argument("--budget", type=float, default=1.0, help="expert seconds per move (0: none)")
     ap.add_argument("--iterations", type=int, default=None, help="expert playouts per move")
+    ap.add_argument("--first-deal", type=int, default=0,
+                    help="number of the first deal (use deals that a tuning did not, e.g. 300)")
     ap.add_argument("--procs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--only", default=None, help="comma-separated match-up keys, e.g. expert-vs-greedy-2p")
     ap.add_argument("--results", type=Path, default=None, help="directory for per-game JSON lines")
@@ -240,7 +248,7 @@ def main(argv: list[str] | None = None) -> None:
     matches = []
     for challenger, opponent, n in DEFAULT_MATCHES:
         games = greedy_games if challenger == "greedy" else (args.games if n == 2 else multi)
-        matches.append(MatchUp(challenger, opponent, n, games))
+        matches.append(MatchUp(challenger, opponent, n, games, args.first_deal))
     if args.only:
         keys = set(args.only.split(","))
         matches = [m for m in matches if m.key in keys]
@@ -264,6 +272,8 @@ def _command(args: argparse.Namespace) -> str:
     parts.append(f"--budget {args.budget:g}")
     if args.iterations is not None:
         parts.append(f"--iterations {args.iterations}")
+    if args.first_deal:
+        parts.append(f"--first-deal {args.first_deal}")
     if args.only:
         parts.append(f"--only {args.only}")
     parts.append(f"--procs {args.procs}")

@@ -11,7 +11,7 @@ and writes the board picture after every move, an animated GIF of the whole game
 picture into a folder. ``play`` is a terminal game against computer players (or hot-seat): each turn writes the
 player's board picture into a folder and prints the board in words, the moves are listed in words and picked by
 number. ``replay`` reads a game record exported with
-``/santacruz export`` (names, options, the deal without its seed, the moves) and writes the board picture
+``/santacruz history export:true`` (names, options, the deal without its seed, the moves) and writes the board picture
 after every move, the game-over picture and the animated replay (``replay.gif``) into a folder.
 """
 
@@ -144,8 +144,10 @@ def move_options(view: View, locale: str) -> list[tuple[str, str]]:
             said += " — " + " · ".join(_tile_words(view, parsed.site, locale))
         elif parsed.verb == "score" and parsed.card in now:
             c = now[str(parsed.card)]
-            said += " — " + t("cli.play.score_now", locale, mine=tn("game.points", c.points, locale),
-                              theirs=tn("game.points", c.other_points, locale), player=names[c.other])
+            said += " — " + (t("cli.play.score_now", locale, mine=tn("game.points", c.points, locale),
+                               theirs=tn("game.points", c.other_points, locale), player=names[c.other])
+                             if c.other is not None else
+                             t("cli.play.score_now_alone", locale, mine=tn("game.points", c.points, locale)))
         options.append((move, said))
     return options
 
@@ -329,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="players in the game")
         p.add_argument("--seed", type=int, default=None, help="seed of the game (random when left out)")
         p.add_argument("--strength", choices=STRENGTHS, default="greedy", help="computer strength")
-        p.add_argument("--budget", type=float, default=0.5, help="seconds per move for the expert")
+        p.add_argument("--budget", type=float, default=0.5, help="seconds per move for the expert and the master")
         p.add_argument("--locale", choices=LOCALES, default="en", help="language")
         if name == "demo":
             p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the pictures")
@@ -340,7 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="folder for the board picture of each turn (board.png)")
             p.add_argument("--no-pictures", action="store_true", help="no board picture, the board in words only")
     replay = sub.add_parser("replay", help="santacruz replay FILE: pictures and a GIF of an exported game")
-    replay.add_argument("file", type=Path, help="a game record from /santacruz export")
+    replay.add_argument("file", type=Path, help="a game record from /santacruz history export:true")
     replay.add_argument("--out", type=Path, default=Path("replay-out"), help="folder for the pictures")
     replay.add_argument("--locale", choices=LOCALES, default="en", help="language")
     return parser

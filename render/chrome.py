@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine import BUILDING_CARDS
+from engine import BUILDING_CARDS, BUILDINGS, RESOURCES
 from engine.types import PlayerView, View
 from i18n import t, tn
 from render import script
@@ -36,9 +36,6 @@ from render.layout import (
 from render.theme import RGB, Theme
 from render.tiles import back, badge, dashed_outline, face, pad_of, ring
 
-RESOURCES = ("fish", "sheep", "wood", "sugar", "gold")
-BUILDINGS = ("house", "church", "lighthouse")
-CARDS = BUILDING_CARDS
 TRACK_CELLS = 50
 
 
@@ -328,7 +325,7 @@ def card_state(p: PlayerView, active: bool, mark: str) -> CardState:
     cards = p.get("building_cards", {})
     return (p["seat"], p["name"], mark, p["score"], p["rank"], p.get("laps", 0), p.get("track", 0), active,
             bool(p.get("can_share")), tuple(supply.get(b, 0) for b in BUILDINGS),
-            tuple(cards.get(c, 0) for c in CARDS), p.get("scoring_cards_in_hand", 0), p.get("birds", 0),
+            tuple(cards.get(c, 0) for c in BUILDING_CARDS), p.get("scoring_cards_in_hand", 0), p.get("birds", 0),
             tuple(r in p.get("resources", []) for r in RESOURCES))
 
 
@@ -350,7 +347,7 @@ def _row(groups: tuple[tuple[str, tuple[int, ...]], ...], width: int, geo: CardG
             x = _count(img, x + 6 * u, cy, icon("scoring", isz, theme), values[0], num, theme.text, u)
             x = _count(img, x, cy, icon("chip", isz, theme), values[1], num, theme.text, u)
         elif kind == "cards":  # building cards left
-            for c, n in zip(CARDS, values, strict=True):
+            for c, n in zip(BUILDING_CARDS, values, strict=True):
                 x = _count(img, x, cy, icon(c, isz, theme) if n else faded(c, isz, theme), n, num,
                            theme.text if n else theme.faded, u)
         else:  # resources held (ticked) and not held (faded)

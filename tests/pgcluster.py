@@ -45,26 +45,44 @@ def _run(argv: list[str], *, as_user: str | None) -> None:
         raise RuntimeError(f"{' '.join(argv)} failed ({result.returncode}): {result.stdout}{result.stderr}")
 
 
+class Cluster:
+    """A throwaway cluster that can be stopped and started again on the same port (a database outage)."""
+
+    def __init__(self) -> None:
+        self.as_user = "nobody" if os.geteuid() == 0 else None
+        self.folder = Path(tempfile.mkdtemp(prefix="santacruz-pg-"))
+        if self.as_user is not None:
+            shutil.chown(self.folder, user=self.as_user)
+        self.data, self.port = self.folder / "data", _free_port()
+        _run(["initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"],
+             as_user=self.as_user)
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> None:
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.folder} -F -c fsync=off -c max_connections=200"
+        _run(["pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"), "-w", "-t", "60",
+              "start"], as_user=self.as_user)
+
+    def stop(self) -> None:
+        _run(["pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop"], as_user=self.as_user)
+
+    def remove(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @contextmanager
 def cluster() -> Iterator[str]:
     """Start a new cluster and yield its URL (``postgresql://postgres@127.0.0.1:PORT/postgres``); stop and
     delete it afterwards."""
-    as_user = "nobody" if os.geteuid() == 0 else None
-    folder = Path(tempfile.mkdtemp(prefix="santacruz-pg-"))
-    if as_user is not None:
-        shutil.chown(folder, user=as_user)
-    data, port = folder / "data", _free_port()
-    _run(["initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"], as_user=as_user)
-    options = f"-h 127.0.0.1 -p {port} -k {folder} -F -c fsync=off -c max_connections=200"
-    _run(["pg_ctl", "-D", str(data), "-o", options, "-l", str(folder / "server.log"), "-w", "-t", "60", "start"],
-         as_user=as_user)
+    server = Cluster()
+    server.start()
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield server.url
     finally:
         try:
-            _run(["pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop"], as_user=as_user)
+            server.stop()
         finally:
-            shutil.rmtree(folder, ignore_errors=True)
+            server.remove()
 
 
 def sql(url: str, statement: str) -> None:

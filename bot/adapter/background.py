@@ -13,8 +13,9 @@ others), due timers (rows of
 the database: :meth:`Host.run_due_timers`; each outcome carries its ``wake`` value, which channel to deliver and whether
 its computers move, and :meth:`Background.wake` acts on it without looking at the answer's type), DMs held for
 the end of a player's quiet hours that are due now
-(:meth:`Publisher.release_held`) and running games whose seat to move is a computer's but that have no live
-computer task. Reminders follow each person's own settings (off, their own delay, none in their quiet hours).
+(:meth:`~bot.adapter.publish.Publisher.release_held`) and running games whose seat to move is a computer's but
+that have no live computer task. Reminders follow each person's own settings (off, their own delay, none in
+their quiet hours).
 At start-up the outboxes resume: every post and DM a stored change still owes is delivered, in order,
 however long the bot was down (``bot.adapter.publish``); games whose turn is a computer's carry on.
 At shutdown, pending messages get a few seconds to go out; what is left goes out at the next start.
@@ -65,6 +66,8 @@ class Background:
         self.computers: dict[int, asyncio.Task[None]] = {}
         self._computers_again: set[int] = set()
         self._resuming: asyncio.Task[int] | None = None
+        self._listening: asyncio.Task[None] | None = None
+        self._soon: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ after the host answered
 
@@ -73,17 +76,17 @@ class Background:
 
         Synchronous on purpose: called right after the host answers, so posts keep the moves' order.
         """
-        self.publisher.queue_move(result, clicked=clicked)
+        self.publisher.moved(result, clicked=clicked)
         if result.computer_to_move:
             self.start_computers(result.channel_id)
 
     def after_start(self, start: StartResult) -> None:
-        self.publisher.queue_start(start)
+        self.publisher.started(start)
         if start.computer_to_move:
             self.start_computers(start.info.channel_id)
 
     def after_seat_change(self, change: SeatChange) -> None:
-        self.publisher.queue_seat_change(change)
+        self.publisher.seat_changed(change)
         if change.computer_to_move:
             self.start_computers(change.info.channel_id)
 
@@ -226,8 +229,24 @@ class Background:
         for info in loaded_games:
             self.publisher.wake(info.channel_id)  # at once, so nothing queued after it can overtake it
         self._resuming = asyncio.create_task(self._resume(), name="santacruz-resume-deliveries")
+        self._listening = asyncio.create_task(self._listen(), name="santacruz-listen-released")
         for channel_id in self.host.computer_channels():  # the host decides whose turn is a computer's (not paused)
             self.start_computers(channel_id)
+
+    async def _listen(self) -> None:
+        """With a shared database: sweep at once whenever another process gives its work up (it stops), so that its
+        posts, computers and timers go on here within moments rather than when its leases run out."""
+        try:
+            await self.host.on_work_released(self.sweep_soon)
+        except Exception as exc:
+            log.warning("cannot hear other processes stop (%s); their work is taken over when its leases run out",
+                        exc)
+
+    def sweep_soon(self) -> None:
+        """Run the sweep now, beside its schedule (once at a time; not while stopping)."""
+        if not self.sweep_loop.is_running() or (self._soon is not None and not self._soon.done()):
+            return
+        self._soon = asyncio.get_running_loop().create_task(self.sweep_loop.coro(self), name="santacruz-sweep-now")
 
     async def _tell_damaged(self, damaged: DamagedGame) -> None:
         """Tell a quarantined game's channel, once, that the game cannot continue and why."""
@@ -262,10 +281,17 @@ class Background:
         self.sweep_loop.cancel()
         self.publisher.close()
         tasks_: list[asyncio.Task[Any]] = [task for task in self.computers.values() if not task.done()]
-        if self._resuming is not None and not self._resuming.done():
-            tasks_.append(self._resuming)
+        for task in (self._resuming, self._listening, self._soon):
+            if task is not None and not task.done():
+                tasks_.append(task)
         for task in tasks_:
             task.cancel()
+        if tasks_:
+            await asyncio.wait(tasks_, timeout=grace)
+        try:  # the computers and timers to the other processes now; the posts owed once they went out
+            await self.host.release_all(keep="outbox:")
+        except HostError:
+            log.warning("stopping: the computers' leases could not be given up; they run out by themselves")
         pending = self.publisher.pending()
         if pending:
             _, still = await asyncio.wait(pending, timeout=grace)

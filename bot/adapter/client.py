@@ -1,23 +1,31 @@
 """The Discord client: :func:`create_bot` builds it, ``setup_hook`` opens the database and the host.
 
-Nothing here starts the bot (``bot/main.py`` does, tests use ``tests/fakediscord``)::
+Nothing here starts the bot (``bot.adapter.main`` does, the tests use ``tests/fakediscord``)::
 
     bot = create_bot(Settings.load(), guild_ready_timeout=0.2)
     await bot.start(token)
 
 With ``SHARD_COUNT`` set, :func:`create_bot` makes a :class:`ShardedSantaCruzBot` (discord.py's
 ``AutoShardedBot``) that runs the shards ``SHARD_IDS`` (default: all) of ``SHARD_COUNT``. Without it, one gateway
-connection. (Several processes over one PostgreSQL database are not safe yet: see the README.)
+connection. Several processes may share one PostgreSQL database, each running its own shards (see the README).
 
 At start-up (``setup_hook``, after login and before the gateway connects) the bot opens the store (SQLite, or
 PostgreSQL when ``DATABASE_URL`` is set),
 loads every lobby and running game into the host, installs the command translator, registers the
-dynamic buttons (so every button ever posted works again), adds the ``/santacruz`` cog and syncs the
-commands: to the ``DEV_GUILD_ID`` server at once when set, else globally.
+buttons and menus (:data:`bot.adapter.items.ITEMS`: every button ever posted works again), adds the
+``/santacruz`` cog and syncs the commands: to the ``DEV_GUILD_ID`` server at once when set, else globally.
+
+A stop (:meth:`SantaCruzBot.stop`, what ``santacruz-bot`` does on SIGTERM or SIGINT) is clean: from its first
+moment every interaction that arrives is answered in words that the bot is stopping (and changes nothing); the
+changes under way are written; the computers stop; the posts and DMs already owed get ``SHUTDOWN_GRACE`` seconds to
+go out (what is left stays owed in the database for the next start); the process gives up its leases at once, so
+that another process sharing the database takes its work over; then the gateway, the HTTP session and the database
+are closed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from concurrent.futures import Executor
 from typing import Any
@@ -26,23 +34,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter import telemetry
 from bot.adapter.cog import SantaCruzCog
+from bot.adapter.errors import Refusal
+from bot.adapter.items import ITEMS
 from bot.adapter.translator import CatalogueTranslator
-from bot.adapter.views import (
-    ForgetAskButton,
-    ForgetButton,
-    GameButton,
-    LeaderboardButton,
-    MoveButton,
-    MoveSelect,
-    UndoButton,
-    VacationButton,
-)
+from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.settings import Settings
 from bot.host.stores import GameStore, open_store
 from bot.host.table import TableInfo
 from bot.host.workers import WorkerPool
+from i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -90,16 +93,31 @@ class SantaCruzBot(commands.Bot):
         self.host: Host | None = None
         self.loaded_games: list[TableInfo] = []
         """What ``host.load()`` found at start-up."""
+        self.stopping = False
+        """A stop began: interactions are answered that the bot is stopping (:meth:`stop`)."""
+        self._closing: asyncio.Task[None] | None = None
+        self._stopping_answers: set[asyncio.Task[None]] = set()
+        parsers = self._connection.parsers
+        receive = parsers["INTERACTION_CREATE"]
+
+        def interaction_create(data: Any) -> None:  # every interaction passes here, before discord.py's dispatch
+            if self.stopping:
+                self._answer_stopping(data)
+                return
+            telemetry.received(data)
+            receive(data)
+
+        parsers["INTERACTION_CREATE"] = interaction_create
 
     async def setup_hook(self) -> None:
+        telemetry.watch(self)
         self.store = await open_store(self.settings)
         log.info("%s; store: %s", self.shards_text(), "PostgreSQL" if self.settings.database_url else
                  f"SQLite {self.settings.database_path}")
         self.host = Host(self.store, self.settings, executor=self.computer_executor, **self.host_options)
         self.loaded_games = await self.host.load()
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(GameButton, MoveButton, MoveSelect, LeaderboardButton, ForgetButton, ForgetAskButton,
-                               VacationButton, UndoButton)
+        self.add_dynamic_items(*ITEMS)
         await self.add_cog(SantaCruzCog(self, self.host, self.settings, render_executor=self.render_executor,
                                        loaded_games=self.loaded_games))
         if self.settings.dev_guild_id is not None:
@@ -111,14 +129,71 @@ class SantaCruzBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d commands globally (Discord may take a while to show them)", len(synced))
 
+    def stop(self) -> asyncio.Task[None]:
+        """Stop cleanly (see the module docstring), in a task of its own."""
+        return asyncio.get_running_loop().create_task(self.close(), name="santacruz-stop")
+
     async def close(self) -> None:
+        """The clean stop, once however often it is asked for (see the module docstring)."""
+        if self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self._close_cleanly())
+        await asyncio.shield(self._closing)
+
+    async def _close_cleanly(self) -> None:
+        self.stopping = True
+        grace = self.settings.shutdown_grace
+        if self.host is not None and not await self.host.settle(grace):
+            log.warning("stopping: changes still under way after %g s are left to the database's transactions", grace)
         cog = self.get_cog("SantaCruz")
         if cog is not None:
-            await cog.shutdown()  # type: ignore[attr-defined]  # get_cog gives a plain Cog: ours
+            await cog.shutdown(grace)  # type: ignore[attr-defined]  # get_cog gives a plain Cog: ours
+        if self.host is not None:
+            try:
+                released = await self.host.release_all()
+            except HostError:
+                log.warning("stopping: the leases could not be given up; they run out by themselves")
+            else:
+                log.info("stopping: work given up for the other processes (%d leases still held)", released)
         await super().close()
         if self.store is not None:
             store, self.store = self.store, None
             await store.close()
+
+    def _answer_stopping(self, data: Any) -> None:
+        """Answer an interaction that arrived during a stop, in the user's language: nothing was done."""
+        telemetry.stopping(data)
+        interaction: discord.Interaction[SantaCruzBot] = discord.Interaction(data=data, state=self._connection)
+
+        async def answer() -> None:
+            try:
+                if interaction.type is discord.InteractionType.autocomplete:
+                    await interaction.response.autocomplete([])
+                else:
+                    text = t("bot.error.stopping", str(interaction.locale))
+                    await interaction.response.send_message(text, ephemeral=True)
+            except discord.HTTPException as exc:
+                log.info("could not tell an interaction that the bot is stopping (%s)", exc.status)
+
+        task = asyncio.get_running_loop().create_task(answer())
+        self._stopping_answers.add(task)
+        task.add_done_callback(self._stopping_answers.discard)
+
+    def shards_down(self) -> list[int]:
+        """The gateway shards of this process that are not connected now (for ``/readyz``)."""
+        return [] if self.ws is not None and self.ws.open else [0]
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click whose ``custom_id`` matches none of the bot's buttons and menus (a forged or damaged id: discord.py
+        hands it to nothing, and the player would see "This interaction failed") gets one answer in words, for the
+        clicker alone. Every other interaction goes to its command or component as usual."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+        if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ITEMS):
+            return
+        cog = self.get_cog("SantaCruz")
+        if cog is not None:
+            await cog.handle_error(interaction, Refusal("bot.error.unknown_button"))  # type: ignore[attr-defined]
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s); %d games loaded", self.user, self.shards_text(), len(self.loaded_games))
@@ -130,6 +205,10 @@ class SantaCruzBot(commands.Bot):
 
 class ShardedSantaCruzBot(SantaCruzBot, commands.AutoShardedBot):
     """The same bot running the gateway shards ``SHARD_IDS`` of ``SHARD_COUNT`` (discord.py's ``AutoShardedBot``)."""
+
+    def shards_down(self) -> list[int]:
+        ids = self.shard_ids if self.shard_ids is not None else list(range(self.shard_count or 0))
+        return [i for i in ids if i not in self.shards or self.shards[i].is_closed()]
 
     def shards_text(self) -> str:
         ids = self.shard_ids if self.shard_ids is not None else list(range(self.shard_count or 0))

@@ -5,7 +5,8 @@ here, and by the host in the database (so that it survives a restart); the game'
 the bot has never seen interact. The DM carrying a player's move controls is remembered too, so that its
 controls can be taken off once the player moved or a newer one came. A DM that cannot be delivered
 (the user does not accept DMs) is announced once per game in the channel with a mention; the player then
-uses ``/santacruz hand``, whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
+uses ``/santacruz status`` (or *My cards*), whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries
+the same controls.
 A DM that fails for a passing reason (5xx, timeout) raises, so that the outbox dispatcher tries it again.
 When the bot lacks a permission in a game's channel, the game's opener is told once by DM
 (:meth:`DirectMessages.tell_missing_permission`).
@@ -19,9 +20,11 @@ from typing import Any
 
 import discord
 
-from bot.adapter import settings_texts, texts, vacation_texts
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, post, reply
 from bot.adapter.views import controls_view
+from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, mention
+from bot.adapter.words.dm import dm_text, others_waiting
+from bot.adapter.words.notices import notice_text, vacation_notes
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.pictures import Pictures
@@ -78,7 +81,7 @@ class DirectMessages:
         """A DM; raises :class:`discord.Forbidden` when the user does not accept DMs from the bot. ``nonce`` (a
         delivery's): sent again, Discord answers with the DM already made instead of a second one."""
         channel = await self._dm_channel(user_id)
-        return await channel.send(texts.clip(content, texts.MESSAGE_MAX),
+        return await channel.send(clip(content, MESSAGE_MAX),
                                   **message_options(pictures, view, nonce=nonce))
 
     async def _dm_player(self, info: TableInfo, user_id: int, content: str, *, pictures: Attachments = (),
@@ -94,7 +97,7 @@ class DirectMessages:
             if (info.game_id, user_id) not in self._dm_blocked:
                 self._dm_blocked.add((info.game_id, user_id))
                 await post(self.client, info.channel_id, t("bot.post.dm_failed", info.locale,
-                                                           mention=texts.mention(user_id)))
+                                                           mention=mention(user_id)))
             return None
         except discord.HTTPException as exc:
             log.warning("game %d: could not DM a player (%s %s)", info.game_id, exc.status, exc.text)
@@ -103,9 +106,16 @@ class DirectMessages:
         return message
 
     async def welcome(self, interaction: discord.Interaction, info: TableInfo, locale: str) -> None:
-        """Check at once that the player can get their cards by DM, and tell them how to allow it if not."""
+        """Check at once that the player can get their cards by DM, and tell them how to allow it if not. Within
+        the player's quiet hours their quiet wins: no DM (Discord can only tell whether a DM goes through by sending
+        one, which would ring), and the join's own answer, for them alone, says that their cards come by DM once
+        the quiet hours end (a DM that fails then is said in the channel, as for everyone)."""
+        quiet = self.host.quiet_until(interaction.user.id)
+        if quiet is not None:
+            await reply(interaction, t("bot.reply.welcome_quiet", locale, until=int(quiet)))
+            return
         try:
-            where = texts.channel_link(info.channel_id)
+            where = channel_link(info.channel_id)
             await self._dm(interaction.user.id, t("bot.dm.welcome", locale, channel=where))
         except discord.HTTPException:
             await reply(interaction, t("bot.reply.dm_blocked", locale))
@@ -122,16 +132,16 @@ class DirectMessages:
         locale = self.locale_of(user_id, current.locale)
         controls = controls_view(current.game_id, seq, view, locale, hints=current.hints) if turn else None
         png = await self.pictures.png(view, locale, key=(current.game_id, seq, user_id), personal=True)
-        notes = vacation_texts.vacation_notes(current, user_id, locale) if reminder else []
+        notes = vacation_notes(current, user_id, locale) if reminder else []
         deadline = (await self.host.turn_deadline(current.game_id)
                     if controls is not None and current.deadline_hours else None)
-        content = texts.dm_text(current, view, locale, turn=turn and controls is not None, reminder=reminder,
+        content = dm_text(current, view, locale, turn=turn and controls is not None, reminder=reminder,
                                 start=start, notes=notes, deadline=deadline)
         waiting = ""
         if controls is not None:
-            waiting = settings_texts.others_waiting(
+            waiting = others_waiting(
                 await self.host.games_waiting(user_id, besides=current.game_id), locale)
-        content = texts.lines_text([part for part in (heading, content, waiting) if part])
+        content = lines_text([part for part in (heading, content, waiting) if part])
         message = await self._dm_player(current, user_id, content, pictures=[(png, "hand.png")], view=controls,
                                         nonce=nonce)
         if message is not None and controls is not None:
@@ -157,7 +167,7 @@ class DirectMessages:
             return
         self._permissions_told.add((info.game_id, permission))
         locale = self.locale_of(info.opener_id, info.locale)
-        text = t(f"bot.dm.missing_{permission}", locale, channel=texts.channel_link(info.channel_id))
+        text = t(f"bot.dm.missing_{permission}", locale, channel=channel_link(info.channel_id))
         try:
             await self._dm(info.opener_id, text)
         except discord.HTTPException as exc:
@@ -168,7 +178,7 @@ class DirectMessages:
                           nonce: str | None = None) -> None:
         """A notice the host owes a player by DM (a deadline's warning), in the player's language."""
         locale = self.locale_of(user_id, str(payload.get("locale", info.locale)))
-        await self._dm_player(info, user_id, vacation_texts.notice_text(payload, locale), nonce=nonce)
+        await self._dm_player(info, user_id, notice_text(payload, locale), nonce=nonce)
 
     async def strip_turn_dm(self, game_id: int, user_id: int, *, keep: int | None = None) -> None:
         """Take the controls off a player's previous turn DM (they moved, or a newer one came)."""
@@ -201,9 +211,9 @@ class DirectMessages:
                                       personal=True)
         deadline = (await self.host.turn_deadline(info.game_id)
                     if controls is not None and info.deadline_hours and not heading else None)  # status says it
-        content = texts.dm_text(info, view, locale, turn=controls is not None, asked=True, deadline=deadline)
+        content = dm_text(info, view, locale, turn=controls is not None, asked=True, deadline=deadline)
         if heading:
-            content = texts.lines_text([heading, content])
+            content = lines_text([heading, content])
         kwargs: dict[str, Any] = {"files": files((png, "hand.png"))}
         if controls is not None:
             kwargs["view"] = controls

@@ -1,7 +1,7 @@
 """Refusals and their words: why an interaction was refused, said briefly in the user's language.
 
 Two kinds of refusal reach the user: the host's (:class:`bot.host.host.HostError`: not your turn, illegal
-move, stale button...) and the bot's own (:class:`Refusal`: a command used in the wrong place, an option
+move, outdated button...) and the bot's own (:class:`Refusal`: a command used in the wrong place, an option
 that names nothing). :class:`ErrorTexts` words both, and Discord's own complaints about a command; an
 illegal move is explained by the engine's reason (``HostError.illegal``: a code and parameters, worded by
 :func:`i18n.illegal_text` in the user's language) or, for a card not in the hand or a site not open, by
@@ -17,7 +17,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter import texts
+from bot.adapter.words.common import clip, esc, scoring_name
+from bot.adapter.words.moves import move_label
 from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
 from engine import SINGLE_BUILDS, SITE_VERBS, IllegalMove, Move, View, parse_move
@@ -54,7 +55,7 @@ class ErrorTexts:
         if isinstance(error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
             return t("bot.error.outdated", locale)
         if isinstance(error, app_commands.TransformerError):
-            return t("bot.error.bad_value", locale, value=texts.esc(str(error.value)))
+            return t("bot.error.bad_value", locale, value=esc(str(error.value)))
         if isinstance(error, app_commands.CheckFailure):
             return t("bot.error.not_allowed", locale)
         return None
@@ -74,8 +75,8 @@ class ErrorTexts:
 def _refused(error: HostError, locale: str) -> str:
     """The refused move and the engine's reason, in the user's words."""
     assert error.illegal is not None
-    return "\n".join((t("bot.error.illegal", locale, move=texts.esc(str(error.params.get("move", "")))),
-                      illegal_text(error.illegal, locale, texts.esc)))
+    return "\n".join((t("bot.error.illegal", locale, move=esc(str(error.params.get("move", "")))),
+                      illegal_text(error.illegal, locale, esc)))
 
 
 def _explain_illegal(error: HostError, view: View, legal: list[Move], locale: str) -> str:
@@ -84,9 +85,9 @@ def _explain_illegal(error: HostError, view: View, legal: list[Move], locale: st
     assert reason is not None
     you = view.get("you")
     if you is not None and reason.code == "scoring_card_not_held":
-        cards = (", ".join(texts.scoring_name(c, locale) for c in you["scoring_cards"])
+        cards = (", ".join(scoring_name(c, locale) for c in you["scoring_cards"])
                  or t("bot.hand.no_cards", locale))
-        return t("bot.error.no_scoring_card", locale, card=texts.scoring_name(reason.params["card"], locale),
+        return t("bot.error.no_scoring_card", locale, card=scoring_name(reason.params["card"], locale),
                  cards=cards)
     if reason.code == "no_building_card":
         return t("bot.error.no_building_card", locale, card=t(f"game.card.{reason.params['kind']}.one", locale))
@@ -108,7 +109,7 @@ def _site_asked(error: HostError) -> tuple[str, int | str] | None:
     """The verb and the site (escaped when it is not a number: "land ²") of a refused move that names a site."""
     reason = error.illegal
     if reason is not None and reason.code == "not_a_number" and reason.params.get("verb") in SITE_VERBS:
-        return str(reason.params["verb"]), texts.esc(str(reason.params.get("text", "")))
+        return str(reason.params["verb"]), esc(str(reason.params.get("text", "")))
     try:
         move = parse_move(str(error.params.get("move", "")))
     except IllegalMove:
@@ -118,7 +119,7 @@ def _site_asked(error: HostError) -> tuple[str, int | str] | None:
 
 def _escaped(params: dict[str, Any]) -> dict[str, Any]:
     """A host refusal's values made harmless: the host words names and typed values raw (it knows no markdown)."""
-    return {name: texts.esc(value) if isinstance(value, str) else value for name, value in params.items()}
+    return {name: esc(value) if isinstance(value, str) else value for name, value in params.items()}
 
 
 def _legal_summary(view: View, legal: list[Move], locale: str) -> str:
@@ -135,5 +136,5 @@ def _legal_summary(view: View, legal: list[Move], locale: str) -> str:
                      else t(f"bot.verb.{key}", locale))
             parts.append(f"{label} → {', '.join(sites)}")
         else:
-            parts.append(texts.move_label(view, key, locale))
-    return texts.clip("; ".join(parts), 1500)
+            parts.append(move_label(view, key, locale))
+    return clip("; ".join(parts), 1500)

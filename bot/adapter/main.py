@@ -1,10 +1,10 @@
 """``santacruz-bot``: run the Discord bot with the settings from the environment or ``.env``.
 
-Logging goes through :func:`bot.host.logs.setup_logging` at ``LOG_LEVEL``: no token, seed, hand or deck
-reaches the log at any level. The database is opened once before logging in, so a file that cannot be
-opened or written is said at once, plainly (the file and the likely cause), with no traceback.
-Computer players think and pictures are drawn in worker processes, so neither holds up the bot's answers;
-a pool whose worker died is replaced (``bot.host.workers``).
+Logging goes through :func:`bot.host.logs.setup_logging` at ``LOG_LEVEL``, as text or (``LOG_FORMAT=json``) one JSON
+object per line: no token, seed, hand or deck reaches the log at any level. The database is opened once before
+logging in, so a file that cannot be opened or written is said at once, plainly (the file and the likely cause),
+with no traceback. Computer players think and pictures are drawn in worker processes, so neither holds up the bot's
+answers; a pool whose worker died is replaced (``bot.host.workers``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,15 @@ import argparse
 import asyncio
 import logging
 import os
+import signal
 import sys
+from typing import Any
 
 import discord
 
-from bot.adapter.client import create_bot
+from bot.adapter.client import SantaCruzBot, create_bot
+from bot.adapter.health import HealthServer
+from bot.host.backup import BackupError, backup_sqlite
 from bot.host.errors import StoreError
 from bot.host.logs import setup_logging
 from bot.host.migrate import copy_database
@@ -35,23 +39,56 @@ Set DISCORD_TOKEN in the environment or in a .env file in this folder (see .env.
      View Channels, Send Messages, Attach Files, Embed Links and Read Message History."""
 
 
-async def run(settings: Settings) -> None:
-    """Start the bot and run it until it is stopped.
+async def run(settings: Settings, **client_options: Any) -> None:
+    """Start the bot and run it until it is stopped: SIGTERM (``docker stop``, ``systemctl stop``) or SIGINT
+    (Ctrl-C) stops it cleanly (:meth:`bot.adapter.client.SantaCruzBot.stop`), a second signal at once.
 
     Computer players and pictures run in worker processes: both are pure CPU work, and in threads they
-    would hold the interpreter lock that the bot needs to answer within Discord's 3 seconds.
+    would hold the interpreter lock that the bot needs to answer within Discord's 3 seconds. With ``HTTP_PORT``
+    set, the health and metrics server runs beside the bot (:mod:`bot.adapter.health`). ``client_options`` go to
+    :func:`bot.adapter.client.create_bot` (tests).
     """
     await (await open_store(settings)).close()  # a bad path or URL fails here, before logging in
     cores = os.cpu_count() or 2
     computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
     pictures = WorkerPool(process_pool_factory(cores), name="render")
+    health: HealthServer | None = None
     try:
-        bot = create_bot(settings, computer_executor=computers, render_executor=pictures)
+        bot = create_bot(settings, computer_executor=computers, render_executor=pictures, **client_options)
+        _stop_on_signals(bot)
+        if settings.http_port is not None:
+            health = HealthServer(bot, settings.http_host, settings.http_port)
+            await health.start()
         async with bot:
             await bot.start(settings.discord_token)
+        log.info("stopped cleanly")
     finally:
-        computers.shutdown()
-        pictures.shutdown()
+        if health is not None:
+            await health.stop()
+        computers.shutdown(stop_workers=True)
+        pictures.shutdown(stop_workers=True)
+
+
+def _stop_on_signals(bot: SantaCruzBot) -> None:
+    """SIGTERM and SIGINT stop the bot cleanly; a second one stops the process at once (everything stored stays:
+    each change is one transaction, and what is owed is sent at the next start)."""
+    loop = asyncio.get_running_loop()
+    received: list[int] = []
+
+    def stop(signum: int) -> None:
+        received.append(signum)
+        name = signal.Signals(signum).name
+        if len(received) == 1:
+            log.info("%s: stopping cleanly (SHUTDOWN_GRACE %g s; a second signal stops at once)", name,
+                     bot.settings.shutdown_grace)
+            bot.stop()
+        else:
+            log.warning("%s again: stopping at once", name)
+            logging.shutdown()
+            os._exit(128 + signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop, signum)
 
 
 def migrate_main(argv: list[str]) -> int:
@@ -71,12 +108,39 @@ def migrate_main(argv: list[str]) -> int:
     return 1 if report.problems else 0
 
 
+def backup_main(argv: list[str]) -> int:
+    """``santacruz-bot backup FILE``: a consistent copy of the SQLite database (``DATABASE_PATH``) while the bot
+    runs; with ``DATABASE_URL`` set, use PostgreSQL's ``pg_dump`` instead (see the README)."""
+    parser = argparse.ArgumentParser(prog="santacruz-bot backup", description=backup_main.__doc__)
+    parser.add_argument("file", help="the new file to write the copy to (it must not exist)")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.load(".env")
+    except SettingsError as exc:
+        print(f"santacruz-bot: {exc}", file=sys.stderr)
+        return 2
+    if settings.database_url:
+        print("santacruz-bot backup: the games are in PostgreSQL (DATABASE_URL): back them up with pg_dump, "
+              "as the README says", file=sys.stderr)
+        return 2
+    try:
+        report = backup_sqlite(settings.database_path, args.file)
+    except BackupError as exc:
+        print(f"santacruz-bot backup: {exc}", file=sys.stderr)
+        return 3
+    print(report.line())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """The console script: 0 after a clean stop, 2 for a settings problem, 3 if the database cannot be opened,
-    1 if login failed. ``santacruz-bot migrate …`` copies a SQLite database to PostgreSQL instead."""
+    1 if login failed. ``santacruz-bot migrate …`` copies a SQLite database to PostgreSQL instead, ``santacruz-bot
+    backup FILE`` makes a consistent copy of the SQLite database."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["migrate"]:
         return migrate_main(argv[1:])
+    if argv[:1] == ["backup"]:
+        return backup_main(argv[1:])
     try:
         settings = Settings.load(".env")
     except SettingsError as exc:
@@ -85,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.discord_token.strip():
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    setup_logging(settings.log_level, secrets=[settings.discord_token])
+    setup_logging(settings.log_level, secrets=[settings.discord_token], json_lines=settings.log_format == "json",
+                  shard=",".join(map(str, settings.shard_ids)) or None)
     log.info("starting with %r", settings)
     try:
         asyncio.run(run(settings))

@@ -1,11 +1,11 @@
 """Command options typed by hand: the autocomplete suggestions, and reading what the user typed.
 
-Pure functions of a seat's own view and legal moves (the cog fetches both from the host): the sites
+Pure functions of a seat's own view and legal moves (the turn's commands fetch both from the host): the sites
 offered to ``/santacruz land`` and ``build`` with their labels, the scoring cards of the hand, the
 choices of a draft or a discard, the time zones of ``/santacruz settings``; and the move meant by a
 scoring card's name or a ``choose`` option.
 What names nothing is a :class:`bot.adapter.errors.Refusal` that lists what would have been accepted.
-Every value offered is accepted as it is (issue 20): ``build``'s ``site`` is text, so that with no card chosen an
+Every value offered is accepted as it is: ``build``'s ``site`` is text, so that with no card chosen an
 offer carries its card ("ship 12", read by :func:`build_site`); what the command would refuse is not offered.
 """
 
@@ -15,8 +15,9 @@ from typing import Any, Final
 
 from discord.app_commands import Choice
 
-from bot.adapter import texts
 from bot.adapter.errors import Refusal
+from bot.adapter.words.common import OPTION_MAX, SEP, clip, esc, scoring_text
+from bot.adapter.words.moves import move_detail, move_label, score_label, scores_now, site_label
 from bot.host.user_settings import time_zones as time_zones_known
 from engine import SCORING_CARD_IDS, SINGLE_BUILDS, IllegalMove, Move, View, parse_move
 from i18n import LOCALES, t
@@ -37,7 +38,7 @@ def scoring_card_id(card: str, locale: str) -> str:
     for card_id in SCORING_CARD_IDS:
         if any(_words(t(f"game.scoring.{card_id}.name", lang).lower()) == words for lang in (locale, *LOCALES)):
             return card_id
-    raise Refusal("bot.error.unknown_card", card=texts.esc(card),
+    raise Refusal("bot.error.unknown_card", card=esc(card),
                   cards=", ".join(t(f"game.scoring.{c}.name", locale) for c in SCORING_CARD_IDS))
 
 
@@ -67,7 +68,7 @@ def choice_move(option: str, legal: list[str], locale: str) -> str:
         return str(parse_move(move))
     except IllegalMove:
         choices = [str(m) for m in moves if m.verb in CHOICE_VERBS]
-        raise Refusal("bot.error.bad_option", option=texts.esc(option),
+        raise Refusal("bot.error.bad_option", option=esc(option),
                       choices=", ".join(choices) or "—") from None
 
 
@@ -88,11 +89,11 @@ def site_choices(view: View, sites: list[int], current: Any, locale: str,
     for site in sites:
         if site in seen:
             continue
-        label = prefix + texts.site_label(view, site, locale)
+        label = prefix + site_label(view, site, locale)
         if typed and not (str(site).startswith(typed) or typed in label.lower()):
             continue
         seen.add(site)
-        choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=site))
+        choices.append(Choice(name=clip(label, OPTION_MAX), value=site))
     return choices[:CHOICES_MAX]
 
 
@@ -125,7 +126,7 @@ def build_sites(view: View, legal: list[str], current: Any, locale: str, card: s
         return []  # a card or kind the command refuses with no site: nothing to offer
     choices: list[Choice[str]] = []
     for single in SINGLE_BUILDS:
-        prefix = t(f"game.card.{single}.short", locale) + texts.SEP
+        prefix = t(f"game.card.{single}.short", locale) + SEP
         choices += [Choice(name=c.name, value=f"{single} {c.value}")
                     for c in site_choices(view, _sites(legal, single), current, locale, prefix)]
     return choices[:CHOICES_MAX]
@@ -151,7 +152,7 @@ def build_site(site: str | None, card: str | None, locale: str) -> tuple[str | N
     except IllegalMove:
         move = None
     if move is None or move.site is None or move.verb not in (*SINGLE_BUILDS, "build"):
-        raise Refusal("bot.error.bad_value", value=texts.esc(site))
+        raise Refusal("bot.error.bad_value", value=esc(site))
     carried = move.verb if move.verb in SINGLE_BUILDS else None
     if carried is not None and card not in (None, carried):
         raise Refusal("bot.error.site_other_card", site_card=t(f"game.card.{carried}.one", locale),
@@ -165,12 +166,12 @@ def score_cards(view: View, legal: list[str], current: str, locale: str) -> list
     typed = (current or "").strip().lower()
     choices = []
     playable = {m.card for m in map(parse_move, legal) if m.verb == "score"}
-    now = texts.scores_now(view) if playable else {}
+    now = scores_now(view) if playable else {}
     for card in dict.fromkeys(c for c in view["you"]["scoring_cards"] if c in playable):
-        label = f"{texts.score_label(view, card, locale, now)} — {texts.scoring_text(card, locale)}"
+        label = f"{score_label(view, card, locale, now)} — {scoring_text(card, locale)}"
         if typed and typed not in label.lower() and not card.startswith(typed):
             continue
-        choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=card))
+        choices.append(Choice(name=clip(label, OPTION_MAX), value=card))
     return choices[:CHOICES_MAX]
 
 
@@ -181,13 +182,13 @@ def choose_options(view: View, legal: list[str], current: str, locale: str) -> l
     for move in legal:
         if parse_move(move).verb not in CHOICE_VERBS:
             continue
-        label = texts.move_label(view, move, locale)
-        detail = texts.move_detail(view, move, locale)
+        label = move_label(view, move, locale)
+        detail = move_detail(view, move, locale)
         if detail:
             label = f"{label} — {detail}"
         if typed and typed not in label.lower() and not move.startswith(typed):
             continue
-        choices.append(Choice(name=texts.clip(label, texts.OPTION_MAX), value=move))
+        choices.append(Choice(name=clip(label, OPTION_MAX), value=move))
     return choices[:CHOICES_MAX]
 
 

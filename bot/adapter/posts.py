@@ -19,9 +19,11 @@ from typing import Any, Final
 
 import discord
 
-from bot.adapter.sending import ALLOWED_MENTIONS, ATTACH_FILES, SEND_MESSAGES, Attachments, MissingPermission, files
-from bot.adapter.texts import clip, lines_text, names_of, next_text, public_move
-from bot.adapter.views import GameButton
+from bot.adapter.items import GameButton
+from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, Attachments, MissingPermission, Posted, files
+from bot.adapter.words.common import clip, lines_text, names_of
+from bot.adapter.words.moves import public_move
+from bot.adapter.words.posts import next_text
 from bot.host.table import MoveResult, StartResult
 from i18n import describe_move, t
 from render.theme import DEFAULT_THEME
@@ -77,7 +79,7 @@ def move_buttons(result: MoveResult, locale: str, *, undo: bool) -> list[discord
 
 def move_layout(result: MoveResult, text: str, pictures: Sequence[str], locale: str, *,
                 undo: bool) -> discord.ui.LayoutView:
-    """The post of a turn (or of the game over): ``text`` (``texts.move_post``), its pictures and buttons."""
+    """The post of a turn (or of the game over): ``text`` (``move_post``), its pictures and buttons."""
     seat = result.ranking[0] if result.game_over and result.ranking else result.to_move
     return layout(text, pictures, move_buttons(result, locale, undo=undo), colour=accent(seat))
 
@@ -102,11 +104,10 @@ def start_layout(start: StartResult, text: str, pictures: Sequence[str], locale:
 
 async def deliver_layout(client: discord.Client, channel_id: int,
                          make: Callable[[Sequence[str]], discord.ui.LayoutView], *, pictures: Attachments = (),
-                         sent: list[discord.Message] | None = None,
-                         mentions: discord.AllowedMentions = ALLOWED_MENTIONS, nonce: str | None = None) -> str | None:
+                         mentions: discord.AllowedMentions = ALLOWED_MENTIONS, nonce: str | None = None) -> Posted:
     """A V2 post in a game's channel for the outbox, as ``sending.deliver_post`` does it for words: ``make`` draws
-    the layout for the picture files it carries. ``None`` when it went out as asked, :data:`ATTACH_FILES` when it
-    went out without its pictures (the bot may not attach files there); raises as ``deliver_post`` does."""
+    the layout for the picture files it carries (none when the bot may not attach files there); raises as
+    ``deliver_post`` does."""
     channel = client.get_partial_messageable(channel_id)
     attached = [(png, name) for png, name in pictures if png is not None]
     for shown in (attached, []):
@@ -120,7 +121,5 @@ async def deliver_layout(client: discord.Client, channel_id: int,
             if not shown:
                 raise MissingPermission(SEND_MESSAGES) from None
             continue  # perhaps only Attach Files is missing
-        if sent is not None:
-            sent.append(message)
-        return None if len(shown) == len(attached) else ATTACH_FILES
+        return Posted(message, without_pictures=len(shown) < len(attached))
     raise MissingPermission(SEND_MESSAGES)

@@ -13,12 +13,13 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 import aiohttp
 import discord
 
-from bot.adapter import texts
+from bot.adapter.words.common import MESSAGE_MAX, clip
 
 log = logging.getLogger(__name__)
 
@@ -66,47 +67,49 @@ async def post(client: discord.Client, channel_id: int, content: str, *, picture
     """A message in a game's channel; a failure is logged, never raised (the game goes on)."""
     channel = client.get_partial_messageable(channel_id)
     try:
-        return await channel.send(texts.clip(content, texts.MESSAGE_MAX), **message_options(pictures, view))
+        return await channel.send(clip(content, MESSAGE_MAX), **message_options(pictures, view))
     except discord.HTTPException as exc:
         log.warning("channel %d: could not post (%s %s)", channel_id, exc.status, exc.text)
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A post the outbox sent: the message, and whether its pictures were left out (the bot may not attach files
+    in the channel)."""
+
+    message: discord.Message
+    without_pictures: bool = False
+
+
 async def deliver_post(client: discord.Client, channel_id: int, content: str, *, pictures: Attachments = (),
-                       view: discord.ui.View | None = None, sent: list[discord.Message] | None = None,
-                       mentions: discord.AllowedMentions = ALLOWED_MENTIONS, nonce: str | None = None) -> str | None:
-    """A message in a game's channel for the outbox: ``None`` when it went out as asked, :data:`ATTACH_FILES`
-    when it went out without its pictures because the bot may not attach files there.
+                       view: discord.ui.View | None = None, mentions: discord.AllowedMentions = ALLOWED_MENTIONS,
+                       nonce: str | None = None) -> Posted:
+    """A message in a game's channel for the outbox, without its pictures when the bot may not attach files there.
 
     Raises :data:`TRANSIENT_ERRORS` (try again later), :class:`MissingPermission` (:data:`SEND_MESSAGES`)
-    when the bot may not post there, and any other :class:`discord.HTTPException` (give up). The message sent
-    is appended to ``sent`` when given; ``mentions``: whom it may ping (someone in their quiet hours is named, not
-    pinged). ``nonce`` (at most 25 characters) makes sending again harmless: Discord answers a message with a
-    nonce it saw in the last few minutes with that message instead of a new one.
+    when the bot may not post there, and any other :class:`discord.HTTPException` (give up). ``mentions``: whom it
+    may ping (someone in their quiet hours is named, not pinged). ``nonce`` (at most 25 characters) makes sending
+    again harmless: Discord answers a message with a nonce it saw in the last few minutes with that message instead
+    of a new one.
     """
     channel = client.get_partial_messageable(channel_id)
-    text = texts.clip(content, texts.MESSAGE_MAX)
+    text = clip(content, MESSAGE_MAX)
     try:
-        message = await channel.send(text, **message_options(pictures, view, mentions, nonce))
-        if sent is not None:
-            sent.append(message)
-        return None
+        return Posted(await channel.send(text, **message_options(pictures, view, mentions, nonce)))
     except discord.Forbidden:
         if not files(*pictures):
             raise MissingPermission(SEND_MESSAGES) from None
     try:  # Forbidden with pictures: perhaps only Attach Files is missing
-        message = await channel.send(text, **message_options((), view, mentions, nonce))
-        if sent is not None:
-            sent.append(message)
+        return Posted(await channel.send(text, **message_options((), view, mentions, nonce)), without_pictures=True)
     except discord.Forbidden:
         raise MissingPermission(SEND_MESSAGES) from None
-    return ATTACH_FILES
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
     """An ephemeral answer, whether or not the interaction was acknowledged already."""
     kwargs.setdefault("allowed_mentions", ALLOWED_MENTIONS)
     if interaction.response.is_done():
-        await interaction.followup.send(texts.clip(content, texts.MESSAGE_MAX), ephemeral=True, **kwargs)
+        await interaction.followup.send(clip(content, MESSAGE_MAX), ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(texts.clip(content, texts.MESSAGE_MAX), ephemeral=True, **kwargs)
+        await interaction.response.send_message(clip(content, MESSAGE_MAX), ephemeral=True, **kwargs)

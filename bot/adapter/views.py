@@ -1,191 +1,44 @@
-"""Buttons and select menus whose ``custom_id`` says what they act on, so they work after a restart.
+"""The bot's ready-made sets of buttons and menus: the lobby's, a turn's move controls (what a turn DM and the hand
+of ``/santacruz status`` carry), the one-click question before a move, *Undo*, the leaderboard's pages, a vacation's
+vote, the settings panel's "Forget me…".
 
-Every component is a :class:`discord.ui.DynamicItem` registered once in ``setup_hook``; discord.py
-matches a click's ``custom_id`` against the templates and rebuilds the item from it, whatever message
-it sits on and however old that message is. The ids::
-
-    sc:<game_id>:<action>               join leave addbot removebot start abandon cancel rematch hand keepopen
-                                        controls (back from a question asked in place to the move controls)
-    sc:<game_id>:hand:<seq>             "My cards" under the post of position seq (seq marks the post)
-    sc:<game_id>:undo:<seq>             "Undo" under the post of the mover's move seq (the host checks it is theirs)
-    sc:<game_id>:hint:<seq>             "Hint" beside the move controls of position seq (a table with hints on):
-                                        the coach's advice for the clicker alone, refused once the turn has passed
-    sc:<game_id>:<seq>:<move>           a move in notation, spaces as "_" (land_12, double_road, score_gold10)
-    sc:<game_id>:<seq>:<move>:ok        the same move, confirmed (a building card that builds nothing)
-    sc:<game_id>:<seq>:pick:<group>     a select menu of moves; its option values are move notations
-    sc:undo:<game_id>:<seq>:<count>     "Undo" on the answer to a move: take back its ``count`` moves (a double
-                                        move and its first build are two) while the game is still at ``seq``
-    sc:board:<by>:<page>                a leaderboard page (by rating, wins or games; pages from 0)
-    sc:forget:<user_id>                 forget-me, confirmed by the user who asked
-    sc:vac:<game_id>:<seat>:<choice>    a vote on the vacation of the seat: pause or computer
-    sc:settings:forget:<user_id>        "Forget me…" on a person's settings panel (asks to confirm)
-
-``game_id`` tells an old game's message apart from the channel's current game; ``seq`` is the number
-of rows in the game's move log when the controls were made, and the host refuses a move whose
-``seq`` is no longer current (``host.error.stale``): a double click or an old message cannot act twice.
-The items only parse their id and hand the click to the cog, which asks the host.
+The items and their ids are in :mod:`bot.adapter.items` and :mod:`bot.adapter.ids`; here they are put together. Which
+move is asked first because it builds nothing is the engine's answer (:func:`engine.builds_nothing`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
-from typing import Any, Final, Protocol
+from collections.abc import Sequence
 
 import discord
-from discord.ext import commands
 
-from bot.adapter.texts import (
-    LABEL_MAX,
-    OPTION_MAX,
-    clip,
-    move_detail,
-    move_label,
-    needs_confirmation,
-    score_label,
-    scores_now,
+from bot.adapter.ids import PICK_GROUPS
+from bot.adapter.items import (
+    SELECT_MAX,
+    ForgetAskButton,
+    ForgetButton,
+    GameButton,
+    LeaderboardButton,
+    MoveButton,
+    MoveSelect,
+    UndoButton,
+    VacationButton,
 )
-from bot.host.ratings import BOARDS, Leaderboard
+from bot.adapter.words.common import OPTION_MAX, clip
+from bot.adapter.words.moves import move_detail, move_label, score_label, scores_now
+from bot.host.ratings import Leaderboard
 from bot.host.table import TableInfo
-from engine import SINGLE_BUILDS, VERBS, View, parse_move
+from engine import SINGLE_BUILDS, View, builds_nothing, parse_move
 from i18n import t
 
-GAME_ACTIONS: Final = ("join", "leave", "addbot", "removebot", "start", "abandon", "cancel", "rematch", "hand",
-                       "keepopen", "undo", "controls", "hint")
-PICK_GROUPS: Final = ("land", *SINGLE_BUILDS, "build", "score", "discard")
-"""Moves offered in a select menu, one menu per group (each has at most 25 options on any island)."""
-SELECT_MAX: Final = 25
 
-
-def encode_move(move: str) -> str:
-    return move.strip().replace(" ", "_")
-
-
-def decode_move(text: str) -> str:
-    return text.replace("_", " ")
-
-
-class Clicks(Protocol):
-    """Who handles the clicks (the cog): the items only parse their id and hand the click on."""
-
-    async def on_game_button(self, interaction: discord.Interaction, game_id: int, action: str) -> None: ...
-
-    async def on_move_component(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
-                                confirmed: bool) -> None: ...
-
-    async def on_leaderboard_page(self, interaction: discord.Interaction, by: str, page: int) -> None: ...
-
-    async def on_forget_confirm(self, interaction: discord.Interaction, user_id: int) -> None: ...
-
-    async def on_vacation_vote(self, interaction: discord.Interaction, game_id: int, seat: int,
-                               choice: str) -> None: ...
-    async def on_forget_ask(self, interaction: discord.Interaction, user_id: int) -> None: ...
-
-    async def on_undo_button(self, interaction: discord.Interaction, game_id: int, seq: int, count: int) -> None: ...
-
-    async def on_hint_button(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None: ...
-
-
-def _cog(interaction: discord.Interaction) -> Clicks:
-    """The loaded cog that handles the clicks (registered under the name ``SantaCruz``)."""
-    client = interaction.client
-    cog = client.get_cog("SantaCruz") if isinstance(client, commands.Bot) else None
-    if cog is None:  # pragma: no cover - the cog is added in setup_hook, before any interaction
-        raise RuntimeError("the Santa Cruz cog is not loaded")
-    return cog  # type: ignore[return-value]  # the cog implements Clicks; views must not import the cog
-
-
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"sc:(?P<game>[0-9]+):(?P<action>" + "|".join(GAME_ACTIONS) + ")(?::(?P<seq>[0-9]+))?"):
-    """A button acting on a whole game: the lobby's buttons, confirmations, rematch, "my cards".
-
-    ``seq`` (optional) only marks which position a message shows: a move message's "My cards" button
-    carries it, so that after a crash the bot can tell whether the last move was posted.
-    """
-
-    def __init__(self, game_id: int, action: str, *, seq: int | None = None, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 item: discord.ui.Button[Any] | None = None) -> None:
-        self.game_id = game_id
-        self.action = action
-        self.seq = seq
-        custom_id = f"sc:{game_id}:{action}" + (f":{seq}" if seq is not None else "")
-        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=style, custom_id=custom_id))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> GameButton:
-        assert isinstance(item, discord.ui.Button)
-        seq = int(match["seq"]) if match["seq"] else None
-        return cls(int(match["game"]), match["action"], seq=seq, item=item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if self.action == "hint":  # the position it was drawn at tells an outdated click apart
-            await _cog(interaction).on_hint_button(interaction, self.game_id, self.seq)
-            return
-        await _cog(interaction).on_game_button(interaction, self.game_id, self.action)
-
-
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"sc:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<move>(?:" + "|".join(VERBS)
-                 + r")(?:_[A-Za-z0-9\-]+)?)(?P<ok>:ok)?"):
-    """One move as a button (``ok``: already confirmed)."""
-
-    def __init__(self, game_id: int, seq: int, move: str, *, confirmed: bool = False, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary,
-                 item: discord.ui.Button[Any] | None = None) -> None:
-        self.game_id = game_id
-        self.seq = seq
-        self.move = move
-        self.confirmed = confirmed
-        custom_id = f"sc:{game_id}:{seq}:{encode_move(move)}" + (":ok" if confirmed else "")
-        super().__init__(item or discord.ui.Button(label=clip(label or move, LABEL_MAX), style=style,
-                                                   custom_id=custom_id))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MoveButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["game"]), int(match["seq"]), decode_move(match["move"]),
-                   confirmed=bool(match["ok"]), item=item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_move_component(interaction, self.game_id, self.seq, self.move,
-                                                  confirmed=self.confirmed)
-
-
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"sc:(?P<game>[0-9]+):(?P<seq>[0-9]+):pick:(?P<group>[a-z]+)"):
-    """A menu of moves of one kind (the sites for a card, the scoring cards...)."""
-
-    def __init__(self, game_id: int, seq: int, group: str, *, item: discord.ui.Select[Any]) -> None:
-        self.game_id = game_id
-        self.seq = seq
-        self.group = group
-        super().__init__(item)
-
-    @classmethod
-    def make(cls, game_id: int, seq: int, group: str, placeholder: str,
-             options: list[discord.SelectOption]) -> MoveSelect:
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"sc:{game_id}:{seq}:pick:{group}", placeholder=clip(placeholder, 150),
-            options=options[:SELECT_MAX], min_values=1, max_values=1)
-        return cls(game_id, seq, group, item=select)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MoveSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(int(match["game"]), int(match["seq"]), match["group"], item=item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        if not values:
-            return
-        await _cog(interaction).on_move_component(interaction, self.game_id, self.seq, values[0], confirmed=False)
-
-
-# ---------------------------------------------------------------------- ready-made views
+def needs_confirmation(move: str, legal: Sequence[str], view: View | None = None) -> bool:
+    """Whether ``move`` (one of the ``legal`` moves) builds nothing and is confirmed first, as online
+    (the engine decides: :func:`engine.builds_nothing`, with the seat's view's ``you.build_sites``)."""
+    you = view.get("you") if view is not None else None
+    build_sites = you.get("build_sites") if you is not None else None
+    return builds_nothing(parse_move(move), [parse_move(m) for m in legal], build_sites)
 
 
 def lobby_view(info: TableInfo, locale: str) -> discord.ui.View | None:
@@ -216,27 +69,6 @@ def confirm_view(game_id: int, seq: int, move: str, locale: str, *, final: bool 
     else:
         view.add_item(GameButton(game_id, "cancel", label=t("bot.button.cancel", locale)))
     return view
-
-
-class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"sc:undo:(?P<game>[0-9]{1,20}):(?P<seq>[0-9]{1,9}):(?P<count>[12])"):
-    """Takes back the ``count`` moves its answer played, while the game is still at ``seq`` (the host decides
-    whether the clicker may: :meth:`bot.host.host.Host.undo`)."""
-
-    def __init__(self, game_id: int, seq: int, count: int, *, label: str = "",
-                 item: discord.ui.Button[Any] | None = None) -> None:
-        self.game_id, self.seq, self.count = game_id, seq, count
-        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=discord.ButtonStyle.secondary,
-                                                   custom_id=f"sc:undo:{game_id}:{seq}:{count}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> UndoButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["game"]), int(match["seq"]), int(match["count"]), item=item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_undo_button(interaction, self.game_id, self.seq, self.count)
 
 
 def undo_view(game_id: int, seq: int, count: int, locale: str) -> discord.ui.View:
@@ -340,48 +172,6 @@ def _placeholder(group: str, view: View, locale: str) -> str:
     return t(f"bot.controls.{group}", locale)
 
 
-# ---------------------------------------------------------------------- players' history
-
-
-class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                        template=r"sc:board:(?P<by>" + "|".join(BOARDS) + r"):(?P<page>[0-9]{1,6})"):
-    """Turns a leaderboard to page ``page`` (the clicker's own row is theirs)."""
-
-    def __init__(self, by: str, page: int, *, label: str = "", disabled: bool = False,
-                 item: discord.ui.Button[Any] | None = None) -> None:
-        self.by = by
-        self.page = page
-        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=discord.ButtonStyle.secondary,
-                                                   custom_id=f"sc:board:{by}:{page}", disabled=disabled))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> LeaderboardButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(match["by"], int(match["page"]), item=item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_leaderboard_page(interaction, self.by, self.page)
-
-
-class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sc:forget:(?P<user>[0-9]{1,20})"):
-    """Confirms "Forget me" of ``/santacruz settings`` (only for the user who asked)."""
-
-    def __init__(self, user_id: int, *, label: str = "", item: discord.ui.Button[Any] | None = None) -> None:
-        self.user_id = user_id
-        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=discord.ButtonStyle.danger,
-                                                   custom_id=f"sc:forget:{user_id}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ForgetButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["user"]), item=item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_forget_confirm(interaction, self.user_id)
-
-
 def leaderboard_view(board: Leaderboard, locale: str) -> discord.ui.View | None:
     """Previous and next buttons of a leaderboard page (none when it has one page)."""
     if board.pages <= 1:
@@ -401,28 +191,6 @@ def forget_view(user_id: int, locale: str) -> discord.ui.View:
     return view
 
 
-class VacationButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"sc:vac:(?P<game>[0-9]{1,20}):(?P<seat>[0-3]):(?P<choice>pause|computer)"):
-    """A vote on a player's vacation, under the channel's post that announced it: pause the game, or let the
-    computer play the seat."""
-
-    def __init__(self, game_id: int, seat: int, choice: str, *, label: str = "",
-                 item: discord.ui.Button[Any] | None = None) -> None:
-        self.game_id, self.seat, self.choice = game_id, seat, choice
-        style = discord.ButtonStyle.primary if choice == "pause" else discord.ButtonStyle.secondary
-        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=style,
-                                                   custom_id=f"sc:vac:{game_id}:{seat}:{choice}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> VacationButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["game"]), int(match["seat"]), match["choice"], item=item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_vacation_vote(interaction, self.game_id, self.seat, self.choice)
-
-
 def vacation_view(game_id: int, seat: int, name: str, locale: str) -> discord.ui.View:
     """The two vote buttons under a vacation's post: "Pause the game" / "Let the computer play <name>"."""
     view = discord.ui.View(timeout=None)
@@ -430,25 +198,6 @@ def vacation_view(game_id: int, seat: int, name: str, locale: str) -> discord.ui
     view.add_item(VacationButton(game_id, seat, "computer", label=t("bot.vacation.button.computer", locale,
                                                                        name=name)))
     return view
-
-
-class ForgetAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"sc:settings:forget:(?P<user>[0-9]{1,20})"):
-    """"Forget me…" on the ``/santacruz settings`` panel: asks the confirm question (only for its owner)."""
-
-    def __init__(self, user_id: int, *, label: str = "", item: discord.ui.Button[Any] | None = None) -> None:
-        self.user_id = user_id
-        super().__init__(item or discord.ui.Button(label=clip(label, LABEL_MAX), style=discord.ButtonStyle.danger,
-                                                   custom_id=f"sc:settings:forget:{user_id}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ForgetAskButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["user"]), item=item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_forget_ask(interaction, self.user_id)
 
 
 def settings_view(user_id: int, locale: str) -> discord.ui.View:

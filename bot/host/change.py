@@ -40,7 +40,7 @@ class Change:
     untimed: int | None = None
     """The number of a move an undo takes back: its turn's time, if it has one, is removed."""
     timer: int | None = None
-    """The id of the timer whose firing this is: marked done with the change (``StaleGame`` if it is done
+    """The id of the timer whose firing this is: marked done with the change (``VersionConflict`` if it is done
     already). A timer's change without columns or move leaves the game's row (and version) as it is."""
 
     @property

@@ -14,7 +14,7 @@ import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 
-from bot.host import deadlines
+from bot.host import deadlines, metrics
 from bot.host.errors import StorageFailed, storage_refusal
 from bot.host.games import Games
 from bot.host.play import Play
@@ -45,6 +45,8 @@ class Computers:
         self.owner = owner
         self.shared = shared
         self._clock = clock
+        self._held: set[str] = set()
+        """The leases this process holds now (a shared database)."""
         self._thinking: defaultdict[int, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(1))
         """One computer move thought about at a time per channel (fair to the other channels)."""
 
@@ -86,17 +88,37 @@ class Computers:
         it (a dead holder's lease expires)."""
         if not self.shared:
             return True
-        with storage_refusal():
-            return await self.store.take_lease(lease, self.owner, now=self._clock(), seconds=seconds)
+        now = self._clock()
+        with storage_refusal(doing="taking a lease"):
+            before = None if lease in self._held else await self.store.lease_holder(lease)
+            held = await self.store.take_lease(lease, self.owner, now=now, seconds=seconds)
+        if held and lease not in self._held:
+            self._held.add(lease)
+            if before is not None and before != self.owner:  # another process's, run out: taken over
+                metrics.LEASE_TAKEOVERS.labels(lease.partition(":")[0]).inc()
+        elif not held:
+            self._held.discard(lease)
+        return held
 
     async def let_go(self, lease: str) -> None:
         """Give up ``lease`` (done with the work, so that another process may take it at once)."""
+        self._held.discard(lease)
         if not self.shared:
             return
         try:
             await self.store.release_lease(lease, self.owner)
         except StorageFailed as exc:  # it expires by itself
             log.warning("could not give up the lease %s (%s); it expires by itself", lease, exc)
+
+    async def release_all(self, *, keep: str | None = None) -> int:
+        """Give up every lease (but those named ``keep``-something, e.g. ``outbox:`` while the posts owed go out) and
+        timer claim of this process at once (it stops), and tell the other processes, so that they take the work
+        over now instead of after the leases run out; how many leases were given up."""
+        self._held = {lease for lease in self._held if keep and lease.startswith(keep)}
+        if not self.shared:
+            return 0
+        with storage_refusal(doing="giving up the leases"):
+            return await self.store.release_all(self.owner, keep=keep)
 
     def computer_channels(self) -> list[int]:
         """The channels whose running game waits for a computer (or an away player's) move."""
@@ -143,8 +165,9 @@ class Computers:
         """The computer's move for ``view`` from the worker pool, or a random legal move (logged) when the
         pool broke twice or the player failed."""
         try:
-            return await self.workers.run(self._chooser, view, strength, ai_seed, self.settings.ai_seconds,
-                                          what=f"game {game_id}")
+            with metrics.COMPUTER_SECONDS.labels(strength).time():
+                return await self.workers.run(self._chooser, view, strength, ai_seed, self.settings.ai_seconds,
+                                              what=f"game {game_id}")
         except PoolBroken as exc:
             log.warning("%s; strength fell back from %s to random for game %d", exc, strength, game_id)
         except Exception:

@@ -141,14 +141,18 @@ class Deadlines:
         if table is None:
             await self.games.finish_timer(timer.game_id, timer.id, now)
             return None
-        game, seat = table.playing, timer.seat
+        seat = timer.seat
         assert seat is not None  # a deadline runs for a seat
         text = await self._choose(table, seat)
         async with self.games.change(timer.channel_id):
-            if self._current(timer) is not table or table.game is not game:
+            # Still this turn? Judged by the position, not by the copy in memory: reading the game again meanwhile
+            # (another process wrote a reminder or a DM's state, which changes no position) makes a new copy, and
+            # taking that for "the turn moved on" marked the deadline done with no move made and no new timer.
+            current = self._current(timer)
+            if current is None:
                 await self.games.finish_timer(timer.game_id, timer.id, now)
                 return None
-            assert seat is not None
+            table, game = current, current.playing
             place = table.seats[seat]
             timeouts = place.timeouts + 1
             handed = timeouts >= MAX_TIMEOUTS

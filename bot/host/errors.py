@@ -4,7 +4,7 @@
 :func:`storage_refusal` turns a database failure into the refusal that says so (``host.error.storage``, or the
 key a caller names), once for every part.
 :class:`StoreError` and its kinds are what a store raises: :class:`ChannelBusy`, :class:`MoveConflict`,
-:class:`StaleGame` (another process changed the game first: a *conflict*), :class:`StorageFailed` (the database
+:class:`VersionConflict` (another process changed the game first: a *conflict*), :class:`StorageFailed` (the database
 refused; nothing was written), :class:`DamagedRow` (a stored row that cannot be read). :class:`Damage` and
 :func:`damage_notice` say why a quarantined game cannot go on. This module imports nothing of ``bot.host`` but
 :mod:`bot.host.model`.
@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
+from bot.host.metrics import STORAGE_ERRORS
 from bot.host.model import DamagedGame
 from engine import IllegalMove
 from i18n import illegal_text, t
@@ -45,7 +46,7 @@ class StorageFailed(StoreError):
     written. Worth trying again later."""
 
 
-class StaleGame(StoreError):
+class VersionConflict(StoreError):
     """The game changed in the database since it was read (another process wrote it); nothing was written."""
 
 
@@ -111,4 +112,5 @@ def storage_refusal(key: str = "host.error.storage", doing: str = "storage") -> 
         yield
     except StorageFailed as exc:
         log.warning("%s failed: %s", doing, exc)
+        STORAGE_ERRORS.labels(doing).inc()
         raise HostError(key) from None

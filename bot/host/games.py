@@ -15,7 +15,7 @@ again only when it changed). Every change to a game happens like this::
 a refusal here, once, for every caller:
 
 * the database refused (``StorageFailed``): ``host.error.storage``, nothing changed anywhere;
-* another process changed the game first (``StaleGame``, ``MoveConflict``), a *conflict*: the table is read again
+* another process changed the game first (``VersionConflict``, ``MoveConflict``), a *conflict*: the table is read again
   before the next change, and the caller hears ``host.error.conflict`` for a move (a stored interaction:
   ``host.error.already_done``; the table is read again at once) and otherwise the key it passed as ``lost``
   (``host.error.stale`` for lobby and seat changes and "Keep it open", as those buttons were outdated;
@@ -44,10 +44,11 @@ from bot.host.errors import (
     Damage,
     HostError,
     MoveConflict,
-    StaleGame,
     StorageFailed,
+    VersionConflict,
     storage_refusal,
 )
+from bot.host.metrics import STORAGE_ERRORS
 from bot.host.model import OPEN_STATUSES, DamagedGame, GameRow, MoveRow, NewTimer, TimerRow, effective_moves
 from bot.host.stores import GameStore
 from bot.host.table import DEADLINE_HOURS, Options, Seat, Table, TableInfo
@@ -206,6 +207,10 @@ class Games:
 
     # ------------------------------------------------------------------ changing a game
 
+    def busy_locks(self) -> list[asyncio.Lock]:
+        """The locks of the channels whose game is being changed now."""
+        return [lock for lock in self._locks.values() if lock.locked()]
+
     @asynccontextmanager
     async def change(self, channel_id: int) -> AsyncIterator[Table | None]:
         """Every change to a channel's game happens inside: this process's lock for the channel, and the cached
@@ -229,11 +234,12 @@ class Games:
         try:
             version = await self.store.apply(table.id, replace(change, columns=columns), now=now,
                                              expect_version=table.version)
-        except (StaleGame, MoveConflict):
+        except (VersionConflict, MoveConflict):
             await self._lost(table, change)
             raise HostError(CONFLICT if change.move is not None else lost) from None
         except StorageFailed as exc:
             log.warning("game %d: the change could not be stored: %s", table.id, exc)
+            STORAGE_ERRORS.labels("writing a change").inc()
             raise HostError("host.error.storage") from None
         self.adopt(table, columns, version, seats=seats, game=game, move=change.move)
 
@@ -277,7 +283,7 @@ class Games:
 
     async def finish_timer(self, game_id: int, timer_id: int, now: float) -> None:
         """Mark a timer whose game moved on as done (another process may have done so: nothing to do then)."""
-        with contextlib.suppress(StaleGame):
+        with contextlib.suppress(VersionConflict):
             await self.store.apply(game_id, Change(timer=timer_id), now=now)
 
     async def pending_timers(self, game_id: int, of: str) -> list[TimerRow] | None:
@@ -314,7 +320,7 @@ class Games:
         try:
             versions = await self.store.apply_all([(table.id, change, table.version) for table, change in owed],
                                                   now=self._clock())
-        except (StaleGame, MoveConflict, StorageFailed) as exc:
+        except (VersionConflict, MoveConflict, StorageFailed) as exc:
             log.info("setting the %s timers of %d games at once failed (%s); one game at a time", of, len(owed), exc)
         else:
             for (table, change), version in zip(owed, versions, strict=True):

@@ -25,6 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Final
 
+from bot.host import metrics
 from bot.host.errors import HostError
 from bot.host.games import OUTDATED, Games
 from bot.host.play import Play
@@ -110,8 +111,9 @@ class Hints:
 
     async def _think(self, game_id: int, view: View, seed: int) -> Advice:
         try:
-            return await self.workers.run(coach, view, seed, self.settings.hint_seconds,
-                                          what=f"a hint in game {game_id}")
+            with metrics.HINT_SECONDS.time():
+                return await self.workers.run(coach, view, seed, self.settings.hint_seconds,
+                                              what=f"a hint in game {game_id}")
         except PoolBroken as exc:
             log.warning("%s; no hint for game %d", exc, game_id)
         except CoachError as exc:  # the checks above rule these out: a bug to log

@@ -14,7 +14,7 @@ whose ``key`` is a message-catalogue key (``i18n/locales/*/host.json``) and ``pa
 Secrets (the seed, the deck, anyone's cards) leave only through :meth:`Host.view_for`, for a user's
 own seat. All times are seconds since the epoch (floats, UTC).
 
-Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.py``)::
+Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/table.py``)::
 
     host = Host(store, settings, clock=time.time, game_factory=..., chooser=..., executor=None)
     # executor: a bot.host.workers.WorkerPool (replaced when a worker dies), a bare executor, or None (threads)
@@ -101,15 +101,16 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/table.p
     await host.due_reminders(now=None) -> list[Reminder]   # one by one (tools, tests): what is due ...
     await host.mark_reminded(reminder, now=None) -> bool   # ... and fire it (its DM written to the outbox)
 
-    # players' history per server (guild): results and ratings are written with a game's final move
+    # players' history per server (guild): results and ratings written with a game's final move; turn times
     await host.stats(guild_id, user_id) -> PlayerStats | None   # None: no finished game there
     await host.leaderboard(guild_id, user_id, by="rating", page=0) -> Leaderboard   # by rating|wins|games
     await host.turn_speed(guild_id, user_id) -> TurnSpeed  # turns timed, median and 90th percentile (seconds)
+    await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
 
-    # someone new takes over a seat the computer plays for someone who left it (bot/host/takeover.py)
+    # bot/host/takeover.py, then bot/host/health.py (a stop waits, gives up its work, tells the others; ready?)
     await host.offer_seat(channel_id, user_id, name, seat=None) -> TakeoverChange   # the opener is asked
     await host.confirm_takeover(channel_id, user_id, seat, newcomer_id, can_manage=False) -> TakeoverChange
-    await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
+    await host.settle(timeout), host.release_all(), host.on_work_released(callback), host.readiness(), host.figures()
 
     # each person's own settings and games (bot.host.user_settings; settings loaded at load())
     host.settings_of(user_id) -> UserSettings              # the defaults for someone who never changed any
@@ -226,6 +227,7 @@ from bot.host.errors import storage_refusal
 from bot.host.games import GameFactory as GameFactory
 from bot.host.games import Games
 from bot.host.games import default_game_factory as default_game_factory
+from bot.host.health import readiness, settle
 from bot.host.hints import HintAnswer, Hints
 from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.idle_tables import IdleTables
@@ -432,6 +434,21 @@ class Host:
     @property
     def computer_lease(self) -> float:
         return self.computers.computer_lease
+
+    async def settle(self, timeout: float) -> bool:
+        return await settle(self.games.busy_locks(), timeout)
+
+    async def release_all(self, *, keep: str | None = None) -> int:
+        return await self.computers.release_all(keep=keep)
+
+    async def on_work_released(self, callback: Callable[[], None]) -> None:
+        await self.store.listen_released(callback)
+
+    async def readiness(self) -> str | None:
+        return await readiness(self.store, self.settings.busy_timeout)
+
+    async def figures(self) -> dict[str, Any]:
+        return await self.store.figures(self._clock())
 
     async def hold(self, lease: str, seconds: float) -> bool:
         return await self.computers.hold(lease, seconds)

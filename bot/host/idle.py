@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from bot.host.model import NewDelivery, NewTimer
 from bot.host.settings import Settings
-from bot.host.table import DAY, STALE_POST
+from bot.host.table import DAY, IDLE_POST
 from bot.host.timers import IDLE_ABANDON as IDLE_ABANDON
 from bot.host.timers import IDLE_GAME as IDLE_GAME
 from bot.host.timers import LOBBY_EXPIRY as LOBBY_EXPIRY
@@ -57,4 +57,4 @@ def idle_post(what: str, seq: int, locale: str, days: float, **extra: Any) -> Ne
     """The channel post of an idle table (``what``: one of :data:`IDLE_POSTS`), public facts only."""
     if what not in IDLE_POSTS:
         raise ValueError(f"unknown idle post {what!r}")
-    return NewDelivery(STALE_POST, seq, payload={"what": what, "locale": locale, "days": days, **extra})
+    return NewDelivery(IDLE_POST, seq, payload={"what": what, "locale": locale, "days": days, **extra})

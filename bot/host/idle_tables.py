@@ -59,8 +59,8 @@ class IdleTables:
         self.settings = settings
         self._clock = clock
         schedule.on(LOBBY_EXPIRY, self._on_lobby_expiry)
-        schedule.on(IDLE_GAME, self._on_stale_game)
-        schedule.on(IDLE_ABANDON, self._on_stale_abandon)
+        schedule.on(IDLE_GAME, self._on_idle_game)
+        schedule.on(IDLE_ABANDON, self._on_idle_abandon)
 
     # ------------------------------------------------------------------ the timers
 
@@ -109,7 +109,7 @@ class IdleTables:
             return None
         return table
 
-    async def _on_stale_game(self, timer: TimerRow, now: float) -> TableInfo | None:
+    async def _on_idle_game(self, timer: TimerRow, now: float) -> TableInfo | None:
         """A game without a move for ``STALE_DAYS``: its players are mentioned with a "Keep it open" button (not
         while a vacation pauses it)."""
         async with self.games.change(timer.channel_id):
@@ -125,7 +125,7 @@ class IdleTables:
                      self.settings.stale_days)
             return table.info()
 
-    async def _on_stale_abandon(self, timer: TimerRow, now: float) -> TableInfo | None:
+    async def _on_idle_abandon(self, timer: TimerRow, now: float) -> TableInfo | None:
         """Nobody kept the idle game open: it is abandoned without a result (unless a vacation pauses it now)."""
         async with self.games.change(timer.channel_id):
             table = await self._idle(timer, now)

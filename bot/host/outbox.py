@@ -25,6 +25,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.host import metrics
 from bot.host.errors import HostError
 from bot.host.games import Games
 from bot.host.model import NewDelivery
@@ -32,9 +33,9 @@ from bot.host.people import People
 from bot.host.stores import GameStore
 from bot.host.table import (
     HAND_DM,
+    IDLE_POST,
     MOVE_POST,
     NOTICE_DM,
-    STALE_POST,
     START_POST,
     TURN_DM,
     Delivery,
@@ -139,6 +140,8 @@ class Outbox:
                         message_id: int | None = None) -> None:
         """Record that ``delivery`` was sent (as the message ``message_id``, if known), or given up for good
         (``error`` says why). The game-over post's message id is kept for the history's links."""
+        if error is not None:
+            metrics.DELIVERIES_FAILED.labels(delivery.kind, "given_up").inc()
         over = message_id if delivery.kind == MOVE_POST and delivery.payload.get("game_over") else None
         post = message_id if delivery.kind in (MOVE_POST, START_POST) else None
         await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over,
@@ -146,6 +149,7 @@ class Outbox:
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""
+        metrics.DELIVERIES_FAILED.labels(delivery.kind, "retried").inc()
         await self.store.retry_delivery(delivery.id, due_at=self._clock() + delay, error=error)
 
     async def hold_deliveries(self, deliveries: Sequence[Delivery], until: float) -> None:
@@ -255,7 +259,7 @@ def _named(delivery: Delivery) -> list[int]:
     if delivery.kind in (MOVE_POST, START_POST):
         user = payload.get("to_move_user_id")
         return [int(user)] if user is not None else []
-    if delivery.kind == STALE_POST:
+    if delivery.kind == IDLE_POST:
         return [int(u) for u in payload.get("user_ids", ())]
     return []
 

@@ -18,6 +18,7 @@ from concurrent.futures import Executor
 from typing import Any, Final
 
 import render
+from bot.host import metrics
 from bot.host.workers import WorkerPool, as_pool
 from engine import View, from_record
 from render.theme import DEFAULT_THEME
@@ -92,7 +93,8 @@ class Pictures:
     async def replay_gif(self, record: dict[str, Any], locale: str) -> bytes | None:
         """The animated replay of a finished game, made in the render worker pool; ``None`` if that failed."""
         try:
-            return await self.workers.run(render_replay_record, record, locale, what="a replay")
+            with metrics.RENDER_SECONDS.labels("replay").time():
+                return await self.workers.run(render_replay_record, record, locale, what="a replay")
         except Exception:
             log.exception("rendering a replay failed; it is left out")
             return None
@@ -101,4 +103,6 @@ class Pictures:
                                game_over: bool) -> bytes:
         """Render in the render worker pool (a process pool in production), else in a thread."""
         width = min(self.width, round(PERSONAL_WIDTH / DEFAULT_THEME.personal_share)) if personal else self.width
-        return await self.workers.run(render_picture, view, locale, personal, game_over, width, what="a picture")
+        picture = "game_over" if game_over else "dm" if personal else "board"
+        with metrics.RENDER_SECONDS.labels(picture).time():
+            return await self.workers.run(render_picture, view, locale, personal, game_over, width, what="a picture")

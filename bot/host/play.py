@@ -69,7 +69,7 @@ class Play:
                    game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
         """Take back the user's last move, if it revealed nothing hidden and nobody has acted since
         (:func:`bot.host.takeback.undo_refusal`). ``expected_seq`` (an Undo button's) refuses a button whose game
-        has moved on (``stale``)."""
+        has moved on (an outdated button: ``host.error.stale``)."""
         async with self.games.change(channel_id):
             table, seat = await self._acting_seat(channel_id, user_id, interaction_id, game_id, expected_seq)
             game = table.playing

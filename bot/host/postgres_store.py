@@ -17,7 +17,7 @@ waits for another process's migration, runs without those limits. Install with `
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
@@ -63,6 +63,9 @@ async def migrate_pg(conn: asyncpg.Connection, target: int = PG_SCHEMA_VERSION) 
         await conn.execute("RESET lock_timeout; RESET statement_timeout")
 
 
+RELEASED: Final = "santacruz_released"
+"""The channel on which a stopping process tells the others that its leases and timer claims are free."""
+
 class PostgresStore(SqlStore):
     """The database of one or many bot processes on PostgreSQL. ``await PostgresStore.open(url)``, then
     ``await store.close()``."""
@@ -71,12 +74,14 @@ class PostgresStore(SqlStore):
     """Several processes may share the database: the host takes leases for work only one may do."""
     IS = "IS NOT DISTINCT FROM"
     SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+    NOTIFY_RELEASED = f"SELECT pg_notify('{RELEASED}', ?)"
 
     def __init__(self, pool: asyncpg.Pool, url: str, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self._pool = pool
         self.url = url
         self.busy_timeout = busy_timeout
         """Seconds a statement may wait for a lock (or run) before it fails as :class:`StorageFailed`."""
+        self._listener: asyncpg.Connection | None = None
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10,
@@ -98,7 +103,20 @@ class PostgresStore(SqlStore):
         return cls(pool, url, busy_timeout)
 
     async def close(self) -> None:
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            await listener.close()
         await self._pool.close()
+
+    async def listen_released(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` when a process gives its work up (``NOTIFY`` on :data:`RELEASED`), on a connection of
+        its own that stays open for it (a pooled one is not held)."""
+        asyncpg = _asyncpg()
+        try:
+            self._listener = await asyncpg.connect(self.url)
+            await self._listener.add_listener(RELEASED, lambda *_: callback())
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise StorageFailed(f"PostgreSQL could not listen for released work: {exc}") from exc
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[asyncpg.Connection]:

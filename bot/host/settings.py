@@ -23,12 +23,15 @@ from typing import Final
 
 from dotenv.parser import parse_stream
 
+from engine.ai import OFFERED
 from i18n import LOCALES
 
-AI_STRENGTHS: Final = ("random", "greedy", "expert")
+AI_STRENGTHS: Final = OFFERED
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS: Final = ("text", "json")
 _POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "hint_seconds", "busy_timeout",
-                            "retry_seconds", "sweep_seconds", "lease_seconds", "lobby_days", "stale_days")
+                            "retry_seconds", "sweep_seconds", "lease_seconds", "lobby_days", "stale_days",
+                            "shutdown_grace")
 
 
 PICTURE_WIDTHS: Final = (800, 2400)
@@ -47,7 +50,7 @@ class Settings:
     """Everything the bot reads from its environment. Field ``x`` comes from variable ``X``."""
 
     discord_token: str = ""
-    """DISCORD_TOKEN: the bot's token (secret; only ``bot/main.py`` needs it)."""
+    """DISCORD_TOKEN: the bot's token (secret; only ``bot.adapter.main`` needs it)."""
     database_path: str = "santacruz.db"
     """DATABASE_PATH: the SQLite file holding games and moves (used unless DATABASE_URL is set)."""
     database_url: str = ""
@@ -61,6 +64,14 @@ class Settings:
     """DEV_GUILD_ID: a server to sync slash commands to at once while developing (empty: global sync)."""
     log_level: str = "INFO"
     """LOG_LEVEL: DEBUG, INFO, WARNING, ERROR or CRITICAL."""
+    log_format: str = "text"
+    """LOG_FORMAT: ``text`` (a line of words) or ``json`` (one JSON object per line, for a log collector)."""
+    http_port: int | None = None
+    """HTTP_PORT: the port of the health and metrics server (``/healthz``, ``/readyz``, ``/metrics``); empty: none."""
+    http_host: str = "127.0.0.1"
+    """HTTP_HOST: the address that server listens on (``0.0.0.0`` in a container)."""
+    shutdown_grace: float = 10.0
+    """SHUTDOWN_GRACE: seconds a stop (SIGTERM, SIGINT) gives the posts and DMs already owed to go out."""
     reminder_hours: float = 12.0
     """REMINDER_HOURS: how long a player may take before a DM reminds them (at most one a day)."""
     away_hours: float = 48.0
@@ -94,6 +105,10 @@ class Settings:
     pictures are smaller to send and quicker to draw, wider ones sharper on large screens."""
 
     def __post_init__(self) -> None:
+        if self.log_format not in LOG_FORMATS:
+            raise SettingsError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {self.log_format!r}")
+        if self.http_port is not None and not 1 <= self.http_port <= 65535:
+            raise SettingsError("HTTP_PORT must be a port number from 1 to 65535")
         if self.log_level not in LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {self.log_level!r}")
         if self.ai_strength not in AI_STRENGTHS:
@@ -149,7 +164,7 @@ class Settings:
 
 
 _WHOLE_NUMBERS: Final = {"dev_guild_id": "a server id (digits only)", "shard_count": "a whole number",
-                         "picture_width": "a whole number"}
+                         "picture_width": "a whole number", "http_port": "a port number"}
 """The settings read as whole numbers, with what their refusal says each must be."""
 
 
@@ -170,7 +185,7 @@ def _convert(name: str, raw: str) -> object:
             raise SettingsError(f"{name.upper()} must be a number, not {raw!r}") from None
     if name == "log_level":
         return raw.upper()
-    if name in ("ai_strength", "default_locale"):
+    if name in ("ai_strength", "default_locale", "log_format"):
         return raw.lower()
     return raw
 

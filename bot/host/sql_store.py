@@ -6,7 +6,7 @@ The move log is the truth; the ``state`` column of ``games`` is a cache of repla
 :mod:`bot.host.schema`). A delivery (a channel post or a DM) and a timer are written in the SAME transaction as
 the change that owes it, so a crash never loses one. At most one game per channel is open (a partial unique
 index: a second is a clean :class:`ChannelBusy`); a clash on ``(game_id, seq)`` or on an interaction id is a clean
-:class:`MoveConflict`; a write that expected another version is a :class:`StaleGame` (a *conflict* with another
+:class:`MoveConflict`; a write that expected another version is a :class:`VersionConflict` (a *conflict* with another
 process); every write is one transaction, and a refused one (:class:`StorageFailed`) wrote nothing. A ``games``
 row is decoded by :func:`decode_game_row` on both stores alike: seats or options that cannot be read are a
 :class:`DamagedRow`, which the host quarantines.
@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Final, Protocol
 
 from bot.host import history_store, user_settings
 from bot.host.change import Change
-from bot.host.errors import ChannelBusy, DamagedRow, MoveConflict, StaleGame, StoreError
+from bot.host.errors import ChannelBusy, DamagedRow, MoveConflict, StoreError, VersionConflict
 from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.model import (
     OPEN_STATUSES,
@@ -89,6 +89,8 @@ class SqlStore(ABC):
     """The comparison that is true for two ``NULL``s."""
     SKIP_LOCKED: ClassVar[str] = ""
     """Appended to the subquery that claims timers (PostgreSQL: leave rows another process is claiming)."""
+    NOTIFY_RELEASED: ClassVar[str | None] = None
+    """Tells the processes sharing the database that work was given up (``None``: no other process shares it)."""
 
     @abstractmethod
     def _write(self) -> AbstractAsyncContextManager[Db]:
@@ -150,15 +152,16 @@ class SqlStore(ABC):
         timers, write a finished game's results. Returns the game's new version (``None``: a timer's change that
         left the game's row alone).
 
-        ``expect_version``: write only if the game is still at that version, else :class:`StaleGame`; a clash on the
-        move's number or interaction is a :class:`MoveConflict`; a timer done already is a :class:`StaleGame`."""
+        ``expect_version``: write only if the game is still at that version, else :class:`VersionConflict`; a clash on
+        the move's number or interaction is a :class:`MoveConflict`; a timer done already is a
+        :class:`VersionConflict`."""
         (version,) = await self.apply_all([(game_id, change, expect_version)], now=now)
         return version
 
     async def apply_all(self, changes: Sequence[tuple[int, Change, int | None]], *, now: float) -> list[int | None]:
         """Write several games' changes (``(game id, change, expected version)``, each as :meth:`apply` writes it) in
-        ONE transaction: all of them, or none when any is refused (:class:`StaleGame`, :class:`MoveConflict`). Their
-        new versions, in order. Start-up uses it to set the timers of many games stored without them at once."""
+        ONE transaction: all of them, or none when any is refused (:class:`VersionConflict`, :class:`MoveConflict`).
+        Their new versions, in order. Start-up uses it to set the timers of many games stored without them at once."""
         try:
             async with self._write() as db:
                 return [await _apply(db, game_id, change, now, expect) for game_id, change, expect in changes]
@@ -201,11 +204,6 @@ class SqlStore(ABC):
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The channel's most recent game, whatever its status."""
         return await self._game(f"{_GAMES} WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id)
-
-    async def reminders_due(self, now: float) -> list[GameRow]:
-        """Running games whose next reminder time has come, earliest first."""
-        return await self._games(f"{_GAMES} WHERE status = 'running' AND next_reminder_at IS NOT NULL"
-                                 " AND next_reminder_at <= ? ORDER BY next_reminder_at", now)
 
     async def open_games_in(self, parent_id: int) -> list[GameRow]:
         """The open games (lobby or running) in the threads of channel ``parent_id``, oldest first."""
@@ -308,7 +306,7 @@ class SqlStore(ABC):
         ``None`` if no column changed."""
         rows = await self._fetch("SELECT game_id FROM timers WHERE id = ?", timer_id)
         if not rows:
-            raise StaleGame(f"there is no timer {timer_id}")
+            raise VersionConflict(f"there is no timer {timer_id}")
         return await self.apply(int(rows[0]["game_id"]), Change(columns, None, deliveries, timers, cancel_timers,
                                                                 timer=timer_id), now=now, expect_version=expect_version)
 
@@ -325,6 +323,31 @@ class SqlStore(ABC):
     async def release_lease(self, name: str, owner: str) -> None:
         """Give the lease up (only if ``owner`` holds it)."""
         await self._execute("DELETE FROM leases WHERE name = ? AND owner = ?", name, owner)
+
+    async def lease_holder(self, name: str) -> str | None:
+        """Who last held the lease ``name``, run out or not (``None``: nobody, or it was given up)."""
+        return next((str(r["owner"]) for r in await self._fetch("SELECT owner FROM leases WHERE name = ?", name)), None)
+
+    async def release_all(self, owner: str, *, keep: str | None = None) -> int:
+        """Give up ``owner``'s leases (but those named ``keep``…) and timer claims in one transaction (it stops), so
+        that another process may take the work over at once; how many leases were given up."""
+        async with self._write() as db:
+            released = await db.execute("DELETE FROM leases WHERE owner = ? AND name NOT LIKE ?", owner,
+                                        f"{keep}%" if keep else "")
+            await db.execute("UPDATE timers SET lease_owner = NULL, lease_until = NULL"
+                             " WHERE lease_owner = ? AND done_at IS NULL", owner)
+            if self.NOTIFY_RELEASED is not None:  # delivered to the listeners when this transaction commits
+                await db.fetch(self.NOTIFY_RELEASED, owner)
+        return released
+
+    async def figures(self, now: float) -> dict[str, Any]:
+        """For the metrics: the posts and DMs owed (``backlog``), the oldest due one's age (``oldest``), ``games``."""
+        async with self._read() as db:
+            [owed] = await db.fetch("SELECT COUNT(*) AS n, MIN(CASE WHEN due_at <= ? THEN created_at END) AS first"
+                                    " FROM deliveries WHERE done_at IS NULL", now)
+            games = await db.fetch("SELECT status, COUNT(*) AS n FROM games GROUP BY status")
+        return {"backlog": int(owed["n"]), "oldest": max(0.0, now - float(owed["first"] or now)),
+                "games": {str(r["status"]): int(r["n"]) for r in games}}
 
     # ------------------------------------------------------------------ deliveries (the outbox)
 
@@ -481,7 +504,7 @@ async def _apply(db: Db, game_id: int, change: Change, now: float, expect_versio
     """One game's change inside a write transaction (see :meth:`SqlStore.apply`); its new version."""
     if change.timer is not None and not await db.execute(
             "UPDATE timers SET done_at = ? WHERE id = ? AND done_at IS NULL", now, change.timer):
-        raise StaleGame(f"timer {change.timer} is done already")
+        raise VersionConflict(f"timer {change.timer} is done already")
     move = change.move
     if move is not None:
         await db.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -516,7 +539,7 @@ async def _update(db: Db, game_id: int, now: float, columns: Mapping[str, Any], 
                           f" WHERE id = ?{check} RETURNING version", *params)
     if not rows:
         if expect_version is not None and await db.fetch("SELECT 1 FROM games WHERE id = ?", game_id):
-            raise StaleGame(f"game {game_id} is no longer at version {expect_version}")
+            raise VersionConflict(f"game {game_id} is no longer at version {expect_version}")
         raise StoreError(f"there is no game {game_id}")
     if values.get("status") not in (None, *OPEN_STATUSES):
         await db.execute("UPDATE timers SET done_at = ? WHERE game_id = ? AND done_at IS NULL", now, game_id)

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -198,6 +198,9 @@ class Store(SqlStore):
                     await self._rollback()
         except sqlite3.DatabaseError as exc:
             raise _storage_failed("read", exc) from exc
+
+    async def listen_released(self, callback: Callable[[], None]) -> None:
+        """Nothing to hear: no other process shares a SQLite file (see ``PostgresStore.listen_released``)."""
 
     async def schema_version(self) -> int:
         rows = await self._fetch("PRAGMA user_version")

@@ -12,13 +12,13 @@ host), and a write that waits ``BUSY_TIMEOUT`` for another's lock fails as ``Sto
 both implement the interface (:func:`_both_implement`).
 
 The areas: :class:`GameRows` (games, their versions, quarantine), :class:`MoveLog`, :class:`TimerRows` (timers and
-leases), :class:`Outbox` (deliveries), :class:`Archive` (finished games, players' history), :class:`People`
-(languages, settings, held DMs, a person's open games).
+leases), :class:`DeliveryRows` (deliveries), :class:`ArchiveRows` (finished games, players' history),
+:class:`PeopleRows` (languages, settings, held DMs, a person's open games).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from bot.host.change import Change
@@ -43,6 +43,8 @@ class GameRows(Protocol):
 
     async def schema_version(self) -> int: ...
 
+    async def figures(self, now: float) -> dict[str, Any]: ...
+
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
                           locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None
@@ -63,8 +65,6 @@ class GameRows(Protocol):
     async def latest_game(self, channel_id: int) -> GameRow | None: ...
 
     async def open_games_in(self, parent_id: int) -> list[GameRow]: ...
-
-    async def reminders_due(self, now: float) -> list[GameRow]: ...
 
     async def game_version(self, game_id: int) -> int | None: ...
 
@@ -101,8 +101,14 @@ class TimerRows(Protocol):
 
     async def release_lease(self, name: str, owner: str) -> None: ...
 
+    async def lease_holder(self, name: str) -> str | None: ...
 
-class Outbox(Protocol):
+    async def release_all(self, owner: str, *, keep: str | None = None) -> int: ...
+
+    async def listen_released(self, callback: Callable[[], None]) -> None: ...
+
+
+class DeliveryRows(Protocol):
     """The posts and DMs each change owes, until sent (or given up)."""
 
     async def pending_deliveries(self, channel_id: int | None = None) -> list[DeliveryRow]: ...
@@ -121,7 +127,7 @@ class Outbox(Protocol):
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None: ...
 
 
-class Archive(Protocol):
+class ArchiveRows(Protocol):
     """Finished games and players' history: results, ratings, leaderboards, forgetting."""
 
     async def finished_games(self, guild_id: int | None, *, limit: int = 10) -> list[GameRow]: ...
@@ -138,7 +144,7 @@ class Archive(Protocol):
     async def forget_user(self, user_id: int, former_player: dict[str, str]) -> Forgotten: ...
 
 
-class People(Protocol):
+class PeopleRows(Protocol):
     """Each person's language and settings, their held DMs and their open games."""
 
     async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None: ...
@@ -157,7 +163,7 @@ class People(Protocol):
     async def open_games_of(self, user_id: int) -> list[GameRow]: ...
 
 
-class GameStore(GameRows, MoveLog, TimerRows, Outbox, Archive, People, Protocol):
+class GameStore(GameRows, MoveLog, TimerRows, DeliveryRows, ArchiveRows, PeopleRows, Protocol):
     """What the host reads and writes; every write is one transaction, and a refused write changes nothing."""
 
 

@@ -42,7 +42,7 @@ class Seat(_Stored):
     user_id: int | None
     name: str
     strength: str | None = None
-    """A computer seat's strength (random, greedy, expert); ``None`` for a person."""
+    """A computer seat's strength (random, greedy, expert, master); ``None`` for a person."""
     away: bool = False
     """A person whose seat the computer plays for the rest of the game (until they come back)."""
     reminded_at: float | None = None
@@ -347,7 +347,7 @@ REPLAY_POST: Final = "replay_post"
 post carries the replay (:attr:`MoveResult.replay`); rows written before are still delivered."""
 HAND_DM: Final = "hand_dm"
 """The DM with a player's hand, read from the host when it is sent (payload: ``start``)."""
-STALE_POST: Final = "stale_post"
+IDLE_POST: Final = "stale_post"
 """An idle table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
 ``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.idle``."""
 NOTICE_POST: Final = "notice_post"
@@ -355,10 +355,10 @@ NOTICE_POST: Final = "notice_post"
 vote, ``vote`` = the seat on vacation, to carry the vote buttons)."""
 NOTICE_DM: Final = "notice_dm"
 """A DM in words to ``user_id`` (payload: ``key``, ``locale`` of the game, ``params``)."""
-DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST, STALE_POST,
+DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST, IDLE_POST,
                          TURN_DM, HAND_DM, NOTICE_DM)
 CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST,
-                           STALE_POST})
+                           IDLE_POST})
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,7 +407,7 @@ class PastGame:
     over_message_id: int | None
     """The game-over post in ``channel_id``, once delivered."""
     view: View | None = None
-    """The final public view (for ``/santacruz game``); ``None`` in a history listing."""
+    """The final public view (for ``/santacruz history id:``); ``None`` in a history listing."""
 
     @property
     def winner(self) -> str:

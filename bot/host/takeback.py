@@ -1,4 +1,4 @@
-"""What a mis-tap costs: whether a move can be taken back, what it would reveal, and who may undo now (issue 20).
+"""What a mis-tap costs: whether a move can be taken back, what it would reveal, and who may undo now.
 
 The engine says which moves are final (:meth:`engine.Game.can_undo`: a move that turns up a face-down tile,
 draws a bird chip or a card, ends the game, or scores a scoring card). Before a person's move the host tries it on
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from bot.host.model import MoveRow, effective_moves
 from engine import Game, IllegalMove, parse_move
+from engine.cards_now import card_now
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,8 @@ class Risk:
     points: int = 0
     """What ``scores`` gives the mover now."""
     other: int | None = None
-    """The other seat ``scores`` gives the most (the first such in seat order, as the card's menu option names it),
-    unless that is nothing: with the eruption card, the other seat that loses the least."""
+    """The other seat ``scores`` gives the most, unless that is nothing (:func:`engine.cards_now.card_now`, as the
+    card's menu option and the coach name it)."""
     other_points: int = 0
     """What ``scores`` gives ``other`` (below 0 for the eruption card)."""
     ends_round: bool = False
@@ -66,10 +67,8 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
             move = parse_move(text)
             face_up = move.site is not None and 0 < move.site < len(trial.revealed) and trial.revealed[move.site]
             if move.verb == "score" and seat is not None and move.card is not None:
-                scores, points = str(move.card), trial.card_points(seat, str(move.card))
-                theirs = {q: trial.card_points(q, scores) for q in range(trial.n) if q != seat}
-                best = max(theirs, key=theirs.__getitem__)  # the first of the best, in seat order
-                other, other_points = (best if theirs[best] else None), theirs[best]
+                now = card_now(trial, seat, str(move.card))  # as the menus and the coach name it
+                scores, points, other, other_points = now.card, now.points, now.other, now.other_points
             events = trial.apply(move)
         except IllegalMove:
             break

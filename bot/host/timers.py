@@ -28,7 +28,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
-from bot.host.errors import HostError, StaleGame, StorageFailed, storage_refusal
+from bot.host.errors import HostError, StorageFailed, VersionConflict, storage_refusal
 from bot.host.model import TimerRow
 from bot.host.stores import TimerRows
 
@@ -112,7 +112,7 @@ class Schedule:
                 continue
             try:
                 outcome = await handler(timer, now)
-            except (StorageFailed, StaleGame, HostError) as exc:
+            except (StorageFailed, VersionConflict, HostError) as exc:
                 log.warning("game %d: the %s timer could not run (%s); it is tried again later",
                             timer.game_id, timer.kind, exc)
                 continue

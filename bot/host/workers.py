@@ -18,13 +18,16 @@ Without a factory the jobs run in the event loop's default thread pool, which do
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import functools
 import logging
 import multiprocessing
 import os
+import signal
+import sys
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +43,24 @@ class PoolBroken(Exception):
 
 def process_pool_factory(workers: int | None = None) -> ExecutorFactory:
     """A factory of process pools of ``workers`` processes (default: the cores), started with ``spawn`` so that
-    a worker never inherits the event loop's threads."""
+    a worker never inherits the event loop's threads; on Linux a worker ends when the bot's process dies (killed, out
+    of memory), rather than live on alone."""
     count = max(1, workers if workers is not None else (os.cpu_count() or 2))
-    return functools.partial(ProcessPoolExecutor, max_workers=count, mp_context=multiprocessing.get_context("spawn"))
+    return functools.partial(ProcessPoolExecutor, max_workers=count, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=die_with_parent)
+
+
+def die_with_parent() -> None:
+    """In a worker process: ask Linux to end it when its parent dies (``PR_SET_PDEATHSIG``); elsewhere nothing."""
+    if sys.platform != "linux":
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() == 1:  # the parent died before the request was made
+        os._exit(0)
+
+
+_PR_SET_PDEATHSIG: Final = 1
 
 
 class WorkerPool:
@@ -101,11 +119,17 @@ class WorkerPool:
         self.replaced += 1
         broken.shutdown(wait=False, cancel_futures=True)
 
-    def shutdown(self, *, wait: bool = True) -> None:
-        """Shut the current executor down (at the bot's close); a later job would start a new one."""
+    def shutdown(self, *, wait: bool = True, stop_workers: bool = False) -> None:
+        """Shut the current executor down (at the bot's close); a later job would start a new one. ``stop_workers``:
+        end a process pool's workers now rather than wait for the jobs they run (a stopping process needs no
+        computer move or picture any more: its tasks were cancelled)."""
         executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=wait, cancel_futures=True)
+        if executor is None:
+            return
+        if stop_workers:
+            for process in list(getattr(executor, "_processes", {}).values()):  # a ProcessPoolExecutor's workers
+                process.terminate()
+        executor.shutdown(wait=wait, cancel_futures=True)
 
 
 class _Broken(Exception):

@@ -1,4 +1,4 @@
-"""Computer players for Santa Cruz: ``random``, ``greedy`` and ``expert`` (no Discord, no I/O).
+"""Computer players for Santa Cruz: ``random``, ``greedy``, ``expert`` and ``master`` (no Discord, no I/O).
 
 Every player's only input is a seat's view (``game.view(seat)``)::
 
@@ -10,9 +10,12 @@ Every player's only input is a seat's view (``game.view(seat)``)::
 - ``greedy``: the move with the best immediate value (:mod:`engine.ai.greedy`).
 - ``expert``: determinized Monte Carlo search over the greedy player's best candidates
   (:mod:`engine.ai.expert`), sampling the hidden information with :mod:`engine.ai.determinize`.
+- ``master``: the expert's playouts allocated by sequential halving in 2 and 3 players, the expert's own
+  search in 4 (:mod:`engine.ai.master`); not offered yet (:data:`OFFERED`): it has not been measurably stronger
+  than the expert on new deals (``engine/AI.md``).
 
-Moves are deterministic for a given seed; for the expert pass ``iterations=`` (and ``budget=None``) to
-make it independent of the machine's speed.
+Moves are deterministic for a given seed; for the searching players (:data:`SEARCHING`) pass ``iterations=``
+(and ``budget=None``) to make them independent of the machine's speed.
 """
 
 from __future__ import annotations
@@ -20,25 +23,39 @@ from __future__ import annotations
 from engine.ai.determinize import determinize
 from engine.ai.expert import ExpertPlayer, search
 from engine.ai.greedy import greedy_move, move_values
+from engine.ai.master import MasterPlayer, master_search
 from engine.ai.players import GreedyPlayer, Player, RandomPlayer
 from engine.island import Island
 from engine.types import View
 
 __all__ = [
+    "OFFERED",
+    "SEARCHING",
     "STRENGTHS",
+    "STRONGEST",
     "ExpertPlayer",
     "GreedyPlayer",
+    "MasterPlayer",
     "Player",
     "RandomPlayer",
     "choose_move",
     "determinize",
     "greedy_move",
     "make_player",
+    "master_search",
     "move_values",
     "search",
 ]
 
-STRENGTHS = ("random", "greedy", "expert")
+STRENGTHS = ("random", "greedy", "expert", "master")
+"""Every strength the engine has, weakest first (the arena, the bench and the terminal game take them all)."""
+OFFERED = ("random", "greedy", "expert")
+"""The strengths players and operators choose from (``new``, ``addbot``, ``AI_STRENGTH``): ``master`` joins them once
+it is measurably stronger than ``expert`` (its bar and the figures so far: ``engine/AI.md``)."""
+SEARCHING = ("expert", "master")
+"""The strengths that search (they take ``budget`` and ``iterations``)."""
+STRONGEST = "expert"
+"""The strongest strength on offer (the coach thinks as it does)."""
 
 
 def make_player(strength: str, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
@@ -50,6 +67,8 @@ def make_player(strength: str, *, seed: int = 0, budget: float | None = 1.0, ite
         return GreedyPlayer(seed, island=island)
     if strength == "expert":
         return ExpertPlayer(seed, budget=budget, iterations=iterations, island=island)
+    if strength == "master":
+        return MasterPlayer(seed, budget=budget, iterations=iterations, island=island)
     raise ValueError(f"unknown strength {strength!r}; choose one of {', '.join(STRENGTHS)}")
 
 
@@ -57,7 +76,7 @@ def choose_move(view: View, *, strength: str = "greedy", seed: int = 0, budget: 
                 iterations: int | None = None, island: Island | None = None) -> str:
     """The notation of a legal move for the seat whose view this is (it must be that seat's turn).
 
-    ``budget`` is the expert's thinking time in seconds, ``iterations`` its number of playouts (whichever
+    ``budget`` is a searching player's thinking time in seconds, ``iterations`` its number of playouts (whichever
     ends first; give ``iterations`` and ``budget=None`` for a result that does not depend on timing).
     ``island`` is the board when it is not the project's island (tests).
     """

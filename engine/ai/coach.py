@@ -33,6 +33,8 @@ from engine.ai.determinize import ERUPTION_STATUSES, determinize, eruption_risk
 from engine.ai.expert import search
 from engine.ai.greedy import move_values
 from engine.ai.players import mix_seed
+from engine.cards_now import CardNow, card_now
+from engine.cards_now import cards_now as hand_now
 from engine.game import STATE_FIELDS, Game
 from engine.island import Island, default_island
 from engine.moves import SITE_VERBS, parse_move
@@ -65,6 +67,7 @@ REASON_CODES: Final[Mapping[str, tuple[str, ...]]] = {
     "build_expected": ("tenths", "chance"),
     "no_build": (),
     "card_score": ("card", "points", "other", "other_points"),
+    "card_score_alone": ("card", "points"),
     "destroys": ("yours", "others"),
     "card_gain": ("card", "now", "after", "chance"),
     "card_loss": ("card", "now", "after", "chance"),
@@ -101,7 +104,7 @@ only the runner-up has."""
 CLOSE_GAP: Final = 3
 """A gap of the search's values (hundredths) up to which the runner-up is called almost as good: a few hundred
 simulated games cannot tell such moves apart."""
-MERITS: Final = ("card_score", "card_gain", "bird_chip", "opens", "takes_from")
+MERITS: Final = ("card_score", "card_score_alone", "card_gain", "bird_chip", "opens", "takes_from")
 """The reason codes that speak for a move, compared between the best move and the runner-up."""
 RISKS: Final = ("card_loss", "on_volcano")
 """The reason codes that speak against a move, compared likewise."""
@@ -174,16 +177,6 @@ class MoveAdvice:
 
 
 @dataclass(frozen=True, slots=True)
-class CardNow:
-    """A scoring card in the seat's hand: what it would give the seat, and the best other seat, if played now."""
-
-    card: str
-    points: int
-    other: int
-    other_points: int
-
-
-@dataclass(frozen=True, slots=True)
 class VolcanoRisk:
     """The eruption card's threat: its :data:`VOLCANO_STATUSES` status, the chance (percent) that another
     seat holds it this round, and the seat's buildings on volcano sites now."""
@@ -228,16 +221,16 @@ class SearchOutcome(Protocol):
 
 
 class Searcher(Protocol):
-    """A search over a seat's view: :func:`engine.ai.expert.search` and the stronger ones after it."""
+    """A search over a seat's view: :func:`engine.ai.expert.search`, :func:`engine.ai.master.master_search`."""
 
     def __call__(self, view: View, *, seed: int = ..., budget: float | None = ..., iterations: int | None = ...,
                  island: Island | None = ...) -> SearchOutcome: ...
 
 
 STRONGEST: Searcher = search
-"""The strongest available player's search: the coach's default. A stronger player's search with the same
-keywords whose result has ``move``, ``playouts`` and ``stats`` (e.g. ``engine.ai.master.master_search``) takes
-its place in this one line."""
+"""The strongest available player's search (the ``expert``'s): the coach's default. ``engine.ai.master.master_search``
+has the same keywords and result and takes its place in this one line once the master is measurably stronger
+(``engine/AI.md``)."""
 
 
 # ---------------------------------------------------------------------- the advice
@@ -280,16 +273,11 @@ def advise(view: View, *, seed: int = 0, budget: float | None = DEFAULT_BUDGET, 
 
 def cards_now(view: View, *, island: Island | None = None) -> tuple[CardNow, ...]:
     """What each scoring card in the seat's hand would give the seat, and the best other seat, if played now (the
-    advice's :attr:`Advice.hand`, without a search): from the seat's view only, the same whatever is hidden (a card
-    counts buildings, tiles and bird chips on the board, all public). Empty outside the landing and play phases.
-    Raises :class:`CoachError` (``public_view``) for a view that is not a seat's."""
-    you = view.get("you")
-    if you is None or view["seat"] is None:
+    advice's :attr:`Advice.hand`, without a search): :func:`engine.cards_now.cards_now`. Raises
+    :class:`CoachError` (``public_view``) for a view that is not a seat's."""
+    if view.get("you") is None or view["seat"] is None:
         raise CoachError("public_view")
-    if view["phase"] not in ("land", "play") or not you["scoring_cards"]:
-        return ()
-    game = determinize(view, random.Random(0), island=island, keep_log=False)
-    return _Explainer(view, game, island or default_island(), 0).hand()
+    return hand_now(view, island=island)
 
 
 def _runner_up(result: SearchOutcome, best: str, game: Game) -> str | None:
@@ -376,13 +364,7 @@ class _Explainer:
     def hand(self) -> tuple[CardNow, ...]:
         if self.view["phase"] not in ("land", "play"):
             return ()
-        out = []
-        for card in self.cards:
-            now = [self.game.card_points(p, card) for p in range(self.game.n)]
-            others = [p for p in range(self.game.n) if p != self.seat]
-            other = max(others, key=lambda p: (now[p], -p))
-            out.append(CardNow(card, now[self.seat], other, now[other]))
-        return tuple(out)
+        return tuple(card_now(self.game, self.seat, card) for card in self.cards)
 
     def eruption(self) -> tuple[str, int]:
         """(status, chance in percent that another seat holds the eruption card now): :func:`eruption_risk`."""
@@ -429,19 +411,16 @@ class _Explainer:
         return self._build(move, m.site)
 
     def _score(self, move: str, card: str) -> tuple[list[Reason], int]:
+        now = card_now(self.game, self.seat, card)  # the same points and player as the question before playing it
+        reasons = [Reason.of("card_score", card=card, points=now.points, other=now.other, other_points=now.other_points)
+                   if now.other is not None else Reason.of("card_score_alone", card=card, points=now.points)]
         g = self.game.clone()
-        before = list(g.score)
         events = g.apply(move)
-        delta = [g.score[p] - before[p] for p in range(g.n)]
-        others = [p for p in range(g.n) if p != self.seat]
-        other = max(others, key=lambda p: (delta[p], -p))
-        reasons = [Reason.of("card_score", card=card, points=delta[self.seat], other=other,
-                             other_points=delta[other])]
         destroyed = [e["seat"] for e in events if e["type"] == "destroy"]
         if destroyed:
             yours = sum(1 for q in destroyed if q == self.seat)
             reasons.append(Reason.of("destroys", yours=yours, others=len(destroyed) - yours))
-        return reasons, delta[self.seat]
+        return reasons, now.points
 
     def _double(self, move: str, kind: str) -> list[Reason]:
         g = self.game.clone()

@@ -16,10 +16,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.ai.determinize import determinize
+from engine.ai.evaluation import Evaluation, evaluate
 from engine.ai.greedy import greedy_move, move_values
 from engine.ai.players import mix_seed, own_part
 from engine.game import Game
@@ -27,7 +29,7 @@ from engine.island import Island
 from engine.moves import Move
 from engine.types import View
 
-__all__ = ["ExpertPlayer", "SearchResult", "candidate_moves", "search"]
+__all__ = ["ExpertPlayer", "SearchResult", "candidate_moves", "search", "search_limits", "seat_to_search"]
 
 
 @dataclass
@@ -50,6 +52,25 @@ def candidate_moves(game: Game, count: int = 7) -> list[Move]:
     return ranked[:count] + [m for m in ranked[count:] if m.verb == "score"]
 
 
+def seat_to_search(view: View) -> tuple[int, str | None]:
+    """The seat whose view this is, and its only legal move when it has one only (nothing to search); ``ValueError``
+    when it has none."""
+    you = own_part(view)
+    legal = you["legal_moves"]
+    if not legal:
+        raise ValueError("the seat has no move to make in this view")
+    return you["seat"], (str(legal[0]) if len(legal) == 1 else None)
+
+
+def search_limits(budget: float | None, iterations: int | None,
+                  clock: Callable[[], float]) -> tuple[float, float, int]:
+    """(start, deadline, most playouts) of a search given ``budget`` seconds by ``clock`` and ``iterations``
+    playouts, whichever ends first (neither: 200 playouts)."""
+    start = clock()
+    deadline = start + budget if budget is not None else math.inf
+    return start, deadline, iterations if iterations is not None else (10**9 if budget is not None else 200)
+
+
 def _evaluate(game: Game, seat: int, margin_scale: float) -> float:
     """Reward in [0, 1] for ``seat``: a win counts most, the margin to the best other breaks ties."""
     n = game.n
@@ -66,33 +87,36 @@ def _evaluate(game: Game, seat: int, margin_scale: float) -> float:
 
 
 def _playout(game: Game, seat: int, rng: random.Random, to_round_end: bool, noise: float,
-             margin_scale: float) -> float:
+             margin_scale: float, cut: tuple[int, Evaluation] | None = None) -> float:
+    """Noisy greedy play to the end of the round (``to_round_end``) or game, judged for ``seat``; with ``cut``
+    (moves, evaluation) stopped after that many moves (in the landing or play phase) and judged by the learned
+    evaluation (:mod:`engine.ai.evaluation`)."""
     start_round = game.round
+    moves = 0
     while game.phase != "over":
         if to_round_end and game.round != start_round:
             break
+        if cut is not None and moves >= cut[0] and game.phase in ("land", "play"):
+            return evaluate(game, seat, cut[1])
         game.apply(greedy_move(game, rng, noise=noise))
+        moves += 1
     return _evaluate(game, seat, margin_scale)
 
 
 def search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
            island: Island | None = None, candidates: int = 7, noise: float = 1.0,
-           margin_scale: float = 15.0, z: float = 2.0, min_rounds: int = 6) -> SearchResult:
+           margin_scale: float = 15.0, z: float = 2.0, min_rounds: int = 6,
+           clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """Search the position ``view`` (a seat's view) and return the best move found.
 
-    Deterministic for a given ``seed`` when ``iterations`` is given and ``budget`` is ``None``.
+    Deterministic for a given ``seed`` when ``iterations`` is given and ``budget`` is ``None``. ``clock`` tells the
+    seconds that ``budget`` is counted in (tests give a clock of their own).
     """
-    you = own_part(view)
-    seat = you["seat"]
-    legal = you["legal_moves"]
-    if not legal:
-        raise ValueError("the seat has no move to make in this view")
-    if len(legal) == 1:
-        return SearchResult(legal[0], 0, 0, {})
-    start = time.perf_counter()
+    seat, only = seat_to_search(view)
+    if only is not None:
+        return SearchResult(only, 0, 0, {})
+    _start, deadline, limit = search_limits(budget, iterations, clock)
     rng = random.Random(seed)
-    deadline = start + budget if budget is not None else math.inf
-    limit = iterations if iterations is not None else (10**9 if budget is not None else 200)
 
     first = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
     chosen = candidate_moves(first, candidates)
@@ -106,7 +130,7 @@ def search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations:
     playouts = 0
     rounds = 0
     game = first
-    while playouts < limit and time.perf_counter() < deadline and len(active) > 1:
+    while playouts < limit and clock() < deadline and len(active) > 1:
         if rounds:
             game = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
         rounds += 1
@@ -120,7 +144,7 @@ def search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations:
             sums[i] += r
             counts[i] += 1
             playouts += 1
-            if playouts >= limit or time.perf_counter() >= deadline:
+            if playouts >= limit or clock() >= deadline:
                 break
         if len(round_rewards) != len(active):  # an incomplete round: keep the means comparable
             for i, r in round_rewards.items():
@@ -167,5 +191,9 @@ class ExpertPlayer:
 
     def choose(self, view: View) -> str:
         move_seed = mix_seed(self.seed, len(view["log"]), own_part(view)["seat"])
-        return search(view, seed=move_seed, budget=self.budget, iterations=self.iterations,
-                      island=self.island, **self.options).move
+        return self.search(view, seed=move_seed, budget=self.budget, iterations=self.iterations,
+                           island=self.island, **self.options).move
+
+    def search(self, view: View, **options: Any) -> SearchResult:
+        """The search that chooses this player's moves."""
+        return search(view, **options)

@@ -1,4 +1,4 @@
-"""The counts of ``tests/fakediscord/audit.py`` (what ``bench/bench_messages.py`` measures for issue 20), each on
+"""The counts of ``tests/fakediscord/audit.py`` (what ``bench/bench_messages.py`` measures), each on
 hand-made messages: what a person reads and sees, commands that do not exist, relative times after since/until,
 plural slips, the move an autocomplete offer means, and the transcript block of a message."""
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.adapter.publish import Backoff
+from bot.adapter.delivery import Backoff
 from bot.host.table import MOVE_POST, REPLAY_POST
 from engine import from_record
 from i18n import t

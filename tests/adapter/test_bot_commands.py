@@ -15,6 +15,7 @@ import pytest
 from bot.adapter import main as bot_main
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.host.settings import Settings
+from engine.ai import OFFERED
 from i18n import RULE_TOPICS, t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import CallbackType
@@ -48,6 +49,11 @@ async def test_commands_are_synced_in_english_with_german_and_french_description
     assert site["type"] == 4 and site["autocomplete"] is True
     topics = next(o for o in subs["rules"]["options"] if o["name"] == "topic")
     assert [c["value"] for c in topics["choices"]] == list(RULE_TOPICS)
+    for name in ("new", "addbot"):
+        strength = next(o for o in subs[name]["options"] if o["name"] == "strength")
+        assert [c["value"] for c in strength["choices"]] == list(OFFERED)  # not the master yet (engine/AI.md)
+        expert = strength["choices"][-1]
+        assert expert["name"] == "Expert" and set(expert["name_localizations"]) == {"de", "fr"}
 
 
 async def test_rules_in_every_language(driver: Driver) -> None:
@@ -323,7 +329,7 @@ async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discor
 
 
 def test_a_double_move_that_cannot_build_is_confirmed_first() -> None:
-    from bot.adapter.texts import needs_confirmation
+    from bot.adapter.views import needs_confirmation
 
     legal = ["ship 3", "double ship", "double river", "double road", "score birds"]
     view = {"you": {"build_sites": {"ship": [3], "river": [], "road": [7]}}}

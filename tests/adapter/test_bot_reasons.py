@@ -1,4 +1,4 @@
-"""A refused move is explained with the engine's reason, in the language of the user who made it (issue 10)."""
+"""A refused move is explained with the engine's reason, in the language of the user who made it."""
 
 from __future__ import annotations
 

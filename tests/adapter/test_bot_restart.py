@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.adapter.publish import Backoff
+from bot.adapter.delivery import Backoff
 from bot.host.change import Change
 from bot.host.store import Store
 from i18n import t

@@ -9,7 +9,11 @@ from typing import Any
 import pytest
 
 import engine
-from bot.adapter import texts
+from bot.adapter.views import needs_confirmation
+from bot.adapter.words.common import MESSAGE_MAX, esc
+from bot.adapter.words.dm import hand_text
+from bot.adapter.words.moves import final_question, move_label, public_move, site_label
+from bot.adapter.words.posts import move_post
 from bot.host.table import MoveResult
 from bot.host.takeback import Risk
 from i18n import LOCALES, t
@@ -36,15 +40,15 @@ def test_site_labels_say_what_a_tile_gives() -> None:
     game = game_in_play()
     view = game.view(game.to_move)
     revealed = next(s for s in view["board"]["sites"] if s["tile"] and not s["buildings"])
-    label = texts.site_label(view, revealed["id"], "en")
+    label = site_label(view, revealed["id"], "en")
     building = t(f"game.building.{revealed['tile']['building']}.one", "en")
     assert label.startswith(f"{revealed['id']} · {building} · ")
     assert "point" in label
     hidden = next(s for s in view["board"]["sites"] if s["tile"] is None)
-    assert texts.site_label(view, hidden["id"], "de").endswith("verdeckt")
+    assert site_label(view, hidden["id"], "de").endswith("verdeckt")
     built = next(s for s in view["board"]["sites"] if s["buildings"])
     owner = view["players"][built["buildings"][0]["seat"]]["name"]
-    assert texts.site_label(view, built["id"], "en").endswith(f"shared with {owner}")
+    assert site_label(view, built["id"], "en").endswith(f"shared with {owner}")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -55,7 +59,7 @@ def test_every_legal_move_has_words(locale: str) -> None:
         while not game.is_over():
             view = game.view(game.to_move)
             for move in view["you"]["legal_moves"]:
-                label = texts.move_label(view, move, locale)
+                label = move_label(view, move, locale)
                 assert label and label != move and len(label) < 200
             game.apply(rng.choice(game.legal_moves()))
 
@@ -64,7 +68,7 @@ def test_hand_text_shows_the_seats_own_secrets() -> None:
     game = game_in_play()
     seat = game.to_move
     view = game.view(seat)
-    text = texts.hand_text(view, "en")
+    text = hand_text(view, "en")
     for card in view["you"]["scoring_cards"]:
         assert t(f"game.scoring.{card}.name", "en") in text
     assert text.splitlines()[0].startswith("Score:")
@@ -72,44 +76,44 @@ def test_hand_text_shows_the_seats_own_secrets() -> None:
 
 def test_an_undone_discard_stays_secret_in_the_channel() -> None:
     game = game_in_play()
-    post = texts.move_post(result(game, "discard gold10", undo=True), "en")
+    post = move_post(result(game, "discard gold10", undo=True), "en")
     assert "Gold (10)" not in post and post.startswith("Taken back:")
-    assert texts.public_move("discard gold10") == "discard" and texts.public_move("land 3") == "land 3"
+    assert public_move("discard gold10") == "discard" and public_move("land 3") == "land 3"
 
 
 def test_move_post_mentions_the_next_player_and_keeps_to_the_limit() -> None:
     game = game_in_play()
     events = [{"type": "reveal", "site": s} for s in range(1, 4)] * 200
-    post = texts.move_post(result(game, "ship 3", events=events), "fr")
-    assert len(post) <= texts.MESSAGE_MAX and post.endswith(").") and "<@11>" in post
+    post = move_post(result(game, "ship 3", events=events), "fr")
+    assert len(post) <= MESSAGE_MAX and post.endswith(").") and "<@11>" in post
 
 
 def test_names_are_escaped() -> None:
-    assert texts.esc("@everyone") == "@\u200beveryone"
-    assert texts.esc("**Bo**") == "\\*\\*Bo\\*\\*"
-    assert texts.esc("<@&123456789012345678>") != "<@&123456789012345678>"
+    assert esc("@everyone") == "@\u200beveryone"
+    assert esc("**Bo**") == "\\*\\*Bo\\*\\*"
+    assert esc("<@&123456789012345678>") != "<@&123456789012345678>"
 
 
 def test_confirmation_is_asked_only_for_moves_that_build_nothing() -> None:
     legal = ["road", "ship 3", "double road", "double ship", "score gold6"]
-    assert texts.needs_confirmation("road", legal)
-    assert texts.needs_confirmation("double road", legal), "no road site: the double move cannot build either"
-    assert not texts.needs_confirmation("double ship", legal)
-    assert not texts.needs_confirmation("ship 3", legal)
-    assert texts.needs_confirmation("pass", ["pass", "build 4"])
+    assert needs_confirmation("road", legal)
+    assert needs_confirmation("double road", legal), "no road site: the double move cannot build either"
+    assert not needs_confirmation("double ship", legal)
+    assert not needs_confirmation("ship 3", legal)
+    assert needs_confirmation("pass", ["pass", "build 4"])
 
 
 def test_the_question_before_a_scoring_card_names_what_it_gives_the_best_other_player() -> None:
     names = ["Ada", "Bo"]
     volcano = Risk(("score volcano",), final=True, first_final=0, scores="volcano", points=0, other=1, other_points=9)
-    assert (texts.final_question("score volcano", volcano, "en", names)
+    assert (final_question("score volcano", volcano, "en", names)
             == "Play the scoring card “Volcano”? This cannot be taken back: “Volcano” is scored (0 points for you, "
                "9 for Bo).")
     eruption = Risk(("score eruption",), final=True, first_final=0, scores="eruption", other=1, other_points=-6)
-    assert (texts.final_question("score eruption", eruption, "de", names)
+    assert (final_question("score eruption", eruption, "de", names)
             == "Die Wertungskarte „Vulkanausbruch“ spielen? Das kann nicht zurückgenommen werden: „Vulkanausbruch“ "
                "wird gewertet (0 Punkte für dich, −6 für Bo).")
     alone = Risk(("score gold10",), final=True, first_final=0, scores="gold10", points=1, revealed=(3, 4))
-    assert (texts.final_question("score gold10", alone, "fr", names)
+    assert (final_question("score gold10", alone, "fr", names)
             == "Jouer la carte score « Or (10) » ? Ce coup ne pourra pas être repris : la carte « Or (10) » est "
                "décomptée (1 point pour toi) ; les emplacements 3 et 4 sont révélés.")

@@ -8,7 +8,7 @@ import pytest
 
 from bot.adapter.errors import Refusal
 from bot.adapter.options import scoring_card_id
-from bot.adapter.texts import clip
+from bot.adapter.words.common import clip
 from engine import SCORING_CARD_IDS
 from i18n import LOCALES, t
 

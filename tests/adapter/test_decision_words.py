@@ -1,4 +1,4 @@
-"""The words of a decision without Discord (issue 20): counts of cards and buildings in words, what a scoring card
+"""The words of a decision without Discord: counts of cards and buildings in words, what a scoring card
 would score now (checked against the engine's own scoring), which card builds where, the time a turn runs out, a
 landing in the log in the channel's words (checked move by move against the engine's events over whole games),
 piles named by whose cards they hold, and no double colon in the double move's question; in en, de and fr."""
@@ -10,8 +10,11 @@ import random
 import pytest
 
 import engine
-from bot.adapter import texts
-from bot.adapter.settings_texts import game_line
+from bot.adapter.words.common import phase_text, signed
+from bot.adapter.words.dm import building_cards_text, builds_text, dm_text, supply_text
+from bot.adapter.words.moves import built_by_log, confirm_question, played_text, score_label, scores_now
+from bot.adapter.words.person import game_line
+from bot.adapter.words.posts import log_lines, status_text
 from bot.host.table import SeatInfo, TableInfo
 from bot.host.user_settings import OpenGame
 from engine import SINGLE_BUILDS
@@ -46,8 +49,8 @@ def in_play(seed: int, *, builds: int = 0) -> engine.Game:
 def test_cards_and_buildings_are_counted_in_words(locale: str) -> None:
     player = {"building_cards": {"ship": 1, "river": 2, "road": 0, "double": 1},
               "supply": {"house": 8, "church": 1, "lighthouse": 0}}
-    cards = texts.building_cards_text(player, locale)  # type: ignore[arg-type]
-    supply = texts.supply_text(player, locale)  # type: ignore[arg-type]
+    cards = building_cards_text(player, locale)  # type: ignore[arg-type]
+    supply = supply_text(player, locale)  # type: ignore[arg-type]
     assert cards == ", ".join([tn("game.count.card.ship", 1, locale), tn("game.count.card.river", 2, locale),
                                tn("game.count.card.double", 1, locale)])
     assert supply == ", ".join(tn(f"game.count.building.{b}", n, locale)
@@ -68,27 +71,32 @@ def test_scoring_cards_say_what_they_score_now_as_the_engine_counts() -> None:
             continue
         seat = game.to_move
         view = game.view(seat)
-        now = texts.scores_now(view)
+        now = scores_now(view)
         assert set(now) == set(game.hand_scoring[seat])
         for card, entry in now.items():
             points = [game.card_points(p, card) for p in range(game.n)]
             assert entry.points == points[seat]
-            assert entry.other != seat and entry.other_points == max(points[p] for p in range(game.n) if p != seat)
-            label = texts.score_label(view, card, "en", now)
-            assert label == (f"{t(f'game.scoring.{card}.name', 'en')} · now: you {texts.signed(points[seat])}, "
-                             f"{view['players'][entry.other]['name']} {texts.signed(entry.other_points)}")
+            best = max(points[p] for p in range(game.n) if p != seat)
+            assert entry.other != seat and entry.other_points == best
+            assert (entry.other is None) == (best == 0), "nobody is named when the best other would score nothing"
+            label = score_label(view, card, "en", now)
+            if entry.other is None:
+                assert label == f"{t(f'game.scoring.{card}.name', 'en')} · now: you {signed(points[seat])}"
+                continue
+            assert label == (f"{t(f'game.scoring.{card}.name', 'en')} · now: you {signed(points[seat])}, "
+                             f"{view['players'][entry.other]['name']} {signed(entry.other_points)}")
             seen_points.add(points[seat])
     assert len(seen_points) > 1  # the positions are not all 0 for everyone
     public = in_play(1).view(None)
-    assert texts.scores_now(public) == {}
-    assert texts.signed(-2) == "−2" and texts.signed(0) == "0" and texts.signed(5) == "+5"
+    assert scores_now(public) == {}
+    assert signed(-2) == "−2" and signed(0) == "0" and signed(5) == "+5"
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_turn_dm_says_which_card_builds_where(locale: str) -> None:
     game = in_play(4, builds=3)
     view = game.view(game.to_move)
-    line = texts.builds_text(view, locale)
+    line = builds_text(view, locale)
     held = view["players"][view["seat"]]["building_cards"]
     legal = [engine.parse_move(m) for m in view["you"]["legal_moves"]]
     for card in SINGLE_BUILDS:
@@ -97,9 +105,9 @@ def test_the_turn_dm_says_which_card_builds_where(locale: str) -> None:
                                                             or t("bot.dm.builds_nowhere", locale))
         assert (part in line) == bool(held.get(card)), (part, line)
     assert line.startswith(t("bot.dm.builds", locale, cards=""))
-    assert texts.builds_text(game.view(None), locale) == ""  # the public view: nothing of anyone's cards
+    assert builds_text(game.view(None), locale) == ""  # the public view: nothing of anyone's cards
     other = game.view((game.to_move + 1) % game.n)  # not its turn: the view does not say
-    assert texts.builds_text(other, locale) == ""
+    assert builds_text(other, locale) == ""
 
 
 def test_the_log_says_a_build_in_the_channels_words_over_whole_games() -> None:
@@ -111,7 +119,7 @@ def test_the_log_says_a_build_in_the_channels_words_over_whole_games() -> None:
         assert len(events) == len(view["log"])
         for index, (entry, made) in enumerate(zip(view["log"], events, strict=True)):
             builds = [e for e in made if e["type"] == "build" and e["seat"] == entry["seat"]]
-            built = texts.built_by_log(view, index)
+            built = built_by_log(view, index)
             if not builds:
                 assert built is None, entry
                 continue
@@ -125,7 +133,7 @@ def test_the_log_says_a_build_in_the_channels_words_over_whole_games() -> None:
             said = describe_move(entry["move"], "en", names, entry["seat"], built=built)
             assert build_line.removeprefix(names[entry["seat"]] + " ") in said, (build_line, said)
             checked += 1
-        lines = "\n".join(texts.log_lines(view, "en"))
+        lines = "\n".join(log_lines(view, "en"))
         assert " lands on site " not in lines  # every landing builds, and says what
     assert checked > 100 and shares > 0
 
@@ -137,7 +145,7 @@ def test_the_movers_confirmation_says_what_the_move_built() -> None:
     game.apply(move)
     view = game.view(None)
     names = [p["name"] for p in view["players"]]
-    text = texts.played_text(str(move), "en", names, seat, view)
+    text = played_text(str(move), "en", names, seat, view)
     tile = game.site_tile[move.site]
     assert f"and build {t(f'game.building.{tile.building}.a', 'en')} on site {move.site} (+{tile.points})" in text
     assert text.startswith("Done: You ") and names[seat] not in text  # said to the mover
@@ -155,7 +163,7 @@ def test_piles_are_named_by_whose_cards_not_by_a_number(locale: str) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_double_moves_question_has_one_colon(locale: str) -> None:
-    question = texts.confirm_question("double road", locale)
+    question = confirm_question("double road", locale)
     head = question.split("?")[0]
     assert head.count(":") == 1, question
     assert t("game.card.road.short", locale) in question
@@ -169,16 +177,16 @@ def test_status_and_games_say_when_the_time_runs_out(locale: str) -> None:
     info = TableInfo(game_id=1, channel_id=5, guild_id=6, status="running", opener_id=100, seats=seats, draft=False,
                      locale=locale, seq=3, to_move=game.to_move, created_at=1000.0, last_move_at=2000.0,
                      deadline_hours=24)
-    status = texts.status_text(info, game.view(None), locale, deadline=88400.0)
+    status = status_text(info, game.view(None), locale, deadline=88400.0)
     assert t("bot.status.deadline", locale, until="<t:88400:R>", at="<t:88400:t>") in status
-    assert "⏰" not in texts.status_text(info, game.view(None), locale)
+    assert "⏰" not in status_text(info, game.view(None), locale)
     line = game_line(OpenGame(1, 5, 6, "running", 100, "Ada", False, 2000.0, True), locale, 88400.0)
     assert t("bot.games.deadline", locale, until="<t:88400:R>") in line
-    dm = texts.dm_text(info, game.view(game.to_move), locale, turn=True, deadline=88400.0)
+    dm = dm_text(info, game.view(game.to_move), locale, turn=True, deadline=88400.0)
     assert t("bot.dm.deadline", locale, until="<t:88400:R>", at="<t:88400:t>") in dm
     for text in (status, line, dm):
         assert relative_after_since(text) == [], text
         assert plural_slips(text, locale) == [], text
-    asked = texts.dm_text(info, game.view((game.to_move + 1) % 3), locale, turn=False, asked=True)
-    assert asked.startswith(t("bot.dm.your_cards", locale, channel="<#5>", phase=texts.phase_text(game.view(None),
+    asked = dm_text(info, game.view((game.to_move + 1) % 3), locale, turn=False, asked=True)
+    assert asked.startswith(t("bot.dm.your_cards", locale, channel="<#5>", phase=phase_text(game.view(None),
                                                                                                   locale)))

@@ -1,4 +1,4 @@
-"""What a decision needs, where it is taken (issue 20), through the real discord.py against the fake Discord, in
+"""What a decision needs, where it is taken, through the real discord.py against the fake Discord, in
 English, German and French: the set buttons of a turn DM list their cards; with a turn deadline the turn DM,
 ``/santacruz status`` and ``/santacruz games`` say when the time runs out; ``status`` for a player not to move is
 headed "Your cards", not "Your cards changed"; the scoring-card menu and ``score`` autocomplete show what each card
@@ -127,7 +127,9 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
         sign = {True: "+", False: ""}
         expected = t("bot.score.now", locale, card=t(f"game.scoring.{card}.name", locale),
                      points=f"{sign[mine > 0]}{mine}".replace("-", "−"), other=names[1 - seat],
-                     other_points=f"{sign[theirs > 0]}{theirs}".replace("-", "−"))
+                     other_points=f"{sign[theirs > 0]}{theirs}".replace("-", "−")) if theirs else t(
+            "bot.score.now_alone", locale, card=t(f"game.scoring.{card}.name", locale),
+            points=f"{sign[mine > 0]}{mine}".replace("-", "−"))  # nobody named when the other would score nothing
         assert option["label"] == expected
     handle = await driver.fake.autocomplete("santacruz score", "card", "", user=mover, channel=driver.channel,
                                             locale=DISCORD_LOCALES[locale])

@@ -11,7 +11,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.adapter.publish import Backoff
+from bot.adapter.delivery import Backoff
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import FakeDiscord, FakeMessage

@@ -603,6 +603,8 @@ async def test_threads_archive_when_idle_unarchive_on_a_post_and_refuse_edits_wh
         with pytest.raises(discord.HTTPException) as bad:
             await bot.http.start_thread_without_message(channel.id, name="x", auto_archive_duration=30, type=11)
         assert (bad.value.status, bad.value.code) == (400, 50035)
+        [refused] = fake.take_refused_bodies()  # sent on purpose: Discord's description refuses it as the fake does
+        assert "auto_archive_duration" in refused
         post = await thread.send("move 1")
         fake_thread = fake.channel(thread.id)
         start = fake_thread.active_at

@@ -1,4 +1,4 @@
-"""``/santacruz hint`` and the *Hint* button through the real discord.py and the fake Discord (issue 21).
+"""``/santacruz hint`` and the *Hint* button through the real discord.py and the fake Discord.
 
 A 3-player game opened with ``hints:true`` in English, German and French: the player to move asks the coach every
 few moves (once by the *Hint* button of their turn DM). Every answer is deferred first (ephemeral "thinking"), then
@@ -16,8 +16,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.adapter.history_texts import stats_text
-from bot.adapter.texts import esc
+from bot.adapter.words.archive import stats_text
+from bot.adapter.words.common import esc
 from bot.host.ratings import player_stats
 from bot.host.settings import Settings
 from i18n import t

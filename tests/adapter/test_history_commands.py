@@ -128,3 +128,33 @@ async def test_forget_me_asks_first_and_removes_only_the_caller(driver: Driver) 
     row = await driver.host.store.get_game(game)
     assert {s["user_id"]: s["name"] for s in row.seats} == {bob: "Bob", alice: "former player"}
     assert len(await driver.host.store.moves(game)) == 1
+
+
+async def test_stats_say_how_fast_a_player_moves_and_count_seats_taken_over_apart(driver: Driver) -> None:
+    alice, bob, _ = await seed_history(driver)
+    guild = driver.channel.guild_id
+    assert guild is not None
+    store = await Store.open(driver.settings.database_path)
+    try:
+        async with store._write() as db:  # five timed turns of Bob's, as his moves would have written them
+            for seq, seconds in enumerate((60.0, 120.0, 600.0, 7200.0, 90000.0), start=1):
+                await db.execute("INSERT INTO turn_times (game_id, seq, guild_id, user_id, seconds, moved_at)"
+                                 " VALUES (?, ?, ?, ?, ?, ?)", 77, seq, guild, bob, seconds, 3000.0)
+        # Alice took over the seat of someone who left, and won: counted apart, not in her record
+        game = await store.insert_game(channel_id=next(CHANNELS), guild_id=guild, opener_id=bob, seed=1,
+                                       seats=[{"user_id": alice, "name": "Alice",
+                                               "former": [{"user_id": 999, "name": "Gone", "until": 4}]},
+                                              {"user_id": bob, "name": "Bob"}],
+                                       options={}, status="running", locale="en", now=3000.0)
+        results = [SeatResult(guild_id=guild, game_id=game, seat=i, user_id=u, name=n, score=50 - i, rank=i + 1,
+                              players=2, with_computers=True, finished_at=3000.0, taken_over=i == 0)
+                   for i, (u, n) in enumerate(((alice, "Alice"), (bob, "Bob")))]
+        await store.append_move(MoveRow(game, 1, 0, alice, "pass", None, 3000.0), results=results, status="over")
+    finally:
+        await store.close()
+    reply = await driver.answer(await driver.slash("stats", user="bob"))  # Bob reads German
+    assert t("bot.stats.speed", "de", turns=5, median="10 Min.", p90="15 Std. 48 Min.") in reply.text
+    reply = await driver.answer(await driver.slash("stats", user="alice"))
+    assert t("bot.stats.games", "en", games=1, wins=0, share="0 %") in reply.text  # the game she played whole
+    assert t("bot.stats.taken_over", "en", games=1, wins=1) in reply.text
+    assert "Turn speed" not in reply.text  # none of her turns was timed

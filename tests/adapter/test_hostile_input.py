@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest_asyncio
 
-from bot.adapter.texts import esc
+from bot.adapter.words.common import esc
 from bot.host.settings import Settings
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver

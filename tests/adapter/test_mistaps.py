@@ -1,4 +1,4 @@
-"""Input that forgives (issue 20), through the real discord.py against the fake Discord.
+"""Input that forgives, through the real discord.py against the fake Discord.
 
 * Every value an autocomplete offers, picked as it is, is accepted: a whole drafted 2-player game asks every
   autocomplete its moves need on every turn (``land site``, ``build site`` with nothing, a card, or a double
@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.adapter import texts
+from bot.adapter.words.common import names_of, signed
+from bot.adapter.words.moves import scores_now
 from engine import SINGLE_BUILDS, parse_move
 from i18n import ask_move, listed, t
 from tests.adapter.conftest import Driver
@@ -179,11 +180,11 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         words = []
         if risk.scores:  # what the card gives the player, and the best other player as its menu option says
             view = driver.host.view_for(driver.channel.id, user_id)
-            now = texts.scores_now(view)[risk.scores]
+            now = scores_now(view)[risk.scores]
             card = t(f"game.scoring.{risk.scores}.name", locale)
             words.append(t("bot.confirm.what.score_other", locale, count=now.points, card=card,
-                           other=texts.names_of(view)[now.other],
-                           other_points=texts.signed(now.other_points).lstrip("+"))
+                           other=names_of(view)[now.other],
+                           other_points=signed(now.other_points).lstrip("+"))
                          if now.other_points else t("bot.confirm.what.score", locale, count=now.points, card=card))
         if risk.revealed:
             words.append(t("bot.confirm.what.reveal", locale, count=len(risk.revealed),
@@ -198,7 +199,7 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         assert cannot in question.text and all(w in question.text for w in words), question.text
         # asked in the mover's own words ("Land on site 12? …"), not told about them in the third person
         view = driver.host.view_for(driver.channel.id, user_id)
-        names = texts.names_of(view)
+        names = names_of(view)
         assert ask_move(move, locale, names) in question.text, question.text
         assert names[view["seat"] or 0] not in question.text, question.text
         assert [b["label"] for b in question.buttons] == [t("bot.button.play_final", locale),

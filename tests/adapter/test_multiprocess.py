@@ -1,4 +1,4 @@
-"""End to end with two bot processes (shards 0 and 1 of 2) over one PostgreSQL database (issue 11).
+"""End to end with two bot processes (shards 0 and 1 of 2) over one PostgreSQL database.
 
 Two servers, one per shard, a game in each (two people and a computer) played to the end with slash commands
 and DM buttons; DM clicks reach the shard-0 process whatever the game's server. The shard-1 process is killed
@@ -23,7 +23,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.adapter.texts import channel_link
+from bot.adapter.words.common import channel_link
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.table import MOVE_POST

@@ -1,5 +1,5 @@
 """Two bot processes (shards 0 and 1 of 2) over one PostgreSQL: neither answers from a copy of a game that the
-other process changed since (issue 18, "stale copies in a second process").
+other process changed since.
 
 * Autocomplete: right after one process stored a move (a DM click reaches the shard-0 process, a command in the
   channel of a server on shard 1 reaches the other), the next player's autocomplete served by the other process

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import aiosqlite
 import pytest_asyncio
 
-from bot.adapter.texts import esc
+from bot.adapter.words.common import esc
 from bot.host.settings import Settings
 from i18n import t, tn
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
@@ -238,3 +238,21 @@ async def test_a_locked_database_changes_no_setting_and_says_so(world: tuple[Dri
     assert await driver.host.store.user_settings() == {}
     panel = await settings(driver, "bob")
     assert t("bot.settings.quiet_off", "de") in panel.text and not panel.text.startswith(t("bot.settings.saved", "de"))
+
+
+async def test_joining_within_quiet_hours_sends_no_welcome_dm_and_says_why(
+        world: tuple[Driver, Clock, FakeChannel]) -> None:
+    driver, clock, _ = world
+    fake = driver.fake
+    await settings(driver, "alice", time_zone="Europe/Berlin", quiet_from=22, quiet_to=7)
+    clock.now = at("2026-11-24 23:30")  # quiet, until 7:00 tomorrow
+    before = len(fake.dm_messages("alice")), len(fake.dm_messages("bob"))
+    await driver.answer(await driver.slash("new", user="bob"))
+    joined = await driver.slash("join", user="alice")
+    quiet = t("bot.reply.welcome_quiet", "en", until=int(at("2026-11-25 07:00")))
+    answer = await joined.wait_for_message(lambda m: m.text == quiet, timeout=TIMEOUT)
+    assert answer.ephemeral
+    assert fake.user("alice").id in driver.info().humans, "alice is seated"
+    assert dms_since(fake, "alice", before[0]) == [], "no DM within quiet hours"
+    assert [m.text for m in dms_since(fake, "bob", before[1])] == [
+        t("bot.dm.welcome", "de", channel=f"<#{driver.channel.id}>")], "bob, not quiet, is welcomed by DM"

@@ -1,4 +1,4 @@
-"""One message per turn in Components V2, and the DM budget (issue 20), through the real discord.py and the fake
+"""One message per turn in Components V2, and the DM budget, through the real discord.py and the fake
 Discord, counted with ``tests/fakediscord/audit.py``.
 
 A drafted 2-player game per language (English to its end; German and French through their double moves) in which

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.adapter.texts import turn_prompt
+from bot.adapter.words.dm import turn_prompt
 from i18n import LOCALES
 from tests.adapter.conftest import Driver
 from tests.adapter.whole_game import PLAYERS, run

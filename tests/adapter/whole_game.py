@@ -1,4 +1,4 @@
-"""A whole 4-player drafted game played by people through the fake Discord, counted (issue 20's budget).
+"""A whole 4-player drafted game played by people through the fake Discord, counted (the messages a game may cost).
 
 Shared by ``bench/bench_messages.py`` (which prints the figures per language) and
 ``tests/adapter/test_whole_game_budget.py`` (which asserts the budget in English). :func:`run` plays one seeded game

@@ -9,7 +9,16 @@ from typing import Any
 import pytest
 
 from engine import Game, new_game
-from engine.ai import STRENGTHS, ExpertPlayer, GreedyPlayer, choose_move, determinize, greedy_move, make_player
+from engine.ai import (
+    STRENGTHS,
+    ExpertPlayer,
+    GreedyPlayer,
+    MasterPlayer,
+    choose_move,
+    determinize,
+    greedy_move,
+    make_player,
+)
 from engine.ai.expert import search
 from play.arena import play_game
 from tests.engine_helpers import TINY
@@ -21,6 +30,8 @@ EXPERT: dict[str, Any] = {"iterations": 8, "budget": None, "candidates": 2, "min
 def _move(view: dict[str, Any], strength: str, seed: int) -> str:
     if strength == "expert":
         return ExpertPlayer(seed, **EXPERT).choose(view)
+    if strength == "master":
+        return MasterPlayer(seed, iterations=8, budget=None, candidates=2).choose(view)
     return choose_move(view, strength=strength, seed=seed)
 
 

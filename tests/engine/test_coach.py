@@ -30,6 +30,7 @@ from engine.ai.coach import (
 )
 from engine.ai.determinize import determinize, eruption_risk
 from engine.ai.expert import search
+from engine.ai.master import master_search
 
 QUICK: dict[str, Any] = {"iterations": 24, "budget": None}
 """A small, deterministic search: every test's advice depends on the view and the seed only."""
@@ -130,7 +131,11 @@ def test_the_points_now_and_the_card_reasons_agree_with_the_engine(advised: Advi
         seat = advice.seat
         for card in advice.hand:
             assert card.points == game.card_points(seat, card.card)
-            assert card.other_points == game.card_points(card.other, card.card)
+            others = [game.card_points(q, card.card) for q in range(game.n) if q != seat]
+            if card.other is None:  # the best other would score nothing: nobody is named
+                assert card.other_points == max(others) == 0
+            else:
+                assert card.other_points == game.card_points(card.other, card.card) == max(others) != 0
         for move in (advice.best, advice.runner_up):
             if move is None:
                 continue
@@ -146,6 +151,11 @@ def test_the_points_now_and_the_card_reasons_agree_with_the_engine(advised: Advi
             if scored is not None:
                 assert move.points_now == scored["points"] == delta[seat]
                 assert scored["other_points"] == delta[scored.number("other")]
+                checked += 1
+            alone = _reason(move, "card_score_alone")
+            if alone is not None:
+                assert move.points_now == alone["points"] == delta[seat]
+                assert max(delta[q] for q in range(game.n) if q != seat) == 0
                 checked += 1
             for r in move.reasons:
                 if r.code in ("card_gain", "card_loss") and r["chance"] == 100:
@@ -237,8 +247,10 @@ def test_the_searcher_is_a_parameter_and_the_default_is_the_strongest() -> None:
     seat = game.to_move
     assert seat is not None
     view = game.view(seat)
-    assert STRONGEST is search
+    assert STRONGEST is search  # the master's search takes its place once it is measurably stronger
     assert advise(view, seed=2, searcher=search, **QUICK) == advise(view, seed=2, **QUICK)
+    master = advise(view, seed=2, searcher=master_search, **QUICK)
+    assert master.best.move in view["you"]["legal_moves"]
 
 
 def test_the_runner_up_is_explained_by_the_search_s_values(advised: Advised) -> None:

@@ -1,5 +1,5 @@
 """The engine's behaviour pinned: fingerprints of whole random games recorded from the engine before it
-was made faster (issue 21, main at d32b760), which the engine of today must reproduce bit for bit.
+was made faster (at d32b760), which the engine of today must reproduce bit for bit.
 
 A fingerprint hashes, move by move, everything a caller can observe: the legal moves in their order, the
 public events of each move, the build targets and scoring-card values the computer players read, the

@@ -1,4 +1,4 @@
-"""Typed moves, verbs declared once, machine-readable reasons and what a build command means (issue 10)."""
+"""Typed moves, verbs declared once, machine-readable reasons and what a build command means."""
 
 from __future__ import annotations
 

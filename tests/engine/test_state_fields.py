@@ -13,7 +13,7 @@ from engine import Game, new_game, replay
 from engine.game import STATE_FIELDS, PlayerRecord
 
 SNAPSHOTS = Path(__file__).parent / "data" / "snapshots_before_issue_10.json"
-"""Games saved by ``to_json`` of the code before issue 10 (commit e91ac1a), as running bots store them."""
+"""Games saved by ``to_json`` of an earlier version of the engine (commit e91ac1a), as running bots store them."""
 BOARD_AND_CACHES = {"island", "_default_island", "n", "site_b", "site_tile", "_site_move", "_legal"}
 
 

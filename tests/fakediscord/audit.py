@@ -1,4 +1,4 @@
-"""What players meet, counted: pure functions over the messages the fake Discord recorded (issue 20).
+"""What players meet, counted: pure functions over the messages the fake Discord recorded.
 
 Used by ``bench/bench_messages.py`` (a whole game per language, figures and a transcript) and meant for tests
 that hold the bot to the same budget later. Nothing here talks to Discord or to the bot: every function takes

@@ -849,15 +849,21 @@ class FormErrors:
         self.items.append((path, code, message))
 
     def raise_if_any(self) -> None:
+        error = self.error()
+        if error is not None:
+            raise error
+
+    def error(self) -> ApiError | None:
+        """Discord's "Invalid Form Body" answer for the errors collected (an empty path: the body itself), or None."""
         if not self.items:
-            return
+            return None
         nested: dict[str, Any] = {}
         for path, code, message in self.items:
             node = nested
-            for part in path.split("."):
+            for part in path.split(".") if path else ():
                 node = node.setdefault(part, {})
             node.setdefault("_errors", []).append({"code": code, "message": message})
-        raise ApiError(400, 50035, "Invalid Form Body", nested)
+        return ApiError(400, 50035, "Invalid Form Body", nested)
 
     def summary(self) -> str:
         return "; ".join(f"{path}: {message}" for path, _, message in self.items)

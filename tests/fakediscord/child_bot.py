@@ -3,7 +3,8 @@
 ``python -m tests.fakediscord.child_bot`` with the bot's settings in the environment (``DISCORD_TOKEN``,
 ``DATABASE_URL`` or ``DATABASE_PATH``, ``SHARD_COUNT``, ``SHARD_IDS``, …) and ``FAKE_DISCORD_URL`` (the fake's
 base URL, ``http://127.0.0.1:PORT``): discord.py is pointed at the fake as :func:`patch_discord` does, then the
-bot runs exactly as ``santacruz-bot`` would, until it is stopped (SIGTERM: a clean close; SIGKILL: a crash).
+bot runs exactly as ``santacruz-bot`` runs it (:func:`bot.adapter.main.run`: its worker processes, its signal
+handlers, its health server), until it is stopped (SIGTERM: a clean stop; SIGKILL: a crash).
 SIGUSR1 writes what the process is doing to its log (every thread's stack, and every asyncio task's), so that a
 test that timed out waiting for the bot can say where it was (:meth:`ChildBot.dump`).
 Tests use :class:`ChildBot` to start and stop such processes: several of them are the processes of a sharded bot.
@@ -47,20 +48,16 @@ def _dump_tasks() -> None:
 
 
 async def _run() -> None:
-    from bot.adapter.client import create_bot
+    from bot.adapter.main import run
     from bot.host.logs import setup_logging
     from bot.host.settings import Settings
 
     settings = Settings.load(env_file=None)
-    setup_logging(settings.log_level, secrets=[settings.discord_token])
-    bot = create_bot(settings)
-    bot._connection.guild_ready_timeout = 0.2  # the fake sends every guild at once
+    setup_logging(settings.log_level, secrets=[settings.discord_token], json_lines=settings.log_format == "json")
     loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     faulthandler.register(signal.SIGUSR2, all_threads=True)  # the threads' stacks even when the loop is stuck
     loop.add_signal_handler(signal.SIGUSR1, lambda: (os.kill(os.getpid(), signal.SIGUSR2), _dump_tasks()))
-    async with bot:
-        await bot.start(settings.discord_token)
+    await run(settings, guild_ready_timeout=0.2)  # santacruz-bot's own run, its signal handlers included
 
 
 class ChildBot:
@@ -82,15 +79,17 @@ class ChildBot:
             self.process.kill()
             self.process.wait(timeout=30)
 
-    def terminate(self) -> None:
-        """SIGTERM: the bot closes cleanly."""
+    def terminate(self) -> int | None:
+        """SIGTERM: the bot stops cleanly; its exit code (``None`` if it had to be killed after 30 s)."""
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(timeout=30)
+                return self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=30)
+                return None
+        return self.process.returncode if self.process is not None else None
 
     def running(self) -> bool:
         """Whether the process was started and has not ended."""

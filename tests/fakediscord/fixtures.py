@@ -16,6 +16,8 @@ Use from a test module (or a ``conftest.py``) with::
   log records and (by default) fails the test if there were any.
 * :class:`BotRunner` is the object behind it, for restart tests: ``await runner.stop()``, then
   run a *new* bot object against the same fake.
+* :func:`no_body_discord_refuses` (autouse) fails every test in which a fake received a request body that
+  Discord's own API description refuses (the fake answers it 400 / 50035, as Discord does).
 """
 
 from __future__ import annotations
@@ -24,19 +26,20 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import discord
 import discord.asset
 import discord.gateway
 import discord.http
+import pytest
 import pytest_asyncio
 import yarl
 
-from .server import DEFAULT_TIMEOUT, FakeDiscord, FakeDiscordTimeout, shard_of
+from .server import DEFAULT_TIMEOUT, REFUSED_BODIES, FakeDiscord, FakeDiscordTimeout, shard_of
 
-__all__ = ["BotRunner", "fake_discord", "patch_discord", "run_bot"]
+__all__ = ["BotRunner", "fake_discord", "no_body_discord_refuses", "patch_discord", "run_bot"]
 
 GUILD_READY = 0.05
 """Seconds discord.py waits after the last GUILD_CREATE before ``on_ready`` (its own default: 2 s). The fake writes
@@ -322,3 +325,16 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
         with patch_discord(fake):
             yield fake
     assert not fake.server_errors, "the fake Discord server crashed:\n" + "\n".join(fake.server_errors)
+
+
+@pytest.fixture(autouse=True)
+def no_body_discord_refuses() -> Iterator[None]:
+    """Fail the test if any fake Discord of it (a fixture's or the test's own) received a request body that Discord's
+    API description refuses (:data:`tests.fakediscord.server.REFUSED_BODIES`): Discord would answer it 400, so the
+    bot would fail there in production, whether or not the test looked at that request. A test that sends such a body
+    on purpose takes it back with :meth:`FakeDiscord.take_refused_bodies`."""
+    REFUSED_BODIES.clear()
+    yield
+    refused = list(REFUSED_BODIES)
+    REFUSED_BODIES.clear()
+    assert not refused, "Discord's API description refuses these request bodies:\n" + "\n".join(refused)

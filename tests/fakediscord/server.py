@@ -36,6 +36,7 @@ from urllib.parse import unquote
 import aiohttp
 from aiohttp import web
 
+from . import openapi
 from .builders import (
     DEFAULT_PERMISSIONS,
     EPHEMERAL,
@@ -91,6 +92,19 @@ the fake does not see, e.g. the bot's database): such a look is cheap, and each 
 in is time the test waits for nothing, a few thousand times a run."""
 
 T = TypeVar("T")
+
+REFUSED_BODIES: list[str] = []
+"""Every request body that Discord's API description refuses, from every fake of this process, as "METHOD path:
+where: why" (also in the fake's :attr:`FakeDiscord.refused_bodies`). The ``fake_discord`` plugin fails the test in
+which one appears (:func:`tests.fakediscord.fixtures.no_body_discord_refuses`): the fake answered it as Discord
+would (400, 50035), and a bot that sends it has a bug, even where it copes with the refusal."""
+
+_FORM_ERROR_CODES = {
+    "maxLength": "BASE_TYPE_BAD_LENGTH", "minLength": "BASE_TYPE_BAD_LENGTH", "maxItems": "BASE_TYPE_BAD_LENGTH",
+    "minItems": "BASE_TYPE_BAD_LENGTH", "maximum": "NUMBER_TYPE_MAX", "minimum": "NUMBER_TYPE_MIN",
+    "required": "BASE_TYPE_REQUIRED", "enum": "BASE_TYPE_CHOICES", "type": "BASE_TYPE_INVALID",
+}
+"""Discord's error code in an "Invalid Form Body" answer for the keyword of the description a body breaks."""
 
 UserRef = FakeUser | int | str
 ChannelRef = FakeChannel | int | str
@@ -540,6 +554,8 @@ class FakeDiscord:
         self._tokens: dict[str, InteractionHandle] = {}
         #: Why the fake answered 400 to the bot, for debugging ("path: message; ...").
         self.validation_failures: list[str] = []
+        #: The request bodies Discord's API description refuses (see :data:`REFUSED_BODIES`).
+        self.refused_bodies: list[str] = []
         #: ERROR log records of the bot (filled by ``run_bot``), shown in timeout reports.
         self.bot_errors: list[str] = []
         #: Exceptions raised inside the fake itself (bugs of the fake), as formatted tracebacks.
@@ -1875,7 +1891,32 @@ class FakeDiscord:
             return web.Response(status=204)
         return _json_response(answer, status=status)
 
+    def take_refused_bodies(self) -> list[str]:
+        """The bodies Discord's description refused so far, forgotten (for a test that sends one on purpose)."""
+        taken, self.refused_bodies = self.refused_bodies, []
+        REFUSED_BODIES[:] = [r for r in REFUSED_BODIES if not any(r is t for t in taken)]
+        return taken
+
+    def _check_body(self, rec: RecordedRequest) -> ApiError | None:
+        """Discord's answer to a body its API description refuses (400, 50035 "Invalid Form Body", with where and
+        why), recorded in :attr:`refused_bodies`; None for a body it accepts (or no body)."""
+        found = openapi.body_errors(rec.method, rec.path, rec.json)
+        if not found:
+            return None
+        errors = FormErrors()
+        for where, why, keyword in found:
+            errors.add(where, why, _FORM_ERROR_CODES.get(keyword, "BASE_TYPE_INVALID"))
+        refused = f"{rec.route}: " + errors.summary()
+        self.refused_bodies.append(refused)
+        self.validation_failures.append(refused)
+        REFUSED_BODIES.append(refused)
+        _log.warning("fake discord: Discord's API description refuses the body of %s", refused)
+        return errors.error()
+
     async def _route(self, request: web.Request, rec: RecordedRequest) -> tuple[int, Any]:
+        refused = self._check_body(rec) if self.validate else None
+        if refused is not None:
+            return refused.status, refused.body()
         lost_answer: ApiError | None = None
         for injected in self._injected:
             if injected.method in ("*", rec.method) and injected.pattern.fullmatch(rec.path):

@@ -221,8 +221,14 @@ async def test_lobby_actions_after_the_start_are_refused(host: Host) -> None:
 async def test_bad_options_are_refused(host: Host) -> None:
     error = await refused("host.error.bad_locale", host.open(CH, GUILD, ADA, "Ada", locale="es"))
     assert error.params == {"locale": "es", "choices": "en, de, fr"}
-    await refused("host.error.bad_strength", host.open(CH, GUILD, ADA, "Ada", strength="godlike"))
+    error = await refused("host.error.bad_strength", host.open(CH, GUILD, ADA, "Ada", strength="godlike"))
+    assert error.params == {"strength": "godlike", "choices": "random, greedy, expert"}
     assert host.info(CH) is None
+
+
+async def test_the_master_is_not_offered_until_it_is_measurably_stronger(host: Host) -> None:
+    error = await refused("host.error.bad_strength", host.open(CH, GUILD, ADA, "Ada", computers=1, strength="master"))
+    assert error.params["choices"] == "random, greedy, expert" and host.info(CH) is None
 
 
 async def test_abandon_frees_the_channel(host: Host) -> None:
@@ -440,6 +446,33 @@ async def test_a_failing_or_illegal_computer_still_moves(store: Store, clock: Cl
     results = [r async for r in host.run_computers(CH)]
     assert len(results) == len(calls) > 2 and all(r.by_computer for r in results)
     assert results[-1].game_over and calls[0] == "expert"
+
+
+async def test_an_away_seat_played_by_the_masters_search_thinks_off_the_loop_within_ai_seconds(
+        store: Store, clock: Clock) -> None:
+    """The stand-in of an away person plays at AI_STRENGTH in the worker pool (not the event loop's thread), given
+    AI_SECONDS to think: a chooser running the master's search (as it will once offered) gets exactly that, and its own
+    clock keeps it to that (tests/engine/test_master.py)."""
+    import threading
+
+    from engine.ai import master_search
+
+    calls: list[tuple[str, float, bool, int]] = []
+    loop_thread = threading.get_ident()
+
+    def master(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+        result = master_search(view, seed=seed, budget=budget, island=TINY)
+        calls.append((strength, budget, threading.get_ident() != loop_thread, result.playouts))
+        return result.move
+
+    host = Host(store, Settings(ai_strength="expert", ai_seconds=0.05), clock=clock, game_factory=tiny_factory,
+                chooser=master)
+    await two_player_game(host)
+    mover = user_to_move(host)
+    await host.away(CH, mover)
+    results = [r async for r in host.run_computers(CH)]
+    assert len(results) == 1 and results[0].by_computer and results[0].user_id == mover
+    assert calls and all(c[:3] == ("expert", 0.05, True) for c in calls)
 
 
 async def test_computer_moves_run_off_the_event_loop(store: Store, clock: Clock) -> None:

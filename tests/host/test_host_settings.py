@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.host.settings import Settings, SettingsError, parse_env
+from bot.host.settings import AI_STRENGTHS, Settings, SettingsError, parse_env
+from engine.ai import OFFERED, STRENGTHS
 
 
 def test_defaults() -> None:
@@ -29,6 +30,13 @@ def test_the_environment_wins_over_the_file(tmp_path: Path) -> None:
     assert "abc" not in repr(s)  # the token is never logged
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.database_path = "x"  # type: ignore[misc]
+
+
+def test_the_offered_strengths_are_the_settings_and_the_master_is_not_one_yet() -> None:
+    assert AI_STRENGTHS == OFFERED and "master" in STRENGTHS and "master" not in AI_STRENGTHS
+    assert Settings.load(env_file=None, environ={"AI_STRENGTH": "Expert"}).ai_strength == "expert"
+    with pytest.raises(SettingsError, match="AI_STRENGTH must be one of random, greedy, expert"):
+        Settings.load(env_file=None, environ={"AI_STRENGTH": "master"})
 
 
 def test_a_missing_file_is_fine(tmp_path: Path) -> None:

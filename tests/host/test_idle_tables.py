@@ -12,7 +12,7 @@ from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.idle import IDLE_ABANDON, IDLE_GAME, KEEP_OPEN_DAYS, LOBBY_EXPIRY
 from bot.host.reminders import REMINDER
-from bot.host.table import STALE_POST, TableInfo
+from bot.host.table import IDLE_POST, TableInfo
 from bot.host.timers import KINDS
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first
 
@@ -39,7 +39,7 @@ async def timers(store: Any, game_id: int) -> list[tuple[str, float]]:
 
 
 async def idle_posts(store: Any, game_id: int) -> list[dict[str, Any]]:
-    return [d.payload for d in await store.deliveries(game_id) if d.kind == STALE_POST]
+    return [d.payload for d in await store.deliveries(game_id) if d.kind == IDLE_POST]
 
 
 async def started(host: Host, channel: int = CH, guild: int = GUILD) -> TableInfo:

@@ -1,5 +1,5 @@
 """Two hosts (as two processes would have) over one PostgreSQL database: a host whose copy of a game is behind
-decides nothing on it (issue 18). Reading a game again costs one indexed read when the copy is current, without
+decides nothing on it. Reading a game again costs one indexed read when the copy is current, without
 waiting for the channel's lock; a command that touches several games (vacation, back) reads each again under its
 lock before deciding."""
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.host.errors import MoveConflict, StaleGame
+from bot.host.errors import MoveConflict, VersionConflict
 from bot.host.model import MoveRow, NewDelivery, NewTimer
 from bot.host.postgres_store import PostgresStore
 from bot.host.store import Store
@@ -28,10 +28,10 @@ async def test_every_write_bumps_the_version_and_a_stale_write_changes_nothing(s
     assert await store.open_game_version(CH) == (game_id, 0)
     assert await store.update_game(game_id, now=2.0, locale="de") == 1
     assert await store.append_move(MoveRow(game_id, 1, 0, 7, "land 3", 11, 3.0), last_move_at=3.0) == 2
-    with pytest.raises(StaleGame):
+    with pytest.raises(VersionConflict):
         await store.update_game(game_id, now=4.0, expect_version=1, locale="fr",
                                 deliveries=[NewDelivery("seat_post", 1)], timers=[NewTimer("t", 9.0)])
-    with pytest.raises(StaleGame):
+    with pytest.raises(VersionConflict):
         await store.append_move(MoveRow(game_id, 2, 1, 8, "land 4", 12, 4.0), expect_version=1, last_move_at=4.0)
     row = await store.get_game(game_id)
     assert (row.locale, row.version, row.last_move_at) == ("de", 2, 3.0)
@@ -68,7 +68,7 @@ async def test_timers_are_set_with_their_change_claimed_once_and_finished(store:
     assert version == 2 and (await store.get_game(game_id)).locale == "fr"
     assert [(t.kind, t.due_at) for t in await store.timers(game_id)] == [("deadline", 99.0)]
     assert [d.payload for d in await store.pending_deliveries(CH)] == [{"x": 1}]
-    with pytest.raises(StaleGame):
+    with pytest.raises(VersionConflict):
         await store.finish_timer(first[1].id, now=45.0, locale="de")
     assert (await store.get_game(game_id)).locale == "fr"
 

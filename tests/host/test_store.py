@@ -87,7 +87,8 @@ async def test_a_version_1_database_is_upgraded_with_its_games(tmp_path: Path) -
     assert [m.move for m in await store.moves(1)] == moves
     assert (await store.move_by_interaction(123)).seq == 1
     await store.update_game(1, now=NOW + 5, next_reminder_at=NOW + 100)
-    assert [r.id for r in await store.reminders_due(NOW + 100)] == [1]
+    upgraded = await store.get_game(1)
+    assert upgraded is not None and upgraded.next_reminder_at == NOW + 100
     await store.close()
 
 
@@ -205,17 +206,6 @@ def test_effective_moves_apply_the_undo_rows() -> None:
     assert [r.move for r in effective_moves(rows)] == ["set A", "set D"]
     with pytest.raises(ValueError, match="no move to take back"):
         effective_moves([move(1, 1, UNDO)])
-
-
-async def test_reminders_due(store: Store) -> None:
-    a = await new_game_row(store, channel=1, status="running")
-    b = await new_game_row(store, channel=2, status="running")
-    c = await new_game_row(store, channel=3, status="lobby")
-    await store.update_game(a, now=NOW, next_reminder_at=NOW + 20)
-    await store.update_game(b, now=NOW, next_reminder_at=NOW + 10)
-    await store.update_game(c, now=NOW, next_reminder_at=NOW + 5)  # not running: never due
-    assert await store.reminders_due(NOW + 5) == []
-    assert [g.id for g in await store.reminders_due(NOW + 30)] == [b, a]
 
 
 # ---------------------------------------------------------------------- users

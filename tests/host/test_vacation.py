@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.host import deadlines, vacation
+from bot.host.change import Change
 from bot.host.host import Host
 from bot.host.idle import IDLE_KINDS
 from bot.host.model import NewTimer
@@ -262,3 +263,38 @@ async def test_a_refused_write_changes_nothing(store: Any, clock: Clock) -> None
     clock.advance(1)
     outcomes = await due_timers(host)
     assert any(isinstance(o, MoveResult) for o in outcomes) and host.info(CH).seq == 1
+
+
+async def test_a_deadline_runs_out_while_another_process_writes_the_game_and_its_timers_survive_restarts(
+        store: Any, clock: Clock) -> None:
+    """Issue 29: two processes, the clock moved 13 h then 13 h more while both were down. While the computer chose
+    the timed-out move, the other process wrote the game without moving it (a reminder's state) and this process read
+    it again: the new copy in memory was taken for "the turn moved on", the deadline was marked done with no move and
+    no new timer, and the game waited forever. Whatever is read meanwhile, the move is made and the next turn's
+    deadline is set, at every restart and clock jump."""
+    host = await loaded(store, clock)
+    await host.open(CH, GUILD, ADA, "Ada", deadline_hours=12)
+    await host.join(CH, BO, "Bo")
+    await host.start(CH, ADA)
+    game_id = host.info(CH).game_id
+    for _ in range(2):  # the clock moves 13 h while both processes are down, twice
+        clock.advance(13)
+        host, other = await loaded(store, clock), await loaded(store, clock)
+        seq = host.info(CH).seq
+        choose = host.deadlines._choose
+
+        async def choose_while_written(table: Any, seat: int, choose: Any = choose, other: Any = other,
+                                       host: Host = host) -> str:
+            text = await choose(table, seat)
+            # the other process writes the game (its reminder state) and this one reads it again
+            await other.games.write(other.games.live(CH, game_id), Change({"next_reminder_at": clock.now + HOUR}))
+            await host.games.refresh(CH)
+            return text
+
+        host.deadlines._choose = choose_while_written  # type: ignore[method-assign]
+        moved = [o for o in await due_timers(host) if isinstance(o, MoveResult)]
+        assert len(moved) == 1 and moved[0].by_computer, "the computer made the move whose deadline passed"
+        assert host.info(CH).seq == seq + 1
+        assert await timer_kinds(store, game_id) == sorted(deadlines.KINDS), "the next turn's deadline is set"
+        [ran_out] = [t for t in await own_timers(store, game_id) if t.kind == deadlines.RAN_OUT]
+        assert ran_out.payload["seq"] == seq + 1 and ran_out.due_at == clock.now + 12 * HOUR

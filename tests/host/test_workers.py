@@ -10,6 +10,7 @@ import asyncio
 import logging
 import os
 import signal
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -332,3 +333,52 @@ async def test_pictures_are_drawn_at_the_width_the_settings_give() -> None:
         assert board is not None and over is not None
         assert Image.open(io.BytesIO(board)).width == width
         assert Image.open(io.BytesIO(over)).width == width
+
+
+def think_long(seconds: float) -> float:
+    import time as clock
+    clock.sleep(seconds)
+    return seconds
+
+
+async def test_a_stopping_process_ends_its_workers_rather_than_wait_for_their_jobs() -> None:
+    """``shutdown(stop_workers=True)`` (santacruz-bot's stop) ends a process pool's workers mid-job: a computer
+    thinking for a minute does not hold the process's exit for that minute."""
+    pool = WorkerPool(process_pool_factory(1), name="computers")
+    assert await pool.run(square, 3, what="a warm-up") == 9  # the worker process runs
+    thinking = asyncio.ensure_future(pool.run(think_long, 60.0, what="a long job"))
+    await asyncio.sleep(0.5)  # the job is in the worker now
+    thinking.cancel()
+    started = asyncio.get_running_loop().time()
+    await asyncio.to_thread(pool.shutdown, stop_workers=True)
+    assert asyncio.get_running_loop().time() - started < 10
+    with pytest.raises(asyncio.CancelledError):
+        await thinking
+
+
+async def test_a_worker_process_ends_when_the_bot_process_is_killed(tmp_path: Path) -> None:
+    """A bot killed (SIGKILL, out of memory) leaves no worker process behind: each worker asked Linux to end it
+    with its parent."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import os, time\n"
+        "from bot.host.workers import process_pool_factory\n"
+        "if __name__ == '__main__':  # the spawned worker imports this file too\n"
+        "    pool = process_pool_factory(1)()\n"
+        "    print(pool.submit(os.getpid).result(), flush=True)\n"
+        "    time.sleep(600)\n", encoding="utf-8")
+    parent = await asyncio.create_subprocess_exec(sys.executable, str(script), stdout=asyncio.subprocess.PIPE,
+                                                  cwd=Path(__file__).resolve().parents[2])
+    assert parent.stdout is not None
+    worker = int((await asyncio.wait_for(parent.stdout.readline(), 60)).decode())
+    os.kill(worker, 0)  # alive
+    parent.kill()
+    await parent.wait()
+    for _ in range(100):
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        await asyncio.sleep(0.05)
+    os.kill(worker, signal.SIGKILL)
+    raise AssertionError("the worker process outlived its killed parent")

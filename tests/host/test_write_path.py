@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.host.change import Change
-from bot.host.errors import MoveConflict, StaleGame
+from bot.host.errors import MoveConflict, VersionConflict
 from bot.host.games import CONFLICT
 from bot.host.host import Host
 from bot.host.model import MoveRow, NewDelivery, NewTimer
@@ -60,7 +60,7 @@ async def test_a_timers_change_without_columns_leaves_the_version_and_a_done_tim
     version = await store.game_version(game_id)
     assert await store.apply(game_id, Change(deliveries=[NewDelivery("notice_post", 0)], timer=one.id), now=5.0) is None
     assert await store.game_version(game_id) == version
-    with pytest.raises(StaleGame):  # done already: nothing of the change is written
+    with pytest.raises(VersionConflict):  # done already: nothing of the change is written
         await store.apply(game_id, Change({"locale": "de"}, deliveries=[NewDelivery("seat_post", 0)], timer=one.id),
                           now=6.0)
     assert [d.kind for d in await store.deliveries(game_id)] == ["notice_post"]

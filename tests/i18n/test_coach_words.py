@@ -38,6 +38,7 @@ def _one_of_each() -> tuple[Reason, ...]:
         Reason.of("no_build"),
         Reason.of("card_score", card="sugar", points=7, other=1, other_points=0),
         Reason.of("card_score", card="eruption", points=-4, other=2, other_points=-2),
+        Reason.of("card_score_alone", card="gold10", points=10),
         Reason.of("destroys", yours=2, others=1),
         Reason.of("card_gain", card="gold10", now=0, after=10, chance=100),
         Reason.of("card_gain", card="fish-sheep", now=3, after=7, chance=25),
@@ -68,7 +69,7 @@ def _synthetic(volcano: str, part: int = 0) -> Advice:
     why = (Reason.of("value_gap", gap=6, playouts=78), Reason.of("close_call", gap=2, playouts=78),
            Reason.of("fewer_points", count=2),
            Reason.of("misses", codes=MERITS), Reason.of("risks", codes=RISKS))
-    hand = (CardNow("sugar", 7, 1, 0), CardNow("eruption", -2, 2, -4))
+    hand = (CardNow("sugar", 7, 1, 0), CardNow("eruption", -2, 2, -4), CardNow("volcano", 3, None, 0))
     return Advice(seat=0, names=NAMES, round=1, phase="play", best=best, runner_up=second, why_not=why,
                   hand=hand, volcano=VolcanoRisk(volcano, 35, 1), playouts=200)
 
@@ -119,7 +120,9 @@ def test_the_words_read_as_expected_in_english() -> None:
                  "• Turns 3 face-down sites face up (everyone sees them)",
                  "• Takes a site within reach of Bo, Cy",
                  "• Double move (Road): 4 possible sites, best 9, 12",
-                 "Your scoring cards if played now (you / the best other): Sugar 7 / Bo 0 · Eruption −2 / Cy −4",
+                 ("Your scoring cards if played now (you / the best other): Sugar 7 / Bo 0 · Eruption −2 / Cy −4 · "
+                  "Volcano 3"),
+                 "• Scores “Gold (10)” now: 10 points for you, nothing for the others",
                  "Volcano: the eruption card is unseen (35% that another player holds it); "
                  "1 of your buildings stands on a volcano site",
                  "Runner-up: road 9 — Ada plays a road card and builds on site 9",

@@ -1,9 +1,9 @@
 """Ratings as players see them: a familiar scale from 1000 that never goes negative, "provisional" during the first
-rated games, a one-line meaning under the stats, and counts in their plural forms (``bot.adapter.history_texts``)."""
+rated games, a one-line meaning under the stats, and counts in their plural forms (``bot.adapter.words.archive``)."""
 
 from __future__ import annotations
 
-from bot.adapter.history_texts import leaderboard_text, stats_text
+from bot.adapter.words.archive import leaderboard_text, stats_text
 from bot.host.ratings import (
     PROVISIONAL_GAMES,
     BoardRow,

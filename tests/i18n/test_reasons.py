@@ -1,4 +1,4 @@
-"""The engine's reasons for refusing a move, in words in every language (issue 10)."""
+"""The engine's reasons for refusing a move, in words in every language."""
 
 from __future__ import annotations
 

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from bot.adapter.cog import SantaCruzCog
-from bot.adapter.idle_texts import idle_text, kept_open_text
-from bot.adapter.settings_texts import game_line, held_text, settings_text
-from bot.adapter.texts import timestamp
-from bot.adapter.vacation_texts import notice_text
+from bot.adapter.words.common import timestamp
+from bot.adapter.words.dm import held_text
+from bot.adapter.words.notices import idle_text, kept_open_text, notice_text
+from bot.adapter.words.person import game_line, settings_text
 from bot.host.host import HostError, lobby_full
 from bot.host.idle import ABANDONED, LOBBY_CLOSED, NOTICE
 from bot.host.table import Seat

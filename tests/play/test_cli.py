@@ -75,6 +75,12 @@ def test_command_line_checks_its_options(capsys: object) -> None:
     assert main(["play", "--players", "2", "--humans", "3"]) == 2
 
 
+def test_the_master_plays_a_demo_from_the_command_line(tmp_path: Path, capsys: object) -> None:
+    assert build_parser().parse_args(["play", "--strength", "master"]).strength == "master"
+    assert main(["demo", "--players", "2", "--seed", "3", "--strength", "master", "--budget", "0.01",
+                 "--no-pictures", "--out", str(tmp_path)]) == 0
+
+
 def _listed(turn: str, heading: str = "Your moves (type the number):") -> list[str]:
     """The moves of a turn's list, by number, in words."""
     block = turn.split(heading, 1)[1].splitlines()[1:]

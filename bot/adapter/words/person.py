@@ -1,23 +1,16 @@
-"""The words of a person's own things: the ``/santacruz settings`` panel, the ``/santacruz games`` list, the line of
-a turn DM that counts the other games waiting, and the one DM that gathers what waited during quiet hours.
+"""A person's own things in words: the ``/santacruz settings`` panel and the ``/santacruz games`` list.
 
-All in the person's own language; times are Discord timestamps (``<t:…:R>``), which every reader sees in their own
-language and time zone. A relative timestamp reads "3 hours ago" / "vor 3 Stunden" / "il y a 3 heures" by itself,
-so the texts say when a turn *started* (never "since 3 hours ago"); counts go through the plural forms.
+Times are Discord timestamps (``<t:…:R>``), which every reader sees in their own language and time zone; a relative
+timestamp reads "3 hours ago" by itself, so the texts say when a turn *started*.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.adapter.texts import channel_link, esc, lines_text, message_link, timestamp
+from bot.adapter.words.common import channel_link, esc, lines_text, message_link, timestamp
 from bot.host.user_settings import OpenGame, UserSettings, local_time, quiet_until
-from i18n import plural_form, t, tn
-
-
-def counted(key: str, count: float, locale: str) -> str:
-    """A number of hours or days in words ("1 hour", "1.5 hours"), whole numbers without decimals."""
-    return t(f"{key}.{plural_form(count, locale)}", locale, count=f"{count:g}")
+from i18n import t, tn
 
 
 def settings_text(settings: UserSettings, locale: str, *, now: float, default_hours: float,
@@ -36,7 +29,7 @@ def settings_text(settings: UserSettings, locale: str, *, now: float, default_ho
         lines.append(t("bot.settings.quiet_off", locale))
     if settings.reminders:
         hours = settings.reminder_hours or default_hours
-        lines.append(t("bot.settings.reminders", locale, hours=counted("bot.count.hours", hours, locale)))
+        lines.append(t("bot.settings.reminders", locale, hours=tn("bot.count.hours", hours, locale)))
     else:
         lines.append(t("bot.settings.reminders_off", locale))
     lines.append(t("bot.settings.turn_dms_on" if settings.turn_dms else "bot.settings.turn_dms_off", locale))
@@ -72,20 +65,3 @@ def games_text(games: Sequence[OpenGame], locale: str, deadlines: Mapping[int, f
     deadlines = deadlines or {}
     return lines_text([t("bot.games.title", locale),
                        *(f"- {game_line(g, locale, deadlines.get(g.game_id))}" for g in games)])
-
-
-def others_waiting(count: int, locale: str) -> str:
-    """The line of a turn DM that says how many other games wait for the player ("" when none)."""
-    return tn("bot.games.others_wait", count, locale) if count > 0 else ""
-
-
-def held_text(waiting: Sequence[OpenGame], changed_channels: Sequence[int], locale: str) -> str:
-    """The head of the one DM sent when quiet hours end: the games that wait for the player's move, or else the
-    games whose cards changed meanwhile."""
-    lines = [t("bot.held.header", locale)]
-    lines.extend(f"- {t('bot.held.your_turn', locale, channel=channel_link(g.channel_id), since=timestamp(g.since))}"
-                 for g in waiting)
-    if not waiting and changed_channels:
-        lines.append(t("bot.held.changed", locale, channels=", ".join(channel_link(c) for c in changed_channels)))
-    lines.append(t("bot.held.hint", locale))
-    return lines_text(lines)

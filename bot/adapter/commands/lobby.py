@@ -1,0 +1,152 @@
+"""Opening a game and filling its seats: ``/santacruz new``, ``join``, ``leave``, ``start``, ``addbot``, ``kick``, and
+the lobby message's buttons (Join, Leave, Add computer, Remove computer, Start). The host decides who may (``lobby``
+of :mod:`bot.host`); here the answer becomes the redrawn lobby message, an ephemeral reply, the start's post."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range
+
+from bot.adapter.commands.base import Feature, can_manage, choice, chosen, describe, guild_only, option
+from bot.adapter.sending import ALLOWED_MENTIONS, reply
+from bot.adapter.views import lobby_view
+from bot.adapter.words.common import esc
+from bot.adapter.words.lobby import LANGUAGE_NAMES, lobby_text
+from bot.adapter.words.notices import DEADLINE_CHOICES, deadline_hours
+from bot.host.settings import AI_STRENGTHS
+from bot.host.table import TableInfo
+from i18n import LOCALES, t
+
+STRENGTH_CHOICES: Final = [choice(f"commands.choice.strength.{s}", s) for s in AI_STRENGTHS]
+LANGUAGE_CHOICES: Final = [Choice(name=LANGUAGE_NAMES[lang], value=lang) for lang in LOCALES]
+DEADLINE_OPTIONS: Final = [choice(f"commands.choice.deadline.{hours}", hours) for hours in DEADLINE_CHOICES]
+
+
+class LobbyCommands(Feature):
+    """The lobby: its commands and its message's buttons."""
+
+    @app_commands.command(name="new", description=describe("new"))
+    @app_commands.describe(draft=option("new", "draft"), language=option("new", "language"),
+                           computers=option("new", "computers"), strength=option("new", "strength"),
+                           replay=option("new", "replay"), deadline=option("new", "deadline"),
+                           hints=option("new", "hints"))
+    @app_commands.choices(language=LANGUAGE_CHOICES, strength=STRENGTH_CHOICES, deadline=DEADLINE_OPTIONS)
+    async def new(self, interaction: discord.Interaction, draft: bool = False, language: str | None = None,
+                  computers: Range[int, 0, 3] = 0, strength: str | None = None, replay: bool = True,
+                  deadline: str | None = None, hints: bool = False) -> None:
+        channel_id = guild_only(interaction)
+        language, strength = chosen(language, LANGUAGE_CHOICES), chosen(strength, STRENGTH_CHOICES)
+        hours = deadline_hours(chosen(deadline, DEADLINE_OPTIONS))
+        info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id,
+                                    interaction.user.display_name, draft=draft,
+                                    locale=self._new_game_locale(interaction, language),
+                                    computers=computers, strength=strength, replay=replay, deadline_hours=hours,
+                                    hints=hints)
+        await self._open_lobby(interaction, info)
+
+    def _new_game_locale(self, interaction: discord.Interaction, language: str | None) -> str:
+        """The language of a new game: chosen, else the server's (when the catalogues have it), else the default."""
+        if language:
+            return language
+        guild_locale = interaction.guild_locale
+        if guild_locale is not None:
+            lang = str(guild_locale.value).split("-", 1)[0].lower()
+            if lang in LOCALES:
+                return lang
+        return str(self.settings.default_locale)
+
+    @app_commands.command(name="join", description=describe("join"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        channel_id = guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
+        locale = await self._locale(interaction)
+        info = await self.host.join(channel_id, interaction.user.id, interaction.user.display_name)
+        await reply(interaction, t("bot.reply.joined", locale, count=len(info.seats)))
+        self.publisher.lobby_changed(info)
+        await self.dms.welcome(interaction, info, locale)
+
+    @app_commands.command(name="leave", description=describe("leave"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        channel_id = guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
+        info = await self.host.leave(channel_id, interaction.user.id)
+        await reply(interaction, t("bot.reply.left", await self._locale(interaction)))
+        self.publisher.lobby_changed(info)
+
+    @app_commands.command(name="start", description=describe("start"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        channel_id = guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
+        start = await self.host.start(channel_id, interaction.user.id, can_manage=can_manage(interaction))
+        self.background.after_start(start)
+        await reply(interaction, t("bot.reply.started", await self._locale(interaction)))
+
+    @app_commands.command(name="addbot", description=describe("addbot"))
+    @app_commands.describe(strength=option("addbot", "strength"))
+    @app_commands.choices(strength=STRENGTH_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, strength: str | None = None) -> None:
+        channel_id = guild_only(interaction)
+        strength = chosen(strength, STRENGTH_CHOICES)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
+        info = await self.host.add_computer(channel_id, interaction.user.id, strength,
+                                            can_manage=can_manage(interaction))
+        await reply(interaction, t("bot.reply.computer_added", await self._locale(interaction),
+                                   name=esc(info.seats[-1].name)))
+        self.publisher.lobby_changed(info)
+
+    @app_commands.command(name="kick", description=describe("kick"))
+    @app_commands.describe(player=option("kick", "player"))
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """In the lobby: remove a player (opener). Running: hand an absent player's seat to the computer."""
+        channel_id = guild_only(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
+        locale = await self._locale(interaction)
+        outcome = await self.host.kick(channel_id, interaction.user.id, player.id, player.display_name,
+                                       can_manage=can_manage(interaction))
+        if isinstance(outcome, TableInfo):  # removed from the lobby
+            await reply(interaction, t("bot.reply.kicked", locale, name=esc(player.display_name)))
+            self.publisher.lobby_changed(outcome)
+            return
+        self.background.after_seat_change(outcome)
+        await reply(interaction, t("bot.reply.handed_over", locale, name=esc(outcome.name)))
+
+    # ------------------------------------------------------------------ the lobby message's buttons
+
+    @staticmethod
+    async def _redraw_lobby(interaction: discord.Interaction, info: TableInfo) -> None:
+        """Answer a lobby button by redrawing the lobby message it sits on."""
+        await interaction.response.edit_message(content=lobby_text(info, info.locale),
+                                                view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
+
+    async def join_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
+        locale = await self._locale(interaction)
+        current = self._current(game_id)
+        info = await self.host.join(current.channel_id, interaction.user.id, interaction.user.display_name)
+        await self._redraw_lobby(interaction, info)
+        await self.dms.welcome(interaction, info, locale)
+
+    async def leave_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
+        current = self._current(game_id)
+        await self._redraw_lobby(interaction, await self.host.leave(current.channel_id, interaction.user.id))
+
+    async def addbot_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
+        current = self._current(game_id)
+        await self._redraw_lobby(interaction, await self.host.add_computer(
+            current.channel_id, interaction.user.id, can_manage=can_manage(interaction)))
+
+    async def removebot_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
+        current = self._current(game_id)
+        await self._redraw_lobby(interaction, await self.host.remove_computer(
+            current.channel_id, interaction.user.id, can_manage=can_manage(interaction)))
+
+    async def start_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Start: the host starts the game (the opener, or someone who may manage the channel); the lobby message
+        loses its buttons, and the start's post and DMs go out from the outbox."""
+        current = self._current(game_id)
+        start = await self.host.start(current.channel_id, interaction.user.id, can_manage=can_manage(interaction))
+        self.background.after_start(start)
+        await interaction.response.edit_message(content=lobby_text(start.info, start.info.locale), view=None,
+                                                allowed_mentions=ALLOWED_MENTIONS)

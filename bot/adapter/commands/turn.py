@@ -1,0 +1,370 @@
+"""A person's turn: ``/santacruz land``, ``build``, ``score``, ``choose``, ``undo``, ``hint``, their autocomplete, and
+the move controls' buttons and menus (in a turn DM or the hand of ``status``), *Undo* and *Hint*.
+
+One confirmation flow: a card that builds nothing, or a move that cannot be taken back (the host's
+:meth:`~bot.host.host.Host.move_risk`), is asked first in one click naming what it reveals or scores (on the clicked
+message itself, in place of its controls, with *Back*); any other move is played at once, and its answer carries
+*Undo* while :meth:`~bot.host.host.Host.undoable_by` names the user. One *Undo* (:meth:`TurnCommands._take_back`)
+for the command, the post's button and the answer's button; the host decides who may undo.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range
+
+from bot.adapter import options
+from bot.adapter.commands.base import Feature, choice, chosen, describe, option
+from bot.adapter.errors import Refusal
+from bot.adapter.sending import ALLOWED_MENTIONS, reply
+from bot.adapter.views import confirm_view, controls_view, needs_confirmation, rest_of_turn_view, undo_view
+from bot.adapter.words.common import MESSAGE_MAX, clip, esc, names_of
+from bot.adapter.words.dm import turn_prompt
+from bot.adapter.words.moves import confirm_question, final_question, played_text, split_question, with_question
+from bot.host.errors import HostError
+from bot.host.table import MoveResult, TableInfo
+from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
+from i18n import describe_move, t
+from i18n.coach import advice_text
+
+log = logging.getLogger(__name__)
+T = TypeVar("T", int, str)
+
+CARD_CHOICES: Final = [choice(f"game.card.{c}.one", c) for c in BUILDING_CARDS]
+KIND_CHOICES: Final = [choice(f"game.card.{c}.short", c) for c in SINGLE_BUILDS]
+BUILD_PROBLEMS: Final = {"need_card": "bot.error.need_card", "need_kind": "bot.error.need_kind",
+                         "kind_only_double": "bot.error.kind_only_double"}
+"""The refusal for each problem of :func:`engine.plan_build` (``need_site`` also lists the sites)."""
+SITE_TEXT_MAX: Final = 20
+"""The longest text ``/santacruz build site:`` takes (a number, or a site with its card: "river 12")."""
+AUTOCOMPLETE_WAIT: Final = 2.0
+"""Seconds autocomplete waits for the database (Discord takes its answer within 3 s): without the game as the
+database has it, it suggests nothing rather than what a copy that may be behind would allow."""
+
+
+def undone_text(result: MoveResult, locale: str) -> str:
+    """The answer to the player who took back their move, said to them ("Taken back: You land on site 10")."""
+    return t("bot.reply.undone", locale, move=describe_move(result.move, locale, names_of(result.view), result.seat,
+                                                            you=True))
+
+
+class TurnCommands(Feature):
+    """Moves by command and by click, the questions before them, *Undo* and *Hint*."""
+
+    # ------------------------------------------------------------------ the commands
+
+    @app_commands.command(name="land", description=describe("land"))
+    @app_commands.describe(site=option("land", "site"))
+    async def land(self, interaction: discord.Interaction, site: Range[int, 1, 999]) -> None:
+        await self._play_command(interaction, [f"land {site}"])
+
+    @app_commands.command(name="build", description=describe("build"))
+    @app_commands.describe(card=option("build", "card"), site=option("build", "site"), kind=option("build", "kind"))
+    @app_commands.choices(card=CARD_CHOICES, kind=KIND_CHOICES)
+    async def build(self, interaction: discord.Interaction, card: str | None = None,
+                    site: Range[str, 1, SITE_TEXT_MAX] | None = None, kind: str | None = None) -> None:
+        """``site`` is text: a site's number, or what autocomplete offers with no card chosen, a site that carries
+        its card ("ship 12", :func:`bot.adapter.options.build_site`), so that every offer is played as picked."""
+        card, kind = chosen(card, CARD_CHOICES), chosen(kind, KIND_CHOICES)
+        card, site_number = options.build_site(site, card, await self._locale(interaction))
+        channel_id = self._channel_for(interaction)
+        legal = [parse_move(m) for m in self.host.legal_moves(channel_id, interaction.user.id)]
+        you = self.host.view_for(channel_id, interaction.user.id).get("you") if legal else None
+        plan = plan_build(legal, you.get("build_sites") if you is not None else None, card, site_number, kind)
+        if plan.problem == "need_site":
+            raise Refusal("bot.error.need_site", sites=", ".join(map(str, plan.sites)))
+        if plan.problem is not None:
+            raise Refusal(BUILD_PROBLEMS[plan.problem])
+        if plan.confirm:
+            await self._ask(interaction, channel_id, str(plan.moves[0]))
+            return
+        await self._play_command(interaction, [str(m) for m in plan.moves])
+
+    @app_commands.command(name="score", description=describe("score"))
+    @app_commands.describe(card=option("score", "card"))
+    async def score(self, interaction: discord.Interaction, card: str) -> None:
+        card_id = options.scoring_card_id(card, await self._locale(interaction))
+        await self._play_command(interaction, [f"score {card_id}"])
+
+    @app_commands.command(name="choose", description=describe("choose"))
+    @app_commands.describe(option=option("choose", "option"))
+    async def choose(self, interaction: discord.Interaction, option: str) -> None:
+        locale = await self._locale(interaction)
+        channel_id = self._channel_for(interaction)
+        legal = self.host.legal_moves(channel_id, interaction.user.id)
+        move = options.choice_move(option, legal, locale)
+        if move in legal and needs_confirmation(move, legal, self.host.view_for(channel_id, interaction.user.id)):
+            await self._ask(interaction, channel_id, move)
+            return
+        await self._play_command(interaction, [move])
+
+    @app_commands.command(name="hint", description=describe("hint"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """The coach's advice on the user's turn (only they see it), in a table opened with ``hints:true``."""
+        channel_id = self._channel_for(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the coach thinks for seconds
+        await self._hint(interaction, channel_id)
+
+    @app_commands.command(name="undo", description=describe("undo"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        channel_id = self._channel_for(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await reply(interaction, await self._take_back(interaction, channel_id))
+
+    # ------------------------------------------------------------------ playing, and asking first
+
+    async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
+        """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally.
+
+        The moves before the first that cannot be taken back are played at once, and that move is asked as a
+        one-click question naming what it reveals or scores; an answer that played everything carries *Undo* while
+        the user may take it back."""
+        channel_id = self._channel_for(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await self._locale(interaction)
+        risk = self.host.move_risk(channel_id, interaction.user.id, moves)
+        now = list(moves) if risk.first_final is None else list(moves[:risk.first_final])
+        lines: list[str] = []
+        result: MoveResult | None = None
+        played: list[MoveResult] = []
+        try:
+            for i, move in enumerate(now):
+                try:
+                    result = await self.host.play(channel_id, interaction.user.id, move,
+                                                  interaction_id=interaction.id if i == 0 else None)
+                except HostError as exc:
+                    if not lines:
+                        raise
+                    lines.append(self.errors.host_error_text(interaction, exc, locale))
+                    await reply(interaction, "\n".join(lines))
+                    return
+                played.append(result)
+                lines.append(played_text(result.move, locale, names_of(result.view), result.seat, result.view))
+        finally:
+            # delivered once every move of the command is stored, in order: the turn DM owed after a double move's
+            # card is then of a turn already passed (its build came in the same command) and is not sent
+            for done in played:
+                self.background.after_move(done)
+        if risk.first_final is not None:
+            final = moves[risk.first_final]
+            info = self._table(channel_id)
+            view = self.host.view_for(channel_id, interaction.user.id)
+            lines.append(final_question(final, risk, locale, names_of(view)))
+            await reply(interaction, "\n".join(lines),
+                        view=confirm_view(info.game_id, info.seq, final, locale, final=True))
+            return
+        undo = self._after_move_view(interaction, result, len(now), locale)
+        if result is not None and self._still_to_move(interaction, result):
+            lines.append(turn_prompt(self.host.view_for(channel_id, interaction.user.id), locale))
+        await reply(interaction, "\n".join(lines), **({"view": undo} if undo is not None else {}))
+
+    def _table(self, channel_id: int) -> TableInfo:
+        info = self.host.info(channel_id)
+        if info is None:
+            raise HostError("host.error.no_game")
+        return info
+
+    def _question(self, interaction: discord.Interaction, channel_id: int, move: str, locale: str, *,
+                  builds_nothing: bool) -> tuple[str, bool]:
+        """The question before ``move`` (it builds nothing, and/or it cannot be taken back, naming what it reveals or
+        scores) and whether it cannot be taken back."""
+        risk = self.host.move_risk(channel_id, interaction.user.id, [move])
+        if not risk.final:
+            return confirm_question(move, locale), False
+        names = names_of(self.host.view_for(channel_id, interaction.user.id))
+        return final_question(move, risk, locale, names, builds_nothing=builds_nothing), True
+
+    async def _ask(self, interaction: discord.Interaction, channel_id: int, move: str) -> None:
+        """A command's move that builds nothing: the question as its answer, with the one click that plays it."""
+        locale = await self._locale(interaction)
+        info = self._table(channel_id)
+        question, final = self._question(interaction, channel_id, move, locale, builds_nothing=True)
+        await reply(interaction, question, view=confirm_view(info.game_id, info.seq, move, locale, final=final))
+
+    async def move_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
+                           confirmed: bool) -> None:
+        """A move button or menu (in a DM, an ephemeral hand or a confirmation): the same in a DM and the channel.
+        A move that builds nothing or cannot be taken back is asked first, on the clicked message itself."""
+        locale = await self._locale(interaction)
+        info = self._game(game_id)
+        user_id = interaction.user.id
+        legal = self.host.legal_moves(info.channel_id, user_id)
+        if not confirmed and move in legal:
+            builds_nothing = needs_confirmation(move, legal, self.host.view_for(info.channel_id, user_id))
+            if builds_nothing or self.host.move_risk(info.channel_id, user_id, [move]).final:
+                await self._ask_in_place(interaction, game_id, seq, move, locale, builds_nothing=builds_nothing)
+                return
+        await interaction.response.defer()
+        result = await self.host.play(info.channel_id, user_id, move, interaction_id=interaction.id,
+                                      game_id=game_id, expected_seq=seq)
+        message = interaction.message
+        self.background.after_move(result, clicked=message.id if message is not None else None)
+        played = played_text(result.move, locale, names_of(result.view), result.seat, result.view)
+        undo = self._after_move_view(interaction, result, 1, locale)
+        if self._still_to_move(interaction, result):
+            played = f"{played}\n{turn_prompt(self.host.view_for(info.channel_id, user_id), locale)}"
+        base, asked = split_question(message.content) if message is not None else ("", False)
+        if message is None or (confirmed and not asked):  # a question of its own (a command's answer)
+            await interaction.edit_original_response(content=played, view=undo)
+        else:  # the controls clicked, or the question they asked in place
+            await interaction.edit_original_response(content=clip(f"{base}\n**{played}**", MESSAGE_MAX), view=undo)
+
+    async def _ask_in_place(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, locale: str,
+                            *, builds_nothing: bool) -> None:
+        """Ask before ``move`` on the message whose controls were clicked (a turn DM, or the hand of ``status``):
+        its question in place of the controls, *Play it* and *Back* (no second message)."""
+        info = self._game(game_id)
+        question, final = self._question(interaction, info.channel_id, move, locale, builds_nothing=builds_nothing)
+        message = interaction.message
+        if message is None:
+            await reply(interaction, question, view=confirm_view(game_id, seq, move, locale, final=final))
+            return
+        await interaction.response.edit_message(content=with_question(message.content, question),
+                                                view=confirm_view(game_id, seq, move, locale, final=final,
+                                                                  in_place=True),
+                                                allowed_mentions=ALLOWED_MENTIONS)
+
+    async def controls_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
+        """*Back* from a question asked in place: the message's own text and the move controls of now again."""
+        locale = await self._locale(interaction)
+        info = self._game(game_id)
+        controls = None
+        if info.status == "running" and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
+            view = self.host.view_for(info.channel_id, interaction.user.id)
+            controls = controls_view(info.game_id, info.seq, view, locale, hints=info.hints)
+        content = split_question(interaction.message.content)[0] if interaction.message is not None else ""
+        await interaction.response.edit_message(content=content, view=controls, allowed_mentions=ALLOWED_MENTIONS)
+
+    def _after_move_view(self, interaction: discord.Interaction, result: MoveResult | None, count: int,
+                         locale: str) -> discord.ui.View | None:
+        """*Undo* for the ``count`` moves that ended in ``result``, while the host lets the user take them back; when
+        they leave the user to move (no turn DM follows), the controls of the rest of the turn with it."""
+        if result is None:
+            return None
+        count_or_none = count if self.host.undoable_by(result.channel_id) == interaction.user.id else None
+        if self._still_to_move(interaction, result):
+            view = self.host.view_for(result.channel_id, interaction.user.id)
+            return rest_of_turn_view(result.game_id, result.seq, view, locale, count_or_none, hints=result.hints)
+        return None if count_or_none is None else undo_view(result.game_id, result.seq, count_or_none, locale)
+
+    def _still_to_move(self, interaction: discord.Interaction, result: MoveResult) -> bool:
+        """Whether ``result`` (the user's own move) leaves the user to move in a game still at that move."""
+        info = self.host.info(result.channel_id)
+        return (not result.game_over and result.to_move_user_id == interaction.user.id and info is not None
+                and info.game_id == result.game_id and info.seq == result.seq)
+
+    # ------------------------------------------------------------------ Undo
+
+    async def _take_back(self, interaction: discord.Interaction, channel_id: int, *, game_id: int | None = None,
+                         seq: int | None = None, count: int = 1) -> str:
+        """Take back the user's last ``count`` moves (the host decides whether they may: their move, nobody acted
+        since, nothing revealed; ``game_id`` and ``seq``: a button's game and position, refused once outdated); the
+        answer in words. A second move that may not be taken back is said after the first that was."""
+        locale = await self._locale(interaction)
+        lines: list[str] = []
+        for i in range(count):
+            try:
+                result = await self.host.undo(channel_id, interaction.user.id,
+                                              interaction_id=interaction.id if i == 0 else None, game_id=game_id,
+                                              expected_seq=None if seq is None else seq + i)
+            except HostError as exc:
+                if not lines:
+                    raise
+                lines.append(self.errors.host_error_text(interaction, exc, locale))
+                break
+            self.background.after_move(result)
+            lines.append(undone_text(result, locale))
+        return "\n".join(lines)
+
+    async def post_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None:
+        """*Undo* under a move's post: as ``/santacruz undo`` (the post itself is edited, not posted again), while
+        the game is still at the position ``seq`` the post's move left (else refused as outdated: a click on an
+        older post, or a forged one, takes nothing back)."""
+        info = self._game(game_id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if seq is None:  # every post's Undo carries its position: without one it is not ours
+            raise HostError("host.error.stale")
+        await reply(interaction, await self._take_back(interaction, info.channel_id, game_id=game_id, seq=seq))
+
+    async def answer_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, count: int) -> None:
+        """*Undo* on the answer to a move: its ``count`` moves, while the game is still where they left it."""
+        info = self._game(game_id)
+        await interaction.response.defer()
+        text = await self._take_back(interaction, info.channel_id, game_id=game_id, seq=seq, count=count)
+        await interaction.edit_original_response(content=text, view=None)
+
+    # ------------------------------------------------------------------ the coach
+
+    async def _hint(self, interaction: discord.Interaction, channel_id: int, *, game_id: int | None = None,
+                    seq: int | None = None) -> None:
+        """The coach's advice for the user's own seat, for them alone (the interaction is deferred already); the
+        host decides whether they may ask now (:meth:`bot.host.host.Host.hint`)."""
+        locale = await self._locale(interaction)
+        answer = await self.host.hint(channel_id, interaction.user.id, game_id=game_id, expected_seq=seq)
+        await reply(interaction, advice_text(answer.advice, locale, answer.names, escape=esc, notation=False),
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    async def hint_clicked(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None:
+        """*Hint* beside a turn's controls: the same answer as ``/santacruz hint``, refused once that turn passed."""
+        if seq is None:  # every Hint button carries its position: without one it is not ours
+            raise HostError("host.error.stale")
+        await self._hint(interaction, self._game(game_id).channel_id, game_id=game_id, seq=seq)
+
+    # ------------------------------------------------------------------ autocomplete
+
+    async def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[View, list[str]] | None:
+        """The user's own view and legal moves, or ``None`` if they play no game here (nothing to suggest).
+
+        Discord sends autocomplete past the cog's ``interaction_check``, so the game is read again here first (with a
+        shared database): another process may have stored a move since this one last looked. If the database does
+        not answer within :data:`AUTOCOMPLETE_WAIT`, nothing is suggested rather than what an old copy allows."""
+        if self.host.shared:
+            try:
+                await asyncio.wait_for(self._read_again(interaction), AUTOCOMPLETE_WAIT)
+            except (HostError, TimeoutError) as exc:
+                log.warning("autocomplete without the game as the database has it (%s): nothing suggested",
+                            exc.key if isinstance(exc, HostError) else "no answer in time")
+                return None
+        try:
+            channel_id = self._channel_for(interaction)
+            if self.host.seat_of(channel_id, interaction.user.id) is None:
+                return None
+            return (self.host.view_for(channel_id, interaction.user.id),
+                    self.host.legal_moves(channel_id, interaction.user.id))
+        except (HostError, Refusal):
+            return None
+
+    async def _suggest(self, interaction: discord.Interaction, offer: Callable[..., list[Choice[T]]],
+                       current: Any, *more: str | None) -> list[Choice[T]]:
+        """What autocomplete offers: ``offer(view, legal, current, locale, *more)`` of the user's own view and legal
+        moves, in their language; nothing outside the user's game."""
+        context = await self._autocomplete_context(interaction)
+        if context is None:
+            return []
+        view, legal = context
+        return offer(view, legal, current, await self._locale(interaction), *more)
+
+    @land.autocomplete("site")
+    async def _land_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
+        return await self._suggest(interaction, options.land_sites, current)
+
+    @build.autocomplete("site")
+    async def _build_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[str]]:
+        """The sites of the card (and kind) chosen so far in the same command."""
+        namespace = interaction.namespace
+        return await self._suggest(interaction, options.build_sites, current, getattr(namespace, "card", None),
+                                   getattr(namespace, "kind", None))
+
+    @score.autocomplete("card")
+    async def _score_cards(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return await self._suggest(interaction, options.score_cards, current)
+
+    @choose.autocomplete("option")
+    async def _choose_options(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return await self._suggest(interaction, options.choose_options, current)

@@ -1,0 +1,385 @@
+"""One delivery of the outbox drawn and sent, and its outcome recorded: a channel post (a move's, the start's, a seat
+change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game) or a DM, as the host
+decided it (``host.delivery_step``: send, skip, hold for quiet hours, gather the held ones into one).
+
+What a failure means is decided here: a passing one (5xx, timeout, connection error) is tried again after the
+backoff; 404 Unknown Channel or Unknown Guild means the channel is gone (the delivery is given up and the channel's
+games end); 403 Missing Access asks Discord whether the bot is still in the server (removed: gone as well, quietly;
+still there: tried once more before the opener is asked for the permission); without Attach Files a post goes without
+its pictures, without Send Messages the players go on by DM, and either way the opener is told once; anything else
+is given up and logged, and the channel's other deliveries go on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import discord
+
+from bot.adapter import posts
+from bot.adapter.dms import DirectMessages
+from bot.adapter.lobby_message import LobbyMessages
+from bot.adapter.sending import (
+    ALLOWED_MENTIONS,
+    ATTACH_FILES,
+    NO_PINGS,
+    SEND_MESSAGES,
+    TRANSIENT_ERRORS,
+    MissingPermission,
+    Posted,
+    deliver_post,
+)
+from bot.adapter.undo_marks import UndoMarks
+from bot.adapter.views import keep_open_view, vacation_view
+from bot.adapter.words.common import esc
+from bot.adapter.words.dm import held_text
+from bot.adapter.words.notices import idle_text, notice_text
+from bot.adapter.words.posts import move_post, seat_change_post, start_post
+from bot.host.errors import StorageFailed
+from bot.host.host import Host
+from bot.host.idle import LOBBY_CLOSED, NOTICE
+from bot.host.outbox import Held, SendDm, SendGathered, SendNotice, SendPost, Skip, Step
+from bot.host.pictures import Pictures
+from bot.host.table import (
+    ABANDONED_POST,
+    IDLE_POST,
+    MOVE_POST,
+    NOTICE_POST,
+    REPLAY_POST,
+    SEAT_POST,
+    START_POST,
+    Delivery,
+    MoveResult,
+    StartResult,
+)
+from i18n import t
+
+log = logging.getLogger(__name__)
+
+CHANNEL_GONE: Final = frozenset({10003, 10004})
+"""Discord's codes of a 404 that means the channel (Unknown Channel) or its server (Unknown Guild) is gone."""
+MISSING_ACCESS: Final = 50001
+"""Discord's code of a 403 that means the bot cannot see the channel: not in its server any more, or no View
+Channel (a 403 for a missing Send Messages is 50013 Missing Permissions)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """How long to wait before trying a delivery again: ``first`` seconds, doubling, at most ``limit``."""
+
+    first: float = 2.0
+    limit: float = 300.0
+
+    def delay(self, attempts: int) -> float:
+        """The wait after the ``attempts``-th failure in a row (1 for the first)."""
+        return min(self.limit, self.first * 2.0 ** max(0, attempts - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of a delivery: whether the channel's next one may follow now (not after a backoff, nor when the
+    channel is gone), and why the channel is gone, if it is."""
+
+    go_on: bool
+    gone: str | None = None
+
+
+class Deliveries:
+    """Draws and sends the deliveries, and records each outcome with the host."""
+
+    def __init__(self, client: discord.Client, host: Host, pictures: Pictures, dms: DirectMessages,
+                 lobbies: LobbyMessages) -> None:
+        self.client = client
+        self.host = host
+        self.pictures = pictures
+        self.dms = dms
+        self.lobbies = lobbies
+        """The lobby messages (a closed lobby's loses its buttons)."""
+        self.undo_marks = UndoMarks(client, host)
+        self.clicked: dict[tuple[int, int], int] = {}
+        """(game id, seq) -> the DM whose controls made that move (its controls are left as they are)."""
+        self._unmarked: dict[int, str | None] = {}
+        """Deliveries sent (or given up) whose outcome the database has not taken yet: id -> error."""
+        self._posted_as: dict[int, int] = {}
+        """Delivery id -> the message a move's or the start's post went out as (recorded with its outcome, even when
+        what follows it fails: the history links to a game-over post)."""
+
+    async def deliver(self, delivery: Delivery, later: list[Delivery], backoff: Backoff) -> Outcome:
+        """Send one delivery and record the outcome: done, given up, held, or due again after ``backoff``.
+
+        A delivery that was sent but could not be marked done (the database refused the write) is only marked when
+        the outbox tries again, never sent twice by this process."""
+        if delivery.id in self._unmarked:
+            await self.host.delivered(delivery, self._unmarked[delivery.id],
+                                      message_id=self._posted_as.pop(delivery.id, None))
+            del self._unmarked[delivery.id]
+            return Outcome(True)
+        gone: str | None = None
+        try:
+            async with self.host.delivery_step(delivery, later) as step:
+                if isinstance(step, Held):
+                    return Outcome(True)
+                error = await self._send(delivery, step)
+        except _AccessInDoubt:
+            delay = backoff.delay(delivery.attempts + 1)
+            log.info("game %d: %s %d answered Missing Access; trying again in %.1f s (the bot may have been removed "
+                     "from the server)", delivery.game_id, delivery.kind, delivery.id, delay)
+            await self.host.retry_delivery(delivery, delay, "missing access")
+            return Outcome(False)
+        except _ServerLeft as left:
+            log.info("game %d: %s %d given up: %s", delivery.game_id, delivery.kind, delivery.id, left.reason)
+            error = gone = left.reason
+        except TRANSIENT_ERRORS as exc:
+            delay = backoff.delay(delivery.attempts + 1)
+            log.warning("game %d: %s %d failed (%s); trying again in %.1f s", delivery.game_id, delivery.kind,
+                        delivery.id, _describe(exc), delay)
+            await self.host.retry_delivery(delivery, delay, _describe(exc))
+            return Outcome(False)
+        except StorageFailed:  # e.g. gathering held DMs could not read them: the outbox tries again later
+            raise
+        except discord.HTTPException as exc:
+            log.warning("game %d: %s %d cannot be delivered (%s); giving up", delivery.game_id, delivery.kind,
+                        delivery.id, _describe(exc))
+            error = _describe(exc)
+            if delivery.is_post and isinstance(exc, discord.NotFound) and exc.code in CHANNEL_GONE:
+                gone = f"channel gone: {error}"
+        except Exception as exc:  # a broken delivery is isolated: reported, given up, the others go on
+            log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
+            error = _describe(exc)
+        self._unmarked[delivery.id] = error
+        await self.host.delivered(delivery, error, message_id=self._posted_as.get(delivery.id))
+        del self._unmarked[delivery.id]
+        self._posted_as.pop(delivery.id, None)
+        return Outcome(gone is None, gone)
+
+    async def _send(self, delivery: Delivery, step: Step) -> str | None:
+        """Carry out the host's ``step`` for ``delivery``: the reason it was not sent (skipped, permission missing)
+        or ``None``."""
+        if not isinstance(step, SendPost):
+            return await self._send_dm(delivery, step)
+        missing: str | None = None
+        try:
+            posted = await self._post(delivery, step.quiet)
+            if posted is not None and posted.without_pictures:
+                missing = ATTACH_FILES
+        except MissingPermission as exc:
+            if _forbidden_code(exc) == MISSING_ACCESS:
+                await self._check_access(delivery)
+            missing = exc.permission
+        if missing is None:
+            return None
+        info = self.host.find_game(delivery.game_id)
+        if info is not None:
+            await self.dms.tell_missing_permission(info, missing)
+        else:
+            log.warning("game %d: the bot lacks %s in channel %d", delivery.game_id, missing, delivery.channel_id)
+        return f"missing permission: {missing}" if missing == SEND_MESSAGES else None
+
+    async def _check_access(self, delivery: Delivery) -> None:
+        """A post answered 403 Missing Access: the bot was removed from the server (Discord answers so before the
+        gateway's GUILD_DELETE arrives), or it may not view the channel. Removed (Discord no longer shows it the
+        server): :class:`_ServerLeft`, the channel's games end quietly. Still in the server at the first try:
+        :class:`_AccessInDoubt`, tried again after the backoff (GUILD_DELETE usually comes meanwhile, and gives it
+        up); at a later try the opener is asked for the permission as for any other."""
+        info = self.host.find_game(delivery.game_id)
+        if info is None or info.guild_id is None:
+            return
+        try:
+            await self.client.fetch_guild(info.guild_id)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            raise _ServerLeft(f"the bot is no longer in the server ({_describe(exc)})") from None
+        except discord.HTTPException:
+            pass  # Discord cannot say now: treated as still in the server
+        if delivery.attempts == 0:
+            raise _AccessInDoubt
+
+    async def _post(self, delivery: Delivery, quiet: frozenset[int]) -> Posted | None:
+        """Draw and send a channel post (``None``: an undo edited the post it takes back); ``quiet``: the people it
+        names without pinging them."""
+        nonce = _nonce(delivery)
+        if delivery.kind == MOVE_POST:
+            return await self._post_move(delivery, delivery.move(), quiet=quiet,
+                                         clicked=self.clicked.pop((delivery.game_id, delivery.seq), None))
+        if delivery.kind == START_POST:
+            started = await self._post_start(delivery.start(), nonce, quiet)
+            self._posted_as[delivery.id] = started.message.id
+            return started
+        if delivery.kind == SEAT_POST:
+            change = delivery.seat_change()
+            try:
+                return await deliver_post(self.client, change.info.channel_id,
+                                          seat_change_post(change, change.info.locale), nonce=nonce)
+            finally:
+                if change.away:
+                    await self.dms.strip_turn_dm(change.info.game_id, change.user_id)
+        if delivery.kind == REPLAY_POST:
+            return await self._post_replay(delivery.game_id, delivery.channel_id, str(delivery.payload["locale"]),
+                                           nonce)
+        if delivery.kind == IDLE_POST:
+            return await self._post_idle(delivery, quiet, nonce)
+        if delivery.kind == NOTICE_POST:
+            return await self._post_notice(delivery, nonce)
+        if delivery.kind == ABANDONED_POST:
+            locale = str(delivery.payload["locale"])
+            text = t("bot.post.abandoned", locale, name=esc(str(delivery.payload["name"])))
+            return await deliver_post(self.client, delivery.channel_id, text, nonce=nonce)
+        raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
+
+    async def _post_start(self, start: StartResult, nonce: str, quiet: frozenset[int]) -> Posted:
+        info = start.info
+        board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
+        text = start_post(start, info.locale)
+
+        def make(names: Sequence[str]) -> discord.ui.LayoutView:
+            return posts.start_layout(start, text, names, info.locale)
+
+        return await posts.deliver_layout(self.client, info.channel_id, make, pictures=[(board, "board.png")],
+                                          mentions=_mentions(start.to_move_user_id, quiet), nonce=nonce)
+
+    async def _post_idle(self, delivery: Delivery, quiet: frozenset[int], nonce: str) -> Posted:
+        """An idle table's post: the notice with its "Keep it open" button, pinging the players not in their quiet
+        hours (the others are named); a closed lobby's message loses its buttons."""
+        what, locale = delivery.payload["what"], str(delivery.payload["locale"])
+        view = keep_open_view(delivery.game_id, locale) if what == NOTICE else None
+        awake = [discord.Object(int(u)) for u in delivery.payload.get("user_ids", ()) if int(u) not in quiet]
+        mentions = discord.AllowedMentions(users=awake, roles=False, everyone=False, replied_user=False)
+        posted = await deliver_post(self.client, delivery.channel_id, idle_text(delivery.payload), view=view,
+                                    mentions=mentions, nonce=nonce)
+        if what == LOBBY_CLOSED:
+            await self.lobbies.close(delivery.game_id, delivery.channel_id)
+        return posted
+
+    async def _post_notice(self, delivery: Delivery, nonce: str) -> Posted:
+        """A vacation's or a deadline's post in the game's language; a vacation's vote carries its buttons."""
+        locale = str(delivery.payload["locale"])
+        seat = delivery.payload.get("vote")
+        view = None
+        if seat is not None:
+            view = vacation_view(delivery.game_id, int(seat), str(delivery.payload["params"]["name"]), locale)
+        return await deliver_post(self.client, delivery.channel_id, notice_text(delivery.payload, locale), view=view,
+                                  nonce=nonce)
+
+    async def _post_replay(self, game_id: int, channel_id: int, locale: str, nonce: str) -> Posted:
+        """The animated replay of a finished game, made in the render pool (left out if that failed)."""
+        gif = await self.pictures.replay_gif(await self.host.replay_record(game_id), locale)
+        return await deliver_post(self.client, channel_id, t("bot.replay.post", locale),
+                                  pictures=[(gif, "replay.gif")], nonce=nonce)
+
+    async def _post_move(self, delivery: Delivery, result: MoveResult, *, clicked: int | None,
+                         quiet: frozenset[int]) -> Posted | None:
+        """A turn's post (Components V2: words with the next player's mention, the board, *My cards* and *Undo*);
+        the game over's with the ranking, the board, the chart and the replay in one gallery (the replay as a
+        message of its own only when it does not fit); an undo edits the post of the move it takes back."""
+        locale, nonce = result.locale, _nonce(delivery)
+        board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
+        try:
+            if result.undo:
+                undone = await self._post_undo(result, board, nonce)
+                if undone is not None:
+                    self._posted_as[delivery.id] = undone.message.id
+                return undone
+            pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
+            gif: bytes | None = None
+            if result.game_over:
+                pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
+                if result.replay:
+                    gif = await self.pictures.replay_gif(await self.host.replay_record(result.game_id), locale)
+                    if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
+                        pictures.append((gif, "replay.gif"))
+                        gif = None
+            text = move_post(result, locale)
+            undo = result.undoable
+
+            def make(names: Sequence[str]) -> discord.ui.LayoutView:
+                return posts.move_layout(result, text, names, locale, undo=undo)
+
+            await self.undo_marks.strip_previous(result.game_id)
+            mentions = _mentions(result.to_move_user_id, quiet)
+            posted = await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures,
+                                                mentions=mentions, nonce=nonce)
+            self._posted_as[delivery.id] = posted.message.id
+            self.undo_marks.sent(result, posted, text, [name for png, name in pictures if png is not None],
+                                 undo=undo, mentions=mentions)
+            if gif is not None:
+                await deliver_post(self.client, result.channel_id, t("bot.replay.post", locale),
+                                   pictures=[(gif, "replay.gif")], nonce=f"{nonce}r")
+            return posted
+        finally:
+            if result.user_id is not None:
+                await self.dms.strip_turn_dm(result.game_id, result.user_id, keep=clicked)
+            if result.undo:  # the turn is the mover's again: the next player's turn DM is out of date
+                await self.dms.strip_others_turn_dms(result.game_id, result.to_move_user_id)
+
+    async def _post_undo(self, result: MoveResult, board: bytes | None, nonce: str) -> Posted | None:
+        """An undo: the post of the move taken back is edited (:meth:`UndoMarks.edit_taken_back`); only when that
+        post is gone or cannot be found, a new post that pings nobody."""
+        text = posts.taken_back_text(result, result.locale)
+        if await self.undo_marks.edit_taken_back(result, text, board):
+            return None
+
+        def make(names: Sequence[str]) -> discord.ui.LayoutView:
+            return posts.move_layout(result, text, names, result.locale, undo=False)
+
+        return await posts.deliver_layout(self.client, result.channel_id, make, pictures=[(board, "board.png")],
+                                          mentions=NO_PINGS, nonce=nonce)
+
+    async def _send_dm(self, delivery: Delivery, step: Step) -> str | None:
+        """A DM as the host decided it: the hand as it is now (with the turn's controls), a notice, or the DMs held
+        for a player gathered into one; a skip is only recorded (its reason returned)."""
+        assert delivery.user_id is not None
+        user_id, nonce = delivery.user_id, _nonce(delivery)
+        if isinstance(step, Skip):
+            return step.reason
+        if isinstance(step, SendNotice):
+            await self.dms.send_notice(step.info, user_id, delivery.payload, nonce=nonce)
+        elif isinstance(step, SendDm):
+            await self.dms.send_hand(step.info, user_id, turn=step.turn, start=step.start, reminder=step.reminder,
+                                     nonce=nonce)
+        elif isinstance(step, SendGathered):
+            locale = self.dms.locale_of(user_id, step.locale)
+            heading = held_text(step.waiting, step.changed, locale)
+            if step.turn is not None:
+                await self.dms.send_hand(step.turn, user_id, turn=True, heading=heading, nonce=nonce)
+            else:
+                await self.dms.send_note(user_id, heading, nonce=nonce)
+        return None
+
+
+class _AccessInDoubt(Exception):
+    """A post answered Missing Access while Discord still shows the bot the server: try it again once."""
+
+
+class _ServerLeft(Exception):
+    """A post answered Missing Access and Discord no longer shows the bot the server: give it up quietly."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _forbidden_code(exc: MissingPermission) -> int | None:
+    """Discord's error code of the 403 behind a :class:`MissingPermission` (raised while handling it, so it is
+    the exception's context), or ``None``."""
+    forbidden = exc.__context__
+    return forbidden.code if isinstance(forbidden, discord.Forbidden) else None
+
+
+def _nonce(delivery: Delivery) -> str:
+    """The same nonce each time a delivery is sent: sent again (this process or another could not mark it done,
+    e.g. it died just after sending), Discord answers with the message already made instead of a second one."""
+    return f"sc{delivery.id}"
+
+
+def _mentions(user_id: int | None, quiet: frozenset[int]) -> discord.AllowedMentions:
+    """Whom a post may ping: not the player to move while they are in their quiet hours (they are named)."""
+    return NO_PINGS if user_id is not None and user_id in quiet else ALLOWED_MENTIONS
+
+
+def _describe(exc: BaseException) -> str:
+    """An error for the log and the ``last_error`` column: its type and status, never a message body."""
+    status = getattr(exc, "status", None)
+    code = getattr(exc, "code", None)
+    return " ".join(str(p) for p in (type(exc).__name__, status, code) if p is not None)

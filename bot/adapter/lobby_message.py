@@ -1,0 +1,85 @@
+"""A lobby's message in its channel, kept up to date: redrawn with the newest state of its game (the outbox coalesces
+the clicks that came meanwhile), and without its buttons once the lobby closed (the message this process posted,
+else, after a restart, the bot's message among the channel's last ones that carries the lobby's Join button)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Final
+
+import discord
+
+from bot.adapter import ids
+from bot.adapter.sending import ALLOWED_MENTIONS
+from bot.adapter.views import lobby_view
+from bot.adapter.words.lobby import lobby_text
+from bot.host.host import Host
+from bot.host.table import TableInfo
+
+log = logging.getLogger(__name__)
+
+LOBBY_SEARCH: Final = 50
+"""How many of a channel's last messages are searched for a lobby message the bot no longer remembers."""
+
+
+class LobbyMessages:
+    """The lobby messages this process posted, by game."""
+
+    def __init__(self, client: discord.Client, host: Host) -> None:
+        self.client = client
+        self.host = host
+        self.known: dict[int, tuple[int, int]] = {}
+        """Game id -> (channel id, message id) of its lobby message."""
+
+    def posted(self, info: TableInfo, message_id: int) -> None:
+        """Remember the lobby message of ``info``'s game, to keep it up to date."""
+        self.known[info.game_id] = (info.channel_id, message_id)
+
+    def forget_channel(self, channel_id: int) -> None:
+        """The channel is gone: no lobby message to redraw there."""
+        self.known = {g: m for g, m in self.known.items() if m[0] != channel_id}
+
+    async def redraw(self, info: TableInfo) -> None:
+        """Redraw the lobby message of ``info``'s game with the newest state the host has of it."""
+        known = self.known.get(info.game_id)
+        if known is None:
+            return
+        info = self.host.find_game(info.game_id) or info
+        if info.status != "lobby":
+            self.known.pop(info.game_id, None)
+        channel = self.client.get_partial_messageable(known[0])
+        try:
+            await channel.get_partial_message(known[1]).edit(
+                content=lobby_text(info, info.locale), view=lobby_view(info, info.locale),
+                allowed_mentions=ALLOWED_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
+
+    async def close(self, game_id: int, channel_id: int) -> None:
+        """Redraw a closed lobby's message without its buttons."""
+        info = self.host.find_game(game_id)
+        if info is None:
+            return
+        known = self.known.pop(game_id, None)
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            if known is not None:
+                message: discord.PartialMessage | discord.Message = channel.get_partial_message(known[1])
+            else:
+                found = await self._find(channel, game_id)
+                if found is None:
+                    return
+                message = found
+            await message.edit(content=lobby_text(info, info.locale), view=None, allowed_mentions=ALLOWED_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not close the lobby message (%s)", game_id, exc.status)
+
+    async def _find(self, channel: discord.PartialMessageable, game_id: int) -> discord.Message | None:
+        join = ids.game(game_id, "join")
+        me = self.client.user
+        async for message in channel.history(limit=LOBBY_SEARCH):
+            if me is not None and message.author.id == me.id and any(
+                    getattr(item, "custom_id", None) == join for row in message.components
+                    for item in getattr(row, "children", ())):
+                return message
+        return None

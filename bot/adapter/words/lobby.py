@@ -1,0 +1,53 @@
+"""The lobby message: the opener, the game's options, the seats (a computer's strength, an away or vacationing
+player marked).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from bot.adapter.words.common import SEP, esc, lines_text
+from bot.host.table import TableInfo
+from i18n import t
+
+LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch", "fr": "Français"}
+"""Each language in its own words (no catalogue key, as the glossary says)."""
+
+
+def strength_name(strength: str | None, locale: str) -> str:
+    return t(f"commands.choice.strength.{strength or 'greedy'}", locale)
+
+
+def seat_name(seat: Any, locale: str) -> str:
+    """A seat in a list: its escaped name, marked when the computer plays it."""
+    name = esc(seat.name)
+    if seat.is_computer:
+        return t("bot.seat.computer", locale, name=name, strength=strength_name(seat.strength, locale))
+    if seat.away:
+        return t("bot.seat.away", locale, name=name)
+    if getattr(seat, "vacation", None) is not None:
+        return t("bot.seat.vacation", locale, name=name)
+    return name
+
+
+def lobby_text(info: TableInfo, locale: str) -> str:
+    """The lobby message (game language)."""
+    head = t("bot.lobby.title", locale, opener=esc(info.opener_name))
+    lines = [head]
+    options = [t("bot.lobby.language", locale, language=LANGUAGE_NAMES.get(info.locale, info.locale))]
+    if info.draft:
+        options.append(t("bot.lobby.draft", locale))
+    if info.deadline_hours:
+        options.append(t("bot.lobby.deadline", locale, hours=info.deadline_hours))
+    if info.hints:
+        options.append(t("bot.lobby.hints", locale))
+    lines.append(SEP.join(options))
+    lines.append(t("bot.lobby.players", locale, count=len(info.seats), max=4))
+    lines.extend(f"{s.seat + 1}. {seat_name(s, locale)}" for s in info.seats)
+    if info.status == "lobby":
+        lines.append(t("bot.lobby.hint", locale))
+    elif info.status == "abandoned":
+        lines.append(t("bot.lobby.closed", locale))
+    else:
+        lines.append(t("bot.lobby.started", locale))
+    return lines_text(lines)

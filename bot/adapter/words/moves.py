@@ -1,0 +1,274 @@
+"""Moves in words: a legal move as a button, menu option or choice (sites with what they give, scoring cards with
+what they score now), the questions asked before a move (it builds nothing, it cannot be taken back), the mover's
+own confirmation, and what a logged move built.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from bot.adapter.words.common import MESSAGE_MAX, SEP, clip, names_of, scoring_name, scoring_text, signed
+from bot.host.takeback import Risk
+from engine import (
+    BUILDING_CARDS,
+    SCORING_CARD_IDS,
+    Move,
+    SiteView,
+    View,
+    parse_move,
+)
+from engine.cards_now import CardNow, cards_now
+from i18n import ask_move, describe_move, listed, t, tn
+
+
+def site_of(view: View, site: int) -> SiteView | None:
+    for entry in view["board"]["sites"]:
+        if entry["id"] == site:
+            return entry
+    return None
+
+
+def site_label(view: View, site: int, locale: str) -> str:
+    """What building on ``site`` gives, as far as the view shows it: "12 · Church · 3 points · Sugar"."""
+    entry = site_of(view, site)
+    parts = [str(site)]
+    if entry is None:
+        return parts[0]
+    tile = entry.get("tile")
+    if tile is None:
+        parts.append(t("bot.site.face_down", locale, kind=t(f"game.site_kind.{entry['kind']}", locale)))
+    else:
+        parts.append(t(f"game.building.{tile['building']}.one", locale))
+        parts.append(tn("game.points", int(tile["points"]), locale))
+        parts.extend(t(f"game.resource.{r}", locale) for r in tile["resources"])
+        if tile.get("fish_bonus"):
+            parts.append(t("bot.site.fish_bonus", locale, bonus=tile["fish_bonus"]))
+        if tile.get("bird"):
+            parts.append(t("game.term.bird_chip.one", locale))
+    owners = entry.get("buildings") or []
+    if owners:
+        names = names_of(view)
+        parts.append(t("bot.site.share", locale, player=names[owners[0]["seat"]]))
+    return SEP.join(parts)
+
+
+def set_label(letter: str, locale: str) -> str:
+    return t("game.set.label", locale, set=letter, name=t(f"game.set.{letter}.name", locale))
+
+
+def set_choice_label(letter: str, locale: str) -> str:
+    """A set as a choice: its name and its cards ("Set A: River set — 1 ship, 2 roads, 3 rivers, 1 double move"),
+    the same on a DM's button as in ``/santacruz choose``."""
+    return f"{set_label(letter, locale)} — {t(f'game.set.{letter}.cards', locale)}"
+
+
+def scores_now(view: View) -> dict[str, CardNow]:
+    """What each scoring card of the seat's hand would score now, by card (the coach's reckoning from the seat's own
+    view; empty outside the landing and play phases, and for the public view)."""
+    if view.get("you") is None or view["seat"] is None:
+        return {}
+    return {entry.card: entry for entry in cards_now(view)}
+
+
+def score_label(view: View, card: str, locale: str, now: Mapping[str, CardNow]) -> str:
+    """A scoring card as a choice: its name and, when ``now`` knows it, what it would score now for the seat and for
+    the best other seat ("Gold (10) · now: you +6, Bo +10")."""
+    entry = now.get(card)
+    if entry is None:
+        return scoring_name(card, locale)
+    if entry.other is None:
+        return t("bot.score.now_alone", locale, card=scoring_name(card, locale), points=signed(entry.points))
+    names = names_of(view)
+    return t("bot.score.now", locale, card=scoring_name(card, locale), points=signed(entry.points),
+             other=names[entry.other], other_points=signed(entry.other_points))
+
+
+def pile_label(view: View, pile_id: int, locale: str) -> str:
+    names = names_of(view)
+    for pile in view.get("piles") or []:
+        if pile["id"] == pile_id:
+            cards = ", ".join(scoring_name(c, locale) for c in pile["scoring_cards"]) or "—"
+            return t("bot.pile.label", locale, owner=names[pile_id], set=pile["set"],
+                     set_name=t(f"game.set.{pile['set']}.name", locale), cards=cards)
+    return t("bot.pile.short", locale, owner=names[pile_id] if 0 <= pile_id < len(names) else pile_id)
+
+
+def move_label(view: View, move: str | Move, locale: str) -> str:
+    """A legal move of the viewing seat in words, for a button, a menu option or a choice."""
+    m = parse_move(move) if isinstance(move, str) else move
+    verb = m.verb
+    if m.site is not None:
+        return site_label(view, m.site, locale)
+    if m.pile is not None:
+        return pile_label(view, m.pile, locale)
+    if verb in BUILDING_CARDS and verb != "double":
+        return t("bot.move.no_build", locale, card=t(f"game.card.{verb}.one", locale))
+    if verb == "double":
+        return t("bot.move.double", locale, kind=t(f"game.card.{m.kind}.short", locale))
+    if verb == "score":
+        return scoring_name(str(m.card), locale)
+    if verb == "discard":
+        return t("bot.move.discard", locale, card=scoring_name(str(m.card), locale))
+    if verb == "set":
+        return set_choice_label(str(m.letter), locale)
+    return t("bot.move.pass", locale)
+
+
+def move_detail(view: View, move: str | Move, locale: str) -> str | None:
+    """A second line for a menu option: the scoring card's text (a set's button label lists its cards)."""
+    m = parse_move(move) if isinstance(move, str) else move
+    if m.verb in ("score", "discard") and m.card in SCORING_CARD_IDS:
+        return scoring_text(str(m.card), locale)
+    return None
+
+
+def confirm_question(move: str, locale: str) -> str:
+    m = parse_move(move)
+    if m.verb == "pass":
+        return t("bot.confirm.pass", locale)
+    if m.verb == "double":
+        return t("bot.confirm.no_build_double", locale, kind=t(f"game.card.{m.kind}.short", locale))
+    return t("bot.confirm.no_build", locale, card=t(f"game.card.{m.card}.one", locale))
+
+
+def cannot_undo_text(risk: Risk, locale: str, names: Sequence[str]) -> str:
+    """What a final move does that cannot be taken back, in words: "site 12 is turned face up; you draw a bird
+    chip", "“Volcano” is scored (0 points for you, 9 for Bo)" (only what everyone may know,
+    :class:`bot.host.takeback.Risk`)."""
+    parts = []
+    if risk.scores is not None:
+        card = scoring_name(risk.scores, locale)
+        if risk.other is None:
+            parts.append(t("bot.confirm.what.score", locale, card=card, count=risk.points))
+        else:
+            parts.append(t("bot.confirm.what.score_other", locale, card=card, count=risk.points,
+                           other=names[risk.other], other_points=_minus(risk.other_points)))
+    if risk.revealed:
+        parts.append(t("bot.confirm.what.reveal", locale, count=len(risk.revealed),
+                       sites=listed(risk.revealed, locale)))
+    if risk.bird:
+        parts.append(t("bot.confirm.what.bird", locale))
+    if risk.ends_round:
+        parts.append(t("bot.confirm.what.round", locale))
+    if risk.ends_game:
+        parts.append(t("bot.confirm.what.game_over", locale))
+    if not parts:
+        return t("bot.confirm.what.hidden", locale)
+    return functools.reduce(lambda first, then: t("bot.confirm.what.then", locale, first=first, then=then), parts)
+
+
+def _minus(number: int) -> str:
+    """A number with a true minus sign when below 0 ("−6"), as :func:`signed` writes it; else as it is."""
+    return str(number) if number >= 0 else signed(number)
+
+
+def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], *, builds_nothing: bool = False) -> str:
+    """The one-click question before a move that cannot be taken back, asked in the mover's own words and naming
+    what it reveals or scores ("Play the scoring card “Lighthouses”? This cannot be taken back: “Lighthouses” is
+    scored (5 points for you)."); after the no-build question when the card also builds nothing."""
+    if builds_nothing:
+        note = t("bot.confirm.final_note", locale, what=cannot_undo_text(risk, locale, names))
+        return f"{confirm_question(move, locale)}\n{note}"
+    return t("bot.confirm.final", locale, question=ask_move(move, locale, names),
+             what=cannot_undo_text(risk, locale, names))
+
+
+QUESTION_SEP: Final = "\n\u2063\n"
+"""Between a message with move controls and the question a click on them asked in place (an invisible separator
+on a line of its own), so that *Back* and the answer can take the question off again."""
+
+
+def with_question(content: str, question: str) -> str:
+    """A message with move controls, asking ``question`` below its own text (in place of a second message)."""
+    base = split_question(content)[0]
+    return clip(base, MESSAGE_MAX - len(QUESTION_SEP) - len(question)) + QUESTION_SEP + question
+
+
+def split_question(content: str) -> tuple[str, bool]:
+    """A message's own text without a question asked in place, and whether it had one."""
+    base, sep, _ = content.partition(QUESTION_SEP)
+    return base, bool(sep)
+
+
+def public_move(move: str) -> str:
+    """A move's notation as everyone may see it: which card a player put back in round 2 stays secret."""
+    return "discard" if move.strip() == "discard" or parse_move(move).verb == "discard" else move
+
+
+def played_text(move: str, locale: str, names: Sequence[str], seat: int, view: View | None = None) -> str:
+    """The mover's own confirmation of a move, said to them (may show their own discarded card); with the ``view``
+    right after it, a build is said with what it built ("Done: You land and build a lighthouse on site 10 (+2)")."""
+    built = built_by_events(view, move, seat) if view is not None else None
+    return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat, built=built, you=True))
+
+
+def built_by_events(view: View, move: str, seat: int) -> tuple[str, int, bool] | None:
+    """(building, points, shared) that ``move`` of ``seat`` built, from the events of the ``view`` it made; ``None``
+    when it built nothing (or the view is of another move)."""
+    m = parse_move(move)
+    events = view.get("events") or []
+    for i, e in enumerate(events):
+        if e["type"] == "build" and e["seat"] == seat and e["site"] == m.site:
+            after = events[i + 1] if i + 1 < len(events) else None
+            points = after["delta"] if after is not None and after["type"] == "score" and after["seat"] == seat \
+                and after["reason"] == "build" else 0
+            return e["building"], points, bool(e.get("shared"))
+    return None
+
+
+def built_by_log(view: View, index: int) -> tuple[str, int, bool] | None:
+    """(building, points, shared) that the move ``view["log"][index]`` built on its site, read from the board (the
+    site's tile, face up once built on), the score track (the mover's score rose by the tile's points, besides the
+    bird chips counted at the end) and the earlier builds of the round on that site (shared: another building stood
+    there, not swept away by an eruption since); ``None`` for a move without a site, or one that built nothing."""
+    tile = _built_tile(view, index)
+    if tile is None:
+        return None
+    site = parse_move(view["log"][index]["move"]).site
+    assert site is not None
+    return str(tile["building"]), int(tile["points"]), _stands_on(view, index, site)
+
+
+def _built_tile(view: View, index: int) -> Any:
+    """The tile the site move ``view["log"][index]`` built on (its mover's score rose by the tile's points), or
+    ``None``."""
+    log = view["log"]
+    entry = log[index]
+    if entry["move"] == "discard":
+        return None
+    m = parse_move(entry["move"])
+    site = site_of(view, m.site) if m.site is not None else None
+    tile = site.get("tile") if site is not None else None
+    if tile is None or index == 0:  # the first move of a game that has a site is a landing: it always builds
+        return tile
+    seat = entry["seat"]
+    gained = entry["scores"][seat] - log[index - 1]["scores"][seat]
+    if index == len(log) - 1 and view["phase"] == "over":
+        gained -= sum(view["players"][seat].get("bird_chips") or [])
+    return tile if gained == int(tile["points"]) else None
+
+
+def played_in(log: Sequence[Any], index: int) -> int:
+    """The round the move ``log[index]`` was played in (an entry's ``round`` is the round after it: the move that
+    ends round 1 says 2)."""
+    return int(log[index - 1]["round"]) if index > 0 else 1
+
+
+def _stands_on(view: View, index: int, site: int) -> bool:
+    """Whether a building stood on ``site`` before the move ``view["log"][index]`` (built earlier in its round)."""
+    log = view["log"]
+    entry = site_of(view, site)
+    erupts = entry is not None and entry["kind"] == "volcano"
+    stands = False
+    for earlier in range(index):
+        before = log[earlier]
+        if played_in(log, earlier) != played_in(log, index) or before["move"] == "discard":
+            continue
+        m = parse_move(before["move"])
+        if m.site == site and _built_tile(view, earlier) is not None:
+            stands = True
+        elif erupts and m.verb == "score" and m.card == "eruption":
+            stands = False
+    return stands

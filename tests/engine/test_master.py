@@ -1,0 +1,101 @@
+"""The master (engine/ai/master.py): legal moves, determinism, its budget kept by its clock, the halving."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from engine import Game, new_game
+from engine.ai import OFFERED, STRENGTHS, STRONGEST, ExpertPlayer, MasterPlayer, choose_move, greedy_move, master_search
+from engine.ai.expert import search
+from engine.ai.master import HALVING_PLAYERS, halving
+
+
+@cache
+def _positions(n: int) -> tuple[Game, ...]:
+    """Positions of two noisy greedy games with three or more legal moves (both rounds, every phase that has them)."""
+    out = []
+    for seed in range(2):
+        game = new_game([f"P{i}" for i in range(n)], 7000 + 10 * n + seed)
+        rng = random.Random(seed)
+        k = 0
+        while not game.is_over():
+            if len(game.legal_moves()) > 2 and k % 4 == seed:
+                out.append(game.clone())
+            game.apply(greedy_move(game, rng, noise=0.5))
+            k += 1
+    return tuple(out)
+
+
+class Ticks:
+    """A clock that moves ``step`` seconds each time it is read: a search that reads it after every playout makes
+    at most budget / step playouts before its deadline, however fast the machine is."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_master_plays_a_legal_move_from_many_positions(n: int) -> None:
+    positions = _positions(n)
+    assert len(positions) >= 12 and {g.round for g in positions} == {1, 2}
+    for k, game in enumerate(positions[::2]):
+        view = game.view(game.to_move)
+        move = choose_move(view, strength="master", seed=k, budget=None, iterations=12)
+        assert move in view["you"]["legal_moves"], (game.phase, move)
+
+
+def test_the_master_is_deterministic_with_iterations_and_a_seed() -> None:
+    for game in _positions(2)[::8] + _positions(3)[::8]:
+        view = game.view(game.to_move)
+        first = master_search(view, seed=11, budget=None, iterations=30)
+        again = master_search(view, seed=11, budget=None, iterations=30)
+        assert first == again and 0 < first.playouts <= 30
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_master_never_thinks_past_its_budget(n: int) -> None:
+    """Each clock reading costs 10 ms: with 0.25 s the master has time for at most 25 playouts (a search that
+    ignored its clock would play the 10**9 playouts a budget allows)."""
+    for game in _positions(n)[:6]:
+        view = game.view(game.to_move)
+        clock = Ticks(0.01)
+        result = master_search(view, seed=3, budget=0.25, clock=clock)
+        assert 0 < result.playouts <= 25, result.playouts
+        # No round starts after the deadline: the clock was read at most a round's worth of times past it.
+        assert clock.now <= 0.25 + 0.01 * (len(result.stats) + 3)
+
+
+def test_halving_spends_most_on_the_move_it_plays_and_keeps_to_its_iterations() -> None:
+    halved = 0
+    for game in _positions(2)[::4]:
+        view = game.view(game.to_move)
+        result = halving(view, seed=5, budget=None, iterations=60)
+        assert result.playouts <= 60
+        counts = {move: count for move, (count, _mean) in result.stats.items()}
+        if len(counts) < 3:
+            continue
+        assert counts[result.move] == max(counts.values())
+        halved += min(counts.values()) < counts[result.move]
+    assert halved >= 3
+
+
+def test_in_four_players_the_master_is_the_expert() -> None:
+    assert 4 not in HALVING_PLAYERS and {2, 3} <= set(HALVING_PLAYERS)
+    for k, game in enumerate(_positions(4)[::8]):
+        view = game.view(game.to_move)
+        assert (MasterPlayer(k, budget=None, iterations=16).choose(view)
+                == ExpertPlayer(k, budget=None, iterations=16).choose(view))
+        assert master_search(view, seed=k, budget=None, iterations=16) == search(view, seed=k, budget=None,
+                                                                                 iterations=16)
+
+
+def test_the_master_is_not_offered_until_it_is_measurably_stronger() -> None:
+    assert STRONGEST == "expert" and "master" in STRENGTHS and "master" not in OFFERED
