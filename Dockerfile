@@ -28,7 +28,12 @@ RUN /opt/santacruz/bin/python -m pip install ".[postgres]" \
 
 # -- runtime: the environment, a user without privileges, nothing else -------------------------------------------
 FROM ${BASE}
-RUN useradd --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin santacruz \
+# tini is PID 1: it passes SIGTERM on to santacruz-bot and reaps orphans. The bot must not be PID 1 itself: its
+# worker processes (pictures, computer players) end themselves when their parent pid is 1, taking that for their
+# parent having died, so every picture failed with the bot as PID 1 (seen by scripts/container-check).
+RUN apt-get update && apt-get install --yes --no-install-recommends tini \
+ && apt-get clean && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
+ && useradd --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin santacruz \
  && mkdir /data && chown santacruz:santacruz /data
 COPY --from=build /opt/santacruz /opt/santacruz
 ENV PATH=/opt/santacruz/bin:$PATH \
@@ -48,5 +53,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 # santacruz-bot stops cleanly on SIGTERM within SHUTDOWN_GRACE (10 s by default): give it more than that
 # (docker stop -t 30, compose's stop_grace_period).
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["santacruz-bot"]
+ENTRYPOINT ["/usr/bin/tini", "--", "santacruz-bot"]
 CMD []

@@ -65,8 +65,9 @@ class Container:
     def start(self, env: dict[str, str]) -> None:
         self.run("volume", "create", self.volume)
         flags = [f"--env={key}={value}" for key, value in env.items()]
+        extra = os.environ.get("CONTAINER_RUN_ARGS", "").split()
         self.run("run", "--detach", f"--name={self.name}", "--network=host", f"--volume={self.volume}:/data",
-                 f"--volume={HOOK}:/fake-hook:ro", *flags, self.image)
+                 f"--volume={HOOK}:/fake-hook:ro", *extra, *flags, self.image)
 
     def state(self) -> dict[str, Any]:
         return dict(json.loads(self.run("inspect", self.name).stdout)[0]["State"])
@@ -157,6 +158,13 @@ async def play(fake: FakeDiscord, box: Container, http_port: int, started: float
         assert position.seq >= 1, f"no move stored: {table.acts}"
         game_id = table.game_id
         say(f"game {game_id} opened, joined, started; move 1 played: {table.acts[-1]}")
+
+        def pictures() -> list[bytes]:  # the board posted after the move: drawn by the image's worker processes
+            return [a.data for m in fake.messages(table.channel, ephemeral=False) for a in m.attachments
+                    if a.data.startswith(b"\x89PNG")]
+        posted = await fake.wait_until(lambda: len(pictures()) >= 2 and pictures(), timeout=TIMEOUT,
+                                       description="the board pictures of the start and of move 1")
+        say(f"{len(posted)} board pictures posted ({min(map(len, posted)) // 1000}-{max(map(len, posted)) // 1000} kB)")
     finally:
         await store.close()
 
