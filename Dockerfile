@@ -26,7 +26,7 @@ COPY play play
 RUN /opt/santacruz/bin/python -m pip install ".[postgres]" \
  && /opt/santacruz/bin/python -m pip uninstall -y -q pip setuptools
 
-# -- runtime: the environment, a user without privileges, nothing else -------------------------------------------
+# -- runtime: the environment, tini and a user without privileges; no compiler, no pip, no sources -------------
 FROM ${BASE}
 # tini is PID 1: it passes SIGTERM on to santacruz-bot and reaps orphans. The bot must not be PID 1 itself: its
 # worker processes (pictures, computer players) end themselves when their parent pid is 1, taking that for their
