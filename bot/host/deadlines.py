@@ -107,6 +107,19 @@ class Deadlines:
         schedule.on(WARNING, self._on_warning)
         schedule.on(RAN_OUT, self._on_ran_out)
 
+    async def arm_missing(self) -> int:
+        """At start-up: give every loaded running game whose turn deadline runs but has no timer for it (lost some
+        other way than a move, or stored before) its turn's timers again, counted from the last move, so a deadline
+        that passed while the bot was down is due at once; how many were armed."""
+        def deadline(table: Table, pending: set[str]) -> Change | None:
+            if table.status != "running" or table.game is None or RAN_OUT in pending:
+                return None
+            since = table.last_move_at if table.last_move_at is not None else table.created_at
+            timers = turn_timers(table.options, table.seats, table.game, table.seq, since)
+            return Change(cancel_timers=KINDS, timers=timers) if timers else None
+
+        return await self.games.arm_missing("deadline", deadline)
+
     async def turn_deadline(self, game_id: int) -> float | None:
         """When the time of the game's current turn runs out (its pending deadline timer), ``None`` without one or
         when the database cannot say (a nicety beside the turn: never a refusal)."""

@@ -107,7 +107,6 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/ta
     await host.turn_speed(guild_id, user_id) -> TurnSpeed  # turns timed, median and 90th percentile (seconds)
     await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
 
-    # bot/host/takeover.py, then bot/host/health.py (a stop waits, gives up its work, tells the others; ready?)
     await host.offer_seat(channel_id, user_id, name, seat=None) -> TakeoverChange   # the opener is asked
     await host.confirm_takeover(channel_id, user_id, seat, newcomer_id, can_manage=False) -> TakeoverChange
     await host.settle(timeout), host.release_all(), host.on_work_released(callback), host.readiness(), host.figures()
@@ -316,6 +315,7 @@ class Host:
         log.info("loaded %d open games", len(loaded))
         await self.stale.arm_missing()
         await self.reminders.arm_missing()
+        await self.deadlines.arm_missing()
         return loaded
 
     def damaged_untold(self) -> list[DamagedGame]:

@@ -298,3 +298,22 @@ async def test_a_deadline_runs_out_while_another_process_writes_the_game_and_its
         assert await timer_kinds(store, game_id) == sorted(deadlines.KINDS), "the next turn's deadline is set"
         [ran_out] = [t for t in await own_timers(store, game_id) if t.kind == deadlines.RAN_OUT]
         assert ran_out.payload["seq"] == seq + 1 and ran_out.due_at == clock.now + 12 * HOUR
+
+
+async def test_a_deadline_whose_timers_were_lost_is_set_again_at_the_next_start(store: Any, clock: Clock) -> None:
+    """A running game with a turn deadline but no timer for it (lost some other way than a move) gets its turn's
+    timers again when a host loads it, counted from the last move: the computer then makes that move when it runs
+    out, as it would have."""
+    host = await loaded(store, clock)
+    await three_players(host, deadline=12)
+    game_id = host.info(CH).game_id
+    mover = host.info(CH).to_move
+    async with store._write() as db:  # the deadline's timers gone (seen after clock jumps with two processes)
+        await db.execute("UPDATE timers SET done_at = ? WHERE game_id = ? AND kind IN (?, ?)", clock.now, game_id,
+                         *deadlines.KINDS)
+    assert await timer_kinds(store, game_id) == []
+    clock.advance(13)
+    host = await loaded(store, clock)
+    assert await timer_kinds(store, game_id) == sorted(deadlines.KINDS)
+    moved = [r for r in await due_timers(host) if isinstance(r, MoveResult)]
+    assert len(moved) == 1 and moved[0].by_computer and moved[0].seat == mover
