@@ -112,7 +112,9 @@ class ChannelOutbox:
                 break
             delivery = pending[i]
             wait = delivery.due_at - host.now()
-            if wait > 0:
+            # a stop sends a fresh post now, within its own grace, rather than wait out its grace for an Undo; a
+            # delivery that failed before keeps its backoff (what is left is sent at the next start)
+            if wait > 0 and (not self._publisher.closing or delivery.attempts):
                 if not done:
                     await self._sleep(min(wait, lease / 2))
                 break
@@ -149,8 +151,11 @@ class Publisher:
     def close(self) -> None:
         """Start no outbox task from now on (the bot is shutting down; the database keeps what is still owed, and the
         next start delivers it): a change that wakes a channel later, e.g. a server's removal arriving while the
-        gateway closes, cannot start a task that would outlive the database."""
+        gateway closes, cannot start a task that would outlive the database. The outboxes at work are woken: a post
+        they wait to send (its grace for an *Undo*) goes out now, within the stop's grace."""
         self.closing = True
+        for box in self.outboxes.values():
+            box.kick()
 
     # ------------------------------------------------------------------ waking the outboxes
 

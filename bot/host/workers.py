@@ -47,16 +47,17 @@ def process_pool_factory(workers: int | None = None) -> ExecutorFactory:
     of memory), rather than live on alone."""
     count = max(1, workers if workers is not None else (os.cpu_count() or 2))
     return functools.partial(ProcessPoolExecutor, max_workers=count, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=die_with_parent)
+                             initializer=die_with_parent, initargs=(os.getpid(),))
 
 
-def die_with_parent() -> None:
-    """In a worker process: ask Linux to end it when its parent dies (``PR_SET_PDEATHSIG``); elsewhere nothing."""
+def die_with_parent(parent: int) -> None:
+    """In a worker process: ask Linux to end it when its parent (the bot, pid ``parent``) dies
+    (``PR_SET_PDEATHSIG``); elsewhere nothing. The bot may itself be pid 1 (a container without an init)."""
     if sys.platform != "linux":
         return
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() == 1:  # the parent died before the request was made
+    if os.getppid() != parent:  # the parent died before the request was made
         os._exit(0)
 
 
