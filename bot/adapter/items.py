@@ -104,7 +104,8 @@ class Checked:
             await cog.handle_error(interaction, exc)
 
     async def clicked(self, cog: Clicks, interaction: discord.Interaction) -> None:
-        raise NotImplementedError
+        """What the click does, once its checks passed: every item class says (each overrides this)."""
+        raise TypeError(f"{type(self).__name__} does not say what its click does")
 
 
 class GameButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.GAME):
