@@ -286,6 +286,7 @@ class Background:
                 tasks_.append(task)
         for task in tasks_:
             task.cancel()
+        ends = asyncio.get_running_loop().time() + grace  # one grace for the whole shutdown
         if tasks_:
             await asyncio.wait(tasks_, timeout=grace)
         try:  # the computers and timers to the other processes now; the posts owed once they went out
@@ -294,7 +295,7 @@ class Background:
             log.warning("stopping: the computers' leases could not be given up; they run out by themselves")
         pending = self.publisher.pending()
         if pending:
-            _, still = await asyncio.wait(pending, timeout=grace)
+            _, still = await asyncio.wait(pending, timeout=max(0.5, ends - asyncio.get_running_loop().time()))
             for task in still:
                 task.cancel()
             tasks_ += list(still)

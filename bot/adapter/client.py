@@ -141,12 +141,14 @@ class SantaCruzBot(commands.Bot):
 
     async def _close_cleanly(self) -> None:
         self.stopping = True
-        grace = self.settings.shutdown_grace
+        grace = self.settings.shutdown_grace  # the whole stop's: what settling takes, the posts owed have less
+        ends = asyncio.get_running_loop().time() + grace
         if self.host is not None and not await self.host.settle(grace):
             log.warning("stopping: changes still under way after %g s are left to the database's transactions", grace)
         cog = self.get_cog("SantaCruz")
         if cog is not None:
-            await cog.shutdown(grace)  # type: ignore[attr-defined]  # get_cog gives a plain Cog: ours
+            left = max(0.5, ends - asyncio.get_running_loop().time())
+            await cog.shutdown(left)  # type: ignore[attr-defined]  # get_cog gives a plain Cog: ours
         if self.host is not None:
             try:
                 released = await self.host.release_all()
