@@ -62,6 +62,19 @@ def has_undo(message: FakeMessage, game_id: int) -> bool:
     return any(i.startswith(f"sc:{game_id}:undo:") for i in message.custom_ids)
 
 
+async def undoable_move(driver: Driver) -> tuple[str, int, int, FakeMessage]:
+    """A three-player drafted game whose first player chose a set (it reveals nothing: it may be taken back), posted:
+    ``(mover, game id, position, its post)``."""
+    await driver.open_game(["alice", "bob", "carol"], draft=True)
+    await driver.settle()
+    mover = driver.to_move_user()
+    assert mover is not None
+    game = driver.info().game_id
+    await driver.play_slash(mover, "set A")
+    await driver.settle()
+    return mover, game, driver.info().seq, board_posts(driver.fake, driver.channel)[-1]
+
+
 def turns_ended(view: Any) -> int:
     """How many turns the moves of a (public) ``view`` ended, each owing one channel post: every move but a double
     move's card and builds that its next build continues, or the last move while its double move goes on."""

@@ -9,20 +9,12 @@ import logging
 import pytest
 
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts
+from tests.adapter.conftest import TIMEOUT, Driver, undoable_move
 
 
 async def test_the_posts_undo_naming_another_position_takes_nothing_back(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob", "carol"], draft=True)
-    await driver.settle()
-    mover = driver.to_move_user()
-    assert mover is not None
-    game = driver.info().game_id
-    await driver.play_slash(mover, "set A")  # a set choice reveals nothing: it may be taken back
-    await driver.settle()
-    post = board_posts(fake, driver.channel)[-1]
-    seq = driver.info().seq
+    mover, game, seq, post = await undoable_move(driver)
     assert f"sc:{game}:undo:{seq}" in post.custom_ids
     # a stale client's Undo of an older post, and forged positions: refused as outdated, nothing taken back
     forged = fake.add_bot_message(driver.channel, "forged", buttons=[f"sc:{game}:undo:{n}"

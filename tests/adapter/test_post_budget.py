@@ -20,7 +20,7 @@ import pytest
 
 from i18n import t
 from render.theme import DEFAULT_THEME
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
+from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended, undoable_move
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import controls, pictures, pings
 from tests.fakediscord.builders import IS_COMPONENTS_V2, ComponentType, walk_components
@@ -180,15 +180,7 @@ async def test_one_post_per_turn_and_the_dm_budget(driver: Driver, lang: str) ->
 
 async def test_undo_on_the_post_edits_it_and_next_post_takes_undo_off(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob", "carol"], draft=True)
-    await driver.settle()
-    mover = driver.to_move_user()
-    assert mover is not None
-    game = driver.info().game_id
-    await driver.play_slash(mover, "set A")  # a set choice reveals nothing: it may be taken back
-    await driver.settle()
-    post = board_posts(fake, driver.channel)[-1]
-    seq = driver.info().seq
+    mover, game, seq, post = await undoable_move(driver)
     undo = f"sc:{game}:undo:{seq}"
     assert [c["custom_id"] for c in controls(post)] == [f"sc:{game}:hand:{seq}", undo]
     assert [b["label"] for b in post.buttons] == ["My cards", "Undo"]
