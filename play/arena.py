@@ -7,7 +7,10 @@ Regenerate the report (all match-ups; expensive with the expert at 1 s a move)::
 Each match-up puts one *challenger* against ``n - 1`` copies of an *opponent*; the challenger takes every
 seat in turn on the same deal (for two players: each seed is played twice, seats swapped), so seating
 and luck of the deal are balanced. ``--results DIR`` keeps one JSON line per finished game, so an
-interrupted run can be resumed and reported (``--report-only``).
+interrupted run can be resumed and reported (``--report-only``). A match-up whose challenger makes the opponent's
+moves by construction (``master`` against ``expert`` where the master plays the expert's search) is not played.
+Writing ``--out`` over an earlier report keeps its sections (``## ...``: what a measurement says, earlier
+match-ups): only the part above them is generated.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from engine import new_game
 from engine.ai.greedy import greedy_move
 from engine.ai.players import mix_seed
 
-__all__ = ["GameResult", "MatchUp", "play_game"]
+__all__ = ["GameResult", "MatchUp", "kept_sections", "play_game", "same_player"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,14 @@ class MatchUp:
     @property
     def key(self) -> str:
         return f"{self.challenger}-vs-{self.opponent}-{self.players}p"
+
+
+def same_player(match: MatchUp) -> bool:
+    """Whether the challenger makes the opponent's moves by construction (not worth playing): the master plays the
+    expert's own search, seeded alike, outside :data:`engine.ai.master.HALVING_PLAYERS`."""
+    from engine.ai.master import HALVING_PLAYERS
+
+    return (match.challenger, match.opponent) == ("master", "expert") and match.players not in HALVING_PLAYERS
 
 
 @dataclass
@@ -131,7 +142,7 @@ def run(matches: list[MatchUp], *, budget: float | None, iterations: int | None,
                         r = GameResult(**json.loads(line))
                         done[m.key].append(r)
                         seen.add((r.key, r.seed, r.challenger_seat))
-    todo = [(m, seed, seat, budget, iterations) for m in matches for (m, seed, seat) in _jobs(m)
+    todo = [(m, seed, seat, budget, iterations) for m in matches if not same_player(m) for (m, seed, seat) in _jobs(m)
             if (m.key, seed, seat) not in seen]
     if not todo:
         return done
@@ -175,8 +186,8 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
         "more relative to the others); `expert` runs a determinized Monte Carlo search (samples the hidden",
         "tiles, cards and chips from its own view only, plays each candidate move followed by noisy greedy",
         "playouts, drops candidates that are clearly worse); `master` spends the same playouts by sequential",
-        "halving in 2 and 3 players (all candidates in early phases, the better half kept after each) and plays",
-        "the expert's own search in 4 players (there it is the expert, move for move).",
+        "halving in 2 players (all candidates in early phases, the better half kept after each) and plays the",
+        "expert's own search in 3 and 4 players (there it is the expert, move for move).",
         "",
         "Use: `engine.ai.choose_move(game.view(seat), strength=\"master\", seed=1, budget=1.0)` returns the",
         "notation of a legal move; `iterations=N, budget=None` makes a searching player independent of timing.",
@@ -197,6 +208,12 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
         rs = done.get(m.key, [])
         k = len(rs)
         wins = sum(r.won for r in rs)
+        if same_player(m) and not k:
+            lines.append(f"| {m.challenger} vs {m.opponent} | {m.players} | – | – | – | – | {100 / m.players:.0f}% | "
+                         f"not played: in {m.players} players the master plays the expert's own search, seeded "
+                         "alike, so it makes the expert's moves (`tests/engine/test_master.py::"
+                         "test_in_three_and_four_players_the_master_is_the_expert`); never worse by construction |")
+            continue
         if not k:
             lines.append(f"| {m.challenger} vs {m.opponent} | {m.players} | 0 | – | – | – | "
                          f"{100 / m.players:.0f}% | – |")
@@ -258,8 +275,16 @@ def main(argv: list[str] | None = None) -> None:
         done = run(matches, budget=budget, iterations=args.iterations, procs=args.procs, results_dir=args.results)
     text = report(matches, done, budget=budget, iterations=args.iterations, command=_command(args))
     if args.out:
+        text += kept_sections(args.out.read_text() if args.out.exists() else "")
         args.out.write_text(text)
     print(text)
+
+
+def kept_sections(earlier: str) -> str:
+    """The sections (from the first ``## `` heading on) of an earlier report, which a regeneration keeps: what a
+    measurement says, earlier match-ups not played again."""
+    at = earlier.find("\n## ")
+    return "" if at < 0 else "\n" + earlier[at + 1:]
 
 
 def _command(args: argparse.Namespace) -> str:

@@ -78,7 +78,8 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
         (out / f"move-{number:03d}.png").write_bytes(render_board(view, locale=locale))
         views.append(view)
 
-    print(t("cli.demo.start", locale, players=players, seed=seed, strength=strength), file=stream)
+    print(t("cli.demo.start", locale, players=players, seed=seed,
+            strength=t(f"commands.choice.strength.{strength}", locale)), file=stream)
     if pictures:
         picture(0)
     number = 0

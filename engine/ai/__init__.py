@@ -10,9 +10,11 @@ Every player's only input is a seat's view (``game.view(seat)``)::
 - ``greedy``: the move with the best immediate value (:mod:`engine.ai.greedy`).
 - ``expert``: determinized Monte Carlo search over the greedy player's best candidates
   (:mod:`engine.ai.expert`), sampling the hidden information with :mod:`engine.ai.determinize`.
-- ``master``: the expert's playouts allocated by sequential halving in 2 and 3 players, the expert's own
-  search in 4 (:mod:`engine.ai.master`); not offered yet (:data:`OFFERED`): it has not been measurably stronger
-  than the expert on new deals (``engine/AI.md``).
+- ``master``: the expert's playouts allocated by sequential halving in 2 players, the expert's own search in 3
+  and 4 (:mod:`engine.ai.master`).
+
+Players and operators choose from :data:`OFFERED`; the strongest of them (:data:`STRONGEST`, the last) is the one
+the coach thinks as (:data:`engine.ai.coach.STRONGEST`). ``engine/AI.md`` says how strong each one is.
 
 Moves are deterministic for a given seed; for the searching players (:data:`SEARCHING`) pass ``iterations=``
 (and ``budget=None``) to make them independent of the machine's speed.
@@ -50,12 +52,13 @@ __all__ = [
 STRENGTHS = ("random", "greedy", "expert", "master")
 """Every strength the engine has, weakest first (the arena, the bench and the terminal game take them all)."""
 OFFERED = ("random", "greedy", "expert")
-"""The strengths players and operators choose from (``new``, ``addbot``, ``AI_STRENGTH``): ``master`` joins them once
-it is measurably stronger than ``expert`` (its bar and the figures so far: ``engine/AI.md``)."""
+"""The strengths players and operators choose from (``new``, ``addbot``, ``AI_STRENGTH``, away and deadline stand-ins),
+weakest first. ``master`` is offered where it is measurably stronger than ``expert`` (``engine/AI.md``): adding it
+here offers it everywhere and makes it the coach's player."""
 SEARCHING = ("expert", "master")
 """The strengths that search (they take ``budget`` and ``iterations``)."""
-STRONGEST = "expert"
-"""The strongest strength on offer (the coach thinks as it does)."""
+STRONGEST = OFFERED[-1]
+"""The strongest strength on offer (the coach thinks as it does: :data:`engine.ai.coach.STRONGEST`)."""
 
 
 def make_player(strength: str, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,

@@ -1,9 +1,9 @@
 """The coach: the move the strongest computer player would make for a seat, and why, as structured reasons.
 
 :func:`advise` reads one seat's view and nothing else (the same advice whatever the hidden tiles, cards and
-chips are). It asks the strongest search (:data:`STRONGEST`, a :class:`Searcher`; pass ``searcher=`` to use
-another) for the best move and takes the runner-up from the same search's statistics, then explains both
-from what the seat knows:
+chips are). It asks the strongest offered player's search (:data:`STRONGEST`, a :class:`Searcher`, the search of
+:data:`engine.ai.STRONGEST`; pass ``searcher=`` to use another) for the best move and takes the runner-up from
+the same search's statistics, then explains both from what the seat knows:
 
 - the points a move scores now (a known tile's build points, or what a scoring card gives everyone); a
   face-down tile's expected build points and the chance that the seat has the building it needs;
@@ -29,9 +29,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from engine.ai import STRONGEST as STRONGEST_STRENGTH
 from engine.ai.determinize import ERUPTION_STATUSES, determinize, eruption_risk
 from engine.ai.expert import search
 from engine.ai.greedy import move_values
+from engine.ai.master import master_search
 from engine.ai.players import mix_seed
 from engine.cards_now import CardNow, card_now
 from engine.cards_now import cards_now as hand_now
@@ -46,6 +48,7 @@ __all__ = [
     "MERITS",
     "REASON_CODES",
     "RISKS",
+    "SEARCHES",
     "STRONGEST",
     "Advice",
     "CardNow",
@@ -227,10 +230,10 @@ class Searcher(Protocol):
                  island: Island | None = ...) -> SearchOutcome: ...
 
 
-STRONGEST: Searcher = search
-"""The strongest available player's search (the ``expert``'s): the coach's default. ``engine.ai.master.master_search``
-has the same keywords and result and takes its place in this one line once the master is measurably stronger
-(``engine/AI.md``)."""
+SEARCHES: Final[Mapping[str, Searcher]] = {"expert": search, "master": master_search}
+"""Each searching strength's search (:data:`engine.ai.SEARCHING`)."""
+STRONGEST: Searcher = SEARCHES[STRONGEST_STRENGTH]
+"""The search of the strongest offered player (:data:`engine.ai.STRONGEST`): the coach's default."""
 
 
 # ---------------------------------------------------------------------- the advice
@@ -281,10 +284,12 @@ def cards_now(view: View, *, island: Island | None = None) -> tuple[CardNow, ...
 
 
 def _runner_up(result: SearchOutcome, best: str, game: Game) -> str | None:
-    """The search's second-best candidate by mean reward; the greedy order's when the search compared none."""
-    tried = [(mean, move) for move, (count, mean) in result.stats.items() if count and move != best]
+    """The search's second-best candidate: of those it kept longest (the most playouts), the best mean reward; the
+    greedy order's when the search compared none. A candidate a search dropped early (the master's halving, the
+    expert's racing) has a mean of few playouts, which may lie above the best's by luck."""
+    tried = [(count, mean, move) for move, (count, mean) in result.stats.items() if count and move != best]
     if tried:
-        return max(tried, key=lambda x: (x[0], x[1]))[1]
+        return max(tried)[2]
     values = move_values(game)
     ranked = sorted(values, key=lambda m: (-values[m], m.sort_key))
     others = [str(m) for m in ranked if str(m) != best]

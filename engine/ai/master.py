@@ -1,4 +1,4 @@
-"""The master: the expert's playouts allocated by sequential halving (2 and 3 players); the expert's search in 4.
+"""The master: the expert's playouts allocated by sequential halving (2 players); the expert's search in 3 and 4.
 
 Same candidates (:func:`engine.ai.expert.candidate_moves`), determinizations, noisy greedy playouts, common
 random numbers and judgement as the expert (:mod:`engine.ai.expert`); only the allocation of the playouts
@@ -9,8 +9,10 @@ after each phase the worse half by mean reward is dropped, and the best mean of 
 thinks its whole budget on every searched move (the expert stops once one candidate is clearly best) and never
 past it: the clock is read after every playout, as the expert does.
 
-In 4 players the master plays the expert's own search: there halving won 25 of 120 games against experts
-(20.8 %, fair share 25 %; ``engine/AI-RESEARCH.md``), while in 2 and 3 players it wins more than its share.
+In 3 and 4 players the master plays the expert's own search, seeded alike, so it makes the expert's moves and is
+never worse than the expert there: halving's 3-player share against experts on new deals lay at the fair share
+(32.2 % of 115 games, 24.3-41.2 %) and its 4-player share below it (20.8 % of 120 games, fair share 25 %), while in
+2 players it wins more than half (``engine/AI.md``, ``engine/AI-RESEARCH.md``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from engine.types import View
 
 __all__ = ["HALVING_PLAYERS", "MasterPlayer", "halving", "master_search", "play_round"]
 
-HALVING_PLAYERS = (2, 3)
+HALVING_PLAYERS = (2,)
 """Player counts where the master allocates by sequential halving; in the others it plays the expert's search."""
 
 
@@ -126,8 +128,8 @@ def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations
 def master_search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
                   island: Island | None = None, candidates: int = 7,
                   clock: Callable[[], float] = time.perf_counter) -> SearchResult:
-    """The master's search of ``view``: :func:`halving` in 2 and 3 players, the expert's
-    :func:`engine.ai.expert.search` in 4 (same keywords, same budget rules)."""
+    """The master's search of ``view``: :func:`halving` in 2 players (:data:`HALVING_PLAYERS`), the expert's
+    :func:`engine.ai.expert.search` in 3 and 4 (same keywords, same budget rules)."""
     if len(view["players"]) in HALVING_PLAYERS:
         return halving(view, seed=seed, budget=budget, iterations=iterations, island=island, candidates=candidates,
                        clock=clock)

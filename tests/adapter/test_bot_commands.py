@@ -51,9 +51,11 @@ async def test_commands_are_synced_in_english_with_german_and_french_description
     assert [c["value"] for c in topics["choices"]] == list(RULE_TOPICS)
     for name in ("new", "addbot"):
         strength = next(o for o in subs[name]["options"] if o["name"] == "strength")
-        assert [c["value"] for c in strength["choices"]] == list(OFFERED)  # not the master yet (engine/AI.md)
-        expert = strength["choices"][-1]
-        assert expert["name"] == "Expert" and set(expert["name_localizations"]) == {"de", "fr"}
+        assert [c["value"] for c in strength["choices"]] == list(OFFERED)
+        for offered in strength["choices"]:  # the strongest last: master, if offered, else expert
+            key = f"commands.choice.strength.{offered['value']}"
+            assert offered["name"] == t(key, "en") and offered["name_localizations"] == {"de": t(key, "de"),
+                                                                                         "fr": t(key, "fr")}
 
 
 async def test_rules_in_every_language(driver: Driver) -> None:

@@ -1,11 +1,13 @@
 """The host through its public API, on real SQLite files: lobby rules, refusals, play, computers,
-undo, away, restarts, duplicates, simultaneous moves and turn reminders. No timing assertions."""
+undo, away, restarts, duplicates, simultaneous moves and turn reminders. No timing assertions but one generous upper
+bound: a computer keeps to AI_SECONDS while the event loop is busy."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import re
+import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -21,6 +23,7 @@ from bot.host.settings import Settings
 from bot.host.store import SCHEMA_VERSION, Store
 from bot.host.table import TableInfo
 from engine import SCORING_CARD_IDS, Game, new_game, replay
+from engine.ai import OFFERED, STRENGTHS
 from i18n import LOCALES, catalogue, t
 from tests.engine_helpers import TINY
 
@@ -222,13 +225,24 @@ async def test_bad_options_are_refused(host: Host) -> None:
     error = await refused("host.error.bad_locale", host.open(CH, GUILD, ADA, "Ada", locale="es"))
     assert error.params == {"locale": "es", "choices": "en, de, fr"}
     error = await refused("host.error.bad_strength", host.open(CH, GUILD, ADA, "Ada", strength="godlike"))
-    assert error.params == {"strength": "godlike", "choices": "random, greedy, expert"}
+    assert error.params == {"strength": "godlike", "choices": ", ".join(OFFERED)}
     assert host.info(CH) is None
 
 
-async def test_the_master_is_not_offered_until_it_is_measurably_stronger(host: Host) -> None:
-    error = await refused("host.error.bad_strength", host.open(CH, GUILD, ADA, "Ada", computers=1, strength="master"))
-    assert error.params["choices"] == "random, greedy, expert" and host.info(CH) is None
+async def test_every_offered_strength_seats_a_computer_and_no_other_does(host: Host) -> None:
+    assert {"random", "greedy", "expert"} <= set(OFFERED) <= set(STRENGTHS)
+    for channel, strength in enumerate(STRENGTHS, start=CH):
+        if strength in OFFERED:
+            info = await host.open(channel, GUILD, ADA, "Ada", computers=1, strength=strength.upper())
+            info = await host.add_computer(channel, ADA, strength)
+            assert [s.strength for s in info.seats] == [None, strength, strength]
+        else:
+            error = await refused("host.error.bad_strength", host.open(channel, GUILD, ADA, "Ada", computers=1,
+                                                                        strength=strength))
+            assert error.params["choices"] == ", ".join(OFFERED) and host.info(channel) is None
+            await host.open(channel, GUILD, ADA, "Ada")
+            await refused("host.error.bad_strength", host.add_computer(channel, ADA, strength))
+            assert [s.is_computer for s in host.info(channel).seats] == [False]
 
 
 async def test_abandon_frees_the_channel(host: Host) -> None:
@@ -448,31 +462,52 @@ async def test_a_failing_or_illegal_computer_still_moves(store: Store, clock: Cl
     assert results[-1].game_over and calls[0] == "expert"
 
 
-async def test_an_away_seat_played_by_the_masters_search_thinks_off_the_loop_within_ai_seconds(
+async def test_an_away_seat_is_played_at_ai_strength_off_a_busy_loop_within_ai_seconds(
         store: Store, clock: Clock) -> None:
-    """The stand-in of an away person plays at AI_STRENGTH in the worker pool (not the event loop's thread), given
-    AI_SECONDS to think: a chooser running the master's search (as it will once offered) gets exactly that, and its own
-    clock keeps it to that (tests/engine/test_master.py)."""
+    """The stand-in of an away person plays at AI_STRENGTH (here the strongest offered, engine.ai.STRONGEST) in the
+    worker pool, not on the event loop's thread, with AI_SECONDS to think, and keeps to it while the event loop is
+    busy computing (in a thread it shares the interpreter with the loop; its own clock stops it, as
+    tests/engine/test_master.py checks playout by playout). A search that ignored its budget would think for ever."""
     import threading
 
-    from engine.ai import master_search
+    from engine.ai import STRONGEST, choose_move
 
-    calls: list[tuple[str, float, bool, int]] = []
+    seconds = 0.2
+    calls: list[tuple[str, float, bool, float]] = []
     loop_thread = threading.get_ident()
 
-    def master(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
-        result = master_search(view, seed=seed, budget=budget, island=TINY)
-        calls.append((strength, budget, threading.get_ident() != loop_thread, result.playouts))
-        return result.move
+    def engine_player(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+        started = time.perf_counter()
+        move = choose_move(view, strength=strength, seed=seed, budget=budget, island=TINY)
+        calls.append((strength, budget, threading.get_ident() != loop_thread, time.perf_counter() - started))
+        return move
 
-    host = Host(store, Settings(ai_strength="expert", ai_seconds=0.05), clock=clock, game_factory=tiny_factory,
-                chooser=master)
+    async def busy(stop: asyncio.Event) -> int:
+        """The loop computes 20 ms at a time, as a slow command would, until told to stop; how often it did."""
+        chunks = 0
+        while not stop.is_set():
+            until = time.perf_counter() + 0.02
+            while time.perf_counter() < until:
+                pass
+            chunks += 1
+            await asyncio.sleep(0)
+        return chunks
+
+    host = Host(store, Settings(ai_strength=STRONGEST, ai_seconds=seconds), clock=clock, game_factory=tiny_factory,
+                chooser=engine_player)
     await two_player_game(host)
+    while len(host.legal_moves(CH, user_to_move(host))) < 3:  # a position the search thinks about
+        await play_first(host)
     mover = user_to_move(host)
     await host.away(CH, mover)
+    stop = asyncio.Event()
+    hog = asyncio.create_task(busy(stop))
     results = [r async for r in host.run_computers(CH)]
+    stop.set()
+    assert await hog > 0  # the loop kept computing while the computer thought
     assert len(results) == 1 and results[0].by_computer and results[0].user_id == mover
-    assert calls and all(c[:3] == ("expert", 0.05, True) for c in calls)
+    assert calls and all(c[:3] == (STRONGEST, seconds, True) for c in calls)
+    assert all(c[3] < seconds + 1.0 for c in calls), calls  # its budget and one playout; generous for a busy machine
 
 
 async def test_computer_moves_run_off_the_event_loop(store: Store, clock: Clock) -> None:

@@ -32,11 +32,17 @@ def test_the_environment_wins_over_the_file(tmp_path: Path) -> None:
         s.database_path = "x"  # type: ignore[misc]
 
 
-def test_the_offered_strengths_are_the_settings_and_the_master_is_not_one_yet() -> None:
-    assert AI_STRENGTHS == OFFERED and "master" in STRENGTHS and "master" not in AI_STRENGTHS
-    assert Settings.load(env_file=None, environ={"AI_STRENGTH": "Expert"}).ai_strength == "expert"
-    with pytest.raises(SettingsError, match="AI_STRENGTH must be one of random, greedy, expert"):
-        Settings.load(env_file=None, environ={"AI_STRENGTH": "master"})
+def test_ai_strength_is_one_of_the_offered_strengths() -> None:
+    assert AI_STRENGTHS == OFFERED
+    for strength in STRENGTHS:
+        environ = {"AI_STRENGTH": strength.capitalize()}
+        if strength in OFFERED:
+            assert Settings.load(env_file=None, environ=environ).ai_strength == strength
+        else:
+            with pytest.raises(SettingsError, match=f"AI_STRENGTH must be one of {', '.join(OFFERED)}, not"):
+                Settings.load(env_file=None, environ=environ)
+    with pytest.raises(SettingsError, match=f"AI_STRENGTH must be one of {', '.join(OFFERED)}, not 'godlike'"):
+        Settings.load(env_file=None, environ={"AI_STRENGTH": "godlike"})
 
 
 def test_a_missing_file_is_fine(tmp_path: Path) -> None:

@@ -22,13 +22,15 @@ import pytest
 from bot.adapter.cog import SantaCruzCog
 from bot.adapter.words.common import timestamp
 from bot.adapter.words.dm import held_text
+from bot.adapter.words.lobby import seat_name, strength_name
 from bot.adapter.words.notices import idle_text, kept_open_text, notice_text
 from bot.adapter.words.person import game_line, settings_text
 from bot.host.host import HostError, lobby_full
 from bot.host.idle import ABANDONED, LOBBY_CLOSED, NOTICE
 from bot.host.table import Seat
 from bot.host.user_settings import OpenGame, UserSettings
-from i18n import LOCALES, t
+from engine.ai import STRENGTHS
+from i18n import LOCALES, catalogue, t
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = ROOT / "i18n" / "locales"
@@ -210,6 +212,21 @@ def test_a_full_lobby_mentions_removing_a_computer_only_when_there_is_one() -> N
     for lang, word in (("en", "computer"), ("de", "Computer"), ("fr", "ordinateur")):
         assert word not in HostError(lobby_full(people), max=4).text(lang)
         assert word in HostError(lobby_full(with_computer), max=4).text(lang)
+
+
+def test_every_strength_is_named_in_every_language_where_a_computer_seat_is_shown() -> None:
+    """The engine's strengths (the terminal game has them all; ``new``/``addbot`` offer engine.ai.OFFERED) in
+    words, each its own word in each language, in a lobby's or game's seat line."""
+    expected = {"de": ("Zufällig", "Gierig", "Experte", "Meister"), "fr": ("Au hasard", "Glouton", "Expert", "Maître"),
+                "en": ("Random", "Greedy", "Expert", "Master")}
+    assert STRENGTHS == ("random", "greedy", "expert", "master")
+    for lang in LOCALES:
+        names = [strength_name(strength, lang) for strength in STRENGTHS]
+        assert tuple(names) == expected[lang] and all(f"commands.choice.strength.{s}" in catalogue(lang)
+                                                      for s in STRENGTHS)
+        for strength, name in zip(STRENGTHS, names, strict=True):
+            line = seat_name(Seat(user_id=None, name="Computer 2", strength=strength), lang)
+            assert "Computer 2" in line and name in line, (lang, line)
 
 
 def test_the_export_answer_sends_nobody_to_a_terminal() -> None:

@@ -30,7 +30,7 @@ def test_demo_plays_a_whole_game_and_writes_a_picture_per_move_a_gif_and_the_gam
 def test_demo_speaks_german(tmp_path: Path) -> None:
     out = io.StringIO()
     run_demo(2, 5, "random", 0.1, tmp_path, "de", pictures=False, stream=out)
-    assert "Durchgang" in out.getvalue()
+    assert "Durchgang" in out.getvalue() and "(Zufällig)" in out.getvalue()
     assert not list(tmp_path.glob("*.png"))
 
 
@@ -75,10 +75,13 @@ def test_command_line_checks_its_options(capsys: object) -> None:
     assert main(["play", "--players", "2", "--humans", "3"]) == 2
 
 
-def test_the_master_plays_a_demo_from_the_command_line(tmp_path: Path, capsys: object) -> None:
+def test_the_master_plays_a_demo_from_the_command_line(tmp_path: Path) -> None:
     assert build_parser().parse_args(["play", "--strength", "master"]).strength == "master"
     assert main(["demo", "--players", "2", "--seed", "3", "--strength", "master", "--budget", "0.01",
                  "--no-pictures", "--out", str(tmp_path)]) == 0
+    out = io.StringIO()
+    run_demo(3, 3, "master", 0.01, tmp_path, "de", pictures=False, stream=out)
+    assert out.getvalue().startswith("Santa-Cruz-Demo: 3 Computerspieler (Meister), Startwert 3")
 
 
 def _listed(turn: str, heading: str = "Your moves (type the number):") -> list[str]:
