@@ -11,7 +11,7 @@ best candidate's value minus the chosen one's (0: the best; rewards lie in [0, 1
 * ``greedy``: greedy's first choice (no search);
 * ``expert``: :func:`engine.ai.search` at ``--budget`` seconds (its racing), four seeds a position;
 * ``halving``: the same playouts allocated by sequential halving (:func:`engine.ai.master.halving`, the master's
-  search in 2 and 3 players), four seeds a position;
+  search in 2 players), four seeds a position;
 * ``cut N``: halving whose playouts stop after N moves and are judged by the learned evaluation
   (:mod:`engine.ai.evaluation`): more, shorter playouts in the same time, judged by a model of their end.
 
