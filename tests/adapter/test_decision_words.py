@@ -12,12 +12,13 @@ import pytest
 import engine
 from bot.adapter.words.common import phase_text, signed
 from bot.adapter.words.dm import building_cards_text, builds_text, dm_text, supply_text
-from bot.adapter.words.moves import built_by_log, confirm_question, played_text, score_label, scores_now
+from bot.adapter.words.moves import confirm_question, played_text, score_label, scores_now
 from bot.adapter.words.person import game_line
 from bot.adapter.words.posts import log_lines, status_text
 from bot.host.table import SeatInfo, TableInfo
 from bot.host.user_settings import OpenGame
 from engine import SINGLE_BUILDS
+from engine.log import built as built_by
 from i18n import LOCALES, describe_events, describe_move, t, tn
 from tests.fakediscord.audit import plural_slips, relative_after_since
 
@@ -117,9 +118,12 @@ def test_the_log_says_a_build_in_the_channels_words_over_whole_games() -> None:
         view = game.view(None)
         names = [p["name"] for p in view["players"]]
         assert len(events) == len(view["log"])
+        bullets = [line for line in log_lines(view, "en") if line.startswith("• ")]
+        assert len(bullets) == len(view["log"])
         for index, (entry, made) in enumerate(zip(view["log"], events, strict=True)):
             builds = [e for e in made if e["type"] == "build" and e["seat"] == entry["seat"]]
-            built = built_by_log(view, index)
+            site = builds[0]["site"] if builds else None
+            built = built_by(entry["events"], entry["seat"], site)
             if not builds:
                 assert built is None, entry
                 continue
@@ -130,7 +134,8 @@ def test_the_log_says_a_build_in_the_channels_words_over_whole_games() -> None:
             # the log line says the build in the channel's words: the same sentence after the player's name
             channel = describe_events(made, "en", names)
             build_line = next(line for line in channel if f"site {builds[0]['site']} (" in line)
-            said = describe_move(entry["move"], "en", names, entry["seat"], built=built)
+            said = bullets[index]
+            assert said == "• " + describe_move(entry["move"], "en", names, entry["seat"], built=built)
             assert build_line.removeprefix(names[entry["seat"]] + " ") in said, (build_line, said)
             checked += 1
         lines = "\n".join(log_lines(view, "en"))

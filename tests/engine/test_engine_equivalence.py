@@ -32,6 +32,14 @@ def _text(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
+def _without_logged_events(value: Any) -> Any:
+    """A view, or a game's JSON, as the engine made it before its log entries held their moves' events (those are
+    checked against each move's events in test_engine_api): the pinned fingerprints stay those of d32b760."""
+    if isinstance(value, str):
+        return json.dumps(_without_logged_events(json.loads(value)), separators=(",", ":"), sort_keys=True)
+    return {**value, "log": [{k: v for k, v in entry.items() if k != "events"} for entry in value["log"]]}
+
+
 def fingerprint(n: int, seed: int, draft: bool) -> dict[str, Any]:
     """Play a random game to its end and hash everything observable on the way."""
     game = new_game([f"P{i}" for i in range(n)], seed, draft=draft)
@@ -50,14 +58,15 @@ def fingerprint(n: int, seed: int, draft: bool) -> dict[str, Any]:
             points = [game.card_points(p, card) for p in range(n) for card in SCORING_CARD_IDS]
             digest.update(_text([targets, points, [game.largest_road_group(p) for p in range(n)]]).encode())
         if step % 7 == 0:
-            digest.update(_text([game.view(seat), game.view(None)]).encode())
+            views = [_without_logged_events(game.view(seat)), _without_logged_events(game.view(None))]
+            digest.update(_text(views).encode())
             other = game.clone()
             digest.update(_text(other.apply(moves[-1])).encode())
-            digest.update(other.to_json().encode())
+            digest.update(_without_logged_events(other.to_json()).encode())
         digest.update(_text(game.apply(rng.choice(moves))).encode())
         step += 1
-    digest.update(game.to_json().encode())
-    digest.update(_text([game.ranking(), [game.view(p) for p in (None, *range(n))]]).encode())
+    digest.update(_without_logged_events(game.to_json()).encode())
+    digest.update(_text([game.ranking(), [_without_logged_events(game.view(p)) for p in (None, *range(n))]]).encode())
     return {"players": n, "seed": seed, "draft": draft, "moves": step, "score": list(game.score),
             "sha256": digest.hexdigest()}
 
