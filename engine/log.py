@@ -37,7 +37,7 @@ def built(events: Sequence[Event], seat: int, site: int | None) -> Built | None:
 
 
 def points_won(events: Iterable[Event]) -> dict[int, dict[str, int]]:
-    """Per seat, the points these events gave (or took), by reason: ``build``, ``birds`` or a scoring card's id."""
+    """Per seat, the points these events gave (or took), by reason: ``build``, ``bird_chips`` or a scoring card's id."""
     won: dict[int, dict[str, int]] = {}
     for e in events:
         if e["type"] == "score":

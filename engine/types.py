@@ -98,7 +98,8 @@ class DestroyEvent(TypedDict):
 
 
 class ScoreEvent(TypedDict):
-    """A seat's marker moved by ``delta``; ``reason`` is ``build``, ``birds`` or a scoring card's id."""
+    """A seat's marker moved by ``delta``; ``reason`` is ``build``, ``bird_chips`` (revealed at the end) or a scoring
+    card's id (the card ``birds`` among them)."""
 
     type: Literal["score"]
     seat: int

@@ -78,9 +78,23 @@ def test_built_says_the_building_its_points_and_the_share_right_spent() -> None:
 def test_points_won_sums_each_seats_points_by_reason() -> None:
     events = [{"type": "score", "seat": 0, "delta": 4, "reason": "coast"},
               {"type": "score", "seat": 1, "delta": 2, "reason": "coast"},
-              {"type": "score", "seat": 1, "delta": 7, "reason": "birds"},
-              {"type": "score", "seat": 1, "delta": 1, "reason": "birds"}]
-    assert points_won(events) == {0: {"coast": 4}, 1: {"coast": 2, "birds": 8}}  # type: ignore[arg-type]
+              {"type": "score", "seat": 1, "delta": 7, "reason": "bird_chips"},
+              {"type": "score", "seat": 1, "delta": 1, "reason": "bird_chips"}]
+    assert points_won(events) == {0: {"coast": 4}, 1: {"coast": 2, "bird_chips": 8}}  # type: ignore[arg-type]
+
+
+def test_the_bird_chips_revealed_at_the_end_score_apart_from_the_scoring_card_birds() -> None:
+    """The scoring card "birds" (points per chip) and the chips' own values at the end are two reasons."""
+    seen = 0
+    for seed in range(40):
+        game, returned = played(2 + seed % 3, seed)
+        if "birds" not in {c for cards in game.played_scoring for c in cards}:
+            continue
+        won = points_won([e for made in returned for e in made])
+        for seat in range(game.n):
+            assert won.get(seat, {}).get("bird_chips", 0) == sum(game.birds[seat])
+        seen += 1
+    assert seen >= 3
 
 
 def test_a_snapshot_whose_log_lacks_the_events_is_replayed_to_tell_them() -> None:
