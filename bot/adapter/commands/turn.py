@@ -122,47 +122,71 @@ class TurnCommands(Feature):
     async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
         """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally.
 
-        The moves before the first that cannot be taken back are played at once, and that move is asked as a
-        one-click question naming what it reveals or scores; an answer that played everything carries *Undo* while
-        the user may take it back."""
+        When one of them cannot be taken back, none is played yet: the answer is a one-click question naming what
+        it reveals or scores, whose click plays them all (a double move's card is not spent before its build is
+        confirmed, so Cancel leaves the hand as it was); an answer that played everything carries *Undo* while the
+        user may take it back."""
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await self._locale(interaction)
         risk = self.host.move_risk(channel_id, interaction.user.id, moves)
-        now = list(moves) if risk.first_final is None else list(moves[:risk.first_final])
+        if risk.first_final is not None:
+            info = self._table(channel_id)
+            view = self.host.view_for(channel_id, interaction.user.id)
+            question = final_question(moves[risk.first_final], risk, locale, names_of(view))
+            then = moves[1] if len(moves) > 1 else None
+            await reply(interaction, question,
+                        view=confirm_view(info.game_id, info.seq, moves[0], locale, final=True, then=then))
+            return
+        lines, played = await self._play_moves(interaction, channel_id, moves, locale)
+        if len(played) < len(moves):  # a later move was refused: its reason ends the answer
+            await reply(interaction, "\n".join(lines))
+            return
+        undo = self._after_move_view(interaction, played[-1], len(played), locale)
+        if self._still_to_move(interaction, played[-1]):
+            lines.append(turn_prompt(self.host.view_for(channel_id, interaction.user.id), locale))
+        await reply(interaction, "\n".join(lines), **({"view": undo} if undo is not None else {}))
+
+    async def _play_moves(self, interaction: discord.Interaction, channel_id: int, moves: Sequence[str], locale: str,
+                          *, game_id: int | None = None,
+                          seq: int | None = None) -> tuple[list[str], list[MoveResult]]:
+        """Play ``moves`` in order for the user (``game_id`` and ``seq``: a button's game and position, each move at
+        the next); the mover's words for each, and the results of those played. A refusal of the first move is
+        raised; of a later one, its reason ends the words (the moves before it stand)."""
         lines: list[str] = []
-        result: MoveResult | None = None
         played: list[MoveResult] = []
         try:
-            for i, move in enumerate(now):
+            for i, move in enumerate(moves):
                 try:
                     result = await self.host.play(channel_id, interaction.user.id, move,
-                                                  interaction_id=interaction.id if i == 0 else None)
+                                                  interaction_id=interaction.id if i == 0 else None, game_id=game_id,
+                                                  expected_seq=None if seq is None else seq + i)
                 except HostError as exc:
                     if not lines:
                         raise
                     lines.append(self.errors.host_error_text(interaction, exc, locale))
-                    await reply(interaction, "\n".join(lines))
-                    return
+                    break
                 played.append(result)
                 lines.append(played_text(result.move, locale, names_of(result.view), result.seat, result.view))
         finally:
-            # delivered once every move of the command is stored, in order: the turn DM owed after a double move's
-            # card is then of a turn already passed (its build came in the same command) and is not sent
+            # delivered once every move is stored, in order: the turn DM owed after a double move's card is then of
+            # a turn already passed (its build came with it) and is not sent
             for done in played:
                 self.background.after_move(done)
-        if risk.first_final is not None:
-            final = moves[risk.first_final]
-            info = self._table(channel_id)
-            view = self.host.view_for(channel_id, interaction.user.id)
-            lines.append(final_question(final, risk, locale, names_of(view)))
-            await reply(interaction, "\n".join(lines),
-                        view=confirm_view(info.game_id, info.seq, final, locale, final=True))
-            return
-        undo = self._after_move_view(interaction, result, len(now), locale)
-        if result is not None and self._still_to_move(interaction, result):
-            lines.append(turn_prompt(self.host.view_for(channel_id, interaction.user.id), locale))
-        await reply(interaction, "\n".join(lines), **({"view": undo} if undo is not None else {}))
+        return lines, played
+
+    async def moves_confirmed(self, interaction: discord.Interaction, game_id: int, seq: int,
+                              moves: tuple[str, ...]) -> None:
+        """*Play it* under the question asked before a double move's card and its first build (neither played yet):
+        both, in order, while the game is still where the question was asked."""
+        locale = await self._locale(interaction)
+        info = self._game(game_id)
+        await interaction.response.defer()
+        lines, played = await self._play_moves(interaction, info.channel_id, moves, locale, game_id=game_id, seq=seq)
+        undo = self._after_move_view(interaction, played[-1], len(played), locale)
+        if len(played) == len(moves) and self._still_to_move(interaction, played[-1]):
+            lines.append(turn_prompt(self.host.view_for(info.channel_id, interaction.user.id), locale))
+        await interaction.edit_original_response(content="\n".join(lines), view=undo)
 
     def _table(self, channel_id: int) -> TableInfo:
         info = self.host.info(channel_id)

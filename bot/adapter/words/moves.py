@@ -32,11 +32,15 @@ def site_of(view: View, site: int) -> SiteView | None:
 
 
 def site_label(view: View, site: int, locale: str) -> str:
-    """What building on ``site`` gives, as far as the view shows it: "12 · Church · 3 points · Sugar"."""
+    """What building on ``site`` gives, as far as the view shows it: "12 · Church · 3 points · Sugar"; on a site
+    already built on, that it spends the share right ("46 · share with Bo: uses your share right this round · …")."""
     entry = site_of(view, site)
     parts = [str(site)]
     if entry is None:
         return parts[0]
+    owners = entry.get("buildings") or []
+    if owners:  # first: a menu option's label is cut at its end when long
+        parts.append(t("bot.site.share", locale, player=names_of(view)[owners[0]["seat"]]))
     tile = entry.get("tile")
     if tile is None:
         parts.append(t("bot.site.face_down", locale, kind=t(f"game.site_kind.{entry['kind']}", locale)))
@@ -48,10 +52,6 @@ def site_label(view: View, site: int, locale: str) -> str:
             parts.append(t("bot.site.fish_bonus", locale, bonus=tile["fish_bonus"]))
         if tile.get("bird"):
             parts.append(t("game.term.bird_chip.one", locale))
-    owners = entry.get("buildings") or []
-    if owners:
-        names = names_of(view)
-        parts.append(t("bot.site.share", locale, player=names[owners[0]["seat"]]))
     return SEP.join(parts)
 
 
@@ -153,7 +153,10 @@ def cannot_undo_text(risk: Risk, locale: str, names: Sequence[str]) -> str:
         parts.append(t("bot.confirm.what.bird", locale))
     if risk.ends_round:
         parts.append(t("bot.confirm.what.round", locale))
-    if risk.ends_game:
+    if risk.ends_game and risk.chips:
+        parts.append(t("bot.confirm.what.game_over_birds", locale, points=sum(risk.chips),
+                       chips=" + ".join(map(str, risk.chips))))
+    elif risk.ends_game:
         parts.append(t("bot.confirm.what.game_over", locale))
     if not parts:
         return t("bot.confirm.what.hidden", locale)
@@ -172,8 +175,11 @@ def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], *, 
     if builds_nothing:
         note = t("bot.confirm.final_note", locale, what=cannot_undo_text(risk, locale, names))
         return f"{confirm_question(move, locale)}\n{note}"
-    return t("bot.confirm.final", locale, question=ask_move(move, locale, names),
-             what=cannot_undo_text(risk, locale, names))
+    question = t("bot.confirm.final", locale, question=ask_move(move, locale, names),
+                 what=cannot_undo_text(risk, locale, names))
+    if risk.shares is None:
+        return question
+    return f"{question} {t('bot.confirm.share', locale, player=names[risk.shares])}"
 
 
 QUESTION_SEP: Final = "\n\u2063\n"
