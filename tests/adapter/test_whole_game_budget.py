@@ -39,6 +39,11 @@ async def test_a_whole_game_keeps_the_budget_in_every_language(lang: str) -> Non
     assert figures.played_offer_refused == [] and figures.verified_accepted == [], report
     assert figures.moves_not_offered == [], report  # every move played by command was one autocomplete offered
     assert figures.unknown == [] and figures.since == [] and figures.plurals == [], report
+    # every number a hint states is the one the question before the move and the post of the move state
+    hints = figures.hints
+    assert hints.hints >= figures.moves // 8 and hints.problems == [], "\n".join(hints.problems)
+    assert hints.checked["build"] and hints.checked["card"] and hints.checked["volcano"], hints.checked
+    assert hints.checked["birds"] == 1, hints.checked  # the last move's hint: the asker's bird chips apart
 
 
 async def to_a_double_move(driver: Driver) -> tuple[str, str]:
