@@ -27,6 +27,8 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/ta
     await host.open(channel_id, guild_id, user_id, name, *, draft=False, locale=None,
                     computers=0, strength=None, parent_id=None) -> TableInfo  # parent_id: the thread's channel
     await host.games_in(parent_id, user_id=None) -> list[TableInfo]  # the open games of a channel's threads
+    await host.game_here(channel_id, user_id) -> int      # the channel whose game a command typed here acts on:
+                                                           # its own, else the user's one game in its threads
     await host.join(channel_id, user_id, name) -> TableInfo
     await host.leave(channel_id, user_id) -> TableInfo     # status "abandoned" when no person is left
     await host.add_computer(channel_id, user_id, strength=None, *, can_manage=False) -> TableInfo
@@ -131,6 +133,8 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/ta
 Error keys (``HostError.key``, with its ``params``); each text says what to do instead::
 
     host.error.no_game             no lobby or running game in the channel
+    host.error.which_game          (channels) the user sits in several games of the channel's threads
+    host.error.no_game_here        (channels) no game of the user's here; the channel's threads hold these
     host.error.game_exists         the channel already has a lobby or running game
     host.error.not_in_lobby        the game has started (join, start, add/remove computer)
     host.error.not_running         the game is still in its lobby
@@ -362,6 +366,9 @@ class Host:
 
     async def games_in(self, parent_id: int, user_id: int | None = None) -> list[TableInfo]:
         return await self.lobby.games_in(parent_id, user_id)
+
+    async def game_here(self, channel_id: int, user_id: int) -> int:
+        return await self.lobby.game_here(channel_id, user_id)
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
         return await self.lobby.join(channel_id, user_id, name)
