@@ -97,6 +97,17 @@ async def test_three_games_in_three_threads_of_one_channel_played_at_once(driver
         await game.settle()
         assert game.info().status == "running"
 
+    # autocomplete typed in the channel: bob's two games are offered by their threads' names; carol's one game's moves
+    handle = await fake.autocomplete("santacruz land", "site", "", user="bob", channel=games)
+    offered = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
+    assert sorted(c["name"].split(":")[0] for c in offered) == sorted((thread1.name, thread2.name)), offered
+    assert {c["value"] for c in offered} == {0}  # never a site: picked, the command names the threads
+    assert three.to_move_user() == "carol"  # the computer moved first, or she does (the seeds are fixed)
+    handle = await fake.autocomplete("santacruz land", "site", "", user="carol", channel=games)
+    sites = [c["value"] for c in (await handle.wait_for_callback(timeout=TIMEOUT)).choices]
+    legal = three.host.legal_moves(thread3.id, fake.user("carol").id)
+    assert sites and sites == [int(m.split()[1]) for m in legal if m.startswith("land")]
+
     # the three games move at once: in their threads, and carol's by a command typed in the channel
     await asyncio.gather(play_in(one), play_in(two), play_in(three, channel="games"))
     for game in (one, two, three):
