@@ -5,14 +5,12 @@
 write path), ``lobby``, ``playing`` (``bot.host.play``), ``computers`` (and leases), ``reminders``, ``deadlines``,
 ``vacations``, ``takeovers``, ``stale`` (``bot.host.idle_tables``: idle tables and gone channels; the attribute keeps
 its documented name), ``outbox``, ``archive`` and ``people`` (languages, own settings, forget-me); ``schedule``
-(``bot.host.timers``) runs the timers of them all. The parts take ``Games``, the schedule and each other, never the
-host.
+(``bot.host.timers``) runs the timers of them all. The parts take ``Games``, the schedule and each other, not the host.
 
-A cog parses Discord input, calls the host, and turns its answers into messages. Users and channels
-are integer ids; names are the display names the cog passes in; every refusal is a :class:`HostError`
-whose ``key`` is a message-catalogue key (``i18n/locales/*/host.json``) and ``params`` its values.
-Secrets (the seed, the deck, anyone's cards) leave only through :meth:`Host.view_for`, for a user's
-own seat. All times are seconds since the epoch (floats, UTC).
+A cog parses Discord input, calls the host, and turns its answers into messages. Users and channels are integer ids;
+names are the display names the cog passes in; every refusal is a :class:`HostError` whose ``key`` is a
+message-catalogue key (``i18n/locales/*/host.json``) and ``params`` its values. Secrets (the seed, the deck, anyone's
+cards) leave only through :meth:`Host.view_for`, for a user's own seat. All times are seconds since the epoch (UTC).
 
 Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/table.py``)::
 
@@ -27,8 +25,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/ta
     await host.open(channel_id, guild_id, user_id, name, *, draft=False, locale=None,
                     computers=0, strength=None, parent_id=None) -> TableInfo  # parent_id: the thread's channel
     await host.games_in(parent_id, user_id=None) -> list[TableInfo]  # the open games of a channel's threads
-    await host.game_here(channel_id, user_id) -> int      # the channel whose game a command typed here acts on:
-                                                           # its own, else the user's one game in its threads
+    await host.lobby.game_here(channel_id, user_id) -> int   # the channel whose game a command typed here acts on
     await host.join(channel_id, user_id, name) -> TableInfo
     await host.leave(channel_id, user_id) -> TableInfo     # status "abandoned" when no person is left
     await host.add_computer(channel_id, user_id, strength=None, *, can_manage=False) -> TableInfo
@@ -192,16 +189,15 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game
 
-Every change is written to the database first (one transaction) and only then applied in memory, so a
-write that fails changes nothing anywhere (``host.error.storage``): all of them go through
-:meth:`bot.host.games.Games.write`, which also decides once what a lost race with another process is called.
-A stored game that cannot be played
-on (unreadable seats or options, an illegal move in its log) is quarantined at :meth:`Host.load` as
-``damaged`` (see :meth:`Host.damaged_untold`); every other game loads. Finished games are unloaded to
-a compressed snapshot (:meth:`bot.host.table.Table.unload`); reading them works as before.
+Every change is written to the database first (one transaction) and only then applied in memory, so a write that
+fails changes nothing anywhere (``host.error.storage``): all of them go through :meth:`bot.host.games.Games.write`,
+which also decides once what a lost race with another process is called. A stored game that cannot be played on
+(unreadable seats or options, an illegal move in its log) is quarantined at :meth:`Host.load` as ``damaged`` (see
+:meth:`Host.damaged_untold`); every other game loads. Finished games are unloaded to a compressed snapshot
+(:meth:`bot.host.table.Table.unload`); reading them works as before.
 
-The history methods refuse with ``bot.stats.storage_failed`` (the database could not be read or written;
-nothing changed) and ``bot.leaderboard.bad_by`` (by, choices).
+The history methods refuse with ``bot.stats.storage_failed`` (the database could not be read or written; nothing
+changed) and ``bot.leaderboard.bad_by`` (by, choices).
 
 ``illegal_move``'s ``reason`` is the engine's English explanation (for logs); ``HostError.illegal`` holds the
 engine's :class:`engine.IllegalMove` (code and parameters), which ``text(locale)`` words in the user's language.
@@ -366,9 +362,6 @@ class Host:
 
     async def games_in(self, parent_id: int, user_id: int | None = None) -> list[TableInfo]:
         return await self.lobby.games_in(parent_id, user_id)
-
-    async def game_here(self, channel_id: int, user_id: int) -> int:
-        return await self.lobby.game_here(channel_id, user_id)
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
         return await self.lobby.join(channel_id, user_id, name)
