@@ -92,6 +92,7 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.gone.channel_gone(channel.id, "channel deleted")
+        await self.gone.threads_gone(channel.id, "the thread's channel was deleted")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

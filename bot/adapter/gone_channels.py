@@ -53,6 +53,18 @@ class GoneChannels:
         if reason == LOCKED:
             await self.publisher.threads.locked(info)
 
+    async def threads_gone(self, channel_id: int, reason: str) -> None:
+        """The channel was deleted, and its threads with it (Discord tells of the channel only): the games in its
+        threads end as the channel's own did."""
+        try:
+            games = await self.host.games_in(channel_id)
+        except HostError as exc:
+            log.warning("channel %d is gone (%s) but the games of its threads could not be read (%s)", channel_id,
+                        reason, exc)
+            return
+        for info in games:
+            await self.channel_gone(info.channel_id, reason)
+
     async def guilds_left_while_offline(self, client: discord.Client) -> None:
         """When the bot is ready: end the games of servers it is no longer in (removed while it was offline, so no
         event told it), among the servers its gateway shards serve (another process's are not its business)."""

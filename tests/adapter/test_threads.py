@@ -21,15 +21,16 @@ def lobby_messages(fake: FakeDiscord, channel: Any = "games") -> list[FakeMessag
             if m.author_id == fake.bot_user.id and any(i.endswith(":join") for i in m.custom_ids)]
 
 
-async def open_in_thread(driver: Driver, user: str, **options: Any) -> tuple[FakeMessage, FakeChannel, str]:
-    """``/santacruz new`` by ``user`` in the channel (a thread by default): the lobby message in the channel, the
+async def open_in_thread(driver: Driver, user: str, channel: str = "games",
+                         **options: Any) -> tuple[FakeMessage, FakeChannel, str]:
+    """``/santacruz new`` by ``user`` in ``channel`` (a thread by default): the lobby message in the channel, the
     game's thread (it shares the message's id), and the opener's answer."""
-    before = {m.id for m in lobby_messages(driver.fake)}
+    before = {m.id for m in lobby_messages(driver.fake, channel)}
     answer = await driver.answer(await driver.fake.slash_command("santacruz new", options, user=user,
-                                                                channel="games"))
+                                                                channel=channel))
     lobby = await driver.fake.wait_until(
-        lambda: next((m for m in lobby_messages(driver.fake) if m.id not in before), None), timeout=TIMEOUT,
-        description="the lobby message in the channel")
+        lambda: next((m for m in lobby_messages(driver.fake, channel) if m.id not in before), None),
+        timeout=TIMEOUT, description="the lobby message in the channel")
     return lobby, driver.fake.channel(lobby.id), answer.text
 
 
@@ -162,6 +163,10 @@ async def test_a_thread_archived_mid_game_goes_on_and_a_locked_one_ends_its_game
 
 async def test_a_deleted_thread_ends_its_game_quietly(driver: Driver) -> None:
     fake = driver.fake
+    _, in_general, _ = await open_in_thread(driver, "carol", "general")
+    await fake.delete_channel("general")  # its threads go with it: their games end (Discord tells of the channel)
+    await fake.wait_until(lambda: driver.host.info(in_general.id).status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                          description="the game in the deleted channel's thread ended")
     _, running, _ = await open_in_thread(driver, "alice", computers=1, strength="random")
     game = in_thread(driver, running)
     await driver.answer(await driver.slash("start", user="alice"))  # her one game, typed in the channel

@@ -1189,12 +1189,14 @@ class FakeDiscord:
 
     async def delete_channel(self, channel: ChannelRef) -> None:
         """Delete a guild channel or thread (its messages go with it): later requests to it answer 404 / 10003
-        Unknown Channel, and the bot gets CHANNEL_DELETE (THREAD_DELETE for a thread), as on Discord."""
+        Unknown Channel, and the bot gets CHANNEL_DELETE (THREAD_DELETE for a thread), as on Discord. A channel's
+        threads go with it, with no event of their own (the bot hears of the channel only)."""
         c = self.channel(channel)
         if c.guild_id is None:
             raise ValueError("only a guild channel or thread can be deleted")
-        del self.channels[c.id]
-        self.guilds[c.guild_id].channels.pop(c.id, None)
+        for gone in [c, *(t for t in self.channels.values() if t.is_thread and t.parent_id == c.id)]:
+            del self.channels[gone.id]
+            self.guilds[c.guild_id].channels.pop(gone.id, None)
         if c.is_thread:
             data = {"id": str(c.id), "guild_id": str(c.guild_id), "parent_id": str(c.parent_id), "type": int(c.type)}
             await self.dispatch("THREAD_DELETE", data)
@@ -1274,6 +1276,8 @@ class FakeDiscord:
         app_perms = guild.permissions_of(self.bot_user.id) if guild is not None else 0
         for denied in self._denied_in(ch):
             app_perms &= ~_DENIABLE[denied]
+        if ch.archived and interaction_type == InteractionType.APPLICATION_COMMAND:
+            raise ValueError("nobody can use application commands in an archived thread (Discord's threads topic)")
         if ch.is_dm and ch.recipient is not None and ch.recipient.id != u.id:
             raise ValueError(f"{u.name} cannot act in the DM channel of {ch.recipient.name}")
         loc = locale or u.locale
