@@ -97,6 +97,19 @@ class ThreadNotices:
             log.warning("channel %d: could not say what its games' threads need (%s)", channel_id, exc.status)
 
 
+async def add_players(client: discord.Client, info: TableInfo) -> None:
+    """At the start of a game in a thread of its own: its players become the thread's members, so that it shows in
+    their channel list and they hear of its posts (a mention adds only the one mentioned). A refusal costs nothing but
+    that (the game goes on, their DMs too)."""
+    if info.parent_id is None:
+        return
+    for user_id in info.humans:
+        try:
+            await client.http.add_user_to_thread(info.channel_id, user_id)
+        except discord.HTTPException as exc:
+            log.info("game %d: could not add a player to its thread (%s %s)", info.game_id, exc.status, exc.code)
+
+
 async def edit_message(client: discord.Client, channel_id: int, message_id: int, **fields: Any) -> discord.Message:
     """Edit a message of the bot's; in a thread that Discord archived meanwhile (an edit there is refused: 50083),
     the thread is unarchived first, as Discord's threads topic says (the bot started the thread, so it may). A thread

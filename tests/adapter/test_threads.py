@@ -97,6 +97,10 @@ async def test_three_games_in_three_threads_of_one_channel_played_at_once(driver
         await game.wait_posts(1)
         await game.settle()
         assert game.info().status == "running"
+    # each game's players are its thread's members (it shows in their list, they hear of its posts)
+    added = {tuple(r.path.split("/")[2::2]) for r in fake.requests_to("PUT", r"/channels/\d+/thread-members/\d+")}
+    assert added == {(str(t.id), str(fake.user(u).id))
+                     for t, u in ((thread1, "alice"), (thread1, "bob"), (thread2, "bob"), (thread3, "carol"))}
 
     # autocomplete typed in the channel: bob's two games are offered by their threads' names; carol's one game's moves
     handle = await fake.autocomplete("santacruz land", "site", "", user="bob", channel=games)

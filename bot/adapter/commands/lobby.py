@@ -135,6 +135,7 @@ class LobbyCommands(Feature):
         start = await self.host.start(channel_id, interaction.user.id, can_manage=can_manage(interaction))
         self.background.after_start(start)
         await reply(interaction, t("bot.reply.started", await self._locale(interaction)))
+        await threads.add_players(self.bot, start.info)
 
     @app_commands.command(name="addbot", description=describe("addbot"))
     @app_commands.describe(strength=option("addbot", "strength"))
@@ -202,3 +203,4 @@ class LobbyCommands(Feature):
         self.background.after_start(start)
         await interaction.response.edit_message(content=lobby_text(start.info, start.info.locale), view=None,
                                                 allowed_mentions=ALLOWED_MENTIONS)
+        await threads.add_players(self.bot, start.info)
