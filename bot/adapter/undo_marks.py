@@ -92,8 +92,9 @@ class UndoMarks:
         try:
             await edit_message(self.client, result.channel_id, message_id, view=layout,
                                attachments=files(*((board, n) for n in names)), allowed_mentions=NO_PINGS)
-        except discord.NotFound:
-            log.info("game %d: the post of the move taken back is gone; posting the undo", result.game_id)
+        except (discord.NotFound, discord.Forbidden):  # gone, or in a thread it may not unarchive (locked)
+            log.info("game %d: the post of the move taken back is gone or cannot be edited; posting the undo",
+                     result.game_id)
             return False
         self.latest[result.game_id] = LatestPost(result.channel_id, message_id, text, names, result, False, NO_PINGS)
         return True
