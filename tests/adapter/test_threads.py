@@ -195,7 +195,6 @@ async def test_missing_thread_permissions_are_said_once_and_the_game_is_played_i
         fake_discord: FakeDiscord, settings: Settings) -> None:
     fake = fake_discord
     games, general = fake.channel("games"), fake.channel("general")
-    fake.deny_permission(games, "create_public_threads")
     driver = Driver(fake, settings, channel=games)
     await driver.start()
     try:
@@ -204,11 +203,19 @@ async def test_missing_thread_permissions_are_said_once_and_the_game_is_played_i
         assert driver.host.info(general.id).game_id == int(lobby.custom_ids[0].split(":")[1])
         assert fake.requests_to("POST", r"/channels/\d+/(messages/\d+/)?threads") == []
 
-        for user in ("bob", "carol"):  # no thread can be made here: the game is played in the channel itself
-            await driver.answer(await fake.slash_command("santacruz new", {}, user=user, channel=games))
+        # Discord refuses the thread after all: the game is opened in the channel instead, nothing left of the try
+        fake.inject_error("POST", r"/channels/\d+/messages/\d+/threads")
+        await driver.answer(await fake.slash_command("santacruz new", {}, user="alice", channel=games))
+        assert (driver.info().opener_id, driver.info().parent_id) == (fake.user("alice").id, None)
+        assert [m.id for m in fake.messages(games, ephemeral=False)] == [m.id for m in lobby_messages(fake)]
+        fake.deny_permission(games, "create_public_threads")
+
+        for user in ("alice", "bob", "carol"):  # no thread can be made here: the game is played in the channel
+            if user != "alice":
+                await driver.answer(await fake.slash_command("santacruz new", {}, user=user, channel=games))
             assert driver.info().opener_id == fake.user(user).id and driver.info().parent_id is None
-            if user == "bob":  # bob gives his game up: the channel is free for carol's
-                await click(driver, await driver.answer(await driver.slash("abandon", user="bob")), "abandon", "bob")
+            if user != "carol":  # the game is given up: the channel is free for the next
+                await click(driver, await driver.answer(await driver.slash("abandon", user=user)), "abandon", user)
         notices = [m for m in fake.messages(games, ephemeral=False) if "Create Public Threads" in m.text]
         assert len(notices) == 1, [m.text for m in fake.messages(games)]  # once, however many games open here
 

@@ -92,7 +92,12 @@ class LobbyCommands(Feature):
             log.warning("game %d: no thread could be made in channel %d (%s %s); the game is played in the channel",
                         info.game_id, channel_id, exc.status, exc.code)
             await self.host.stale.close_channel(starter.id, "its thread could not be made")
-            info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id, opener, **options)
+            try:
+                info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id, opener, **options)
+            except Exception:  # e.g. the channel has a game of its own: nothing is left of the attempt
+                with contextlib.suppress(discord.HTTPException):
+                    await starter.delete()
+                raise
         await starter.edit(content=lobby_text(info, info.locale), view=lobby_view(info, info.locale),
                            allowed_mentions=ALLOWED_MENTIONS)
         self.publisher.lobby_posted(info, starter.id, channel_id)
