@@ -38,14 +38,14 @@ async def test_a_channel_holds_a_game_per_thread_and_finds_each_users_games(stor
     assert await host.games_in(OTHER) == []
     # which game a command typed in the channel acts on: the user's one game in its threads; several or none: refused
     # naming the threads; a channel's (or thread's) own game always
-    assert await host.lobby.game_here(PARENT, CY) == THREADS[1]
-    assert await host.lobby.game_here(THREADS[0], BO) == THREADS[0]
-    assert await host.lobby.game_here(OTHER, ADA) == OTHER
+    assert await host.game_here(PARENT, CY) == THREADS[1]
+    assert await host.game_here(THREADS[0], BO) == THREADS[0]
+    assert await host.game_here(OTHER, ADA) == OTHER
     with pytest.raises(HostError) as several:
-        await host.lobby.game_here(PARENT, BO)
+        await host.game_here(PARENT, BO)
     assert (several.value.key, several.value.params) == ("host.error.which_game", {"channels": THREADS[:2]})
     with pytest.raises(HostError) as none:
-        await host.lobby.game_here(PARENT, STRANGER)
+        await host.game_here(PARENT, STRANGER)
     assert (none.value.key, none.value.params) == ("host.error.no_game_here", {"channels": THREADS})
     # another process sees the same games from the database, the running one with its move
     if isinstance(store, PostgresStore):

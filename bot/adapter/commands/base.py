@@ -98,7 +98,7 @@ class Feature(commands.Cog):
         if interaction.guild_id is None or interaction.channel_id is None:
             return
         try:
-            channel_id = await self.host.lobby.game_here(interaction.channel_id, interaction.user.id)
+            channel_id = await self.host.game_here(interaction.channel_id, interaction.user.id)
         except HostError as exc:
             interaction.extras[GAME_HERE] = exc
             return
