@@ -24,11 +24,12 @@ class Built(NamedTuple):
     shared: bool
 
 
-def built(events: Sequence[Event], seat: int, site: int | None) -> Built | None:
-    """What ``seat`` built on ``site`` in these events; ``None`` when it built nothing there (a card without effect,
-    a revealed tile whose building the supply lacks, a move without a site)."""
+def built(events: Sequence[Event], seat: int, site: int | None = None) -> Built | None:
+    """What ``seat`` built on ``site`` (``None``: wherever it built) in these events, e.g. a log entry's; ``None``
+    when it built nothing there (a card without effect, a revealed tile whose building the supply lacks, a move
+    without a site)."""
     for i, e in enumerate(events):
-        if e["type"] == "build" and e["seat"] == seat and e["site"] == site:
+        if e["type"] == "build" and e["seat"] == seat and site in (None, e["site"]):
             after = events[i + 1] if i + 1 < len(events) else None  # a build's points follow it at once (no event: 0)
             points = after["delta"] if after is not None and after["type"] == "score" and after["reason"] == "build" \
                 and after["seat"] == seat else 0

@@ -69,6 +69,8 @@ def test_built_says_the_building_its_points_and_the_share_right_spent() -> None:
                 continue
             tile = game.site_tile[builds[0]["site"]]
             assert result == Built(tile.building, tile.points, bool(builds[0].get("shared")))
+            assert built(events, seat) == result  # a log entry's one build, wherever it was
+            assert built(events, seat, site + 1) is None and built(events, (seat + 1) % game.n, site) is None
             assert points_won(events).get(seat, {}).get("build", 0) == tile.points
             shares += result.shared
             checked += 1

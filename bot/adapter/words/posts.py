@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot.adapter.words.common import MESSAGE_MAX, esc, lines_text, mention, names_of, phase_text, timestamp
 from bot.adapter.words.moves import played_in, public_move
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
-from engine import View, parse_move
+from engine import View
 from engine.log import built
 from i18n import describe_events, describe_move, t, tn
 
@@ -111,9 +111,8 @@ def log_lines(view: View, locale: str) -> list[str]:
         if played_in(view["log"], index) != current:
             current = played_in(view["log"], index)
             lines.append(f"__{t('game.round', locale, round=current)}__")
-        site = parse_move(entry["move"]).site if entry["move"] != "discard" else None
         lines.append("• " + describe_move(entry["move"], locale, names, entry["seat"],
-                                          built=built(entry["events"], entry["seat"], site)))
+                                          built=built(entry["events"], entry["seat"])))
     if len(lines) == 1:
         lines.append(t("bot.log.empty", locale))
     return lines
