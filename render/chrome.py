@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine import BUILDING_CARDS, BUILDINGS, RESOURCES
 from engine.types import PlayerView, View
-from i18n import t, tn
+from i18n import listed, t, tn
 from render import script
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import ascent, cap_height, font
@@ -492,12 +492,11 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     title = t("render.you.title", locale, name=view["players"][seat]["name"])
     cards = [t(f"game.scoring.{c}.name", locale) for c in you.get("scoring_cards", [])]
     chips = you.get("bird_chips", [])
-    held = t("render.you.cards", locale, cards=", ".join(cards) if cards else t("render.you.none", locale))
+    held = t("render.you.cards", locale, cards=listed(cards, locale) if cards else t("render.you.no_cards", locale))
     over = view.get("phase") == "over"
     if over:  # no cards and no flags any more: the seat's place, against the winner's
         held = _result_words(view, seat, locale)
-    birds = t("render.you.chips", locale, chips=", ".join(str(c) for c in chips) if chips
-              else t("render.you.none", locale))
+    birds = t("render.you.chips", locale, chips=listed(chips, locale) if chips else t("render.you.no_chips", locale))
     tx = x0 + pad + text_width(title, size, "bold") + 10 * u
     width = x1 - pad - (x0 + pad)
     words(img, x0 + pad, top, title, size, theme.legal, weight="bold")
