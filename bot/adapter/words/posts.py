@@ -6,13 +6,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.adapter.words.common import MESSAGE_MAX, esc, lines_text, mention, names_of, phase_text, timestamp
+from bot.adapter.words.common import (
+    MESSAGE_MAX,
+    esc,
+    lines_text,
+    mention,
+    names_of,
+    phase_text,
+    signed,
+    timestamp,
+)
 from bot.adapter.words.moves import built_by_log, played_in, public_move
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
 from engine import (
     View,
 )
-from i18n import describe_events, describe_move, t, tn
+from i18n import describe_events, describe_move, listed, t, tn
 
 
 def next_text(locale: str, *, user_id: int | None, name: str | None, view: View) -> str:
@@ -29,7 +38,7 @@ def ranking_lines(view: View, locale: str) -> list[str]:
     for place, seat in enumerate(view["ranking"], start=1):
         p = players[seat]
         chips = p.get("bird_chips")
-        extra = t("bot.ranking.chips", locale, chips=", ".join(map(str, chips))) if chips else ""
+        extra = t("bot.ranking.chips", locale, chips=listed(chips, locale)) if chips else ""
         lines.append(t("bot.ranking.line", locale, place=place, name=names[seat],
                        points=tn("game.points", p["score"], locale), extra=extra).rstrip())
     return lines
@@ -61,7 +70,7 @@ def move_post(result: MoveResult, locale: str) -> str:
 def start_post(start: StartResult, locale: str) -> str:
     view = start.view
     names = names_of(view)
-    order = ", ".join(names[s] for s in view["turn_order"])
+    order = listed([names[s] for s in view["turn_order"]], locale)
     lines = [t("bot.post.start", locale, players=order)]
     if start.info.draft:
         lines.append(t("bot.post.draft", locale))
@@ -77,9 +86,16 @@ def seat_change_post(change: SeatChange, locale: str) -> str:
     return t(key, locale, name=esc(change.name))
 
 
+def result_lines(view: View, locale: str) -> list[str]:
+    """A finished game's result: the final ranking (places, scores, bird chips) and who won."""
+    winner = view["winner"] if view["winner"] is not None else view["ranking"][0]
+    return [t("bot.post.game_over", locale), *ranking_lines(view, locale),
+            t("bot.log.winner", locale, name=names_of(view)[winner])]
+
+
 def status_text(info: TableInfo, view: View, locale: str, *, deadline: float | None = None) -> str:
     """Whose turn and since when (and when their time runs out, with a turn ``deadline``), the scores and the cards
-    left (public facts only)."""
+    left (public facts only); once the game is over, its result."""
     names = names_of(view)
     lines = [t("bot.status.title", locale, phase=phase_text(view, locale))]
     if info.to_move is not None:
@@ -89,8 +105,8 @@ def status_text(info: TableInfo, view: View, locale: str, *, deadline: float | N
         lines.append(t("bot.status.turn", locale, player=who, since=timestamp(since)))
         if deadline is not None:
             lines.append(t("bot.status.deadline", locale, until=timestamp(deadline), at=timestamp(deadline, "t")))
-    elif view["phase"] == "over":
-        lines.append(t("bot.post.game_over", locale))
+    elif view["phase"] == "over":  # the result: places, scores and bird chips, and who won
+        return lines_text([*lines, *result_lines(view, locale)])
     for ranked in view["ranking"]:
         p = view["players"][ranked]
         cards = sum(p["building_cards"].values())
@@ -104,19 +120,57 @@ def status_text(info: TableInfo, view: View, locale: str, *, deadline: float | N
 
 
 def log_lines(view: View, locale: str) -> list[str]:
-    """The moves so far in words, one line each, under a title and a line per round."""
+    """The moves so far in words, one line each, with the points each move changed beyond what its words say (a
+    scoring card's points for everyone), under a title and a line per round; the scores after round 1 and, once the
+    game is over, its result (the final scores with the bird chips, the places, the winner)."""
     names = names_of(view)
-    lines = [t("bot.log.title", locale, count=len(view["log"]))]
+    log = view["log"]
+    lines = [t("bot.log.title", locale, count=len(log))]
     current = 0
-    for index, entry in enumerate(view["log"]):
-        if played_in(view["log"], index) != current:
-            current = played_in(view["log"], index)
+    for index, entry in enumerate(log):
+        if played_in(log, index) != current:
+            if current:
+                lines.append(_scores_line(log[index - 1]["scores"], current, names, locale))
+            current = played_in(log, index)
             lines.append(f"__{t('game.round', locale, round=current)}__")
-        lines.append("• " + describe_move(entry["move"], locale, names, entry["seat"],
-                                          built=built_by_log(view, index)))
+        built = built_by_log(view, index)
+        said = describe_move(entry["move"], locale, names, entry["seat"], built=built)
+        changes = [f"{names[seat]} {signed(delta)}" for seat, delta in _changes(view, index, built).items() if delta]
+        if changes:
+            said = t("bot.log.points", locale, move=said, changes=listed(changes, locale))
+        elif entry["move"].startswith("score "):  # a scoring card that gave no one a point
+            said = t("bot.log.no_points", locale, move=said)
+        lines.append("• " + said)
     if len(lines) == 1:
         lines.append(t("bot.log.empty", locale))
+    if view["phase"] == "over" and log:
+        lines += result_lines(view, locale)
     return lines
+
+
+def _changes(view: View, index: int, built: tuple[str, int, bool] | None) -> dict[int, int]:
+    """Each seat's points from the move ``view["log"][index]`` that its words do not say: the build points are said
+    with the build, and the bird chips shown at the end with the result (the first move is a set choice or a landing,
+    whose only points are its build's)."""
+    log = view["log"]
+    if index == 0:
+        return {}
+    entry, before = log[index], log[index - 1]
+    changes = {seat: after - was for seat, (after, was) in enumerate(zip(entry["scores"], before["scores"],
+                                                                         strict=True))}
+    if built is not None:
+        changes[entry["seat"]] -= built[1]
+    if index == len(log) - 1 and view["phase"] == "over":
+        for p in view["players"]:
+            changes[p["seat"]] -= sum(p.get("bird_chips") or [])
+    return changes
+
+
+def _scores_line(scores: Sequence[int], round_: int, names: Sequence[str], locale: str) -> str:
+    """The scores after a round, the highest first ("Scores after round 1: Ada 69, Bo 55 and Cy 40")."""
+    order = sorted(range(len(scores)), key=lambda seat: -scores[seat])
+    return t("bot.log.round_scores", locale, round=round_,
+             scores=listed([f"{names[seat]} {scores[seat]}" for seat in order], locale))
 
 
 def log_fits(lines: Sequence[str]) -> bool:
