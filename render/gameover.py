@@ -71,8 +71,8 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     y = top + line_height(heading, "bold") + 4 * u
     row_h = min(round(170 * u), round((H - y - 16 * u) / max(1, len(ranking))))
     log = view.get("log") or []
-    ends = [e["scores"] for e in log if e.get("round", 1) == 1]
-    round_one = ends[-1] if ends and any(e.get("round") == 2 for e in log) else None
+    # an entry's round is the one after its move: the first entry of round 2 is the move that ended round 1
+    round_one = next((e["scores"] for e in log if e.get("round") == 2), None)
     nx = left + 130 * u  # where a place's name and lines begin
     chip_lines = _chip_lines(players, locale, small, left + col_w - nx - 60 * u)
     for place, seat in enumerate(ranking, start=1):
@@ -154,8 +154,8 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
     small = max(round(18 * u), theme.phone_size(theme.phone_line))
     heading = _heading_size(theme)
     gap = round(10 * u)
-    first_r2 = next((i for i, e in enumerate(log) if e.get("round", 1) == 2), None)
-    divider = first_r2 - 0.5 if first_r2 is not None and n_moves > 1 else None  # where round 2 starts, in moves
+    last_r1 = next((i for i, e in enumerate(log) if e.get("round", 1) == 2), None)  # the move that ended round 1
+    divider = last_r1 + 0.5 if last_r1 is not None and n_moves > last_r1 + 1 else None  # where round 2 starts
     cy0 = y0 + round(line_height(heading, "bold")) + gap
     if divider is not None:  # a row for the rounds' names
         cy0 += round(line_height(small)) + gap
