@@ -53,8 +53,9 @@ class TableCommands(Feature):
             return
         deadline = await self.host.turn_deadline(info.game_id) if info.deadline_hours else None
         status = status_text(info, self.host.public_view(channel_id), locale, deadline=deadline)
-        if self.host.seat_of(channel_id, interaction.user.id) is not None:
-            # a player also sees their own hand (and the move buttons on their turn); only they see it
+        if info.status != "over" and self.host.seat_of(channel_id, interaction.user.id) is not None:
+            # a player also sees their own hand (and the move buttons on their turn); only they see it (once the
+            # game is over there is no hand left: the result is the status)
             await self.dms.show_hand(interaction, channel_id, heading=status)
             return
         await reply(interaction, status, allowed_mentions=discord.AllowedMentions.none())
