@@ -391,15 +391,17 @@ def _reason_words(name: str, value: Any, locale: object, escape: Callable[[str],
     return {name: value}
 
 
-def listed(items: Sequence[object], locale: object, *, most: int | None = None) -> str:
-    """Items named in a sentence, joined by the locale's rules: "12", "12 and 14", "3, 7 and 12" („und“, « et »).
+def listed(items: Sequence[object], locale: object, *, most: int | None = None, choice: bool = False) -> str:
+    """Items named in a sentence, joined by the locale's rules: "12", "12 and 14", "3, 7 and 12" („und“, « et »);
+    with ``choice``, alternatives: "3, 7 or 12" („oder“, « ou »).
 
     ``most``: name at most that many, the rest counted ("3, 7, 12 and 4 more")."""
     words = [str(item) for item in items]
     if most is not None and len(words) > most:
         rest = len(words) - (most - 1)
         words = [*words[:most - 1], tn("game.more", rest, locale)]
-    return format_list(words, style="standard", locale=_CLDR[normalize_locale(locale)]) if words else ""
+    style = "or" if choice else "standard"
+    return format_list(words, style=style, locale=_CLDR[normalize_locale(locale)]) if words else ""
 
 
 def percent(share: float, locale: object) -> str:

@@ -520,9 +520,9 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     elif n_sites:
         said = t("render.you.sites", locale, n=n_sites)
         if others:
-            said += " " + t("render.you.also", locale, moves=", ".join(others))
+            said += " " + t("render.you.also", locale, moves=listed(others, locale, choice=True))
     elif others:
-        said = t("render.you.choose", locale, moves=", ".join(others))
+        said = t("render.you.choose", locale, moves=listed(others, locale, choice=True))
     else:
         said = t("render.you.no_sites", locale)
     y = top + len(lines) * step

@@ -37,6 +37,7 @@ def test_lists_are_joined_with_the_languages_and() -> None:
     assert listed(range(1, 21), "en", most=5) == "1, 2, 3, 4 and 16 more"
     assert listed(range(1, 21), "de", most=5) == "1, 2, 3, 4 und 16 weitere"
     assert listed(range(1, 4), "en", most=5) == "1, 2 and 3"  # short enough: all named
+    assert [listed(["A", "B", "C"], lang, choice=True) for lang in LOCALES] == ["A, B or C", "A, B oder C", "A, B ou C"]
 
 
 @pytest.mark.parametrize("weight", ["regular", "bold", "condensed"])
