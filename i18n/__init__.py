@@ -400,8 +400,8 @@ def listed(items: Sequence[object], locale: object, *, most: int | None = None, 
     if most is not None and len(words) > most:
         rest = len(words) - (most - 1)
         words = [*words[:most - 1], tn("game.more", rest, locale)]
-    style = "or" if choice else "standard"
-    return format_list(words, style=style, locale=_CLDR[normalize_locale(locale)]) if words else ""
+    cldr = _CLDR[normalize_locale(locale)]
+    return format_list(words, style="or" if choice else "standard", locale=cldr) if words else ""
 
 
 def percent(share: float, locale: object) -> str:
