@@ -20,6 +20,7 @@ from bot.adapter.words.moves import built_by_log, played_in, public_move
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
 from engine import (
     View,
+    parse_move,
 )
 from i18n import describe_events, describe_move, listed, t, tn
 
@@ -138,7 +139,7 @@ def log_lines(view: View, locale: str) -> list[str]:
         changes = [f"{names[seat]} {signed(delta)}" for seat, delta in _changes(view, index, built).items() if delta]
         if changes:
             said = t("bot.log.points", locale, move=said, changes=listed(changes, locale))
-        elif entry["move"].startswith("score "):  # a scoring card that gave no one a point
+        elif entry["move"] != "discard" and parse_move(entry["move"]).verb == "score":  # a card that gave no point
             said = t("bot.log.no_points", locale, move=said)
         lines.append("• " + said)
     if len(lines) == 1:
