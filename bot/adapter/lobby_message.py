@@ -1,6 +1,7 @@
-"""A lobby's message in its channel, kept up to date: redrawn with the newest state of its game (the outbox coalesces
-the clicks that came meanwhile), and without its buttons once the lobby closed (the message this process posted,
-else, after a restart, the bot's message among the channel's last ones that carries the lobby's Join button)."""
+"""A lobby's message in its channel (its text: :func:`lobby_content`), kept up to date: redrawn with the newest state
+of its game (the outbox coalesces the clicks that came meanwhile), and without its buttons once the lobby closed (the
+message this process posted, else, after a restart, the bot's message among the channel's last ones that carries the
+lobby's Join button)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ log = logging.getLogger(__name__)
 
 LOBBY_SEARCH: Final = 50
 """How many of a channel's last messages are searched for a lobby message the bot no longer remembers."""
+
+
+async def lobby_content(host: Host, info: TableInfo) -> str:
+    """The lobby message's text in the game's language, with how fast each of its people usually moves in the
+    server (read from the database)."""
+    return lobby_text(info, info.locale, await host.archive.usual_speeds(info.guild_id, info.humans))
 
 
 class LobbyMessages:
@@ -50,7 +57,7 @@ class LobbyMessages:
         channel = self.client.get_partial_messageable(known[0])
         try:
             await channel.get_partial_message(known[1]).edit(
-                content=lobby_text(info, info.locale), view=lobby_view(info, info.locale),
+                content=await lobby_content(self.host, info), view=lobby_view(info, info.locale),
                 allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
@@ -70,7 +77,8 @@ class LobbyMessages:
                 if found is None:
                     return
                 message = found
-            await message.edit(content=lobby_text(info, info.locale), view=None, allowed_mentions=ALLOWED_MENTIONS)
+            await message.edit(content=await lobby_content(self.host, info), view=None,
+                               allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not close the lobby message (%s)", game_id, exc.status)
 

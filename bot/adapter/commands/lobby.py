@@ -1,4 +1,5 @@
-"""Opening a game and filling its seats: ``/santacruz new``, ``join``, ``leave``, ``start``, ``addbot``, ``kick``, and
+"""Opening a game and filling its seats: ``/santacruz new``, ``join`` (in a running game: taking over a seat left to
+the computer), ``leave``, ``start``, ``addbot``, ``kick``, and
 the lobby message's buttons (Join, Leave, Add computer, Remove computer, Start). The host decides who may (``lobby``
 of :mod:`bot.host`); here the answer becomes the redrawn lobby message, an ephemeral reply, the start's post."""
 
@@ -10,11 +11,13 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range
 
-from bot.adapter.commands.base import Feature, can_manage, choice, chosen, describe, guild_only, option
+from bot.adapter.commands.base import can_manage, choice, chosen, describe, guild_only, option
+from bot.adapter.commands.takeover import TakeoverCommands
+from bot.adapter.lobby_message import lobby_content
 from bot.adapter.sending import ALLOWED_MENTIONS, reply
 from bot.adapter.views import lobby_view
 from bot.adapter.words.common import esc
-from bot.adapter.words.lobby import LANGUAGE_NAMES, lobby_text
+from bot.adapter.words.lobby import LANGUAGE_NAMES
 from bot.adapter.words.notices import DEADLINE_CHOICES, deadline_hours
 from bot.host.settings import AI_STRENGTHS
 from bot.host.table import TableInfo
@@ -25,8 +28,9 @@ LANGUAGE_CHOICES: Final = [Choice(name=LANGUAGE_NAMES[lang], value=lang) for lan
 DEADLINE_OPTIONS: Final = [choice(f"commands.choice.deadline.{hours}", hours) for hours in DEADLINE_CHOICES]
 
 
-class LobbyCommands(Feature):
-    """The lobby: its commands and its message's buttons."""
+class LobbyCommands(TakeoverCommands):
+    """The lobby: its commands and its message's buttons; ``join`` in a running game offers to take over a seat
+    (:class:`~bot.adapter.commands.takeover.TakeoverCommands`)."""
 
     @app_commands.command(name="new", description=describe("new"))
     @app_commands.describe(draft=option("new", "draft"), language=option("new", "language"),
@@ -59,14 +63,25 @@ class LobbyCommands(Feature):
         return str(self.settings.default_locale)
 
     @app_commands.command(name="join", description=describe("join"))
-    async def join(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(seat=option("join", "seat"))
+    async def join(self, interaction: discord.Interaction, seat: Range[int, 1, 4] | None = None) -> None:
+        """Join the lobby; in a running game, offer to take over a seat the computer plays for someone who left it
+        (``seat``, numbered from 1; without it, the only one)."""
         channel_id = guild_only(interaction)
+        current = self.host.info(channel_id)
+        if current is not None and current.status == "running":
+            await self._offer_seat(interaction, channel_id, seat - 1 if seat is not None else None)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         locale = await self._locale(interaction)
         info = await self.host.join(channel_id, interaction.user.id, interaction.user.display_name)
         await reply(interaction, t("bot.reply.joined", locale, count=len(info.seats)))
         self.publisher.lobby_changed(info)
         await self.dms.welcome(interaction, info, locale)
+
+    @join.autocomplete("seat")
+    async def _open_seats(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        return self._open_seat_choices(interaction.channel_id, current)
 
     @app_commands.command(name="leave", description=describe("leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -115,10 +130,9 @@ class LobbyCommands(Feature):
 
     # ------------------------------------------------------------------ the lobby message's buttons
 
-    @staticmethod
-    async def _redraw_lobby(interaction: discord.Interaction, info: TableInfo) -> None:
+    async def _redraw_lobby(self, interaction: discord.Interaction, info: TableInfo) -> None:
         """Answer a lobby button by redrawing the lobby message it sits on."""
-        await interaction.response.edit_message(content=lobby_text(info, info.locale),
+        await interaction.response.edit_message(content=await lobby_content(self.host, info),
                                                 view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
 
     async def join_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -148,5 +162,5 @@ class LobbyCommands(Feature):
         current = self._current(game_id)
         start = await self.host.start(current.channel_id, interaction.user.id, can_manage=can_manage(interaction))
         self.background.after_start(start)
-        await interaction.response.edit_message(content=lobby_text(start.info, start.info.locale), view=None,
+        await interaction.response.edit_message(content=await lobby_content(self.host, start.info), view=None,
                                                 allowed_mentions=ALLOWED_MENTIONS)
