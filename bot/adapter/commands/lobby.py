@@ -66,10 +66,12 @@ class LobbyCommands(TakeoverCommands):
     @app_commands.describe(seat=option("join", "seat"))
     async def join(self, interaction: discord.Interaction, seat: Range[int, 1, 4] | None = None) -> None:
         """Join the lobby; in a running game, offer to take over a seat the computer plays for someone who left it
-        (``seat``, numbered from 1; without it, the only one)."""
+        (``seat``, numbered from 1; without it, the only one). With no such seat and none named, a running game
+        refuses as before: it has started (wait for the next one)."""
         channel_id = guild_only(interaction)
         current = self.host.info(channel_id)
-        if current is not None and current.status == "running":
+        if current is not None and current.status == "running" and (
+                seat is not None or self.host.takeovers.open_seats(channel_id)):
             await self._offer_seat(interaction, channel_id, seat - 1 if seat is not None else None)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
