@@ -192,6 +192,9 @@ class Host:
     async def games_in(self, parent_id: int, user_id: int | None = None) -> list[TableInfo]:
         return await self.lobby.games_in(parent_id, user_id)
 
+    async def game_here(self, channel_id: int, user_id: int) -> int:
+        return await self.lobby.game_here(channel_id, user_id)
+
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
         return await self.lobby.join(channel_id, user_id, name)
 

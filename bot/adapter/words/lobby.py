@@ -1,5 +1,5 @@
 """The lobby message: the opener, the game's options, the seats (a computer's strength, an away or vacationing
-player marked, how fast each person usually moves).
+player marked, how fast each person usually moves), and the game's thread when it has one.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from bot.adapter.words.archive import duration
-from bot.adapter.words.common import SEP, esc, lines_text
+from bot.adapter.words.common import SEP, channel_link, esc, lines_text
 from bot.host.table import TableInfo
 from i18n import t
 
@@ -50,6 +50,8 @@ def lobby_text(info: TableInfo, locale: str, usual: Mapping[int, float] | None =
     lines.extend(f"{s.seat + 1}. {seat_name(s, locale)}" + (
         f"{SEP}{t('bot.speed.usual', locale, time=duration(usual[s.user_id], locale))}"
         if s.user_id is not None and s.user_id in usual else "") for s in info.seats)
+    if info.parent_id is not None:
+        lines.append(t("bot.lobby.thread", locale, thread=channel_link(info.channel_id)))
     if info.status == "lobby":
         lines.append(t("bot.lobby.hint", locale))
     elif info.status == "abandoned":
