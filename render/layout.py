@@ -384,7 +384,7 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     ox = m + (avail_w - (x1 - x0) * scale) / 2 - x0 * scale
     oy = top + (board_h - (y1 - y0) * scale) / 2 - y0 * scale
     y = board_rect[3] + round(6 * u)
-    last_move = (m, y, W - m, y + round(20 * u + 2 * LINE_SPACING * line_size))
+    last_move = (m, y, W - m, y + round(20 * u + 3 * LINE_SPACING * line_size))
     y = last_move[3] + round(8 * u)
     played = (m, y, W - m, y + round(20 * u + PLAYED_LINES * LINE_SPACING * line_size))
     y = played[3] + round(8 * u)
