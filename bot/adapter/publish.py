@@ -25,6 +25,7 @@ import discord
 from bot.adapter.delivery import Backoff, Deliveries
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
+from bot.adapter.threads import ThreadNotices
 from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.pictures import Pictures
@@ -146,7 +147,9 @@ class Publisher:
         """Waits between tries of a delivery that failed for a passing reason (tests make them short)."""
         self.outboxes: dict[int, ChannelOutbox] = {}
         self.lobbies = LobbyMessages(client, host)
-        self.deliveries = Deliveries(client, host, pictures, dms, self.lobbies)
+        self.threads = ThreadNotices(client)
+        """What the bot says in a channel about its games' threads (a permission it lacks, a locked thread)."""
+        self.deliveries = Deliveries(client, host, pictures, dms, self.lobbies, self.threads)
         self.on_channel_gone: ChannelGone | None = None
         """Called when a post finds its channel gone (404 Unknown Channel or Unknown Guild), after giving it up."""
         self.closing: float | None = None
@@ -227,9 +230,10 @@ class Publisher:
         if info.game_id in self.lobbies.known:
             self.lobby_changed(info)
 
-    def lobby_posted(self, info: TableInfo, message_id: int) -> None:
-        """Remember the lobby message of ``info``'s game, to keep it up to date."""
-        self.lobbies.posted(info, message_id)
+    def lobby_posted(self, info: TableInfo, message_id: int, channel_id: int | None = None) -> None:
+        """Remember the lobby message of ``info``'s game (in ``channel_id`` when not in the game's channel), to keep
+        it up to date."""
+        self.lobbies.posted(info, message_id, channel_id)
 
     def lobby_changed(self, info: TableInfo) -> None:
         """Bring the game's lobby message up to date (if the bot knows it by then): once, with the newest state."""

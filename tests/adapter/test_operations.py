@@ -134,7 +134,8 @@ async def test_sigterm_stops_a_bot_process_cleanly_mid_game_on_sqlite(fake_disco
             await asyncio.sleep(0.1)
         channel = fake.channel("games")
         for command, user in (("santacruz new", "alice"), ("santacruz join", "bob"), ("santacruz start", "alice")):
-            handle = await fake.slash_command(command, {}, user=user, channel=channel)
+            handle = await fake.slash_command(command, {"thread": False} if command.endswith("new") else {},
+                                              user=user, channel=channel)
             await handle.wait_for_message(timeout=TIMEOUT)
         code = await bot.stop()
     finally:
