@@ -29,7 +29,7 @@ from typing import Any, TextIO
 from engine import Game, IllegalMove, View, from_record, new_game, parse_move
 from engine.ai import STRENGTHS, choose_move
 from engine.ai.coach import DEFAULT_BUDGET, advise, cards_now
-from i18n import LOCALES, ask_move, describe_events, describe_move, illegal_text, listed, t, tn
+from i18n import LOCALES, ask_move, decimal, describe_events, describe_move, illegal_text, listed, t, tn
 from i18n.coach import advice_text
 
 GIF_WIDTH = 800
@@ -90,7 +90,7 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
         number += 1
         lines = describe_events(events, locale, game.names) or [describe_move(move, locale, game.names, seat)]
         progress = t("cli.demo.progress", locale, number=number, round=game.round,
-                     seconds=f"{time.perf_counter() - started:.1f}")
+                     seconds=decimal(time.perf_counter() - started, locale))
         print(f"{progress} {lines[0]}", file=stream)
         for line in lines[1:]:
             print(f"      {line}", file=stream)
