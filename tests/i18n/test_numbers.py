@@ -13,7 +13,7 @@ import pytest
 from bot.adapter.errors import _explain_illegal
 from bot.host.errors import HostError
 from engine import IllegalMove, new_game
-from i18n import LOCALES, decimal, describe_events, listed, percent, t
+from i18n import LOCALES, decimal, describe_events, listed, percent, t, tn
 from render.fonts import face_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,3 +84,14 @@ def test_a_card_no_longer_held_is_named_in_its_own_words(code: str, kind: str | 
     error = HostError("host.error.illegal_move", move=kind or "double road", reason=str(reason), illegal=reason)
     for lang in LOCALES:
         assert _explain_illegal(error, view, [], lang) == said[lang]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_bird_scoring_card_is_said_as_every_card_and_the_ends_chips_with_their_reveal(lang: str) -> None:
+    card = [{"type": "card", "seat": 0, "card": "birds", "scoring": True},
+            {"type": "score", "seat": 0, "delta": 8, "reason": "birds"}]
+    name = t("game.scoring.birds.name", lang)
+    assert describe_events(card, lang, ["Ada"])[1] == tn("game.event.score.card", 8, lang, player="Ada", card=name)
+    end = [{"type": "birds", "seat": 0, "chips": [2, 3]}, {"type": "score", "seat": 0, "delta": 5, "reason": "birds"}]
+    assert describe_events(end, lang, ["Ada"]) == [tn("game.event.birds", 2, lang, player="Ada",
+                                                      chips=listed([2, 3], lang), points=5)]
