@@ -196,7 +196,9 @@ class Play:
             computer_to_move=bool(next_seat and next_seat.computer_plays), secret_changed=changed,
             dm_user_ids=tuple(u for s in told if (u := table.seats[s].user_id) is not None),
             game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay,
-            undoable=user_id is not None and undone is None and not over and new.can_undo(), hints=hints)
+            undoable=user_id is not None and undone is None and not over and new.can_undo(), hints=hints,
+            former=tuple(tuple(str(f["name"]) for f in s.former) for s in table.seats)
+            if any(s.former for s in table.seats) else ())
 
     async def away(self, channel_id: int, user_id: int) -> SeatChange:
         """Let the computer play the user's seat for the rest of the game (until :meth:`back`)."""
