@@ -21,7 +21,8 @@ from bot.adapter.words.common import esc
 from engine import parse_move
 from engine.ai.coach import Advice, MoveAdvice, Reason
 from engine.ai.determinize import eruption_risk
-from i18n import describe_move, t, tn
+from i18n import describe_move, listed, t, tn
+from i18n import percent as percent_text
 from i18n.coach import advice_text
 from tests.adapter.conftest import Driver
 from tests.fakediscord.audit import readable_texts
@@ -103,7 +104,7 @@ def _check_volcano(view: Any, advice: Advice, text: str, lang: str, figures: Hin
     if advice.volcano is None or advice.volcano.status not in ("unseen", "pile"):
         return
     exact = percent(exact_eruption_chance(view))
-    stated = t(f"coach.volcano_status.{advice.volcano.status}", lang, chance=advice.volcano.chance)
+    stated = t(f"coach.volcano_status.{advice.volcano.status}", lang, chance=percent_text(exact / 100, lang))
     if advice.volcano.chance != exact or stated not in text:
         figures.problems.append(f"{lang}: eruption risk {advice.volcano.chance} %, exact {exact} %: {text!r}")
     figures.checked["volcano"] += 1
@@ -154,9 +155,11 @@ def _check_points(advice: Advice, names: list[str], lang: str, move: str, occupi
             total = ends.number("points")
             said = t("bot.confirm.what.game_over_birds", lang, points=total, chips=" + ".join(map(str, chips)))
             drawn = _drew_a_chip(lang, me, post)
-            shown = tn("game.event.birds", len(chips) + drawn, lang, player=esc(me), chips=", ".join(map(str, chips)),
-                       points=0).split(" (+")[0]
-            if said not in question or shown not in post or (not drawn and f"{shown} (+{total})" not in post):
+            exact = tn("game.event.birds", len(chips), lang, player=esc(me), chips=listed(list(chips), lang),
+                       points=total)
+            begun = tn("game.event.birds", len(chips) + 1, lang, player=esc(me), chips=", ".join(map(str, chips)),
+                       points=0).split(" (+")[0]  # the drawn chip's value closes the list
+            if said not in question or (exact if not drawn else begun) not in post:
                 problems.append(f"{where}: hint +{total} from bird chips, question {question!r}, post {post!r}")
         figures.checked["birds"] += 1
 
