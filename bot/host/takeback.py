@@ -7,8 +7,8 @@ naming what cannot be taken back when ``final``, and otherwise plays at once wit
 :func:`undo_refusal` finds nothing against it. Only what everyone may know goes into a :class:`Risk`: the sites
 turned face up (their state is public), a bird chip drawn from a tile already face up, the round or the game
 ending, the scoring card played and its points for the mover (who holds it) and for the best other seat, the share
-right spent; never what a hidden tile holds. A :class:`Risk` is shown to the mover alone, so it also names the mover's
-own bird chips that a last move reveals.
+right spent; never what a hidden tile holds. A :class:`Risk` is shown to the mover alone, so it also names the bird
+chips the mover holds, which a last move reveals (never the value of one the move itself draws).
 
 Pure functions of the game and its move log; :class:`bot.host.host.Host` calls them under its own reading of the
 table (``move_risk``, ``undoable_by``, ``undo``).
