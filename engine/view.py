@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from engine.cards import BUILDING_CARDS, BUILDING_SETS, BUILDINGS, SINGLE_BUILDS
+from engine.history import seat_event, since_last_move
 from engine.types import (
     BoardView,
     Event,
@@ -31,8 +32,9 @@ if TYPE_CHECKING:
 VIEW_VERSION = 1
 
 
-def make_view(game: Game, seat: int | None) -> View:
-    """What ``seat`` (``None``: everyone) may know about ``game`` now; see :class:`engine.types.View`."""
+def make_view(game: Game, seat: int | None, *, since: bool = False) -> View:
+    """What ``seat`` (``None``: everyone) may know about ``game`` now; see :class:`engine.types.View`. ``since``: a
+    seat's view also holds what happened since its own last move (:func:`engine.history.since_last_move`)."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.n):
         raise ValueError(f"there is no seat {seat!r} in this game")
     isl = game.island
@@ -93,12 +95,7 @@ def make_view(game: Game, seat: int | None) -> View:
         if over:
             player["bird_chips"] = list(game.birds[p])
         players.append(player)
-    events: list[Event] = []
-    for e in game.events:
-        out = {k: v for k, v in e.items() if k != "secret"}
-        if seat is not None and e.get("seat") == seat and "secret" in e:
-            out.update(e["secret"])
-        events.append(cast(Event, out))  # the engine's event dicts are made to these shapes (engine/types.py)
+    events: list[Event] = [seat_event(e, seat) for e in game.events]
     log: list[LogEntry] = []
     for entry in game.log:
         move = entry["move"]
@@ -160,5 +157,7 @@ def make_view(game: Game, seat: int | None) -> View:
         discarded = game.discarded[seat]
         if discarded is not None:
             you["discarded"] = discarded
+        if since:
+            you["since"] = since_last_move(game, seat)
         view["you"] = you
     return view
