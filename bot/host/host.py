@@ -34,8 +34,7 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/ta
     await host.start(channel_id, user_id, *, can_manage=False) -> StartResult
     await host.abandon(channel_id, user_id, *, can_manage=False, name=None) -> TableInfo
     await host.rematch(channel_id, user_id, *, can_manage=False) -> TableInfo   # after game over
-    # (open also takes replay=True: post an animated replay of the game at game over; and hints=False: players
-    #  may ask the coach on their turn, and the game is not rated)
+    # open also takes replay=True (an animated replay at game over), hints=False (the coach on one's turn; not rated)
 
     # play
     await host.play(channel_id, user_id, move, *, interaction_id=None, game_id=None,
@@ -50,15 +49,14 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/ta
     await host.back(channel_id, user_id) -> SeatChange
     await host.hand_over(channel_id, user_id, target_user_id, *, can_manage=False) -> SeatChange
     await host.hint(channel_id, user_id, *, game_id=None, expected_seq=None) -> HintAnswer   # the coach's advice
-                                                           # for the asker's own seat (bot/host/hints.py); changes
-                                                           # nothing; a table opened with hints=True only
+                                                           # for the asker's seat (bot/host/hints.py); hints=True only
 
     # reading (no database access, never raises for a missing game unless noted)
     host.info(channel_id) -> TableInfo | None              # the channel's current or last game
     host.find_game(game_id) -> TableInfo | None            # e.g. for a DM button carrying the game id
     host.games_of(user_id) -> list[TableInfo]              # running games the user is seated in
     host.seat_of(channel_id, user_id) -> int | None
-    host.view_for(channel_id, user_id) -> dict             # own seat view, or public if not seated
+    host.view_for(channel_id, user_id, *, since=False) -> dict   # own seat view (+ moves since theirs), or public
     host.public_view(channel_id) -> dict                   # raises HostError without a started game
     host.legal_moves(channel_id, user_id, prefix="") -> list[str]   # [] unless it is their turn
 
@@ -66,7 +64,9 @@ Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/ta
     await host.pending_deliveries(channel_id=None) -> list[Delivery]   # in the order they were written
     await host.resume_deliveries() -> list[Delivery]       # at start-up: all pending, due now
     await host.last_post(game_id) -> (message_id, Delivery) | None   # the latest post, whichever process sent it
-    await host.delivered(delivery, error=None, *, message_id=None) -> None   # sent (as message_id), or given up
+    await host.delivered(delivery, error=None, *, message_id=None, closed=()) -> None   # sent (as message_id: a post
+                                                           # or a turn DM; closed: the turn DMs it told), or given up
+    await host.open_turn_dms(game_id, user_id) -> [(delivery_id, message_id)]   # not told their turn passed
     await host.retry_delivery(delivery, delay, error) -> None   # a passing failure: due again after delay
     host.ready_deliveries(pending) -> list[int]            # which may go now (not DMs held for quiet hours)
     async with host.delivery_step(delivery, later) as step:   # what it becomes: send a post, a DM, a notice,
@@ -188,19 +188,16 @@ Error keys (``HostError.key``, with its ``params``); each text says what to do i
     bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
     bot.export.nothing             export without an id in a channel without a finished game
 
-Every change is written to the database first (one transaction) and only then applied in memory, so a
-write that fails changes nothing anywhere (``host.error.storage``): all of them go through
-:meth:`bot.host.games.Games.write`, which also decides once what a lost race with another process is called.
-A stored game that cannot be played
-on (unreadable seats or options, an illegal move in its log) is quarantined at :meth:`Host.load` as
-``damaged`` (see :meth:`Host.damaged_untold`); every other game loads. Finished games are unloaded to
-a compressed snapshot (:meth:`bot.host.table.Table.unload`); reading them works as before.
-
-The history methods refuse with ``bot.stats.storage_failed`` (the database could not be read or written;
-nothing changed) and ``bot.leaderboard.bad_by`` (by, choices).
-
-``illegal_move``'s ``reason`` is the engine's English explanation (for logs); ``HostError.illegal`` holds the
-engine's :class:`engine.IllegalMove` (code and parameters), which ``text(locale)`` words in the user's language.
+Every change is written to the database first (one transaction) and only then applied in memory, so a write that
+fails changes nothing anywhere (``host.error.storage``): all of them go through :meth:`bot.host.games.Games.write`,
+which also decides once what a lost race with another process is called. A stored game that cannot be played on
+(unreadable seats or options, an illegal move in its log) is quarantined at :meth:`Host.load` as ``damaged`` (see
+:meth:`Host.damaged_untold`); every other game loads. Finished games are unloaded to a compressed snapshot
+(:meth:`bot.host.table.Table.unload`); reading them works as before. The history methods refuse with
+``bot.stats.storage_failed`` (the database could not be read or written; nothing changed) and
+``bot.leaderboard.bad_by`` (by, choices). ``illegal_move``'s ``reason`` is the engine's English explanation (for
+logs); ``HostError.illegal`` holds the engine's :class:`engine.IllegalMove` (code and parameters), which
+``text(locale)`` words in the user's language.
 """
 
 from __future__ import annotations
@@ -473,8 +470,8 @@ class Host:
     def public_view(self, channel_id: int) -> View:
         return self.playing.public_view(channel_id)
 
-    def view_for(self, channel_id: int, user_id: int) -> View:
-        return self.playing.view_for(channel_id, user_id)
+    def view_for(self, channel_id: int, user_id: int, *, since: bool = False) -> View:
+        return self.playing.view_for(channel_id, user_id, since=since)
 
     def legal_moves(self, channel_id: int, user_id: int, prefix: str = "") -> list[str]:
         return self.playing.legal_moves(channel_id, user_id, prefix)
@@ -541,8 +538,11 @@ class Host:
         return await self.outbox.last_post(game_id)
 
     async def delivered(self, delivery: Delivery, error: str | None = None, *,
-                        message_id: int | None = None) -> None:
-        await self.outbox.delivered(delivery, error, message_id=message_id)
+                        message_id: int | None = None, closed: Sequence[int] = ()) -> None:
+        await self.outbox.delivered(delivery, error, message_id=message_id, closed=closed)
+
+    async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
+        return await self.outbox.open_turn_dms(game_id, user_id)
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         await self.outbox.retry_delivery(delivery, delay, error)

@@ -19,6 +19,7 @@ from bot.host.table import (
     SEAT_POST,
     START_POST,
     TURN_DM,
+    TURN_OVER_DM,
     MoveResult,
     SeatChange,
     StartResult,
@@ -70,7 +71,9 @@ async def test_a_move_writes_its_post_and_dms_in_its_transaction(host: Host, sto
     result = await play_first(host)
     rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == 1]
     assert rows[0].kind == MOVE_POST and MoveResult.from_payload(rows[0].payload) == result
-    expected = [(HAND_DM, 1, u) for u in result.dm_user_ids if u != result.to_move_user_id]
+    assert result.passed_user_id is not None  # the mover's turn DM is told that the turn passed (no new DM)
+    expected = [(TURN_OVER_DM, 1, result.passed_user_id)]
+    expected += [(HAND_DM, 1, u) for u in result.dm_user_ids if u != result.to_move_user_id]
     if result.to_move_user_id is not None:
         expected.append((TURN_DM, 1, result.to_move_user_id))
     assert kinds(rows[1:]) == expected
