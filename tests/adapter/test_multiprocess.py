@@ -32,6 +32,7 @@ from i18n import t
 from tests.adapter.conftest import Driver, board_posts
 from tests.adapter.two_shards import TIMEOUT, start_process, two_shard_bots
 from tests.fakediscord import FakeChannel, FakeDiscord
+from tests.fakediscord.audit import as_sent
 from tests.fakediscord.remote import Position, RemoteTable, first_custom_ids, poll
 
 KILL_AT = 6
@@ -60,7 +61,7 @@ def reminders(fake: FakeDiscord, table: RemoteTable) -> Counter[tuple[str, int]]
     sent: Counter[tuple[str, int]] = Counter()
     for user in table.users:
         for message in fake.dm_messages(user):
-            if text not in message.content:
+            if text not in as_sent(message).content:  # told since that its turn passed
                 continue
             seqs = {int(m.group(1)) for cid in first_custom_ids(message)
                     if (m := re.fullmatch(rf"sc:{table.game_id}:(\d+):.*", cid))}

@@ -28,13 +28,25 @@ from tests.fakediscord.audit import controls
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 async def test_a_whole_game_keeps_the_budget_in_every_language(lang: str) -> None:
-    figures = await run(lang, seed=7, verify=3)
+    figures = await run(lang, seed=7, verify=3, hints=lang == "en")
     report = "\n".join(figures.report)
     assert figures.moves > 80, report  # the game ran to its end
     assert 0 < figures.channel_pictures <= figures.moves + 2, report
     assert set(figures.dms) == set(PLAYERS)
-    for name, (dms, own) in figures.dms.items():
+    for name, (dms, own) in figures.dms.items():  # the game-over DM included
         assert own > 0 and dms <= own + 4, f"{name}: {dms} DMs for {own} own actions\n{report}"
+    # every turn DM names every turn made since its player's own last move, whole
+    assert figures.turn_dms > 80 and figures.since_missing == [], figures.since_missing[:5]
+    # once a turn has passed its DM says so: at the end no DM says "Your turn"
+    assert figures.your_turn_left == [], figures.your_turn_left[:5]
+    for name, over in figures.game_over_dms.items():  # one game-over DM each: the breakdown and the link
+        assert len(over) == 1, f"{name}: {over}"
+        assert f"= {figures.final_scores[name]}" in over[0] and over[0].count(" = ") == 2, over[0]
+        assert figures.over_link in over[0]
+    # the help line on a player's first turns of the play phase only; the hints banner twice at most
+    assert all(1 <= figures.help_lines.get(name, 0) <= 2 for name in PLAYERS), figures.help_lines
+    assert sum(figures.banners) <= 2 and not figures.banners[-1]
+    assert figures.banners[0] == (lang == "en")
     assert figures.offers_made > 0 and figures.offers_refused == 0, report
     assert figures.played_offer_refused == [] and figures.verified_accepted == [], report
     assert figures.moves_not_offered == [], report  # every move played by command was one autocomplete offered

@@ -14,6 +14,7 @@ from bot.host.takeback import Risk
 from engine import (
     BUILDING_CARDS,
     SCORING_CARD_IDS,
+    Event,
     Move,
     SiteView,
     View,
@@ -204,11 +205,26 @@ def played_text(move: str, locale: str, names: Sequence[str], seat: int, view: V
     return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat, built=built, you=True))
 
 
+def turn_said(moves: Sequence[str], events: Sequence[Event], seat: int, names: Sequence[str], locale: str) -> str:
+    """A turn's moves said to the one who made them, each with what it built ("You play the double move to build
+    twice as with road cards · You build a house on site 12 (+1) in the double move · …"), from the turn's
+    events."""
+    return SEP.join(describe_move(move, locale, names, seat, built=built_in(events, move, seat), you=True)
+                    for move in moves)
+
+
 def built_by_events(view: View, move: str, seat: int) -> tuple[str, int, bool] | None:
     """(building, points, shared) that ``move`` of ``seat`` built, from the events of the ``view`` it made; ``None``
     when it built nothing (or the view is of another move)."""
+    return built_in(view.get("events") or [], move, seat)
+
+
+def built_in(events: Sequence[Event], move: str, seat: int) -> tuple[str, int, bool] | None:
+    """(building, points, shared) that ``move`` of ``seat`` built, from ``events`` (of that move, or of the turn it
+    was in); ``None`` when it built nothing."""
+    if move == "discard":
+        return None
     m = parse_move(move)
-    events = view.get("events") or []
     for i, e in enumerate(events):
         if e["type"] == "build" and e["seat"] == seat and e["site"] == m.site:
             after = events[i + 1] if i + 1 < len(events) else None
