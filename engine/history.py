@@ -1,29 +1,25 @@
-"""What the moves of a game did, replayed from its deal: the moves since a seat's own last move as that seat may
-know them (:func:`since_last_move`, a seat view's ``you["since"]``), and where each seat's points came from
+"""What a game's moves did, for one seat or for all: the moves since a seat's own last move as that seat may know
+them (:func:`since_last_move`, a seat view's ``you["since"]``), and where each seat's points came from
 (:func:`score_breakdown`).
 
-The engine keeps only the last move's events; what earlier moves did is found by replaying the log (a whole game
-replays in about a millisecond). Nothing here is a rule of its own: the events are the engine's, a site's use is
-:meth:`Game.targets`, a scoring card's points are :func:`engine.cards_now.card_now`.
+Each log entry holds the events its move caused (:mod:`engine.log`); nothing here is a rule of its own: an event is
+seen as :func:`engine.view.seen_by` lets a seat see it, a site's use is :meth:`Game.targets`, a scoring card's points
+are :func:`engine.cards_now.card_now`, points by reason :func:`engine.log.points_won`. What a seat could do before
+its last move's followers is found on the game replayed to that move (:meth:`Game.at`, about a millisecond).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from engine.cards import SINGLE_BUILDS
-from engine.types import CardChange, Event, ScoreBreakdown, Since, SinceTurn, TakenSite
+from engine.log import points_won
+from engine.moves import parse_move
+from engine.types import CardChange, ScoreBreakdown, Since, SinceTurn, TakenSite
+from engine.view import seen_by
 
 if TYPE_CHECKING:
     from engine.game import Game
-
-
-def seat_event(event: dict[str, Any], seat: int | None) -> Event:
-    """An engine event as ``seat`` may know it: without its secret part, unless the secret is that seat's own."""
-    out = {k: v for k, v in event.items() if k != "secret"}
-    if seat is not None and event.get("seat") == seat and "secret" in event:
-        out.update(event["secret"])
-    return cast(Event, out)  # the engine's event dicts are made to these shapes (engine/types.py)
 
 
 def last_move_of(game: Game, seat: int) -> int:
@@ -39,37 +35,35 @@ def since_last_move(game: Game, seat: int) -> Since:
     could have used then and cannot now (``taken``), and the scoring cards in its hand now worth a different number
     of points (``cards``: before, now)."""
     start = last_move_of(game, seat)
-    past = game.at(start)
-    held = game.hand_building[seat]
-    kinds = [k for k in SINGLE_BUILDS if held[k] or held["double"]] if game.phase == "play" else []
-    usable_then = {k: _usable(past, seat, k) for k in kinds}
-    cards_then = _card_points(past, seat)
+    over = game.phase == "over"
     turns: list[SinceTurn] = []
     built: list[tuple[int, int]] = []
-    replayed = past
-    log = game.log
-    for index in range(start, len(log)):
-        entry = log[index]
-        continues = replayed.pending is not None and bool(turns) and turns[-1]["seat"] == entry["seat"]
-        replayed.apply(entry["move"])
-        events = replayed.events
+    for entry in game.log[start:]:
         move = entry["move"] if entry["seat"] == seat or not entry["move"].startswith("discard") else "discard"
-        seen = [seat_event(e, seat) for e in events]
+        seen = [seen_by(e, seat, over) for e in entry["events"]]
         built += [(e["site"], e["seat"]) for e in seen if e["type"] == "build" and e["seat"] != seat]
-        if continues:
+        if turns and turns[-1]["seat"] == entry["seat"] and _double_step(move):
             turns[-1]["moves"].append(move)
             turns[-1]["events"].extend(seen)
         else:
             turns.append({"seat": entry["seat"], "moves": [move], "events": seen})
+    held = game.hand_building[seat]
+    kinds = [k for k in SINGLE_BUILDS if held[k] or held["double"]] if game.phase == "play" else []
+    past = game.at(start) if turns and (kinds or game.hand_scoring[seat]) else game
     taken: list[TakenSite] = []
     for site, by in built:
-        cards = [k for k in kinds if site in usable_then[k] and site not in _usable(game, seat, k)]
+        cards = [k for k in kinds if site in _usable(past, seat, k) and site not in _usable(game, seat, k)]
         if cards and all(t["site"] != site for t in taken):
             taken.append({"site": site, "seat": by, "cards": cards})
-    now = _card_points(game, seat)
-    changes: list[CardChange] = [{"card": card, "before": cards_then[card], "now": points}
-                                 for card, points in now.items() if card in cards_then and cards_then[card] != points]
+    then, now = _card_points(past, seat), _card_points(game, seat)
+    changes: list[CardChange] = [{"card": card, "before": then[card], "now": points}
+                                 for card, points in now.items() if card in then and then[card] != points]
     return {"turns": turns, "taken": taken, "cards": changes}
+
+
+def _double_step(move: str) -> bool:
+    """Whether a move is a double move's build or the pass that ends it: a step of the turn its card began."""
+    return move != "discard" and parse_move(move).verb in ("build", "pass")
 
 
 def _usable(game: Game, seat: int, kind: str) -> set[int]:
@@ -90,22 +84,11 @@ def _card_points(game: Game, seat: int) -> dict[str, int]:
 def score_breakdown(game: Game) -> list[ScoreBreakdown]:
     """Per seat, where its points on the score track came from: the start, its buildings, each scoring card that
     moved its marker (its own and the others'), its bird chips; the parts add up to its score."""
-    replayed = game.at(0)
-    parts: list[ScoreBreakdown] = [{"seat": p, "start": replayed.score[p], "buildings": 0, "cards": {}, "birds": 0}
-                                   for p in range(game.n)]
-    for _, move in game.moves:
-        replayed.apply(move)
-        shown: int | None = None  # the seat whose bird chips were just shown at the end
-        for e in replayed.events:
-            if e["type"] == "birds":
-                shown = e["seat"]
-            if e["type"] != "score":
-                continue
-            part, reason, delta = parts[e["seat"]], e["reason"], e["delta"]
-            if reason == "build":
-                part["buildings"] += delta
-            elif reason == "birds" and shown == e["seat"]:  # not the scoring card "birds", whose id is the same
-                part["birds"] += delta
-            else:
-                part["cards"][reason] = part["cards"].get(reason, 0) + delta
+    won = points_won(e for entry in game.log for e in entry["events"])
+    parts: list[ScoreBreakdown] = []
+    for seat in range(game.n):
+        reasons = dict(won.get(seat, {}))
+        buildings, birds = reasons.pop("build", 0), reasons.pop("bird_chips", 0)
+        parts.append({"seat": seat, "start": game.score[seat] - buildings - birds - sum(reasons.values()),
+                      "buildings": buildings, "cards": reasons, "birds": birds})
     return parts

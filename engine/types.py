@@ -98,7 +98,8 @@ class DestroyEvent(TypedDict):
 
 
 class ScoreEvent(TypedDict):
-    """A seat's marker moved by ``delta``; ``reason`` is ``build``, ``birds`` or a scoring card's id."""
+    """A seat's marker moved by ``delta``; ``reason`` is ``build``, ``bird_chips`` (revealed at the end) or a scoring
+    card's id (the card ``birds`` among them)."""
 
     type: Literal["score"]
     seat: int
@@ -316,12 +317,14 @@ class PileView(TypedDict):
 
 
 class LogEntry(TypedDict):
-    """One move made: by whom, its notation (a discard's card hidden from others), the round, the scores after."""
+    """One move made: by whom, its notation (a discard's card hidden from others), the round after it, the scores
+    after it, and what it did: its events, as the view's seat may see them (see :func:`engine.log.built`)."""
 
     seat: int
     move: str
     round: int
     scores: list[int]
+    events: list[Event]
 
 
 class View(TypedDict):

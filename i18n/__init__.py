@@ -115,6 +115,10 @@ def _player(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else ""
 
 
+_POINTS_OF: Final = {"build": "build", "birds": "bird_chips"}
+"""The reason of the score event that follows a build or the bird chips revealed at the end (merged with them)."""
+
+
 def describe_events(events: Iterable[Event], locale: object, names: Sequence[str], *, short: bool = False) -> list[str]:
     """The engine's events (``game.apply(...)`` or ``view["events"]``) in words: the one describer.
 
@@ -142,7 +146,7 @@ def _long_lines(todo: list[Event], locale: object, names: Sequence[str]) -> list
         if e["type"] == "build" or e["type"] == "birds":
             player = _player(names, e["seat"])
             points = 0
-            if nxt and nxt["type"] == "score" and nxt["seat"] == e["seat"] and nxt["reason"] == e["type"]:
+            if nxt and nxt["type"] == "score" and nxt["seat"] == e["seat"] and nxt["reason"] == _POINTS_OF[e["type"]]:
                 points = nxt["delta"]
                 i += 1
             if e["type"] == "build":
@@ -174,8 +178,8 @@ def _long_line(e: Event, locale: object, names: Sequence[str]) -> str:
     """The sentence of one event that merges with none of its neighbours."""
     if e["type"] == "score":
         player, delta, reason = _player(names, e["seat"]), e["delta"], e["reason"]
-        if reason in ("build", "birds"):
-            return tn(f"game.event.score.{reason}", delta, locale, player=player)
+        if reason == "build" or reason == "bird_chips":
+            return tn(f"game.event.score.{'build' if reason == 'build' else 'birds'}", delta, locale, player=player)
         key = "game.event.score.card" if delta >= 0 else "game.event.loss.card"
         return tn(key, abs(delta), locale, player=player, card=_card_name(reason, locale))
     if e["type"] == "card":

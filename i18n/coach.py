@@ -93,7 +93,10 @@ class _Words:
         return ", ".join(items)
 
     def move(self, move: str, seat: int) -> str:
-        return describe_move(move, self.lang, self.names, seat)
+        """The move said to the asker ("you land on site 46"): after a colon, lower case but in German, where what
+        follows a colon as a whole sentence starts with a capital ("Bester Zug: Du landest auf Bauplatz 46")."""
+        words = describe_move(move, self.lang, self.names, seat, you=True)
+        return words if self.lang == "de" else words[:1].lower() + words[1:]
 
     # ------------------------------------------------------------------ a move's reasons
 
@@ -154,6 +157,12 @@ class _Words:
                      set=t("game.set.label", lang, set=letter, name=t(f"game.set.{letter}.name", lang)))
         if code == "discard_card":
             return t("coach.reason.discard_card", lang, card=self.card(r["card"]))
+        if code == "ends_game":
+            chips = r["chips"]
+            if not isinstance(chips, tuple) or not chips:
+                return t("coach.reason.ends_game_no_birds", lang)
+            return t("coach.reason.ends_game", lang, points=self.number(r.number("points")),
+                     chips=" + ".join(str(c) for c in chips))
         # no_build and pass_rest take no parameters
         return t(f"coach.reason.{code}", lang)
 

@@ -111,23 +111,36 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
 
 
 def _tile_words(view: View, site: int, locale: str) -> list[str]:
-    """What building on ``site`` gives, as far as the seat sees it: the building, its points, resources, the fish
-    bonus, the bird chip; a face-down site's kind; the building beside which a shared build would stand."""
+    """What building on ``site`` gives, as far as the seat sees it: first, marked, the building beside which a build
+    would stand (it spends the share right); the building, its points, resources, the fish bonus, the bird chip; a
+    face-down site's kind."""
     entry = next(s for s in view["board"]["sites"] if s["id"] == site)
     tile = entry["tile"]
+    words = [_SHARE_MARK + t("cli.play.beside", locale, player=view["players"][entry["buildings"][0]["seat"]]["name"])
+             ] if entry["buildings"] else []
     if tile is None:
-        words = [t("cli.play.site_face_down", locale, kind=t(f"game.site_kind.{entry['kind']}", locale))]
+        words.append(t("cli.play.site_face_down", locale, kind=t(f"game.site_kind.{entry['kind']}", locale)))
     else:
-        words = [t(f"game.building.{tile['building']}.one", locale), tn("game.points", tile["points"], locale)]
+        words += [t(f"game.building.{tile['building']}.one", locale), tn("game.points", tile["points"], locale)]
         words += [t(f"game.resource.{r}", locale) for r in tile["resources"]]
         if tile["fish_bonus"]:
             words.append(t("cli.play.fish_bonus", locale, bonus=tile["fish_bonus"]))
         if tile["bird"]:
             words.append(t("game.term.bird_chip.one", locale))
-    if entry["buildings"]:
-        owner = view["players"][entry["buildings"][0]["seat"]]["name"]
-        words.append(t("cli.play.beside", locale, player=owner))
     return words
+
+
+_SHARE_MARK = "⇄ "
+"""Marks a site already built on in the list of moves: building there spends the share right."""
+
+
+def _shares_with(view: View, move: str) -> str | None:
+    """The name of the player beside whose building ``move`` would build (spending the share right), or ``None``."""
+    site = parse_move(move).site
+    entry = next((s for s in view["board"]["sites"] if s["id"] == site), None)
+    if entry is None or not entry["buildings"] or parse_move(move).verb == "land":
+        return None
+    return view["players"][entry["buildings"][0]["seat"]]["name"]
 
 
 def move_options(view: View, locale: str) -> list[tuple[str, str]]:
@@ -244,7 +257,7 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
             last_human = seat
             listed = _show_turn(game, seat, locale, stream, pictures)
             while True:
-                text = ask(t("cli.play.prompt", locale)).strip()
+                text = typed = ask(t("cli.play.prompt", locale)).strip()
                 if text.isdigit() and 1 <= int(text) <= len(listed):
                     text = listed[int(text) - 1]
                 if text in ("quit", "exit"):
@@ -265,6 +278,11 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
                     else:
                         print(t("cli.play.hint_pick_only", locale, best=best), file=stream)
                     continue
+                owner = _shares_with(game.view(seat), text) if game.is_legal(text) else None
+                if owner is not None:  # the share right is spent only when the player says so
+                    answer = ask(t("cli.play.share_ask", locale, player=owner, site=parse_move(text).site)).strip()
+                    if answer.lower() not in t("cli.play.yes", locale).split(",") and answer != typed:
+                        continue
                 try:
                     events = game.apply(text)
                 except IllegalMove as exc:

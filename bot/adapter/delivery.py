@@ -4,10 +4,11 @@ decided it (``host.delivery_step``: send, skip, hold for quiet hours, gather the
 
 What a failure means is decided here: a passing one (5xx, timeout, connection error) is tried again after the
 backoff; 404 Unknown Channel or Unknown Guild means the channel is gone (the delivery is given up and the channel's
-games end); 403 Missing Access asks Discord whether the bot is still in the server (removed: gone as well, quietly;
-still there: tried once more before the opener is asked for the permission); without Attach Files a post goes without
-its pictures, without Send Messages the players go on by DM, and either way the opener is told once; anything else
-is given up and logged, and the channel's other deliveries go on.
+games end), and so does 400 Thread is locked for a game's thread; 403 Missing Access asks Discord whether the bot is
+still in the server (removed: gone as well, quietly; still there: tried once more before the opener is asked for the
+permission); without Attach Files a post goes without its pictures, without Send Messages the players go on by DM,
+and either way the opener is told once (for a game in a thread, without Send Messages in Threads, its channel is
+told); anything else is given up and logged, and the channel's other deliveries go on.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bot.adapter.sending import (
     Posted,
     deliver_post,
 )
+from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED, ThreadNotices
 from bot.adapter.undo_marks import UndoMarks
 from bot.adapter.views import keep_open_view, vacation_view
 from bot.adapter.words.common import esc
@@ -101,13 +103,15 @@ class Deliveries:
     """Draws and sends the deliveries, and records each outcome with the host."""
 
     def __init__(self, client: discord.Client, host: Host, pictures: Pictures, dms: DirectMessages,
-                 lobbies: LobbyMessages) -> None:
+                 lobbies: LobbyMessages, threads: ThreadNotices) -> None:
         self.client = client
         self.host = host
         self.pictures = pictures
         self.dms = dms
         self.lobbies = lobbies
         """The lobby messages (a closed lobby's loses its buttons)."""
+        self.threads = threads
+        """Where a game in a thread tells its channel what the bot lacks there."""
         self.undo_marks = UndoMarks(client, host)
         self.clicked: dict[tuple[int, int], int] = {}
         """(game id, seq) -> the DM whose controls made that move (told that its turn passed, its *Undo* stays)."""
@@ -160,6 +164,8 @@ class Deliveries:
             error = _describe(exc)
             if delivery.is_post and isinstance(exc, discord.NotFound) and exc.code in CHANNEL_GONE:
                 gone = f"channel gone: {error}"
+            elif delivery.is_post and exc.code == THREAD_LOCKED:  # a moderator locked the game's thread
+                gone = LOCKED
         except Exception as exc:  # a broken delivery is isolated: reported, given up, the others go on
             log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
             error = _describe(exc)
@@ -188,7 +194,9 @@ class Deliveries:
         if missing is None:
             return None
         info = self.host.find_game(delivery.game_id)
-        if info is not None:
+        if info is not None and info.parent_id is not None and missing == SEND_MESSAGES:
+            await self.threads.missing_in_thread(info, SEND_MESSAGES_IN_THREADS)
+        elif info is not None:
             await self.dms.tell_missing_permission(info, missing)
         else:
             log.warning("game %d: the bot lacks %s in channel %d", delivery.game_id, missing, delivery.channel_id)
@@ -264,7 +272,7 @@ class Deliveries:
         posted = await deliver_post(self.client, delivery.channel_id, idle_text(delivery.payload), view=view,
                                     mentions=mentions, nonce=nonce)
         if what == LOBBY_CLOSED:
-            await self.lobbies.close(delivery.game_id, delivery.channel_id)
+            await self.lobbies.close(delivery.game_id)
         return posted
 
     async def _post_notice(self, delivery: Delivery, nonce: str) -> Posted:

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter.words.common import clip, esc, scoring_name
+from bot.adapter.words.common import channel_link, clip, esc, scoring_name
 from bot.adapter.words.moves import move_label
 from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
@@ -118,8 +118,10 @@ def _site_asked(error: HostError) -> tuple[str, int | str] | None:
 
 
 def _escaped(params: dict[str, Any]) -> dict[str, Any]:
-    """A host refusal's values made harmless: the host words names and typed values raw (it knows no markdown)."""
-    return {name: esc(value) if isinstance(value, str) else value for name, value in params.items()}
+    """A host refusal's values made harmless: the host words names and typed values raw (it knows no markdown);
+    ``channels`` (ids: the threads of a channel's games) become links to them."""
+    return {name: ", ".join(channel_link(int(c)) for c in value) if name == "channels"
+            else esc(value) if isinstance(value, str) else value for name, value in params.items()}
 
 
 def _legal_summary(view: View, legal: list[Move], locale: str) -> str:

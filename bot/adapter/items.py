@@ -40,6 +40,8 @@ class Clicks(Protocol):
     # a turn (bot.adapter.commands.turn)
     async def move_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
                            confirmed: bool) -> None: ...
+    async def moves_confirmed(self, interaction: discord.Interaction, game_id: int, seq: int,
+                              moves: tuple[str, ...]) -> None: ...
     async def controls_clicked(self, interaction: discord.Interaction, game_id: int) -> None: ...
     async def post_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None: ...
     async def answer_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int,
@@ -141,24 +143,30 @@ class GameButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 
 
 class MoveButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.MOVE):
-    """One move as a button (``confirmed``: the one click after its question)."""
+    """One move as a button (``confirmed``: the one click after its question; ``then``: a double move's first build,
+    asked and played with its card)."""
 
-    def __init__(self, game_id: int, seq: int, move: str, *, confirmed: bool = False, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    def __init__(self, game_id: int, seq: int, move: str, *, then: str | None = None, confirmed: bool = False,
+                 label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
                  item: discord.ui.Button[Any] | None = None) -> None:
-        self.game_id, self.seq, self.move, self.confirmed = game_id, seq, move, confirmed
+        self.game_id, self.seq, self.move, self.then, self.confirmed = game_id, seq, move, then, confirmed
         self.checked_game = game_id
-        super().__init__(item or button(ids.move(game_id, seq, move, confirmed=confirmed), label or move, style))
+        super().__init__(item or button(ids.move(game_id, seq, move, then=then, confirmed=confirmed), label or move,
+                                        style))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> MoveButton:
         assert isinstance(item, discord.ui.Button)
-        return cls(int(match["game"]), int(match["seq"]), ids.decode_move(match["move"]),
+        then = ids.decode_move(match["then"]) if match["then"] else None
+        return cls(int(match["game"]), int(match["seq"]), ids.decode_move(match["move"]), then=then,
                    confirmed=bool(match["ok"]), item=item)
 
     async def clicked(self, cog: Clicks, interaction: discord.Interaction) -> None:
-        await cog.move_clicked(interaction, self.game_id, self.seq, self.move, confirmed=self.confirmed)
+        if self.then is not None and self.confirmed:
+            await cog.moves_confirmed(interaction, self.game_id, self.seq, (self.move, self.then))
+        else:
+            await cog.move_clicked(interaction, self.game_id, self.seq, self.move, confirmed=self.confirmed)
 
 
 class MoveSelect(Checked, discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.PICK):

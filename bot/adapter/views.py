@@ -57,13 +57,15 @@ def lobby_view(info: TableInfo, locale: str) -> discord.ui.View | None:
 
 
 def confirm_view(game_id: int, seq: int, move: str, locale: str, *, final: bool = False,
-                 in_place: bool = False) -> discord.ui.View:
-    """The one click that plays ``move`` after its question ("Play it anyway" for a card that builds nothing,
-    "Play it" for a move that cannot be taken back), and Cancel; ``in_place`` (the question replaced the controls
-    of the message clicked): *Back* to those controls instead."""
+                 in_place: bool = False, then: str | None = None) -> discord.ui.View:
+    """The one click that plays ``move`` (and ``then``: a double move's first build after its card) after its
+    question ("Play it anyway" for a card that builds nothing, "Play it" for a move that cannot be taken back), and
+    Cancel; ``in_place`` (the question replaced the controls of the message clicked): *Back* to those controls
+    instead."""
     view = discord.ui.View(timeout=None)
     label = t("bot.button.play_final" if final else "bot.button.play_anyway", locale)
-    view.add_item(MoveButton(game_id, seq, move, confirmed=True, label=label, style=discord.ButtonStyle.danger))
+    view.add_item(MoveButton(game_id, seq, move, then=then, confirmed=True, label=label,
+                             style=discord.ButtonStyle.danger))
     if in_place:
         view.add_item(GameButton(game_id, "controls", label=t("bot.button.back", locale)))
     else:

@@ -189,7 +189,12 @@ class Driver:
 
     async def slash(self, command: str, options: dict[str, Any] | None = None, *, user: str,
                     channel: Any = None, locale: str | None = None) -> InteractionHandle:
-        return await self.fake.slash_command(f"santacruz {command}", options or {}, user=user,
+        """``/santacruz <command>``; a game this driver opens (``new``) is played in its channel itself
+        (``thread:false``) unless the test asks for a thread (``test_threads`` plays games in threads)."""
+        options = dict(options or {})
+        if command == "new":
+            options.setdefault("thread", False)
+        return await self.fake.slash_command(f"santacruz {command}", options, user=user,
                                              channel=channel if channel is not None else self.channel,
                                              locale=locale)
 

@@ -12,12 +12,22 @@ import pytest
 import engine
 from bot.adapter.words.common import phase_text, signed
 from bot.adapter.words.dm import building_cards_text, builds_text, dm_text, supply_text
-from bot.adapter.words.moves import built_by_log, confirm_question, played_text, score_label, scores_now
+from bot.adapter.words.moves import (
+    cannot_undo_text,
+    confirm_question,
+    final_question,
+    move_label,
+    played_text,
+    score_label,
+    scores_now,
+)
 from bot.adapter.words.person import game_line
 from bot.adapter.words.posts import log_lines, status_text
 from bot.host.table import SeatInfo, TableInfo
+from bot.host.takeback import move_risk
 from bot.host.user_settings import OpenGame
 from engine import SINGLE_BUILDS
+from engine.log import built as built_by
 from i18n import LOCALES, describe_events, describe_move, t, tn
 from tests.fakediscord.audit import plural_slips, relative_after_since
 
@@ -117,9 +127,12 @@ def test_the_log_says_a_build_in_the_channels_words_over_whole_games() -> None:
         view = game.view(None)
         names = [p["name"] for p in view["players"]]
         assert len(events) == len(view["log"])
+        bullets = [line for line in log_lines(view, "en") if line.startswith("• ")]
+        assert len(bullets) == len(view["log"])
         for index, (entry, made) in enumerate(zip(view["log"], events, strict=True)):
             builds = [e for e in made if e["type"] == "build" and e["seat"] == entry["seat"]]
-            built = built_by_log(view, index)
+            site = builds[0]["site"] if builds else None
+            built = built_by(entry["events"], entry["seat"], site)
             if not builds:
                 assert built is None, entry
                 continue
@@ -130,7 +143,8 @@ def test_the_log_says_a_build_in_the_channels_words_over_whole_games() -> None:
             # the log line says the build in the channel's words: the same sentence after the player's name
             channel = describe_events(made, "en", names)
             build_line = next(line for line in channel if f"site {builds[0]['site']} (" in line)
-            said = describe_move(entry["move"], "en", names, entry["seat"], built=built)
+            said = bullets[index]
+            assert said == "• " + describe_move(entry["move"], "en", names, entry["seat"], built=built)
             assert build_line.removeprefix(names[entry["seat"]] + " ") in said, (build_line, said)
             checked += 1
         lines = "\n".join(log_lines(view, "en"))
@@ -190,3 +204,50 @@ def test_status_and_games_say_when_the_time_runs_out(locale: str) -> None:
     asked = dm_text(info, game.view((game.to_move + 1) % 3), locale, turn=False, asked=True)
     assert asked.startswith(t("bot.dm.your_cards", locale, channel="<#5>", phase=phase_text(game.view(None),
                                                                                                   locale)))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_spending_the_share_right_is_said_in_the_menu_and_the_question(locale: str) -> None:
+    """A site already built on is offered as spending the share right, not as a site "shared" already, and the
+    question before such a build says it uses the right for this round."""
+    said = 0
+    for seed in range(12):
+        game = engine.new_game(["Ada", "Bo", "Cy"], seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            seat = game.to_move
+            assert seat is not None
+            legal = game.legal_moves()
+            view = game.view(seat)
+            names = [p["name"] for p in view["players"]]
+            for move in legal:
+                if move.site is None or move.verb == "land":
+                    continue
+                risk = move_risk(game, [str(move)])
+                owner = game.occupants[move.site][0][0] if game.occupants[move.site] else None
+                assert risk.shares == owner
+                share = t("bot.confirm.share", locale, player=names[owner]) if owner is not None else None
+                question = final_question(str(move), risk, locale, names)
+                assert (share is not None and share in question) == (owner is not None), question
+                if owner is not None:
+                    assert t("bot.site.share", locale, player=names[owner]) in move_label(view, move, locale)
+                    said += 1
+            game.apply(rng.choice(legal))
+    assert said > 5
+
+
+def test_the_question_before_the_last_move_names_your_bird_chips_apart() -> None:
+    """The last move reveals the bird chips: the mover's own are named with what they add, apart from the card."""
+    for seed in range(4):
+        game, _ = played(seed, 2 + seed % 3)
+        last = engine.new_game(game.names, game.seed, draft=game.draft)
+        for _, move in game.moves[:-1]:
+            last.apply(move)
+        seat, move = game.moves[-1]
+        risk = move_risk(last, [move])
+        assert risk.ends_game and risk.chips == tuple(game.birds[seat])
+        text = cannot_undo_text(risk, "en", game.names)
+        if game.birds[seat]:
+            assert f"+{sum(game.birds[seat])} from yours ({' + '.join(map(str, game.birds[seat]))})" in text, text
+        else:
+            assert text.endswith(t("bot.confirm.what.game_over", "en")), text

@@ -28,7 +28,7 @@ from tests.fakediscord.audit import controls
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 async def test_a_whole_game_keeps_the_budget_in_every_language(lang: str) -> None:
-    figures = await run(lang, seed=7, verify=3, hints=lang == "en")
+    figures = await run(lang, seed=7, verify=3)
     report = "\n".join(figures.report)
     assert figures.moves > 80, report  # the game ran to its end
     assert 0 < figures.channel_pictures <= figures.moves + 2, report
@@ -45,12 +45,16 @@ async def test_a_whole_game_keeps_the_budget_in_every_language(lang: str) -> Non
         assert figures.over_link in over[0]
     # the help line on a player's first turns of the play phase only; the hints banner twice at most
     assert all(1 <= figures.help_lines.get(name, 0) <= 2 for name in PLAYERS), figures.help_lines
-    assert sum(figures.banners) <= 2 and not figures.banners[-1]
-    assert figures.banners[0] == (lang == "en")
+    assert figures.banners[0] and sum(figures.banners) <= 2 and not figures.banners[-1]
     assert figures.offers_made > 0 and figures.offers_refused == 0, report
     assert figures.played_offer_refused == [] and figures.verified_accepted == [], report
     assert figures.moves_not_offered == [], report  # every move played by command was one autocomplete offered
     assert figures.unknown == [] and figures.since == [] and figures.plurals == [], report
+    # every number a hint states is the one the question before the move and the post of the move state
+    hints = figures.hints
+    assert hints.hints >= figures.moves // 8 and hints.problems == [], "\n".join(hints.problems)
+    assert hints.checked["build"] and hints.checked["card"] and hints.checked["volcano"], hints.checked
+    assert hints.checked["birds"] == 1, hints.checked  # the last move's hint: the asker's bird chips apart
 
 
 async def to_a_double_move(driver: Driver) -> tuple[str, str]:

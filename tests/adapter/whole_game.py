@@ -33,6 +33,7 @@ from engine import SINGLE_BUILDS, parse_move, replay
 from engine.history import since_last_move
 from i18n import describe_events, t
 from tests.adapter.conftest import Driver
+from tests.adapter.hint_numbers import HintFigures, hinted_turn
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionHandle, patch_discord
 from tests.fakediscord.audit import (
     Offer,
@@ -59,6 +60,9 @@ MAX_ACTIONS = 400
 """A game takes about a hundred moves; stop rather than loop for ever should the game not end."""
 FEATURES_AT = 10
 """After this many moves every player runs ``status``, one ``games`` and ``log``, and the next mover undoes."""
+HINT_EVERY = 5
+"""The table has hints on: every this many turns (and for the last move) the player to move asks for one and plays
+its best move (``tests/adapter/hint_numbers.py`` checks the numbers it states)."""
 
 
 @dataclass
@@ -99,6 +103,7 @@ class Figures:
     dm_turns: int = 0
     report: list[str] = field(default_factory=list)
     transcript: str = ""
+    hints: HintFigures = field(default_factory=HintFigures)
     turn_dms: int = 0
     """Turn DMs read for what happened since their player's last move."""
     since_missing: list[str] = field(default_factory=list)
@@ -118,14 +123,13 @@ class Figures:
 class Game:
     """One language's game: the driver, the players and what they met."""
 
-    def __init__(self, fake: FakeDiscord, driver: Driver, lang: str, seed: int, verify: int,
-                 hints: bool = False) -> None:
+    def __init__(self, fake: FakeDiscord, driver: Driver, lang: str, seed: int, verify: int) -> None:
         self.fake, self.driver, self.lang = fake, driver, lang
-        self.hints = hints
         self.rng = random.Random(seed)
         self.verify = verify
         self.figures = Figures(lang)
         self.turns: Counter[str] = Counter()
+        self.all_turns = 0
 
     # -- bookkeeping ------------------------------------------------------------------------------
 
@@ -219,9 +223,15 @@ class Game:
         user = self.driver.to_move_user()
         assert user is not None, "a computer is to move, but the game has none"
         user_id = self.fake.user(user).id
+        before = info.seq
+        self.all_turns += 1
+        if self.all_turns % HINT_EVERY == 0 or self.last_move(user_id):
+            self.mark(user, f"{user} asks /santacruz hint and plays its best move", own_move=True)
+            await hinted_turn(self.driver, user, self.lang, self.figures.hints)
+            self.figures.moves += self.seq() - before
+            return True
         legal = self.driver.host.legal_moves(self.driver.channel.id, user_id)
         view = self.driver.host.view_for(self.driver.channel.id, user_id)
-        before = info.seq
         offered = await self.offers(user, legal, view["you"].get("build_sites"))
         if self.seq() != before:  # a refused-looking offer was played
             self.mark(user, "(a verified offer was played)", own_move=True)
@@ -248,6 +258,13 @@ class Game:
         await self.settle()
         self.figures.moves += self.seq() - before
         return True
+
+    def last_move(self, user_id: int) -> bool:
+        """Whether the move to make now ends the game (one card is left in all the hands): its hint also names the
+        bird chips it reveals."""
+        view = self.driver.host.view_for(self.driver.channel.id, user_id)
+        cards = sum(sum(p["building_cards"].values()) + p["scoring_cards_in_hand"] for p in view["players"])
+        return view["round"] == 2 and view["phase"] == "play" and view["pending"] is None and cards == 1
 
     async def play_offer(self, user: str, move: str, offered: list[tuple[Offer, tuple[str, ...] | None]]) -> None:
         """``move`` with a slash command: the offer that plays it picked as it is (the one with the card chosen
@@ -295,10 +312,9 @@ class Game:
 
     async def play(self) -> None:
         begin = time.perf_counter()
-        self.mark(PLAYERS[0], f"{PLAYERS[0]} opens the game (/santacruz new draft:true language:{self.lang}), "
-                              "the others join, the opener starts")
-        await self.driver.open_game(list(PLAYERS), draft=True, language=self.lang,
-                                    **({"hints": True} if self.hints else {}))
+        self.mark(PLAYERS[0], f"{PLAYERS[0]} opens the game (/santacruz new draft:true language:{self.lang} "
+                              "hints:true), the others join, the opener starts")
+        await self.driver.open_game(list(PLAYERS), draft=True, language=self.lang, hints=True)
         await self.settle()
         for turns in range(MAX_ACTIONS):
             if turns == FEATURES_AT:
@@ -486,7 +502,7 @@ async def read_dms(game: Game) -> None:
     figures.banners = [t("bot.post.hints", lang) in as_sent(m).text for m in posts]
 
 
-async def run(lang: str, seed: int, verify: int, *, hints: bool = False) -> Figures:
+async def run(lang: str, seed: int, verify: int) -> Figures:
     async with FakeDiscord() as fake, patch_discord(fake):
         users = [fake.add_user(name, global_name=name, locale=DISCORD_LOCALES[lang]) for name in PLAYERS]
         guild = fake.add_guild(f"Santa Cruz {lang}", owner=users[0], preferred_locale=DISCORD_LOCALES[lang],
@@ -495,10 +511,10 @@ async def run(lang: str, seed: int, verify: int, *, hints: bool = False) -> Figu
             fake.add_member(guild, user)
         with tempfile.TemporaryDirectory() as folder:
             settings = Settings(database_path=str(Path(folder) / "messages.db"), ai_strength="random",
-                                ai_seconds=0.05, picture_width=800)
+                                ai_seconds=0.05, picture_width=800, hint_seconds=0.2)
             driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed)
             await driver.start()
-            game = Game(fake, driver, lang, seed, verify, hints)
+            game = Game(fake, driver, lang, seed, verify)
             try:
                 await game.play()
                 await driver.settle()

@@ -72,7 +72,7 @@ class TableCommands(Feature):
 
     @app_commands.command(name="abandon", description=describe("abandon"))
     async def abandon(self, interaction: discord.Interaction) -> None:
-        channel_id = guild_only(interaction)
+        channel_id = self._here(interaction)
         locale = await self._locale(interaction)
         info = self.host.may_abandon(channel_id, interaction.user.id, can_manage=can_manage(interaction))
         await reply(interaction, t("bot.confirm.abandon", locale), view=abandon_view(info.game_id, locale))

@@ -1,12 +1,12 @@
 """The lobby message: the opener, the game's options, the seats (a computer's strength, an away or vacationing
-player marked).
+player marked), and the game's thread when it has one.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from bot.adapter.words.common import SEP, esc, lines_text
+from bot.adapter.words.common import SEP, channel_link, esc, lines_text
 from bot.host.table import TableInfo
 from i18n import t
 
@@ -44,6 +44,8 @@ def lobby_text(info: TableInfo, locale: str) -> str:
     lines.append(SEP.join(options))
     lines.append(t("bot.lobby.players", locale, count=len(info.seats), max=4))
     lines.extend(f"{s.seat + 1}. {seat_name(s, locale)}" for s in info.seats)
+    if info.parent_id is not None:
+        lines.append(t("bot.lobby.thread", locale, thread=channel_link(info.channel_id)))
     if info.status == "lobby":
         lines.append(t("bot.lobby.hint", locale))
     elif info.status == "abandoned":

@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.adapter.words.common import MESSAGE_MAX, esc, lines_text, mention, names_of, phase_text, timestamp
-from bot.adapter.words.moves import built_by_log, played_in, public_move
+from bot.adapter.words.moves import played_in, public_move
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
-from engine import (
-    View,
-)
+from engine import View
+from engine.log import built
 from i18n import describe_events, describe_move, t, tn
 
 
@@ -120,7 +119,7 @@ def log_lines(view: View, locale: str) -> list[str]:
             current = played_in(view["log"], index)
             lines.append(f"__{t('game.round', locale, round=current)}__")
         lines.append("• " + describe_move(entry["move"], locale, names, entry["seat"],
-                                          built=built_by_log(view, index)))
+                                          built=built(entry["events"], entry["seat"])))
     if len(lines) == 1:
         lines.append(t("bot.log.empty", locale))
     return lines
