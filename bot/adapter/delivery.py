@@ -1,6 +1,8 @@
 """One delivery of the outbox drawn and sent, and its outcome recorded: a channel post (a move's, the start's, a seat
-change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game) or a DM, as the host
-decided it (``host.delivery_step``: send, skip, hold for quiet hours, gather the held ones into one).
+change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game), a DM (a hand, a turn, a
+notice, a player's result at game over) or the edit telling a passed turn's DMs so, as the host decided it
+(``host.delivery_step``: send, skip, hold for quiet hours, gather the held ones into one). The message a DM with a
+turn's controls went out as is recorded with its outcome, so that any process can edit it later.
 
 What a failure means is decided here: a passing one (5xx, timeout, connection error) is tried again after the
 backoff; 404 Unknown Channel or Unknown Guild means the channel is gone (the delivery is given up and the channel's

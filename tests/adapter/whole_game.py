@@ -116,6 +116,8 @@ class Figures:
     final_scores: dict[str, int] = field(default_factory=dict)
     help_lines: dict[str, int] = field(default_factory=dict)
     """Per player: DMs (as sent) with the help line of the play phase."""
+    status_since: list[bool] = field(default_factory=list)
+    """Per ``status`` asked: whether its answer says what happened since the asker's own last move."""
     banners: list[bool] = field(default_factory=list)
     """Per channel post of the game, in order: whether it says that hints are on."""
 
@@ -298,7 +300,8 @@ class Game:
         """``status`` for everyone, ``games`` and ``log`` once, and an ``undo`` after the next move."""
         for user in PLAYERS:
             self.mark(user, f"{user}: /santacruz status")
-            await self.driver.answer(await self.driver.slash("status", user=user))
+            status = await self.driver.answer(await self.driver.slash("status", user=user))
+            self.figures.status_since.append(t("bot.dm.since", self.lang) in status.text)
         self.mark(PLAYERS[0], f"{PLAYERS[0]}: /santacruz games")
         await self.driver.answer(await self.driver.slash("games", user=PLAYERS[0]))
         self.mark(PLAYERS[1], f"{PLAYERS[1]}: /santacruz log")
