@@ -16,13 +16,14 @@ told); anything else is given up and logged, and the channel's other deliveries 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import discord
 
-from bot.adapter import posts
+from bot.adapter import ids, posts
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
 from bot.adapter.sending import (
@@ -37,8 +38,8 @@ from bot.adapter.sending import (
 )
 from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED, ThreadNotices
 from bot.adapter.undo_marks import UndoMarks
-from bot.adapter.views import keep_open_view, vacation_view
-from bot.adapter.words.common import esc
+from bot.adapter.views import confirm_takeover_view, keep_open_view, take_seat_view, vacation_view
+from bot.adapter.words.common import esc, mention
 from bot.adapter.words.dm import held_text
 from bot.adapter.words.notices import idle_text, notice_text
 from bot.adapter.words.posts import move_post, seat_change_post, start_post
@@ -69,12 +70,17 @@ from bot.host.table import (
     MoveResult,
     StartResult,
 )
+from bot.host.takeover import LAPSED, TAKEN, WITHDRAWN
 from i18n import t
 
 log = logging.getLogger(__name__)
 
 CHANNEL_GONE: Final = frozenset({10003, 10004})
 """Discord's codes of a 404 that means the channel (Unknown Channel) or its server (Unknown Guild) is gone."""
+TAKEOVER_DECIDED: Final = tuple(f"bot.takeover.{state}" for state in (TAKEN, LAPSED, WITHDRAWN))
+"""The notices that decide an offer to take a seat (its post's *Confirm* goes)."""
+OFFER_SEARCH: Final = 50
+"""How many of a channel's last messages are searched for the post of an offer that was decided."""
 MISSING_ACCESS: Final = 50001
 """Discord's code of a 403 that means the bot cannot see the channel: not in its server any more, or no View
 Channel (a 403 for a missing Send Messages is 50013 Missing Permissions)."""
@@ -234,9 +240,11 @@ class Deliveries:
             return started
         if delivery.kind == SEAT_POST:
             change = delivery.seat_change()
+            # a seat handed to the computer may be taken over by someone new: its post carries the button
+            view = take_seat_view(change.info.game_id, change.seat, change.info.locale) if change.away else None
             try:
                 return await deliver_post(self.client, change.info.channel_id,
-                                          seat_change_post(change, change.info.locale), nonce=nonce)
+                                          seat_change_post(change, change.info.locale), view=view, nonce=nonce)
             finally:
                 if change.away:  # the computer plays the seat now: its turn DM's controls are no longer theirs
                     await self.dms.strip_turn_dm(change.info.game_id, change.user_id)
@@ -278,14 +286,47 @@ class Deliveries:
         return posted
 
     async def _post_notice(self, delivery: Delivery, nonce: str) -> Posted:
-        """A vacation's or a deadline's post in the game's language; a vacation's vote carries its buttons."""
-        locale = str(delivery.payload["locale"])
-        seat = delivery.payload.get("vote")
-        view = None
-        if seat is not None:
-            view = vacation_view(delivery.game_id, int(seat), str(delivery.payload["params"]["name"]), locale)
-        return await deliver_post(self.client, delivery.channel_id, notice_text(delivery.payload, locale), view=view,
-                                  nonce=nonce)
+        """A vacation's, a deadline's or a take-over's post in the game's language: a vacation's vote carries its
+        buttons, a seat handed to the computer *Take this seat*, an offer to take a seat the opener's *Confirm*
+        (and pings the opener); once an offer is decided (taken, lapsed, withdrawn) its post loses *Confirm*."""
+        payload = delivery.payload
+        locale = str(payload["locale"])
+        text = notice_text(payload, locale)
+        view: discord.ui.View | None = None
+        mentions = ALLOWED_MENTIONS
+        if payload.get("vote") is not None:
+            view = vacation_view(delivery.game_id, int(payload["vote"]), str(payload["params"]["name"]), locale)
+        elif payload.get("takeable") is not None:
+            view = take_seat_view(delivery.game_id, int(payload["takeable"]), locale)
+        elif payload.get("takeover") is not None:
+            offer = payload["takeover"]
+            view = confirm_takeover_view(delivery.game_id, int(offer["seat"]), int(offer["user_id"]),
+                                         str(payload["params"]["newcomer"]), locale)
+            info = self.host.find_game(delivery.game_id)
+            if info is not None:  # the opener is asked: pinged (nobody else is)
+                text = f"{mention(info.opener_id)} {text}"
+                mentions = discord.AllowedMentions(users=[discord.Object(info.opener_id)], roles=False,
+                                                   everyone=False, replied_user=False)
+        elif str(payload["key"]).startswith(TAKEOVER_DECIDED):
+            await self._strip_confirm(delivery.game_id, delivery.channel_id)
+        return await deliver_post(self.client, delivery.channel_id, text, view=view, mentions=mentions, nonce=nonce)
+
+    async def _strip_confirm(self, game_id: int, channel_id: int) -> None:
+        """An offer to take a seat was decided: its post among the channel's last messages loses *Confirm* (a late
+        click would only be refused)."""
+        me = self.client.user
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            async for message in channel.history(limit=OFFER_SEARCH):
+                if me is None or message.author.id != me.id:
+                    continue
+                found = [getattr(item, "custom_id", None) or "" for row in message.components
+                         for item in getattr(row, "children", ())]
+                if any((offer := re.fullmatch(ids.CONFIRM_TAKEOVER, cid)) and int(offer["game"]) == game_id
+                       for cid in found):
+                    await message.edit(view=None)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not take Confirm off an offer's post (%s)", game_id, exc.status)
 
     async def _post_replay(self, game_id: int, channel_id: int, locale: str, nonce: str) -> Posted:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""
@@ -313,7 +354,7 @@ class Deliveries:
                 if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
                     pictures.append((gif, "replay.gif"))
                     gif = None
-        text = move_post(result, locale)
+        text = move_post(result, locale, await self._usual(result) if result.game_over else ())
         undo = result.undoable
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
@@ -330,6 +371,15 @@ class Deliveries:
             await deliver_post(self.client, result.channel_id, t("bot.replay.post", locale),
                                pictures=[(gif, "replay.gif")], nonce=f"{nonce}r")
         return posted
+
+    async def _usual(self, result: MoveResult) -> list[tuple[str, float]]:
+        """How fast each person of a finished game usually moves in its server (name, median seconds), for those
+        with enough timed turns there."""
+        info = self.host.find_game(result.game_id)
+        if info is None:
+            return []
+        speeds = await self.host.archive.usual_speeds(info.guild_id, info.humans)
+        return [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id is not None and s.user_id in speeds]
 
     async def _post_undo(self, result: MoveResult, board: bytes | None, nonce: str) -> Posted | None:
         """An undo: the post of the move taken back is edited (:meth:`UndoMarks.edit_taken_back`); only when that

@@ -18,6 +18,8 @@ click's id against the templates and rebuilds the item from the groups. Every id
     sc:forget:<user>                   forget-me, confirmed by the user who asked
     sc:settings:forget:<user>          "Forget me…" on a person's settings panel (asks to confirm)
     sc:vac:<game>:<seat>:<choice>      a vote on the vacation of the seat: pause or computer
+    sc:seat:<game>:<seat>              "Take this seat" under the post that handed the seat to the computer
+    sc:seat:<game>:<seat>:<user>       the opener's "Confirm" under the user's offer to take the seat
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ LEADERBOARD: Final = r"sc:board:(?P<by>" + "|".join(BOARDS) + r"):(?P<page>[0-9]
 FORGET: Final = r"sc:forget:(?P<user>[0-9]{1,20})"
 FORGET_ASK: Final = r"sc:settings:forget:(?P<user>[0-9]{1,20})"
 VACATION: Final = r"sc:vac:(?P<game>[0-9]{1,20}):(?P<seat>[0-3]):(?P<choice>" + "|".join(VOTES) + ")"
+TAKE_SEAT: Final = r"sc:seat:(?P<game>[0-9]{1,20}):(?P<seat>[0-3])"
+CONFIRM_TAKEOVER: Final = r"sc:seat:(?P<game>[0-9]{1,20}):(?P<seat>[0-3]):(?P<user>[0-9]{1,20})"
 
 
 def game(game_id: int, action: str, seq: int | None = None) -> str:
@@ -81,6 +85,14 @@ def forget_ask(user_id: int) -> str:
 
 def vacation(game_id: int, seat: int, choice: str) -> str:
     return f"sc:vac:{game_id}:{seat}:{choice}"
+
+
+def take_seat(game_id: int, seat: int) -> str:
+    return f"sc:seat:{game_id}:{seat}"
+
+
+def confirm_takeover(game_id: int, seat: int, user_id: int) -> str:
+    return f"sc:seat:{game_id}:{seat}:{user_id}"
 
 
 def encode_move(notation: str) -> str:

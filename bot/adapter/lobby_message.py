@@ -1,7 +1,7 @@
-"""A lobby's message in its channel, kept up to date: redrawn with the newest state of its game (the outbox coalesces
-the clicks that came meanwhile), and without its buttons once the lobby closed (the message this process posted,
-else, after a restart, the bot's message among the channel's last ones that carries the lobby's Join button, or the
-message in the parent channel that started the game's thread)."""
+"""A lobby's message in its channel (its text: :func:`lobby_content`), kept up to date: redrawn with the newest state
+of its game (the outbox coalesces the clicks that came meanwhile), and without its buttons once the lobby closed (the
+message this process posted, else, after a restart, the bot's message among the channel's last ones that carries the
+lobby's Join button, or the message in the parent channel that started the game's thread)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,12 @@ log = logging.getLogger(__name__)
 
 LOBBY_SEARCH: Final = 50
 """How many of a channel's last messages are searched for a lobby message the bot no longer remembers."""
+
+
+async def lobby_content(host: Host, info: TableInfo) -> str:
+    """The lobby message's text in the game's language, with how fast each of its people usually moves in the
+    server (read from the database)."""
+    return lobby_text(info, info.locale, await host.archive.usual_speeds(info.guild_id, info.humans))
 
 
 class LobbyMessages:
@@ -51,7 +57,7 @@ class LobbyMessages:
         if info.status != "lobby":
             self.known.pop(info.game_id, None)
         try:
-            await edit_message(self.client, known[0], known[1], content=lobby_text(info, info.locale),
+            await edit_message(self.client, known[0], known[1], content=await lobby_content(self.host, info),
                                view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
@@ -67,7 +73,7 @@ class LobbyMessages:
                 known = await self._find(info)
                 if known is None:
                     return
-            await edit_message(self.client, *known, content=lobby_text(info, info.locale), view=None,
+            await edit_message(self.client, *known, content=await lobby_content(self.host, info), view=None,
                                allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not close the lobby message (%s)", game_id, exc.status)

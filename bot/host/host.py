@@ -8,9 +8,9 @@ its documented name), ``outbox``, ``archive`` and ``people`` (languages, own set
 (``bot.host.timers``) runs the timers of them all. The parts take ``Games``, the schedule and each other, never the
 host.
 
-A cog parses Discord input, calls the host, and turns its answers into messages. Users and channels
-are integer ids; names are the display names the cog passes in; every refusal is a :class:`HostError`
-whose ``key`` is a message-catalogue key (``i18n/locales/*/host.json``) and ``params`` its values.
+A cog parses Discord input, calls the host (or a part, e.g. ``host.takeovers.may_confirm``), and turns its answers
+into messages. Users and channels are integer ids; names are the display names the cog passes in; every refusal is a
+:class:`HostError` whose ``key`` is a message-catalogue key (``i18n/locales/*/host.json``) and ``params`` its values.
 Secrets (the seed, the deck, anyone's cards) leave only through :meth:`Host.view_for`, for a user's
 own seat. All times are seconds since the epoch (floats, UTC).
 

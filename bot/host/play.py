@@ -197,7 +197,9 @@ class Play:
             game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay,
             undoable=user_id is not None and undone is None and not over and new.can_undo(), hints=hints,
             turn_moves=_turn_moves(old, new) if undone is None and passed is not None else (),
-            passed_user_id=table.seats[passed].user_id if passed is not None else None)
+            passed_user_id=table.seats[passed].user_id if passed is not None else None,
+            former=tuple(tuple(str(f["name"]) for f in s.former) for s in table.seats)
+            if any(s.former for s in table.seats) else ())
 
     async def away(self, channel_id: int, user_id: int) -> SeatChange:
         """Let the computer play the user's seat for the rest of the game (until :meth:`back`)."""

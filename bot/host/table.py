@@ -114,6 +114,8 @@ class SeatInfo:
     """The name of someone who offered to take this seat, while the opener has not confirmed it."""
     former: tuple[str, ...] = ()
     """The names of the people who played this seat before it was taken over, first first."""
+    former_moves: tuple[int | None, ...] = ()
+    """For each of ``former``, the number of moves the game had when they left the seat (``None``: not known)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +186,8 @@ class TableInfo:
 
     @classmethod
     def from_payload(cls, data: dict[str, Any]) -> TableInfo:
-        return cls(**{**data, "seats": tuple(SeatInfo(**{**s, "former": tuple(s.get("former", ()))})
+        return cls(**{**data, "seats": tuple(SeatInfo(**{**s, "former": tuple(s.get("former", ())),
+                                                         "former_moves": tuple(s.get("former_moves", ()))})
                                              for s in data["seats"])})
 
 
@@ -302,8 +305,11 @@ class MoveResult(Waking):
     passed_user_id: int | None = None
     """The person whose turn passed with this change (they moved, the computer moved for them, an undo took it
     back): their turn DM is told so."""
+    former: tuple[tuple[str, ...], ...] = ()
+    """Per seat, the names of the people who played it before someone took it over (first first); empty when
+    nobody took a seat over (the game-over post names them all)."""
 
-    TUPLES: ClassVar = ("secret_changed", "dm_user_ids", "ranking", "turn_moves")
+    TUPLES: ClassVar = ("secret_changed", "dm_user_ids", "ranking", "turn_moves", "former")
 
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data: the card put back in round 2 stays secret."""
@@ -359,8 +365,10 @@ IDLE_POST: Final = "stale_post"
 """An idle table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
 ``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.idle``."""
 NOTICE_POST: Final = "notice_post"
-"""A channel post in words (vacations, deadlines; payload: ``key``, ``locale``, ``params`` and, for a vacation
-vote, ``vote`` = the seat on vacation, to carry the vote buttons)."""
+"""A channel post in words (vacations, deadlines, take-overs; payload: ``key``, ``locale``, ``params`` and, for a
+vacation vote, ``vote`` = the seat on vacation, to carry the vote buttons; for a seat handed to the computer,
+``takeable`` = that seat, to carry *Take this seat*; for an offer to take a seat, ``takeover`` = ``seat`` and the
+newcomer's ``user_id``, to carry the opener's *Confirm*)."""
 NOTICE_DM: Final = "notice_dm"
 """A DM in words to ``user_id`` (payload: ``key``, ``locale`` of the game, ``params``)."""
 TURN_OVER_DM: Final = "turn_over_dm"
@@ -527,7 +535,8 @@ class Table:
             seats=tuple(SeatInfo(i, s.user_id, s.name, s.is_computer, s.strength, s.away, s.vacation_state,
                                  float(s.vacation["until"]) if s.vacation is not None else None,
                                  str(s.offer["name"]) if s.offer is not None else None,
-                                 tuple(str(f["name"]) for f in s.former))
+                                 tuple(str(f["name"]) for f in s.former),
+                                 tuple(f.get("moves") for f in s.former))
                         for i, s in enumerate(self.seats)),
             draft=self.options.draft,
             locale=self.options.locale,

@@ -69,6 +69,19 @@ async def test_the_archive_of_a_finished_game_before_and_after_a_restart(driver:
     assert answer.text == t("bot.log.attached", "en")
     log = next(a for a in answer.attachments if a.filename == "santacruz-log.txt").data.decode()
     assert sum(line.startswith("• ") for line in log.splitlines()) == len(final_view["log"])
+    # with each scoring card's points and, at the end, the result: the ranking with the scores, and the winner
+    winner = final_view["players"][final_view["winner"]]["name"]
+    assert log.splitlines()[-1] == t("bot.log.winner", "en", name=winner)
+    for place, seat in enumerate(final_view["ranking"], start=1):
+        player = final_view["players"][seat]
+        assert f"\n{place}. {player['name']}: {player['score']} points" in log
+    assert any(line.startswith("• ") and line.endswith(")") and " +" in line.rsplit("(", 1)[-1]
+               and "“" in line for line in log.splitlines())  # a scoring card and the points it gave
+    # status after the game: the result, for a player and anyone else, never the empty hands
+    for user in ("carol", "bob"):
+        status = await driver.answer(await driver.slash("status", user=user, locale="en-US"))
+        assert t("bot.log.winner", "en", name=winner) in status.text, status.text
+        assert "building card" not in status.text and "scoring card" not in status.text, status.text
     await driver.restart()
     await check_history()
     answer = await driver.answer(await driver.slash("history", {"id": game_id}, user="bob", locale="de"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from i18n import t
+from i18n import listed, t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import FakeMessage, InteractionHandle
 
@@ -47,7 +47,7 @@ async def test_refusals_in_a_running_game(driver: Driver) -> None:
     # an illegal site: says which sites are possible
     bad = next(s for s in range(1, 50) if f"land {s}" not in legal)
     text = await refused(driver, await driver.slash("land", {"site": bad}, user=mover, locale="en-US"))
-    sites = ", ".join(m.split()[1] for m in legal)
+    sites = listed([m.split()[1] for m in legal], "en")
     assert text == t("bot.error.bad_site", "en", site=bad, sites=sites)
     # a second game in the same channel
     text = await refused(driver, await driver.slash("new", user="carol", locale="en-US"))

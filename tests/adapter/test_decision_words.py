@@ -28,7 +28,7 @@ from bot.host.takeback import move_risk
 from bot.host.user_settings import OpenGame
 from engine import SINGLE_BUILDS
 from engine.log import built as built_by
-from i18n import LOCALES, describe_events, describe_move, t, tn
+from i18n import LOCALES, describe_events, describe_move, listed, t, tn
 from tests.fakediscord.audit import plural_slips, relative_after_since
 
 
@@ -61,15 +61,15 @@ def test_cards_and_buildings_are_counted_in_words(locale: str) -> None:
               "supply": {"house": 8, "church": 1, "lighthouse": 0}}
     cards = building_cards_text(player, locale)  # type: ignore[arg-type]
     supply = supply_text(player, locale)  # type: ignore[arg-type]
-    assert cards == ", ".join([tn("game.count.card.ship", 1, locale), tn("game.count.card.river", 2, locale),
-                               tn("game.count.card.double", 1, locale)])
-    assert supply == ", ".join(tn(f"game.count.building.{b}", n, locale)
-                               for b, n in (("house", 8), ("church", 1), ("lighthouse", 0)))
+    assert cards == listed([tn("game.count.card.ship", 1, locale), tn("game.count.card.river", 2, locale),
+                            tn("game.count.card.double", 1, locale)], locale)
+    assert supply == listed([tn(f"game.count.building.{b}", n, locale)
+                             for b, n in (("house", 8), ("church", 1), ("lighthouse", 0))], locale)
     assert "×" not in cards + supply
     assert plural_slips(cards + ", " + supply, locale) == []
-    english = {"en": "1 ship, 2 rivers, 1 double move / 8 houses, 1 church, 0 lighthouses",
-               "de": "1 Schiff, 2 Flüsse, 1 Doppelzug / 8 Häuser, 1 Kirche, 0 Leuchttürme",
-               "fr": "1 navire, 2 rivières, 1 double tour / 8 maisons, 1 église, 0 phare"}
+    english = {"en": "1 ship, 2 rivers and 1 double move / 8 houses, 1 church and 0 lighthouses",
+               "de": "1 Schiff, 2 Flüsse und 1 Doppelzug / 8 Häuser, 1 Kirche und 0 Leuchttürme",
+               "fr": "1 navire, 2 rivières et 1 double tour / 8 maisons, 1 église et 0 phare"}
     assert f"{cards} / {supply}" == english[locale]
 
 
@@ -111,7 +111,7 @@ def test_the_turn_dm_says_which_card_builds_where(locale: str) -> None:
     legal = [engine.parse_move(m) for m in view["you"]["legal_moves"]]
     for card in SINGLE_BUILDS:
         sites = sorted(m.site for m in legal if m.verb == card and m.site is not None)
-        part = f"{t(f'game.card.{card}.short', locale)} " + (", ".join(map(str, sites))
+        part = f"{t(f'game.card.{card}.short', locale)} " + (listed(sites, locale)
                                                             or t("bot.dm.builds_nowhere", locale))
         assert (part in line) == bool(held.get(card)), (part, line)
     assert line.startswith(t("bot.dm.builds", locale, cards=""))
@@ -251,3 +251,64 @@ def test_the_question_before_the_last_move_names_your_bird_chips_apart() -> None
             assert f"+{sum(game.birds[seat])} from yours ({' + '.join(map(str, game.birds[seat]))})" in text, text
         else:
             assert text.endswith(t("bot.confirm.what.game_over", "en")), text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_log_says_each_moves_points_and_the_games_result(locale: str) -> None:
+    scored = nobody = 0
+    for seed, players in ((3, 4), (6, 3)):
+        game, events = played(seed, players)
+        view = game.view(None)
+        names = [p["name"] for p in view["players"]]
+        lines = log_lines(view, locale)
+        moves = [line.removeprefix("• ") for line in lines if line.startswith("• ")]
+        assert len(moves) == len(view["log"]) == len(events)
+        for index, (line, made) in enumerate(zip(moves, events, strict=True)):
+            entry = view["log"][index]
+            said = describe_move(entry["move"], locale, names, entry["seat"],
+                                 built=built_by(entry["events"], entry["seat"]))
+            # the points of a scoring card for everyone, as the engine's own events give them, seat by seat
+            by_card: dict[int, int] = {}
+            for e in made:  # not the build's points, nor the bird chips shown at the end (said with the result)
+                if e["type"] == "score" and e["reason"] not in ("build", "bird_chips"):
+                    by_card[e["seat"]] = by_card.get(e["seat"], 0) + e["delta"]
+            changes = [f"{names[seat]} {signed(delta)}" for seat, delta in sorted(by_card.items()) if delta]
+            if changes:
+                assert line == t("bot.log.points", locale, move=said, changes=listed(changes, locale)), line
+                scored += 1
+            elif entry["move"].startswith("score "):
+                assert line == t("bot.log.no_points", locale, move=said), line
+                nobody += 1
+            else:
+                assert line == said, line
+        # after round 1, its scores; at the end, the result from the engine's ranking
+        round_one = next(e["scores"] for i, e in enumerate(view["log"]) if view["log"][i + 1]["round"] == 2
+                         and e["round"] == 2)
+        best = max(range(players), key=lambda s: (round_one[s], -s))
+        assert any(line.startswith(t("bot.log.round_scores", locale, round=1, scores=f"{names[best]} "))
+                   for line in lines)
+        ranking = game.ranking()
+        tail = lines[-players - 2:]
+        assert tail[0] == t("bot.post.game_over", locale)
+        for place, (line, seat) in enumerate(zip(tail[1:-1], ranking, strict=True), start=1):
+            assert line.startswith(f"{place}. {names[seat]}") and tn("game.points", game.score[seat], locale) in line
+            assert listed(view["players"][seat]["bird_chips"], locale) in line
+        assert tail[-1] == t("bot.log.winner", locale, name=names[ranking[0]])
+    assert scored > 10 and nobody > 0
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_status_after_the_game_shows_its_result_not_empty_hands(locale: str) -> None:
+    game, _events = played(3, 4)
+    seats = tuple(SeatInfo(seat=i, user_id=100 + i, name=n, is_computer=False, strength=None, away=False)
+                  for i, n in enumerate(["Ada", "Bo", "Cy", "Di"]))
+    info = TableInfo(game_id=1, channel_id=5, guild_id=6, status="finished", opener_id=100, seats=seats, draft=False,
+                     locale=locale, seq=99, to_move=None, created_at=1000.0, last_move_at=2000.0)
+    status = status_text(info, game.view(None), locale)
+    winner = game.names[game.ranking()[0]]
+    assert t("bot.log.winner", locale, name=winner) in status and t("bot.post.game_over", locale) in status
+    for seat in range(4):
+        assert tn("game.points", game.score[seat], locale) in status
+    assert tn("bot.count.building_cards", 0, locale) not in status  # no hands left to count
+    assert tn("bot.count.scoring_cards", 0, locale) not in status
+    assert plural_slips(status, locale) == []

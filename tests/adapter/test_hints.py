@@ -20,7 +20,7 @@ from bot.adapter.words.archive import stats_text
 from bot.adapter.words.common import esc
 from bot.host.ratings import player_stats
 from bot.host.settings import Settings
-from i18n import t
+from i18n import percent, t
 from i18n.coach import advice_text
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import CallbackType, FakeDiscord, FakeMessage, InteractionHandle
@@ -190,5 +190,5 @@ def test_stats_show_the_games_with_hints_on_a_line_apart(lang: str) -> None:
     mixed = player_stats(1, [{**rows[0], "game_id": 3, "hints": False, "score": 70}, *rows], {}, [])
     assert mixed is not None and (mixed.games, mixed.wins, mixed.scores, mixed.best_score) == (1, 1, [70], 70)
     lines = stats_text(mixed, lang).splitlines()
-    assert lines[1] == t("bot.stats.games", lang, games=1, wins=1, share="100 %")
+    assert lines[1] == t("bot.stats.games", lang, games=1, wins=1, share=percent(1, lang))
     assert t("bot.stats.hints", lang, games=2, wins=1) in lines

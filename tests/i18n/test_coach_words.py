@@ -126,8 +126,8 @@ def test_the_words_read_as_expected_in_english() -> None:
                  "• May raise “Fish + sheep” in your hand from 3 to 7 points (25% chance)",
                  "• Opens 1 new site for your next building cards",
                  "• Turns 3 face-down sites face up (everyone sees them)",
-                 "• Takes a site within reach of Bo, Cy",
-                 "• Double move (Road): 4 possible sites, best 9, 12",
+                 "• Takes a site within reach of Bo and Cy",
+                 "• Double move (Road): 4 possible sites, best 9 and 12",
                  ("Your scoring cards if played now (you / the best other): Sugar 7 / Bo 4 · Eruption −2 / Cy −4 · "
                   "Volcano 3"),
                  "• Scores “Gold (10)” now: 10 points for you, nothing for the others",
@@ -151,6 +151,9 @@ def test_german_and_french_use_their_decimal_comma_and_plural_forms() -> None:
     assert "Ouvre 1 nouvel emplacement" in fr
     assert "2 bâtiments à toi et 1 bâtiment aux autres joueurs" in fr
     assert "„Zucker“" in de and "« Sucre »" in fr
+    # percentages by each language's rules (CLDR): a no-break space before the sign in German and French only
+    assert "zu 80\u00a0% hast du sein Gebäude" in de and "80\u00a0% de chances" in fr
+    assert "80%" not in de + fr and "80 %" not in de + fr
 
 
 def test_french_says_tu() -> None:

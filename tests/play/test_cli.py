@@ -9,6 +9,7 @@ from pathlib import Path
 from PIL import Image
 
 from engine import parse_move
+from i18n import listed
 from play.cli import build_parser, main, run_demo, run_play
 
 
@@ -182,6 +183,16 @@ def test_every_move_of_a_whole_game_is_listed_in_words(tmp_path: Path) -> None:
             assert not said.startswith(ids) and not said.endswith("?"), said
     assert "jetzt " in text and " für dich" in text  # a scoring card's points now
     assert "Punkte: 1. " in text
+    # the hand in words ("Vorrat: 8 Häuser, 3 Kirchen und 2 Leuchttürme"), never "Häuser 8" or "Schiff ×1"
+    assert "Vorrat: 8 Häuser, 3 Kirchen und 2 Leuchttürme" in text and "×" not in text
+    # the end said once: who won (the events), then the final ranking with each score and the bird chips
+    assert text.count("Das Spiel ist zu Ende") == 1
+    result = text.split("Endstand:\n", 1)[1].splitlines()
+    view = game.view(None)
+    for place, (line, seat) in enumerate(zip(result, view["ranking"], strict=True), start=1):
+        p = view["players"][seat]
+        assert line.strip().startswith(f"{place}. {p['name']}: {p['score']} Punkt"), line
+        assert not p["bird_chips"] or line.endswith(f"(Vogelchips {listed(p['bird_chips'], 'de')})"), line
 
 
 def _sharing_player(out: io.StringIO, asked: list[str]) -> Callable[[str], str]:

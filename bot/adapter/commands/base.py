@@ -15,12 +15,12 @@ from discord.ext import commands
 from bot.adapter.background import Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
+from bot.adapter.lobby_message import lobby_content
 from bot.adapter.publish import Publisher
 from bot.adapter.sending import ALLOWED_MENTIONS
 from bot.adapter.translator import locale_text
 from bot.adapter.views import lobby_view
 from bot.adapter.words.common import channel_link, esc
-from bot.adapter.words.lobby import lobby_text
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.pictures import Pictures
@@ -159,7 +159,7 @@ class Feature(commands.Cog):
         DMs."""
         locale = await self._locale(interaction)
         response = await interaction.response.send_message(
-            lobby_text(info, info.locale), view=lobby_view(info, info.locale) or discord.utils.MISSING,
+            await lobby_content(self.host, info), view=lobby_view(info, info.locale) or discord.utils.MISSING,
             allowed_mentions=ALLOWED_MENTIONS)
         if response.message_id is not None:
             self.publisher.lobby_posted(info, response.message_id)

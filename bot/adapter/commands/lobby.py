@@ -1,8 +1,8 @@
 """Opening a game and filling its seats: ``/santacruz new`` (in a text channel, in a thread of its own:
-:mod:`bot.adapter.threads`), ``join``, ``leave``, ``start``, ``addbot``, ``kick``, and the lobby message's buttons
-(Join, Leave, Add computer, Remove computer, Start), which work from the channel for a game in its thread. The host
-decides who may (``lobby`` of :mod:`bot.host`); here the answer becomes the redrawn lobby message, an ephemeral
-reply, the start's post."""
+:mod:`bot.adapter.threads`), ``join`` (in a running game: taking over a seat left to the computer), ``leave``,
+``start``, ``addbot``, ``kick``, and the lobby message's buttons (Join, Leave, Add computer, Remove computer, Start),
+which work from the channel for a game in its thread. The host decides who may (``lobby`` of :mod:`bot.host`); here
+the answer becomes the redrawn lobby message, an ephemeral reply, the start's post."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 
 from bot.adapter import threads
-from bot.adapter.commands.base import Feature, can_manage, choice, chosen, describe, guild_only, option
+from bot.adapter.commands.base import can_manage, choice, chosen, describe, guild_only, option
+from bot.adapter.commands.takeover import TakeoverCommands
+from bot.adapter.lobby_message import lobby_content
 from bot.adapter.sending import ALLOWED_MENTIONS, reply
 from bot.adapter.views import lobby_view
 from bot.adapter.words.common import channel_link, esc
-from bot.adapter.words.lobby import LANGUAGE_NAMES, lobby_text
+from bot.adapter.words.lobby import LANGUAGE_NAMES
 from bot.adapter.words.notices import DEADLINE_CHOICES, deadline_hours
 from bot.host.settings import AI_STRENGTHS
 from bot.host.table import TableInfo
@@ -32,8 +34,9 @@ LANGUAGE_CHOICES: Final = [Choice(name=LANGUAGE_NAMES[lang], value=lang) for lan
 DEADLINE_OPTIONS: Final = [choice(f"commands.choice.deadline.{hours}", hours) for hours in DEADLINE_CHOICES]
 
 
-class LobbyCommands(Feature):
-    """The lobby: its commands and its message's buttons."""
+class LobbyCommands(TakeoverCommands):
+    """The lobby: its commands and its message's buttons; ``join`` in a running game offers to take over a seat
+    (:class:`~bot.adapter.commands.takeover.TakeoverCommands`)."""
 
     @app_commands.command(name="new", description=describe("new"))
     @app_commands.describe(draft=option("new", "draft"), language=option("new", "language"),
@@ -98,7 +101,7 @@ class LobbyCommands(Feature):
                 with contextlib.suppress(discord.HTTPException):
                     await starter.delete()
                 raise
-        await starter.edit(content=lobby_text(info, info.locale), view=lobby_view(info, info.locale),
+        await starter.edit(content=await lobby_content(self.host, info), view=lobby_view(info, info.locale),
                            allowed_mentions=ALLOWED_MENTIONS)
         self.publisher.lobby_posted(info, starter.id, channel_id)
         await reply(interaction, t("bot.reply.opened", locale, channel=channel_link(info.channel_id)))
@@ -116,14 +119,27 @@ class LobbyCommands(Feature):
         return str(self.settings.default_locale)
 
     @app_commands.command(name="join", description=describe("join"))
-    async def join(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(seat=option("join", "seat"))
+    async def join(self, interaction: discord.Interaction, seat: Range[int, 1, 4] | None = None) -> None:
+        """Join the lobby; in a running game, offer to take over a seat the computer plays for someone who left it
+        (``seat``, numbered from 1; without it, the only one). With no such seat and none named, a running game
+        refuses as before: it has started (wait for the next one)."""
         channel_id = self._here(interaction)
+        current = self.host.info(channel_id)
+        if current is not None and current.status == "running" and (
+                seat is not None or self.host.takeovers.open_seats(channel_id)):
+            await self._offer_seat(interaction, channel_id, seat - 1 if seat is not None else None)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         locale = await self._locale(interaction)
         info = await self.host.join(channel_id, interaction.user.id, interaction.user.display_name)
         await reply(interaction, t("bot.reply.joined", locale, count=len(info.seats)))
         self.publisher.lobby_changed(info)
         await self.dms.welcome(interaction, info, locale)
+
+    @join.autocomplete("seat")
+    async def _open_seats(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        return self._open_seat_choices(interaction.channel_id, current)
 
     @app_commands.command(name="leave", description=describe("leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -173,10 +189,9 @@ class LobbyCommands(Feature):
 
     # ------------------------------------------------------------------ the lobby message's buttons
 
-    @staticmethod
-    async def _redraw_lobby(interaction: discord.Interaction, info: TableInfo) -> None:
+    async def _redraw_lobby(self, interaction: discord.Interaction, info: TableInfo) -> None:
         """Answer a lobby button by redrawing the lobby message it sits on."""
-        await interaction.response.edit_message(content=lobby_text(info, info.locale),
+        await interaction.response.edit_message(content=await lobby_content(self.host, info),
                                                 view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
 
     async def join_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -206,6 +221,6 @@ class LobbyCommands(Feature):
         current = self._current(game_id)
         start = await self.host.start(current.channel_id, interaction.user.id, can_manage=can_manage(interaction))
         self.background.after_start(start)
-        await interaction.response.edit_message(content=lobby_text(start.info, start.info.locale), view=None,
+        await interaction.response.edit_message(content=await lobby_content(self.host, start.info), view=None,
                                                 allowed_mentions=ALLOWED_MENTIONS)
         await threads.add_players(self.bot, start.info)

@@ -43,13 +43,13 @@ def building_cards_text(player: PlayerView, locale: str) -> str:
     """The building cards held, counted in words ("1 ship, 4 roads, 1 double move"), as the sets' cards read."""
     cards = player["building_cards"]
     held = [tn(f"game.count.card.{c}", cards[c], locale) for c in BUILDING_CARDS if cards.get(c)]
-    return ", ".join(held) if held else t("bot.hand.no_cards", locale)
+    return listed(held, locale) if held else t("bot.hand.no_cards", locale)
 
 
 def supply_text(player: PlayerView, locale: str) -> str:
     """The buildings left in the supply, counted in words ("8 houses, 3 churches, 1 lighthouse")."""
     supply = player["supply"]
-    return ", ".join(tn(f"game.count.building.{b}", supply[b], locale) for b in BUILDINGS)
+    return listed([tn(f"game.count.building.{b}", supply[b], locale) for b in BUILDINGS], locale)
 
 
 def builds_text(view: View, locale: str) -> str:
@@ -64,7 +64,7 @@ def builds_text(view: View, locale: str) -> str:
     for card in SINGLE_BUILDS:
         if not held.get(card):
             continue
-        where = ", ".join(map(str, sites.get(card, []))) or t("bot.dm.builds_nowhere", locale)
+        where = listed(sites.get(card, []), locale) or t("bot.dm.builds_nowhere", locale)
         parts.append(t("bot.dm.builds_card", locale, card=t(f"game.card.{card}.short", locale), sites=where))
     return t("bot.dm.builds", locale, cards=SEP.join(parts)) if parts else ""
 
@@ -73,9 +73,9 @@ def hand_text(view: View, locale: str) -> str:
     """A seat's own cards, bird chips and supply, from that seat's view (it shows secrets)."""
     you = view["you"]
     me = view["players"][you["seat"]]
-    scoring = ", ".join(scoring_name(c, locale) for c in you["scoring_cards"]) or t("bot.hand.no_cards", locale)
+    scoring = listed([scoring_name(c, locale) for c in you["scoring_cards"]], locale) or t("bot.hand.no_cards", locale)
     chips = you["bird_chips"]
-    birds = (t("bot.hand.chips", locale, chips=", ".join(str(c) for c in chips),
+    birds = (t("bot.hand.chips", locale, chips=listed(chips, locale),
                points=tn("game.points", sum(chips), locale))
              if chips else t("bot.hand.no_chips", locale))
     lines = [
@@ -178,7 +178,8 @@ def held_text(waiting: Sequence[OpenGame], changed_channels: Sequence[int], loca
     lines.extend(f"- {t('bot.held.your_turn', locale, channel=channel_link(g.channel_id), since=timestamp(g.since))}"
                  for g in waiting)
     if not waiting and changed_channels:
-        lines.append(t("bot.held.changed", locale, channels=", ".join(channel_link(c) for c in changed_channels)))
+        channels = listed([channel_link(c) for c in changed_channels], locale)
+        lines.append(t("bot.held.changed", locale, channels=channels))
     lines.append(t("bot.held.hint", locale))
     return lines_text(lines)
 

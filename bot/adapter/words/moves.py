@@ -91,7 +91,7 @@ def pile_label(view: View, pile_id: int, locale: str) -> str:
     names = names_of(view)
     for pile in view.get("piles") or []:
         if pile["id"] == pile_id:
-            cards = ", ".join(scoring_name(c, locale) for c in pile["scoring_cards"]) or "—"
+            cards = listed([scoring_name(c, locale) for c in pile["scoring_cards"]], locale) or "—"
             return t("bot.pile.label", locale, owner=names[pile_id], set=pile["set"],
                      set_name=t(f"game.set.{pile['set']}.name", locale), cards=cards)
     return t("bot.pile.short", locale, owner=names[pile_id] if 0 <= pile_id < len(names) else pile_id)
