@@ -40,23 +40,12 @@ from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED,
 from bot.adapter.undo_marks import UndoMarks
 from bot.adapter.views import confirm_takeover_view, keep_open_view, take_seat_view, vacation_view
 from bot.adapter.words.common import esc, mention
-from bot.adapter.words.dm import held_text
 from bot.adapter.words.notices import idle_text, notice_text
 from bot.adapter.words.posts import move_post, seat_change_post, start_post
 from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.idle import LOBBY_CLOSED, NOTICE
-from bot.host.outbox import (
-    Held,
-    SendDm,
-    SendGameOver,
-    SendGathered,
-    SendNotice,
-    SendPost,
-    SendTurnOver,
-    Skip,
-    Step,
-)
+from bot.host.outbox import Held, SendPost, SendTurnOver, Step
 from bot.host.pictures import Pictures
 from bot.host.table import (
     ABANDONED_POST,
@@ -395,40 +384,20 @@ class Deliveries:
                                           mentions=NO_PINGS, nonce=nonce)
 
     async def _send_dm(self, delivery: Delivery, step: Step) -> str | None:
-        """A DM as the host decided it: the hand as it is now (with the turn's controls), a notice, or the DMs held
-        for a player gathered into one; a skip is only recorded (its reason returned)."""
-        assert delivery.user_id is not None
-        user_id, nonce = delivery.user_id, _nonce(delivery)
-        if isinstance(step, Skip):
-            return step.reason
-        if isinstance(step, SendNotice):
-            await self.dms.send_notice(step.info, user_id, delivery.payload, nonce=nonce)
-        elif isinstance(step, SendDm):
-            self._sent_turn(delivery, await self.dms.send_hand(step.info, user_id, turn=step.turn, start=step.start,
-                                                               reminder=step.reminder, nonce=nonce))
-        elif isinstance(step, SendGathered):
-            locale = self.dms.locale_of(user_id, step.locale)
-            heading = held_text(step.waiting, step.changed, locale)
-            if step.turn is not None:
-                sent = await self.dms.send_hand(step.turn, user_id, turn=True, heading=heading, nonce=nonce)
-                if step.turn.game_id == delivery.game_id:
-                    self._sent_turn(delivery, sent)
-            else:
-                await self.dms.send_note(user_id, heading, nonce=nonce)
-        elif isinstance(step, SendTurnOver):
+        """A DM as the host decided it (:meth:`DirectMessages.deliver`); the reason it was not sent, if so. The
+        message with a turn's controls it went out as, and the turn DMs it told that their turn passed, are recorded
+        with its outcome; a passed turn's DM whose controls made the move keeps its *Undo*."""
+        clicked = None
+        if isinstance(step, SendTurnOver):
             for key in [k for k in self.clicked if k[0] == delivery.game_id and k[1] < delivery.seq]:
                 del self.clicked[key]  # a double move's earlier clicks: the same DM, or one already told
             clicked = self.clicked.pop((delivery.game_id, delivery.seq), None)
-            self._closed[delivery.id] = await self.dms.close_turn_dms(step.info, user_id, delivery.payload,
-                                                                      clicked=clicked)
-        elif isinstance(step, SendGameOver):
-            await self.dms.send_game_over(step.info, user_id, nonce=nonce)
-        return None
-
-    def _sent_turn(self, delivery: Delivery, message_id: int | None) -> None:
-        """A DM with a turn's controls went out as ``message_id``: recorded with its delivery (``None``: none)."""
-        if message_id is not None:
-            self._posted_as[delivery.id] = message_id
+        sent = await self.dms.deliver(delivery, step, nonce=_nonce(delivery), clicked=clicked)
+        if sent.turn_message is not None:
+            self._posted_as[delivery.id] = sent.turn_message
+        if sent.closed:
+            self._closed[delivery.id] = list(sent.closed)
+        return sent.reason
 
 
 class _AccessInDoubt(Exception):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -26,15 +27,26 @@ import discord
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, post, reply
 from bot.adapter.views import controls_view
 from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, mention, message_link
-from bot.adapter.words.dm import dm_text, game_over_text, others_waiting, turn_over_text
+from bot.adapter.words.dm import dm_text, game_over_text, held_text, others_waiting, turn_over_text
 from bot.adapter.words.notices import notice_text, vacation_notes
 from bot.host.errors import HostError
 from bot.host.host import Host
+from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
-from bot.host.table import TableInfo
+from bot.host.table import Delivery, TableInfo
 from i18n import normalize_locale, t
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """What a DM delivery came to: why it was not sent (a skip's reason), the message with a turn's controls it went
+    out as, the turn DMs (their deliveries) it told that their turn passed."""
+
+    reason: str | None = None
+    turn_message: int | None = None
+    closed: tuple[int, ...] = ()
 
 
 class DirectMessages:
@@ -126,6 +138,33 @@ class DirectMessages:
             await self._dm(interaction.user.id, t("bot.dm.welcome", locale, channel=where))
         except discord.HTTPException:
             await reply(interaction, t("bot.reply.dm_blocked", locale))
+
+    async def deliver(self, delivery: Delivery, step: Step, *, nonce: str, clicked: int | None = None) -> Sent:
+        """A DM delivery as the host decided it (``step``): the hand as it is now (with the turn's controls), a
+        notice, the DMs held for a player gathered into one, the edit of a passed turn's DMs (``clicked``: the one
+        whose controls made the move, whose *Undo* stays), the result at game over; a skip is only recorded."""
+        user_id = delivery.user_id
+        assert user_id is not None
+        if isinstance(step, Skip):
+            return Sent(step.reason)
+        if isinstance(step, SendNotice):
+            await self.send_notice(step.info, user_id, delivery.payload, nonce=nonce)
+        elif isinstance(step, SendDm):
+            return Sent(turn_message=await self.send_hand(step.info, user_id, turn=step.turn, start=step.start,
+                                                          reminder=step.reminder, nonce=nonce))
+        elif isinstance(step, SendGathered):
+            heading = held_text(step.waiting, step.changed, self.locale_of(user_id, step.locale))
+            if step.turn is None:
+                await self.send_note(user_id, heading, nonce=nonce)
+                return Sent()
+            sent = await self.send_hand(step.turn, user_id, turn=True, heading=heading, nonce=nonce)
+            return Sent(turn_message=sent if step.turn.game_id == delivery.game_id else None)
+        elif isinstance(step, SendTurnOver):
+            return Sent(closed=tuple(await self.close_turn_dms(step.info, user_id, delivery.payload,
+                                                               clicked=clicked)))
+        elif isinstance(step, SendGameOver):
+            await self.send_game_over(step.info, user_id, nonce=nonce)
+        return Sent()
 
     async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
                         start: bool = False, heading: str = "", nonce: str | None = None) -> int | None:

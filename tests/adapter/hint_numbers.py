@@ -21,7 +21,8 @@ from bot.adapter.words.common import esc
 from engine import parse_move
 from engine.ai.coach import Advice, MoveAdvice, Reason
 from engine.ai.determinize import eruption_risk
-from i18n import t, tn
+from i18n import listed, t, tn
+from i18n import percent as said_percent
 from i18n.coach import advice_text
 from tests.adapter.conftest import Driver
 from tests.fakediscord.audit import readable_texts
@@ -74,7 +75,8 @@ async def hinted_turn(driver: Driver, user: str, lang: str, figures: HintFigures
     if answer.text != advice_text(advice, lang, names, escape=esc, notation=False):
         problems.append(f"{lang}: the hint is not the coach's advice in words: {answer.text!r}")
     best_line = answer.text.splitlines()[1]
-    if esc(names[advice.seat]) in best_line:
+    own_pile = parse_move(advice.best.move).pile == advice.seat  # round 2: one's own cards of round 1, named so
+    if esc(names[advice.seat]) in best_line and not own_pile:
         problems.append(f"{lang}: the best move is said about the asker, not to them: {best_line!r}")
     _check_volcano(view, advice, answer.text, lang, figures)
 
@@ -101,7 +103,8 @@ def _check_volcano(view: Any, advice: Advice, text: str, lang: str, figures: Hin
     if advice.volcano is None or advice.volcano.status not in ("unseen", "pile"):
         return
     exact = percent(exact_eruption_chance(view))
-    stated = t(f"coach.volcano_status.{advice.volcano.status}", lang, chance=advice.volcano.chance)
+    stated = t(f"coach.volcano_status.{advice.volcano.status}", lang,
+               chance=said_percent(advice.volcano.chance / 100, lang))  # by the language's rules ("43 %", "43%")
     if advice.volcano.chance != exact or stated not in text:
         figures.problems.append(f"{lang}: eruption risk {advice.volcano.chance} %, exact {exact} %: {text!r}")
     figures.checked["volcano"] += 1
@@ -151,8 +154,7 @@ def _check_points(advice: Advice, names: list[str], lang: str, move: str, occupi
         if chips:
             total = ends.number("points")
             said = t("bot.confirm.what.game_over_birds", lang, points=total, chips=" + ".join(map(str, chips)))
-            shown = tn("game.event.birds", len(chips), lang, player=esc(me), chips=", ".join(map(str, chips)),
-                       points=total)
+            shown = tn("game.event.birds", len(chips), lang, player=esc(me), chips=listed(chips, lang), points=total)
             if said not in question or shown not in post:
                 problems.append(f"{where}: hint +{total} from bird chips, question {question!r}, post {post!r}")
         figures.checked["birds"] += 1
