@@ -44,6 +44,7 @@ from bot.host.table import (
     Delivery,
     MoveResult,
     StartResult,
+    Table,
     TableInfo,
 )
 from bot.host.user_settings import HELD, OpenGame
@@ -360,6 +361,13 @@ def turn_over_payload(result: MoveResult) -> dict[str, Any]:
     public = result.to_payload()
     return {"reason": "computer" if result.by_computer else "moved", "moved": result.seat,
             "moves": public["turn_moves"], "events": public["events"], "game_over": result.game_over}
+
+
+def abandoned_turn(table: Table) -> list[NewDelivery]:
+    """What abandoning a running game owes its player to move, a person: their turn DM told that the game ended."""
+    seat = table.to_move
+    user_id = table.seats[seat].user_id if seat is not None else None
+    return [] if user_id is None else [NewDelivery(TURN_OVER_DM, table.seq, user_id, {"reason": "abandoned"})]
 
 
 def start_deliveries(start: StartResult) -> list[NewDelivery]:

@@ -186,13 +186,16 @@ def held_text(waiting: Sequence[OpenGame], changed_channels: Sequence[int], loca
 
 def turn_over_text(info: TableInfo, payload: dict[str, Any], locale: str) -> str:
     """What a turn DM says once its turn has passed (in place of its turn, its hand and its question): the turn
-    as its player made it, or made by the computer for them, or taken back by another player's undo; and that the
-    game is over, when it is (``payload``: :func:`bot.host.outbox.turn_over_payload`'s)."""
+    as its player made it, or made by the computer for them, or taken back by another player's undo, or ended with
+    the game abandoned; and that the game is over, when it is (``payload``: :func:`bot.host.outbox.turn_over_payload`'s,
+    or ``reason`` ``abandoned``)."""
     where = channel_link(info.channel_id)
     names = [esc(s.name) for s in info.seats]
     reason = payload.get("reason")
     if reason == "undo":
         lines = [t("bot.dm.turn_over.undo", locale, channel=where, player=names[int(payload["by"])])]
+    elif reason == "abandoned":
+        lines = [t("bot.dm.turn_over.abandoned", locale, channel=where)]
     else:
         moves = [str(m) for m in payload.get("moves") or []]
         said = turn_said(moves, payload.get("events") or [], int(payload["moved"]), names, locale)
