@@ -109,24 +109,27 @@ def since_text(view: View, locale: str, *, limit: int = SINCE_MAX) -> str:
     if since is None:
         return ""
     names = names_of(view)
-    lines = [f"• {SEP.join(told)}" for turn in since["turns"] if (told := describe_events(turn["events"], locale,
+    turns = [f"• {SEP.join(told)}" for turn in since["turns"] if (told := describe_events(turn["events"], locale,
                                                                                           names))]
-    for taken in since["taken"]:
-        cards = listed([t(f"game.card.{c}.short", locale) for c in taken["cards"]], locale)
-        said = t("bot.dm.since_taken", locale, site=taken["site"], player=names[taken["seat"]], cards=cards)
-        lines.append(f"• {said}")
+    notes = []
+    if since["taken"]:
+        sites = [t("bot.dm.since_taken_site", locale, site=taken["site"], player=names[taken["seat"]],
+                   cards=listed([t(f"game.card.{c}.short", locale) for c in taken["cards"]], locale))
+                 for taken in since["taken"]]
+        notes.append(f"• {t('bot.dm.since_taken', locale, sites=listed(sites, locale))}")
     for change in since["cards"]:
         said = t("bot.dm.since_card", locale, card=scoring_name(change["card"], locale),
                  now=tn("game.points", change["now"], locale), before=change["before"])
-        lines.append(f"• {said}")
-    if not lines:
+        notes.append(f"• {said}")
+    if not turns and not notes:
         return ""
     head = t("bot.dm.since", locale)
-    while len(lines) > 1 and len(head) + sum(len(line) + 1 for line in lines) > limit:
-        lines.pop(0)
-        if lines[0] != "• …":
-            lines.insert(0, "• …")
-    return "\n".join([head, *lines])
+    room = limit - len(head) - len("\n• …") - sum(len(note) + 1 for note in notes)
+    cut = False
+    while len(turns) > 1 and sum(len(turn) + 1 for turn in turns) > room:
+        turns.pop(0)  # the oldest turn gives way; the newest, and what changed for the player, stay
+        cut = True
+    return "\n".join([head, *(["• …"] if cut else []), *turns, *notes])
 
 
 def play_help_shown(view: View) -> bool:
