@@ -111,10 +111,11 @@ async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store)
     back = await host.back(CH, user)
     await host.abandon(CH, ADA, name="Ada the Opener")
     rows = (await store.deliveries(start.info.game_id))[3:]
-    assert kinds(rows) == [(SEAT_POST, 0, None), (SEAT_POST, 0, None), (TURN_DM, 0, user), (ABANDONED_POST, 0, None)]
+    assert kinds(rows) == [(SEAT_POST, 0, None), (SEAT_POST, 0, None), (TURN_DM, 0, user), (ABANDONED_POST, 0, None),
+                           (TURN_OVER_DM, 0, user)]  # the player to move's turn DM is told the game was abandoned
     assert SeatChange.from_payload(rows[0].payload) == away and away.away
     assert SeatChange.from_payload(rows[1].payload) == back and not back.away
-    assert rows[3].payload == {"name": "Ada the Opener", "locale": "en"}
+    assert rows[3].payload == {"name": "Ada the Opener", "locale": "en"} and rows[4].payload == {"reason": "abandoned"}
 
 
 async def test_delivered_and_retried_rows(host: Host, store: Store, clock: Clock) -> None:
