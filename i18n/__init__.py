@@ -188,8 +188,8 @@ def _long_line(e: Event, locale: object, names: Sequence[str]) -> str:
     """The sentence of one event that merges with none of its neighbours."""
     if e["type"] == "score":
         player, delta, reason = _player(names, e["seat"]), e["delta"], e["reason"]
-        if reason == "build" or reason == "bird_chips":
-            return tn(f"game.event.score.{'build' if reason == 'build' else 'birds'}", delta, locale, player=player)
+        if reason == "build":  # the end's bird chips (reason bird_chips) are said with their reveal (_long_lines)
+            return tn("game.event.score.build", delta, locale, player=player)
         key = "game.event.score.card" if delta >= 0 else "game.event.loss.card"
         return tn(key, abs(delta), locale, player=player, card=_card_name(reason, locale))
     if e["type"] == "card":

@@ -51,7 +51,8 @@ class Risk:
     ends_game: bool = False
     """The game ends: the bird chips are revealed and counted."""
     chips: tuple[int, ...] = ()
-    """With ``ends_game``: the mover's own bird chips, whose values then count for them."""
+    """With ``ends_game``: the bird chips the mover holds before the move (their own secret), whose values then count
+    for them; a chip the move draws is not among them (its value is not known before: ``bird`` or ``revealed``)."""
     shares: int | None = None
     """The seat beside whose building a move builds: the mover spends the share right for the round."""
 
@@ -61,6 +62,7 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
     final: playing it is refused with its reason."""
     trial = game.clone()
     seat = trial.to_move
+    held = tuple(game.birds[seat]) if seat is not None else ()
     first_final: int | None = None
     revealed: list[int] = []
     bird = ends_round = ends_game = False
@@ -94,7 +96,7 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
     return Risk(tuple(moves), final=first_final is not None, first_final=first_final, revealed=tuple(revealed),
                 bird=bird, scores=scores, points=points, other=other, other_points=other_points,
                 ends_round=ends_round and not ends_game, ends_game=ends_game,
-                chips=tuple(trial.birds[seat]) if ends_game and seat is not None else (), shares=shares)
+                chips=held if ends_game else (), shares=shares)
 
 
 def undo_refusal(log: Sequence[MoveRow], game: Game, user_id: int) -> str | None:

@@ -12,8 +12,8 @@ from what the seat knows:
   site it takes that another seat could have reached, a building beside another seat's (the share right);
 - the volcano: whether the eruption card may still hurt (unseen, held by the seat, in another seat's pile,
   or played) and how many of the seat's buildings stand on volcano sites;
-- the move that ends the game: the seat's own bird chips, revealed and counted then (told apart from the card's
-  points, as the result tells them);
+- the move that ends the game: the bird chips the seat holds, revealed and counted then (told apart from the card's
+  points, as the result tells them; a chip the move itself draws is the bird chip reason's, its value unknown);
 - why the runner-up is worse: the difference in the search's expected value and the reasons that differ.
 
 Every number is one the seat can check: the points a move scores now are its build's points or its scoring card's

@@ -21,8 +21,8 @@ from bot.adapter.words.common import esc
 from engine import parse_move
 from engine.ai.coach import Advice, MoveAdvice, Reason
 from engine.ai.determinize import eruption_risk
-from i18n import listed, t, tn
-from i18n import percent as said_percent
+from i18n import describe_move, listed, t, tn
+from i18n import percent as percent_text
 from i18n.coach import advice_text
 from tests.adapter.conftest import Driver
 from tests.fakediscord.audit import readable_texts
@@ -75,9 +75,9 @@ async def hinted_turn(driver: Driver, user: str, lang: str, figures: HintFigures
     if answer.text != advice_text(advice, lang, names, escape=esc, notation=False):
         problems.append(f"{lang}: the hint is not the coach's advice in words: {answer.text!r}")
     best_line = answer.text.splitlines()[1]
-    own_pile = parse_move(advice.best.move).pile == advice.seat  # round 2: one's own cards of round 1, named so
-    if esc(names[advice.seat]) in best_line and not own_pile:
-        problems.append(f"{lang}: the best move is said about the asker, not to them: {best_line!r}")
+    to_you = describe_move(advice.best.move, lang, [esc(n) for n in names], advice.seat, you=True)
+    if to_you not in best_line and to_you[:1].lower() + to_you[1:] not in best_line:
+        problems.append(f"{lang}: the best move is not said to the asker ({to_you!r}): {best_line!r}")
     _check_volcano(view, advice, answer.text, lang, figures)
 
     move, seq = advice.best.move, driver.info().seq
@@ -93,7 +93,8 @@ async def hinted_turn(driver: Driver, user: str, lang: str, figures: HintFigures
         reply = await driver.answer(await fake.click_button(reply, confirm[0]["custom_id"], user=user))
     await driver.wait_seq(seq + 1)
     await driver.settle()
-    goes_on = driver.info().status == "running" and driver.to_move_user() == user
+    goes_on = driver.info().status == "running" and driver.host.view_for(channel.id, user_id)["pending"] is not None
+    # (a double move goes on: its post comes with its last build; the same player may also simply move again)
     post = "" if goes_on else "\n".join(_said(m) for m in fake.messages(channel, ephemeral=False)
                                          if m.id > marker and m.author_id == fake.bot_user.id)
     _check_points(advice, names, lang, move, occupied, question, reply.text, post, figures)
@@ -103,8 +104,7 @@ def _check_volcano(view: Any, advice: Advice, text: str, lang: str, figures: Hin
     if advice.volcano is None or advice.volcano.status not in ("unseen", "pile"):
         return
     exact = percent(exact_eruption_chance(view))
-    stated = t(f"coach.volcano_status.{advice.volcano.status}", lang,
-               chance=said_percent(advice.volcano.chance / 100, lang))  # by the language's rules ("43 %", "43%")
+    stated = t(f"coach.volcano_status.{advice.volcano.status}", lang, chance=percent_text(exact / 100, lang))
     if advice.volcano.chance != exact or stated not in text:
         figures.problems.append(f"{lang}: eruption risk {advice.volcano.chance} %, exact {exact} %: {text!r}")
     figures.checked["volcano"] += 1
@@ -151,11 +151,15 @@ def _check_points(advice: Advice, names: list[str], lang: str, move: str, occupi
     if ends is not None:
         chips = ends["chips"]
         assert isinstance(chips, tuple)
-        if chips:
+        if chips:  # those the asker holds; a chip the move draws comes on top, its value unknown before
             total = ends.number("points")
             said = t("bot.confirm.what.game_over_birds", lang, points=total, chips=" + ".join(map(str, chips)))
-            shown = tn("game.event.birds", len(chips), lang, player=esc(me), chips=listed(chips, lang), points=total)
-            if said not in question or shown not in post:
+            drawn = _drew_a_chip(lang, me, post)
+            exact = tn("game.event.birds", len(chips), lang, player=esc(me), chips=listed(list(chips), lang),
+                       points=total)
+            begun = tn("game.event.birds", len(chips) + 1, lang, player=esc(me), chips=", ".join(map(str, chips)),
+                       points=0).split(" (+")[0]  # the drawn chip's value closes the list
+            if said not in question or (exact if not drawn else begun) not in post:
                 problems.append(f"{where}: hint +{total} from bird chips, question {question!r}, post {post!r}")
         figures.checked["birds"] += 1
 
@@ -163,3 +167,8 @@ def _check_points(advice: Advice, names: list[str], lang: str, move: str, occupi
 def _card_line(lang: str, player: str, card_name: str, points: int) -> str:
     key = "game.event.score.card" if points >= 0 else "game.event.loss.card"
     return tn(key, abs(points), lang, player=esc(player), card=card_name)
+
+
+def _drew_a_chip(lang: str, player: str, post: str) -> int:
+    """1 if the post says ``player`` drew a bird chip (the move's own, before the chips are revealed), else 0."""
+    return int(t("game.event.bird", lang, player=esc(player)) in post)

@@ -238,7 +238,8 @@ def test_spending_the_share_right_is_said_in_the_menu_and_the_question(locale: s
 
 
 def test_the_question_before_the_last_move_names_your_bird_chips_apart() -> None:
-    """The last move reveals the bird chips: the mover's own are named with what they add, apart from the card."""
+    """The last move reveals the bird chips: those the mover holds are named with what they add, apart from the card
+    (never a chip the move draws: its value is hidden until then)."""
     for seed in range(4):
         game, _ = played(seed, 2 + seed % 3)
         last = engine.new_game(game.names, game.seed, draft=game.draft)
@@ -246,10 +247,11 @@ def test_the_question_before_the_last_move_names_your_bird_chips_apart() -> None
             last.apply(move)
         seat, move = game.moves[-1]
         risk = move_risk(last, [move])
-        assert risk.ends_game and risk.chips == tuple(game.birds[seat])
+        held = last.birds[seat]  # before the move: a chip it draws has a value the mover does not know yet
+        assert risk.ends_game and risk.chips == tuple(held)
         text = cannot_undo_text(risk, "en", game.names)
-        if game.birds[seat]:
-            assert f"+{sum(game.birds[seat])} from yours ({' + '.join(map(str, game.birds[seat]))})" in text, text
+        if held:
+            assert f"+{sum(held)} from those you hold ({' + '.join(map(str, held))})" in text, text
         else:
             assert text.endswith(t("bot.confirm.what.game_over", "en")), text
 
@@ -266,11 +268,12 @@ def test_the_log_says_each_moves_points_and_the_games_result(locale: str) -> Non
         assert len(moves) == len(view["log"]) == len(events)
         for index, (line, made) in enumerate(zip(moves, events, strict=True)):
             entry = view["log"][index]
-            said = describe_move(entry["move"], locale, names, entry["seat"],
-                                 built=built_by(entry["events"], entry["seat"]))
-            # the points of a scoring card for everyone, as the engine's own events give them, seat by seat
+            said = describe_move(entry["move"], locale, names, entry["seat"], built=built_by(entry["events"],
+                                                                                               entry["seat"]))
+            # the points of a scoring card for everyone, as the engine's own events give them, seat by seat (the bird
+            # chips shown at the end are said with the result)
             by_card: dict[int, int] = {}
-            for e in made:  # not the build's points, nor the bird chips shown at the end (said with the result)
+            for e in made:
                 if e["type"] == "score" and e["reason"] not in ("build", "bird_chips"):
                     by_card[e["seat"]] = by_card.get(e["seat"], 0) + e["delta"]
             changes = [f"{names[seat]} {signed(delta)}" for seat, delta in sorted(by_card.items()) if delta]

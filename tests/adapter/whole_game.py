@@ -262,11 +262,11 @@ class Game:
         return True
 
     def last_move(self, user_id: int) -> bool:
-        """Whether the move to make now ends the game (one card is left in all the hands): its hint also names the
-        bird chips it reveals."""
+        """Whether the move to make now may end the game (one card is left in all the hands, or none and a double
+        move's builds): its hint also names the bird chips it reveals."""
         view = self.driver.host.view_for(self.driver.channel.id, user_id)
         cards = sum(sum(p["building_cards"].values()) + p["scoring_cards_in_hand"] for p in view["players"])
-        return view["round"] == 2 and view["phase"] == "play" and view["pending"] is None and cards == 1
+        return view["round"] == 2 and view["phase"] == "play" and cards == (0 if view["pending"] else 1)
 
     async def play_offer(self, user: str, move: str, offered: list[tuple[Offer, tuple[str, ...] | None]]) -> None:
         """``move`` with a slash command: the offer that plays it picked as it is (the one with the card chosen

@@ -179,9 +179,11 @@ def _points_agree(move: MoveAdvice, events: list[Any], seat: int, n: int) -> int
             checked += 1
     ends = _reason(move, "ends_game")
     assert (ends is not None) == any(e["type"] == "game_over" for e in events)
-    if ends is not None:
-        assert ends["points"] == won.get(seat, {}).get("bird_chips", 0)
-        assert list(ends["chips"]) == next(e["chips"] for e in events if e["type"] == "birds" and e["seat"] == seat)
+    if ends is not None:  # the chips held before the move; one it draws (its value unknown before) comes on top
+        held, drawn = list(ends["chips"]), sum(1 for e in events if e["type"] == "bird" and e["seat"] == seat)
+        revealed = next(e["chips"] for e in events if e["type"] == "birds" and e["seat"] == seat)
+        assert revealed[:len(held)] == held and len(revealed) == len(held) + drawn
+        assert ends["points"] == sum(held) == won.get(seat, {}).get("bird_chips", 0) - sum(revealed[len(held):])
         checked += 1
     return checked
 

@@ -133,8 +133,8 @@ def test_the_words_read_as_expected_in_english() -> None:
                  "• Scores “Gold (10)” now: 10 points for you, nothing for the others",
                  "Volcano: the eruption card is unseen (35% that another player holds it); "
                  "1 of your buildings stands on a volcano site",
-                 "• Ends the game: +7 from your bird chips (4 + 3), revealed then",
-                 "• Ends the game (you have no bird chips to reveal)",
+                 "• Ends the game: +7 from the bird chips you hold (4 + 3), revealed then",
+                 "• Ends the game (you hold no bird chips yet)",
                  "Runner-up: road 9 — you play a road card and build on site 9",
                  "• The search rates it 6 out of 100 lower (78 simulated games)",
                  "• Scores 2 points less now"):

@@ -92,7 +92,7 @@ def test_the_bird_scoring_card_is_said_as_every_card_and_the_ends_chips_with_the
             {"type": "score", "seat": 0, "delta": 8, "reason": "birds"}]
     name = t("game.scoring.birds.name", lang)
     assert describe_events(card, lang, ["Ada"])[1] == tn("game.event.score.card", 8, lang, player="Ada", card=name)
-    end = [{"type": "birds", "seat": 0, "chips": [2, 3]},  # the end's chips score under a reason of their own
+    end = [{"type": "birds", "seat": 0, "chips": [2, 3]},  # the end's chips score under their own reason
            {"type": "score", "seat": 0, "delta": 5, "reason": "bird_chips"}]
     assert describe_events(end, lang, ["Ada"]) == [tn("game.event.birds", 2, lang, player="Ada",
                                                       chips=listed([2, 3], lang), points=5)]

@@ -19,11 +19,8 @@ from bot.adapter.words.common import (
 )
 from bot.adapter.words.moves import played_in, public_move
 from bot.host.table import MoveResult, SeatChange, SeatInfo, StartResult, TableInfo
-from engine import (
-    View,
-    parse_move,
-)
-from engine.log import built
+from engine import LogEntry, View, parse_move
+from engine.log import built, points_won
 from i18n import describe_events, describe_move, listed, t, tn
 
 
@@ -178,9 +175,8 @@ def log_lines(view: View, locale: str, seats: Sequence[SeatInfo] = ()) -> list[s
         for at, _, (seat, before) in reversed(takeovers):  # the earliest take-over after this move names its player
             if at is None or at > index:
                 then[seat] = before
-        what = built(entry["events"], entry["seat"])
-        said = describe_move(entry["move"], locale, then, entry["seat"], built=what)
-        changes = [f"{then[seat]} {signed(delta)}" for seat, delta in _changes(view, index, what).items() if delta]
+        said = describe_move(entry["move"], locale, then, entry["seat"], built=built(entry["events"], entry["seat"]))
+        changes = [f"{then[seat]} {signed(delta)}" for seat, delta in sorted(_changes(entry).items()) if delta]
         if changes:
             said = t("bot.log.points", locale, move=said, changes=listed(changes, locale))
         elif entry["move"] != "discard" and parse_move(entry["move"]).verb == "score":  # a card that gave no point
@@ -194,22 +190,11 @@ def log_lines(view: View, locale: str, seats: Sequence[SeatInfo] = ()) -> list[s
     return lines
 
 
-def _changes(view: View, index: int, what: tuple[str, int, bool] | None) -> dict[int, int]:
-    """Each seat's points from the move ``view["log"][index]`` that its words do not say: the build points are said
-    with the build, and the bird chips shown at the end with the result (the first move is a set choice or a landing,
-    whose only points are its build's)."""
-    log = view["log"]
-    if index == 0:
-        return {}
-    entry, before = log[index], log[index - 1]
-    changes = {seat: after - was for seat, (after, was) in enumerate(zip(entry["scores"], before["scores"],
-                                                                         strict=True))}
-    if what is not None:
-        changes[entry["seat"]] -= what[1]
-    if index == len(log) - 1 and view["phase"] == "over":
-        for p in view["players"]:
-            changes[p["seat"]] -= sum(p.get("bird_chips") or [])
-    return changes
+def _changes(entry: LogEntry) -> dict[int, int]:
+    """Each seat's points from a logged move that its words do not say (a scoring card's, for everyone): the build
+    points are said with the build, and the bird chips shown at the end with the result."""
+    return {seat: sum(delta for reason, delta in reasons.items() if reason not in ("build", "bird_chips"))
+            for seat, reasons in points_won(entry["events"]).items()}
 
 
 def _scores_line(scores: Sequence[int], round_: int, names: Sequence[str], locale: str) -> str:
