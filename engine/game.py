@@ -257,11 +257,12 @@ class Game:
         score, stamp = self.score, self.stamp
         return sorted(range(self.n), key=lambda p: (-score[p], stamp[p]))
 
-    def view(self, seat: int | None = None) -> View:
-        """What ``seat`` may know, as a JSON-ready dict; ``None`` is the public view."""
+    def view(self, seat: int | None = None, *, since: bool = False) -> View:
+        """What ``seat`` may know, as a JSON-ready dict; ``None`` is the public view. ``since``: a seat's view also
+        holds what happened since its own last move (``view["you"]["since"]``; replays the game)."""
         from engine.view import make_view
 
-        return make_view(self, seat)
+        return make_view(self, seat, since=since)
 
     @property
     def moves(self) -> list[tuple[int, str]]:
@@ -276,9 +277,14 @@ class Game:
         """A new game equal to this one before its last move; raises :class:`IllegalMove` if not allowed."""
         if not self.can_undo():
             raise IllegalMove("cannot_undo")
+        return self.at(len(self.log) - 1)
+
+    def at(self, moves: int) -> Game:
+        """A new game equal to this one after its first ``moves`` moves, replayed from its deal."""
+        played = [m for _, m in self.moves[:moves]]
         if self._record_setup is not None:
-            return from_record(self._record_setup, [m for _, m in self.moves[:-1]])
-        return replay(self.names, self.seed, [m for _, m in self.moves[:-1]], draft=self.draft,
+            return from_record(self._record_setup, played)
+        return replay(self.names, self.seed, played, draft=self.draft,
                       island=None if self._default_island else self.island)
 
     # ------------------------------------------------------------------ legal moves

@@ -235,6 +235,51 @@ class PlayerView(TypedDict):
     bird_chips: NotRequired[list[int]]
 
 
+class SinceTurn(TypedDict):
+    """One turn of another seat (or a round's deal) since the viewing seat's last move: its moves in notation
+    (another seat's discard hidden) and their events as the viewing seat may know them."""
+
+    seat: int
+    moves: list[str]
+    events: list[Event]
+
+
+class TakenSite(TypedDict):
+    """A site another seat (``seat``) built on since the viewing seat's last move, which one of the viewing seat's
+    building cards (``cards``: ship, river, road) could use then and cannot now."""
+
+    site: int
+    seat: int
+    cards: list[str]
+
+
+class CardChange(TypedDict):
+    """A scoring card of the viewing seat's hand whose points for it changed since its last move."""
+
+    card: str
+    before: int
+    now: int
+
+
+class Since(TypedDict):
+    """What happened since a seat's own last move, and what it changed for that seat (``engine.history``)."""
+
+    turns: list[SinceTurn]
+    taken: list[TakenSite]
+    cards: list[CardChange]
+
+
+class ScoreBreakdown(TypedDict):
+    """Where a seat's points came from: its start, its buildings, each scoring card that moved its marker (by card:
+    its own and the others', a loss below 0), its bird chips (``engine.history.score_breakdown``)."""
+
+    seat: int
+    start: int
+    buildings: int
+    cards: dict[str, int]
+    birds: int
+
+
 class YouView(TypedDict):
     """A seat's own secrets and options: its scoring cards, bird chips, legal moves (on its turn)."""
 
@@ -245,6 +290,8 @@ class YouView(TypedDict):
     build_sites: NotRequired[dict[str, list[int]]]
     """Per kind of build, the sites it could go to now (on the seat's turn in the play phase)."""
     discarded: NotRequired[str]
+    since: NotRequired[Since]
+    """What happened since the seat's own last move (asked for: ``game.view(seat, since=True)``)."""
 
 
 class Pending(TypedDict):

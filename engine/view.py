@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 VIEW_VERSION = 1
 
 
-def make_view(game: Game, seat: int | None) -> View:
-    """What ``seat`` (``None``: everyone) may know about ``game`` now; see :class:`engine.types.View`."""
+def make_view(game: Game, seat: int | None, *, since: bool = False) -> View:
+    """What ``seat`` (``None``: everyone) may know about ``game`` now; see :class:`engine.types.View`. ``since``: a
+    seat's view also holds what happened since its own last move (:func:`engine.history.since_last_move`)."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.n):
         raise ValueError(f"there is no seat {seat!r} in this game")
     isl = game.island
@@ -93,14 +94,14 @@ def make_view(game: Game, seat: int | None) -> View:
         if over:
             player["bird_chips"] = list(game.birds[p])
         players.append(player)
-    events = [_seen(e, seat, over) for e in game.events]
+    events = [seen_by(e, seat, over) for e in game.events]
     log: list[LogEntry] = []
     for entry in game.log:
         move = entry["move"]
         if move.startswith("discard") and entry["seat"] != seat:
             move = "discard"
         log.append({"seat": entry["seat"], "move": move, "round": entry["round"],
-                    "scores": list(entry["scores"]), "events": [_seen(e, seat, over) for e in entry["events"]]})
+                    "scores": list(entry["scores"]), "events": [seen_by(e, seat, over) for e in entry["events"]]})
     # The island's static part (name, size, outlines, roads) is its own data, shaped as BoardView declares.
     board = cast(BoardView, {**isl.public_dict(), "rivers": rivers, "sites": sites})
     view: View = {
@@ -155,11 +156,15 @@ def make_view(game: Game, seat: int | None) -> View:
         discarded = game.discarded[seat]
         if discarded is not None:
             you["discarded"] = discarded
+        if since:
+            from engine.history import since_last_move  # engine.history reads events through seen_by
+
+            you["since"] = since_last_move(game, seat)
         view["you"] = you
     return view
 
 
-def _seen(event: dict[str, Any], seat: int | None, over: bool) -> Event:
+def seen_by(event: dict[str, Any], seat: int | None, over: bool) -> Event:
     """An event of the engine as ``seat`` may see it: its secret part (a bird chip's value, a drawn or discarded card)
     only for the seat it belongs to, and a bird chip's value for everyone once the game is over."""
     out = {k: v for k, v in event.items() if k != "secret"}

@@ -257,10 +257,11 @@ def turn_label(name: str, locale: str, size: int, width: float) -> tuple[str, in
     return label, fitted
 
 
-def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: Theme, locale: str) -> None:
+def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: Theme, locale: str,
+                    label_key: str = "render.last_move") -> None:
     u = lay.unit
     x0, y0, x1, y1 = lay.last_move
-    label = t("render.last_move", locale)
+    label = t(label_key, locale)
     size = lay.line_size
     lx = x0 + 14 * u
     text(img, lx, y0 + 12 * u, label, size, theme.last_move, weight="bold")

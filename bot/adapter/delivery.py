@@ -1,6 +1,8 @@
 """One delivery of the outbox drawn and sent, and its outcome recorded: a channel post (a move's, the start's, a seat
-change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game) or a DM, as the host
-decided it (``host.delivery_step``: send, skip, hold for quiet hours, gather the held ones into one).
+change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game), a DM (a hand, a turn, a
+notice, a player's result at game over) or the edit telling a passed turn's DMs so, as the host decided it
+(``host.delivery_step``: send, skip, hold for quiet hours, gather the held ones into one). The message a DM with a
+turn's controls went out as is recorded with its outcome, so that any process can edit it later.
 
 What a failure means is decided here: a passing one (5xx, timeout, connection error) is tried again after the
 backoff; 404 Unknown Channel or Unknown Guild means the channel is gone (the delivery is given up and the channel's
@@ -38,13 +40,12 @@ from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED,
 from bot.adapter.undo_marks import UndoMarks
 from bot.adapter.views import confirm_takeover_view, keep_open_view, take_seat_view, vacation_view
 from bot.adapter.words.common import esc, mention
-from bot.adapter.words.dm import held_text
 from bot.adapter.words.notices import idle_text, notice_text
 from bot.adapter.words.posts import move_post, seat_change_post, start_post
 from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.idle import LOBBY_CLOSED, NOTICE
-from bot.host.outbox import Held, SendDm, SendGathered, SendNotice, SendPost, Skip, Step
+from bot.host.outbox import Held, SendPost, SendTurnOver, Step
 from bot.host.pictures import Pictures
 from bot.host.table import (
     ABANDONED_POST,
@@ -110,12 +111,15 @@ class Deliveries:
         """Where a game in a thread tells its channel what the bot lacks there."""
         self.undo_marks = UndoMarks(client, host)
         self.clicked: dict[tuple[int, int], int] = {}
-        """(game id, seq) -> the DM whose controls made that move (its controls are left as they are)."""
+        """(game id, seq) -> the DM whose controls made that move (told that its turn passed, its *Undo* stays)."""
         self._unmarked: dict[int, str | None] = {}
         """Deliveries sent (or given up) whose outcome the database has not taken yet: id -> error."""
         self._posted_as: dict[int, int] = {}
-        """Delivery id -> the message a move's or the start's post went out as (recorded with its outcome, even when
-        what follows it fails: the history links to a game-over post)."""
+        """Delivery id -> the message a move's or the start's post, or a DM with a turn's controls, went out as
+        (recorded with its outcome, even when what follows it fails: the history links to a game-over post, a turn
+        DM is told when its turn passed)."""
+        self._closed: dict[int, list[int]] = {}
+        """Delivery id -> the turn DMs (their deliveries) it told that their turn passed."""
 
     async def deliver(self, delivery: Delivery, later: list[Delivery], backoff: Backoff) -> Outcome:
         """Send one delivery and record the outcome: done, given up, held, or due again after ``backoff``.
@@ -124,7 +128,8 @@ class Deliveries:
         the outbox tries again, never sent twice by this process."""
         if delivery.id in self._unmarked:
             await self.host.delivered(delivery, self._unmarked[delivery.id],
-                                      message_id=self._posted_as.pop(delivery.id, None))
+                                      message_id=self._posted_as.pop(delivery.id, None),
+                                      closed=self._closed.pop(delivery.id, ()))
             del self._unmarked[delivery.id]
             return Outcome(True)
         gone: str | None = None
@@ -162,9 +167,11 @@ class Deliveries:
             log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
             error = _describe(exc)
         self._unmarked[delivery.id] = error
-        await self.host.delivered(delivery, error, message_id=self._posted_as.get(delivery.id))
+        await self.host.delivered(delivery, error, message_id=self._posted_as.get(delivery.id),
+                                  closed=self._closed.get(delivery.id, ()))
         del self._unmarked[delivery.id]
         self._posted_as.pop(delivery.id, None)
+        self._closed.pop(delivery.id, None)
         return Outcome(gone is None, gone)
 
     async def _send(self, delivery: Delivery, step: Step) -> str | None:
@@ -215,8 +222,7 @@ class Deliveries:
         names without pinging them."""
         nonce = _nonce(delivery)
         if delivery.kind == MOVE_POST:
-            return await self._post_move(delivery, delivery.move(), quiet=quiet,
-                                         clicked=self.clicked.pop((delivery.game_id, delivery.seq), None))
+            return await self._post_move(delivery, delivery.move(), quiet=quiet)
         if delivery.kind == START_POST:
             started = await self._post_start(delivery.start(), nonce, quiet)
             self._posted_as[delivery.id] = started.message.id
@@ -229,7 +235,7 @@ class Deliveries:
                 return await deliver_post(self.client, change.info.channel_id,
                                           seat_change_post(change, change.info.locale), view=view, nonce=nonce)
             finally:
-                if change.away:
+                if change.away:  # the computer plays the seat now: its turn DM's controls are no longer theirs
                     await self.dms.strip_turn_dm(change.info.game_id, change.user_id)
         if delivery.kind == REPLAY_POST:
             return await self._post_replay(delivery.game_id, delivery.channel_id, str(delivery.payload["locale"]),
@@ -317,50 +323,43 @@ class Deliveries:
         return await deliver_post(self.client, channel_id, t("bot.replay.post", locale),
                                   pictures=[(gif, "replay.gif")], nonce=nonce)
 
-    async def _post_move(self, delivery: Delivery, result: MoveResult, *, clicked: int | None,
-                         quiet: frozenset[int]) -> Posted | None:
+    async def _post_move(self, delivery: Delivery, result: MoveResult, *, quiet: frozenset[int]) -> Posted | None:
         """A turn's post (Components V2: words with the next player's mention, the board, *My cards* and *Undo*);
         the game over's with the ranking, the board, the chart and the replay in one gallery (the replay as a
         message of its own only when it does not fit); an undo edits the post of the move it takes back."""
         locale, nonce = result.locale, _nonce(delivery)
         board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
-        try:
-            if result.undo:
-                undone = await self._post_undo(result, board, nonce)
-                if undone is not None:
-                    self._posted_as[delivery.id] = undone.message.id
-                return undone
-            pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
-            gif: bytes | None = None
-            if result.game_over:
-                pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
-                if result.replay:
-                    gif = await self.pictures.replay_gif(await self.host.replay_record(result.game_id), locale)
-                    if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
-                        pictures.append((gif, "replay.gif"))
-                        gif = None
-            text = move_post(result, locale, await self._usual(result) if result.game_over else ())
-            undo = result.undoable
+        if result.undo:
+            undone = await self._post_undo(result, board, nonce)
+            if undone is not None:
+                self._posted_as[delivery.id] = undone.message.id
+            return undone
+        pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
+        gif: bytes | None = None
+        if result.game_over:
+            pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
+            if result.replay:
+                gif = await self.pictures.replay_gif(await self.host.replay_record(result.game_id), locale)
+                if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
+                    pictures.append((gif, "replay.gif"))
+                    gif = None
+        text = move_post(result, locale, await self._usual(result) if result.game_over else ())
+        undo = result.undoable
 
-            def make(names: Sequence[str]) -> discord.ui.LayoutView:
-                return posts.move_layout(result, text, names, locale, undo=undo)
+        def make(names: Sequence[str]) -> discord.ui.LayoutView:
+            return posts.move_layout(result, text, names, locale, undo=undo)
 
-            await self.undo_marks.strip_previous(result.game_id)
-            mentions = _mentions(result.to_move_user_id, quiet)
-            posted = await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures,
-                                                mentions=mentions, nonce=nonce)
-            self._posted_as[delivery.id] = posted.message.id
-            self.undo_marks.sent(result, posted, text, [name for png, name in pictures if png is not None],
-                                 undo=undo, mentions=mentions)
-            if gif is not None:
-                await deliver_post(self.client, result.channel_id, t("bot.replay.post", locale),
-                                   pictures=[(gif, "replay.gif")], nonce=f"{nonce}r")
-            return posted
-        finally:
-            if result.user_id is not None:
-                await self.dms.strip_turn_dm(result.game_id, result.user_id, keep=clicked)
-            if result.undo:  # the turn is the mover's again: the next player's turn DM is out of date
-                await self.dms.strip_others_turn_dms(result.game_id, result.to_move_user_id)
+        await self.undo_marks.strip_previous(result.game_id)
+        mentions = _mentions(result.to_move_user_id, quiet)
+        posted = await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures,
+                                            mentions=mentions, nonce=nonce)
+        self._posted_as[delivery.id] = posted.message.id
+        self.undo_marks.sent(result, posted, text, [name for png, name in pictures if png is not None],
+                             undo=undo, mentions=mentions)
+        if gif is not None:
+            await deliver_post(self.client, result.channel_id, t("bot.replay.post", locale),
+                               pictures=[(gif, "replay.gif")], nonce=f"{nonce}r")
+        return posted
 
     async def _usual(self, result: MoveResult) -> list[tuple[str, float]]:
         """How fast each person of a finished game usually moves in its server (name, median seconds), for those
@@ -385,25 +384,20 @@ class Deliveries:
                                           mentions=NO_PINGS, nonce=nonce)
 
     async def _send_dm(self, delivery: Delivery, step: Step) -> str | None:
-        """A DM as the host decided it: the hand as it is now (with the turn's controls), a notice, or the DMs held
-        for a player gathered into one; a skip is only recorded (its reason returned)."""
-        assert delivery.user_id is not None
-        user_id, nonce = delivery.user_id, _nonce(delivery)
-        if isinstance(step, Skip):
-            return step.reason
-        if isinstance(step, SendNotice):
-            await self.dms.send_notice(step.info, user_id, delivery.payload, nonce=nonce)
-        elif isinstance(step, SendDm):
-            await self.dms.send_hand(step.info, user_id, turn=step.turn, start=step.start, reminder=step.reminder,
-                                     nonce=nonce)
-        elif isinstance(step, SendGathered):
-            locale = self.dms.locale_of(user_id, step.locale)
-            heading = held_text(step.waiting, step.changed, locale)
-            if step.turn is not None:
-                await self.dms.send_hand(step.turn, user_id, turn=True, heading=heading, nonce=nonce)
-            else:
-                await self.dms.send_note(user_id, heading, nonce=nonce)
-        return None
+        """A DM as the host decided it (:meth:`DirectMessages.deliver`); the reason it was not sent, if so. The
+        message with a turn's controls it went out as, and the turn DMs it told that their turn passed, are recorded
+        with its outcome; a passed turn's DM whose controls made the move keeps its *Undo*."""
+        clicked = None
+        if isinstance(step, SendTurnOver):
+            for key in [k for k in self.clicked if k[0] == delivery.game_id and k[1] < delivery.seq]:
+                del self.clicked[key]  # a double move's earlier clicks: the same DM, or one already told
+            clicked = self.clicked.pop((delivery.game_id, delivery.seq), None)
+        sent = await self.dms.deliver(delivery, step, nonce=_nonce(delivery), clicked=clicked)
+        if sent.turn_message is not None:
+            self._posted_as[delivery.id] = sent.turn_message
+        if sent.closed:
+            self._closed[delivery.id] = list(sent.closed)
+        return sent.reason
 
 
 class _AccessInDoubt(Exception):

@@ -18,6 +18,7 @@ from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, player_sta
 from bot.host.stores import GameStore
 from bot.host.table import PastGame
 from engine import Game
+from engine.history import score_breakdown
 
 USUAL_TURNS: Final = 3
 """Timed turns a person needs in a server before the lobby, ``games`` and the game-over post say how fast they
@@ -92,7 +93,7 @@ class Archive:
             names=tuple(s["name"] for s in row.seats), computers=tuple(s["user_id"] is None for s in row.seats),
             scores=tuple(p["score"] for p in view["players"]), ranking=tuple(game.ranking()),
             locale=str(row.options.get("locale", "en")), over_message_id=over_message_id,
-            view=view if with_view else None)
+            view=view if with_view else None, breakdown=tuple(score_breakdown(game)) if with_view else ())
 
     async def _record(self, row: GameRow) -> dict[str, Any]:
         """The seed-free record of a finished game (never call it for one that is not over)."""

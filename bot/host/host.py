@@ -305,8 +305,8 @@ class Host:
     def public_view(self, channel_id: int) -> View:
         return self.playing.public_view(channel_id)
 
-    def view_for(self, channel_id: int, user_id: int) -> View:
-        return self.playing.view_for(channel_id, user_id)
+    def view_for(self, channel_id: int, user_id: int, *, since: bool = False) -> View:
+        return self.playing.view_for(channel_id, user_id, since=since)
 
     def legal_moves(self, channel_id: int, user_id: int, prefix: str = "") -> list[str]:
         return self.playing.legal_moves(channel_id, user_id, prefix)
@@ -373,8 +373,11 @@ class Host:
         return await self.outbox.last_post(game_id)
 
     async def delivered(self, delivery: Delivery, error: str | None = None, *,
-                        message_id: int | None = None) -> None:
-        await self.outbox.delivered(delivery, error, message_id=message_id)
+                        message_id: int | None = None, closed: Sequence[int] = ()) -> None:
+        await self.outbox.delivered(delivery, error, message_id=message_id, closed=closed)
+
+    async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
+        return await self.outbox.open_turn_dms(game_id, user_id)
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         await self.outbox.retry_delivery(delivery, delay, error)

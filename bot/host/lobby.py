@@ -21,7 +21,7 @@ from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import MAX_PLAYERS, GameFactory, Games
 from bot.host.idle import LOBBY_EXPIRY, idle_timer, lobby_timer
 from bot.host.model import OPEN_STATUSES, NewDelivery
-from bot.host.outbox import start_deliveries
+from bot.host.outbox import abandoned_turn, start_deliveries
 from bot.host.play import Play
 from bot.host.reminders import Reminders
 from bot.host.settings import AI_STRENGTHS, Settings
@@ -200,7 +200,7 @@ class Lobby:
                 name = table.seats[seat].name if seat is not None else ""
             notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
             await self.games.write(table, Change({"status": "abandoned", "next_reminder_at": None},
-                                                 deliveries=[notice]))
+                                                 deliveries=[notice, *abandoned_turn(table)]))
             return table.info()
 
     async def rematch(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, Self, cast, ru
 
 from bot.host.model import DeliveryRow, MoveRow
 from engine import Event, Game, View, parse_move
+from engine.types import ScoreBreakdown
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -298,17 +299,24 @@ class MoveResult(Waking):
     *Undo* until the next post."""
     hints: bool = False
     """The game has hints on (its post says so)."""
+    turn_moves: tuple[str, ...] = ()
+    """The moves of the turn this move ends, in order (a double move's card and its builds; else the move alone);
+    empty while the turn goes on, and for an undo."""
+    passed_user_id: int | None = None
+    """The person whose turn passed with this change (they moved, the computer moved for them, an undo took it
+    back): their turn DM is told so."""
     former: tuple[tuple[str, ...], ...] = ()
     """Per seat, the names of the people who played it before someone took it over (first first); empty when
     nobody took a seat over (the game-over post names them all)."""
 
-    TUPLES: ClassVar = ("secret_changed", "dm_user_ids", "ranking", "former")
+    TUPLES: ClassVar = ("secret_changed", "dm_user_ids", "ranking", "turn_moves", "former")
 
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data: the card put back in round 2 stays secret."""
         data = _fields_of(self)
         if parse_move(self.move).verb == "discard":
             data["move"] = "discard"
+        data["turn_moves"] = ["discard" if parse_move(m).verb == "discard" else m for m in self.turn_moves]
         return data
 
     @classmethod
@@ -363,8 +371,15 @@ vacation vote, ``vote`` = the seat on vacation, to carry the vote buttons; for a
 newcomer's ``user_id``, to carry the opener's *Confirm*)."""
 NOTICE_DM: Final = "notice_dm"
 """A DM in words to ``user_id`` (payload: ``key``, ``locale`` of the game, ``params``)."""
+TURN_OVER_DM: Final = "turn_over_dm"
+"""Not a new DM: the person's turn DMs of the game still showing a turn that has passed are edited to say so, their
+controls taken off (payload: ``reason``, ``moved`` (the mover as seat), ``moves`` and ``events`` of the turn,
+``by`` the seat who took a move back, ``game_over``)."""
+GAME_OVER_DM: Final = "game_over_dm"
+"""The one DM a person gets at game over: their place and score, broken down, against the winner's, and the link
+to the game-over post (payload: none; read from the archive when it is sent)."""
 DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST, IDLE_POST,
-                         TURN_DM, HAND_DM, NOTICE_DM)
+                         TURN_DM, HAND_DM, NOTICE_DM, TURN_OVER_DM, GAME_OVER_DM)
 CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST,
                            IDLE_POST})
 
@@ -416,6 +431,8 @@ class PastGame:
     """The game-over post in ``channel_id``, once delivered."""
     view: View | None = None
     """The final public view (for ``/santacruz history id:``); ``None`` in a history listing."""
+    breakdown: tuple[ScoreBreakdown, ...] = ()
+    """Per seat, where its points came from (:func:`engine.history.score_breakdown`), with the view."""
 
     @property
     def winner(self) -> str:

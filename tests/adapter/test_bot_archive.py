@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image
 
 from bot.adapter.delivery import Backoff
-from bot.host.table import MOVE_POST, REPLAY_POST
+from bot.host.table import GAME_OVER_DM, MOVE_POST, REPLAY_POST
 from engine import from_record
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver
@@ -132,8 +132,9 @@ async def test_the_replay_and_the_game_over_link_survive_a_restart_while_the_cha
     game_id = driver.info().game_id
     assert driver.bot.store is not None
     pending = [d for d in await driver.bot.store.deliveries(game_id) if d.done_at is None]
-    assert pending[-1].kind == MOVE_POST and pending[-1].payload["replay"] and pending[-1].payload["game_over"]
-    assert REPLAY_POST not in [d.kind for d in pending]
+    posts = [d for d in pending if d.user_id is None]
+    assert posts[-1].kind == MOVE_POST and posts[-1].payload["replay"] and posts[-1].payload["game_over"]
+    assert REPLAY_POST not in [d.kind for d in pending] and pending[-1].kind == GAME_OVER_DM  # waits for the post
     assert not with_attachment(driver, "replay.gif")
     fake.clear_errors()
     # the stop leaves the failed posts to the next start at once: their backoff (1000 s) ends after its grace
@@ -146,3 +147,5 @@ async def test_the_replay_and_the_game_over_link_survive_a_restart_while_the_cha
     assert len(replays) == 1 and len(over) == 1
     answer = await driver.answer(await driver.slash("history", user="carol"))
     assert f"#{game_id}" in answer.text and str(over[0].id) in answer.text
+    await fake.wait_until(lambda: str(over[0].id) in fake.dm_messages("carol")[-1].content, timeout=TIMEOUT,
+                          description="her result, linking to the game-over post", poll=0.2)

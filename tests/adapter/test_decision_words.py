@@ -1,7 +1,8 @@
 """The words of a decision without Discord: counts of cards and buildings in words, what a scoring card
 would score now (checked against the engine's own scoring), which card builds where, the time a turn runs out, a
 landing in the log in the channel's words (checked move by move against the engine's events over whole games),
-piles named by whose cards they hold, and no double colon in the double move's question; in en, de and fr."""
+piles named by whose cards they hold, no double colon in the double move's question, and the turn DM's account of
+the turns since the player's last move within its room; in en, de and fr."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 import engine
 from bot.adapter.words.common import phase_text, signed
-from bot.adapter.words.dm import building_cards_text, builds_text, dm_text, supply_text
+from bot.adapter.words.dm import building_cards_text, builds_text, dm_text, since_text, supply_text
 from bot.adapter.words.moves import (
     cannot_undo_text,
     confirm_question,
@@ -315,3 +316,34 @@ def test_status_after_the_game_shows_its_result_not_empty_hands(locale: str) -> 
     assert tn("bot.count.building_cards", 0, locale) not in status  # no hands left to count
     assert tn("bot.count.scoring_cards", 0, locale) not in status
     assert plural_slips(status, locale) == []
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_what_happened_since_the_last_move_fits_its_room_the_newest_turns_kept(locale: str) -> None:
+    """The turn DM's account of the turns since the player's last move: one line per turn in the channel's words,
+    within its room (a short one here), the oldest turns giving way to "…" first, the newest always there."""
+    game, _ = played(5, 4)
+    final = game
+    cut = 0
+    for moves in range(8, len(final.log), 3):
+        position = final.at(moves)
+        seat = position.to_move
+        assert seat is not None
+        view = position.view(seat, since=True)
+        turns = view["you"]["since"]["turns"]
+        text = since_text(view, locale, limit=300)
+        said = [" · ".join(describe_events(turn["events"], locale, [p["name"] for p in view["players"]]))
+                for turn in turns]
+        said = [line for line in said if line]
+        if not said:
+            continue
+        lines = text.splitlines()
+        notes = [line for line in lines if not any(line == f"• {turn}" for turn in said)][1:]
+        assert lines[0] == t("bot.dm.since", locale) and len(text) <= max(300, len(lines[0]) + len(said[-1]) + 9
+                                                                          + sum(len(n) + 1 for n in notes))
+        assert f"• {said[-1]}" in lines  # the newest turn is always said
+        if lines[1] == "• …":
+            cut += 1
+        else:
+            assert [f"• {line}" for line in said] == lines[1:len(said) + 1]  # every turn, in order
+    assert cut > 0

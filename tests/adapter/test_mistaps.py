@@ -52,6 +52,11 @@ def confirm_id(message: FakeMessage) -> str:
     return next(b["custom_id"] for b in message.buttons if b["custom_id"].endswith(":ok"))
 
 
+def turn_played(locale: str) -> str:
+    """How a message with a turn's controls begins once that turn was played ("✅ **Turn played** in …")."""
+    return t("bot.dm.turn_over.moved", locale, channel="\0", moves="").split("\0")[0]
+
+
 def undo_id(message: FakeMessage) -> str:
     return next(b["custom_id"] for b in message.buttons if b["custom_id"].startswith("sc:undo:"))
 
@@ -131,7 +136,7 @@ async def test_a_move_that_reveals_nothing_has_undo_in_the_channel_and_by_dm(dri
     played = await driver.play_dm(user, move)
     await driver.wait_seq(seq + 3)
     dm = await played.wait_for_original_edit()
-    assert t("bot.reply.played", locale, move="").strip() in dm.text
+    assert dm.text.startswith(turn_played(locale)) and said in dm.text  # said as its turn DM is once it passed
     assert [b["label"] for b in dm.buttons] == [t("bot.button.undo", locale)]
     await driver.settle()
     assert len(fake.dm_messages(user)) == dms_before, "no DM beyond the one clicked"
@@ -228,7 +233,7 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         done = await fake.click_button(again, confirm_id(again), user=user)
         await driver.wait_seq(seq + 1)
         final_text = await done.wait_for_original_edit()
-        assert t("bot.reply.played", locale, move="").strip() in final_text.text and cannot not in final_text.text
+        assert final_text.text.startswith(turn_played(locale)) and cannot not in final_text.text
         assert not final_text.buttons, "a move that cannot be taken back gets no Undo"
         assert len(fake.dm_messages(user)) - dms_before <= 1, "the question asked no second DM"
         asked.add((locale, "status" if user == "bob" else "dm"))

@@ -26,9 +26,10 @@ from bot.adapter.sending import ALLOWED_MENTIONS, reply
 from bot.adapter.threads import thread_name
 from bot.adapter.views import confirm_view, controls_view, needs_confirmation, rest_of_turn_view, undo_view
 from bot.adapter.words.common import MESSAGE_MAX, OPTION_MAX, clip, esc, names_of
-from bot.adapter.words.dm import turn_prompt
+from bot.adapter.words.dm import turn_over_text, turn_prompt
 from bot.adapter.words.moves import confirm_question, final_question, played_text, split_question, with_question
 from bot.host.errors import HostError
+from bot.host.outbox import turn_over_payload
 from bot.host.table import MoveResult, TableInfo
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
 from i18n import describe_move, t
@@ -238,6 +239,9 @@ class TurnCommands(Feature):
         base, asked = split_question(message.content) if message is not None else ("", False)
         if message is None or (confirmed and not asked):  # a question of its own (a command's answer)
             await interaction.edit_original_response(content=played, view=undo)
+        elif result.passed_user_id == user_id:  # the turn's controls, whose turn is over: said as its turn DM is
+            over = turn_over_text(self._game(game_id), turn_over_payload(result), locale)
+            await interaction.edit_original_response(content=clip(over, MESSAGE_MAX), view=undo)
         else:  # the controls clicked, or the question they asked in place
             await interaction.edit_original_response(content=clip(f"{base}\n**{played}**", MESSAGE_MAX), view=undo)
 

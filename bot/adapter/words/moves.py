@@ -14,6 +14,7 @@ from bot.host.takeback import Risk
 from engine import (
     BUILDING_CARDS,
     SCORING_CARD_IDS,
+    Event,
     Move,
     SiteView,
     View,
@@ -209,6 +210,15 @@ def played_text(move: str, locale: str, names: Sequence[str], seat: int, view: V
     right after it, a build is said with what it built ("Done: You land and build a lighthouse on site 10 (+2)")."""
     built_now = built(view["events"], seat, parse_move(move).site) if view is not None else None
     return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat, built=built_now, you=True))
+
+
+def turn_said(moves: Sequence[str], events: Sequence[Event], seat: int, names: Sequence[str], locale: str) -> str:
+    """A turn's moves said to the one who made them, each with what it built ("You play the double move to build
+    twice as with road cards · You build a house on site 12 (+1) in the double move · …"), from the turn's
+    events."""
+    return SEP.join(describe_move(move, locale, names, seat, you=True,
+                                  built=None if move == "discard" else built(events, seat, parse_move(move).site))
+                    for move in moves)
 
 
 def played_in(log: Sequence[Any], index: int) -> int:

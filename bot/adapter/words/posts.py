@@ -89,9 +89,16 @@ def move_post(result: MoveResult, locale: str, usual: Sequence[tuple[str, float]
         lines.append(t("bot.post.rematch_hint", locale))
     elif result.to_move is not None:
         lines.append(next_text(locale, user_id=result.to_move_user_id, name=result.to_move_name, view=result.view))
-    if result.hints:
+    if hints_again(result):
         lines.append(t("bot.post.hints", locale))
     return lines_text(lines)
+
+
+def hints_again(result: MoveResult) -> bool:
+    """Whether a move's post says again that hints are on: once more after the start's post, with the move that
+    ends round 1 (the new round's first post), and never at game over."""
+    return result.hints and not result.game_over and not result.undo and any(
+        e["type"] == "round_end" and e["round"] == 1 for e in result.events)
 
 
 def start_post(start: StartResult, locale: str) -> str:
