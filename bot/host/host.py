@@ -56,7 +56,8 @@ from bot.host.games import GameFactory as GameFactory
 from bot.host.games import Games
 from bot.host.games import default_game_factory as default_game_factory
 from bot.host.health import readiness, settle
-from bot.host.hints import HintAnswer, Hints
+from bot.host.hints import Coach, HintAnswer, Hints
+from bot.host.hints import coach as default_coach
 from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.idle_tables import IdleTables
 from bot.host.lobby import Lobby, new_seed
@@ -99,10 +100,11 @@ class Host:
                  game_factory: GameFactory = default_game_factory,
                  chooser: Chooser = default_chooser,
                  executor: WorkerPool | Executor | None = None,
-                 new_seed: Callable[[], int] = new_seed) -> None:
-        """``executor`` runs the computer players: a :class:`WorkerPool` (replaced when a worker dies) or a
-        bare executor (wrapped in one); default: the loop's thread pool. A process pool needs a picklable
-        ``chooser``, which :func:`default_chooser` is."""
+                 new_seed: Callable[[], int] = new_seed,
+                 coach: Coach = default_coach) -> None:
+        """``executor`` runs the computer players and the coach: a :class:`WorkerPool` (replaced when a worker dies)
+        or a bare executor (wrapped in one); default: the loop's thread pool. A process pool needs a picklable
+        ``chooser`` and ``coach``, which :func:`default_chooser` and :func:`bot.host.hints.coach` are."""
         self.store = store
         self.settings = settings = settings or Settings()
         self._clock = clock
@@ -131,7 +133,7 @@ class Host:
         """Lobby expiry, idle games ("Keep it open") and the games of deleted channels (``bot.host.idle_tables``)."""
         self.outbox = Outbox(store, games, self.people, clock=clock)
         self.archive = Archive(store, factory=game_factory)
-        self.hints = Hints(games, play, settings, self.workers)
+        self.hints = Hints(games, play, settings, self.workers, coach=coach)
         """The coach's advice on one's turn, in a table with hints on (``bot.host.hints``)."""
 
     # ------------------------------------------------------------------ start-up and reading again

@@ -32,7 +32,7 @@ from bot.host.settings import Settings
 from engine import SINGLE_BUILDS, parse_move, replay
 from engine.history import since_last_move
 from i18n import describe_events, t
-from tests.adapter.conftest import Driver
+from tests.adapter.conftest import Driver, coach_by_playouts
 from tests.adapter.hint_numbers import HintFigures, hinted_turn
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionHandle, patch_discord
 from tests.fakediscord.audit import (
@@ -515,7 +515,7 @@ async def run(lang: str, seed: int, verify: int) -> Figures:
         with tempfile.TemporaryDirectory() as folder:
             settings = Settings(database_path=str(Path(folder) / "messages.db"), ai_strength="random",
                                 ai_seconds=0.05, picture_width=800, hint_seconds=0.2)
-            driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed)
+            driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed, coach=coach_by_playouts)
             await driver.start()
             game = Game(fake, driver, lang, seed, verify)
             try:
