@@ -167,8 +167,10 @@ def make_view(game: Game, seat: int | None, *, since: bool = False) -> View:
 def seen_by(event: dict[str, Any], seat: int | None, over: bool) -> Event:
     """An event of the engine as ``seat`` may see it: its secret part (a bird chip's value, a drawn or discarded card)
     only for the seat it belongs to, and a bird chip's value for everyone once the game is over."""
-    out = {k: v for k, v in event.items() if k != "secret"}
     secret = event.get("secret")
-    if secret is not None and ((seat is not None and event.get("seat") == seat) or (over and event["type"] == "bird")):
+    if secret is None:  # most events: a copy, so that nobody changes the game through a view
+        return cast(Event, event.copy())
+    out = {k: v for k, v in event.items() if k != "secret"}
+    if (seat is not None and event.get("seat") == seat) or (over and event["type"] == "bird"):
         out.update(secret)
     return cast(Event, out)  # the engine's event dicts are made to these shapes (engine/types.py)
