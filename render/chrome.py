@@ -265,11 +265,13 @@ def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: 
     size = lay.line_size
     lx = x0 + 14 * u
     text(img, lx, y0 + 12 * u, label, size, theme.last_move, weight="bold")
-    tx = lx + text_width(label, size, "bold") + 12 * u
-    body = " ".join(sentences)
     max_lines = max(1, int(((y1 - y0) - 16 * u) // (size * LINE_SPACING)))
-    lines = _cut(wrap(body, size, x1 - tx - 14 * u), max_lines, size, x1 - tx - 14 * u)
-    for i, line in enumerate(lines):
+    tx, top = lx + text_width(label, size, "bold") + 12 * u, 0
+    body = " ".join(sentences)
+    if tx - x0 > (x1 - x0) / 3 and max_lines > 3:  # a long label ("Since your last move:") over words of the full width
+        tx, top = lx, 1
+    lines = _cut(wrap(body, size, x1 - tx - 14 * u), max_lines - top, size, x1 - tx - 14 * u)
+    for i, line in enumerate(lines, start=top):
         words(img, tx, y0 + 12 * u + i * size * LINE_SPACING + ascent(size), line, size, theme.text)
 
 

@@ -41,6 +41,11 @@ TILE_FILL = 0.62
 """Tile height as a share of the median distance between neighbouring sites."""
 PLAYED_LINES = 4
 """Lines of the scoring cards played this round, at the last move's size."""
+LAST_LINES = 3
+"""Lines of the last move's words in the channel's picture."""
+SINCE_LINES = 6
+"""Lines of the words in a seat's own picture, which tell every move since its own last one (its DM's text
+tells them whole)."""
 YOU_LINES = 5
 """Lines of the personal strip (a DM's own cards, bird chips and what its flags mean), at the last move's size."""
 YOU_PAD = 12
@@ -384,7 +389,8 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
     ox = m + (avail_w - (x1 - x0) * scale) / 2 - x0 * scale
     oy = top + (board_h - (y1 - y0) * scale) / 2 - y0 * scale
     y = board_rect[3] + round(6 * u)
-    last_move = (m, y, W - m, y + round(20 * u + 3 * LINE_SPACING * line_size))
+    last_lines = SINCE_LINES if personal else LAST_LINES
+    last_move = (m, y, W - m, y + round(20 * u + last_lines * LINE_SPACING * line_size))
     y = last_move[3] + round(8 * u)
     played = (m, y, W - m, y + round(20 * u + PLAYED_LINES * LINE_SPACING * line_size))
     y = played[3] + round(8 * u)
