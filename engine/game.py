@@ -247,6 +247,7 @@ class Game:
             "round": self.round,
             "scores": list(self.score),
             "undoable": not hidden and move.verb != "score",
+            "events": events,  # never changed once the move is made (the next move starts a new list)
         })
         public: list[Any] = [public_event(e) if "secret" in e else dict(e) for e in events]  # Event dicts
         return public
@@ -256,11 +257,12 @@ class Game:
         score, stamp = self.score, self.stamp
         return sorted(range(self.n), key=lambda p: (-score[p], stamp[p]))
 
-    def view(self, seat: int | None = None) -> View:
-        """What ``seat`` may know, as a JSON-ready dict; ``None`` is the public view."""
+    def view(self, seat: int | None = None, *, since: bool = False) -> View:
+        """What ``seat`` may know, as a JSON-ready dict; ``None`` is the public view. ``since``: a seat's view also
+        holds what happened since its own last move (``view["you"]["since"]``; replays the game)."""
         from engine.view import make_view
 
-        return make_view(self, seat)
+        return make_view(self, seat, since=since)
 
     @property
     def moves(self) -> list[tuple[int, str]]:
@@ -275,9 +277,14 @@ class Game:
         """A new game equal to this one before its last move; raises :class:`IllegalMove` if not allowed."""
         if not self.can_undo():
             raise IllegalMove("cannot_undo")
+        return self.at(len(self.log) - 1)
+
+    def at(self, moves: int) -> Game:
+        """A new game equal to this one after its first ``moves`` moves, replayed from its deal."""
+        played = [m for _, m in self.moves[:moves]]
         if self._record_setup is not None:
-            return from_record(self._record_setup, [m for _, m in self.moves[:-1]])
-        return replay(self.names, self.seed, [m for _, m in self.moves[:-1]], draft=self.draft,
+            return from_record(self._record_setup, played)
+        return replay(self.names, self.seed, played, draft=self.draft,
                       island=None if self._default_island else self.island)
 
     # ------------------------------------------------------------------ legal moves
@@ -635,7 +642,7 @@ class Game:
             seat = (first + i) % n
             chips = self.birds[seat]
             self.events.append({"type": "birds", "seat": seat, "chips": list(chips)})
-            self._move_marker(seat, sum(chips), "birds")
+            self._move_marker(seat, sum(chips), "bird_chips")
         self.phase = "over"
         self.events.append({"type": "game_over", "ranking": self.ranking()})
 
@@ -767,7 +774,23 @@ class Game:
         for f in _SAVED:
             setattr(g, f.name, f.load(data[f.name]) if f.load else data[f.name])
         g._board(Island(island) if island else None)
+        if any("events" not in entry for entry in g.log):
+            return g._with_logged_events()
         return g
+
+    def _with_logged_events(self) -> Game:
+        """This game (read from a snapshot whose log entries do not yet hold their moves' events) replayed from its
+        seed, so that every log entry says what its move did; :class:`ValueError` if the replay is another game."""
+        again = replay(self.names, self.seed, [m for _, m in self.moves], draft=self.draft,
+                       island=None if self._default_island else self.island)
+        state, stored = json.loads(again.to_json()), json.loads(self.to_json())
+        for entry in state["log"]:
+            del entry["events"]
+        del state["events"], stored["events"]  # the last move's again (their words may have changed since)
+        if state != stored:
+            raise ValueError("a snapshot whose log does not say what each move did, and whose moves do not "
+                             "replay from its seed")
+        return again
 
     @classmethod
     def restore(cls, players: Sequence[PlayerRecord], *, to_move: int | None, island: Island | None = None,

@@ -98,7 +98,8 @@ class DestroyEvent(TypedDict):
 
 
 class ScoreEvent(TypedDict):
-    """A seat's marker moved by ``delta``; ``reason`` is ``build``, ``birds`` or a scoring card's id."""
+    """A seat's marker moved by ``delta``; ``reason`` is ``build``, ``bird_chips`` (revealed at the end) or a scoring
+    card's id (the card ``birds`` among them)."""
 
     type: Literal["score"]
     seat: int
@@ -234,6 +235,51 @@ class PlayerView(TypedDict):
     bird_chips: NotRequired[list[int]]
 
 
+class SinceTurn(TypedDict):
+    """One turn of another seat (or a round's deal) since the viewing seat's last move: its moves in notation
+    (another seat's discard hidden) and their events as the viewing seat may know them."""
+
+    seat: int
+    moves: list[str]
+    events: list[Event]
+
+
+class TakenSite(TypedDict):
+    """A site another seat (``seat``) built on since the viewing seat's last move, which one of the viewing seat's
+    building cards (``cards``: ship, river, road) could use then and cannot now."""
+
+    site: int
+    seat: int
+    cards: list[str]
+
+
+class CardChange(TypedDict):
+    """A scoring card of the viewing seat's hand whose points for it changed since its last move."""
+
+    card: str
+    before: int
+    now: int
+
+
+class Since(TypedDict):
+    """What happened since a seat's own last move, and what it changed for that seat (``engine.history``)."""
+
+    turns: list[SinceTurn]
+    taken: list[TakenSite]
+    cards: list[CardChange]
+
+
+class ScoreBreakdown(TypedDict):
+    """Where a seat's points came from: its start, its buildings, each scoring card that moved its marker (by card:
+    its own and the others', a loss below 0), its bird chips (``engine.history.score_breakdown``)."""
+
+    seat: int
+    start: int
+    buildings: int
+    cards: dict[str, int]
+    birds: int
+
+
 class YouView(TypedDict):
     """A seat's own secrets and options: its scoring cards, bird chips, legal moves (on its turn)."""
 
@@ -244,6 +290,8 @@ class YouView(TypedDict):
     build_sites: NotRequired[dict[str, list[int]]]
     """Per kind of build, the sites it could go to now (on the seat's turn in the play phase)."""
     discarded: NotRequired[str]
+    since: NotRequired[Since]
+    """What happened since the seat's own last move (asked for: ``game.view(seat, since=True)``)."""
 
 
 class Pending(TypedDict):
@@ -269,12 +317,14 @@ class PileView(TypedDict):
 
 
 class LogEntry(TypedDict):
-    """One move made: by whom, its notation (a discard's card hidden from others), the round, the scores after."""
+    """One move made: by whom, its notation (a discard's card hidden from others), the round after it, the scores
+    after it, and what it did: its events, as the view's seat may see them (see :func:`engine.log.built`)."""
 
     seat: int
     move: str
     round: int
     scores: list[int]
+    events: list[Event]
 
 
 class View(TypedDict):

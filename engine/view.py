@@ -3,12 +3,12 @@
 Everything shown to people (pictures, messages, computer players) is made from this dict. A view never
 holds another seat's scoring cards or bird-chip values, a face-down tile's contents, the scoring-card
 deck's order, the bird chips' order or the round-2 discards of others. Bird-chip values become public
-once the game is over.
+once the game is over. The log says what each move did (its events), told the same way as the last move's.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.cards import BUILDING_CARDS, BUILDING_SETS, BUILDINGS, SINGLE_BUILDS
 from engine.types import (
@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 VIEW_VERSION = 1
 
 
-def make_view(game: Game, seat: int | None) -> View:
-    """What ``seat`` (``None``: everyone) may know about ``game`` now; see :class:`engine.types.View`."""
+def make_view(game: Game, seat: int | None, *, since: bool = False) -> View:
+    """What ``seat`` (``None``: everyone) may know about ``game`` now; see :class:`engine.types.View`. ``since``: a
+    seat's view also holds what happened since its own last move (:func:`engine.history.since_last_move`)."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.n):
         raise ValueError(f"there is no seat {seat!r} in this game")
     isl = game.island
@@ -93,19 +94,14 @@ def make_view(game: Game, seat: int | None) -> View:
         if over:
             player["bird_chips"] = list(game.birds[p])
         players.append(player)
-    events: list[Event] = []
-    for e in game.events:
-        out = {k: v for k, v in e.items() if k != "secret"}
-        if seat is not None and e.get("seat") == seat and "secret" in e:
-            out.update(e["secret"])
-        events.append(cast(Event, out))  # the engine's event dicts are made to these shapes (engine/types.py)
+    events = [seen_by(e, seat, over) for e in game.events]
     log: list[LogEntry] = []
     for entry in game.log:
         move = entry["move"]
         if move.startswith("discard") and entry["seat"] != seat:
             move = "discard"
         log.append({"seat": entry["seat"], "move": move, "round": entry["round"],
-                    "scores": list(entry["scores"])})
+                    "scores": list(entry["scores"]), "events": [seen_by(e, seat, over) for e in entry["events"]]})
     # The island's static part (name, size, outlines, roads) is its own data, shaped as BoardView declares.
     board = cast(BoardView, {**isl.public_dict(), "rivers": rivers, "sites": sites})
     view: View = {
@@ -160,5 +156,21 @@ def make_view(game: Game, seat: int | None) -> View:
         discarded = game.discarded[seat]
         if discarded is not None:
             you["discarded"] = discarded
+        if since:
+            from engine.history import since_last_move  # engine.history reads events through seen_by
+
+            you["since"] = since_last_move(game, seat)
         view["you"] = you
     return view
+
+
+def seen_by(event: dict[str, Any], seat: int | None, over: bool) -> Event:
+    """An event of the engine as ``seat`` may see it: its secret part (a bird chip's value, a drawn or discarded card)
+    only for the seat it belongs to, and a bird chip's value for everyone once the game is over."""
+    secret = event.get("secret")
+    if secret is None:  # most events: a copy, so that nobody changes the game through a view
+        return cast(Event, event.copy())
+    out = {k: v for k, v in event.items() if k != "secret"}
+    if (seat is not None and event.get("seat") == seat) or (over and event["type"] == "bird"):
+        out.update(secret)
+    return cast(Event, out)  # the engine's event dicts are made to these shapes (engine/types.py)

@@ -10,6 +10,8 @@ Counted phrases have two keys, ``<key>.one`` and ``<key>.other``; :func:`tn` pic
 :func:`describe_events` (the one describer of events: a long form for the channel, a short one for the
 picture) and :func:`describe_move` turn the engine's events and move notation into sentences;
 :func:`illegal_text` words why the engine refused a move (``game.illegal.<code>``).
+Numbers and lists follow the locale's own rules (CLDR, through Babel): :func:`percent` ("45%", „45 %“,
+« 45 % »), :func:`decimal` ("1.5", „1,5“) and :func:`listed` ("3, 7 and 12", „3, 7 und 12“, « 3, 7 et 12 »).
 ``i18n/GLOSSARY.md`` documents the key scheme and the game's words.
 """
 
@@ -21,6 +23,9 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
+from babel.lists import format_list
+from babel.numbers import format_decimal, format_percent
+
 from engine import SCORING_CARD_IDS, SINGLE_BUILDS, IllegalMove, Move, parse_move
 from engine.types import Event
 
@@ -29,6 +34,11 @@ DEFAULT_LOCALE: Final = "en"
 
 RULE_TOPICS: Final = ("overview", "setup", "turn", "building", "scoring", "round2", "track", "end", "pictures")
 """The topics of ``/santacruz rules``; each has ``rules.<topic>.title`` and ``rules.<topic>.text``."""
+
+
+_CLDR: Final = {"en": "en_GB", "de": "de_DE", "fr": "fr_FR"}
+"""The CLDR locale whose number and list rules each language follows (the English texts are British English: no
+comma before "and")."""
 
 
 def normalize_locale(locale: object) -> str:
@@ -115,6 +125,10 @@ def _player(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else ""
 
 
+_POINTS_OF: Final = {"build": "build", "birds": "bird_chips"}
+"""The reason of the score event that follows a build or the bird chips revealed at the end (merged with them)."""
+
+
 def describe_events(events: Iterable[Event], locale: object, names: Sequence[str], *, short: bool = False) -> list[str]:
     """The engine's events (``game.apply(...)`` or ``view["events"]``) in words: the one describer.
 
@@ -142,7 +156,7 @@ def _long_lines(todo: list[Event], locale: object, names: Sequence[str]) -> list
         if e["type"] == "build" or e["type"] == "birds":
             player = _player(names, e["seat"])
             points = 0
-            if nxt and nxt["type"] == "score" and nxt["seat"] == e["seat"] and nxt["reason"] == e["type"]:
+            if nxt and nxt["type"] == "score" and nxt["seat"] == e["seat"] and nxt["reason"] == _POINTS_OF[e["type"]]:
                 points = nxt["delta"]
                 i += 1
             if e["type"] == "build":
@@ -150,7 +164,7 @@ def _long_lines(todo: list[Event], locale: object, names: Sequence[str]) -> list
                 lines.append(t(key, locale, player=player, a_building=_a_building(e["building"], locale),
                                site=e["site"], points=points))
             elif e["chips"]:
-                chips = ", ".join(str(c) for c in e["chips"])
+                chips = listed(e["chips"], locale)
                 lines.append(tn("game.event.birds", len(e["chips"]), locale, player=player, chips=chips,
                                 points=points))
             else:
@@ -174,8 +188,8 @@ def _long_line(e: Event, locale: object, names: Sequence[str]) -> str:
     """The sentence of one event that merges with none of its neighbours."""
     if e["type"] == "score":
         player, delta, reason = _player(names, e["seat"]), e["delta"], e["reason"]
-        if reason in ("build", "birds"):
-            return tn(f"game.event.score.{reason}", delta, locale, player=player)
+        if reason == "build":  # the end's bird chips (reason bird_chips) are said with their reveal (_long_lines)
+            return tn("game.event.score.build", delta, locale, player=player)
         key = "game.event.score.card" if delta >= 0 else "game.event.loss.card"
         return tn(key, abs(delta), locale, player=player, card=_card_name(reason, locale))
     if e["type"] == "card":
@@ -243,12 +257,13 @@ def _short_lines(todo: list[Event], locale: object, names: Sequence[str]) -> lis
         else:
             lines.append(_short_line(e, locale, names))
     if revealed:
-        lines.append(t("game.short.reveal", locale, sites=", ".join(map(str, sorted(revealed)))))
+        lines.append(tn("game.short.reveal", len(revealed), locale, sites=listed(sorted(revealed), locale)))
     if destroyed:
         lines.append(tn("game.short.destroy", len(destroyed), locale, sites=listed(sorted(destroyed), locale)))
-    points = [f"{_player(names, seat)} {delta:+d}" for seat, delta in sorted(deltas.items()) if delta]
+    points = [f"{_player(names, seat)} {'+' if delta > 0 else '−'}{abs(delta)}"  # a true minus sign
+              for seat, delta in sorted(deltas.items()) if delta]
     if points:
-        lines.append(t("game.short.points", locale, list=", ".join(points)))
+        lines.append(t("game.short.points", locale, list=listed(points, locale)))
     return lines
 
 
@@ -357,7 +372,7 @@ def illegal_text(error: IllegalMove, locale: object, escape: Callable[[str], str
 
 
 _LIST_MAX: Final = 12
-"""A reason lists at most this many sites or cards, then "…"."""
+"""A reason names at most this many sites or cards, then counts the rest ("and 4 more")."""
 
 
 def _reason_words(name: str, value: Any, locale: object, escape: Callable[[str], str]) -> dict[str, Any]:
@@ -366,7 +381,7 @@ def _reason_words(name: str, value: Any, locale: object, escape: Callable[[str],
         card = str(value)
         return {"card": _card_name(card, locale) if card in SCORING_CARD_IDS else escape(card)}
     if name == "cards":
-        return {"cards": _joined([_card_name(c, locale) for c in value])}
+        return {"cards": listed([_card_name(c, locale) for c in value], locale, most=_LIST_MAX)}
     if name == "kind":
         card = t(f"game.card.{value}.one", locale)
         return {"kind": t(f"game.card.{value}.short", locale),
@@ -374,19 +389,33 @@ def _reason_words(name: str, value: Any, locale: object, escape: Callable[[str],
     if name == "building":
         return {"a_building": _a_building(value, locale)}
     if isinstance(value, (list, tuple)):
-        return {name: _joined([str(v) for v in value])}
+        return {name: listed([str(v) for v in value], locale, most=_LIST_MAX)}
     if isinstance(value, str) and name in ("text", "verb"):
         return {name: escape(value)}
     return {name: value}
 
 
-def listed(items: Sequence[object], locale: object) -> str:
-    """Items named in a sentence: "12", "12 and 14", "3, 7 and 12" (``game.and``: „und“, « et »)."""
+def listed(items: Sequence[object], locale: object, *, most: int | None = None, choice: bool = False) -> str:
+    """Items named in a sentence, joined by the locale's rules: "12", "12 and 14", "3, 7 and 12" („und“, « et »);
+    with ``choice``, alternatives: "3, 7 or 12" („oder“, « ou »).
+
+    ``most``: name at most that many, the rest counted ("3, 7, 12 and 4 more")."""
     words = [str(item) for item in items]
-    if len(words) < 2:
-        return "".join(words)
-    return t("game.and", locale, rest=", ".join(words[:-1]), last=words[-1])
+    if most is not None and len(words) > most:
+        rest = len(words) - (most - 1)
+        words = [*words[:most - 1], tn("game.more", rest, locale)]
+    cldr = _CLDR[normalize_locale(locale)]
+    return format_list(words, style="or" if choice else "standard", locale=cldr) if words else ""
 
 
-def _joined(items: Sequence[str]) -> str:
-    return ", ".join(items[:_LIST_MAX]) + (" …" if len(items) > _LIST_MAX else "")
+def percent(share: float, locale: object) -> str:
+    """A share (0.45) as a whole percentage by the locale's rules: "45%", „45 %“, « 45 % » (no-break spaces)."""
+    return format_percent(share, locale=_CLDR[normalize_locale(locale)])
+
+
+def decimal(value: float, locale: object, *, digits: int = 1) -> str:
+    """A number with at most ``digits`` decimals by the locale's rules ("1.5", „1,5“, "12"), and a true minus
+    sign ("−1.5")."""
+    pattern = "#,##0" + ("." + "#" * digits if digits > 0 else "")
+    shown = format_decimal(value, format=pattern, locale=_CLDR[normalize_locale(locale)])
+    return shown.replace("-", "\u2212")

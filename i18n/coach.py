@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from engine.ai.coach import Advice, CardNow, CoachError, MoveAdvice, Reason, VolcanoRisk
-from i18n import describe_move, normalize_locale, plural_form, t, tn
+from i18n import decimal, describe_move, listed, normalize_locale, percent, plural_form, t, tn
 
 __all__ = ["MESSAGE_MAX", "advice_text", "refusal_text"]
 
@@ -81,19 +81,22 @@ class _Words:
         return f"−{-value}" if value < 0 else str(value)
 
     def decimal(self, tenths: int) -> str:
-        whole, part = divmod(abs(tenths), 10)
-        mark = "." if self.lang == "en" else ","
-        text = f"{whole}{mark}{part}" if part else str(whole)
-        return ("−" + text) if tenths < 0 else text
+        return decimal(tenths / 10, self.lang)
+
+    def percent(self, chance: int) -> str:
+        return percent(chance / 100, self.lang)
 
     def player(self, seat: object) -> str:
         return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "?"
 
     def joined(self, items: Sequence[str]) -> str:
-        return ", ".join(items)
+        return listed(items, self.lang)
 
     def move(self, move: str, seat: int) -> str:
-        return describe_move(move, self.lang, self.names, seat)
+        """The move said to the asker ("you land on site 46"): after a colon, lower case but in German, where what
+        follows a colon as a whole sentence starts with a capital ("Bester Zug: Du landest auf Bauplatz 46")."""
+        words = describe_move(move, self.lang, self.names, seat, you=True)
+        return words if self.lang == "de" else words[:1].lower() + words[1:]
 
     # ------------------------------------------------------------------ a move's reasons
 
@@ -107,7 +110,7 @@ class _Words:
             form = plural_form(tenths / 10, lang)
             if chance >= 100:
                 return t(f"coach.reason.build_expected_sure.{form}", lang, count=count)
-            return t(f"coach.reason.build_expected.{form}", lang, count=count, chance=chance)
+            return t(f"coach.reason.build_expected.{form}", lang, count=count, chance=self.percent(chance))
         if code == "card_score":
             return t("coach.reason.card_score", lang, card=self.card(r["card"]), mine=self.points(r.number("points")),
                      player=self.player(r["other"]), theirs=self.points(r.number("other_points")))
@@ -121,11 +124,11 @@ class _Words:
             chance = r.number("chance")
             key = f"coach.reason.{code}" if chance >= 100 else f"coach.reason.{code}_maybe"
             return t(key, lang, card=self.card(r["card"]), now=self.number(r.number("now")),
-                     after=self.points(r.number("after")), chance=chance)
+                     after=self.points(r.number("after")), chance=self.percent(chance))
         if code == "bird_chip":
             chance, left = r.number("chance"), r.number("left")
             key = "coach.reason.bird_chip" if chance >= 100 else "coach.reason.bird_chip_maybe"
-            return tn(key, left, lang, chance=chance)
+            return tn(key, left, lang, chance=self.percent(chance))
         if code in ("opens", "reveals"):
             return tn(f"coach.reason.{code}", r.number("count"), lang)
         if code == "takes_from":
@@ -135,7 +138,7 @@ class _Words:
         if code == "shares":
             return t("coach.reason.shares", lang, player=self.player(r["seat"]))
         if code == "on_volcano":
-            return t(f"coach.reason.on_volcano.{r['status']}", lang, chance=r.number("chance"))
+            return t(f"coach.reason.on_volcano.{r['status']}", lang, chance=self.percent(r.number("chance")))
         if code == "double_plan":
             sites = r["sites"]
             listed = self.joined([str(s) for s in sites]) if isinstance(sites, tuple) else ""
@@ -154,6 +157,12 @@ class _Words:
                      set=t("game.set.label", lang, set=letter, name=t(f"game.set.{letter}.name", lang)))
         if code == "discard_card":
             return t("coach.reason.discard_card", lang, card=self.card(r["card"]))
+        if code == "ends_game":
+            chips = r["chips"]
+            if not isinstance(chips, tuple) or not chips:
+                return t("coach.reason.ends_game_no_birds", lang)
+            return t("coach.reason.ends_game", lang, points=self.number(r.number("points")),
+                     chips=" + ".join(str(c) for c in chips))
         # no_build and pass_rest take no parameters
         return t(f"coach.reason.{code}", lang)
 
@@ -167,7 +176,7 @@ class _Words:
         return t("coach.hand_line", self.lang, cards=" · ".join(items))
 
     def volcano(self, risk: VolcanoRisk) -> str:
-        status = t(f"coach.volcano_status.{risk.status}", self.lang, chance=risk.chance)
+        status = t(f"coach.volcano_status.{risk.status}", self.lang, chance=self.percent(risk.chance))
         if risk.buildings:
             mine = tn("coach.volcano_buildings", risk.buildings, self.lang)
         else:

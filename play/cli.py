@@ -29,7 +29,7 @@ from typing import Any, TextIO
 from engine import Game, IllegalMove, View, from_record, new_game, parse_move
 from engine.ai import STRENGTHS, choose_move
 from engine.ai.coach import DEFAULT_BUDGET, advise, cards_now
-from i18n import LOCALES, ask_move, describe_events, describe_move, illegal_text, t, tn
+from i18n import LOCALES, ask_move, decimal, describe_events, describe_move, illegal_text, listed, t, tn
 from i18n.coach import advice_text
 
 GIF_WIDTH = 800
@@ -91,15 +91,15 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
         number += 1
         lines = describe_events(events, locale, game.names) or [describe_move(move, locale, game.names, seat)]
         progress = t("cli.demo.progress", locale, number=number, round=game.round,
-                     seconds=f"{time.perf_counter() - started:.1f}")
+                     seconds=decimal(time.perf_counter() - started, locale))
         print(f"{progress} {lines[0]}", file=stream)
         for line in lines[1:]:
             print(f"      {line}", file=stream)
         print(f"      {_scores_line(game, locale)}", file=stream)
         if pictures:
             picture(number)
-    winner = game.names[game.ranking()[0]]
-    print(t("game.event.game_over", locale, winner=winner), file=stream)
+    for line in result_lines(game, locale):
+        print(line, file=stream)
     if pictures:
         (out / "game-over.png").write_bytes(render_game_over(game.view(None), locale=locale))
         gif = render_replay(views, locale=locale, max_frames=len(views), width=GIF_WIDTH)  # every move a frame
@@ -112,23 +112,36 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
 
 
 def _tile_words(view: View, site: int, locale: str) -> list[str]:
-    """What building on ``site`` gives, as far as the seat sees it: the building, its points, resources, the fish
-    bonus, the bird chip; a face-down site's kind; the building beside which a shared build would stand."""
+    """What building on ``site`` gives, as far as the seat sees it: first, marked, the building beside which a build
+    would stand (it spends the share right); the building, its points, resources, the fish bonus, the bird chip; a
+    face-down site's kind."""
     entry = next(s for s in view["board"]["sites"] if s["id"] == site)
     tile = entry["tile"]
+    words = [_SHARE_MARK + t("cli.play.beside", locale, player=view["players"][entry["buildings"][0]["seat"]]["name"])
+             ] if entry["buildings"] else []
     if tile is None:
-        words = [t("cli.play.site_face_down", locale, kind=t(f"game.site_kind.{entry['kind']}", locale))]
+        words.append(t("cli.play.site_face_down", locale, kind=t(f"game.site_kind.{entry['kind']}", locale)))
     else:
-        words = [t(f"game.building.{tile['building']}.one", locale), tn("game.points", tile["points"], locale)]
+        words += [t(f"game.building.{tile['building']}.one", locale), tn("game.points", tile["points"], locale)]
         words += [t(f"game.resource.{r}", locale) for r in tile["resources"]]
         if tile["fish_bonus"]:
             words.append(t("cli.play.fish_bonus", locale, bonus=tile["fish_bonus"]))
         if tile["bird"]:
             words.append(t("game.term.bird_chip.one", locale))
-    if entry["buildings"]:
-        owner = view["players"][entry["buildings"][0]["seat"]]["name"]
-        words.append(t("cli.play.beside", locale, player=owner))
     return words
+
+
+_SHARE_MARK = "⇄ "
+"""Marks a site already built on in the list of moves: building there spends the share right."""
+
+
+def _shares_with(view: View, move: str) -> str | None:
+    """The name of the player beside whose building ``move`` would build (spending the share right), or ``None``."""
+    site = parse_move(move).site
+    entry = next((s for s in view["board"]["sites"] if s["id"] == site), None)
+    if entry is None or not entry["buildings"] or parse_move(move).verb == "land":
+        return None
+    return view["players"][entry["buildings"][0]["seat"]]["name"]
 
 
 def move_options(view: View, locale: str) -> list[tuple[str, str]]:
@@ -160,21 +173,21 @@ def board_text(view: View, locale: str) -> list[str]:
     for site in view["board"]["sites"]:
         for b in site["buildings"]:
             building = t(f"game.building.{b['type']}.one", locale)
-            by_seat[b["seat"]].append(f"{site['id']} {building}")
+            by_seat[b["seat"]].append(t("cli.play.site_building", locale, building=building, site=site["id"]))
     lines = [t("cli.play.board", locale)]
     for seat in view["turn_order"]:
         p = view["players"][seat]
-        parts = [t("cli.play.built", locale, sites=", ".join(by_seat[seat])) if by_seat[seat]
+        parts = [t("cli.play.built", locale, sites=listed(by_seat[seat], locale)) if by_seat[seat]
                  else t("cli.play.nothing_built", locale)]
         if p["resources"]:
             parts.append(t("cli.play.resources", locale,
-                           resources=", ".join(t(f"game.resource.{r}", locale) for r in p["resources"])))
+                           resources=listed([t(f"game.resource.{r}", locale) for r in p["resources"]], locale)))
         parts.append(tn("cli.play.chips", p["birds"], locale))
         parts.append(tn("cli.play.in_hand", p["scoring_cards_in_hand"], locale))
         if p["played_scoring_cards"]:
-            parts.append(t("cli.play.played", locale, cards=", ".join(
-                t(f"game.scoring.{c}.name", locale) for c in p["played_scoring_cards"])))
-        lines.append(f"  {p['name']}: " + " · ".join(parts))
+            parts.append(t("cli.play.played", locale, cards=listed(
+                [t(f"game.scoring.{c}.name", locale) for c in p["played_scoring_cards"]], locale)))
+        lines.append("  " + t("cli.play.board_line", locale, name=p["name"], parts=" · ".join(parts)))
     hidden = sum(1 for s in view["board"]["sites"] if s["tile"] is None)
     lines.append("  " + tn("cli.play.face_down", hidden, locale))
     return lines
@@ -199,14 +212,14 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO, pictures: Pat
     for line in board_text(view, locale):
         print("  " + line, file=stream)
     print("  " + _scores_line(game, locale), file=stream)
-    cards = ", ".join(f"{t(f'game.card.{k}.short', locale)} ×{v}" for k, v in me["building_cards"].items() if v)
+    cards = listed([tn(f"game.count.card.{k}", v, locale) for k, v in me["building_cards"].items() if v], locale)
     print("  " + t("cli.play.building_cards", locale, cards=cards or "—"), file=stream)
-    scoring = ", ".join(t(f"game.scoring.{c}.name", locale) for c in you["scoring_cards"])
+    scoring = listed([t(f"game.scoring.{c}.name", locale) for c in you["scoring_cards"]], locale)
     print("  " + t("cli.play.scoring_cards", locale, cards=scoring or "—"), file=stream)
-    supply = ", ".join(f"{tn(f'game.building.{b}', n, locale)} {n}" for b, n in me["supply"].items())
+    supply = listed([tn(f"game.count.building.{b}", n, locale) for b, n in me["supply"].items()], locale)
     print("  " + t("cli.play.supply", locale, supply=supply), file=stream)
     if you["bird_chips"]:
-        print("  " + t("cli.play.birds", locale, chips=", ".join(map(str, you["bird_chips"]))), file=stream)
+        print("  " + t("cli.play.birds", locale, chips=listed(you["bird_chips"], locale)), file=stream)
     if view["pending"]:
         print("  " + tn("cli.play.pending", view["pending"]["builds_left"], locale,
                        card=t(f"game.card.{view['pending']['card']}.short", locale)), file=stream)
@@ -245,7 +258,7 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
             last_human = seat
             listed = _show_turn(game, seat, locale, stream, pictures)
             while True:
-                text = ask(t("cli.play.prompt", locale)).strip()
+                text = typed = ask(t("cli.play.prompt", locale)).strip()
                 if text.isdigit() and 1 <= int(text) <= len(listed):
                     text = listed[int(text) - 1]
                 if text in ("quit", "exit"):
@@ -266,6 +279,11 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
                     else:
                         print(t("cli.play.hint_pick_only", locale, best=best), file=stream)
                     continue
+                owner = _shares_with(game.view(seat), text) if game.is_legal(text) else None
+                if owner is not None:  # the share right is spent only when the player says so
+                    answer = ask(t("cli.play.share_ask", locale, player=owner, site=parse_move(text).site)).strip()
+                    if answer.lower() not in t("cli.play.yes", locale).split(",") and answer != typed:
+                        continue
                 try:
                     events = game.apply(text)
                 except IllegalMove as exc:
@@ -276,9 +294,24 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
         number += 1
         for line in describe_events(events, locale, game.names) or [describe_move(move, locale, game.names, seat)]:
             print(f"  {line}", file=stream)
-    print(_scores_line(game, locale), file=stream)
-    print(t("game.event.game_over", locale, winner=game.names[game.ranking()[0]]), file=stream)
+    for line in result_lines(game, locale):
+        print(line, file=stream)
     return game
+
+
+def result_lines(game: Game, locale: str) -> list[str]:
+    """A finished game's result: the final ranking with each player's score and bird chips (the events just said
+    who won)."""
+    view = game.view(None)
+    lines = [t("cli.result", locale)]
+    for place, seat in enumerate(view["ranking"], start=1):
+        p = view["players"][seat]
+        chips = p.get("bird_chips") or []
+        entry = t("cli.score_entry", locale, rank=place, name=p["name"], points=tn("game.points", p["score"], locale))
+        if chips:
+            entry += " " + t("cli.result_chips", locale, chips=listed(chips, locale))
+        lines.append("  " + entry)
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------- main

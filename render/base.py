@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 from engine.types import BoardView
 from render import chrome
 from render.draw import chaikin, paste
-from render.layout import Layout, make_layout
+from render.layout import Layout, make_layout, placed_board
 from render.theme import RGB, Theme
 from render.tiles import badge_centre, mix, pad_of, site_badge, stack
 
@@ -248,7 +248,7 @@ def build_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_p
     """Draw the static picture (uncached; see :func:`get_base`)."""
     lay = make_layout(board, theme, n_players, personal)
     img = Image.new("RGB", (lay.width, lay.height), theme.background)
-    paint_board(img, lay, board, theme)
+    paint_board(img, lay, placed_board(board), theme)
     paint_sites(img, lay, board, theme)
     chrome.paint_static(img, lay, theme, locale, n_players, personal)
     sample = Image.new("RGB", (img.width, img.height + lay.tile_h * 10 + 200), theme.background)

@@ -2,8 +2,9 @@
 
 Layers, in drawing order on a copy of the cached base (``render/base.py``):
 
-1. marks under the tiles: the last move's builds (a band in the highlight colour), the seat's legal
-   sites in a personal picture (a band in the legal colour);
+1. marks under the tiles: the last move's builds (a band in the highlight colour; in a seat's picture asked
+   with ``since``, the builds of every move since its own last one), the seat's legal sites in a personal
+   picture (a band in the legal colour);
 2. every site that differs from the base: its tile (face, or back under a mark) and the buildings on
    it in player colours with the players' letters (two on a shared tile), as one cached sprite;
 3. marks over the tiles: tiles revealed by the last move (dashed outline and a star), destroyed
@@ -106,7 +107,7 @@ def compose_board(view: View, *, locale: str = "en", personal: bool = False,
     legal = set(legal_sites(view)) if personal else set()
     img = layer.compose(base.key, base.image, board_items(view, lay, theme, marks, last, legal))
     paint_header(img, lay, view, theme, locale, marks)
-    paint_last_move(img, lay, last.sentences, theme, locale)
+    paint_last_move(img, lay, last.sentences, theme, locale, last.label)
     paint_played(img, lay, view, theme, locale, marks)
     if personal:
         paint_you(img, lay, view, theme, locale, len(legal), other_moves(view, locale))

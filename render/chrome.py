@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine import BUILDING_CARDS, BUILDINGS, RESOURCES
 from engine.types import PlayerView, View
-from i18n import t, tn
+from i18n import listed, t, tn
 from render import script
 from render.draw import fit, paste, shape_points, sprite, text, text_width, words, wrap
 from render.fonts import ascent, cap_height, font
@@ -31,7 +31,9 @@ from render.layout import (
     Layout,
     Rect,
     header_bands,
+    header_lines,
     track_bands,
+    track_title_lines,
 )
 from render.theme import RGB, Theme
 from render.tiles import back, badge, dashed_outline, face, pad_of, ring
@@ -68,7 +70,7 @@ def paint_static(img: Image.Image, lay: Layout, theme: Theme, locale: str, n_pla
 def track_cells(lay: Layout) -> list[Rect]:
     """The 50 cells of the score track, 0 to 49, in two rows."""
     x0, y0, x1, y1 = lay.track
-    title_h, _number_h = track_bands(lay.unit, lay.line_size)
+    title_h, _number_h = track_bands(lay.unit, lay.line_size, x1 - x0)
     per_row = TRACK_CELLS // TRACK_ROWS
     cw = (x1 - x0) / per_row
     ch = (y1 - y0 - title_h) / TRACK_ROWS
@@ -85,22 +87,24 @@ def _paint_track_static(img: Image.Image, lay: Layout, theme: Theme, locale: str
     a phone); the fives in bold."""
     u = lay.unit
     size = lay.line_size
-    x0, y0, _x1, _y1 = lay.track
-    title_h, _number_h = track_bands(u, size)
+    x0, y0, x1, _y1 = lay.track
+    lines = track_title_lines(u, size, x1 - x0)
+    step = LINE_SPACING * size
+    cy = y0 + 2 * u + step / 2
     title = t("render.track.title", locale)
-    text(img, x0 + 4 * u, y0 + title_h / 2, title, size, theme.text, weight="bold", anchor="lm")
+    text(img, x0 + 4 * u, cy, title, size, theme.text, weight="bold", anchor="lm")
     lap = icon("lap", round(size * 1.1), theme)
     hx = x0 + 4 * u + text_width(title, size, "bold") + 20 * u
-    paste(img, lap, hx, y0 + title_h / 2 - lap.height / 2)
-    text(img, hx + lap.width + 8 * u, y0 + title_h / 2, t("render.track.hint", locale), size, theme.muted,
-         anchor="lm")
+    if lines > 1:  # what a ring means on a line of its own
+        hx, cy = x0 + 4 * u, cy + step
+    paste(img, lap, hx, cy - lap.height / 2)
+    text(img, hx + lap.width + 8 * u, cy, t("render.track.hint", locale), size, theme.muted, anchor="lm")
     d = ImageDraw.Draw(img)
     for v, (cx0, cy0, cx1, cy1) in enumerate(track_cells(lay)):
         fill = theme.track_cell if (v // 5) % 2 == 0 else theme.track_cell_alt
         d.rounded_rectangle((cx0, cy0, cx1, cy1), radius=round(5 * u), fill=fill)
-        strong = v % 5 == 0
-        text(img, cx0 + 4 * u, cy0 + 2 * u, str(v), size, theme.text if strong else theme.muted,
-             weight="bold" if strong else "regular")
+        if v % 5 == 0:  # the fives only, at a size a phone shows: the cells' shades group the others by five
+            text(img, cx0 + 4 * u, cy0 + 2 * u, str(v), size, theme.text, weight="bold")
 
 
 @lru_cache(maxsize=32)
@@ -185,20 +189,28 @@ def paint_header(img: Image.Image, lay: Layout, view: View, theme: Theme, locale
     u = lay.unit
     x0, y0, x1, _y1 = lay.header
     pad = 16 * u
-    top_h, line = header_bands(u, lay.name_size, lay.line_size)
+    top_h, _band = header_bands(u, lay.name_size, lay.line_size, x1 - x0)
+    line = LINE_SPACING * lay.line_size
     cy = y0 + top_h / 2 + 3 * u
     size = lay.line_size
-    right = (f"{t('render.deck', locale, n=view.get('scoring_deck', 0))}  ·  "
-             f"{t('render.chips_left', locale, n=view.get('bird_chips_left', 0))}")
-    if view.get("phase") == "over":  # what is left of the deck and the chips no longer matters: room for the winner
-        right = ""
-    right, _ = fit(right, size, 0.62 * (x1 - x0), min_size=size)
-    text(img, x1 - pad, cy, right, size, theme.muted, anchor="rm")
-    room = x1 - pad - (text_width(right, size) + 24 * u if right else 0) - (x0 + pad)
+    room = x1 - x0 - 2 * pad
+    if view.get("phase") != "over":  # what is left of the scoring deck and the bird chips, as the panel counts them
+        isz = round(size * 1.2)
+        x = x1 - pad
+        for name, n in (("chip", view.get("bird_chips_left", 0)), ("scoring", view.get("scoring_deck", 0))):
+            label = str(n)
+            x -= text_width(label, size, "bold")
+            text(img, x, cy, label, size, theme.muted, weight="bold", anchor="lm")
+            x -= isz + 4 * u
+            paste(img, icon(name, isz, theme), x, cy - isz / 2)
+            x -= 18 * u
+        room = x - (x0 + pad)
     phase = view.get("phase", "play")
     below = f"{t('render.round', locale, n=view.get('round', 1))} · {t(f'render.phase.{phase}', locale)}"
-    below, _ = fit(below, size, x1 - x0 - 2 * pad, "bold", min_size=size)
-    text(img, x0 + pad, y0 + top_h + line / 2, below, size, theme.text, weight="bold", anchor="lm")
+    lines = wrap(below, size, x1 - x0 - 2 * pad, "bold")[:header_lines(u, size, x1 - x0)]
+    for i, said in enumerate(lines):
+        said, _ = fit(said, size, x1 - x0 - 2 * pad, "bold", min_size=size)
+        text(img, x0 + pad, y0 + top_h + (i + 0.5) * line, said, size, theme.text, weight="bold", anchor="lm")
     seat = view.get("to_move")
     winner = view.get("winner")
     if seat is None and winner is None:
@@ -245,18 +257,21 @@ def turn_label(name: str, locale: str, size: int, width: float) -> tuple[str, in
     return label, fitted
 
 
-def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: Theme, locale: str) -> None:
+def paint_last_move(img: Image.Image, lay: Layout, sentences: list[str], theme: Theme, locale: str,
+                    label_key: str = "render.last_move") -> None:
     u = lay.unit
     x0, y0, x1, y1 = lay.last_move
-    label = t("render.last_move", locale)
+    label = t(label_key, locale)
     size = lay.line_size
     lx = x0 + 14 * u
     text(img, lx, y0 + 12 * u, label, size, theme.last_move, weight="bold")
-    tx = lx + text_width(label, size, "bold") + 12 * u
-    body = " ".join(sentences)
     max_lines = max(1, int(((y1 - y0) - 16 * u) // (size * LINE_SPACING)))
-    lines = _cut(wrap(body, size, x1 - tx - 14 * u), max_lines, size, x1 - tx - 14 * u)
-    for i, line in enumerate(lines):
+    tx, top = lx + text_width(label, size, "bold") + 12 * u, 0
+    body = " ".join(sentences)
+    if tx - x0 > (x1 - x0) / 3 and max_lines > 3:  # a long label ("Since your last move:") over words of the full width
+        tx, top = lx, 1
+    lines = _cut(wrap(body, size, x1 - tx - 14 * u), max_lines - top, size, x1 - tx - 14 * u)
+    for i, line in enumerate(lines, start=top):
         words(img, tx, y0 + 12 * u + i * size * LINE_SPACING + ascent(size), line, size, theme.text)
 
 
@@ -339,12 +354,14 @@ def _row(groups: tuple[tuple[str, tuple[int, ...]], ...], width: int, geo: CardG
     isz, num = geo.icon_size, geo.count_size
     x = 0.0
     for kind, values in groups:
+        if x:  # a little more room between two groups than between their counts
+            x += 6 * u
         if kind == "supply":  # buildings in supply
             for b, n in zip(BUILDINGS, values, strict=True):
                 x = _count(img, x, cy, icon(b, isz, theme) if n else faded(b, isz, theme), n, num,
                            theme.text if n else theme.faded, u)
         elif kind == "hand":  # scoring cards in hand, bird chips
-            x = _count(img, x + 6 * u, cy, icon("scoring", isz, theme), values[0], num, theme.text, u)
+            x = _count(img, x, cy, icon("scoring", isz, theme), values[0], num, theme.text, u)
             x = _count(img, x, cy, icon("chip", isz, theme), values[1], num, theme.text, u)
         elif kind == "cards":  # building cards left
             for c, n in zip(BUILDING_CARDS, values, strict=True):
@@ -439,7 +456,7 @@ def paint_panel(img: Image.Image, lay: Layout, view: View, theme: Theme, locale:
 def paint_track(img: Image.Image, lay: Layout, view: View, theme: Theme, marks: list[str]) -> None:
     """The players' markers on the 0–49 track, in track order (a later arrival stands behind), below each cell's
     number (three or four on one cell fill it, number included)."""
-    _title_h, number_h = track_bands(lay.unit, lay.line_size)
+    _title_h, number_h = track_bands(lay.unit, lay.line_size, lay.track[2] - lay.track[0])
     cells = track_cells(lay)
     by_cell: dict[int, list[PlayerView]] = {}
     players = view["players"]
@@ -492,12 +509,11 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     title = t("render.you.title", locale, name=view["players"][seat]["name"])
     cards = [t(f"game.scoring.{c}.name", locale) for c in you.get("scoring_cards", [])]
     chips = you.get("bird_chips", [])
-    held = t("render.you.cards", locale, cards=", ".join(cards) if cards else t("render.you.none", locale))
+    held = t("render.you.cards", locale, cards=listed(cards, locale) if cards else t("render.you.no_cards", locale))
     over = view.get("phase") == "over"
     if over:  # no cards and no flags any more: the seat's place, against the winner's
         held = _result_words(view, seat, locale)
-    birds = t("render.you.chips", locale, chips=", ".join(str(c) for c in chips) if chips
-              else t("render.you.none", locale))
+    birds = t("render.you.chips", locale, chips=listed(chips, locale) if chips else t("render.you.no_chips", locale))
     tx = x0 + pad + text_width(title, size, "bold") + 10 * u
     width = x1 - pad - (x0 + pad)
     words(img, x0 + pad, top, title, size, theme.legal, weight="bold")
@@ -521,9 +537,9 @@ def paint_you(img: Image.Image, lay: Layout, view: View, theme: Theme, locale: s
     elif n_sites:
         said = t("render.you.sites", locale, n=n_sites)
         if others:
-            said += " " + t("render.you.also", locale, moves=", ".join(others))
+            said += " " + t("render.you.also", locale, moves=listed(others, locale, choice=True))
     elif others:
-        said = t("render.you.choose", locale, moves=", ".join(others))
+        said = t("render.you.choose", locale, moves=listed(others, locale, choice=True))
     else:
         said = t("render.you.no_sites", locale)
     y = top + len(lines) * step

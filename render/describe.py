@@ -1,4 +1,5 @@
-"""What the last move did, from ``view["events"]``: the sites and seats to mark, and its words.
+"""What the last move did, from ``view["events"]`` (in a seat's picture asked with ``since``: every move since the
+seat's own last one, ``view["you"]["since"]``): the sites and seats to mark, and its words.
 
 Only the view is read. The words come from the one describer of events, :func:`i18n.describe_events`
 (its short form), so the picture names cards and buildings as the channel does. A seat's own view may
@@ -17,7 +18,7 @@ from i18n import describe_events, t
 
 @dataclass(slots=True)
 class LastMove:
-    """The marks and the words for the last move."""
+    """The marks and the words for the last move (or for every move since the seat's own last one)."""
 
     built: dict[int, int] = field(default_factory=dict)
     """Site -> seat that built there."""
@@ -26,6 +27,8 @@ class LastMove:
     deltas: dict[int, int] = field(default_factory=dict)
     """Seat -> points gained (or lost) by the move."""
     sentences: list[str] = field(default_factory=list)
+    label: str = "render.last_move"
+    """The catalogue key of the words' label: the last move, or every move since the seat's own last one."""
 
 
 def legal_sites(view: View) -> list[int]:
@@ -61,9 +64,16 @@ def names_of(view: View) -> list[str]:
 
 
 def describe(view: View, locale: str) -> LastMove:
-    """Read the last move's events: what to mark, and the short form of its words."""
+    """Read the last move's events (a seat's view with ``since``: those of every move since the seat's own last
+    one): what to mark, and the short form of their words."""
     out = LastMove()
-    for e in view["events"]:
+    you = view.get("you")
+    since = you.get("since") if you is not None else None
+    events = view["events"]
+    if since is not None:
+        events = [e for turn in since["turns"] for e in turn["events"]]
+        out.label = "render.since_last"
+    for e in events:
         if e["type"] == "build":
             out.built[e["site"]] = e["seat"]
         elif e["type"] == "reveal":
@@ -75,7 +85,7 @@ def describe(view: View, locale: str) -> LastMove:
     out.revealed = sorted(set(out.revealed))
     out.destroyed = sorted(set(out.destroyed))
     names = names_of(view)
-    out.sentences = describe_events(view["events"], locale, names, short=True)
+    out.sentences = describe_events(events, locale, names, short=True)
     first = view["to_move"]
     if not out.sentences and not view["log"] and first is not None:
         out.sentences.append(start_words(view, locale))

@@ -71,8 +71,8 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     y = top + line_height(heading, "bold") + 4 * u
     row_h = min(round(170 * u), round((H - y - 16 * u) / max(1, len(ranking))))
     log = view.get("log") or []
-    ends = [e["scores"] for e in log if e.get("round", 1) == 1]
-    round_one = ends[-1] if ends and any(e.get("round") == 2 for e in log) else None
+    # an entry's round is the one after its move: the first entry of round 2 is the move that ended round 1
+    round_one = next((e["scores"] for e in log if e.get("round") == 2), None)
     nx = left + 130 * u  # where a place's name and lines begin
     chip_lines = _chip_lines(players, locale, small, left + col_w - nx - 60 * u)
     for place, seat in enumerate(ranking, start=1):
@@ -99,9 +99,10 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
             paste(img, chip, nx, cy2 - chip.height / 2)
             label, lsize = fit(chip_lines[seat], small, rect[2] - nx - 60 * u)
             text(img, nx + 40 * u, cy2, label, lsize, theme.muted, anchor="lm")
-        if round_one is not None and row_h > 140 * u:
+        if round_one is not None and row_h > 140 * u:  # the rounds' points and the bird chips add up to the score
             one = round_one[seat]
-            label = t("render.over.rounds", locale, one=one, two=f"{p['score'] - one:+d}")
+            two = p["score"] - one - sum(p.get("bird_chips") or [])
+            label = t("render.over.rounds", locale, one=one, two=two)
             label, lsize = fit(label, small, rect[2] - nx - 20 * u)
             text(img, nx, y + 132 * u, label, lsize, theme.muted, anchor="lm")
         y += row_h
@@ -116,15 +117,16 @@ def _heading_size(theme: Theme) -> int:
 
 
 def _chip_lines(players: list[PlayerView], locale: str, size: int, width: float) -> dict[int, str]:
-    """Each seat's bird chips, added up ("Bird chips: 2+3+1 = 6"); where one of them does not fit ``width`` at
-    ``size`` (a phone's size), all of them without the words (beside the chip's picture), and where even that does
-    not fit, counted by value ("4×3 + 3×2 + 2×1 = 20"): alike in every row."""
+    """Each seat's bird chips, named and added up ("Bird chips: 2+3+1 = 6"); where one of them does not fit ``width``
+    at ``size`` (a phone's size), counted by value ("Bird chips: 4×3 + 3×2 + 2×1 = 20"), and where even that does
+    not fit, their sum alone ("Bird chips: 20"): alike in every row, and always named."""
     chips = {p["seat"]: p.get("bird_chips") or [] for p in players}
-    listed = {seat: _added_up(c) for seat, c in chips.items()}
-    for lines in ({seat: t("render.over.birds", locale, chips=v) for seat, v in listed.items()}, listed):
+    forms = ({seat: _added_up(c) for seat, c in chips.items()}, {seat: _counted(c) for seat, c in chips.items()})
+    for form in forms:
+        lines = {seat: t("render.over.birds", locale, chips=v) for seat, v in form.items()}
         if all(text_width(line, size) <= width for line in lines.values()):
             return lines
-    return {seat: _counted(c) for seat, c in chips.items()}
+    return {seat: t("render.over.birds", locale, chips=sum(c)) for seat, c in chips.items()}
 
 
 def _added_up(chips: list[int]) -> str:
@@ -152,8 +154,8 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
     small = max(round(18 * u), theme.phone_size(theme.phone_line))
     heading = _heading_size(theme)
     gap = round(10 * u)
-    first_r2 = next((i for i, e in enumerate(log) if e.get("round", 1) == 2), None)
-    divider = first_r2 - 0.5 if first_r2 is not None and n_moves > 1 else None  # where round 2 starts, in moves
+    last_r1 = next((i for i, e in enumerate(log) if e.get("round", 1) == 2), None)  # the move that ended round 1
+    divider = last_r1 + 0.5 if last_r1 is not None and n_moves > last_r1 + 1 else None  # where round 2 starts
     cy0 = y0 + round(line_height(heading, "bold")) + gap
     if divider is not None:  # a row for the rounds' names
         cy0 += round(line_height(small)) + gap
@@ -205,8 +207,11 @@ def _paint_chart(img: Image.Image, view: View, theme: Theme, locale: str, marks:
         xb = cx0 + px(divider, 0)[0] / k - 20
         y_rounds = cy0 - gap
         one = t("render.over.round", locale, n=1)
-        if text_width(one, small) <= xb - cx0 - gap:  # a short round 1 goes without: the line and round 2 say it
+        if text_width(one, small) <= xb - cx0 - gap:
             text(img, cx0, y_rounds, one, small, theme.muted, anchor="ls")
+        elif text_width(one, small) <= xb - x0 - gap:  # over the axis' numbers, up to the line where round 2 starts
+            text(img, xb - gap, y_rounds, one, small, theme.muted, anchor="rs")
+        # a round 1 shorter still goes without: the line and round 2 say it
         two, wsize = fit(t("render.over.round", locale, n=2), small, x1 - xb - gap, min_size=small)
         text(img, xb + gap, y_rounds, two, wsize, theme.muted, anchor="ls")
     # each line's letter at its end, nudged apart when ends are close

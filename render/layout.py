@@ -14,28 +14,39 @@ once and cached with the base image. Coordinates are picture pixels.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import math
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
-from engine.types import BoardView
-from i18n import LOCALES, t
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from engine.types import BoardView, IslandShape
+from i18n import DEFAULT_LOCALE, LOCALES, catalogue, t
 from render.draw import text_width
 from render.theme import Theme
 
 Rect = tuple[int, int, int, int]
 """(left, top, right, bottom) in pixels."""
 
-TILE_ASPECT = 1.38
+TILE_ASPECT = 1.45
 """Width / height of a building site's box."""
 LINE_SPACING = 1.3
 """Distance between lines of text, in font sizes."""
 TILE_FILL = 0.62
 """Tile height as a share of the median distance between neighbouring sites."""
-PLAYED_LINES = 3
+PLAYED_LINES = 4
 """Lines of the scoring cards played this round, at the last move's size."""
-YOU_LINES = 4
+LAST_LINES = 3
+"""Lines of the last move's words in the channel's picture."""
+SINCE_LINES = 6
+"""Lines of the words in a seat's own picture, which tell every move since its own last one (its DM's text
+tells them whole)."""
+YOU_LINES = 5
 """Lines of the personal strip (a DM's own cards, bird chips and what its flags mean), at the last move's size."""
 YOU_PAD = 12
 """The personal strip's margin above and below its lines, in units of the 1600-pixel page."""
@@ -47,6 +58,173 @@ def static_board(board: BoardView) -> str:
     rivers = [(r["id"], r["edges"], r.get("source"), r.get("mouth")) for r in board.get("rivers", [])]
     return json.dumps([board.get("name", ""), board.get("size"), board.get("islands", []), board.get("roads", []),
                        rivers, sites], separators=(",", ":"))
+
+
+ARRANGE_RES = 4.0
+"""Board units per pixel of the masks with which islands are kept apart while they are arranged."""
+ISLAND_GAP = 0.6
+"""The sea kept between two islands, in tile heights (room for the shallow water and the beaches)."""
+BOARD_ASPECT = 1.15
+"""The board's area may be this many times as tall as it is wide: the height that islands arranged for a larger
+scale may take (a phone shows the picture 400 pixels wide, so the scale is what makes the island readable)."""
+
+Shift = tuple[float, float]
+
+
+def _island_points(board: BoardView, island: IslandShape, hu: float) -> list[tuple[float, float]]:
+    """An island's outline, the corners of its sites' tiles and its rivers' ends: what its area holds."""
+    pts = [(float(x), float(y)) for x, y in island.get("outline") or []]
+    wu = hu * TILE_ASPECT
+    ids = set()
+    for s in board["sites"]:
+        if s.get("island") == island["id"]:
+            ids.add(s["id"])
+            x, y = float(s["pos"][0]), float(s["pos"][1])
+            pts += [(x - 0.8 * wu, y - hu), (x + 0.8 * wu, y - hu), (x + 0.8 * wu, y + 0.8 * hu),
+                    (x - 0.8 * wu, y + 0.8 * hu)]
+    for river in board.get("rivers", []):
+        if any(a in ids for edge in river["edges"] for a in edge):
+            for end in (river.get("source"), river.get("mouth")):
+                if isinstance(end, list | tuple) and len(end) == 2:
+                    pts.append((float(end[0]), float(end[1])))
+    return pts
+
+
+def _island_mask(board: BoardView, island: IslandShape, hu: float, grow: float) -> tuple[Image.Image, float, float]:
+    """The island's area (outline and tiles) as a mask of :data:`ARRANGE_RES` units a pixel, grown by ``grow``
+    units on every side, with the board point of its top-left pixel."""
+    pts = _island_points(board, island, hu)
+    g = math.ceil(grow / ARRANGE_RES)
+    x0, y0 = min(p[0] for p in pts) - g * ARRANGE_RES, min(p[1] for p in pts) - g * ARRANGE_RES
+    w = math.ceil((max(p[0] for p in pts) - x0) / ARRANGE_RES) + g + 2
+    h = math.ceil((max(p[1] for p in pts) - y0) / ARRANGE_RES) + g + 2
+    mask = Image.new("L", (w, h), 0)
+    d = ImageDraw.Draw(mask)
+
+    def P(x: float, y: float) -> tuple[float, float]:
+        return ((x - x0) / ARRANGE_RES, (y - y0) / ARRANGE_RES)
+
+    if island.get("outline"):
+        d.polygon([P(float(x), float(y)) for x, y in island["outline"]], fill=255)
+    wu = hu * TILE_ASPECT
+    for s in board["sites"]:
+        if s.get("island") == island["id"]:
+            x, y = float(s["pos"][0]), float(s["pos"][1])
+            d.rectangle([P(x - 0.8 * wu, y - hu), P(x + 0.8 * wu, y + 0.8 * hu)], fill=255)
+    for _ in range(g):
+        mask = mask.filter(ImageFilter.MaxFilter(3))
+    return mask, x0, y0
+
+
+def _extent(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float]:
+    return (max(b[2] for b in boxes) - min(b[0] for b in boxes), max(b[3] for b in boxes) - min(b[1] for b in boxes))
+
+
+def arrange_islands(board: BoardView) -> dict[str, Shift]:
+    """How far each island moves (board units) so that the board is drawn at the largest scale.
+
+    The island with the most sites stays; each other island goes where the board's area, as wide as the page and
+    at most :data:`BOARD_ASPECT` times as tall, shows the whole board largest, keeping :data:`ISLAND_GAP` of sea
+    from the others, and of such places the one nearest to where the island's data puts it (so a board whose
+    islands already sit well keeps its shape). Islands are only moved, never turned or scaled.
+    """
+    islands = [i for i in board.get("islands", []) if i.get("outline")]
+    if len(islands) < 2:
+        return {}
+    pos = {s["id"]: (float(s["pos"][0]), float(s["pos"][1])) for s in board["sites"]}
+    hu = _unit_tile_height(pos)
+    count = {i["id"]: sum(1 for s in board["sites"] if s.get("island") == i["id"]) for i in islands}
+    islands.sort(key=lambda i: -count[i["id"]])
+    boxes = {}
+    for isl in islands:
+        pts = _island_points(board, isl, hu)
+        boxes[isl["id"]] = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts),
+                            max(p[1] for p in pts))
+    shifts: dict[str, Shift] = {i["id"]: (0.0, 0.0) for i in islands}
+    plain = {i["id"]: _island_mask(board, i, hu, 0.0) for i in islands}
+    grown = {i["id"]: _island_mask(board, i, hu, ISLAND_GAP * hu) for i in islands}
+
+    def scale(extent: tuple[float, float]) -> float:
+        return min(1 / extent[0], BOARD_ASPECT / extent[1])
+
+    def placed(iid: str) -> tuple[float, float, float, float]:
+        (dx, dy), b = shifts[iid], boxes[iid]
+        return (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
+
+    step = 2 * ARRANGE_RES
+    for _ in range(2):
+        for isl in islands[1:]:
+            iid = isl["id"]
+            others = [o["id"] for o in islands if o["id"] != iid]
+            ob = [placed(o) for o in others]
+            b = boxes[iid]
+            iw, ih = b[2] - b[0], b[3] - b[1]
+            left, top = min(o[0] for o in ob) - iw, min(o[1] for o in ob) - ih
+            right, bottom = max(o[2] for o in ob) + iw, max(o[3] for o in ob) + ih
+            sea = Image.new("L", (math.ceil((right - left) / ARRANGE_RES) + 1,
+                                  math.ceil((bottom - top) / ARRANGE_RES) + 1), 0)
+            for o in others:
+                m, mx, my = plain[o]
+                sea.paste(m, (round((mx + shifts[o][0] - left) / ARRANGE_RES),
+                              round((my + shifts[o][1] - top) / ARRANGE_RES)), m)
+            mine, mx, my = grown[iid]
+            ox, oy = shifts[iid]
+            candidates = []
+            for i in range(round((right - left - iw) / step) + 1):
+                for j in range(round((bottom - top - ih) / step) + 1):
+                    dx, dy = left + i * step - b[0], top + j * step - b[1]
+                    box = (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
+                    s = scale(_extent([*ob, box]))
+                    candidates.append((-round(s * 1e6), math.dist((dx, dy), (ox, oy)), dx, dy))
+            candidates.append((-round(scale(_extent([*ob, placed(iid)])) * 1e6), 0.0, ox, oy))
+            candidates.sort()
+            for _s, _d, dx, dy in candidates:
+                at = (round((mx + dx - left) / ARRANGE_RES), round((my + dy - top) / ARRANGE_RES))
+                under = sea.crop((at[0], at[1], at[0] + mine.width, at[1] + mine.height))
+                if ImageChops.darker(under, mine).getbbox() is None:
+                    shifts[iid] = (dx, dy)
+                    break
+    return {iid: s for iid, s in shifts.items() if s != (0.0, 0.0)}
+
+
+_PLACED: dict[str, BoardView] = {}
+_PLACED_LOCK = threading.Lock()
+
+
+def placed_board(board: BoardView) -> BoardView:
+    """``board`` with its islands where :func:`arrange_islands` puts them (sites, outlines, volcanoes and rivers'
+    ends moved with their island); the same board (cached by its static part) for every picture of it."""
+    key = static_board(board)
+    with _PLACED_LOCK:
+        done = _PLACED.get(key)
+    if done is not None:
+        return done
+    shifts = arrange_islands(board)
+    out = copy.deepcopy(board)
+    if shifts:
+        site_island = {s["id"]: s.get("island", "") for s in out["sites"]}
+
+        def moved(p: Any, iid: str) -> Any:
+            dx, dy = shifts.get(iid, (0.0, 0.0))
+            return [p[0] + dx, p[1] + dy]
+
+        for s in out["sites"]:
+            s["pos"] = moved(s["pos"], s.get("island", ""))
+        for isl in out.get("islands", []):
+            isl["outline"] = [moved(p, isl["id"]) for p in isl.get("outline") or []]
+            volcano = isl.get("volcano")
+            if volcano:
+                volcano["center"] = moved(volcano["center"], isl["id"])
+        for river in out.get("rivers", []):
+            members = [s for e in river["edges"] for s in e if s in site_island]
+            iid = site_island[members[0]] if members else ""
+            for end in ("source", "mouth"):
+                p = river.get(end)
+                if isinstance(p, list | tuple) and len(p) == 2:
+                    river[end] = moved(list(p), iid)
+    with _PLACED_LOCK:
+        _PLACED[key] = out
+    return out
 
 
 def _unit_tile_height(pos: dict[int, tuple[float, float]]) -> float:
@@ -87,7 +265,7 @@ def relax(pos: dict[int, tuple[float, float]], w: float, h: float, rounds: int =
 @dataclass(frozen=True, slots=True)
 class CardGeometry:
     """Where a panel card's lines go (pixels from the card's top) and how large they are: the counts, the rank and
-    the tags are :attr:`Theme.phone_line` tall on a phone, like the last move. The icon groups (``supply``: the
+    the tags are :attr:`Theme.phone_read` tall on a phone, like the last move. The icon groups (``supply``: the
     buildings left; ``hand``: scoring cards in hand and bird chips; ``cards``: the building cards; ``resources``)
     share rows where the card is wide enough."""
 
@@ -108,6 +286,8 @@ class CardGeometry:
     icon_size: int
     height: int
     """The card's height."""
+    fits: bool
+    """Whether each icon group has room in a row of the card (else the panel puts fewer cards in a row)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +316,7 @@ class Layout:
     name_size: int
     """Font size of players' names (bold): :attr:`Theme.phone_text` tall on a phone, or larger."""
     line_size: int
-    """Font size of the last move's words: :attr:`Theme.phone_line` tall on a phone."""
+    """Font size of the last move's words: :attr:`Theme.phone_read` tall on a phone."""
     number_size: int
     """Font size of site numbers (condensed bold): :attr:`Theme.phone_text` tall on a phone."""
     card: CardGeometry
@@ -147,15 +327,16 @@ class Layout:
         return (self.offset[0] + p[0] * self.scale, self.offset[1] + p[1] * self.scale)
 
 
-def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) -> Layout:
-    """Compute the page for ``board`` (a view's board dict)."""
-    W = theme.width
-    u = W / 1600
-    m = round(12 * u)
-    pos = {s["id"]: (float(s["pos"][0]), float(s["pos"][1])) for s in board["sites"]}
-    hu = _unit_tile_height(pos)
-    wu = hu * TILE_ASPECT
-    pos = relax(pos, wu * 1.04, hu * 1.08)
+def tile_size(theme: Theme, spacing: float) -> int:
+    """A tile's height in pixels: ``spacing`` (what the sites' distances leave), but at least what two resource icons
+    as large as :attr:`Theme.phone_icon` need in the tile's column, and at most a third more than that."""
+    least = round(theme.phone_px(theme.phone_icon) * 2.25)
+    return max(least, min(round(spacing), round(least * 1.33)))
+
+
+def _extent_of(board: BoardView, pos: dict[int, tuple[float, float]], wu: float,
+               hu: float) -> tuple[float, float, float, float]:
+    """What the board's drawing spans (board units): outlines, tiles around the sites, rivers' ends, and a margin."""
     xs: list[float] = []
     ys: list[float] = []
     for isl in board.get("islands", []):
@@ -171,23 +352,45 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
                 xs.append(float(end[0]))
                 ys.append(float(end[1]))
     pad = 0.3 * hu
-    x0, x1 = min(xs) - pad, max(xs) + pad
-    y0, y1 = min(ys) - pad, max(ys) + pad
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
+def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) -> Layout:
+    """Compute the page for ``board`` (a view's board dict)."""
+    W = theme.width
+    u = W / 1600
+    m = round(12 * u)
+    board = placed_board(board)
+    start = {s["id"]: (float(s["pos"][0]), float(s["pos"][1])) for s in board["sites"]}
+    hu = _unit_tile_height(start)
+    pos = start
     avail_w = W - 2 * m
-    scale = min(avail_w / (x1 - x0), 1.05 * W / (y1 - y0))
-    tile_h = max(24, min(round(96 * u), round(hu * scale)))
+
+    def fitted(hu: float) -> tuple[float, tuple[float, float, float, float]]:
+        extent = _extent_of(board, pos, hu * TILE_ASPECT, hu)
+        return min(avail_w / (extent[2] - extent[0]), BOARD_ASPECT * avail_w / (extent[3] - extent[1])), extent
+
+    scale, _ = fitted(hu)
+    tile_h = tile_size(theme, hu * scale)
+    for _ in range(3):  # nudge the sites apart for tiles of that many pixels, at the scale of what they then span
+        hu = tile_h / scale
+        pos = relax(start, hu * TILE_ASPECT * 1.06, hu * 1.1)
+        scale, _ = fitted(hu)
+    hu = tile_h / scale
+    scale, (x0, y0, x1, y1) = fitted(hu)
     tile_w = round(tile_h * TILE_ASPECT)
     board_h = max(round(320 * u), round((y1 - y0) * scale))
     name_size = max(round(30 * u), theme.phone_size(theme.phone_text, "bold"))
-    line_size = max(round(16 * u), theme.phone_size(theme.phone_line))
+    line_size = max(round(16 * u), theme.phone_size(theme.phone_read))
     number_size = theme.phone_size(theme.phone_text, "condensed")
-    header_h = sum(header_bands(u, name_size, line_size))
+    header_h = sum(header_bands(u, name_size, line_size, W))
     top = header_h
     board_rect = (m, top, W - m, top + board_h)
     ox = m + (avail_w - (x1 - x0) * scale) / 2 - x0 * scale
     oy = top + (board_h - (y1 - y0) * scale) / 2 - y0 * scale
     y = board_rect[3] + round(6 * u)
-    last_move = (m, y, W - m, y + round(20 * u + 2 * LINE_SPACING * line_size))
+    last_lines = SINCE_LINES if personal else LAST_LINES
+    last_move = (m, y, W - m, y + round(20 * u + last_lines * LINE_SPACING * line_size))
     y = last_move[3] + round(8 * u)
     played = (m, y, W - m, y + round(20 * u + PLAYED_LINES * LINE_SPACING * line_size))
     y = played[3] + round(8 * u)
@@ -196,13 +399,20 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
         you = (m, y, W - m, y + round(2 * YOU_PAD * u + YOU_LINES * LINE_SPACING * line_size))
         y = you[3] + round(8 * u)
     gap = round(10 * u)
-    card_w = (W - 2 * m - gap * (n_players - 1)) / n_players
-    card = card_geometry(theme, u, round(card_w))
-    panel = (m, y, W - m, y + card.height)
-    cards = tuple((round(panel[0] + i * (card_w + gap)), panel[1], round(panel[0] + i * (card_w + gap) + card_w),
-                   panel[3]) for i in range(n_players))
+    cols = n_players
+    while True:  # as many cards in a row as have room for each of their icon groups (two rows of two for four)
+        card_w = (W - 2 * m - gap * (cols - 1)) / cols
+        card = card_geometry(theme, u, round(card_w))
+        if card.fits or cols <= 1:
+            break
+        cols = math.ceil(n_players / math.ceil(n_players / (cols - 1)))
+    rows = math.ceil(n_players / cols)
+    panel = (m, y, W - m, y + rows * card.height + (rows - 1) * gap)
+    cards = tuple((round(m + (i % cols) * (card_w + gap)), y + (i // cols) * (card.height + gap),
+                   round(m + (i % cols) * (card_w + gap) + card_w), y + (i // cols) * (card.height + gap) + card.height)
+                  for i in range(n_players))
     y = panel[3] + round(8 * u)
-    title_h, number_h = track_bands(u, line_size)
+    title_h, number_h = track_bands(u, line_size, W - 2 * m)
     track = (m, y, W - m, y + title_h + TRACK_ROWS * (number_h + round(TRACK_MARKER_BAND * u)))
     height = track[3] + m
     centers = {sid: (ox + p[0] * scale, oy + p[1] * scale) for sid, p in pos.items()}
@@ -212,21 +422,44 @@ def make_layout(board: BoardView, theme: Theme, n_players: int, personal: bool) 
                   line_size=line_size, number_size=number_size, card=card)
 
 
-def header_bands(u: float, name_size: int, line_size: int) -> tuple[int, int]:
-    """The header's two lines, in pixels: whose turn it is (with the deck and the chips left), then the round and
-    the phase at the last move's size."""
-    return max(round(64 * u), round(1.5 * name_size)), round(LINE_SPACING * line_size)
+@lru_cache(maxsize=64)
+def header_lines(u: float, line_size: int, width: int) -> int:
+    """The lines of the header's round and phase: one where the longest phase fits after the last round in every
+    language (so that the layout is the same in all of them), else two."""
+    phases = [key for key in catalogue(DEFAULT_LOCALE) if key.startswith("render.phase.")]
+    need = max(text_width(f"{t('render.round', lang, n=2)} · {t(phase, lang)}", line_size, "bold")
+               for lang in LOCALES for phase in phases)
+    return 1 if need <= width - 32 * u else 2
+
+
+def header_bands(u: float, name_size: int, line_size: int, width: int) -> tuple[int, int]:
+    """The header's two bands, in pixels: whose turn it is (with the deck and the chips left), then the round and
+    the phase at the last move's size (on two lines where :func:`header_lines` says so)."""
+    return (max(round(64 * u), round(1.5 * name_size)),
+            round(header_lines(u, line_size, width) * LINE_SPACING * line_size))
 
 
 TRACK_ROWS = 2
 """The score track's 50 cells stand in this many rows."""
-TRACK_MARKER_BAND = 40
+TRACK_MARKER_BAND = 52
 """The height of a track cell's markers below its number, in units of the 1600-pixel page."""
 
 
-def track_bands(u: float, line_size: int) -> tuple[int, int]:
-    """The score track's title row and its cells' number band, in pixels: both hold words at the last move's size."""
-    return round(LINE_SPACING * line_size + 4 * u), round(1.1 * line_size + 4 * u)
+@lru_cache(maxsize=64)
+def track_title_lines(u: float, line_size: int, width: int) -> int:
+    """The lines of the score track's title: one where the title and what a ring means fit side by side in every
+    language (so that the layout is the same in all of them), else two."""
+    lap = round(line_size * 1.1)
+    need = max(text_width(t("render.track.title", lang), line_size, "bold") + 28 * u + lap
+               + text_width(t("render.track.hint", lang), line_size) for lang in LOCALES)
+    return 1 if need <= width - 8 * u else 2
+
+
+def track_bands(u: float, line_size: int, width: int) -> tuple[int, int]:
+    """The score track's title band and its cells' number band, in pixels: both hold words at the last move's size
+    (the numbers of the fives only: the others would not have room at that size)."""
+    lines = track_title_lines(u, line_size, width)
+    return round(lines * LINE_SPACING * line_size + 4 * u), round(1.1 * line_size + 4 * u)
 
 
 CARD_PAD = 12
@@ -240,8 +473,8 @@ def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
     """The lines of a panel card ``width`` pixels wide: the name (the whole line after the marker, so that a name is
     cut only where the card has no room for it), the score and the rank, then the icon rows (three where the buildings
     and the hand share a row, else four)."""
-    count = max(round(26 * u), theme.phone_size(theme.phone_line, "bold"))
-    score = max(round(42 * u), count)
+    count = max(round(26 * u), theme.phone_size(theme.phone_read, "bold"))
+    score = max(round(42 * u), round(count * 1.25))
     isz = round(count * 1.2)
     row_w = width - 2 * CARD_PAD * u
 
@@ -250,9 +483,17 @@ def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
             return RESOURCE_COUNT * (isz + 8 * u)
         return sum(isz + 4 * u + text_width("8" * digits, count, "bold") + 12 * u for digits in GROUP_COUNTS[group])
 
-    together = group_width("supply") + 6 * u + group_width("hand") <= row_w
-    rows: tuple[tuple[str, ...], ...] = (("supply", "hand"),) if together else (("supply",), ("hand",))
-    rows += (("cards",), ("resources",))
+    rows: list[tuple[str, ...]] = []
+    used = 0.0
+    for group in ("supply", "hand", "cards", "resources"):  # in this order, as many to a row as fit
+        need = group_width(group)
+        if rows and used + 6 * u + need <= row_w:
+            rows[-1] += (group,)
+            used += 6 * u + need
+        else:
+            rows.append((group,))
+            used = need
+    fits = all(group_width(g) <= row_w for g in GROUP_COUNTS) and group_width("resources") <= row_w
     pad = CARD_PAD * u
     rank_y = round(pad + 44 * u + 6 * u + max(count, score) * 0.6)
     beside = (row_w - text_width("888", score, "bold") - text_width("#4", count, "bold")
@@ -264,5 +505,5 @@ def card_geometry(theme: Theme, u: float, width: int) -> CardGeometry:
     first = tags_y + round(count * 0.6 + 4 * u)
     row_ys = tuple(first + row_h * i + row_h // 2 for i in range(len(rows)))
     height = first + row_h * len(rows) + round(pad)
-    return CardGeometry(rows=rows, rank_y=rank_y, tags_y=tags_y, row_ys=row_ys, row_h=row_h, count_size=count,
-                        score_size=score, icon_size=isz, height=height)
+    return CardGeometry(rows=tuple(rows), rank_y=rank_y, tags_y=tags_y, row_ys=row_ys, row_h=row_h,
+                        count_size=count, score_size=score, icon_size=isz, height=height, fits=fits)

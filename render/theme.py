@@ -27,7 +27,12 @@ class Theme:
     phone_text: float = 9.0
     """Height (capitals and digits, :func:`render.fonts.cap_height`) of site numbers and player names there."""
     phone_line: float = 7.0
-    """Height of the last move's words there."""
+    """Height of the game-over picture's and the legend's lines there."""
+    phone_read: float = 9.0
+    """Height of every line of the board picture there: the last move, the scoring cards played, the header, the
+    panel's counts, the score track and a DM's own strip."""
+    phone_icon: float = 12.0
+    """Side of the tiles' resource and bird icons there."""
     personal_share: float = 0.75
     """A personal (DM) picture is this share of :attr:`width` wide: smaller to send, as readable on a phone."""
 
@@ -112,6 +117,10 @@ class Theme:
         from render.fonts import size_for
 
         return size_for(height * self.width / self.phone_width, weight)
+
+    def phone_px(self, pixels: float) -> float:
+        """How many pixels of this picture are ``pixels`` pixels when it is shown :attr:`phone_width` wide."""
+        return pixels * self.width / self.phone_width
 
     def player(self, seat: int) -> RGB:
         return self.players[seat % len(self.players)]

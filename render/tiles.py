@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from engine.types import TileView
 from render.draw import dashed, grow, shape_points, sprite
 from render.fonts import font
-from render.icons import DARK, WHITE, paint_icon, paint_piece
+from render.icons import DARK, SILHOUETTES, WHITE, paint_icon, paint_piece
 from render.theme import RGB, Theme
 
 TileKey = tuple[str, int, tuple[str, ...], int, bool]
@@ -31,7 +31,7 @@ def tile_key(tile: TileView) -> TileKey:
             bool(tile["bird"]))
 
 
-PIECE_X, PIECE_Y = 0.27, 0.56
+PIECE_X, PIECE_Y = 0.315, 0.55
 """Centre of the building picture (and of a building standing on it), as shares of the tile box."""
 
 
@@ -40,7 +40,7 @@ def pad_of(h: int) -> int:
     return max(6, round(h * 0.34))
 
 
-BADGE_AT = (0.2, 0.02)
+BADGE_AT = (0.12, -0.08)
 """Centre of the site-number badge, as shares of the tile box (on its top-left edge)."""
 
 
@@ -77,11 +77,28 @@ def back(kind: str, w: int, h: int, theme: Theme) -> Image.Image:
     return sprite(w + 2 * pad, h + 2 * pad, paint)
 
 
+GLYPH_SPOT = {"house": (0.5, 0.73), "church": (0.68, 0.74), "lighthouse": (0.5, 0.7)}
+"""Where a tile's build points sit in its building's silhouette (in :data:`render.icons.SILHOUETTES`' unit square)."""
+
+
+def face_parts(h: int, theme: Theme) -> tuple[int, int, int]:
+    """The sizes on a revealed tile ``h`` pixels high: its building's silhouette (with the build points in it), the
+    resource and bird icons, and the font of the points and the fish bonus. Icons and figures are as large as
+    :attr:`Theme.phone_icon` and :attr:`Theme.phone_text` ask (readable on a phone) on the smallest tile the layout
+    makes (:func:`render.layout.tile_size`), and grow with larger tiles."""
+    digits = max(theme.phone_size(theme.phone_text, "bold"), round(h * 0.36))
+    icon_px = max(round(theme.phone_px(theme.phone_icon)), round(h * 0.46))
+    return round(h * 0.8), icon_px, digits
+
+
 @lru_cache(maxsize=256)
 def face(kind: str, tile: TileKey, w: int, h: int, theme: Theme) -> Image.Image:
-    """A revealed tile: the building to build, its build points, resources, fish bonus and bird mark."""
+    """A revealed tile: on the left the building to build, its build points written in it; on the right its
+    resources in a column (a fish bonus below the fish, or beside the column where two resources fill it); a bird
+    on the top right corner."""
     pad = pad_of(h)
     building, points, resources, bonus, bird = tile
+    glyph, isz, digits = face_parts(h, theme)
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         x0, y0 = pad * k, pad * k
@@ -89,36 +106,41 @@ def face(kind: str, tile: TileKey, w: int, h: int, theme: Theme) -> Image.Image:
         cx, cy = x0 + W / 2, y0 + H / 2
         pts = shape_points(kind, cx, cy, W, H)
         d.polygon([(x + 2 * k, y + 2 * k) for x, y in pts], fill=(0, 0, 0, 90))
-        d.polygon(pts, fill=_face_colour(kind, theme), outline=theme.tile_edge, width=max(2, round(h * 0.05)) * k)
-        s = 0.6 * H
-        paint_icon(d, building, x0 + PIECE_X * W - s / 2, y0 + PIECE_Y * H - s / 2, s, theme)
-        r = 0.18 * H
-        px, py = x0 + 0.77 * W, y0 + 0.31 * H
-        d.ellipse([px - r, py - r, px + r, py + r], fill=theme.points_disc, outline=DARK, width=max(1, k * h // 30))
-        d.text((px, py + 0.02 * H), str(points), font=font(round(0.3 * H), "bold"), fill=DARK, anchor="mm")
-        if bird:
-            b = 0.26 * H
-            paint_icon(d, "bird", x0 + 0.53 * W - b / 2, y0 + 0.2 * H - b / 2, b, theme)
-        items = list(resources)
-        if items or bonus:
-            bonus_txt = f"+{bonus}" if bonus else ""
-            room = (0.4 if kind == "coast" else 0.44) * W
-            isz = 0.28 * H
-            gap = 0.03 * H
-            while True:
-                bf = font(max(1, round(isz * 1.05)), "bold")
-                bw = bf.getlength(bonus_txt) if bonus_txt else 0
-                total = len(items) * isz + max(0, len(items) - 1) * gap + (bw + gap if bonus_txt else 0)
-                if total <= room or isz < 0.16 * H:
-                    break
-                isz *= 0.92
-            x = x0 + 0.51 * W + max(0.0, (room - total) / 2)
-            iy = y0 + 0.72 * H - isz / 2
-            for res in items:
-                paint_icon(d, res, x, iy, isz, theme)
-                x += isz + gap
-            if bonus_txt:
-                d.text((x, y0 + 0.73 * H), bonus_txt, font=bf, fill=theme.fish_bonus, anchor="lm")
+        d.polygon(pts, fill=_face_colour(kind, theme), outline=theme.tile_edge, width=max(2, round(h * 0.04)) * k)
+        s, i = glyph * k, isz * k
+        right = x0 + W - 0.08 * W  # the column's right edge, inside the shape's slanted or rounded sides
+        gx, gy = x0 + PIECE_X * W - s / 2, y0 + PIECE_Y * H - s / 2
+        d.polygon([(gx + px * s, gy + py * s) for px, py in SILHOUETTES[building]], fill=theme.tile_ink,
+                  outline=DARK, width=max(1, round(h * 0.02)) * k)
+        fx, fy = GLYPH_SPOT[building]
+        d.text((gx + fx * s, gy + fy * s), str(points), font=font(digits * k, "bold"), fill=WHITE, anchor="mm",
+               stroke_width=max(1, round(h * 0.02)) * k, stroke_fill=theme.tile_ink)
+        items: list[str] = list(resources)
+        bonus_txt = f"+{bonus}" if bonus else ""
+        beside = bool(bonus_txt) and len(items) >= 2
+        if bonus_txt and not beside:
+            items.append(bonus_txt)
+        gap = max(1.0, (H - len(items) * i) / (len(items) + 1)) if items else 0.0
+        ix = right - i
+        for n, item in enumerate(items):
+            iy = y0 + gap + n * (i + gap) if len(items) > 1 else cy - i / 2
+            if item.startswith("+"):
+                d.text((ix + i / 2, iy + i / 2), item, font=font(digits * k, "bold"), fill=theme.fish_bonus,
+                       anchor="mm", stroke_width=max(1, round(h * 0.02)) * k, stroke_fill=WHITE)
+            else:
+                paint_icon(d, item, ix, iy, i, theme)
+        if beside:  # two resources fill the column: the fish bonus over the fish's tail, inside the tile
+            row = items.index("fish") if "fish" in items else 0
+            iy = y0 + gap + row * (i + gap) + i / 2
+            f = font(digits * k, "bold")
+            bw = f.getlength(bonus_txt) + 0.3 * i
+            bx = x0 + W - 0.02 * W - bw / 2
+            d.rounded_rectangle([bx - bw / 2, iy - 0.48 * i, bx + bw / 2, iy + 0.48 * i], radius=0.48 * i,
+                                fill=WHITE, outline=theme.fish_bonus, width=max(1, round(h * 0.02)) * k)
+            d.text((bx, iy), bonus_txt, font=f, fill=theme.fish_bonus, anchor="mm")
+        if bird:  # on the top right corner, half outside, like a sticker
+            b = i
+            paint_icon(d, "bird", x0 + W - 0.55 * b, y0 - 0.35 * b, b, theme)
 
     return sprite(w + 2 * pad, h + 2 * pad, paint)
 

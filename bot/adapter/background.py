@@ -95,7 +95,7 @@ class Background:
     def start_computers(self, channel_id: int) -> None:
         """Let the channel's computers (and away players) move; a running task goes round once more. Not once the
         bot is shutting down (the next start lets them move)."""
-        if self.publisher.closing:
+        if self.publisher.closing is not None:
             return
         task = self.computers.get(channel_id)
         if task is not None and not task.done():
@@ -278,15 +278,15 @@ class Background:
 
     async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop the computer players, give queued messages ``grace`` seconds, then cancel what is left."""
+        ends = asyncio.get_running_loop().time() + grace  # one grace for the whole shutdown
         self.sweep_loop.cancel()
-        self.publisher.close()
+        self.publisher.close(ends)
         tasks_: list[asyncio.Task[Any]] = [task for task in self.computers.values() if not task.done()]
         for task in (self._resuming, self._listening, self._soon):
             if task is not None and not task.done():
                 tasks_.append(task)
         for task in tasks_:
             task.cancel()
-        ends = asyncio.get_running_loop().time() + grace  # one grace for the whole shutdown
         if tasks_:
             await asyncio.wait(tasks_, timeout=grace)
         try:  # the computers and timers to the other processes now; the posts owed once they went out

@@ -31,6 +31,7 @@ from bot.adapter.errors import ErrorTexts, Refusal
 from bot.adapter.gone_channels import GoneChannels
 from bot.adapter.publish import Publisher
 from bot.adapter.sending import reply
+from bot.adapter.threads import LOCKED
 from bot.adapter.words.common import channel_link
 from bot.host.errors import HostError
 from bot.host.host import Host
@@ -91,10 +92,17 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.gone.channel_gone(channel.id, "channel deleted")
+        await self.gone.threads_gone(channel.id, "the thread's channel was deleted")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.gone.channel_gone(payload.thread_id, "thread deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A moderator locked a thread: a game in it can take no post, and ends as a deleted thread's does."""
+        if dict(payload.data.get("thread_metadata") or {}).get("locked"):
+            await self.gone.channel_gone(payload.thread_id, LOCKED)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -108,10 +116,13 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Before every command: with a database other processes share, the channel's game as it is now (another
-        process may have changed it, or this one may never have held it). A command that touches several games
-        (``vacation``, ``back``) has the host check each game again under its lock."""
+        process may have changed it, or this one may never have held it); then which game a command typed here acts
+        on (in a channel whose threads hold games, the user's one game there). A command that touches several
+        games (``vacation``, ``back``) has the host check each game again under its lock."""
         if self.host.shared:
             await self._refresh(self._read_again(interaction))
+        if interaction.type is discord.InteractionType.application_command:
+            await self._find_game_here(interaction)
         return True
 
     async def refresh_game(self, game_id: int) -> None:
@@ -127,11 +138,13 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
             log.warning("could not read the game from the database before an interaction: %s", exc.key)
 
     def check_origin(self, interaction: discord.Interaction, game_id: int) -> None:
-        """A click acts on a game only from the game's channel or from the DM of one of its players, so that the
-        permissions it carries (Manage Channels) are those of the game's channel: a forged id is refused."""
+        """A click acts on a game only from the game's channel (or the channel whose thread it is: a thread has its
+        channel's permissions) or from the DM of one of its players, so that the permissions it carries (Manage
+        Channels) are those of the game's channel: a forged id is refused."""
         info = self.host.find_game(game_id)
-        if info is None or interaction.channel_id == info.channel_id:
-            return  # a game the host forgot: the handler says it is outdated (a rematch opens here)
+        if info is None or interaction.channel_id in (info.channel_id, info.parent_id):
+            return  # a game the host forgot: the handler says it is outdated (a rematch opens here); the channel
+            # whose thread the game has holds its lobby message, and commands typed there act on the game
         if interaction.guild_id is None and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
             return
         raise Refusal("bot.error.wrong_channel", channel=channel_link(info.channel_id))

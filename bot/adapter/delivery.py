@@ -1,25 +1,29 @@
 """One delivery of the outbox drawn and sent, and its outcome recorded: a channel post (a move's, the start's, a seat
-change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game) or a DM, as the host
-decided it (``host.delivery_step``: send, skip, hold for quiet hours, gather the held ones into one).
+change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game), a DM (a hand, a turn, a
+notice, a player's result at game over) or the edit telling a passed turn's DMs so, as the host decided it
+(``host.delivery_step``: send, skip, hold for quiet hours, gather the held ones into one). The message a DM with a
+turn's controls went out as is recorded with its outcome, so that any process can edit it later.
 
 What a failure means is decided here: a passing one (5xx, timeout, connection error) is tried again after the
 backoff; 404 Unknown Channel or Unknown Guild means the channel is gone (the delivery is given up and the channel's
-games end); 403 Missing Access asks Discord whether the bot is still in the server (removed: gone as well, quietly;
-still there: tried once more before the opener is asked for the permission); without Attach Files a post goes without
-its pictures, without Send Messages the players go on by DM, and either way the opener is told once; anything else
-is given up and logged, and the channel's other deliveries go on.
+games end), and so does 400 Thread is locked for a game's thread; 403 Missing Access asks Discord whether the bot is
+still in the server (removed: gone as well, quietly; still there: tried once more before the opener is asked for the
+permission); without Attach Files a post goes without its pictures, without Send Messages the players go on by DM,
+and either way the opener is told once (for a game in a thread, without Send Messages in Threads, its channel is
+told); anything else is given up and logged, and the channel's other deliveries go on.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import discord
 
-from bot.adapter import posts
+from bot.adapter import ids, posts
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
 from bot.adapter.sending import (
@@ -32,16 +36,16 @@ from bot.adapter.sending import (
     Posted,
     deliver_post,
 )
+from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED, ThreadNotices
 from bot.adapter.undo_marks import UndoMarks
-from bot.adapter.views import keep_open_view, vacation_view
-from bot.adapter.words.common import esc
-from bot.adapter.words.dm import held_text
+from bot.adapter.views import confirm_takeover_view, keep_open_view, take_seat_view, vacation_view
+from bot.adapter.words.common import esc, mention
 from bot.adapter.words.notices import idle_text, notice_text
 from bot.adapter.words.posts import move_post, seat_change_post, start_post
 from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.idle import LOBBY_CLOSED, NOTICE
-from bot.host.outbox import Held, SendDm, SendGathered, SendNotice, SendPost, Skip, Step
+from bot.host.outbox import Held, SendPost, SendTurnOver, Step
 from bot.host.pictures import Pictures
 from bot.host.table import (
     ABANDONED_POST,
@@ -55,12 +59,17 @@ from bot.host.table import (
     MoveResult,
     StartResult,
 )
+from bot.host.takeover import LAPSED, TAKEN, WITHDRAWN
 from i18n import t
 
 log = logging.getLogger(__name__)
 
 CHANNEL_GONE: Final = frozenset({10003, 10004})
 """Discord's codes of a 404 that means the channel (Unknown Channel) or its server (Unknown Guild) is gone."""
+TAKEOVER_DECIDED: Final = tuple(f"bot.takeover.{state}" for state in (TAKEN, LAPSED, WITHDRAWN))
+"""The notices that decide an offer to take a seat (its post's *Confirm* goes)."""
+OFFER_SEARCH: Final = 50
+"""How many of a channel's last messages are searched for the post of an offer that was decided."""
 MISSING_ACCESS: Final = 50001
 """Discord's code of a 403 that means the bot cannot see the channel: not in its server any more, or no View
 Channel (a 403 for a missing Send Messages is 50013 Missing Permissions)."""
@@ -91,21 +100,26 @@ class Deliveries:
     """Draws and sends the deliveries, and records each outcome with the host."""
 
     def __init__(self, client: discord.Client, host: Host, pictures: Pictures, dms: DirectMessages,
-                 lobbies: LobbyMessages) -> None:
+                 lobbies: LobbyMessages, threads: ThreadNotices) -> None:
         self.client = client
         self.host = host
         self.pictures = pictures
         self.dms = dms
         self.lobbies = lobbies
         """The lobby messages (a closed lobby's loses its buttons)."""
+        self.threads = threads
+        """Where a game in a thread tells its channel what the bot lacks there."""
         self.undo_marks = UndoMarks(client, host)
         self.clicked: dict[tuple[int, int], int] = {}
-        """(game id, seq) -> the DM whose controls made that move (its controls are left as they are)."""
+        """(game id, seq) -> the DM whose controls made that move (told that its turn passed, its *Undo* stays)."""
         self._unmarked: dict[int, str | None] = {}
         """Deliveries sent (or given up) whose outcome the database has not taken yet: id -> error."""
         self._posted_as: dict[int, int] = {}
-        """Delivery id -> the message a move's or the start's post went out as (recorded with its outcome, even when
-        what follows it fails: the history links to a game-over post)."""
+        """Delivery id -> the message a move's or the start's post, or a DM with a turn's controls, went out as
+        (recorded with its outcome, even when what follows it fails: the history links to a game-over post, a turn
+        DM is told when its turn passed)."""
+        self._closed: dict[int, list[int]] = {}
+        """Delivery id -> the turn DMs (their deliveries) it told that their turn passed."""
 
     async def deliver(self, delivery: Delivery, later: list[Delivery], backoff: Backoff) -> Outcome:
         """Send one delivery and record the outcome: done, given up, held, or due again after ``backoff``.
@@ -114,7 +128,8 @@ class Deliveries:
         the outbox tries again, never sent twice by this process."""
         if delivery.id in self._unmarked:
             await self.host.delivered(delivery, self._unmarked[delivery.id],
-                                      message_id=self._posted_as.pop(delivery.id, None))
+                                      message_id=self._posted_as.pop(delivery.id, None),
+                                      closed=self._closed.pop(delivery.id, ()))
             del self._unmarked[delivery.id]
             return Outcome(True)
         gone: str | None = None
@@ -146,13 +161,17 @@ class Deliveries:
             error = _describe(exc)
             if delivery.is_post and isinstance(exc, discord.NotFound) and exc.code in CHANNEL_GONE:
                 gone = f"channel gone: {error}"
+            elif delivery.is_post and exc.code == THREAD_LOCKED:  # a moderator locked the game's thread
+                gone = LOCKED
         except Exception as exc:  # a broken delivery is isolated: reported, given up, the others go on
             log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
             error = _describe(exc)
         self._unmarked[delivery.id] = error
-        await self.host.delivered(delivery, error, message_id=self._posted_as.get(delivery.id))
+        await self.host.delivered(delivery, error, message_id=self._posted_as.get(delivery.id),
+                                  closed=self._closed.get(delivery.id, ()))
         del self._unmarked[delivery.id]
         self._posted_as.pop(delivery.id, None)
+        self._closed.pop(delivery.id, None)
         return Outcome(gone is None, gone)
 
     async def _send(self, delivery: Delivery, step: Step) -> str | None:
@@ -172,7 +191,9 @@ class Deliveries:
         if missing is None:
             return None
         info = self.host.find_game(delivery.game_id)
-        if info is not None:
+        if info is not None and info.parent_id is not None and missing == SEND_MESSAGES:
+            await self.threads.missing_in_thread(info, SEND_MESSAGES_IN_THREADS)
+        elif info is not None:
             await self.dms.tell_missing_permission(info, missing)
         else:
             log.warning("game %d: the bot lacks %s in channel %d", delivery.game_id, missing, delivery.channel_id)
@@ -201,19 +222,20 @@ class Deliveries:
         names without pinging them."""
         nonce = _nonce(delivery)
         if delivery.kind == MOVE_POST:
-            return await self._post_move(delivery, delivery.move(), quiet=quiet,
-                                         clicked=self.clicked.pop((delivery.game_id, delivery.seq), None))
+            return await self._post_move(delivery, delivery.move(), quiet=quiet)
         if delivery.kind == START_POST:
             started = await self._post_start(delivery.start(), nonce, quiet)
             self._posted_as[delivery.id] = started.message.id
             return started
         if delivery.kind == SEAT_POST:
             change = delivery.seat_change()
+            # a seat handed to the computer may be taken over by someone new: its post carries the button
+            view = take_seat_view(change.info.game_id, change.seat, change.info.locale) if change.away else None
             try:
                 return await deliver_post(self.client, change.info.channel_id,
-                                          seat_change_post(change, change.info.locale), nonce=nonce)
+                                          seat_change_post(change, change.info.locale), view=view, nonce=nonce)
             finally:
-                if change.away:
+                if change.away:  # the computer plays the seat now: its turn DM's controls are no longer theirs
                     await self.dms.strip_turn_dm(change.info.game_id, change.user_id)
         if delivery.kind == REPLAY_POST:
             return await self._post_replay(delivery.game_id, delivery.channel_id, str(delivery.payload["locale"]),
@@ -249,18 +271,51 @@ class Deliveries:
         posted = await deliver_post(self.client, delivery.channel_id, idle_text(delivery.payload), view=view,
                                     mentions=mentions, nonce=nonce)
         if what == LOBBY_CLOSED:
-            await self.lobbies.close(delivery.game_id, delivery.channel_id)
+            await self.lobbies.close(delivery.game_id)
         return posted
 
     async def _post_notice(self, delivery: Delivery, nonce: str) -> Posted:
-        """A vacation's or a deadline's post in the game's language; a vacation's vote carries its buttons."""
-        locale = str(delivery.payload["locale"])
-        seat = delivery.payload.get("vote")
-        view = None
-        if seat is not None:
-            view = vacation_view(delivery.game_id, int(seat), str(delivery.payload["params"]["name"]), locale)
-        return await deliver_post(self.client, delivery.channel_id, notice_text(delivery.payload, locale), view=view,
-                                  nonce=nonce)
+        """A vacation's, a deadline's or a take-over's post in the game's language: a vacation's vote carries its
+        buttons, a seat handed to the computer *Take this seat*, an offer to take a seat the opener's *Confirm*
+        (and pings the opener); once an offer is decided (taken, lapsed, withdrawn) its post loses *Confirm*."""
+        payload = delivery.payload
+        locale = str(payload["locale"])
+        text = notice_text(payload, locale)
+        view: discord.ui.View | None = None
+        mentions = ALLOWED_MENTIONS
+        if payload.get("vote") is not None:
+            view = vacation_view(delivery.game_id, int(payload["vote"]), str(payload["params"]["name"]), locale)
+        elif payload.get("takeable") is not None:
+            view = take_seat_view(delivery.game_id, int(payload["takeable"]), locale)
+        elif payload.get("takeover") is not None:
+            offer = payload["takeover"]
+            view = confirm_takeover_view(delivery.game_id, int(offer["seat"]), int(offer["user_id"]),
+                                         str(payload["params"]["newcomer"]), locale)
+            info = self.host.find_game(delivery.game_id)
+            if info is not None:  # the opener is asked: pinged (nobody else is)
+                text = f"{mention(info.opener_id)} {text}"
+                mentions = discord.AllowedMentions(users=[discord.Object(info.opener_id)], roles=False,
+                                                   everyone=False, replied_user=False)
+        elif str(payload["key"]).startswith(TAKEOVER_DECIDED):
+            await self._strip_confirm(delivery.game_id, delivery.channel_id)
+        return await deliver_post(self.client, delivery.channel_id, text, view=view, mentions=mentions, nonce=nonce)
+
+    async def _strip_confirm(self, game_id: int, channel_id: int) -> None:
+        """An offer to take a seat was decided: its post among the channel's last messages loses *Confirm* (a late
+        click would only be refused)."""
+        me = self.client.user
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            async for message in channel.history(limit=OFFER_SEARCH):
+                if me is None or message.author.id != me.id:
+                    continue
+                found = [getattr(item, "custom_id", None) or "" for row in message.components
+                         for item in getattr(row, "children", ())]
+                if any((offer := re.fullmatch(ids.CONFIRM_TAKEOVER, cid)) and int(offer["game"]) == game_id
+                       for cid in found):
+                    await message.edit(view=None)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not take Confirm off an offer's post (%s)", game_id, exc.status)
 
     async def _post_replay(self, game_id: int, channel_id: int, locale: str, nonce: str) -> Posted:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""
@@ -268,50 +323,52 @@ class Deliveries:
         return await deliver_post(self.client, channel_id, t("bot.replay.post", locale),
                                   pictures=[(gif, "replay.gif")], nonce=nonce)
 
-    async def _post_move(self, delivery: Delivery, result: MoveResult, *, clicked: int | None,
-                         quiet: frozenset[int]) -> Posted | None:
+    async def _post_move(self, delivery: Delivery, result: MoveResult, *, quiet: frozenset[int]) -> Posted | None:
         """A turn's post (Components V2: words with the next player's mention, the board, *My cards* and *Undo*);
         the game over's with the ranking, the board, the chart and the replay in one gallery (the replay as a
         message of its own only when it does not fit); an undo edits the post of the move it takes back."""
         locale, nonce = result.locale, _nonce(delivery)
         board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
-        try:
-            if result.undo:
-                undone = await self._post_undo(result, board, nonce)
-                if undone is not None:
-                    self._posted_as[delivery.id] = undone.message.id
-                return undone
-            pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
-            gif: bytes | None = None
-            if result.game_over:
-                pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
-                if result.replay:
-                    gif = await self.pictures.replay_gif(await self.host.replay_record(result.game_id), locale)
-                    if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
-                        pictures.append((gif, "replay.gif"))
-                        gif = None
-            text = move_post(result, locale)
-            undo = result.undoable
+        if result.undo:
+            undone = await self._post_undo(result, board, nonce)
+            if undone is not None:
+                self._posted_as[delivery.id] = undone.message.id
+            return undone
+        pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
+        gif: bytes | None = None
+        if result.game_over:
+            pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
+            if result.replay:
+                gif = await self.pictures.replay_gif(await self.host.replay_record(result.game_id), locale)
+                if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
+                    pictures.append((gif, "replay.gif"))
+                    gif = None
+        text = move_post(result, locale, await self._usual(result) if result.game_over else ())
+        undo = result.undoable
 
-            def make(names: Sequence[str]) -> discord.ui.LayoutView:
-                return posts.move_layout(result, text, names, locale, undo=undo)
+        def make(names: Sequence[str]) -> discord.ui.LayoutView:
+            return posts.move_layout(result, text, names, locale, undo=undo)
 
-            await self.undo_marks.strip_previous(result.game_id)
-            mentions = _mentions(result.to_move_user_id, quiet)
-            posted = await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures,
-                                                mentions=mentions, nonce=nonce)
-            self._posted_as[delivery.id] = posted.message.id
-            self.undo_marks.sent(result, posted, text, [name for png, name in pictures if png is not None],
-                                 undo=undo, mentions=mentions)
-            if gif is not None:
-                await deliver_post(self.client, result.channel_id, t("bot.replay.post", locale),
-                                   pictures=[(gif, "replay.gif")], nonce=f"{nonce}r")
-            return posted
-        finally:
-            if result.user_id is not None:
-                await self.dms.strip_turn_dm(result.game_id, result.user_id, keep=clicked)
-            if result.undo:  # the turn is the mover's again: the next player's turn DM is out of date
-                await self.dms.strip_others_turn_dms(result.game_id, result.to_move_user_id)
+        await self.undo_marks.strip_previous(result.game_id)
+        mentions = _mentions(result.to_move_user_id, quiet)
+        posted = await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures,
+                                            mentions=mentions, nonce=nonce)
+        self._posted_as[delivery.id] = posted.message.id
+        self.undo_marks.sent(result, posted, text, [name for png, name in pictures if png is not None],
+                             undo=undo, mentions=mentions)
+        if gif is not None:
+            await deliver_post(self.client, result.channel_id, t("bot.replay.post", locale),
+                               pictures=[(gif, "replay.gif")], nonce=f"{nonce}r")
+        return posted
+
+    async def _usual(self, result: MoveResult) -> list[tuple[str, float]]:
+        """How fast each person of a finished game usually moves in its server (name, median seconds), for those
+        with enough timed turns there."""
+        info = self.host.find_game(result.game_id)
+        if info is None:
+            return []
+        speeds = await self.host.archive.usual_speeds(info.guild_id, info.humans)
+        return [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id is not None and s.user_id in speeds]
 
     async def _post_undo(self, result: MoveResult, board: bytes | None, nonce: str) -> Posted | None:
         """An undo: the post of the move taken back is edited (:meth:`UndoMarks.edit_taken_back`); only when that
@@ -327,25 +384,20 @@ class Deliveries:
                                           mentions=NO_PINGS, nonce=nonce)
 
     async def _send_dm(self, delivery: Delivery, step: Step) -> str | None:
-        """A DM as the host decided it: the hand as it is now (with the turn's controls), a notice, or the DMs held
-        for a player gathered into one; a skip is only recorded (its reason returned)."""
-        assert delivery.user_id is not None
-        user_id, nonce = delivery.user_id, _nonce(delivery)
-        if isinstance(step, Skip):
-            return step.reason
-        if isinstance(step, SendNotice):
-            await self.dms.send_notice(step.info, user_id, delivery.payload, nonce=nonce)
-        elif isinstance(step, SendDm):
-            await self.dms.send_hand(step.info, user_id, turn=step.turn, start=step.start, reminder=step.reminder,
-                                     nonce=nonce)
-        elif isinstance(step, SendGathered):
-            locale = self.dms.locale_of(user_id, step.locale)
-            heading = held_text(step.waiting, step.changed, locale)
-            if step.turn is not None:
-                await self.dms.send_hand(step.turn, user_id, turn=True, heading=heading, nonce=nonce)
-            else:
-                await self.dms.send_note(user_id, heading, nonce=nonce)
-        return None
+        """A DM as the host decided it (:meth:`DirectMessages.deliver`); the reason it was not sent, if so. The
+        message with a turn's controls it went out as, and the turn DMs it told that their turn passed, are recorded
+        with its outcome; a passed turn's DM whose controls made the move keeps its *Undo*."""
+        clicked = None
+        if isinstance(step, SendTurnOver):
+            for key in [k for k in self.clicked if k[0] == delivery.game_id and k[1] < delivery.seq]:
+                del self.clicked[key]  # a double move's earlier clicks: the same DM, or one already told
+            clicked = self.clicked.pop((delivery.game_id, delivery.seq), None)
+        sent = await self.dms.deliver(delivery, step, nonce=_nonce(delivery), clicked=clicked)
+        if sent.turn_message is not None:
+            self._posted_as[delivery.id] = sent.turn_message
+        if sent.closed:
+            self._closed[delivery.id] = list(sent.closed)
+        return sent.reason
 
 
 class _AccessInDoubt(Exception):

@@ -2,8 +2,11 @@
 
 DMs go out in the player's own language, the one of their last interaction with the bot: remembered
 here, and by the host in the database (so that it survives a restart); the game's language for a player
-the bot has never seen interact. The DM carrying a player's move controls is remembered too, so that its
-controls can be taken off once the player moved or a newer one came. A DM that cannot be delivered
+the bot has never seen interact. The DM carrying a player's move controls is recorded by the host with its
+delivery (whichever process sent it, it survives a restart): a newer one of the same turn takes its controls
+off, and once the turn has passed it is edited to say so (:meth:`DirectMessages.close_turn_dms`: no new DM).
+At game over each player gets one DM with their result (:meth:`DirectMessages.send_game_over`). A DM that
+cannot be delivered
 (the user does not accept DMs) is announced once per game in the channel with a mention; the player then
 uses ``/santacruz status`` (or *My cards*), whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries
 the same controls.
@@ -16,22 +19,34 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, post, reply
 from bot.adapter.views import controls_view
-from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, mention
-from bot.adapter.words.dm import dm_text, others_waiting
+from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, mention, message_link
+from bot.adapter.words.dm import dm_text, game_over_text, held_text, others_waiting, turn_over_text
 from bot.adapter.words.notices import notice_text, vacation_notes
 from bot.host.errors import HostError
 from bot.host.host import Host
+from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
-from bot.host.table import TableInfo
+from bot.host.table import Delivery, TableInfo
 from i18n import normalize_locale, t
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """What a DM delivery came to: why it was not sent (a skip's reason), the message with a turn's controls it went
+    out as, the turn DMs (their deliveries) it told that their turn passed."""
+
+    reason: str | None = None
+    turn_message: int | None = None
+    closed: tuple[int, ...] = ()
 
 
 class DirectMessages:
@@ -46,8 +61,6 @@ class DirectMessages:
         self._dm_channels: dict[int, int] = {}
         self._dm_blocked: set[tuple[int, int]] = set()
         """(game id, user id) whose last DM failed: the channel was told once."""
-        self._turn_dms: dict[tuple[int, int], tuple[int, int]] = {}
-        """(game id, user id) -> (DM channel id, message id) of the DM carrying their move controls."""
         self._permissions_told: set[tuple[int, str]] = set()
         """(game id, permission) the opener was told the bot lacks in the game's channel."""
 
@@ -75,6 +88,12 @@ class DirectMessages:
         channel = user.dm_channel or await user.create_dm()
         self._dm_channels[user_id] = channel.id
         return channel
+
+    async def _dm_message(self, user_id: int, message_id: int) -> discord.PartialMessage:
+        """A DM the bot sent the user, to edit (no request made until then, beyond opening the DM channel)."""
+        await self._dm_channel(user_id)
+        channel = self.client.get_partial_messageable(self._dm_channels[user_id], type=discord.ChannelType.private)
+        return channel.get_partial_message(message_id)
 
     async def _dm(self, user_id: int, content: str, *, pictures: Attachments = (),
                   view: discord.ui.View | None = None, nonce: str | None = None) -> discord.Message:
@@ -120,14 +139,42 @@ class DirectMessages:
         except discord.HTTPException:
             await reply(interaction, t("bot.reply.dm_blocked", locale))
 
+    async def deliver(self, delivery: Delivery, step: Step, *, nonce: str, clicked: int | None = None) -> Sent:
+        """A DM delivery as the host decided it (``step``): the hand as it is now (with the turn's controls), a
+        notice, the DMs held for a player gathered into one, the edit of a passed turn's DMs (``clicked``: the one
+        whose controls made the move, whose *Undo* stays), the result at game over; a skip is only recorded."""
+        user_id = delivery.user_id
+        assert user_id is not None
+        if isinstance(step, Skip):
+            return Sent(step.reason)
+        if isinstance(step, SendNotice):
+            await self.send_notice(step.info, user_id, delivery.payload, nonce=nonce)
+        elif isinstance(step, SendDm):
+            return Sent(turn_message=await self.send_hand(step.info, user_id, turn=step.turn, start=step.start,
+                                                          reminder=step.reminder, nonce=nonce))
+        elif isinstance(step, SendGathered):
+            heading = held_text(step.waiting, step.changed, self.locale_of(user_id, step.locale))
+            if step.turn is None:
+                await self.send_note(user_id, heading, nonce=nonce)
+                return Sent()
+            sent = await self.send_hand(step.turn, user_id, turn=True, heading=heading, nonce=nonce)
+            return Sent(turn_message=sent if step.turn.game_id == delivery.game_id else None)
+        elif isinstance(step, SendTurnOver):
+            return Sent(closed=tuple(await self.close_turn_dms(step.info, user_id, delivery.payload,
+                                                               clicked=clicked)))
+        elif isinstance(step, SendGameOver):
+            await self.send_game_over(step.info, user_id, nonce=nonce)
+        return Sent()
+
     async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
-                        start: bool = False, heading: str = "", nonce: str | None = None) -> None:
-        """DM a player their own view: hand, bird chips, personal picture, and on their turn the controls and how
-        many other games wait for them. ``heading`` goes above (the DM that ends quiet hours)."""
+                        start: bool = False, heading: str = "", nonce: str | None = None) -> int | None:
+        """DM a player their own view: what happened since their last move, hand, bird chips, personal picture, and
+        on their turn the controls and how many other games wait for them. ``heading`` goes above (the DM that ends
+        quiet hours). Returns the message id of a DM that carries the turn's controls (the host records it)."""
         current = self.host.info(info.channel_id)
         if current is None or current.game_id != info.game_id or current.status != "running":
-            return
-        view = self.host.view_for(current.channel_id, user_id)
+            return None
+        view = self.host.view_for(current.channel_id, user_id, since=True)
         seq = current.seq
         locale = self.locale_of(user_id, current.locale)
         controls = controls_view(current.game_id, seq, view, locale, hints=current.hints) if turn else None
@@ -144,9 +191,10 @@ class DirectMessages:
         content = lines_text([part for part in (heading, content, waiting) if part])
         message = await self._dm_player(current, user_id, content, pictures=[(png, "hand.png")], view=controls,
                                         nonce=nonce)
-        if message is not None and controls is not None:
-            await self.strip_turn_dm(current.game_id, user_id)
-            self._turn_dms[(current.game_id, user_id)] = (message.channel.id, message.id)
+        if message is None or controls is None:
+            return None
+        await self.strip_turn_dm(current.game_id, user_id, keep=message.id)  # a newer DM of the turn came
+        return message.id
 
     async def send_note(self, user_id: int, content: str, *, nonce: str | None = None) -> bool:
         """A DM of words alone (e.g. what waited during quiet hours); whether it went out. A passing failure
@@ -181,19 +229,49 @@ class DirectMessages:
         await self._dm_player(info, user_id, notice_text(payload, locale), nonce=nonce)
 
     async def strip_turn_dm(self, game_id: int, user_id: int, *, keep: int | None = None) -> None:
-        """Take the controls off a player's previous turn DM (they moved, or a newer one came)."""
-        known = self._turn_dms.pop((game_id, user_id), None)
-        if known is None or known[1] == keep:
-            return
-        channel = self.client.get_partial_messageable(known[0], type=discord.ChannelType.private)
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(known[1]).edit(view=None)
+        """Take the controls off a player's turn DMs of the game (a newer one came, or the computer plays their
+        seat now) but ``keep``; their words stay until the turn has passed (:meth:`close_turn_dms`)."""
+        for _, message_id in await self.host.open_turn_dms(game_id, user_id):
+            if message_id != keep:
+                message = await self._dm_message(user_id, message_id)
+                with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                    await message.edit(view=None)
 
-    async def strip_others_turn_dms(self, game_id: int, user_id: int | None) -> None:
-        """Take the controls off every turn DM of the game but ``user_id``'s (an undo gave the turn back to them:
-        the turn the others were sent is no longer theirs)."""
-        for game, other in [key for key in self._turn_dms if key[0] == game_id and key[1] != user_id]:
-            await self.strip_turn_dm(game, other)
+    async def close_turn_dms(self, info: TableInfo, user_id: int, payload: dict[str, Any], *,
+                             clicked: int | None = None) -> list[int]:
+        """A player's turn has passed: each of their DMs still showing that turn is edited to say how it passed (no
+        new DM), its controls taken off, except those of ``clicked``, the DM whose controls made the move (its
+        *Undo* stays). Returns the deliveries of the DMs told (a passing failure raises, to be tried again)."""
+        told: list[int] = []
+        opened = await self.host.open_turn_dms(info.game_id, user_id)
+        if not opened:
+            return told
+        text = clip(turn_over_text(info, payload, self.locale_of(user_id, info.locale)), MESSAGE_MAX)
+        for delivery_id, message_id in opened:
+            message = await self._dm_message(user_id, message_id)
+            try:
+                if message_id == clicked:
+                    await message.edit(content=text)
+                else:
+                    await message.edit(content=text, view=None)
+            except TRANSIENT_ERRORS:
+                raise
+            except discord.HTTPException as exc:  # deleted, or DMs closed since: nothing left to say it in
+                log.info("game %d: could not edit a passed turn's DM (%s %s)", info.game_id, exc.status, exc.code)
+            told.append(delivery_id)
+        return told
+
+    async def send_game_over(self, info: TableInfo, user_id: int, *, nonce: str | None = None) -> None:
+        """The one DM a player gets at game over: their place and score, broken down, against the winner's, and
+        the link to the game-over post."""
+        game = await self.host.past_game(info.guild_id, info.game_id)
+        seat = next((s.seat for s in info.seats if s.user_id == user_id), None)
+        if seat is None or game.view is None:
+            return
+        link = (message_link(info.guild_id, info.channel_id, game.over_message_id)
+                if game.over_message_id is not None else None)
+        text = game_over_text(game, seat, self.locale_of(user_id, info.locale), link)
+        await self._dm_player(info, user_id, text, nonce=nonce)
 
     async def show_hand(self, interaction: discord.Interaction, channel_id: int, *, heading: str = "") -> None:
         """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral);
@@ -201,7 +279,7 @@ class DirectMessages:
         locale = await self.locale(interaction)
         if self.host.seat_of(channel_id, interaction.user.id) is None:
             raise HostError("host.error.not_seated")
-        view = self.host.view_for(channel_id, interaction.user.id)
+        view = self.host.view_for(channel_id, interaction.user.id, since=True)
         info = self.host.info(channel_id)
         assert info is not None
         await interaction.response.defer(ephemeral=True, thinking=True)

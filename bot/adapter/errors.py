@@ -17,12 +17,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter.words.common import clip, esc, scoring_name
+from bot.adapter.words.common import channel_link, clip, esc, scoring_name
 from bot.adapter.words.moves import move_label
 from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
 from engine import SINGLE_BUILDS, SITE_VERBS, IllegalMove, Move, View, parse_move
-from i18n import illegal_text, t
+from i18n import illegal_text, listed, t
 
 
 class Refusal(Exception):
@@ -85,20 +85,18 @@ def _explain_illegal(error: HostError, view: View, legal: list[Move], locale: st
     assert reason is not None
     you = view.get("you")
     if you is not None and reason.code == "scoring_card_not_held":
-        cards = (", ".join(scoring_name(c, locale) for c in you["scoring_cards"])
+        cards = (listed([scoring_name(c, locale) for c in you["scoring_cards"]], locale)
                  or t("bot.hand.no_cards", locale))
         return t("bot.error.no_scoring_card", locale, card=scoring_name(reason.params["card"], locale),
                  cards=cards)
-    if reason.code == "no_building_card":
-        return t("bot.error.no_building_card", locale, card=t(f"game.card.{reason.params['kind']}.one", locale))
-    if reason.code == "no_double_card":
-        return t("bot.error.no_building_card", locale, card=t("game.card.double.one", locale))
+    if reason.code in ("no_building_card", "no_double_card"):  # said of each card in its own words
+        return t(f"game.card.{reason.params.get('kind', 'double')}.none_left", locale)
     asked = _site_asked(error)
     if asked is not None:
         verb, site = asked
         sites = [str(m.site) for m in legal if m.site is not None and m.verb == verb]
         if sites:
-            return t("bot.error.bad_site", locale, site=site, sites=", ".join(sites))
+            return t("bot.error.bad_site", locale, site=site, sites=listed(sites, locale))
     lines = [_refused(error, locale)]
     if legal:
         lines.append(t("bot.error.possible", locale, moves=_legal_summary(view, legal, locale)))
@@ -118,8 +116,10 @@ def _site_asked(error: HostError) -> tuple[str, int | str] | None:
 
 
 def _escaped(params: dict[str, Any]) -> dict[str, Any]:
-    """A host refusal's values made harmless: the host words names and typed values raw (it knows no markdown)."""
-    return {name: esc(value) if isinstance(value, str) else value for name, value in params.items()}
+    """A host refusal's values made harmless: the host words names and typed values raw (it knows no markdown);
+    ``channels`` (ids: the threads of a channel's games) become links to them."""
+    return {name: ", ".join(channel_link(int(c)) for c in value) if name == "channels"
+            else esc(value) if isinstance(value, str) else value for name, value in params.items()}
 
 
 def _legal_summary(view: View, legal: list[Move], locale: str) -> str:

@@ -1,6 +1,6 @@
-"""Games whose channel is gone: a deleted channel or thread, a server the bot was removed from (told by the gateway,
-or found missing when the bot is ready after being offline), or a post that found the channel gone (404 Unknown
-Channel / Unknown Guild).
+"""Games whose channel is gone: a deleted channel or thread (or a thread a moderator locked), a server the bot was
+removed from (told by the gateway, or found missing when the bot is ready after being offline), or a post that found
+the channel gone (404 Unknown Channel / Unknown Guild).
 
 The host ends such a channel's open game as abandoned (not rated), cancels its timers and gives up its pending
 posts and DMs in one transaction (:meth:`bot.host.idle_tables.IdleTables.close_channel`); here the channel's
@@ -15,6 +15,7 @@ import discord
 
 from bot.adapter.background import Background
 from bot.adapter.publish import Publisher
+from bot.adapter.threads import LOCKED
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.model import OPEN_STATUSES
@@ -32,7 +33,11 @@ class GoneChannels:
 
     async def channel_gone(self, channel_id: int, reason: str) -> None:
         """End the channel's open game; stop its computer task and its outbox. A database failure is logged
-        (the game stays; the next post that finds the channel gone tries again)."""
+        (the game stays; the next post that finds the channel gone tries again). A game in a thread of its own
+        that was still a lobby has its lobby message in the parent channel closed (no Join button that leads
+        nowhere); a thread a moderator locked (``reason`` :data:`bot.adapter.threads.LOCKED`) is named in the
+        parent channel with why its game ended."""
+        before = self.host.info(channel_id)
         try:
             info = await self.host.stale.close_channel(channel_id, reason)
         except HostError as exc:
@@ -40,8 +45,25 @@ class GoneChannels:
             return
         self.background.stop_computers(channel_id)
         self.publisher.forget_channel(channel_id)
-        if info is not None:
-            log.info("game %d ended: channel %d is gone (%s)", info.game_id, channel_id, reason)
+        if info is None:
+            return
+        log.info("game %d ended: channel %d is gone (%s)", info.game_id, channel_id, reason)
+        if before is not None and before.status == "lobby" and info.parent_id is not None:
+            await self.publisher.lobbies.close(info.game_id)
+        if reason == LOCKED:
+            await self.publisher.threads.locked(info)
+
+    async def threads_gone(self, channel_id: int, reason: str) -> None:
+        """The channel was deleted, and its threads with it (Discord tells of the channel only): the games in its
+        threads end as the channel's own did."""
+        try:
+            games = await self.host.games_in(channel_id)
+        except HostError as exc:
+            log.warning("channel %d is gone (%s) but the games of its threads could not be read (%s)", channel_id,
+                        reason, exc)
+            return
+        for info in games:
+            await self.channel_gone(info.channel_id, reason)
 
     async def guilds_left_while_offline(self, client: discord.Client) -> None:
         """When the bot is ready: end the games of servers it is no longer in (removed while it was offline, so no

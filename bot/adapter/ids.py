@@ -11,12 +11,15 @@ click's id against the templates and rebuilds the item from the groups. Every id
     sc:<game>:undo:<seq>               "Undo" under the post of the mover's move seq
     sc:<game>:hint:<seq>               "Hint" beside the move controls of position seq
     sc:<game>:<seq>:<move>[:ok]        a move in notation, spaces as "_" (land_12, double_road); ok: confirmed
+    sc:<game>:<seq>:<move>+<build>:ok  a double move's card and its first build confirmed together: double_road+build_49
     sc:<game>:<seq>:pick:<group>       a menu of moves of one group; its option values are move notations
     sc:undo:<game>:<seq>:<count>       "Undo" on the answer to a move: take back its count moves while at seq
     sc:board:<by>:<page>               a leaderboard page (by rating, wins or games; pages from 0)
     sc:forget:<user>                   forget-me, confirmed by the user who asked
     sc:settings:forget:<user>          "Forget me…" on a person's settings panel (asks to confirm)
     sc:vac:<game>:<seat>:<choice>      a vote on the vacation of the seat: pause or computer
+    sc:seat:<game>:<seat>              "Take this seat" under the post that handed the seat to the computer
+    sc:seat:<game>:<seat>:<user>       the opener's "Confirm" under the user's offer to take the seat
 """
 
 from __future__ import annotations
@@ -36,13 +39,15 @@ VOTES: Final = ("pause", "computer")
 
 GAME: Final = r"sc:(?P<game>[0-9]+):(?P<action>" + "|".join(GAME_ACTIONS) + ")(?::(?P<seq>[0-9]+))?"
 MOVE: Final = (r"sc:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<move>(?:" + "|".join(VERBS)
-               + r")(?:_[A-Za-z0-9\-]+)?)(?P<ok>:ok)?")
+               + r")(?:_[A-Za-z0-9\-]+)?)(?:\+(?P<then>build_[0-9]{1,4}))?(?P<ok>:ok)?")
 PICK: Final = r"sc:(?P<game>[0-9]+):(?P<seq>[0-9]+):pick:(?P<group>[a-z]+)"
 ANSWER_UNDO: Final = r"sc:undo:(?P<game>[0-9]{1,20}):(?P<seq>[0-9]{1,9}):(?P<count>[12])"
 LEADERBOARD: Final = r"sc:board:(?P<by>" + "|".join(BOARDS) + r"):(?P<page>[0-9]{1,6})"
 FORGET: Final = r"sc:forget:(?P<user>[0-9]{1,20})"
 FORGET_ASK: Final = r"sc:settings:forget:(?P<user>[0-9]{1,20})"
 VACATION: Final = r"sc:vac:(?P<game>[0-9]{1,20}):(?P<seat>[0-3]):(?P<choice>" + "|".join(VOTES) + ")"
+TAKE_SEAT: Final = r"sc:seat:(?P<game>[0-9]{1,20}):(?P<seat>[0-3])"
+CONFIRM_TAKEOVER: Final = r"sc:seat:(?P<game>[0-9]{1,20}):(?P<seat>[0-3]):(?P<user>[0-9]{1,20})"
 
 
 def game(game_id: int, action: str, seq: int | None = None) -> str:
@@ -50,9 +55,10 @@ def game(game_id: int, action: str, seq: int | None = None) -> str:
     return f"sc:{game_id}:{action}" + (f":{seq}" if seq is not None else "")
 
 
-def move(game_id: int, seq: int, notation: str, *, confirmed: bool = False) -> str:
-    """A move's button at position ``seq``."""
-    return f"sc:{game_id}:{seq}:{encode_move(notation)}" + (":ok" if confirmed else "")
+def move(game_id: int, seq: int, notation: str, *, then: str | None = None, confirmed: bool = False) -> str:
+    """A move's button at position ``seq`` (``then``: a double move's first build, played right after it)."""
+    second = f"+{encode_move(then)}" if then is not None else ""
+    return f"sc:{game_id}:{seq}:{encode_move(notation)}{second}" + (":ok" if confirmed else "")
 
 
 def pick(game_id: int, seq: int, group: str) -> str:
@@ -79,6 +85,14 @@ def forget_ask(user_id: int) -> str:
 
 def vacation(game_id: int, seat: int, choice: str) -> str:
     return f"sc:vac:{game_id}:{seat}:{choice}"
+
+
+def take_seat(game_id: int, seat: int) -> str:
+    return f"sc:seat:{game_id}:{seat}"
+
+
+def confirm_takeover(game_id: int, seat: int, user_id: int) -> str:
+    return f"sc:seat:{game_id}:{seat}:{user_id}"
 
 
 def encode_move(notation: str) -> str:

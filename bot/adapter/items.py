@@ -40,6 +40,8 @@ class Clicks(Protocol):
     # a turn (bot.adapter.commands.turn)
     async def move_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
                            confirmed: bool) -> None: ...
+    async def moves_confirmed(self, interaction: discord.Interaction, game_id: int, seq: int,
+                              moves: tuple[str, ...]) -> None: ...
     async def controls_clicked(self, interaction: discord.Interaction, game_id: int) -> None: ...
     async def post_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None: ...
     async def answer_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int,
@@ -52,6 +54,12 @@ class Clicks(Protocol):
     async def rematch_clicked(self, interaction: discord.Interaction, game_id: int) -> None: ...
     async def keep_open_clicked(self, interaction: discord.Interaction, game_id: int) -> None: ...
     async def vacation_voted(self, interaction: discord.Interaction, game_id: int, seat: int, choice: str) -> None: ...
+    # someone new takes over a seat (bot.adapter.commands.takeover)
+    def check_newcomer(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    def check_confirmer(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def take_seat_clicked(self, interaction: discord.Interaction, game_id: int, seat: int) -> None: ...
+    async def takeover_confirmed(self, interaction: discord.Interaction, game_id: int, seat: int,
+                                 user_id: int) -> None: ...
     # the archive and a person's own things (bot.adapter.commands.archive, .person)
     async def leaderboard_page(self, interaction: discord.Interaction, by: str, page: int) -> None: ...
     async def forget_asked(self, interaction: discord.Interaction, user_id: int) -> None: ...
@@ -91,10 +99,15 @@ class Checked:
                 cog.check_origin(interaction, self.checked_game)
             if self.owner is not None and interaction.user.id != self.owner:
                 raise Refusal("bot.forget.not_yours")
+            self.check_clicker(cog, interaction)
         except Exception as exc:
             await cog.handle_error(interaction, exc)
             return False
         return True
+
+    def check_clicker(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        """Who may press it besides its ``owner``: an item that only some may press refuses the others here (by
+        raising the refusal that says why); by default anyone the host lets."""
 
     async def callback(self, interaction: discord.Interaction[Any], /) -> None:
         cog = clicks(interaction)
@@ -141,24 +154,30 @@ class GameButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 
 
 class MoveButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.MOVE):
-    """One move as a button (``confirmed``: the one click after its question)."""
+    """One move as a button (``confirmed``: the one click after its question; ``then``: a double move's first build,
+    asked and played with its card)."""
 
-    def __init__(self, game_id: int, seq: int, move: str, *, confirmed: bool = False, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    def __init__(self, game_id: int, seq: int, move: str, *, then: str | None = None, confirmed: bool = False,
+                 label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
                  item: discord.ui.Button[Any] | None = None) -> None:
-        self.game_id, self.seq, self.move, self.confirmed = game_id, seq, move, confirmed
+        self.game_id, self.seq, self.move, self.then, self.confirmed = game_id, seq, move, then, confirmed
         self.checked_game = game_id
-        super().__init__(item or button(ids.move(game_id, seq, move, confirmed=confirmed), label or move, style))
+        super().__init__(item or button(ids.move(game_id, seq, move, then=then, confirmed=confirmed), label or move,
+                                        style))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> MoveButton:
         assert isinstance(item, discord.ui.Button)
-        return cls(int(match["game"]), int(match["seq"]), ids.decode_move(match["move"]),
+        then = ids.decode_move(match["then"]) if match["then"] else None
+        return cls(int(match["game"]), int(match["seq"]), ids.decode_move(match["move"]), then=then,
                    confirmed=bool(match["ok"]), item=item)
 
     async def clicked(self, cog: Clicks, interaction: discord.Interaction) -> None:
-        await cog.move_clicked(interaction, self.game_id, self.seq, self.move, confirmed=self.confirmed)
+        if self.then is not None and self.confirmed:
+            await cog.moves_confirmed(interaction, self.game_id, self.seq, (self.move, self.then))
+        else:
+            await cog.move_clicked(interaction, self.game_id, self.seq, self.move, confirmed=self.confirmed)
 
 
 class MoveSelect(Checked, discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.PICK):
@@ -228,6 +247,53 @@ class VacationButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], te
         await cog.vacation_voted(interaction, self.game_id, self.seat, self.choice)
 
 
+class TakeSeatButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.TAKE_SEAT):
+    """*Take this seat* under the post that handed a seat to the computer: anyone in the channel who is not seated
+    offers to take it over (the opener confirms)."""
+
+    def __init__(self, game_id: int, seat: int, *, label: str = "",
+                 item: discord.ui.Button[Any] | None = None) -> None:
+        self.game_id, self.seat = game_id, seat
+        self.checked_game = game_id
+        super().__init__(item or button(ids.take_seat(game_id, seat), label, discord.ButtonStyle.primary))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TakeSeatButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["seat"]), item=item)
+
+    def check_clicker(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        cog.check_newcomer(interaction, self.game_id)
+
+    async def clicked(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        await cog.take_seat_clicked(interaction, self.game_id, self.seat)
+
+
+class ConfirmTakeoverButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.CONFIRM_TAKEOVER):
+    """*Confirm* under an offer to take a seat: only whoever opened the game (or may manage the channel) presses
+    it; the seat and the newcomer are in its id, and the host confirms only the offer that stands."""
+
+    def __init__(self, game_id: int, seat: int, user_id: int, *, label: str = "",
+                 item: discord.ui.Button[Any] | None = None) -> None:
+        self.game_id, self.seat, self.user_id = game_id, seat, user_id
+        self.checked_game = game_id
+        super().__init__(item or button(ids.confirm_takeover(game_id, seat, user_id), label,
+                                        discord.ButtonStyle.success))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ConfirmTakeoverButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["seat"]), int(match["user"]), item=item)
+
+    def check_clicker(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        cog.check_confirmer(interaction, self.game_id)
+
+    async def clicked(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        await cog.takeover_confirmed(interaction, self.game_id, self.seat, self.user_id)
+
+
 class LeaderboardButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.LEADERBOARD):
     """Turns a leaderboard to page ``page`` (the clicker's own row is theirs)."""
 
@@ -284,5 +350,6 @@ class ForgetButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
 
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    GameButton, MoveButton, MoveSelect, UndoButton, VacationButton, LeaderboardButton, ForgetAskButton, ForgetButton)
+    GameButton, MoveButton, MoveSelect, UndoButton, VacationButton, TakeSeatButton, ConfirmTakeoverButton,
+    LeaderboardButton, ForgetAskButton, ForgetButton)
 """Every item class, registered once at start-up (``client.setup_hook``)."""

@@ -1,6 +1,7 @@
-"""A lobby's message in its channel, kept up to date: redrawn with the newest state of its game (the outbox coalesces
-the clicks that came meanwhile), and without its buttons once the lobby closed (the message this process posted,
-else, after a restart, the bot's message among the channel's last ones that carries the lobby's Join button)."""
+"""A lobby's message in its channel (its text: :func:`lobby_content`), kept up to date: redrawn with the newest state
+of its game (the outbox coalesces the clicks that came meanwhile), and without its buttons once the lobby closed (the
+message this process posted, else, after a restart, the bot's message among the channel's last ones that carries the
+lobby's Join button, or the message in the parent channel that started the game's thread)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import discord
 
 from bot.adapter import ids
 from bot.adapter.sending import ALLOWED_MENTIONS
+from bot.adapter.threads import edit_message
 from bot.adapter.views import lobby_view
 from bot.adapter.words.lobby import lobby_text
 from bot.host.host import Host
@@ -22,6 +24,12 @@ LOBBY_SEARCH: Final = 50
 """How many of a channel's last messages are searched for a lobby message the bot no longer remembers."""
 
 
+async def lobby_content(host: Host, info: TableInfo) -> str:
+    """The lobby message's text in the game's language, with how fast each of its people usually moves in the
+    server (read from the database)."""
+    return lobby_text(info, info.locale, await host.archive.usual_speeds(info.guild_id, info.humans))
+
+
 class LobbyMessages:
     """The lobby messages this process posted, by game."""
 
@@ -31,9 +39,10 @@ class LobbyMessages:
         self.known: dict[int, tuple[int, int]] = {}
         """Game id -> (channel id, message id) of its lobby message."""
 
-    def posted(self, info: TableInfo, message_id: int) -> None:
-        """Remember the lobby message of ``info``'s game, to keep it up to date."""
-        self.known[info.game_id] = (info.channel_id, message_id)
+    def posted(self, info: TableInfo, message_id: int, channel_id: int | None = None) -> None:
+        """Remember the lobby message of ``info``'s game, to keep it up to date (``channel_id``: where it is, when not
+        in the game's channel: the message in a channel that started the game's thread)."""
+        self.known[info.game_id] = (channel_id or info.channel_id, message_id)
 
     def forget_channel(self, channel_id: int) -> None:
         """The channel is gone: no lobby message to redraw there."""
@@ -47,39 +56,41 @@ class LobbyMessages:
         info = self.host.find_game(info.game_id) or info
         if info.status != "lobby":
             self.known.pop(info.game_id, None)
-        channel = self.client.get_partial_messageable(known[0])
         try:
-            await channel.get_partial_message(known[1]).edit(
-                content=lobby_text(info, info.locale), view=lobby_view(info, info.locale),
-                allowed_mentions=ALLOWED_MENTIONS)
+            await edit_message(self.client, known[0], known[1], content=await lobby_content(self.host, info),
+                               view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
 
-    async def close(self, game_id: int, channel_id: int) -> None:
+    async def close(self, game_id: int) -> None:
         """Redraw a closed lobby's message without its buttons."""
         info = self.host.find_game(game_id)
         if info is None:
             return
         known = self.known.pop(game_id, None)
-        channel = self.client.get_partial_messageable(channel_id)
         try:
-            if known is not None:
-                message: discord.PartialMessage | discord.Message = channel.get_partial_message(known[1])
-            else:
-                found = await self._find(channel, game_id)
-                if found is None:
+            if known is None:
+                known = await self._find(info)
+                if known is None:
                     return
-                message = found
-            await message.edit(content=lobby_text(info, info.locale), view=None, allowed_mentions=ALLOWED_MENTIONS)
+            await edit_message(self.client, *known, content=await lobby_content(self.host, info), view=None,
+                               allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("game %d: could not close the lobby message (%s)", game_id, exc.status)
 
-    async def _find(self, channel: discord.PartialMessageable, game_id: int) -> discord.Message | None:
-        join = ids.game(game_id, "join")
+    async def _find(self, info: TableInfo) -> tuple[int, int] | None:
+        """(channel id, message id) of the game's lobby message: the bot's message with its Join button among the
+        game's channel's last ones, else, for a game in a thread of its own, the message that started the thread
+        (in the parent channel, with the thread's id)."""
+        join = ids.game(info.game_id, "join")
         me = self.client.user
-        async for message in channel.history(limit=LOBBY_SEARCH):
-            if me is not None and message.author.id == me.id and any(
-                    getattr(item, "custom_id", None) == join for row in message.components
-                    for item in getattr(row, "children", ())):
-                return message
-        return None
+        try:
+            async for message in self.client.get_partial_messageable(info.channel_id).history(limit=LOBBY_SEARCH):
+                if me is not None and message.author.id == me.id and any(
+                        getattr(item, "custom_id", None) == join for row in message.components
+                        for item in getattr(row, "children", ())):
+                    return message.channel.id, message.id
+        except discord.HTTPException:
+            if info.parent_id is None:
+                raise  # a thread that is gone still has its starting message in the parent channel
+        return (info.parent_id, info.channel_id) if info.parent_id is not None else None

@@ -25,6 +25,7 @@ import discord
 from bot.adapter.delivery import Backoff, Deliveries
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
+from bot.adapter.threads import ThreadNotices
 from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.pictures import Pictures
@@ -56,7 +57,7 @@ class ChannelOutbox:
         """Look for work now (a new delivery was stored, or a lobby changed); after the bot began to shut down, no
         new task starts (what is stored goes out at the next start)."""
         self._wake.set()
-        if self._publisher.closing:
+        if self._publisher.closing is not None:
             return
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._run(), name=f"santacruz-outbox-{self.channel_id}")
@@ -113,8 +114,12 @@ class ChannelOutbox:
             delivery = pending[i]
             wait = delivery.due_at - host.now()
             # a stop sends a fresh post now, within its own grace, rather than wait out its grace for an Undo; a
-            # delivery that failed before keeps its backoff (what is left is sent at the next start)
-            if wait > 0 and (not self._publisher.closing or delivery.attempts):
+            # delivery that failed before keeps its backoff, and is left to the next start when that ends after the
+            # stop's grace (the posts after it wait for it: this channel has nothing more to do before the stop)
+            closing = self._publisher.closing
+            if wait > 0 and (closing is None or delivery.attempts):
+                if closing is not None and wait >= closing - asyncio.get_running_loop().time():
+                    return False
                 if not done:
                     await self._sleep(min(wait, lease / 2))
                 break
@@ -142,18 +147,22 @@ class Publisher:
         """Waits between tries of a delivery that failed for a passing reason (tests make them short)."""
         self.outboxes: dict[int, ChannelOutbox] = {}
         self.lobbies = LobbyMessages(client, host)
-        self.deliveries = Deliveries(client, host, pictures, dms, self.lobbies)
+        self.threads = ThreadNotices(client)
+        """What the bot says in a channel about its games' threads (a permission it lacks, a locked thread)."""
+        self.deliveries = Deliveries(client, host, pictures, dms, self.lobbies, self.threads)
         self.on_channel_gone: ChannelGone | None = None
         """Called when a post finds its channel gone (404 Unknown Channel or Unknown Guild), after giving it up."""
-        self.closing = False
-        """The bot is shutting down: the outboxes at work may finish, no new one starts (:meth:`close`)."""
+        self.closing: float | None = None
+        """When the bot is shutting down, the event loop's time its posts must be out by: the outboxes at work may
+        finish, no new one starts (:meth:`close`)."""
 
-    def close(self) -> None:
+    def close(self, until: float) -> None:
         """Start no outbox task from now on (the bot is shutting down; the database keeps what is still owed, and the
         next start delivers it): a change that wakes a channel later, e.g. a server's removal arriving while the
         gateway closes, cannot start a task that would outlive the database. The outboxes at work are woken: a post
-        they wait to send (its grace for an *Undo*) goes out now, within the stop's grace."""
-        self.closing = True
+        they wait to send (its grace for an *Undo*) goes out now, within the stop's grace, which ends at ``until``
+        (the event loop's time); a post waiting out a backoff past that is left to the next start."""
+        self.closing = until
         for box in self.outboxes.values():
             box.kick()
 
@@ -221,9 +230,10 @@ class Publisher:
         if info.game_id in self.lobbies.known:
             self.lobby_changed(info)
 
-    def lobby_posted(self, info: TableInfo, message_id: int) -> None:
-        """Remember the lobby message of ``info``'s game, to keep it up to date."""
-        self.lobbies.posted(info, message_id)
+    def lobby_posted(self, info: TableInfo, message_id: int, channel_id: int | None = None) -> None:
+        """Remember the lobby message of ``info``'s game (in ``channel_id`` when not in the game's channel), to keep
+        it up to date."""
+        self.lobbies.posted(info, message_id, channel_id)
 
     def lobby_changed(self, info: TableInfo) -> None:
         """Bring the game's lobby message up to date (if the bot knows it by then): once, with the newest state."""

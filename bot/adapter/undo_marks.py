@@ -1,6 +1,7 @@
 """*Undo* on a game's posts: only the latest post of a move carries it, and an undo edits the post of the move it takes
 back, whichever process sent that post and when (the latest post is looked up in the database and checked on
-Discord, when this process did not send it or sent it before a restart)."""
+Discord, when this process did not send it or sent it before a restart). In a thread Discord archived meanwhile the
+thread is unarchived for the edit (:func:`bot.adapter.threads.edit_message`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import discord
 
 from bot.adapter import ids, posts
 from bot.adapter.sending import NO_PINGS, Posted, files
+from bot.adapter.threads import edit_message
 from bot.adapter.words.posts import move_post
 from bot.host.host import Host
 from bot.host.table import MOVE_POST, MoveResult
@@ -87,21 +89,20 @@ class UndoMarks:
             return False
         names = ["board.png"] if board is not None and had_pictures else []
         layout = posts.move_layout(result, text, names, result.locale, undo=False)
-        channel = self.client.get_partial_messageable(result.channel_id)
         try:
-            await channel.get_partial_message(message_id).edit(
-                view=layout, attachments=files(*((board, n) for n in names)), allowed_mentions=NO_PINGS)
-        except discord.NotFound:
-            log.info("game %d: the post of the move taken back is gone; posting the undo", result.game_id)
+            await edit_message(self.client, result.channel_id, message_id, view=layout,
+                               attachments=files(*((board, n) for n in names)), allowed_mentions=NO_PINGS)
+        except (discord.NotFound, discord.Forbidden):  # gone, or in a thread it may not unarchive (locked)
+            log.info("game %d: the post of the move taken back is gone or cannot be edited; posting the undo",
+                     result.game_id)
             return False
         self.latest[result.game_id] = LatestPost(result.channel_id, message_id, text, names, result, False, NO_PINGS)
         return True
 
     async def _edit(self, game_id: int, channel_id: int, message_id: int, layout: discord.ui.LayoutView,
                     mentions: discord.AllowedMentions) -> None:
-        channel = self.client.get_partial_messageable(channel_id)
         try:
-            await channel.get_partial_message(message_id).edit(view=layout, allowed_mentions=mentions)
+            await edit_message(self.client, channel_id, message_id, view=layout, allowed_mentions=mentions)
         except discord.HTTPException as exc:
             log.info("game %d: could not take Undo off the previous post (%s)", game_id, exc.status)
 

@@ -1,6 +1,6 @@
 """The bot's ready-made sets of buttons and menus: the lobby's, a turn's move controls (what a turn DM and the hand
 of ``/santacruz status`` carry), the one-click question before a move, *Undo*, the leaderboard's pages, a vacation's
-vote, the settings panel's "Forget me…".
+vote, *Take this seat* and the opener's *Confirm* of a take-over, the settings panel's "Forget me…".
 
 The items and their ids are in :mod:`bot.adapter.items` and :mod:`bot.adapter.ids`; here they are put together. Which
 move is asked first because it builds nothing is the engine's answer (:func:`engine.builds_nothing`).
@@ -16,12 +16,14 @@ import discord
 from bot.adapter.ids import PICK_GROUPS
 from bot.adapter.items import (
     SELECT_MAX,
+    ConfirmTakeoverButton,
     ForgetAskButton,
     ForgetButton,
     GameButton,
     LeaderboardButton,
     MoveButton,
     MoveSelect,
+    TakeSeatButton,
     UndoButton,
     VacationButton,
 )
@@ -57,13 +59,15 @@ def lobby_view(info: TableInfo, locale: str) -> discord.ui.View | None:
 
 
 def confirm_view(game_id: int, seq: int, move: str, locale: str, *, final: bool = False,
-                 in_place: bool = False) -> discord.ui.View:
-    """The one click that plays ``move`` after its question ("Play it anyway" for a card that builds nothing,
-    "Play it" for a move that cannot be taken back), and Cancel; ``in_place`` (the question replaced the controls
-    of the message clicked): *Back* to those controls instead."""
+                 in_place: bool = False, then: str | None = None) -> discord.ui.View:
+    """The one click that plays ``move`` (and ``then``: a double move's first build after its card) after its
+    question ("Play it anyway" for a card that builds nothing, "Play it" for a move that cannot be taken back), and
+    Cancel; ``in_place`` (the question replaced the controls of the message clicked): *Back* to those controls
+    instead."""
     view = discord.ui.View(timeout=None)
     label = t("bot.button.play_final" if final else "bot.button.play_anyway", locale)
-    view.add_item(MoveButton(game_id, seq, move, confirmed=True, label=label, style=discord.ButtonStyle.danger))
+    view.add_item(MoveButton(game_id, seq, move, then=then, confirmed=True, label=label,
+                             style=discord.ButtonStyle.danger))
     if in_place:
         view.add_item(GameButton(game_id, "controls", label=t("bot.button.back", locale)))
     else:
@@ -197,6 +201,21 @@ def vacation_view(game_id: int, seat: int, name: str, locale: str) -> discord.ui
     view.add_item(VacationButton(game_id, seat, "pause", label=t("bot.vacation.button.pause", locale)))
     view.add_item(VacationButton(game_id, seat, "computer", label=t("bot.vacation.button.computer", locale,
                                                                        name=name)))
+    return view
+
+
+def take_seat_view(game_id: int, seat: int, locale: str) -> discord.ui.View:
+    """*Take this seat* under the post that handed a person's seat to the computer."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TakeSeatButton(game_id, seat, label=t("bot.takeover.button.take", locale)))
+    return view
+
+
+def confirm_takeover_view(game_id: int, seat: int, user_id: int, newcomer: str, locale: str) -> discord.ui.View:
+    """The opener's *Confirm* under an offer to take a seat ("Let <newcomer> play it")."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmTakeoverButton(game_id, seat, user_id,
+                                        label=t("bot.takeover.button.confirm", locale, newcomer=newcomer)))
     return view
 
 

@@ -7,6 +7,7 @@ leaderboards. Results and ratings are written with a game's final move (``Change
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 from bot.host.errors import STATS_REFUSAL, HostError, storage_refusal
@@ -17,6 +18,11 @@ from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, player_sta
 from bot.host.stores import GameStore
 from bot.host.table import PastGame
 from engine import Game
+from engine.history import score_breakdown
+
+USUAL_TURNS: Final = 3
+"""Timed turns a person needs in a server before the lobby, ``games`` and the game-over post say how fast they
+usually move there: fewer say too little (one slow evening is not a habit)."""
 
 RECORD_FORMAT: Final = "santacruz-game"
 """The ``format`` of an exported game record (``santacruz replay FILE`` reads it)."""
@@ -87,7 +93,7 @@ class Archive:
             names=tuple(s["name"] for s in row.seats), computers=tuple(s["user_id"] is None for s in row.seats),
             scores=tuple(p["score"] for p in view["players"]), ranking=tuple(game.ranking()),
             locale=str(row.options.get("locale", "en")), over_message_id=over_message_id,
-            view=view if with_view else None)
+            view=view if with_view else None, breakdown=tuple(score_breakdown(game)) if with_view else ())
 
     async def _record(self, row: GameRow) -> dict[str, Any]:
         """The seed-free record of a finished game (never call it for one that is not over)."""
@@ -117,6 +123,21 @@ class Archive:
         ended themselves (:mod:`bot.host.turn_times`)."""
         with storage_refusal(STATS_REFUSAL, "reading the turn times of a player"):
             return await self.store.turn_speed(guild_id, user_id)
+
+    async def usual_speeds(self, guild_id: int | None, user_ids: Iterable[int]) -> dict[int, float]:
+        """How fast each of ``user_ids`` usually ends a turn in a server: the median of their timed turns, in
+        seconds, for those with at least :data:`USUAL_TURNS` of them (the others are left out). A line beside a
+        lobby or a post, never worth refusing it: empty, with a warning, when the database cannot say."""
+        speeds: dict[int, float] = {}
+        try:
+            with storage_refusal(STATS_REFUSAL, "reading the turn times of the players of a game"):
+                for user_id in dict.fromkeys(user_ids):
+                    speed = await self.store.turn_speed(guild_id, user_id)
+                    if speed.turns >= USUAL_TURNS and speed.median is not None:
+                        speeds[user_id] = speed.median
+        except HostError:
+            return {}
+        return speeds
 
     async def leaderboard(self, guild_id: int, user_id: int, by: str = "rating", page: int = 0) -> Leaderboard:
         """One page of a server's leaderboard by ``rating``, ``wins`` or ``games``, with the caller's own row."""

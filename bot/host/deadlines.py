@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from bot.host.change import Change
 from bot.host.games import Games
@@ -172,8 +172,11 @@ class Deadlines:
             seats = list(table.seats)
             seats[seat] = Seat(**{**place.to_dict(), "timeouts": timeouts, "away": place.away or handed})
             key = "bot.deadline.handed_over" if handed else "bot.deadline.ran_out"
-            notice = NewDelivery(NOTICE_POST, table.seq + 1, payload={
-                "key": key, "locale": table.options.locale, "params": {"name": place.name, "count": timeouts}})
+            payload: dict[str, Any] = {"key": key, "locale": table.options.locale,
+                                       "params": {"name": place.name, "count": timeouts}}
+            if handed:
+                payload["takeable"] = seat  # the post carries "Take this seat" (bot.host.takeover)
+            notice = NewDelivery(NOTICE_POST, table.seq + 1, payload=payload)
             log.info("game %d: seat %d ran out of time (%d); the computer moves for it", table.id, seat, timeouts)
             new = game.clone()
             events = new.apply(text)

@@ -73,6 +73,14 @@ GameFactory = Callable[[Sequence[str], int, bool], Game]
 """``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""
 
 
+def stored_table(row: GameRow, log: list[MoveRow]) -> Table:
+    """The table of a stored game's row and move log, without its game (:class:`Damage` for rows it cannot read)."""
+    return Table(id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
+                 seats=stored_seats(row.seats), options=stored_options(row.options), seed=row.seed, status=row.status,
+                 created_at=row.created_at, last_move_at=row.last_move_at, next_reminder_at=row.next_reminder_at,
+                 version=row.version, log=log, parent_id=row.parent_id)
+
+
 def default_game_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
     """A game on the default island."""
     return engine.new_game(names, seed, draft=draft)
@@ -384,11 +392,7 @@ class Games:
 
     async def _restore(self, row: GameRow, log: list[MoveRow]) -> Table:
         """The table of a stored game; :class:`Damage` if its rows cannot be played on."""
-        table = Table(
-            id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
-            seats=stored_seats(row.seats), options=stored_options(row.options),
-            seed=row.seed, status=row.status, created_at=row.created_at, last_move_at=row.last_move_at,
-            next_reminder_at=row.next_reminder_at, version=row.version, log=log, parent_id=row.parent_id)
+        table = stored_table(row, log)
         if row.state is not None or table.log or row.status == "running":
             table.game = await self._rebuild(table, row.state)
         return table

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -58,14 +59,23 @@ class HintAnswer:
 
 
 def coach(view: View, seed: int, budget: float) -> Advice:
-    """The coach's advice on one seat's view (runs in a worker: a module-level function, picklable)."""
+    """The coach's advice on one seat's view, thinking ``budget`` seconds (runs in a worker: a module-level function,
+    picklable)."""
     return advise(view, seed=seed, budget=budget)
+
+
+Coach = Callable[[View, int, float], Advice]
+"""What thinks about a hint: ``(view, seed, HINT_SECONDS) -> Advice``, run in the worker pool (so picklable);
+:func:`coach` by default. A test may give one that counts playouts instead of seconds, so that its games do not
+depend on the machine's speed."""
 
 
 class Hints:
     """``/santacruz hint``: who may ask, and the coach's answer; see the module docstring."""
 
-    def __init__(self, games: Games, play: Play, settings: Settings, workers: WorkerPool) -> None:
+    def __init__(self, games: Games, play: Play, settings: Settings, workers: WorkerPool, *,
+                 coach: Coach = coach) -> None:
+        self.coach = coach
         self.games = games
         self.play = play
         self.settings = settings
@@ -112,7 +122,7 @@ class Hints:
     async def _think(self, game_id: int, view: View, seed: int) -> Advice:
         try:
             with metrics.HINT_SECONDS.time():
-                return await self.workers.run(coach, view, seed, self.settings.hint_seconds,
+                return await self.workers.run(self.coach, view, seed, self.settings.hint_seconds,
                                               what=f"a hint in game {game_id}")
         except PoolBroken as exc:
             log.warning("%s; no hint for game %d", exc, game_id)

@@ -8,185 +8,17 @@ its documented name), ``outbox``, ``archive`` and ``people`` (languages, own set
 (``bot.host.timers``) runs the timers of them all. The parts take ``Games``, the schedule and each other, never the
 host.
 
-A cog parses Discord input, calls the host, and turns its answers into messages. Users and channels
-are integer ids; names are the display names the cog passes in; every refusal is a :class:`HostError`
-whose ``key`` is a message-catalogue key (``i18n/locales/*/host.json``) and ``params`` its values.
+A cog parses Discord input, calls the host (or a part, e.g. ``host.takeovers.may_confirm``), and turns its answers
+into messages. Users and channels are integer ids; names are the display names the cog passes in; every refusal is a
+:class:`HostError` whose ``key`` is a message-catalogue key (``i18n/locales/*/host.json``) and ``params`` its values.
 Secrets (the seed, the deck, anyone's cards) leave only through :meth:`Host.view_for`, for a user's
 own seat. All times are seconds since the epoch (floats, UTC).
 
-Public API (``await`` the ``async`` ones; the answer types live in ``bot/host/table.py``)::
-
-    host = Host(store, settings, clock=time.time, game_factory=..., chooser=..., executor=None)
-    # executor: a bot.host.workers.WorkerPool (replaced when a worker dies), a bare executor, or None (threads)
-    await host.load() -> list[TableInfo]                   # at start-up: every lobby and running game (and
-                                                           # the users' languages); damaged ones quarantined
-    host.damaged_untold() -> list[DamagedGame]             # quarantined games whose channel is not told yet
-    await host.mark_damage_told(game_id) -> None           # right after telling the channel
-
-    # lobby (one open game per channel); opener-only actions also accept can_manage=True
-    await host.open(channel_id, guild_id, user_id, name, *, draft=False, locale=None,
-                    computers=0, strength=None, parent_id=None) -> TableInfo  # parent_id: the thread's channel
-    await host.games_in(parent_id, user_id=None) -> list[TableInfo]  # the open games of a channel's threads
-    await host.join(channel_id, user_id, name) -> TableInfo
-    await host.leave(channel_id, user_id) -> TableInfo     # status "abandoned" when no person is left
-    await host.add_computer(channel_id, user_id, strength=None, *, can_manage=False) -> TableInfo
-    await host.remove_computer(channel_id, user_id, *, can_manage=False) -> TableInfo
-    await host.start(channel_id, user_id, *, can_manage=False) -> StartResult
-    await host.abandon(channel_id, user_id, *, can_manage=False, name=None) -> TableInfo
-    await host.rematch(channel_id, user_id, *, can_manage=False) -> TableInfo   # after game over
-    # (open also takes replay=True: post an animated replay of the game at game over; and hints=False: players
-    #  may ask the coach on their turn, and the game is not rated)
-
-    # play
-    await host.play(channel_id, user_id, move, *, interaction_id=None, game_id=None,
-                    expected_seq=None) -> MoveResult
-    async for result in host.run_computers(channel_id): ...      # MoveResult per computer move
-    host.computer_channels() -> list[int]                  # channels whose game waits for a computer
-    await host.undo(channel_id, user_id, *, interaction_id=None, game_id=None,
-                    expected_seq=None) -> MoveResult
-    host.move_risk(channel_id, user_id, moves) -> Risk      # what cannot be taken back (bot/host/takeback.py)
-    host.undoable_by(channel_id) -> int | None             # who may take the last move back now
-    await host.away(channel_id, user_id) -> SeatChange
-    await host.back(channel_id, user_id) -> SeatChange
-    await host.hand_over(channel_id, user_id, target_user_id, *, can_manage=False) -> SeatChange
-    await host.hint(channel_id, user_id, *, game_id=None, expected_seq=None) -> HintAnswer   # the coach's advice
-                                                           # for the asker's own seat (bot/host/hints.py); changes
-                                                           # nothing; a table opened with hints=True only
-
-    # reading (no database access, never raises for a missing game unless noted)
-    host.info(channel_id) -> TableInfo | None              # the channel's current or last game
-    host.find_game(game_id) -> TableInfo | None            # e.g. for a DM button carrying the game id
-    host.games_of(user_id) -> list[TableInfo]              # running games the user is seated in
-    host.seat_of(channel_id, user_id) -> int | None
-    host.view_for(channel_id, user_id) -> dict             # own seat view, or public if not seated
-    host.public_view(channel_id) -> dict                   # raises HostError without a started game
-    host.legal_moves(channel_id, user_id, prefix="") -> list[str]   # [] unless it is their turn
-
-    # deliveries (the outbox): every change writes the posts and DMs it owes with itself
-    await host.pending_deliveries(channel_id=None) -> list[Delivery]   # in the order they were written
-    await host.resume_deliveries() -> list[Delivery]       # at start-up: all pending, due now
-    await host.last_post(game_id) -> (message_id, Delivery) | None   # the latest post, whichever process sent it
-    await host.delivered(delivery, error=None, *, message_id=None) -> None   # sent (as message_id), or given up
-    await host.retry_delivery(delivery, delay, error) -> None   # a passing failure: due again after delay
-    host.ready_deliveries(pending) -> list[int]            # which may go now (not DMs held for quiet hours)
-    async with host.delivery_step(delivery, later) as step:   # what it becomes: send a post, a DM, a notice,
-        ...                                                # the gathered held DMs; skip; held (bot.host.outbox)
-    await host.held_channels_due() -> list[int]            # channels whose held DMs' quiet hours are over
-    host.now() -> float
-
-    # the archive of finished games (public facts; a game's record only once it is over)
-    await host.history(guild_id, limit=10) -> list[PastGame]   # newest first
-    await host.past_game(guild_id, game_id) -> PastGame    # with its final public view
-    await host.game_record(guild_id, channel_id, game_id=None) -> dict   # the export: names, options,
-                                                           # the deal (no seed) and the moves
-    await host.replay_record(game_id) -> dict              # the same, for the game-over animation
-
-    # timers (rows of the database, each run once by one process): a part of the host registers a handler
-    host.on_timer(kind, handler)                           # handler(timer: TimerRow, now) -> outcome | None
-    await host.run_due_timers(now=None) -> list[object]    # claims the due timers, runs their handlers; the
-                                                           # outcomes (MoveResult, SeatChange, ...) for the adapter
-
-    # idle tables (bot/host/idle_tables.py): lobby expiry and idle-game timers are set by open/start/every move
-    await host.stale.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
-    await host.stale.close_channel(channel_id, reason) -> TableInfo | None  # its channel is gone: abandoned
-    await host.stale.close_guild(guild_id, reason) -> list[TableInfo]       # the bot left the server
-
-    # vacations (bot/host/vacation.py); turn deadlines (bot/host/deadlines.py) come from open(..., deadline_hours=)
-    await host.vacations.start(user_id, days, now=None) -> list[VacationChange]   # every running game, from the store
-    await host.vacations.vote(game_id, user_id, seat, choice) -> VacationChange   # choice: pause | computer
-    await host.vacations.end(user_id, now=None) -> list[VacationChange]           # back early, in every game
-
-    # turn reminders: ``turn_reminder`` timers (bot/host/reminders.py); firing one writes the reminder DM
-    await host.run_reminders(now=None) -> list[object]     # claims and fires the due ones (infos to wake)
-    await host.due_reminders(now=None) -> list[Reminder]   # one by one (tools, tests): what is due ...
-    await host.mark_reminded(reminder, now=None) -> bool   # ... and fire it (its DM written to the outbox)
-
-    # players' history per server (guild): results and ratings written with a game's final move; turn times
-    await host.stats(guild_id, user_id) -> PlayerStats | None   # None: no finished game there
-    await host.leaderboard(guild_id, user_id, by="rating", page=0) -> Leaderboard   # by rating|wins|games
-    await host.turn_speed(guild_id, user_id) -> TurnSpeed  # turns timed, median and 90th percentile (seconds)
-    await host.forget_me(user_id) -> Forgotten             # results and ratings deleted, "former player" in games
-
-    await host.offer_seat(channel_id, user_id, name, seat=None) -> TakeoverChange   # the opener is asked
-    await host.confirm_takeover(channel_id, user_id, seat, newcomer_id, can_manage=False) -> TakeoverChange
-    await host.settle(timeout), host.release_all(), host.on_work_released(callback), host.readiness(), host.figures()
-
-    # each person's own settings and games (bot.host.user_settings; settings loaded at load())
-    host.settings_of(user_id) -> UserSettings              # the defaults for someone who never changed any
-    await host.refresh_settings() -> None                  # shared database: read again (another process's changes)
-    host.quiet_until(user_id, now=None) -> float | None    # the end of their quiet hours if now is inside them
-    await host.change_settings(user_id, *, time_zone=None, quiet=None, quiet_off=False, reminders=None,
-                               reminder_hours=None, turn_dms=None) -> UserSettings   # held DMs re-timed with it
-    await host.open_games_for(user_id) -> list[OpenGame]   # from the database: theirs to move first
-    await host.games_waiting(user_id, besides=None) -> int # open games waiting for their move
-    await host.turn_deadline(game_id) -> float | None      # when the current turn's time runs out (a deadline)
-    await host.hold_deliveries(deliveries, until) -> None  # DMs held for the end of quiet hours
-    await host.held_deliveries(user_id) -> list[Delivery]  # their held DMs, of every game
-    # (reminders follow each person's settings: off, their own hours, none in their quiet hours)
-
-    # each user's own language (en/de/fr), for the DMs they get after a restart (loaded at load())
-    await host.remember_locale(user_id, locale) -> bool    # stored only when it changed; True if so
-    host.locale_of(user_id) -> str | None                  # None: never seen (use the game's language)
-
-Error keys (``HostError.key``, with its ``params``); each text says what to do instead::
-
-    host.error.no_game             no lobby or running game in the channel
-    host.error.game_exists         the channel already has a lobby or running game
-    host.error.not_in_lobby        the game has started (join, start, add/remove computer)
-    host.error.not_running         the game is still in its lobby
-    host.error.game_over           the game is over
-    host.error.not_seated          the user has no seat in the game
-    host.error.already_seated      join twice
-    host.error.lobby_full          (max) four seats taken (``lobby_full_computers``: one of them a computer's)
-    host.error.too_few_players     (min) start with one seat
-    host.error.too_many_players    (max) open with too many computer seats
-    host.error.not_opener          (opener) only the opener or Manage Channels may do this
-    host.error.bad_locale          (locale, choices)
-    host.error.bad_strength        (strength, choices)
-    host.error.no_computer         no computer seat to remove
-    host.error.leave_running       leave a running game (use away)
-    host.error.not_your_turn       (name) of the seat to move
-    host.error.you_are_away        the computer plays this user's seat (use back)
-    host.error.illegal_move        (move, reason) the engine refused the move
-    host.error.already_done        this interaction id was stored already
-    host.error.stale               the button's game id or seq is not the current one
-    host.error.conflict            another process stored a move meanwhile (reloaded; try again)
-    host.error.undo_nothing        no move to take back
-    host.error.undo_not_last       not the user's move, or someone acted since
-    host.error.undo_hidden         the move revealed something hidden
-    host.error.already_away        away (or hand over) twice
-    host.error.not_away            back without being away
-    host.error.not_overdue         (name, hours) hand over before the time limit, or not their turn
-    host.error.no_previous_game    rematch without a finished game
-    host.error.not_over            rematch when the last game did not end normally
-    host.error.storage             the database refused the write (full, locked, read-only): nothing changed
-    host.error.not_a_player        (name) kick someone without a seat
-    host.error.kick_self           the opener kicks themselves (leave instead)
-    host.error.not_stale           "Keep it open" when the game is not waiting for it (moved, or kept open)
-    host.error.paused              (name, until) a vacation pause holds the game: nobody moves
-    host.error.on_vacation         the computer plays the user's seat during their vacation (use back)
-    host.error.bad_deadline        (hours, choices) a turn deadline this bot does not offer
-    host.error.bad_vacation_days   (min, max) a vacation of too few or too many days
-    host.error.no_games_for_vacation  the user sits in no running game
-    host.error.already_on_vacation    on vacation in every game already
-    host.error.vote_closed         (name) the vote on that vacation is over
-    host.error.not_a_voter         (name) only the other players vote
-    host.error.bad_time_zone       (zone) not a time zone of the standard library's database
-    host.error.bad_quiet_hours     quiet hours outside 0-23, or starting and ending at the same hour
-    host.error.bad_reminder_hours  (max) a reminder delay outside 1..max hours
-    host.error.hints_off           a hint in a table opened without hints
-    host.error.hint_not_your_turn  (name) of the seat to move: a hint is for one's own turn
-    host.error.hint_failed         the coach could not think (its worker failed): nothing changed, try again
-    host.error.takeover_seated     offer to take a seat in a game one plays in already
-    host.error.takeover_none       no seat may be taken over (only one the computer plays for someone who left it)
-    host.error.takeover_which      (names) several seats may be taken over: name one
-    host.error.takeover_not_open   (name) that seat may not be taken over
-    host.error.takeover_offered    (name, newcomer) someone else's offer for the seat waits for the opener
-    host.error.takeover_gone       confirm an offer that no longer stands (confirmed, lapsed, withdrawn, forged)
-    host.error.takeover_seated_now (newcomer) the newcomer took a seat meanwhile
-    bot.history.no_such_game       (id) no finished game of that id in this server
-    bot.export.not_finished        (id) export of a running, lobby or abandoned game: its secrets stay
-    bot.export.nothing             export without an id in a channel without a finished game
+Each method of :class:`Host` hands its call to one part, whose method of the same name says what it decides and
+what it answers (README, "Where each decision lives"); the answer types live in ``bot/host/table.py``. Refusals
+are :class:`HostError`; their keys, and what each text tells the player to do instead, are the catalogue
+``i18n/locales/en/host.json`` (the history methods add ``bot.stats.storage_failed`` and ``bot.leaderboard.bad_by``,
+the export ``bot.export.*``).
 
 Every change is written to the database first (one transaction) and only then applied in memory, so a
 write that fails changes nothing anywhere (``host.error.storage``): all of them go through
@@ -195,9 +27,6 @@ A stored game that cannot be played
 on (unreadable seats or options, an illegal move in its log) is quarantined at :meth:`Host.load` as
 ``damaged`` (see :meth:`Host.damaged_untold`); every other game loads. Finished games are unloaded to
 a compressed snapshot (:meth:`bot.host.table.Table.unload`); reading them works as before.
-
-The history methods refuse with ``bot.stats.storage_failed`` (the database could not be read or written;
-nothing changed) and ``bot.leaderboard.bad_by`` (by, choices).
 
 ``illegal_move``'s ``reason`` is the engine's English explanation (for logs); ``HostError.illegal`` holds the
 engine's :class:`engine.IllegalMove` (code and parameters), which ``text(locale)`` words in the user's language.
@@ -227,7 +56,8 @@ from bot.host.games import GameFactory as GameFactory
 from bot.host.games import Games
 from bot.host.games import default_game_factory as default_game_factory
 from bot.host.health import readiness, settle
-from bot.host.hints import HintAnswer, Hints
+from bot.host.hints import Coach, HintAnswer, Hints
+from bot.host.hints import coach as default_coach
 from bot.host.history_store import Forgotten, TurnSpeed
 from bot.host.idle_tables import IdleTables
 from bot.host.lobby import Lobby, new_seed
@@ -270,10 +100,11 @@ class Host:
                  game_factory: GameFactory = default_game_factory,
                  chooser: Chooser = default_chooser,
                  executor: WorkerPool | Executor | None = None,
-                 new_seed: Callable[[], int] = new_seed) -> None:
-        """``executor`` runs the computer players: a :class:`WorkerPool` (replaced when a worker dies) or a
-        bare executor (wrapped in one); default: the loop's thread pool. A process pool needs a picklable
-        ``chooser``, which :func:`default_chooser` is."""
+                 new_seed: Callable[[], int] = new_seed,
+                 coach: Coach = default_coach) -> None:
+        """``executor`` runs the computer players and the coach: a :class:`WorkerPool` (replaced when a worker dies)
+        or a bare executor (wrapped in one); default: the loop's thread pool. A process pool needs a picklable
+        ``chooser`` and ``coach``, which :func:`default_chooser` and :func:`bot.host.hints.coach` are."""
         self.store = store
         self.settings = settings = settings or Settings()
         self._clock = clock
@@ -302,7 +133,7 @@ class Host:
         """Lobby expiry, idle games ("Keep it open") and the games of deleted channels (``bot.host.idle_tables``)."""
         self.outbox = Outbox(store, games, self.people, clock=clock)
         self.archive = Archive(store, factory=game_factory)
-        self.hints = Hints(games, play, settings, self.workers)
+        self.hints = Hints(games, play, settings, self.workers, coach=coach)
         """The coach's advice on one's turn, in a table with hints on (``bot.host.hints``)."""
 
     # ------------------------------------------------------------------ start-up and reading again
@@ -362,6 +193,9 @@ class Host:
 
     async def games_in(self, parent_id: int, user_id: int | None = None) -> list[TableInfo]:
         return await self.lobby.games_in(parent_id, user_id)
+
+    async def game_here(self, channel_id: int, user_id: int) -> int:
+        return await self.lobby.game_here(channel_id, user_id)
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
         return await self.lobby.join(channel_id, user_id, name)
@@ -473,8 +307,8 @@ class Host:
     def public_view(self, channel_id: int) -> View:
         return self.playing.public_view(channel_id)
 
-    def view_for(self, channel_id: int, user_id: int) -> View:
-        return self.playing.view_for(channel_id, user_id)
+    def view_for(self, channel_id: int, user_id: int, *, since: bool = False) -> View:
+        return self.playing.view_for(channel_id, user_id, since=since)
 
     def legal_moves(self, channel_id: int, user_id: int, prefix: str = "") -> list[str]:
         return self.playing.legal_moves(channel_id, user_id, prefix)
@@ -541,8 +375,11 @@ class Host:
         return await self.outbox.last_post(game_id)
 
     async def delivered(self, delivery: Delivery, error: str | None = None, *,
-                        message_id: int | None = None) -> None:
-        await self.outbox.delivered(delivery, error, message_id=message_id)
+                        message_id: int | None = None, closed: Sequence[int] = ()) -> None:
+        await self.outbox.delivered(delivery, error, message_id=message_id, closed=closed)
+
+    async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
+        return await self.outbox.open_turn_dms(game_id, user_id)
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         await self.outbox.retry_delivery(delivery, delay, error)

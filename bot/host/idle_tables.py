@@ -42,6 +42,7 @@ from bot.host.idle import (
     lobby_timer,
 )
 from bot.host.model import NewDelivery, TimerRow
+from bot.host.outbox import abandoned_turn
 from bot.host.settings import Settings
 from bot.host.table import Table, TableInfo
 from bot.host.timers import Schedule
@@ -87,8 +88,8 @@ class IdleTables:
     async def _close(self, timer: TimerRow, table: Table, now: float, post: NewDelivery) -> None:
         """The timer ends its game as abandoned (not rated), its channel told by ``post``: written with the timer
         done in one transaction, then applied."""
-        await self.games.write(table, Change({"status": "abandoned", "next_reminder_at": None}, deliveries=[post],
-                                                  timer=timer.id), now=now)
+        await self.games.write(table, Change({"status": "abandoned", "next_reminder_at": None},
+                                             deliveries=[post, *abandoned_turn(table)], timer=timer.id), now=now)
 
     async def _rearm_after_pause(self, timer: TimerRow, table: Table, now: float) -> bool:
         """A vacation pause holds the game: it is not idle; the period starts again when the pause ends. Whether

@@ -21,7 +21,7 @@ from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import MAX_PLAYERS, GameFactory, Games
 from bot.host.idle import LOBBY_EXPIRY, idle_timer, lobby_timer
 from bot.host.model import OPEN_STATUSES, NewDelivery
-from bot.host.outbox import start_deliveries
+from bot.host.outbox import abandoned_turn, start_deliveries
 from bot.host.play import Play
 from bot.host.reminders import Reminders
 from bot.host.settings import AI_STRENGTHS, Settings
@@ -107,6 +107,26 @@ class Lobby:
         games = [self.games.info(row.channel_id) or await self.games.refresh(row.channel_id) for row in rows]
         return [g for g in games if g is not None and (user_id is None or any(s.user_id == user_id for s in g.seats))]
 
+    async def game_here(self, channel_id: int, user_id: int) -> int:
+        """The channel whose game a command typed in ``channel_id`` by ``user_id`` acts on: the channel's own open
+        game; else the one open game in the channel's threads that the user sits in (the user need not go to its
+        thread). Sitting in several of them: ``host.error.which_game`` (``channels``: their threads, to name
+        them). Sitting in none while the threads hold games, and the channel without a game of its own:
+        ``host.error.no_game_here`` (``channels``: where the games are). Otherwise the channel itself (its last
+        game, or none: the command then says so as before)."""
+        table = self.games.tables.get(channel_id)
+        if table is not None and table.status in OPEN_STATUSES:
+            return channel_id
+        games = await self.games_in(channel_id)
+        mine = [g.channel_id for g in games if any(s.user_id == user_id for s in g.seats)]
+        if len(mine) == 1:
+            return mine[0]
+        if mine:
+            raise HostError("host.error.which_game", channels=tuple(mine))
+        if games and table is None:
+            raise HostError("host.error.no_game_here", channels=tuple(g.channel_id for g in games))
+        return channel_id
+
     async def join(self, channel_id: int, user_id: int, name: str) -> TableInfo:
         async with self.games.change(channel_id):
             table = self.games.lobby(channel_id)
@@ -180,7 +200,7 @@ class Lobby:
                 name = table.seats[seat].name if seat is not None else ""
             notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
             await self.games.write(table, Change({"status": "abandoned", "next_reminder_at": None},
-                                                 deliveries=[notice]))
+                                                 deliveries=[notice, *abandoned_turn(table)]))
             return table.info()
 
     async def rematch(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:

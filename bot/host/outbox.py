@@ -14,7 +14,8 @@ the step is returned); a held DM whose hours are over gathers every DM held for 
 one (:class:`SendGathered`: the others are marked done as collapsed into it once it was sent); a DM is skipped when
 its game is not running, when a later DM to the same person shows the same hand, when its turn has passed, or when
 the person turned turn DMs off and nothing in their hand changed (:class:`Skip`); else it is sent
-(:class:`SendDm`, :class:`SendNotice`).
+(:class:`SendDm`, :class:`SendNotice`, :class:`SendGameOver`: a game-over DM is held but never gathered). The edit
+of turn DMs whose turn passed is never held (:class:`SendTurnOver`).
 """
 
 from __future__ import annotations
@@ -27,20 +28,23 @@ from typing import Any
 
 from bot.host import metrics
 from bot.host.errors import HostError
-from bot.host.games import Games
+from bot.host.games import Games, stored_table
 from bot.host.model import NewDelivery
 from bot.host.people import People
 from bot.host.stores import GameStore
 from bot.host.table import (
+    GAME_OVER_DM,
     HAND_DM,
     IDLE_POST,
     MOVE_POST,
     NOTICE_DM,
     START_POST,
     TURN_DM,
+    TURN_OVER_DM,
     Delivery,
     MoveResult,
     StartResult,
+    Table,
     TableInfo,
 )
 from bot.host.user_settings import HELD, OpenGame
@@ -88,6 +92,21 @@ class SendGathered:
 
 
 @dataclass(frozen=True, slots=True)
+class SendTurnOver:
+    """Edit the person's turn DMs of ``info``'s game that still show a turn now passed (the delivery's payload says
+    how it passed); never held for quiet hours: an edit rings nobody."""
+
+    info: TableInfo
+
+
+@dataclass(frozen=True, slots=True)
+class SendGameOver:
+    """DM the person the result of ``info``'s game (over)."""
+
+    info: TableInfo
+
+
+@dataclass(frozen=True, slots=True)
 class Skip:
     """Do not send it; record it done with ``reason``."""
 
@@ -101,7 +120,7 @@ class Held:
     until: float
 
 
-Step = SendPost | SendDm | SendNotice | SendGathered | Skip | Held
+Step = SendPost | SendDm | SendNotice | SendGathered | SendTurnOver | SendGameOver | Skip | Held
 """What a pending delivery becomes when its turn comes (:meth:`Outbox.step`)."""
 
 
@@ -137,15 +156,23 @@ class Outbox:
         return await self.pending_deliveries()
 
     async def delivered(self, delivery: Delivery, error: str | None = None, *,
-                        message_id: int | None = None) -> None:
+                        message_id: int | None = None, closed: Sequence[int] = ()) -> None:
         """Record that ``delivery`` was sent (as the message ``message_id``, if known), or given up for good
-        (``error`` says why). The game-over post's message id is kept for the history's links."""
+        (``error`` says why). The game-over post's message id is kept for the history's links; a DM's is the DM
+        with the turn's controls, told later when the turn has passed (:meth:`open_turn_dms`). ``closed``: the turn
+        DMs (their deliveries) this delivery told that their turn passed."""
         if error is not None:
             metrics.DELIVERIES_FAILED.labels(delivery.kind, "given_up").inc()
         over = message_id if delivery.kind == MOVE_POST and delivery.payload.get("game_over") else None
         post = message_id if delivery.kind in (MOVE_POST, START_POST) else None
+        dm = message_id if not delivery.is_post else None
         await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over,
-                                        post_id=post)
+                                        post_id=post, dm_id=dm, closed=closed)
+
+    async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
+        """The person's DMs with the controls of a turn in the game that were not told yet that it passed, whichever
+        process sent them: (delivery id, message id), oldest first."""
+        return await self.store.open_turn_dms(game_id, user_id)
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""
@@ -183,13 +210,17 @@ class Outbox:
             return
         user_id = delivery.user_id
         assert user_id is not None
+        if delivery.kind == TURN_OVER_DM:  # an edit, which rings nobody: never held
+            info = await self._game_of(delivery)
+            yield Skip("skipped: the game is gone") if info is None else SendTurnOver(info)
+            return
         until = self.people.quiet_until(user_id)
         if until is not None:
             await self.hold_deliveries([delivery], until)
             yield Held(until)
             return
         if not delivery.payload.get(HELD):
-            yield self._dm_step(delivery, later)
+            yield await self._game_over(delivery) if delivery.kind == GAME_OVER_DM else self._dm_step(delivery, later)
             return
         async with self._gathering.setdefault(user_id, asyncio.Lock()):
             gathered = await self._gather(delivery, user_id)
@@ -230,9 +261,11 @@ class Outbox:
     async def _gather(self, delivery: Delivery, user_id: int) -> Step:
         """Every DM held for ``user_id`` as one (see :class:`SendGathered`), or a skip when another outbox already
         gathered this one."""
-        held = await self.held_deliveries(user_id)
+        held = [d for d in await self.held_deliveries(user_id) if d.kind != GAME_OVER_DM or d.id == delivery.id]
         if all(d.id != delivery.id for d in held):
             return Skip("skipped: collapsed into another DM")
+        if delivery.kind == GAME_OVER_DM:  # a game's result is told on its own, never gathered into another DM
+            return await self._game_over(delivery)
         try:
             waiting = [g for g in await self.people.open_games_for(user_id) if g.yours]
         except HostError:  # the list is a nicety: the DM goes out without it
@@ -245,6 +278,19 @@ class Outbox:
         if turn is not None and self.people.settings_of(user_id).turn_dms:
             return SendGathered(turn, waiting, [], locale, collapsed)
         return SendGathered(None, waiting, list(dict.fromkeys(d.channel_id for d in held)), locale, collapsed)
+
+    async def _game_over(self, delivery: Delivery) -> Step:
+        """A game-over DM: sent when its game is over, else (the game-over move was taken back) skipped."""
+        info = await self._game_of(delivery)
+        return SendGameOver(info) if info is not None and info.status == "over" else Skip("skipped: no game over")
+
+    async def _game_of(self, delivery: Delivery) -> TableInfo | None:
+        """The delivery's game: in memory, or (a finished game after a restart) as its stored row tells it."""
+        info = self.games.find_game(delivery.game_id)
+        if info is not None:
+            return info
+        row = await self.store.get_game(delivery.game_id)
+        return stored_table(row, []).info() if row is not None else None
 
     def _standing(self, delivery: Delivery) -> TableInfo | None:
         """The running game of a turn DM whose turn still stands, or ``None``."""
@@ -287,13 +333,16 @@ def owes_post(old: Game | None, new: Game, undone: str | None) -> bool:
     return new.pending is None or new.is_over()
 
 
-def move_deliveries(result: MoveResult, *, post: bool = True) -> list[NewDelivery]:
+def move_deliveries(result: MoveResult, *, post: bool = True, people: Sequence[int] = ()) -> list[NewDelivery]:
     """What a move owes: its channel post (``post``; the game-over post carries the replay when
-    :attr:`MoveResult.replay` says so), then the DMs of the hands others changed and the next player's turn DM.
-    One DM at most per person: the player to move gets the turn DM, which shows their hand."""
+    :attr:`MoveResult.replay` says so); the edit of the turn DMs of the person whose turn passed (no new DM); then
+    the DMs of the hands others changed and the next player's turn DM (one DM at most per person: the player to move
+    gets the turn DM, which shows their hand), or at game over one DM to each of the game's ``people``."""
     owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())] if post else []
+    if result.passed_user_id is not None:
+        owed.append(NewDelivery(TURN_OVER_DM, result.seq, result.passed_user_id, turn_over_payload(result)))
     if result.game_over:
-        return owed
+        return owed + [NewDelivery(GAME_OVER_DM, result.seq, user_id, {}) for user_id in people]
     for user_id in result.dm_user_ids:
         if user_id != result.to_move_user_id:
             owed.append(NewDelivery(HAND_DM, result.seq, user_id, {"start": False}))
@@ -301,6 +350,24 @@ def move_deliveries(result: MoveResult, *, post: bool = True) -> list[NewDeliver
         owed.append(NewDelivery(TURN_DM, result.seq, result.to_move_user_id,
                                 {"start": False, "hand_changed": result.to_move_user_id in result.dm_user_ids}))
     return owed
+
+
+def turn_over_payload(result: MoveResult) -> dict[str, Any]:
+    """What the edit of a passed turn's DMs says: why it passed (``moved``, ``computer``: the computer moved for
+    the person, ``undo``: ``by`` took their move back), the turn's moves (public: a discard's card hidden) and
+    events, and whether the game is over."""
+    if result.undo:
+        return {"reason": "undo", "by": result.seat, "game_over": False}
+    public = result.to_payload()
+    return {"reason": "computer" if result.by_computer else "moved", "moved": result.seat,
+            "moves": public["turn_moves"], "events": public["events"], "game_over": result.game_over}
+
+
+def abandoned_turn(table: Table) -> list[NewDelivery]:
+    """What abandoning a running game owes its player to move, a person: their turn DM told that the game ended."""
+    seat = table.to_move
+    user_id = table.seats[seat].user_id if seat is not None else None
+    return [] if user_id is None else [NewDelivery(TURN_OVER_DM, table.seq, user_id, {"reason": "abandoned"})]
 
 
 def start_deliveries(start: StartResult) -> list[NewDelivery]:

@@ -31,6 +31,7 @@ from bot.host.timers import TAKEOVER_LAPSE
 from bot.host.user_settings import UserSettings
 from bot.host.vacation import pause_of
 from engine import Event, Game, IllegalMove, View, parse_move
+from engine.history import score_breakdown
 
 
 class Play:
@@ -121,9 +122,10 @@ class Play:
             events = self._turn_events(table, new)
         result = self._move_result(after, new, row, seat, user_id, text, events, undone, table.options.replay,
                                    table.options.hints)
+        people = [s.user_id for s in after.seats if s.user_id is not None]
         await self.games.write(table, Change(
             {"status": status, "last_move_at": now, "next_reminder_at": reminder}, row,
-            deliveries=[*notices, *_unasked(move_deliveries(result, post=owes_post(old, new, undone)),
+            deliveries=[*notices, *_unasked(move_deliveries(result, post=owes_post(old, new, undone), people=people),
                                             result, user_id, undone)],
             results=self._results(table, new, now) if status == "over" else [],
             turn_time=self._turn_time(table, new, row, undone),
@@ -158,13 +160,9 @@ class Play:
         return events
 
     def _results(self, table: Table, final: Game, now: float) -> list[SeatResult]:
-        """The results of a finished game, one per seat: the whole game is replayed for its score events (which
-        name the scoring card behind their points); nothing secret remains once it is over."""
-        replay = self._factory(table.names, table.seed, table.options.draft)
-        events: list[Event] = []
-        for _, move in final.moves:
-            events.extend(replay.apply(move))
-        return game_results(final, events, game_id=table.id, guild_id=table.guild_id,
+        """The results of a finished game, one per seat, with where each seat's points came from (the engine's
+        breakdown replays the game; nothing secret remains once it is over)."""
+        return game_results(final, score_breakdown(final), game_id=table.id, guild_id=table.guild_id,
                             user_ids=[s.user_id for s in table.seats], names=table.names, finished_at=now,
                             hints=table.options.hints, taken_over=[bool(s.former) for s in table.seats])
 
@@ -183,6 +181,7 @@ class Play:
         view = new.view(None)
         if undone is None:
             view["events"] = list(events)
+        passed = _passed(old, new, seat, undone)
         to_move = new.to_move
         next_seat = table.seats[to_move] if to_move is not None else None
         mover = table.seats[seat]
@@ -196,7 +195,11 @@ class Play:
             computer_to_move=bool(next_seat and next_seat.computer_plays), secret_changed=changed,
             dm_user_ids=tuple(u for s in told if (u := table.seats[s].user_id) is not None),
             game_over=over, ranking=tuple(new.ranking()) if over else None, replay=over and replay,
-            undoable=user_id is not None and undone is None and not over and new.can_undo(), hints=hints)
+            undoable=user_id is not None and undone is None and not over and new.can_undo(), hints=hints,
+            turn_moves=_turn_moves(old, new) if undone is None and passed is not None else (),
+            passed_user_id=table.seats[passed].user_id if passed is not None else None,
+            former=tuple(tuple(str(f["name"]) for f in s.former) for s in table.seats)
+            if any(s.former for s in table.seats) else ())
 
     async def away(self, channel_id: int, user_id: int) -> SeatChange:
         """Let the computer play the user's seat for the rest of the game (until :meth:`back`)."""
@@ -263,13 +266,14 @@ class Play:
         """What everyone may see of the channel's (current or last) game."""
         return self.games.started(channel_id)[1].view(None)
 
-    def view_for(self, channel_id: int, user_id: int) -> View:
-        """The user's own seat view (their cards, chips and legal moves), or the public view if not seated.
+    def view_for(self, channel_id: int, user_id: int, *, since: bool = False) -> View:
+        """The user's own seat view (their cards, chips and legal moves), or the public view if not seated;
+        ``since``: with what happened since their own last move (``view["you"]["since"]``).
 
         The only way secrets reach the cog: send it to that user alone (ephemeral or DM).
         """
         table, game = self.games.started(channel_id)
-        return game.view(table.seat_of(user_id))
+        return game.view(table.seat_of(user_id), since=since)
 
     def legal_moves(self, channel_id: int, user_id: int, prefix: str = "") -> list[str]:
         """The user's legal moves now (for autocomplete and buttons): empty unless it is their turn and
@@ -291,6 +295,23 @@ def _unasked(owed: list[NewDelivery], result: MoveResult, user_id: int | None,
     if user_id is None or undone is not None or result.to_move_user_id != user_id or user_id in result.dm_user_ids:
         return owed
     return [d for d in owed if not (d.kind == TURN_DM and d.user_id == user_id)]
+
+
+def _passed(old: Game, new: Game, seat: int, undone: str | None) -> int | None:
+    """The seat whose turn passed with this change: the mover's once its turn is over (not after a double move's
+    card or first build), the seat that was to move when an undo gives the turn back to another; else ``None``."""
+    if undone is not None:
+        return old.to_move if old.to_move is not None and old.to_move != new.to_move else None
+    return seat if new.pending is None or new.is_over() else None
+
+
+def _turn_moves(old: Game, new: Game) -> tuple[str, ...]:
+    """The moves of the turn that ``new``'s last move ends: a double move's card and its builds, else that move."""
+    moves = [m for _, m in new.moves]
+    if old.pending is None:
+        return (moves[-1],)
+    start = max(i for i, m in enumerate(moves) if parse_move(m).verb == "double")
+    return tuple(moves[start:])
 
 
 _DEALT: Final = frozenset({"draw"})

@@ -17,13 +17,14 @@ ordinal``, rounded and never below 0, so a newcomer starts at 1000; it is *provi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
-from engine import Event, Game
+from engine import Game
+from engine.types import ScoreBreakdown
 
 POOLS: Final = ("humans", "mixed")
 """``humans``: games of people only; ``mixed``: games with computer seats (shown apart)."""
@@ -113,29 +114,26 @@ def new_rating() -> Rating:
     return Rating(start.mu, start.sigma, 0)
 
 
-def game_results(game: Game, events: Iterable[Event], *, game_id: int, guild_id: int | None,
+def game_results(game: Game, breakdown: Sequence[ScoreBreakdown], *, game_id: int, guild_id: int | None,
                  user_ids: Sequence[int | None], names: Sequence[str], finished_at: float,
                  hints: bool = False, taken_over: Sequence[bool] = ()) -> list[SeatResult]:
-    """One result per seat of the finished ``game``; ``events`` are every public event of the whole game (the
-    score events name the scoring card that brought their points); ``hints``: the game had hints on;
-    ``taken_over``: per seat, whether someone new took it over (a seat the computer played part of the game: the
-    game counts as one with computers)."""
+    """One result per seat of the finished ``game``; ``breakdown``: where each seat's points came from
+    (:func:`engine.history.score_breakdown`: a scoring card scores for every seat, a seat's own card is what it
+    brought to that seat); ``hints``: the game had hints on; ``taken_over``: per seat, whether someone new took it
+    over (a seat the computer played part of the game: the game counts as one with computers)."""
     if not game.is_over():
         raise ValueError("a game has results only once it is over")
     view = game.view(None)
     rank_of = {seat: place for place, seat in enumerate(view["ranking"], start=1)}
-    played = [set(p["played_scoring_cards"]) for p in view["players"]]
-    cards: list[Counter[str]] = [Counter({card: 0 for card in mine}) for mine in played]
-    for event in events:
-        # a scoring card scores for every seat: a seat's own card is what it brought to that seat
-        if event["type"] == "score" and event["reason"] in played[event["seat"]]:
-            cards[event["seat"]][event["reason"]] += event["delta"]
+    cards = [{card: parts["cards"].get(card, 0) for card in dict.fromkeys(view["players"][parts["seat"]]
+                                                                          ["played_scoring_cards"])}
+             for parts in breakdown]
     taken = [bool(t) for t in taken_over] or [False] * len(user_ids)
     with_computers = any(u is None for u in user_ids) or any(taken)
     return [SeatResult(guild_id=guild_id, game_id=game_id, seat=p["seat"], user_id=user_ids[p["seat"]],
                        name=names[p["seat"]], score=p["score"], rank=rank_of[p["seat"]], players=len(user_ids),
                        with_computers=with_computers, finished_at=finished_at,
-                       scoring_cards=dict(cards[p["seat"]]), bird_chips=sum(p.get("bird_chips", [])), hints=hints,
+                       scoring_cards=cards[p["seat"]], bird_chips=sum(p.get("bird_chips", [])), hints=hints,
                        taken_over=taken[p["seat"]])
             for p in view["players"]]
 

@@ -121,6 +121,15 @@ THREAD_GAMES: Final = (
 """Schema step 11 (with the turn times): the channel whose thread a game was opened in (its lobby message is
 there), so that a command in that channel finds the games of its threads."""
 
+TURN_DM_MESSAGES: Final = (
+    "ALTER TABLE deliveries ADD COLUMN message_id INTEGER",
+    "ALTER TABLE deliveries ADD COLUMN closed_at REAL",
+    """CREATE INDEX deliveries_open_turn_dms ON deliveries (game_id, user_id)
+            WHERE message_id IS NOT NULL AND closed_at IS NULL""",
+)
+"""Schema step 12: the message a DM carrying a player's turn controls went out as, and when it was edited to say
+that the turn has passed (the open ones are found by game and person, whichever process sent them)."""
+
 
 GAMES_COLUMNS: Final = """
             id               INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -237,6 +246,8 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     (LAST_POST_COLUMN,),
     # 10 -> 11: how long each person took for each turn they ended themselves; a game in a thread of its own
     (*TURN_TIMES_TABLE, *THREAD_GAMES),
+    # 11 -> 12: the message each turn DM went out as, and whether it was told that its turn passed
+    TURN_DM_MESSAGES,
 )
 SCHEMA_VERSION: Final = len(STEPS)
 

@@ -1,20 +1,18 @@
-"""The store's SQL, written once for SQLite and PostgreSQL: every query of :class:`SqlStore` uses ``?``
-placeholders and runs on a :class:`Db` that the dialect provides (``bot.host.store`` for SQLite,
-``bot.host.postgres_store`` for PostgreSQL, which numbers the placeholders ``$1``, ``$2``, …).
+"""The store's SQL, written once for SQLite and PostgreSQL: every query of :class:`SqlStore` uses ``?`` placeholders
+and runs on a :class:`Db` that the dialect provides (``bot.host.store`` for SQLite, ``bot.host.postgres_store`` for
+PostgreSQL, which numbers the placeholders ``$1``, ``$2``, …).
 
 The move log is the truth; the ``state`` column of ``games`` is a cache of replaying it (the tables are in
-:mod:`bot.host.schema`). A delivery (a channel post or a DM) and a timer are written in the SAME transaction as
-the change that owes it, so a crash never loses one. At most one game per channel is open (a partial unique
-index: a second is a clean :class:`ChannelBusy`); a clash on ``(game_id, seq)`` or on an interaction id is a clean
+:mod:`bot.host.schema`). A delivery (a channel post or a DM) and a timer are written in the SAME transaction as the
+change that owes it, so a crash never loses one. At most one game per channel is open (a partial unique index: a
+second is a clean :class:`ChannelBusy`); a clash on ``(game_id, seq)`` or on an interaction id is a clean
 :class:`MoveConflict`; a write that expected another version is a :class:`VersionConflict` (a *conflict* with another
-process); every write is one transaction, and a refused one (:class:`StorageFailed`) wrote nothing. A ``games``
-row is decoded by :func:`decode_game_row` on both stores alike: seats or options that cannot be read are a
-:class:`DamagedRow`, which the host quarantines.
-
-What a dialect provides (and nothing else): :meth:`SqlStore._write` (one transaction; a unique-key clash raised
-as :class:`KeyClash`, any other failure as :class:`StorageFailed`), :meth:`SqlStore._read`, and two words:
-:attr:`SqlStore.IS` (a comparison that matches ``NULL``) and :attr:`SqlStore.SKIP_LOCKED` (claiming rows another
-process is claiming).
+process); every write is one transaction, and a refused one (:class:`StorageFailed`) wrote nothing. A ``games`` row
+is decoded by :func:`decode_game_row` on both stores alike: seats or options that cannot be read are a
+:class:`DamagedRow`, which the host quarantines. What a dialect provides (and nothing else): :meth:`SqlStore._write`
+(one transaction; a unique-key clash raised as :class:`KeyClash`, any other failure as :class:`StorageFailed`),
+:meth:`SqlStore._read`, and two words: :attr:`SqlStore.IS` (a comparison that matches ``NULL``) and
+:attr:`SqlStore.SKIP_LOCKED` (claiming rows another process is claiming).
 """
 
 from __future__ import annotations
@@ -102,8 +100,8 @@ class SqlStore(ABC):
 
     @abstractmethod
     def _snapshot(self) -> AbstractAsyncContextManager[Db]:
-        """Reads that all see the database at one moment (a read-only transaction): another process's commit
-        between two of them is seen by neither."""
+        """Reads that all see the database at one moment (a read-only transaction): another process's commit between
+        two of them is seen by neither."""
 
     async def _fetch(self, sql: str, *params: Any, write: bool = False) -> list[dict[str, Any]]:
         """The rows of one statement: a read, or (``write``) a write transaction of its own."""
@@ -129,9 +127,8 @@ class SqlStore(ABC):
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
                           locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None
                           ) -> int:
-        """Store a new game (with the ``timers`` it sets) and return its id; :class:`ChannelBusy` if the channel
-        has an open one. ``parent_id``: the channel whose thread ``channel_id`` is, for a game in a thread of its
-        own."""
+        """Store a new game (with the ``timers`` it sets) and return its id; :class:`ChannelBusy` if the channel has an
+        open one. ``parent_id``: the channel whose thread ``channel_id`` is, for a game in a thread of its own."""
         try:
             async with self._write() as db:
                 rows = await db.fetch(
@@ -150,11 +147,9 @@ class SqlStore(ABC):
         """Write ``change`` to the game in ONE transaction (see :class:`bot.host.change.Change`): mark its timer
         done, append its move, set its columns and bump the version, add the deliveries it owes, cancel and set
         timers, write a finished game's results. Returns the game's new version (``None``: a timer's change that
-        left the game's row alone).
-
-        ``expect_version``: write only if the game is still at that version, else :class:`VersionConflict`; a clash on
-        the move's number or interaction is a :class:`MoveConflict`; a timer done already is a
-        :class:`VersionConflict`."""
+        left the game's row alone). ``expect_version``: write only if the game is still at that version, else
+        :class:`VersionConflict`; a clash on the move's number or interaction is a :class:`MoveConflict`; a timer
+        done already is a :class:`VersionConflict`."""
         (version,) = await self.apply_all([(game_id, change, expect_version)], now=now)
         return version
 
@@ -182,8 +177,7 @@ class SqlStore(ABC):
         return await self._game(f"{_GAMES} WHERE id = ?", game_id)
 
     async def game_with_moves(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None:
-        """A game's row and its move log as of one moment (read apart, another process's move could come
-        between: a log one move ahead of the row's state and version)."""
+        """A game's row and its move log as of one moment (read apart, the log could be a move ahead of the row)."""
         async with self._snapshot() as db:
             rows = await db.fetch(f"{_GAMES} WHERE id = ?", game_id)
             moves = await db.fetch(f"{_MOVES} WHERE game_id = ? ORDER BY seq", game_id) if rows else []
@@ -364,6 +358,12 @@ class SqlStore(ABC):
         """Every delivery of a game, done or not, in order."""
         return [_delivery_row(r) for r in await self._fetch(f"{_DELIVERIES} WHERE game_id = ? ORDER BY id", game_id)]
 
+    async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
+        """A person's turn DMs of a game not told yet that their turn passed: (delivery id, message id), in order."""
+        rows = await self._fetch("SELECT id, message_id FROM deliveries WHERE game_id = ? AND user_id = ?"
+                                 " AND message_id IS NOT NULL AND closed_at IS NULL ORDER BY id", game_id, user_id)
+        return [(int(r["id"]), int(r["message_id"])) for r in rows]
+
     async def last_post(self, game_id: int) -> tuple[int, DeliveryRow] | None:
         """The game's latest post in its channel as whichever process sent it: its message and the delivery it was
         (a start's or a move's; an undo edits the post of the move it takes back, so that post stays the latest);
@@ -377,12 +377,16 @@ class SqlStore(ABC):
         return int(games[0]["last_message_id"]), _delivery_row(rows[0])
 
     async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
-                             over_message_id: int | None = None, post_id: int | None = None) -> None:
+                             over_message_id: int | None = None, post_id: int | None = None,
+                             dm_id: int | None = None, closed: Sequence[int] = ()) -> None:
         """The delivery is done: sent, or given up (``error`` says why). ``over_message_id``: it was the game-over
-        post, sent as this message (recorded on its game in the same transaction)."""
+        post, sent as this message (recorded on its game in the same transaction); ``dm_id``: a DM with a turn's
+        controls sent as this message; ``closed``: the turn DMs (deliveries) it told that their turn passed."""
         async with self._write() as db:
             await db.execute("UPDATE deliveries SET done_at = ?, attempts = attempts + 1,"
-                             " last_error = COALESCE(?, last_error) WHERE id = ?", now, error, delivery_id)
+                             " last_error = COALESCE(?, last_error), message_id = COALESCE(?, message_id)"
+                             " WHERE id = ?", now, error, dm_id, delivery_id)
+            await db.executemany("UPDATE deliveries SET closed_at = ? WHERE id = ?", [(now, i) for i in closed])
             for column, value in (("over_message_id", over_message_id), ("last_message_id", post_id)):
                 if value is not None:
                     await db.execute(f"UPDATE games SET {column} = ? WHERE id ="

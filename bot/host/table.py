@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, Self, cast, ru
 
 from bot.host.model import DeliveryRow, MoveRow
 from engine import Event, Game, View, parse_move
+from engine.types import ScoreBreakdown
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -113,6 +114,8 @@ class SeatInfo:
     """The name of someone who offered to take this seat, while the opener has not confirmed it."""
     former: tuple[str, ...] = ()
     """The names of the people who played this seat before it was taken over, first first."""
+    former_moves: tuple[int | None, ...] = ()
+    """For each of ``former``, the number of moves the game had when they left the seat (``None``: not known)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +186,8 @@ class TableInfo:
 
     @classmethod
     def from_payload(cls, data: dict[str, Any]) -> TableInfo:
-        return cls(**{**data, "seats": tuple(SeatInfo(**{**s, "former": tuple(s.get("former", ()))})
+        return cls(**{**data, "seats": tuple(SeatInfo(**{**s, "former": tuple(s.get("former", ())),
+                                                         "former_moves": tuple(s.get("former_moves", ()))})
                                              for s in data["seats"])})
 
 
@@ -295,14 +299,24 @@ class MoveResult(Waking):
     *Undo* until the next post."""
     hints: bool = False
     """The game has hints on (its post says so)."""
+    turn_moves: tuple[str, ...] = ()
+    """The moves of the turn this move ends, in order (a double move's card and its builds; else the move alone);
+    empty while the turn goes on, and for an undo."""
+    passed_user_id: int | None = None
+    """The person whose turn passed with this change (they moved, the computer moved for them, an undo took it
+    back): their turn DM is told so."""
+    former: tuple[tuple[str, ...], ...] = ()
+    """Per seat, the names of the people who played it before someone took it over (first first); empty when
+    nobody took a seat over (the game-over post names them all)."""
 
-    TUPLES: ClassVar = ("secret_changed", "dm_user_ids", "ranking")
+    TUPLES: ClassVar = ("secret_changed", "dm_user_ids", "ranking", "turn_moves", "former")
 
     def to_payload(self) -> dict[str, Any]:
         """The public facts as JSON-shaped data: the card put back in round 2 stays secret."""
         data = _fields_of(self)
         if parse_move(self.move).verb == "discard":
             data["move"] = "discard"
+        data["turn_moves"] = ["discard" if parse_move(m).verb == "discard" else m for m in self.turn_moves]
         return data
 
     @classmethod
@@ -351,12 +365,21 @@ IDLE_POST: Final = "stale_post"
 """An idle table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
 ``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.idle``."""
 NOTICE_POST: Final = "notice_post"
-"""A channel post in words (vacations, deadlines; payload: ``key``, ``locale``, ``params`` and, for a vacation
-vote, ``vote`` = the seat on vacation, to carry the vote buttons)."""
+"""A channel post in words (vacations, deadlines, take-overs; payload: ``key``, ``locale``, ``params`` and, for a
+vacation vote, ``vote`` = the seat on vacation, to carry the vote buttons; for a seat handed to the computer,
+``takeable`` = that seat, to carry *Take this seat*; for an offer to take a seat, ``takeover`` = ``seat`` and the
+newcomer's ``user_id``, to carry the opener's *Confirm*)."""
 NOTICE_DM: Final = "notice_dm"
 """A DM in words to ``user_id`` (payload: ``key``, ``locale`` of the game, ``params``)."""
+TURN_OVER_DM: Final = "turn_over_dm"
+"""Not a new DM: the person's turn DMs of the game still showing a turn that has passed are edited to say so, their
+controls taken off (payload: ``reason``, ``moved`` (the mover as seat), ``moves`` and ``events`` of the turn,
+``by`` the seat who took a move back, ``game_over``)."""
+GAME_OVER_DM: Final = "game_over_dm"
+"""The one DM a person gets at game over: their place and score, broken down, against the winner's, and the link
+to the game-over post (payload: none; read from the archive when it is sent)."""
 DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST, IDLE_POST,
-                         TURN_DM, HAND_DM, NOTICE_DM)
+                         TURN_DM, HAND_DM, NOTICE_DM, TURN_OVER_DM, GAME_OVER_DM)
 CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST,
                            IDLE_POST})
 
@@ -408,6 +431,8 @@ class PastGame:
     """The game-over post in ``channel_id``, once delivered."""
     view: View | None = None
     """The final public view (for ``/santacruz history id:``); ``None`` in a history listing."""
+    breakdown: tuple[ScoreBreakdown, ...] = ()
+    """Per seat, where its points came from (:func:`engine.history.score_breakdown`), with the view."""
 
     @property
     def winner(self) -> str:
@@ -510,7 +535,8 @@ class Table:
             seats=tuple(SeatInfo(i, s.user_id, s.name, s.is_computer, s.strength, s.away, s.vacation_state,
                                  float(s.vacation["until"]) if s.vacation is not None else None,
                                  str(s.offer["name"]) if s.offer is not None else None,
-                                 tuple(str(f["name"]) for f in s.former))
+                                 tuple(str(f["name"]) for f in s.former),
+                                 tuple(f.get("moves") for f in s.former))
                         for i, s in enumerate(self.seats)),
             draft=self.options.draft,
             locale=self.options.locale,

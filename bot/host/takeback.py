@@ -6,8 +6,9 @@ a copy of the game (:func:`move_risk`) and answers with a :class:`Risk`: the ada
 naming what cannot be taken back when ``final``, and otherwise plays at once with an *Undo* button while
 :func:`undo_refusal` finds nothing against it. Only what everyone may know goes into a :class:`Risk`: the sites
 turned face up (their state is public), a bird chip drawn from a tile already face up, the round or the game
-ending, the scoring card played and its points for the mover (who holds it) and for the best other seat; never
-what a hidden tile holds.
+ending, the scoring card played and its points for the mover (who holds it) and for the best other seat, the share
+right spent; never what a hidden tile holds. A :class:`Risk` is shown to the mover alone, so it also names the bird
+chips the mover holds, which a last move reveals (never the value of one the move itself draws).
 
 Pure functions of the game and its move log; :class:`bot.host.host.Host` calls them under its own reading of the
 table (``move_risk``, ``undoable_by``, ``undo``).
@@ -49,6 +50,11 @@ class Risk:
     """The first round ends: everyone draws a scoring card for the second."""
     ends_game: bool = False
     """The game ends: the bird chips are revealed and counted."""
+    chips: tuple[int, ...] = ()
+    """With ``ends_game``: the bird chips the mover holds before the move (their own secret), whose values then count
+    for them; a chip the move draws is not among them (its value is not known before: ``bird`` or ``revealed``)."""
+    shares: int | None = None
+    """The seat beside whose building a move builds: the mover spends the share right for the round."""
 
 
 def move_risk(game: Game, moves: Sequence[str]) -> Risk:
@@ -56,16 +62,18 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
     final: playing it is refused with its reason."""
     trial = game.clone()
     seat = trial.to_move
+    held = tuple(game.birds[seat]) if seat is not None else ()
     first_final: int | None = None
     revealed: list[int] = []
     bird = ends_round = ends_game = False
     scores: str | None = None
     points = other_points = 0
-    other: int | None = None
+    other = shares = None
     for index, text in enumerate(moves):
         try:
             move = parse_move(text)
             face_up = move.site is not None and 0 < move.site < len(trial.revealed) and trial.revealed[move.site]
+            beside = list(trial.occupants[move.site]) if face_up and move.site is not None else []
             if move.verb == "score" and seat is not None and move.card is not None:
                 now = card_now(trial, seat, str(move.card))  # as the menus and the coach name it
                 scores, points, other, other_points = now.card, now.points, now.other, now.other_points
@@ -75,7 +83,9 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
         if not trial.can_undo() and first_final is None:
             first_final = index
         for event in events:
-            if event["type"] == "reveal":
+            if event["type"] == "build" and event.get("shared") and beside:
+                shares = beside[0][0]
+            elif event["type"] == "reveal":
                 revealed.append(int(event["site"]))
             elif event["type"] == "bird" and face_up:
                 bird = True
@@ -85,7 +95,8 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
                 ends_game = True
     return Risk(tuple(moves), final=first_final is not None, first_final=first_final, revealed=tuple(revealed),
                 bird=bird, scores=scores, points=points, other=other, other_points=other_points,
-                ends_round=ends_round and not ends_game, ends_game=ends_game)
+                ends_round=ends_round and not ends_game, ends_game=ends_game,
+                chips=held if ends_game else (), shares=shares)
 
 
 def undo_refusal(log: Sequence[MoveRow], game: Game, user_id: int) -> str | None:

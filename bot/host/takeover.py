@@ -97,8 +97,7 @@ class Takeovers:
         :data:`OFFER_HOURS`."""
         async with self.games.change(channel_id):
             table = self.games.running(channel_id)
-            if table.seat_of(user_id) is not None:
-                raise HostError("host.error.takeover_seated")
+            self._check_newcomer(table, user_id)
             number = self._offered_seat(table, seat)
             place = table.seats[number]
             offer = offer_of(place)
@@ -129,7 +128,11 @@ class Takeovers:
             newcomer = str(offer["name"])
             seats = list(table.seats)
             seats[seat] = Seat(user_id=newcomer_id, name=newcomer, former=[
-                *place.former, {"user_id": place.user_id, "name": place.name, "until": table.seq}])
+                *place.former, {"user_id": place.user_id, "name": place.name, "until": table.seq,
+                                "moves": len(table.playing.moves)}])
+            game = table.playing.clone()  # the game's own names follow the seats' (the views name the newcomer)
+            game.names = [*game.names]
+            game.names[seat] = newcomer
             now = self._clock()
             reminder, reminders = self.reminders.timers(table, table.playing, table.seq, now, seats)
             timers, cancel = deadlines.retimed(table, seats, now)
@@ -139,8 +142,30 @@ class Takeovers:
                 {"next_reminder_at": reminder},
                 deliveries=[_notice(table, TAKEN, place.name, newcomer, seat=seat, newcomer_id=newcomer_id), dm],
                 timers=[*timers, *reminders], cancel_timers=[TAKEOVER_LAPSE, *cancel, *REMINDER_KINDS]),
-                seats=seats)
+                seats=seats, game=game)
             return self._answer(table, seat, TAKEN, place.name, newcomer, newcomer_id, seats)
+
+    def open_seats(self, channel_id: int) -> list[int]:
+        """The seats of the channel's running game that someone new may offer to take (none without one)."""
+        table = self.games.live(channel_id)
+        if table is None:
+            return []
+        return [i for i, s in enumerate(table.seats) if takeable(s)]
+
+    def may_offer(self, channel_id: int, user_id: int) -> None:
+        """Refuse ``user_id`` (with the reason) unless they may offer to take a seat in the channel's running game:
+        anyone not seated in it. Asked before a *Take this seat* click acts; :meth:`offer` checks again."""
+        self._check_newcomer(self.games.running(channel_id), user_id)
+
+    @staticmethod
+    def _check_newcomer(table: Table, user_id: int) -> None:
+        if table.seat_of(user_id) is not None:
+            raise HostError("host.error.takeover_seated")
+
+    def may_confirm(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> None:
+        """Refuse ``user_id`` (with the reason) unless they may confirm an offer in the channel's running game: its
+        opener, or someone with Manage Channels. Asked before a *Confirm* click acts; :meth:`confirm` checks again."""
+        self.games.check_opener(self.games.running(channel_id), user_id, can_manage)
 
     async def _on_lapse(self, timer: TimerRow, now: float) -> TakeoverChange | None:
         """Nobody confirmed the offer in time: it lapses, with a notice (only the timer is done when that offer

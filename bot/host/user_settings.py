@@ -151,6 +151,8 @@ class OpenGame:
     """Whether it is this person's turn."""
     last_message_id: int | None = None
     """The game's latest post in its channel (a link to it), once delivered."""
+    people: tuple[tuple[int, str], ...] = ()
+    """The people seated in it (user id, name), in seat order (how fast each usually moves is shown with it)."""
 
 
 def seats_name(user_id: int) -> str:
@@ -165,16 +167,18 @@ def open_game(row: Any, user_id: int) -> OpenGame | None:
     if not any(s.get("user_id") == user_id for s in seats):
         return None
     since = row.last_move_at if row.last_move_at is not None else row.created_at
+    people = tuple((int(s["user_id"]), str(s.get("name"))) for s in seats if s.get("user_id") is not None)
     if row.status != "running" or row.state is None:
-        return OpenGame(row.id, row.channel_id, row.guild_id, row.status, None, None, False, since, False)
+        return OpenGame(row.id, row.channel_id, row.guild_id, row.status, None, None, False, since, False,
+                        people=people)
     to_move = Game.from_json(row.state).to_move
     seat = seats[to_move] if to_move is not None and to_move < len(seats) else None
     if seat is None:
         return OpenGame(row.id, row.channel_id, row.guild_id, row.status, None, None, False, since, False,
-                        row.last_message_id)
+                        row.last_message_id, people)
     computer = seat.get("user_id") is None or bool(seat.get("away"))
     return OpenGame(row.id, row.channel_id, row.guild_id, row.status, seat.get("user_id"), str(seat.get("name")),
-                    computer, since, seat.get("user_id") == user_id and not computer, row.last_message_id)
+                    computer, since, seat.get("user_id") == user_id and not computer, row.last_message_id, people)
 
 
 def in_order(games: list[OpenGame]) -> list[OpenGame]:

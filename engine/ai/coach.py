@@ -12,7 +12,13 @@ the same search's statistics, then explains both from what the seat knows:
   site it takes that another seat could have reached, a building beside another seat's (the share right);
 - the volcano: whether the eruption card may still hurt (unseen, held by the seat, in another seat's pile,
   or played) and how many of the seat's buildings stand on volcano sites;
+- the move that ends the game: the bird chips the seat holds, revealed and counted then (told apart from the card's
+  points, as the result tells them; a chip the move itself draws is the bird chip reason's, its value unknown);
 - why the runner-up is worse: the difference in the search's expected value and the reasons that differ.
+
+Every number is one the seat can check: the points a move scores now are its build's points or its scoring card's
+(:func:`engine.cards_now.card_now`, as the question before the move and the result say them), never the score's
+change (which a last move swells with the bird chips, and with a guess at other seats' hidden chips).
 
 Every explanation is computed on games rebuilt from the view (:func:`engine.ai.determinize.determinize`):
 the outcome of a build on a face-down site is averaged over every tile that could lie there. The chance that
@@ -39,6 +45,7 @@ from engine.cards_now import CardNow, card_now
 from engine.cards_now import cards_now as hand_now
 from engine.game import STATE_FIELDS, Game
 from engine.island import Island, default_island
+from engine.log import built
 from engine.moves import SITE_VERBS, parse_move
 from engine.types import View
 
@@ -85,6 +92,7 @@ REASON_CODES: Final[Mapping[str, tuple[str, ...]]] = {
     "set_choice": ("set",),
     "pile_cards": ("owner", "set", "cards"),
     "discard_card": ("card",),
+    "ends_game": ("points", "chips"),
 }
 """Every code of a move's :class:`Reason` with its parameters' names."""
 
@@ -391,7 +399,19 @@ class _Explainer:
     def move_advice(self, move: str, stats: Mapping[str, tuple[int, float]]) -> MoveAdvice:
         count, mean = stats.get(move, (0, 0.0))
         reasons, points_now = self.reasons(move)
+        if self._ends_game(move):
+            chips = tuple(self.view["you"]["bird_chips"])
+            reasons.append(Reason.of("ends_game", points=sum(chips), chips=chips))
         return MoveAdvice(move, tuple(reasons), count, mean if count else None, points_now)
+
+    def _ends_game(self, move: str) -> bool:
+        """Whether ``move`` ends the game (who still holds cards is public, so any game rebuilt from the view says
+        the same; a double move's card ends nothing: its builds follow)."""
+        if self.view["round"] != 2 or self.view["phase"] != "play":
+            return False
+        g = self.game.clone()
+        g.apply(move)
+        return g.phase == "over"
 
     def reasons(self, move: str) -> tuple[list[Reason], int | None]:
         m = parse_move(move)
@@ -450,11 +470,10 @@ class _Explainer:
         out = []
         seat = self.seat
         for weight, g in games:
-            before = g.score[seat]
             events = g.apply(move)
-            built = any(e["type"] == "build" and e["seat"] == seat for e in events)
+            made = built(events, seat, site)  # its build points alone, as the result says them
             bird = any(e["type"] == "bird" and e["seat"] == seat for e in events)
-            out.append(_Outcome(weight, built, g.score[seat] - before, bird,
+            out.append(_Outcome(weight, made is not None, made.points if made is not None else 0, bird,
                                 {c: g.card_points(seat, c) for c in self.cards}))
         return out
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -248,15 +248,8 @@ def determinize(view: Mapping[str, Any], rng: random.Random, *, island: Island |
     events: list[dict[str, Any]] = []
     if keep_log:
         log = [{"seat": e["seat"], "move": e["move"], "round": e["round"], "scores": list(e["scores"]),
-                "undoable": False} for e in view["log"]]
-        for e in view["events"]:
-            out = dict(e)
-            keys = _SECRET_KEYS.get(out.get("type", ""), ())
-            if out.get("seat") == seat and keys:
-                secret = {k: out.pop(k) for k in keys if k in out}
-                if secret:
-                    out["secret"] = secret
-            events.append(out)
+                "undoable": False, "events": _with_secrets(e["events"], seat)} for e in view["log"]]
+        events = _with_secrets(view["events"], seat)
 
     records = [PlayerRecord(
         score=p["score"], stamp=stamp[q], supply=[p["supply"][b] for b in BUILDINGS],
@@ -274,3 +267,18 @@ def determinize(view: Mapping[str, Any], rng: random.Random, *, island: Island |
         order=list(view.get("choosing_order", [])), share_seat=share_seat,
         pending=dict(view["pending"]) if view["pending"] else None, piles=piles,
         last_card_seat=last_card_seat(view), events=events, log=log)
+
+
+def _with_secrets(events: Iterable[Mapping[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """Events of ``seat``'s view as the engine keeps them: the seat's own secrets under ``secret`` again (another
+    seat's were never in the view; bird-chip values shown once the game is over stay shown)."""
+    kept: list[dict[str, Any]] = []
+    for e in events:
+        out = dict(e)
+        keys = _SECRET_KEYS.get(out.get("type", ""), ())
+        if out.get("seat") == seat and keys:
+            secret = {k: out.pop(k) for k in keys if k in out}
+            if secret:
+                out["secret"] = secret
+        kept.append(out)
+    return kept

@@ -16,8 +16,11 @@ import pytest
 import pytest_asyncio
 
 from bot.adapter.client import SantaCruzBot, create_bot
+from bot.host.hints import Coach
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
+from engine import View
+from engine.ai.coach import Advice, advise
 from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage, InteractionHandle
 from tests.fakediscord.remote import slash_for_move
 
@@ -88,12 +91,24 @@ def turns_ended(view: Any) -> int:
     return ended
 
 
+HINT_PLAYOUTS = 120
+"""The coach's playouts in tests that ask for hints (:func:`coach_by_playouts`)."""
+
+
+def coach_by_playouts(view: View, seed: int, budget: float) -> Advice:
+    """The real coach thinking :data:`HINT_PLAYOUTS` playouts instead of ``HINT_SECONDS``: a game that follows its
+    hints is the same game on a fast or a busy machine."""
+    return advise(view, seed=seed, budget=None, iterations=HINT_PLAYOUTS)
+
+
 class Driver:
     """Runs the bot against the fake and plays for the seated users through interactions."""
 
     def __init__(self, fake: FakeDiscord, settings: Settings, *, channel: Any = None, seed: int = 1,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, coach: Coach | None = None) -> None:
         self.fake = fake
+        self.coach = coach
+        """What thinks about hints (the host's :func:`bot.host.hints.coach` if ``None``)."""
         self.seed = seed
         """The seed of the next game opened (the host's seeds are random otherwise)."""
         self.settings = settings
@@ -121,6 +136,8 @@ class Driver:
         host_options: dict[str, Any] = {"new_seed": self._next_seed}
         if self.clock is not None:
             host_options["clock"] = self.clock
+        if self.coach is not None:
+            host_options["coach"] = self.coach
         bot = create_bot(self.settings, host_options=host_options)
         self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
         await self.runner.start()
@@ -189,7 +206,12 @@ class Driver:
 
     async def slash(self, command: str, options: dict[str, Any] | None = None, *, user: str,
                     channel: Any = None, locale: str | None = None) -> InteractionHandle:
-        return await self.fake.slash_command(f"santacruz {command}", options or {}, user=user,
+        """``/santacruz <command>``; a game this driver opens (``new``) is played in its channel itself
+        (``thread:false``) unless the test asks for a thread (``test_threads`` plays games in threads)."""
+        options = dict(options or {})
+        if command == "new":
+            options.setdefault("thread", False)
+        return await self.fake.slash_command(f"santacruz {command}", options, user=user,
                                              channel=channel if channel is not None else self.channel,
                                              locale=locale)
 

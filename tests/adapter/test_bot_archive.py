@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import io
 import json
 from typing import Any
@@ -10,7 +12,7 @@ from typing import Any
 from PIL import Image
 
 from bot.adapter.delivery import Backoff
-from bot.host.table import MOVE_POST, REPLAY_POST
+from bot.host.table import GAME_OVER_DM, MOVE_POST, REPLAY_POST
 from engine import from_record
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver
@@ -67,6 +69,19 @@ async def test_the_archive_of_a_finished_game_before_and_after_a_restart(driver:
     assert answer.text == t("bot.log.attached", "en")
     log = next(a for a in answer.attachments if a.filename == "santacruz-log.txt").data.decode()
     assert sum(line.startswith("• ") for line in log.splitlines()) == len(final_view["log"])
+    # with each scoring card's points and, at the end, the result: the ranking with the scores, and the winner
+    winner = final_view["players"][final_view["winner"]]["name"]
+    assert log.splitlines()[-1] == t("bot.log.winner", "en", name=winner)
+    for place, seat in enumerate(final_view["ranking"], start=1):
+        player = final_view["players"][seat]
+        assert f"\n{place}. {player['name']}: {player['score']} points" in log
+    assert any(line.startswith("• ") and line.endswith(")") and " +" in line.rsplit("(", 1)[-1]
+               and "“" in line for line in log.splitlines())  # a scoring card and the points it gave
+    # status after the game: the result, for a player and anyone else, never the empty hands
+    for user in ("carol", "bob"):
+        status = await driver.answer(await driver.slash("status", user=user, locale="en-US"))
+        assert t("bot.log.winner", "en", name=winner) in status.text, status.text
+        assert "building card" not in status.text and "scoring card" not in status.text, status.text
     await driver.restart()
     await check_history()
     answer = await driver.answer(await driver.slash("history", {"id": game_id}, user="bob", locale="de"))
@@ -117,14 +132,20 @@ async def test_the_replay_and_the_game_over_link_survive_a_restart_while_the_cha
     game_id = driver.info().game_id
     assert driver.bot.store is not None
     pending = [d for d in await driver.bot.store.deliveries(game_id) if d.done_at is None]
-    assert pending[-1].kind == MOVE_POST and pending[-1].payload["replay"] and pending[-1].payload["game_over"]
-    assert REPLAY_POST not in [d.kind for d in pending]
+    posts = [d for d in pending if d.user_id is None]
+    assert posts[-1].kind == MOVE_POST and posts[-1].payload["replay"] and posts[-1].payload["game_over"]
+    assert REPLAY_POST not in [d.kind for d in pending] and pending[-1].kind == GAME_OVER_DM  # waits for the post
     assert not with_attachment(driver, "replay.gif")
     fake.clear_errors()
-    await driver.restart()
+    # the stop leaves the failed posts to the next start at once: their backoff (1000 s) ends after its grace
+    driver.bot.settings = dataclasses.replace(driver.bot.settings, shutdown_grace=600.0)
+    await asyncio.wait_for(driver.stop(), TIMEOUT)
+    await driver.start()
     replays = await fake.wait_until(lambda: with_attachment(driver, "replay.gif"), timeout=TIMEOUT,
                                     description="the replay post", poll=0.2)
     over = with_attachment(driver, "game-over.png")
     assert len(replays) == 1 and len(over) == 1
     answer = await driver.answer(await driver.slash("history", user="carol"))
     assert f"#{game_id}" in answer.text and str(over[0].id) in answer.text
+    await fake.wait_until(lambda: str(over[0].id) in fake.dm_messages("carol")[-1].content, timeout=TIMEOUT,
+                          description="her result, linking to the game-over post", poll=0.2)

@@ -317,7 +317,8 @@ async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discor
         await fake.wait_until(lambda: fake.is_connected and fake.command_syncs, timeout=TIMEOUT,
                               description="the bot to connect")
         await fake.wait_until(lambda: any(e["t"] == "READY" for e in fake.dispatched_events()), timeout=TIMEOUT)
-        lobby = await (await fake.slash_command("santacruz new", {}, user="alice")).wait_for_message(timeout=TIMEOUT)
+        lobby = await (await fake.slash_command("santacruz new", {"thread": False}, user="alice")).wait_for_message(
+            timeout=TIMEOUT)
         await fake.slash_command("santacruz join", {}, user="bob")
         await fake.wait_until(lambda: "Bob" in lobby.text, timeout=TIMEOUT, description="bob in the lobby", poll=0.1)
         await fake.slash_command("santacruz start", {}, user="alice")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from i18n import t
+from i18n import listed, t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import FakeMessage, InteractionHandle
 
@@ -47,7 +47,7 @@ async def test_refusals_in_a_running_game(driver: Driver) -> None:
     # an illegal site: says which sites are possible
     bad = next(s for s in range(1, 50) if f"land {s}" not in legal)
     text = await refused(driver, await driver.slash("land", {"site": bad}, user=mover, locale="en-US"))
-    sites = ", ".join(m.split()[1] for m in legal)
+    sites = listed([m.split()[1] for m in legal], "en")
     assert text == t("bot.error.bad_site", "en", site=bad, sites=sites)
     # a second game in the same channel
     text = await refused(driver, await driver.slash("new", user="carol", locale="en-US"))
@@ -155,11 +155,19 @@ async def test_lobby_refusals(driver: Driver) -> None:
     cancel = await fake.click_button(reply, f"sc:{game_id}:cancel", user="bob")
     await cancel.wait_for_callback(timeout=TIMEOUT)
     assert driver.info().status == "running"
+    await driver.settle()
+    mover = driver.to_move_user()
+    assert mover is not None
+    turn_dm = driver.turn_dm(mover)
     reply = await driver.answer(await driver.slash("abandon", user="bob", locale="en-US"))
     click = await fake.click_button(reply, f"sc:{game_id}:abandon", user="bob", locale="en-US")
     await click.wait_for_callback(timeout=TIMEOUT)
     assert driver.info().status == "abandoned"
     await fake.wait_for_message(driver.channel, lambda m: "abandoned by Bob" in m.text, timeout=TIMEOUT)
+    told = t("bot.dm.turn_over.abandoned", "en", channel=f"<#{driver.channel.id}>")  # the turn DM, edited
+    await fake.wait_until(lambda: fake.message(turn_dm.id).content == told, timeout=TIMEOUT,
+                          description="the turn DM told that the game was abandoned", poll=0.1)
+    assert not fake.message(turn_dm.id).custom_ids
     text = await refused(driver, await driver.slash("rematch", user="carol", locale="en-US"))
     assert text == t("host.error.not_over", "en")
 

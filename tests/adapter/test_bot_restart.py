@@ -13,6 +13,7 @@ from bot.host.store import Store
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts, has_undo, post_of, turns_ended
 from tests.fakediscord import FakeMessage
+from tests.fakediscord.audit import controls, pictures
 
 
 async def stored_moves(driver: Driver) -> list[tuple[int, str, int | None]]:
@@ -58,6 +59,32 @@ async def test_stopped_mid_game_and_finished_by_a_new_bot(driver: Driver) -> Non
         await driver.settle()
     assert [m for _, m, _ in await stored_moves(driver)] == played
     assert len(board_posts(fake, driver.channel)) == 1 + turns_ended(driver.host.public_view(driver.channel.id))
+
+
+async def test_a_turn_dm_sent_before_a_restart_is_told_after_it_that_its_turn_passed(driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    await driver.play_turn()
+    await driver.settle()
+    user = driver.to_move_user()
+    assert user is not None
+    dm = driver.turn_dm(user)
+    your_turn = t("bot.dm.your_turn", "en", channel="\0", phase="").split("\0")[0]
+    assert your_turn in dm.content and controls(dm)
+
+    await driver.restart()  # the new bot knows the DM only from the database
+    await driver.settle()
+    seq = driver.info().seq
+    move = driver.pick(user, lambda legal: next(m for m in legal if m.startswith("land ")))
+    await driver.play_slash(user, move)  # by command: the DM's own controls were not used
+    await driver.wait_seq(seq + 1)
+    await driver.settle()
+    told = fake.message(dm.id)
+    assert told.id == dm.id and your_turn not in told.content and controls(told) == []
+    assert told.content.startswith(t("bot.dm.turn_over.moved", "en", channel="\0", moves="").split("\0")[0])
+    assert f"site {move.split()[1]}" in told.content
+    assert pictures(told)  # the picture of that turn stays
 
 
 async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from engine import BUILDING_SETS, SINGLE_BUILDS
-from i18n import LOCALES, describe_move, t, tn
+from i18n import LOCALES, describe_move, listed, t, tn
 from tests.adapter.conftest import TIMEOUT, Driver
 from tests.adapter.test_vacation_deadline import HOUR, with_clock
 from tests.fakediscord import FakeMessage
@@ -145,7 +145,7 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
             continue
         select = next((s for s in dm.selects if s["custom_id"].endswith(f":pick:{card}")), None)
         sites = sorted(int(o["value"].split()[1]) for o in select["options"]) if select else []
-        where = ", ".join(map(str, sites)) or t("bot.dm.builds_nowhere", locale)
+        where = listed(sites, locale) or t("bot.dm.builds_nowhere", locale)
         parts.append(f"{t(f'game.card.{card}.short', locale)} {where}")
     assert t("bot.dm.builds", locale, cards=" · ".join(parts)) in dm.text
     assert deadline_dm in dm.text

@@ -16,7 +16,7 @@ from PIL import Image
 from bot.host.model import MoveRow
 from bot.host.ratings import PAGE_SIZE, SeatResult
 from bot.host.store import Store
-from i18n import t
+from i18n import percent, t
 from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeMessage
 
@@ -65,8 +65,8 @@ async def test_stats_answer_with_the_numbers_and_a_chart(driver: Driver) -> None
     await seed_history(driver)
     reply = await driver.answer(await driver.slash("stats", user="bob"))  # Bob reads German
     assert t("bot.stats.title", "de", name="Bob") in reply.text
-    assert t("bot.stats.games", "de", games=1, wins=1, share="100 %") in reply.text
-    assert t("bot.stats.score", "de", average="60,0", best=60) in reply.text
+    assert t("bot.stats.games", "de", games=1, wins=1, share=percent(1, "de")) in reply.text
+    assert t("bot.stats.score", "de", average="60", best=60) in reply.text
     assert t("bot.stats.cards", "de", favourite="Schaf", profitable="Schaf") in reply.text
     assert "Wertungszahl: " in reply.text and reply.ephemeral
     chart = png_of(reply, "stats.png")
@@ -74,8 +74,8 @@ async def test_stats_answer_with_the_numbers_and_a_chart(driver: Driver) -> None
     # another player's stats, and someone with no finished game here
     reply = await driver.answer(await driver.slash("stats", {"player": driver.fake.user("alice")}, user="alice"))
     assert t("bot.stats.title", "en", name="Alice") in reply.text
-    assert t("bot.stats.games", "en", games=1, wins=0, share="0 %") in reply.text
-    assert t("bot.stats.score", "en", average="53.0", best=53) in reply.text
+    assert t("bot.stats.games", "en", games=1, wins=0, share=percent(0, "en")) in reply.text
+    assert t("bot.stats.score", "en", average="53", best=53) in reply.text
     reply = await driver.answer(await driver.slash("stats", user="carol"))
     assert reply.text == t("bot.stats.none", "fr", name="Carol")
 
@@ -124,7 +124,7 @@ async def test_forget_me_asks_first_and_removes_only_the_caller(driver: Driver) 
     reply = await driver.answer(await driver.slash("stats", user="alice"))
     assert reply.text == t("bot.stats.none", "en", name="Alice")
     reply = await driver.answer(await driver.slash("stats", user="bob"))
-    assert t("bot.stats.games", "de", games=1, wins=1, share="100 %") in reply.text  # Bob's history stays whole
+    assert t("bot.stats.games", "de", games=1, wins=1, share=percent(1, "de")) in reply.text  # Bob: whole
     row = await driver.host.store.get_game(game)
     assert {s["user_id"]: s["name"] for s in row.seats} == {bob: "Bob", alice: "former player"}
     assert len(await driver.host.store.moves(game)) == 1
@@ -155,6 +155,6 @@ async def test_stats_say_how_fast_a_player_moves_and_count_seats_taken_over_apar
     reply = await driver.answer(await driver.slash("stats", user="bob"))  # Bob reads German
     assert t("bot.stats.speed", "de", turns=5, median="10 Min.", p90="15 Std. 48 Min.") in reply.text
     reply = await driver.answer(await driver.slash("stats", user="alice"))
-    assert t("bot.stats.games", "en", games=1, wins=0, share="0 %") in reply.text  # the game she played whole
+    assert t("bot.stats.games", "en", games=1, wins=0, share=percent(0, "en")) in reply.text  # hers, whole
     assert t("bot.stats.taken_over", "en", games=1, wins=1) in reply.text
     assert "Turn speed" not in reply.text  # none of her turns was timed

@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from bot.adapter.words.common import esc
 from bot.host.settings import Settings
-from i18n import t
+from i18n import listed, t
 from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeDiscord, InteractionHandle
 
@@ -83,7 +83,7 @@ async def test_unicode_digits_are_refused_not_crashed(driver: Driver) -> None:
                                                      locale="en-US")
     await driver.fake.dispatch_interactions(forged)
     text = await refused(driver, forged)
-    sites = ", ".join(m.split()[1] for m in driver.host.legal_moves(driver.channel.id, driver.fake.user(mover).id))
+    sites = listed([m.split()[1] for m in driver.host.legal_moves(driver.channel.id, driver.fake.user(mover).id)], "en")
     assert text == t("bot.error.bad_site", "en", site="²", sites=sites)
     assert driver.info().seq == seq
 

@@ -52,6 +52,11 @@ def confirm_id(message: FakeMessage) -> str:
     return next(b["custom_id"] for b in message.buttons if b["custom_id"].endswith(":ok"))
 
 
+def turn_played(locale: str) -> str:
+    """How a message with a turn's controls begins once that turn was played ("✅ **Turn played** in …")."""
+    return t("bot.dm.turn_over.moved", locale, channel="\0", moves="").split("\0")[0]
+
+
 def undo_id(message: FakeMessage) -> str:
     return next(b["custom_id"] for b in message.buttons if b["custom_id"].startswith("sc:undo:"))
 
@@ -131,7 +136,7 @@ async def test_a_move_that_reveals_nothing_has_undo_in_the_channel_and_by_dm(dri
     played = await driver.play_dm(user, move)
     await driver.wait_seq(seq + 3)
     dm = await played.wait_for_original_edit()
-    assert t("bot.reply.played", locale, move="").strip() in dm.text
+    assert dm.text.startswith(turn_played(locale)) and said in dm.text  # said as its turn DM is once it passed
     assert [b["label"] for b in dm.buttons] == [t("bot.button.undo", locale)]
     await driver.settle()
     assert len(fake.dm_messages(user)) == dms_before, "no DM beyond the one clicked"
@@ -228,10 +233,58 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         done = await fake.click_button(again, confirm_id(again), user=user)
         await driver.wait_seq(seq + 1)
         final_text = await done.wait_for_original_edit()
-        assert t("bot.reply.played", locale, move="").strip() in final_text.text and cannot not in final_text.text
+        assert final_text.text.startswith(turn_played(locale)) and cannot not in final_text.text
         assert not final_text.buttons, "a move that cannot be taken back gets no Undo"
         assert len(fake.dm_messages(user)) - dms_before <= 1, "the question asked no second DM"
         asked.add((locale, "status" if user == "bob" else "dm"))
         await driver.settle()
     assert asked == {(lang, where) for lang in ("en", "fr") for where in ("channel", "dm")} | {
         ("de", "channel"), ("de", "status")}
+
+
+async def test_a_double_moves_card_is_not_spent_before_its_build_is_confirmed(driver: Driver) -> None:
+    """``/santacruz build card:double kind:… site:…`` whose build cannot be taken back asks before playing either:
+    Cancel leaves the hand as it was, *Play it* plays the card and the build."""
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    while True:
+        user = driver.to_move_user()
+        assert user is not None and driver.info().status == "running", "no double move came up"
+        user_id = fake.user(user).id
+        view = driver.host.view_for(driver.channel.id, user_id)
+        sites = view["you"].get("build_sites") or {}
+        found = [(kind, site) for kind in SINGLE_BUILDS if f"double {kind}" in view["you"]["legal_moves"]
+                 for site in sites.get(kind, [])
+                 if driver.host.move_risk(driver.channel.id, user_id, [f"double {kind}", f"build {site}"]).first_final
+                 == 1]
+        if found:
+            break
+        await driver.play_turn("slash")
+        await driver.settle()
+    kind, site = found[0]
+    seat = view["seat"]
+    assert seat is not None
+    seq, hand = driver.info().seq, dict(view["players"][seat]["building_cards"])
+
+    def hand_now() -> dict[str, int]:
+        return dict(driver.host.view_for(driver.channel.id, user_id)["players"][seat]["building_cards"])
+
+    options = {"card": "double", "kind": kind, "site": site}
+    question = await driver.answer(await driver.slash("build", options, user=user))
+    assert driver.info().seq == seq and hand_now() == hand, "nothing is played before the question is answered"
+    locale = LOCALES[user]
+    assert ask_move(f"build {site}", locale, names_of(view)) in question.text
+    assert confirm_id(question).endswith(f":double_{kind}+build_{site}:ok")
+    cancel = next(b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":cancel"))
+    await (await fake.click_button(question, cancel, user=user)).wait_for_callback()
+    assert driver.info().seq == seq and hand_now() == hand, "Cancel leaves the hand exactly as it was"
+
+    question = await driver.answer(await driver.slash("build", options, user=user))
+    done = await fake.click_button(question, confirm_id(question), user=user)
+    await driver.wait_seq(seq + 2)
+    answer = await done.wait_for_original_edit()
+    assert hand_now() == {**hand, "double": hand["double"] - 1}
+    board = driver.host.view_for(driver.channel.id, user_id)["board"]["sites"][site - 1]
+    assert [b["seat"] for b in board["buildings"]] == [seat]
+    assert f" {site} " in answer.text and t("bot.reply.played", locale, move="").strip() in answer.text

@@ -119,7 +119,7 @@ async def test_vacation_and_back_typed_where_a_copy_is_behind_change_every_game(
             await far.open(computers=0)
             await near.open(computers=0)
             await wait_deliveries_done(store)
-            bots[1].terminate()  # started again, the shard-1 process holds a copy of every open game
+            await bots[1].stop()  # started again, the shard-1 process holds a copy of every open game
             await start_process(fake, bots[1], 1)
             alice = fake.user("alice").id
 

@@ -134,11 +134,12 @@ async def test_sigterm_stops_a_bot_process_cleanly_mid_game_on_sqlite(fake_disco
             await asyncio.sleep(0.1)
         channel = fake.channel("games")
         for command, user in (("santacruz new", "alice"), ("santacruz join", "bob"), ("santacruz start", "alice")):
-            handle = await fake.slash_command(command, {}, user=user, channel=channel)
+            handle = await fake.slash_command(command, {"thread": False} if command.endswith("new") else {},
+                                              user=user, channel=channel)
             await handle.wait_for_message(timeout=TIMEOUT)
-        code = await asyncio.to_thread(bot.terminate)
+        code = await bot.stop()
     finally:
-        bot.terminate()
+        await bot.stop()
     assert code == 0, bot.log()[-3000:]
     lines = [json.loads(line) for line in bot.log().splitlines() if line.startswith("{")]
     assert lines and all({"time", "level", "logger", "message"} <= line.keys() for line in lines)
@@ -193,7 +194,7 @@ async def test_sigterm_gives_the_other_process_the_work_at_once(store: PostgresS
             held = await poll(computers_lease, timeout=TIMEOUT, description="the shard-1 process's computer thinking")
             watching = asyncio.create_task(taken_over(held["owner"]))
             stopped = time.monotonic()
-            assert await asyncio.to_thread(bots[1].terminate) == 0, bots[1].log()[-3000:]
+            assert await bots[1].stop() == 0, bots[1].log()[-3000:]
             taken = await asyncio.wait_for(watching, TIMEOUT) - stopped
             assert taken < 2.0, f"the shard-0 process took the computer over {taken:.1f} s after the SIGTERM"
             await table.wait_seq(seq + 1)
@@ -201,8 +202,7 @@ async def test_sigterm_gives_the_other_process_the_work_at_once(store: PostgresS
             assert len({m["seq"] for m in moves}) == len(moves) >= 1
         finally:
             await conn.close()
-            for bot in bots:
-                bot.terminate()
+            await asyncio.gather(*(bot.stop() for bot in bots))
         assert "stopping: work given up for the other processes" in bots[1].log()
         for bot in bots:
             errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]

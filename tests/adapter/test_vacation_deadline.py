@@ -143,9 +143,10 @@ async def test_a_deadline_warns_then_the_computer_moves_and_the_third_time_takes
             break
         await channel_post(driver, f"{name} ran out of time; the computer moved for them ({timeouts[user]} of 3)")
         await driver.settle()
-    await channel_post(driver, f"After 3 turns out of time, the computer plays {name}’s seat from now on")
+    handed = await channel_post(driver, f"After 3 turns out of time, the computer plays {name}’s seat from now on")
     seat = next(s for s in driver.info().seats if s.user_id == driver.fake.user(user).id)
     assert seat.away
+    assert handed.custom_ids == [f"sc:seat:{driver.info().game_id}:{seat.seat}"]  # someone new may take it over
 
 
 async def test_a_reminder_during_a_vote_explains_the_vacation(driver: Driver) -> None:

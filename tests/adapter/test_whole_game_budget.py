@@ -7,7 +7,11 @@ game, in English, German and French (the game's language and each person's), by 
 controls, with ``status``, ``games``, ``log`` and ``undo`` on the way; it must give at most one channel picture per
 move (plus the start and the game over), at most one DM per own action plus four per player, no refused autocomplete
 offer and no move played by command that autocomplete did not offer, no text naming a command that does not exist,
-no relative time after since/until and no plural slip.
+no relative time after since/until and no plural slip. Read as each player: every turn DM (as sent) names every
+turn made since that player's own last move, replayed from the stored log (so does ``status``, to the asker); at
+the end no DM still says "Your turn" (each was edited once its turn passed); each player got one game-over DM with
+their score broken down against the winner's and the link to the game-over post; the play phase's help line came in
+one or two DMs per player, the hints banner on two posts at most and never on the game over.
 
 The rest of a turn: a double move's card leaves its player to move. No new DM follows; the clicked turn DM is edited
 in place with where to build and the build controls, and a slash command's reply carries the same controls, which
@@ -33,12 +37,29 @@ async def test_a_whole_game_keeps_the_budget_in_every_language(lang: str) -> Non
     assert figures.moves > 80, report  # the game ran to its end
     assert 0 < figures.channel_pictures <= figures.moves + 2, report
     assert set(figures.dms) == set(PLAYERS)
-    for name, (dms, own) in figures.dms.items():
+    for name, (dms, own) in figures.dms.items():  # the game-over DM included
         assert own > 0 and dms <= own + 4, f"{name}: {dms} DMs for {own} own actions\n{report}"
+    # every turn DM names every turn made since its player's own last move, whole; so does status, to the asker
+    assert figures.turn_dms > 80 and figures.since_missing == [], figures.since_missing[:5]
+    assert sum(figures.status_since) >= len(PLAYERS) - 1, figures.status_since  # all but the last mover
+    # once a turn has passed its DM says so: at the end no DM says "Your turn"
+    assert figures.your_turn_left == [], figures.your_turn_left[:5]
+    for name, over in figures.game_over_dms.items():  # one game-over DM each: the breakdown and the link
+        assert len(over) == 1, f"{name}: {over}"
+        assert f"= {figures.final_scores[name]}" in over[0] and over[0].count(" = ") == 2, over[0]
+        assert figures.over_link in over[0]
+    # the help line on a player's first turns of the play phase only; the hints banner twice at most
+    assert all(1 <= figures.help_lines.get(name, 0) <= 2 for name in PLAYERS), figures.help_lines
+    assert figures.banners[0] and sum(figures.banners) <= 2 and not figures.banners[-1]
     assert figures.offers_made > 0 and figures.offers_refused == 0, report
     assert figures.played_offer_refused == [] and figures.verified_accepted == [], report
     assert figures.moves_not_offered == [], report  # every move played by command was one autocomplete offered
     assert figures.unknown == [] and figures.since == [] and figures.plurals == [], report
+    # every number a hint states is the one the question before the move and the post of the move state
+    hints = figures.hints
+    assert hints.hints >= figures.moves // 8 and hints.problems == [], "\n".join(hints.problems)
+    assert hints.checked["build"] and hints.checked["card"] and hints.checked["volcano"], hints.checked
+    assert hints.checked["birds"] == 1, hints.checked  # the last move's hint: the asker's bird chips apart
 
 
 async def to_a_double_move(driver: Driver) -> tuple[str, str]:

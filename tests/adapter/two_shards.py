@@ -57,8 +57,7 @@ async def two_shard_bots(fake: FakeDiscord, database_url: str, logs: Path,
             print(f"--- {bot.log_path.name}\n{bot.log()[-30000:]}")
         raise
     finally:
-        for bot in bots:
-            bot.terminate()
+        await asyncio.gather(*(bot.stop() for bot in bots))
     for bot in bots:
         errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
         assert not errors, f"{bot.log_path.name} logged errors: {errors}"

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import statistics
+import string
 import tempfile
 import time
 import unicodedata
@@ -24,9 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.adapter.words.common import SEP, esc, message_link
+from bot.host.model import effective_moves
 from bot.host.settings import Settings
-from engine import SINGLE_BUILDS, parse_move
-from tests.adapter.conftest import Driver
+from engine import SINGLE_BUILDS, parse_move, replay
+from engine.history import since_last_move
+from i18n import describe_events, t
+from tests.adapter.conftest import Driver, coach_by_playouts
+from tests.adapter.hint_numbers import HintFigures, hinted_turn
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionHandle, patch_discord
 from tests.fakediscord.audit import (
     Offer,
@@ -53,6 +60,9 @@ MAX_ACTIONS = 400
 """A game takes about a hundred moves; stop rather than loop for ever should the game not end."""
 FEATURES_AT = 10
 """After this many moves every player runs ``status``, one ``games`` and ``log``, and the next mover undoes."""
+HINT_EVERY = 5
+"""The table has hints on: every this many turns (and for the last move) the player to move asks for one and plays
+its best move (``tests/adapter/hint_numbers.py`` checks the numbers it states)."""
 
 
 @dataclass
@@ -93,6 +103,23 @@ class Figures:
     dm_turns: int = 0
     report: list[str] = field(default_factory=list)
     transcript: str = ""
+    hints: HintFigures = field(default_factory=HintFigures)
+    turn_dms: int = 0
+    """Turn DMs read for what happened since their player's last move."""
+    since_missing: list[str] = field(default_factory=list)
+    """A turn DM's missing line for a turn since its player's last move (the turn's words in the channel's form)."""
+    your_turn_left: list[str] = field(default_factory=list)
+    """DMs that still say "Your turn" at the end (every turn has passed once the game is over)."""
+    game_over_dms: dict[str, list[str]] = field(default_factory=dict)
+    """Per player: the DMs telling them the result (their breakdown, the winner's, the link)."""
+    over_link: str = ""
+    final_scores: dict[str, int] = field(default_factory=dict)
+    help_lines: dict[str, int] = field(default_factory=dict)
+    """Per player: DMs (as sent) with the help line of the play phase."""
+    status_since: list[bool] = field(default_factory=list)
+    """Per ``status`` asked: whether its answer says what happened since the asker's own last move."""
+    banners: list[bool] = field(default_factory=list)
+    """Per channel post of the game, in order: whether it says that hints are on."""
 
 
 class Game:
@@ -104,6 +131,7 @@ class Game:
         self.verify = verify
         self.figures = Figures(lang)
         self.turns: Counter[str] = Counter()
+        self.all_turns = 0
 
     # -- bookkeeping ------------------------------------------------------------------------------
 
@@ -197,9 +225,15 @@ class Game:
         user = self.driver.to_move_user()
         assert user is not None, "a computer is to move, but the game has none"
         user_id = self.fake.user(user).id
+        before = info.seq
+        self.all_turns += 1
+        if self.all_turns % HINT_EVERY == 0 or self.last_move(user_id):
+            self.mark(user, f"{user} asks /santacruz hint and plays its best move", own_move=True)
+            await hinted_turn(self.driver, user, self.lang, self.figures.hints)
+            self.figures.moves += self.seq() - before
+            return True
         legal = self.driver.host.legal_moves(self.driver.channel.id, user_id)
         view = self.driver.host.view_for(self.driver.channel.id, user_id)
-        before = info.seq
         offered = await self.offers(user, legal, view["you"].get("build_sites"))
         if self.seq() != before:  # a refused-looking offer was played
             self.mark(user, "(a verified offer was played)", own_move=True)
@@ -226,6 +260,13 @@ class Game:
         await self.settle()
         self.figures.moves += self.seq() - before
         return True
+
+    def last_move(self, user_id: int) -> bool:
+        """Whether the move to make now may end the game (one card is left in all the hands, or none and a double
+        move's builds): its hint also names the bird chips it reveals."""
+        view = self.driver.host.view_for(self.driver.channel.id, user_id)
+        cards = sum(sum(p["building_cards"].values()) + p["scoring_cards_in_hand"] for p in view["players"])
+        return view["round"] == 2 and view["phase"] == "play" and cards == (0 if view["pending"] else 1)
 
     async def play_offer(self, user: str, move: str, offered: list[tuple[Offer, tuple[str, ...] | None]]) -> None:
         """``move`` with a slash command: the offer that plays it picked as it is (the one with the card chosen
@@ -259,7 +300,8 @@ class Game:
         """``status`` for everyone, ``games`` and ``log`` once, and an ``undo`` after the next move."""
         for user in PLAYERS:
             self.mark(user, f"{user}: /santacruz status")
-            await self.driver.answer(await self.driver.slash("status", user=user))
+            status = await self.driver.answer(await self.driver.slash("status", user=user))
+            self.figures.status_since.append(t("bot.dm.since", self.lang) in status.text)
         self.mark(PLAYERS[0], f"{PLAYERS[0]}: /santacruz games")
         await self.driver.answer(await self.driver.slash("games", user=PLAYERS[0]))
         self.mark(PLAYERS[1], f"{PLAYERS[1]}: /santacruz log")
@@ -273,9 +315,9 @@ class Game:
 
     async def play(self) -> None:
         begin = time.perf_counter()
-        self.mark(PLAYERS[0], f"{PLAYERS[0]} opens the game (/santacruz new draft:true language:{self.lang}), "
-                              "the others join, the opener starts")
-        await self.driver.open_game(list(PLAYERS), draft=True, language=self.lang)
+        self.mark(PLAYERS[0], f"{PLAYERS[0]} opens the game (/santacruz new draft:true language:{self.lang} "
+                              "hints:true), the others join, the opener starts")
+        await self.driver.open_game(list(PLAYERS), draft=True, language=self.lang, hints=True)
         await self.settle()
         for turns in range(MAX_ACTIONS):
             if turns == FEATURES_AT:
@@ -413,6 +455,56 @@ def catalogue_slips(lang: str, known: set[str]) -> list[str]:
 # -- running --------------------------------------------------------------------------------------------------
 
 
+def head(key: str, lang: str) -> str:
+    """How a catalogue text begins, before its first value: what marks a message as that text."""
+    fields = [f for _, f, _, _ in string.Formatter().parse(t(key, lang)) if f]
+    return t(key, lang, **dict.fromkeys(fields, "\0")).split("\0")[0]
+
+
+async def read_dms(game: Game) -> None:
+    """What the game's DMs said, read as each player (into ``game.figures``): every turn DM (as sent) against the
+    turns made since its player's own last move (replayed from the stored log: the seq its controls carry), every
+    DM's last words (none may still say "Your turn"), the game-over DMs, the help lines; and the channel's posts with
+    the hints banner."""
+    fake, figures, lang, host = game.fake, game.figures, game.lang, game.driver.host
+    info = game.driver.info()
+    table = host.games.tables[info.channel_id]
+    store = game.driver.bot.store
+    assert store is not None
+    rows = await store.moves(info.game_id)
+    names = [esc(n) for n in table.names]
+    your_turn = head("bot.dm.your_turn", lang)
+    for name in PLAYERS:
+        seat = table.seat_of(fake.user(name).id)
+        assert seat is not None
+        for message in fake.dm_messages(name):
+            sent = as_sent(message)
+            if your_turn in message.content:
+                figures.your_turn_left.append(f"{name}: {message.content[:80]!r}")
+            seqs = {int(m.group(1)) for c in controls(sent)
+                    if (m := re.fullmatch(rf"sc:{info.game_id}:(\d+):.*", str(c["custom_id"])))}
+            if your_turn in sent.content and seqs:
+                figures.turn_dms += 1
+                moves = [r.move for r in effective_moves(rows[:max(seqs)])]
+                then = replay(table.names, table.seed, moves, draft=True)
+                turns = since_last_move(then, seat)["turns"]
+                said = [SEP.join(told) for turn in turns if (told := describe_events(turn["events"], lang, names))]
+                if "• …" in sent.content:  # a long wait: the oldest turns gave way to the newest
+                    said = said[-1:]
+                figures.since_missing += [f"{name} at {max(seqs)}: {line}" for line in said
+                                          if f"• {line}" not in sent.content]
+            if t("bot.prompt.play", lang) in sent.content:
+                figures.help_lines[name] = figures.help_lines.get(name, 0) + 1
+        heads = (head("bot.dm.over.won", lang), head("bot.dm.over.place", lang))
+        figures.game_over_dms[name] = [m.content for m in fake.dm_messages(name) if m.content.startswith(heads)]
+    past = await host.past_game(info.guild_id, info.game_id)
+    assert past.over_message_id is not None
+    figures.over_link = message_link(info.guild_id, info.channel_id, past.over_message_id)
+    figures.final_scores = {name: past.scores[table.seat_of(fake.user(name).id) or 0] for name in PLAYERS}
+    posts = [m for m in fake.messages(game.driver.channel) if pictures(m)]
+    figures.banners = [t("bot.post.hints", lang) in as_sent(m).text for m in posts]
+
+
 async def run(lang: str, seed: int, verify: int) -> Figures:
     async with FakeDiscord() as fake, patch_discord(fake):
         users = [fake.add_user(name, global_name=name, locale=DISCORD_LOCALES[lang]) for name in PLAYERS]
@@ -422,13 +514,15 @@ async def run(lang: str, seed: int, verify: int) -> Figures:
             fake.add_member(guild, user)
         with tempfile.TemporaryDirectory() as folder:
             settings = Settings(database_path=str(Path(folder) / "messages.db"), ai_strength="random",
-                                ai_seconds=0.05, picture_width=800)
-            driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed)
+                                ai_seconds=0.05, picture_width=800, hint_seconds=0.2)
+            driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed, coach=coach_by_playouts)
             await driver.start()
             game = Game(fake, driver, lang, seed, verify)
             try:
                 await game.play()
+                await driver.settle()
                 summarise(game)
+                await read_dms(game)
             finally:
                 await driver.stop()
         return game.figures

@@ -32,6 +32,7 @@ from engine.ai.coach import (
 )
 from engine.ai.determinize import determinize, eruption_risk
 from engine.ai.master import master_search
+from engine.log import points_won
 
 QUICK: dict[str, Any] = {"iterations": 24, "budget": None}
 """A small, deterministic search: every test's advice depends on the view and the seed only."""
@@ -141,23 +142,8 @@ def test_the_points_now_and_the_card_reasons_agree_with_the_engine(advised: Advi
             if move is None:
                 continue
             after = game.clone()
-            before = list(after.score)
             events = after.apply(move.move)
-            delta = [after.score[p] - before[p] for p in range(game.n)]
-            built = _reason(move, "build_points")
-            if built is not None:
-                assert move.points_now == built["points"] == delta[seat]
-                checked += 1
-            scored = _reason(move, "card_score")
-            if scored is not None:
-                assert move.points_now == scored["points"] == delta[seat]
-                assert scored["other_points"] == delta[scored.number("other")]
-                checked += 1
-            alone = _reason(move, "card_score_alone")
-            if alone is not None:
-                assert move.points_now == alone["points"] == delta[seat]
-                assert max(delta[q] for q in range(game.n) if q != seat) == 0
-                checked += 1
+            checked += _points_agree(move, events, seat, game.n)
             for r in move.reasons:
                 if r.code in ("card_gain", "card_loss") and r["chance"] == 100:
                     assert game.card_points(seat, str(r["card"])) == r["now"]
@@ -169,6 +155,61 @@ def test_the_points_now_and_the_card_reasons_agree_with_the_engine(advised: Advi
                     assert r["yours"] == destroyed.count(seat)
                     assert r["others"] == len(destroyed) - destroyed.count(seat)
     assert checked >= 10
+
+
+def _points_agree(move: MoveAdvice, events: list[Any], seat: int, n: int) -> int:
+    """Check that the points ``move``'s reasons state are those its ``events`` give, by reason (the card's points
+    apart from the bird chips a last move reveals); how many reasons stated points."""
+    won = points_won(events)
+    checked = 0
+    built = _reason(move, "build_points")
+    if built is not None:
+        assert move.points_now == built["points"] == won.get(seat, {}).get("build", 0)
+        checked += 1
+    for code in ("card_score", "card_score_alone"):
+        scored = _reason(move, code)
+        if scored is not None:
+            card = str(scored["card"])
+            got = [won.get(q, {}).get(card, 0) for q in range(n)]
+            assert move.points_now == scored["points"] == got[seat]
+            best_other = max(got[q] for q in range(n) if q != seat)
+            if code == "card_score":
+                assert scored["other_points"] == got[scored.number("other")] == best_other != 0
+            else:
+                assert best_other == 0
+            checked += 1
+    ends = _reason(move, "ends_game")
+    assert (ends is not None) == any(e["type"] == "game_over" for e in events)
+    if ends is not None:  # the chips held before the move; one it draws (its value unknown before) comes on top
+        held, drawn = list(ends["chips"]), sum(1 for e in events if e["type"] == "bird" and e["seat"] == seat)
+        revealed = next(e["chips"] for e in events if e["type"] == "birds" and e["seat"] == seat)
+        assert revealed[:len(held)] == held and len(revealed) == len(held) + drawn
+        assert ends["points"] == sum(held) == won.get(seat, {}).get("bird_chips", 0) - sum(revealed[len(held):])
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_last_move_s_hint_tells_the_card_s_points_apart_from_the_bird_chips(n: int) -> None:
+    """The last card of a game also reveals the bird chips: the hint names the card's points as the result does,
+    and the asker's own chips apart ("+7 from your bird chips"), never a guess at another player's."""
+    stated = 0
+    for seed in range(3):
+        game = new_game([f"P{i}" for i in range(n)], 70 + seed)
+        rng = random.Random(seed)
+        while True:
+            last = game.clone()
+            game.apply(rng.choice(game.legal_moves()))
+            if game.is_over():
+                break
+        seat = last.to_move
+        assert seat is not None
+        advice = advise(last.view(seat), seed=seed, **QUICK)
+        for move in (advice.best, advice.runner_up):
+            if move is not None:
+                stated += _points_agree(move, last.clone().apply(move.move), seat, n)
+        assert _reason(advice.best, "ends_game") is not None
+    assert stated >= 3
 
 
 def test_the_volcano_risk_matches_the_seat_s_buildings_and_hand(advised: Advised) -> None:

@@ -479,7 +479,7 @@ def test_spielende_bird_chips_start_with_the_player_of_the_last_card_then_clockw
     game.birds = [[1], [2], [3]]
     events = game.apply("road")
     assert [e["seat"] for e in events if e["type"] == "birds"] == [2, 0, 1]
-    assert [(s, d) for s, d, r in scores(events) if r == "birds"] == [(2, 3), (0, 1), (1, 2)]
+    assert [(s, d) for s, d, r in scores(events) if r == "bird_chips"] == [(2, 3), (0, 1), (1, 2)]
 
 
 # ================================================================ round 2

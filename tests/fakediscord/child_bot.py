@@ -61,7 +61,8 @@ async def _run() -> None:
 
 
 class ChildBot:
-    """One bot process (``env``: its settings); ``start()``, then ``terminate()`` or ``kill()``."""
+    """One bot process (``env``: its settings); ``start()``, then ``await stop()`` (or ``terminate()`` from a thread)
+    or ``kill()``."""
 
     def __init__(self, fake_base_url: str, env: dict[str, str], log_path: Path) -> None:
         self.env = {**os.environ, **env, "FAKE_DISCORD_URL": fake_base_url, "PYTHONPATH": str(ROOT)}
@@ -90,6 +91,12 @@ class ChildBot:
                 self.process.wait(timeout=30)
                 return None
         return self.process.returncode if self.process is not None else None
+
+    async def stop(self) -> int | None:
+        """:meth:`terminate` without blocking the event loop: the fake Discord is served by the same loop, and a
+        process that is stopping cleanly still sends what it owes to it (a blocked loop would leave those requests
+        unanswered until the bot's stop grace ran out)."""
+        return await asyncio.to_thread(self.terminate)
 
     def running(self) -> bool:
         """Whether the process was started and has not ended."""

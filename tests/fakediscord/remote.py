@@ -173,7 +173,7 @@ class RemoteTable:
     async def open(self, computers: int = 1, strength: str = "random", *, draft: bool = False) -> None:
         """``/santacruz new`` by the first user (``draft``: players choose their building-card sets), ``join`` by the
         others, ``addbot``, ``start``; waits for the game to run."""
-        await self.slash("new", {"draft": True} if draft else None, user=self.users[0])
+        await self.slash("new", {"draft": draft, "thread": False}, user=self.users[0])  # played in the channel
         for user in self.users[1:]:
             await self.slash("join", user=user)
         for _ in range(computers):

@@ -132,9 +132,10 @@ INTENT_MESSAGE_CONTENT = 1 << 15
 PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
 
 
-_DENIABLE: Final = ("send_messages", "attach_files", "send_messages_in_threads", "create_public_threads",
-                    "manage_threads")
-"""The permissions :meth:`FakeDiscord.deny_permission` can take from the bot in a channel."""
+_DENIABLE: Final = {"send_messages": 1 << 11, "attach_files": 1 << 15, "send_messages_in_threads": 1 << 38,
+                    "create_public_threads": 1 << 35, "manage_threads": 1 << 34}
+"""The permissions :meth:`FakeDiscord.deny_permission` can take from the bot in a channel, with their bits (Discord's
+permissions topic): an interaction's ``app_permissions`` lack the bits denied in its channel."""
 
 
 class FakeDiscordTimeout(AssertionError):
@@ -932,8 +933,9 @@ class FakeDiscord:
     def deny_permission(self, channel: ChannelRef, permission: str, denied: bool = True) -> None:
         """Deny the bot ``permission`` in ``channel`` (or allow it again), as a channel overwrite would: a message
         (with files; in a thread: ``send_messages_in_threads``) there then fails with 403 / 50013, and so do
-        creating a thread under it (``create_public_threads``) and unarchiving it when a moderator locked it
-        (``manage_threads``)."""
+        creating a thread under it (``create_public_threads``) and unarchiving a thread a moderator locked that the
+        bot did not start (``manage_threads``). A thread has its channel's permissions (denied in a channel, denied in
+        its threads); an interaction's ``app_permissions`` there lack what is denied."""
         if permission not in _DENIABLE:
             raise ValueError(f"the fake denies {', '.join(_DENIABLE)}, not {permission!r}")
         denied_here = self._denied.setdefault(self.channel(channel).id, set())
@@ -1187,12 +1189,14 @@ class FakeDiscord:
 
     async def delete_channel(self, channel: ChannelRef) -> None:
         """Delete a guild channel or thread (its messages go with it): later requests to it answer 404 / 10003
-        Unknown Channel, and the bot gets CHANNEL_DELETE (THREAD_DELETE for a thread), as on Discord."""
+        Unknown Channel, and the bot gets CHANNEL_DELETE (THREAD_DELETE for a thread), as on Discord. A channel's
+        threads go with it, with no event of their own (the bot hears of the channel only)."""
         c = self.channel(channel)
         if c.guild_id is None:
             raise ValueError("only a guild channel or thread can be deleted")
-        del self.channels[c.id]
-        self.guilds[c.guild_id].channels.pop(c.id, None)
+        for gone in [c, *(t for t in self.channels.values() if t.is_thread and t.parent_id == c.id)]:
+            del self.channels[gone.id]
+            self.guilds[c.guild_id].channels.pop(gone.id, None)
         if c.is_thread:
             data = {"id": str(c.id), "guild_id": str(c.guild_id), "parent_id": str(c.parent_id), "type": int(c.type)}
             await self.dispatch("THREAD_DELETE", data)
@@ -1270,6 +1274,10 @@ class FakeDiscord:
         guild = self.guilds.get(ch.guild_id) if ch.guild_id else None
         iid = self.snowflakes.next()
         app_perms = guild.permissions_of(self.bot_user.id) if guild is not None else 0
+        for denied in self._denied_in(ch):
+            app_perms &= ~_DENIABLE[denied]
+        if ch.archived and interaction_type == InteractionType.APPLICATION_COMMAND:
+            raise ValueError("nobody can use application commands in an archived thread (Discord's threads topic)")
         if ch.is_dm and ch.recipient is not None and ch.recipient.id != u.id:
             raise ValueError(f"{u.name} cannot act in the DM channel of {ch.recipient.name}")
         loc = locale or u.locale
@@ -2462,7 +2470,7 @@ class FakeDiscord:
         body = rec.json or {}
         if channel.is_thread:
             if channel.archived and channel.locked and body.get("archived") is False \
-                    and "manage_threads" in self._denied.get(channel.id, set()):
+                    and channel.owner_id != self.bot_user.id and "manage_threads" in self._denied_in(channel):
                 raise ApiError(403, 50013, "Missing Permissions")
             if "auto_archive_duration" in body:
                 channel.auto_archive_duration = self._archive_duration(body)
@@ -2501,7 +2509,7 @@ class FakeDiscord:
             raise ApiError(403, 50001, "Missing Access")
         if channel.is_dm and channel.recipient is not None and channel.recipient.blocks_dms:
             raise ApiError(403, 50007, "Cannot send messages to this user")
-        denied = self._denied.get(channel.id, set())
+        denied = self._denied_in(channel)
         sending = "send_messages_in_threads" if channel.is_thread else "send_messages"
         if sending in denied or (rec.files and "attach_files" in denied):
             raise ApiError(403, 50013, "Missing Permissions")
@@ -2564,7 +2572,7 @@ class FakeDiscord:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         if message_id is not None:
             self._message_or_404(parent, message_id)
-        if "create_public_threads" in self._denied.get(parent.id, set()):
+        if "create_public_threads" in self._denied_in(parent):
             raise ApiError(403, 50013, "Missing Permissions")
         body = rec.json or {}
         name = str(body.get("name") or "")
@@ -2608,6 +2616,14 @@ class FakeDiscord:
             thread.archived, thread.archive_timestamp = False, time.time()
             await self._dispatch_if_listening("THREAD_UPDATE", thread.to_payload(), 1 << 0)
         thread.active_at = time.time()
+
+    def _denied_in(self, channel: FakeChannel) -> set[str]:
+        """The bot's permissions denied in ``channel``: its own overwrites', and a thread's parent's (a thread has the
+        permissions of its channel, Discord's threads topic says)."""
+        denied = set(self._denied.get(channel.id, set()))
+        if channel.is_thread and channel.parent_id is not None:
+            denied |= self._denied.get(channel.parent_id, set())
+        return denied
 
     # ------------------------------------------------------------------ REST: guilds
 

@@ -126,13 +126,13 @@ async def test_the_game_over_post_is_linked_once_delivered(host: Host) -> None:
 
 async def test_the_game_over_post_carries_the_replay_unless_turned_off(host: Host) -> None:
     await finish(host, locale="fr")
-    pending = await host.pending_deliveries(CH)
+    pending = [d for d in await host.pending_deliveries(CH) if d.is_post]
     assert pending[-1].kind == MOVE_POST and REPLAY_POST not in [d.kind for d in pending]
     over = pending[-1].move()
     assert over.game_over and over.replay and over.locale == "fr"
     assert not any(d.move().replay for d in pending[:-1] if d.kind == MOVE_POST)
     await finish(host, CH2, replay=False)
-    pending = await host.pending_deliveries(CH2)
+    pending = [d for d in await host.pending_deliveries(CH2) if d.is_post]
     assert pending[-1].move().game_over and not pending[-1].move().replay
     # a rematch keeps the choice
     rematch = await host.rematch(CH2, ADA)
@@ -176,6 +176,9 @@ async def test_a_version_5_database_gets_the_archive_and_its_query_uses_the_inde
                                       status="over", locale="en", now=1.0)
     await store.close()
     async with aiosqlite.connect(path, isolation_level=None) as conn:  # as a bot of schema version 5 left it
+        await conn.execute("DROP INDEX deliveries_open_turn_dms")  # version 12: the turn DMs' messages
+        await conn.execute("ALTER TABLE deliveries DROP COLUMN closed_at")
+        await conn.execute("ALTER TABLE deliveries DROP COLUMN message_id")
         await conn.execute("DROP TABLE turn_times")  # version 11: the turns' times
         await conn.execute("DROP INDEX games_open_in_parent")  # and games in threads of their own
         await conn.execute("ALTER TABLE games DROP COLUMN parent_id")

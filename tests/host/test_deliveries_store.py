@@ -19,6 +19,7 @@ from bot.host.table import (
     SEAT_POST,
     START_POST,
     TURN_DM,
+    TURN_OVER_DM,
     MoveResult,
     SeatChange,
     StartResult,
@@ -70,7 +71,9 @@ async def test_a_move_writes_its_post_and_dms_in_its_transaction(host: Host, sto
     result = await play_first(host)
     rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == 1]
     assert rows[0].kind == MOVE_POST and MoveResult.from_payload(rows[0].payload) == result
-    expected = [(HAND_DM, 1, u) for u in result.dm_user_ids if u != result.to_move_user_id]
+    assert result.passed_user_id is not None  # the mover's turn DM is told that the turn passed (no new DM)
+    expected = [(TURN_OVER_DM, 1, result.passed_user_id)]
+    expected += [(HAND_DM, 1, u) for u in result.dm_user_ids if u != result.to_move_user_id]
     if result.to_move_user_id is not None:
         expected.append((TURN_DM, 1, result.to_move_user_id))
     assert kinds(rows[1:]) == expected
@@ -108,10 +111,11 @@ async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store)
     back = await host.back(CH, user)
     await host.abandon(CH, ADA, name="Ada the Opener")
     rows = (await store.deliveries(start.info.game_id))[3:]
-    assert kinds(rows) == [(SEAT_POST, 0, None), (SEAT_POST, 0, None), (TURN_DM, 0, user), (ABANDONED_POST, 0, None)]
+    assert kinds(rows) == [(SEAT_POST, 0, None), (SEAT_POST, 0, None), (TURN_DM, 0, user), (ABANDONED_POST, 0, None),
+                           (TURN_OVER_DM, 0, user)]  # the player to move's turn DM is told the game was abandoned
     assert SeatChange.from_payload(rows[0].payload) == away and away.away
     assert SeatChange.from_payload(rows[1].payload) == back and not back.away
-    assert rows[3].payload == {"name": "Ada the Opener", "locale": "en"}
+    assert rows[3].payload == {"name": "Ada the Opener", "locale": "en"} and rows[4].payload == {"reason": "abandoned"}
 
 
 async def test_delivered_and_retried_rows(host: Host, store: Store, clock: Clock) -> None:

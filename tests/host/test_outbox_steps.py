@@ -2,7 +2,8 @@
 names without pinging the people in their quiet hours; a DM in quiet hours is held (written before the step is
 returned) and no longer holds up the channel; a turn DM whose turn passed, or to someone who turned turn DMs off,
 is skipped unless it changed their hand; the held DMs of a person gather into one when their hours end, the others
-marked done only once it was sent."""
+marked done only once it was sent. The edit that tells a passed turn's DMs so is never held; the game-over DM is
+held, and never gathered into another."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from typing import Any
 import pytest
 
 from bot.host.host import Host
-from bot.host.outbox import Held, SendDm, SendGathered, SendPost, Skip, Step
-from bot.host.table import HAND_DM, MOVE_POST, START_POST, TURN_DM, Delivery
+from bot.host.outbox import Held, SendDm, SendGameOver, SendGathered, SendPost, SendTurnOver, Skip, Step
+from bot.host.table import GAME_OVER_DM, HAND_DM, MOVE_POST, START_POST, TURN_DM, TURN_OVER_DM, Delivery
+from tests.host.test_archive import finish
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first, user_to_move
 from tests.host.test_user_settings import at, start_two
 
@@ -122,3 +124,49 @@ async def test_held_dms_of_two_games_gather_into_one_and_only_a_sent_one_collaps
     await host.delivered(first)
     assert await host.held_deliveries(ADA) == []
     assert await step_of(host, second) == Skip("skipped: collapsed into another DM")
+
+
+async def test_a_passed_turn_is_told_at_once_even_in_quiet_hours_and_only_once(host: Host) -> None:
+    clock: Any = host._clock
+    mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
+    (turn,) = [d for d in await pending(host) if d.kind == TURN_DM]
+    for d in await pending(host):  # the turn DM went out as message 900
+        await host.delivered(d, message_id=900 if d.id == turn.id else None)
+    info = host.info(CH)
+    assert info is not None
+    game_id = info.game_id
+    assert await host.open_turn_dms(game_id, mover) == [(turn.id, 900)]
+    await host.change_settings(mover, time_zone="Europe/Berlin", quiet=(22, 7))
+    clock.now = at("2026-11-24 23:00")
+    await play_first(host)
+    while user_to_move(host) == mover:  # the rest of the mover's turn (a double move's builds)
+        await play_first(host)
+    (told,) = [d for d in await pending(host) if d.kind == TURN_OVER_DM]
+    assert told.user_id == mover and told.payload["reason"] == "moved" and told.payload["moves"]
+    assert await step_of(host, told) == SendTurnOver(host.info(CH))  # type: ignore[arg-type]  # never held
+    await host.delivered(told, closed=[turn.id])
+    assert await host.open_turn_dms(game_id, mover) == []
+
+
+async def test_the_result_waits_for_quiet_hours_and_is_never_gathered_into_another_dm(host: Host) -> None:
+    clock: Any = host._clock
+    await host.change_settings(ADA, time_zone="Europe/Berlin", quiet=(22, 7))
+    clock.now = at("2026-11-24 23:00")
+    await finish(host)  # Ada away: the computer plays her seat to the end
+    owed = [d for d in await pending(host) if d.user_id == ADA]
+    (result,) = [d for d in owed if d.kind == GAME_OVER_DM]
+    passed = [d for d in owed if d.kind == TURN_OVER_DM]
+    assert passed and all(d.payload["reason"] == "computer" for d in passed)
+    for d in owed:
+        step = await step_of(host, d)
+        assert isinstance(step, SendTurnOver if d.kind == TURN_OVER_DM else Held)
+        if d.kind == TURN_OVER_DM:
+            await host.delivered(d)
+    clock.now = at("2026-11-25 07:30")
+    held = await host.held_deliveries(ADA)
+    assert result.id in {d.id for d in held} and len(held) > 1
+    other = next(d for d in held if d.id != result.id)
+    async with host.delivery_step(other, []) as step:
+        assert isinstance(step, SendGathered) and result.id not in [d.id for d in step.collapsed]
+    (result,) = [d for d in await host.held_deliveries(ADA) if d.kind == GAME_OVER_DM]
+    assert await step_of(host, result) == SendGameOver(host.info(CH))  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ from bot.host.ratings import PAGE_SIZE, Rating, SeatResult, displayed, game_resu
 from bot.host.store import Store
 from bot.host.table import TableInfo
 from engine import Game
+from engine.history import score_breakdown
 from tests.host.test_host import (
     ADA,
     BO,
@@ -116,8 +117,8 @@ def test_ties_in_score_are_ranked_as_the_engine_ranks_them() -> None:
         game.apply(game.legal_moves()[0])
     game.score = [20, 20, 12]
     game.stamp = [5, 3, 1]  # Bo reached 20 first: the engine puts Bo ahead of Ada
-    results = game_results(game, [], game_id=1, guild_id=GUILD, user_ids=[ADA, BO, CY], names=["Ada", "Bo", "Cy"],
-                           finished_at=0.0)
+    results = game_results(game, score_breakdown(game), game_id=1, guild_id=GUILD, user_ids=[ADA, BO, CY],
+                           names=["Ada", "Bo", "Cy"], finished_at=0.0)
     assert [(r.name, r.rank) for r in sorted(results, key=lambda r: r.rank)] == [("Bo", 1), ("Ada", 2), ("Cy", 3)]
 
 

@@ -74,6 +74,7 @@ async def test_a_newcomer_takes_over_a_seat_left_to_the_computer_once_the_opener
     assert (taken.state, taken.newcomer_id) == (TAKEN, EVE) and not taken.computer_to_move
     seat = taken.info.seats[bo]
     assert (seat.user_id, seat.name, seat.away, seat.former, seat.offered_to) == (EVE, "Eve", False, ("Bo",), None)
+    assert host.public_view(CH)["players"][bo]["name"] == "Eve"  # the game's names follow (a restart replays none)
     assert [n["key"] for n in await notices(store)][-1] == "bot.takeover.taken"
     to_move = host.info(CH).to_move  # type: ignore[union-attr]
     dms = [(d.kind, d.user_id) for d in await store.pending_deliveries() if d.user_id == EVE]

@@ -1,16 +1,21 @@
 """Games in threads of their own, through the host on both stores: each thread holds one game, the channel the
 threads are in holds any number, and a command typed in that channel finds the games of its threads (also those
-another process opened), the user's own among them; a rematch stays in its thread."""
+another process opened), the user's own among them, and acts on the user's one game; a rematch stays in its
+thread."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from bot.host.errors import HostError
 from bot.host.postgres_store import PostgresStore
 from bot.host.store import Store
 from tests.host.test_host import ADA, BO, CY, GUILD, Clock, make_host, play_first
 
 PARENT, OTHER = 500, 600
+STRANGER = 999
 THREADS = (501, 502, 503)
 
 
@@ -31,6 +36,17 @@ async def test_a_channel_holds_a_game_per_thread_and_finds_each_users_games(stor
     assert [g.channel_id for g in await host.games_in(PARENT, BO)] == [THREADS[0], THREADS[1]]
     assert [g.channel_id for g in await host.games_in(PARENT, CY)] == [THREADS[1]]
     assert await host.games_in(OTHER) == []
+    # which game a command typed in the channel acts on: the user's one game in its threads; several or none: refused
+    # naming the threads; a channel's (or thread's) own game always
+    assert await host.game_here(PARENT, CY) == THREADS[1]
+    assert await host.game_here(THREADS[0], BO) == THREADS[0]
+    assert await host.game_here(OTHER, ADA) == OTHER
+    with pytest.raises(HostError) as several:
+        await host.game_here(PARENT, BO)
+    assert (several.value.key, several.value.params) == ("host.error.which_game", {"channels": THREADS[:2]})
+    with pytest.raises(HostError) as none:
+        await host.game_here(PARENT, STRANGER)
+    assert (none.value.key, none.value.params) == ("host.error.no_game_here", {"channels": THREADS})
     # another process sees the same games from the database, the running one with its move
     if isinstance(store, PostgresStore):
         other = await PostgresStore.open(store.url)

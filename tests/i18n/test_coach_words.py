@@ -36,7 +36,7 @@ def _one_of_each() -> tuple[Reason, ...]:
         Reason.of("build_expected", tenths=25, chance=80),
         Reason.of("build_expected", tenths=10, chance=100),
         Reason.of("no_build"),
-        Reason.of("card_score", card="sugar", points=7, other=1, other_points=0),
+        Reason.of("card_score", card="sugar", points=7, other=1, other_points=4),
         Reason.of("card_score", card="eruption", points=-4, other=2, other_points=-2),
         Reason.of("card_score_alone", card="gold10", points=10),
         Reason.of("destroys", yours=2, others=1),
@@ -56,20 +56,26 @@ def _one_of_each() -> tuple[Reason, ...]:
         Reason.of("set_choice", set="B"),
         Reason.of("pile_cards", owner=1, set="C", cards=("volcano", "gold10")),
         Reason.of("discard_card", card="birds"),
+        Reason.of("ends_game", points=7, chips=(4, 3)),
+        Reason.of("ends_game", points=0, chips=()),
     )
 
 
+PARTS = (0, 1, 2)
+"""The reasons are shown in three advices, each short enough for one message in every language."""
+
+
 def _synthetic(volcano: str, part: int = 0) -> Advice:
-    """An advice with the first (``part`` 0) or second half of :func:`_one_of_each` (all of them: ``part`` -1)."""
+    """An advice with the ``part``-th third of :func:`_one_of_each` (all of them: ``part`` -1)."""
     reasons = _one_of_each()
-    half = len(reasons) // 2
-    shown = reasons if part < 0 else reasons[:half] if part == 0 else reasons[half:]
+    third = -(-len(reasons) // len(PARTS))
+    shown = reasons if part < 0 else reasons[part * third:(part + 1) * third]
     best = MoveAdvice("ship 7", shown, 40, 0.61, 3)
     second = MoveAdvice("road 9", (Reason.of("build_points", points=1),), 38, 0.55, 1)
     why = (Reason.of("value_gap", gap=6, playouts=78), Reason.of("close_call", gap=2, playouts=78),
            Reason.of("fewer_points", count=2),
            Reason.of("misses", codes=MERITS), Reason.of("risks", codes=RISKS))
-    hand = (CardNow("sugar", 7, 1, 0), CardNow("eruption", -2, 2, -4), CardNow("volcano", 3, None, 0))
+    hand = (CardNow("sugar", 7, 1, 4), CardNow("eruption", -2, 2, -4), CardNow("volcano", 3, None, 0))
     return Advice(seat=0, names=NAMES, round=1, phase="play", best=best, runner_up=second, why_not=why,
                   hand=hand, volcano=VolcanoRisk(volcano, 35, 1), playouts=200)
 
@@ -83,13 +89,15 @@ def test_the_synthetic_advice_uses_every_code() -> None:
 @pytest.mark.parametrize("lang", LOCALES)
 @pytest.mark.parametrize("volcano", [s for s in VOLCANO_STATUSES if s not in ("played", "out")])
 def test_every_reason_has_words_in_every_language(lang: str, volcano: str) -> None:
-    texts = [advice_text(_synthetic(volcano, part), lang) for part in (0, 1)]
+    texts = [advice_text(_synthetic(volcano, part), lang) for part in PARTS]
     for part, text in enumerate(texts):
         assert len(text) <= MESSAGE_MAX
         assert "{" not in text and "}" not in text
         reasons = len(_synthetic(volcano, part).best.reasons)
         assert len(text.splitlines()) == 2 + reasons + 1 + 1 + 1 + len(COMPARISON_CODES)
-        assert describe_move("ship 7", lang, NAMES, 0) in text
+        said = describe_move("ship 7", lang, NAMES, 0, you=True)  # to the asker, after a colon
+        assert (said if lang == "de" else said[0].lower() + said[1:]) in text
+        assert NAMES[0] not in text.splitlines()[1]
     both = "\n".join(texts)
     for card in ("sugar", "gold10", "fish-sheep", "eruption", "volcano", "birds"):
         assert t(f"game.scoring.{card}.name", lang) in both
@@ -105,35 +113,37 @@ def test_a_text_too_long_for_discord_is_cut_between_lines() -> None:
 
 
 def test_the_words_read_as_expected_in_english() -> None:
-    text = "\n".join(advice_text(_synthetic("unseen", part), "en") for part in (0, 1))
+    text = "\n".join(advice_text(_synthetic("unseen", part), "en") for part in PARTS)
     for line in ("Hint for Ada (round 1)",
-                 "Best move: ship 7 — Ada plays a ship card and builds on site 7",
+                 "Best move: ship 7 — you play a ship card and build on site 7",
                  "• Scores 3 build points now",
                  "• The tile is face down: 2.5 build points on average, 80% that you have its building",
                  "• The tile is face down: 1 build point on average",
-                 "• Scores “Sugar” now: 7 points for you, 0 points for Bo",
+                 "• Scores “Sugar” now: 7 points for you, 4 points for Bo",
                  "• Scores “Eruption” now: −4 points for you, −2 points for Cy",
                  "• The eruption destroys 2 buildings of yours and 1 building of the other players",
                  "• Raises “Gold (10)” in your hand from 0 to 10 points",
                  "• May raise “Fish + sheep” in your hand from 3 to 7 points (25% chance)",
                  "• Opens 1 new site for your next building cards",
                  "• Turns 3 face-down sites face up (everyone sees them)",
-                 "• Takes a site within reach of Bo, Cy",
-                 "• Double move (Road): 4 possible sites, best 9, 12",
-                 ("Your scoring cards if played now (you / the best other): Sugar 7 / Bo 0 · Eruption −2 / Cy −4 · "
+                 "• Takes a site within reach of Bo and Cy",
+                 "• Double move (Road): 4 possible sites, best 9 and 12",
+                 ("Your scoring cards if played now (you / the best other): Sugar 7 / Bo 4 · Eruption −2 / Cy −4 · "
                   "Volcano 3"),
                  "• Scores “Gold (10)” now: 10 points for you, nothing for the others",
                  "Volcano: the eruption card is unseen (35% that another player holds it); "
                  "1 of your buildings stands on a volcano site",
-                 "Runner-up: road 9 — Ada plays a road card and builds on site 9",
+                 "• Ends the game: +7 from the bird chips you hold (4 + 3), revealed then",
+                 "• Ends the game (you hold no bird chips yet)",
+                 "Runner-up: road 9 — you play a road card and build on site 9",
                  "• The search rates it 6 out of 100 lower (78 simulated games)",
                  "• Scores 2 points less now"):
         assert line in text.splitlines(), line
 
 
 def test_german_and_french_use_their_decimal_comma_and_plural_forms() -> None:
-    de = "\n".join(advice_text(_synthetic("unseen", part), "de") for part in (0, 1))
-    fr = "\n".join(advice_text(_synthetic("unseen", part), "fr") for part in (0, 1))
+    de = "\n".join(advice_text(_synthetic("unseen", part), "de") for part in PARTS)
+    fr = "\n".join(advice_text(_synthetic("unseen", part), "fr") for part in PARTS)
     assert "im Schnitt 2,5 Baupunkte" in de
     assert "• Das Plättchen liegt verdeckt: im Schnitt 1 Baupunkt" in de.splitlines()
     assert "prime de construction de 2,5 points en moyenne" in fr
@@ -141,6 +151,9 @@ def test_german_and_french_use_their_decimal_comma_and_plural_forms() -> None:
     assert "Ouvre 1 nouvel emplacement" in fr
     assert "2 bâtiments à toi et 1 bâtiment aux autres joueurs" in fr
     assert "„Zucker“" in de and "« Sucre »" in fr
+    # percentages by each language's rules (CLDR): a no-break space before the sign in German and French only
+    assert "zu 80\u00a0% hast du sein Gebäude" in de and "80\u00a0% de chances" in fr
+    assert "80%" not in de + fr and "80 %" not in de + fr
 
 
 def test_french_says_tu() -> None:

@@ -391,9 +391,9 @@ def test_short_form_gathers_reveals_destroys_and_points_after_the_actions() -> N
         "You took a bird chip worth 3.",
         "Bo played the scoring card Eruption.",
         "Everyone drew a new scoring card.",
-        "Revealed: 8, 9.",
+        "Sites 8 and 9 turned face up.",
         "The eruption destroyed the buildings on site 30.",
-        "Points: Ada +2, Bo -4.",
+        "Points: Ada +2 and Bo −4.",
     ]
 
 

@@ -49,11 +49,11 @@ def test_the_stats_explain_a_provisional_rating_and_count_in_words() -> None:
     rating = Rating(27.0, 8.0, 1)  # ordinal 3: 1120
     english = stats_text(one_game_stats(rating), "en")
     assert "Rating: **1120** (provisional) after 1 rated game" in english
-    assert "2 players: 1 of 1 won (100 %)" in english and "Bird chips: 1 point in all" in english
+    assert "2 players: 1 of 1 won (100%)" in english and "Bird chips: 1 point in all" in english
     assert "everyone starts at 1000" in english and f"first {PROVISIONAL_GAMES} rated games" in english
     assert "Favourite scoring card: Bird scoring" in english
     french = stats_text(one_game_stats(rating), "fr")
-    assert "Cote : **1120** (provisoire) après 1 partie classée" in french and "1 sur 1 gagnée (100 %)" in french
+    assert "Cote : **1120** (provisoire) après 1 partie classée" in french and "1 sur 1 gagnée (100\u00a0%)" in french
     assert "Wertungszahl: **1120** (vorläufig) nach 1 gewerteten Spiel" in stats_text(one_game_stats(rating), "de")
     settled = stats_text(one_game_stats(Rating(27.0, 2.0, 12)), "en")
     assert "Rating: **1840** after 12 rated games" in settled and "(provisional)" not in settled.splitlines()[-2]

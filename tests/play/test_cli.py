@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 from PIL import Image
 
 from engine import parse_move
+from i18n import listed
 from play.cli import build_parser, main, run_demo, run_play
 
 
@@ -184,3 +186,48 @@ def test_every_move_of_a_whole_game_is_listed_in_words(tmp_path: Path) -> None:
             assert not said.startswith(ids) and not said.endswith("?"), said
     assert "jetzt " in text and " für dich" in text  # a scoring card's points now
     assert "Punkte: 1. " in text
+    # the hand in words ("Vorrat: 8 Häuser, 3 Kirchen und 2 Leuchttürme"), never "Häuser 8" or "Schiff ×1"
+    assert "Vorrat: 8 Häuser, 3 Kirchen und 2 Leuchttürme" in text and "×" not in text
+    # the end said once: who won (the events), then the final ranking with each score and the bird chips
+    assert text.count("Das Spiel ist zu Ende") == 1
+    result = text.split("Endstand:\n", 1)[1].splitlines()
+    view = game.view(None)
+    for place, (line, seat) in enumerate(zip(result, view["ranking"], strict=True), start=1):
+        p = view["players"][seat]
+        assert line.strip().startswith(f"{place}. {p['name']}: {p['score']} Punkt"), line
+        assert not p["bird_chips"] or line.endswith(f"(Vogelchips {listed(p['bird_chips'], 'de')})"), line
+
+
+def _sharing_player(out: io.StringIO, asked: list[str]) -> Callable[[str], str]:
+    """Player 1 at the keyboard: picks a site already built on whenever one is listed (else the first move) and
+    answers the share question "n" the first time, "y" after."""
+    answers = iter(["n", "y"])
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if prompt.startswith("Site "):
+            return next(answers, "y")
+        listed = _listed(out.getvalue().rsplit("— Player 1, your turn", 1)[-1])
+        shared = [n for n, said in enumerate(listed, start=1) if "⇄ beside " in said]
+        return str(shared[0]) if shared else "1"
+
+    return ask
+
+
+def test_a_site_already_built_on_is_marked_and_its_share_right_spent_only_when_the_player_says_so() -> None:
+    """In the list, a site that holds another player's building says that building there spends the share right;
+    choosing it asks first: "n" goes back to the moves (nothing played), "y" builds beside."""
+    for seed in range(1, 30):
+        out = io.StringIO()
+        asked: list[str] = []
+        game = run_play(2, 1, "random", seed, 0.05, "en", ask=_sharing_player(out, asked), stream=out)
+        shares = [p for p in asked if p.startswith("Site ")]
+        if not shares:
+            continue
+        assert "uses your share right for this round" in shares[0]
+        first = asked.index(shares[0])
+        assert asked[first + 1] == "move> " and asked[first + 2] == shares[1]  # "n": back to the moves, asked again
+        assert any(e["type"] == "build" and e.get("shared") and e["seat"] == 0 for entry in game.log
+                   for e in entry["events"])
+        return
+    raise AssertionError("no game offered player 1 a site already built on")

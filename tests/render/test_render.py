@@ -23,7 +23,7 @@ import pytest
 from PIL import Image, ImageChops
 
 import engine
-from i18n import catalogue, describe_events, t, tn
+from i18n import catalogue, describe_events, listed, t, tn
 from render import Theme, legal_sites, render_board, render_game_over
 from render import layer as render_layer
 from render.board import compose_board
@@ -498,5 +498,5 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
         else:
             assert t("render.you.placed", locale, rank=3, n=4, points=points, winner=best["name"],
                      winner_points=tn("game.points", best["score"], locale)) in words, words
-        chips = ", ".join(map(str, view["you"]["bird_chips"]))
+        chips = listed(view["you"]["bird_chips"], locale)
         assert t("render.you.chips", locale, chips=chips) in words, words

@@ -3,6 +3,7 @@ used, which game it is about, a typed option checked against its choices)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Sequence
 from typing import Final
 
@@ -14,17 +15,19 @@ from discord.ext import commands
 from bot.adapter.background import Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.errors import ErrorTexts, Refusal
+from bot.adapter.lobby_message import lobby_content
 from bot.adapter.publish import Publisher
 from bot.adapter.sending import ALLOWED_MENTIONS
 from bot.adapter.translator import locale_text
 from bot.adapter.views import lobby_view
 from bot.adapter.words.common import channel_link, esc
-from bot.adapter.words.lobby import lobby_text
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
+
+log = logging.getLogger(__name__)
 
 CHANGE_WAIT: Final = 1.0
 """Seconds a command or a click waits for a change of its game under way in this process (another command's, or
@@ -51,6 +54,11 @@ def chosen(value: str | None, choices: Sequence[Choice[str]]) -> str | None:
     if value is None or any(c.value == value for c in choices):
         return value
     raise Refusal("bot.error.bad_value", value=esc(value))
+
+
+GAME_HERE: Final = "santacruz_game_here"
+"""The key of ``interaction.extras`` under which :meth:`Feature._find_game_here` keeps the channel whose game a
+command acts on (or the refusal to say if the command needs a game)."""
 
 
 def guild_only(interaction: discord.Interaction) -> int:
@@ -83,16 +91,45 @@ class Feature(commands.Cog):
         """The user's language (remembered for the DMs they will get later, after a restart too)."""
         return await self.dms.locale(interaction)
 
+    async def _find_game_here(self, interaction: discord.Interaction) -> None:
+        """Which game a command typed in a server's channel acts on (:meth:`bot.host.host.Host.game_here`), kept with
+        the interaction for :meth:`_channel_for`: a refusal is kept too, and said only by a command that needs a
+        game. With a shared database, a game in a thread is read again as the command's own channel was."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return
+        try:
+            channel_id = await self.host.game_here(interaction.channel_id, interaction.user.id)
+        except HostError as exc:
+            interaction.extras[GAME_HERE] = exc
+            return
+        interaction.extras[GAME_HERE] = channel_id
+        if channel_id != interaction.channel_id and self.host.shared:
+            try:
+                await self.host.refresh(channel_id, wait=CHANGE_WAIT)
+            except HostError as exc:  # the change itself checks again (and says so) if the database is refusing
+                log.warning("could not read the game from the database before a command: %s", exc.key)
+
     def _channel_for(self, interaction: discord.Interaction) -> int:
-        """The game's channel: this channel, or in a DM the one running game the user plays in."""
+        """The game's channel: in a server, the one whose game a command typed here acts on (this channel, or the
+        user's one game in its threads: :meth:`_find_game_here`), or in a DM the one running game the user plays
+        in."""
         if interaction.guild_id is not None and interaction.channel_id is not None:
-            return interaction.channel_id
+            found = interaction.extras.get(GAME_HERE, interaction.channel_id)
+            if isinstance(found, HostError):
+                raise HostError(found.key, **found.params)
+            return int(found)
         games = self.host.games_of(interaction.user.id)
         if len(games) == 1:
             return int(games[0].channel_id)
         if not games:
             raise Refusal("bot.error.dm_no_game")
         raise Refusal("bot.error.dm_many_games", channels=", ".join(channel_link(g.channel_id) for g in games))
+
+    def _here(self, interaction: discord.Interaction) -> int:
+        """The channel of a game command that needs a server's channel (refused in a DM): the one whose game it acts
+        on (:meth:`_channel_for`)."""
+        guild_only(interaction)
+        return self._channel_for(interaction)
 
     def _game(self, game_id: int) -> TableInfo:
         """The game a button acts on; an outdated button when the host no longer has it."""
@@ -122,7 +159,7 @@ class Feature(commands.Cog):
         DMs."""
         locale = await self._locale(interaction)
         response = await interaction.response.send_message(
-            lobby_text(info, info.locale), view=lobby_view(info, info.locale) or discord.utils.MISSING,
+            await lobby_content(self.host, info), view=lobby_view(info, info.locale) or discord.utils.MISSING,
             allowed_mentions=ALLOWED_MENTIONS)
         if response.message_id is not None:
             self.publisher.lobby_posted(info, response.message_id)

@@ -29,7 +29,10 @@ class PersonCommands(Feature):
         games = await self.host.open_games_for(interaction.user.id)
         deadlines = {g.game_id: until for g in games if g.status == "running"
                      and (until := await self.host.turn_deadline(g.game_id)) is not None}
-        await reply(interaction, games_text(games, locale, deadlines), allowed_mentions=discord.AllowedMentions.none())
+        usual = {g.game_id: await self.host.archive.usual_speeds(g.guild_id, [user_id for user_id, _ in g.people])
+                 for g in games}
+        await reply(interaction, games_text(games, locale, deadlines, usual),
+                    allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="settings", description=describe("settings"))
     @app_commands.describe(time_zone=option("settings", "time_zone"), quiet_from=option("settings", "quiet_from"),

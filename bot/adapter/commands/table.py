@@ -49,12 +49,14 @@ class TableCommands(Feature):
         if info is None or info.status == "abandoned":
             raise HostError("host.error.no_game")
         if info.status == "lobby":
-            await reply(interaction, lobby_text(info, locale))
+            usual = await self.host.archive.usual_speeds(info.guild_id, info.humans)
+            await reply(interaction, lobby_text(info, locale, usual))
             return
         deadline = await self.host.turn_deadline(info.game_id) if info.deadline_hours else None
         status = status_text(info, self.host.public_view(channel_id), locale, deadline=deadline)
-        if self.host.seat_of(channel_id, interaction.user.id) is not None:
-            # a player also sees their own hand (and the move buttons on their turn); only they see it
+        if info.status != "over" and self.host.seat_of(channel_id, interaction.user.id) is not None:
+            # a player also sees their own hand (and the move buttons on their turn); only they see it (once the
+            # game is over there is no hand left: the result is the status)
             await self.dms.show_hand(interaction, channel_id, heading=status)
             return
         await reply(interaction, status, allowed_mentions=discord.AllowedMentions.none())
@@ -63,7 +65,9 @@ class TableCommands(Feature):
     async def log_(self, interaction: discord.Interaction) -> None:
         locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
-        lines = log_lines(self.host.view_for(channel_id, interaction.user.id), locale)
+        info = self.host.info(channel_id)
+        lines = log_lines(self.host.view_for(channel_id, interaction.user.id), locale,
+                          info.seats if info is not None else ())
         if log_fits(lines):
             await reply(interaction, "\n".join(lines))
             return
@@ -72,7 +76,7 @@ class TableCommands(Feature):
 
     @app_commands.command(name="abandon", description=describe("abandon"))
     async def abandon(self, interaction: discord.Interaction) -> None:
-        channel_id = guild_only(interaction)
+        channel_id = self._here(interaction)
         locale = await self._locale(interaction)
         info = self.host.may_abandon(channel_id, interaction.user.id, can_manage=can_manage(interaction))
         await reply(interaction, t("bot.confirm.abandon", locale), view=abandon_view(info.game_id, locale))

@@ -23,11 +23,13 @@ from bot.adapter import options
 from bot.adapter.commands.base import Feature, choice, chosen, describe, option
 from bot.adapter.errors import Refusal
 from bot.adapter.sending import ALLOWED_MENTIONS, reply
+from bot.adapter.threads import thread_name
 from bot.adapter.views import confirm_view, controls_view, needs_confirmation, rest_of_turn_view, undo_view
-from bot.adapter.words.common import MESSAGE_MAX, clip, esc, names_of
-from bot.adapter.words.dm import turn_prompt
+from bot.adapter.words.common import MESSAGE_MAX, OPTION_MAX, clip, esc, names_of
+from bot.adapter.words.dm import turn_over_text, turn_prompt
 from bot.adapter.words.moves import confirm_question, final_question, played_text, split_question, with_question
 from bot.host.errors import HostError
+from bot.host.outbox import turn_over_payload
 from bot.host.table import MoveResult, TableInfo
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
 from i18n import describe_move, t
@@ -72,8 +74,8 @@ class TurnCommands(Feature):
         """``site`` is text: a site's number, or what autocomplete offers with no card chosen, a site that carries
         its card ("ship 12", :func:`bot.adapter.options.build_site`), so that every offer is played as picked."""
         card, kind = chosen(card, CARD_CHOICES), chosen(kind, KIND_CHOICES)
+        channel_id = self._channel_for(interaction)  # first: which game (several in the channel's threads: refused)
         card, site_number = options.build_site(site, card, await self._locale(interaction))
-        channel_id = self._channel_for(interaction)
         legal = [parse_move(m) for m in self.host.legal_moves(channel_id, interaction.user.id)]
         you = self.host.view_for(channel_id, interaction.user.id).get("you") if legal else None
         plan = plan_build(legal, you.get("build_sites") if you is not None else None, card, site_number, kind)
@@ -89,6 +91,7 @@ class TurnCommands(Feature):
     @app_commands.command(name="score", description=describe("score"))
     @app_commands.describe(card=option("score", "card"))
     async def score(self, interaction: discord.Interaction, card: str) -> None:
+        self._channel_for(interaction)  # first: which game (several in the channel's threads: refused)
         card_id = options.scoring_card_id(card, await self._locale(interaction))
         await self._play_command(interaction, [f"score {card_id}"])
 
@@ -122,47 +125,71 @@ class TurnCommands(Feature):
     async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
         """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally.
 
-        The moves before the first that cannot be taken back are played at once, and that move is asked as a
-        one-click question naming what it reveals or scores; an answer that played everything carries *Undo* while
-        the user may take it back."""
+        When one of them cannot be taken back, none is played yet: the answer is a one-click question naming what
+        it reveals or scores, whose click plays them all (a double move's card is not spent before its build is
+        confirmed, so Cancel leaves the hand as it was); an answer that played everything carries *Undo* while the
+        user may take it back."""
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await self._locale(interaction)
         risk = self.host.move_risk(channel_id, interaction.user.id, moves)
-        now = list(moves) if risk.first_final is None else list(moves[:risk.first_final])
+        if risk.first_final is not None:
+            info = self._table(channel_id)
+            view = self.host.view_for(channel_id, interaction.user.id)
+            question = final_question(moves[risk.first_final], risk, locale, names_of(view))
+            then = moves[1] if len(moves) > 1 else None
+            await reply(interaction, question,
+                        view=confirm_view(info.game_id, info.seq, moves[0], locale, final=True, then=then))
+            return
+        lines, played = await self._play_moves(interaction, channel_id, moves, locale)
+        if len(played) < len(moves):  # a later move was refused: its reason ends the answer
+            await reply(interaction, "\n".join(lines))
+            return
+        undo = self._after_move_view(interaction, played[-1], len(played), locale)
+        if self._still_to_move(interaction, played[-1]):
+            lines.append(turn_prompt(self.host.view_for(channel_id, interaction.user.id), locale))
+        await reply(interaction, "\n".join(lines), **({"view": undo} if undo is not None else {}))
+
+    async def _play_moves(self, interaction: discord.Interaction, channel_id: int, moves: Sequence[str], locale: str,
+                          *, game_id: int | None = None,
+                          seq: int | None = None) -> tuple[list[str], list[MoveResult]]:
+        """Play ``moves`` in order for the user (``game_id`` and ``seq``: a button's game and position, each move at
+        the next); the mover's words for each, and the results of those played. A refusal of the first move is
+        raised; of a later one, its reason ends the words (the moves before it stand)."""
         lines: list[str] = []
-        result: MoveResult | None = None
         played: list[MoveResult] = []
         try:
-            for i, move in enumerate(now):
+            for i, move in enumerate(moves):
                 try:
                     result = await self.host.play(channel_id, interaction.user.id, move,
-                                                  interaction_id=interaction.id if i == 0 else None)
+                                                  interaction_id=interaction.id if i == 0 else None, game_id=game_id,
+                                                  expected_seq=None if seq is None else seq + i)
                 except HostError as exc:
                     if not lines:
                         raise
                     lines.append(self.errors.host_error_text(interaction, exc, locale))
-                    await reply(interaction, "\n".join(lines))
-                    return
+                    break
                 played.append(result)
                 lines.append(played_text(result.move, locale, names_of(result.view), result.seat, result.view))
         finally:
-            # delivered once every move of the command is stored, in order: the turn DM owed after a double move's
-            # card is then of a turn already passed (its build came in the same command) and is not sent
+            # delivered once every move is stored, in order: the turn DM owed after a double move's card is then of
+            # a turn already passed (its build came with it) and is not sent
             for done in played:
                 self.background.after_move(done)
-        if risk.first_final is not None:
-            final = moves[risk.first_final]
-            info = self._table(channel_id)
-            view = self.host.view_for(channel_id, interaction.user.id)
-            lines.append(final_question(final, risk, locale, names_of(view)))
-            await reply(interaction, "\n".join(lines),
-                        view=confirm_view(info.game_id, info.seq, final, locale, final=True))
-            return
-        undo = self._after_move_view(interaction, result, len(now), locale)
-        if result is not None and self._still_to_move(interaction, result):
-            lines.append(turn_prompt(self.host.view_for(channel_id, interaction.user.id), locale))
-        await reply(interaction, "\n".join(lines), **({"view": undo} if undo is not None else {}))
+        return lines, played
+
+    async def moves_confirmed(self, interaction: discord.Interaction, game_id: int, seq: int,
+                              moves: tuple[str, ...]) -> None:
+        """*Play it* under the question asked before a double move's card and its first build (neither played yet):
+        both, in order, while the game is still where the question was asked."""
+        locale = await self._locale(interaction)
+        info = self._game(game_id)
+        await interaction.response.defer()
+        lines, played = await self._play_moves(interaction, info.channel_id, moves, locale, game_id=game_id, seq=seq)
+        undo = self._after_move_view(interaction, played[-1], len(played), locale)
+        if len(played) == len(moves) and self._still_to_move(interaction, played[-1]):
+            lines.append(turn_prompt(self.host.view_for(info.channel_id, interaction.user.id), locale))
+        await interaction.edit_original_response(content="\n".join(lines), view=undo)
 
     def _table(self, channel_id: int) -> TableInfo:
         info = self.host.info(channel_id)
@@ -212,6 +239,9 @@ class TurnCommands(Feature):
         base, asked = split_question(message.content) if message is not None else ("", False)
         if message is None or (confirmed and not asked):  # a question of its own (a command's answer)
             await interaction.edit_original_response(content=played, view=undo)
+        elif result.passed_user_id == user_id:  # the turn's controls, whose turn is over: said as its turn DM is
+            over = turn_over_text(self._game(game_id), turn_over_payload(result), locale)
+            await interaction.edit_original_response(content=clip(over, MESSAGE_MAX), view=undo)
         else:  # the controls clicked, or the question they asked in place
             await interaction.edit_original_response(content=clip(f"{base}\n**{played}**", MESSAGE_MAX), view=undo)
 
@@ -318,53 +348,68 @@ class TurnCommands(Feature):
 
     # ------------------------------------------------------------------ autocomplete
 
-    async def _autocomplete_context(self, interaction: discord.Interaction) -> tuple[View, list[str]] | None:
-        """The user's own view and legal moves, or ``None`` if they play no game here (nothing to suggest).
+    async def _autocomplete_context(self,
+                                    interaction: discord.Interaction) -> tuple[View, list[str]] | list[int] | None:
+        """The user's own view and legal moves, or ``None`` if they play no game here (nothing to suggest); in a
+        channel whose threads hold several of the user's games, those threads (each is offered, to go there).
 
         Discord sends autocomplete past the cog's ``interaction_check``, so the game is read again here first (with a
         shared database): another process may have stored a move since this one last looked. If the database does
         not answer within :data:`AUTOCOMPLETE_WAIT`, nothing is suggested rather than what an old copy allows."""
-        if self.host.shared:
-            try:
-                await asyncio.wait_for(self._read_again(interaction), AUTOCOMPLETE_WAIT)
-            except (HostError, TimeoutError) as exc:
-                log.warning("autocomplete without the game as the database has it (%s): nothing suggested",
-                            exc.key if isinstance(exc, HostError) else "no answer in time")
-                return None
+        try:
+            await asyncio.wait_for(self._reading_for_autocomplete(interaction), AUTOCOMPLETE_WAIT)
+        except (HostError, TimeoutError) as exc:
+            log.warning("autocomplete without the game as the database has it (%s): nothing suggested",
+                        exc.key if isinstance(exc, HostError) else "no answer in time")
+            return None
         try:
             channel_id = self._channel_for(interaction)
             if self.host.seat_of(channel_id, interaction.user.id) is None:
                 return None
             return (self.host.view_for(channel_id, interaction.user.id),
                     self.host.legal_moves(channel_id, interaction.user.id))
-        except (HostError, Refusal):
+        except HostError as exc:
+            return list(exc.params["channels"]) if exc.key == "host.error.which_game" else None
+        except Refusal:
             return None
 
+    async def _reading_for_autocomplete(self, interaction: discord.Interaction) -> None:
+        if self.host.shared:
+            await self._read_again(interaction)
+        await self._find_game_here(interaction)
+
     async def _suggest(self, interaction: discord.Interaction, offer: Callable[..., list[Choice[T]]],
-                       current: Any, *more: str | None) -> list[Choice[T]]:
+                       current: Any, *more: str | None, nothing: T) -> list[Choice[T]]:
         """What autocomplete offers: ``offer(view, legal, current, locale, *more)`` of the user's own view and legal
-        moves, in their language; nothing outside the user's game."""
+        moves, in their language; nothing outside the user's game. Typed in a channel whose threads hold several of
+        the user's games: those games, each named with what to do (type the command in its thread), with the value
+        ``nothing`` (never a move: picked, the command names the threads)."""
         context = await self._autocomplete_context(interaction)
         if context is None:
             return []
+        locale = await self._locale(interaction)
+        if isinstance(context, list):
+            games = [info for channel_id in context if (info := self.host.info(channel_id)) is not None]
+            return [Choice(name=clip(t("bot.autocomplete.in_thread", locale, game=thread_name(info)), OPTION_MAX),
+                           value=nothing) for info in games][:25]
         view, legal = context
-        return offer(view, legal, current, await self._locale(interaction), *more)
+        return offer(view, legal, current, locale, *more)
 
     @land.autocomplete("site")
     async def _land_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[int]]:
-        return await self._suggest(interaction, options.land_sites, current)
+        return await self._suggest(interaction, options.land_sites, current, nothing=0)
 
     @build.autocomplete("site")
     async def _build_sites(self, interaction: discord.Interaction, current: Any) -> list[Choice[str]]:
         """The sites of the card (and kind) chosen so far in the same command."""
         namespace = interaction.namespace
         return await self._suggest(interaction, options.build_sites, current, getattr(namespace, "card", None),
-                                   getattr(namespace, "kind", None))
+                                   getattr(namespace, "kind", None), nothing="0")
 
     @score.autocomplete("card")
     async def _score_cards(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return await self._suggest(interaction, options.score_cards, current)
+        return await self._suggest(interaction, options.score_cards, current, nothing="0")
 
     @choose.autocomplete("option")
     async def _choose_options(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return await self._suggest(interaction, options.choose_options, current)
+        return await self._suggest(interaction, options.choose_options, current, nothing="0")

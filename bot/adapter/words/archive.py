@@ -13,7 +13,7 @@ from bot.adapter.words.common import esc, lines_text, timestamp
 from bot.host.history_store import TurnSpeed
 from bot.host.ratings import PROVISIONAL_GAMES, BoardRow, Leaderboard, PlayerStats, provisional
 from bot.host.table import PastGame
-from i18n import t, tn
+from i18n import decimal, listed, percent, t, tn
 
 
 def past_name(game: PastGame, seat: int, locale: str) -> str:
@@ -27,7 +27,7 @@ def history_text(games: Sequence[PastGame], links: Sequence[str | None], locale:
         return t("bot.history.empty", locale)
     lines = [t("bot.history.title", locale, count=len(games))]
     for game, url in zip(games, links, strict=True):
-        scores = ", ".join(f"{past_name(game, s, locale)} {game.scores[s]}" for s in game.ranking)
+        scores = listed([f"{past_name(game, s, locale)} {game.scores[s]}" for s in game.ranking], locale)
         line = t("bot.history.line", locale, id=game.game_id, date=timestamp(game.finished_at, "d"), scores=scores,
                  winner=esc(game.winner))
         lines.append(line + (f" · {t('bot.history.link', locale, url=url)}" if url else ""))
@@ -46,14 +46,8 @@ def past_game_text(game: PastGame, url: str | None, locale: str) -> str:
     return lines_text(lines)
 
 
-def _share(part: int, whole: int) -> str:
-    return f"{round(100 * part / whole)} %" if whole else "–"
-
-
-def _number(value: float, locale: str) -> str:
-    """One decimal, with the decimal comma in German and French."""
-    shown = f"{value:.1f}"
-    return shown if locale == "en" else shown.replace(".", ",")
+def _share(part: int, whole: int, locale: str) -> str:
+    return percent(part / whole, locale) if whole else "–"
 
 
 def _card(card: str | None, locale: str) -> str:
@@ -74,12 +68,13 @@ def stats_text(stats: PlayerStats, locale: str, speed: TurnSpeed | None = None) 
         return "\n".join([title, *apart, *speed_line, t("bot.stats.unrated", locale),
                           t("bot.stats.rating_meaning", locale, games=PROVISIONAL_GAMES)])
     lines = [title,
-             t("bot.stats.games", locale, games=stats.games, wins=stats.wins, share=_share(stats.wins, stats.games))]
+             t("bot.stats.games", locale, games=stats.games, wins=stats.wins,
+               share=_share(stats.wins, stats.games, locale))]
     lines += [tn("bot.stats.by_players", s.wins, locale, players=s.players, games=s.games,
-                 share=_share(s.wins, s.games)) for s in stats.by_players]
+                 share=_share(s.wins, s.games, locale)) for s in stats.by_players]
     lines += [
-        t("bot.stats.score", locale, average=_number(stats.average_score, locale), best=stats.best_score),
-        t("bot.stats.rank", locale, rank=_number(stats.average_rank, locale)),
+        t("bot.stats.score", locale, average=decimal(stats.average_score, locale), best=stats.best_score),
+        t("bot.stats.rank", locale, rank=decimal(stats.average_rank, locale)),
         t("bot.stats.cards", locale, favourite=_card(stats.favourite_card, locale),
           profitable=_card(stats.profitable_card, locale)),
         t("bot.stats.birds", locale, points=tn("game.points", stats.bird_chips, locale)),

@@ -6,9 +6,21 @@ gathers what waited during quiet hours.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Final
 
-from bot.adapter.words.common import SEP, channel_link, lines_text, phase_text, scoring_name, timestamp
-from bot.host.table import TableInfo
+from bot.adapter.words.common import (
+    SEP,
+    channel_link,
+    esc,
+    lines_text,
+    names_of,
+    phase_text,
+    scoring_name,
+    signed,
+    timestamp,
+)
+from bot.adapter.words.moves import turn_said
+from bot.host.table import PastGame, TableInfo
 from bot.host.user_settings import OpenGame
 from engine import (
     BUILDING_CARDS,
@@ -17,20 +29,27 @@ from engine import (
     PlayerView,
     View,
 )
-from i18n import t, tn
+from engine.types import ScoreBreakdown
+from i18n import describe_events, listed, t, tn
+
+SINCE_MAX: Final = 900
+"""Characters at most of a DM's "since your last turn" part (the oldest turns give way first)."""
+HELP_TURNS: Final = 1
+"""A player's first turns of the play phase whose DM says how to play (the menus, the buttons, the commands): the
+first only, so that an undo of its move, which brings that turn's DM again, makes it twice at most."""
 
 
 def building_cards_text(player: PlayerView, locale: str) -> str:
     """The building cards held, counted in words ("1 ship, 4 roads, 1 double move"), as the sets' cards read."""
     cards = player["building_cards"]
     held = [tn(f"game.count.card.{c}", cards[c], locale) for c in BUILDING_CARDS if cards.get(c)]
-    return ", ".join(held) if held else t("bot.hand.no_cards", locale)
+    return listed(held, locale) if held else t("bot.hand.no_cards", locale)
 
 
 def supply_text(player: PlayerView, locale: str) -> str:
     """The buildings left in the supply, counted in words ("8 houses, 3 churches, 1 lighthouse")."""
     supply = player["supply"]
-    return ", ".join(tn(f"game.count.building.{b}", supply[b], locale) for b in BUILDINGS)
+    return listed([tn(f"game.count.building.{b}", supply[b], locale) for b in BUILDINGS], locale)
 
 
 def builds_text(view: View, locale: str) -> str:
@@ -45,7 +64,7 @@ def builds_text(view: View, locale: str) -> str:
     for card in SINGLE_BUILDS:
         if not held.get(card):
             continue
-        where = ", ".join(map(str, sites.get(card, []))) or t("bot.dm.builds_nowhere", locale)
+        where = listed(sites.get(card, []), locale) or t("bot.dm.builds_nowhere", locale)
         parts.append(t("bot.dm.builds_card", locale, card=t(f"game.card.{card}.short", locale), sites=where))
     return t("bot.dm.builds", locale, cards=SEP.join(parts)) if parts else ""
 
@@ -54,9 +73,9 @@ def hand_text(view: View, locale: str) -> str:
     """A seat's own cards, bird chips and supply, from that seat's view (it shows secrets)."""
     you = view["you"]
     me = view["players"][you["seat"]]
-    scoring = ", ".join(scoring_name(c, locale) for c in you["scoring_cards"]) or t("bot.hand.no_cards", locale)
+    scoring = listed([scoring_name(c, locale) for c in you["scoring_cards"]], locale) or t("bot.hand.no_cards", locale)
     chips = you["bird_chips"]
-    birds = (t("bot.hand.chips", locale, chips=", ".join(str(c) for c in chips),
+    birds = (t("bot.hand.chips", locale, chips=listed(chips, locale),
                points=tn("game.points", sum(chips), locale))
              if chips else t("bot.hand.no_chips", locale))
     lines = [
@@ -79,6 +98,51 @@ def turn_prompt(view: View, locale: str) -> str:
     return t(f"bot.prompt.{view['phase']}", locale)
 
 
+def since_text(view: View, locale: str, *, limit: int = SINCE_MAX) -> str:
+    """What happened since the seat's own last move, from its view with ``since`` (``game.view(seat, since=True)``):
+    every other turn whole, in the channel's words, one line each (a double move with its builds, a scoring card
+    with what it paid each player, a bird chip, the deal of a new round), then what it changed for the seat: sites
+    its building cards could have used that others took, scoring cards of its hand now worth other points. "" when
+    nothing happened (its first turn as the first to move) or the view does not say."""
+    you = view.get("you")
+    since = you.get("since") if you is not None else None
+    if since is None:
+        return ""
+    names = names_of(view)
+    turns = [f"• {SEP.join(told)}" for turn in since["turns"] if (told := describe_events(turn["events"], locale,
+                                                                                          names))]
+    notes = []
+    if since["taken"]:
+        sites = [t("bot.dm.since_taken_site", locale, site=taken["site"], player=names[taken["seat"]],
+                   cards=listed([t(f"game.card.{c}.short", locale) for c in taken["cards"]], locale))
+                 for taken in since["taken"]]
+        notes.append(f"• {t('bot.dm.since_taken', locale, sites=listed(sites, locale))}")
+    for change in since["cards"]:
+        said = t("bot.dm.since_card", locale, card=scoring_name(change["card"], locale),
+                 now=tn("game.points", change["now"], locale), before=change["before"])
+        notes.append(f"• {said}")
+    if not turns and not notes:
+        return ""
+    head = t("bot.dm.since", locale)
+    room = limit - len(head) - len("\n• …") - sum(len(note) + 1 for note in notes)
+    cut = False
+    while len(turns) > 1 and sum(len(turn) + 1 for turn in turns) > room:
+        turns.pop(0)  # the oldest turn gives way; the newest, and what changed for the player, stay
+        cut = True
+    return "\n".join([head, *(["• …"] if cut else []), *turns, *notes])
+
+
+def play_help_shown(view: View) -> bool:
+    """Whether a turn DM of the seat says how to play (the menus and buttons, or the commands): on its first
+    :data:`HELP_TURNS` turns of the play phase in round 1 (the cards it has played tell how many it has had), then no
+    more; always the question of a double move's next build."""
+    if view["phase"] != "play" or view.get("pending") is not None:
+        return True
+    me = view["players"][view["seat"]] if view["seat"] is not None else None
+    played = len(me["played_building_cards"]) + len(me["played_scoring_cards"]) if me is not None else 0
+    return view["round"] == 1 and played < HELP_TURNS
+
+
 def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: bool = False,
             start: bool = False, notes: Sequence[str] = (), asked: bool = False,
             deadline: float | None = None) -> str:
@@ -96,8 +160,8 @@ def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: b
         head = t("bot.dm.your_cards", locale, channel=where, phase=phase_text(view, locale))
     else:
         head = t("bot.dm.hand_changed", locale, channel=where, phase=phase_text(view, locale))
-    lines = [head, *notes, hand_text(view, locale)]
-    if turn:
+    lines = [head, *notes, since_text(view, locale), hand_text(view, locale)]
+    if turn and play_help_shown(view):
         lines.append(turn_prompt(view, locale))
         lines.append(builds_text(view, locale))
         if deadline is not None:
@@ -117,6 +181,67 @@ def held_text(waiting: Sequence[OpenGame], changed_channels: Sequence[int], loca
     lines.extend(f"- {t('bot.held.your_turn', locale, channel=channel_link(g.channel_id), since=timestamp(g.since))}"
                  for g in waiting)
     if not waiting and changed_channels:
-        lines.append(t("bot.held.changed", locale, channels=", ".join(channel_link(c) for c in changed_channels)))
+        channels = listed([channel_link(c) for c in changed_channels], locale)
+        lines.append(t("bot.held.changed", locale, channels=channels))
     lines.append(t("bot.held.hint", locale))
     return lines_text(lines)
+
+
+def turn_over_text(info: TableInfo, payload: dict[str, Any], locale: str) -> str:
+    """What a turn DM says once its turn has passed (in place of its turn, its hand and its question): the turn
+    as its player made it, or made by the computer for them, or taken back by another player's undo, or ended with
+    the game abandoned; and that the game is over, when it is (``payload``: :func:`bot.host.outbox.turn_over_payload`'s,
+    or ``reason`` ``abandoned``)."""
+    where = channel_link(info.channel_id)
+    names = [esc(s.name) for s in info.seats]
+    reason = payload.get("reason")
+    if reason == "undo":
+        lines = [t("bot.dm.turn_over.undo", locale, channel=where, player=names[int(payload["by"])])]
+    elif reason == "abandoned":
+        lines = [t("bot.dm.turn_over.abandoned", locale, channel=where)]
+    else:
+        moves = [str(m) for m in payload.get("moves") or []]
+        said = turn_said(moves, payload.get("events") or [], int(payload["moved"]), names, locale)
+        key = "bot.dm.turn_over.computer" if reason == "computer" else "bot.dm.turn_over.moved"
+        lines = [t(key, locale, channel=where, moves=said)]
+    if payload.get("game_over"):
+        lines.append(t("bot.dm.turn_over.game_over", locale))
+    return lines_text(lines)
+
+
+def game_over_text(game: PastGame, seat: int, locale: str, link: str | None) -> str:
+    """A player's one DM at game over: their place and score, broken down (the start, buildings, each scoring card
+    that moved their marker, bird chips), against the winner's (the winner's against the runner-up's), and the link
+    to the game-over post."""
+    assert game.view is not None
+    where = channel_link(game.channel_id)
+    names = [esc(n) for n in game.names]
+    place = game.ranking.index(seat) + 1
+    winner = game.ranking[0]
+    points = tn("game.points", game.scores[seat], locale)
+    if place == 1:
+        other = game.ranking[1]
+        head = t("bot.dm.over.won", locale, channel=where, points=points, player=names[other],
+                 other_points=tn("game.points", game.scores[other], locale))
+    else:
+        other = winner
+        head = t("bot.dm.over.place", locale, channel=where, place=place, players=len(game.names), points=points,
+                 player=names[winner], other_points=tn("game.points", game.scores[winner], locale))
+    lines = [head,
+             t("bot.dm.over.yours", locale, parts=breakdown_text(game.breakdown[seat], game.scores[seat], locale)),
+             t("bot.dm.over.theirs", locale, player=names[other],
+               parts=breakdown_text(game.breakdown[other], game.scores[other], locale))]
+    if link is not None:
+        lines.append(t("bot.dm.over.link", locale, link=link))
+    return lines_text(lines)
+
+
+def breakdown_text(parts: ScoreBreakdown, total: int, locale: str) -> str:
+    """Where a seat's points came from, in one line: "start 2 · buildings 41 · “Gold (10)” +10 · … · bird chips 7
+    = 107" (each scoring card that moved the marker, the most first)."""
+    said = [t("bot.dm.over.start", locale, points=parts["start"]),
+            t("bot.dm.over.buildings", locale, points=parts["buildings"])]
+    said += [f"{scoring_name(card, locale)} {signed(points)}"
+             for card, points in sorted(parts["cards"].items(), key=lambda item: (-item[1], item[0]))]
+    said.append(t("bot.dm.over.birds", locale, points=parts["birds"]))
+    return f"{SEP.join(said)} = {total}"

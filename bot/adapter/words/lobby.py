@@ -1,12 +1,14 @@
 """The lobby message: the opener, the game's options, the seats (a computer's strength, an away or vacationing
-player marked).
+player marked, how fast each person usually moves), and the game's thread when it has one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
-from bot.adapter.words.common import SEP, esc, lines_text
+from bot.adapter.words.archive import duration
+from bot.adapter.words.common import SEP, channel_link, esc, lines_text
 from bot.host.table import TableInfo
 from i18n import t
 
@@ -30,8 +32,9 @@ def seat_name(seat: Any, locale: str) -> str:
     return name
 
 
-def lobby_text(info: TableInfo, locale: str) -> str:
-    """The lobby message (game language)."""
+def lobby_text(info: TableInfo, locale: str, usual: Mapping[int, float] | None = None) -> str:
+    """The lobby message (game language); ``usual``: user id -> how fast that person usually moves in the server
+    (the median of their timed turns, in seconds), for those who have enough timed turns."""
     head = t("bot.lobby.title", locale, opener=esc(info.opener_name))
     lines = [head]
     options = [t("bot.lobby.language", locale, language=LANGUAGE_NAMES.get(info.locale, info.locale))]
@@ -43,7 +46,12 @@ def lobby_text(info: TableInfo, locale: str) -> str:
         options.append(t("bot.lobby.hints", locale))
     lines.append(SEP.join(options))
     lines.append(t("bot.lobby.players", locale, count=len(info.seats), max=4))
-    lines.extend(f"{s.seat + 1}. {seat_name(s, locale)}" for s in info.seats)
+    usual = usual or {}
+    lines.extend(f"{s.seat + 1}. {seat_name(s, locale)}" + (
+        f"{SEP}{t('bot.speed.usual', locale, time=duration(usual[s.user_id], locale))}"
+        if s.user_id is not None and s.user_id in usual else "") for s in info.seats)
+    if info.parent_id is not None:
+        lines.append(t("bot.lobby.thread", locale, thread=channel_link(info.channel_id)))
     if info.status == "lobby":
         lines.append(t("bot.lobby.hint", locale))
     elif info.status == "abandoned":

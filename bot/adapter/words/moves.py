@@ -1,6 +1,6 @@
 """Moves in words: a legal move as a button, menu option or choice (sites with what they give, scoring cards with
 what they score now), the questions asked before a move (it builds nothing, it cannot be taken back), the mover's
-own confirmation, and what a logged move built.
+own confirmation.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from bot.host.takeback import Risk
 from engine import (
     BUILDING_CARDS,
     SCORING_CARD_IDS,
+    Event,
     Move,
     SiteView,
     View,
     parse_move,
 )
 from engine.cards_now import CardNow, cards_now
+from engine.log import built
 from i18n import ask_move, describe_move, listed, t, tn
 
 
@@ -31,11 +33,15 @@ def site_of(view: View, site: int) -> SiteView | None:
 
 
 def site_label(view: View, site: int, locale: str) -> str:
-    """What building on ``site`` gives, as far as the view shows it: "12 · Church · 3 points · Sugar"."""
+    """What building on ``site`` gives, as far as the view shows it: "12 · Church · 3 points · Sugar"; on a site
+    already built on, that it spends the share right ("46 · share with Bo: uses your share right this round · …")."""
     entry = site_of(view, site)
     parts = [str(site)]
     if entry is None:
         return parts[0]
+    owners = entry.get("buildings") or []
+    if owners:  # first: a menu option's label is cut at its end when long
+        parts.append(t("bot.site.share", locale, player=names_of(view)[owners[0]["seat"]]))
     tile = entry.get("tile")
     if tile is None:
         parts.append(t("bot.site.face_down", locale, kind=t(f"game.site_kind.{entry['kind']}", locale)))
@@ -47,10 +53,6 @@ def site_label(view: View, site: int, locale: str) -> str:
             parts.append(t("bot.site.fish_bonus", locale, bonus=tile["fish_bonus"]))
         if tile.get("bird"):
             parts.append(t("game.term.bird_chip.one", locale))
-    owners = entry.get("buildings") or []
-    if owners:
-        names = names_of(view)
-        parts.append(t("bot.site.share", locale, player=names[owners[0]["seat"]]))
     return SEP.join(parts)
 
 
@@ -89,7 +91,7 @@ def pile_label(view: View, pile_id: int, locale: str) -> str:
     names = names_of(view)
     for pile in view.get("piles") or []:
         if pile["id"] == pile_id:
-            cards = ", ".join(scoring_name(c, locale) for c in pile["scoring_cards"]) or "—"
+            cards = listed([scoring_name(c, locale) for c in pile["scoring_cards"]], locale) or "—"
             return t("bot.pile.label", locale, owner=names[pile_id], set=pile["set"],
                      set_name=t(f"game.set.{pile['set']}.name", locale), cards=cards)
     return t("bot.pile.short", locale, owner=names[pile_id] if 0 <= pile_id < len(names) else pile_id)
@@ -152,7 +154,10 @@ def cannot_undo_text(risk: Risk, locale: str, names: Sequence[str]) -> str:
         parts.append(t("bot.confirm.what.bird", locale))
     if risk.ends_round:
         parts.append(t("bot.confirm.what.round", locale))
-    if risk.ends_game:
+    if risk.ends_game and risk.chips:
+        parts.append(t("bot.confirm.what.game_over_birds", locale, points=sum(risk.chips),
+                       chips=" + ".join(map(str, risk.chips))))
+    elif risk.ends_game:
         parts.append(t("bot.confirm.what.game_over", locale))
     if not parts:
         return t("bot.confirm.what.hidden", locale)
@@ -171,8 +176,11 @@ def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], *, 
     if builds_nothing:
         note = t("bot.confirm.final_note", locale, what=cannot_undo_text(risk, locale, names))
         return f"{confirm_question(move, locale)}\n{note}"
-    return t("bot.confirm.final", locale, question=ask_move(move, locale, names),
-             what=cannot_undo_text(risk, locale, names))
+    question = t("bot.confirm.final", locale, question=ask_move(move, locale, names),
+                 what=cannot_undo_text(risk, locale, names))
+    if risk.shares is None:
+        return question
+    return f"{question} {t('bot.confirm.share', locale, player=names[risk.shares])}"
 
 
 QUESTION_SEP: Final = "\n\u2063\n"
@@ -200,75 +208,20 @@ def public_move(move: str) -> str:
 def played_text(move: str, locale: str, names: Sequence[str], seat: int, view: View | None = None) -> str:
     """The mover's own confirmation of a move, said to them (may show their own discarded card); with the ``view``
     right after it, a build is said with what it built ("Done: You land and build a lighthouse on site 10 (+2)")."""
-    built = built_by_events(view, move, seat) if view is not None else None
-    return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat, built=built, you=True))
+    built_now = built(view["events"], seat, parse_move(move).site) if view is not None else None
+    return t("bot.reply.played", locale, move=describe_move(move, locale, names, seat, built=built_now, you=True))
 
 
-def built_by_events(view: View, move: str, seat: int) -> tuple[str, int, bool] | None:
-    """(building, points, shared) that ``move`` of ``seat`` built, from the events of the ``view`` it made; ``None``
-    when it built nothing (or the view is of another move)."""
-    m = parse_move(move)
-    events = view.get("events") or []
-    for i, e in enumerate(events):
-        if e["type"] == "build" and e["seat"] == seat and e["site"] == m.site:
-            after = events[i + 1] if i + 1 < len(events) else None
-            points = after["delta"] if after is not None and after["type"] == "score" and after["seat"] == seat \
-                and after["reason"] == "build" else 0
-            return e["building"], points, bool(e.get("shared"))
-    return None
-
-
-def built_by_log(view: View, index: int) -> tuple[str, int, bool] | None:
-    """(building, points, shared) that the move ``view["log"][index]`` built on its site, read from the board (the
-    site's tile, face up once built on), the score track (the mover's score rose by the tile's points, besides the
-    bird chips counted at the end) and the earlier builds of the round on that site (shared: another building stood
-    there, not swept away by an eruption since); ``None`` for a move without a site, or one that built nothing."""
-    tile = _built_tile(view, index)
-    if tile is None:
-        return None
-    site = parse_move(view["log"][index]["move"]).site
-    assert site is not None
-    return str(tile["building"]), int(tile["points"]), _stands_on(view, index, site)
-
-
-def _built_tile(view: View, index: int) -> Any:
-    """The tile the site move ``view["log"][index]`` built on (its mover's score rose by the tile's points), or
-    ``None``."""
-    log = view["log"]
-    entry = log[index]
-    if entry["move"] == "discard":
-        return None
-    m = parse_move(entry["move"])
-    site = site_of(view, m.site) if m.site is not None else None
-    tile = site.get("tile") if site is not None else None
-    if tile is None or index == 0:  # the first move of a game that has a site is a landing: it always builds
-        return tile
-    seat = entry["seat"]
-    gained = entry["scores"][seat] - log[index - 1]["scores"][seat]
-    if index == len(log) - 1 and view["phase"] == "over":
-        gained -= sum(view["players"][seat].get("bird_chips") or [])
-    return tile if gained == int(tile["points"]) else None
+def turn_said(moves: Sequence[str], events: Sequence[Event], seat: int, names: Sequence[str], locale: str) -> str:
+    """A turn's moves said to the one who made them, each with what it built ("You play the double move to build
+    twice as with road cards · You build a house on site 12 (+1) in the double move · …"), from the turn's
+    events."""
+    return SEP.join(describe_move(move, locale, names, seat, you=True,
+                                  built=None if move == "discard" else built(events, seat, parse_move(move).site))
+                    for move in moves)
 
 
 def played_in(log: Sequence[Any], index: int) -> int:
     """The round the move ``log[index]`` was played in (an entry's ``round`` is the round after it: the move that
     ends round 1 says 2)."""
     return int(log[index - 1]["round"]) if index > 0 else 1
-
-
-def _stands_on(view: View, index: int, site: int) -> bool:
-    """Whether a building stood on ``site`` before the move ``view["log"][index]`` (built earlier in its round)."""
-    log = view["log"]
-    entry = site_of(view, site)
-    erupts = entry is not None and entry["kind"] == "volcano"
-    stands = False
-    for earlier in range(index):
-        before = log[earlier]
-        if played_in(log, earlier) != played_in(log, index) or before["move"] == "discard":
-            continue
-        m = parse_move(before["move"])
-        if m.site == site and _built_tile(view, earlier) is not None:
-            stands = True
-        elif erupts and m.verb == "score" and m.card == "eruption":
-            stands = False
-    return stands

@@ -52,8 +52,9 @@ def deadline_hours(choice: str | None) -> int:
 def notice_text(payload: dict[str, Any], locale: str) -> str:
     """A notice (a channel post or a DM) in ``locale``: its key with its values, names escaped."""
     params = dict(payload.get("params", {}))
-    if "name" in params:
-        params["name"] = esc(str(params["name"]))
+    for person in ("name", "newcomer"):
+        if person in params:
+            params[person] = esc(str(params[person]))
     if "channel" in params:
         params["channel"] = channel_link(int(params["channel"]))
     if "days" in params:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.adapter.words.common import channel_link, esc, lines_text, message_link, timestamp
+from bot.adapter.words.posts import usual_line
 from bot.host.user_settings import OpenGame, UserSettings, local_time, quiet_until
 from i18n import t, tn
 
@@ -57,11 +58,20 @@ def game_line(game: OpenGame, locale: str, deadline: float | None = None) -> str
     return f"{line} · {t('bot.games.last_post', locale, url=url)}"
 
 
-def games_text(games: Sequence[OpenGame], locale: str, deadlines: Mapping[int, float] | None = None) -> str:
+def games_text(games: Sequence[OpenGame], locale: str, deadlines: Mapping[int, float] | None = None,
+               usual: Mapping[int, Mapping[int, float]] | None = None) -> str:
     """``/santacruz games``: every open game of the person, in the host's order (theirs to move first);
-    ``deadlines``: game id -> when the current turn's time runs out, for the games with a turn deadline."""
+    ``deadlines``: game id -> when the current turn's time runs out, for the games with a turn deadline; ``usual``:
+    game id -> user id -> how fast that person usually moves in the game's server (median seconds), a line under
+    the game for its people who have enough timed turns."""
     if not games:
         return t("bot.games.none", locale)
-    deadlines = deadlines or {}
-    return lines_text([t("bot.games.title", locale),
-                       *(f"- {game_line(g, locale, deadlines.get(g.game_id))}" for g in games)])
+    deadlines, usual = deadlines or {}, usual or {}
+    lines = [t("bot.games.title", locale)]
+    for game in games:
+        lines.append(f"- {game_line(game, locale, deadlines.get(game.game_id))}")
+        speeds = usual.get(game.game_id, {})
+        people = [(name, speeds[user_id]) for user_id, name in game.people if user_id in speeds]
+        if people:
+            lines.append(f"  {usual_line(people, locale)}")
+    return lines_text(lines)

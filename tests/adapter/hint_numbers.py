@@ -1,0 +1,174 @@
+"""A hinted move, played and read as its player reads it: every number the hint states against the question before
+the move, the mover's answer and the channel's post of it (used by ``tests/adapter/whole_game.py``).
+
+The player to move asks ``/santacruz hint``, plays the best move it names with a slash command (confirming when asked)
+and reads three texts as Discord shows them: the hint, the question before a move that cannot be taken back, the
+channel's post of the move. :func:`hinted_turn` checks that the points a hint states for its best move (a build's
+points, a scoring card's points for the asker and the best other player, the asker's bird chips that a last move
+reveals) are the points the question and the post state for that move, worded by the same catalogue; that the
+eruption risk the hint states is the exact count from the asker's view; and that the best move is said to the asker,
+not about them. What it found goes into :class:`HintFigures`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from bot.adapter.words.common import esc
+from engine import parse_move
+from engine.ai.coach import Advice, MoveAdvice, Reason
+from engine.ai.determinize import eruption_risk
+from i18n import describe_move, listed, t, tn
+from i18n import percent as percent_text
+from i18n.coach import advice_text
+from tests.adapter.conftest import Driver
+from tests.fakediscord.audit import readable_texts
+
+
+@dataclass
+class HintFigures:
+    """What the hinted moves of one game showed."""
+
+    hints: int = 0
+    checked: Counter[str] = field(default_factory=Counter)
+    """Numbers compared, by what they were (``build``, ``card``, ``other``, ``birds``, ``volcano``)."""
+    problems: list[str] = field(default_factory=list)
+
+
+def _reason(advised: MoveAdvice, code: str) -> Reason | None:
+    return next((r for r in advised.reasons if r.code == code), None)
+
+
+def _said(message: Any) -> str:
+    return "\n".join(readable_texts(message))
+
+
+def percent(share: Fraction) -> int:
+    """A chance in whole percent as the coach states it: never 0 or 100 unless it is."""
+    value = round(100 * share)
+    return 1 if share > 0 and value == 0 else 99 if share < 1 and value == 100 else value
+
+
+def exact_eruption_chance(view: Any) -> Fraction:
+    """The chance that another player holds the eruption card, counted from the asker's view: in round 1 the others'
+    hand cards over every card the asker has not seen (the others' hands and the deck); in round 2 the engine's count
+    (a pile's card and the one card put back, :func:`engine.ai.determinize.eruption_risk`)."""
+    if view["round"] == 1:
+        others = sum(p["scoring_cards_in_hand"] for p in view["players"] if p["seat"] != view["seat"])
+        return Fraction(others, others + view["scoring_deck"])
+    return eruption_risk(view)[1]
+
+
+async def hinted_turn(driver: Driver, user: str, lang: str, figures: HintFigures) -> None:
+    """``user`` (to move) asks for a hint, plays its best move by slash command and checks its numbers."""
+    fake, channel = driver.fake, driver.channel
+    user_id = fake.user(user).id
+    view = driver.host.view_for(channel.id, user_id)
+    names = [s.name for s in driver.info().seats]
+    answer = await driver.answer(await driver.slash("hint", user=user))
+    advice: Advice = (await driver.host.hint(channel.id, user_id)).advice  # the same position: the same advice
+    figures.hints += 1
+    problems = figures.problems
+    if answer.text != advice_text(advice, lang, names, escape=esc, notation=False):
+        problems.append(f"{lang}: the hint is not the coach's advice in words: {answer.text!r}")
+    best_line = answer.text.splitlines()[1]
+    to_you = describe_move(advice.best.move, lang, [esc(n) for n in names], advice.seat, you=True)
+    if to_you not in best_line and to_you[:1].lower() + to_you[1:] not in best_line:
+        problems.append(f"{lang}: the best move is not said to the asker ({to_you!r}): {best_line!r}")
+    _check_volcano(view, advice, answer.text, lang, figures)
+
+    move, seq = advice.best.move, driver.info().seq
+    site = parse_move(move).site
+    occupied = view["board"]["sites"][site - 1]["buildings"] if site is not None else []
+    marker = fake.snowflakes.next()  # the messages after it followed the move
+    command, options = driver.slash_for_move(move)
+    reply = await driver.answer(await driver.slash(command, options, user=user))
+    question = ""
+    confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
+    if confirm:
+        question = reply.text
+        reply = await driver.answer(await fake.click_button(reply, confirm[0]["custom_id"], user=user))
+    await driver.wait_seq(seq + 1)
+    await driver.settle()
+    goes_on = driver.info().status == "running" and driver.host.view_for(channel.id, user_id)["pending"] is not None
+    # (a double move goes on: its post comes with its last build; the same player may also simply move again)
+    post = "" if goes_on else "\n".join(_said(m) for m in fake.messages(channel, ephemeral=False)
+                                         if m.id > marker and m.author_id == fake.bot_user.id)
+    _check_points(advice, names, lang, move, occupied, question, reply.text, post, figures)
+
+
+def _check_volcano(view: Any, advice: Advice, text: str, lang: str, figures: HintFigures) -> None:
+    if advice.volcano is None or advice.volcano.status not in ("unseen", "pile"):
+        return
+    exact = percent(exact_eruption_chance(view))
+    stated = t(f"coach.volcano_status.{advice.volcano.status}", lang, chance=percent_text(exact / 100, lang))
+    if advice.volcano.chance != exact or stated not in text:
+        figures.problems.append(f"{lang}: eruption risk {advice.volcano.chance} %, exact {exact} %: {text!r}")
+    figures.checked["volcano"] += 1
+
+
+def _check_points(advice: Advice, names: list[str], lang: str, move: str, occupied: list[Any], question: str,
+                  done: str, post: str, figures: HintFigures) -> None:
+    """The points the hint states for its best move, in the question, the mover's answer and the channel's post."""
+    best, problems = advice.best, figures.problems
+    me = names[advice.seat]
+    where = f"{lang} {move}"
+    built = _reason(best, "build_points")
+    if built is not None:
+        points = built.number("points")
+        if f"(+{points})" not in done and f", +{points})" not in done:
+            problems.append(f"{where}: hint +{points}, the mover's answer: {done!r}")
+        key = "game.event.build_shared" if occupied else "game.event.build"
+        site = parse_move(move).site
+        if post and not any(line.removeprefix("• ").startswith(esc(me)) and f"+{points})" in line
+                            and f" {site} " in line for line in post.splitlines()):
+            problems.append(f"{where}: hint +{points}, the post ({key}): {post!r}")
+        figures.checked["build"] += 1
+    for code in ("card_score", "card_score_alone"):
+        scored = _reason(best, code)
+        if scored is None:
+            continue
+        card, mine = str(scored["card"]), scored.number("points")
+        card_name = t(f"game.scoring.{card}.name", lang)
+        clause = t("bot.confirm.what.score", lang, card=card_name, count=mine)
+        if code == "card_score":
+            other, theirs = scored.number("other"), scored.number("other_points")
+            minus = str(theirs) if theirs >= 0 else f"−{-theirs}"
+            clause = t("bot.confirm.what.score_other", lang, card=card_name, count=mine, other=esc(names[other]),
+                       other_points=minus)
+            if _card_line(lang, names[other], card_name, theirs) not in post:
+                problems.append(f"{where}: hint {theirs} for {names[other]}, the post: {post!r}")
+            figures.checked["other"] += 1
+        if clause not in question:
+            problems.append(f"{where}: hint {mine} (and the best other), the question: {question!r}")
+        if mine and _card_line(lang, me, card_name, mine) not in post:
+            problems.append(f"{where}: hint {mine} for the asker, the post: {post!r}")
+        figures.checked["card"] += 1
+    ends = _reason(best, "ends_game")
+    if ends is not None:
+        chips = ends["chips"]
+        assert isinstance(chips, tuple)
+        if chips:  # those the asker holds; a chip the move draws comes on top, its value unknown before
+            total = ends.number("points")
+            said = t("bot.confirm.what.game_over_birds", lang, points=total, chips=" + ".join(map(str, chips)))
+            drawn = _drew_a_chip(lang, me, post)
+            exact = tn("game.event.birds", len(chips), lang, player=esc(me), chips=listed(list(chips), lang),
+                       points=total)
+            begun = tn("game.event.birds", len(chips) + 1, lang, player=esc(me), chips=", ".join(map(str, chips)),
+                       points=0).split(" (+")[0]  # the drawn chip's value closes the list
+            if said not in question or (exact if not drawn else begun) not in post:
+                problems.append(f"{where}: hint +{total} from bird chips, question {question!r}, post {post!r}")
+        figures.checked["birds"] += 1
+
+
+def _card_line(lang: str, player: str, card_name: str, points: int) -> str:
+    key = "game.event.score.card" if points >= 0 else "game.event.loss.card"
+    return tn(key, abs(points), lang, player=esc(player), card=card_name)
+
+
+def _drew_a_chip(lang: str, player: str, post: str) -> int:
+    """1 if the post says ``player`` drew a bird chip (the move's own, before the chips are revealed), else 0."""
+    return int(t("game.event.bird", lang, player=esc(player)) in post)

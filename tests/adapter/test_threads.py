@@ -1,0 +1,235 @@
+"""A thread per game, through the real discord.py against the fake Discord: ``/santacruz new`` in a text channel opens
+the game in a public thread of its own started from its lobby message in the channel, whose buttons work from the
+channel; commands typed in the channel act on the user's one game there (several: refused, naming the threads); a
+thread Discord archived goes on (a post unarchives it, an edit unarchives it first); a deleted thread ends its game
+quietly, a locked one ends it and says so; a permission threads need that the bot lacks is said once, in words, and
+the game is played in the channel itself; ``thread:false`` keeps a game in its channel."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.host.settings import Settings
+from tests.adapter.conftest import TIMEOUT, Driver, board_posts, has_undo
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
+
+
+def lobby_messages(fake: FakeDiscord, channel: Any = "games") -> list[FakeMessage]:
+    """The bot's lobby messages in a channel (each with its Join button)."""
+    return [m for m in fake.messages(channel, ephemeral=False)
+            if m.author_id == fake.bot_user.id and any(i.endswith(":join") for i in m.custom_ids)]
+
+
+async def open_in_thread(driver: Driver, user: str, channel: str = "games",
+                         **options: Any) -> tuple[FakeMessage, FakeChannel, str]:
+    """``/santacruz new`` by ``user`` in ``channel`` (a thread by default): the lobby message in the channel, the
+    game's thread (it shares the message's id), and the opener's answer."""
+    before = {m.id for m in lobby_messages(driver.fake, channel)}
+    answer = await driver.answer(await driver.fake.slash_command("santacruz new", options, user=user,
+                                                                channel=channel))
+    lobby = await driver.fake.wait_until(
+        lambda: next((m for m in lobby_messages(driver.fake, channel) if m.id not in before), None),
+        timeout=TIMEOUT, description="the lobby message in the channel")
+    return lobby, driver.fake.channel(lobby.id), answer.text
+
+
+def in_thread(driver: Driver, thread: FakeChannel) -> Driver:
+    """A driver for the game in ``thread`` on the same running bot."""
+    other = Driver(driver.fake, driver.settings, channel=thread)
+    other.runner = driver.runner
+    return other
+
+
+async def click(driver: Driver, message: FakeMessage, action: str, user: str) -> None:
+    handle = await driver.fake.click_button(message, label=driver.button_label(message, action), user=user)
+    await handle.wait_for_callback(timeout=TIMEOUT)
+
+
+async def play_in(game: Driver, channel: Any = None) -> str:
+    """The human to move in ``game`` plays a random legal move by command, typed in ``channel`` (default: the game's
+    thread); returns the move once stored."""
+    user = game.to_move_user()
+    assert user is not None
+    seq = game.info().seq
+    move = game.pick(user)
+    command, options = game.slash_for_move(move)
+    reply = await game.answer(await game.slash(command, options, user=user, channel=channel))
+    confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
+    if confirm:
+        await (await game.fake.click_button(reply, confirm[0]["custom_id"], user=user)).wait_for_callback(
+            timeout=TIMEOUT)
+    await game.wait_seq(seq + 1)
+    return move
+
+
+async def test_three_games_in_three_threads_of_one_channel_played_at_once(driver: Driver) -> None:
+    fake = driver.fake
+    games = fake.channel("games")
+    lobby1, thread1, said = await open_in_thread(driver, "alice")
+    assert f"<#{thread1.id}>" in said
+    _, thread2, _ = await open_in_thread(driver, "bob", computers=1)
+    # carol plays in no game yet: a command typed in the channel says where its games are
+    refused = await driver.answer(await driver.slash("status", user="carol"))
+    assert f"<#{thread1.id}>" in refused.text and f"<#{thread2.id}>" in refused.text, refused.text
+    _, thread3, _ = await open_in_thread(driver, "carol", computers=1)
+    one, two, three = (in_thread(driver, t) for t in (thread1, thread2, thread3))
+    for thread, game, opener in ((thread1, one, "Alice"), (thread2, two, "Bob"), (thread3, three, "Carol")):
+        info = game.info()
+        assert (thread.parent_id, thread.auto_archive_duration, thread.name) == (
+            games.id, 10080, f"Santa Cruz #{info.game_id} · {opener}")
+        assert info.parent_id == games.id
+    assert f"<#{thread1.id}>" in lobby1.text
+    assert driver.info() is None  # the channel itself holds no game
+
+    # the lobby buttons work from the channel: bob joins alice's game, alice starts it
+    await click(driver, lobby1, "join", "bob")
+    assert [s.name for s in one.info().seats] == ["Alice", "Bob"]
+    assert "Bob" in lobby1.text
+    await click(driver, lobby1, "start", "alice")
+    # bob sits in two games of the channel: a command typed there names both threads
+    refused = await driver.answer(await driver.slash("start", user="bob"))
+    assert f"<#{thread1.id}>" in refused.text and f"<#{thread2.id}>" in refused.text, refused.text
+    assert two.info().status == "lobby"
+    await driver.answer(await two.slash("start", user="bob"))  # typed in its thread
+    await driver.answer(await driver.slash("start", user="carol"))  # her one game: typed in the channel
+    for game in (one, two, three):
+        await game.wait_posts(1)
+        await game.settle()
+        assert game.info().status == "running"
+    # each game's players are its thread's members (it shows in their list, they hear of its posts)
+    added = {tuple(r.path.split("/")[2::2]) for r in fake.requests_to("PUT", r"/channels/\d+/thread-members/\d+")}
+    assert added == {(str(t.id), str(fake.user(u).id))
+                     for t, u in ((thread1, "alice"), (thread1, "bob"), (thread2, "bob"), (thread3, "carol"))}
+
+    # autocomplete typed in the channel: bob's two games are offered by their threads' names; carol's one game's moves
+    handle = await fake.autocomplete("santacruz land", "site", "", user="bob", channel=games)
+    offered = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
+    assert sorted(c["name"].split(":")[0] for c in offered) == sorted((thread1.name, thread2.name)), offered
+    assert {c["value"] for c in offered} == {0}  # never a site: picked, the command names the threads
+    assert three.to_move_user() == "carol"  # the computer moved first, or she does (the seeds are fixed)
+    handle = await fake.autocomplete("santacruz land", "site", "", user="carol", channel=games)
+    sites = [c["value"] for c in (await handle.wait_for_callback(timeout=TIMEOUT)).choices]
+    legal = three.host.legal_moves(thread3.id, fake.user("carol").id)
+    assert sites and sites == [int(m.split()[1]) for m in legal if m.startswith("land")]
+
+    # the three games move at once: in their threads, and carol's by a command typed in the channel
+    await asyncio.gather(play_in(one), play_in(two), play_in(three, channel="games"))
+    for game in (one, two, three):
+        await game.settle()
+        assert len(board_posts(fake, game.channel)) >= 2
+    assert board_posts(fake, games) == []  # every board went to its game's thread
+
+    # where bob's games are: /santacruz games and his DMs link to the threads
+    listed = await driver.answer(await driver.slash("games", user="bob"))
+    assert f"<#{thread1.id}>" in listed.text and f"<#{thread2.id}>" in listed.text, listed.text
+    dms = "\n".join(m.text for m in fake.dm_messages("bob"))
+    assert f"<#{thread1.id}>" in dms and f"<#{thread2.id}>" in dms
+    assert f"<#{games.id}>" not in dms
+
+
+async def test_a_thread_archived_mid_game_goes_on_and_a_locked_one_ends_its_game(driver: Driver) -> None:
+    fake = driver.fake
+    lobby, thread, _ = await open_in_thread(driver, "alice", draft=True)
+    game = in_thread(driver, thread)
+    await click(driver, lobby, "join", "bob")
+    await click(driver, lobby, "start", "alice")
+    await game.wait_posts(1)
+    first = game.to_move_user()
+    assert first is not None
+    await game.play_slash(first, "set A")  # a set chosen reveals nothing: its post carries Undo
+    await game.settle()
+    chosen = board_posts(fake, thread)[-1]
+    assert has_undo(chosen, game.info().game_id)
+
+    await fake.archive_thread(thread)  # a week without a post: Discord archives the thread
+    second = game.to_move_user()
+    assert second is not None and second != first
+    # the next move (typed in the channel: commands cannot be used in an archived thread) takes Undo off the last
+    # post, an edit Discord refuses in an archived thread: the bot unarchives it first, then posts
+    await play_in(game, channel="games")
+    await game.settle()
+    assert not thread.archived
+    assert any(r.json == {"archived": False} for r in fake.requests_to("PATCH", f"/channels/{thread.id}"))
+    assert not has_undo(fake.message(chosen.id), game.info().game_id)
+    assert len(board_posts(fake, thread)) == 3
+    assert game.info().status == "running"
+
+    await fake.archive_thread(thread, locked=True)  # a moderator locks it: the game ends, and the channel is told
+    await fake.wait_until(lambda: game.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                          description="the game of the locked thread ended")
+    told = await fake.wait_until(lambda: [m for m in fake.messages("games", ephemeral=False)
+                                          if f"<#{thread.id}>" in m.text and m.id != lobby.id],
+                                 timeout=TIMEOUT, description="the channel told of the locked thread")
+    assert len(told) == 1 and f"#{game.info().game_id}" in told[0].text
+    assert await driver.host.pending_deliveries(thread.id) == []
+
+
+async def test_a_deleted_thread_ends_its_game_quietly(driver: Driver) -> None:
+    fake = driver.fake
+    _, in_general, _ = await open_in_thread(driver, "carol", "general")
+    await fake.delete_channel("general")  # its threads go with it: their games end (Discord tells of the channel)
+    await fake.wait_until(lambda: driver.host.info(in_general.id).status == "abandoned", timeout=TIMEOUT, poll=0.05,
+                          description="the game in the deleted channel's thread ended")
+    _, running, _ = await open_in_thread(driver, "alice", computers=1, strength="random")
+    game = in_thread(driver, running)
+    await driver.answer(await driver.slash("start", user="alice"))  # her one game, typed in the channel
+    await game.wait_posts(1)
+    await game.settle()
+    waiting, lobby_thread, _ = await open_in_thread(driver, "bob")
+    said = len(fake.messages("games", ephemeral=False))
+
+    await fake.delete_channel(running)
+    await fake.delete_channel(lobby_thread)
+    await fake.wait_until(lambda: game.info().status == "abandoned" and driver.host.info(lobby_thread.id).status
+                          == "abandoned", timeout=TIMEOUT, poll=0.05, description="both games ended")
+    await fake.wait_until(lambda: not waiting.custom_ids, timeout=TIMEOUT,
+                          description="the lobby of the deleted thread without its buttons")
+    assert len(fake.messages("games", ephemeral=False)) == said  # nothing said: it is gone, as a deleted channel
+    assert await driver.host.pending_deliveries(running.id) == []
+    refused = await driver.answer(await driver.slash("status", user="alice"))  # nothing left to act on here
+    assert "<#" not in refused.text
+
+
+async def test_missing_thread_permissions_are_said_once_and_the_game_is_played_in_the_channel(
+        fake_discord: FakeDiscord, settings: Settings) -> None:
+    fake = fake_discord
+    games, general = fake.channel("games"), fake.channel("general")
+    driver = Driver(fake, settings, channel=games)
+    await driver.start()
+    try:
+        # thread:false keeps the game in the channel, and says nothing of threads
+        lobby = await driver.answer(await driver.slash("new", {"thread": False}, user="alice", channel=general))
+        assert driver.host.info(general.id).game_id == int(lobby.custom_ids[0].split(":")[1])
+        assert fake.requests_to("POST", r"/channels/\d+/(messages/\d+/)?threads") == []
+
+        # Discord refuses the thread after all: the game is opened in the channel instead, nothing left of the try
+        fake.inject_error("POST", r"/channels/\d+/messages/\d+/threads")
+        await driver.answer(await fake.slash_command("santacruz new", {}, user="alice", channel=games))
+        assert (driver.info().opener_id, driver.info().parent_id) == (fake.user("alice").id, None)
+        assert [m.id for m in fake.messages(games, ephemeral=False)] == [m.id for m in lobby_messages(fake)]
+        fake.deny_permission(games, "create_public_threads")
+
+        for user in ("alice", "bob", "carol"):  # no thread can be made here: the game is played in the channel
+            if user != "alice":
+                await driver.answer(await fake.slash_command("santacruz new", {}, user=user, channel=games))
+            assert driver.info().opener_id == fake.user(user).id and driver.info().parent_id is None
+            if user != "carol":  # the game is given up: the channel is free for the next
+                await click(driver, await driver.answer(await driver.slash("abandon", user=user)), "abandon", user)
+        notices = [m for m in fake.messages(games, ephemeral=False) if "Create Public Threads" in m.text]
+        assert len(notices) == 1, [m.text for m in fake.messages(games)]  # once, however many games open here
+
+        # a thread whose posts the bot may not send any more: the channel is told, once, and DMs go on
+        fake.deny_permission(games, "create_public_threads", denied=False)
+        lobby, thread, _ = await open_in_thread(driver, "alice", computers=1, strength="random")
+        fake.deny_permission(games, "send_messages_in_threads")
+        await click(driver, lobby, "start", "alice")
+        game = in_thread(driver, thread)
+        told = await fake.wait_until(
+            lambda: [m for m in fake.messages(games, ephemeral=False) if "Send Messages in Threads" in m.text],
+            timeout=TIMEOUT, description="the channel told of the missing permission")
+        await game.settle()
+        assert board_posts(fake, thread) == [] and len(told) == 1 and f"<#{thread.id}>" in told[0].text
+        assert fake.dm_messages("alice")
+    finally:
+        await driver.stop()
