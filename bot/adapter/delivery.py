@@ -35,6 +35,7 @@ from bot.adapter.sending import (
     MissingPermission,
     Posted,
     deliver_post,
+    own_messages_with,
 )
 from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED, ThreadNotices
 from bot.adapter.undo_marks import UndoMarks
@@ -303,17 +304,13 @@ class Deliveries:
     async def _strip_confirm(self, game_id: int, channel_id: int) -> None:
         """An offer to take a seat was decided: its post among the channel's last messages loses *Confirm* (a late
         click would only be refused)."""
-        me = self.client.user
-        channel = self.client.get_partial_messageable(channel_id)
+        def confirm(custom_id: str) -> bool:
+            offer = re.fullmatch(ids.CONFIRM_TAKEOVER, custom_id)
+            return offer is not None and int(offer["game"]) == game_id
+
         try:
-            async for message in channel.history(limit=OFFER_SEARCH):
-                if me is None or message.author.id != me.id:
-                    continue
-                found = [getattr(item, "custom_id", None) or "" for row in message.components
-                         for item in getattr(row, "children", ())]
-                if any((offer := re.fullmatch(ids.CONFIRM_TAKEOVER, cid)) and int(offer["game"]) == game_id
-                       for cid in found):
-                    await message.edit(view=None)
+            async for message in own_messages_with(self.client, channel_id, confirm, limit=OFFER_SEARCH):
+                await message.edit(view=None)
         except discord.HTTPException as exc:
             log.warning("game %d: could not take Confirm off an offer's post (%s)", game_id, exc.status)
 

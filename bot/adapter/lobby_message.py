@@ -11,7 +11,7 @@ from typing import Final
 import discord
 
 from bot.adapter import ids
-from bot.adapter.sending import ALLOWED_MENTIONS
+from bot.adapter.sending import ALLOWED_MENTIONS, own_messages_with
 from bot.adapter.threads import edit_message
 from bot.adapter.views import lobby_view
 from bot.adapter.words.lobby import lobby_text
@@ -83,13 +83,9 @@ class LobbyMessages:
         game's channel's last ones, else, for a game in a thread of its own, the message that started the thread
         (in the parent channel, with the thread's id)."""
         join = ids.game(info.game_id, "join")
-        me = self.client.user
         try:
-            async for message in self.client.get_partial_messageable(info.channel_id).history(limit=LOBBY_SEARCH):
-                if me is not None and message.author.id == me.id and any(
-                        getattr(item, "custom_id", None) == join for row in message.components
-                        for item in getattr(row, "children", ())):
-                    return message.channel.id, message.id
+            async for message in own_messages_with(self.client, info.channel_id, join.__eq__, limit=LOBBY_SEARCH):
+                return message.channel.id, message.id
         except discord.HTTPException:
             if info.parent_id is None:
                 raise  # a thread that is gone still has its starting message in the parent channel
