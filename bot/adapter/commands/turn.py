@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, TypeVar
 
 import discord
@@ -156,27 +156,38 @@ class TurnCommands(Feature):
         """Play ``moves`` in order for the user (``game_id`` and ``seq``: a button's game and position, each move at
         the next); the mover's words for each, and the results of those played. A refusal of the first move is
         raised; of a later one, its reason ends the words (the moves before it stand)."""
-        lines: list[str] = []
         played: list[MoveResult] = []
+
+        async def play(i: int) -> str:
+            result = await self.host.play(channel_id, interaction.user.id, moves[i],
+                                          interaction_id=interaction.id if i == 0 else None, game_id=game_id,
+                                          expected_seq=None if seq is None else seq + i)
+            played.append(result)
+            return played_text(result.move, locale, names_of(result.view), result.seat, result.view)
+
         try:
-            for i, move in enumerate(moves):
-                try:
-                    result = await self.host.play(channel_id, interaction.user.id, move,
-                                                  interaction_id=interaction.id if i == 0 else None, game_id=game_id,
-                                                  expected_seq=None if seq is None else seq + i)
-                except HostError as exc:
-                    if not lines:
-                        raise
-                    lines.append(self.errors.host_error_text(interaction, exc, locale))
-                    break
-                played.append(result)
-                lines.append(played_text(result.move, locale, names_of(result.view), result.seat, result.view))
+            lines = await self._in_order(interaction, locale, len(moves), play)
         finally:
             # delivered once every move is stored, in order: the turn DM owed after a double move's card is then of
             # a turn already passed (its build came with it) and is not sent
             for done in played:
                 self.background.after_move(done)
         return lines, played
+
+    async def _in_order(self, interaction: discord.Interaction, locale: str, count: int,
+                        step: Callable[[int], Awaitable[str]]) -> list[str]:
+        """The words of ``step(0)``, ``step(1)``… up to ``count`` steps (each a host call for the user): a refusal of
+        the first is raised; of a later one, its reason ends the words (the steps before it stand)."""
+        lines: list[str] = []
+        for i in range(count):
+            try:
+                lines.append(await step(i))
+            except HostError as exc:
+                if not lines:
+                    raise
+                lines.append(self.errors.host_error_text(interaction, exc, locale))
+                break
+        return lines
 
     async def moves_confirmed(self, interaction: discord.Interaction, game_id: int, seq: int,
                               moves: tuple[str, ...]) -> None:
@@ -297,20 +308,15 @@ class TurnCommands(Feature):
         since, nothing revealed; ``game_id`` and ``seq``: a button's game and position, refused once outdated); the
         answer in words. A second move that may not be taken back is said after the first that was."""
         locale = await self._locale(interaction)
-        lines: list[str] = []
-        for i in range(count):
-            try:
-                result = await self.host.undo(channel_id, interaction.user.id,
-                                              interaction_id=interaction.id if i == 0 else None, game_id=game_id,
-                                              expected_seq=None if seq is None else seq + i)
-            except HostError as exc:
-                if not lines:
-                    raise
-                lines.append(self.errors.host_error_text(interaction, exc, locale))
-                break
+
+        async def undo(i: int) -> str:
+            result = await self.host.undo(channel_id, interaction.user.id,
+                                          interaction_id=interaction.id if i == 0 else None, game_id=game_id,
+                                          expected_seq=None if seq is None else seq + i)
             self.background.after_move(result)
-            lines.append(undone_text(result, locale))
-        return "\n".join(lines)
+            return undone_text(result, locale)
+
+        return "\n".join(await self._in_order(interaction, locale, count, undo))
 
     async def post_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None:
         """*Undo* under a move's post: as ``/santacruz undo`` (the post itself is edited, not posted again), while
