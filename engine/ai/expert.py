@@ -29,7 +29,8 @@ from engine.island import Island
 from engine.moves import Move
 from engine.types import View
 
-__all__ = ["ExpertPlayer", "SearchResult", "candidate_moves", "search", "search_limits", "seat_to_search"]
+__all__ = ["ExpertPlayer", "SearchResult", "SearchStart", "candidate_moves", "search", "search_limits",
+           "seat_to_search", "start_search"]
 
 
 @dataclass
@@ -69,6 +70,33 @@ def search_limits(budget: float | None, iterations: int | None,
     start = clock()
     deadline = start + budget if budget is not None else math.inf
     return start, deadline, iterations if iterations is not None else (10**9 if budget is not None else 200)
+
+
+@dataclass
+class SearchStart:
+    """What every search of a position begins with (:func:`start_search`)."""
+
+    seat: int
+    rng: random.Random
+    """Seeded once: each determinization and playout draws its own seed from it, in order."""
+    first: Game
+    """The first determinization of the seat's view (the candidates are read from it; the first round plays it)."""
+    chosen: list[Move]
+    """The candidates (:func:`candidate_moves`), two or more."""
+
+
+def start_search(view: View, seed: int, island: Island | None, candidates: int) -> SearchStart | SearchResult:
+    """The seat, the seeded generator, the first determinization and the candidates of a search of ``view``; or its
+    answer at once when there is nothing to compare (one legal move, or one candidate)."""
+    seat, only = seat_to_search(view)
+    if only is not None:
+        return SearchResult(only, 0, 0, {})
+    rng = random.Random(seed)
+    first = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
+    chosen = candidate_moves(first, candidates)
+    if len(chosen) == 1:
+        return SearchResult(str(chosen[0]), 0, 0, {})
+    return SearchStart(seat, rng, first, chosen)
 
 
 def _evaluate(game: Game, seat: int, margin_scale: float) -> float:
@@ -112,16 +140,11 @@ def search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations:
     Deterministic for a given ``seed`` when ``iterations`` is given and ``budget`` is ``None``. ``clock`` tells the
     seconds that ``budget`` is counted in (tests give a clock of their own).
     """
-    seat, only = seat_to_search(view)
-    if only is not None:
-        return SearchResult(only, 0, 0, {})
     _start, deadline, limit = search_limits(budget, iterations, clock)
-    rng = random.Random(seed)
-
-    first = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
-    chosen = candidate_moves(first, candidates)
-    if len(chosen) == 1:
-        return SearchResult(str(chosen[0]), 0, 0, {})
+    begun = start_search(view, seed, island, candidates)
+    if isinstance(begun, SearchResult):
+        return begun
+    seat, rng, first, chosen = begun.seat, begun.rng, begun.first, begun.chosen
     to_round_end = view["round"] == 1
     active = list(range(len(chosen)))
     sums = [0.0] * len(chosen)

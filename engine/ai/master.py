@@ -30,10 +30,9 @@ from engine.ai.expert import (
     ExpertPlayer,
     SearchResult,
     _playout,
-    candidate_moves,
     search,
     search_limits,
-    seat_to_search,
+    start_search,
 )
 from engine.game import Game
 from engine.island import Island
@@ -72,15 +71,11 @@ def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations
     that many moves and are judged by the learned evaluation (:func:`engine.ai.evaluation.load_evaluation`).
     """
     cutting = (cut, load_evaluation()) if cut is not None else None
-    seat, only = seat_to_search(view)
-    if only is not None:
-        return SearchResult(only, 0, 0, {})
     start, deadline, limit = search_limits(budget, iterations, clock)
-    rng = random.Random(seed)
-    game = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
-    chosen = candidate_moves(game, candidates)
-    if len(chosen) == 1:
-        return SearchResult(str(chosen[0]), 0, 0, {})
+    begun = start_search(view, seed, island, candidates)
+    if isinstance(begun, SearchResult):
+        return begun
+    seat, rng, game, chosen = begun.seat, begun.rng, begun.first, begun.chosen
     to_round_end = view["round"] == 1
     sums = [0.0] * len(chosen)
     counts = [0] * len(chosen)
