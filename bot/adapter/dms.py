@@ -1,15 +1,14 @@
 """A player's private side: their hand by DM (with move controls on their turn) or as an ephemeral answer.
 
-DMs go out in the player's own language, the one of their last interaction with the bot: remembered
-here, and by the host in the database (so that it survives a restart); the game's language for a player
-the bot has never seen interact. The DM carrying a player's move controls is recorded by the host with its
-delivery (whichever process sent it, it survives a restart): a newer one of the same turn takes its controls
-off, and once the turn has passed it is edited to say so (:meth:`DirectMessages.close_turn_dms`: no new DM).
-At game over each player gets one DM with their result (:meth:`DirectMessages.send_game_over`). A DM that
-cannot be delivered
-(the user does not accept DMs) is announced once per game in the channel with a mention; the player then
-uses ``/santacruz status`` (or *My cards*), whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries
-the same controls.
+DMs go out in the player's own language, the one of their last interaction with the bot: remembered here, and by
+the host in the database (so that it survives a restart); the game's language for a player the bot has never seen
+interact. The DM carrying a player's move controls is recorded by the host with its delivery (whichever process sent
+it, it survives a restart): a newer one of the same turn takes its controls off (unless the player moved with them
+while it was sent: then its own are outdated), and once the turn has passed it is edited to say so
+(:meth:`DirectMessages.close_turn_dms`: no new DM). At game over each player gets one DM with their result
+(:meth:`DirectMessages.send_game_over`). A DM that cannot be delivered (the user does not accept DMs) is announced
+once per game in the channel with a mention; the player then uses ``/santacruz status`` (or *My cards*), whose
+ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
 A DM that fails for a passing reason (5xx, timeout) raises, so that the outbox dispatcher tries it again.
 When the bot lacks a permission in a game's channel, the game's opener is told once by DM
 (:meth:`DirectMessages.tell_missing_permission`).
@@ -29,7 +28,7 @@ from bot.adapter.views import controls_view
 from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, mention, message_link
 from bot.adapter.words.dm import dm_text, game_over_text, held_text, others_waiting, turn_over_text
 from bot.adapter.words.notices import notice_text, vacation_notes
-from bot.host.errors import HostError
+from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
 from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
@@ -37,6 +36,10 @@ from bot.host.table import Delivery, TableInfo
 from i18n import normalize_locale, t
 
 log = logging.getLogger(__name__)
+
+MOVE_WAIT = 2.0
+"""Seconds a turn DM just sent waits for a move under way in this process before it takes the controls off the
+player's older DMs of the turn (the move's answer may be putting the next controls on one of them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,8 +196,23 @@ class DirectMessages:
                                         nonce=nonce)
         if message is None or controls is None:
             return None
+        if await self._moved_since(current, seq):
+            # the player moved meanwhile with an older DM's controls, whose answer carries the next ones: this DM's
+            # controls are outdated, and the older DM's must stay
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await message.edit(view=None)
+            return message.id
         await self.strip_turn_dm(current.game_id, user_id, keep=message.id)  # a newer DM of the turn came
         return message.id
+
+    async def _moved_since(self, info: TableInfo, seq: int) -> bool:
+        """Whether the game is past position ``seq`` now, as the database has it (a move made in another process
+        counts; one under way in this one is waited for briefly); when the database cannot say, it has."""
+        try:
+            now = await self.host.refresh(info.channel_id, wait=MOVE_WAIT)
+        except StorageFailed:
+            return True
+        return now is None or now.game_id != info.game_id or now.seq != seq
 
     async def send_note(self, user_id: int, content: str, *, nonce: str | None = None) -> bool:
         """A DM of words alone (e.g. what waited during quiet hours); whether it went out. A passing failure

@@ -7,6 +7,7 @@ and a lobby clicked many times while its message cannot be edited.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import aiosqlite
@@ -228,3 +229,38 @@ async def test_lobby_edits_are_coalesced_to_the_newest_state(driver: Driver) -> 
     edits = [r for r in fake.requests_to("PATCH") if r.path == edit_path]
     assert len(edits) < clicks // 2, f"{len(edits)} edits for {clicks} clicks"
     assert "Carol" in lobby.text and "Bob" not in lobby.text
+
+
+async def test_a_turn_dm_sent_while_its_player_moves_leaves_the_next_controls_alone(driver: Driver) -> None:
+    """A newer DM of a turn (a reminder) takes the controls off the older ones, but not when the player moved with
+    an older one while it was on its way: that move's answer put the next controls on the clicked DM (a double move's
+    builds), and they stay; the reminder's own controls, outdated, come off."""
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+    while True:
+        user = driver.to_move_user()
+        assert user is not None and driver.info().status == "running", "no double move came up"
+        view = driver.host.view_for(driver.channel.id, fake.user(user).id)
+        double = next((m for m in view["you"]["legal_moves"] if m.startswith("double ")), None)
+        if double is not None:
+            break
+        await driver.play_turn("slash")
+        await driver.settle()
+    info = driver.info()
+    older = driver.turn_dm(user)
+    held = fake.stall("POST", f"/channels/{fake.dm_channel(user).id}/messages")
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    reminding = asyncio.create_task(cog.send_reminders(now=info.last_move_at + 13 * 3600))
+    await asyncio.wait_for(held.arrived.wait(), TIMEOUT)  # the reminder is on its way
+    click = await fake.click_button(older, f"sc:{info.game_id}:{info.seq}:{double.replace(' ', '_')}", user=user)
+    await driver.confirm(click, user)
+    await driver.wait_seq(info.seq + 1)
+    await click.wait_for_message(lambda m: f"sc:{info.game_id}:{info.seq + 1}:" in " ".join(m.custom_ids),
+                                 timeout=TIMEOUT)
+    held.release()
+    assert await asyncio.wait_for(reminding, TIMEOUT) == 1
+    await driver.settle()
+    reminder = fake.dm_messages(user)[-1]
+    assert reminder.id != older.id and not reminder.custom_ids, "the reminder's controls, outdated, came off"
+    assert driver.turn_dm(user).id == older.id, "the controls of the double move's build stay on the clicked DM"

@@ -458,6 +458,20 @@ class _InjectedError:
 
 
 @dataclass(eq=False)
+class Stall:
+    """A request held on its way, as a slow network or a busy Discord holds it: :attr:`arrived` is set when the
+    matching request comes; it is carried out once :meth:`release` is called."""
+
+    method: str
+    pattern: re.Pattern[str]
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        self.released.set()
+
+
+@dataclass(eq=False)
 class _Route:
     method: str
     pattern: re.Pattern[str]
@@ -575,6 +589,7 @@ class FakeDiscord:
         self.heartbeats = 0
 
         self._injected: list[_InjectedError] = []
+        self._stalls: list[Stall] = []
         self._denied: dict[int, set[str]] = {}
         """Channel id -> the bot permissions denied there (``"send_messages"``, ``"attach_files"``)."""
         self._changed = asyncio.Event()
@@ -916,6 +931,14 @@ class FakeDiscord:
         ``after=True``: the request is carried out (a message is created), only its answer is the error."""
         error = ApiError(status, code, message)
         self._injected.append(_InjectedError(method.upper(), re.compile(path), error, times, after))
+
+    def stall(self, method: str, path: str) -> Stall:
+        """Hold the next request matching ``method`` and the path regex ``path`` on its way (not answered, not
+        carried out) until the returned stall is released: what the bot does meanwhile meets a Discord that has
+        not seen the request yet."""
+        held = Stall(method.upper(), re.compile(path))
+        self._stalls.append(held)
+        return held
 
     def clear_errors(self) -> None:
         """Forget every injected error (from :meth:`inject_error` and :meth:`fail_route`)."""
@@ -1925,6 +1948,11 @@ class FakeDiscord:
         refused = self._check_body(rec) if self.validate else None
         if refused is not None:
             return refused.status, refused.body()
+        held = next((h for h in self._stalls if h.method == rec.method and h.pattern.fullmatch(rec.path)), None)
+        if held is not None:
+            self._stalls.remove(held)
+            held.arrived.set()
+            await held.released.wait()
         lost_answer: ApiError | None = None
         for injected in self._injected:
             if injected.method in ("*", rec.method) and injected.pattern.fullmatch(rec.path):
