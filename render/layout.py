@@ -238,8 +238,16 @@ def relax(pos: dict[int, tuple[float, float]], w: float, h: float, rounds: int =
     """Nudge sites apart until no two ``w`` × ``h`` boxes around them overlap (or ``rounds`` pass).
 
     Only sites that are closer than a tile move, each by half the overlap along the easier axis; the
-    drawn roads and rivers follow the nudged centres, so the picture stays consistent.
+    drawn roads and rivers follow the nudged centres, so the picture stays consistent. The answer depends on the
+    positions and the box only, and is the same for every language, player count and kind of picture at one width:
+    it is remembered (:func:`_relaxed`).
     """
+    return dict(_relaxed(tuple(pos.items()), w, h, rounds))
+
+
+@lru_cache(maxsize=64)
+def _relaxed(pos: tuple[tuple[int, tuple[float, float]], ...], w: float, h: float,
+             rounds: int) -> tuple[tuple[int, tuple[float, float]], ...]:
     out = dict(pos)
     ids = sorted(out)
     for _ in range(rounds):
@@ -259,7 +267,7 @@ def relax(pos: dict[int, tuple[float, float]], w: float, h: float, rounds: int =
                 out[a], out[b] = (xa, ya - step), (xb, yb + step)
         if not moved:
             break
-    return out
+    return tuple(out.items())
 
 
 @dataclass(frozen=True, slots=True)
