@@ -28,7 +28,7 @@ from render import Theme, legal_sites, render_board, render_game_over
 from render import layer as render_layer
 from render.board import compose_board
 from render.describe import describe
-from render.encode import MAX_BYTES
+from render.encode import MAX_BYTES, quantized
 from render.samples import NAMES, play
 from render.tiles import badge_centre, site_badge
 from tests.engine_helpers import TINY
@@ -272,6 +272,11 @@ def test_same_view_gives_same_bytes_and_locales_differ_only_in_words() -> None:
     view = game.view(None)
     en = render_board(view)
     assert render_board(view) == en
+    # the PNG holds the composed picture in the base's palette, pixel for pixel (whatever its zlib level)
+    img, palette = compose_board(view)
+    written = Image.open(io.BytesIO(en))
+    assert written.mode == "P" and written.getpalette() == palette.getpalette()
+    assert written.tobytes() == quantized(img, palette).tobytes()
     de = Image.open(io.BytesIO(render_board(view, locale="de")))
     en_img = Image.open(io.BytesIO(en))
     assert de.size == en_img.size
