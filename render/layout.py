@@ -170,11 +170,16 @@ def arrange_islands(board: BoardView) -> dict[str, Shift]:
             mine, mx, my = grown[iid]
             ox, oy = shifts[iid]
             candidates = []
+            # the others' extent once: with the island's box, the same as _extent([*ob, box])
+            lo_x, lo_y = min(o[0] for o in ob), min(o[1] for o in ob)
+            hi_x, hi_y = max(o[2] for o in ob), max(o[3] for o in ob)
             for i in range(round((right - left - iw) / step) + 1):
+                dx = left + i * step - b[0]
+                x0, x1 = b[0] + dx, b[2] + dx
+                width = max(hi_x, x1) - min(lo_x, x0)
                 for j in range(round((bottom - top - ih) / step) + 1):
-                    dx, dy = left + i * step - b[0], top + j * step - b[1]
-                    box = (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
-                    s = scale(_extent([*ob, box]))
+                    dy = top + j * step - b[1]
+                    s = scale((width, max(hi_y, b[3] + dy) - min(lo_y, b[1] + dy)))
                     candidates.append((-round(s * 1e6), math.dist((dx, dy), (ox, oy)), dx, dy))
             candidates.append((-round(scale(_extent([*ob, placed(iid)])) * 1e6), 0.0, ox, oy))
             candidates.sort()

@@ -14,6 +14,7 @@ glyph rendering could differ.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import random
 import string
@@ -106,11 +107,13 @@ def test_round_two_phases_are_drawn() -> None:
 
 
 def test_tiny_island_without_outlines() -> None:
+    """At 800 px: what is checked is that a board without outlines is drawn at all (land around its sites)."""
+    narrow = Theme(width=800)
     for n in (2, 4):
         game = play(n, 3, 12, island=TINY)
-        check_png(render_board(game.view(None)))
-        check_png(render_board(game.view(game.to_move), personal=True), PERSONAL_WIDTH)
-        check_png(render_game_over(play(n, 3, None, island=TINY).view(None)))
+        check_png(render_board(game.view(None), theme=narrow), 800)
+        check_png(render_board(game.view(game.to_move), personal=True, theme=narrow), 600)
+        check_png(render_game_over(play(n, 3, None, island=TINY).view(None), theme=narrow), 800)
 
 
 def test_game_over_picture_in_every_language() -> None:
@@ -159,8 +162,11 @@ def hide_differently(game: engine.Game, rng: random.Random) -> engine.Game:
 
 @pytest.mark.parametrize("seed", [31, 32, 33])
 def test_public_picture_is_the_same_whatever_is_hidden(seed: int) -> None:
+    """At 800 px, the narrowest ``PICTURE_WIDTH``: what is compared is whether anything hidden reaches the picture,
+    which draws the same things at every width."""
     rng = random.Random(seed)
     n = 2 + seed % 3
+    narrow = Theme(width=800)
     for moves in (0, 7, 25, 60):
         game = play(n, seed, moves)
         if game.is_over():
@@ -168,8 +174,9 @@ def test_public_picture_is_the_same_whatever_is_hidden(seed: int) -> None:
         other = hide_differently(game, rng)
         assert other.tile_at != game.tile_at or other.deck != game.deck or other.birds != game.birds
         assert other.view(None) == game.view(None)
-        assert render_board(other.view(None)) == render_board(game.view(None))
-        assert render_board(other.view(None), locale="de") == render_board(game.view(None), locale="de")
+        assert render_board(other.view(None), theme=narrow) == render_board(game.view(None), theme=narrow)
+        assert (render_board(other.view(None), locale="de", theme=narrow)
+                == render_board(game.view(None), locale="de", theme=narrow))
 
 
 def test_a_revealed_tile_does_change_the_picture() -> None:
@@ -254,6 +261,8 @@ def test_personal_picture_needs_a_seat_view() -> None:
 
 
 def test_incremental_layer_equals_painting_from_scratch() -> None:
+    """The composed pictures (before the palette, so that no difference hides in it) are compared, at 800 px: the
+    layer repaints rectangles of sprites, the same at every width."""
     views = []
     game = engine.new_game(NAMES[:4], 80)
     rng = random.Random(80)
@@ -261,10 +270,15 @@ def test_incremental_layer_equals_painting_from_scratch() -> None:
         game.apply(rng.choice(game.legal_moves()))
         views.append(game.view(None))
     picks = [*views[::7], views[40], views[10], views[-1], views[3]]
-    incremental = [render_board(v) for v in picks]  # each starts from the previous picture's layer
-    for view, data in zip(picks, incremental, strict=True):
+    narrow = Theme(width=800)
+
+    def picture(view: dict[str, Any]) -> bytes:
+        return hashlib.sha256(compose_board(view, theme=narrow)[0].tobytes()).digest()
+
+    incremental = [picture(v) for v in picks]  # each starts from the previous picture's layer
+    for view, digest in zip(picks, incremental, strict=True):
         render_layer._LAYERS.clear()
-        assert render_board(view) == data
+        assert picture(view) == digest
 
 
 def test_same_view_gives_same_bytes_and_locales_differ_only_in_words() -> None:
@@ -373,15 +387,17 @@ def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_togeth
     """The conversion to a base's fixed palette fills that palette's lookup cache without the interpreter lock, and
     every picture of the base shares it: two threads filling it at once crashed the bot (a segfault in Pillow's
     ``ImagingPaletteCacheUpdate``). Pictures and replays drawn in threads at once convert one at a time, and are
-    the pictures drawn one by one."""
+    the pictures drawn one by one (at 800 px: the conversions are watched, whatever their size)."""
     import threading
     import time
     from concurrent.futures import ThreadPoolExecutor
+    from functools import partial
 
     from render import render_replay
 
     views = [play(3, seed, 14 + seed).view(None) for seed in range(4)]
-    alone = [render_board(v) for v in views]
+    draw = partial(render_board, theme=Theme(width=800))
+    alone = [draw(v) for v in views]
     real = Image.Image.quantize
     lock = threading.Lock()
     inside, most = [0], [0]
@@ -401,7 +417,7 @@ def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_togeth
 
     monkeypatch.setattr(Image.Image, "quantize", watched)
     with ThreadPoolExecutor(4) as pool:
-        boards = list(pool.map(render_board, views * 2))
+        boards = list(pool.map(draw, views * 2))
         replays = list(pool.map(lambda v: render_replay([v, v], max_frames=2), views[:2]))
     assert boards == alone * 2 and all(r.startswith(b"GIF8") for r in replays)
     assert most[0] == 1, f"{most[0]} conversions with a fixed palette ran at once"
