@@ -94,14 +94,16 @@ def test_pictures_of_random_positions_are_valid_pngs(n: int) -> None:
 
 
 def test_round_two_phases_are_drawn() -> None:
+    """At 800 px, like the random positions: what is checked is that these phases are drawn at all."""
     game = engine.new_game(NAMES[:3], 9)
     rng = random.Random(9)
     seen = set()
+    narrow = Theme(width=800)
     while not game.is_over():
         if game.phase in ("choose_pile", "discard") and game.phase not in seen:
             seen.add(game.phase)
-            check_png(render_board(game.view(None), locale="fr"))
-            check_png(render_board(game.view(game.to_move), personal=True, locale="de"), PERSONAL_WIDTH)
+            check_png(render_board(game.view(None), locale="fr", theme=narrow), 800)
+            check_png(render_board(game.view(game.to_move), personal=True, locale="de", theme=narrow), 600)
         game.apply(rng.choice(game.legal_moves()))
     assert seen == {"choose_pile", "discard"}
 
@@ -468,7 +470,8 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
         locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The game over's board says who won where "X to move" stood (it was blank), in the channel's picture and a DM's;
     a DM's own strip gives the seat's place and points against the winner's, or that it won, and its bird chips,
-    without the flag of legal sites (it stood alone in an empty box)."""
+    without the flag of legal sites (it stood alone in an empty box). At 800 px, the narrowest ``PICTURE_WIDTH``:
+    the words must be there whole at that width too."""
     import render.chrome as chrome
 
     texts: list[str] = []
@@ -496,7 +499,7 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
     said = t("render.over.winner", locale, name=winner["name"], count=winner["score"])
     for view, personal in ((game.view(None), False), (game.view(ranking[0]), True), (game.view(ranking[2]), True)):
         texts.clear()
-        render_board(view, locale=locale, personal=personal)
+        compose_board(view, locale=locale, personal=personal, theme=Theme(width=800))
         assert said in texts, texts
         assert not any(t("render.deck", locale, n=view["scoring_deck"]) in s for s in texts)
     from render.base import get_base
@@ -505,7 +508,7 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
 
     for seat in (ranking[0], ranking[2]):
         view = game.view(seat)
-        theme = T(width=PERSONAL_WIDTH)
+        theme = T(width=600)  # a DM's picture at 800
         lay = get_base(view["board"], static_board(view["board"]), theme, locale, 4, True).layout
         texts.clear()
         pasted.clear()
