@@ -283,6 +283,56 @@ def test_incremental_layer_equals_painting_from_scratch() -> None:
         assert picture(view) == digest
 
 
+def test_the_island_drawn_once_is_each_language_s_and_player_count_s_island() -> None:
+    """The static picture of each language, player count and kind of picture at one width starts from one island
+    drawn once (``render.base.island``): it is the static picture drawn with no island kept."""
+    from render import base as render_base
+    from render.layout import static_board
+
+    board = play(3, 5, 20).view(None)["board"]
+    key = static_board(board)
+    kinds = [("en", 3, False, Theme(width=800)), ("de", 4, False, Theme(width=800)),
+             ("fr", 2, True, Theme(width=600))]  # a DM's picture at 800 is 600 wide
+
+    def static(locale: str, n: int, personal: bool, theme: Theme) -> bytes:
+        return hashlib.sha256(render_base.build_base(board, key, theme, locale, n, personal).image.tobytes()).digest()
+
+    shared = [static(*kind) for kind in kinds]
+    assert len(set(shared)) == len(kinds)
+    for kind, digest in zip(kinds[1:], shared[1:], strict=True):
+        render_base._ISLANDS.clear()
+        assert static(*kind) == digest, kind
+
+
+def test_an_outline_says_inside_as_a_walk_round_all_its_edges_does() -> None:
+    """The land's bushes stand inside the island's outline: the outline's banded test (``render.base._Outline``)
+    answers as the even-odd walk round every edge, on the project's island and at its edges' very heights."""
+    from render.base import _Outline
+    from render.draw import chaikin
+
+    def walk(x: float, y: float, poly: list[tuple[float, float]]) -> bool:
+        hit = False
+        for i, (x0, y0) in enumerate(poly):
+            x1, y1 = poly[(i + 1) % len(poly)]
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                hit = not hit
+        return hit
+
+    rng = random.Random(5)
+    islands = play(2, 1, 0).view(None)["board"]["islands"]
+    checked = 0
+    for isl in islands:
+        poly = chaikin([(float(x) * 3.1, float(y) * 3.1) for x, y in isl["outline"]], 2)
+        outline = _Outline(poly)
+        xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+        points = [(rng.uniform(min(xs) - 5, max(xs) + 5), rng.uniform(min(ys) - 5, max(ys) + 5)) for _ in range(400)]
+        points += [(rng.uniform(min(xs), max(xs)), y) for _x, y in poly[::5]]  # on a vertex's height
+        inside = [(x, y) in outline for x, y in points]
+        assert inside == [walk(x, y, poly) for x, y in points]
+        checked += sum(inside)
+    assert checked > 0
+
+
 def test_same_view_gives_same_bytes_and_locales_differ_only_in_words() -> None:
     game = play(3, 90, 33)
     view = game.view(None)
