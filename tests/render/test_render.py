@@ -182,6 +182,7 @@ def test_public_picture_is_the_same_whatever_is_hidden(seed: int) -> None:
 
 
 def test_a_revealed_tile_does_change_the_picture() -> None:
+    """At 800 px, as the hidden information's test above: a tile face seen at another site shows at any width."""
     game = play(2, 40, 6)
     other = game.clone()
     revealed = [s for s in range(1, other.island.n_sites + 1)
@@ -189,10 +190,13 @@ def test_a_revealed_tile_does_change_the_picture() -> None:
     a, b = revealed[0], next(s for s in revealed if other.tile_at[s] != other.tile_at[revealed[0]])
     other.tile_at[a], other.tile_at[b] = other.tile_at[b], other.tile_at[a]
     other._derive()
-    assert render_board(other.view(None)) != render_board(game.view(None))
+    narrow = Theme(width=800)
+    assert render_board(other.view(None), theme=narrow) != render_board(game.view(None), theme=narrow)
 
 
 def test_personal_picture_shows_only_its_own_secrets() -> None:
+    """At 800 px (a DM's picture 600 wide), as the public picture's test above: what is compared is whether anything
+    hidden from the seat reaches its picture."""
     game = play(3, 50, 20)
     seat = game.to_move
     other = hide_differently(game, random.Random(1))
@@ -203,7 +207,9 @@ def test_personal_picture_shows_only_its_own_secrets() -> None:
     other._derive()
     other._legal = None
     assert other.view(seat) == game.view(seat)
-    assert render_board(other.view(seat), personal=True) == render_board(game.view(seat), personal=True)
+    narrow = Theme(width=800)
+    assert (render_board(other.view(seat), personal=True, theme=narrow)
+            == render_board(game.view(seat), personal=True, theme=narrow))
 
 
 # ---------------------------------------------------------------- the personal picture's flags
@@ -291,8 +297,8 @@ def test_the_island_drawn_once_is_each_language_s_and_player_count_s_island() ->
 
     board = play(3, 5, 20).view(None)["board"]
     key = static_board(board)
-    kinds = [("en", 3, False, Theme(width=800)), ("de", 4, False, Theme(width=800)),
-             ("fr", 2, True, Theme(width=600))]  # a DM's picture at 800 is 600 wide
+    width = Theme(width=800)  # the channel's pictures, and a DM's picture as wide (a personal base of that width)
+    kinds = [("en", 3, False, width), ("de", 4, False, width), ("fr", 2, True, width)]
 
     def static(locale: str, n: int, personal: bool, theme: Theme) -> bytes:
         return hashlib.sha256(render_base.build_base(board, key, theme, locale, n, personal).image.tobytes()).digest()
