@@ -27,9 +27,11 @@ import engine
 from i18n import catalogue, describe_events, listed, t, tn
 from render import Theme, legal_sites, render_board, render_game_over
 from render import layer as render_layer
+from render.base import get_base
 from render.board import compose_board
 from render.describe import describe
 from render.encode import MAX_BYTES, quantized
+from render.layout import Layout, static_board
 from render.samples import NAMES, play
 from render.tiles import badge_centre, site_badge
 from tests.engine_helpers import TINY
@@ -219,12 +221,8 @@ def engine_sites(game: engine.Game) -> list[int]:
     return sorted({m.site for m in game.legal_moves() if m.site is not None})
 
 
-def badge_colour(img: Image.Image, view: dict[str, Any], sid: int, theme: Theme) -> tuple[int, int, int]:
+def badge_colour(img: Image.Image, lay: Layout, sid: int, theme: Theme) -> tuple[int, int, int]:
     """The colour inside a site's number badge, just left of its digits."""
-    from render.base import get_base
-    from render.layout import static_board
-
-    lay = get_base(view["board"], static_board(view["board"]), theme, "en", len(view["players"]), True).layout
     bx, by = badge_centre(*lay.centers[sid], lay.tile_w, lay.tile_h)
     legal = site_badge(sid, True, lay.tile_h, theme)
     plain = site_badge(sid, False, lay.tile_h, theme)
@@ -242,6 +240,8 @@ def test_legal_sites_are_the_sites_of_the_legal_moves(n: int) -> None:
     theme = Theme(width=PERSONAL_WIDTH)  # a personal picture is narrower
     rng = random.Random(70 + n)
     game = engine.new_game(NAMES[:n], 70 + n)
+    board = game.view(None)["board"]
+    lay = get_base(board, static_board(board), theme, "en", n, True).layout  # the same for the whole game
     checked = 0
     while not game.is_over():
         seat = game.to_move
@@ -252,7 +252,7 @@ def test_legal_sites_are_the_sites_of_the_legal_moves(n: int) -> None:
         if sites and rng.random() < 0.35:
             img, _palette = compose_board(view, personal=True)
             flagged = [s["id"] for s in view["board"]["sites"]
-                       if close(badge_colour(img, view, s["id"], theme), theme.legal)]
+                       if close(badge_colour(img, lay, s["id"], theme), theme.legal)]
             assert flagged == sites
             checked += 1
         game.apply(rng.choice(game.legal_moves()))
@@ -293,7 +293,6 @@ def test_the_island_drawn_once_is_each_language_s_and_player_count_s_island() ->
     """The static picture of each language, player count and kind of picture at one width starts from one island
     drawn once (``render.base.island``): it is the static picture drawn with no island kept."""
     from render import base as render_base
-    from render.layout import static_board
 
     board = play(3, 5, 20).view(None)["board"]
     key = static_board(board)
@@ -353,9 +352,6 @@ def test_same_view_gives_same_bytes_and_locales_differ_only_in_words() -> None:
     en_img = Image.open(io.BytesIO(en))
     assert de.size == en_img.size
     board = view["board"]
-    from render.base import get_base
-    from render.layout import static_board
-
     lay = get_base(board, static_board(board), Theme(), "en", 3, False).layout
     assert similar(en_img.crop(lay.board), de.crop(lay.board))
     assert not similar(en_img.crop(lay.track), de.crop(lay.track))
@@ -558,8 +554,6 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
         compose_board(view, locale=locale, personal=personal, theme=Theme(width=800))
         assert said in texts, texts
         assert not any(t("render.deck", locale, n=view["scoring_deck"]) in s for s in texts)
-    from render.base import get_base
-    from render.layout import static_board
     from render.theme import Theme as T
 
     for seat in (ranking[0], ranking[2]):
