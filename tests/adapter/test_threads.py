@@ -13,6 +13,7 @@ from typing import Any
 from bot.host.settings import Settings
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts, has_undo
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
+from tests.fakediscord.remote import poll
 
 
 def lobby_messages(fake: FakeDiscord, channel: Any = "games") -> list[FakeMessage]:
@@ -186,7 +187,10 @@ async def test_a_deleted_thread_ends_its_game_quietly(driver: Driver) -> None:
     await fake.wait_until(lambda: not waiting.custom_ids, timeout=TIMEOUT,
                           description="the lobby of the deleted thread without its buttons")
     assert len(fake.messages("games", ephemeral=False)) == said  # nothing said: it is gone, as a deleted channel
-    assert await driver.host.pending_deliveries(running.id) == []
+
+    async def nothing_pending() -> bool:  # the edits of its players' turn DMs, owed when the thread went, made
+        return await driver.host.pending_deliveries(running.id) == []
+    await poll(nothing_pending, timeout=TIMEOUT, description="nothing left to deliver for the deleted thread")
     refused = await driver.answer(await driver.slash("status", user="alice"))  # nothing left to act on here
     assert "<#" not in refused.text
 
