@@ -180,7 +180,7 @@ class IdleTables:
         async with self.games.change(channel_id):
             with storage_refusal():
                 abandoned = await self.store.close_channel(channel_id, now=self._clock(), reason=reason,
-                                                           told=(TURN_OVER_DM, {"reason": CHANNEL_GONE}))
+                                                           told=(TURN_OVER_DM, {"reason": CHANNEL_GONE, "why": reason}))
             table = self.games.tables.get(channel_id)
             if table is None or table.id not in abandoned:
                 return None

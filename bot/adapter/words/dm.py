@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from bot.adapter.threads import LOCKED
 from bot.adapter.words.common import (
     SEP,
     channel_link,
@@ -199,6 +200,8 @@ def turn_over_text(info: TableInfo, payload: dict[str, Any], locale: str) -> str
         lines = [t("bot.dm.turn_over.undo", locale, channel=where, player=names[int(payload["by"])])]
     elif reason == "abandoned":
         lines = [t("bot.dm.turn_over.abandoned", locale, channel=where)]
+    elif reason == CHANNEL_GONE and payload.get("why") == LOCKED:  # the thread is still there to read
+        lines = [t("bot.dm.turn_over.thread_locked", locale, channel=where)]
     elif reason == CHANNEL_GONE:  # no link: it would lead nowhere
         lines = [t("bot.dm.turn_over.channel_gone", locale)]
     else:
