@@ -35,10 +35,11 @@ from bot.adapter.words.posts import move_post, start_post
 from bot.host.model import effective_moves
 from bot.host.settings import Settings
 from bot.host.table import MOVE_POST, REPLAY_POST, START_POST, Delivery
-from engine import SINGLE_BUILDS, parse_move, replay
+from engine import SINGLE_BUILDS, View, parse_move, replay
+from engine.ai.coach import Advice, advise
 from engine.history import since_last_move
 from i18n import describe_events, t
-from tests.adapter.conftest import Driver, coach_by_playouts
+from tests.adapter.conftest import Driver
 from tests.adapter.hint_numbers import HintedMove, HintFigures, check_post, hinted_turn
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionHandle, patch_discord
 from tests.fakediscord.audit import (
@@ -69,6 +70,16 @@ FEATURES_AT = 10
 HINT_EVERY = 5
 """The table has hints on: every this many turns (and for the last move) the player to move asks for one and plays
 its best move (``tests/adapter/hint_numbers.py`` checks the numbers it states)."""
+HINT_PLAYOUTS = 30
+"""The coach's playouts per hint. The numbers a hint states (what ``tests/adapter/hint_numbers.py`` compares) are the
+exact points of the move it names, however long it searched: fewer playouts only change which move it names (a
+quarter of :data:`tests.adapter.conftest.HINT_PLAYOUTS`, the game's most expensive part at that figure)."""
+
+
+def coach_by_playouts(view: View, seed: int, budget: float) -> Advice:
+    """The real coach thinking :data:`HINT_PLAYOUTS` playouts instead of ``HINT_SECONDS`` (the same game on a fast or
+    a busy machine)."""
+    return advise(view, seed=seed, budget=None, iterations=HINT_PLAYOUTS)
 
 
 @dataclass
@@ -422,7 +433,7 @@ def summarise(game: Game) -> None:
     read = [(message, language(message)) for message in messages]
     read += [(post, other) for other, drawn in game.redrawn.items() for post in drawn]
     for message, language_read in read:
-        for text in readable_texts(message) + readable_texts(first_version(message)):
+        for text in dict.fromkeys(readable_texts(message) + readable_texts(first_version(message))):
             unknown += [f"/santacruz {x}: {text[:90]!r}" for x in unknown_commands(text, known)]
             since += relative_after_since(text)
             plurals += plural_slips(text, language_read)
