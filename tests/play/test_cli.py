@@ -91,10 +91,10 @@ def test_command_line_checks_its_options(capsys: pytest.CaptureFixture[str]) -> 
 def test_the_master_plays_a_demo_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One whole game of masters, from the command line, in German (each move thinks 10 ms)."""
     assert build_parser().parse_args(["play", "--strength", "master"]).strength == "master"
-    assert main(["demo", "--players", "3", "--seed", "3", "--strength", "master", "--budget", "0.01",
+    assert main(["demo", "--players", "2", "--seed", "3", "--strength", "master", "--budget", "0.01",
                  "--locale", "de", "--no-pictures", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Santa-Cruz-Demo: 3 Computerspieler (Meister), Startwert 3")
+    assert out.startswith("Santa-Cruz-Demo: 2 Computerspieler (Meister), Startwert 3")
     assert "Das Spiel ist zu Ende" in out and not list(tmp_path.glob("*.png"))
 
 
@@ -159,13 +159,13 @@ def test_a_turn_shows_the_board_as_a_picture_and_in_words_and_the_moves_in_words
     out = io.StringIO()
     answers = iter(["2", "quit"])
     game = run_play(3, 1, "greedy", 4, 0.1, "en", ask=lambda _prompt: next(answers), stream=out,
-                    pictures=tmp_path)
+                    pictures=tmp_path, width=800)
     text = out.getvalue()
     first = text.split("— Player 1, your turn", 2)[1]
     picture = tmp_path / "board.png"
     assert f"Board picture: {picture} (your legal sites flagged)" in first
     with Image.open(picture) as img:
-        assert img.format == "PNG" and img.width == 1200  # the seat's own picture
+        assert img.format == "PNG" and img.width == 600  # the seat's own picture: three quarters of --width 800
     assert "On the board:" in first and "sites face down" in first
     for name in ("Player 1", "Computer 2", "Computer 3"):
         assert any(line.strip().startswith(f"{name}: ") and "bird chip" in line and "scoring card" in line
