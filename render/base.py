@@ -282,7 +282,8 @@ def _island_bottom(lay: Layout, board: BoardView, theme: Theme) -> int:
 
 
 _ISLANDS: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
-_ISLANDS_MAX = 4
+_ISLANDS_MAX = 3
+"""Islands kept: a board's channel, DM and replay widths (at 1600 pixels: about 9, 5 and 1.4 MB)."""
 _ISLANDS_LOCK = threading.Lock()
 
 
