@@ -311,8 +311,20 @@ class _Context:
         return (g_oth - g_me) + self.w.score_now * rel_now
 
 
-def _res_points(card: ScoringCard, have: frozenset[str] | set[str]) -> int:
-    """What a resource card pays a seat holding the resources ``have`` (fish bonus not included)."""
+def _res_points(card: ScoringCard, have: frozenset[str]) -> int:
+    """What a resource card pays a seat holding the resources ``have`` (fish bonus not included); kept per card and
+    set of resources (a few hundred of them), as every playout asks it again."""
+    key = (card.id, have)
+    points = _RES_POINTS.get(key)
+    if points is None:
+        points = _RES_POINTS[key] = _res_points_of(card, have)
+    return points
+
+
+_RES_POINTS: dict[tuple[str, frozenset[str]], int] = {}
+
+
+def _res_points_of(card: ScoringCard, have: frozenset[str]) -> int:
     got = [r in have for r in card.resources]
     if all(got):
         return card.points
