@@ -9,9 +9,10 @@ and the keyword of JSON Schema the body breaks.
 One relaxation: the description types every snowflake as a string of digits, while Discord accepts a snowflake sent as
 a JSON number too (and discord.py sends some that way); a non-negative integer is allowed in its place.
 
-The document is read once per process; each operation's validator is compiled the first time a request meets it,
-each ``$ref`` is looked up once, and a union (``oneOf``/``anyOf``) accepts a valid body without trying each of its
-branches (a refused body still gets jsonschema's own words). The fake checks every request, so this is kept cheap.
+The fake checks every request, so the check is kept cheap: the document is read once per process; each operation's
+validator is compiled the first time a request meets it; each ``$ref`` is looked up once; a body met before is
+answered as before; a union (``oneOf``/``anyOf``) accepts a valid body without trying each of its branches (a refused
+body still gets jsonschema's own words).
 """
 
 from __future__ import annotations
@@ -219,6 +220,25 @@ def body_errors(method: str, path: str, body: Any) -> list[tuple[str, str, str]]
     operation = _operation(method.upper(), path)
     if operation is None or operation.schema is None or body is None:
         return []
+    try:  # the same body to the same route has the same answer (each bot start syncs the same command tree)
+        key = (operation.method, operation.pattern.pattern, json.dumps(body, sort_keys=True, allow_nan=False))
+    except (TypeError, ValueError):  # not JSON data (raw bytes): checked each time
+        return _errors(operation, body)
+    known = _answers.get(key)
+    if known is None:
+        if len(_answers) >= ANSWERS_KEPT:
+            _answers.clear()
+        known = _answers[key] = _errors(operation, body)
+    return list(known)
+
+
+ANSWERS_KEPT = 2000
+"""How many bodies' answers :func:`body_errors` keeps (all are forgotten at once when full)."""
+
+_answers: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
+
+
+def _errors(operation: _Operation, body: Any) -> list[tuple[str, str, str]]:
     validator = _validator(operation.method, operation.pattern.pattern)
     assert validator is not None
     found = []
