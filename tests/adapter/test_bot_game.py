@@ -1,5 +1,6 @@
 """Whole games through the real discord.py against the fake Discord: three people from ``/santacruz new``
-to game over and a rematch, one person against two computers, away and back, and a German run.
+to game over and a rematch, away and back, and a German run (one person against two computers is in
+``test_bot_archive``, whose archive checks look at that game).
 
 Every move goes through an interaction (slash commands in the channel, buttons and menus in DMs); the
 channel must get one message with a PNG board after every move, hands must arrive by DM, and nothing
@@ -157,35 +158,6 @@ async def test_three_players_play_a_whole_game_then_a_rematch(driver: Driver,
     assert any(b["custom_id"] == f"sc:{new.game_id}:start" for b in lobby.buttons)
     assert new.opener_id == fake.user("bob").id
     fake.assert_no_unknown_requests()
-
-
-async def test_one_person_against_two_computers(driver: Driver) -> None:
-    fake = driver.fake
-    handle = await driver.slash("new", {"computers": 2, "strength": "random"}, user="carol")
-    lobby = await driver.answer(handle)
-    assert "Ordinateur 1" not in lobby.text  # the game's language is the server's (English), not carol's
-    assert "Computer 1" in lobby.text and "Computer 2" in lobby.text
-    click = await fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user="carol")
-    await click.wait_for_callback(timeout=TIMEOUT)
-    await driver.settle()
-    while driver.info().status == "running":
-        await driver.play_turn("dm")
-        await driver.settle()
-    info = driver.info()
-    posts = board_posts(fake, driver.channel)
-    assert len(posts) == 1 + turns_ended(driver.host.public_view(driver.channel.id))
-    assert driver.bot.store is not None  # a finished game is unloaded from memory: count its stored moves
-    computer_moves = sum(1 for row in await driver.bot.store.moves(info.game_id) if row.user_id is None)
-    assert computer_moves > info.seq // 2
-    assert "Computer 1" in "\n".join(p.text for p in posts)
-    assert "game-over.png" in [a.filename for a in posts[-1].attachments]
-    # the game-over message's Rematch button works after a restart too
-    await driver.restart()
-    click = await fake.click_button(posts[-1], f"sc:{info.game_id}:rematch", user="carol")
-    lobby = await driver.answer(click)
-    assert driver.info().status == "lobby" and driver.info().game_id != info.game_id
-    assert [s.name for s in driver.info().seats] == [s.name for s in info.seats]
-    assert f"sc:{driver.info().game_id}:start" in lobby.custom_ids
 
 
 async def test_away_and_back(driver: Driver) -> None:
