@@ -37,7 +37,6 @@ LONG_FIRST: Final = (
     "tests/adapter/test_mistaps.py::",
     "tests/adapter/test_post_budget.py::test_one_post_per_turn_and_the_dm_budget",
     "tests/render/test_render.py::test_pictures_of_random_positions_are_valid_pngs",
-    "tests/adapter/test_log_secrets.py::test_a_whole_game_at_debug_logs_no_secret",
     "tests/play/test_replay_cli.py::test_export_then_replay_gives_the_stored_final_view",
     "tests/adapter/test_bot_archive.py::test_one_person_against_two_computers_then_the_archive",
     "tests/adapter/test_takeover.py::test_a_newcomer_takes_over_a_seat_once_confirmed",
