@@ -153,7 +153,7 @@ def move_options(view: View, locale: str) -> list[tuple[str, str]]:
     options = []
     for move in view["you"]["legal_moves"]:
         parsed = parse_move(move)
-        said = ask_move(parsed, locale, names).rstrip(" ?\u00a0\u202f")
+        said = ask_move(parsed, locale, names, view["seat"]).rstrip(" ?\u00a0\u202f")
         if parsed.site is not None:
             said += " — " + " · ".join(_tile_words(view, parsed.site, locale))
         elif parsed.verb == "score" and parsed.card in now:

@@ -33,7 +33,7 @@ LONG_FIRST: Final = (
     "tests/adapter/test_bot_game.py::test_three_players_play_a_whole_game_then_a_rematch",
     "tests/adapter/test_bot_restart.py::test_stopped_mid_game_and_finished_by_a_new_bot",
     "tests/adapter/test_multiprocess_stale.py::",
-    "tests/adapter/test_whole_game_budget.py::test_a_whole_game_keeps_the_budget_in_every_language",
+    "tests/adapter/test_whole_game_budget.py::test_a_whole_game_read_in_every_language_keeps_the_budget",
     "tests/adapter/test_mistaps.py::",
     "tests/adapter/test_post_budget.py::test_one_post_per_turn_and_the_dm_budget",
     "tests/render/test_render.py::test_pictures_of_random_positions_are_valid_pngs",
