@@ -37,11 +37,9 @@ LONG_FIRST: Final = (
     "tests/adapter/test_mistaps.py::",
     "tests/adapter/test_post_budget.py::test_one_post_per_turn_and_the_dm_budget",
     "tests/render/test_render.py::test_pictures_of_random_positions_are_valid_pngs",
-    "tests/adapter/test_log_secrets.py::test_a_whole_game_at_debug_logs_no_secret",
     "tests/play/test_replay_cli.py::test_export_then_replay_gives_the_stored_final_view",
-    "tests/adapter/test_bot_game.py::test_one_person_against_two_computers",
+    "tests/adapter/test_bot_archive.py::test_one_person_against_two_computers_then_the_archive",
     "tests/adapter/test_takeover.py::test_a_newcomer_takes_over_a_seat_once_confirmed",
-    "tests/adapter/test_bot_archive.py::test_the_archive_of_a_finished_game_before_and_after_a_restart",
     "tests/play/test_cli.py::test_demo_plays_a_whole_game",
     "tests/adapter/test_faults_background.py::test_a_killed_render_worker_still_gives_the_next_move_its_picture",
 )
