@@ -147,7 +147,8 @@ class Table:
         await handle.wait_for_message(lambda m: not m.loading, timeout=TIMEOUT)
 
     async def open(self, figures: Figures) -> None:
-        handle = await self.fake.slash_command("santacruz new", {}, user=self.users[0], channel=self.channel)
+        handle = await self.fake.slash_command("santacruz new", {"thread": False},  # played in its channel
+                                               user=self.users[0], channel=self.channel)
         await self.answered(handle, figures)
         for user in self.users[1:]:
             handle = await self.fake.slash_command("santacruz join", {}, user=user, channel=self.channel)
