@@ -12,10 +12,11 @@ playouts of round 2 from it say (how often each seat wins: the expert's own judg
 round 2 is played by the expert against itself at ``--iterations`` playouts a move, and the final scores and the
 winner are kept.
 
-``fit``: the first four fifths of the games fit the model (least squares of the final margin on the features, then
-the temperature of the chance to win by maximum likelihood); the last fifth is held out and scored three ways:
-the model's chance to win, the greedy playouts' win share, and the expert's judgement today (a logistic function of
-the margin now, its scale fitted). Log loss and the share of winners called right are printed.
+``fit``: all games fit the shipped model (least squares of the final margin on the features, then the temperature
+of the chance to win by maximum likelihood). Held out: in five folds, each game is predicted by a fit on the
+others, three ways: the model's chance to win, the greedy playouts' win share, and the expert's judgement today (a
+logistic function of the margin now, its scale fitted). Log loss and the share of winners called right are
+printed.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from engine.ai.players import mix_seed
 from engine.ai.round_end import DATA, FEATURES, margin_features
 
 GREEDY_PLAYOUTS = 16
+FOLDS = 5
 
 
 def play_one(number: int, iterations: int) -> dict[str, object]:
@@ -145,32 +147,47 @@ def _report(name: str, pairs: list[tuple[float, int]]) -> str:
     return f"  {name:34} log loss {log_loss(pairs):.4f}, winner called right {100 * right / len(pairs):.1f} %"
 
 
-def fit(args: argparse.Namespace) -> None:
-    rows = samples(args.data)
-    cut = len(rows) * 4 // 5
-    train, test = rows[:cut], rows[cut:]
+def _fitted(train: list[Sample]) -> tuple[list[float], float, float, float]:
+    """(weights, temperature, the margin now's temperature, residual in points) fitted on ``train``."""
     w = least_squares(train)
     predict = [sum(a * b for a, b in zip(w, f, strict=True)) for f, *_ in train]
     temperature = best_temperature(predict, [r[2] for r in train])
-    now = FEATURES.index("score_margin"), FEATURES.index("chip_value_margin")
-    now_temperature = best_temperature([r[0][now[0]] + r[0][now[1]] for r in train], [r[2] for r in train])
+    now_temperature = best_temperature([_margin_now(r[0]) for r in train], [r[2] for r in train])
     residual = math.sqrt(sum((p - r[1]) ** 2 for p, r in zip(predict, train, strict=True)) / len(train))
-    print(f"{len(train)} games fitted, {len(test)} held out; weights (points of final margin):")
+    return w, temperature, now_temperature, residual
+
+
+def _margin_now(f: list[float]) -> float:
+    """The margin the expert judges the end of round 1 by: score and bird chips' value."""
+    return f[FEATURES.index("score_margin")] + f[FEATURES.index("chip_value_margin")]
+
+
+def fit(args: argparse.Namespace) -> None:
+    rows = samples(args.data)
+    w, temperature, now_temperature, residual = _fitted(rows)
+    print(f"{len(rows)} games; weights (points of final margin):")
     for name, x in zip(FEATURES, w, strict=True):
         print(f"  {name:20} {x:+.3f}")
     print(f"  residual {residual:.1f} points; temperature {temperature:g} (the margin now alone: {now_temperature:g})")
-    model = [(_chance(sum(a * b for a, b in zip(w, f, strict=True)), temperature), won) for f, _y, won, _g in test]
+    # Held out: five folds, each scored by a fit on the other four (every game is held out once).
+    model: list[tuple[float, int]] = []
+    margin_now: list[tuple[float, int]] = []
+    for fold in range(FOLDS):
+        train = [r for i, r in enumerate(rows) if i % FOLDS != fold]
+        test = [r for i, r in enumerate(rows) if i % FOLDS == fold]
+        wf, tf, nf, _res = _fitted(train)
+        model += [(_chance(sum(a * b for a, b in zip(wf, f, strict=True)), tf), won) for f, _y, won, _g in test]
+        margin_now += [(_chance(_margin_now(f), nf), won) for f, _y, won, _g in test]
     # The playouts' share, with one win and one loss added (16 playouts can say 0 or 1, which log loss cannot take).
-    greedy = [((g * GREEDY_PLAYOUTS + 1) / (GREEDY_PLAYOUTS + 2), won) for _f, _y, won, g in test]
-    margin_now = [(_chance(f[now[0]] + f[now[1]], now_temperature), won) for f, _y, won, _g in test]
-    print(f"held out ({len(test)} games):")
+    greedy = [((g * GREEDY_PLAYOUTS + 1) / (GREEDY_PLAYOUTS + 2), won) for _f, _y, won, g in rows]
+    print(f"held out ({FOLDS} folds, {len(rows)} games):")
     print(_report("the model", model))
     print(_report(f"{GREEDY_PLAYOUTS} greedy playouts of round 2", greedy))
     print(_report("the margin now (the expert today)", margin_now))
-    print(_report("a coin", [(0.5, won) for *_x, won, _g in test]))
+    print(_report("a coin", [(0.5, won) for *_x, won, _g in rows]))
     if args.out is not None:
         data = {"features": list(FEATURES), "weights": [round(x, 4) for x in w], "temperature": temperature,
-                "fitted": f"play/fit_round_end.py fit, {len(train)} games "
+                "fitted": f"play/fit_round_end.py fit, {len(rows)} games "
                           f"(expert round 2 at {json.loads(args.data.read_text().splitlines()[0])['iterations']}"
                           " playouts a move)"}
         args.out.write_text(json.dumps(data, indent=1) + "\n")

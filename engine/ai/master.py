@@ -1,9 +1,12 @@
 """The master: the expert's playouts allocated by sequential halving (2 players); the expert's search in 3 and 4.
 
-Same candidates (:func:`engine.ai.expert.candidate_moves`), determinizations, noisy greedy playouts, common
-random numbers and judgement as the expert (:mod:`engine.ai.expert`); only the allocation of the playouts
-differs. Sequential halving (Karnin, Koren & Somekh 2013) splits the budget (seconds, playouts or both) into
-ceil(log2 K) equal phases for K candidates. In each phase the remaining candidates are played in full rounds
+Same candidates (:func:`engine.ai.expert.candidate_moves`), determinizations, noisy greedy playouts and common
+random numbers as the expert (:mod:`engine.ai.expert`); the allocation of the playouts differs, and so does the
+judgement of a round-1 playout's end in 2 players: the chance to win from the start of round 2, learned from games
+whose round 2 the expert played (:mod:`engine.ai.round_end`), instead of the margin then.
+
+Sequential halving (Karnin, Koren & Somekh 2013) splits the budget (seconds, playouts or both) into ceil(log2 K)
+equal phases for K candidates. In each phase the remaining candidates are played in full rounds
 (one determinization and one playout seed for all of them; a round cut short by the budget is not counted);
 after each phase the worse half by mean reward is dropped, and the best mean of the last ones is played. It
 thinks its whole budget on every searched move (the expert stops once one candidate is clearly best) and never
