@@ -6,11 +6,16 @@ zlib level) at the same size, and their ratio. "Full" renders sequences of conse
 positions of 4-player games on the project's island, one render per move as the bot does (so each
 render pays for the tiles and cards that changed); each is followed by one floor measurement, so
 that both medians see the same load. Goals: full ≤ 1.5 × floor and ≤ 60 ms.
+
+``--levels`` then writes the same positions' pictures at zlib levels 1 to 4 (interleaved, the same palette
+pictures) and prints each level's median time and the pictures' mean and largest size: what
+``Theme.compress_level`` trades.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import time
@@ -19,7 +24,8 @@ from typing import Any
 import engine
 from render import render_board
 from render.base import get_base
-from render.encode import encode
+from render.board import compose_board
+from render.encode import encode, quantized
 from render.layout import static_board
 from render.theme import DEFAULT_THEME
 
@@ -42,17 +48,37 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
+def compare_levels(views: list[dict[str, Any]]) -> None:
+    """The median time of writing each picture at zlib levels 1-4, and the sizes."""
+    pictures = [quantized(*compose_board(view)) for view in views]
+    times: dict[int, list[float]] = {level: [] for level in (1, 2, 3, 4)}
+    sizes: dict[int, list[int]] = {level: [] for level in times}
+    for picture in pictures:
+        for level in times:
+            t0 = time.perf_counter()
+            buf = io.BytesIO()
+            picture.save(buf, "PNG", compress_level=level)
+            times[level].append(time.perf_counter() - t0)
+            sizes[level].append(len(buf.getvalue()))
+    for level in times:
+        print(f"zlib level {level}: {median_ms(times[level]):5.1f} ms, {statistics.mean(sizes[level]) / 1024:4.0f} KiB"
+              f" mean, {max(sizes[level]) / 1024:4.0f} KiB largest")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2, help="4-player games to take positions from")
     parser.add_argument("--moves", type=int, default=40, help="consecutive positions per game")
+    parser.add_argument("--levels", action="store_true", help="compare the PNG's zlib levels 1-4 too")
     args = parser.parse_args()
+    every: list[dict[str, Any]] = []
     full: list[float] = []
     floor: list[float] = []
     size = 0
     base = None
     for seed in range(5, 5 + args.games):
         views = positions(seed, 16, args.moves + 1)
+        every += views[1:]
         render_board(views[0])  # builds the base picture once, as the bot's first picture does
         board = views[0]["board"]
         base = get_base(board, static_board(board), DEFAULT_THEME, "en", len(views[0]["players"]), False)
@@ -79,6 +105,8 @@ def main() -> None:
     print(f"floor, copy + encode the cached base (same size and settings):  {fl:6.1f} ms")
     print(f"ratio full / floor: {f / fl:.2f}   (goals: ratio <= 1.5, full <= 60 ms)")
     print(f"(one position rendered again: {r:.1f} ms)")
+    if args.levels:
+        compare_levels(every)
 
 
 if __name__ == "__main__":

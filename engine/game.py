@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import json
+import operator
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -174,6 +175,7 @@ class Game:
             for seat, letter in zip(range(n), rng.sample(sorted(BUILDING_SETS), n), strict=True):
                 self._take_set(seat, letter)
         self._legal: list[Move] | None = None
+        self._log_text: tuple[tuple[dict[str, Any], ...], str] = ((), "")
         self._derive()
         if self.phase == "land":
             self._skip_unlandable()
@@ -747,7 +749,8 @@ class Game:
         """An independent copy (cheap: no JSON); every field of :data:`STATE_FIELDS` copied its way.
 
         What never changes is shared: the island and its tables, the entries of the event list and the log,
-        and the list of legal moves already generated (a new list replaces it after a move)."""
+        the list of legal moves already generated (a new list replaces it after a move) and the JSON text of the
+        log written so far (:meth:`to_json` replaces it as the log grows)."""
         g = Game.__new__(Game)
         d = self.__dict__.copy()
         g.__dict__ = d
@@ -756,12 +759,29 @@ class Game:
         return g
 
     def to_json(self) -> str:
-        """The whole state, secrets included, as JSON text (for the server's database only)."""
-        data: dict[str, Any] = {"format": 1}
+        """The whole state, secrets included, as JSON text (for the server's database only).
+
+        The text is ``json.dumps(state, separators=(",", ":"), sort_keys=True)``; the log, whose entries never
+        change once written, is serialized entry by entry as it grows (:meth:`_log_json`) and put in its place."""
+        head: dict[str, Any] = {"format": 1, "island": None if self._default_island else self.island.data}
+        tail: dict[str, Any] = {}
         for f in _SAVED:
-            data[f.name] = getattr(self, f.name)
-        data["island"] = None if self._default_island else self.island.data
-        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+            if f.name != "log":
+                (head if f.name < "log" else tail)[f.name] = getattr(self, f.name)  # sort_keys' order
+        return f'{_dumps(head)[:-1]},"log":[{self._log_json()}],{_dumps(tail)[1:]}'
+
+    def _log_json(self) -> str:
+        """The JSON text of the log's entries, comma-separated: the text kept with the entries it was made of
+        (shared by clones; a new pair replaces it) as long as they still begin this log, and the newer entries'."""
+        entries, text = self._log_text
+        log = self.log
+        if len(entries) > len(log) or not all(map(operator.is_, entries, log)):
+            entries, text = (), ""
+        if len(entries) < len(log):
+            more = _dumps(log[len(entries):])[1:-1]
+            text = f"{text},{more}" if text else more
+            self._log_text = entries, text = tuple(log), text
+        return text
 
     @classmethod
     def from_json(cls, text: str | dict[str, Any]) -> Game:
@@ -828,6 +848,7 @@ class Game:
             for p, _b in occ:
                 self.owned[p].add(site)
         self._legal = None
+        self._log_text = ((), "")
         self._derive()
 
     def setup_record(self) -> dict[str, Any]:
@@ -868,6 +889,11 @@ _DO: Final[dict[str, Callable[[Game, int, Move], None]]] = {
 """What :meth:`Game.apply` does for each verb."""
 
 # ---------------------------------------------------------------------- the state, field by field
+
+
+_dumps: Final = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
+"""JSON text as :meth:`Game.to_json` writes it: compact, keys sorted (one encoder: ``json.dumps`` with options
+makes a new one at each call)."""
 
 
 def _lists(value: list[Any]) -> list[Any]:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 VIEW_VERSION = 1
+_copy = dict.copy
 
 
 def make_view(game: Game, seat: int | None, *, since: bool = False) -> View:
@@ -95,13 +96,15 @@ def make_view(game: Game, seat: int | None, *, since: bool = False) -> View:
             player["bird_chips"] = list(game.birds[p])
         players.append(player)
     events = [seen_by(e, seat, over) for e in game.events]
-    log: list[LogEntry] = []
-    for entry in game.log:
-        move = entry["move"]
-        if move.startswith("discard") and entry["seat"] != seat:
-            move = "discard"
-        log.append({"seat": entry["seat"], "move": move, "round": entry["round"],
-                    "scores": list(entry["scores"]), "events": [seen_by(e, seat, over) for e in entry["events"]]})
+    # A view's log holds every event of the game: those without a secret part (most) are copied without a call.
+    log: list[LogEntry] = [{
+        "seat": entry["seat"],
+        "move": "discard" if entry["seat"] != seat and entry["move"].startswith("discard") else entry["move"],
+        "round": entry["round"],
+        "scores": entry["scores"].copy(),
+        "events": cast(list[Event], [_copy(e) if "secret" not in e else seen_by(e, seat, over)
+                                     for e in entry["events"]]),
+    } for entry in game.log]
     # The island's static part (name, size, outlines, roads) is its own data, shaped as BoardView declares.
     board = cast(BoardView, {**isl.public_dict(), "rivers": rivers, "sites": sites})
     view: View = {

@@ -218,7 +218,8 @@ def _long_line(e: Event, locale: object, names: Sequence[str]) -> str:
         return t(key, locale, player=_player(names, e["seat"]), set=e["set"],
                  set_name=t(f"game.set.{e['set']}.name", locale))
     if e["type"] == "pile":
-        key = "game.event.pile_forced" if e.get("forced") else "game.event.pile"
+        own = "_own" if e["pile"] == e["seat"] else ""  # one's own round-1 cards back
+        key = f"game.event.pile{own}_forced" if e.get("forced") else f"game.event.pile{own}"
         return t(key, locale, player=_player(names, e["seat"]), pile=e["pile"], owner=_player(names, e["pile"]))
     if e["type"] == "draw" or e["type"] == "discard":
         player = _player(names, e["seat"])
@@ -294,7 +295,8 @@ def _short_line(e: Event, locale: object, names: Sequence[str]) -> str:
         key = "game.short.set_forced" if e.get("forced") else "game.short.set"
         return t(key, locale, player=_player(names, e["seat"]), set=e["set"])
     if e["type"] == "pile":
-        return t("game.short.pile", locale, player=_player(names, e["seat"]), owner=_player(names, e["pile"]))
+        key = "game.short.pile_own" if e["pile"] == e["seat"] else "game.short.pile"
+        return t(key, locale, player=_player(names, e["seat"]), owner=_player(names, e["pile"]))
     if e["type"] == "draw" or e["type"] == "discard":
         if "card" in e:
             return t(f"game.short.{e['type']}_card", locale, card=_card_name(e["card"], locale))
@@ -330,20 +332,21 @@ def describe_move(move: str | Move, locale: object, names: Sequence[str], seat: 
         words = t(f"{said}.built_shared" if shared else f"{said}.built", locale, site=m.site,
                   a_building=_a_building(building, locale), points=points)
         return t(f"{said}.{m.verb}_built", locale, player=player, built=words)
-    kind, values = _move_words(m, locale, names)
+    kind, values = _move_words(m, locale, names, seat)
     return t(f"{said}.{kind}", locale, player=player, **values)
 
 
-def ask_move(move: str | Move, locale: object, names: Sequence[str]) -> str:
+def ask_move(move: str | Move, locale: object, names: Sequence[str], seat: int | None = None) -> str:
     """A move of one's own as a question to oneself, before it is played ("Land on site 12?", "Play the scoring
-    card “Lighthouses”?"): ``game.ask.<kind>``, the same kinds as :func:`describe_move`'s."""
-    kind, values = _move_words(parse_move(move) if isinstance(move, str) else move, locale, names)
+    card “Lighthouses”?"): ``game.ask.<kind>``, the same kinds as :func:`describe_move`'s; ``seat``, the mover's
+    (taking back one's own round-1 cards is said so)."""
+    kind, values = _move_words(parse_move(move) if isinstance(move, str) else move, locale, names, seat)
     return t(f"game.ask.{kind}", locale, **values)
 
 
-def _move_words(m: Move, locale: object, names: Sequence[str]) -> tuple[str, dict[str, Any]]:
-    """Which text a move is said with (``ship``, ``ship_no_site``, ``double_road``, ``discard_card`` …) and the
-    values it names, whoever says it."""
+def _move_words(m: Move, locale: object, names: Sequence[str], seat: int | None) -> tuple[str, dict[str, Any]]:
+    """Which text a move is said with (``ship``, ``ship_no_site``, ``double_road``, ``discard_card``, ``pile_own``
+    …) and the values it names, whoever says it (``seat``: the mover's, when known)."""
     verb = m.verb
     if verb == "set":
         return "set", {"set": m.letter, "set_name": t(f"game.set.{m.letter}.name", locale)}
@@ -356,7 +359,7 @@ def _move_words(m: Move, locale: object, names: Sequence[str]) -> tuple[str, dic
     if verb in ("score", "discard"):
         return ("score" if verb == "score" else "discard_card"), {"card": _card_name(str(m.card), locale)}
     if m.pile is not None:
-        return "pile", {"pile": m.pile, "owner": names[m.pile]}
+        return ("pile_own" if m.pile == seat else "pile"), {"pile": m.pile, "owner": names[m.pile]}
     return verb, {}
 
 

@@ -2,9 +2,10 @@
 
 ::
 
-    santacruz demo [--players 3] [--seed 1] [--strength greedy] [--out demo-out] [--locale en]
+    santacruz demo [--players 3] [--seed 1] [--strength greedy] [--out demo-out] [--locale en] [--width 1600]
     santacruz play [--players 3] [--humans 1] [--strength greedy] [--seed N] [--locale en] [--out play-out]
-    santacruz replay FILE [--out replay-out] [--locale en]
+                   [--width 1600]
+    santacruz replay FILE [--out replay-out] [--locale en] [--width 1600]
 
 ``demo`` plays a whole game between computer players, prints the move log with the scores as it goes,
 and writes the board picture after every move, an animated GIF of the whole game and the game-over
@@ -12,7 +13,8 @@ picture into a folder. ``play`` is a terminal game against computer players (or 
 player's board picture into a folder and prints the board in words, the moves are listed in words and picked by
 number. ``replay`` reads a game record exported with
 ``/santacruz history export:true`` (names, options, the deal without its seed, the moves) and writes the board picture
-after every move, the game-over picture and the animated replay (``replay.gif``) into a folder.
+after every move, the game-over picture and the animated replay (``replay.gif``) into a folder. ``--width`` is the
+board pictures' width in pixels, as the bot's ``PICTURE_WIDTH`` (a player's own picture is three quarters of it).
 """
 
 from __future__ import annotations
@@ -26,11 +28,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.host.settings import PICTURE_WIDTHS
 from engine import Game, IllegalMove, View, from_record, new_game, parse_move
 from engine.ai import STRENGTHS, choose_move
 from engine.ai.coach import DEFAULT_BUDGET, advise, cards_now
 from i18n import LOCALES, ask_move, decimal, describe_events, describe_move, illegal_text, listed, t, tn
 from i18n.coach import advice_text
+from render.theme import DEFAULT_THEME, Theme
 
 GIF_WIDTH = 800
 """Frame width of the animated GIF (the board pictures themselves keep their full size)."""
@@ -63,11 +67,14 @@ def computer_move(game: Game, seat: int, strength: str, seed: int, budget: float
 
 
 def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, locale: str,
-             pictures: bool = True, stream: TextIO = sys.stdout) -> Game:
-    """Play a whole computer game; print its log and (with ``pictures``) write its pictures into ``out``."""
+             pictures: bool = True, stream: TextIO | None = None, width: int = DEFAULT_THEME.width) -> Game:
+    """Play a whole computer game; print its log (to ``stream``, else standard output) and (with ``pictures``) write
+    its pictures, ``width`` pixels wide, into ``out``."""
     from render import render_board, render_game_over
     from render.replay import render_replay
 
+    stream = sys.stdout if stream is None else stream
+    theme = Theme(width=width)
     names = [f"{t('cli.computer_name', locale, n=i + 1)}" for i in range(players)]
     game = new_game(names, seed)
     out.mkdir(parents=True, exist_ok=True)
@@ -75,7 +82,7 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
 
     def picture(number: int) -> None:
         view = game.view(None)
-        (out / f"move-{number:03d}.png").write_bytes(render_board(view, locale=locale))
+        (out / f"move-{number:03d}.png").write_bytes(render_board(view, locale=locale, theme=theme))
         views.append(view)
 
     print(t("cli.demo.start", locale, players=players, seed=seed,
@@ -101,7 +108,7 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
     for line in result_lines(game, locale):
         print(line, file=stream)
     if pictures:
-        (out / "game-over.png").write_bytes(render_game_over(game.view(None), locale=locale))
+        (out / "game-over.png").write_bytes(render_game_over(game.view(None), locale=locale, theme=theme))
         gif = render_replay(views, locale=locale, max_frames=len(views), width=GIF_WIDTH)  # every move a frame
         (out / "game.gif").write_bytes(gif)
         print(t("cli.demo.written", locale, count=number + 1, folder=str(out)), file=stream)
@@ -153,7 +160,7 @@ def move_options(view: View, locale: str) -> list[tuple[str, str]]:
     options = []
     for move in view["you"]["legal_moves"]:
         parsed = parse_move(move)
-        said = ask_move(parsed, locale, names).rstrip(" ?\u00a0\u202f")
+        said = ask_move(parsed, locale, names, view["seat"]).rstrip(" ?\u00a0\u202f")
         if parsed.site is not None:
             said += " — " + " · ".join(_tile_words(view, parsed.site, locale))
         elif parsed.verb == "score" and parsed.card in now:
@@ -193,7 +200,7 @@ def board_text(view: View, locale: str) -> list[str]:
     return lines
 
 
-def _show_turn(game: Game, seat: int, locale: str, stream: TextIO, pictures: Path | None) -> list[str]:
+def _show_turn(game: Game, seat: int, locale: str, stream: TextIO, pictures: Path | None, theme: Theme) -> list[str]:
     """Print the seat's turn (its board picture's path, the board in words, its hand, its moves numbered) and return
     the moves in the listed order."""
     view = game.view(seat)
@@ -207,7 +214,7 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO, pictures: Pat
 
         pictures.mkdir(parents=True, exist_ok=True)
         path = pictures / "board.png"
-        path.write_bytes(render_board(view, locale=locale, personal=True))
+        path.write_bytes(render_board(view, locale=locale, personal=True, theme=theme))
         print("  " + t("cli.play.picture", locale, path=str(path)), file=stream)
     for line in board_text(view, locale):
         print("  " + line, file=stream)
@@ -231,17 +238,19 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO, pictures: Pat
 
 
 def run_play(players: int, humans: int, strength: str, seed: int, budget: float, locale: str,
-             ask: Callable[[str], str] = input, stream: TextIO = sys.stdout, *,
+             ask: Callable[[str], str] = input, stream: TextIO | None = None, *,
              hint_budget: float | None = DEFAULT_BUDGET, hint_iterations: int | None = None,
-             pictures: Path | None = None) -> Game:
+             pictures: Path | None = None, width: int = DEFAULT_THEME.width) -> Game:
     """A terminal game: ``humans`` hot-seat players (seats 0..humans-1) against computer players.
 
     Each turn shows the board in words and, with ``pictures`` (a folder), writes the player's own board picture
-    (legal sites flagged) there as ``board.png`` and names it. The moves are listed in words, numbered: the player
-    types a number (or the engine's notation). ``hint`` at the prompt prints the coach's advice for the player to
-    move (:mod:`engine.ai.coach`), from that player's view, thinking ``hint_budget`` seconds (or
-    ``hint_iterations`` playouts), and the numbers of its two moves in the list.
+    (legal sites flagged; ``personal_share`` of ``width``) there as ``board.png`` and names it. The moves are listed
+    in words, numbered: the player types a number (or the engine's notation). ``hint`` at the prompt prints the
+    coach's advice for the player to move (:mod:`engine.ai.coach`), from that player's view, thinking ``hint_budget``
+    seconds (or ``hint_iterations`` playouts), and the numbers of its two moves in the list.
     """
+    stream = sys.stdout if stream is None else stream
+    theme = Theme(width=width)
     names = _names(players, humans, locale)
     game = new_game(names, seed)
     print(t("cli.play.start", locale, players=players, humans=humans), file=stream)
@@ -256,7 +265,7 @@ def run_play(players: int, humans: int, strength: str, seed: int, budget: float,
             if humans > 1 and last_human != seat:
                 ask(t("cli.play.hand_over", locale, player=game.names[seat]))
             last_human = seat
-            listed = _show_turn(game, seat, locale, stream, pictures)
+            listed = _show_turn(game, seat, locale, stream, pictures, theme)
             while True:
                 text = typed = ask(t("cli.play.prompt", locale)).strip()
                 if text.isdigit() and 1 <= int(text) <= len(listed):
@@ -343,22 +352,34 @@ def read_record(path: Path) -> tuple[dict[str, Any], list[View]]:
     return record, views
 
 
-def run_replay(path: Path, out: Path, locale: str, stream: TextIO | None = None) -> list[View]:
-    """Write the pictures of an exported game into ``out``: a board per position, the game over, the GIF."""
+def run_replay(path: Path, out: Path, locale: str, stream: TextIO | None = None,
+               width: int = DEFAULT_THEME.width) -> list[View]:
+    """Write the pictures of an exported game into ``out``: a board per position and the game over, ``width`` pixels
+    wide, and the GIF."""
     from render import render_board, render_game_over, render_replay
 
     _record, views = read_record(path)
+    theme = Theme(width=width)
     out.mkdir(parents=True, exist_ok=True)
     for number, view in enumerate(views):
-        (out / f"move-{number:03d}.png").write_bytes(render_board(view, locale=locale))
-    (out / "game-over.png").write_bytes(render_game_over(views[-1], locale=locale))
+        (out / f"move-{number:03d}.png").write_bytes(render_board(view, locale=locale, theme=theme))
+    (out / "game-over.png").write_bytes(render_game_over(views[-1], locale=locale, theme=theme))
     (out / "replay.gif").write_bytes(render_replay(views, locale=locale))
     print(t("cli.replay.written", locale, count=len(views), folder=str(out)), file=stream or sys.stdout)
     return views
 
 
+def picture_width(text: str) -> int:
+    """The ``--width`` option: pixels, in the range the bot draws (``PICTURE_WIDTHS``)."""
+    low, high = PICTURE_WIDTHS
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise argparse.ArgumentTypeError(f"a width in pixels from {low} to {high}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="santacruz", description="Santa Cruz without Discord.")
+    width_help = "width of the board pictures in pixels (a player's own: three quarters of it)"
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("demo", "play"):
         p = sub.add_parser(name, help=f"santacruz {name}")
@@ -367,6 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--strength", choices=STRENGTHS, default="greedy", help="computer strength")
         p.add_argument("--budget", type=float, default=0.5, help="seconds per move for the expert and the master")
         p.add_argument("--locale", choices=LOCALES, default="en", help="language")
+        p.add_argument("--width", type=picture_width, default=DEFAULT_THEME.width, help=width_help)
         if name == "demo":
             p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the pictures")
             p.add_argument("--no-pictures", action="store_true", help="only print the log")
@@ -379,6 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", type=Path, help="a game record from /santacruz history export:true")
     replay.add_argument("--out", type=Path, default=Path("replay-out"), help="folder for the pictures")
     replay.add_argument("--locale", choices=LOCALES, default="en", help="language")
+    replay.add_argument("--width", type=picture_width, default=DEFAULT_THEME.width, help=width_help)
     return parser
 
 
@@ -386,21 +409,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "replay":
         try:
-            run_replay(args.file, args.out, args.locale)
+            run_replay(args.file, args.out, args.locale, width=args.width)
         except BadRecord as exc:
             print(t("cli.replay.bad_file", args.locale, reason=str(exc)), file=sys.stderr)
             return 2
         return 0
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if args.command == "demo":
-        run_demo(args.players, seed, args.strength, args.budget, args.out, args.locale, not args.no_pictures)
+        run_demo(args.players, seed, args.strength, args.budget, args.out, args.locale, not args.no_pictures,
+                 width=args.width)
         return 0
     if not 1 <= args.humans <= args.players:
         print(t("cli.play.bad_humans", args.locale, players=args.players), file=sys.stderr)
         return 2
     try:
         run_play(args.players, args.humans, args.strength, seed, args.budget, args.locale,
-                 pictures=None if args.no_pictures else args.out)
+                 pictures=None if args.no_pictures else args.out, width=args.width)
     except (EOFError, KeyboardInterrupt):
         print(file=sys.stderr)
     return 0

@@ -5,7 +5,9 @@ Layers, bottom to top: page background; sea with waves; shallow water, beaches a
 (blue, wavy, from source through their edges to the mouth); roads (straight, sandy, drawn over rivers
 like bridges); every site as a face-down tile with its number; then the empty frames of the header,
 last-move bar, panel, score track and legend. Each render copies this image and draws only what
-changes on top (see ``render/board.py``), and quantizes with the palette made here.
+changes on top (see ``render/board.py``), and quantizes with the palette made here. The island with its face-down
+sites is the same in every language and for every player count at one width: it is drawn once for them all
+(:func:`island`).
 """
 
 from __future__ import annotations
@@ -40,15 +42,37 @@ class Base:
     palette: Image.Image
 
 
-def _inside(x: float, y: float, poly: list[tuple[float, float]]) -> bool:
-    hit = False
-    n = len(poly)
-    for i in range(n):
-        x0, y0 = poly[i]
-        x1, y1 = poly[(i + 1) % n]
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            hit = not hit
-    return hit
+class _Outline:
+    """A closed polygon that answers "is this point inside?" (even-odd rule) from the few edges at the point's height.
+
+    Its edges are filed in horizontal bands; a point is tested against the edges of its band only, with the very
+    test that a walk round the whole outline makes (an edge that does not span the point's height never counts), so
+    the answer is the same, without a walk of hundreds of edges for each of the land's bushes.
+    """
+
+    __slots__ = ("band_h", "bands", "top")
+
+    def __init__(self, poly: list[tuple[float, float]], bands: int = 64) -> None:
+        edges = [(*poly[i], *poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+        ys = [p[1] for p in poly]
+        self.top = min(ys)
+        self.band_h = max(1e-9, (max(ys) - self.top) / bands)
+        self.bands: list[list[tuple[float, float, float, float]]] = [[] for _ in range(bands + 1)]
+        for e in edges:
+            lo, hi = sorted((e[1], e[3]))
+            for b in range(self._band(lo), self._band(hi) + 1):
+                self.bands[b].append(e)
+
+    def _band(self, y: float) -> int:
+        return min(len(self.bands) - 1, max(0, int((y - self.top) / self.band_h)))
+
+    def __contains__(self, point: tuple[float, float]) -> bool:
+        x, y = point
+        hit = False
+        for x0, y0, x1, y1 in self.bands[self._band(y)]:
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                hit = not hit
+        return hit
 
 
 def _wavy(a: tuple[float, float], b: tuple[float, float], amp: float, wavelength: float) -> list[tuple[float, float]]:
@@ -108,9 +132,11 @@ def paint_board(img: Image.Image, lay: Layout, board: BoardView, theme: Theme) -
     # --- land texture: small shaded bushes away from the sites
     for pts in outlines:
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        for _ in range(int((max(xs) - min(xs)) * (max(ys) - min(ys)) / (k * k * 700))):
-            x, y = rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys))
-            if not _inside(x, y, pts):
+        x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
+        outline = _Outline(pts)
+        for _ in range(int((x_hi - x_lo) * (y_hi - y_lo) / (k * k * 700))):
+            x, y = rng.uniform(x_lo, x_hi), rng.uniform(y_lo, y_hi)
+            if (x, y) not in outline:
                 continue
             if any(math.dist((x, y), c) < 0.75 * lay.tile_w * k for c in centers.values()):
                 continue
@@ -243,13 +269,54 @@ def theme_colours(theme: Theme) -> tuple[RGB, ...]:
     return tuple(colours)
 
 
+def _island_bottom(lay: Layout, board: BoardView, theme: Theme) -> int:
+    """The lowest row the island and its face-down sites reach: the board's rectangle, or a tile or a number below."""
+    bottom = lay.board[3]
+    for site in board["sites"]:
+        _x, y = tile_origin(lay, site["id"])
+        bottom = max(bottom, round(y) + stack(site["kind"], None, (), lay.tile_w, lay.tile_h, theme).height)
+        spr = site_badge(site["id"], False, lay.tile_h, theme)
+        _bx, by = badge_centre(*lay.centers[site["id"]], lay.tile_w, lay.tile_h)
+        bottom = max(bottom, round(by - spr.height / 2) + spr.height)
+    return bottom
+
+
+_ISLANDS: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
+_ISLANDS_MAX = 3
+"""Islands kept: a board's channel, DM and replay widths (at 1600 pixels: about 9, 5 and 1.4 MB)."""
+_ISLANDS_LOCK = threading.Lock()
+
+
+def island(board: BoardView, static_key: str, lay: Layout, theme: Theme) -> Image.Image:
+    """The top of the page down to the island's lowest row: the background, the island (:func:`paint_board`) and
+    every site face down with its number (:func:`paint_sites`), nothing else.
+
+    The island is drawn alike for every language and player count (and a personal picture at the same width): its
+    place, scale and tiles are the layout's board geometry, which is the key, so it is drawn once for them all.
+    """
+    key = (static_key, theme, lay.width, lay.board, lay.scale, lay.offset, lay.tile_w, lay.tile_h,
+           tuple(lay.centers.items()))
+    with _ISLANDS_LOCK:
+        done = _ISLANDS.get(key)
+        if done is not None:
+            _ISLANDS.move_to_end(key)
+            return done
+    img = Image.new("RGB", (lay.width, _island_bottom(lay, board, theme)), theme.background)
+    paint_board(img, lay, placed_board(board), theme)
+    paint_sites(img, lay, board, theme)
+    with _ISLANDS_LOCK:
+        _ISLANDS[key] = img
+        while len(_ISLANDS) > _ISLANDS_MAX:
+            _ISLANDS.popitem(last=False)
+    return img
+
+
 def build_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_players: int,
                personal: bool) -> Base:
     """Draw the static picture (uncached; see :func:`get_base`)."""
     lay = make_layout(board, theme, n_players, personal)
     img = Image.new("RGB", (lay.width, lay.height), theme.background)
-    paint_board(img, lay, placed_board(board), theme)
-    paint_sites(img, lay, board, theme)
+    img.paste(island(board, static_key, lay, theme), (0, 0))
     chrome.paint_static(img, lay, theme, locale, n_players, personal)
     sample = Image.new("RGB", (img.width, img.height + lay.tile_h * 10 + 200), theme.background)
     sample.paste(img, (0, 0))

@@ -221,9 +221,11 @@ def marker_width(size: int, laps: int) -> int:
     return size + 2 * lap_ring(size) * max(0, min(laps, 3))
 
 
+@lru_cache(maxsize=256)
 def marker(size: int, color: RGB, ink: RGB, mark: str, laps: int, lap_color: RGB) -> Image.Image:
     """A score-track marker: a disc in the player's colour with the letter; a ring per 50-point lap (three at most),
-    as wide as :func:`lap_ring` says, so that the sprite is :func:`marker_width` wide."""
+    as wide as :func:`lap_ring` says, so that the sprite is :func:`marker_width` wide. Cached: a picture pastes a
+    player's marker on its card, the track, the header and the played cards."""
     ring = lap_ring(size)
     pad = ring * max(0, min(laps, 3))
 

@@ -170,11 +170,16 @@ def arrange_islands(board: BoardView) -> dict[str, Shift]:
             mine, mx, my = grown[iid]
             ox, oy = shifts[iid]
             candidates = []
+            # the others' extent once: with the island's box, the same as _extent([*ob, box])
+            lo_x, lo_y = min(o[0] for o in ob), min(o[1] for o in ob)
+            hi_x, hi_y = max(o[2] for o in ob), max(o[3] for o in ob)
             for i in range(round((right - left - iw) / step) + 1):
+                dx = left + i * step - b[0]
+                x0, x1 = b[0] + dx, b[2] + dx
+                width = max(hi_x, x1) - min(lo_x, x0)
                 for j in range(round((bottom - top - ih) / step) + 1):
-                    dx, dy = left + i * step - b[0], top + j * step - b[1]
-                    box = (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
-                    s = scale(_extent([*ob, box]))
+                    dy = top + j * step - b[1]
+                    s = scale((width, max(hi_y, b[3] + dy) - min(lo_y, b[1] + dy)))
                     candidates.append((-round(s * 1e6), math.dist((dx, dy), (ox, oy)), dx, dy))
             candidates.append((-round(scale(_extent([*ob, placed(iid)])) * 1e6), 0.0, ox, oy))
             candidates.sort()
@@ -238,8 +243,16 @@ def relax(pos: dict[int, tuple[float, float]], w: float, h: float, rounds: int =
     """Nudge sites apart until no two ``w`` × ``h`` boxes around them overlap (or ``rounds`` pass).
 
     Only sites that are closer than a tile move, each by half the overlap along the easier axis; the
-    drawn roads and rivers follow the nudged centres, so the picture stays consistent.
+    drawn roads and rivers follow the nudged centres, so the picture stays consistent. The answer depends on the
+    positions and the box only, and is the same for every language, player count and kind of picture at one width:
+    it is remembered (:func:`_relaxed`).
     """
+    return dict(_relaxed(tuple(pos.items()), w, h, rounds))
+
+
+@lru_cache(maxsize=64)
+def _relaxed(pos: tuple[tuple[int, tuple[float, float]], ...], w: float, h: float,
+             rounds: int) -> tuple[tuple[int, tuple[float, float]], ...]:
     out = dict(pos)
     ids = sorted(out)
     for _ in range(rounds):
@@ -259,7 +272,7 @@ def relax(pos: dict[int, tuple[float, float]], w: float, h: float, rounds: int =
                 out[a], out[b] = (xa, ya - step), (xb, yb + step)
         if not moved:
             break
-    return out
+    return tuple(out.items())
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,9 @@
 Made from public views only (``Game.view(None)`` after each move), like every picture here: one frame per move
 (a 4-player game's hundred-odd positions; ``max_frames`` spreads fewer evenly, first and last kept), drawn at a
 reduced width with the board's own fixed palette. Each frame after the first keeps only the pixels that changed
-(the rest transparent over the frame before, Pillow's ``optimize``), so the longest 4-player game takes about
-1.6 MB: every frame whole took 8.7 MB, over Discord's limit, which is why frames were skipped.
+(the rest transparent over the frame before, Pillow's ``optimize``, marked with a palette index no picture uses:
+:func:`spare_index`), so the longest 4-player game takes about 1.6 MB: every frame whole took 8.7 MB, over Discord's
+limit, which is why frames were skipped.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from typing import Final
+
+from PIL import Image
 
 from engine import View
 from render.board import compose_board
@@ -43,11 +46,35 @@ def render_replay(views: Sequence[View], *, locale: str = "en", max_frames: int 
         raise ValueError("a replay needs at least one position")
     theme = Theme(width=width)
     frames = []
+    palette = None
     for index in frame_indices(len(views), max_frames):
         img, palette = compose_board(views[index], locale=locale, theme=theme)
         frames.append(quantized(img, palette))
+    assert palette is not None
+    spare = spare_index(palette)
+    unchanged = {} if spare is None else {"transparency": spare}
     durations = [FRAME_MS] * (len(frames) - 1) + [FRAME_MS * 4]
     buf = io.BytesIO()
+    # disposal 1: a frame's transparent pixels show the one before
     frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
-                   optimize=True, disposal=1)  # disposal 1: a frame's transparent pixels show the one before
+                   optimize=True, disposal=1, **unchanged)
     return buf.getvalue()
+
+
+def spare_index(palette: Image.Image) -> int | None:
+    """An index of ``palette`` that no picture converted to it uses: the last of a colour the palette holds twice.
+
+    The conversion to a fixed palette takes, of equally near entries, the first, so a colour's second entry is never
+    drawn. The replay's frames mark their unchanged pixels with it; without it Pillow counts every frame's colours to
+    find one unused in that frame (a fifth of the GIF's writing). ``None`` when every colour is held once.
+    """
+    flat = palette.getpalette() or []
+    colours = [tuple(flat[i:i + 3]) for i in range(0, len(flat) - 2, 3)]
+    first: dict[tuple[int, ...], int] = {}
+    spare = None
+    for index, colour in enumerate(colours):
+        if colour in first:
+            spare = index
+        else:
+            first[colour] = index
+    return spare

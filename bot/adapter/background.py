@@ -132,14 +132,17 @@ class Background:
 
     def sweep_computers(self) -> list[int]:
         """Start a computer task in every channel whose running game waits for a computer but has none;
-        returns those channels (each logged: a task had stopped, which should not happen)."""
+        returns those channels (each logged: a warning if a task had stopped, which should not happen; at debug
+        level if another process was playing them at the last try, as with a shared database it does)."""
         started = []
         for channel_id in self.host.computer_channels():
             task = self.computers.get(channel_id)
             if task is None or task.done():
                 info = self.host.info(channel_id)
-                log.warning("game %s: a computer is to move but no task was playing; starting one",
-                            info.game_id if info is not None else "?")
+                # another process thinking for it is the rule with a shared database; otherwise a task had stopped
+                log.log(logging.DEBUG if self.host.played_elsewhere(channel_id) else logging.WARNING,
+                        "game %s: a computer is to move but no task was playing; starting one",
+                        info.game_id if info is not None else "?")
                 self.start_computers(channel_id)
                 started.append(channel_id)
         return started

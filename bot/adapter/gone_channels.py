@@ -2,9 +2,10 @@
 removed from (told by the gateway, or found missing when the bot is ready after being offline), or a post that found
 the channel gone (404 Unknown Channel / Unknown Guild).
 
-The host ends such a channel's open game as abandoned (not rated), cancels its timers and gives up its pending
-posts and DMs in one transaction (:meth:`bot.host.idle_tables.IdleTables.close_channel`); here the channel's
-computer task is stopped and its outbox told that nothing is left to deliver, so nothing keeps running for it.
+The host ends such a channel's open game as abandoned (not rated), cancels its timers, gives up its pending posts
+and DMs and owes each player whose DM still shows a turn its edit, in one transaction
+(:meth:`bot.host.idle_tables.IdleTables.close_channel`); here the channel's computer task is stopped and its outbox
+woken to make those edits, after which nothing keeps running for it.
 """
 
 from __future__ import annotations

@@ -242,13 +242,14 @@ class Publisher:
         box.kick()
 
     def forget_channel(self, channel_id: int) -> None:
-        """The channel is gone and its deliveries were given up: no lobby message to redraw there; the outbox
-        (if running) finds nothing pending and ends."""
+        """The channel is gone and its posts were given up: no lobby message to redraw there; the outbox edits the
+        players' DMs still showing a turn of its game (the host owes those edits), then finds nothing pending and
+        ends."""
         self.lobbies.forget_channel(channel_id)
         box = self.outboxes.get(channel_id)
         if box is not None:
             box.lobby = None
-            box.kick()
+        self.wake(channel_id)
 
     async def deliver(self, delivery: Delivery, later: list[Delivery]) -> bool:
         """Send one delivery (:meth:`Deliveries.deliver`); whether the channel's next one may follow now. A channel

@@ -47,6 +47,8 @@ class Computers:
         self._clock = clock
         self._held: set[str] = set()
         """The leases this process holds now (a shared database)."""
+        self.elsewhere: set[int] = set()
+        """Channels whose computers another process was playing at this process's last try."""
         self._thinking: defaultdict[int, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(1))
         """One computer move thought about at a time per channel (fair to the other channels)."""
 
@@ -68,8 +70,11 @@ class Computers:
                     if turn is None:
                         return
                     if not await self.hold(lease, self.computer_lease):
-                        log.info("channel %d: another process plays its computers", channel_id)
+                        if channel_id not in self.elsewhere:
+                            log.info("channel %d: another process plays its computers", channel_id)
+                        self.elsewhere.add(channel_id)
                         return
+                    self.elsewhere.discard(channel_id)
                     result = await self._computer_move(channel_id, *turn)
                 if result is not None:
                     yield result

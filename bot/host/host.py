@@ -265,6 +265,10 @@ class Host:
     def computer_channels(self) -> list[int]:
         return self.computers.computer_channels()
 
+    def played_elsewhere(self, channel_id: int) -> bool:
+        """Whether another process was playing the channel's computers at this one's last try (shared database)."""
+        return channel_id in self.computers.elsewhere
+
     @property
     def computer_lease(self) -> float:
         return self.computers.computer_lease

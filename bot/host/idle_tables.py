@@ -44,7 +44,7 @@ from bot.host.idle import (
 from bot.host.model import NewDelivery, TimerRow
 from bot.host.outbox import abandoned_turn
 from bot.host.settings import Settings
-from bot.host.table import Table, TableInfo
+from bot.host.table import CHANNEL_GONE, TURN_OVER_DM, Table, TableInfo
 from bot.host.timers import Schedule
 from bot.host.vacation import pause_of
 
@@ -174,11 +174,13 @@ class IdleTables:
 
     async def close_channel(self, channel_id: int, reason: str) -> TableInfo | None:
         """The channel is gone: its open game is abandoned (not rated), its timers cancelled, its pending posts
-        and DMs given up with ``reason``, in one transaction. Returns the game if one was open in memory.
+        and DMs given up with ``reason``, and each player's DM still showing a turn owed its edit (the game ended
+        with its channel), in one transaction. Returns the game if one was open in memory.
         ``host.error.storage`` if the database refused (nothing changed; the next failed post tries again)."""
         async with self.games.change(channel_id):
             with storage_refusal():
-                abandoned = await self.store.close_channel(channel_id, now=self._clock(), reason=reason)
+                abandoned = await self.store.close_channel(channel_id, now=self._clock(), reason=reason,
+                                                           told=(TURN_OVER_DM, {"reason": CHANNEL_GONE, "why": reason}))
             table = self.games.tables.get(channel_id)
             if table is None or table.id not in abandoned:
                 return None

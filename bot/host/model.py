@@ -9,9 +9,10 @@ The game at its table and the host's answers are :mod:`bot.host.table`. This mod
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Self
 
 UNDO: Final = "undo"
 """The ``move`` text of a row that takes back the move before it."""
@@ -121,6 +122,11 @@ class TimerRow:
     created_at: float
     due_at: float
 
+    @classmethod
+    def read(cls, row: Mapping[str, Any]) -> Self:
+        """The row as the database gave it (its payload JSON text)."""
+        return cls(**{**row, "payload": json.loads(row["payload"])})
+
 
 @dataclass(frozen=True, slots=True)
 class DeliveryRow:
@@ -138,6 +144,11 @@ class DeliveryRow:
     attempts: int
     done_at: float | None
     last_error: str | None
+
+    @classmethod
+    def read(cls, row: Mapping[str, Any]) -> Self:
+        """The row as the database gave it (its payload JSON text)."""
+        return cls(**{**row, "payload": json.loads(row["payload"])})
 
 
 def effective_moves(rows: Iterable[MoveRow]) -> list[MoveRow]:

@@ -279,7 +279,7 @@ class SqlStore(ABC):
     async def timers(self, game_id: int) -> list[TimerRow]:
         """A game's pending timers, soonest first."""
         rows = await self._fetch(f"{_TIMERS} WHERE game_id = ? AND done_at IS NULL ORDER BY due_at, id", game_id)
-        return [_timer_row(r) for r in rows]
+        return [TimerRow.read(r) for r in rows]
 
     async def claim_timers(self, now: float, *, owner: str, lease: float, limit: int = 100,
                            kinds: Sequence[str] | None = None) -> list[TimerRow]:
@@ -291,7 +291,7 @@ class SqlStore(ABC):
             f" WHERE done_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?){only}"
             f" ORDER BY due_at, id LIMIT ?{self.SKIP_LOCKED}) RETURNING {', '.join(TIMER_COLUMNS)}",
             owner, now + lease, now, now, *(kinds or ()), limit, write=True)
-        return sorted((_timer_row(r) for r in rows), key=lambda t: (t.due_at, t.id))
+        return sorted((TimerRow.read(r) for r in rows), key=lambda t: (t.due_at, t.id))
 
     async def finish_timer(self, timer_id: int, *, now: float, deliveries: Sequence[NewDelivery] = (),
                            timers: Sequence[NewTimer] = (), cancel_timers: Sequence[str] = (),
@@ -352,11 +352,11 @@ class SqlStore(ABC):
         else:
             rows = await self._fetch(f"{_DELIVERIES} WHERE done_at IS NULL AND channel_id = ? ORDER BY id",
                                      channel_id)
-        return [_delivery_row(r) for r in rows]
+        return [DeliveryRow.read(r) for r in rows]
 
     async def deliveries(self, game_id: int) -> list[DeliveryRow]:
         """Every delivery of a game, done or not, in order."""
-        return [_delivery_row(r) for r in await self._fetch(f"{_DELIVERIES} WHERE game_id = ? ORDER BY id", game_id)]
+        return [DeliveryRow.read(r) for r in await self._fetch(f"{_DELIVERIES} WHERE game_id = ? ORDER BY id", game_id)]
 
     async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
         """A person's turn DMs of a game not told yet that their turn passed: (delivery id, message id), in order."""
@@ -374,7 +374,7 @@ class SqlStore(ABC):
                                   " AND done_at IS NOT NULL ORDER BY id DESC LIMIT 1", game_id)
         if not games or games[0]["last_message_id"] is None or not rows:
             return None
-        return int(games[0]["last_message_id"]), _delivery_row(rows[0])
+        return int(games[0]["last_message_id"]), DeliveryRow.read(rows[0])
 
     async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
                              over_message_id: int | None = None, post_id: int | None = None,
@@ -392,10 +392,12 @@ class SqlStore(ABC):
                     await db.execute(f"UPDATE games SET {column} = ? WHERE id ="
                                      " (SELECT game_id FROM deliveries WHERE id = ?)", value, delivery_id)
 
-    async def close_channel(self, channel_id: int, *, now: float, reason: str) -> dict[int, int]:
+    async def close_channel(self, channel_id: int, *, now: float, reason: str,
+                            told: tuple[str, dict[str, Any]] | None = None) -> dict[int, int]:
         """The channel is gone (deleted, or the bot left its server): its open games become ``abandoned`` (their
-        timers cancelled) and its pending deliveries are given up with ``reason``, in one transaction. Returns the
-        games it abandoned: id -> new version."""
+        timers cancelled) and its pending deliveries are given up with ``reason``, in one transaction; with ``told``
+        (a delivery's kind and payload), each player whose DM still shows a turn of such a game is owed one. Returns
+        the games it abandoned: id -> new version."""
         async with self._write() as db:
             rows = await db.fetch("UPDATE games SET status = 'abandoned', next_reminder_at = NULL, updated_at = ?,"
                                   " version = version + 1 WHERE channel_id = ? AND status IN (?, ?)"
@@ -403,7 +405,14 @@ class SqlStore(ABC):
             await db.execute("UPDATE timers SET done_at = ? WHERE channel_id = ? AND done_at IS NULL", now, channel_id)
             await db.execute("UPDATE deliveries SET done_at = ?, last_error = ? WHERE channel_id = ?"
                              " AND done_at IS NULL", now, reason, channel_id)
-        return {int(r["id"]): int(r["version"]) for r in rows}
+            abandoned = {int(r["id"]): int(r["version"]) for r in rows}
+            if told is not None and abandoned:
+                await db.execute("INSERT INTO deliveries (game_id, channel_id, seq, kind, user_id, payload, created_at,"
+                                 " due_at) SELECT game_id, channel_id, MAX(seq), ?, user_id, ?, ?, ? FROM deliveries"
+                                 f" WHERE game_id IN ({', '.join('?' * len(abandoned))}) AND message_id IS NOT NULL"
+                                 " AND closed_at IS NULL GROUP BY game_id, channel_id, user_id", told[0],
+                                 dumps(told[1]), now, now, *abandoned)
+        return abandoned
 
     async def deliveries_due(self, now: float) -> int:
         """Make every pending delivery due at ``now`` (at start-up: no backoff carries over); how many."""
@@ -452,8 +461,8 @@ class SqlStore(ABC):
 
     async def set_user_settings(self, user_id: int, settings: UserSettings, *, now: float,
                                 held_due_at: float) -> int:
-        """Store a person's settings and make their held DMs due at ``held_due_at``, in one transaction; how
-        many held DMs moved."""
+        """Store a person's settings and make their held DMs due at ``held_due_at`` (one transaction); how many
+        moved."""
         async with self._write() as db:
             return await user_settings.write(db, user_id, settings, now=now, held_due_at=held_due_at)
 
@@ -466,11 +475,10 @@ class SqlStore(ABC):
         """A person's pending held DMs, of every game, in the order they were written."""
         rows = await self._fetch(f"{_DELIVERIES} WHERE user_id = ? AND done_at IS NULL AND payload LIKE ?"
                                  " ORDER BY id", user_id, HELD_PATTERN)
-        return [_delivery_row(r) for r in rows]
+        return [DeliveryRow.read(r) for r in rows]
 
     async def open_games_of(self, user_id: int) -> list[GameRow]:
-        """The open games (lobby or running) whose seats name ``user_id`` (a LIKE prefilter: the caller checks
-        the seats exactly), oldest first."""
+        """The open games whose seats name ``user_id`` (a LIKE prefilter: the caller checks them), oldest first."""
         return await self._games(f"{_GAMES} WHERE {_OPEN} AND seats LIKE ? ORDER BY id",
                                  user_settings.seats_name(user_id))
 
@@ -576,14 +584,6 @@ async def _add_deliveries(db: Db, game_id: int, now: float, deliveries: Sequence
 def dumps(value: Any) -> str:
     """JSON as the stores keep it: compact, keys sorted."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-def _timer_row(row: dict[str, Any]) -> TimerRow:
-    return TimerRow(**{**row, "payload": json.loads(row["payload"])})
-
-
-def _delivery_row(row: dict[str, Any]) -> DeliveryRow:
-    return DeliveryRow(**{**row, "payload": json.loads(row["payload"])})
 
 
 def decode_game_row(data: dict[str, Any]) -> GameRow:

@@ -373,8 +373,11 @@ NOTICE_DM: Final = "notice_dm"
 """A DM in words to ``user_id`` (payload: ``key``, ``locale`` of the game, ``params``)."""
 TURN_OVER_DM: Final = "turn_over_dm"
 """Not a new DM: the person's turn DMs of the game still showing a turn that has passed are edited to say so, their
-controls taken off (payload: ``reason``, ``moved`` (the mover as seat), ``moves`` and ``events`` of the turn,
-``by`` the seat who took a move back, ``game_over``)."""
+controls taken off (payload: ``reason`` — ``moved``, ``computer``, ``undo``, ``abandoned`` or :data:`CHANNEL_GONE` —,
+``moved`` (the mover as seat), ``moves`` and ``events`` of the turn, ``by`` the seat who took a move back,
+``game_over``)."""
+CHANNEL_GONE: Final = "channel_gone"
+"""Why a turn DM's turn passed when its game's channel was deleted (or the bot left the server): the game ended."""
 GAME_OVER_DM: Final = "game_over_dm"
 """The one DM a person gets at game over: their place and score, broken down, against the winner's, and the link
 to the game-over post (payload: none; read from the archive when it is sent)."""

@@ -22,6 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from engine.cards import BUILDING_CARDS, BUILDINGS, SCORING_CARD_IDS
@@ -36,10 +37,21 @@ _B = {b: i for i, b in enumerate(BUILDINGS)}
 _SECRET_KEYS = {"bird": ("value",), "draw": ("card",), "discard": ("card",)}
 
 
-def _tile_matches(tile: Tile, shown: dict[str, Any]) -> bool:
-    return (tile.building == shown["building"] and tile.points == shown["points"]
-            and list(tile.resources) == list(shown["resources"]) and tile.fish_bonus == shown["fish_bonus"]
-            and tile.bird == shown["bird"])
+_TileLooks = tuple[str, int, tuple[str, ...], int, bool]
+"""What a face-up tile shows (building, points, resources, fish bonus, bird): tiles that look alike are alike."""
+
+
+@cache
+def _tiles_by_looks(island: Island) -> dict[str, dict[_TileLooks, tuple[Tile, ...]]]:
+    """Per site kind, the island's tiles by what they show, each group in the island's order."""
+    out: dict[str, dict[_TileLooks, tuple[Tile, ...]]] = {}
+    for kind in island.sites_of_kind:
+        groups: dict[_TileLooks, list[Tile]] = {}
+        for t in island.tiles:
+            if t.kind == kind:
+                groups.setdefault((t.building, t.points, tuple(t.resources), t.fish_bonus, t.bird), []).append(t)
+        out[kind] = {looks: tuple(tiles) for looks, tiles in groups.items()}
+    return out
 
 
 def last_card_seat(view: Mapping[str, Any]) -> int | None:
@@ -146,7 +158,8 @@ def determinize(view: Mapping[str, Any], rng: random.Random, *, island: Island |
     sites = view["board"]["sites"]
     tile_at = [0] * (isl.n_sites + 1)
     revealed = [False] * (isl.n_sites + 1)
-    pool: dict[str, list[Tile]] = {k: [t for t in isl.tiles if t.kind == k] for k in isl.sites_of_kind}
+    by_looks = _tiles_by_looks(isl)
+    matched: set[int] = set()
     hidden_sites: list[int] = []
     for site in sites:
         s = site["id"]
@@ -154,15 +167,16 @@ def determinize(view: Mapping[str, Any], rng: random.Random, *, island: Island |
         if shown is None:
             hidden_sites.append(s)
             continue
-        candidates = pool[site["kind"]]
-        for i, tile in enumerate(candidates):
-            if _tile_matches(tile, shown):
-                tile_at[s] = tile.id
-                revealed[s] = True
-                candidates.pop(i)
-                break
-        else:
+        looks = (shown["building"], shown["points"], tuple(shown["resources"]), shown["fish_bonus"], shown["bird"])
+        # the first tile that looks so and is not on another face-up site yet, in the island's order
+        tile = next((t for t in by_looks[site["kind"]].get(looks, ()) if t.id not in matched), None)
+        if tile is None:
             raise ValueError(f"site {s}: the view shows a tile that is not in the island's tile set")
+        tile_at[s] = tile.id
+        revealed[s] = True
+        matched.add(tile.id)
+    pool: dict[str, list[Tile]] = {k: [t for t in isl.tiles if t.kind == k and t.id not in matched]
+                                   for k in isl.sites_of_kind}
     for kind in pool:
         rng.shuffle(pool[kind])
     for s in hidden_sites:

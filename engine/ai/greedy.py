@@ -132,7 +132,6 @@ class _Context:
         info = _island_info(isl)
         self.info = info
         site_tile = game.site_tile
-        revealed = game.revealed
         owned = game.owned[seat]
         self.owned = owned
         self.hand = game.hand_building[seat]
@@ -155,22 +154,12 @@ class _Context:
         self.have = frozenset(have)
         self.houses = houses
         self.types = types
-        # Road groups of the seat's buildings.
-        groups = isl.road_groups(owned)
-        comp = {site: idx for idx, group in enumerate(groups) for site in group}
-        sizes = [len(group) for group in groups]
-        self.comp = comp
-        self.comp_sizes = sizes
-        self.largest = max(sizes, default=0)
         self.road_reach: set[int] = set()
         for s in owned:
             self.road_reach.update(isl.road_nbrs[s])
         self.my_rivers: set[int] = set()
         for s in owned:
             self.my_rivers.update(isl.rivers_of[s])
-        # Unseen tiles by kind (the face-down sites hold some of them).
-        shown = {game.tile_at[s] for s in range(1, isl.n_sites + 1) if revealed[s]}
-        self.unseen_tiles = {k: [t for t in tiles if t.id not in shown] for k, tiles in info.tiles_of_kind.items()}
         # Weights: each scoring card's points times the chance it is played this round.
         probs = self.probs
         self.bird_value = (info.chip_mean + 2.0 * probs.get("birds", 0.0)) if self.chips_left else 0.0
@@ -185,6 +174,27 @@ class _Context:
         self.w_houses = 6.0 * probs.get("houses", 0.0)
         self.w_trio = 6.0 * probs.get("trio", 0.0)
         self.w_connected = 7.0 * probs.get("connected", 0.0)
+        # Road groups of the seat's buildings: only what the connected card is worth needs them.
+        self.comp: dict[int, int] = {}
+        self.comp_sizes: list[int] = []
+        self.largest = 0
+        if self.w_connected:
+            groups = isl.road_groups(owned)
+            self.comp = {site: idx for idx, group in enumerate(groups) for site in group}
+            self.comp_sizes = [len(group) for group in groups]
+            self.largest = max(self.comp_sizes, default=0)
+        self._unseen_tiles: dict[str, list[Tile]] | None = None
+
+    @property
+    def unseen_tiles(self) -> dict[str, list[Tile]]:
+        """Tiles not seen yet, by kind (the face-down sites hold some of them); worked out when first needed."""
+        if self._unseen_tiles is None:
+            game, isl = self.game, self.isl
+            revealed, tile_at = game.revealed, game.tile_at
+            shown = {tile_at[s] for s in range(1, isl.n_sites + 1) if revealed[s]}
+            self._unseen_tiles = {k: [t for t in tiles if t.id not in shown]
+                                  for k, tiles in self.info.tiles_of_kind.items()}
+        return self._unseen_tiles
 
     # ------------------------------------------------------------------ tile and site values
 
@@ -301,8 +311,20 @@ class _Context:
         return (g_oth - g_me) + self.w.score_now * rel_now
 
 
-def _res_points(card: ScoringCard, have: frozenset[str] | set[str]) -> int:
-    """What a resource card pays a seat holding the resources ``have`` (fish bonus not included)."""
+def _res_points(card: ScoringCard, have: frozenset[str]) -> int:
+    """What a resource card pays a seat holding the resources ``have`` (fish bonus not included); kept per card and
+    set of resources (a few hundred of them), as every playout asks it again."""
+    key = (card.id, have)
+    points = _RES_POINTS.get(key)
+    if points is None:
+        points = _RES_POINTS[key] = _res_points_of(card, have)
+    return points
+
+
+_RES_POINTS: dict[tuple[str, frozenset[str]], int] = {}
+
+
+def _res_points_of(card: ScoringCard, have: frozenset[str]) -> int:
     got = [r in have for r in card.resources]
     if all(got):
         return card.points

@@ -7,8 +7,10 @@ board); every action goes through the fake Discord and the real discord.py.
 
 from __future__ import annotations
 
+import io
+import logging
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ import pytest_asyncio
 
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.host.hints import Coach
+from bot.host.logs import LIBRARY_LOGGERS, setup_logging
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from engine import View
@@ -37,6 +40,22 @@ async def store(pg_url: str) -> AsyncIterator[PostgresStore]:
     opened = await PostgresStore.open(pg_url)
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+def debug_log() -> Iterator[io.StringIO]:
+    """Logging as ``santacruz-bot`` sets it up at ``LOG_LEVEL=DEBUG``, into a string; restored afterwards (a test
+    names it before ``driver`` to have the bot's whole life in it)."""
+    names = ("", *LIBRARY_LOGGERS)
+    levels = {name: logging.getLogger(name).level for name in names}
+    stream = io.StringIO()
+    handler = setup_logging("DEBUG", stream=stream, secrets=["fake-bot-token"])
+    try:
+        yield stream
+    finally:
+        logging.getLogger().removeHandler(handler)
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
 
 
 @pytest.fixture

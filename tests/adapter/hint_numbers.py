@@ -2,12 +2,14 @@
 the move, the mover's answer and the channel's post of it (used by ``tests/adapter/whole_game.py``).
 
 The player to move asks ``/santacruz hint``, plays the best move it names with a slash command (confirming when asked)
-and reads three texts as Discord shows them: the hint, the question before a move that cannot be taken back, the
-channel's post of the move. :func:`hinted_turn` checks that the points a hint states for its best move (a build's
-points, a scoring card's points for the asker and the best other player, the asker's bird chips that a last move
-reveals) are the points the question and the post state for that move, worded by the same catalogue; that the
-eruption risk the hint states is the exact count from the asker's view; and that the best move is said to the asker,
-not about them. What it found goes into :class:`HintFigures`.
+and reads three texts as Discord shows them: the hint, the question before a move that cannot be taken back (both in
+the asker's language), the channel's post of the move (in the game's language). :func:`hinted_turn` checks that the
+points a hint states for its best move (a build's points, a scoring card's points for the asker and the best other
+player, the asker's bird chips that a last move reveals) are the points the question and the answer state for that
+move, worded by the same catalogue; that the eruption risk the hint states is the exact count from the asker's view;
+and that the best move is said to the asker, not about them. :func:`check_post` compares the same numbers with the
+post, in any language (the game's post as Discord shows it, or the same stored post drawn in another language). What
+it found goes into :class:`HintFigures`.
 """
 
 from __future__ import annotations
@@ -35,11 +37,31 @@ class HintFigures:
     hints: int = 0
     checked: Counter[str] = field(default_factory=Counter)
     """Numbers compared, by what they were (``build``, ``card``, ``other``, ``birds``, ``volcano``)."""
+    asked_in: Counter[str] = field(default_factory=Counter)
+    """Hints asked, by the asker's language."""
     problems: list[str] = field(default_factory=list)
 
 
 def _reason(advised: MoveAdvice, code: str) -> Reason | None:
     return next((r for r in advised.reasons if r.code == code), None)
+
+
+@dataclass(frozen=True)
+class HintedMove:
+    """A hinted move as it was played: the advice, the asker's language, and what the question and the answer said."""
+
+    advice: Advice
+    names: list[str]
+    lang: str
+    move: str
+    occupied: list[Any]
+    """The buildings on the move's site before it (a shared site)."""
+    question: str
+    done: str
+    seq: int
+    """The position after the move: the stored post of the move is the one of this position."""
+    goes_on: bool
+    """The same player moves again (a double move's card): the move has no post of its own."""
 
 
 def _said(message: Any) -> str:
@@ -62,8 +84,9 @@ def exact_eruption_chance(view: Any) -> Fraction:
     return eruption_risk(view)[1]
 
 
-async def hinted_turn(driver: Driver, user: str, lang: str, figures: HintFigures) -> None:
-    """``user`` (to move) asks for a hint, plays its best move by slash command and checks its numbers."""
+async def hinted_turn(driver: Driver, user: str, lang: str, post_lang: str, figures: HintFigures) -> HintedMove:
+    """``user`` (to move, reading ``lang``) asks for a hint, plays its best move by slash command and checks its
+    numbers against the question, the answer and the channel's post (in the game's language ``post_lang``)."""
     fake, channel = driver.fake, driver.channel
     user_id = fake.user(user).id
     view = driver.host.view_for(channel.id, user_id)
@@ -71,6 +94,7 @@ async def hinted_turn(driver: Driver, user: str, lang: str, figures: HintFigures
     answer = await driver.answer(await driver.slash("hint", user=user))
     advice: Advice = (await driver.host.hint(channel.id, user_id)).advice  # the same position: the same advice
     figures.hints += 1
+    figures.asked_in[lang] += 1
     problems = figures.problems
     if answer.text != advice_text(advice, lang, names, escape=esc, notation=False):
         problems.append(f"{lang}: the hint is not the coach's advice in words: {answer.text!r}")
@@ -97,7 +121,10 @@ async def hinted_turn(driver: Driver, user: str, lang: str, figures: HintFigures
     # (a double move goes on: its post comes with its last build; the same player may also simply move again)
     post = "" if goes_on else "\n".join(_said(m) for m in fake.messages(channel, ephemeral=False)
                                          if m.id > marker and m.author_id == fake.bot_user.id)
-    _check_points(advice, names, lang, move, occupied, question, reply.text, post, figures)
+    hinted = HintedMove(advice, names, lang, move, occupied, question, reply.text, seq + 1, goes_on)
+    _check_said(hinted, figures)
+    check_post(hinted, post_lang, post, figures)
+    return hinted
 
 
 def _check_volcano(view: Any, advice: Advice, text: str, lang: str, figures: HintFigures) -> None:
@@ -110,22 +137,18 @@ def _check_volcano(view: Any, advice: Advice, text: str, lang: str, figures: Hin
     figures.checked["volcano"] += 1
 
 
-def _check_points(advice: Advice, names: list[str], lang: str, move: str, occupied: list[Any], question: str,
-                  done: str, post: str, figures: HintFigures) -> None:
-    """The points the hint states for its best move, in the question, the mover's answer and the channel's post."""
+def _check_said(hinted: HintedMove, figures: HintFigures) -> None:
+    """The points the hint states for its best move, in the question and the mover's answer (the asker's language);
+    counted in ``figures.checked`` by what they were."""
+    advice, names, lang, move, question, done = (hinted.advice, hinted.names, hinted.lang, hinted.move,
+                                                 hinted.question, hinted.done)
     best, problems = advice.best, figures.problems
-    me = names[advice.seat]
     where = f"{lang} {move}"
     built = _reason(best, "build_points")
     if built is not None:
         points = built.number("points")
         if f"(+{points})" not in done and f", +{points})" not in done:
             problems.append(f"{where}: hint +{points}, the mover's answer: {done!r}")
-        key = "game.event.build_shared" if occupied else "game.event.build"
-        site = parse_move(move).site
-        if post and not any(line.removeprefix("• ").startswith(esc(me)) and f"+{points})" in line
-                            and f" {site} " in line for line in post.splitlines()):
-            problems.append(f"{where}: hint +{points}, the post ({key}): {post!r}")
         figures.checked["build"] += 1
     for code in ("card_score", "card_score_alone"):
         scored = _reason(best, code)
@@ -139,29 +162,59 @@ def _check_points(advice: Advice, names: list[str], lang: str, move: str, occupi
             minus = str(theirs) if theirs >= 0 else f"−{-theirs}"
             clause = t("bot.confirm.what.score_other", lang, card=card_name, count=mine, other=esc(names[other]),
                        other_points=minus)
-            if _card_line(lang, names[other], card_name, theirs) not in post:
-                problems.append(f"{where}: hint {theirs} for {names[other]}, the post: {post!r}")
             figures.checked["other"] += 1
         if clause not in question:
             problems.append(f"{where}: hint {mine} (and the best other), the question: {question!r}")
+        figures.checked["card"] += 1
+    ends = _reason(best, "ends_game")
+    if ends is not None:
+        chips = ends["chips"]
+        assert isinstance(chips, tuple)
+        if chips and t("bot.confirm.what.game_over_birds", lang, points=ends.number("points"),
+                       chips=" + ".join(map(str, chips))) not in question:
+            problems.append(f"{where}: hint +{ends.number('points')} from bird chips, question {question!r}")
+        figures.checked["birds"] += 1
+
+
+def check_post(hinted: HintedMove, lang: str, post: str, figures: HintFigures) -> None:
+    """The points the hint states for its best move, in the channel's post of the move (``post``, in ``lang``;
+    empty when the move has no post of its own)."""
+    best, problems, names, move = hinted.advice.best, figures.problems, hinted.names, hinted.move
+    me = names[hinted.advice.seat]
+    where = f"{lang} {move}"
+    built = _reason(best, "build_points")
+    if built is not None:
+        points = built.number("points")
+        key = "game.event.build_shared" if hinted.occupied else "game.event.build"
+        site = parse_move(move).site
+        if post and not any(line.removeprefix("• ").startswith(esc(me)) and f"+{points})" in line
+                            and f" {site} " in line for line in post.splitlines()):
+            problems.append(f"{where}: hint +{points}, the post ({key}): {post!r}")
+    for code in ("card_score", "card_score_alone"):
+        scored = _reason(best, code)
+        if scored is None:
+            continue
+        card_name = t(f"game.scoring.{scored['card']}.name", lang)
+        mine = scored.number("points")
+        if code == "card_score":
+            other, theirs = scored.number("other"), scored.number("other_points")
+            if _card_line(lang, names[other], card_name, theirs) not in post:
+                problems.append(f"{where}: hint {theirs} for {names[other]}, the post: {post!r}")
         if mine and _card_line(lang, me, card_name, mine) not in post:
             problems.append(f"{where}: hint {mine} for the asker, the post: {post!r}")
-        figures.checked["card"] += 1
     ends = _reason(best, "ends_game")
     if ends is not None:
         chips = ends["chips"]
         assert isinstance(chips, tuple)
         if chips:  # those the asker holds; a chip the move draws comes on top, its value unknown before
             total = ends.number("points")
-            said = t("bot.confirm.what.game_over_birds", lang, points=total, chips=" + ".join(map(str, chips)))
             drawn = _drew_a_chip(lang, me, post)
             exact = tn("game.event.birds", len(chips), lang, player=esc(me), chips=listed(list(chips), lang),
                        points=total)
             begun = tn("game.event.birds", len(chips) + 1, lang, player=esc(me), chips=", ".join(map(str, chips)),
                        points=0).split(" (+")[0]  # the drawn chip's value closes the list
-            if said not in question or (exact if not drawn else begun) not in post:
-                problems.append(f"{where}: hint +{total} from bird chips, question {question!r}, post {post!r}")
-        figures.checked["birds"] += 1
+            if (exact if not drawn else begun) not in post:
+                problems.append(f"{where}: hint +{total} from bird chips, the post {post!r}")
 
 
 def _card_line(lang: str, player: str, card_name: str, points: int) -> str:

@@ -13,9 +13,10 @@ import json
 from typing import Any
 
 import aiohttp
+import jsonschema
 
 from tests.adapter.conftest import Driver
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, openapi
 
 INT53_MAX = 2**53 - 1
 """The largest integer Discord's description allows an option's ``max_value`` (its ``Int53Type``)."""
@@ -94,3 +95,46 @@ async def test_a_multipart_payload_json_is_checked_too(fake_discord: FakeDiscord
     assert error["code"] == 50035 and "flags" in error["errors"]
     (refused,) = fake.take_refused_bodies()
     assert "flags" in refused
+
+
+def test_the_quick_unions_and_refs_accept_and_refuse_as_jsonschemas_own() -> None:
+    """The fake's shortcuts for ``oneOf``/``anyOf`` and ``$ref`` (every request is checked, so they are kept cheap)
+    give the errors jsonschema's own keywords give, word for word, on valid bodies and on bodies broken in every
+    union they meet: an enum of ``const``s, a nullable object, a union of JSON types, a component's type."""
+    operation = openapi._operation("POST", "/channels/1/messages")
+    assert operation is not None
+    quick = openapi._validator(operation.method, operation.pattern.pattern)
+    assert quick is not None
+    plain_keywords = jsonschema.validators.extend(jsonschema.Draft202012Validator,
+                                                  {openapi._BY_TYPE: openapi._by_type})
+    plain = plain_keywords(quick.schema, registry=openapi._spec()[0])
+    button = {"type": 2, "style": 1, "label": "Join", "custom_id": "sc:1:join"}
+    menu = {"type": 3, "custom_id": "sc:1:pick", "options": [{"label": "A", "value": "a"}]}
+    valid = {"content": "hi", "nonce": 12, "allowed_mentions": {"parse": ["users"]},
+             "components": [{"type": 1, "components": [button]}, {"type": 1, "components": [menu]}]}
+    broken: list[tuple[tuple[Any, ...], Any]] = [
+        (("components", 0, "components", 0, "style"), 9), (("components", 0, "components", 0, "style"), True),
+        (("components", 0, "components", 0, "style"), 2.0), (("components", 0, "components", 0, "style"), "1"),
+        (("components", 0, "components", 0, "type"), 99), (("components", 1, "type"), 2),
+        (("allowed_mentions",), None), (("allowed_mentions",), 5), (("allowed_mentions", "parse", 0), "all"),
+        (("nonce",), "n" * 26), (("nonce",), True), (("nonce",), None), (("nonce",), 1.5), (("nonce",), [1]),
+    ]
+    bodies = [valid]
+    for where, value in broken:
+        body = copy.deepcopy(valid)
+        node: Any = body
+        for key in where[:-1]:
+            node = node[key]
+        node[where[-1]] = value
+        bodies.append(body)
+
+    def said(validator: Any, body: Any) -> list[tuple[str, list[Any], list[Any]]]:
+        return sorted((e.message, list(e.absolute_path), list(e.absolute_schema_path))
+                      for e in openapi._leaves(validator.iter_errors(body)))
+
+    refused = 0
+    for body in bodies:
+        assert said(quick, body) == said(plain, body), body
+        refused += bool(said(plain, body))
+    # all but the style 2.0 (JSON: 2) and a null allowed_mentions or nonce (both nullable)
+    assert not said(plain, valid) and refused == len(broken) - 3

@@ -1,5 +1,6 @@
 """The archive through the real discord.py and the fake Discord: the game-over replay, ``/santacruz history``,
-``game``, ``export`` (refused for a running game) and the log as a file, before and after a restart."""
+``game``, ``export`` (refused for a running game) and the log as a file, before and after a restart, of a whole game
+one person played against two computers (its posts, the computers' moves and its Rematch checked too)."""
 
 from __future__ import annotations
 
@@ -15,22 +16,10 @@ from bot.adapter.delivery import Backoff
 from bot.host.table import GAME_OVER_DM, MOVE_POST, REPLAY_POST
 from engine import from_record
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver
+from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
 from tests.fakediscord import FakeMessage
 
 DISCORD_LIMIT = 8 * 1024 * 1024
-
-
-async def finish_against_a_computer(driver: Driver, user: str = "carol") -> int:
-    """A game of ``user`` against one computer, played to the end by the computer (``user`` away)."""
-    lobby = await driver.answer(await driver.slash("new", {"computers": 1, "strength": "random"}, user=user))
-    click = await driver.fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user=user)
-    await click.wait_for_callback(timeout=TIMEOUT)
-    await driver.answer(await driver.slash("away", user=user))
-    await driver.fake.wait_until(lambda: driver.info().status == "over", timeout=TIMEOUT, description="game over",
-                                 poll=0.2)
-    await driver.settle()
-    return int(driver.info().game_id)
 
 
 def with_attachment(driver: Driver, filename: str) -> list[FakeMessage]:
@@ -38,10 +27,30 @@ def with_attachment(driver: Driver, filename: str) -> list[FakeMessage]:
             if any(a.filename == filename for a in m.attachments)]
 
 
-async def test_the_archive_of_a_finished_game_before_and_after_a_restart(driver: Driver) -> None:
+async def test_one_person_against_two_computers_then_the_archive_before_and_after_a_restart(driver: Driver) -> None:
+    """One whole game (a person by her turn DMs against two computers) for what a game against computers shows and
+    for the archive of a finished game: both look at the same finished game, so it is played once."""
     fake = driver.fake
-    game_id = await finish_against_a_computer(driver)
+    handle = await driver.slash("new", {"computers": 2, "strength": "random"}, user="carol")
+    lobby = await driver.answer(handle)
+    assert "Ordinateur 1" not in lobby.text  # the game's language is the server's (English), not carol's
+    assert "Computer 1" in lobby.text and "Computer 2" in lobby.text
+    click = await fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user="carol")
+    await click.wait_for_callback(timeout=TIMEOUT)
+    await driver.settle()
+    while driver.info().status == "running":
+        await driver.play_turn("dm")
+        await driver.settle()
+    info = driver.info()
+    game_id = int(info.game_id)
     final_view = driver.host.public_view(driver.channel.id)
+    posts = board_posts(fake, driver.channel)
+    assert len(posts) == 1 + turns_ended(final_view)
+    assert driver.bot.store is not None  # a finished game is unloaded from memory: count its stored moves
+    computer_moves = sum(1 for row in await driver.bot.store.moves(game_id) if row.user_id is None)
+    assert computer_moves > info.seq // 2
+    assert "Computer 1" in "\n".join(p.text for p in posts)
+    assert "game-over.png" in [a.filename for a in posts[-1].attachments]
     # the game-over post carries the animated replay, in one gallery with the board and the chart
     replays = await fake.wait_until(lambda: with_attachment(driver, "replay.gif"), timeout=TIMEOUT,
                                     description="the replay post", poll=0.2)
@@ -91,6 +100,12 @@ async def test_the_archive_of_a_finished_game_before_and_after_a_restart(driver:
     assert json.loads(again.attachments[0].data)["moves"] == record["moves"]
     missing = await driver.answer(await driver.slash("history", {"id": game_id + 50}, user="bob", locale="en-US"))
     assert missing.text == t("bot.history.no_such_game", "en", id=game_id + 50)
+    # the game-over message's Rematch button works after a restart too
+    click = await fake.click_button(posts[-1], f"sc:{game_id}:rematch", user="carol")
+    lobby = await driver.answer(click)
+    assert driver.info().status == "lobby" and driver.info().game_id != game_id
+    assert [s.name for s in driver.info().seats] == [s.name for s in info.seats]
+    assert f"sc:{driver.info().game_id}:start" in lobby.custom_ids
     fake.assert_no_unknown_requests()
 
 

@@ -311,8 +311,8 @@ async def test_commands_sync_to_the_development_server_when_set(fake_discord: An
 async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discord: Any, settings: Settings) -> None:
     """``bot.adapter.main.run`` as ``santacruz-bot`` runs it: pictures come from a process pool."""
     fake = fake_discord
-    task = asyncio.create_task(bot_main.run(Settings(discord_token=fake.token,
-                                                     database_path=settings.database_path)))
+    task = asyncio.create_task(bot_main.run(Settings(discord_token=fake.token, database_path=settings.database_path,
+                                                     picture_width=settings.picture_width)))
     try:
         await fake.wait_until(lambda: fake.is_connected and fake.command_syncs, timeout=TIMEOUT,
                               description="the bot to connect")

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 
 import engine
+from bot.adapter.threads import LOCKED
 from bot.adapter.views import needs_confirmation
 from bot.adapter.words.common import MESSAGE_MAX, esc
-from bot.adapter.words.dm import hand_text
+from bot.adapter.words.dm import hand_text, turn_over_text
 from bot.adapter.words.moves import final_question, move_label, public_move, site_label
 from bot.adapter.words.posts import move_post
-from bot.host.table import MoveResult
+from bot.host.table import CHANNEL_GONE, MoveResult, TableInfo
 from bot.host.takeback import Risk
 from i18n import LOCALES, t
 
@@ -119,3 +120,17 @@ def test_the_question_before_a_scoring_card_names_what_it_gives_the_best_other_p
     assert (final_question("score gold10", alone, "fr", names)
             == "Jouer la carte score « Or (10) » ? Ce coup ne pourra pas être repris : la carte « Or (10) » est "
                "décomptée (1 point pour toi) ; les emplacements 3 et 4 sont révélés.")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_turn_dm_of_a_game_whose_channel_went_says_how_it_ended(locale: str) -> None:
+    """The edit of a DM still showing a turn when its game's channel went: a deleted channel (or a server the bot
+    left) is not linked, a locked thread (still there to read) is; neither reads as "abandoned"."""
+    info = TableInfo(game_id=7, channel_id=42, guild_id=1, status="abandoned", opener_id=5, seats=(), draft=False,
+                     locale="en", seq=3, to_move=None, created_at=0.0, last_move_at=None)
+    deleted = turn_over_text(info, {"reason": CHANNEL_GONE, "why": "thread deleted"}, locale)
+    locked = turn_over_text(info, {"reason": CHANNEL_GONE, "why": LOCKED}, locale)
+    assert deleted == t("bot.dm.turn_over.channel_gone", locale) and "<#42>" not in deleted
+    assert locked == t("bot.dm.turn_over.thread_locked", locale, channel="<#42>")
+    abandoned = t("bot.dm.turn_over.abandoned", locale, channel="<#42>")
+    assert abandoned not in (deleted, locked)

@@ -19,9 +19,9 @@ from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.remote import poll
 
-BUSY = 4.0
+BUSY = 3.0
 """``BUSY_TIMEOUT`` of the bot in this test: long enough for ``status`` to be answered while the move waits on a
-slow, busy machine, short enough for a quick test."""
+slow, busy machine (it takes well under a second), short enough for a quick test (the move waits all of it)."""
 
 LANGUAGES = {"alice": "en", "bob": "de"}
 """The players' Discord languages in the fake, in which the refusal reaches them."""

@@ -111,8 +111,9 @@ def records() -> Iterator[Records]:
 
 @pytest.fixture
 def fault_settings(tmp_path: Path) -> Settings:
+    # boards as narrow as the bot draws them (the tests' usual): these tests look at when a picture comes, not at it
     return Settings(database_path=str(tmp_path / "santacruz.db"), ai_strength="random", ai_seconds=0.05,
-                    busy_timeout=0.2, retry_seconds=0.05, sweep_seconds=3600)
+                    busy_timeout=0.2, retry_seconds=0.05, sweep_seconds=3600, picture_width=800)
 
 
 @pytest_asyncio.fixture

@@ -1,10 +1,10 @@
 """Logs never carry a seed, a hand, a deck, a face-down tile or a token, even at ``LOG_LEVEL=DEBUG``.
 
-A whole game is played through the fake Discord with logging set up as ``santacruz-bot`` does it
-(:func:`bot.host.logs.setup_logging` at DEBUG), then the whole log is searched for every secret the game
-had: the seed's digits, each serialized state and its deck, hands and face-down tiles, every line of every
-DM (where the hands are), every interaction token and the bot's token. Unit tests show that the search
-finds a planted secret and that the formatter blanks tokens in URLs.
+The three-player whole game of ``test_bot_game`` is played with logging set up as ``santacruz-bot`` does it
+(:func:`bot.host.logs.setup_logging` at DEBUG, the ``debug_log`` fixture), then the whole log is searched with
+:func:`log_leaks` for every secret the game had: the seed's digits, each serialized state and its deck, hands and
+face-down tiles, every line of every DM (where the hands are), every interaction token and the bot's token. The unit
+tests here show that the search finds a planted secret and that the formatter blanks tokens in URLs.
 """
 
 from __future__ import annotations
@@ -12,14 +12,9 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import pytest
-import pytest_asyncio
-
-from bot.host.logs import HIDDEN, LIBRARY_LOGGERS, RedactingFormatter, setup_logging
-from bot.host.settings import Settings
+from bot.host.logs import HIDDEN, RedactingFormatter
 from tests.adapter.conftest import Driver
 from tests.fakediscord import FakeDiscord
 
@@ -27,33 +22,6 @@ SEED = 73_085_126_491
 """Distinctive digits, so that finding them in the log means the seed leaked."""
 SECRET_KEYS = ("seed", "deck", "hand_scoring", "tile_at", "chips")
 """The parts of a game's state that are secret (the deck order, hands, face-down tiles, bird chips)."""
-
-
-@pytest.fixture
-def debug_log() -> Iterator[io.StringIO]:
-    """Logging as ``santacruz-bot`` sets it up at ``LOG_LEVEL=DEBUG``, into a string; restored afterwards."""
-    names = ("", *LIBRARY_LOGGERS)
-    levels = {name: logging.getLogger(name).level for name in names}
-    stream = io.StringIO()
-    handler = setup_logging("DEBUG", stream=stream, secrets=["fake-bot-token"])
-    try:
-        yield stream
-    finally:
-        logging.getLogger().removeHandler(handler)
-        for name, level in levels.items():
-            logging.getLogger(name).setLevel(level)
-
-
-@pytest_asyncio.fixture
-async def driver(debug_log: io.StringIO, fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[Driver]:
-    """A bot started after logging was set up, so that its whole life is in the log."""
-    assert fake_discord.token == "fake-bot-token"
-    d = Driver(fake_discord, settings, channel="games", seed=SEED)
-    await d.start()
-    try:
-        yield d
-    finally:
-        await d.stop()
 
 
 def variants(secret: str) -> set[str]:
@@ -87,28 +55,10 @@ def dm_secrets(fake: FakeDiscord, users: list[str]) -> dict[str, str]:
     return found
 
 
-async def test_a_whole_game_at_debug_logs_no_secret(driver: Driver, debug_log: io.StringIO) -> None:
-    players = ["alice", "bob"]
-    states: dict[str, str] = {}
-
-    def remember_state(label: str) -> None:
-        game = driver.host._tables[driver.channel.id].current_game()  # a finished game is kept packed
-        states[label] = game.to_json()
-
-    await driver.open_game(players)
-    await driver.settle()
-    assert driver.host._tables[driver.channel.id].game.seed == SEED
-    remember_state("start")
-    turns = 0
-    while driver.info().status == "running":
-        await driver.play_turn("dm" if turns % 2 else "slash")
-        turns += 1
-        await driver.settle()
-        remember_state(f"after move {turns}")
-    await driver.answer(await driver.slash("status", user="alice"))
-    await driver.stop()
-
-    log = debug_log.getvalue()
+def log_leaks(log: str, driver: Driver, states: dict[str, str], players: list[str], turns: int) -> list[str]:
+    """The secrets of a whole game of ``turns`` turns (its serialized ``states`` by label, the DMs of ``players``, the
+    interaction tokens, the seed :data:`SEED` and the bot's token) that ``log`` shows, after checking that the log
+    is the bot's whole life at DEBUG and that the secrets searched for are many."""
     assert "bot.host.host: loaded 0 open games" in log, "the log was captured"
     assert "discord.client" in log and "logging in using static token" in log, "discord.py's INFO lines reach it"
     secrets: dict[str, str] = {"seed": str(SEED), "bot token": driver.fake.token}
@@ -118,7 +68,7 @@ async def test_a_whole_game_at_debug_logs_no_secret(driver: Driver, debug_log: i
     tokens = {f"token of interaction {i}": h.token for i, h in driver.fake.interactions.items()}
     assert len(tokens) > turns and len(secrets) > 4 * turns
     secrets.update(tokens)
-    assert leaks(log, secrets) == []
+    return leaks(log, secrets)
 
 
 def test_the_search_finds_what_debug_logging_would_write() -> None:

@@ -170,8 +170,7 @@ async def test_sigterm_gives_the_other_process_the_work_at_once(store: PostgresS
                 ChildBot(fake.base_url, slow, tmp_path / "shard1.log")]
         conn = await asyncpg.connect(pg_url)
         try:
-            for shard, bot in enumerate(bots):
-                await start_process(fake, bot, shard)
+            await asyncio.gather(*(start_process(fake, bot, shard) for shard, bot in enumerate(bots)))
             channel = next(c for c in fake.channels.values() if c.guild_id == one.id)
             table = RemoteTable(fake, store, channel, ["carol"], seed=3, timeout=TIMEOUT)
             await table.open(computers=1, strength="expert")

@@ -45,7 +45,7 @@ async def world(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[tupl
     fake_discord.add_member(other, "alice")
     clock = Clock(at("2026-11-24 20:00"))
     settings = Settings(database_path=str(tmp_path / "santacruz.db"), ai_strength="random", ai_seconds=0.05,
-                        reminder_hours=12, busy_timeout=0.2)
+                        reminder_hours=12, busy_timeout=0.2, picture_width=800)
     driver = Driver(fake_discord, settings, channel="games", clock=clock)
     await driver.start()
     try:

@@ -262,6 +262,7 @@ async def test_removed_from_a_server_its_games_end_and_the_other_server_plays_on
     for driver in (games, general):
         await fake.wait_until(lambda d=driver: d.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
                               description=f"the game in #{driver.channel.name} abandoned")
+        await nothing_running(games, driver.channel.id)  # the edits of its turn DMs made
         assert await games.host.pending_deliveries(driver.channel.id) == []
     assert lounge.info().status == "running"
     seq = lounge.info().seq
@@ -285,6 +286,7 @@ async def test_removed_from_a_server_while_offline_its_games_end_at_the_next_sta
     lounge.runner = games.runner
     await fake.wait_until(lambda: lounge.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
                           description="the game of the server the bot left abandoned")
+    await nothing_running(games, lounge.channel.id)  # the edits of its turn DMs made
     assert await games.host.pending_deliveries(lounge.channel.id) == []
     assert games.info().status == "running"
     await games.play_turn()
@@ -297,9 +299,17 @@ async def test_a_deleted_thread_ends_its_game(fake_discord: FakeDiscord, setting
     try:
         await driver.open_game(["alice", "bob"])
         await driver.settle()
+        user = driver.to_move_user()
+        assert user is not None
+        turn_dm = driver.turn_dm(user)
         await fake_discord.delete_channel(thread)
         await fake_discord.wait_until(lambda: driver.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
                                       description="the thread's game abandoned")
+        gone = t("bot.dm.turn_over.channel_gone", fake_discord.user(user).locale.split("-")[0])
+        told = await fake_discord.wait_until(
+            lambda: (m := fake_discord.message(turn_dm.id)).content == gone and m, timeout=TIMEOUT, poll=0.05,
+            description="the turn DM told that its game ended with its thread")
+        assert not told.custom_ids, "its controls are taken off"
         await nothing_running(driver, thread.id)
         assert await driver.host.pending_deliveries(thread.id) == []
     finally:

@@ -13,6 +13,7 @@ from typing import Any
 from bot.host.settings import Settings
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts, has_undo
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
+from tests.fakediscord.remote import poll
 
 
 def lobby_messages(fake: FakeDiscord, channel: Any = "games") -> list[FakeMessage]:
@@ -162,7 +163,10 @@ async def test_a_thread_archived_mid_game_goes_on_and_a_locked_one_ends_its_game
                                           if f"<#{thread.id}>" in m.text and m.id != lobby.id],
                                  timeout=TIMEOUT, description="the channel told of the locked thread")
     assert len(told) == 1 and f"#{game.info().game_id}" in told[0].text
-    assert await driver.host.pending_deliveries(thread.id) == []
+
+    async def nothing_pending() -> bool:  # the edits of DMs still showing its turn (the words: test_bot_texts)
+        return await driver.host.pending_deliveries(thread.id) == []
+    await poll(nothing_pending, timeout=TIMEOUT, description="nothing left to deliver for the locked thread")
 
 
 async def test_a_deleted_thread_ends_its_game_quietly(driver: Driver) -> None:
@@ -186,7 +190,10 @@ async def test_a_deleted_thread_ends_its_game_quietly(driver: Driver) -> None:
     await fake.wait_until(lambda: not waiting.custom_ids, timeout=TIMEOUT,
                           description="the lobby of the deleted thread without its buttons")
     assert len(fake.messages("games", ephemeral=False)) == said  # nothing said: it is gone, as a deleted channel
-    assert await driver.host.pending_deliveries(running.id) == []
+
+    async def nothing_pending() -> bool:  # the edits of its players' turn DMs, owed when the thread went, made
+        return await driver.host.pending_deliveries(running.id) == []
+    await poll(nothing_pending, timeout=TIMEOUT, description="nothing left to deliver for the deleted thread")
     refused = await driver.answer(await driver.slash("status", user="alice"))  # nothing left to act on here
     assert "<#" not in refused.text
 

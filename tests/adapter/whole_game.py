@@ -1,14 +1,17 @@
 """A whole 4-player drafted game played by people through the fake Discord, counted (the messages a game may cost).
 
-Shared by ``bench/bench_messages.py`` (which prints the figures per language) and
-``tests/adapter/test_whole_game_budget.py`` (which asserts the budget in English). :func:`run` plays one seeded game
-with four people named 王小明, たろう, 🦊 Fuchs and محمد and no computer through the real bot (``bot.create_bot``)
+Shared by ``bench/bench_messages.py`` (which prints the figures of one game per language) and
+``tests/adapter/test_whole_game_budget.py`` (which asserts the budget over one game read in English, German and French).
+:func:`run` plays one seeded game in a language with four people named 王小明, たろう, 🦊 Fuchs and محمد, each reading
+in their own Discord language (the game's by default), and no computer through the real bot (``bot.create_bot``)
 and the fake Discord: on their turn they ask every autocomplete of the command their move needs and play their
 move, every other turn with a slash command filled by picking an offered value as it is, every other turn with the
 buttons and menus of their turn DM. Once in the game each runs ``status``, one runs ``games`` and ``log``, and one
 takes a move back with ``undo``. What a player decides is read from the host (as ``tests/adapter/conftest.py``'s
 ``Driver`` does); every action goes through the fake Discord. :func:`summarise` counts what the messages show
-into :class:`Figures` (see ``bench/bench_messages.py`` for what each figure means).
+into :class:`Figures` (see ``bench/bench_messages.py`` for what each figure means), each message read in the language
+it speaks (a DM or an answer its reader's, a post the game's); the channel's posts are also drawn again in every other
+language the players read, from the game's stored posts (:func:`redraw_posts`), and read as the posts are.
 """
 
 from __future__ import annotations
@@ -26,14 +29,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.adapter import posts
 from bot.adapter.words.common import SEP, esc, message_link
+from bot.adapter.words.posts import move_post, start_post
 from bot.host.model import effective_moves
 from bot.host.settings import Settings
-from engine import SINGLE_BUILDS, parse_move, replay
+from bot.host.table import MOVE_POST, REPLAY_POST, START_POST, Delivery
+from engine import SINGLE_BUILDS, View, parse_move, replay
+from engine.ai.coach import Advice, advise
 from engine.history import since_last_move
 from i18n import describe_events, t
-from tests.adapter.conftest import Driver, coach_by_playouts
-from tests.adapter.hint_numbers import HintFigures, hinted_turn
+from tests.adapter.conftest import Driver
+from tests.adapter.hint_numbers import HintedMove, HintFigures, check_post, hinted_turn
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionHandle, patch_discord
 from tests.fakediscord.audit import (
     Offer,
@@ -63,6 +70,16 @@ FEATURES_AT = 10
 HINT_EVERY = 5
 """The table has hints on: every this many turns (and for the last move) the player to move asks for one and plays
 its best move (``tests/adapter/hint_numbers.py`` checks the numbers it states)."""
+HINT_PLAYOUTS = 30
+"""The coach's playouts per hint. The numbers a hint states (what ``tests/adapter/hint_numbers.py`` compares) are the
+exact points of the move it names, however long it searched: fewer playouts only change which move it names (a
+quarter of :data:`tests.adapter.conftest.HINT_PLAYOUTS`, the game's most expensive part at that figure)."""
+
+
+def coach_by_playouts(view: View, seed: int, budget: float) -> Advice:
+    """The real coach thinking :data:`HINT_PLAYOUTS` playouts instead of ``HINT_SECONDS`` (the same game on a fast or
+    a busy machine)."""
+    return advise(view, seed=seed, budget=None, iterations=HINT_PLAYOUTS)
 
 
 @dataclass
@@ -80,6 +97,9 @@ class Figures:
     """What one game showed, counted."""
 
     lang: str
+    """The game's language (its posts')."""
+    readers: dict[str, str] = field(default_factory=dict)
+    """Per player: the language they read their DMs and answers in."""
     moves: int = 0
     channel_pictures: int = 0
     dms: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -118,18 +138,25 @@ class Figures:
     """Per player: DMs (as sent) with the help line of the play phase."""
     status_since: list[bool] = field(default_factory=list)
     """Per ``status`` asked: whether its answer says what happened since the asker's own last move."""
-    banners: list[bool] = field(default_factory=list)
-    """Per channel post of the game, in order: whether it says that hints are on."""
+    banners: dict[str, list[bool]] = field(default_factory=dict)
+    """Per language, per channel post of the game in order (drawn again in the languages other than the game's):
+    whether it says that hints are on."""
+    redrawn: dict[str, int] = field(default_factory=dict)
+    """Per language other than the game's: the channel's posts drawn again in it and read."""
 
 
 class Game:
-    """One language's game: the driver, the players and what they met."""
+    """One game in a language: the driver, the players (each reading their own language) and what they met."""
 
-    def __init__(self, fake: FakeDiscord, driver: Driver, lang: str, seed: int, verify: int) -> None:
-        self.fake, self.driver, self.lang = fake, driver, lang
+    def __init__(self, fake: FakeDiscord, driver: Driver, lang: str, readers: dict[str, str], seed: int,
+                 verify: int) -> None:
+        self.fake, self.driver, self.lang, self.readers = fake, driver, lang, readers
         self.rng = random.Random(seed)
         self.verify = verify
-        self.figures = Figures(lang)
+        self.figures = Figures(lang, dict(readers))
+        self.hinted: list[HintedMove] = []
+        self.redrawn: dict[str, list[FakeMessage]] = {}
+        """Per language other than the game's: the channel's posts drawn again in it (:func:`redraw_posts`)."""
         self.turns: Counter[str] = Counter()
         self.all_turns = 0
 
@@ -229,7 +256,7 @@ class Game:
         self.all_turns += 1
         if self.all_turns % HINT_EVERY == 0 or self.last_move(user_id):
             self.mark(user, f"{user} asks /santacruz hint and plays its best move", own_move=True)
-            await hinted_turn(self.driver, user, self.lang, self.figures.hints)
+            self.hinted.append(await hinted_turn(self.driver, user, self.readers[user], self.lang, self.figures.hints))
             self.figures.moves += self.seq() - before
             return True
         legal = self.driver.host.legal_moves(self.driver.channel.id, user_id)
@@ -301,7 +328,7 @@ class Game:
         for user in PLAYERS:
             self.mark(user, f"{user}: /santacruz status")
             status = await self.driver.answer(await self.driver.slash("status", user=user))
-            self.figures.status_since.append(t("bot.dm.since", self.lang) in status.text)
+            self.figures.status_since.append(t("bot.dm.since", self.readers[user]) in status.text)
         self.mark(PLAYERS[0], f"{PLAYERS[0]}: /santacruz games")
         await self.driver.answer(await self.driver.slash("games", user=PLAYERS[0]))
         self.mark(PLAYERS[1], f"{PLAYERS[1]}: /santacruz log")
@@ -343,6 +370,13 @@ def summarise(game: Game) -> None:
     def action_of(message: FakeMessage) -> Action:
         index = max(0, sum(1 for s in starts if s < message.id) - 1)
         return figures.actions[index]
+
+    def language(message: FakeMessage) -> str:
+        """The language ``message`` speaks: a DM its reader's, an answer its asker's, a post the game's."""
+        name = where(message)[1]
+        if name is None and message.ephemeral:
+            name = ids.get(int((message.interaction_metadata or {}).get("user", {}).get("id", 0)))
+        return game.readers[name] if name is not None else lang
 
     def where(message: FakeMessage) -> tuple[str, str | None]:
         """(label, the user a DM went to)"""
@@ -396,23 +430,28 @@ def summarise(game: Game) -> None:
     unknown: list[str] = []
     since: list[str] = []
     plurals: list[str] = []
-    for message in messages:
-        for text in readable_texts(message) + readable_texts(first_version(message)):
+    read = [(message, language(message)) for message in messages]
+    read += [(post, other) for other, drawn in game.redrawn.items() for post in drawn]
+    for message, language_read in read:
+        for text in dict.fromkeys(readable_texts(message) + readable_texts(first_version(message))):
             unknown += [f"/santacruz {x}: {text[:90]!r}" for x in unknown_commands(text, known)]
             since += relative_after_since(text)
-            plurals += plural_slips(text, lang)
+            plurals += plural_slips(text, language_read)
     rows.append(f"texts naming a command that does not exist: {len(unknown)}"
                 + (f" (e.g. {unknown[0]})" if unknown else ""))
     rows.append(f"relative times after since/until: {len(since)}" + (f" (e.g. {since[0]!r})" if since else ""))
     rows.append(f"plural slips: {len(plurals)}" + (f" ({', '.join(repr(p) for p in Counter(plurals))})"
                                                    if plurals else ""))
-    catalogue = catalogue_slips(lang, known)
-    rows.append(f"catalogue {lang}: {len(catalogue)} entries name a command that does not exist or an ending in "
-                "brackets" + (f" ({', '.join(catalogue[:4])})" if catalogue else ""))
+    rows += [f"channel posts drawn again in {other}: {count}" for other, count in figures.redrawn.items()]
+    for read_in in languages(game):
+        catalogue = catalogue_slips(read_in, known)
+        rows.append(f"catalogue {read_in}: {len(catalogue)} entries name a command that does not exist or an ending "
+                    "in brackets" + (f" ({', '.join(catalogue[:4])})" if catalogue else ""))
     figures.unknown, figures.since, figures.plurals = unknown, since, plurals
     figures.report = rows
 
-    lines = [f"Santa Cruz, a 4-player drafted game in {lang} ({', '.join(PLAYERS)}); {figures.moves} moves", ""]
+    readers = ", ".join(f"{name} ({game.readers[name]})" for name in PLAYERS)
+    lines = [f"Santa Cruz, a 4-player drafted game in {lang} ({readers}); {figures.moves} moves", ""]
     current: Action | None = None
     for message in messages:
         action = action_of(message)
@@ -461,20 +500,73 @@ def head(key: str, lang: str) -> str:
     return t(key, lang, **dict.fromkeys(fields, "\0")).split("\0")[0]
 
 
+def languages(game: Game) -> list[str]:
+    """The languages the game is read in: the game's first, then its readers' others."""
+    return list(dict.fromkeys([game.lang, *(game.readers[name] for name in PLAYERS)]))
+
+
+async def redraw_posts(game: Game) -> None:
+    """The channel's posts of the game (the start, every move and undo, the game over, the replay) drawn again, from
+    the stored deliveries, in every language the players read other than the game's, with the bot's own words and
+    layouts (their pictures are not drawn): into ``game.redrawn``; and the hinted moves' numbers checked against
+    those posts (:func:`tests.adapter.hint_numbers.check_post`)."""
+    info = game.driver.info()
+    store = game.driver.bot.store
+    assert store is not None
+    host = game.driver.host
+    deliveries = [Delivery.from_row(row) for row in await store.deliveries(info.game_id)]
+    deliveries = [d for d in deliveries if d.is_post]
+    bot_author = {"id": str(game.fake.bot_user.id), "username": "bot", "bot": True}
+    for lang in languages(game)[1:]:
+        drawn: list[FakeMessage] = []
+        moves: dict[int, str] = {}
+        for delivery in sorted(deliveries, key=lambda d: d.id):
+            if delivery.kind == START_POST:
+                start = delivery.start()
+                layout = posts.start_layout(start, start_post(start, lang), ["board.png"], lang)
+            elif delivery.kind == MOVE_POST:
+                result = delivery.move()
+                if result.undo:
+                    text = posts.taken_back_text(result, lang)
+                    layout = posts.move_layout(result, text, ["board.png"], lang, undo=False)
+                else:
+                    usual: list[tuple[str, float]] = []
+                    if result.game_over:  # how fast each person usually moves, as the game over's post says it
+                        speeds = await host.archive.usual_speeds(info.guild_id, info.humans)
+                        usual = [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id in speeds]
+                    text = move_post(result, lang, usual)
+                    shown = ["board.png", "game-over.png", "replay.gif"] if result.game_over else ["board.png"]
+                    layout = posts.move_layout(result, text, shown, lang, undo=result.undoable)
+                    moves[result.seq] = text
+            elif delivery.kind == REPLAY_POST:
+                drawn.append(FakeMessage(id=delivery.id, channel_id=info.channel_id, author=bot_author,
+                                         content=t("bot.replay.post", lang)))
+                continue
+            else:
+                raise AssertionError(f"a {delivery.kind} in the game: draw it again here too")
+            drawn.append(FakeMessage(id=delivery.id, channel_id=info.channel_id, author=bot_author,
+                                     components=layout.to_components()))
+        game.redrawn[lang] = drawn
+        game.figures.redrawn[lang] = len(drawn)
+        for hinted in game.hinted:
+            check_post(hinted, lang, "" if hinted.goes_on else moves.get(hinted.seq, ""), game.figures.hints)
+
+
 async def read_dms(game: Game) -> None:
-    """What the game's DMs said, read as each player (into ``game.figures``): every turn DM (as sent) against the
-    turns made since its player's own last move (replayed from the stored log: the seq its controls carry), every
-    DM's last words (none may still say "Your turn"), the game-over DMs, the help lines; and the channel's posts with
-    the hints banner."""
-    fake, figures, lang, host = game.fake, game.figures, game.lang, game.driver.host
+    """What the game's DMs said, read as each player in their language (into ``game.figures``): every turn DM (as
+    sent) against the turns made since its player's own last move (replayed from the stored log: the seq its controls
+    carry), every DM's last words (none may still say "Your turn"), the game-over DMs, the help lines; and the
+    channel's posts with the hints banner, in every language read (the game's as posted, the others drawn again)."""
+    fake, figures, host = game.fake, game.figures, game.driver.host
     info = game.driver.info()
     table = host.games.tables[info.channel_id]
     store = game.driver.bot.store
     assert store is not None
     rows = await store.moves(info.game_id)
     names = [esc(n) for n in table.names]
-    your_turn = head("bot.dm.your_turn", lang)
     for name in PLAYERS:
+        lang = game.readers[name]
+        your_turn = head("bot.dm.your_turn", lang)
         seat = table.seat_of(fake.user(name).id)
         assert seat is not None
         for message in fake.dm_messages(name):
@@ -491,7 +583,7 @@ async def read_dms(game: Game) -> None:
                 said = [SEP.join(told) for turn in turns if (told := describe_events(turn["events"], lang, names))]
                 if "• …" in sent.content:  # a long wait: the oldest turns gave way to the newest
                     said = said[-1:]
-                figures.since_missing += [f"{name} at {max(seqs)}: {line}" for line in said
+                figures.since_missing += [f"{name} ({lang}) at {max(seqs)}: {line}" for line in said
                                           if f"• {line}" not in sent.content]
             if t("bot.prompt.play", lang) in sent.content:
                 figures.help_lines[name] = figures.help_lines.get(name, 0) + 1
@@ -501,13 +593,17 @@ async def read_dms(game: Game) -> None:
     assert past.over_message_id is not None
     figures.over_link = message_link(info.guild_id, info.channel_id, past.over_message_id)
     figures.final_scores = {name: past.scores[table.seat_of(fake.user(name).id) or 0] for name in PLAYERS}
-    posts = [m for m in fake.messages(game.driver.channel) if pictures(m)]
-    figures.banners = [t("bot.post.hints", lang) in as_sent(m).text for m in posts]
+    posts_in = {game.lang: [as_sent(m) for m in fake.messages(game.driver.channel) if pictures(m)]}
+    posts_in |= {lang: [m for m in drawn if m.components] for lang, drawn in game.redrawn.items()}
+    figures.banners = {lang: [t("bot.post.hints", lang) in m.text for m in shown] for lang, shown in posts_in.items()}
 
 
-async def run(lang: str, seed: int, verify: int) -> Figures:
+async def run(lang: str, seed: int, verify: int, readers: dict[str, str] | None = None) -> Figures:
+    """One game in ``lang`` (its posts'), each player reading ``readers[name]`` (their Discord language; ``lang`` by
+    default), counted and read (:func:`summarise`, :func:`read_dms`)."""
+    readers = {name: (readers or {}).get(name, lang) for name in PLAYERS}
     async with FakeDiscord() as fake, patch_discord(fake):
-        users = [fake.add_user(name, global_name=name, locale=DISCORD_LOCALES[lang]) for name in PLAYERS]
+        users = [fake.add_user(name, global_name=name, locale=DISCORD_LOCALES[readers[name]]) for name in PLAYERS]
         guild = fake.add_guild(f"Santa Cruz {lang}", owner=users[0], preferred_locale=DISCORD_LOCALES[lang],
                                channels=("santa-cruz",))
         for user in users[1:]:
@@ -517,10 +613,11 @@ async def run(lang: str, seed: int, verify: int) -> Figures:
                                 ai_seconds=0.05, picture_width=800, hint_seconds=0.2)
             driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed, coach=coach_by_playouts)
             await driver.start()
-            game = Game(fake, driver, lang, seed, verify)
+            game = Game(fake, driver, lang, readers, seed, verify)
             try:
                 await game.play()
                 await driver.settle()
+                await redraw_posts(game)
                 summarise(game)
                 await read_dms(game)
             finally:

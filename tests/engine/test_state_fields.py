@@ -14,7 +14,7 @@ from engine.game import STATE_FIELDS, PlayerRecord
 
 SNAPSHOTS = Path(__file__).parent / "data" / "snapshots_before_issue_10.json"
 """Games saved by ``to_json`` of an earlier version of the engine (commit e91ac1a), as running bots store them."""
-BOARD_AND_CACHES = {"island", "_default_island", "n", "site_b", "site_tile", "_site_move", "_legal"}
+BOARD_AND_CACHES = {"island", "_default_island", "n", "site_b", "site_tile", "_site_move", "_legal", "_log_text"}
 
 
 def random_game(n: int, seed: int, moves: int | None = None) -> Game:
@@ -106,3 +106,26 @@ def test_a_clone_shares_no_mutable_state_with_its_game() -> None:
     while copy.to_move is not None:
         copy.apply(copy.legal_moves()[-1])
     assert game.to_json() == before
+
+
+def test_the_json_is_the_whole_state_dumped_whatever_was_serialized_before() -> None:
+    """``to_json`` keeps the text of the log's entries it wrote (they never change) and reuses it while they still
+    begin the log: the text stays the plain dump of the state after more moves, in clones that went their own ways
+    (sharing what was kept), in a game taken back, and in a game just loaded."""
+    def dumped(game: Game) -> str:
+        state = {f.name: getattr(game, f.name) for f in STATE_FIELDS if f.saved}
+        return json.dumps({"format": 1, "island": None, **state}, separators=(",", ":"), sort_keys=True)
+
+    game = random_game(3, 8, 20)
+    rng = random.Random(8)
+    assert game.to_json() == dumped(game)
+    clones = [game.clone(), game.clone()]
+    for _ in range(6):
+        for g in (game, *clones):
+            g.apply(rng.choice(g.legal_moves()))
+            assert g.to_json() == dumped(g)
+    assert len({g.to_json() for g in (game, *clones)}) == 3, "the clones' games went their own ways"
+    loaded = Game.from_json(game.to_json())
+    assert loaded.to_json() == dumped(loaded) == dumped(game)
+    earlier = game.at(10)
+    assert earlier.to_json() == dumped(earlier)

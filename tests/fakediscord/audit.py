@@ -164,13 +164,13 @@ _OPTIONAL_ENDING = re.compile(r"[^\W\d]+\((?:s|e|en|n|es|x|nen|innen)\)")
 
 
 @cache
-def _counted_nouns(locale: str) -> tuple[tuple[re.Pattern[str], bool], ...]:
-    """Per noun the bot counts in ``locale``, its plural and its singular: the pattern of a count before it, and
-    whether that form wants a count of one (compiled once: a whole game's texts are checked)."""
+def _counted_nouns(locale: str) -> tuple[tuple[str, re.Pattern[str], bool], ...]:
+    """Per noun the bot counts in ``locale``, its plural and its singular: the noun, the pattern of a count before it,
+    and whether that form wants a count of one (compiled once: a whole game's texts are checked)."""
     nouns = PLURALS.get(locale, ())
     # "6 building cards": a noun before another counted noun is part of a compound, not the counted one
     compound = "|".join(re.escape(word) for pair in nouns for word in pair)
-    return tuple((re.compile(rf"{_NUMBER}[^\S\n]+{_ADJECTIVE}({re.escape(noun)})(?![\w(])"
+    return tuple((noun, re.compile(rf"{_NUMBER}[^\S\n]+{_ADJECTIVE}({re.escape(noun)})(?![\w(])"
                              rf"(?![^\S\n]+(?:{compound})(?!\w))"), wants_one)
                  for singular, plural in nouns for noun, wants_one in ((plural, False), (singular, True)))
 
@@ -181,7 +181,9 @@ def plural_slips(text: str, locale: str) -> list[str]:
     and optional endings such as "game(s)", „Spiel(en)“, « partie(s) », in the order they appear. Signed changes
     ("+1 points", "−2 points per building") are left alone."""
     found = [(m.start(), m.group(0)) for m in _OPTIONAL_ENDING.finditer(text)]
-    for pattern, wants_one in _counted_nouns(locale):
+    for noun, pattern, wants_one in _counted_nouns(locale):
+        if noun not in text:  # the pattern matches the noun itself: no need to look for a count before it
+            continue
         for match in pattern.finditer(text):
             count = int(match.group(1))
             one = count in (0, 1) if locale == "fr" else count == 1

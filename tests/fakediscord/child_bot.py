@@ -1,6 +1,6 @@
 """Run the real Santa Cruz bot in a child process against a fake Discord served by the test process.
 
-``python -m tests.fakediscord.child_bot`` with the bot's settings in the environment (``DISCORD_TOKEN``,
+``python -P tests/fakediscord/child_bot.py`` with the bot's settings in the environment (``DISCORD_TOKEN``,
 ``DATABASE_URL`` or ``DATABASE_PATH``, ``SHARD_COUNT``, ``SHARD_IDS``, …) and ``FAKE_DISCORD_URL`` (the fake's
 base URL, ``http://127.0.0.1:PORT``): discord.py is pointed at the fake as :func:`patch_discord` does, then the
 bot runs exactly as ``santacruz-bot`` runs it (:func:`bot.adapter.main.run`: its worker processes, its signal
@@ -8,6 +8,11 @@ handlers, its health server), until it is stopped (SIGTERM: a clean stop; SIGKIL
 SIGUSR1 writes what the process is doing to its log (every thread's stack, and every asyncio task's), so that a
 test that timed out waiting for the bot can say where it was (:meth:`ChildBot.dump`).
 Tests use :class:`ChildBot` to start and stop such processes: several of them are the processes of a sharded bot.
+
+The file runs as a script (``-P``: its own folder stays off ``sys.path``), not as ``-m tests.fakediscord.child_bot``,
+which would first import the ``tests.fakediscord`` package (pytest, the fake server); and discord.py and the bot are
+imported only when it runs as the process's main. The bot's worker processes run this file too (each imports its
+parent's main module, as ``multiprocessing`` does), and a worker that draws pictures or thinks needs none of that.
 """
 
 from __future__ import annotations
@@ -21,16 +26,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import discord
-import discord.asset
-import discord.gateway
-import discord.http
-import yarl
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _point_discord_at(base_url: str) -> None:
+    import discord.asset
+    import discord.gateway
+    import discord.http
+    import yarl
+
     discord.http.Route.BASE = f"{base_url}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base_url.replace("http://", "ws://") + "/gateway/")
     discord.asset.Asset.BASE = base_url
@@ -71,7 +75,7 @@ class ChildBot:
 
     def start(self) -> None:
         with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "tests.fakediscord.child_bot"], cwd=ROOT,
+            self.process = subprocess.Popen([sys.executable, "-P", __file__], cwd=ROOT,
                                             env=self.env, stdout=log, stderr=subprocess.STDOUT)
 
     def kill(self) -> None:

@@ -41,10 +41,12 @@ from .server import DEFAULT_TIMEOUT, REFUSED_BODIES, FakeDiscord, FakeDiscordTim
 
 __all__ = ["BotRunner", "fake_discord", "no_body_discord_refuses", "patch_discord", "run_bot"]
 
-GUILD_READY = 0.05
+GUILD_READY = 0.01
 """Seconds discord.py waits after the last GUILD_CREATE before ``on_ready`` (its own default: 2 s). The fake writes
-READY and every GUILD_CREATE back to back, so a short wait loses none, and it is paid at every bot start (about 150
-times a run)."""
+READY and every GUILD_CREATE back to back in one go, so the bot reads them all within a few turns of the event loop,
+and this wait is paid at every bot start (a few hundred times a run: 0.05 s was a third of a start). Should a guild
+come after ``on_ready`` on a stalled machine, discord.py announces it as available, as it does after a reconnect, and
+:meth:`BotRunner.start` still waits until every guild is cached."""
 
 _running: set[BotRunner] = set()
 """Runners whose bot is running in this process (several, for shards run like separate processes)."""

@@ -9,8 +9,10 @@ and the keyword of JSON Schema the body breaks.
 One relaxation: the description types every snowflake as a string of digits, while Discord accepts a snowflake sent as
 a JSON number too (and discord.py sends some that way); a non-negative integer is allowed in its place.
 
-The document is read once per process; each operation's validator is compiled the first time a request meets it,
-and the ``$ref``s of the document are resolved through one registry whose lookups are shared by every validator.
+The fake checks every request, so the check is kept cheap: the document is read once per process; each operation's
+validator is compiled the first time a request meets it; each ``$ref`` is looked up once; a body met before is
+answered as before; a union (``oneOf``/``anyOf``) accepts a valid body without trying each of its branches (a refused
+body still gets jsonschema's own words).
 """
 
 from __future__ import annotations
@@ -111,8 +113,70 @@ def _by_type(validator: Any, branches: list[list[Any]], instance: Any, schema: A
     yield jsonschema.ValidationError(f"{instance['type']!r} is not one of {known}", validator="enum", path=["type"])
 
 
+@dataclass(frozen=True)
+class _Union:
+    """What a union's branches say without looking at an instance: the JSON types each branch declares (``None``:
+    any), and, for a union of ``const``s only (Discord's enums: component types, button styles), their values."""
+    branches: list[Any]
+    types: tuple[tuple[str, ...] | None, ...]
+    consts: frozenset[Any] | None
+
+
+_unions: dict[int, _Union] = {}
+"""Each union of the description met, by the identity of its list of branches (kept alive here with it)."""
+
+
+def _union(branches: list[Any]) -> _Union:
+    known = _unions.get(id(branches))
+    if known is not None and known.branches is branches:
+        return known
+    types = tuple(((b["type"],) if isinstance(b["type"], str) else tuple(b["type"]))
+                  if isinstance(b, dict) and "type" in b else None for b in branches)
+    values = [b["const"] for b in branches if isinstance(b, dict) and set(b) <= {"const", "title", "description"}
+              and "const" in b]
+    plain = len(values) == len(branches) and all(type(v) in (int, str) for v in values)
+    consts = frozenset(values) if plain and len(set(values)) == len(values) else None
+    _unions[id(branches)] = known = _Union(branches, types, consts)
+    return known
+
+
+def _fast_union(keyword: Any, exactly_one: bool) -> Any:
+    """``oneOf`` or ``anyOf`` (``keyword``: jsonschema's own) answering a valid instance without trying every branch:
+    a value of an enum of ``const``s is looked up; otherwise the branches whose declared ``type`` refuses the
+    instance are left out (they fail), and when one branch is left and it accepts the instance, so does the union.
+    Every other case (and every refusal, so its errors are word for word jsonschema's) goes to ``keyword``."""
+    def check(validator: Any, branches: list[Any], instance: Any, schema: Any) -> Iterator[Any]:
+        union = _union(branches)
+        if union.consts is not None and type(instance) in (int, str, float) and instance in union.consts:
+            return  # the values are distinct, so exactly one branch holds it (bool is never taken for 0 or 1)
+        candidates = [branch for branch, types in zip(branches, union.types, strict=True)
+                      if types is None or any(validator.is_type(instance, t) for t in types)]
+        decided = len(candidates) == 1 or not exactly_one  # oneOf: another candidate might accept it too
+        if decided and any(validator.evolve(schema=branch).is_valid(instance) for branch in candidates):
+            return
+        yield from keyword(validator, branches, instance, schema)
+    return check
+
+
+@functools.cache
+def _target(ref: str) -> Any:
+    """The schema a ``$ref`` of the description names (its refs all point into the one document, which has no
+    ``$id`` of its own, so a ref names the same schema wherever it stands)."""
+    return _spec()[0].resolver(_URI).lookup(ref).contents
+
+
+def _ref(validator: Any, ref: str, instance: Any, schema: Any) -> Iterator[Any]:
+    """``$ref`` with each target looked up once (jsonschema's walks the document's pointer at every use)."""
+    yield from validator.descend(instance, _target(ref))
+
+
 _BY_TYPE = "x-santacruz-by-type"
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {_BY_TYPE: _by_type})
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {
+    _BY_TYPE: _by_type,
+    "$ref": _ref,
+    "oneOf": _fast_union(jsonschema.Draft202012Validator.VALIDATORS["oneOf"], exactly_one=True),
+    "anyOf": _fast_union(jsonschema.Draft202012Validator.VALIDATORS["anyOf"], exactly_one=False),
+})
 
 
 def _type_values(branch: dict[str, Any], schemas: dict[str, Any]) -> list[Any] | None:
@@ -156,6 +220,25 @@ def body_errors(method: str, path: str, body: Any) -> list[tuple[str, str, str]]
     operation = _operation(method.upper(), path)
     if operation is None or operation.schema is None or body is None:
         return []
+    try:  # the same body to the same route has the same answer (each bot start syncs the same command tree)
+        key = (operation.method, operation.pattern.pattern, json.dumps(body, sort_keys=True, allow_nan=False))
+    except (TypeError, ValueError):  # not JSON data (raw bytes): checked each time
+        return _errors(operation, body)
+    known = _answers.get(key)
+    if known is None:
+        if len(_answers) >= ANSWERS_KEPT:
+            _answers.clear()
+        known = _answers[key] = _errors(operation, body)
+    return list(known)
+
+
+ANSWERS_KEPT = 2000
+"""How many bodies' answers :func:`body_errors` keeps (all are forgotten at once when full)."""
+
+_answers: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
+
+
+def _errors(operation: _Operation, body: Any) -> list[tuple[str, str, str]]:
     validator = _validator(operation.method, operation.pattern.pattern)
     assert validator is not None
     found = []

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import json
 import logging
 import re
@@ -98,6 +97,15 @@ REFUSED_BODIES: list[str] = []
 where: why" (also in the fake's :attr:`FakeDiscord.refused_bodies`). The ``fake_discord`` plugin fails the test in
 which one appears (:func:`tests.fakediscord.fixtures.no_body_discord_refuses`): the fake answered it as Discord
 would (400, 50035), and a bot that sends it has a bug, even where it copes with the refusal."""
+
+
+def _copy(value: T) -> T:
+    """A copy of JSON data (a request's body, a stored command) that shares nothing with it: the fake keeps what it
+    received apart from the recorded request. A round trip through the C encoder, several times quicker than
+    ``copy.deepcopy`` for the same data (a command sync is copied three times at every bot start)."""
+    copied: T = json.loads(json.dumps(value))
+    return copied
+
 
 _FORM_ERROR_CODES = {
     "maxLength": "BASE_TYPE_BAD_LENGTH", "minLength": "BASE_TYPE_BAD_LENGTH", "maxItems": "BASE_TYPE_BAD_LENGTH",
@@ -979,7 +987,7 @@ class FakeDiscord:
     def synced_commands(self, guild: GuildRef | None = None) -> list[dict[str, Any]]:
         """The application commands as stored after the bot's syncs (global, or for a guild)."""
         scope = None if guild is None else self.guild(guild).id
-        return copy.deepcopy(self._commands.get(scope, []))
+        return _copy(self._commands.get(scope, []))
 
     def synced_command(self, name: str, guild: GuildRef | None = None) -> dict[str, Any]:
         """One stored command by name (``KeyError`` if not synced)."""
@@ -2248,7 +2256,7 @@ class FakeDiscord:
     def _store_command(self, scope: int | None, body: dict[str, Any], existing: list[dict[str, Any]]) -> dict[str, Any]:
         kind = int(body.get("type", 1))
         previous = next((c for c in existing if c["name"] == body.get("name") and c.get("type", 1) == kind), None)
-        command = copy.deepcopy(body)
+        command = _copy(body)
         command.update(
             id=previous["id"] if previous else str(self.snowflakes.next()),
             application_id=str(self.application_id),
@@ -2266,7 +2274,7 @@ class FakeDiscord:
 
     async def _r_get_commands(self, rec: RecordedRequest, app_id: str, guild_id: str | None = None) -> Any:
         self._check_app(app_id)
-        return copy.deepcopy(self._commands.get(self._scope(guild_id), []))
+        return _copy(self._commands.get(self._scope(guild_id), []))
 
     async def _r_put_commands(self, rec: RecordedRequest, app_id: str, guild_id: str | None = None) -> Any:
         self._check_app(app_id)
@@ -2279,8 +2287,8 @@ class FakeDiscord:
         existing = self._commands.get(scope, [])
         stored = [self._store_command(scope, c, existing) for c in body]
         self._commands[scope] = stored
-        self.command_syncs.append((scope, copy.deepcopy(body)))
-        return copy.deepcopy(stored)
+        self.command_syncs.append((scope, _copy(body)))
+        return _copy(stored)
 
     async def _r_post_command(self, rec: RecordedRequest, app_id: str, guild_id: str | None = None) -> Any:
         self._check_app(app_id)
@@ -2293,7 +2301,7 @@ class FakeDiscord:
         existing = self._commands.setdefault(scope, [])
         command = self._store_command(scope, body, existing)
         existing[:] = [c for c in existing if c["id"] != command["id"]] + [command]
-        return copy.deepcopy(command)
+        return _copy(command)
 
     def _command_by_id(self, scope: int | None, command_id: str) -> dict[str, Any]:
         for command in self._commands.get(scope, []):
@@ -2305,16 +2313,16 @@ class FakeDiscord:
         self, rec: RecordedRequest, app_id: str, command_id: str, guild_id: str | None = None
     ) -> Any:
         self._check_app(app_id)
-        return copy.deepcopy(self._command_by_id(self._scope(guild_id), command_id))
+        return _copy(self._command_by_id(self._scope(guild_id), command_id))
 
     async def _r_patch_command(
         self, rec: RecordedRequest, app_id: str, command_id: str, guild_id: str | None = None
     ) -> Any:
         self._check_app(app_id)
         command = self._command_by_id(self._scope(guild_id), command_id)
-        command.update(copy.deepcopy(rec.json or {}))
+        command.update(_copy(rec.json or {}))
         command["version"] = str(self.snowflakes.next())
-        return copy.deepcopy(command)
+        return _copy(command)
 
     async def _r_delete_command(
         self, rec: RecordedRequest, app_id: str, command_id: str, guild_id: str | None = None
@@ -2465,7 +2473,7 @@ class FakeDiscord:
             errors.raise_if_any()
         self._apply_edit(msg, body, rec.files)
         if msg.id == handle._original_id():
-            handle.original_edits.append(copy.deepcopy(body))
+            handle.original_edits.append(_copy(body))
             handle._first_followup_fills_original = False
         await self._message_event("MESSAGE_UPDATE", msg)
         return msg.to_payload()
@@ -2725,13 +2733,13 @@ class FakeDiscord:
             guild_id=channel.guild_id,
             author=self.bot_user.to_payload(),
             content=str(body.get("content") or ""),
-            embeds=copy.deepcopy(body.get("embeds") or []),
-            components=copy.deepcopy(body.get("components") or []),
-            allowed_mentions=copy.deepcopy(body.get("allowed_mentions")),
+            embeds=_copy(body.get("embeds") or []),
+            components=_copy(body.get("components") or []),
+            allowed_mentions=_copy(body.get("allowed_mentions")),
             flags=flags,
             tts=bool(body.get("tts", False)),
             nonce=body.get("nonce"),
-            message_reference=copy.deepcopy(body.get("message_reference")),
+            message_reference=_copy(body.get("message_reference")),
         )
         msg.attachments = self._attachments(body, files, channel.id, [])
         if handle is not None:
@@ -2751,11 +2759,11 @@ class FakeDiscord:
         if "content" in body:
             msg.content = str(body["content"] or "")
         if "embeds" in body:
-            msg.embeds = copy.deepcopy(body["embeds"] or [])
+            msg.embeds = _copy(body["embeds"] or [])
         if "components" in body:
-            msg.components = copy.deepcopy(body["components"] or [])
+            msg.components = _copy(body["components"] or [])
         if "allowed_mentions" in body:
-            msg.allowed_mentions = copy.deepcopy(body["allowed_mentions"])
+            msg.allowed_mentions = _copy(body["allowed_mentions"])
         if body.get("flags") is not None:
             keep = msg.flags & EPHEMERAL
             msg.flags = keep | (int(body["flags"]) & ~(EPHEMERAL | LOADING))

@@ -190,3 +190,25 @@ async def test_a_reading_of_several_games_waits_once_for_all_of_them(stores: Any
     await two.refresh_games_of(ADA, wait=0.2)
     assert len(asked) == 2 and asked[0] == pytest.approx(0.2, abs=0.05) and sum(asked) <= 0.25, asked
     assert two.info(CH).seq == one.info(CH).seq and two.info(CH2).seq == one.info(CH2).seq
+
+
+async def test_a_host_knows_when_another_plays_a_channels_computers(stores: Any) -> None:
+    """While one host holds a channel's computers (thinking), the other's try finds the lease taken and remembers
+    that another process plays them (the sweep then does not warn of a stopped task); once it plays them itself, it
+    forgets."""
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await one.open(CH, GUILD, ADA, "Ada", computers=2, strength="random")
+    await one.start(CH, ADA)
+    await one.away(CH, ADA)  # every seat is played by the computer now
+    await two.load()
+    lease = f"computers:{CH}"
+    assert await one.hold(lease, one.computer_lease)  # one is thinking for the channel
+    assert not two.played_elsewhere(CH)
+    assert [r async for r in two.run_computers(CH)] == []
+    assert two.played_elsewhere(CH) and not one.played_elsewhere(CH)
+    await one.let_go(lease)
+    playing = two.run_computers(CH)
+    assert (await anext(playing)).seq == one.info(CH).seq + 1 and not two.played_elsewhere(CH)
+    await playing.aclose()  # one move is enough

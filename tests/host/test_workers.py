@@ -150,7 +150,7 @@ async def test_a_bare_process_pool_is_adopted_and_replaced_by_a_process_pool() -
 
 
 async def test_the_next_picture_after_a_killed_render_worker(process_pool: WorkerPool) -> None:
-    pictures = Pictures(process_pool)
+    pictures = Pictures(process_pool, width=800)  # the narrowest: quicker to draw, in each fresh worker
     view = new_game(["Ada", "Bo"], 3).view(None)
     first = await pictures.png(view, "en", key=(1, 0, None))
     assert first is not None and first.startswith(PNG)
@@ -335,19 +335,26 @@ async def test_pictures_are_drawn_at_the_width_the_settings_give() -> None:
         assert Image.open(io.BytesIO(over)).width == width
 
 
-def think_long(seconds: float) -> float:
+def think_long(seconds: float, started: Path) -> float:
+    """A long job that first says it runs (the file ``started`` appears)."""
     import time as clock
+    started.touch()
     clock.sleep(seconds)
     return seconds
 
 
-async def test_a_stopping_process_ends_its_workers_rather_than_wait_for_their_jobs() -> None:
+async def test_a_stopping_process_ends_its_workers_rather_than_wait_for_their_jobs(tmp_path: Path) -> None:
     """``shutdown(stop_workers=True)`` (santacruz-bot's stop) ends a process pool's workers mid-job: a computer
     thinking for a minute does not hold the process's exit for that minute."""
     pool = WorkerPool(process_pool_factory(1), name="computers")
     assert await pool.run(square, 3, what="a warm-up") == 9  # the worker process runs
-    thinking = asyncio.ensure_future(pool.run(think_long, 60.0, what="a long job"))
-    await asyncio.sleep(0.5)  # the job is in the worker now
+    started = tmp_path / "started"
+    thinking = asyncio.ensure_future(pool.run(think_long, 60.0, started, what="a long job"))
+    for _ in range(int(WAIT / 0.01)):  # until the job is in the worker
+        if started.exists():
+            break
+        await asyncio.sleep(0.01)
+    assert started.exists(), "the long job never started"
     thinking.cancel()
     started = asyncio.get_running_loop().time()
     await asyncio.to_thread(pool.shutdown, stop_workers=True)

@@ -335,11 +335,12 @@ def test_every_event_and_move_has_words(names: list[str], seed: int, draft: bool
             check_lines([describe_move(str(move), lang, names, seat)])
             to_you = describe_move(str(move), lang, names, seat, you=True)  # the mover's own confirmation
             check_lines([to_you])
-            assert move.verb == "pile" or not re.search(rf"\b{names[seat]}\b", to_you), to_you
-            question = ask_move(move, lang, names)  # asked of the mover, before the move
+            others_pile = move.verb == "pile" and move.pile != seat  # names whose cards; one's own: "your own"
+            assert others_pile or not re.search(rf"\b{names[seat]}\b", to_you), to_you
+            question = ask_move(move, lang, names, seat)  # asked of the mover, before the move
             check_lines([question])
             assert question.endswith("?"), question
-            assert move.verb == "pile" or not re.search(rf"\b{names[seat]}\b", question), question
+            assert others_pile or not re.search(rf"\b{names[seat]}\b", question), question
     for lang in LOCALES:
         for entry in game.view(None)["log"]:
             check_lines([describe_move(entry["move"], lang, names, entry["seat"])])
@@ -441,6 +442,9 @@ def test_a_move_asked_of_its_mover_is_in_the_second_person() -> None:
     assert ask_move("land 12", "en", names) == "Land on site 12?"
     assert ask_move("score gold10", "de", names) == "Die Wertungskarte „Gold (10)“ spielen?"
     assert ask_move("pile 0", "fr", names) == "Prendre les cartes jouées par Ada en manche 1 ?"
+    assert ask_move("pile 0", "fr", names, 0) == "Reprendre tes propres cartes de la manche 1 ?"
+    assert describe_move("pile 1", "en", names, 1, you=True) == "You take back your own cards from round 1"
+    assert describe_move("pile 1", "de", names, 1) == f"{names[1]} nimmt die eigenen Karten aus dem 1. Durchgang zurück"
     assert ask_move("ship", "en", names) == "Play a ship card without building?"
     assert ask_move("double road", "de", names) == "Den Doppelzug spielen, um zweimal wie mit Wegkarten zu bauen?"
     # the whole question before a move that cannot be taken back: one voice, the mover's

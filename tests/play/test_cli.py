@@ -6,6 +6,7 @@ import io
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from engine import parse_move
@@ -14,16 +15,21 @@ from play.cli import build_parser, main, run_demo, run_play
 
 
 def test_demo_plays_a_whole_game_and_writes_a_picture_per_move_a_gif_and_the_game_over(tmp_path: Path) -> None:
+    """At the narrowest width the bot draws (``--width``): what is checked is that every picture is written, not
+    what it shows at full size (the render tests draw the default width)."""
     out = io.StringIO()
-    game = run_demo(2, 3, "greedy", 0.05, tmp_path, "en", stream=out)
+    game = run_demo(2, 3, "greedy", 0.05, tmp_path, "en", stream=out, width=800)
     moves = len(game.moves)
     assert game.phase == "over"
     pictures = sorted(tmp_path.glob("move-*.png"))
     assert len(pictures) == moves + 1
+    for picture in pictures[::20]:
+        with Image.open(picture) as img:
+            assert img.format == "PNG" and img.width == 800
     with Image.open(tmp_path / "game.gif") as gif:
         assert gif.n_frames == moves + 1
     with Image.open(tmp_path / "game-over.png") as over:
-        assert over.format == "PNG"
+        assert over.format == "PNG" and over.width == 800
     text = out.getvalue()
     assert "The game is over" in text
     assert text.count("[") >= moves  # a progress line per move
@@ -70,20 +76,26 @@ def test_play_hot_seat_asks_to_pass_the_keyboard_and_quit_leaves() -> None:
     assert "Game left." in out.getvalue()
 
 
-def test_command_line_checks_its_options(capsys: object) -> None:
+def test_command_line_checks_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     parser = build_parser()
     args = parser.parse_args(["demo", "--players", "4", "--seed", "2", "--no-pictures"])
-    assert (args.players, args.seed, args.no_pictures) == (4, 2, True)
+    assert (args.players, args.seed, args.no_pictures, args.width) == (4, 2, True, 1600)
     assert main(["play", "--players", "2", "--humans", "3"]) == 2
+    assert parser.parse_args(["replay", "game.json", "--width", "800"]).width == 800
+    for width in ("799", "2401", "wide"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["demo", "--width", width])
+        assert "a width in pixels from 800 to 2400" in capsys.readouterr().err
 
 
-def test_the_master_plays_a_demo_from_the_command_line(tmp_path: Path) -> None:
+def test_the_master_plays_a_demo_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One whole game of masters, from the command line, in German (each move thinks 10 ms)."""
     assert build_parser().parse_args(["play", "--strength", "master"]).strength == "master"
     assert main(["demo", "--players", "2", "--seed", "3", "--strength", "master", "--budget", "0.01",
-                 "--no-pictures", "--out", str(tmp_path)]) == 0
-    out = io.StringIO()
-    run_demo(3, 3, "master", 0.01, tmp_path, "de", pictures=False, stream=out)
-    assert out.getvalue().startswith("Santa-Cruz-Demo: 3 Computerspieler (Meister), Startwert 3")
+                 "--locale", "de", "--no-pictures", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Santa-Cruz-Demo: 2 Computerspieler (Meister), Startwert 3")
+    assert "Das Spiel ist zu Ende" in out and not list(tmp_path.glob("*.png"))
 
 
 def _listed(turn: str, heading: str = "Your moves (type the number):") -> list[str]:
@@ -147,13 +159,13 @@ def test_a_turn_shows_the_board_as_a_picture_and_in_words_and_the_moves_in_words
     out = io.StringIO()
     answers = iter(["2", "quit"])
     game = run_play(3, 1, "greedy", 4, 0.1, "en", ask=lambda _prompt: next(answers), stream=out,
-                    pictures=tmp_path)
+                    pictures=tmp_path, width=800)
     text = out.getvalue()
     first = text.split("— Player 1, your turn", 2)[1]
     picture = tmp_path / "board.png"
     assert f"Board picture: {picture} (your legal sites flagged)" in first
     with Image.open(picture) as img:
-        assert img.format == "PNG" and img.width == 1200  # the seat's own picture
+        assert img.format == "PNG" and img.width == 600  # the seat's own picture: three quarters of --width 800
     assert "On the board:" in first and "sites face down" in first
     for name in ("Player 1", "Computer 2", "Computer 3"):
         assert any(line.strip().startswith(f"{name}: ") and "bird chip" in line and "scoring card" in line

@@ -41,16 +41,21 @@ async def exported_game(tmp_path: Path) -> tuple[Path, Game]:
 
 async def test_export_then_replay_gives_the_stored_final_view(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """At the narrowest width the bot draws (``--width 800``): what is checked is the positions replayed and every
+    picture written, not what a picture shows at full size."""
     path, final = await exported_game(tmp_path)
     out = tmp_path / "out"
-    assert main(["replay", str(path), "--out", str(out), "--locale", "fr"]) == 0
+    assert main(["replay", str(path), "--out", str(out), "--locale", "fr", "--width", "800"]) == 0
     _record, views = read_record(path)
     assert views[-1] == final.view(None)
-    assert len(sorted(out.glob("move-*.png"))) == len(final.moves) + 1
+    pictures = sorted(out.glob("move-*.png"))
+    assert len(pictures) == len(final.moves) + 1
+    with Image.open(pictures[-1]) as last:
+        assert last.format == "PNG" and last.width == 800
     with Image.open(out / "replay.gif") as gif:
-        assert gif.is_animated
+        assert gif.is_animated and gif.n_frames == len(views)
     with Image.open(out / "game-over.png") as over:
-        assert over.format == "PNG"
+        assert over.format == "PNG" and over.width == 800
     assert "replay.gif" in capsys.readouterr().out
 
 

@@ -214,16 +214,17 @@ def test_names_in_other_scripts_are_drawn_not_boxes_in_the_panel_and_the_ranking
 
     names = ["王小明", "たろう", "🦊 Fuchs", "محمد"]
     boxes = ["\U000f0000" * len(n) for n in names]  # a private code point: the missing-glyph box everywhere
-    for pictures in ((lambda ns: compose_board(_game(ns, 30).view(None))[0]),
-                     (lambda ns: compose_game_over(_game(ns, None).view(None)))):
-        drawn, missing = pictures(names), pictures(boxes)
+    view = _game(names, 30).view(None)
+    board_drawn, board_missing = compose_board(view)[0], compose_board(_game(boxes, 30).view(None))[0]
+    over_drawn = compose_game_over(_game(names, None).view(None))
+    over_missing = compose_game_over(_game(boxes, None).view(None))
+    for drawn, missing in ((board_drawn, board_missing), (over_drawn, over_missing)):
         assert drawn.width == 1600
         diff = ImageChops.difference(drawn, missing).getbbox()
         assert diff is not None
     theme = Theme()
-    view = _game(names, 30).view(None)
     lay = get_base(view["board"], static_board(view["board"]), theme, "en", 4, False).layout
-    drawn, missing = compose_board(view)[0], compose_board(_game(boxes, 30).view(None))[0]
+    drawn, missing = board_drawn, board_missing
     for x0, y0, x1, _y1 in lay.cards:
         name_row = (x0, y0, x1, y0 + round(60 * lay.unit))
         assert ImageChops.difference(drawn.crop(name_row), missing.crop(name_row)).getbbox() is not None

@@ -14,6 +14,7 @@ glyph rendering could differ.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import random
 import string
@@ -26,9 +27,11 @@ import engine
 from i18n import catalogue, describe_events, listed, t, tn
 from render import Theme, legal_sites, render_board, render_game_over
 from render import layer as render_layer
+from render.base import get_base
 from render.board import compose_board
 from render.describe import describe
-from render.encode import MAX_BYTES
+from render.encode import MAX_BYTES, quantized
+from render.layout import Layout, static_board
 from render.samples import NAMES, play
 from render.tiles import badge_centre, site_badge
 from tests.engine_helpers import TINY
@@ -93,24 +96,28 @@ def test_pictures_of_random_positions_are_valid_pngs(n: int) -> None:
 
 
 def test_round_two_phases_are_drawn() -> None:
+    """At 800 px, like the random positions: what is checked is that these phases are drawn at all."""
     game = engine.new_game(NAMES[:3], 9)
     rng = random.Random(9)
     seen = set()
+    narrow = Theme(width=800)
     while not game.is_over():
         if game.phase in ("choose_pile", "discard") and game.phase not in seen:
             seen.add(game.phase)
-            check_png(render_board(game.view(None), locale="fr"))
-            check_png(render_board(game.view(game.to_move), personal=True, locale="de"), PERSONAL_WIDTH)
+            check_png(render_board(game.view(None), locale="fr", theme=narrow), 800)
+            check_png(render_board(game.view(game.to_move), personal=True, locale="de", theme=narrow), 600)
         game.apply(rng.choice(game.legal_moves()))
     assert seen == {"choose_pile", "discard"}
 
 
 def test_tiny_island_without_outlines() -> None:
+    """At 800 px: what is checked is that a board without outlines is drawn at all (land around its sites)."""
+    narrow = Theme(width=800)
     for n in (2, 4):
         game = play(n, 3, 12, island=TINY)
-        check_png(render_board(game.view(None)))
-        check_png(render_board(game.view(game.to_move), personal=True), PERSONAL_WIDTH)
-        check_png(render_game_over(play(n, 3, None, island=TINY).view(None)))
+        check_png(render_board(game.view(None), theme=narrow), 800)
+        check_png(render_board(game.view(game.to_move), personal=True, theme=narrow), 600)
+        check_png(render_game_over(play(n, 3, None, island=TINY).view(None), theme=narrow), 800)
 
 
 def test_game_over_picture_in_every_language() -> None:
@@ -159,8 +166,11 @@ def hide_differently(game: engine.Game, rng: random.Random) -> engine.Game:
 
 @pytest.mark.parametrize("seed", [31, 32, 33])
 def test_public_picture_is_the_same_whatever_is_hidden(seed: int) -> None:
+    """At 800 px, the narrowest ``PICTURE_WIDTH``: what is compared is whether anything hidden reaches the picture,
+    which draws the same things at every width."""
     rng = random.Random(seed)
     n = 2 + seed % 3
+    narrow = Theme(width=800)
     for moves in (0, 7, 25, 60):
         game = play(n, seed, moves)
         if game.is_over():
@@ -168,11 +178,13 @@ def test_public_picture_is_the_same_whatever_is_hidden(seed: int) -> None:
         other = hide_differently(game, rng)
         assert other.tile_at != game.tile_at or other.deck != game.deck or other.birds != game.birds
         assert other.view(None) == game.view(None)
-        assert render_board(other.view(None)) == render_board(game.view(None))
-        assert render_board(other.view(None), locale="de") == render_board(game.view(None), locale="de")
+        assert render_board(other.view(None), theme=narrow) == render_board(game.view(None), theme=narrow)
+        assert (render_board(other.view(None), locale="de", theme=narrow)
+                == render_board(game.view(None), locale="de", theme=narrow))
 
 
 def test_a_revealed_tile_does_change_the_picture() -> None:
+    """At 800 px, as the hidden information's test above: a tile face seen at another site shows at any width."""
     game = play(2, 40, 6)
     other = game.clone()
     revealed = [s for s in range(1, other.island.n_sites + 1)
@@ -180,10 +192,13 @@ def test_a_revealed_tile_does_change_the_picture() -> None:
     a, b = revealed[0], next(s for s in revealed if other.tile_at[s] != other.tile_at[revealed[0]])
     other.tile_at[a], other.tile_at[b] = other.tile_at[b], other.tile_at[a]
     other._derive()
-    assert render_board(other.view(None)) != render_board(game.view(None))
+    narrow = Theme(width=800)
+    assert render_board(other.view(None), theme=narrow) != render_board(game.view(None), theme=narrow)
 
 
 def test_personal_picture_shows_only_its_own_secrets() -> None:
+    """At 800 px (a DM's picture 600 wide), as the public picture's test above: what is compared is whether anything
+    hidden from the seat reaches its picture."""
     game = play(3, 50, 20)
     seat = game.to_move
     other = hide_differently(game, random.Random(1))
@@ -194,7 +209,9 @@ def test_personal_picture_shows_only_its_own_secrets() -> None:
     other._derive()
     other._legal = None
     assert other.view(seat) == game.view(seat)
-    assert render_board(other.view(seat), personal=True) == render_board(game.view(seat), personal=True)
+    narrow = Theme(width=800)
+    assert (render_board(other.view(seat), personal=True, theme=narrow)
+            == render_board(game.view(seat), personal=True, theme=narrow))
 
 
 # ---------------------------------------------------------------- the personal picture's flags
@@ -204,12 +221,8 @@ def engine_sites(game: engine.Game) -> list[int]:
     return sorted({m.site for m in game.legal_moves() if m.site is not None})
 
 
-def badge_colour(img: Image.Image, view: dict[str, Any], sid: int, theme: Theme) -> tuple[int, int, int]:
+def badge_colour(img: Image.Image, lay: Layout, sid: int, theme: Theme) -> tuple[int, int, int]:
     """The colour inside a site's number badge, just left of its digits."""
-    from render.base import get_base
-    from render.layout import static_board
-
-    lay = get_base(view["board"], static_board(view["board"]), theme, "en", len(view["players"]), True).layout
     bx, by = badge_centre(*lay.centers[sid], lay.tile_w, lay.tile_h)
     legal = site_badge(sid, True, lay.tile_h, theme)
     plain = site_badge(sid, False, lay.tile_h, theme)
@@ -227,6 +240,8 @@ def test_legal_sites_are_the_sites_of_the_legal_moves(n: int) -> None:
     theme = Theme(width=PERSONAL_WIDTH)  # a personal picture is narrower
     rng = random.Random(70 + n)
     game = engine.new_game(NAMES[:n], 70 + n)
+    board = game.view(None)["board"]
+    lay = get_base(board, static_board(board), theme, "en", n, True).layout  # the same for the whole game
     checked = 0
     while not game.is_over():
         seat = game.to_move
@@ -237,7 +252,7 @@ def test_legal_sites_are_the_sites_of_the_legal_moves(n: int) -> None:
         if sites and rng.random() < 0.35:
             img, _palette = compose_board(view, personal=True)
             flagged = [s["id"] for s in view["board"]["sites"]
-                       if close(badge_colour(img, view, s["id"], theme), theme.legal)]
+                       if close(badge_colour(img, lay, s["id"], theme), theme.legal)]
             assert flagged == sites
             checked += 1
         game.apply(rng.choice(game.legal_moves()))
@@ -254,6 +269,8 @@ def test_personal_picture_needs_a_seat_view() -> None:
 
 
 def test_incremental_layer_equals_painting_from_scratch() -> None:
+    """The composed pictures (before the palette, so that no difference hides in it) are compared, at 800 px: the
+    layer repaints rectangles of sprites, the same at every width."""
     views = []
     game = engine.new_game(NAMES[:4], 80)
     rng = random.Random(80)
@@ -261,10 +278,64 @@ def test_incremental_layer_equals_painting_from_scratch() -> None:
         game.apply(rng.choice(game.legal_moves()))
         views.append(game.view(None))
     picks = [*views[::7], views[40], views[10], views[-1], views[3]]
-    incremental = [render_board(v) for v in picks]  # each starts from the previous picture's layer
-    for view, data in zip(picks, incremental, strict=True):
+    narrow = Theme(width=800)
+
+    def picture(view: dict[str, Any]) -> bytes:
+        return hashlib.sha256(compose_board(view, theme=narrow)[0].tobytes()).digest()
+
+    incremental = [picture(v) for v in picks]  # each starts from the previous picture's layer
+    for view, digest in zip(picks, incremental, strict=True):
         render_layer._LAYERS.clear()
-        assert render_board(view) == data
+        assert picture(view) == digest
+
+
+def test_the_island_drawn_once_is_each_language_s_and_player_count_s_island() -> None:
+    """The static picture of each language, player count and kind of picture at one width starts from one island
+    drawn once (``render.base.island``): it is the static picture drawn with no island kept."""
+    from render import base as render_base
+
+    board = play(3, 5, 20).view(None)["board"]
+    key = static_board(board)
+    width = Theme(width=800)  # the channel's pictures, and a DM's picture as wide (a personal base of that width)
+    kinds = [("en", 3, False, width), ("de", 4, False, width), ("fr", 2, True, width)]
+
+    def static(locale: str, n: int, personal: bool, theme: Theme) -> bytes:
+        return hashlib.sha256(render_base.build_base(board, key, theme, locale, n, personal).image.tobytes()).digest()
+
+    shared = [static(*kind) for kind in kinds]
+    assert len(set(shared)) == len(kinds)
+    for kind, digest in zip(kinds[1:], shared[1:], strict=True):
+        render_base._ISLANDS.clear()
+        assert static(*kind) == digest, kind
+
+
+def test_an_outline_says_inside_as_a_walk_round_all_its_edges_does() -> None:
+    """The land's bushes stand inside the island's outline: the outline's banded test (``render.base._Outline``)
+    answers as the even-odd walk round every edge, on the project's island and at its edges' very heights."""
+    from render.base import _Outline
+    from render.draw import chaikin
+
+    def walk(x: float, y: float, poly: list[tuple[float, float]]) -> bool:
+        hit = False
+        for i, (x0, y0) in enumerate(poly):
+            x1, y1 = poly[(i + 1) % len(poly)]
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                hit = not hit
+        return hit
+
+    rng = random.Random(5)
+    islands = play(2, 1, 0).view(None)["board"]["islands"]
+    checked = 0
+    for isl in islands:
+        poly = chaikin([(float(x) * 3.1, float(y) * 3.1) for x, y in isl["outline"]], 2)
+        outline = _Outline(poly)
+        xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+        points = [(rng.uniform(min(xs) - 5, max(xs) + 5), rng.uniform(min(ys) - 5, max(ys) + 5)) for _ in range(400)]
+        points += [(rng.uniform(min(xs), max(xs)), y) for _x, y in poly[::5]]  # on a vertex's height
+        inside = [(x, y) in outline for x, y in points]
+        assert inside == [walk(x, y, poly) for x, y in points]
+        checked += sum(inside)
+    assert checked > 0
 
 
 def test_same_view_gives_same_bytes_and_locales_differ_only_in_words() -> None:
@@ -272,13 +343,15 @@ def test_same_view_gives_same_bytes_and_locales_differ_only_in_words() -> None:
     view = game.view(None)
     en = render_board(view)
     assert render_board(view) == en
+    # the PNG holds the composed picture in the base's palette, pixel for pixel (whatever its zlib level)
+    img, palette = compose_board(view)
+    written = Image.open(io.BytesIO(en))
+    assert written.mode == "P" and written.getpalette() == palette.getpalette()
+    assert written.tobytes() == quantized(img, palette).tobytes()
     de = Image.open(io.BytesIO(render_board(view, locale="de")))
     en_img = Image.open(io.BytesIO(en))
     assert de.size == en_img.size
     board = view["board"]
-    from render.base import get_base
-    from render.layout import static_board
-
     lay = get_base(board, static_board(board), Theme(), "en", 3, False).layout
     assert similar(en_img.crop(lay.board), de.crop(lay.board))
     assert not similar(en_img.crop(lay.track), de.crop(lay.track))
@@ -368,15 +441,17 @@ def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_togeth
     """The conversion to a base's fixed palette fills that palette's lookup cache without the interpreter lock, and
     every picture of the base shares it: two threads filling it at once crashed the bot (a segfault in Pillow's
     ``ImagingPaletteCacheUpdate``). Pictures and replays drawn in threads at once convert one at a time, and are
-    the pictures drawn one by one."""
+    the pictures drawn one by one (at 800 px: the conversions are watched, whatever their size)."""
     import threading
     import time
     from concurrent.futures import ThreadPoolExecutor
+    from functools import partial
 
     from render import render_replay
 
     views = [play(3, seed, 14 + seed).view(None) for seed in range(4)]
-    alone = [render_board(v) for v in views]
+    draw = partial(render_board, theme=Theme(width=800))
+    alone = [draw(v) for v in views]
     real = Image.Image.quantize
     lock = threading.Lock()
     inside, most = [0], [0]
@@ -396,7 +471,7 @@ def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_togeth
 
     monkeypatch.setattr(Image.Image, "quantize", watched)
     with ThreadPoolExecutor(4) as pool:
-        boards = list(pool.map(render_board, views * 2))
+        boards = list(pool.map(draw, views * 2))
         replays = list(pool.map(lambda v: render_replay([v, v], max_frames=2), views[:2]))
     assert boards == alone * 2 and all(r.startswith(b"GIF8") for r in replays)
     assert most[0] == 1, f"{most[0]} conversions with a fixed palette ran at once"
@@ -447,7 +522,8 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
         locale: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The game over's board says who won where "X to move" stood (it was blank), in the channel's picture and a DM's;
     a DM's own strip gives the seat's place and points against the winner's, or that it won, and its bird chips,
-    without the flag of legal sites (it stood alone in an empty box)."""
+    without the flag of legal sites (it stood alone in an empty box). At 800 px, the narrowest ``PICTURE_WIDTH``:
+    the words must be there whole at that width too."""
     import render.chrome as chrome
 
     texts: list[str] = []
@@ -475,16 +551,14 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
     said = t("render.over.winner", locale, name=winner["name"], count=winner["score"])
     for view, personal in ((game.view(None), False), (game.view(ranking[0]), True), (game.view(ranking[2]), True)):
         texts.clear()
-        render_board(view, locale=locale, personal=personal)
+        compose_board(view, locale=locale, personal=personal, theme=Theme(width=800))
         assert said in texts, texts
         assert not any(t("render.deck", locale, n=view["scoring_deck"]) in s for s in texts)
-    from render.base import get_base
-    from render.layout import static_board
     from render.theme import Theme as T
 
     for seat in (ranking[0], ranking[2]):
         view = game.view(seat)
-        theme = T(width=PERSONAL_WIDTH)
+        theme = T(width=600)  # a DM's picture at 800
         lay = get_base(view["board"], static_board(view["board"]), theme, locale, 4, True).layout
         texts.clear()
         pasted.clear()

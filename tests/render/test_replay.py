@@ -47,7 +47,7 @@ def test_every_frame_of_the_replay_is_its_position_s_picture() -> None:
 
     from render.board import compose_board
     from render.encode import quantized
-    from render.replay import REPLAY_WIDTH
+    from render.replay import REPLAY_WIDTH, spare_index
     from render.theme import Theme
 
     game = new_game(["Ada", "Bo"], 4)
@@ -56,10 +56,16 @@ def test_every_frame_of_the_replay_is_its_position_s_picture() -> None:
         game.apply(choose_move(game.view(game.to_move), strength="random", seed=len(views), budget=0.1))
         views.append(game.view(None))
     picture = Image.open(io.BytesIO(render_replay(views, locale="fr")))
+    marked = picture.info.get("transparency")  # every frame's graphic control extension gives the same index
     assert picture.n_frames == len(views)
     theme = Theme(width=REPLAY_WIDTH)
+    spare = None
     for index, view in enumerate(views):
         picture.seek(index)
         img, palette = compose_board(view, locale="fr", theme=theme)
-        expected = quantized(img, palette).convert("RGB")
+        frame = quantized(img, palette)
+        spare = spare_index(palette)
+        assert spare is not None and frame.histogram()[spare] == 0, index  # the unchanged pixels' mark is no colour
+        expected = frame.convert("RGB")
         assert ImageChops.difference(picture.convert("RGB"), expected).getbbox() is None, index
+    assert marked == spare

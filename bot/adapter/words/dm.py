@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from bot.adapter.threads import LOCKED
 from bot.adapter.words.common import (
     SEP,
     channel_link,
@@ -20,7 +21,7 @@ from bot.adapter.words.common import (
     timestamp,
 )
 from bot.adapter.words.moves import turn_said
-from bot.host.table import PastGame, TableInfo
+from bot.host.table import CHANNEL_GONE, PastGame, TableInfo
 from bot.host.user_settings import OpenGame
 from engine import (
     BUILDING_CARDS,
@@ -190,8 +191,8 @@ def held_text(waiting: Sequence[OpenGame], changed_channels: Sequence[int], loca
 def turn_over_text(info: TableInfo, payload: dict[str, Any], locale: str) -> str:
     """What a turn DM says once its turn has passed (in place of its turn, its hand and its question): the turn
     as its player made it, or made by the computer for them, or taken back by another player's undo, or ended with
-    the game abandoned; and that the game is over, when it is (``payload``: :func:`bot.host.outbox.turn_over_payload`'s,
-    or ``reason`` ``abandoned``)."""
+    the game abandoned or its channel gone; and that the game is over, when it is (``payload``:
+    :func:`bot.host.outbox.turn_over_payload`'s, or ``reason`` ``abandoned`` or ``channel_gone``)."""
     where = channel_link(info.channel_id)
     names = [esc(s.name) for s in info.seats]
     reason = payload.get("reason")
@@ -199,6 +200,10 @@ def turn_over_text(info: TableInfo, payload: dict[str, Any], locale: str) -> str
         lines = [t("bot.dm.turn_over.undo", locale, channel=where, player=names[int(payload["by"])])]
     elif reason == "abandoned":
         lines = [t("bot.dm.turn_over.abandoned", locale, channel=where)]
+    elif reason == CHANNEL_GONE and payload.get("why") == LOCKED:  # the thread is still there to read
+        lines = [t("bot.dm.turn_over.thread_locked", locale, channel=where)]
+    elif reason == CHANNEL_GONE:  # no link: it would lead nowhere
+        lines = [t("bot.dm.turn_over.channel_gone", locale)]
     else:
         moves = [str(m) for m in payload.get("moves") or []]
         said = turn_said(moves, payload.get("events") or [], int(payload["moved"]), names, locale)
