@@ -10,9 +10,8 @@ Every player's only input is a seat's view (``game.view(seat)``)::
 - ``greedy``: the move with the best immediate value (:mod:`engine.ai.greedy`).
 - ``expert``: determinized Monte Carlo search over the greedy player's best candidates
   (:mod:`engine.ai.expert`), sampling the hidden information with :mod:`engine.ai.determinize`.
-- ``master``: the expert's playouts allocated by sequential halving in 2 players, a round-1 playout's end judged
-  by a learned chance to win (:mod:`engine.ai.round_end`); the expert's own search in 3 and 4
-  (:mod:`engine.ai.master`).
+- ``master``: the expert's playouts allocated by sequential halving in 2 players, the expert's own search in 3
+  and 4 (:mod:`engine.ai.master`).
 
 Players and operators choose from :data:`OFFERED`; the strongest of them (:data:`STRONGEST`, the last) is the one
 the coach thinks as (:data:`engine.ai.coach.STRONGEST`). ``engine/AI.md`` says how strong each one is.

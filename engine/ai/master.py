@@ -1,9 +1,9 @@
 """The master: the expert's playouts allocated by sequential halving (2 players); the expert's search in 3 and 4.
 
-Same candidates (:func:`engine.ai.expert.candidate_moves`), determinizations, noisy greedy playouts and common
-random numbers as the expert (:mod:`engine.ai.expert`); the allocation of the playouts differs, and so does the
-judgement of a round-1 playout's end in 2 players: the chance to win from the start of round 2, learned from games
-whose round 2 the expert played (:mod:`engine.ai.round_end`), instead of the margin then.
+Same candidates (:func:`engine.ai.expert.candidate_moves`), determinizations, noisy greedy playouts, common
+random numbers and judgement as the expert (:mod:`engine.ai.expert`); only the allocation of the playouts
+differs. :func:`halving` can also judge a round-1 playout's end by a learned chance to win (``judged``,
+:mod:`engine.ai.round_end`); the master does not (it did not win more: ``engine/AI-RESEARCH.md``, eighth attempt).
 
 Sequential halving (Karnin, Koren & Somekh 2013) splits the budget (seconds, playouts or both) into ceil(log2 K)
 equal phases for K candidates. In each phase the remaining candidates are played in full rounds
@@ -138,7 +138,7 @@ def master_search(view: View, *, seed: int = 0, budget: float | None = 1.0, iter
     :func:`engine.ai.expert.search` in 3 and 4 (same keywords, same budget rules)."""
     if len(view["players"]) in HALVING_PLAYERS:
         return halving(view, seed=seed, budget=budget, iterations=iterations, island=island, candidates=candidates,
-                       judged=True, clock=clock)
+                       clock=clock)
     return search(view, seed=seed, budget=budget, iterations=iterations, island=island, candidates=candidates,
                   clock=clock)
 

@@ -1,4 +1,4 @@
-"""The master's judgement of the end of round 1 in 2 players: the chance to win the game from where round 2 begins.
+"""A learned judgement of the end of round 1 in 2 players: the chance to win the game from where round 2 begins.
 
 The expert judges a round-1 playout by the margin (score and bird chips) when the round ends. What that position
 is worth in the end also depends on what it does not count: a bird chip's worth beyond its value (the Birds card
@@ -6,7 +6,9 @@ pays per chip), and who chooses a round-2 pile first (the seat behind) when the 
 round 2 the expert played against itself (``play/fit_round_end.py``), a linear model predicts the final margin of
 a seat from :data:`FEATURES` (each a margin of that seat over the other, read from the engine), and a logistic
 function of it the chance to win. :func:`judge` scores a playout's end as the expert scores the end of a game:
-three quarters the chance to win, a quarter the predicted margin.
+three quarters the chance to win, a quarter the predicted margin. Sequential halving uses it when asked
+(:func:`engine.ai.master.halving`, ``judged``); the master does not, since it won no more games with it
+(``engine/AI-RESEARCH.md``, eighth attempt).
 
 The weights are data (``engine/ai/data/round_end.json``, a handful of numbers).
 """
