@@ -28,20 +28,23 @@ _databases = itertools.count(1)
 
 LONG_FIRST: Final = (
     "tests/adapter/test_multiprocess.py::test_two_processes_play_two_games_and_one_survives_a_kill",
-    "tests/engine/test_engine_properties.py::test_random_games_keep_every_invariant",
-    "tests/adapter/test_bot_archive.py::test_the_replay_and_the_game_over_link_survive_a_restart",
-    "tests/adapter/test_bot_game.py::test_three_players_play_a_whole_game_then_a_rematch",
-    "tests/adapter/test_bot_restart.py::test_stopped_mid_game_and_finished_by_a_new_bot",
-    "tests/adapter/test_multiprocess_stale.py::",
     "tests/adapter/test_whole_game_budget.py::test_a_whole_game_read_in_every_language_keeps_the_budget",
-    "tests/adapter/test_mistaps.py::",
-    "tests/adapter/test_post_budget.py::test_one_post_per_turn_and_the_dm_budget",
-    "tests/render/test_render.py::test_pictures_of_random_positions_are_valid_pngs",
-    "tests/play/test_replay_cli.py::test_export_then_replay_gives_the_stored_final_view",
+    "tests/engine/test_engine_properties.py::test_random_games_keep_every_invariant",
+    "tests/adapter/test_bot_game.py::test_three_players_play_a_whole_game_then_a_rematch",
+    "tests/adapter/test_bot_archive.py::test_the_replay_and_the_game_over_link_survive_a_restart",
     "tests/adapter/test_bot_archive.py::test_one_person_against_two_computers_then_the_archive",
+    "tests/adapter/test_multiprocess_stale.py::",
+    "tests/adapter/test_mistaps.py::",
+    "tests/adapter/test_bot_restart.py::test_stopped_mid_game_and_finished_by_a_new_bot",
+    "tests/adapter/test_post_budget.py::test_one_post_per_turn_and_the_dm_budget",
     "tests/adapter/test_takeover.py::test_a_newcomer_takes_over_a_seat_once_confirmed",
-    "tests/play/test_cli.py::test_demo_plays_a_whole_game",
+    "tests/adapter/test_multiprocess_undo.py::",
+    "tests/adapter/test_busy_postgres.py::",
+    "tests/play/test_replay_cli.py::test_export_then_replay_gives_the_stored_final_view",
+    "tests/adapter/test_operations.py::test_sigterm_gives_the_other_process_the_work_at_once",
+    "tests/render/test_render.py::test_pictures_of_random_positions_are_valid_pngs",
     "tests/adapter/test_faults_background.py::test_a_killed_render_worker_still_gives_the_next_move_its_picture",
+    "tests/play/test_cli.py::test_demo_plays_a_whole_game",
 )
 """The tests that take longest (whole games, bot processes, many pictures; node id prefixes, longest first): each
 test worker starts with its share of them, so that no worker starts one when the others are nearly done. A renamed

@@ -12,7 +12,7 @@ import logging
 import random
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import pytest_asyncio
@@ -26,6 +26,9 @@ from engine import View
 from engine.ai.coach import Advice, advise
 from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage, InteractionHandle
 from tests.fakediscord.remote import slash_for_move
+
+T = TypeVar("T")
+"""What a search of :meth:`Driver.play_until` answers."""
 
 TIMEOUT = 60.0
 """Generous: the machine may be slow and busy."""
@@ -320,6 +323,18 @@ class Driver:
             await self.play_slash(user, move)
         await self.wait_seq(seq + 1)
         return move
+
+    async def play_until(self, found: Callable[[str, View], T | None], what: str) -> tuple[str, T]:
+        """Random turns by slash command until ``found`` (given the person to move and their view) answers; that
+        person and the answer. Fails if the game ends first (``what`` says what never came up)."""
+        while True:
+            user = self.to_move_user()
+            assert user is not None and self.info().status == "running", f"no {what} came up"
+            answer = found(user, self.host.view_for(self.channel.id, self.fake.user(user).id))
+            if answer is not None:
+                return user, answer
+            await self.play_turn("slash")
+            await self.settle()
 
     # -- lobby -------------------------------------------------------------------------
 

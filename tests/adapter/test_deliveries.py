@@ -239,15 +239,8 @@ async def test_a_turn_dm_sent_while_its_player_moves_leaves_the_next_controls_al
     fake = driver.fake
     await driver.open_game(["alice", "bob"])
     await driver.settle()
-    while True:
-        user = driver.to_move_user()
-        assert user is not None and driver.info().status == "running", "no double move came up"
-        view = driver.host.view_for(driver.channel.id, fake.user(user).id)
-        double = next((m for m in view["you"]["legal_moves"] if m.startswith("double ")), None)
-        if double is not None:
-            break
-        await driver.play_turn("slash")
-        await driver.settle()
+    user, double = await driver.play_until(
+        lambda _, view: next((m for m in view["you"]["legal_moves"] if m.startswith("double ")), None), "double move")
     info = driver.info()
     older = driver.turn_dm(user)
     held = fake.stall("POST", f"/channels/{fake.dm_channel(user).id}/messages")

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.adapter.words.common import names_of, signed
 from bot.adapter.words.moves import scores_now
-from engine import SINGLE_BUILDS, parse_move
+from engine import SINGLE_BUILDS, View, parse_move
 from i18n import ask_move, listed, t
 from tests.adapter.conftest import Driver
 from tests.fakediscord import FakeMessage
@@ -248,20 +248,19 @@ async def test_a_double_moves_card_is_not_spent_before_its_build_is_confirmed(dr
     fake = driver.fake
     await driver.open_game(["alice", "bob"])
     await driver.settle()
-    while True:
-        user = driver.to_move_user()
-        assert user is not None and driver.info().status == "running", "no double move came up"
-        user_id = fake.user(user).id
-        view = driver.host.view_for(driver.channel.id, user_id)
+
+    def double_builds(user: str, view: View) -> list[tuple[str, int]] | None:
+        """The double moves whose first build cannot be taken back, as (kind, site)."""
         sites = view["you"].get("build_sites") or {}
         found = [(kind, site) for kind in SINGLE_BUILDS if f"double {kind}" in view["you"]["legal_moves"]
                  for site in sites.get(kind, [])
-                 if driver.host.move_risk(driver.channel.id, user_id, [f"double {kind}", f"build {site}"]).first_final
-                 == 1]
-        if found:
-            break
-        await driver.play_turn("slash")
-        await driver.settle()
+                 if driver.host.move_risk(driver.channel.id, fake.user(user).id,
+                                          [f"double {kind}", f"build {site}"]).first_final == 1]
+        return found or None
+
+    user, found = await driver.play_until(double_builds, "double move")
+    user_id = fake.user(user).id
+    view = driver.host.view_for(driver.channel.id, user_id)
     kind, site = found[0]
     seat = view["seat"]
     assert seat is not None

@@ -99,8 +99,11 @@ def test_moves_are_deterministic_for_a_seed() -> None:
             assert _move(view, strength, 5) == _move(view, strength, 5)
 
 
-def test_players_do_not_read_hidden_state() -> None:
-    """Two games that look the same to the seat but differ in hidden state get the same move."""
+def test_the_arenas_greedy_shortcut_reads_no_hidden_state() -> None:
+    """Two games that look the same to the seat but differ in hidden state: the greedy move the arena takes on the
+    real game (a shortcut past the view) is the one on the view, and on the other game. The players that choose from
+    a view cannot read hidden state by construction (a view holds none): the same view gives the same move, which
+    ``test_moves_are_deterministic_for_a_seed`` checks."""
     checked = 0
     for n in (2, 3, 4):
         for k, game in enumerate(_sample(n)[n % 2::2]):
@@ -110,9 +113,6 @@ def test_players_do_not_read_hidden_state() -> None:
             assert twin.view(seat) == view
             if twin.to_json() == game.to_json():
                 continue
-            for strength in STRENGTHS:
-                assert _move(view, strength, 3) == _move(twin.view(seat), strength, 3), (strength, game.phase)
-            # The shortcut the arena takes: greedy on the real game equals greedy on the view.
             assert str(greedy_move(game)) == GreedyPlayer(seed=0).choose(view) == str(greedy_move(twin))
             checked += 1
     assert checked >= 10

@@ -64,7 +64,10 @@ def _advise_all() -> Advised:
         for game in _positions(n, 40 + n, every=7):
             seat = game.to_move
             assert seat is not None
-            out.append((game, advise(game.view(seat), seed=n, **QUICK)))
+            view = game.view(seat)
+            snapshot = copy.deepcopy(view)
+            out.append((game, advise(view, seed=n, **QUICK)))
+            assert view == snapshot, "the coach changed the view it read"
     return tuple(out)
 
 
@@ -253,27 +256,6 @@ def _hidden_changed(game: Game, seat: int, rng: random.Random) -> Game:
             data["birds"][q] = [pool.pop() for _ in data["birds"][q]]
     data["chips"] = pool
     return Game.from_json(json.dumps(data))
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_advice_is_the_same_whatever_the_seat_cannot_see(n: int, advised: Advised) -> None:
-    """The advice at each landing and play position of :func:`_advise_all`, asked again of the same game with what
-    the seat cannot see changed, is the same."""
-    rng = random.Random(n)
-    checked = 0
-    for game, advice in advised:
-        seat = game.to_move
-        if game.n != n or seat is None or game.phase not in ("land", "play"):
-            continue
-        other = _hidden_changed(game, seat, rng)
-        view = other.view(seat)
-        assert view == game.view(seat)  # the seat sees no difference ...
-        assert other.to_json() != game.to_json()  # ... but the games differ
-        snapshot = copy.deepcopy(view)
-        assert advise(view, seed=n, **QUICK) == advice
-        assert view == snapshot  # the coach does not change the view it reads
-        checked += 1
-    assert checked >= 3
 
 
 def test_the_advice_is_deterministic_with_iterations_and_no_budget() -> None:

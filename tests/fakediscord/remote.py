@@ -170,10 +170,12 @@ class RemoteTable:
         handle = await self.fake.slash_command(f"santacruz {command}", options or {}, user=user, channel=self.channel)
         return await self.answer(handle)
 
-    async def open(self, computers: int = 1, strength: str = "random", *, draft: bool = False) -> None:
-        """``/santacruz new`` by the first user (``draft``: players choose their building-card sets), ``join`` by the
+    async def open(self, computers: int = 1, strength: str = "random", *, draft: bool = False,
+                   replay: bool = False) -> None:
+        """``/santacruz new`` by the first user (``draft``: players choose their building-card sets; ``replay``: the
+        game-over post carries the animated replay, which no test of several processes looks at), ``join`` by the
         others, ``addbot``, ``start``; waits for the game to run."""
-        await self.slash("new", {"draft": draft, "thread": False}, user=self.users[0])  # played in the channel
+        await self.slash("new", {"draft": draft, "thread": False, "replay": replay}, user=self.users[0])  # no thread
         for user in self.users[1:]:
             await self.slash("join", user=user)
         for _ in range(computers):
