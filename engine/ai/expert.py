@@ -24,6 +24,7 @@ from engine.ai.determinize import determinize
 from engine.ai.evaluation import Evaluation, evaluate
 from engine.ai.greedy import greedy_move, move_values
 from engine.ai.players import mix_seed, own_part
+from engine.ai.round_end import RoundEnd, judge
 from engine.game import Game
 from engine.island import Island
 from engine.moves import Move
@@ -115,14 +116,18 @@ def _evaluate(game: Game, seat: int, margin_scale: float) -> float:
 
 
 def _playout(game: Game, seat: int, rng: random.Random, to_round_end: bool, noise: float,
-             margin_scale: float, cut: tuple[int, Evaluation] | None = None) -> float:
+             margin_scale: float, cut: tuple[int, Evaluation] | None = None,
+             round_end: RoundEnd | None = None) -> float:
     """Noisy greedy play to the end of the round (``to_round_end``) or game, judged for ``seat``; with ``cut``
     (moves, evaluation) stopped after that many moves (in the landing or play phase) and judged by the learned
-    evaluation (:mod:`engine.ai.evaluation`)."""
+    evaluation (:mod:`engine.ai.evaluation`); with ``round_end`` (2 players) the end of round 1 judged by the chance
+    to win from there (:mod:`engine.ai.round_end`) instead of the margin then."""
     start_round = game.round
     moves = 0
     while game.phase != "over":
         if to_round_end and game.round != start_round:
+            if round_end is not None:
+                return judge(game, seat, round_end)
             break
         if cut is not None and moves >= cut[0] and game.phase in ("land", "play"):
             return evaluate(game, seat, cut[1])

@@ -2,8 +2,11 @@
 
 Same candidates (:func:`engine.ai.expert.candidate_moves`), determinizations, noisy greedy playouts, common
 random numbers and judgement as the expert (:mod:`engine.ai.expert`); only the allocation of the playouts
-differs. Sequential halving (Karnin, Koren & Somekh 2013) splits the budget (seconds, playouts or both) into
-ceil(log2 K) equal phases for K candidates. In each phase the remaining candidates are played in full rounds
+differs. :func:`halving` can also judge a round-1 playout's end by a learned chance to win (``judged``,
+:mod:`engine.ai.round_end`); the master does not (it did not win more: ``engine/AI-RESEARCH.md``, eighth attempt).
+
+Sequential halving (Karnin, Koren & Somekh 2013) splits the budget (seconds, playouts or both) into ceil(log2 K)
+equal phases for K candidates. In each phase the remaining candidates are played in full rounds
 (one determinization and one playout seed for all of them; a round cut short by the budget is not counted);
 after each phase the worse half by mean reward is dropped, and the best mean of the last ones is played. It
 thinks its whole budget on every searched move (the expert stops once one candidate is clearly best) and never
@@ -34,6 +37,7 @@ from engine.ai.expert import (
     search_limits,
     start_search,
 )
+from engine.ai.round_end import RoundEnd, load_round_end
 from engine.game import Game
 from engine.island import Island
 from engine.moves import Move
@@ -46,31 +50,37 @@ HALVING_PLAYERS = (2,)
 
 
 def play_round(game: Game, seat: int, moves: Sequence[Move], playout_seed: float, to_round_end: bool, *,
-               stop: Callable[[], bool] = lambda: False, cut: tuple[int, Evaluation] | None = None) -> list[float]:
+               stop: Callable[[], bool] = lambda: False, cut: tuple[int, Evaluation] | None = None,
+               round_end: RoundEnd | None = None) -> list[float]:
     """Every move of ``moves`` played in ``game`` (one determinization), each followed by the same noisy greedy
     playout (common random numbers): ``seat``'s rewards in [0, 1], in the order of ``moves``. ``stop()`` is asked
     after each playout; when it says so the list ends there (shorter than ``moves``). ``cut``: (moves, evaluation),
-    playouts stopped after that many moves and judged by the learned evaluation (:mod:`engine.ai.evaluation`)."""
+    playouts stopped after that many moves and judged by the learned evaluation (:mod:`engine.ai.evaluation`).
+    ``round_end``: a playout that ends round 1 judged by the chance to win from there (:mod:`engine.ai.round_end`,
+    2 players)."""
     out: list[float] = []
     for move in moves:
         g = game.clone()
         g.apply(move)
-        out.append(_playout(g, seat, random.Random(playout_seed), to_round_end, 1.0, 15.0, cut))
+        out.append(_playout(g, seat, random.Random(playout_seed), to_round_end, 1.0, 15.0, cut, round_end))
         if stop():
             break
     return out
 
 
 def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
-            island: Island | None = None, candidates: int = 7, cut: int | None = None,
+            island: Island | None = None, candidates: int = 7, cut: int | None = None, judged: bool = False,
             clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """Sequential halving over the expert's candidates in ``view`` (a seat's view), whatever the player count.
 
     It stops at ``budget`` seconds by ``clock`` or at ``iterations`` playouts, whichever comes first (neither:
     200 playouts); deterministic for a given ``seed`` when ``budget`` is ``None``. ``cut``: playouts stop after
     that many moves and are judged by the learned evaluation (:func:`engine.ai.evaluation.load_evaluation`).
+    ``judged`` (2 players): a round-1 playout's end is judged by the chance to win from there
+    (:func:`engine.ai.round_end.load_round_end`), not by the margin then.
     """
     cutting = (cut, load_evaluation()) if cut is not None else None
+    round_end = load_round_end() if judged and len(view["players"]) == 2 and view["round"] == 1 else None
     start, deadline, limit = search_limits(budget, iterations, clock)
     begun = start_search(view, seed, island, candidates)
     if isinstance(begun, SearchResult):
@@ -103,7 +113,7 @@ def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations
                 game = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
             rounds += 1
             got = play_round(game, seat, [chosen[i] for i in active], rng.random(), to_round_end, stop=out_of_time,
-                             cut=cutting)
+                             cut=cutting, round_end=round_end)
             playouts += len(got)
             if len(got) < len(active):  # cut by the deadline: keep the means comparable
                 stopped = True

@@ -1,4 +1,5 @@
-"""The master (engine/ai/master.py): legal moves, determinism, its budget kept by its clock, the halving."""
+"""The master (engine/ai/master.py): legal moves, determinism, its budget kept by its clock, the halving, its
+judgement of the end of round 1 (engine/ai/round_end.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from engine.ai import (
 )
 from engine.ai.expert import search
 from engine.ai.master import HALVING_PLAYERS, halving
+from engine.ai.round_end import FEATURES, RoundEnd, judge, load_round_end, margin_features
 
 
 @cache
@@ -113,3 +115,57 @@ def test_the_offered_strengths_are_the_engine_s_weakest_first_and_the_strongest_
     assert STRENGTHS == ("random", "greedy", "expert", "master")
     assert tuple(s for s in STRENGTHS if s in OFFERED) == OFFERED and {"random", "greedy", "expert"} <= set(OFFERED)
     assert OFFERED[-1] == STRONGEST and STRONGEST in SEARCHING
+
+
+def _round_two_start(seed: int) -> Game:
+    """A 2-player noisy greedy game at the start of round 2 (the piles not yet taken)."""
+    game = new_game(["A", "B"], seed)
+    rng = random.Random(seed)
+    while game.round == 1:
+        game.apply(greedy_move(game, rng, noise=1.0))
+    return game
+
+
+def test_the_round_end_judgement_reads_each_seat_s_margins_and_shares_the_reward_between_the_seats() -> None:
+    model = load_round_end()
+    assert len(model.weights) == len(FEATURES) and model.temperature > 0
+    # The shipped fit counts a point of score and a point of chips' value as worth points in the end.
+    assert model.weights[FEATURES.index("score_margin")] > 0.5
+    assert model.weights[FEATURES.index("chip_value_margin")] > 0.5
+    firsts = 0
+    for seed in range(8):
+        game = _round_two_start(300 + seed)
+        mine, theirs = margin_features(game, 0), margin_features(game, 1)
+        assert mine == tuple(-x for x in theirs)
+        assert mine[0] == game.score[0] - game.score[1] and mine[3] == (1.0 if game.to_move == 0 else -1.0)
+        firsts += mine[3] > 0
+        assert abs(judge(game, 0, model) + judge(game, 1, model) - 1.0) < 1e-12
+        assert 0.0 < judge(game, 0, model) < 1.0
+        # A seat ahead by the score alone is judged above even, and more so the further ahead.
+        lead = RoundEnd((1.0, 0.0, 0.0, 0.0, 0.0), 6.0)
+        ahead = 0 if mine[0] > 0 else 1
+        if mine[0]:
+            assert judge(game, ahead, lead) > 0.5 > judge(game, 1 - ahead, lead)
+    assert 0 < firsts < 8
+    with pytest.raises(ValueError):
+        margin_features(new_game(["A", "B"], 1), 0)
+    with pytest.raises(ValueError):
+        margin_features(new_game(["A", "B", "C"], 1), 0)
+
+
+def test_halving_judged_by_the_round_end_model_differs_in_round_one_only_and_the_master_does_not_use_it() -> None:
+    differed = 0
+    rounds = set()
+    for k, game in enumerate(_positions(2)[::3]):
+        view = game.view(game.to_move)
+        judged = halving(view, seed=k, budget=None, iterations=40, judged=True)
+        assert judged.move in view["you"]["legal_moves"]
+        plain = halving(view, seed=k, budget=None, iterations=40)
+        assert master_search(view, seed=k, budget=None, iterations=40) == plain
+        rounds.add(game.round)
+        if game.round == 2:
+            assert judged == plain
+        else:
+            assert judged.playouts == plain.playouts
+            differed += judged.stats != plain.stats
+    assert rounds == {1, 2} and differed >= 2
