@@ -61,7 +61,7 @@ def self_play(job: tuple[int, int]) -> list[Row]:
     return rows
 
 
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+def solve(a: list[list[float]], b: list[float]) -> list[float]:
     """Solve ``a x = b`` (a small symmetric positive system) by Gaussian elimination with pivoting."""
     k = len(b)
     m = [[*row, b[i]] for i, row in enumerate(a)]
@@ -89,7 +89,7 @@ def fit(rows: list[Row], ridge: float = 1e-3) -> list[float]:
                     a[i][j] += f[i] * f[j]
     for i in range(k):
         a[i][i] += ridge * len(rows)
-    return _solve(a, b)
+    return solve(a, b)
 
 
 def _margins(row: Row, w: list[float] | None) -> list[float]:

@@ -33,6 +33,7 @@ from engine.ai.expert import ExpertPlayer
 from engine.ai.greedy import greedy_move
 from engine.ai.players import mix_seed
 from engine.ai.round_end import DATA, FEATURES, margin_features
+from play.fit_evaluation import solve
 
 GREEDY_PLAYOUTS = 16
 FOLDS = 5
@@ -97,20 +98,6 @@ def samples(path: Path) -> list[Sample]:
     return out
 
 
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """Solve ``a x = b`` (small, symmetric positive definite) by Gaussian elimination with pivoting."""
-    k = len(b)
-    m = [[*row, b[i]] for i, row in enumerate(a)]
-    for c in range(k):
-        piv = max(range(c, k), key=lambda r: abs(m[r][c]))
-        m[c], m[piv] = m[piv], m[c]
-        for r in range(k):
-            if r != c and m[c][c]:
-                f = m[r][c] / m[c][c]
-                m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
-    return [m[i][k] / m[i][i] if m[i][i] else 0.0 for i in range(k)]
-
-
 def least_squares(rows: list[Sample], ridge: float = 1.0) -> list[float]:
     """Weights of the final margin on the features (a small ridge keeps rare features' weights sane)."""
     k = len(FEATURES)
@@ -123,7 +110,7 @@ def least_squares(rows: list[Sample], ridge: float = 1.0) -> list[float]:
                 a[i][j] += f[i] * f[j]
     for i in range(k):
         a[i][i] += ridge
-    return _solve(a, b)
+    return solve(a, b)
 
 
 def _chance(margin: float, temperature: float) -> float:
