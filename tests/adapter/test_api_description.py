@@ -1,5 +1,5 @@
 """The fake Discord refuses what Discord's own API description refuses (``tests/fakediscord/openapi.py``), as Discord
-does, and the bot's command tree is one that description accepts (issue 29).
+does, and the bot's command tree is one that description accepts.
 
 Every other test checks the same on every request its bot sends: a body the description refuses fails the test
 (``tests.fakediscord.fixtures.no_body_discord_refuses``). These check that the check works: a refused body is answered

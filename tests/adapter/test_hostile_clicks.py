@@ -1,4 +1,4 @@
-"""Hostile and odd clicks through the fake Discord and the real discord.py (issue 29): the post's *Undo* names its
+"""Hostile and odd clicks through the fake Discord and the real discord.py: the post's *Undo* names its
 position and takes nothing back once the game is elsewhere, a click whose id matches none of the bot's buttons gets
 one answer in words, and an interaction Discord delivers twice is carried out once and logged as one warning."""
 

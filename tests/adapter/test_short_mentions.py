@@ -1,6 +1,6 @@
 """Display names holding mentions with short ids (``<@123>``, ``<@&4>``, ``<#56>``), which
-``discord.utils.escape_mentions`` (17-20 digits only) lets through, are escaped wherever a name goes into a message
-(issue 29): through the real discord.py and the fake Discord, in the lobby and in a game's posts."""
+``discord.utils.escape_mentions`` (17-20 digits only) lets through, are escaped wherever a name goes into a message,
+through the real discord.py and the fake Discord, in the lobby and in a game's posts."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 20's acceptance game, and the rest of a turn in the answer to its first step, through the real discord.py
-and the fake Discord.
+"""A whole game within its budget of posts and DMs, and the rest of a turn in the answer to its first step, through
+the real discord.py and the fake Discord.
 
 The whole game (``tests/adapter/whole_game.py``, also behind ``bench/bench_messages.py``): a seeded 4-player drafted
 game in German, read in English, German and French: by people named 王小明, たろう, 🦊 Fuchs and محمد, each in their

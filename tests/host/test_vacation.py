@@ -267,7 +267,7 @@ async def test_a_refused_write_changes_nothing(store: Any, clock: Clock) -> None
 
 async def test_a_deadline_runs_out_while_another_process_writes_the_game_and_its_timers_survive_restarts(
         store: Any, clock: Clock) -> None:
-    """Issue 29: two processes, the clock moved 13 h then 13 h more while both were down. While the computer chose
+    """Two processes, the clock moved 13 h then 13 h more while both were down. While the computer chose
     the timed-out move, the other process wrote the game without moving it (a reminder's state) and this process read
     it again: the new copy in memory was taken for "the turn moved on", the deadline was marked done with no move and
     no new timer, and the game waited forever. Whatever is read meanwhile, the move is made and the next turn's
