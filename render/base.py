@@ -16,8 +16,9 @@ import math
 import random
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -40,6 +41,36 @@ class Base:
     image: Image.Image
     layout: Layout
     palette: Image.Image
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class _Kept(Generic[K, V]):
+    """The values last made, by key, for every thread: a value is made once (under the lock, so that two threads
+    never draw the same picture) and the least recently used goes first once ``size`` are kept."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        """The value kept for ``key``, else the one ``make`` gives, kept."""
+        with self._lock:
+            value = self._items.get(key)
+            if value is None:
+                value = self._items[key] = make()
+                while len(self._items) > self.size:
+                    self._items.popitem(last=False)
+            else:
+                self._items.move_to_end(key)
+            return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
 
 
 class _Outline:
@@ -281,10 +312,8 @@ def _island_bottom(lay: Layout, board: BoardView, theme: Theme) -> int:
     return bottom
 
 
-_ISLANDS: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
-_ISLANDS_MAX = 3
+_ISLANDS: _Kept[tuple[Any, ...], Image.Image] = _Kept(3)
 """Islands kept: a board's channel, DM and replay widths (at 1600 pixels: about 9, 5 and 1.4 MB)."""
-_ISLANDS_LOCK = threading.Lock()
 
 
 def island(board: BoardView, static_key: str, lay: Layout, theme: Theme) -> Image.Image:
@@ -294,21 +323,14 @@ def island(board: BoardView, static_key: str, lay: Layout, theme: Theme) -> Imag
     The island is drawn alike for every language and player count (and a personal picture at the same width): its
     place, scale and tiles are the layout's board geometry, which is the key, so it is drawn once for them all.
     """
-    key = (static_key, theme, lay.width, lay.board, lay.scale, lay.offset, lay.tile_w, lay.tile_h,
-           tuple(lay.centers.items()))
-    with _ISLANDS_LOCK:
-        done = _ISLANDS.get(key)
-        if done is not None:
-            _ISLANDS.move_to_end(key)
-            return done
-    img = Image.new("RGB", (lay.width, _island_bottom(lay, board, theme)), theme.background)
-    paint_board(img, lay, placed_board(board), theme)
-    paint_sites(img, lay, board, theme)
-    with _ISLANDS_LOCK:
-        _ISLANDS[key] = img
-        while len(_ISLANDS) > _ISLANDS_MAX:
-            _ISLANDS.popitem(last=False)
-    return img
+    def draw() -> Image.Image:
+        img = Image.new("RGB", (lay.width, _island_bottom(lay, board, theme)), theme.background)
+        paint_board(img, lay, placed_board(board), theme)
+        paint_sites(img, lay, board, theme)
+        return img
+
+    return _ISLANDS.get((static_key, theme, lay.width, lay.board, lay.scale, lay.offset, lay.tile_w, lay.tile_h,
+                         tuple(lay.centers.items())), draw)
 
 
 def build_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_players: int,
@@ -325,22 +347,11 @@ def build_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_p
     return Base(key=(static_key, theme, locale, n_players, personal), image=img, layout=lay, palette=palette)
 
 
-_BASES: OrderedDict[tuple[str, Theme, str, int, bool], Base] = OrderedDict()
-_BASES_MAX = 8
-_LOCK = threading.Lock()
+_BASES: _Kept[tuple[str, Theme, str, int, bool], Base] = _Kept(8)
 
 
 def get_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_players: int,
              personal: bool) -> Base:
     """The cached static picture for this board (by its static key), theme, locale and layout."""
-    key = (static_key, theme, locale, n_players, personal)
-    with _LOCK:
-        base = _BASES.get(key)
-        if base is None:
-            base = build_base(board, static_key, theme, locale, n_players, personal)
-            _BASES[key] = base
-            while len(_BASES) > _BASES_MAX:
-                _BASES.popitem(last=False)
-        else:
-            _BASES.move_to_end(key)
-        return base
+    return _BASES.get((static_key, theme, locale, n_players, personal),
+                      lambda: build_base(board, static_key, theme, locale, n_players, personal))
