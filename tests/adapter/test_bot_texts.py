@@ -122,6 +122,15 @@ def test_the_question_before_a_scoring_card_names_what_it_gives_the_best_other_p
                "décomptée (1 point pour toi) ; les emplacements 3 et 4 sont révélés.")
 
 
+def test_the_question_before_taking_a_pile_says_whose_cards_they_are_to_the_mover() -> None:
+    """Taking back one's own round-1 cards is asked as such, another's names their owner."""
+    names = ["Ada", "Bo"]
+    own, other = (Risk((move,), final=True, first_final=0) for move in ("pile 1", "pile 0"))
+    asked = final_question("pile 1", own, "fr", names, seat=1)
+    assert asked.startswith("Reprendre tes propres cartes de la manche 1 ?"), asked
+    assert final_question("pile 0", other, "en", names, seat=1).startswith("Take the cards Ada played in round 1?")
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_turn_dm_of_a_game_whose_channel_went_says_how_it_ended(locale: str) -> None:
     """The edit of a DM still showing a turn when its game's channel went: a deleted channel (or a server the bot

@@ -136,7 +136,7 @@ class TurnCommands(Feature):
         if risk.first_final is not None:
             info = self._table(channel_id)
             view = self.host.view_for(channel_id, interaction.user.id)
-            question = final_question(moves[risk.first_final], risk, locale, names_of(view))
+            question = final_question(moves[risk.first_final], risk, locale, names_of(view), seat=view["seat"])
             then = moves[1] if len(moves) > 1 else None
             await reply(interaction, question,
                         view=confirm_view(info.game_id, info.seq, moves[0], locale, final=True, then=then))
@@ -215,8 +215,9 @@ class TurnCommands(Feature):
         risk = self.host.move_risk(channel_id, interaction.user.id, [move])
         if not risk.final:
             return confirm_question(move, locale), False
-        names = names_of(self.host.view_for(channel_id, interaction.user.id))
-        return final_question(move, risk, locale, names, builds_nothing=builds_nothing), True
+        view = self.host.view_for(channel_id, interaction.user.id)
+        question = final_question(move, risk, locale, names_of(view), seat=view["seat"], builds_nothing=builds_nothing)
+        return question, True
 
     async def _ask(self, interaction: discord.Interaction, channel_id: int, move: str) -> None:
         """A command's move that builds nothing: the question as its answer, with the one click that plays it."""

@@ -169,14 +169,15 @@ def _minus(number: int) -> str:
     return str(number) if number >= 0 else signed(number)
 
 
-def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], *, builds_nothing: bool = False) -> str:
+def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], *, seat: int | None = None,
+                   builds_nothing: bool = False) -> str:
     """The one-click question before a move that cannot be taken back, asked in the mover's own words and naming
     what it reveals or scores ("Play the scoring card “Lighthouses”? This cannot be taken back: “Lighthouses” is
     scored (5 points for you)."); after the no-build question when the card also builds nothing."""
     if builds_nothing:
         note = t("bot.confirm.final_note", locale, what=cannot_undo_text(risk, locale, names))
         return f"{confirm_question(move, locale)}\n{note}"
-    question = t("bot.confirm.final", locale, question=ask_move(move, locale, names),
+    question = t("bot.confirm.final", locale, question=ask_move(move, locale, names, seat),
                  what=cannot_undo_text(risk, locale, names))
     if risk.shares is None:
         return question
