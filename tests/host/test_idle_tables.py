@@ -12,7 +12,7 @@ from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.idle import IDLE_ABANDON, IDLE_GAME, KEEP_OPEN_DAYS, LOBBY_EXPIRY
 from bot.host.reminders import REMINDER
-from bot.host.table import IDLE_POST, TableInfo
+from bot.host.table import CHANNEL_GONE, IDLE_POST, TURN_DM, TURN_OVER_DM, TableInfo
 from bot.host.timers import KINDS
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first
 
@@ -239,3 +239,26 @@ async def test_a_game_paused_by_a_vacation_does_not_go_stale(store: Any) -> None
     assert await due_timers(host) == []  # paused: no notice, the period starts again when the pause ends
     assert await idle_posts(store, info.game_id) == []
     assert (IDLE_GAME, pause[1] + 14 * DAY) in await timers(store, info.game_id)
+
+
+async def test_a_deleted_channel_owes_an_edit_to_each_dm_still_showing_a_turn(store: Any) -> None:
+    """The DMs that went out with a turn's controls and were not told yet that it passed are each owed their edit,
+    one per person, in the transaction that ends the game; a DM already told is not, nor a game of another channel."""
+    clock = Clock()
+    host = await restarted(store, clock)
+    gone = await started(host, CH)
+    other = await started(host, CH2)
+    turn_dms = [d for d in await store.deliveries(gone.game_id) if d.kind == TURN_DM]
+    for n, delivery in enumerate(turn_dms, start=1):
+        await store.mark_delivered(delivery.id, now=clock.now, dm_id=1000 + n)
+    told = [d for d in await store.deliveries(other.game_id) if d.kind == TURN_DM]
+    for delivery in told:
+        await store.mark_delivered(delivery.id, now=clock.now, dm_id=2000, closed=[delivery.id])
+    assert turn_dms and told
+    await host.stale.close_channel(CH, "channel deleted")
+    await host.stale.close_channel(CH2, "channel deleted")
+    owed = await store.pending_deliveries(CH)
+    assert sorted((d.user_id, d.kind, d.seq, d.payload["reason"], d.payload["why"]) for d in owed) == [
+        (user_id, TURN_OVER_DM, max(d.seq for d in turn_dms if d.user_id == user_id), CHANNEL_GONE, "channel deleted")
+        for user_id in sorted({d.user_id for d in turn_dms if d.user_id is not None})]
+    assert await store.pending_deliveries(CH2) == []  # its one turn DM was told already
