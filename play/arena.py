@@ -74,7 +74,7 @@ class GameResult:
 
 
 def _choose(strength: str, game: Any, seat: int, seed: int, budget: float | None,
-            iterations: int | None) -> tuple[str, bool]:
+            iterations: int | None, cpu: bool = False) -> tuple[str, bool]:
     """A move for ``seat``; the second value tells whether a search was run."""
     if strength == "greedy":
         # Same move as GreedyPlayer on the view (the evaluation reads only public and own
@@ -83,20 +83,22 @@ def _choose(strength: str, game: Any, seat: int, seed: int, budget: float | None
     from engine.ai import SEARCHING, make_player
 
     view = game.view(seat)
-    player = make_player(strength, seed=seed, budget=budget, iterations=iterations)
+    player = make_player(strength, seed=seed, budget=budget, iterations=iterations,
+                         clock=time.process_time if cpu else None)
     searched = strength in SEARCHING and len(view["you"]["legal_moves"]) > 1
     return player.choose(view), searched
 
 
 def play_game(strengths: list[str], seed: int, *, budget: float | None = 1.0, iterations: int | None = None,
-              draft: bool = False) -> tuple[list[int], list[int], int]:
-    """Play one game with ``strengths[seat]`` at each seat; returns (scores, ranking, searched moves)."""
+              draft: bool = False, cpu: bool = False) -> tuple[list[int], list[int], int]:
+    """Play one game with ``strengths[seat]`` at each seat; returns (scores, ranking, searched moves). With ``cpu``
+    a budget is the process's CPU seconds (each game runs in one process), which a busy machine does not shorten."""
     game = new_game([f"P{i}" for i in range(len(strengths))], seed, draft=draft)
     searched = 0
     while not game.is_over():
         seat = game.to_move
         assert seat is not None  # someone is to move while the game is not over
-        move, did = _choose(strengths[seat], game, seat, mix_seed(seed, seat, 77), budget, iterations)
+        move, did = _choose(strengths[seat], game, seat, mix_seed(seed, seat, 77), budget, iterations, cpu)
         searched += did
         game.apply(move)
     return list(game.score), game.ranking(), searched
@@ -117,17 +119,17 @@ def _jobs(match: MatchUp) -> Iterator[tuple[MatchUp, int, int]]:
         deal += 1
 
 
-def _run_job(args: tuple[MatchUp, int, int, float | None, int | None]) -> GameResult:
-    match, seed, seat, budget, iterations = args
+def _run_job(args: tuple[MatchUp, int, int, float | None, int | None, bool]) -> GameResult:
+    match, seed, seat, budget, iterations, cpu = args
     strengths = [match.opponent] * match.players
     strengths[seat] = match.challenger
     start = time.perf_counter()
-    scores, ranking, searched = play_game(strengths, seed, budget=budget, iterations=iterations)
+    scores, ranking, searched = play_game(strengths, seed, budget=budget, iterations=iterations, cpu=cpu)
     return GameResult(match.key, seed, seat, scores, ranking[0], time.perf_counter() - start, searched)
 
 
 def run(matches: list[MatchUp], *, budget: float | None, iterations: int | None, procs: int,
-        results_dir: Path | None) -> dict[str, list[GameResult]]:
+        results_dir: Path | None, cpu: bool = False) -> dict[str, list[GameResult]]:
     """Play every game of ``matches`` (reusing finished games found in ``results_dir``)."""
     done: dict[str, list[GameResult]] = {m.key: [] for m in matches}
     seen: set[tuple[str, int, int]] = set()
@@ -142,8 +144,8 @@ def run(matches: list[MatchUp], *, budget: float | None, iterations: int | None,
                         r = GameResult(**json.loads(line))
                         done[m.key].append(r)
                         seen.add((r.key, r.seed, r.challenger_seat))
-    todo = [(m, seed, seat, budget, iterations) for m in matches if not same_player(m) for (m, seed, seat) in _jobs(m)
-            if (m.key, seed, seat) not in seen]
+    todo = [(m, seed, seat, budget, iterations, cpu) for m in matches if not same_player(m)
+            for (m, seed, seat) in _jobs(m) if (m.key, seed, seat) not in seen]
     if not todo:
         return done
     with multiprocessing.Pool(procs) as pool:
@@ -169,8 +171,9 @@ def _wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget: float | None,
-           iterations: int | None, command: str) -> str:
+           iterations: int | None, command: str, cpu: bool = False) -> str:
     """The markdown of ``engine/AI.md``."""
+    unit = " of CPU time" if cpu else ""
     lines = [
         "# Computer players: strength",
         "",
@@ -192,13 +195,14 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
         "Use: `engine.ai.choose_move(game.view(seat), strength=\"master\", seed=1, budget=1.0)` returns the",
         "notation of a legal move; `iterations=N, budget=None` makes a searching player independent of timing.",
         "",
-        f"Thinking (expert and master): {f'{budget:g} s per move' if budget else ''}"
+        f"Thinking (expert and master): {f'{budget:g} s{unit} per move' if budget else ''}"
         f"{' / ' if budget and iterations else ''}{f'at most {iterations} playouts per move' if iterations else ''}.",
         "Each match-up: one challenger against the opponent at every other seat; the challenger takes every",
         "seat in turn on the same deal (two players: each deal is played twice, seats swapped). Island:",
         "the project's island (`engine/data/island.json`), building sets dealt at random. A time budget is",
-        "wall-clock: on a busy machine a search makes fewer playouts per move; a playout budget is the same on",
-        "every machine (the expert also stops early once one candidate is clearly best; the master uses all).",
+        "wall-clock unless it is CPU time (`--cpu`): on a busy machine a wall-clock search makes fewer playouts",
+        "per move; CPU time and a playout budget do not depend on the machine's load (the expert also stops",
+        "early once one candidate is clearly best; the master thinks its whole budget).",
         "",
         "| match-up | players | games | challenger wins | win share | 95% interval | fair share |"
         " avg score (challenger / others) |",
@@ -251,6 +255,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="games per greedy-vs-random match-up (default: same as --games)")
     ap.add_argument("--budget", type=float, default=1.0, help="expert seconds per move (0: none)")
     ap.add_argument("--iterations", type=int, default=None, help="expert playouts per move")
+    ap.add_argument("--cpu", action="store_true",
+                    help="read --budget as CPU seconds of the game's process (a busy machine does not shorten it)")
     ap.add_argument("--first-deal", type=int, default=0,
                     help="number of the first deal (use deals that a tuning did not, e.g. 300)")
     ap.add_argument("--procs", type=int, default=min(2, os.cpu_count() or 1))
@@ -272,8 +278,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.report_only:
         done = _load(matches, args.results)
     else:
-        done = run(matches, budget=budget, iterations=args.iterations, procs=args.procs, results_dir=args.results)
-    text = report(matches, done, budget=budget, iterations=args.iterations, command=_command(args))
+        done = run(matches, budget=budget, iterations=args.iterations, procs=args.procs, results_dir=args.results,
+                   cpu=args.cpu)
+    text = report(matches, done, budget=budget, iterations=args.iterations, command=_command(args), cpu=args.cpu)
     if args.out:
         text += kept_sections(args.out.read_text() if args.out.exists() else "")
         args.out.write_text(text)
@@ -295,6 +302,8 @@ def _command(args: argparse.Namespace) -> str:
     if args.greedy_games is not None:
         parts.append(f"--greedy-games {args.greedy_games}")
     parts.append(f"--budget {args.budget:g}")
+    if args.cpu:
+        parts.append("--cpu")
     if args.iterations is not None:
         parts.append(f"--iterations {args.iterations}")
     if args.first_deal:
