@@ -4,13 +4,14 @@ Regenerate the report (all match-ups; expensive with the expert at 1 s a move)::
 
     python -m play.arena --games 200 --games-multi 120 --budget 1.0 --procs 2 --out engine/AI.md
 
-Each match-up puts one *challenger* against ``n - 1`` copies of an *opponent*; the challenger takes every
-seat in turn on the same deal (for two players: each seed is played twice, seats swapped), so seating
-and luck of the deal are balanced. ``--results DIR`` keeps one JSON line per finished game, so an
-interrupted run can be resumed and reported (``--report-only``). A match-up whose challenger makes the opponent's
-moves by construction (``master`` against ``expert`` where the master plays the expert's search) is not played.
-Writing ``--out`` over an earlier report keeps its sections (``## ...``: what a measurement says, earlier
-match-ups): only the part above them is generated.
+Each match-up puts one *challenger* against ``n - 1`` copies of an *opponent*; the challenger takes every seat in
+turn on the same deal (for two players: each seed is played twice, seats swapped), so seating and luck of the deal
+are balanced. ``--budget`` is wall-clock seconds a move, or with ``--cpu`` CPU seconds of the game's process (a
+match on a busy machine then thinks as long as on an idle one, only slower). ``--results DIR`` keeps one JSON line
+per finished game, so an interrupted run can be resumed and reported (``--report-only``). A match-up whose
+challenger makes the opponent's moves by construction (``master`` against ``expert`` where the master plays the
+expert's search) is not played. Writing ``--out`` over an earlier report keeps its sections (``## ...``: what a
+measurement says, earlier match-ups): only the part above them is generated.
 """
 
 from __future__ import annotations
