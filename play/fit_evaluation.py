@@ -18,6 +18,7 @@ import json
 import math
 import multiprocessing
 import random
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from engine import Game, new_game
@@ -75,21 +76,26 @@ def solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][k] / m[i][i] if m[i][i] else 0.0 for i in range(k)]
 
 
-def fit(rows: list[Row], ridge: float = 1e-3) -> list[float]:
-    """Least squares of each seat's gain on its features."""
-    k = len(FEATURES)
+def least_squares(samples: Iterable[tuple[Sequence[float], float]], k: int, ridge: float) -> list[float]:
+    """The ``k`` weights whose sum with each sample's features best predicts its target (least squares, ``ridge``
+    added to the normal equations' diagonal)."""
     a = [[0.0] * k for _ in range(k)]
     b = [0.0] * k
-    for _rnd, _seat, feats, now, end, _w in rows:
-        for f, x0, x1 in zip(feats, now, end, strict=True):
-            y = x1 - x0
-            for i in range(k):
-                b[i] += f[i] * y
-                for j in range(k):
-                    a[i][j] += f[i] * f[j]
+    for f, y in samples:
+        for i in range(k):
+            b[i] += f[i] * y
+            for j in range(k):
+                a[i][j] += f[i] * f[j]
     for i in range(k):
-        a[i][i] += ridge * len(rows)
+        a[i][i] += ridge
     return solve(a, b)
+
+
+def fit(rows: list[Row], ridge: float = 1e-3) -> list[float]:
+    """Least squares of each seat's gain on its features."""
+    gains = ((f, x1 - x0) for _rnd, _seat, feats, now, end, _w in rows
+             for f, x0, x1 in zip(feats, now, end, strict=True))
+    return least_squares(gains, len(FEATURES), ridge * len(rows))
 
 
 def _margins(row: Row, w: list[float] | None) -> list[float]:

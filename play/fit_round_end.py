@@ -29,11 +29,12 @@ import time
 from pathlib import Path
 
 from engine import Game, new_game
+from engine.ai.evaluation import chance_to_win
 from engine.ai.expert import ExpertPlayer
 from engine.ai.greedy import greedy_move
 from engine.ai.players import mix_seed
 from engine.ai.round_end import DATA, FEATURES, margin_features
-from play.fit_evaluation import solve
+from play.fit_evaluation import least_squares
 
 GREEDY_PLAYOUTS = 16
 FOLDS = 5
@@ -98,23 +99,9 @@ def samples(path: Path) -> list[Sample]:
     return out
 
 
-def least_squares(rows: list[Sample], ridge: float = 1.0) -> list[float]:
+def margin_weights(rows: list[Sample], ridge: float = 1.0) -> list[float]:
     """Weights of the final margin on the features (a small ridge keeps rare features' weights sane)."""
-    k = len(FEATURES)
-    a = [[0.0] * k for _ in range(k)]
-    b = [0.0] * k
-    for f, y, _won, _greedy in rows:
-        for i in range(k):
-            b[i] += f[i] * y
-            for j in range(k):
-                a[i][j] += f[i] * f[j]
-    for i in range(k):
-        a[i][i] += ridge
-    return solve(a, b)
-
-
-def _chance(margin: float, temperature: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / temperature))))
+    return least_squares(((f, y) for f, y, _won, _greedy in rows), len(FEATURES), ridge)
 
 
 def log_loss(pairs: list[tuple[float, int]]) -> float:
@@ -126,7 +113,7 @@ def log_loss(pairs: list[tuple[float, int]]) -> float:
 def best_temperature(margins: list[float], won: list[int]) -> float:
     """The temperature (points) of the logistic chance to win with the least log loss (a fine grid)."""
     grid = [2.0 + 0.5 * i for i in range(80)]
-    return min(grid, key=lambda t: log_loss([(_chance(m, t), w) for m, w in zip(margins, won, strict=True)]))
+    return min(grid, key=lambda t: log_loss([(chance_to_win(m, t), w) for m, w in zip(margins, won, strict=True)]))
 
 
 def _report(name: str, pairs: list[tuple[float, int]]) -> str:
@@ -136,7 +123,7 @@ def _report(name: str, pairs: list[tuple[float, int]]) -> str:
 
 def _fitted(train: list[Sample]) -> tuple[list[float], float, float, float]:
     """(weights, temperature, the margin now's temperature, residual in points) fitted on ``train``."""
-    w = least_squares(train)
+    w = margin_weights(train)
     predict = [sum(a * b for a, b in zip(w, f, strict=True)) for f, *_ in train]
     temperature = best_temperature(predict, [r[2] for r in train])
     now_temperature = best_temperature([_margin_now(r[0]) for r in train], [r[2] for r in train])
@@ -163,8 +150,8 @@ def fit(args: argparse.Namespace) -> None:
         train = [r for i, r in enumerate(rows) if i % FOLDS != fold]
         test = [r for i, r in enumerate(rows) if i % FOLDS == fold]
         wf, tf, nf, _res = _fitted(train)
-        model += [(_chance(sum(a * b for a, b in zip(wf, f, strict=True)), tf), won) for f, _y, won, _g in test]
-        margin_now += [(_chance(_margin_now(f), nf), won) for f, _y, won, _g in test]
+        model += [(chance_to_win(sum(a * b for a, b in zip(wf, f, strict=True)), tf), won) for f, _y, won, _g in test]
+        margin_now += [(chance_to_win(_margin_now(f), nf), won) for f, _y, won, _g in test]
     # The playouts' share, with one win and one loss added (16 playouts can say 0 or 1, which log loss cannot take).
     greedy = [((g * GREEDY_PLAYOUTS + 1) / (GREEDY_PLAYOUTS + 2), won) for _f, _y, won, g in rows]
     print(f"held out ({FOLDS} folds, {len(rows)} games):")

@@ -28,7 +28,8 @@ from pathlib import Path
 from engine.ai.greedy import _remaining_builds
 from engine.game import Game
 
-__all__ = ["FEATURES", "Evaluation", "evaluate", "judged", "load_evaluation", "seat_features"]
+__all__ = ["FEATURES", "Evaluation", "chance_to_win", "end_reward", "evaluate", "judged", "load_evaluation",
+           "seat_features"]
 
 FEATURES = ("constant", "builds_left", "cards_held", "own_cards_now", "all_cards_now", "to_move")
 """What :func:`seat_features` reads of a seat, in order."""
@@ -66,14 +67,23 @@ def evaluate(game: Game, seat: int, evaluation: Evaluation) -> float:
     return judged(game.round, margin, left, evaluation.spread[n][game.round], evaluation.temperature[n])
 
 
+def end_reward(win: float, margin: float, scale: float = 25.0) -> float:
+    """The expert's reward in [0, 1] for the end of a game: three quarters the win (1 or 0, or a chance to win), a
+    quarter the margin to the best other seat (tanh, ``scale`` points)."""
+    return 0.75 * win + 0.25 * (0.5 + 0.5 * math.tanh(margin / scale))
+
+
+def chance_to_win(margin: float, temperature: float) -> float:
+    """A logistic chance to win from a predicted final ``margin``, ``temperature`` points wide."""
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / temperature))))
+
+
 def judged(round_: int, margin: float, left: float, spread: float, temperature: float) -> float:
     """The expert's reward for a predicted ``margin`` with ``left`` builds still to make by all seats."""
     extra = spread * left
     if round_ == 1:
         return 0.5 + 0.5 * math.tanh(margin / math.sqrt(15.0**2 + extra))
-    t = math.sqrt(temperature**2 + extra)
-    win = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / t))))
-    return 0.75 * win + 0.25 * (0.5 + 0.5 * math.tanh(margin / math.sqrt(25.0**2 + extra)))
+    return end_reward(chance_to_win(margin, math.sqrt(temperature**2 + extra)), margin, math.sqrt(25.0**2 + extra))
 
 
 @cache

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai.determinize import determinize
-from engine.ai.evaluation import Evaluation, evaluate
+from engine.ai.evaluation import Evaluation, end_reward, evaluate
 from engine.ai.greedy import greedy_move, move_values
 from engine.ai.players import mix_seed, own_part
 from engine.ai.round_end import RoundEnd, judge
@@ -108,7 +108,7 @@ def _evaluate(game: Game, seat: int, margin_scale: float) -> float:
         won = 1.0 if game.ranking()[0] == seat else 0.0
         best_other = max(totals[p] for p in range(n) if p != seat)
         margin = totals[seat] - best_other
-        return 0.75 * won + 0.25 * (0.5 + 0.5 * math.tanh(margin / 25.0))
+        return end_reward(won, margin)
     totals = [game.score[p] + sum(game.birds[p]) for p in range(n)]
     best_other = max(totals[p] for p in range(n) if p != seat)
     margin = totals[seat] - best_other

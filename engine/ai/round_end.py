@@ -16,11 +16,11 @@ The weights are data (``engine/ai/data/round_end.json``, a handful of numbers).
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from engine.ai.evaluation import chance_to_win, end_reward
 from engine.ai.greedy import move_values
 from engine.game import Game
 
@@ -58,8 +58,7 @@ def judge(game: Game, seat: int, model: RoundEnd) -> float:
     """``seat``'s reward in [0, 1] for a 2-player playout that ended with round 1, as the expert rewards the end of a
     game: 0.75 × the chance to win + 0.25 × the predicted final margin (tanh, 25 points)."""
     margin = sum(w * x for w, x in zip(model.weights, margin_features(game, seat), strict=True))
-    win = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / model.temperature))))
-    return 0.75 * win + 0.25 * (0.5 + 0.5 * math.tanh(margin / 25.0))
+    return end_reward(chance_to_win(margin, model.temperature), margin)
 
 
 @cache
