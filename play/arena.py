@@ -85,7 +85,7 @@ def _choose(strength: str, game: Any, seat: int, seed: int, budget: float | None
 
     view = game.view(seat)
     player = make_player(strength, seed=seed, budget=budget, iterations=iterations,
-                         clock=time.process_time if cpu else None)
+                         clock=time.process_time if cpu else time.perf_counter)
     searched = strength in SEARCHING and len(view["you"]["legal_moves"]) > 1
     return player.choose(view), searched
 

@@ -22,6 +22,7 @@ Moves are deterministic for a given seed; for the searching players (:data:`SEAR
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from engine.ai.determinize import determinize
@@ -64,19 +65,18 @@ STRONGEST = OFFERED[-1]
 
 
 def make_player(strength: str, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
-                island: Island | None = None, clock: Callable[[], float] | None = None) -> Player:
+                island: Island | None = None, clock: Callable[[], float] = time.perf_counter) -> Player:
     """A player of the given strength (see :data:`STRENGTHS`). A searching player reads ``budget`` on ``clock``
-    (default the wall clock; ``time.process_time`` makes a budget the process's CPU seconds, which a busy machine
-    does not shorten)."""
-    timing = {} if clock is None else {"clock": clock}
+    (the wall clock; ``time.process_time`` makes a budget the process's CPU seconds, which a busy machine does not
+    shorten)."""
     if strength == "random":
         return RandomPlayer(seed)
     if strength == "greedy":
         return GreedyPlayer(seed, island=island)
     if strength == "expert":
-        return ExpertPlayer(seed, budget=budget, iterations=iterations, island=island, **timing)
+        return ExpertPlayer(seed, budget=budget, iterations=iterations, island=island, clock=clock)
     if strength == "master":
-        return MasterPlayer(seed, budget=budget, iterations=iterations, island=island, **timing)
+        return MasterPlayer(seed, budget=budget, iterations=iterations, island=island, clock=clock)
     raise ValueError(f"unknown strength {strength!r}; choose one of {', '.join(STRENGTHS)}")
 
 
