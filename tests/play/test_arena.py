@@ -37,12 +37,15 @@ def test_a_regeneration_keeps_the_earlier_report_s_sections(tmp_path: Path) -> N
     assert "generated" not in text.replace("Generated", "") and text.endswith(kept_sections(earlier))
 
 
-def test_a_cpu_budget_is_read_on_the_process_clock_and_said_in_the_report(tmp_path: Path) -> None:
+def test_a_searching_player_thinks_on_the_clock_it_is_given_and_the_report_names_a_cpu_budget(
+        tmp_path: Path) -> None:
+    """``make_player(clock=)`` is how the arena's ``--cpu`` gives both sides the process's CPU clock."""
     import itertools
 
     from engine import new_game
     from engine.ai import make_player
 
+    ticks = itertools.count()
     readings: list[float] = []
 
     def clock() -> float:  # a clock that moves 0.01 s a reading: the budget ends after a known number of readings
