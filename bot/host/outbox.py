@@ -151,7 +151,8 @@ class Outbox:
         return None if found is None else (found[0], Delivery.from_row(found[1]))
 
     async def resume_deliveries(self) -> list[Delivery]:
-        """At start-up: every pending delivery, made due now (a backoff from before does not carry over)."""
+        """At start-up: every pending delivery, made due now (a backoff from before does not carry over; a DM held
+        for its person's quiet hours stays held until their end)."""
         await self.store.deliveries_due(self._clock())
         return await self.pending_deliveries()
 

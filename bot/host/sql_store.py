@@ -415,8 +415,9 @@ class SqlStore(ABC):
         return abandoned
 
     async def deliveries_due(self, now: float) -> int:
-        """Make every pending delivery due at ``now`` (at start-up: no backoff carries over); how many."""
-        return await self._execute("UPDATE deliveries SET due_at = ? WHERE done_at IS NULL AND due_at > ?", now, now)
+        """Every pending delivery due at ``now`` (at start-up: no backoff carries over) but a held DM; how many."""
+        return await self._execute("UPDATE deliveries SET due_at = ? WHERE done_at IS NULL AND due_at > ? AND payload"
+                                   " NOT LIKE ?", now, now, HELD_PATTERN)  # held: due when quiet hours end
 
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None:
         """The delivery failed for a passing reason: try again at ``due_at`` (unless it was given up meanwhile, e.g.
@@ -461,8 +462,7 @@ class SqlStore(ABC):
 
     async def set_user_settings(self, user_id: int, settings: UserSettings, *, now: float,
                                 held_due_at: float) -> int:
-        """Store a person's settings and make their held DMs due at ``held_due_at`` (one transaction); how many
-        moved."""
+        """Store a person's settings, their held DMs made due at ``held_due_at`` (one transaction); how many moved."""
         async with self._write() as db:
             return await user_settings.write(db, user_id, settings, now=now, held_due_at=held_due_at)
 
