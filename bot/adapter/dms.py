@@ -27,6 +27,7 @@ from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_op
 from bot.adapter.views import controls_view
 from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, mention, message_link
 from bot.adapter.words.dm import dm_text, game_over_text, held_text, others_waiting, turn_over_text
+from bot.adapter.words.moves import split_question
 from bot.adapter.words.notices import notice_text, vacation_notes
 from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
@@ -248,11 +249,17 @@ class DirectMessages:
 
     async def strip_turn_dm(self, game_id: int, user_id: int, *, keep: int | None = None) -> None:
         """Take the controls off a player's turn DMs of the game (a newer one came, or the computer plays their
-        seat now) but ``keep``; their words stay until the turn has passed (:meth:`close_turn_dms`)."""
+        seat now) but ``keep``; their words stay until the turn has passed (:meth:`close_turn_dms`).
+
+        A newer DM (``keep``: a reminder, say) leaves alone a DM that shows a question asked in place: the player
+        is answering it right now, and its *Play it* still plays their move (once the turn has passed, that DM is
+        told so like the others)."""
         for _, message_id in await self.host.open_turn_dms(game_id, user_id):
-            if message_id != keep:
-                message = await self._dm_message(user_id, message_id)
-                with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            if message_id == keep:
+                continue
+            message = await self._dm_message(user_id, message_id)
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                if keep is None or not split_question((await message.fetch()).content)[1]:
                     await message.edit(view=None)
 
     async def close_turn_dms(self, info: TableInfo, user_id: int, payload: dict[str, Any], *,

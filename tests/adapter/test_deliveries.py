@@ -258,3 +258,41 @@ async def test_a_turn_dm_sent_while_its_player_moves_leaves_the_next_controls_al
     reminder = fake.dm_messages(user)[-1]
     assert reminder.id != older.id and not reminder.custom_ids, "the reminder's controls, outdated, came off"
     assert driver.turn_dm(user).id == older.id, "the controls of the double move's build stay on the clicked DM"
+
+
+async def test_a_question_asked_on_a_turn_dm_keeps_its_play_it_when_a_reminder_comes(driver: Driver) -> None:
+    """A reminder (a newer DM of the turn) takes the controls off the older DMs, but not off the one showing a
+    question asked in place: the player is answering it, and its *Play it* plays the move; the reminder's controls
+    are then told the turn has passed, as every DM of a passed turn is."""
+    fake = driver.fake
+    await driver.open_game(["alice", "bob"])
+    await driver.settle()
+
+    def asked_first(user: str, view: Any) -> str | None:
+        user_id = fake.user(user).id
+        return next((m for m in view["you"]["legal_moves"] if " " in m
+                     and driver.host.move_risk(driver.channel.id, user_id, [m]).final), None)
+    user, move = await driver.play_until(asked_first, "a move that cannot be taken back")
+    info = driver.info()
+    older = await driver.wait_turn_dm(user)
+    select = next((s for s in older.selects if any(o["value"] == move for o in s["options"])), None)
+    if select is not None:
+        click = await fake.select(older, select["custom_id"], [move], user=user)
+    else:
+        click = await fake.click_button(older, f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}", user=user)
+    assert (await click.wait_for_callback(timeout=TIMEOUT)).content is not None, f"{move} was not asked first"
+    question = await driver.answer(click)
+    assert question.id == older.id, "the question is asked in place of the DM's controls"
+
+    cog: Any = driver.bot.get_cog("SantaCruz")
+    assert await cog.send_reminders(now=info.last_move_at + 13 * 3600) == 1
+    await driver.settle()
+    reminder = fake.dm_messages(user)[-1]
+    assert reminder.id != older.id and reminder.custom_ids, "the reminder came with the turn's controls"
+    play_it = [b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":ok")]
+    assert play_it, "the reminder took the question's Play it away"
+
+    await fake.click_button(question, play_it[0], user=user)
+    await driver.wait_seq(info.seq + 1)
+    await driver.settle()
+    assert not fake.message(reminder.id).custom_ids, "the reminder still offers the passed turn's controls"

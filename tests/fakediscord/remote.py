@@ -214,8 +214,9 @@ class RemoteTable:
         self.acts.append(f"{user}: {move!r} in a DM -> {callback.content!r}")
         if callback.content is not None:  # a confirmation question, not a deferred move
             prompt = await self.answer(click)
-            confirm = next(b for b in prompt.buttons if b["custom_id"].endswith(":ok"))
-            click = await self.fake.click_button(prompt, confirm["custom_id"], user=user)
+            confirm = [b for b in prompt.buttons if b["custom_id"].endswith(":ok")]
+            assert confirm, f"{user}'s question lost its Play it button: {prompt.text!r}"
+            click = await self.fake.click_button(prompt, confirm[0]["custom_id"], user=user)
             self.dm_clicks.append(click)
             await click.wait_for_callback(timeout=self.timeout)
         self.dm_moves += 1
