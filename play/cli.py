@@ -28,13 +28,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.host.settings import PICTURE_WIDTHS
 from engine import Game, IllegalMove, View, from_record, new_game, parse_move
 from engine.ai import STRENGTHS, choose_move
 from engine.ai.coach import DEFAULT_BUDGET, advise, cards_now
 from i18n import LOCALES, ask_move, decimal, describe_events, describe_move, illegal_text, listed, t, tn
 from i18n.coach import advice_text
-from render.theme import DEFAULT_THEME, Theme
+from render.theme import DEFAULT_THEME, WIDTHS, Theme
 
 GIF_WIDTH = 800
 """Frame width of the animated GIF (the board pictures themselves keep their full size)."""
@@ -370,8 +369,8 @@ def run_replay(path: Path, out: Path, locale: str, stream: TextIO | None = None,
 
 
 def picture_width(text: str) -> int:
-    """The ``--width`` option: pixels, in the range the bot draws (``PICTURE_WIDTHS``)."""
-    low, high = PICTURE_WIDTHS
+    """The ``--width`` option: pixels, in the range the pictures are drawn for (``render.theme.WIDTHS``)."""
+    low, high = WIDTHS
     if not text.isdigit() or not low <= int(text) <= high:
         raise argparse.ArgumentTypeError(f"a width in pixels from {low} to {high}")
     return int(text)

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 RGB = tuple[int, int, int]
+
+WIDTHS: Final = (800, 2400)
+"""The narrowest and the widest board picture drawn (pixels): narrower, a phone's 400 pixels would blur the text
+heights the theme holds there; wider only makes the post heavier."""
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from dotenv.parser import parse_stream
 
 from engine.ai import OFFERED
 from i18n import LOCALES
+from render.theme import WIDTHS
 
 AI_STRENGTHS: Final = OFFERED
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -33,9 +34,6 @@ _POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "hint_
                             "retry_seconds", "sweep_seconds", "lease_seconds", "lobby_days", "stale_days",
                             "shutdown_grace")
 
-
-PICTURE_WIDTHS: Final = (800, 2400)
-"""The narrowest and the widest board picture the bot draws (pixels)."""
 
 _SECRET: Final = ("discord_token", "database_url")
 """Settings never shown (a URL may carry a password)."""
@@ -102,7 +100,7 @@ class Settings:
     """STALE_DAYS: a running game without a move for this many days is announced to its players with a "Keep it
     open" button, and abandoned (not rated) three days later if nobody seated presses it."""
     picture_width: int = 1600
-    """PICTURE_WIDTH: the width in pixels of the board pictures (PICTURE_WIDTHS gives the range); narrower
+    """PICTURE_WIDTH: the width in pixels of the board pictures (``render.theme.WIDTHS`` gives the range); narrower
     pictures are smaller to send and quicker to draw, wider ones sharper on large screens."""
 
     def __post_init__(self) -> None:
@@ -119,8 +117,8 @@ class Settings:
         for name in _POSITIVE_NUMBERS:
             if not getattr(self, name) > 0:
                 raise SettingsError(f"{name.upper()} must be a number greater than 0")
-        if not PICTURE_WIDTHS[0] <= self.picture_width <= PICTURE_WIDTHS[1]:
-            raise SettingsError(f"PICTURE_WIDTH must be a whole number from {PICTURE_WIDTHS[0]} to {PICTURE_WIDTHS[1]}")
+        if not WIDTHS[0] <= self.picture_width <= WIDTHS[1]:
+            raise SettingsError(f"PICTURE_WIDTH must be a whole number from {WIDTHS[0]} to {WIDTHS[1]}")
         if not self.database_path:
             raise SettingsError("DATABASE_PATH must not be empty")
         if self.database_url and not self.database_url.startswith(("postgresql://", "postgres://")):
