@@ -58,7 +58,6 @@ from bot.host.table import (
     START_POST,
     Delivery,
     MoveResult,
-    StartResult,
 )
 from bot.host.takeover import LAPSED, TAKEN, WITHDRAWN
 from i18n import t
@@ -225,7 +224,7 @@ class Deliveries:
         if delivery.kind == MOVE_POST:
             return await self._post_move(delivery, delivery.move(), quiet=quiet)
         if delivery.kind == START_POST:
-            started = await self._post_start(delivery.start(), nonce, quiet)
+            started = await self._post_start(delivery, nonce, quiet)
             self._posted_as[delivery.id] = started.message.id
             return started
         if delivery.kind == SEAT_POST:
@@ -251,10 +250,26 @@ class Deliveries:
             return await deliver_post(self.client, delivery.channel_id, text, nonce=nonce)
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
 
-    async def _post_start(self, start: StartResult, nonce: str, quiet: frozenset[int]) -> Posted:
+    async def post_text(self, delivery: Delivery, locale: str) -> str:
+        """The words of a game's channel post (its start, a move, an undo, the replay) in ``locale``, as
+        :meth:`deliver` posts them (in the game's language) but without sending anything; the game over's name
+        how fast each person usually moves."""
+        if delivery.kind == START_POST:
+            return start_post(delivery.start(), locale)
+        if delivery.kind == MOVE_POST:
+            result = delivery.move()
+            if result.undo:
+                return posts.taken_back_text(result, locale)
+            return move_post(result, locale, await self._usual(result) if result.game_over else ())
+        if delivery.kind == REPLAY_POST:
+            return t("bot.replay.post", locale)
+        raise ValueError(f"delivery {delivery.id}: a {delivery.kind} is not a game's post")
+
+    async def _post_start(self, delivery: Delivery, nonce: str, quiet: frozenset[int]) -> Posted:
+        start = delivery.start()
         info = start.info
         board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
-        text = start_post(start, info.locale)
+        text = await self.post_text(delivery, info.locale)
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
             return posts.start_layout(start, text, names, info.locale)
@@ -326,8 +341,9 @@ class Deliveries:
         message of its own only when it does not fit); an undo edits the post of the move it takes back."""
         locale, nonce = result.locale, _nonce(delivery)
         board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
+        text = await self.post_text(delivery, locale)
         if result.undo:
-            undone = await self._post_undo(result, board, nonce)
+            undone = await self._post_undo(result, board, text, nonce)
             if undone is not None:
                 self._posted_as[delivery.id] = undone.message.id
             return undone
@@ -340,7 +356,6 @@ class Deliveries:
                 if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
                     pictures.append((gif, "replay.gif"))
                     gif = None
-        text = move_post(result, locale, await self._usual(result) if result.game_over else ())
         undo = result.undoable
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
@@ -367,10 +382,10 @@ class Deliveries:
         speeds = await self.host.archive.usual_speeds(info.guild_id, info.humans)
         return [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id is not None and s.user_id in speeds]
 
-    async def _post_undo(self, result: MoveResult, board: bytes | None, nonce: str) -> Posted | None:
-        """An undo: the post of the move taken back is edited (:meth:`UndoMarks.edit_taken_back`); only when that
-        post is gone or cannot be found, a new post that pings nobody."""
-        text = posts.taken_back_text(result, result.locale)
+    async def _post_undo(self, result: MoveResult, board: bytes | None, text: str, nonce: str) -> Posted | None:
+        """An undo (``text``: its words): the post of the move taken back is edited
+        (:meth:`UndoMarks.edit_taken_back`); only when that post is gone or cannot be found, a new post that pings
+        nobody."""
         if await self.undo_marks.edit_taken_back(result, text, board):
             return None
 

@@ -31,7 +31,6 @@ from typing import Any
 
 from bot.adapter import posts
 from bot.adapter.words.common import SEP, esc, message_link
-from bot.adapter.words.posts import move_post, start_post
 from bot.host.model import effective_moves
 from bot.host.settings import Settings
 from bot.host.table import MOVE_POST, REPLAY_POST, START_POST, Delivery
@@ -513,7 +512,7 @@ async def redraw_posts(game: Game) -> None:
     info = game.driver.info()
     store = game.driver.bot.store
     assert store is not None
-    host = game.driver.host
+    cog: Any = game.driver.bot.get_cog("SantaCruz")
     deliveries = [Delivery.from_row(row) for row in await store.deliveries(info.game_id)]
     deliveries = [d for d in deliveries if d.is_post]
     bot_author = {"id": str(game.fake.bot_user.id), "username": "bot", "bot": True}
@@ -521,26 +520,17 @@ async def redraw_posts(game: Game) -> None:
         drawn: list[FakeMessage] = []
         moves: dict[int, str] = {}
         for delivery in sorted(deliveries, key=lambda d: d.id):
+            text = await cog.publisher.deliveries.post_text(delivery, lang)
             if delivery.kind == START_POST:
-                start = delivery.start()
-                layout = posts.start_layout(start, start_post(start, lang), ["board.png"], lang)
+                layout = posts.start_layout(delivery.start(), text, ["board.png"], lang)
             elif delivery.kind == MOVE_POST:
                 result = delivery.move()
-                if result.undo:
-                    text = posts.taken_back_text(result, lang)
-                    layout = posts.move_layout(result, text, ["board.png"], lang, undo=False)
-                else:
-                    usual: list[tuple[str, float]] = []
-                    if result.game_over:  # how fast each person usually moves, as the game over's post says it
-                        speeds = await host.archive.usual_speeds(info.guild_id, info.humans)
-                        usual = [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id in speeds]
-                    text = move_post(result, lang, usual)
-                    shown = ["board.png", "game-over.png", "replay.gif"] if result.game_over else ["board.png"]
-                    layout = posts.move_layout(result, text, shown, lang, undo=result.undoable)
+                shown = ["board.png", "game-over.png", "replay.gif"] if result.game_over else ["board.png"]
+                layout = posts.move_layout(result, text, shown, lang, undo=result.undoable and not result.undo)
+                if not result.undo:
                     moves[result.seq] = text
             elif delivery.kind == REPLAY_POST:
-                drawn.append(FakeMessage(id=delivery.id, channel_id=info.channel_id, author=bot_author,
-                                         content=t("bot.replay.post", lang)))
+                drawn.append(FakeMessage(id=delivery.id, channel_id=info.channel_id, author=bot_author, content=text))
                 continue
             else:
                 raise AssertionError(f"a {delivery.kind} in the game: draw it again here too")
