@@ -66,6 +66,21 @@ async def test_a_dm_in_quiet_hours_is_held_and_no_longer_holds_up_the_channel(ho
     assert await host.held_channels_due() == [CH]
 
 
+async def test_at_start_up_a_backoff_ends_but_a_dm_held_for_quiet_hours_stays_held(host: Host) -> None:
+    clock: Any = host._clock
+    mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
+    await host.change_settings(mover, time_zone="Europe/Berlin", quiet=(22, 7))
+    clock.now = at("2026-11-24 23:00")
+    owed = await pending(host)
+    (turn,) = [d for d in owed if d.kind == TURN_DM]
+    assert await step_of(host, turn) == Held(at("2026-11-25 07:00"))
+    backed_off = next(d for d in owed if d.id != turn.id)
+    await host.retry_delivery(backed_off, 3600.0, "503 Service Unavailable")
+    resumed = {d.id: d for d in await host.resume_deliveries()}  # the bot starts again at 23:00
+    assert resumed[backed_off.id].due_at == clock.now, "a failed delivery's backoff carried over a restart"
+    assert resumed[turn.id].due_at == at("2026-11-25 07:00") and resumed[turn.id].payload["held"] is True
+
+
 async def test_turn_dms_skipped_when_the_turn_passed_or_turned_off(host: Host) -> None:
     mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
     (turn,) = [d for d in await pending(host) if d.kind == TURN_DM]
