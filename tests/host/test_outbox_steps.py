@@ -1,9 +1,9 @@
 """What a pending delivery becomes, decided by the host's outbox (``Host.delivery_step``), on both stores: a post
 names without pinging the people in their quiet hours; a DM in quiet hours is held (written before the step is
-returned) and no longer holds up the channel; a turn DM whose turn passed, or to someone who turned turn DMs off,
-is skipped unless it changed their hand; the held DMs of a person gather into one when their hours end, the others
-marked done only once it was sent. The edit that tells a passed turn's DMs so is never held; the game-over DM is
-held, and never gathered into another."""
+returned), no longer holds up the channel and stays held when the bot starts again; a turn DM whose turn passed, or
+to someone who turned turn DMs off, is skipped unless it changed their hand; the held DMs of a person gather into one
+when their hours end, the others marked done only once it was sent. The edit that tells a passed turn's DMs so is
+never held; the game-over DM is held, and never gathered into another."""
 
 from __future__ import annotations
 
