@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from bot.host.store import GameRow
 from engine import Game
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, InteractionHandle
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeDiscordTimeout, FakeMessage, InteractionHandle
 
 T = TypeVar("T")
 
@@ -157,8 +157,24 @@ class RemoteTable:
         return None
 
     async def wait_turn_dm(self, user: str, seq: int) -> FakeMessage:
-        return await self.fake.wait_until(lambda: self.turn_dm(user, seq), timeout=self.timeout,
-                                          description=f"a turn DM for {user} in game {self.game_id}")
+        try:
+            return await self.fake.wait_until(lambda: self.turn_dm(user, seq), timeout=self.timeout,
+                                              description=f"a turn DM for {user} in game {self.game_id}")
+        except FakeDiscordTimeout as exc:
+            raise FakeDiscordTimeout(f"{exc}\n{await self.dms_said(user, seq)}") from None
+
+    async def dms_said(self, user: str, seq: int) -> str:
+        """Why no turn DM came, as far as the fake and the database tell: the user's last DMs (their first line and
+        the positions their controls are for), the game's position and its deliveries not done."""
+        lines = [f"waiting for controls sc:{self.game_id}:{seq}:*; {user}'s last DMs:"]
+        for message in self.fake.dm_messages(user)[-6:]:
+            positions = sorted({":".join(cid.split(":")[:3]) for cid in message.custom_ids})
+            lines.append(f"  {message.id}: {message.text.splitlines()[0][:70] if message.text else ''!r} {positions}")
+        position = await self.position()
+        lines.append(f"game {self.game_id} in the database: {position.row.status} at move {position.seq}")
+        lines.extend(f"  not done: {d.kind} seq {d.seq} user {d.user_id} due {d.due_at:.1f} attempts {d.attempts}"
+                     f" {d.last_error or ''}" for d in await self.store.deliveries(self.game_id) if d.done_at is None)
+        return "\n".join(lines)
 
     # -- acting ----------------------------------------------------------------------
 
