@@ -26,7 +26,7 @@ from bot.adapter.delivery import Backoff, Deliveries
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
 from bot.adapter.threads import ThreadNotices
-from bot.host.errors import StorageFailed
+from bot.host.errors import CopyBehind, StorageFailed
 from bot.host.host import Host
 from bot.host.pictures import Pictures
 from bot.host.table import Delivery, MoveResult, SeatChange, StartResult, TableInfo
@@ -125,7 +125,12 @@ class ChannelOutbox:
                 break
             if host.shared:  # the game may have moved in another process since this one last looked (a change under
                 # way here, the sweep's reading of it, is waited for: a copy from before it would call the turn passed)
-                await host.refresh_game(delivery.game_id, wait=lease / 2)
+                try:
+                    await host.refresh_game(delivery.game_id, wait=lease / 2, strict=True)
+                except CopyBehind:  # that change is slow (a busy machine): nothing is decided yet, look again shortly
+                    log.info("channel %d: its game's copy is not up to date yet; delivering shortly", self.channel_id)
+                    await self._sleep(LEASE_RETRY)
+                    break
             if not await self._publisher.deliver(delivery, pending[i + 1:]):
                 break  # due again later, or the channel is gone: what was read is out of date
         return True

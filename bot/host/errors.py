@@ -6,7 +6,8 @@ key a caller names), once for every part.
 :class:`StoreError` and its kinds are what a store raises: :class:`ChannelBusy`, :class:`MoveConflict`,
 :class:`VersionConflict` (another process changed the game first: a *conflict*), :class:`StorageFailed` (the database
 refused; nothing was written), :class:`DamagedRow` (a stored row that cannot be read). :class:`Damage` and
-:func:`damage_notice` say why a quarantined game cannot go on. This module imports nothing of ``bot.host`` but
+:func:`damage_notice` say why a quarantined game cannot go on. :class:`CopyBehind`: a process's copy of a game
+could not be brought up to date in time. This module imports nothing of ``bot.host`` but
 :mod:`bot.host.model`.
 """
 
@@ -44,6 +45,11 @@ class MoveConflict(StoreError):
 class StorageFailed(StoreError):
     """The database could not be read or written (disk full, locked, read-only, I/O error); nothing was
     written. Worth trying again later."""
+
+
+class CopyBehind(Exception):
+    """This process's copy of a game is behind the database, and a change under way here kept it so longer than the
+    caller would wait; nothing was decided from it. Worth trying again shortly."""
 
 
 class VersionConflict(StoreError):

@@ -41,6 +41,7 @@ import engine
 from bot.host.change import Change
 from bot.host.errors import (
     ChannelBusy,
+    CopyBehind,
     Damage,
     HostError,
     MoveConflict,
@@ -231,8 +232,7 @@ class Games:
     async def write(self, table: Table, change: Change, *, now: float | None = None, seats: list[Seat] | None = None,
                     game: Game | None = None, lost: str = OUTDATED) -> None:
         """Store ``change`` to the table's game (with its new ``seats`` and ``game`` state, when given) in one
-        transaction at the version this process holds, then adopt it in memory. Refusals as the module docstring
-        says; nothing changed then."""
+        transaction at the version this process holds, then adopt it in memory; refused as the module says."""
         columns = dict(change.columns)
         if seats is not None:
             columns["seats"] = [s.to_dict() for s in seats]
@@ -374,8 +374,7 @@ class Games:
         return loaded
 
     async def _read(self, channel_id: int, game_id: int) -> Table | None:
-        """The table of a stored game; ``None`` when it cannot be played on (then it leaves memory and is
-        quarantined)."""
+        """The table of a stored game; ``None`` when it cannot be played on (it leaves memory, quarantined)."""
         try:
             return await self._restore(*await self._stored_game(game_id))
         except Damage as damage:
@@ -473,8 +472,7 @@ class Games:
             await self._reload(channel_id, table.id)  # ended (or changed) by another process
 
     def _is_current(self, channel_id: int, stamp: tuple[int, int] | None) -> bool:
-        """Whether this process's copy of the channel's game is what the database holds: ``stamp`` is the
-        ``(game id, version)`` of the channel's open game there (``None``: it has none)."""
+        """Whether this process's copy of the game is the database's: ``stamp``, its open game's (id, version)."""
         if channel_id in self._outdated:
             return False
         table = self.tables.get(channel_id)
@@ -492,11 +490,11 @@ class Games:
             table.unload()
         self.tables[channel_id] = table
 
-    async def refresh(self, channel_id: int, *, wait: float = 0.0) -> TableInfo | None:
-        """The channel's game as the database has it now (see :meth:`bot.host.host.Host.refresh`): one indexed
-        read when this process's copy is current; the lock is taken only to read the game again. While a change
-        (or another reading) holds it, it is waited for up to ``wait`` seconds, then the game is read again if it is
-        still behind; past that, the copy as it is is the answer (the change checks again under the lock)."""
+    async def refresh(self, channel_id: int, *, wait: float = 0.0, strict: bool = False) -> TableInfo | None:
+        """The channel's game as the database has it now (see :meth:`bot.host.host.Host.refresh`): one indexed read
+        when this process's copy is current. A change (or another reading) holding the lock is waited for up to
+        ``wait`` seconds, then the game is read again; past that, the copy as it is is the answer (the change checks
+        again under the lock), or with ``strict`` :class:`CopyBehind` (for a caller deciding what cannot be undone)."""
         with storage_refusal():
             stamp = await self.store.open_game_version(channel_id)
         if self._is_current(channel_id, stamp):
@@ -504,13 +502,17 @@ class Games:
         lock = self._locks[channel_id]
         if not lock.locked():
             await self._refresh_locked(channel_id)
-        elif wait > 0:
-            with contextlib.suppress(TimeoutError):
+            return self.info(channel_id)
+        with contextlib.suppress(TimeoutError):
+            if wait > 0:
                 await asyncio.wait_for(lock.acquire(), wait)
                 try:
                     await self._refresh_or_refuse(channel_id)
                 finally:
                     lock.release()
+                return self.info(channel_id)
+        if strict:
+            raise CopyBehind(f"channel {channel_id}: a change under way here kept its game's copy behind for {wait} s")
         return self.info(channel_id)
 
     async def refresh_games_of(self, user_id: int, *, wait: float = 0.0) -> None:
@@ -529,17 +531,16 @@ class Games:
                     or channel_id in self._outdated):  # opened, changed or ended by another process
                 await self.refresh(channel_id, wait=max(0.0, until - clock()))
 
-    async def refresh_game(self, game_id: int, *, wait: float = 0.0) -> TableInfo | None:
-        """The game ``game_id`` as the database has it now, loaded if need be; ``None`` if there is none (a change
-        under way waited for as :meth:`refresh` says)."""
+    async def refresh_game(self, game_id: int, *, wait: float = 0.0, strict: bool = False) -> TableInfo | None:
+        """The game ``game_id`` as the database has it now (as :meth:`refresh` says), loaded if need be, or ``None``."""
         table = self.of_game(game_id)
         if table is not None:
-            return await self.refresh(table.channel_id, wait=wait)
+            return await self.refresh(table.channel_id, wait=wait, strict=strict)
         with storage_refusal():
             row = await self.store.get_game(game_id)
         if row is None:
             return None
-        info = await self.refresh(row.channel_id, wait=wait)
+        info = await self.refresh(row.channel_id, wait=wait, strict=strict)
         return info if info is not None and info.game_id == game_id else None
 
     async def refresh_all(self, stamps: list[tuple[int, int, int]]) -> list[TableInfo]:

@@ -163,8 +163,8 @@ class Host:
     async def refresh_games_of(self, user_id: int, *, wait: float = 0.0) -> None:
         await self.games.refresh_games_of(user_id, wait=wait)
 
-    async def refresh_game(self, game_id: int, *, wait: float = 0.0) -> TableInfo | None:
-        return await self.games.refresh_game(game_id, wait=wait)
+    async def refresh_game(self, game_id: int, *, wait: float = 0.0, strict: bool = False) -> TableInfo | None:
+        return await self.games.refresh_game(game_id, wait=wait, strict=strict)
 
     async def refresh_all(self) -> list[TableInfo]:
         """With a shared database: read again every open game another process changed (or opened) since this

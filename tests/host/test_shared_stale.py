@@ -1,13 +1,17 @@
 """Two hosts (as two processes would have) over one PostgreSQL database: a host whose copy of a game is behind
 decides nothing on it. Reading a game again costs one indexed read when the copy is current, without
-waiting for the channel's lock; a command that touches several games (vacation, back) reads each again under its
-lock before deciding."""
+waiting for the channel's lock; strictly (the outbox's), a copy that a slow change of this process keeps behind is
+refused rather than taken; a command that touches several games (vacation, back) reads each again under its lock
+before deciding."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
+import pytest
+
+from bot.host.errors import CopyBehind
 from bot.host.host import Host
 from bot.host.vacation import PAUSE
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, play_first
@@ -36,6 +40,25 @@ async def test_a_current_copy_is_read_without_waiting_for_the_channels_lock(stor
     assert info == one.info(CH)
     await play_first(one, CH)  # now two's copy is behind: read again (under the lock, free again)
     info = await two.refresh(CH)
+    assert info is not None and info.seq == 1 and info == one.info(CH)
+
+
+async def test_a_copy_kept_behind_by_a_slow_change_is_refused_strictly_and_read_once_it_is_done(
+        stores: Any) -> None:
+    """The outbox decides from the copy whether a turn has passed: strictly, a copy still behind after the wait
+    (a change of this process holding the channel's lock) is refused, never taken as the answer."""
+    clock = Clock()
+    one, two = make(stores[0], clock), make(stores[1], clock)
+    await one.load()
+    await two_games(one)
+    await two.load()
+    game_id = one.info(CH).game_id
+    async with two.games.change(CH):  # a change of two's in the channel is under way, slower than the wait
+        await play_first(one, CH)  # and meanwhile the other process moved: two's copy is behind
+        assert (await two.refresh_game(game_id, wait=0.01)).seq == 0  # not strict: the copy as it is
+        with pytest.raises(CopyBehind):
+            await two.refresh_game(game_id, wait=0.01, strict=True)
+    info = await asyncio.wait_for(two.refresh_game(game_id, wait=WAIT, strict=True), WAIT)
     assert info is not None and info.seq == 1 and info == one.info(CH)
 
 
