@@ -48,7 +48,9 @@ async def test_a_post_names_the_player_in_quiet_hours_without_a_ping(host: Host)
     assert await step_of(host, start_post) == SendPost(frozenset())
 
 
-async def test_a_dm_in_quiet_hours_is_held_and_no_longer_holds_up_the_channel(host: Host) -> None:
+async def held_turn_dm(host: Host) -> tuple[list[Delivery], Delivery]:
+    """A game of two whose first mover keeps quiet hours from 22:00 to 7:00 (Berlin); at 23:00 the outbox holds
+    their turn DM until 7:00. What was owed then, and that turn DM."""
     clock: Any = host._clock
     mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
     await host.change_settings(mover, time_zone="Europe/Berlin", quiet=(22, 7))
@@ -56,6 +58,12 @@ async def test_a_dm_in_quiet_hours_is_held_and_no_longer_holds_up_the_channel(ho
     owed = await pending(host)
     (turn,) = [d for d in owed if d.kind == TURN_DM]
     assert await step_of(host, turn) == Held(at("2026-11-25 07:00"))
+    return owed, turn
+
+
+async def test_a_dm_in_quiet_hours_is_held_and_no_longer_holds_up_the_channel(host: Host) -> None:
+    clock: Any = host._clock
+    _, turn = await held_turn_dm(host)
     again = await pending(host)
     (held,) = [d for d in again if d.id == turn.id]
     assert held.due_at == at("2026-11-25 07:00") and held.payload["held"] is True
@@ -68,12 +76,7 @@ async def test_a_dm_in_quiet_hours_is_held_and_no_longer_holds_up_the_channel(ho
 
 async def test_at_start_up_a_backoff_ends_but_a_dm_held_for_quiet_hours_stays_held(host: Host) -> None:
     clock: Any = host._clock
-    mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
-    await host.change_settings(mover, time_zone="Europe/Berlin", quiet=(22, 7))
-    clock.now = at("2026-11-24 23:00")
-    owed = await pending(host)
-    (turn,) = [d for d in owed if d.kind == TURN_DM]
-    assert await step_of(host, turn) == Held(at("2026-11-25 07:00"))
+    owed, turn = await held_turn_dm(host)
     backed_off = next(d for d in owed if d.id != turn.id)
     await host.retry_delivery(backed_off, 3600.0, "503 Service Unavailable")
     resumed = {d.id: d for d in await host.resume_deliveries()}  # the bot starts again at 23:00
