@@ -58,6 +58,7 @@ from bot.host.table import (
     START_POST,
     Delivery,
     MoveResult,
+    StartResult,
 )
 from bot.host.takeover import LAPSED, TAKEN, WITHDRAWN
 from i18n import t
@@ -224,7 +225,7 @@ class Deliveries:
         if delivery.kind == MOVE_POST:
             return await self._post_move(delivery, delivery.move(), quiet=quiet)
         if delivery.kind == START_POST:
-            started = await self._post_start(delivery, nonce, quiet)
+            started = await self._post_start(delivery.start(), nonce, quiet)
             self._posted_as[delivery.id] = started.message.id
             return started
         if delivery.kind == SEAT_POST:
@@ -252,24 +253,25 @@ class Deliveries:
 
     async def post_text(self, delivery: Delivery, locale: str) -> str:
         """The words of a game's channel post (its start, a move, an undo, the replay) in ``locale``, as
-        :meth:`deliver` posts them (in the game's language) but without sending anything; the game over's name
-        how fast each person usually moves."""
+        :meth:`deliver` posts them (in the game's language), without sending anything."""
         if delivery.kind == START_POST:
             return start_post(delivery.start(), locale)
         if delivery.kind == MOVE_POST:
-            result = delivery.move()
-            if result.undo:
-                return posts.taken_back_text(result, locale)
-            return move_post(result, locale, await self._usual(result) if result.game_over else ())
+            return await self._move_text(delivery.move(), locale)
         if delivery.kind == REPLAY_POST:
             return t("bot.replay.post", locale)
         raise ValueError(f"delivery {delivery.id}: a {delivery.kind} is not a game's post")
 
-    async def _post_start(self, delivery: Delivery, nonce: str, quiet: frozenset[int]) -> Posted:
-        start = delivery.start()
+    async def _move_text(self, result: MoveResult, locale: str) -> str:
+        """A move's post's words: an undo's, or the move's (the game over's with the usual speeds)."""
+        if result.undo:
+            return posts.taken_back_text(result, locale)
+        return move_post(result, locale, await self._usual(result) if result.game_over else ())
+
+    async def _post_start(self, start: StartResult, nonce: str, quiet: frozenset[int]) -> Posted:
         info = start.info
         board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
-        text = await self.post_text(delivery, info.locale)
+        text = start_post(start, info.locale)
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
             return posts.start_layout(start, text, names, info.locale)
@@ -341,7 +343,7 @@ class Deliveries:
         message of its own only when it does not fit); an undo edits the post of the move it takes back."""
         locale, nonce = result.locale, _nonce(delivery)
         board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
-        text = await self.post_text(delivery, locale)
+        text = await self._move_text(result, locale)
         if result.undo:
             undone = await self._post_undo(result, board, text, nonce)
             if undone is not None:
@@ -383,9 +385,8 @@ class Deliveries:
         return [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id is not None and s.user_id in speeds]
 
     async def _post_undo(self, result: MoveResult, board: bytes | None, text: str, nonce: str) -> Posted | None:
-        """An undo (``text``: its words): the post of the move taken back is edited
-        (:meth:`UndoMarks.edit_taken_back`); only when that post is gone or cannot be found, a new post that pings
-        nobody."""
+        """An undo (``text``: its words) edits the post of the move taken back (:meth:`UndoMarks.edit_taken_back`);
+        only when that post is gone or cannot be found, a new post that pings nobody."""
         if await self.undo_marks.edit_taken_back(result, text, board):
             return None
 
