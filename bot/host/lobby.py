@@ -204,7 +204,9 @@ class Lobby:
             return table.info()
 
     async def rematch(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:
-        """A new lobby with the finished game's players seated (computers keep their strength)."""
+        """A new lobby with the finished game's players seated (computers keep their strength). Typed in a channel
+        whose games are in threads of their own (none in the channel itself): ``host.error.rematch_in_thread``
+        naming the thread of the user's last finished game there (``channels``), where its rematch opens."""
         async with self.games.change(channel_id):
             self.games.check_free(channel_id)
             try:
@@ -213,7 +215,7 @@ class Lobby:
             except DamagedRow:  # the last game was quarantined: it did not end normally
                 raise HostError("host.error.not_over") from None
             if last is None:
-                raise HostError("host.error.no_previous_game")
+                raise await self._no_rematch_here(channel_id, user_id, can_manage)
             if last.status != "over":
                 raise HostError("host.error.not_over")
             seats = [Seat(s["user_id"], s["name"], strength=s["strength"]) for s in last.seats]
@@ -223,6 +225,19 @@ class Lobby:
             opener = user_id if seated else last.opener_id
             return await self._create(channel_id, last.guild_id, opener, seats, Options.from_dict(last.options),
                                       last.parent_id)
+
+    async def _no_rematch_here(self, parent_id: int, user_id: int, can_manage: bool) -> HostError:
+        """The refusal of a rematch typed in a channel without a game of its own: the thread of the user's last
+        finished game in its threads (anyone's for ``can_manage``), or that there is none."""
+        try:
+            with storage_refusal():
+                finished = await self.games.store.finished_games_in(parent_id)
+        except DamagedRow:  # one of them cannot be read: the threads are not looked through
+            finished = []
+        mine = [g for g in finished if can_manage or any(s["user_id"] == user_id for s in g.seats)]
+        if mine:
+            return HostError("host.error.rematch_in_thread", channels=(mine[0].channel_id,))
+        return HostError("host.error.no_previous_game")
 
     async def kick(self, channel_id: int, user_id: int, target_user_id: int, target_name: str, *,
                    can_manage: bool = False) -> TableInfo | SeatChange:

@@ -113,8 +113,7 @@ class SqlStore(ABC):
         return [decode_game_row(r) for r in await self._fetch(sql, *params)]
 
     async def _game(self, sql: str, *params: Any) -> GameRow | None:
-        rows = await self._games(sql, *params)
-        return rows[0] if rows else None
+        return next(iter(await self._games(sql, *params)), None)
 
     async def _execute(self, sql: str, *params: Any) -> int:
         """One statement in a write transaction of its own; how many rows it changed."""
@@ -203,6 +202,11 @@ class SqlStore(ABC):
         """The open games (lobby or running) in the threads of channel ``parent_id``, oldest first."""
         return await self._games(f"{_GAMES} WHERE parent_id = ? AND {_OPEN} ORDER BY id", parent_id)
 
+    async def finished_games_in(self, parent_id: int) -> list[GameRow]:
+        """The finished games in the threads of channel ``parent_id``, newest first (the last 100)."""
+        return await self._games(f"{_GAMES} WHERE parent_id = ? AND status = 'over' ORDER BY id DESC LIMIT 100",
+                                 parent_id)
+
     async def game_version(self, game_id: int) -> int | None:
         """The game's version (bumped by every write), or ``None`` if there is no such game."""
         rows = await self._fetch("SELECT version FROM games WHERE id = ?", game_id)
@@ -222,8 +226,8 @@ class SqlStore(ABC):
     # ------------------------------------------------------------------ damaged games
 
     async def mark_damaged(self, game_id: int, *, reason: str, detail: str, now: float) -> bool:
-        """Quarantine an open game: status ``damaged``, no reminders, its channel not told yet.
-        Returns False (and writes nothing) if the game is not open any more."""
+        """Quarantine an open game (status ``damaged``, no reminders, its channel not told yet); False (and nothing
+        written) if the game is not open any more."""
         async with self._write() as db:
             changed = await db.execute(
                 "UPDATE games SET status = 'damaged', damage_reason = ?, damage_detail = ?, damage_told = 0,"
@@ -347,11 +351,8 @@ class SqlStore(ABC):
 
     async def pending_deliveries(self, channel_id: int | None = None) -> list[DeliveryRow]:
         """The deliveries not done yet (of one channel, or of all), in the order they were written."""
-        if channel_id is None:
-            rows = await self._fetch(f"{_DELIVERIES} WHERE done_at IS NULL ORDER BY id")
-        else:
-            rows = await self._fetch(f"{_DELIVERIES} WHERE done_at IS NULL AND channel_id = ? ORDER BY id",
-                                     channel_id)
+        where, params = ("", ()) if channel_id is None else (" AND channel_id = ?", (channel_id,))
+        rows = await self._fetch(f"{_DELIVERIES} WHERE done_at IS NULL{where} ORDER BY id", *params)
         return [DeliveryRow.read(r) for r in rows]
 
     async def deliveries(self, game_id: int) -> list[DeliveryRow]:
@@ -420,8 +421,7 @@ class SqlStore(ABC):
                                    " NOT LIKE ?", now, now, HELD_PATTERN)  # held: due when quiet hours end
 
     async def retry_delivery(self, delivery_id: int, *, due_at: float, error: str) -> None:
-        """The delivery failed for a passing reason: try again at ``due_at`` (unless it was given up meanwhile, e.g.
-        its channel is gone: that stays as it is)."""
+        """The delivery failed for a passing reason: due again at ``due_at`` (unless given up meanwhile)."""
         await self._execute("UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?"
                             " WHERE id = ? AND done_at IS NULL", due_at, error, delivery_id)
 
@@ -587,8 +587,8 @@ def dumps(value: Any) -> str:
 
 
 def decode_game_row(data: dict[str, Any]) -> GameRow:
-    """A ``games`` row (column -> stored value, of :data:`GAME_COLUMNS`) decoded, by both stores alike;
-    :class:`DamagedRow` if its seats or options are not readable JSON of their kind."""
+    """A ``games`` row (of :data:`GAME_COLUMNS`) decoded, by both stores alike; :class:`DamagedRow` if its seats or
+    options are not readable JSON of their kind."""
     data = dict(data)
     for key, kind in JSON_COLUMNS.items():
         try:

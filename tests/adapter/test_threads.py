@@ -3,7 +3,8 @@ the game in a public thread of its own started from its lobby message in the cha
 channel; commands typed in the channel act on the user's one game there (several: refused, naming the threads); a
 thread Discord archived goes on (a post unarchives it, an edit unarchives it first); a deleted thread ends its game
 quietly, a locked one ends it and says so; a permission threads need that the bot lacks is said once, in words, and
-the game is played in the channel itself; ``thread:false`` keeps a game in its channel."""
+the game is played in the channel itself; ``thread:false`` keeps a game in its channel; a rematch typed in the
+channel names the thread its game was played in."""
 
 from __future__ import annotations
 
@@ -240,3 +241,21 @@ async def test_missing_thread_permissions_are_said_once_and_the_game_is_played_i
         assert fake.dm_messages("alice")
     finally:
         await driver.stop()
+
+
+async def test_a_rematch_typed_in_the_channel_names_the_thread_its_game_was_played_in(driver: Driver) -> None:
+    fake = driver.fake
+    lobby, thread, _ = await open_in_thread(driver, "alice", computers=1, strength="random")
+    await click(driver, lobby, "start", "alice")
+    game = in_thread(driver, thread)
+    await game.settle()
+    await driver.answer(await game.slash("away", user="alice"))  # the computer plays her seat to the end
+    await fake.wait_until(lambda: game.info().status == "over", timeout=TIMEOUT, poll=0.1, description="game over")
+    await game.settle()
+    refused = await driver.answer(await driver.slash("rematch", user="alice"))
+    assert refused.ephemeral and f"<#{thread.id}>" in refused.text and "/santacruz rematch" in refused.text, refused
+    assert driver.info() is None and game.info().status == "over"  # nothing opened, here or there
+    nobody = await driver.answer(await driver.slash("rematch", user="carol", locale="de"))
+    assert "<#" not in nobody.text and "Revanche" in nobody.text, nobody.text
+    rematch = await driver.answer(await game.slash("rematch", user="alice"))  # typed in the thread: it opens there
+    assert game.info().status == "lobby" and rematch.channel_id == thread.id

@@ -1,7 +1,7 @@
 """Games in threads of their own, through the host on both stores: each thread holds one game, the channel the
 threads are in holds any number, and a command typed in that channel finds the games of its threads (also those
 another process opened), the user's own among them, and acts on the user's one game; a rematch stays in its
-thread."""
+thread, and one typed in the channel names that thread."""
 
 from __future__ import annotations
 
@@ -65,6 +65,17 @@ async def test_a_channel_holds_a_game_per_thread_and_finds_each_users_games(stor
     while (info := host.info(THREADS[0])) is not None and info.status == "running":
         await play_first(host, THREADS[0])
     assert [g.channel_id for g in await host.games_in(PARENT, ADA)] == []
+    # a rematch typed in the channel names the thread of the user's last finished game (anyone's for a manager);
+    # the abandoned one is no rematch, and someone who played in none is told there is no game to play again
+    for user, can_manage in ((BO, False), (STRANGER, True)):
+        with pytest.raises(HostError) as elsewhere:
+            await host.rematch(PARENT, user, can_manage=can_manage)
+        assert (elsewhere.value.key, elsewhere.value.params) == ("host.error.rematch_in_thread",
+                                                                 {"channels": (THREADS[0],)})
+    with pytest.raises(HostError) as nowhere:
+        await host.rematch(PARENT, CY)
+    assert (nowhere.value.key, nowhere.value.params) == ("host.error.no_previous_game", {})
+    assert host.info(PARENT) is None
     rematch = await host.rematch(THREADS[0], BO)
     assert rematch.parent_id == PARENT
     assert [g.channel_id for g in await host.games_in(PARENT, ADA)] == [THREADS[0]]
