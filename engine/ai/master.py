@@ -15,8 +15,9 @@ past it: the clock is read after every playout, as the expert does.
 In 3 and 4 players the master plays the expert's own search, seeded alike, so it makes the expert's moves and is
 never worse than the expert there: halving's 3-player share against experts on new deals lay at the fair share
 (32.2 % of 115 games, 24.3-41.2 %) and its 4-player share below it (20.8 % of 120 games, fair share 25 %). In 2
-players halving has won about half against the expert at equal playouts on new deals (``engine/AI.md``,
-``engine/AI-RESEARCH.md``): the master is not offered (``engine.ai.OFFERED``).
+players halving has won about half against the expert on new deals, at equal playouts and at the same thinking time
+(50.4 % of 1,700 games, 48.0-52.8 %: ``engine/AI.md``, ``engine/AI-RESEARCH.md``): the master is not offered
+(``engine.ai.OFFERED``).
 """
 
 from __future__ import annotations
