@@ -16,7 +16,7 @@ winner are kept.
 of the chance to win by maximum likelihood). Held out: in five folds, each game is predicted by a fit on the
 others, three ways: the model's chance to win, the greedy playouts' win share, and the expert's judgement today (a
 logistic function of the margin now, its scale fitted). Log loss and the share of winners called right are
-printed.
+printed, and the model's log loss against the margin now's, game by game (the mean gap and its standard error).
 """
 
 from __future__ import annotations
@@ -104,10 +104,21 @@ def margin_weights(rows: list[Sample], ridge: float = 1.0) -> list[float]:
     return least_squares(((f, y) for f, y, _won, _greedy in rows), len(FEATURES), ridge)
 
 
-def log_loss(pairs: list[tuple[float, int]]) -> float:
+def loss(p: float, won: int) -> float:
+    """The log loss of one prediction ``p`` (the chance that seat 0 wins) of one game."""
     eps = 1e-3
-    return -sum(math.log(min(1 - eps, max(eps, p))) if won else math.log(min(1 - eps, max(eps, 1 - p)))
-                for p, won in pairs) / len(pairs)
+    return -math.log(min(1 - eps, max(eps, p if won else 1 - p)))
+
+
+def log_loss(pairs: list[tuple[float, int]]) -> float:
+    return sum(loss(p, won) for p, won in pairs) / len(pairs)
+
+
+def paired_gap(ours: list[tuple[float, int]], theirs: list[tuple[float, int]]) -> tuple[float, float]:
+    """The mean of ``ours``' log loss minus ``theirs``' over the same games, and its standard error."""
+    gaps = [loss(p, w) - loss(q, v) for (p, w), (q, v) in zip(ours, theirs, strict=True)]
+    mean = sum(gaps) / len(gaps)
+    return mean, math.sqrt(sum((g - mean) ** 2 for g in gaps) / (len(gaps) - 1) / len(gaps))
 
 
 def best_temperature(margins: list[float], won: list[int]) -> float:
@@ -159,6 +170,8 @@ def fit(args: argparse.Namespace) -> None:
     print(_report(f"{GREEDY_PLAYOUTS} greedy playouts of round 2", greedy))
     print(_report("the margin now (the expert today)", margin_now))
     print(_report("a coin", [(0.5, won) for *_x, won, _g in rows]))
+    gap, error = paired_gap(model, margin_now)
+    print(f"  the model's log loss minus the margin now's: {gap:+.4f} (standard error {error:.4f}, paired by game)")
     if args.out is not None:
         data = {"features": list(FEATURES), "weights": [round(x, 4) for x in w], "temperature": temperature,
                 "fitted": f"play/fit_round_end.py fit, {len(rows)} games "
