@@ -231,7 +231,7 @@ class Lobby:
         finished game in its threads (anyone's for ``can_manage``), or that there is none."""
         try:
             with storage_refusal():
-                finished = await self.games.store.finished_games_in(parent_id)
+                finished = await self.games.store.finished_games_in(parent_id, None if can_manage else user_id)
         except DamagedRow:  # one of them cannot be read: the threads are not looked through
             finished = []
         mine = [g for g in finished if can_manage or any(s["user_id"] == user_id for s in g.seats)]

@@ -202,10 +202,12 @@ class SqlStore(ABC):
         """The open games (lobby or running) in the threads of channel ``parent_id``, oldest first."""
         return await self._games(f"{_GAMES} WHERE parent_id = ? AND {_OPEN} ORDER BY id", parent_id)
 
-    async def finished_games_in(self, parent_id: int) -> list[GameRow]:
-        """The finished games in the threads of channel ``parent_id``, newest first (the last 100)."""
-        return await self._games(f"{_GAMES} WHERE parent_id = ? AND status = 'over' ORDER BY id DESC LIMIT 100",
-                                 parent_id)
+    async def finished_games_in(self, parent_id: int, user_id: int | None = None) -> list[GameRow]:
+        """The finished games in the threads of channel ``parent_id``, newest first (the last 100); with ``user_id``,
+        those whose seats name the user (a LIKE prefilter, as :meth:`open_games_of`: the caller checks them)."""
+        seated = "%" if user_id is None else user_settings.seats_name(user_id)
+        return await self._games(f"{_GAMES} WHERE parent_id = ? AND status = 'over' AND seats LIKE ? ORDER BY id DESC"
+                                 " LIMIT 100", parent_id, seated)
 
     async def game_version(self, game_id: int) -> int | None:
         """The game's version (bumped by every write), or ``None`` if there is no such game."""
@@ -213,8 +215,7 @@ class SqlStore(ABC):
         return int(rows[0]["version"]) if rows else None
 
     async def open_game_versions(self) -> list[tuple[int, int, int]]:
-        """``(channel id, game id, version)`` of every game in a lobby or running, oldest first (rows not decoded:
-        start-up loads each on its own, the sweep compares versions)."""
+        """``(channel id, game id, version)`` of every open game, oldest first (not decoded: each is loaded alone)."""
         rows = await self._fetch(f"SELECT channel_id, id, version FROM games WHERE {_OPEN} ORDER BY id")
         return [(int(r["channel_id"]), int(r["id"]), int(r["version"])) for r in rows]
 
@@ -444,10 +445,9 @@ class SqlStore(ABC):
 
     async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None:
         """Store (insert or replace) the language of the user's last interaction."""
-        await self._execute(
-            "INSERT INTO users (user_id, locale, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at",
-            user_id, locale, now)
+        await self._execute("INSERT INTO users (user_id, locale, updated_at) VALUES (?, ?, ?) ON CONFLICT (user_id)"
+                            " DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at", user_id,
+                            locale, now)
 
     async def user_locales(self) -> dict[int, str]:
         """Every stored user's language: user id -> locale."""
