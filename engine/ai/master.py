@@ -133,13 +133,14 @@ def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations
 
 
 def master_search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
-                  island: Island | None = None, candidates: int = 7,
+                  island: Island | None = None, candidates: int = 7, judged: bool = False,
                   clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """The master's search of ``view``: :func:`halving` in 2 players (:data:`HALVING_PLAYERS`), the expert's
-    :func:`engine.ai.expert.search` in 3 and 4 (same keywords, same budget rules)."""
+    :func:`engine.ai.expert.search` in 3 and 4 (same keywords, same budget rules). ``judged``: halving judges
+    the end of round 1 by the learned chance to win (a trial the arena plays with ``--judged``)."""
     if len(view["players"]) in HALVING_PLAYERS:
         return halving(view, seed=seed, budget=budget, iterations=iterations, island=island, candidates=candidates,
-                       clock=clock)
+                       judged=judged, clock=clock)
     return search(view, seed=seed, budget=budget, iterations=iterations, island=island, candidates=candidates,
                   clock=clock)
 

@@ -153,7 +153,7 @@ def test_the_round_end_judgement_reads_each_seat_s_margins_and_shares_the_reward
         margin_features(new_game(["A", "B", "C"], 1), 0)
 
 
-def test_halving_judged_by_the_round_end_model_differs_in_round_one_only_and_the_master_does_not_use_it() -> None:
+def test_halving_judged_by_the_round_end_model_differs_in_round_one_only_and_the_master_only_when_asked() -> None:
     differed = 0
     rounds = set()
     for k, game in enumerate(_positions(2)[::3]):
