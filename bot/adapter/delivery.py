@@ -16,14 +16,13 @@ told); anything else is given up and logged, and the channel's other deliveries 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import discord
 
-from bot.adapter import ids, posts
+from bot.adapter import posts
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
 from bot.adapter.sending import (
@@ -35,7 +34,6 @@ from bot.adapter.sending import (
     MissingPermission,
     Posted,
     deliver_post,
-    own_messages_with,
 )
 from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED, ThreadNotices
 from bot.adapter.undo_marks import UndoMarks
@@ -69,8 +67,6 @@ CHANNEL_GONE: Final = frozenset({10003, 10004})
 """Discord's codes of a 404 that means the channel (Unknown Channel) or its server (Unknown Guild) is gone."""
 TAKEOVER_DECIDED: Final = tuple(f"bot.takeover.{state}" for state in (TAKEN, LAPSED, WITHDRAWN))
 """The notices that decide an offer to take a seat (its post's *Confirm* goes)."""
-OFFER_SEARCH: Final = 50
-"""How many of a channel's last messages are searched for the post of an offer that was decided."""
 MISSING_ACCESS: Final = 50001
 """Discord's code of a 403 that means the bot cannot see the channel: not in its server any more, or no View
 Channel (a 403 for a missing Send Messages is 50013 Missing Permissions)."""
@@ -90,8 +86,7 @@ class Backoff:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What became of a delivery: whether the channel's next one may follow now (not after a backoff, nor when the
-    channel is gone), and why the channel is gone, if it is."""
+    """What became of a delivery: whether the channel's next one may follow now (``gone``: why its channel is gone)."""
 
     go_on: bool
     gone: str | None = None
@@ -116,11 +111,10 @@ class Deliveries:
         self._unmarked: dict[int, str | None] = {}
         """Deliveries sent (or given up) whose outcome the database has not taken yet: id -> error."""
         self._posted_as: dict[int, int] = {}
-        """Delivery id -> the message a move's or the start's post, or a DM with a turn's controls, went out as
-        (recorded with its outcome, even when what follows it fails: the history links to a game-over post, a turn
-        DM is told when its turn passed)."""
+        """Delivery id -> the message a post or a DM with a turn's controls went out as, recorded with its outcome even
+        when what follows fails (the outbox keeps those it links to or edits later: a game-over post, a turn DM)."""
         self._closed: dict[int, list[int]] = {}
-        """Delivery id -> the turn DMs (their deliveries) it told that their turn passed."""
+        """Delivery id -> the turn DMs it told that their turn passed, the offers' posts it took *Confirm* off."""
 
     async def deliver(self, delivery: Delivery, later: list[Delivery], backoff: Backoff) -> Outcome:
         """Send one delivery and record the outcome: done, given up, held, or due again after ``backoff``.
@@ -176,8 +170,7 @@ class Deliveries:
         return Outcome(gone is None, gone)
 
     async def _send(self, delivery: Delivery, step: Step) -> str | None:
-        """Carry out the host's ``step`` for ``delivery``: the reason it was not sent (skipped, permission missing)
-        or ``None``."""
+        """Carry out the host's ``step`` for ``delivery``: why it was not sent (skipped, no permission), or None."""
         if not isinstance(step, SendPost):
             return await self._send_dm(delivery, step)
         missing: str | None = None
@@ -315,21 +308,28 @@ class Deliveries:
                 mentions = discord.AllowedMentions(users=[discord.Object(info.opener_id)], roles=False,
                                                    everyone=False, replied_user=False)
         elif str(payload["key"]).startswith(TAKEOVER_DECIDED):
-            await self._strip_confirm(delivery.game_id, delivery.channel_id)
-        return await deliver_post(self.client, delivery.channel_id, text, view=view, mentions=mentions, nonce=nonce)
+            await self._strip_confirm(delivery)
+        posted = await deliver_post(self.client, delivery.channel_id, text, view=view, mentions=mentions, nonce=nonce)
+        self._posted_as[delivery.id] = posted.message.id  # an offer's is kept: its post loses Confirm once decided
+        return posted
 
-    async def _strip_confirm(self, game_id: int, channel_id: int) -> None:
-        """An offer to take a seat was decided: its post among the channel's last messages loses *Confirm* (a late
-        click would only be refused)."""
-        def confirm(custom_id: str) -> bool:
-            offer = re.fullmatch(ids.CONFIRM_TAKEOVER, custom_id)
-            return offer is not None and int(offer["game"]) == game_id
-
-        try:
-            async for message in own_messages_with(self.client, channel_id, confirm, limit=OFFER_SEARCH):
-                await message.edit(view=None)
-        except discord.HTTPException as exc:
-            log.warning("game %d: could not take Confirm off an offer's post (%s)", game_id, exc.status)
+    async def _strip_confirm(self, decided: Delivery) -> None:
+        """An offer to take a seat was decided (``decided`` says so): its post, however far back, loses *Confirm* (a
+        late click would be refused); a passing failure is raised (the notice is tried again, and takes it off)."""
+        seat = decided.payload.get("decided")  # none in a notice queued by an older version: any offer of the game
+        channel = self.client.get_partial_messageable(decided.channel_id)
+        closed: list[int] = []
+        for offer, message_id in await self.host.open_offers(decided.game_id, None if seat is None else int(seat)):
+            try:
+                await channel.get_partial_message(message_id).edit(view=None)
+            except TRANSIENT_ERRORS:
+                raise
+            except discord.NotFound:
+                pass  # the post was deleted: nothing carries Confirm any more
+            except discord.HTTPException as exc:
+                log.warning("game %d: could not take Confirm off an offer's post (%s)", decided.game_id, exc.status)
+            closed.append(offer)
+        self._closed[decided.id] = closed
 
     async def _post_replay(self, game_id: int, channel_id: int, locale: str, nonce: str) -> Posted:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""

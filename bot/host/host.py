@@ -385,6 +385,9 @@ class Host:
     async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
         return await self.outbox.open_turn_dms(game_id, user_id)
 
+    async def open_offers(self, game_id: int, seat: int | None) -> list[tuple[int, int]]:
+        return await self.outbox.open_offers(game_id, seat)
+
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         await self.outbox.retry_delivery(delivery, delay, error)
 

@@ -160,20 +160,31 @@ class Outbox:
                         message_id: int | None = None, closed: Sequence[int] = ()) -> None:
         """Record that ``delivery`` was sent (as the message ``message_id``, if known), or given up for good
         (``error`` says why). The game-over post's message id is kept for the history's links; a DM's is the DM
-        with the turn's controls, told later when the turn has passed (:meth:`open_turn_dms`). ``closed``: the turn
-        DMs (their deliveries) this delivery told that their turn passed."""
+        with the turn's controls, told later when the turn has passed (:meth:`open_turn_dms`); an offer's post's
+        loses its *Confirm* once the offer is decided (:meth:`open_offers`). ``closed``: the turn DMs and offer
+        posts (their deliveries) this delivery told that their turn passed or took *Confirm* off."""
         if error is not None:
             metrics.DELIVERIES_FAILED.labels(delivery.kind, "given_up").inc()
         over = message_id if delivery.kind == MOVE_POST and delivery.payload.get("game_over") else None
         post = message_id if delivery.kind in (MOVE_POST, START_POST) else None
-        dm = message_id if not delivery.is_post else None
+        dm = message_id if not delivery.is_post or delivery.payload.get("takeover") is not None else None
         await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over,
                                         post_id=post, dm_id=dm, closed=closed)
 
     async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
         """The person's DMs with the controls of a turn in the game that were not told yet that it passed, whichever
         process sent them: (delivery id, message id), oldest first."""
-        return await self.store.open_turn_dms(game_id, user_id)
+        return await self.store.open_messages(game_id, user_id)
+
+    async def open_offers(self, game_id: int, seat: int | None) -> list[tuple[int, int]]:
+        """The game's posts of offers to take ``seat`` (``None``: any seat) that still carry the opener's *Confirm*,
+        whichever process sent them: (delivery id, message id), oldest first."""
+        posts = await self.store.open_messages(game_id, None)
+        if seat is None or not posts:
+            return posts
+        seats = {d.id: d.payload["takeover"]["seat"] for d in await self.store.deliveries(game_id)
+                 if d.payload.get("takeover") is not None}
+        return [(i, message) for i, message in posts if seats.get(i) == seat]
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""

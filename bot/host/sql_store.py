@@ -100,8 +100,7 @@ class SqlStore(ABC):
 
     @abstractmethod
     def _snapshot(self) -> AbstractAsyncContextManager[Db]:
-        """Reads that all see the database at one moment (a read-only transaction): another process's commit between
-        two of them is seen by neither."""
+        """Reads that see the database at one moment (read-only): no other commit falls between two of them."""
 
     async def _fetch(self, sql: str, *params: Any, write: bool = False) -> list[dict[str, Any]]:
         """The rows of one statement: a read, or (``write``) a write transaction of its own."""
@@ -360,9 +359,10 @@ class SqlStore(ABC):
         """Every delivery of a game, done or not, in order."""
         return [DeliveryRow.read(r) for r in await self._fetch(f"{_DELIVERIES} WHERE game_id = ? ORDER BY id", game_id)]
 
-    async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
-        """A person's turn DMs of a game not told yet that their turn passed: (delivery id, message id), in order."""
-        rows = await self._fetch("SELECT id, message_id FROM deliveries WHERE game_id = ? AND user_id = ?"
+    async def open_messages(self, game_id: int, user_id: int | None) -> list[tuple[int, int]]:
+        """A person's turn DMs of a game not told yet that their turn passed, or (``user_id`` ``None``) its offers'
+        posts whose *Confirm* is on: (delivery id, message id), in order."""
+        rows = await self._fetch(f"SELECT id, message_id FROM deliveries WHERE game_id = ? AND user_id {self.IS} ?"
                                  " AND message_id IS NOT NULL AND closed_at IS NULL ORDER BY id", game_id, user_id)
         return [(int(r["id"]), int(r["message_id"])) for r in rows]
 
@@ -383,7 +383,7 @@ class SqlStore(ABC):
                              dm_id: int | None = None, closed: Sequence[int] = ()) -> None:
         """The delivery is done: sent, or given up (``error`` says why). ``over_message_id``: it was the game-over
         post, sent as this message (recorded on its game in the same transaction); ``dm_id``: a DM with a turn's
-        controls sent as this message; ``closed``: the turn DMs (deliveries) it told that their turn passed."""
+        controls or an offer's post, sent as this message; ``closed``: the deliveries whose messages it closed."""
         async with self._write() as db:
             await db.execute("UPDATE deliveries SET done_at = ?, attempts = attempts + 1,"
                              " last_error = COALESCE(?, last_error), message_id = COALESCE(?, message_id)"

@@ -77,7 +77,7 @@ def withdrawn(table: Table, seats: Sequence[Seat], seat: int) -> tuple[list[Seat
         return list(seats), []
     changed = list(seats)
     changed[seat] = replace(seats[seat], offer=None)
-    notice = _notice(table, WITHDRAWN, seats[seat].name, str(offer["name"]))
+    notice = _notice(table, WITHDRAWN, seats[seat].name, str(offer["name"]), seat=seat)
     return changed, [notice]
 
 
@@ -183,7 +183,7 @@ class Takeovers:
             seats = list(table.seats)
             seats[seat] = replace(place, offer=None)
             newcomer, newcomer_id = str(offer["name"]), int(offer["user_id"])
-            await self.games.write(table, Change(deliveries=[_notice(table, LAPSED, place.name, newcomer)],
+            await self.games.write(table, Change(deliveries=[_notice(table, LAPSED, place.name, newcomer, seat=seat)],
                                                  timer=timer.id), seats=seats, now=now)
             return self._answer(table, seat, LAPSED, place.name, newcomer, newcomer_id, seats)
 
@@ -213,12 +213,15 @@ class Takeovers:
                               computer_to_move=to_move is not None and seats[to_move].computer_plays, info=info)
 
 
-def _notice(table: Table, state: str, name: str, newcomer: str, *, seat: int | None = None,
+def _notice(table: Table, state: str, name: str, newcomer: str, *, seat: int,
             newcomer_id: int | None = None) -> NewDelivery:
     """The channel's notice of an offer, a take-over, a lapse or a withdrawal (``bot.takeover.<state>``); an offer's
-    carries the seat and the newcomer for the opener's *Confirm* button."""
+    carries the seat and the newcomer for the opener's *Confirm* button, the others the seat whose offer they
+    decide (``decided``: that offer's post loses *Confirm*)."""
     payload: dict[str, Any] = {"key": f"bot.takeover.{state}", "locale": table.options.locale,
                                "params": {"name": name, "newcomer": newcomer}}
     if state == OFFERED:
         payload["takeover"] = {"seat": seat, "user_id": newcomer_id}
+    else:
+        payload["decided"] = seat
     return NewDelivery(NOTICE_POST, table.seq, payload=payload)

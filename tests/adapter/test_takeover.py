@@ -122,11 +122,13 @@ async def test_a_newcomer_takes_over_a_seat_once_confirmed_and_the_seat_is_named
 
 
 async def test_an_offer_lapses_after_a_day_and_the_seats_own_person_coming_back_wins(driver: Driver) -> None:
+    """Each decided offer's post loses *Confirm*, found by the message it went out as however busy the channel was
+    meanwhile (sixty messages later), and only that offer's: another seat's offer keeps its own."""
     clock = await with_clock(driver)
     newcomers(driver)
-    await driver.open_game(["alice", "bob"])
+    await driver.open_game(["alice", "bob", "carol"])
     await driver.settle()
-    game, bob = driver.info().game_id, seat_of(driver, "bob")
+    game, bob, carol = driver.info().game_id, seat_of(driver, "bob"), seat_of(driver, "carol")
     await driver.answer(await driver.slash("away", user="bob"))
     handed = await channel_post(driver, "Bob is away")
     # /santacruz join in the running game offers too (the only seat that may be taken)
@@ -134,6 +136,8 @@ async def test_an_offer_lapses_after_a_day_and_the_seats_own_person_coming_back_
     assert "Your offer to take over Bob’s seat is posted" in answer.text
     offer = await channel_post(driver, "Dave offers to take over Bob’s seat")
     confirm = offer.custom_ids[0]
+    for i in range(60):  # the channel talks on: the offer is far behind its last fifty messages
+        driver.fake.add_bot_message(driver.channel, f"chat {i}")
     clock.advance(23)
     await driver.restart()
     clock.advance(1)
@@ -143,15 +147,21 @@ async def test_an_offer_lapses_after_a_day_and_the_seats_own_person_coming_back_
                                  description="the lapsed offer's Confirm gone")
     late = await click(driver, driver.fake.add_bot_message(driver.channel, "old", buttons=[confirm]), confirm, "alice")
     assert late.text == t("host.error.takeover_gone", EN)
-    # Erin offers; Bob comes back first and keeps his seat
+    # Erin offers for Bob's seat, Dave for Carol's; Bob comes back first and keeps his seat
+    await driver.answer(await driver.slash("away", user="carol"))
+    handed_carol = await channel_post(driver, "Carol is away")
     await click(driver, handed, f"sc:seat:{game}:{bob}", "erin")
     second = await channel_post(driver, "Erin offers to take over Bob’s seat")
+    await click(driver, handed_carol, f"sc:seat:{game}:{carol}", "dave")
+    third = await channel_post(driver, "Dave offers to take over Carol’s seat")
     await driver.answer(await driver.slash("back", user="bob"))
     await channel_post(driver, "Bob is back, so Erin’s offer to take over their seat is withdrawn")
     await driver.fake.wait_until(lambda: not driver.fake.message(second.id).buttons, timeout=TIMEOUT,
                                  description="the withdrawn offer's Confirm gone")
+    assert driver.fake.message(third.id).custom_ids == [f"sc:seat:{game}:{carol}:{driver.fake.user('dave').id}"]
     seat = driver.info().seats[bob]
     assert (seat.user_id, seat.away, seat.offered_to) == (driver.fake.user("bob").id, False, None)
+    assert driver.info().seats[carol].offered_to == "Dave"
     again = await click(driver, handed, f"sc:seat:{game}:{bob}", "dave")
     assert again.text == t("host.error.takeover_not_open", EN, name="Bob")
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.host.host import Host
-from bot.host.table import HAND_DM, NOTICE_POST, TURN_DM
+from bot.host.table import HAND_DM, NOTICE_POST, TURN_DM, Delivery
 from bot.host.takeover import LAPSED, OFFER_HOURS, OFFERED, TAKEN
 from bot.host.timers import TAKEOVER_LAPSE
 from tests.host.test_host import ADA, BO, CH, CY, DI, EVE, GUILD, Clock, make_host, refused, user_to_move
@@ -33,6 +33,18 @@ async def three_people(store: Any, clock: Clock) -> Host:
 
 async def notices(store: Any) -> list[dict[str, Any]]:
     return [d.payload for d in await store.pending_deliveries() if d.kind == NOTICE_POST]
+
+
+async def post_all(host: Host, store: Any, first_message: int) -> dict[str, tuple[Delivery, int]]:
+    """Every pending channel post sent (the start's, the seats handed over, the notices), each as a message of its
+    own numbered from ``first_message``: the notices by key, with their message."""
+    sent = {}
+    posts = [Delivery.from_row(d) for d in await store.pending_deliveries()]
+    for number, post in enumerate(p for p in posts if p.is_post):
+        await host.delivered(post, message_id=first_message + number)
+        if post.kind == NOTICE_POST:
+            sent[post.payload["key"]] = (post, first_message + number)
+    return sent
 
 
 def seat_of(host: Host, user_id: int) -> int:
@@ -98,6 +110,10 @@ async def test_an_offer_lapses_after_a_day_even_across_a_restart_and_the_seats_o
     bo, cy = seat_of(host, BO), seat_of(host, CY)
     await refused("host.error.takeover_not_open", host.offer_seat(CH, EVE, "Eve", seat_of(host, ADA)))
     first = await host.offer_seat(CH, EVE, "Eve", bo)
+    game = first.game_id
+    offer_bo, message = (await post_all(host, store, 500))["bot.takeover.offered"]
+    assert await host.open_offers(game, bo) == [(offer_bo.id, message)] == await host.open_offers(game, None)
+    assert await host.open_offers(game, cy) == []
     clock.advance(OFFER_HOURS - 1)
     host = make_host(store, clock)  # a restart while the offer waits
     await host.load()
@@ -109,11 +125,20 @@ async def test_an_offer_lapses_after_a_day_even_across_a_restart_and_the_seats_o
     assert [n["key"] for n in await notices(store)][-1] == "bot.takeover.lapsed"
     await refused("host.error.takeover_gone", host.confirm_takeover(CH, ADA, bo, EVE))
     assert first.game_id == lapsed.game_id
-    # an offer for Cy's seat, then Cy comes back first: the offer is withdrawn, its lapse with it
+    # an offer for Cy's seat; the lapse takes Confirm off Bo's offer's post only
     await host.offer_seat(CH, DI, "Di", cy)
+    sent = await post_all(host, store, 600)
+    (decided, _), (offer_cy, cy_message) = sent["bot.takeover.lapsed"], sent["bot.takeover.offered"]
+    assert decided.payload["decided"] == bo and offer_cy.payload["takeover"]["seat"] == cy
+    assert await host.open_offers(game, None) == [(offer_bo.id, message), (offer_cy.id, cy_message)]
+    assert await host.open_offers(game, bo) == [(offer_bo.id, message)]
+    await host.delivered(decided, closed=[offer_bo.id])  # the lapse's notice took Confirm off Bo's offer's post
+    assert await host.open_offers(game, bo) == [] and await host.open_offers(game, None) == [(offer_cy.id, cy_message)]
+    # then Cy comes back first: the offer is withdrawn, its lapse with it
     back = await host.back(CH, CY)
     assert back.info.seats[cy].offered_to is None
     assert [n["key"] for n in await notices(store)][-1] == "bot.takeover.withdrawn"
+    assert (await notices(store))[-1]["decided"] == cy
     assert TAKEOVER_LAPSE not in {t.kind for t in await store.timers(first.game_id)}
     await refused("host.error.takeover_gone", host.confirm_takeover(CH, ADA, cy, DI))
 
