@@ -58,15 +58,12 @@ from bot.host.table import (
     MoveResult,
     StartResult,
 )
-from bot.host.takeover import LAPSED, TAKEN, WITHDRAWN
 from i18n import t
 
 log = logging.getLogger(__name__)
 
 CHANNEL_GONE: Final = frozenset({10003, 10004})
 """Discord's codes of a 404 that means the channel (Unknown Channel) or its server (Unknown Guild) is gone."""
-TAKEOVER_DECIDED: Final = tuple(f"bot.takeover.{state}" for state in (TAKEN, LAPSED, WITHDRAWN))
-"""The notices that decide an offer to take a seat (its post's *Confirm* goes)."""
 MISSING_ACCESS: Final = 50001
 """Discord's code of a 403 that means the bot cannot see the channel: not in its server any more, or no View
 Channel (a 403 for a missing Send Messages is 50013 Missing Permissions)."""
@@ -114,7 +111,7 @@ class Deliveries:
         """Delivery id -> the message a post or a DM with a turn's controls went out as, recorded with its outcome even
         when what follows fails (the outbox keeps those it links to or edits later: a game-over post, a turn DM)."""
         self._closed: dict[int, list[int]] = {}
-        """Delivery id -> the turn DMs it told that their turn passed, the offers' posts it took *Confirm* off."""
+        """Delivery id -> the turn DMs it told that their turn passed, the posts it took buttons off."""
 
     async def deliver(self, delivery: Delivery, later: list[Delivery], backoff: Backoff) -> Outcome:
         """Send one delivery and record the outcome: done, given up, held, or due again after ``backoff``.
@@ -175,7 +172,10 @@ class Deliveries:
             return await self._send_dm(delivery, step)
         missing: str | None = None
         try:
+            await self._take_buttons_off(delivery)
             posted = await self._post(delivery, step.quiet)
+            if posted is not None:  # kept by the outbox where it needs it (a later post ends its buttons, say)
+                self._posted_as.setdefault(delivery.id, posted.message.id)
             if posted is not None and posted.without_pictures:
                 missing = ATTACH_FILES
         except MissingPermission as exc:
@@ -288,7 +288,7 @@ class Deliveries:
     async def _post_notice(self, delivery: Delivery, nonce: str) -> Posted:
         """A vacation's, a deadline's or a take-over's post in the game's language: a vacation's vote carries its
         buttons, a seat handed to the computer *Take this seat*, an offer to take a seat the opener's *Confirm*
-        (and pings the opener); once an offer is decided (taken, lapsed, withdrawn) its post loses *Confirm*."""
+        (and pings the opener)."""
         payload = delivery.payload
         locale = str(payload["locale"])
         text = notice_text(payload, locale)
@@ -307,29 +307,25 @@ class Deliveries:
                 text = f"{mention(info.opener_id)} {text}"
                 mentions = discord.AllowedMentions(users=[discord.Object(info.opener_id)], roles=False,
                                                    everyone=False, replied_user=False)
-        elif str(payload["key"]).startswith(TAKEOVER_DECIDED):
-            await self._strip_confirm(delivery)
-        posted = await deliver_post(self.client, delivery.channel_id, text, view=view, mentions=mentions, nonce=nonce)
-        self._posted_as[delivery.id] = posted.message.id  # an offer's is kept: its post loses Confirm once decided
-        return posted
+        return await deliver_post(self.client, delivery.channel_id, text, view=view, mentions=mentions, nonce=nonce)
 
-    async def _strip_confirm(self, decided: Delivery) -> None:
-        """An offer to take a seat was decided (``decided`` says so): its post, however far back, loses *Confirm* (a
-        late click would be refused); a passing failure is raised (the notice is tried again, and takes it off)."""
-        seat = decided.payload.get("decided")  # none in a notice queued by an older version: any offer of the game
-        channel = self.client.get_partial_messageable(decided.channel_id)
+    async def _take_buttons_off(self, delivery: Delivery) -> None:
+        """The posts whose buttons ``delivery``'s post ends (an offer decided, a seat someone's again, a vote over,
+        the game over: :mod:`bot.host.buttons`) lose them, however far back; a passing failure is raised (the post
+        is tried again, and takes them off then)."""
         closed: list[int] = []
-        for offer, message_id in await self.host.open_offers(decided.game_id, None if seat is None else int(seat)):
+        channel = self.client.get_partial_messageable(delivery.channel_id)
+        for ended, message_id in await self.host.ended_by(delivery):
             try:
                 await channel.get_partial_message(message_id).edit(view=None)
             except TRANSIENT_ERRORS:
                 raise
             except discord.NotFound:
-                pass  # the post was deleted: nothing carries Confirm any more
+                pass  # the post was deleted: nothing carries the buttons any more
             except discord.HTTPException as exc:
-                log.warning("game %d: could not take Confirm off an offer's post (%s)", decided.game_id, exc.status)
-            closed.append(offer)
-        self._closed[decided.id] = closed
+                log.warning("game %d: could not take the buttons off a post (%s)", delivery.game_id, exc.status)
+            closed.append(ended)
+        self._closed[delivery.id] = closed
 
     async def _post_replay(self, game_id: int, channel_id: int, locale: str, nonce: str) -> Posted:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""

@@ -385,8 +385,8 @@ class Host:
     async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
         return await self.outbox.open_turn_dms(game_id, user_id)
 
-    async def open_offers(self, game_id: int, seat: int | None) -> list[tuple[int, int]]:
-        return await self.outbox.open_offers(game_id, seat)
+    async def ended_by(self, delivery: Delivery) -> list[tuple[int, int]]:
+        return await self.outbox.ended_by(delivery)
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         await self.outbox.retry_delivery(delivery, delay, error)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.host import metrics
+from bot.host.buttons import EVERY, buttons_of, ends
 from bot.host.errors import HostError
 from bot.host.games import Games, stored_table
 from bot.host.model import NewDelivery
@@ -160,14 +161,14 @@ class Outbox:
                         message_id: int | None = None, closed: Sequence[int] = ()) -> None:
         """Record that ``delivery`` was sent (as the message ``message_id``, if known), or given up for good
         (``error`` says why). The game-over post's message id is kept for the history's links; a DM's is the DM
-        with the turn's controls, told later when the turn has passed (:meth:`open_turn_dms`); an offer's post's
-        loses its *Confirm* once the offer is decided (:meth:`open_offers`). ``closed``: the turn DMs and offer
-        posts (their deliveries) this delivery told that their turn passed or took *Confirm* off."""
+        with the turn's controls, told later when the turn has passed (:meth:`open_turn_dms`); a post's whose buttons
+        a later post ends (:meth:`ended_by`). ``closed``: the turn DMs and posts (their deliveries) this delivery
+        told that their turn passed or took buttons off."""
         if error is not None:
             metrics.DELIVERIES_FAILED.labels(delivery.kind, "given_up").inc()
         over = message_id if delivery.kind == MOVE_POST and delivery.payload.get("game_over") else None
         post = message_id if delivery.kind in (MOVE_POST, START_POST) else None
-        dm = message_id if not delivery.is_post or delivery.payload.get("takeover") is not None else None
+        dm = message_id if not delivery.is_post or buttons_of(delivery) is not None else None
         await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over,
                                         post_id=post, dm_id=dm, closed=closed)
 
@@ -176,15 +177,15 @@ class Outbox:
         process sent them: (delivery id, message id), oldest first."""
         return await self.store.open_messages(game_id, user_id)
 
-    async def open_offers(self, game_id: int, seat: int | None) -> list[tuple[int, int]]:
-        """The game's posts of offers to take ``seat`` (``None``: any seat) that still carry the opener's *Confirm*,
+    async def ended_by(self, delivery: Delivery) -> list[tuple[int, int]]:
+        """The posts whose buttons ``delivery``'s post ends (:mod:`bot.host.buttons`) that still carry them,
         whichever process sent them: (delivery id, message id), oldest first."""
-        posts = await self.store.open_messages(game_id, None)
-        if seat is None or not posts:
+        ended = ends(delivery)
+        posts = await self.store.open_messages(delivery.game_id, None) if ended else []
+        if not posts or EVERY in ended:
             return posts
-        seats = {d.id: d.payload["takeover"]["seat"] for d in await self.store.deliveries(game_id)
-                 if d.payload.get("takeover") is not None}
-        return [(i, message) for i, message in posts if seats.get(i) == seat]
+        carried = {row.id: buttons_of(Delivery.from_row(row)) for row in await self.store.deliveries(delivery.game_id)}
+        return [(i, message) for i, message in posts if carried.get(i) in ended]
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""

@@ -360,8 +360,8 @@ class SqlStore(ABC):
         return [DeliveryRow.read(r) for r in await self._fetch(f"{_DELIVERIES} WHERE game_id = ? ORDER BY id", game_id)]
 
     async def open_messages(self, game_id: int, user_id: int | None) -> list[tuple[int, int]]:
-        """A person's turn DMs of a game not told yet that their turn passed, or (``user_id`` ``None``) its offers'
-        posts whose *Confirm* is on: (delivery id, message id), in order."""
+        """A person's turn DMs of a game not told yet that their turn passed, or (``user_id`` ``None``) its posts
+        whose buttons are on (``bot.host.buttons``): (delivery id, message id), in order."""
         rows = await self._fetch(f"SELECT id, message_id FROM deliveries WHERE game_id = ? AND user_id {self.IS} ?"
                                  " AND message_id IS NOT NULL AND closed_at IS NULL ORDER BY id", game_id, user_id)
         return [(int(r["id"]), int(r["message_id"])) for r in rows]

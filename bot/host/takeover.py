@@ -217,11 +217,11 @@ def _notice(table: Table, state: str, name: str, newcomer: str, *, seat: int,
             newcomer_id: int | None = None) -> NewDelivery:
     """The channel's notice of an offer, a take-over, a lapse or a withdrawal (``bot.takeover.<state>``); an offer's
     carries the seat and the newcomer for the opener's *Confirm* button, the others the seat whose offer they
-    decide (``decided``: that offer's post loses *Confirm*)."""
+    decide (its post loses *Confirm*: :mod:`bot.host.buttons`)."""
     payload: dict[str, Any] = {"key": f"bot.takeover.{state}", "locale": table.options.locale,
                                "params": {"name": name, "newcomer": newcomer}}
     if state == OFFERED:
         payload["takeover"] = {"seat": seat, "user_id": newcomer_id}
     else:
-        payload["decided"] = seat
+        payload["seat"] = seat
     return NewDelivery(NOTICE_POST, table.seq, payload=payload)

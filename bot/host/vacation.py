@@ -289,7 +289,7 @@ class Vacations:
         state = vacation.decision()
         decided = replace(vacation, state=state, paused_from=now if state == PAUSE else None)
         key = "bot.vacation.paused" if decided.state == PAUSE else "bot.vacation.computer_plays"
-        post = {"key": key, "params": {"name": table.seats[seat].name, "until": int(decided.until)}}
+        post = {"key": key, "seat": seat, "params": {"name": table.seats[seat].name, "until": int(decided.until)}}
         seats = with_vacation(table.seats, seat, decided)
         others_voting = any(s.vacation_state == VOTING for s in seats)
         return _Plan(seats, [NewDelivery(NOTICE_POST, 0, payload=post)], cancel=() if others_voting else (VOTE,))
@@ -301,7 +301,7 @@ class Vacations:
         vacation = vacation_of(seats[seat])
         if vacation is None:
             return None
-        post = {"key": "bot.vacation.over", "params": {"name": seats[seat].name}}
+        post = {"key": "bot.vacation.over", "seat": seat, "params": {"name": seats[seat].name}}
         ended = with_vacation(seats, seat, None)
         taken = {"since": vacation.since, "end": now, "paused_from": vacation.paused_from}
         ended[seat] = replace(ended[seat], breaks=[*ended[seat].breaks, taken])

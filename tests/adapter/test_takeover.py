@@ -86,7 +86,8 @@ async def test_a_newcomer_takes_over_a_seat_once_confirmed_and_the_seat_is_named
     carol_dms = len(fake.dm_messages("carol"))
     await driver.fake.click_button(offer, confirm, user="alice")
     await channel_post(driver, "Dave takes over Carol’s seat and plays it from now on")
-    await fake.wait_until(lambda: not fake.message(offer.id).buttons, timeout=TIMEOUT, description="Confirm gone")
+    await fake.wait_until(lambda: not fake.message(offer.id).buttons and not fake.message(handed.id).buttons,
+                          timeout=TIMEOUT, description="Confirm and Take this seat gone")
     hand = await fake.wait_until(lambda: fake.dm_messages("dave"), timeout=TIMEOUT, description="Dave's hand")
     assert f"<#{driver.channel.id}>" in hand[-1].text
     assert driver.info().seats[carol].user_id == fake.user("dave").id
@@ -106,6 +107,10 @@ async def test_a_newcomer_takes_over_a_seat_once_confirmed_and_the_seat_is_named
                           poll=0.2)
     await driver.settle()
     over = await channel_post(driver, "Game over")
+    # the posts that handed Bob's, Alice's and Dave's seats to the computer lost Take this seat with the game's end
+    await fake.wait_until(lambda: not [c for m in fake.messages(driver.channel) if m.id != forged.id
+                                       for c in m.custom_ids if c.startswith(f"sc:seat:{game}:")], timeout=TIMEOUT,
+                          description="no Take this seat after the game's end (the forged post is the test's)")
     assert "Carol, then Dave" in over.text
     guild = driver.info().guild_id
     usual = {u: duration((await driver.host.turn_speed(guild, fake.user(u).id)).median, EN) for u in ("bob", "alice")}
@@ -158,11 +163,15 @@ async def test_an_offer_lapses_after_a_day_and_the_seats_own_person_coming_back_
     await channel_post(driver, "Bob is back, so Erin’s offer to take over their seat is withdrawn")
     await driver.fake.wait_until(lambda: not driver.fake.message(second.id).buttons, timeout=TIMEOUT,
                                  description="the withdrawn offer's Confirm gone")
+    await driver.fake.wait_until(lambda: not driver.fake.message(handed.id).buttons, timeout=TIMEOUT,
+                                 description="Take this seat gone from Bob's hand-over")
     assert driver.fake.message(third.id).custom_ids == [f"sc:seat:{game}:{carol}:{driver.fake.user('dave').id}"]
+    assert driver.fake.message(handed_carol.id).custom_ids == [f"sc:seat:{game}:{carol}"]
     seat = driver.info().seats[bob]
     assert (seat.user_id, seat.away, seat.offered_to) == (driver.fake.user("bob").id, False, None)
     assert driver.info().seats[carol].offered_to == "Dave"
-    again = await click(driver, handed, f"sc:seat:{game}:{bob}", "dave")
+    take = f"sc:seat:{game}:{bob}"  # a click that was on its way: refused in words
+    again = await click(driver, driver.fake.add_bot_message(driver.channel, "old", buttons=[take]), take, "dave")
     assert again.text == t("host.error.takeover_not_open", EN, name="Bob")
 
 

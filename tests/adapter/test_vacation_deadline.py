@@ -80,6 +80,11 @@ async def test_the_others_vote_to_pause_across_a_restart_and_back_from_a_dm_ends
     await driver.restart()  # in the middle of the vote: alice's vote stays, the buttons keep working
     assert "Stimme" in await click(driver, post, vote_id(driver, "carol", "pause"), "bob")
     await channel_post(driver, "The game is paused while Carol is on vacation")
+    await driver.fake.wait_until(lambda: not driver.fake.message(post.id).buttons, timeout=TIMEOUT,
+                                 description="the decided vote's buttons gone")
+    late = vote_id(driver, "carol", "computer")  # a click that was on its way: refused in words
+    old = driver.fake.add_bot_message(driver.channel, "old", buttons=[late])
+    assert await click(driver, old, late, "alice") == t("host.error.vote_closed", "en", name="Carol")
     user = driver.to_move_user()
     assert user is not None
     refusal = await driver.play_slash(user, driver.pick(user))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.host.host import Host
-from bot.host.table import HAND_DM, NOTICE_POST, TURN_DM, Delivery
+from bot.host.table import HAND_DM, MOVE_POST, NOTICE_POST, TURN_DM, Delivery
 from bot.host.takeover import LAPSED, OFFER_HOURS, OFFERED, TAKEN
 from bot.host.timers import TAKEOVER_LAPSE
 from tests.host.test_host import ADA, BO, CH, CY, DI, EVE, GUILD, Clock, make_host, refused, user_to_move
@@ -36,14 +36,17 @@ async def notices(store: Any) -> list[dict[str, Any]]:
 
 
 async def post_all(host: Host, store: Any, first_message: int) -> dict[str, tuple[Delivery, int]]:
-    """Every pending channel post sent (the start's, the seats handed over, the notices), each as a message of its
-    own numbered from ``first_message``: the notices by key, with their message."""
+    """Every pending channel post sent (the start's, the seats handed over or back, the notices), each as a message
+    of its own numbered from ``first_message``, after taking the buttons off the posts it ends as the adapter does:
+    each with its message, the notices by key, the seats' posts as ``away:<seat>`` or ``back:<seat>``."""
     sent = {}
     posts = [Delivery.from_row(d) for d in await store.pending_deliveries()]
     for number, post in enumerate(p for p in posts if p.is_post):
-        await host.delivered(post, message_id=first_message + number)
-        if post.kind == NOTICE_POST:
-            sent[post.payload["key"]] = (post, first_message + number)
+        ended = [delivery for delivery, _ in await host.ended_by(post)]
+        await host.delivered(post, message_id=first_message + number, closed=ended)
+        name = post.payload["key"] if post.kind == NOTICE_POST else (
+            f"{'away' if post.payload.get('away') else 'back'}:{post.payload.get('seat')}")
+        sent[name] = (post, first_message + number)
     return sent
 
 
@@ -111,9 +114,8 @@ async def test_an_offer_lapses_after_a_day_even_across_a_restart_and_the_seats_o
     await refused("host.error.takeover_not_open", host.offer_seat(CH, EVE, "Eve", seat_of(host, ADA)))
     first = await host.offer_seat(CH, EVE, "Eve", bo)
     game = first.game_id
-    offer_bo, message = (await post_all(host, store, 500))["bot.takeover.offered"]
-    assert await host.open_offers(game, bo) == [(offer_bo.id, message)] == await host.open_offers(game, None)
-    assert await host.open_offers(game, cy) == []
+    sent = await post_all(host, store, 500)
+    (offer_bo, message), handed_bo, handed_cy = sent["bot.takeover.offered"], sent[f"away:{bo}"], sent[f"away:{cy}"]
     clock.advance(OFFER_HOURS - 1)
     host = make_host(store, clock)  # a restart while the offer waits
     await host.load()
@@ -125,20 +127,24 @@ async def test_an_offer_lapses_after_a_day_even_across_a_restart_and_the_seats_o
     assert [n["key"] for n in await notices(store)][-1] == "bot.takeover.lapsed"
     await refused("host.error.takeover_gone", host.confirm_takeover(CH, ADA, bo, EVE))
     assert first.game_id == lapsed.game_id
-    # an offer for Cy's seat; the lapse takes Confirm off Bo's offer's post only
+    # an offer for Cy's seat; the lapse takes Confirm off Bo's offer's post only (the seat may still be taken)
     await host.offer_seat(CH, DI, "Di", cy)
+    [lapse] = [Delivery.from_row(d) for d in await store.pending_deliveries() if d.kind == NOTICE_POST
+               and d.payload["key"] == "bot.takeover.lapsed"]
+    assert lapse.payload["seat"] == bo and await host.ended_by(lapse) == [(offer_bo.id, message)]
     sent = await post_all(host, store, 600)
-    (decided, _), (offer_cy, cy_message) = sent["bot.takeover.lapsed"], sent["bot.takeover.offered"]
-    assert decided.payload["decided"] == bo and offer_cy.payload["takeover"]["seat"] == cy
-    assert await host.open_offers(game, None) == [(offer_bo.id, message), (offer_cy.id, cy_message)]
-    assert await host.open_offers(game, bo) == [(offer_bo.id, message)]
-    await host.delivered(decided, closed=[offer_bo.id])  # the lapse's notice took Confirm off Bo's offer's post
-    assert await host.open_offers(game, bo) == [] and await host.open_offers(game, None) == [(offer_cy.id, cy_message)]
-    # then Cy comes back first: the offer is withdrawn, its lapse with it
+    offer_cy, cy_message = sent["bot.takeover.offered"]
+    assert offer_cy.payload["takeover"]["seat"] == cy and await host.ended_by(lapse) == []
+    # then Cy comes back first: the offer is withdrawn (its post loses Confirm), its lapse with it; the post that
+    # handed Cy's seat over loses Take this seat; Bo's keeps it
     back = await host.back(CH, CY)
     assert back.info.seats[cy].offered_to is None
     assert [n["key"] for n in await notices(store)][-1] == "bot.takeover.withdrawn"
-    assert (await notices(store))[-1]["decided"] == cy
+    pending = [p for p in map(Delivery.from_row, await store.pending_deliveries()) if p.is_post]
+    assert [await host.ended_by(p) for p in pending] == [[(handed_cy[0].id, handed_cy[1])], [(offer_cy.id, cy_message)]]
+    await post_all(host, store, 700)
+    game_over = Delivery(0, game, CH, 99, MOVE_POST, None, {"game_over": True}, 0.0, 0.0, 0, None, None)
+    assert await host.ended_by(game_over) == [(handed_bo[0].id, handed_bo[1])]  # at the end, Bo's Take this seat
     assert TAKEOVER_LAPSE not in {t.kind for t in await store.timers(first.game_id)}
     await refused("host.error.takeover_gone", host.confirm_takeover(CH, ADA, cy, DI))
 
