@@ -10,8 +10,8 @@ while it was sent: then its own are outdated), and once the turn has passed it i
 once per game in the channel with a mention; the player then uses ``/santacruz status`` (or *My cards*), whose
 ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
 A DM that fails for a passing reason (5xx, timeout) raises, so that the outbox dispatcher tries it again.
-When the bot lacks a permission in a game's channel, the game's opener is told once by DM
-(:meth:`DirectMessages.tell_missing_permission`).
+When the bot lacks a permission in a game's channel, the host owes the game's opener a DM saying so, once per game
+(:meth:`DirectMessages.tell_missing_permission`; the outbox sends it like any notice).
 """
 
 from __future__ import annotations
@@ -65,8 +65,6 @@ class DirectMessages:
         self._dm_channels: dict[int, int] = {}
         self._dm_blocked: set[tuple[int, int]] = set()
         """(game id, user id) whose last DM failed: the channel was told once."""
-        self._permissions_told: set[tuple[int, str]] = set()
-        """(game id, permission) the opener was told the bot lacks in the game's channel."""
 
     async def locale(self, interaction: discord.Interaction) -> str:
         """The user's language (remembered for the DMs they will get later, by the host too)."""
@@ -228,18 +226,14 @@ class DirectMessages:
         return True
 
     async def tell_missing_permission(self, info: TableInfo, permission: str) -> None:
-        """Tell the game's opener by DM, once per game, which permission the bot lacks in the game's channel
-        (``attach_files``: posts go without pictures; ``send_messages``: the game goes on by DM only)."""
-        if (info.game_id, permission) in self._permissions_told:
-            return
-        self._permissions_told.add((info.game_id, permission))
-        locale = self.locale_of(info.opener_id, info.locale)
-        text = t(f"bot.dm.missing_{permission}", locale, channel=channel_link(info.channel_id))
+        """The bot lacks ``permission`` in the game's channel (``attach_files``: posts go without pictures;
+        ``send_messages``: the game goes on by DM only): the host owes the opener a DM saying so, once per game
+        (:meth:`bot.host.host.Host.missing_permission`). A refusal to record it costs only that DM."""
         try:
-            await self._dm(info.opener_id, text)
-        except discord.HTTPException as exc:
-            log.warning("game %d: could not tell the opener about a missing permission (%s)", info.game_id,
-                        exc.status)
+            await self.host.missing_permission(info.channel_id, permission)
+        except HostError as exc:
+            log.warning("game %d: could not owe the opener a DM about a missing permission (%s)", info.game_id,
+                        exc.key)
 
     async def send_notice(self, info: TableInfo, user_id: int, payload: dict[str, Any], *,
                           nonce: str | None = None) -> None:

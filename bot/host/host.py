@@ -388,6 +388,9 @@ class Host:
     async def ended_by(self, delivery: Delivery) -> list[tuple[int, int]]:
         return await self.outbox.ended_by(delivery)
 
+    async def missing_permission(self, channel_id: int, permission: str) -> None:
+        await self.outbox.missing_permission(channel_id, permission)
+
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         await self.outbox.retry_delivery(delivery, delay, error)
 

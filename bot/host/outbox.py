@@ -28,9 +28,10 @@ from typing import Any
 
 from bot.host import metrics
 from bot.host.buttons import EVERY, buttons_of, ends
-from bot.host.errors import HostError
+from bot.host.change import Change
+from bot.host.errors import HostError, storage_refusal
 from bot.host.games import Games, stored_table
-from bot.host.model import NewDelivery
+from bot.host.model import DeliveryRow, NewDelivery
 from bot.host.people import People
 from bot.host.stores import GameStore
 from bot.host.table import (
@@ -135,6 +136,8 @@ class Outbox:
         self._clock = clock
         self._gathering: dict[int, asyncio.Lock] = {}
         """User id -> held while their held DMs are gathered into one (several channels' outboxes at once)."""
+        self._missing: set[tuple[int, str]] = set()
+        """(game id, permission) whose DM to the opener is owed or sent (:meth:`missing_permission`)."""
 
     def now(self) -> float:
         """The host's clock (seconds since the epoch): the time deliveries are due by."""
@@ -176,6 +179,24 @@ class Outbox:
         """The person's DMs with the controls of a turn in the game that were not told yet that it passed, whichever
         process sent them: (delivery id, message id), oldest first."""
         return await self.store.open_messages(game_id, user_id)
+
+    async def missing_permission(self, channel_id: int, permission: str) -> None:
+        """The bot lacks ``permission`` in the channel of its running game (a post went without pictures, or not at
+        all): the opener is owed a DM saying so (``bot.dm.missing_<permission>``), once per game, whichever process
+        found it and across restarts (one owed or sent already is found among the game's deliveries)."""
+        key = f"bot.dm.missing_{permission}"
+        async with self.games.change(channel_id) as table:
+            if table is None or table.status != "running" or (table.id, permission) in self._missing:
+                return
+            if not any(d.kind == NOTICE_DM and d.payload.get("key") == key for d in await self._deliveries(table.id)):
+                told = NewDelivery(NOTICE_DM, table.seq, table.opener_id, {
+                    "key": key, "locale": table.options.locale, "params": {"channel": table.channel_id}})
+                await self.games.write(table, Change(deliveries=[told]))
+            self._missing.add((table.id, permission))
+
+    async def _deliveries(self, game_id: int) -> list[DeliveryRow]:
+        with storage_refusal():
+            return await self.store.deliveries(game_id)
 
     async def ended_by(self, delivery: Delivery) -> list[tuple[int, int]]:
         """The posts whose buttons ``delivery``'s post ends (:mod:`bot.host.buttons`) that still carry them,

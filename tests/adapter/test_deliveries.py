@@ -112,6 +112,12 @@ async def test_without_attach_files_the_words_and_mention_go_out_and_the_opener_
     where = f"<#{driver.channel.id}>"
     told = [m for m in fake.dm_messages("alice") if m.text == t("bot.dm.missing_attach_files", "en", channel=where)]
     assert len(told) == 1
+    await driver.restart()  # once per game, not once per start of the bot: what it owes is stored with the game
+    await driver.play_turn("dm")
+    await driver.settle()
+    assert not bot_posts(fake, driver)[-1].attachments
+    told = [m for m in fake.dm_messages("alice") if m.text == t("bot.dm.missing_attach_files", "en", channel=where)]
+    assert len(told) == 1
     fake.deny_permission(driver.channel, "attach_files", denied=False)
     await driver.play_turn("dm")
     await driver.settle()

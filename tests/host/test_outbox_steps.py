@@ -14,7 +14,7 @@ import pytest
 
 from bot.host.host import Host
 from bot.host.outbox import Held, SendDm, SendGameOver, SendGathered, SendPost, SendTurnOver, Skip, Step
-from bot.host.table import GAME_OVER_DM, HAND_DM, MOVE_POST, START_POST, TURN_DM, TURN_OVER_DM, Delivery
+from bot.host.table import GAME_OVER_DM, HAND_DM, MOVE_POST, NOTICE_DM, START_POST, TURN_DM, TURN_OVER_DM, Delivery
 from tests.host.test_archive import finish
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first, user_to_move
 from tests.host.test_user_settings import at, start_two
@@ -188,3 +188,26 @@ async def test_the_result_waits_for_quiet_hours_and_is_never_gathered_into_anoth
         assert isinstance(step, SendGathered) and result.id not in [d.id for d in step.collapsed]
     (result,) = [d for d in await host.held_deliveries(ADA) if d.kind == GAME_OVER_DM]
     assert await step_of(host, result) == SendGameOver(host.info(CH))  # type: ignore[arg-type]
+
+
+async def test_the_opener_is_owed_one_dm_per_missing_permission_per_game_across_restarts(host: Host,
+                                                                                       store: Any) -> None:
+    await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
+    await finish(host, CH2)  # a game that is over owes nothing
+    await host.missing_permission(CH2, "attach_files")
+    assert not [d for d in await pending(host, CH2) if d.kind == NOTICE_DM]
+    for restarted in (False, False, True):
+        if restarted:  # another start of the bot (or another process) finds the DM already owed
+            host = make_host(store, host._clock)  # type: ignore[arg-type]
+            await host.load()
+        await host.missing_permission(CH, "attach_files")
+        await host.missing_permission(CH, "send_messages")
+    owed = [(d.user_id, d.payload) for d in await pending(host) if d.kind == NOTICE_DM]
+    assert owed == [(ADA, {"key": f"bot.dm.missing_{p}", "locale": "en", "params": {"channel": CH}})
+                    for p in ("attach_files", "send_messages")]
+    (told, _) = [d for d in await pending(host) if d.kind == NOTICE_DM]
+    await host.delivered(told)
+    host = make_host(store, host._clock)  # type: ignore[arg-type]
+    await host.load()
+    await host.missing_permission(CH, "attach_files")  # sent already, and another start: still once
+    assert len([d for d in await store.deliveries(told.game_id) if d.kind == NOTICE_DM]) == 2
