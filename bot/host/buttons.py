@@ -55,8 +55,8 @@ def ends(delivery: Delivery) -> frozenset[str]:
     payload = delivery.payload
     if delivery.kind == ABANDONED_POST or (delivery.kind == MOVE_POST and payload.get("game_over")):
         return frozenset({EVERY})
-    if delivery.kind == SEAT_POST:
-        return frozenset() if payload.get("away") else frozenset({f"take:{payload['seat']}"})
+    if delivery.kind == SEAT_POST:  # a seat's person back (a forgotten post keeps no payload: nothing)
+        return frozenset() if payload.get("away") or "seat" not in payload else frozenset({f"take:{payload['seat']}"})
     if delivery.kind != NOTICE_POST or payload.get("seat") is None:
         return frozenset()
     key, seat = str(payload.get("key")), int(payload["seat"])
