@@ -7,8 +7,8 @@ it, it survives a restart): a newer one of the same turn takes its controls off 
 while it was sent: then its own are outdated), and once the turn has passed it is edited to say so
 (:meth:`DirectMessages.close_turn_dms`: no new DM). At game over each player gets one DM with their result
 (:meth:`DirectMessages.send_game_over`). A DM that cannot be delivered (the user does not accept DMs) is announced
-once per game in the channel with a mention; the player then uses ``/santacruz status`` (or *My cards*), whose
-ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
+once per game in the channel with a mention (a post the host owes); the player then uses ``/santacruz status`` (or
+*My cards*), whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
 A DM that fails for a passing reason (5xx, timeout) raises, so that the outbox dispatcher tries it again.
 When the bot lacks a permission in a game's channel, the host owes the game's opener a DM saying so, once per game
 (:meth:`DirectMessages.tell_missing_permission`; the outbox sends it like any notice).
@@ -23,9 +23,9 @@ from typing import Any
 
 import discord
 
-from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, post, reply
+from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, reply
 from bot.adapter.views import controls_view
-from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, mention, message_link
+from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, message_link
 from bot.adapter.words.dm import dm_text, game_over_text, held_text, others_waiting, turn_over_text
 from bot.adapter.words.moves import split_question
 from bot.adapter.words.notices import notice_text, vacation_notes
@@ -63,8 +63,6 @@ class DirectMessages:
         self._locales: dict[int, str] = {}
         """User id -> the language of their last interaction (for DMs they did not ask for)."""
         self._dm_channels: dict[int, int] = {}
-        self._dm_blocked: set[tuple[int, int]] = set()
-        """(game id, user id) whose last DM failed: the channel was told once."""
 
     async def locale(self, interaction: discord.Interaction) -> str:
         """The user's language (remembered for the DMs they will get later, by the host too)."""
@@ -107,23 +105,22 @@ class DirectMessages:
 
     async def _dm_player(self, info: TableInfo, user_id: int, content: str, *, pictures: Attachments = (),
                          view: discord.ui.View | None = None, nonce: str | None = None) -> discord.Message | None:
-        """A DM to a seated player; if it cannot be delivered the channel says so (once) with a mention.
+        """A DM to a seated player; if it cannot be delivered the host owes the channel a post that says so.
 
         A passing failure (:data:`TRANSIENT_ERRORS`) is raised for the caller to try again."""
         try:
             message = await self._dm(user_id, content, pictures=pictures, view=view, nonce=nonce)
         except TRANSIENT_ERRORS:
             raise
-        except discord.Forbidden:
-            if (info.game_id, user_id) not in self._dm_blocked:
-                self._dm_blocked.add((info.game_id, user_id))
-                await post(self.client, info.channel_id, t("bot.post.dm_failed", info.locale,
-                                                           mention=mention(user_id)))
+        except discord.Forbidden:  # the host owes the channel a post that tells them, once per game
+            try:
+                await self.host.dm_failed(info.channel_id, user_id)
+            except HostError as exc:
+                log.warning("game %d: could not owe the channel a post about a DM refused (%s)", info.game_id, exc.key)
             return None
         except discord.HTTPException as exc:
             log.warning("game %d: could not DM a player (%s %s)", info.game_id, exc.status, exc.text)
             return None
-        self._dm_blocked.discard((info.game_id, user_id))
         return message
 
     async def welcome(self, interaction: discord.Interaction, info: TableInfo, locale: str) -> None:

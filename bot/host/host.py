@@ -391,6 +391,9 @@ class Host:
     async def missing_permission(self, channel_id: int, permission: str) -> None:
         await self.outbox.missing_permission(channel_id, permission)
 
+    async def dm_failed(self, channel_id: int, user_id: int) -> None:
+        await self.outbox.dm_failed(channel_id, user_id)
+
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         await self.outbox.retry_delivery(delivery, delay, error)
 

@@ -31,7 +31,7 @@ from bot.host.buttons import EVERY, buttons_of, ends
 from bot.host.change import Change
 from bot.host.errors import HostError, storage_refusal
 from bot.host.games import Games, stored_table
-from bot.host.model import DeliveryRow, NewDelivery
+from bot.host.model import NewDelivery
 from bot.host.people import People
 from bot.host.stores import GameStore
 from bot.host.table import (
@@ -40,6 +40,7 @@ from bot.host.table import (
     IDLE_POST,
     MOVE_POST,
     NOTICE_DM,
+    NOTICE_POST,
     START_POST,
     TURN_DM,
     TURN_OVER_DM,
@@ -136,8 +137,8 @@ class Outbox:
         self._clock = clock
         self._gathering: dict[int, asyncio.Lock] = {}
         """User id -> held while their held DMs are gathered into one (several channels' outboxes at once)."""
-        self._missing: set[tuple[int, str]] = set()
-        """(game id, permission) whose DM to the opener is owed or sent (:meth:`missing_permission`)."""
+        self._owed: set[tuple[int, str, str, str]] = set()
+        """(game id, kind, key, values) of the notices owed once per game that are owed or sent (:meth:`_owe_once`)."""
 
     def now(self) -> float:
         """The host's clock (seconds since the epoch): the time deliveries are due by."""
@@ -182,21 +183,35 @@ class Outbox:
 
     async def missing_permission(self, channel_id: int, permission: str) -> None:
         """The bot lacks ``permission`` in the channel of its running game (a post went without pictures, or not at
-        all): the opener is owed a DM saying so (``bot.dm.missing_<permission>``), once per game, whichever process
-        found it and across restarts (one owed or sent already is found among the game's deliveries)."""
-        key = f"bot.dm.missing_{permission}"
+        all): the opener is owed a DM saying so (``bot.dm.missing_<permission>``), once per game."""
         async with self.games.change(channel_id) as table:
-            if table is None or table.status != "running" or (table.id, permission) in self._missing:
-                return
-            if not any(d.kind == NOTICE_DM and d.payload.get("key") == key for d in await self._deliveries(table.id)):
-                told = NewDelivery(NOTICE_DM, table.seq, table.opener_id, {
-                    "key": key, "locale": table.options.locale, "params": {"channel": table.channel_id}})
-                await self.games.write(table, Change(deliveries=[told]))
-            self._missing.add((table.id, permission))
+            if table is not None and table.status == "running":
+                await self._owe_once(table, NewDelivery(NOTICE_DM, table.seq, table.opener_id, {
+                    "key": f"bot.dm.missing_{permission}", "locale": table.options.locale,
+                    "params": {"channel": table.channel_id}}))
 
-    async def _deliveries(self, game_id: int) -> list[DeliveryRow]:
+    async def dm_failed(self, channel_id: int, user_id: int) -> None:
+        """A DM to a player of the channel's running game could not be delivered (they accept no DMs from the bot):
+        the channel is owed a post that tells them, with a mention, how to allow them and where their cards are
+        meanwhile (``bot.post.dm_failed``), once per game and person."""
+        async with self.games.change(channel_id) as table:
+            if table is not None and table.status == "running":
+                await self._owe_once(table, NewDelivery(NOTICE_POST, table.seq, payload={
+                    "key": "bot.post.dm_failed", "locale": table.options.locale, "params": {"mention": user_id}}))
+
+    async def _owe_once(self, table: Table, notice: NewDelivery) -> None:
+        """Write ``notice`` unless the game owes or sent one with its kind, key and values already: once per game,
+        whichever process finds it owed and across restarts (the game's deliveries are read once per process)."""
+        key, values = str(notice.payload["key"]), notice.payload["params"]
+        mark = (table.id, notice.kind, key, repr(sorted(values.items())))
+        if mark in self._owed:
+            return
         with storage_refusal():
-            return await self.store.deliveries(game_id)
+            sent = await self.store.deliveries(table.id)
+        if not any(d.kind == notice.kind and d.payload.get("key") == key and d.payload.get("params") == values
+                   for d in sent):
+            await self.games.write(table, Change(deliveries=[notice]))
+        self._owed.add(mark)
 
     async def ended_by(self, delivery: Delivery) -> list[tuple[int, int]]:
         """The posts whose buttons ``delivery``'s post ends (:mod:`bot.host.buttons`) that still carry them,

@@ -14,7 +14,17 @@ import pytest
 
 from bot.host.host import Host
 from bot.host.outbox import Held, SendDm, SendGameOver, SendGathered, SendPost, SendTurnOver, Skip, Step
-from bot.host.table import GAME_OVER_DM, HAND_DM, MOVE_POST, NOTICE_DM, START_POST, TURN_DM, TURN_OVER_DM, Delivery
+from bot.host.table import (
+    GAME_OVER_DM,
+    HAND_DM,
+    MOVE_POST,
+    NOTICE_DM,
+    NOTICE_POST,
+    START_POST,
+    TURN_DM,
+    TURN_OVER_DM,
+    Delivery,
+)
 from tests.host.test_archive import finish
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first, user_to_move
 from tests.host.test_user_settings import at, start_two
@@ -192,6 +202,7 @@ async def test_the_result_waits_for_quiet_hours_and_is_never_gathered_into_anoth
 
 async def test_the_opener_is_owed_one_dm_per_missing_permission_per_game_across_restarts(host: Host,
                                                                                        store: Any) -> None:
+    """So is the channel one post per person whose DMs it refuses (``dm_failed``)."""
     await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
     await finish(host, CH2)  # a game that is over owes nothing
     await host.missing_permission(CH2, "attach_files")
@@ -202,6 +213,9 @@ async def test_the_opener_is_owed_one_dm_per_missing_permission_per_game_across_
             await host.load()
         await host.missing_permission(CH, "attach_files")
         await host.missing_permission(CH, "send_messages")
+        await host.dm_failed(CH, BO)
+    said = [d.payload for d in await pending(host) if d.kind == NOTICE_POST]
+    assert said == [{"key": "bot.post.dm_failed", "locale": "en", "params": {"mention": BO}}]
     owed = [(d.user_id, d.payload) for d in await pending(host) if d.kind == NOTICE_DM]
     assert owed == [(ADA, {"key": f"bot.dm.missing_{p}", "locale": "en", "params": {"channel": CH}})
                     for p in ("attach_files", "send_messages")]

@@ -57,6 +57,8 @@ def notice_text(payload: dict[str, Any], locale: str) -> str:
             params[person] = esc(str(params[person]))
     if "channel" in params:
         params["channel"] = channel_link(int(params["channel"]))
+    if "mention" in params:
+        params["mention"] = mention(int(params["mention"]))
     if "days" in params:
         params["days"] = tn("bot.count.days", float(params["days"]), locale)
     return t(str(payload["key"]), locale, **params)
