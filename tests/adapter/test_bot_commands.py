@@ -331,6 +331,29 @@ async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discor
         fake.end_sessions()
 
 
+def test_the_console_script_s_module_is_light_for_its_worker_processes(tmp_path: Path) -> None:
+    """Each worker process (started with ``spawn``) imports the ``santacruz-bot`` script again, and through it the
+    module of the installed entry point: a worker started from a script like it imports neither discord.py nor the
+    adapter, only what its job needs."""
+    import subprocess
+    import sys
+    from importlib.metadata import entry_points
+
+    (command,) = [e for e in entry_points(group="console_scripts") if e.name == "santacruz-bot"]
+    module, _, function = command.value.partition(":")
+    script = tmp_path / "santacruz-bot"  # what pip writes for the command
+    script.write_text(f"import sys\nfrom {module} import {function}\n"
+                      "from bot.host.workers import process_pool_factory\n\n\n"
+                      "def job():\n    import sys\n    import bot.host.pictures\n"
+                      "    return sorted(m for m in ('discord', 'bot.adapter', 'aiohttp') if m in sys.modules)\n\n\n"
+                      "if __name__ == '__main__':\n    with process_pool_factory(1)() as pool:\n"
+                      "        print(pool.submit(job).result(), 'bot.adapter' in sys.modules)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=TIMEOUT,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[]", "False"], done.stdout  # the worker, and the script itself, stay light
+
+
 def test_a_double_move_that_cannot_build_is_confirmed_first() -> None:
     from bot.adapter.views import needs_confirmation
 
