@@ -35,7 +35,7 @@ from bot.adapter.sending import (
     Posted,
     deliver_post,
 )
-from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED, ThreadNotices
+from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED, ThreadNotices, edit_message
 from bot.adapter.undo_marks import UndoMarks
 from bot.adapter.views import confirm_takeover_view, keep_open_view, take_seat_view, vacation_view
 from bot.adapter.words.common import esc, mention
@@ -314,10 +314,9 @@ class Deliveries:
         the game over: :mod:`bot.host.buttons`) lose them, however far back; a passing failure is raised (the post
         is tried again, and takes them off then)."""
         closed: list[int] = []
-        channel = self.client.get_partial_messageable(delivery.channel_id)
         for ended, message_id in await self.host.ended_by(delivery):
-            try:
-                await channel.get_partial_message(message_id).edit(view=None)
+            try:  # in a thread Discord archived meanwhile, unarchived first
+                await edit_message(self.client, delivery.channel_id, message_id, view=None)
             except TRANSIENT_ERRORS:
                 raise
             except discord.NotFound:

@@ -157,6 +157,20 @@ async def test_a_thread_archived_mid_game_goes_on_and_a_locked_one_ends_its_game
     assert not has_undo(fake.message(chosen.id), game.info().game_id)
     assert len(board_posts(fake, thread)) == 3
     assert game.info().status == "running"
+    # the player to move goes away (Take this seat on the post), the thread is archived again, and they come back
+    # by DM: the post loses its button, an edit Discord refuses in an archived thread until it is unarchived
+    away = game.to_move_user()
+    assert away is not None
+    await game.answer(await game.slash("away", user=away))
+    handed = await fake.wait_until(lambda: next((m for m in fake.messages(thread) if m.custom_ids and
+                                                 m.custom_ids[0].startswith("sc:seat:")), None),
+                                   timeout=TIMEOUT, description="the post that hands the seat to the computer")
+    await game.settle()
+    await fake.archive_thread(thread)
+    await game.answer(await game.slash("back", user=away, channel=fake.dm_channel(away)))
+    await fake.wait_until(lambda: not fake.message(handed.id).custom_ids, timeout=TIMEOUT,
+                          description="Take this seat gone from the archived thread's post")
+    assert game.info().status == "running"
 
     await fake.archive_thread(thread, locked=True)  # a moderator locks it: the game ends, and the channel is told
     await fake.wait_until(lambda: game.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
