@@ -383,7 +383,7 @@ class SqlStore(ABC):
                              dm_id: int | None = None, closed: Sequence[int] = ()) -> None:
         """The delivery is done: sent, or given up (``error`` says why). ``over_message_id``: it was the game-over
         post, sent as this message (recorded on its game in the same transaction); ``dm_id``: a DM with a turn's
-        controls or an offer's post, sent as this message; ``closed``: the deliveries whose messages it closed."""
+        controls or a post with buttons, sent as this message; ``closed``: the deliveries whose messages it closed."""
         async with self._write() as db:
             await db.execute("UPDATE deliveries SET done_at = ?, attempts = attempts + 1,"
                              " last_error = COALESCE(?, last_error), message_id = COALESCE(?, message_id)"
