@@ -174,7 +174,7 @@ class Outbox:
         post = message_id if delivery.kind in (MOVE_POST, START_POST) else None
         edited_later = message_id if not delivery.is_post or buttons_of(delivery) is not None else None
         await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over,
-                                        post_id=post, dm_id=edited_later, closed=closed)
+                                        post_id=post, edited_id=edited_later, closed=closed)
 
     async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
         """The person's DMs with the controls of a turn in the game that were not told yet that it passed, whichever

@@ -380,14 +380,14 @@ class SqlStore(ABC):
 
     async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
                              over_message_id: int | None = None, post_id: int | None = None,
-                             dm_id: int | None = None, closed: Sequence[int] = ()) -> None:
+                             edited_id: int | None = None, closed: Sequence[int] = ()) -> None:
         """The delivery is done: sent, or given up (``error`` says why). ``over_message_id``: it was the game-over
-        post, sent as this message (recorded on its game in the same transaction); ``dm_id``: a DM with a turn's
-        controls or a post with buttons, sent as this message; ``closed``: the deliveries whose messages it closed."""
+        post, sent as this message (recorded on its game in the same transaction); ``edited_id``: a DM with a turn's
+        controls or a post with buttons, sent as this message (edited later); ``closed``: the deliveries it closed."""
         async with self._write() as db:
             await db.execute("UPDATE deliveries SET done_at = ?, attempts = attempts + 1,"
                              " last_error = COALESCE(?, last_error), message_id = COALESCE(?, message_id)"
-                             " WHERE id = ?", now, error, dm_id, delivery_id)
+                             " WHERE id = ?", now, error, edited_id, delivery_id)
             await db.executemany("UPDATE deliveries SET closed_at = ? WHERE id = ?", [(now, i) for i in closed])
             for column, value in (("over_message_id", over_message_id), ("last_message_id", post_id)):
                 if value is not None:

@@ -250,10 +250,10 @@ async def test_a_deleted_channel_owes_an_edit_to_each_dm_still_showing_a_turn(st
     other = await started(host, CH2)
     turn_dms = [d for d in await store.deliveries(gone.game_id) if d.kind == TURN_DM]
     for n, delivery in enumerate(turn_dms, start=1):
-        await store.mark_delivered(delivery.id, now=clock.now, dm_id=1000 + n)
+        await store.mark_delivered(delivery.id, now=clock.now, edited_id=1000 + n)
     told = [d for d in await store.deliveries(other.game_id) if d.kind == TURN_DM]
     for delivery in told:
-        await store.mark_delivered(delivery.id, now=clock.now, dm_id=2000, closed=[delivery.id])
+        await store.mark_delivered(delivery.id, now=clock.now, edited_id=2000, closed=[delivery.id])
     assert turn_dms and told
     await host.stale.close_channel(CH, "channel deleted")
     await host.stale.close_channel(CH2, "channel deleted")
