@@ -11,8 +11,8 @@ best candidate's value minus the chosen one's (0: the best; rewards lie in [0, 1
 
 * ``greedy``: greedy's first choice (no search);
 * ``expert``: :func:`engine.ai.search` at ``--budget`` seconds (its racing), four seeds a position;
-* ``halving``: the same playouts allocated by sequential halving (:func:`engine.ai.master.halving`, the master's
-  search in 2 players), four seeds a position;
+* ``halving``: the same playouts allocated by sequential halving (:func:`engine.ai.master.halving`, plain: the
+  master's search in 2 players without its round-end judgement), four seeds a position;
 * ``cut N``: halving whose playouts stop after N moves and are judged by the learned evaluation
   (:mod:`engine.ai.evaluation`): more, shorter playouts in the same time, judged by a model of their end;
 * ``judged``: halving whose round-1 playouts are judged by the chance to win from the end of round 1

@@ -10,9 +10,7 @@ are balanced. ``--budget`` is wall-clock seconds a move, or with ``--cpu`` CPU s
 match on a busy machine then thinks as long as on an idle one, only slower). ``--results DIR`` keeps one JSON line
 per finished game, so an interrupted run can be resumed and reported (``--report-only``). A match-up whose
 challenger makes the opponent's moves by construction (``master`` against ``expert`` where the master plays the
-expert's search) is not played. ``--judged`` plays a trial master whose halving judges the end of round 1 by the
-learned chance to win (:mod:`engine.ai.round_end`); its match-ups have keys of their own (``master-judged-vs-...``),
-so its results never mix with the master's. Writing ``--out`` over an earlier report keeps its sections
+expert's search) is not played. Writing ``--out`` over an earlier report keeps its sections
 (``## ...``: what a measurement says, earlier match-ups): only the part above them is generated.
 """
 
@@ -47,17 +45,10 @@ class MatchUp:
     first_deal: int = 0
     """The first deal's number (deals are ``mix_seed(deal, players, 2012)``): later deals are new to a tuning
     that used the earlier ones."""
-    judged: bool = False
-    """A ``master`` challenger judges the end of round 1 by the learned chance to win (``--judged``)."""
-
-    @property
-    def name(self) -> str:
-        """The challenger as the report names it."""
-        return f"{self.challenger}-judged" if self.judged and self.challenger == "master" else self.challenger
 
     @property
     def key(self) -> str:
-        return f"{self.name}-vs-{self.opponent}-{self.players}p"
+        return f"{self.challenger}-vs-{self.opponent}-{self.players}p"
 
 
 def same_player(match: MatchUp) -> bool:
@@ -84,37 +75,31 @@ class GameResult:
 
 
 def _choose(strength: str, game: Any, seat: int, seed: int, budget: float | None,
-            iterations: int | None, cpu: bool = False, judged: bool = False) -> tuple[str, bool]:
-    """A move for ``seat``; the second value tells whether a search was run. ``judged``: a master judges the end
-    of round 1 by the learned chance to win."""
+            iterations: int | None, cpu: bool = False) -> tuple[str, bool]:
+    """A move for ``seat``; the second value tells whether a search was run."""
     if strength == "greedy":
         # Same move as GreedyPlayer on the view (the evaluation reads only public and own
         # information; tests/test_ai.py checks this), without building the view.
         return str(greedy_move(game)), False
-    from engine.ai import SEARCHING, MasterPlayer, Player, make_player
+    from engine.ai import SEARCHING, make_player
 
     view = game.view(seat)
     clock = time.process_time if cpu else time.perf_counter
-    player: Player
-    if judged and strength == "master":
-        player = MasterPlayer(seed, budget=budget, iterations=iterations, clock=clock, judged=True)
-    else:
-        player = make_player(strength, seed=seed, budget=budget, iterations=iterations, clock=clock)
+    player = make_player(strength, seed=seed, budget=budget, iterations=iterations, clock=clock)
     searched = strength in SEARCHING and len(view["you"]["legal_moves"]) > 1
     return player.choose(view), searched
 
 
 def play_game(strengths: list[str], seed: int, *, budget: float | None = 1.0, iterations: int | None = None,
-              draft: bool = False, cpu: bool = False, judged: bool = False) -> tuple[list[int], list[int], int]:
+              draft: bool = False, cpu: bool = False) -> tuple[list[int], list[int], int]:
     """Play one game with ``strengths[seat]`` at each seat; returns (scores, ranking, searched moves). With ``cpu``
-    a budget is the process's CPU seconds (each game runs in one process), which a busy machine does not shorten.
-    ``judged``: every ``master`` seat judges the end of round 1 by the learned chance to win."""
+    a budget is the process's CPU seconds (each game runs in one process), which a busy machine does not shorten."""
     game = new_game([f"P{i}" for i in range(len(strengths))], seed, draft=draft)
     searched = 0
     while not game.is_over():
         seat = game.to_move
         assert seat is not None  # someone is to move while the game is not over
-        move, did = _choose(strengths[seat], game, seat, mix_seed(seed, seat, 77), budget, iterations, cpu, judged)
+        move, did = _choose(strengths[seat], game, seat, mix_seed(seed, seat, 77), budget, iterations, cpu)
         searched += did
         game.apply(move)
     return list(game.score), game.ranking(), searched
@@ -140,8 +125,7 @@ def _run_job(args: tuple[MatchUp, int, int, float | None, int | None, bool]) -> 
     strengths = [match.opponent] * match.players
     strengths[seat] = match.challenger
     start = time.perf_counter()
-    scores, ranking, searched = play_game(strengths, seed, budget=budget, iterations=iterations, cpu=cpu,
-                                          judged=match.judged)
+    scores, ranking, searched = play_game(strengths, seed, budget=budget, iterations=iterations, cpu=cpu)
     return GameResult(match.key, seed, seat, scores, ranking[0], time.perf_counter() - start, searched)
 
 
@@ -205,9 +189,10 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
         "holds or that others may play, sites it opens up; a scoring card when waiting would not make it pay",
         "more relative to the others); `expert` runs a determinized Monte Carlo search (samples the hidden",
         "tiles, cards and chips from its own view only, plays each candidate move followed by noisy greedy",
-        "playouts, drops candidates that are clearly worse); `master` spends the same playouts by sequential",
-        "halving in 2 players (all candidates in early phases, the better half kept after each) and plays the",
-        "expert's own search in 3 and 4 players (there it is the expert, move for move).",
+        "playouts, drops candidates that are clearly worse); `master`, in 2 players, spends the same playouts",
+        "by sequential halving (all candidates in early phases, the better half kept after each) and judges",
+        "the end of round 1 by a chance to win learned from the expert's own games (`engine/ai/round_end.py`);",
+        "in 3 and 4 players it plays the expert's own search (there it is the expert, move for move).",
         "",
         "Use: `engine.ai.choose_move(game.view(seat), strength=\"master\", seed=1, budget=1.0)` returns the",
         "notation of a legal move; `iterations=N, budget=None` makes a searching player independent of timing.",
@@ -230,20 +215,20 @@ def report(matches: list[MatchUp], done: dict[str, list[GameResult]], *, budget:
         k = len(rs)
         wins = sum(r.won for r in rs)
         if same_player(m) and not k:
-            lines.append(f"| {m.name} vs {m.opponent} | {m.players} | – | – | – | – | {100 / m.players:.0f}% | "
+            lines.append(f"| {m.challenger} vs {m.opponent} | {m.players} | – | – | – | – | {100 / m.players:.0f}% | "
                          f"not played: in {m.players} players the master plays the expert's own search, seeded "
                          "alike, so it makes the expert's moves (`tests/engine/test_master.py::"
                          "test_in_three_and_four_players_the_master_is_the_expert`); never worse by construction |")
             continue
         if not k:
-            lines.append(f"| {m.name} vs {m.opponent} | {m.players} | 0 | – | – | – | "
+            lines.append(f"| {m.challenger} vs {m.opponent} | {m.players} | 0 | – | – | – | "
                          f"{100 / m.players:.0f}% | – |")
             continue
         lo, hi = _wilson(wins, k)
         mine = sum(r.scores[r.challenger_seat] for r in rs) / k
         others = sum(sum(r.scores) - r.scores[r.challenger_seat] for r in rs) / (k * (m.players - 1))
         note = "" if k >= m.games else f" (of {m.games} planned)"
-        lines.append(f"| {m.name} vs {m.opponent} | {m.players} | {k}{note} | {wins} | {100 * wins / k:.1f}% | "
+        lines.append(f"| {m.challenger} vs {m.opponent} | {m.players} | {k}{note} | {wins} | {100 * wins / k:.1f}% | "
                      f"{100 * lo:.0f}–{100 * hi:.0f}% | {100 / m.players:.0f}% | {mine:.1f} / {others:.1f} |")
     timing = [r for m in matches for r in done.get(m.key, []) if r.expert_moves]
     if timing:
@@ -274,9 +259,6 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--iterations", type=int, default=None, help="expert playouts per move")
     ap.add_argument("--cpu", action="store_true",
                     help="read --budget as CPU seconds of the game's process (a busy machine does not shorten it)")
-    ap.add_argument("--judged", action="store_true",
-                    help="the master judges the end of round 1 by the learned chance to win (a trial; keys "
-                         "master-judged-vs-...)")
     ap.add_argument("--first-deal", type=int, default=0,
                     help="number of the first deal (use deals that a tuning did not, e.g. 300)")
     ap.add_argument("--procs", type=int, default=min(2, os.cpu_count() or 1))
@@ -291,7 +273,7 @@ def main(argv: list[str] | None = None) -> None:
     matches = []
     for challenger, opponent, n in DEFAULT_MATCHES:
         games = greedy_games if challenger == "greedy" else (args.games if n == 2 else multi)
-        matches.append(MatchUp(challenger, opponent, n, games, args.first_deal, args.judged))
+        matches.append(MatchUp(challenger, opponent, n, games, args.first_deal))
     if args.only:
         keys = set(args.only.split(","))
         matches = [m for m in matches if m.key in keys]
@@ -324,8 +306,6 @@ def _command(args: argparse.Namespace) -> str:
     parts.append(f"--budget {args.budget:g}")
     if args.cpu:
         parts.append("--cpu")
-    if args.judged:
-        parts.append("--judged")
     if args.iterations is not None:
         parts.append(f"--iterations {args.iterations}")
     if args.first_deal:

@@ -1,9 +1,11 @@
-"""The master: the expert's playouts allocated by sequential halving (2 players); the expert's search in 3 and 4.
+"""The master: in 2 players the expert's playouts allocated by sequential halving, with the end of round 1 judged by
+a learned chance to win; the expert's search in 3 and 4.
 
-Same candidates (:func:`engine.ai.expert.candidate_moves`), determinizations, noisy greedy playouts, common
-random numbers and judgement as the expert (:mod:`engine.ai.expert`); only the allocation of the playouts
-differs. :func:`halving` can also judge a round-1 playout's end by a learned chance to win (``judged``,
-:mod:`engine.ai.round_end`); the master does not (it did not win more: ``engine/AI-RESEARCH.md``, eighth attempt).
+Same candidates (:func:`engine.ai.expert.candidate_moves`), determinizations, noisy greedy playouts and common
+random numbers as the expert (:mod:`engine.ai.expert`). Two things differ in 2 players: the allocation of the
+playouts, and the judgement of a round-1 playout's end, which the expert scores by the margin then and the master by
+the chance to win from there that a model learned from the expert's own round 2s gives (``judged``,
+:mod:`engine.ai.round_end`).
 
 Sequential halving (Karnin, Koren & Somekh 2013) splits the budget (seconds, playouts or both) into ceil(log2 K)
 equal phases for K candidates. In each phase the remaining candidates are played in full rounds
@@ -15,9 +17,9 @@ past it: the clock is read after every playout, as the expert does.
 In 3 and 4 players the master plays the expert's own search, seeded alike, so it makes the expert's moves and is
 never worse than the expert there: halving's 3-player share against experts on new deals lay at the fair share
 (32.2 % of 115 games, 24.3-41.2 %) and its 4-player share below it (20.8 % of 120 games, fair share 25 %). In 2
-players halving has won about half against the expert on new deals, at equal playouts and at the same thinking time
-(50.4 % of 1,700 games, 48.0-52.8 %: ``engine/AI.md``, ``engine/AI-RESEARCH.md``): the master is not offered
-(``engine.ai.OFFERED``).
+players plain halving won about half against the expert at the same thinking time (50.4 % of 1,700 games on new
+deals, 48.0-52.8 %); with the judgement it won 903 of 1,700 (53.1 %, 50.7-55.5 %; ``engine/AI.md``,
+``engine/AI-RESEARCH.md``, twelfth attempt), so the master is offered (``engine.ai.OFFERED``).
 """
 
 from __future__ import annotations
@@ -133,11 +135,11 @@ def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations
 
 
 def master_search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
-                  island: Island | None = None, candidates: int = 7, judged: bool = False,
+                  island: Island | None = None, candidates: int = 7, judged: bool = True,
                   clock: Callable[[], float] = time.perf_counter) -> SearchResult:
-    """The master's search of ``view``: :func:`halving` in 2 players (:data:`HALVING_PLAYERS`), the expert's
-    :func:`engine.ai.expert.search` in 3 and 4 (same keywords, same budget rules). ``judged``: halving judges
-    the end of round 1 by the learned chance to win (a trial the arena plays with ``--judged``)."""
+    """The master's search of ``view``: :func:`halving` in 2 players (:data:`HALVING_PLAYERS`), judging the end of
+    round 1 by the learned chance to win (``judged=False``: by the margin, as the expert and plain halving do), the
+    expert's :func:`engine.ai.expert.search` in 3 and 4 (same keywords, same budget rules)."""
     if len(view["players"]) in HALVING_PLAYERS:
         return halving(view, seed=seed, budget=budget, iterations=iterations, island=island, candidates=candidates,
                        judged=judged, clock=clock)

@@ -6,9 +6,9 @@ pays per chip), and who chooses a round-2 pile first (the seat behind) when the 
 round 2 the expert played against itself (``play/fit_round_end.py``), a linear model predicts the final margin of
 a seat from :data:`FEATURES` (each a margin of that seat over the other, read from the engine), and a logistic
 function of it the chance to win. :func:`judge` scores a playout's end as the expert scores the end of a game:
-three quarters the chance to win, a quarter the predicted margin. Sequential halving uses it when asked
-(:func:`engine.ai.master.halving`, ``judged``); the master does not, since it won no more games with it
-(``engine/AI-RESEARCH.md``, eighth attempt).
+three quarters the chance to win, a quarter the predicted margin. The master's sequential halving judges the end of
+round 1 with it (:func:`engine.ai.master.halving`, ``judged``; ``engine/AI-RESEARCH.md``, eleventh and twelfth
+attempts).
 
 The weights are data (``engine/ai/data/round_end.json``, a handful of numbers).
 """

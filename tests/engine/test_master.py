@@ -153,7 +153,7 @@ def test_the_round_end_judgement_reads_each_seat_s_margins_and_shares_the_reward
         margin_features(new_game(["A", "B", "C"], 1), 0)
 
 
-def test_halving_judged_by_the_round_end_model_differs_in_round_one_only_and_the_master_only_when_asked() -> None:
+def test_halving_judged_by_the_round_end_model_differs_in_round_one_only_and_the_master_judges() -> None:
     differed = 0
     rounds = set()
     for k, game in enumerate(_positions(2)[::3]):
@@ -161,7 +161,8 @@ def test_halving_judged_by_the_round_end_model_differs_in_round_one_only_and_the
         judged = halving(view, seed=k, budget=None, iterations=40, judged=True)
         assert judged.move in view["you"]["legal_moves"]
         plain = halving(view, seed=k, budget=None, iterations=40)
-        assert master_search(view, seed=k, budget=None, iterations=40) == plain
+        assert master_search(view, seed=k, budget=None, iterations=40) == judged
+        assert master_search(view, seed=k, budget=None, iterations=40, judged=False) == plain
         rounds.add(game.round)
         if game.round == 2:
             assert judged == plain

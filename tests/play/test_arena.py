@@ -67,33 +67,27 @@ def test_a_searching_player_thinks_on_the_clock_it_is_given_and_the_report_names
     assert "--budget 0.3 --cpu" in text and "0.3 s of CPU time per move" in text
 
 
-def test_the_judged_master_is_a_challenger_of_its_own_that_searches_with_the_round_end_judgement(
-        tmp_path: Path) -> None:
-    """``--judged`` plays ``halving(judged=True)`` at the master's seat, under keys that never mix with the
-    master's results."""
+def test_the_arena_s_master_searches_with_the_round_end_judgement(tmp_path: Path) -> None:
+    """The master that the arena plays is the one players meet: in 2 players its halving judges the end of round 1
+    by the learned chance to win (``halving(judged=True)``), seeded as the master seeds its moves."""
     from engine import new_game
     from engine.ai.master import halving
     from engine.ai.players import mix_seed, own_part
 
-    judged = MatchUp("master", "expert", 2, 4, 1889, judged=True)
-    assert judged.key == "master-judged-vs-expert-2p" != MatchUp("master", "expert", 2, 4, 1889).key
-    assert MatchUp("expert", "greedy", 2, 4, judged=True).key == "expert-vs-greedy-2p"
-    assert not same_player(judged) and same_player(MatchUp("master", "expert", 3, 4, judged=True))
     game = new_game(["A", "B"], 11)
     differed = 0
-    for _ in range(6):  # round-1 moves: the judged master's move is halving's with the judgement, seeded alike
+    for _ in range(6):  # round-1 moves: the master's move is halving's with the judgement, seeded alike
         seat = game.to_move
         view = game.view(seat)
         seed = mix_seed(5, len(view["log"]), own_part(view)["seat"])
-        move, searched = _choose("master", game, seat, 5, None, 24, judged=True)
+        move, searched = _choose("master", game, seat, 5, None, 24)
         want = halving(view, seed=seed, budget=None, iterations=24, judged=True)
         assert move == want.move and searched == (len(view["you"]["legal_moves"]) > 1)
         differed += want.stats != halving(view, seed=seed, budget=None, iterations=24).stats
         game.apply(move)
     assert game.round == 1 and differed >= 1
     out = tmp_path / "AI.md"
-    main(["--games", "4", "--budget", "0.3", "--cpu", "--judged", "--first-deal", "1889",
-          "--only", "master-judged-vs-expert-2p", "--report-only", "--results", str(tmp_path / "none"),
-          "--out", str(out)])
+    main(["--games", "4", "--budget", "0.3", "--cpu", "--first-deal", "1889", "--only", "master-vs-expert-2p",
+          "--report-only", "--results", str(tmp_path / "none"), "--out", str(out)])
     text = out.read_text()
-    assert "--cpu --judged --first-deal 1889" in text and "| master-judged vs expert | 2 | 0 |" in text
+    assert "--cpu --first-deal 1889" in text and "| master vs expert | 2 | 0 |" in text
