@@ -76,7 +76,7 @@ class Settings:
     """AWAY_HOURS: after this long without a move, the opener may hand a seat to the computer."""
     ai_strength: str = "greedy"
     """AI_STRENGTH: default strength of computer seats and of away or late players' stand-ins: one of
-    :data:`AI_STRENGTHS` (``engine.ai.OFFERED``: random, greedy or expert)."""
+    :data:`AI_STRENGTHS` (``engine.ai.OFFERED``: random, greedy, expert or master)."""
     ai_seconds: float = 1.0
     """AI_SECONDS: thinking time budget of a computer player per move."""
     hint_seconds: float = 3.0

@@ -10,8 +10,8 @@ Every player's only input is a seat's view (``game.view(seat)``)::
 - ``greedy``: the move with the best immediate value (:mod:`engine.ai.greedy`).
 - ``expert``: determinized Monte Carlo search over the greedy player's best candidates
   (:mod:`engine.ai.expert`), sampling the hidden information with :mod:`engine.ai.determinize`.
-- ``master``: the expert's playouts allocated by sequential halving in 2 players, the expert's own search in 3
-  and 4 (:mod:`engine.ai.master`).
+- ``master``: in 2 players the expert's playouts allocated by sequential halving, with the end of round 1 judged by
+  a learned chance to win; the expert's own search in 3 and 4 (:mod:`engine.ai.master`).
 
 Players and operators choose from :data:`OFFERED`; the strongest of them (:data:`STRONGEST`, the last) is the one
 the coach thinks as (:data:`engine.ai.coach.STRONGEST`). ``engine/AI.md`` says how strong each one is.
@@ -54,10 +54,10 @@ __all__ = [
 
 STRENGTHS = ("random", "greedy", "expert", "master")
 """Every strength the engine has, weakest first (the arena, the bench and the terminal game take them all)."""
-OFFERED = ("random", "greedy", "expert")
+OFFERED = ("random", "greedy", "expert", "master")
 """The strengths players and operators choose from (``new``, ``addbot``, ``AI_STRENGTH``, away and deadline stand-ins),
-weakest first. ``master`` is offered where it is measurably stronger than ``expert`` (``engine/AI.md``): adding it
-here offers it everywhere and makes it the coach's player."""
+weakest first. A strength is offered where it is measurably stronger than the one before it (``engine/AI.md``);
+the last is the coach's player."""
 SEARCHING = ("expert", "master")
 """The strengths that search (they take ``budget`` and ``iterations``)."""
 STRONGEST = OFFERED[-1]

@@ -15,7 +15,7 @@ import pytest
 from bot.adapter import main as bot_main
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.host.settings import Settings
-from engine.ai import OFFERED
+from engine.ai import OFFERED, STRONGEST
 from i18n import RULE_TOPICS, t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import CallbackType
@@ -195,8 +195,10 @@ async def test_computer_seats_kick_and_hand_over(driver: Driver) -> None:
     click = await fake.click_button(lobby, f"sc:{game_id}:addbot", user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     assert "Computer 1" in lobby.text and f"sc:{game_id}:removebot" in lobby.custom_ids
-    reply = await driver.answer(await driver.slash("addbot", {"strength": "greedy"}, user="alice"))
-    assert "Computer 2" in reply.text
+    reply = await driver.answer(await driver.slash("addbot", {"strength": STRONGEST}, user="alice"))
+    assert "Computer 2" in reply.text and driver.info().seats[-1].strength == STRONGEST
+    await driver.settle()
+    assert f"Computer 2 (computer player, {t(f'commands.choice.strength.{STRONGEST}', 'en')})" in lobby.text
     click = await fake.click_button(lobby, f"sc:{game_id}:removebot", user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     assert len(driver.info().seats) == 2
