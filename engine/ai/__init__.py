@@ -56,8 +56,8 @@ STRENGTHS = ("random", "greedy", "expert", "master")
 """Every strength the engine has, weakest first (the arena, the bench and the terminal game take them all)."""
 OFFERED = ("random", "greedy", "expert", "master")
 """The strengths players and operators choose from (``new``, ``addbot``, ``AI_STRENGTH``, away and deadline stand-ins),
-weakest first. A strength is offered where it is measurably stronger than the one before it (``engine/AI.md``);
-the last is the coach's player."""
+weakest first: each after the first is measurably stronger than the one before it (``engine/AI.md``), and the
+last is the coach's player."""
 SEARCHING = ("expert", "master")
 """The strengths that search (they take ``budget`` and ``iterations``)."""
 STRONGEST = OFFERED[-1]
