@@ -220,8 +220,9 @@ class Outbox:
         posts = await self.store.open_messages(delivery.game_id, None) if ended else []
         if not posts or EVERY in ended:
             return posts
-        carried = {row.id: buttons_of(Delivery.from_row(row)) for row in await self.store.deliveries(delivery.game_id)}
-        return [(i, message) for i, message in posts if carried.get(i) in ended]
+        message_of = dict(posts)
+        return [(row.id, message_of[row.id]) for row in await self.store.deliveries(delivery.game_id)
+                if row.id in message_of and buttons_of(Delivery.from_row(row)) in ended]
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""
