@@ -7,6 +7,7 @@ Public API::
     events = game.apply("land 12")                     # or a Move; raises engine.IllegalMove(code, **params)
     move = engine.parse_move("ship 7"); move.verb, move.site, move.card, move.kind
     game.view(seat)                                    # what a seat may know (None: public): a View
+    game.card_now(seat, "gold")                        # what a scoring card scores now: a CardNow (also in a view)
     game.clone(), game.ranking(), game.to_json(), engine.Game.from_json(text)
     game.refusal(move)                                 # why not (an IllegalMove), or None when legal
     engine.Game.restore(players, to_move=..., **fields)  # one PlayerRecord per seat, see game.STATE_FIELDS
@@ -24,8 +25,9 @@ from engine.cards import (
     SINGLE_BUILDS,
     SITE_KINDS,
 )
-from engine.game import PHASES, Game, PlayerRecord, from_record, new_game, public_event, replay
+from engine.game import PHASES, Game, PlayerRecord, from_record, new_game, replay
 from engine.island import Island, Tile, default_island
+from engine.log import public_event
 from engine.moves import (
     REASONS,
     SITE_VERBS,
@@ -44,6 +46,7 @@ from engine.types import (
     BuildEvent,
     BuildingView,
     CardEvent,
+    CardNow,
     DestroyEvent,
     DiscardEvent,
     DrawEvent,
@@ -90,6 +93,7 @@ __all__ = [
     "BuildPlan",
     "BuildingView",
     "CardEvent",
+    "CardNow",
     "DestroyEvent",
     "DiscardEvent",
     "DrawEvent",

@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from engine.cards import (
     BUILDING_CARDS,
@@ -45,8 +45,10 @@ from engine.cards import (
     SUPPLY,
 )
 from engine.island import Island, default_island
+from engine.log import public_event
 from engine.moves import SITE_VERBS, IllegalMove, Move, parse_move
-from engine.types import Event, View
+from engine.types import CardNow, Event, View
+from engine.view import make_view
 
 PHASES = ("choose_set", "land", "play", "choose_pile", "discard", "over")
 _B = {b: i for i, b in enumerate(BUILDINGS)}
@@ -74,11 +76,6 @@ _SET = {letter: Move("set", letter) for letter in BUILDING_SETS}
 def _site_moves(n_sites: int) -> dict[str, dict[int, Move]]:
     """Per site verb (``land``, ``ship``, ``river``, ``road``, ``build``), its move on each site of an island."""
     return {verb: {site: Move(verb, site) for site in range(1, n_sites + 1)} for verb in SITE_VERBS}
-
-
-def public_event(event: dict[str, Any]) -> Event:
-    """An event as everyone may see it: without its ``secret`` part."""
-    return cast(Event, {k: v for k, v in event.items() if k != "secret"})
 
 
 def new_game(names: Sequence[str], seed: int, *, draft: bool = False, island: Island | None = None) -> Game:
@@ -262,8 +259,6 @@ class Game:
     def view(self, seat: int | None = None, *, since: bool = False) -> View:
         """What ``seat`` may know, as a JSON-ready dict; ``None`` is the public view. ``since``: a seat's view also
         holds what happened since its own last move (``view["you"]["since"]``; replays the game)."""
-        from engine.view import make_view
-
         return make_view(self, seat, since=since)
 
     @property
@@ -581,6 +576,15 @@ class Game:
                 count = len(owned & isl.site_set_of_kind["volcano"])
             pts = card.points * count
         return pts
+
+    def card_now(self, seat: int, card_id: str) -> CardNow:
+        """What scoring card ``card_id`` would give ``seat`` and the best other seat if it were played now: the
+        other seat it gives the most (the first such in seat order; with the eruption card, the one that loses the
+        least), ``None`` when that is nothing. The one answer for a seat's view (``you["cards_now"]``), the question
+        before the card is played and the coach."""
+        now = [self.card_points(p, card_id) for p in range(self.n)]
+        best = max((p for p in range(self.n) if p != seat), key=lambda p: (now[p], -p))  # the first of the best
+        return {"card": card_id, "points": now[seat], "other": best if now[best] else None, "other_points": now[best]}
 
     def largest_road_group(self, seat: int) -> int:
         """Size of the largest group of ``seat``'s buildings connected by roads (branching allowed)."""

@@ -3,8 +3,8 @@ them (:func:`since_last_move`, a seat view's ``you["since"]``), and where each s
 (:func:`score_breakdown`).
 
 Each log entry holds the events its move caused (:mod:`engine.log`); nothing here is a rule of its own: an event is
-seen as :func:`engine.view.seen_by` lets a seat see it, a site's use is :meth:`Game.targets`, a scoring card's points
-are :func:`engine.cards_now.card_now`, points by reason :func:`engine.log.points_won`. What a seat could do before
+seen as :func:`engine.log.seen_by` lets a seat see it, a site's use is :meth:`Game.targets`, a scoring card's points
+are :meth:`Game.card_points`, points by reason :func:`engine.log.points_won`. What a seat could do before
 its last move's followers is found on the game replayed to that move (:meth:`Game.at`, about a millisecond).
 """
 
@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.cards import SINGLE_BUILDS
-from engine.log import points_won
+from engine.log import points_won, seen_by
 from engine.moves import parse_move
 from engine.types import CardChange, ScoreBreakdown, Since, SinceTurn, TakenSite
-from engine.view import seen_by
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -76,9 +75,7 @@ def _card_points(game: Game, seat: int) -> dict[str, int]:
     """What each scoring card in ``seat``'s hand would give it if played now (during landing and play)."""
     if game.phase not in ("land", "play"):
         return {}
-    from engine.cards_now import card_now  # engine.cards_now reaches engine.ai, which needs the whole engine
-
-    return {card: card_now(game, seat, card).points for card in sorted(set(game.hand_scoring[seat]))}
+    return {card: game.card_points(seat, card) for card in sorted(set(game.hand_scoring[seat]))}
 
 
 def score_breakdown(game: Game) -> list[ScoreBreakdown]:

@@ -1,4 +1,5 @@
-"""What a logged move did, read from its events (``view["log"][i]["events"]`` or what ``Game.apply`` returned).
+"""What a logged move did, read from its events (``view["log"][i]["events"]`` or what ``Game.apply`` returned), and
+who may see which part of an event (:func:`seen_by`, :func:`public_event`).
 
 Every log entry of a view carries the events its move caused, as that view's seat may see them (see
 :func:`engine.view.make_view`): the card played, the site built on and with what (beside another player's
@@ -10,9 +11,26 @@ Readers take those facts from here and never work them out again from scores or 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from engine.types import Event
+
+
+def seen_by(event: dict[str, Any], seat: int | None, over: bool) -> Event:
+    """An event of the engine as ``seat`` may see it: its secret part (a bird chip's value, a drawn or discarded card)
+    only for the seat it belongs to, and a bird chip's value for everyone once the game is over."""
+    secret = event.get("secret")
+    if secret is None:  # most events: a copy, so that nobody changes the game through a view
+        return cast(Event, event.copy())
+    out = {k: v for k, v in event.items() if k != "secret"}
+    if (seat is not None and event.get("seat") == seat) or (over and event["type"] == "bird"):
+        out.update(secret)
+    return cast(Event, out)  # the engine's event dicts are made to these shapes (engine/types.py)
+
+
+def public_event(event: dict[str, Any]) -> Event:
+    """An event as everyone may see it: without its ``secret`` part."""
+    return cast(Event, {k: v for k, v in event.items() if k != "secret"})
 
 
 class Built(NamedTuple):

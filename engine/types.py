@@ -280,11 +280,26 @@ class ScoreBreakdown(TypedDict):
     birds: int
 
 
+class CardNow(TypedDict):
+    """What a scoring card would score if played now (``Game.card_now``): for the seat that holds it (``points``)
+    and for the other seat it gives the most (``other``: the first such in seat order; with the eruption card, the
+    one that loses the least), or ``None`` when that is 0 (nobody to name)."""
+
+    card: str
+    points: int
+    other: int | None
+    other_points: int
+
+
 class YouView(TypedDict):
-    """A seat's own secrets and options: its scoring cards, bird chips, legal moves (on its turn)."""
+    """A seat's own secrets and options: its scoring cards (with what each scores now), bird chips, legal moves (on
+    its turn)."""
 
     seat: int
     scoring_cards: list[str]
+    cards_now: list[CardNow]
+    """What each of ``scoring_cards`` would score now, in their order (during the landing and play phases; else
+    empty): one count of the public board, the same in the menus, the question before playing it and the coach."""
     bird_chips: list[int]
     legal_moves: list[str]
     build_sites: NotRequired[dict[str, list[int]]]

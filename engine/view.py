@@ -3,14 +3,18 @@
 Everything shown to people (pictures, messages, computer players) is made from this dict. A view never
 holds another seat's scoring cards or bird-chip values, a face-down tile's contents, the scoring-card
 deck's order, the bird chips' order or the round-2 discards of others. Bird-chip values become public
-once the game is over. The log says what each move did (its events), told the same way as the last move's.
+once the game is over. The log says what each move did (its events), told the same way as the last move's
+(:func:`engine.log.seen_by`). A seat's view says what each of its scoring cards would score now
+(:meth:`engine.Game.card_now`), so that nobody needs the whole game to tell it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from engine.cards import BUILDING_CARDS, BUILDING_SETS, BUILDINGS, SINGLE_BUILDS
+from engine.history import since_last_move
+from engine.log import seen_by
 from engine.types import (
     BoardView,
     Event,
@@ -142,9 +146,12 @@ def make_view(game: Game, seat: int | None, *, since: bool = False) -> View:
     if game.phase == "discard":
         view["discarded"] = [p for p in range(game.n) if game.discarded[p] is not None]
     if seat is not None:
+        hand = sorted(game.hand_scoring[seat])
         you: YouView = {
             "seat": seat,
-            "scoring_cards": sorted(game.hand_scoring[seat]),
+            "scoring_cards": hand,
+            # Counted on the game itself: a card counts buildings, their tiles and how many bird chips a seat holds.
+            "cards_now": [game.card_now(seat, card) for card in hand] if game.phase in ("land", "play") else [],
             "bird_chips": list(game.birds[seat]),
             "legal_moves": [str(m) for m in game.legal_moves()] if game.to_move == seat else [],
         }
@@ -160,20 +167,7 @@ def make_view(game: Game, seat: int | None, *, since: bool = False) -> View:
         if discarded is not None:
             you["discarded"] = discarded
         if since:
-            from engine.history import since_last_move  # engine.history reads events through seen_by
-
             you["since"] = since_last_move(game, seat)
         view["you"] = you
     return view
 
-
-def seen_by(event: dict[str, Any], seat: int | None, over: bool) -> Event:
-    """An event of the engine as ``seat`` may see it: its secret part (a bird chip's value, a drawn or discarded card)
-    only for the seat it belongs to, and a bird chip's value for everyone once the game is over."""
-    secret = event.get("secret")
-    if secret is None:  # most events: a copy, so that nobody changes the game through a view
-        return cast(Event, event.copy())
-    out = {k: v for k, v in event.items() if k != "secret"}
-    if (seat is not None and event.get("seat") == seat) or (over and event["type"] == "bird"):
-        out.update(secret)
-    return cast(Event, out)  # the engine's event dicts are made to these shapes (engine/types.py)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from engine.ai.coach import Advice, CardNow, CoachError, MoveAdvice, Reason, VolcanoRisk
+from engine import CardNow
+from engine.ai.coach import Advice, CoachError, MoveAdvice, Reason, VolcanoRisk
 from i18n import decimal, describe_move, listed, normalize_locale, percent, plural_form, t, tn
 
 __all__ = ["MESSAGE_MAX", "advice_text", "refusal_text"]
@@ -169,11 +170,15 @@ class _Words:
     # ------------------------------------------------------------------ the position and the runner-up
 
     def hand(self, hand: Sequence[CardNow]) -> str:
-        items = [t("coach.hand_card", self.lang, card=self.card(c.card), mine=self.number(c.points),
-                   player=self.player(c.other), theirs=self.number(c.other_points)) if c.other is not None
-                 else t("coach.hand_card_alone", self.lang, card=self.card(c.card), mine=self.number(c.points))
-                 for c in hand]
-        return t("coach.hand_line", self.lang, cards=" · ".join(items))
+        return t("coach.hand_line", self.lang, cards=" · ".join(map(self.card_now, hand)))
+
+    def card_now(self, now: CardNow) -> str:
+        """A scoring card of the hand with what it scores now, for the seat and the best other seat."""
+        card, mine, other = self.card(now["card"]), self.number(now["points"]), now["other"]
+        if other is None:
+            return t("coach.hand_card_alone", self.lang, card=card, mine=mine)
+        return t("coach.hand_card", self.lang, card=card, mine=mine, player=self.player(other),
+                 theirs=self.number(now["other_points"]))
 
     def volcano(self, risk: VolcanoRisk) -> str:
         status = t(f"coach.volcano_status.{risk.status}", self.lang, chance=self.percent(risk.chance))

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 from engine import Game, IllegalMove, View, from_record, new_game, parse_move
 from engine.ai import STRENGTHS, choose_move
-from engine.ai.coach import DEFAULT_BUDGET, advise, cards_now
+from engine.ai.coach import DEFAULT_BUDGET, advise
 from i18n import LOCALES, ask_move, decimal, describe_events, describe_move, illegal_text, listed, t, tn
 from i18n.coach import advice_text
 from render.theme import DEFAULT_THEME, WIDTHS, Theme
@@ -155,7 +155,7 @@ def move_options(view: View, locale: str) -> list[tuple[str, str]]:
     "Land on site 5 — Church · 2 points · Sugar · Bird chip", "Play the scoring card “Coast” — now 6 for you, 10
     for Computer 2"."""
     names = [p["name"] for p in view["players"]]
-    now = {c.card: c for c in cards_now(view)} if view["phase"] in ("land", "play") else {}
+    now = {c["card"]: c for c in view["you"]["cards_now"]}
     options = []
     for move in view["you"]["legal_moves"]:
         parsed = parse_move(move)
@@ -164,10 +164,10 @@ def move_options(view: View, locale: str) -> list[tuple[str, str]]:
             said += " — " + " · ".join(_tile_words(view, parsed.site, locale))
         elif parsed.verb == "score" and parsed.card in now:
             c = now[str(parsed.card)]
-            said += " — " + (t("cli.play.score_now", locale, mine=tn("game.points", c.points, locale),
-                               theirs=tn("game.points", c.other_points, locale), player=names[c.other])
-                             if c.other is not None else
-                             t("cli.play.score_now_alone", locale, mine=tn("game.points", c.points, locale)))
+            other, mine = c["other"], tn("game.points", c["points"], locale)
+            said += " — " + (t("cli.play.score_now", locale, mine=mine, player=names[other],
+                               theirs=tn("game.points", c["other_points"], locale))
+                             if other is not None else t("cli.play.score_now_alone", locale, mine=mine))
         options.append((move, said))
     return options
 

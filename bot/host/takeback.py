@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from bot.host.model import MoveRow, effective_moves
 from engine import Game, IllegalMove, parse_move
-from engine.cards_now import card_now
 
 
 @dataclass(frozen=True)
@@ -42,8 +41,8 @@ class Risk:
     points: int = 0
     """What ``scores`` gives the mover now."""
     other: int | None = None
-    """The other seat ``scores`` gives the most, unless that is nothing (:func:`engine.cards_now.card_now`, as the
-    card's menu option and the coach name it)."""
+    """The other seat ``scores`` gives the most, unless that is nothing (:meth:`engine.Game.card_now`, as the
+    card's menu option and the coach name it from the view)."""
     other_points: int = 0
     """What ``scores`` gives ``other`` (below 0 for the eruption card)."""
     ends_round: bool = False
@@ -75,8 +74,8 @@ def move_risk(game: Game, moves: Sequence[str]) -> Risk:
             face_up = move.site is not None and 0 < move.site < len(trial.revealed) and trial.revealed[move.site]
             beside = list(trial.occupants[move.site]) if face_up and move.site is not None else []
             if move.verb == "score" and seat is not None and move.card is not None:
-                now = card_now(trial, seat, str(move.card))  # as the menus and the coach name it
-                scores, points, other, other_points = now.card, now.points, now.other, now.other_points
+                now = trial.card_now(seat, str(move.card))  # as the view tells the menus and the coach
+                scores, points, other, other_points = now["card"], now["points"], now["other"], now["other_points"]
             events = trial.apply(move)
         except IllegalMove:
             break

@@ -17,8 +17,9 @@ the same search's statistics, then explains both from what the seat knows:
 - why the runner-up is worse: the difference in the search's expected value and the reasons that differ.
 
 Every number is one the seat can check: the points a move scores now are its build's points or its scoring card's
-(:func:`engine.cards_now.card_now`, as the question before the move and the result say them), never the score's
-change (which a last move swells with the bird chips, and with a guess at other seats' hidden chips).
+(the view's ``you["cards_now"]``, :meth:`engine.Game.card_now`, as the question before the move and the result say
+them), never the score's change (which a last move swells with the bird chips, and with a guess at other seats'
+hidden chips).
 
 Every explanation is computed on games rebuilt from the view (:func:`engine.ai.determinize.determinize`):
 the outcome of a build on a face-down site is averaged over every tile that could lie there. The chance that
@@ -41,13 +42,11 @@ from engine.ai.expert import search
 from engine.ai.greedy import move_values
 from engine.ai.master import master_search
 from engine.ai.players import mix_seed
-from engine.cards_now import CardNow, card_now
-from engine.cards_now import cards_now as hand_now
 from engine.game import STATE_FIELDS, Game
 from engine.island import Island, default_island
 from engine.log import built
 from engine.moves import SITE_VERBS, parse_move
-from engine.types import View
+from engine.types import CardNow, View
 
 __all__ = [
     "COMPARISON_CODES",
@@ -58,7 +57,6 @@ __all__ = [
     "SEARCHES",
     "STRONGEST",
     "Advice",
-    "CardNow",
     "CoachError",
     "MoveAdvice",
     "Reason",
@@ -66,7 +64,6 @@ __all__ = [
     "Searcher",
     "VolcanoRisk",
     "advise",
-    "cards_now",
 ]
 
 ParamValue = int | str | tuple[int, ...] | tuple[str, ...]
@@ -211,7 +208,7 @@ class Advice:
     why_not: tuple[Reason, ...]
     """Why the runner-up is worse (codes of :data:`COMPARISON_CODES`)."""
     hand: tuple[CardNow, ...]
-    """The seat's scoring cards (landing and play phases)."""
+    """What the seat's scoring cards would score now (landing and play phases): its view's ``you["cards_now"]``."""
     volcano: VolcanoRisk | None
     """During the landing and play phases while the eruption can still matter to the seat."""
     playouts: int
@@ -278,17 +275,8 @@ def advise(view: View, *, seed: int = 0, budget: float | None = DEFAULT_BUDGET, 
     second = explainer.move_advice(runner, stats) if runner is not None else None
     why_not = _compare(best, second) if second is not None else ()
     return Advice(seat=seat, names=tuple(p["name"] for p in view["players"]), round=view["round"],
-                  phase=view["phase"], best=best, runner_up=second, why_not=why_not, hand=explainer.hand(),
+                  phase=view["phase"], best=best, runner_up=second, why_not=why_not, hand=tuple(you["cards_now"]),
                   volcano=explainer.volcano(), playouts=result.playouts)
-
-
-def cards_now(view: View, *, island: Island | None = None) -> tuple[CardNow, ...]:
-    """What each scoring card in the seat's hand would give the seat, and the best other seat, if played now (the
-    advice's :attr:`Advice.hand`, without a search): :func:`engine.cards_now.cards_now`. Raises
-    :class:`CoachError` (``public_view``) for a view that is not a seat's."""
-    if view.get("you") is None or view["seat"] is None:
-        raise CoachError("public_view")
-    return hand_now(view, island=island)
 
 
 def _runner_up(result: SearchOutcome, best: str, game: Game) -> str | None:
@@ -363,6 +351,7 @@ class _Explainer:
         you = view["you"]
         self.seat = you["seat"]
         self.cards = tuple(sorted(set(you["scoring_cards"])))
+        self.now = {entry["card"]: entry for entry in you["cards_now"]}  # the view's count (landing and play)
         self.occupied = {s["id"]: [int(b["seat"]) for b in s["buildings"]] for s in view["board"]["sites"]}
         self.owned: dict[int, set[int]] = {p["seat"]: set() for p in view["players"]}
         for site, seats in self.occupied.items():
@@ -373,11 +362,6 @@ class _Explainer:
                              for k in island.sites_of_kind}
 
     # ------------------------------------------------------------------ the position
-
-    def hand(self) -> tuple[CardNow, ...]:
-        if self.view["phase"] not in ("land", "play"):
-            return ()
-        return tuple(card_now(self.game, self.seat, card) for card in self.cards)
 
     def eruption(self) -> tuple[str, int]:
         """(status, chance in percent that another seat holds the eruption card now): :func:`eruption_risk`."""
@@ -436,16 +420,18 @@ class _Explainer:
         return self._build(move, m.site)
 
     def _score(self, move: str, card: str) -> tuple[list[Reason], int]:
-        now = card_now(self.game, self.seat, card)  # the same points and player as the question before playing it
-        reasons = [Reason.of("card_score", card=card, points=now.points, other=now.other, other_points=now.other_points)
-                   if now.other is not None else Reason.of("card_score_alone", card=card, points=now.points)]
+        now = self.now[card]  # the view's: the same points and player as the question before playing it
+        other = now["other"]
+        reasons = [Reason.of("card_score", card=card, points=now["points"], other=other,
+                             other_points=now["other_points"])
+                   if other is not None else Reason.of("card_score_alone", card=card, points=now["points"])]
         g = self.game.clone()
         events = g.apply(move)
         destroyed = [e["seat"] for e in events if e["type"] == "destroy"]
         if destroyed:
             yours = sum(1 for q in destroyed if q == self.seat)
             reasons.append(Reason.of("destroys", yours=yours, others=len(destroyed) - yours))
-        return reasons, now.points
+        return reasons, now["points"]
 
     def _double(self, move: str, kind: str) -> list[Reason]:
         g = self.game.clone()

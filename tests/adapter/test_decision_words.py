@@ -86,16 +86,17 @@ def test_scoring_cards_say_what_they_score_now_as_the_engine_counts() -> None:
         assert set(now) == set(game.hand_scoring[seat])
         for card, entry in now.items():
             points = [game.card_points(p, card) for p in range(game.n)]
-            assert entry.points == points[seat]
+            assert entry["points"] == points[seat]
             best = max(points[p] for p in range(game.n) if p != seat)
-            assert entry.other != seat and entry.other_points == best
-            assert (entry.other is None) == (best == 0), "nobody is named when the best other would score nothing"
+            assert entry["other"] != seat and entry["other_points"] == best
+            assert (entry["other"] is None) == (best == 0), "nobody is named when the best other would score nothing"
             label = score_label(view, card, "en", now)
-            if entry.other is None:
+            other = entry["other"]
+            if other is None:
                 assert label == f"{t(f'game.scoring.{card}.name', 'en')} · now: you {signed(points[seat])}"
                 continue
             assert label == (f"{t(f'game.scoring.{card}.name', 'en')} · now: you {signed(points[seat])}, "
-                             f"{view['players'][entry.other]['name']} {signed(entry.other_points)}")
+                             f"{view['players'][other]['name']} {signed(entry['other_points'])}")
             seen_points.add(points[seat])
     assert len(seen_points) > 1  # the positions are not all 0 for everyone
     public = in_play(1).view(None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from tests.host.test_layout import assert_no_cycle, imports_of, modules
+from tests.layout import assert_no_cycle, imports_of, modules, tree_of
 
 MAX_LINES = 450
 MAX_METHODS = 35
@@ -30,7 +30,7 @@ def test_no_module_of_the_adapter_is_longer_than_450_lines() -> None:
 def test_no_class_of_the_adapter_has_more_than_35_methods() -> None:
     counts = {}
     for name, path in modules("bot.adapter").items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree_of(path)):
             if isinstance(node, ast.ClassDef):
                 methods = [f for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
                 counts[f"{name}.{node.name}"] = len(methods)

@@ -187,10 +187,10 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
             view = driver.host.view_for(driver.channel.id, user_id)
             now = scores_now(view)[risk.scores]
             card = t(f"game.scoring.{risk.scores}.name", locale)
-            words.append(t("bot.confirm.what.score_other", locale, count=now.points, card=card,
-                           other=names_of(view)[now.other],
-                           other_points=signed(now.other_points).lstrip("+"))
-                         if now.other_points else t("bot.confirm.what.score", locale, count=now.points, card=card))
+            other = now["other"]
+            words.append(t("bot.confirm.what.score_other", locale, count=now["points"], card=card,
+                           other=names_of(view)[other], other_points=signed(now["other_points"]).lstrip("+"))
+                         if other is not None else t("bot.confirm.what.score", locale, count=now["points"], card=card))
         if risk.revealed:
             words.append(t("bot.confirm.what.reveal", locale, count=len(risk.revealed),
                            sites=listed(risk.revealed, locale)))

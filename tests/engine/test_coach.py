@@ -135,12 +135,13 @@ def test_the_points_now_and_the_card_reasons_agree_with_the_engine(advised: Advi
     for game, advice in advised:
         seat = advice.seat
         for card in advice.hand:
-            assert card.points == game.card_points(seat, card.card)
-            others = [game.card_points(q, card.card) for q in range(game.n) if q != seat]
-            if card.other is None:  # the best other would score nothing: nobody is named
-                assert card.other_points == max(others) == 0
+            assert card["points"] == game.card_points(seat, card["card"])
+            others = [game.card_points(q, card["card"]) for q in range(game.n) if q != seat]
+            other = card["other"]
+            if other is None:  # the best other would score nothing: nobody is named
+                assert card["other_points"] == max(others) == 0
             else:
-                assert card.other_points == game.card_points(card.other, card.card) == max(others) != 0
+                assert card["other_points"] == game.card_points(other, card["card"]) == max(others) != 0
         for move in (advice.best, advice.runner_up):
             if move is None:
                 continue

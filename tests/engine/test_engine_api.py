@@ -82,6 +82,37 @@ def test_seat_view_adds_own_secrets_and_legal_moves() -> None:
     assert "build_sites" not in game.view(other)["you"]
 
 
+def test_seat_view_says_what_each_scoring_card_scores_now_for_the_seat_and_the_best_other() -> None:
+    """``you["cards_now"]`` is ``Game.card_now`` for each card of the hand during landing and play (any game the
+    view could come from counts the same: ``test_ai.test_determinized_game_shows_the_same_view``)."""
+    game, rng = new_game(["P0", "P1", "P2", "P3"], 5), random.Random(5)
+    named = nobody = ties = 0
+    while not game.is_over():
+        for seat in range(game.n):
+            you = game.view(seat)["you"]
+            if game.phase not in ("land", "play"):
+                assert you["cards_now"] == []
+                continue
+            assert [now["card"] for now in you["cards_now"]] == you["scoring_cards"]
+            for now in you["cards_now"]:
+                card = now["card"]
+                assert now == game.card_now(seat, card)
+                points = [game.card_points(p, card) for p in range(game.n)]
+                others = [p for p in range(game.n) if p != seat]
+                best = max(points[p] for p in others)
+                assert (now["points"], now["other_points"]) == (points[seat], best)
+                if best == 0:
+                    nobody += 1
+                    assert now["other"] is None, "nobody is named when every other seat would score nothing"
+                else:
+                    named += 1
+                    assert now["other"] == next(p for p in others if points[p] == best), "the first of the best"
+                    ties += sum(points[p] == best for p in others) > 1
+        game.apply(rng.choice(game.legal_moves()))
+    assert named and nobody and ties, "every case occurs in this game"
+    assert "you" not in game.view(None)
+
+
 def test_seat_view_tells_where_each_kind_of_build_could_go_for_a_double_move() -> None:
     game = new_game(["a", "b"], 4)
     while game.phase != "play":

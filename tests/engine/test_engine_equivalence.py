@@ -34,8 +34,9 @@ def _text(value: Any) -> str:
 
 def _as_before(value: Any) -> Any:
     """Events, a view or a game's JSON as the engine of d32b760 made them, so that its pinned fingerprints still
-    hold: log entries without their moves' events (checked in test_log), and the bird chips revealed at the end
-    scored under the reason ``birds`` again (now ``bird_chips``, apart from the scoring card ``birds``)."""
+    hold: log entries without their moves' events (checked in test_log), the bird chips revealed at the end
+    scored under the reason ``birds`` again (now ``bird_chips``, apart from the scoring card ``birds``), and a seat's
+    ``you`` without what its scoring cards score now (``cards_now``, checked in test_engine_api)."""
     if isinstance(value, str):  # a game's JSON
         return json.dumps(_old_shapes(json.loads(value)), separators=(",", ":"), sort_keys=True)
     return _old_shapes(value)
@@ -51,6 +52,8 @@ def _old_shapes(value: Any) -> Any:
     out = {k: _old_shapes(v) for k, v in value.items()}
     if isinstance(value.get("log"), list):
         out["log"] = [{k: v for k, v in entry.items() if k != "events"} for entry in value["log"]]
+    if isinstance(value.get("you"), dict):
+        out["you"] = {k: v for k, v in out["you"].items() if k != "cards_now"}
     return out
 
 

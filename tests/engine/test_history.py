@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 from engine import Game, new_game, parse_move
-from engine.cards_now import card_now
 from engine.history import last_move_of, score_breakdown, since_last_move
 
 
@@ -93,8 +92,8 @@ def test_a_scoring_card_of_the_seat_now_worth_other_points_is_named_with_both_fi
             past = game.at(last_move_of(game, seat))
             for change in changes:
                 assert change["card"] in game.hand_scoring[seat]
-                assert change["before"] == card_now(past, seat, change["card"]).points
-                assert change["now"] == card_now(game, seat, change["card"]).points != change["before"]
+                assert change["before"] == past.card_now(seat, change["card"])["points"]
+                assert change["now"] == game.card_now(seat, change["card"])["points"] != change["before"]
             return
     raise AssertionError("no scoring card changed its points in the first 40 moves of this game")
 

@@ -82,7 +82,7 @@ async def test_the_player_to_move_gets_advice_from_their_own_view_and_nothing_ch
     assert advice.best.reasons and advice.playouts > 0
     # the hand it speaks of is the asker's secret hand: only their own view holds it
     own = host.view_for(CH, user)["you"]["scoring_cards"]
-    assert sorted(c.card for c in advice.hand) == sorted(own) and set(own) <= set(SCORING_CARD_IDS)
+    assert sorted(c["card"] for c in advice.hand) == sorted(own) and set(own) <= set(SCORING_CARD_IDS)
     assert await version(sqlite, host) == before  # nothing stored, the game did not move
     assert user_to_move(host) == user and host.legal_moves(CH, user) == legal
 

@@ -1,34 +1,15 @@
-"""The layout shows the architecture: the host never imports discord.py, the engine imports nothing of
-the project's other packages, and the host's modules import each other in one direction (the adapter's layout is
-guarded by ``tests/adapter/test_layout.py``)."""
+"""The layout shows the architecture: the host never imports discord.py, and the host's modules import each other
+in one direction (the engine's layout is guarded by ``tests/engine/test_layout.py``, the adapter's by
+``tests/adapter/test_layout.py``; all three read imports alike, ``tests/layout.py``)."""
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def imports_of(path: Path) -> set[str]:
-    """Every module ``path`` imports, at run time or for type checking alone (absolute names)."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return found
-
-
-def modules(package: str) -> dict[str, Path]:
-    folder = ROOT.joinpath(*package.split("."))
-    return {f"{package}.{p.relative_to(folder).with_suffix('').as_posix().replace('/', '.')}".removesuffix(
-        ".__init__"): p for p in folder.rglob("*.py")}
+from tests.layout import ROOT, assert_no_cycle, imports_of, modules
 
 
 def test_nothing_under_the_host_imports_discord() -> None:
@@ -42,30 +23,6 @@ def test_loading_the_host_loads_no_discord() -> None:
             "print(sorted(m for m in sys.modules if m == 'discord' or m.startswith('discord.')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-
-
-def test_the_engine_depends_on_nothing_of_the_project() -> None:
-    for name, path in modules("engine").items():
-        bad = {m for m in imports_of(path)
-               if m.split(".")[0] in {"bot", "render", "i18n", "play", "discord", "aiosqlite", "PIL", "argparse"}}
-        assert not bad, f"{name} imports {sorted(bad)}"
-
-
-def assert_no_cycle(graph: dict[str, set[str]]) -> None:
-    """Fail with the cycle's path if any module of ``graph`` (module -> the modules it imports) imports itself
-    through others."""
-    done: set[str] = set()
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        assert name not in path, f"import cycle: {' -> '.join((*path, name))}"
-        if name in done:
-            return
-        for other in sorted(graph[name]):
-            visit(other, (*path, name))
-        done.add(name)
-
-    for name in sorted(graph):
-        visit(name, ())
 
 
 def host_graph(imports: Callable[[Path], set[str]]) -> dict[str, set[str]]:

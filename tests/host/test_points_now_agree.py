@@ -1,6 +1,6 @@
-"""A scoring card's points now are one answer: the question before playing it (``bot.host.takeback``), its menu
-label and autocomplete (the adapter's words) and the coach name the same points and the same other player, and name
-nobody when the best other player would score nothing."""
+"""A scoring card's points now are one answer (``Game.card_now``, carried by the seat's view): the question before
+playing it (``bot.host.takeback``), its menu label and autocomplete (the adapter's words) and the coach name the same
+points and the same other player, and name nobody when the best other player would score nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from bot.adapter.words.moves import score_label, scores_now
 from bot.host.takeback import move_risk
 from engine import Game, default_island, new_game
 from engine.ai.coach import _Explainer
-from engine.cards_now import cards_now
 from i18n import t
 
 
@@ -33,27 +32,29 @@ def test_the_question_the_menus_and_the_coach_name_the_same_points_and_player() 
             assert seat is not None
             view = game.view(seat)
             menus = scores_now(view)
-            assert {entry.card for entry in cards_now(view)} == set(view["you"]["scoring_cards"])
+            assert [entry["card"] for entry in view["you"]["cards_now"]] == view["you"]["scoring_cards"]
+            assert menus == {card: game.card_now(seat, card) for card in view["you"]["scoring_cards"]}
             explainer = _Explainer(view, game, default_island(), 0)
             for move in (m for m in game.legal_moves() if m.verb == "score"):
                 card = str(move.card)
                 risk = move_risk(game, [str(move)])
                 menu = menus[card]
                 assert (risk.scores, risk.points, risk.other, risk.other_points) == (
-                    card, menu.points, menu.other, menu.other_points)
+                    card, menu["points"], menu["other"], menu["other_points"])
                 (reason, *_), points_now = explainer.reasons(str(move))
-                assert points_now == menu.points
-                if menu.other is None:
+                assert points_now == menu["points"]
+                other = menu["other"]
+                if other is None:
                     nobody += 1
-                    assert reason.code == "card_score_alone" and reason["points"] == menu.points
+                    assert reason.code == "card_score_alone" and reason["points"] == menu["points"]
                     assert score_label(view, card, "en", menus) == t("bot.score.now_alone", "en", card=t(
-                        f"game.scoring.{card}.name", "en"), points=_signed(menu.points))
+                        f"game.scoring.{card}.name", "en"), points=_signed(menu["points"]))
                 else:
                     somebody += 1
                     assert reason.code == "card_score"
                     assert (reason["points"], reason["other"], reason["other_points"]) == (
-                        menu.points, menu.other, menu.other_points)
-                    assert view["players"][menu.other]["name"] in score_label(view, card, "en", menus)
+                        menu["points"], other, menu["other_points"])
+                    assert view["players"][other]["name"] in score_label(view, card, "en", menus)
     assert nobody and somebody, "both cases occur in these games"
 
 

@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-from engine import new_game
+from engine import CardNow, new_game
 from engine.ai.coach import (
     COMPARISON_CODES,
     MERITS,
@@ -16,7 +16,6 @@ from engine.ai.coach import (
     RISKS,
     VOLCANO_STATUSES,
     Advice,
-    CardNow,
     CoachError,
     MoveAdvice,
     Reason,
@@ -75,7 +74,9 @@ def _synthetic(volcano: str, part: int = 0) -> Advice:
     why = (Reason.of("value_gap", gap=6, playouts=78), Reason.of("close_call", gap=2, playouts=78),
            Reason.of("fewer_points", count=2),
            Reason.of("misses", codes=MERITS), Reason.of("risks", codes=RISKS))
-    hand = (CardNow("sugar", 7, 1, 4), CardNow("eruption", -2, 2, -4), CardNow("volcano", 3, None, 0))
+    hand = (CardNow(card="sugar", points=7, other=1, other_points=4),
+            CardNow(card="eruption", points=-2, other=2, other_points=-4),
+            CardNow(card="volcano", points=3, other=None, other_points=0))
     return Advice(seat=0, names=NAMES, round=1, phase="play", best=best, runner_up=second, why_not=why,
                   hand=hand, volcano=VolcanoRisk(volcano, 35, 1), playouts=200)
 

@@ -14,13 +14,13 @@ from bot.host.takeback import Risk
 from engine import (
     BUILDING_CARDS,
     SCORING_CARD_IDS,
+    CardNow,
     Event,
     Move,
     SiteView,
     View,
     parse_move,
 )
-from engine.cards_now import CardNow, cards_now
 from engine.log import built
 from i18n import ask_move, describe_move, listed, t, tn
 
@@ -67,11 +67,10 @@ def set_choice_label(letter: str, locale: str) -> str:
 
 
 def scores_now(view: View) -> dict[str, CardNow]:
-    """What each scoring card of the seat's hand would score now, by card (the coach's reckoning from the seat's own
-    view; empty outside the landing and play phases, and for the public view)."""
-    if view.get("you") is None or view["seat"] is None:
-        return {}
-    return {entry.card: entry for entry in cards_now(view)}
+    """What each scoring card of the seat's hand would score now, by card, as its view says (``you["cards_now"]``;
+    empty outside the landing and play phases, and for the public view)."""
+    you = view.get("you")
+    return {entry["card"]: entry for entry in you["cards_now"]} if you is not None else {}
 
 
 def score_label(view: View, card: str, locale: str, now: Mapping[str, CardNow]) -> str:
@@ -80,11 +79,11 @@ def score_label(view: View, card: str, locale: str, now: Mapping[str, CardNow]) 
     entry = now.get(card)
     if entry is None:
         return scoring_name(card, locale)
-    if entry.other is None:
-        return t("bot.score.now_alone", locale, card=scoring_name(card, locale), points=signed(entry.points))
-    names = names_of(view)
-    return t("bot.score.now", locale, card=scoring_name(card, locale), points=signed(entry.points),
-             other=names[entry.other], other_points=signed(entry.other_points))
+    other = entry["other"]
+    if other is None:
+        return t("bot.score.now_alone", locale, card=scoring_name(card, locale), points=signed(entry["points"]))
+    return t("bot.score.now", locale, card=scoring_name(card, locale), points=signed(entry["points"]),
+             other=names_of(view)[other], other_points=signed(entry["other_points"]))
 
 
 def pile_label(view: View, pile_id: int, locale: str) -> str:
