@@ -22,9 +22,8 @@ import time
 from typing import Any
 
 import engine
-from render import render_board
 from render.base import get_base
-from render.board import compose_board
+from render.board import compose_board, render_board
 from render.encode import encode, quantized
 from render.layout import static_board
 from render.theme import DEFAULT_THEME

@@ -69,7 +69,8 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
              pictures: bool = True, stream: TextIO | None = None, width: int = DEFAULT_THEME.width) -> Game:
     """Play a whole computer game; print its log (to ``stream``, else standard output) and (with ``pictures``) write
     its pictures, ``width`` pixels wide, into ``out``."""
-    from render import render_board, render_game_over
+    from render.board import render_board
+    from render.gameover import render_game_over
     from render.replay import render_replay
 
     stream = sys.stdout if stream is None else stream
@@ -209,7 +210,7 @@ def _show_turn(game: Game, seat: int, locale: str, stream: TextIO, pictures: Pat
     print(t("cli.play.turn", locale, player=me["name"], round=view["round"],
             phase=t(f"game.phase.{view['phase']}", locale)), file=stream)
     if pictures is not None:
-        from render import render_board
+        from render.board import render_board
 
         pictures.mkdir(parents=True, exist_ok=True)
         path = pictures / "board.png"
@@ -355,7 +356,9 @@ def run_replay(path: Path, out: Path, locale: str, stream: TextIO | None = None,
                width: int = DEFAULT_THEME.width) -> list[View]:
     """Write the pictures of an exported game into ``out``: a board per position and the game over, ``width`` pixels
     wide, and the GIF."""
-    from render import render_board, render_game_over, render_replay
+    from render.board import render_board
+    from render.gameover import render_game_over
+    from render.replay import render_replay
 
     _record, views = read_record(path)
     theme = Theme(width=width)

@@ -14,7 +14,9 @@ import sys
 from pathlib import Path
 
 import engine
-from render import Theme, render_board, render_game_over
+from render.board import render_board
+from render.gameover import render_game_over
+from render.theme import Theme
 
 NAMES = ["Ada", "Björn", "Céline", "Đorđe"]
 WORLD_NAMES = ["王小明", "たろう", "🦊 Fuchs", "محمد"]

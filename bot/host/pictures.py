@@ -17,11 +17,13 @@ from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import Any, Final
 
-import render
+import render.board
+import render.gameover
+import render.replay
 from bot.host import metrics
 from bot.host.workers import WorkerPool, as_pool
 from engine import View, from_record
-from render.theme import DEFAULT_THEME
+from render.theme import DEFAULT_THEME, Theme
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +39,12 @@ def render_picture(view: View, locale: str, personal: bool, game_over: bool, wid
     """A picture of ``view``, ``width`` pixels wide (a module-level function, so that a process pool can run it)."""
     theme = _theme(width)
     if game_over:
-        return render.render_game_over(view, locale=locale, theme=theme)
-    return render.render_board(view, locale=locale, personal=personal, theme=theme)
+        return render.gameover.render_game_over(view, locale=locale, theme=theme)
+    return render.board.render_board(view, locale=locale, personal=personal, theme=theme)
 
 
 @functools.cache
-def _theme(width: int) -> render.Theme:
+def _theme(width: int) -> Theme:
     """One theme per width (the renderer's caches key on it)."""
     return DEFAULT_THEME if width == DEFAULT_WIDTH else dataclasses.replace(DEFAULT_THEME, width=width)
 
@@ -59,7 +61,7 @@ def record_views(record: dict[str, Any]) -> list[View]:
 
 def render_replay_record(record: dict[str, Any], locale: str) -> bytes:
     """The animated replay (GIF) of a finished game's record (module level, for a process pool)."""
-    return render.render_replay(record_views(record), locale=locale)
+    return render.replay.render_replay(record_views(record), locale=locale)
 
 
 class Pictures:

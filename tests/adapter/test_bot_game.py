@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import render
+import render.board
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
 from tests.adapter.test_log_secrets import SEED, log_leaks
@@ -87,13 +87,13 @@ class SecretWatch:
                 assert "(only you see this)" not in text and "worth" not in text, text
 
     def spy_renders(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        real = render.render_board
+        real = render.board.render_board
 
         def spy(view: dict[str, Any], *, locale: str = "en", personal: bool = False, **theme: Any) -> bytes:
             self.renders.append((view.get("seat"), personal))
             return real(view, locale=locale, personal=personal, **theme)
 
-        monkeypatch.setattr(render, "render_board", spy)
+        monkeypatch.setattr(render.board, "render_board", spy)
 
 
 def assert_png(message: FakeMessage) -> None:

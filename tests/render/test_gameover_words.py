@@ -12,8 +12,8 @@ import pytest
 
 import render.gameover as gameover
 from i18n import LOCALES, t
-from render import Theme
 from render.samples import play
+from render.theme import Theme
 
 NAMES = ["王小明", "たろう", "🦊 Fuchs", "محمد"]
 

@@ -10,10 +10,10 @@ from dataclasses import replace
 import pytest
 
 import engine
-from render import Theme
 from render.fonts import cap_height
 from render.icons import SILHOUETTES
 from render.layout import arrange_islands, make_layout, placed_board
+from render.theme import Theme
 from render.tiles import GLYPH_SPOT, PIECE_X, PIECE_Y, badge_centre, face_parts, site_badge
 
 

@@ -18,6 +18,9 @@ import hashlib
 import io
 import random
 import string
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,14 +28,15 @@ from PIL import Image, ImageChops
 
 import engine
 from i18n import catalogue, describe_events, listed, t, tn
-from render import Theme, legal_sites, render_board, render_game_over
 from render import layer as render_layer
 from render.base import get_base
-from render.board import compose_board
-from render.describe import describe
+from render.board import compose_board, render_board
+from render.describe import describe, legal_sites
 from render.encode import MAX_BYTES, quantized
+from render.gameover import render_game_over
 from render.layout import Layout, static_board
 from render.samples import NAMES, play
+from render.theme import Theme
 from render.tiles import badge_centre, site_badge
 from tests.engine_helpers import TINY
 
@@ -93,6 +97,16 @@ def test_pictures_of_random_positions_are_valid_pngs(n: int) -> None:
         assert "over" in phases and "play" in phases and "land" in phases
         assert ("choose_set" in phases) == draft
         check_png(render_game_over(game.view(None), theme=narrow), 800)
+
+
+def test_the_package_and_the_settings_load_no_picture_module() -> None:
+    """``render/__init__.py`` imports none of its modules: the settings read the widths drawn (``render.theme``)
+    without loading Pillow or the renderer."""
+    code = ("import sys, render, bot.host.settings; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('render', 'PIL')))")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['render', 'render.theme']"
 
 
 def test_round_two_phases_are_drawn() -> None:
@@ -441,7 +455,7 @@ def test_pictures_drawn_in_threads_at_once_never_convert_with_one_palette_togeth
     from concurrent.futures import ThreadPoolExecutor
     from functools import partial
 
-    from render import render_replay
+    from render.replay import render_replay
 
     views = [play(3, seed, 14 + seed).view(None) for seed in range(4)]
     draw = partial(render_board, theme=Theme(width=800))

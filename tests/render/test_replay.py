@@ -8,8 +8,7 @@ from PIL import Image
 
 from engine import View, new_game
 from engine.ai import choose_move
-from render import render_replay
-from render.replay import MAX_FRAMES, frame_indices
+from render.replay import MAX_FRAMES, frame_indices, render_replay
 
 DISCORD_LIMIT = 8 * 1024 * 1024
 
