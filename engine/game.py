@@ -583,7 +583,10 @@ class Game:
         least), ``None`` when that is nothing. The one answer for a seat's view (``you["cards_now"]``), the question
         before the card is played and the coach."""
         now = [self.card_points(p, card_id) for p in range(self.n)]
-        best = max((p for p in range(self.n) if p != seat), key=lambda p: (now[p], -p))  # the first of the best
+        best = -1
+        for p in range(self.n):  # the first of the best, in seat order
+            if p != seat and (best < 0 or now[p] > now[best]):
+                best = p
         return {"card": card_id, "points": now[seat], "other": best if now[best] else None, "other_points": now[best]}
 
     def largest_road_group(self, seat: int) -> int:
