@@ -22,7 +22,7 @@ import cProfile
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine import Game, new_game
@@ -47,17 +47,22 @@ def calls_per_move(n: int, games: int) -> float:
     return sum(entry.callcount for entry in profile.getstats()) / moves
 
 
-def positions(games: int) -> list[Game]:
-    """Positions every tenth move of seeded 4-player random games, the final one included."""
-    out: list[Game] = []
+def random_positions(games: int) -> Iterator[Game]:
+    """Every position of ``games`` seeded 4-player random games, from the deal to the end: one game per seed, moved
+    on after each yield (clone what is kept)."""
     for seed in range(games):
         game = new_game(["P0", "P1", "P2", "P3"], seed)
         rng = random.Random(seed)
+        yield game
         while game.to_move is not None:
             game.apply(rng.choice(game.legal_moves()))
-            if len(game.log) % 10 == 0 or game.to_move is None:
-                out.append(game.clone())
-    return out
+            yield game
+
+
+def positions(games: int) -> list[Game]:
+    """Positions every tenth move of seeded 4-player random games, the final one included."""
+    return [game.clone() for game in random_positions(games)
+            if game.log and (len(game.log) % 10 == 0 or game.to_move is None)]
 
 
 STATE_OPS: dict[str, Callable[[Game, str], object]] = {

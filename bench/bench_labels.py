@@ -16,27 +16,27 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_engine import random_positions
 from bot.adapter.words.moves import score_label, scores_now
-from engine import Game, View, new_game
+from engine import Game, View
 
 
 def positions(games: int) -> list[Game]:
     """The positions of seeded 4-player random games where the seat to move holds scoring cards (land, play)."""
-    out: list[Game] = []
-    for seed in range(games):
-        game = new_game(["P0", "P1", "P2", "P3"], seed)
-        rng = random.Random(seed)
-        while game.to_move is not None:
-            seat = game.to_move
-            if game.phase in ("land", "play") and game.hand_scoring[seat]:
-                out.append(game.clone())
-            game.apply(rng.choice(game.legal_moves()))
-    return out
+    return [game.clone() for game in random_positions(games) if _holds_scoring_cards(game)]
+
+
+def _holds_scoring_cards(game: Game) -> bool:
+    seat = game.to_move
+    return game.phase in ("land", "play") and seat is not None and bool(game.hand_scoring[seat])
 
 
 def labels(view: View) -> list[str]:
