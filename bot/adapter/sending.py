@@ -46,7 +46,8 @@ class MissingPermission(Exception):
 
 
 def files(*pictures: tuple[bytes | None, str]) -> list[discord.File]:
-    """The pictures as attachments, without those that could not be rendered."""
+    """The pictures as attachments, without those that could not be rendered: made for one attempt (discord.py
+    reads a file to its end when it sends it, so a file sent again would arrive empty; every retry makes its own)."""
     return [discord.File(io.BytesIO(png), filename=name) for png, name in pictures if png is not None]
 
 

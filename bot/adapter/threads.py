@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.adapter.sending import NO_PINGS
+from bot.adapter.sending import NO_PINGS, Attachments, files
 from bot.adapter.words.common import channel_link, clip
 from bot.host.table import TableInfo
 from i18n import t
@@ -110,16 +110,28 @@ async def add_players(client: discord.Client, info: TableInfo) -> None:
             log.info("game %d: could not add a player to its thread (%s %s)", info.game_id, exc.status, exc.code)
 
 
-async def edit_message(client: discord.Client, channel_id: int, message_id: int, **fields: Any) -> discord.Message:
+async def edit_message(client: discord.Client, channel_id: int, message_id: int, *,
+                       pictures: Attachments | None = None, **fields: Any) -> discord.Message:
     """Edit a message of the bot's; in a thread that Discord archived meanwhile (an edit there is refused: 50083),
-    the thread is unarchived first, as Discord's threads topic says (the bot started the thread, so it may). A thread
-    it cannot unarchive (locked by a moderator) raises the refusal."""
+    the thread is unarchived first, as Discord's threads topic says (the bot started the thread, so it may), and the
+    edit made again. A thread it cannot unarchive (locked by a moderator) raises the refusal.
+
+    ``fields`` are :meth:`discord.PartialMessage.edit`'s but files: ``pictures`` (``(png, filename)`` pairs; not
+    given: the attachments stay as they are) become the message's attachments, made into files again for each
+    attempt (discord.py reads a file to its end when it sends it: sent again, it would arrive empty)."""
+    if {"attachments", "file", "files"} & fields.keys():
+        raise TypeError("edit_message takes pictures, never files: a file sent twice arrives empty")
     message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+    async def edit() -> discord.Message:
+        attached: dict[str, Any] = {} if pictures is None else {"attachments": files(*pictures)}
+        return await message.edit(**fields, **attached)
+
     try:
-        return await message.edit(**fields)
+        return await edit()
     except discord.HTTPException as exc:
         if exc.code != THREAD_ARCHIVED:
             raise
     log.info("channel %d: unarchiving the thread to edit message %d", channel_id, message_id)
     await client.http.edit_channel(channel_id, archived=False, reason="a game's post is brought up to date")
-    return await message.edit(**fields)
+    return await edit()

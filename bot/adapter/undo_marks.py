@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.adapter import ids, posts
-from bot.adapter.sending import NO_PINGS, Posted, files
+from bot.adapter.sending import NO_PINGS, Posted
 from bot.adapter.threads import edit_message
 from bot.adapter.words.posts import move_post
 from bot.host.host import Host
@@ -91,7 +91,7 @@ class UndoMarks:
         layout = posts.move_layout(result, text, names, result.locale, undo=False)
         try:
             await edit_message(self.client, result.channel_id, message_id, view=layout,
-                               attachments=files(*((board, n) for n in names)), allowed_mentions=NO_PINGS)
+                               pictures=[(board, n) for n in names], allowed_mentions=NO_PINGS)
         except (discord.NotFound, discord.Forbidden):  # gone, or in a thread it may not unarchive (locked)
             log.info("game %d: the post of the move taken back is gone or cannot be edited; posting the undo",
                      result.game_id)

@@ -16,7 +16,7 @@ import aiohttp
 import jsonschema
 
 from tests.adapter.conftest import Driver
-from tests.fakediscord import FakeDiscord, openapi
+from tests.fakediscord import TINY_PNG, FakeDiscord, openapi
 
 INT53_MAX = 2**53 - 1
 """The largest integer Discord's description allows an option's ``max_value`` (its ``Int53Type``)."""
@@ -86,7 +86,7 @@ async def test_a_multipart_payload_json_is_checked_too(fake_discord: FakeDiscord
     channel = fake.default_channel.id
     form = aiohttp.FormData()
     form.add_field("payload_json", json.dumps({"content": "x", "flags": "loud"}), content_type="application/json")
-    form.add_field("files[0]", b"\x89PNG\r\n\x1a\n", filename="a.png", content_type="image/png")
+    form.add_field("files[0]", TINY_PNG, filename="a.png", content_type="image/png")
     async with aiohttp.ClientSession() as http, http.post(
             f"{fake.api_base}/channels/{channel}/messages", data=form,
             headers={"Authorization": f"Bot {fake.token}"}) as resp:

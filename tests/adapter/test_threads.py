@@ -1,10 +1,10 @@
 """A thread per game, through the real discord.py against the fake Discord: ``/santacruz new`` in a text channel opens
 the game in a public thread of its own started from its lobby message in the channel, whose buttons work from the
 channel; commands typed in the channel act on the user's one game there (several: refused, naming the threads); a
-thread Discord archived goes on (a post unarchives it, an edit unarchives it first); a deleted thread ends its game
-quietly, a locked one ends it and says so; a permission threads need that the bot lacks is said once, in words, and
-the game is played in the channel itself; ``thread:false`` keeps a game in its channel; a rematch typed in the
-channel names the thread its game was played in."""
+thread Discord archived goes on (a post unarchives it, an edit unarchives it first, an undo's edit keeps its board);
+a deleted thread ends its game quietly, a locked one ends it and says so; a permission threads need that the bot
+lacks is said once, in words, and the game is played in the channel itself; ``thread:false`` keeps a game in its
+channel; a rematch typed in the channel names the thread its game was played in."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 from bot.host.settings import Settings
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts, has_undo
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
+from tests.fakediscord.audit import picture_size, pictures
 from tests.fakediscord.remote import poll
 
 
@@ -183,6 +184,38 @@ async def test_a_thread_archived_mid_game_goes_on_and_a_locked_one_ends_its_game
     async def nothing_pending() -> bool:  # the edits of DMs still showing its turn (the words: test_bot_texts)
         return await driver.host.pending_deliveries(thread.id) == []
     await poll(nothing_pending, timeout=TIMEOUT, description="nothing left to deliver for the locked thread")
+
+
+async def test_an_undo_in_a_thread_archived_meanwhile_edits_its_post_with_the_board(driver: Driver) -> None:
+    """The undo edits the post of the move it takes back, an edit Discord refuses in an archived thread: the bot
+    unarchives it and edits again, with the board made into a file again (a file already sent is read to its end,
+    and sent again it would arrive empty: a broken picture)."""
+    fake = driver.fake
+    lobby, thread, _ = await open_in_thread(driver, "alice", draft=True)
+    game = in_thread(driver, thread)
+    await click(driver, lobby, "join", "bob")
+    await click(driver, lobby, "start", "alice")
+    await game.wait_posts(1)
+    mover = game.to_move_user()
+    assert mover is not None
+    await game.play_slash(mover, "set A")  # a set chosen reveals nothing: it may be taken back
+    await game.settle()
+    chosen = board_posts(fake, thread)[-1]
+    game_id = game.info().game_id
+    assert has_undo(chosen, game_id)
+
+    await fake.archive_thread(thread)
+    edits = len(fake.requests_to("PATCH", rf"/channels/{thread.id}/messages/{chosen.id}"))
+    # typed in the channel: commands cannot be used in an archived thread
+    await driver.answer(await game.slash("undo", user=mover, channel="games"))
+    await game.settle()
+    tried = fake.requests_to("PATCH", rf"/channels/{thread.id}/messages/{chosen.id}")[edits:]
+    assert [r.status for r in tried] == [400, 200]  # refused in the archived thread, then made once unarchived
+    taken_back = fake.message(chosen.id)
+    assert "~~" in taken_back.text and not has_undo(taken_back, game_id)
+    (board,) = pictures(taken_back)
+    assert board.filename == "board.png" and board.size > 0 and picture_size(board) is not None
+    assert len(board_posts(fake, thread)) == 2  # the start's and the taken-back move's: no new post
 
 
 async def test_a_deleted_thread_ends_its_game_quietly(driver: Driver) -> None:

@@ -6,7 +6,8 @@ that hold the bot to the same budget later. Nothing here talks to Discord or to 
 can be checked on hand-made messages.
 
 * what a person reads of a message (:func:`readable_texts`: content, embeds, text displays, button labels,
-  menu options) and its pictures (:func:`pictures`, :func:`picture_size`);
+  menu options) and its pictures (:func:`pictures`, :func:`picture_size`; a file shown as a picture that holds
+  none, :func:`broken_picture`, which the fake Discord records for every upload);
 * texts naming ``/santacruz <x>`` where ``x`` is not a registered command (:func:`unknown_commands`, with
   :func:`command_names` reading the synced commands);
 * a relative time glued after "since"/"until"-style words, in English, German and French
@@ -83,6 +84,19 @@ def picture_size(attachment: FakeAttachment) -> tuple[int, int] | None:
             return image.size
     except (OSError, ValueError):
         return None
+
+
+def broken_picture(filename: str, data: bytes, content_type: str | None = None) -> bool:
+    """Whether a file that Discord shows as a picture (by its name or type) holds no picture: Discord takes such a
+    file (an empty one too: its API description sets no least size) and players see a broken picture. A
+    ``discord.File`` sent a second time is such a file: the first send read it to its end, so it goes empty."""
+    if not (filename.lower().endswith(PICTURE_SUFFIXES) or (content_type or "").startswith("image/")):
+        return False
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return not all(image.size)
+    except (OSError, ValueError):
+        return True
 
 
 def controls(message: FakeMessage) -> list[dict[str, Any]]:

@@ -18,6 +18,8 @@ Use from a test module (or a ``conftest.py``) with::
   run a *new* bot object against the same fake.
 * :func:`no_body_discord_refuses` (autouse) fails every test in which a fake received a request body that
   Discord's own API description refuses (the fake answers it 400 / 50035, as Discord does).
+* :func:`no_broken_picture` (autouse) fails every test in which the bot uploaded a file Discord shows as a picture
+  but that holds none (an empty ``board.png``: Discord takes it, and shows a broken picture).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import pytest
 import pytest_asyncio
 import yarl
 
-from .server import DEFAULT_TIMEOUT, REFUSED_BODIES, FakeDiscord, FakeDiscordTimeout, shard_of
+from .server import BROKEN_PICTURES, DEFAULT_TIMEOUT, REFUSED_BODIES, FakeDiscord, FakeDiscordTimeout, shard_of
 
 __all__ = ["BotRunner", "fake_discord", "no_body_discord_refuses", "patch_discord", "run_bot"]
 
@@ -340,3 +342,15 @@ def no_body_discord_refuses() -> Iterator[None]:
     refused = list(REFUSED_BODIES)
     REFUSED_BODIES.clear()
     assert not refused, "Discord's API description refuses these request bodies:\n" + "\n".join(refused)
+
+
+@pytest.fixture(autouse=True)
+def no_broken_picture() -> Iterator[None]:
+    """Fail the test if the bot uploaded, to any fake Discord of it, a file that Discord shows as a picture but that
+    holds none (:data:`tests.fakediscord.server.BROKEN_PICTURES`): Discord takes it, and players see a broken picture
+    where the board should be, whether or not the test looked at that message."""
+    BROKEN_PICTURES.clear()
+    yield
+    broken = list(BROKEN_PICTURES)
+    BROKEN_PICTURES.clear()
+    assert not broken, "the bot uploaded pictures that hold no picture:\n" + "\n".join(broken)

@@ -35,7 +35,7 @@ from urllib.parse import unquote
 import aiohttp
 from aiohttp import web
 
-from . import openapi
+from . import audit, openapi
 from .builders import (
     DEFAULT_PERMISSIONS,
     EPHEMERAL,
@@ -97,6 +97,13 @@ REFUSED_BODIES: list[str] = []
 where: why" (also in the fake's :attr:`FakeDiscord.refused_bodies`). The ``fake_discord`` plugin fails the test in
 which one appears (:func:`tests.fakediscord.fixtures.no_body_discord_refuses`): the fake answered it as Discord
 would (400, 50035), and a bot that sends it has a bug, even where it copes with the refusal."""
+
+BROKEN_PICTURES: list[str] = []
+"""Every file the bot uploaded that Discord shows as a picture but that holds none (:func:`audit.broken_picture`:
+an empty ``board.png``, say), from every fake of this process, as "METHOD path: filename (N bytes)" (also in the
+fake's :attr:`FakeDiscord.broken_pictures`). Discord takes it as it takes any file and players see a broken picture;
+the ``fake_discord`` plugin fails the test in which one appears (:func:`tests.fakediscord.fixtures.no_broken_picture`).
+"""
 
 
 def _copy(value: T) -> T:
@@ -579,6 +586,8 @@ class FakeDiscord:
         self.validation_failures: list[str] = []
         #: The request bodies Discord's API description refuses (see :data:`REFUSED_BODIES`).
         self.refused_bodies: list[str] = []
+        #: The files uploaded that Discord shows as pictures but that hold none (see :data:`BROKEN_PICTURES`).
+        self.broken_pictures: list[str] = []
         #: ERROR log records of the bot (filled by ``run_bot``), shown in timeout reports.
         self.bot_errors: list[str] = []
         #: Exceptions raised inside the fake itself (bugs of the fake), as formatted tracebacks.
@@ -1922,6 +1931,10 @@ class FakeDiscord:
             headers=dict(request.headers),
         )
         self.requests.append(rec)
+        broken = [f"{rec.route}: {f.filename} ({len(f.data)} bytes)" for f in files
+                  if audit.broken_picture(f.filename, f.data, f.content_type)]
+        self.broken_pictures += broken
+        BROKEN_PICTURES.extend(broken)
         status, answer = await self._route(request, rec)
         rec.status = status
         rec.response = None if answer is _NO_CONTENT else answer
