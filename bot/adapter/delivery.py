@@ -282,7 +282,7 @@ class Deliveries:
         posted = await deliver_post(self.client, delivery.channel_id, idle_text(delivery.payload), view=view,
                                     mentions=mentions, nonce=nonce)
         if what == LOBBY_CLOSED:
-            await self.lobbies.close(delivery.game_id)
+            await self.lobbies.closed_by(delivery)
         return posted
 
     async def _post_notice(self, delivery: Delivery, nonce: str) -> Posted:

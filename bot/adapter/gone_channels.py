@@ -50,7 +50,7 @@ class GoneChannels:
             return
         log.info("game %d ended: channel %d is gone (%s)", info.game_id, channel_id, reason)
         if before is not None and before.status == "lobby" and info.parent_id is not None:
-            await self.publisher.lobbies.close(info.game_id)
+            await self.publisher.lobbies.close(info)
         if reason == LOCKED:
             await self.publisher.threads.locked(info)
 

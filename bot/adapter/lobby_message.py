@@ -1,7 +1,9 @@
 """A lobby's message in its channel (its text: :func:`lobby_content`), kept up to date: redrawn with the newest state
-of its game (the outbox coalesces the clicks that came meanwhile), and without its buttons once the lobby closed (the
-message this process posted, else, after a restart, the bot's message among the channel's last ones that carries the
-lobby's Join button, or the message in the parent channel that started the game's thread)."""
+of its game (the outbox coalesces the clicks that came meanwhile), and without its buttons once the lobby closed,
+whichever process closed it (the closing post carries the lobby as it closed): the message this process posted, else
+(another process posted it, or this one before a restart) the message in the parent channel that started the game's
+thread (it shares the thread's id), or the bot's message among the channel's last ones that carries the lobby's Join
+button."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from bot.adapter.threads import edit_message
 from bot.adapter.views import lobby_view
 from bot.adapter.words.lobby import lobby_text
 from bot.host.host import Host
-from bot.host.table import TableInfo
+from bot.host.table import Delivery, TableInfo
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +64,22 @@ class LobbyMessages:
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message (%s)", info.game_id, exc.status)
 
-    async def close(self, game_id: int) -> None:
-        """Redraw a closed lobby's message without its buttons."""
-        info = self.host.find_game(game_id)
+    async def closed_by(self, post: Delivery) -> None:
+        """The post that says a lobby closed went out: its message loses its buttons. The lobby as it closed comes
+        with the post (another process may have closed it, and this one may not hold its game); a post stored before
+        it did takes the game this process holds, if any."""
+        lobby = post.payload.get("lobby")
+        info = TableInfo.from_payload(lobby) if lobby is not None else self.host.find_game(post.game_id)
         if info is None:
+            log.info("game %d: its lobby closed, but this process does not know it", post.game_id)
             return
-        known = self.known.pop(game_id, None)
+        await self.close(info)
+
+    async def close(self, info: TableInfo) -> None:
+        """Redraw a closed lobby's message without its buttons (``info``: its game as it closed), whichever process
+        posted it or closed the lobby: the message this process remembers, else the one found from the game's
+        channel (:meth:`_find`)."""
+        known = self.known.pop(info.game_id, None)
         try:
             if known is None:
                 known = await self._find(info)
@@ -76,7 +88,7 @@ class LobbyMessages:
             await edit_message(self.client, *known, content=await lobby_content(self.host, info), view=None,
                                allowed_mentions=ALLOWED_MENTIONS)
         except discord.HTTPException as exc:
-            log.warning("game %d: could not close the lobby message (%s)", game_id, exc.status)
+            log.warning("game %d: could not close the lobby message (%s)", info.game_id, exc.status)
 
     async def _find(self, info: TableInfo) -> tuple[int, int] | None:
         """(channel id, message id) of the game's lobby message: the bot's message with its Join button among the

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.host.change import Change
 from bot.host.errors import DamagedRow, HostError, storage_refusal
@@ -81,7 +82,10 @@ class IdleTables:
             if table is None:
                 return None
             days = self.settings.lobby_days
-            await self._close(timer, table, now, idle_post(LOBBY_CLOSED, table.seq, table.options.locale, days))
+            # the lobby as it closes rides with its post: whichever process delivers it redraws the lobby message
+            closed = replace(table.info(), status="abandoned").to_payload()
+            await self._close(timer, table, now, idle_post(LOBBY_CLOSED, table.seq, table.options.locale, days,
+                                                           lobby=closed))
             log.info("game %d: the lobby was not started within %g days and closed", table.id, days)
             return table.info()
 

@@ -17,12 +17,17 @@ import pytest
 import pytest_asyncio
 
 from bot.adapter.client import create_bot
+from bot.host.host import Host
 from bot.host.idle import KEEP_OPEN_DAYS
+from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
+from bot.host.table import TableInfo
 from i18n import t
 from tests.adapter.conftest import CAPTURED, TIMEOUT, Driver
 from tests.adapter.test_faults_background import Gate
+from tests.adapter.test_threads import open_in_thread
 from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage
+from tests.fakediscord.remote import poll
 
 DAY = 86400.0
 
@@ -108,6 +113,48 @@ async def test_a_started_lobby_does_not_close(driver: Driver) -> None:
     assert driver.info().status == "running"
     closed = t("bot.stale.lobby_closed", "en", days="7 days")
     assert not [m for m in driver.fake.messages(driver.channel) if m.content == closed]
+
+
+@pytest.mark.parametrize("thread", [False, True], ids=["in-its-channel", "in-a-thread"])
+async def test_a_lobby_closed_by_another_process_loses_its_buttons(fake_discord: FakeDiscord, pg_url: str,
+                                                                   thread: bool) -> None:
+    """Two processes over one PostgreSQL: the other one closes the lobby nobody started while this one restarts;
+    this one, which no longer holds the game, delivers the closing post, and the lobby message (in the game's
+    channel, or the channel's message that started the game's thread) loses its Join and Start buttons."""
+    fake, now = fake_discord, Clock()
+    settings = Settings(database_url=pg_url, picture_width=800, sweep_seconds=3600.0)
+    driver = Driver(fake, settings, channel="games", clock=now)
+    await driver.start()
+    try:
+        if thread:
+            lobby, where, _ = await open_in_thread(driver, "alice")
+        else:
+            lobby, where = await driver.answer(await driver.slash("new", user="alice")), driver.channel
+        game_id = int(lobby.custom_ids[0].split(":")[1])
+        assert lobby.buttons
+        await driver.stop()
+
+        store = await PostgresStore.open(pg_url)
+        try:
+            other = Host(store, settings, clock=now)
+            await other.load()
+            now.advance(8)
+            closed = await other.run_due_timers()  # the other process's sweep
+            assert [outcome.game_id for outcome in closed if isinstance(outcome, TableInfo)] == [game_id]
+        finally:
+            await store.close()
+
+        await driver.start()  # the game closed while this process was away: it does not hold it
+        assert driver.host.find_game(game_id) is None
+        await post_saying(driver, t("bot.stale.lobby_closed", "en", days="7 days"), where)
+
+        async def delivered() -> bool:
+            return await driver.host.pending_deliveries(where.id) == []
+        await poll(delivered, timeout=TIMEOUT, description="the closing post delivered")
+        shown = fake.message(lobby.id)
+        assert not shown.buttons and t("bot.lobby.closed", "en") in shown.content
+    finally:
+        await driver.stop()
 
 
 # ---------------------------------------------------------------------- stale games
