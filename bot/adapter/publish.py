@@ -3,9 +3,11 @@
 The host writes the posts and DMs a change owes (its deliveries) in the change's own transaction; here each
 channel's :class:`ChannelOutbox` task delivers its pending rows in the order they were written (up to :data:`BATCH`
 from one read), each by :class:`bot.adapter.delivery.Deliveries`, without holding up any other channel; after a passing
-failure it waits out the backoff. At start-up the outboxes simply resume from the database, however long the bot was
-down; the sweep (or a change of settings) wakes the channels whose held DMs are due. With a shared database only the
-process holding a channel's lease delivers its posts, so they keep their order.
+failure it waits out the backoff, except that after the database failed it, it tries again as soon as the database
+answers again (the readiness check, looked at every :data:`STORAGE_PROBE` seconds meanwhile). At start-up the outboxes
+simply resume from the database, however long the bot was down; the sweep (or a change of settings) wakes the
+channels whose held DMs are due. With a shared database only the process holding a channel's lease delivers its
+posts, so they keep their order.
 
 The same task keeps the channel's lobby message up to date (:mod:`bot.adapter.lobby_message`), coalesced: only the
 newest lobby state is drawn, however many clicks came meanwhile. No acknowledgement waits for any of this: the
@@ -17,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Final
 
 import discord
@@ -35,6 +37,9 @@ log = logging.getLogger(__name__)
 
 LEASE_RETRY: Final = 1.0
 """Seconds before a process looks again at a channel whose outbox another process holds."""
+STORAGE_PROBE: Final = 1.0
+"""Seconds between two looks at the database (the readiness check) while outboxes wait out their backoff after the
+database failed them: once it answers again they try again at once, not after a backoff of up to five minutes."""
 BATCH: Final = 20
 """How many due deliveries of a channel are sent from one read of its outbox (after a long outage a channel may owe
 a hundred posts, each with the public view in its payload: reading them all again for each would be quadratic)."""
@@ -52,6 +57,10 @@ class ChannelOutbox:
         self.lobby: TableInfo | None = None
         """A lobby whose message should be redrawn (with the newest state of its game)."""
         self.task: asyncio.Task[None] | None = None
+        self.woken_by_storage = False
+        """Woken from its backoff because the database answered again, and nothing delivered since: should the
+        database fail it once more, it waits its backoff out (the readiness check said the database answers, yet it
+        fails this outbox)."""
 
     def kick(self) -> None:
         """Look for work now (a new delivery was stored, or a lobby changed); after the bot began to shut down, no
@@ -69,13 +78,17 @@ class ChannelOutbox:
             self._wake.clear()
             try:
                 more = await self._step()
-                failures = 0
+                failures, self.woken_by_storage = 0, False
             except Exception as exc:  # e.g. the database is locked: try again later, never die
                 failures += 1
                 delay = self._publisher.backoff.delay(failures)
                 if isinstance(exc, StorageFailed):
                     log.warning("channel %d: the outbox could not read or write the database (%s); trying again "
                                 "in %.1f s", self.channel_id, exc, delay)
+                    if not self.woken_by_storage:  # or as soon as the database answers again
+                        with self._publisher.waiting_for_storage(self):
+                            await self._sleep(delay)
+                        continue
                 else:
                     log.exception("channel %d: the outbox failed; trying again in %.1f s", self.channel_id, delay)
                 await self._sleep(delay)
@@ -135,8 +148,13 @@ class ChannelOutbox:
                 break  # due again later, or the channel is gone: what was read is out of date
         return True
 
+    def storage_answered(self) -> None:
+        """The database answers again: try again now rather than at the end of the backoff."""
+        self.woken_by_storage = True
+        self.kick()
+
     async def _sleep(self, seconds: float) -> None:
-        """Wait ``seconds``, or less if woken (a lobby to redraw, a new delivery)."""
+        """Wait ``seconds``, or less if woken (a lobby to redraw, a new delivery, the database answering again)."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), timeout=seconds)
 
@@ -160,6 +178,11 @@ class Publisher:
         self.closing: float | None = None
         """When the bot is shutting down, the event loop's time its posts must be out by: the outboxes at work may
         finish, no new one starts (:meth:`close`)."""
+        self.storage_probe = STORAGE_PROBE
+        """Seconds between two looks at the database while outboxes wait out a backoff after it failed them."""
+        self._after_storage_failure: set[ChannelOutbox] = set()
+        """The outboxes asleep in their backoff after the database failed them."""
+        self._storage_watch: asyncio.Task[None] | None = None
 
     def close(self, until: float) -> None:
         """Start no outbox task from now on (the bot is shutting down; the database keeps what is still owed, and the
@@ -168,6 +191,8 @@ class Publisher:
         they wait to send (its grace for an *Undo*) goes out now, within the stop's grace, which ends at ``until``
         (the event loop's time); a post waiting out a backoff past that is left to the next start."""
         self.closing = until
+        if self._storage_watch is not None:
+            self._storage_watch.cancel()
         for box in self.outboxes.values():
             box.kick()
 
@@ -210,6 +235,34 @@ class Publisher:
             if box is None or box.task is None or box.task.done():
                 self.wake(channel_id)
         return len(due)
+
+    @contextlib.contextmanager
+    def waiting_for_storage(self, box: ChannelOutbox) -> Iterator[None]:
+        """While ``box`` waits out its backoff after the database failed it, it is woken as soon as the database
+        answers again (:meth:`_watch_storage`)."""
+        self._after_storage_failure.add(box)
+        if self.closing is None and (self._storage_watch is None or self._storage_watch.done()):
+            self._storage_watch = asyncio.create_task(self._watch_storage(), name="santacruz-storage-watch")
+        try:
+            yield
+        finally:
+            self._after_storage_failure.discard(box)
+
+    async def _watch_storage(self) -> None:
+        """While outboxes wait out a backoff after the database failed them, look at the database every
+        :attr:`storage_probe` seconds, as the readiness check does (``/readyz``); once it answers, wake them: after an
+        outage the posts go out at once, not after a backoff that doubled up to five minutes while it lasted."""
+        while self._after_storage_failure:
+            await asyncio.sleep(self.storage_probe)
+            try:
+                answers = await self.host.readiness() is None
+            except Exception:  # the watch never dies (the backoffs would end by themselves anyway)
+                answers = False
+            if answers and self._after_storage_failure:
+                log.info("the database answers again: %d outboxes try again now", len(self._after_storage_failure))
+                for box in list(self._after_storage_failure):
+                    box.storage_answered()
+                return
 
     def pending(self) -> list[asyncio.Task[None]]:
         """The outbox tasks still sending."""

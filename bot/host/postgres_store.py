@@ -153,8 +153,9 @@ class PostgresStore(SqlStore):
     @contextmanager
     def _failures(self, action: str) -> Iterator[None]:
         """A failure of the database as :class:`StorageFailed` (a statement that waited ``busy_timeout`` for a lock,
-        or ran that long, says so: the same refusal as SQLite's "database is locked"); any other broken integrity
-        rule is a bug, raised as it is."""
+        or ran that long, says so: the same refusal as SQLite's "database is locked"), a connection the server cut
+        as it was used too (asyncpg's ``InternalClientError``, when the cut came between a statement and its
+        answer: the database restarting); any other broken integrity rule is a bug, raised as it is."""
         asyncpg = _asyncpg()
         try:
             yield
@@ -163,7 +164,7 @@ class PostgresStore(SqlStore):
         except (asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError) as exc:
             raise StorageFailed(f"PostgreSQL could not {action}: busy for more than {self.busy_timeout:g} s "
                                 f"(BUSY_TIMEOUT; another session holds a lock): {exc}") from exc
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError) as exc:
             raise StorageFailed(f"PostgreSQL could not {action}: {exc}") from exc
 
     async def schema_version(self) -> int:
