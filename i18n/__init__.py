@@ -323,10 +323,10 @@ def describe_move(move: str | Move, locale: object, names: Sequence[str], seat: 
     ``game.move.<verb>_built`` around ``game.move.built`` or ``built_shared``). ``you``: said to the mover, in the
     second person ("You land and build a lighthouse on site 10 (+2)": ``game.you.*``)."""
     player = names[seat]
-    if str(move).strip() == "discard":  # the public log hides which card was put back
-        return t("game.move.discard", locale, player=player)
-    m = parse_move(move) if isinstance(move, str) else move
     said = "game.you" if you else "game.move"
+    if str(move).strip() == "discard":  # the public log hides which card was put back
+        return t(f"{said}.discard", locale, player=player)
+    m = parse_move(move) if isinstance(move, str) else move
     if m.site is not None and built is not None:
         building, points, shared = built
         words = t(f"{said}.built_shared" if shared else f"{said}.built", locale, site=m.site,

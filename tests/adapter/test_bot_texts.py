@@ -11,11 +11,11 @@ import pytest
 import engine
 from bot.adapter.threads import LOCKED
 from bot.adapter.views import needs_confirmation
-from bot.adapter.words.common import MESSAGE_MAX, esc
+from bot.adapter.words.common import MESSAGE_MAX, SEP, esc
 from bot.adapter.words.dm import hand_text, turn_over_text
 from bot.adapter.words.moves import final_question, move_label, public_move, site_label
 from bot.adapter.words.posts import move_post
-from bot.host.table import CHANNEL_GONE, MoveResult, TableInfo
+from bot.host.table import CHANNEL_GONE, MoveResult, SeatInfo, TableInfo
 from bot.host.takeback import Risk
 from i18n import LOCALES, t
 
@@ -143,3 +143,45 @@ def test_a_turn_dm_of_a_game_whose_channel_went_says_how_it_ended(locale: str) -
     assert locked == t("bot.dm.turn_over.thread_locked", locale, channel="<#42>")
     abandoned = t("bot.dm.turn_over.abandoned", locale, channel="<#42>")
     assert abandoned not in (deleted, locked)
+
+
+def seat_of(seat: int, name: str) -> SeatInfo:
+    return SeatInfo(seat=seat, user_id=10 + seat, name=name, is_computer=False, strength=None, away=False)
+
+
+def build_events(seat: int, site: int, *, shared: bool = False) -> list[dict[str, Any]]:
+    """What a move that built on ``site`` logs: the build, then its points."""
+    return [{"type": "build", "seat": seat, "site": site, "building": "lighthouse", "shared": shared},
+            {"type": "score", "seat": seat, "reason": "build", "delta": 2}]
+
+
+MOVER = 1
+"""Bob's seat: the player whose DM is told that their turn was played."""
+TURNS_OF_EVERY_KIND = [
+    (["set B"], []), (["land 12"], []), (["land 12"], build_events(MOVER, 12)), (["ship 7"], []),
+    (["ship 7"], build_events(MOVER, 7)), (["ship 7"], build_events(MOVER, 7, shared=True)), (["ship"], []),
+    (["river 3"], build_events(MOVER, 3)), (["river"], []), (["road 9"], build_events(MOVER, 9)), (["road"], []),
+    (["double ship", "build 4", "build 5"], build_events(MOVER, 4) + build_events(MOVER, 5)),
+    (["double river", "build 4", "pass"], []), (["double road", "build 9"], []), (["score gold10"], []),
+    (["pile 0"], []), (["pile 1"], []), (["discard"], []), (["discard birds"], []),
+]
+"""A turn of every kind of move, as a passed turn's DM gets them (public: a discard's card hidden), with and without
+what it built."""
+YOU = {"en": "You ", "de": "Du ", "fr": "Tu "}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("reason", ["moved", "computer"])
+def test_a_passed_turn_s_dm_says_every_kind_of_move_to_its_player_in_the_second_person(locale: str,
+                                                                                        reason: str) -> None:
+    """“Turn played” (or played by the computer for them) in a player's own DM says each move of the turn as theirs:
+    "You put a scoring card back in the box, face down", never "Bob puts …"."""
+    seats = tuple(seat_of(i, name) for i, name in enumerate(("Ann", "Bob")))
+    info = TableInfo(game_id=7, channel_id=42, guild_id=1, status="running", opener_id=10, seats=seats, draft=True,
+                     locale="en", seq=9, to_move=0, created_at=0.0, last_move_at=None)
+    heading = t(f"bot.dm.turn_over.{reason}", locale, channel="<#42>", moves="")
+    for moves, events in TURNS_OF_EVERY_KIND:
+        text = turn_over_text(info, {"reason": reason, "moved": MOVER, "moves": moves, "events": events}, locale)
+        assert text.startswith(heading) and "Bob" not in text, text
+        said = text[len(heading):].split(SEP)
+        assert len(said) == len(moves) and all(part.startswith(YOU[locale]) for part in said), (moves, text)
