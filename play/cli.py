@@ -8,10 +8,11 @@
     santacruz replay FILE [--out replay-out] [--locale en] [--width 1600]
 
 ``demo`` plays a whole game between computer players, prints the move log with the scores as it goes,
-and writes the board picture after every move, an animated GIF of the whole game and the game-over
-picture into a folder. ``play`` is a terminal game against computer players (or hot-seat): each turn writes the
-player's board picture into a folder and prints the board in words, the moves are listed in words and picked by
-number. ``replay`` reads a game record exported with
+and writes the board picture after every move, an animated GIF of the whole game, the game-over
+picture and the game's web page (``index.html``: the board to zoom, the replay slider, the log; as the bot's
+``/g/<token>`` page, without a server) into a folder. ``play`` is a terminal game against computer players (or
+hot-seat): each turn writes the player's board picture into a folder and prints the board in words, the moves are
+listed in words and picked by number. ``replay`` reads a game record exported with
 ``/santacruz history export:true`` (names, options, the deal without its seed, the moves) and writes the board picture
 after every move, the game-over picture and the animated replay (``replay.gif``) into a folder. ``--width`` is the
 board pictures' width in pixels, as the bot's ``PICTURE_WIDTH`` (a player's own picture is three quarters of it).
@@ -69,6 +70,7 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
              pictures: bool = True, stream: TextIO | None = None, width: int = DEFAULT_THEME.width) -> Game:
     """Play a whole computer game; print its log (to ``stream``, else standard output) and (with ``pictures``) write
     its pictures, ``width`` pixels wide, into ``out``."""
+    from bot.web.static_site import write_page
     from render.board import render_board
     from render.gameover import render_game_over
     from render.replay import render_replay
@@ -111,7 +113,9 @@ def run_demo(players: int, seed: int, strength: str, budget: float, out: Path, l
         (out / "game-over.png").write_bytes(render_game_over(game.view(None), locale=locale, theme=theme))
         gif = render_replay(views, locale=locale, max_frames=len(views), width=GIF_WIDTH)  # every move a frame
         (out / "game.gif").write_bytes(gif)
+        page = write_page(out, views, locale)  # the bot's web page, as files: zoom, the replay slider, the log
         print(t("cli.demo.written", locale, count=number + 1, folder=str(out)), file=stream)
+        print(t("cli.demo.page", locale, file=str(page)), file=stream)
     return game
 
 

@@ -24,6 +24,7 @@ import discord
 
 from bot.adapter import posts
 from bot.adapter.dms import DirectMessages
+from bot.adapter.links import board_link
 from bot.adapter.lobby_message import LobbyMessages
 from bot.adapter.sending import (
     ALLOWED_MENTIONS,
@@ -264,10 +265,10 @@ class Deliveries:
     async def _post_start(self, start: StartResult, nonce: str, quiet: frozenset[int]) -> Posted:
         info = start.info
         board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
-        text = start_post(start, info.locale)
+        text, link = start_post(start, info.locale), await board_link(self.host, info.game_id)
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
-            return posts.start_layout(start, text, names, info.locale)
+            return posts.start_layout(start, text, names, info.locale, link=link)
 
         return await posts.deliver_layout(self.client, info.channel_id, make, pictures=[(board, "board.png")],
                                           mentions=_mentions(start.to_move_user_id, quiet), nonce=nonce)
@@ -338,9 +339,9 @@ class Deliveries:
         message of its own only when it does not fit); an undo edits the post of the move it takes back."""
         locale, nonce = result.locale, _nonce(delivery)
         board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
-        text = await self._move_text(result, locale)
+        text, link = await self._move_text(result, locale), await board_link(self.host, result.game_id)
         if result.undo:
-            undone = await self._post_undo(result, board, text, nonce)
+            undone = await self._post_undo(result, board, text, nonce, link)
             if undone is not None:
                 self._posted_as[delivery.id] = undone.message.id
             return undone
@@ -356,7 +357,7 @@ class Deliveries:
         undo = result.undoable
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
-            return posts.move_layout(result, text, names, locale, undo=undo)
+            return posts.move_layout(result, text, names, locale, undo=undo, link=link)
 
         await self.undo_marks.strip_previous(result.game_id)
         mentions = _mentions(result.to_move_user_id, quiet)
@@ -379,14 +380,15 @@ class Deliveries:
         speeds = await self.host.archive.usual_speeds(info.guild_id, info.humans)
         return [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id is not None and s.user_id in speeds]
 
-    async def _post_undo(self, result: MoveResult, board: bytes | None, text: str, nonce: str) -> Posted | None:
+    async def _post_undo(self, result: MoveResult, board: bytes | None, text: str, nonce: str,
+                         link: str | None) -> Posted | None:
         """An undo (``text``: its words) edits the post of the move taken back (:meth:`UndoMarks.edit_taken_back`);
         only when that post is gone or cannot be found, a new post that pings nobody."""
         if await self.undo_marks.edit_taken_back(result, text, board):
             return None
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
-            return posts.move_layout(result, text, names, result.locale, undo=False)
+            return posts.move_layout(result, text, names, result.locale, undo=False, link=link)
 
         return await posts.deliver_layout(self.client, result.channel_id, make, pictures=[(board, "board.png")],
                                           mentions=NO_PINGS, nonce=nonce)

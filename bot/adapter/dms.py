@@ -8,7 +8,8 @@ while it was sent: then its own are outdated), and once the turn has passed it i
 (:meth:`DirectMessages.close_turn_dms`: no new DM). At game over each player gets one DM with their result
 (:meth:`DirectMessages.send_game_over`). A DM that cannot be delivered (the user does not accept DMs) is announced
 once per game in the channel with a mention (a post the host owes); the player then uses ``/santacruz status`` (or
-*My cards*), whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls.
+*My cards*), whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls. A turn DM of a game
+with a web page carries *Open your view*: the player's own view of it, behind a link signed for them.
 A DM that fails for a passing reason (5xx, timeout) raises, so that the outbox dispatcher tries it again.
 When the bot lacks a permission in a game's channel, the host owes the game's opener a DM saying so, once per game
 (:meth:`DirectMessages.tell_missing_permission`; the outbox sends it like any notice).
@@ -23,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot.adapter.links import seat_link, view_button
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, reply
 from bot.adapter.views import controls_view
 from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, message_link
@@ -177,6 +179,9 @@ class DirectMessages:
         seq = current.seq
         locale = self.locale_of(user_id, current.locale)
         controls = controls_view(current.game_id, seq, view, locale, hints=current.hints) if turn else None
+        if controls is not None and (own := await seat_link(self.host, current.game_id, user_id)) is not None:
+            with contextlib.suppress(ValueError):  # five full rows: the moves matter more
+                controls.add_item(view_button(own, locale))  # their own view on the web, signed for them
         png = await self.pictures.png(view, locale, key=(current.game_id, seq, user_id), personal=True)
         notes = vacation_notes(current, user_id, locale) if reminder else []
         deadline = (await self.host.turn_deadline(current.game_id)

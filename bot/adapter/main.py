@@ -28,6 +28,7 @@ from bot.host.migrate import copy_database
 from bot.host.settings import Settings, SettingsError
 from bot.host.stores import open_store
 from bot.host.workers import WorkerPool, process_pool_factory
+from bot.web.server import WebServer
 
 log = logging.getLogger("bot")
 
@@ -45,7 +46,8 @@ async def run(settings: Settings, **client_options: Any) -> None:
 
     Computer players and pictures run in worker processes: both are pure CPU work, and in threads they
     would hold the interpreter lock that the bot needs to answer within Discord's 3 seconds. With ``HTTP_PORT``
-    set, the health and metrics server runs beside the bot (:mod:`bot.adapter.health`). ``client_options`` go to
+    set, the health and metrics server runs beside the bot (:mod:`bot.adapter.health`); with ``WEB_PORT``, the games'
+    web pages (:mod:`bot.web.server`, drawing their boards in the same render pool). ``client_options`` go to
     :func:`bot.adapter.client.create_bot` (tests).
     """
     await (await open_store(settings)).close()  # a bad path or URL fails here, before logging in
@@ -53,16 +55,22 @@ async def run(settings: Settings, **client_options: Any) -> None:
     computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
     pictures = WorkerPool(process_pool_factory(cores), name="render")
     health: HealthServer | None = None
+    pages: WebServer | None = None
     try:
         bot = create_bot(settings, computer_executor=computers, render_executor=pictures, **client_options)
         _stop_on_signals(bot)
         if settings.http_port is not None:
             health = HealthServer(bot, settings.http_host, settings.http_port)
             await health.start()
+        if settings.web_port is not None:
+            pages = WebServer(lambda: bot.host.web if bot.host is not None else None, settings, pictures)
+            await pages.start()
         async with bot:
             await bot.start(settings.discord_token)
         log.info("stopped cleanly")
     finally:
+        if pages is not None:
+            await pages.stop()
         if health is not None:
             await health.stop()
         computers.shutdown(stop_workers=True)
@@ -149,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.discord_token.strip():
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    setup_logging(settings.log_level, secrets=[settings.discord_token], json_lines=settings.log_format == "json",
+    setup_logging(settings.log_level, secrets=[settings.discord_token, settings.web_secret],
+                  json_lines=settings.log_format == "json",
                   shard=",".join(map(str, settings.shard_ids)) or None)
     log.info("starting with %r", settings)
     try:

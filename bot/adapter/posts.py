@@ -4,8 +4,9 @@ A post is one container whose accent is the colour of the player to move (at gam
 the words of what happened with the mention of the next player (a text display: it pings as ``allowed_mentions``
 let it, exactly as content did), the pictures in one media gallery (``attachment://`` names of the files sent
 with it), and a row of buttons: *My cards* (answered to the clicker alone) and, on a person's own move while it
-may be taken back, *Undo*; *Rematch* at game over. The host decides what a post says and carries (which move,
-whether it may be undone, whether the replay comes with the game over); here it is only drawn.
+may be taken back, *Undo*; *Rematch* at game over; *Open board* (a link to the game's web page) when it has one.
+The host decides what a post says and carries (which move, whether it may be undone, whether the replay comes with
+the game over, whether the game has a web page); here it is only drawn.
 
 Discord's limits for such a message (no ``content`` or embeds with the V2 flag, at most 40 components, 4,000
 characters of text, 10 gallery items, the upload size) are kept here: :func:`fits` says whether pictures go in
@@ -20,6 +21,7 @@ from typing import Any, Final
 import discord
 
 from bot.adapter.items import GameButton
+from bot.adapter.links import board_button
 from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, Attachments, MissingPermission, Posted, files
 from bot.adapter.words.common import clip, lines_text, names_of
 from bot.adapter.words.moves import public_move
@@ -78,10 +80,16 @@ def move_buttons(result: MoveResult, locale: str, *, undo: bool) -> list[discord
 
 
 def move_layout(result: MoveResult, text: str, pictures: Sequence[str], locale: str, *,
-                undo: bool) -> discord.ui.LayoutView:
-    """The post of a turn (or of the game over): ``text`` (``move_post``), its pictures and buttons."""
+                undo: bool, link: str | None = None) -> discord.ui.LayoutView:
+    """The post of a turn (or of the game over): ``text`` (``move_post``), its pictures and buttons (with ``link``,
+    the game's web page: *Open board*)."""
     seat = result.ranking[0] if result.game_over and result.ranking else result.to_move
-    return layout(text, pictures, move_buttons(result, locale, undo=undo), colour=accent(seat))
+    return layout(text, pictures, [*move_buttons(result, locale, undo=undo), *_board(link, locale)],
+                  colour=accent(seat))
+
+
+def _board(link: str | None, locale: str) -> list[discord.ui.Item[Any]]:
+    return [board_button(link, locale)] if link is not None else []
 
 
 def taken_back_text(result: MoveResult, locale: str) -> str:
@@ -93,11 +101,12 @@ def taken_back_text(result: MoveResult, locale: str) -> str:
     return lines_text(lines)
 
 
-def start_layout(start: StartResult, text: str, pictures: Sequence[str], locale: str) -> discord.ui.LayoutView:
-    """The start's post: who plays in which order, the board, *My cards*."""
+def start_layout(start: StartResult, text: str, pictures: Sequence[str], locale: str, *,
+                 link: str | None = None) -> discord.ui.LayoutView:
+    """The start's post: who plays in which order, the board, *My cards* (and *Open board* with ``link``)."""
     info = start.info
     buttons: list[discord.ui.Item[Any]] = [
-        GameButton(info.game_id, "hand", seq=info.seq, label=t("bot.button.hand", locale))]
+        GameButton(info.game_id, "hand", seq=info.seq, label=t("bot.button.hand", locale)), *_board(link, locale)]
     return layout(text, pictures, buttons, colour=accent(start.to_move))
 
 

@@ -1,7 +1,7 @@
 """*Undo* on a game's posts: only the latest post of a move carries it, and an undo edits the post of the move it takes
 back, whichever process sent that post and when (the latest post is looked up in the database and checked on
 Discord, when this process did not send it or sent it before a restart). In a thread Discord archived meanwhile the
-thread is unarchived for the edit (:func:`bot.adapter.threads.edit_message`)."""
+thread is unarchived for the edit (:func:`bot.adapter.threads.edit_message`). An edited post keeps its *Open board*."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.adapter import ids, posts
+from bot.adapter.links import board_link
 from bot.adapter.sending import NO_PINGS, Posted
 from bot.adapter.threads import edit_message
 from bot.adapter.words.posts import move_post
@@ -67,14 +68,16 @@ class UndoMarks:
         process sent, and the one another process sent after it (or this one before a restart)."""
         latest = self.latest.pop(game_id, None)
         theirs = await self._found(game_id, latest)
+        link = await board_link(self.host, game_id) if theirs is not None or (latest and latest.undo) else None
         if theirs is not None and ids.game(game_id, "undo", theirs.result.seq) in theirs.custom_ids:
             message, result = theirs.message, theirs.result
             names = [a.filename for a in message.attachments]
             await self._edit(game_id, message.channel.id, message.id, posts.move_layout(
-                result, move_post(result, result.locale), names, result.locale, undo=False), NO_PINGS)
+                result, move_post(result, result.locale), names, result.locale, undo=False, link=link), NO_PINGS)
         if latest is not None and latest.undo:
             await self._edit(game_id, latest.channel_id, latest.message_id, posts.move_layout(
-                latest.result, latest.text, latest.pictures, latest.result.locale, undo=False), latest.mentions)
+                latest.result, latest.text, latest.pictures, latest.result.locale, undo=False, link=link),
+                latest.mentions)
 
     async def edit_taken_back(self, result: MoveResult, text: str, board: bytes | None) -> bool:
         """An undo: the post of the move taken back is edited (that move struck through, the board as it is now, no
@@ -88,7 +91,8 @@ class UndoMarks:
         if message_id is None:
             return False
         names = ["board.png"] if board is not None and had_pictures else []
-        layout = posts.move_layout(result, text, names, result.locale, undo=False)
+        link = await board_link(self.host, result.game_id)
+        layout = posts.move_layout(result, text, names, result.locale, undo=False, link=link)
         try:
             await edit_message(self.client, result.channel_id, message_id, view=layout,
                                pictures=[(board, n) for n in names], allowed_mentions=NO_PINGS)

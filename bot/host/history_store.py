@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from bot.host import web_store
 from bot.host.ratings import (
     BOARDS,
     PAGE_SIZE,
@@ -214,7 +215,8 @@ def _board_row(place: int, row: Mapping[str, Any]) -> BoardRow:
 async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> Forgotten:
     """Forget a person everywhere but in the games they still sit in (a lobby or a running game).
 
-    Deleted: their results, standings, ratings, rating history and turns' times. Renamed ``former_player[game's
+    Deleted: their results, standings, ratings, rating history and turns' times. Revoked: every link to their own
+    view on the web made so far (:func:`bot.host.web_store.revoke_links`). Renamed ``former_player[game's
     locale]``: their seats and their name in the saved state of every game no longer open (over, abandoned, damaged),
     and in the posts such a game still owes. Emptied: the payload of every delivery already sent (a post or a DM)
     that was for them, of one of their games, or carries one of their names or their id. Kept: their moves (so the
@@ -227,6 +229,7 @@ async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> For
     history = await db.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM standings WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM turn_times WHERE user_id = ?", user_id)
+    await web_store.revoke_links(db, user_id)  # the links to their own view made so far stop working
     renamed = 0
     game_ids: list[int] = []
     games = await db.fetch("SELECT id, seats, locale, status, state FROM games WHERE seats LIKE ?",

@@ -4,7 +4,8 @@
 (see README's layout), each an attribute named after its module: ``games`` (the games in memory, their locks, the one
 write path), ``lobby``, ``playing`` (``bot.host.play``), ``computers`` (and leases), ``reminders``, ``deadlines``,
 ``vacations``, ``takeovers``, ``stale`` (``bot.host.idle_tables``: idle tables and gone channels; the attribute keeps
-its documented name), ``outbox``, ``archive`` and ``people`` (languages, own settings, forget-me); ``schedule``
+its documented name), ``outbox``, ``archive``, ``people`` (languages, own settings, forget-me) and ``web`` (the games'
+web pages); ``schedule``
 (``bot.host.timers``) runs the timers of them all. The parts take ``Games``, the schedule and each other, never the
 host.
 
@@ -85,6 +86,7 @@ from bot.host.takeover import TakeoverChange, Takeovers
 from bot.host.timers import Schedule, TimerHandler
 from bot.host.user_settings import OpenGame, UserSettings
 from bot.host.vacation import Vacations
+from bot.host.web import Web
 from bot.host.workers import WorkerPool, as_pool
 from engine import View
 
@@ -135,6 +137,9 @@ class Host:
         self.archive = Archive(store, factory=game_factory)
         self.hints = Hints(games, play, settings, self.workers, coach=coach)
         """The coach's advice on one's turn, in a table with hints on (``bot.host.hints``)."""
+        self.web = Web(store, games, settings, self.hints, clock=clock, factory=game_factory)
+        """The games' web pages: tokens, links, signed links to a seat's own view, what each shows
+        (``bot.host.web``; the server is ``bot.web``)."""
 
     # ------------------------------------------------------------------ start-up and reading again
 
@@ -186,10 +191,11 @@ class Host:
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *, draft: bool = False,
                    locale: str | None = None, computers: int = 0, strength: str | None = None, replay: bool = True,
-                   deadline_hours: int = 0, hints: bool = False, parent_id: int | None = None) -> TableInfo:
+                   deadline_hours: int = 0, hints: bool = False, parent_id: int | None = None,
+                   web: bool = True) -> TableInfo:
         return await self.lobby.open(channel_id, guild_id, user_id, name, draft=draft, locale=locale,
                                      computers=computers, strength=strength, replay=replay,
-                                     deadline_hours=deadline_hours, hints=hints, parent_id=parent_id)
+                                     deadline_hours=deadline_hours, hints=hints, parent_id=parent_id, web=web)
 
     async def games_in(self, parent_id: int, user_id: int | None = None) -> list[TableInfo]:
         return await self.lobby.games_in(parent_id, user_id)

@@ -67,11 +67,12 @@ class Lobby:
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
                    draft: bool = False, locale: str | None = None, computers: int = 0,
                    strength: str | None = None, replay: bool = True, deadline_hours: int = 0,
-                   hints: bool = False, parent_id: int | None = None) -> TableInfo:
+                   hints: bool = False, parent_id: int | None = None, web: bool = True) -> TableInfo:
         """Open a lobby in the channel with the opener seated and ``computers`` computer seats; ``deadline_hours``
         (one of :data:`bot.host.deadlines.DEADLINE_HOURS`, 0: none) is each person's turn deadline; ``hints``:
         players may ask the coach on their turn (``bot.host.hints``), and the game is not rated; ``parent_id``: the
-        channel is a thread of that channel, opened for this game (commands there find it, :meth:`games_in`)."""
+        channel is a thread of that channel, opened for this game (commands there find it, :meth:`games_in`);
+        ``web``: the game has a web page (``bot.host.web``)."""
         locale = (locale or self.settings.default_locale).lower()
         if locale not in LOCALES:
             raise HostError("host.error.bad_locale", locale=locale, choices=", ".join(LOCALES))
@@ -83,7 +84,7 @@ class Lobby:
                             choices=", ".join(str(h) for h in deadlines.DEADLINE_HOURS))
         options = Options(draft=bool(draft), locale=locale, reminder_hours=self.settings.reminder_hours,
                           away_hours=self.settings.away_hours, replay=bool(replay), deadline_hours=deadline_hours,
-                          hints=bool(hints))
+                          hints=bool(hints), web=bool(web))
         seats = [Seat(user_id, name)]
         for _ in range(computers):
             seats.append(self._computer_seat(seats, strength, locale))

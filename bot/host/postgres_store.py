@@ -65,6 +65,9 @@ async def migrate_pg(conn: asyncpg.Connection, target: int = PG_SCHEMA_VERSION) 
 
 RELEASED: Final = "santacruz_released"
 """The channel on which a stopping process tells the others that its leases and timer claims are free."""
+GAME_CHANGED: Final = "santacruz_game"
+"""The channel on which the database itself tells of every committed change to a game, with its id (the trigger of
+:data:`bot.host.schema.GAME_NOTICES`)."""
 
 class PostgresStore(SqlStore):
     """The database of one or many bot processes on PostgreSQL. ``await PostgresStore.open(url)``, then
@@ -82,6 +85,7 @@ class PostgresStore(SqlStore):
         self.busy_timeout = busy_timeout
         """Seconds a statement may wait for a lock (or run) before it fails as :class:`StorageFailed`."""
         self._listener: asyncpg.Connection | None = None
+        self._game_listener: asyncpg.Connection | None = None
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10,
@@ -103,9 +107,11 @@ class PostgresStore(SqlStore):
         return cls(pool, url, busy_timeout)
 
     async def close(self) -> None:
-        if self._listener is not None:
-            listener, self._listener = self._listener, None
-            await listener.close()
+        for name in ("_listener", "_game_listener"):
+            listener = getattr(self, name)
+            if listener is not None:
+                setattr(self, name, None)
+                await listener.close()
         await self._pool.close()
 
     async def listen_released(self, callback: Callable[[], None]) -> None:
@@ -117,6 +123,17 @@ class PostgresStore(SqlStore):
             await self._listener.add_listener(RELEASED, lambda *_: callback())
         except (OSError, asyncpg.PostgresError) as exc:
             raise StorageFailed(f"PostgreSQL could not listen for released work: {exc}") from exc
+
+    async def listen_games(self, callback: Callable[[int], None]) -> bool:
+        """Call ``callback(game_id)`` for every committed change to a game, by any process (``NOTIFY`` on
+        :data:`GAME_CHANGED`, sent by the database's trigger), on a connection of its own kept open for it."""
+        asyncpg = _asyncpg()
+        try:
+            self._game_listener = await asyncpg.connect(self.url)
+            await self._game_listener.add_listener(GAME_CHANGED, lambda *args: _game_changed(callback, args[-1]))
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise StorageFailed(f"PostgreSQL could not listen for changed games: {exc}") from exc
+        return True
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[asyncpg.Connection]:
@@ -194,6 +211,12 @@ class _PgDb:
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         await self._conn.executemany(numbered(sql), rows)
+
+
+def _game_changed(callback: Callable[[int], None], payload: str) -> None:
+    """A notice of :data:`GAME_CHANGED` handed on as the game's id (anything else on the channel is not ours)."""
+    if payload.isascii() and payload.isdigit():
+        callback(int(payload))
 
 
 def timeouts(busy_timeout: float) -> dict[str, str]:

@@ -8,7 +8,8 @@ under an advisory lock) are the same steps in each dialect. The dialect step: in
 Discord ids), floats double precision, an ``AUTOINCREMENT`` key an identity column, no ``WITHOUT ROWID``; the
 columns of steps 0-5 that PostgreSQL has always held as 32-bit (:data:`NARROW`) stay ``INTEGER``. The one
 override is step 4 -> 5 (:data:`POSTGRES_OVERRIDES`): SQLite rebuilds ``games`` to widen its status CHECK,
-PostgreSQL alters the constraint in place. The resulting PostgreSQL schema is pinned by
+PostgreSQL alters the constraint in place; step 12 -> 13 gives PostgreSQL alone the trigger that tells listeners of
+every change to a game (:data:`POSTGRES_EXTRAS`). The resulting PostgreSQL schema is pinned by
 ``tests/host/test_schema.py``.
 """
 
@@ -130,6 +131,37 @@ TURN_DM_MESSAGES: Final = (
 """Schema step 12: the message a DM carrying a player's turn controls went out as, and when it was edited to say
 that the turn has passed (the open ones are found by game and person, whichever process sent them)."""
 
+WEB_TABLES: Final = (
+    """CREATE TABLE web_pages (
+        game_id    INTEGER PRIMARY KEY REFERENCES games (id),
+        token      TEXT NOT NULL UNIQUE,
+        created_at REAL NOT NULL
+    )""",
+    """CREATE TABLE web_servers (
+        guild_id   INTEGER PRIMARY KEY,
+        shown      INTEGER NOT NULL,
+        updated_at REAL NOT NULL
+    )""",
+    """CREATE TABLE web_revocations (
+        user_id    INTEGER PRIMARY KEY,
+        generation INTEGER NOT NULL
+    )""",
+)
+"""Schema step 13: each game's web page (its random token, :mod:`bot.host.web`), the servers that keep their games off
+the web, and how often each person's links to their own view were revoked (forget-me)."""
+GAME_NOTICES: Final = (
+    """CREATE FUNCTION santacruz_game_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('santacruz_game', NEW.id::text);
+            RETURN NULL;
+        END $$""",
+    """CREATE TRIGGER games_changed AFTER INSERT OR UPDATE ON games
+        FOR EACH ROW EXECUTE FUNCTION santacruz_game_changed()""",
+)
+"""Schema step 13 on PostgreSQL alone: every write of a game notifies channel ``santacruz_game`` with its id when it
+commits (whichever process wrote it), so that an open web page shows the move within a moment
+(:meth:`bot.host.postgres_store.PostgresStore.listen_games`); SQLite has one process, whose pages poll."""
+
 
 GAMES_COLUMNS: Final = """
             id               INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -248,6 +280,8 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     (*TURN_TIMES_TABLE, *THREAD_GAMES),
     # 11 -> 12: the message each turn DM went out as, and whether it was told that its turn passed
     TURN_DM_MESSAGES,
+    # 12 -> 13: the games' web pages, the servers that keep theirs off the web, revoked links to a player's view
+    WEB_TABLES,
 )
 SCHEMA_VERSION: Final = len(STEPS)
 
@@ -267,6 +301,8 @@ POSTGRES_OVERRIDES: Final[dict[int, tuple[str, ...]]] = {
     ),
 }
 """Steps PostgreSQL takes in words of its own (already in its dialect)."""
+POSTGRES_EXTRAS: Final[dict[int, tuple[str, ...]]] = {12: GAME_NOTICES}
+"""What PostgreSQL adds to a step after it (already in its dialect): what SQLite has no use for."""
 
 _NARROW_COLUMN: Final = re.compile(rf"^(\s*(?:{'|'.join(sorted(NARROW))})\s+)INTEGER\b", re.M)
 
@@ -284,6 +320,7 @@ def to_postgres(sql: str, *, narrow: bool = False) -> str:
 MIGRATIONS: Final = STEPS
 """The steps on SQLite (its own words)."""
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = tuple(
-    POSTGRES_OVERRIDES.get(step) or tuple(to_postgres(sql, narrow=step < _NARROW_UNTIL) for sql in statements)
+    POSTGRES_OVERRIDES.get(step)
+    or (*(to_postgres(sql, narrow=step < _NARROW_UNTIL) for sql in statements), *POSTGRES_EXTRAS.get(step, ()))
     for step, statements in enumerate(STEPS))
 """The same steps on PostgreSQL."""

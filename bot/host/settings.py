@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -35,7 +36,9 @@ _POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "hint_
                             "shutdown_grace")
 
 
-_SECRET: Final = ("discord_token", "database_url")
+WEB_SECRET_MIN: Final = 32
+"""The fewest characters ``WEB_SECRET`` may have (a guessable key would let anyone sign a link to a player's cards)."""
+_SECRET: Final = ("discord_token", "database_url", "web_secret")
 """Settings never shown (a URL may carry a password)."""
 
 
@@ -102,6 +105,16 @@ class Settings:
     picture_width: int = 1600
     """PICTURE_WIDTH: the width in pixels of the board pictures (``render.theme.WIDTHS`` gives the range); narrower
     pictures are smaller to send and quicker to draw, wider ones sharper on large screens."""
+    web_port: int | None = None
+    """WEB_PORT: the port of the games' web pages (``/g/<token>``, :mod:`bot.web`); empty: this process serves none."""
+    web_host: str = "127.0.0.1"
+    """WEB_HOST: the address the web pages' server listens on (``0.0.0.0`` in a container, behind a reverse proxy)."""
+    public_url: str = ""
+    """PUBLIC_URL: the address players reach the web pages at (``https://santacruz.example.org``, the reverse proxy's);
+    empty: ``http://WEB_HOST:WEB_PORT``. Set it in every process that posts (the links), even one serving no pages."""
+    web_secret: str = ""
+    """WEB_SECRET: the key that signs each player's link to their own view (secret; at least
+    :data:`WEB_SECRET_MIN` characters); empty: the turn DMs carry no such link."""
 
     def __post_init__(self) -> None:
         if self.log_format not in LOG_FORMATS:
@@ -119,6 +132,7 @@ class Settings:
                 raise SettingsError(f"{name.upper()} must be a number greater than 0")
         if not WIDTHS[0] <= self.picture_width <= WIDTHS[1]:
             raise SettingsError(f"PICTURE_WIDTH must be a whole number from {WIDTHS[0]} to {WIDTHS[1]}")
+        self._check_web()
         if not self.database_path:
             raise SettingsError("DATABASE_PATH must not be empty")
         if self.database_url and not self.database_url.startswith(("postgresql://", "postgres://")):
@@ -131,6 +145,28 @@ class Settings:
             bad = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
             if bad or len(set(self.shard_ids)) != len(self.shard_ids):
                 raise SettingsError(f"SHARD_IDS must be distinct numbers from 0 to {self.shard_count - 1}")
+
+    def _check_web(self) -> None:
+        if self.web_port is not None and not 1 <= self.web_port <= 65535:
+            raise SettingsError("WEB_PORT must be a port number from 1 to 65535")
+        if self.web_port is not None and self.web_port == self.http_port:
+            raise SettingsError("WEB_PORT must differ from HTTP_PORT: /metrics stays on the private health port")
+        if self.public_url and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", self.public_url):
+            raise SettingsError("PUBLIC_URL must be an http:// or https:// address without ? or #, e.g. "
+                                f"https://santacruz.example.org, not {self.public_url!r}")
+        if self.web_secret and len(self.web_secret) < WEB_SECRET_MIN:
+            raise SettingsError(f"WEB_SECRET must be at least {WEB_SECRET_MIN} characters (e.g. the output of "
+                                "python3 -c 'import secrets; print(secrets.token_urlsafe(32))')")
+
+    @property
+    def web_url(self) -> str:
+        """Where players reach the web pages, without a trailing slash: ``PUBLIC_URL``, else this process's own
+        server; "" when neither is set (the games are on no web page, the posts carry no link)."""
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        if self.web_port is not None:
+            return f"http://{self.web_host}:{self.web_port}"
+        return ""
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, str]) -> Settings:
@@ -163,7 +199,7 @@ class Settings:
 
 
 _WHOLE_NUMBERS: Final = {"dev_guild_id": "a server id (digits only)", "shard_count": "a whole number",
-                         "picture_width": "a whole number", "http_port": "a port number"}
+                         "picture_width": "a whole number", "http_port": "a port number", "web_port": "a port number"}
 """The settings read as whole numbers, with what their refusal says each must be."""
 
 

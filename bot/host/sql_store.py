@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Final, Protocol
 
-from bot.host import history_store, user_settings
+from bot.host import history_store, user_settings, web_store
 from bot.host.change import Change
 from bot.host.errors import ChannelBusy, DamagedRow, MoveConflict, StoreError, VersionConflict
 from bot.host.history_store import Forgotten, TurnSpeed
@@ -80,7 +80,7 @@ class Db(Protocol):
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
 
-class SqlStore(ABC):
+class SqlStore(web_store.WebStore, ABC):
     """Every query of the store, once; a dialect subclass says how to connect and how to run a transaction."""
 
     IS: ClassVar[str] = "IS"

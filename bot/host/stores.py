@@ -13,7 +13,8 @@ both implement the interface (:func:`_both_implement`).
 
 The areas: :class:`GameRows` (games, their versions, quarantine), :class:`MoveLog`, :class:`TimerRows` (timers and
 leases), :class:`DeliveryRows` (deliveries), :class:`ArchiveRows` (finished games, players' history),
-:class:`PeopleRows` (languages, settings, held DMs, a person's open games).
+:class:`PeopleRows` (languages, settings, held DMs, a person's open games), :class:`bot.host.web_store.WebRows` (the
+games' web pages: tokens, servers that keep theirs off the web, revoked links, notices of changed games).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bot.host.ratings import Leaderboard, Rating
 from bot.host.settings import Settings
 from bot.host.store import Store
 from bot.host.user_settings import UserSettings
+from bot.host.web_store import WebRows
 
 
 class GameRows(Protocol):
@@ -169,7 +171,7 @@ class PeopleRows(Protocol):
     async def open_games_of(self, user_id: int) -> list[GameRow]: ...
 
 
-class GameStore(GameRows, MoveLog, TimerRows, DeliveryRows, ArchiveRows, PeopleRows, Protocol):
+class GameStore(GameRows, MoveLog, TimerRows, DeliveryRows, ArchiveRows, PeopleRows, WebRows, Protocol):
     """What the host reads and writes; every write is one transaction, and a refused write changes nothing."""
 
 

@@ -94,6 +94,8 @@ class Options(_Stored):
     """A person's turn deadline (hours; 0: none): a warning at 75 %, the computer moves for them at 100 %."""
     hints: bool = False
     """Players may ask the coach on their turn (``/santacruz hint``); such a game is not rated."""
+    web: bool = True
+    """The game has a web page (``/santacruz new web:false``: none; :mod:`bot.host.web`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,10 +23,12 @@ NOW = 1_700_000_000.0
 
 
 async def a_database(path: Path) -> dict[int, list[str]]:
-    """Three games played through the host (one finished, one running with an undo, one lobby) and a user's
-    language; returns each game's stored moves."""
+    """Three games played through the host (one finished, one running with an undo, one lobby), a user's
+    language, the finished game's web page, a server keeping its games off the web and a person's links revoked;
+    returns each game's stored moves."""
     store = await Store.open(path)
-    host = Host(store, Settings(), clock=lambda: NOW, new_seed=iter([11, 22, 33]).__next__)
+    host = Host(store, Settings(public_url="https://santacruz.example"), clock=lambda: NOW,
+                new_seed=iter([11, 22, 33]).__next__)
     rng = random.Random(5)
     for channel in (1, 2):
         await host.open(channel, 9, 100, "Ada")
@@ -46,6 +48,9 @@ async def a_database(path: Path) -> dict[int, list[str]]:
     await host.open(3, 9, 100, "Ada")
     await host.remember_locale(200, "de")
     await host.change_settings(200, time_zone="Europe/Berlin", quiet=(22, 7))
+    assert await host.web.link(host.info(1).game_id) is not None  # type: ignore[union-attr]  # the finished game
+    await host.web.set_shown(8, False)
+    await host.forget_me(300)
     logs = {g.id: [m.move for m in await store.moves(g.id)] for g in [await store.latest_game(c) for c in (1, 2, 3)]
             if g is not None}
     await store.close()
@@ -58,13 +63,16 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
     logs = await a_database(path)
     async with aiosqlite.connect(path) as conn:
         counts = {}
-        for table in ("deliveries", "timers", "turn_times"):
+        for table in ("deliveries", "timers", "turn_times", "web_pages", "web_servers", "web_revocations"):
             async with conn.execute(f"SELECT count(*) FROM {table}") as cur:
                 counts[table] = (await cur.fetchone())[0]
+        async with conn.execute("SELECT token, game_id FROM web_pages") as cur:
+            (token, page_of), = [tuple(r) for r in await cur.fetchall()]
         async with conn.execute("SELECT game_id, kind, due_at FROM timers WHERE done_at IS NULL ORDER BY id") as cur:
             pending_timers = [tuple(r) for r in await cur.fetchall()]
     assert counts["deliveries"] > 0 and pending_timers  # posts owed and timers pending come along
     assert counts["turn_times"] > 0  # and how long each turn took
+    assert counts["web_pages"] == counts["web_servers"] == counts["web_revocations"] == 1
     report = await copy_database(f"sqlite:{path}", pg_url)
     assert report.problems == []
     # the finished game of two people: a result, a rating, a rating history row and a standing each
@@ -81,6 +89,8 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
         assert {g.id: [m.move for m in await store.moves(g.id)] for g in await store.all_games()} == logs
         assert await store.user_locales() == {200: "de"}
         assert await store.user_settings() == {200: UserSettings("Europe/Berlin", 22, 7)}
+        assert await store.web_game(token) == page_of  # the links already posted keep working
+        assert not await store.web_shown(8) and await store.link_generation(300) == 1
         results, ratings, _ = await store.player_history(9, 100)
         assert len(results) == 1 and ratings["humans"].games == 1
         statuses = sorted(g.status for g in await store.all_games())

@@ -15,6 +15,7 @@ from discord.app_commands import Range
 
 from bot.adapter.commands.base import Feature, choice, chosen, describe, guild_only, option
 from bot.adapter.errors import Refusal
+from bot.adapter.links import board_link, board_view
 from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
 from bot.adapter.views import leaderboard_view
 from bot.adapter.words.archive import history_text, leaderboard_text, past_game_text, stats_text
@@ -64,14 +65,17 @@ class ArchiveCommands(Feature):
         await reply(interaction, history_text(games, links, locale), allowed_mentions=discord.AllowedMentions.none())
 
     async def _past_game(self, interaction: discord.Interaction, game_id: int, locale: str) -> None:
-        """One finished game of this server again: its final board, ranking and game-over chart."""
+        """One finished game of this server again: its final board, ranking and game-over chart, and *Open board*
+        (its web page) when it has one."""
         past = await self.host.past_game(interaction.guild_id, game_id)
         assert past.view is not None
         board = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None))
         chart = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None), game_over=True)
         url = self._jump_url(past.guild_id, past.channel_id, past.over_message_id)
+        page = board_view(await board_link(self.host, past.game_id), locale)  # its web page: the replay, zoom
         await interaction.followup.send(past_game_text(past, url, locale), ephemeral=True,
                                         files=files((board, "board.png"), (chart, "game-over.png")),
+                                        view=page or discord.utils.MISSING,
                                         allowed_mentions=discord.AllowedMentions.none())
 
     async def _export(self, interaction: discord.Interaction, channel_id: int, game_id: int | None,

@@ -42,19 +42,20 @@ class LobbyCommands(TakeoverCommands):
     @app_commands.describe(draft=option("new", "draft"), language=option("new", "language"),
                            computers=option("new", "computers"), strength=option("new", "strength"),
                            replay=option("new", "replay"), deadline=option("new", "deadline"),
-                           hints=option("new", "hints"), thread=option("new", "thread"))
+                           hints=option("new", "hints"), thread=option("new", "thread"), web=option("new", "web"))
     @app_commands.choices(language=LANGUAGE_CHOICES, strength=STRENGTH_CHOICES, deadline=DEADLINE_OPTIONS)
     async def new(self, interaction: discord.Interaction, draft: bool = False, language: str | None = None,
                   computers: Range[int, 0, 3] = 0, strength: str | None = None, replay: bool = True,
-                  deadline: str | None = None, hints: bool = False, thread: bool = True) -> None:
+                  deadline: str | None = None, hints: bool = False, thread: bool = True, web: bool = True) -> None:
         """In a text channel the game gets a public thread of its own (``thread:false``: the game is played in the
-        channel, as in a thread or where the bot may not make threads: then it says so, once)."""
+        channel, as in a thread or where the bot may not make threads: then it says so, once); ``web:false`` keeps
+        the game off the web (no page, no *Open board*)."""
         channel_id = guild_only(interaction)
         language, strength = chosen(language, LANGUAGE_CHOICES), chosen(strength, STRENGTH_CHOICES)
         hours = deadline_hours(chosen(deadline, DEADLINE_OPTIONS))
         options: dict[str, Any] = {"draft": draft, "locale": self._new_game_locale(interaction, language),
                                    "computers": computers, "strength": strength, "replay": replay,
-                                   "deadline_hours": hours, "hints": hints}
+                                   "deadline_hours": hours, "hints": hints, "web": web}
         lacking: list[str] = []
         channel = interaction.channel
         if thread and threads.can_hold_threads(channel):

@@ -38,14 +38,17 @@ class PersonCommands(Feature):
     @app_commands.describe(time_zone=option("settings", "time_zone"), quiet_from=option("settings", "quiet_from"),
                            quiet_to=option("settings", "quiet_to"), quiet_off=option("settings", "quiet_off"),
                            reminders=option("settings", "reminders"),
-                           reminder_hours=option("settings", "reminder_hours"), turn_dms=option("settings", "turn_dms"))
+                           reminder_hours=option("settings", "reminder_hours"), turn_dms=option("settings", "turn_dms"),
+                           server_web=option("settings", "server_web"))
     async def settings_(self, interaction: discord.Interaction, time_zone: str | None = None,
                         quiet_from: Range[int, 0, 23] | None = None, quiet_to: Range[int, 0, 23] | None = None,
                         quiet_off: bool = False, reminders: bool | None = None,
                         reminder_hours: Range[int, 1, MAX_REMINDER_HOURS] | None = None,
-                        turn_dms: bool | None = None) -> None:
-        """The user's own settings: shown as they are, or changed (then shown), with "Forget me…" below."""
+                        turn_dms: bool | None = None, server_web: bool | None = None) -> None:
+        """The user's own settings: shown as they are, or changed (then shown), with "Forget me…" below; and in a
+        server whose bot has web pages, whether its games are on the web (``server_web``: Manage Server only)."""
         locale = await self._locale(interaction)
+        server = await self._server_web(interaction, server_web)
         user_id = interaction.user.id
         await self.host.refresh_settings()  # another process may have changed them since its last sweep
         if (quiet_from is None) != (quiet_to is None) and not quiet_off:
@@ -58,8 +61,24 @@ class PersonCommands(Feature):
                                             reminders=reminders, reminder_hours=reminder_hours, turn_dms=turn_dms)
             await self.publisher.release_held()  # held DMs the change made due go out now
         text = settings_text(self.host.settings_of(user_id), locale, now=self.host.now(),
-                             default_hours=self.settings.reminder_hours, saved=changing)
+                             default_hours=self.settings.reminder_hours, saved=changing or server_web is not None)
+        if server is not None:
+            text = f"{text}\n{t('bot.settings.server_web_on' if server else 'bot.settings.server_web_off', locale)}"
         await reply(interaction, text, view=settings_view(user_id, locale))
+
+    async def _server_web(self, interaction: discord.Interaction, shown: bool | None) -> bool | None:
+        """Whether this server's games are on the web, after setting it to ``shown`` (Manage Server only); ``None``
+        where that is not a question (a DM, or a bot without web pages)."""
+        if interaction.guild_id is None or not self.host.web.enabled:
+            if shown is not None:
+                raise Refusal("bot.settings.server_web_here")
+            return None
+        if shown is not None:
+            if not interaction.permissions.manage_guild:
+                raise Refusal("bot.settings.server_web_manage")
+            await self.host.web.set_shown(interaction.guild_id, shown)
+            return shown
+        return await self.host.web.shown(interaction.guild_id)
 
     @settings_.autocomplete("time_zone")
     async def _time_zones(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
