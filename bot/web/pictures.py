@@ -37,9 +37,12 @@ def png_size(png: bytes) -> tuple[int, int]:
 class BoardPictures:
     """The pages' pictures, drawn once each and kept while there is room."""
 
-    def __init__(self, executor: WorkerPool | Executor | None, *, limit: int = CACHE_BYTES) -> None:
+    def __init__(self, executor: WorkerPool | Executor | None, *, limit: int = CACHE_BYTES,
+                 width: int = FULL_WIDTH) -> None:
         self.workers = as_pool(executor, name="render")
         self.limit = limit
+        self.width = width
+        """The boards' width in pixels (:data:`FULL_WIDTH`; tests draw narrower ones, quicker)."""
         self._kept: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self._bytes = 0
         self._drawing: dict[tuple[Any, ...], asyncio.Future[bytes]] = {}
@@ -66,7 +69,7 @@ class BoardPictures:
 
     async def _draw(self, key: tuple[Any, ...], view: View, locale: str, personal: bool) -> bytes:
         with metrics.RENDER_SECONDS.labels("web").time():
-            png: bytes = await self.workers.run(render_picture, view, locale, personal, False, FULL_WIDTH,
+            png: bytes = await self.workers.run(render_picture, view, locale, personal, False, self.width,
                                                 what="a web page's board")
         self._kept[key] = png
         self._bytes += len(png)

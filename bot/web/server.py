@@ -46,7 +46,7 @@ from bot.host.workers import WorkerPool
 from bot.web.document import isolated, labels, public_document, seat_block, viewer_locale
 from bot.web.limits import Buckets, Streams, viewer_address
 from bot.web.live import Changes
-from bot.web.pictures import BoardPictures, png_size
+from bot.web.pictures import FULL_WIDTH, BoardPictures, png_size
 from i18n import LOCALES, t
 from i18n.coach import advice_text
 
@@ -73,6 +73,8 @@ STREAMS_EACH: Final = 8
 """Live streams one address may hold open."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+ADDRESS: Final = web.RequestKey("address", str)
+"""The viewer's address, as :func:`bot.web.limits.viewer_address` reads it (set on every request)."""
 
 
 class _Refused(Exception):
@@ -144,7 +146,7 @@ class WebServer:
 
     def __init__(self, source: Callable[[], Web | None], settings: Settings,
                  executor: WorkerPool | Executor | None = None, *, host: str | None = None,
-                 port: int | None = None) -> None:
+                 port: int | None = None, picture_width: int = FULL_WIDTH) -> None:
         self.source = source
         self.settings = settings
         self.host = host if host is not None else settings.web_host
@@ -152,7 +154,7 @@ class WebServer:
         parts = urlsplit(settings.web_url)
         self.origin = f"{parts.scheme}://{parts.netloc}"
         self.prefix = parts.path.rstrip("/")
-        self.pictures = BoardPictures(executor)
+        self.pictures = BoardPictures(executor, width=picture_width)
         self.changes = Changes(source)
         self.pages, self.draws, self.streams = (Buckets(PAGE_RATE, PAGE_BURST), Buckets(DRAW_RATE, DRAW_BURST),
                                                 Streams(STREAMS_EACH))
@@ -199,7 +201,7 @@ class WebServer:
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """The address's limit, the answer to a refusal or a failure, and the headers every answer carries."""
         address = viewer_address(request.remote, request.headers.get("X-Forwarded-For"))
-        request["address"] = address
+        request[ADDRESS] = address
         wait = self.pages.take(address)
         try:
             if wait is not None:
@@ -317,7 +319,7 @@ class WebServer:
 
     async def _draw(self, request: web.Request, key: tuple[Any, ...], view: Any, locale: str, *,
                     personal: bool) -> bytes:
-        if self.draws.take(request["address"]) is not None:
+        if self.draws.take(request[ADDRESS]) is not None:
             raise _Refused(429, "web.error.busy")
         try:
             return await self.pictures.png(key, view, locale, personal=personal)
@@ -392,7 +394,7 @@ class WebServer:
     async def seat_hint(self, request: web.Request) -> web.StreamResponse:
         seat = await self._seat(request)
         locale = self._locale(request)
-        if self.draws.take(request["address"]) is not None:
+        if self.draws.take(request[ADDRESS]) is not None:
             raise _Refused(429, "web.error.busy")
         try:
             answer = await self._web().hint(seat)
@@ -412,7 +414,7 @@ class WebServer:
         """Server-Sent Events: the game's version now, then again each time it changes; ``gone`` when it leaves the
         web. A comment every :data:`KEEPALIVE` seconds keeps proxies from closing the stream."""
         page = await self._page(request.match_info["token"])
-        address = request["address"]
+        address = request[ADDRESS]
         if not self.streams.open(address):
             raise _Refused(429, "web.error.busy")
         try:

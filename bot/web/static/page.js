@@ -238,7 +238,8 @@
       return node;
     }));
     if (scroll && current && list.scrollHeight > list.clientHeight) {
-      list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
+      const top = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
+      list.scrollTop += top - list.clientHeight / 2 + current.clientHeight / 2;
     }
   };
 
