@@ -1,6 +1,7 @@
 """The archive through the real discord.py and the fake Discord: the game-over replay, ``/santacruz history``,
 ``game``, ``export`` (refused for a running game) and the log as a file, before and after a restart, of a whole game
-one person played against two computers (its posts, the computers' moves and its Rematch checked too)."""
+one person played against two computers (its posts, the computers' moves and its Rematch checked too). The bot has
+web pages (``PUBLIC_URL``): the game-over post and ``history id`` carry *Open board*."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import io
 import json
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot.adapter.delivery import Backoff
+from bot.host.settings import Settings
 from bot.host.table import GAME_OVER_DM, MOVE_POST, REPLAY_POST
 from engine import from_record
 from i18n import t
@@ -20,6 +23,17 @@ from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
 from tests.fakediscord import FakeMessage
 
 DISCORD_LIMIT = 8 * 1024 * 1024
+PUBLIC_URL = "https://santacruz.example"
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The usual test settings, with web pages at :data:`PUBLIC_URL` (no server is needed for the links)."""
+    return dataclasses.replace(settings, public_url=PUBLIC_URL)
+
+
+def page_links(message: FakeMessage) -> list[str]:
+    return [str(b["url"]) for b in message.buttons if b.get("style") == 5]
 
 
 def with_attachment(driver: Driver, filename: str) -> list[FakeMessage]:
@@ -56,6 +70,8 @@ async def test_one_person_against_two_computers_then_the_archive_before_and_afte
                                     description="the replay post", poll=0.2)
     over = with_attachment(driver, "game-over.png")
     assert len(replays) == 1 and len(over) == 1 and over[0].id == replays[0].id
+    page = await driver.host.web.link(game_id)
+    assert page is not None and page.startswith(PUBLIC_URL + "/g/") and page_links(over[0]) == [page]
     gif = next(a for a in replays[0].attachments if a.filename == "replay.gif").data
     assert len(gif) < DISCORD_LIMIT and Image.open(io.BytesIO(gif)).is_animated
     # the history links to the game-over post (marked delivered before the replay was sent)
@@ -96,6 +112,7 @@ async def test_one_person_against_two_computers_then_the_archive_before_and_afte
     answer = await driver.answer(await driver.slash("history", {"id": game_id}, user="bob", locale="de"))
     assert {a.filename for a in answer.attachments} == {"board.png", "game-over.png"}
     assert f"**Spiel #{game_id}**" in answer.text and "1. " in answer.text
+    assert page_links(answer) == [page]  # Open board: the game's page, with the replay
     again = await driver.answer(await driver.slash("history", {"id": game_id, "export": True}, user="bob"))
     assert json.loads(again.attachments[0].data)["moves"] == record["moves"]
     missing = await driver.answer(await driver.slash("history", {"id": game_id + 50}, user="bob", locale="en-US"))

@@ -118,7 +118,11 @@
         this.zoomAt(2, p.x, p.y);
       });
       box.addEventListener("pointerdown", (event) => {
-        box.setPointerCapture(event.pointerId);
+        try {
+          box.setPointerCapture(event.pointerId);
+        } catch (error) {
+          // a pointer the browser no longer tracks: it is followed without capture
+        }
         this.pointers.set(event.pointerId, this.point(event));
         if (this.pointers.size === 2) this.pinch = this.spread();
         box.classList.add("dragging");
@@ -329,7 +333,8 @@
     if (slider) slider.value = String(at);
     buttons();
     clearTimeout(timer);
-    timer = setTimeout(() => load(following && !offline ? null : at, scroll), offline ? 0 : 120);
+    if (offline) load(at, scroll);  // every position is in the page already
+    else timer = setTimeout(() => load(following ? null : at, scroll), 120);
   };
 
   if (slider) {
