@@ -40,13 +40,14 @@ async def start_process(fake: FakeDiscord, bot: ChildBot, shard: int) -> None:
 
 
 @asynccontextmanager
-async def two_shard_bots(fake: FakeDiscord, database_url: str, logs: Path,
+async def two_shard_bots(fake: FakeDiscord, database_url: str, logs: Path, *, each: Sequence[dict[str, str]] = ({}, {}),
                          **extra: str) -> AsyncIterator[Sequence[ChildBot]]:
-    """Both processes started side by side and yielded; afterwards they are stopped and neither may have logged an
-    error or a traceback. When the body fails, each live process first writes its threads' and
-    tasks' stacks to its log (:meth:`ChildBot.dump`), then the end of each log is printed to explain it."""
-    bots = [ChildBot(fake.base_url, bot_env(database_url, shard, fake.token, **extra), logs / f"shard{shard}.log")
-            for shard in (0, 1)]
+    """Both processes started side by side and yielded (``extra``: settings of both, ``each``: of each one, e.g. its
+    own ``WEB_PORT``); afterwards they are stopped and neither may have logged an error or a traceback. When the body
+    fails, each live process first writes its threads' and tasks' stacks to its log (:meth:`ChildBot.dump`), then the
+    end of each log is printed to explain it."""
+    bots = [ChildBot(fake.base_url, bot_env(database_url, shard, fake.token, **extra, **each[shard]),
+                     logs / f"shard{shard}.log") for shard in (0, 1)]
     try:
         await asyncio.gather(*(start_process(fake, bot, shard) for shard, bot in enumerate(bots)))
         yield bots
