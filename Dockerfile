@@ -41,12 +41,16 @@ ENV PATH=/opt/santacruz/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     DATABASE_PATH=/data/santacruz.db \
     HTTP_HOST=0.0.0.0 \
-    HTTP_PORT=8080
+    HTTP_PORT=8080 \
+    WEB_HOST=0.0.0.0 \
+    WEB_PORT=8081
 # The SQLite database (and backups made with `santacruz-bot backup /data/…`) live here.
 VOLUME /data
 WORKDIR /data
 USER santacruz
-EXPOSE 8080
+# 8080: /healthz, /readyz and /metrics (private: publish it to this machine only); 8081: the games' web pages (for
+# the public, behind a reverse proxy with HTTPS: see the README; set PUBLIC_URL to its address).
+EXPOSE 8080 8081
 # /healthz answers while the event loop runs; Python's standard library asks (the slim image has no curl).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('HTTP_PORT', '8080'), timeout=4)"]

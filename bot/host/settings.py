@@ -161,11 +161,13 @@ class Settings:
     @property
     def web_url(self) -> str:
         """Where players reach the web pages, without a trailing slash: ``PUBLIC_URL``, else this process's own
-        server; "" when neither is set (the games are on no web page, the posts carry no link)."""
+        server (on 127.0.0.1 when it listens on every address: only this machine reaches it then); "" when neither
+        is set (the games are on no web page, the posts carry no link)."""
         if self.public_url:
             return self.public_url.rstrip("/")
         if self.web_port is not None:
-            return f"http://{self.web_host}:{self.web_port}"
+            host = "127.0.0.1" if self.web_host in ("0.0.0.0", "::", "") else self.web_host
+            return f"http://[{host}]:{self.web_port}" if ":" in host else f"http://{host}:{self.web_port}"
         return ""
 
     @classmethod

@@ -189,6 +189,9 @@ class WebServer:
         self.changes.start()
         log.info("the games' web pages on http://%s:%d (links: %s)", self.host, self.port,
                  self.settings.web_url or "none")
+        if not self.settings.public_url:
+            log.warning("PUBLIC_URL is not set: the posts link to %s, which only this machine reaches (set it to the "
+                        "address players open, e.g. your reverse proxy's https://…)", self.settings.web_url)
 
     async def stop(self) -> None:
         self._closing.set()

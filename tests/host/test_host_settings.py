@@ -107,3 +107,27 @@ def test_postgresql_and_shard_settings() -> None:
 def test_bad_postgresql_and_shard_settings_are_refused(environ: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError, match=message):
         Settings.load(env_file=None, environ=environ)
+
+
+def test_web_settings_and_where_the_links_point() -> None:
+    assert Settings.load(env_file=None, environ={}).web_url == ""  # no pages, no links
+    assert Settings.load(env_file=None, environ={"WEB_PORT": "8081"}).web_url == "http://127.0.0.1:8081"
+    wildcard = Settings.load(env_file=None, environ={"WEB_PORT": "8081", "WEB_HOST": "0.0.0.0"})
+    assert wildcard.web_url == "http://127.0.0.1:8081", "a link to 0.0.0.0 reaches nobody"
+    public = Settings.load(env_file=None, environ={"PUBLIC_URL": "https://santacruz.example/games/",
+                                                   "WEB_SECRET": "k" * 32})
+    assert public.web_url == "https://santacruz.example/games" and public.web_port is None
+    assert "k" * 32 not in repr(public)  # the key that signs the players' links is never logged
+
+
+@pytest.mark.parametrize(("environ", "message"), [
+    ({"WEB_PORT": "0"}, "WEB_PORT must be a port number"),
+    ({"WEB_PORT": "web"}, "WEB_PORT must be a port number"),
+    ({"WEB_PORT": "8080", "HTTP_PORT": "8080"}, "/metrics stays on the private health port"),
+    ({"PUBLIC_URL": "santacruz.example"}, "PUBLIC_URL must be an http:// or https:// address"),
+    ({"PUBLIC_URL": "https://santacruz.example/?x=1"}, "without \\? or #"),
+    ({"WEB_SECRET": "short"}, "WEB_SECRET must be at least 32 characters"),
+])
+def test_bad_web_settings_are_refused(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        Settings.load(env_file=None, environ=environ)
