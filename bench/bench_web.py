@@ -13,6 +13,7 @@ boards at full width (2400 pixels) drawn in a process pool. It prints:
 * with ``--browser`` (Debian's Chromium through Playwright), the page loaded in a new browser tab: ``load`` (the
   browser's load event) and ``board shown`` (the board's picture decoded), each the median of 5 with every board
   already drawn once (a viewer's second look; the first viewer of a position waits for its drawing, ``board cold``);
+* ``--screenshots DIR`` (with ``--browser``): the README's two pictures of the page, on a desktop and a phone;
 * ``live``: from a move's commit (``host.play`` returning) to its event arriving on an open live stream, the median
   and the largest of ``--live`` moves (SQLite: the versions polled every 0.5 s; PostgreSQL: the database's notice).
 """
@@ -36,6 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiohttp
+from PIL import Image
 
 from bot.host.host import Host
 from bot.host.postgres_store import PostgresStore
@@ -48,6 +50,7 @@ from tests.web.browser import ARGS, EXECUTABLE, missing
 from tests.web.conftest import free_port
 
 PEOPLE = (1, 2, 3, 4)
+NAMES = ("Ada", "Björn", "Céline", "Đorđe")
 CHANNEL = 10
 
 
@@ -87,8 +90,10 @@ async def timed(http: aiohttp.ClientSession, url: str) -> tuple[float, bytes]:
     return time.perf_counter() - started, body
 
 
-async def browser_load(url: str, times: int = 5) -> tuple[float, float]:
-    """Median seconds to the load event and to the board decoded, in fresh tabs of one Chromium."""
+async def browser_load(url: str, times: int = 5, screenshots: Path | None = None) -> tuple[float, float]:
+    """Median seconds to the load event and to the board decoded, in fresh tabs of one Chromium; with
+    ``screenshots``, the page on a desktop (1440 × 900) and a phone (390 × 844) written there as ``web-desktop.png``
+    and ``web-phone.png`` (the README's)."""
     from playwright.async_api import async_playwright
 
     loads, boards = [], []
@@ -104,16 +109,30 @@ async def browser_load(url: str, times: int = 5) -> tuple[float, float]:
                                          " return b.complete && b.naturalWidth > 0; }")
             boards.append(time.perf_counter() - started)
             await context.close()
+        for name, width, height, phone in (("desktop", 1440, 900, False), ("phone", 390, 844, True)):
+            if screenshots is None:
+                break
+            context = await browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone,
+                                                has_touch=phone, locale="en-GB")
+            page = await context.new_page()
+            await page.goto(url)
+            await page.wait_for_function("() => { const b = document.getElementById('board');"
+                                         " return b.complete && b.naturalWidth > 0; }")
+            await page.wait_for_timeout(300)
+            shot = screenshots / f"web-{name}.png"
+            await page.screenshot(path=str(shot))
+            Image.open(shot).convert("RGB").quantize(256).save(shot, optimize=True)  # a palette: a third the bytes
+            await context.close()
         await browser.close()
     return statistics.median(loads), statistics.median(boards)
 
 
-async def bench(kind: str, moves: int, live: int, browser: bool) -> dict[str, Any]:
+async def bench(kind: str, moves: int, live: int, browser: bool, screenshots: Path | None) -> dict[str, Any]:
     async with opened(kind) as store:
         settings = Settings(web_port=free_port(), web_secret="b" * 40)
         host = Host(store, settings)
-        await host.open(CHANNEL, 5, PEOPLE[0], "Ada")
-        for user, name in zip(PEOPLE[1:], ("Bo", "Cy", "Di"), strict=True):
+        await host.open(CHANNEL, 5, PEOPLE[0], NAMES[0])
+        for user, name in zip(PEOPLE[1:], NAMES[1:], strict=True):
             await host.join(CHANNEL, user, name)
         await host.start(CHANNEL, PEOPLE[0])
         rng = random.Random(1)
@@ -139,7 +158,8 @@ async def bench(kind: str, moves: int, live: int, browser: bool) -> dict[str, An
                          for name in ("page.js", "page.css", "icon.svg")}
                 found["bytes"] = {"html": len(page), **files, "board.png": len(board), "state.json": len(state)}
                 if browser:
-                    found["browser load s"], found["browser board s"] = await browser_load(link)
+                    loaded = await browser_load(link, screenshots=screenshots)
+                    found["browser load s"], found["browser board s"] = loaded
                 delays = []
                 async with http.get(link + "/events") as stream:
                     await stream.content.readuntil(b"\n\n")  # retry
@@ -167,12 +187,14 @@ def main() -> None:
     parser.add_argument("--live", type=int, default=12, help="moves whose live delay is measured")
     parser.add_argument("--stores", default="sqlite,postgres")
     parser.add_argument("--browser", action="store_true", help="also load the page in Chromium (Playwright)")
+    parser.add_argument("--screenshots", type=Path, help="with --browser: write the README's screenshots there")
     args = parser.parse_args()
     kinds = [k for k in args.stores.split(",") if k != "postgres" or not pgcluster.missing_binaries()]
     if args.browser and missing() is not None:
         sys.exit(f"--browser needs Playwright and Chromium ({missing()} is missing)")
     for kind in kinds:
-        found = asyncio.run(bench(kind, args.moves, args.live, args.browser))
+        found = asyncio.run(bench(kind, args.moves, args.live, args.browser, args.screenshots))
+        args.screenshots = None  # once is enough
         sizes = found.pop("bytes")
         delays = found.pop("live")
         print(f"== {kind}: a 4-player game at move {args.moves}")
