@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,6 +34,13 @@ def test_demo_plays_a_whole_game_and_writes_a_picture_per_move_a_gif_and_the_gam
     text = out.getvalue()
     assert "The game is over" in text
     assert text.count("[") >= moves  # a progress line per move
+    # the game's web page as files: every position's document in it, each naming its picture (the browser test of
+    # such a page is tests/web/test_browser.py)
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert str(tmp_path / "index.html") in text and (tmp_path / "page.js").is_file()
+    documents = json.loads(page.split('<script type="application/json" id="positions">')[1].split("</script>")[0])
+    assert [d["board"]["src"] for d in documents] == [p.name for p in pictures]
+    assert 'type="range"' in page and "<script>" not in page
 
 
 def test_demo_speaks_german(tmp_path: Path) -> None:

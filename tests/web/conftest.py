@@ -18,11 +18,13 @@ from typing import Any, Final
 import aiohttp
 import pytest
 
+from bot.host.hints import Coach
 from bot.host.host import Host
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.store import Store
 from bot.web.server import WebServer
+from tests.adapter.conftest import coach_by_playouts
 from tests.adapter.test_hostile_input import HOSTILE_NAMES
 
 CHANNEL: Final = 10
@@ -67,9 +69,9 @@ class Site:
         assert info is not None
         return int(info.game_id)
 
-    async def start(self) -> None:
-        """The lobby of the three people, started."""
-        await self.host.open(CHANNEL, GUILD, PEOPLE[0], NAMES[PEOPLE[0]])
+    async def start(self, *, hints: bool = False) -> None:
+        """The lobby of the three people (``hints``: they may ask the coach), started."""
+        await self.host.open(CHANNEL, GUILD, PEOPLE[0], NAMES[PEOPLE[0]], hints=hints)
         for user in PEOPLE[1:]:
             await self.host.join(CHANNEL, user, NAMES[user])
         await self.host.start(CHANNEL, PEOPLE[0])
@@ -98,11 +100,12 @@ class Site:
         return found
 
 
-async def open_site(store: Any, **settings: Any) -> Site:
-    """A host on ``store`` (a new seed: :data:`SEED`) and its web server, listening."""
+async def open_site(store: Any, *, coach: Coach = coach_by_playouts) -> Site:
+    """A host on ``store`` (a new seed: :data:`SEED`; the coach thinking a fixed number of playouts) and its web
+    server, listening."""
     port = free_port()
-    chosen = Settings(web_port=port, web_secret=SECRET, **settings)
-    host = Host(store, chosen, new_seed=lambda: SEED)
+    chosen = Settings(web_port=port, web_secret=SECRET)
+    host = Host(store, chosen, new_seed=lambda: SEED, coach=coach)
     server = WebServer(lambda: host.web, chosen, picture_width=WIDTH)
     await server.start()
     return Site(host, store, server, chosen)

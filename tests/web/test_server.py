@@ -20,9 +20,10 @@ import pytest
 import bot.web.pictures
 from bot.web.document import MOST_MARKS, shown_name
 from bot.web.limits import Buckets
-from bot.web.server import CSP
+from bot.web.server import CSP, WebServer
 from engine import View
 from i18n import t
+from render.theme import WIDTHS
 from tests.adapter.test_bot_game import DISTINCT_CARDS
 from tests.adapter.test_log_secrets import state_secrets, variants
 from tests.web.conftest import CHANNEL, GUILD, NAMES, PEOPLE, SEED, Site, fetch, next_event, open_site
@@ -346,3 +347,53 @@ async def test_a_move_shows_on_an_open_stream_within_two_seconds(site: Site, htt
         assert json.loads(data)["positions"] == 4
     print(f"live delay ({type(site.store).__name__}): {', '.join(f'{d * 1000:.0f} ms' for d in delays)}")
     assert max(delays) < 2.0
+
+
+async def test_the_coach_answers_a_seat_on_its_turn_in_a_game_with_hints(tmp_path: Any,
+                                                                         http: aiohttp.ClientSession) -> None:
+    from bot.host.store import Store
+
+    store = await Store.open(tmp_path / "web.db")
+    site = await open_site(store)
+    try:
+        await site.start(hints=True)
+        await site.play(2)
+        info = site.host.info(CHANNEL)
+        assert info is not None and info.to_move is not None
+        mover = info.seats[info.to_move].user_id
+        waiting = next(user for user in PEOPLE if user != mover)
+        assert mover is not None
+        link = await site.seat_link(mover)
+        coach = json.loads((await fetch(http, link + "/state.json"))[2])["you"]["coach"]
+        assert coach["ask"] == t("web.coach.ask", "en") and coach["url"].endswith("/hint.json")
+        status, headers, body = await fetch(http, site.origin + coach["url"], method="POST")
+        assert status == 200 and "no-store" in headers["Cache-Control"]
+        lines = json.loads(body)["lines"]
+        assert lines[0].startswith(t("coach.title", "en", player="\u2068", round=1).split("\u2068")[0])
+        other = await site.seat_link(waiting)
+        coach = json.loads((await fetch(http, other + "/state.json"))[2])["you"]["coach"]
+        assert coach == {"text": t("web.coach.later", "en"), "ask": None, "url": None}
+        status, _, body = await fetch(http, other + "/hint.json", method="POST")  # asked anyway: the host refuses
+        assert status == 409 and json.loads(body)["error"].startswith(t("host.error.hint_not_your_turn", "en",
+                                                                        name="").split(":")[0])
+        assert (await fetch(http, other[:-3] + "AAA/hint.json", method="POST"))[0] == 403
+    finally:
+        await site.server.stop()
+        await store.close()
+
+
+async def test_a_game_without_hints_says_so_and_the_boards_are_full_width(sqlite_site: Site,
+                                                                          http: aiohttp.ClientSession) -> None:
+    await sqlite_site.play(1)
+    info = sqlite_site.host.info(CHANNEL)
+    assert info is not None and info.to_move is not None
+    link = await sqlite_site.seat_link(info.seats[info.to_move].user_id)  # type: ignore[arg-type]
+    coach = json.loads((await fetch(http, link + "/state.json"))[2])["you"]["coach"]
+    assert coach == {"text": t("web.coach.off", "en"), "ask": None, "url": None}
+    status, _, body = await fetch(http, link + "/hint.json", method="POST")
+    assert status == 409 and json.loads(body)["error"] == t("host.error.hints_off", "en")
+    assert WebServer(lambda: None, sqlite_site.settings).pictures.width == WIDTHS[1] == 2400
+    page = (await fetch(http, await sqlite_site.link()))[2].decode()
+    image = dict(next(attrs for tag, attrs in Tags.of(page) if tag == "meta" and ("property", "og:image") in attrs))
+    doc = json.loads((await fetch(http, await sqlite_site.link() + "/state.json"))[2])
+    assert image["content"] == sqlite_site.origin + doc["board"]["src"]  # a pasted link unfolds with the board now
