@@ -346,8 +346,10 @@ def seat_block(page: Page, view: View, expires: int, locale: str, urls: Urls, *,
 
 def builds_lines(view: View, locale: str) -> list[str]:
     """Where each of the seat's building cards builds now ("Ship: 1, 5 and 9"), on its turn in the play phase;
-    else the one line saying it comes then."""
+    else the one line saying it comes then; nothing once the game is over."""
     you = view["you"]
+    if view["phase"] == "over":
+        return []
     sites = you.get("build_sites")
     if sites is None:
         return [t("web.you.builds_later", locale)]
@@ -359,6 +361,8 @@ def builds_lines(view: View, locale: str) -> list[str]:
 
 
 def _coach(page: Page, view: View, locale: str, urls: Urls, may_ask: bool) -> dict[str, Any]:
+    if view["phase"] == "over" or page.status != "running":
+        return {"text": "", "ask": None, "url": None}
     if not page.hints:
         return {"text": t("web.coach.off", locale), "ask": None, "url": None}
     if not may_ask:

@@ -1,13 +1,13 @@
 """The games' web pages with the real bot through the fake Discord: the posts carry *Open board* (the start, each move,
 also once *Undo* is taken off), a turn DM *Open your view* (its own seat's signed link), ``/santacruz new web:false``
 and ``/santacruz settings server_web:false`` (Manage Server only) keep games off the web; and a move made through the
-fake Discord appears on a page open in a real browser within two seconds (one Chromium for the module)."""
+fake Discord appears on a page open in a real browser, without a reload (one Chromium for the module; how soon is
+``bench/bench_web.py``'s to say: no timed test)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -122,21 +122,18 @@ async def test_a_move_made_in_discord_shows_on_an_open_page(chromium: Chromium,
         shown = opened["page"]
         await shown.wait_for_function(
             f"() => document.getElementById('slider').max === '{position}' &&"
-            f" document.getElementById('board').src.includes('/board/{position}.png')", timeout=5000)
+            f" document.getElementById('board').src.includes('/board/{position}.png')", timeout=TIMEOUT * 1000)
         return str(await shown.inner_text("#turn"))
 
     await chromium.run(open_it)
-    delays = []
     for position in (1, 2):
-        await driver.play_turn("slash" if position == 1 else "dm")
-        moved = time.monotonic()  # the move is stored: the page shows it within 2 s
+        await driver.play_turn("slash" if position == 1 else "dm")  # the move is stored: the open page shows it
         turn = await chromium.run(lambda _, at=position: wait_for(at))
-        delays.append(time.monotonic() - moved)
         info = driver.info()
         name = info.seats[info.to_move].name
         assert info.seq == position and turn == t("web.status.turn", "en", player=f"\u2068{name}\u2069")
     await chromium.run(lambda _: opened["page"].close())
-    assert errors == [] and max(delays) < 2.0, delays
+    assert errors == []
     await driver.settle()
     await driver.fake.wait_until(lambda: len(board_posts(driver.fake, driver.channel)) == 3, timeout=TIMEOUT,
                                  description="the posts")

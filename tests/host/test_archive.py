@@ -179,6 +179,8 @@ async def test_a_version_5_database_gets_the_archive_and_its_query_uses_the_inde
         await conn.execute("DROP INDEX deliveries_open_turn_dms")  # version 12: the turn DMs' messages
         await conn.execute("ALTER TABLE deliveries DROP COLUMN closed_at")
         await conn.execute("ALTER TABLE deliveries DROP COLUMN message_id")
+        for table in ("web_pages", "web_servers", "web_revocations"):  # version 13: the web pages
+            await conn.execute(f"DROP TABLE {table}")
         await conn.execute("DROP TABLE turn_times")  # version 11: the turns' times
         await conn.execute("DROP INDEX games_open_in_parent")  # and games in threads of their own
         await conn.execute("ALTER TABLE games DROP COLUMN parent_id")

@@ -926,6 +926,8 @@ async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Pat
     async with aiosqlite.connect(db, isolation_level=None) as conn:
         await conn.execute("DROP TABLE users")
         await conn.execute("DROP TABLE deliveries")
+        for table in ("web_pages", "web_servers", "web_revocations"):  # schema 13: the web pages
+            await conn.execute(f"DROP TABLE {table}")
         await conn.execute("DROP TABLE turn_times")  # schema 11: the turns' times
         await conn.execute("DROP INDEX games_open_in_parent")  # and games in threads of their own
         await conn.execute("ALTER TABLE games DROP COLUMN parent_id")

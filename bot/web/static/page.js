@@ -14,6 +14,7 @@
   const lang = doc.lang;
   let following = doc.at === doc.positions;
   let wholeLog = doc.log;  // the offline page's positions leave the (same) log out
+  let adviceFor = null;  // the game's version the coach's advice shown is about
 
   const text = (node, value) => { if (node) node.textContent = value == null ? "" : String(value); };
   const element = (tag, className, value) => {
@@ -263,10 +264,16 @@
     scoring.replaceChildren(...items);
     text($("you-chips"), you.chips);
     renderList($("you-builds"), you.builds);
+    $("you-builds-part").hidden = !you.builds.length;
+    $("coach").hidden = !you.coach.text && !you.coach.ask;
     const discarded = $("you-discarded");
     discarded.hidden = !you.discarded;
     text(discarded, you.discarded || "");
     text($("coach-text"), you.coach.text);
+    if (adviceFor !== null && adviceFor !== doc.version) {  // the advice was for a position that has passed
+      renderList($("coach-lines"), []);
+      adviceFor = null;
+    }
     const ask = $("coach-ask");
     ask.hidden = !you.coach.ask;
     text(ask, you.coach.ask || "");
@@ -403,6 +410,7 @@
         const said = await answer.json();
         text($("coach-text"), said.error || "");
         renderList($("coach-lines"), said.lines || []);
+        adviceFor = doc.version;
       } catch (error) {
         text($("coach-text"), "");
       } finally {
