@@ -23,7 +23,7 @@ from tests.web.browser import Chromium, board_shown, chromium_fixture, open_page
 from tests.web.conftest import NAMES, PEOPLE, Site
 from tests.web.test_server import hidden_cards
 
-MOVES = 8
+MOVES = 5
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,7 @@ async def test_a_seat_link_shows_its_hand_another_does_not_and_a_forged_one_is_r
 
 
 async def test_the_page_fits_a_phone_and_a_desktop(chromium: Chromium, sqlite_site: Site, tmp_path: Path) -> None:
-    await sqlite_site.play(30)
+    await sqlite_site.play(12)
     public, seat = await sqlite_site.link(), await sqlite_site.seat_link(PEOPLE[0])
     errors: list[str] = []
 
@@ -181,7 +181,7 @@ async def test_the_offline_demo_page_steps_through_its_positions(chromium: Chrom
     game = new_game(["Ada", "Bo"], 4)
     rng = random.Random(4)
     views = [game.view(None)]
-    for _ in range(5):
+    for _ in range(3):
         game.apply(rng.choice(game.legal_moves()))
         views.append(game.view(None))
     for at, view in enumerate(views):
@@ -195,7 +195,7 @@ async def test_the_offline_demo_page_steps_through_its_positions(chromium: Chrom
         seen = [await page.inner_text("#position")]
         await page.focus("#slider")
         await page.keyboard.press("Home")
-        for _ in range(5):
+        for _ in range(3):
             await page.click("#next")
             seen.append(await page.inner_text("#position"))
         seen.append(await page.get_attribute("#board", "src") or "")
@@ -204,6 +204,6 @@ async def test_the_offline_demo_page_steps_through_its_positions(chromium: Chrom
 
     seen = await chromium.run(work)
     assert errors == []
-    assert seen[0] == t("web.replay.position", "de", at=5, count=5)
-    assert seen[1:6] == [t("web.replay.position", "de", at=at, count=5) for at in range(1, 6)]
-    assert seen[6] == PICTURE.format(at=5)
+    assert seen[0] == t("web.replay.position", "de", at=3, count=3)
+    assert seen[1:4] == [t("web.replay.position", "de", at=at, count=3) for at in range(1, 4)]
+    assert seen[4] == PICTURE.format(at=3)
