@@ -26,7 +26,6 @@ from babel.dates import format_datetime
 
 from bot.host.web import Page
 from engine import BUILDING_CARDS, SINGLE_BUILDS, LogEntry, View, parse_move
-from engine.cards_now import cards_now
 from engine.log import built, points_won
 from i18n import LOCALES, describe_move, listed, normalize_locale, t, tn
 from render.theme import DEFAULT_THEME
@@ -311,16 +310,16 @@ def seat_block(page: Page, view: View, expires: int, locale: str, urls: Urls, *,
     names = [p["name"] for p in view["players"]]
     held = [tn(f"game.count.card.{c}", me["building_cards"][c], locale) for c in BUILDING_CARDS
             if me["building_cards"].get(c)]
-    now = {entry.card: entry for entry in cards_now(view)} if view["phase"] in ("land", "play") else {}
+    now = {entry["card"]: entry for entry in you["cards_now"]}  # as the seat's own view counts them now
     scoring = []
     for card in you["scoring_cards"]:
         entry = now.get(card)
         said = None
-        if entry is not None and entry.other is not None:
-            said = t("web.you.now", locale, points=signed(entry.points), other=isolated(names[entry.other]),
-                     other_points=signed(entry.other_points))
+        if entry is not None and entry["other"] is not None:
+            said = t("web.you.now", locale, points=signed(entry["points"]), other=isolated(names[entry["other"]]),
+                     other_points=signed(entry["other_points"]))
         elif entry is not None:
-            said = t("web.you.now_alone", locale, points=signed(entry.points))
+            said = t("web.you.now_alone", locale, points=signed(entry["points"]))
         scoring.append({"name": t(f"game.scoring.{card}.name", locale), "text": t(f"game.scoring.{card}.text", locale),
                         "now": said})
     chips = you["bird_chips"]

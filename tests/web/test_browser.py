@@ -17,7 +17,7 @@ from bot.web.document import shown_name
 from bot.web.static_site import PICTURE, write_page
 from engine import new_game
 from i18n import t
-from render import render_board
+from render.board import render_board
 from render.theme import Theme
 from tests.web.browser import Chromium, board_shown, chromium_fixture, open_page, screenshot_path
 from tests.web.conftest import NAMES, PEOPLE, Site
