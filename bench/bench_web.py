@@ -7,9 +7,9 @@ boards at full width (2400 pixels) drawn in a process pool. It prints:
 
 * the bytes of each part of the page (the HTML with its document, the script, the style, the icon, the board's PNG)
   and of one position's document (``state.json``, what the replay slider fetches per step);
-* the server's time for the page, a document, the board drawn the first time (``board cold``: the render worker
-  starting and the island drawn once per width as well), another position's board (``board``: the island cached)
-  and a board kept (``board kept``);
+* the server's time for the page, a document, the board drawn the first time (``board cold``: by a render worker
+  that drew the bot's posts already, as in a running bot, which draws the island at full width once as well), another
+  position's board (``board``: the island cached) and a board kept (``board kept``);
 * with ``--browser`` (Debian's Chromium through Playwright), the page loaded in a new browser tab: ``load`` (the
   browser's load event) and ``board shown`` (the board's picture decoded), each the median of 5 with every board
   already drawn once (a viewer's second look; the first viewer of a position waits for its drawing, ``board cold``);
@@ -40,6 +40,7 @@ import aiohttp
 from PIL import Image
 
 from bot.host.host import Host
+from bot.host.pictures import render_picture
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.store import Store
@@ -138,6 +139,8 @@ async def bench(kind: str, moves: int, live: int, browser: bool, screenshots: Pa
         rng = random.Random(1)
         await play(host, moves, rng)
         pool = WorkerPool(process_pool_factory(os.cpu_count() or 2), name="render")
+        warm = host.public_view(CHANNEL)  # as a running bot's render workers are: started, each drawn a post
+        await asyncio.gather(*(pool.run(render_picture, warm, "en", False, False, 800) for _ in range(4)))
         server = WebServer(lambda: host.web, settings, pool)
         await server.start()
         found: dict[str, Any] = {"store": kind}
