@@ -20,7 +20,10 @@ moment every interaction that arrives is answered in words that the bot is stopp
 changes under way are written; the computers stop; the posts and DMs already owed get ``SHUTDOWN_GRACE`` seconds to
 go out (what is left stays owed in the database for the next start); the process gives up its leases at once, so
 that another process sharing the database takes its work over; then the gateway, the HTTP session and the database
-are closed.
+are closed. The whole stop ends within ``SHUTDOWN_GRACE`` and a fraction of a second whatever the gateway is doing:
+:meth:`SantaCruzBot.connect` ends discord.py's connection loop once the stop is done, also while that loop waits
+out its reconnect back-off or a connection attempt that goes unanswered (it looks for a stop only between attempts,
+so a stop while Discord was unreachable took up to half a minute and more).
 """
 
 from __future__ import annotations
@@ -96,6 +99,10 @@ class SantaCruzBot(commands.Bot):
         self.stopping = False
         """A stop began: interactions are answered that the bot is stopping (:meth:`stop`)."""
         self._closing: asyncio.Task[None] | None = None
+        self._stopped = asyncio.Event()
+        """Set once the stop is done (:meth:`close`): :meth:`connect` ends then."""
+        self._connecting: asyncio.Future[None] | None = None
+        self._closed_by_gateway = False
         self._stopping_answers: set[asyncio.Task[None]] = set()
         parsers = self._connection.parsers
         receive = parsers["INTERACTION_CREATE"]
@@ -129,14 +136,35 @@ class SantaCruzBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d commands globally (Discord may take a while to show them)", len(synced))
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py's connection loop (the gateway, reconnecting after a break), ended as soon as a stop is done:
+        the loop looks for a stop only between its attempts, and between two attempts it waits out a back-off that
+        doubles up to about 17 minutes, or a connection attempt that goes unanswered (aiohttp gives up after 30 s).
+        A close that discord.py makes itself before it raises (a refused token, a fatal close code) is waited for,
+        and what it raises is raised as it is."""
+        connecting = self._connecting = asyncio.ensure_future(super().connect(reconnect=reconnect))
+        stopped = asyncio.ensure_future(self._stopped.wait())
+        try:
+            await asyncio.wait({connecting, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopped.cancel()
+            if not connecting.done() and not self._closed_by_gateway:
+                connecting.cancel()
+            await asyncio.wait({connecting})
+        if not connecting.cancelled():
+            connecting.result()
+
     def stop(self) -> asyncio.Task[None]:
         """Stop cleanly (see the module docstring), in a task of its own."""
         return asyncio.get_running_loop().create_task(self.close(), name="santacruz-stop")
 
     async def close(self) -> None:
         """The clean stop, once however often it is asked for (see the module docstring)."""
+        if asyncio.current_task() is self._connecting:
+            self._closed_by_gateway = True  # discord.py's connection loop closes before it raises
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self._close_cleanly())
+            self._closing.add_done_callback(lambda _: self._stopped.set())
         await asyncio.shield(self._closing)
 
     async def _close_cleanly(self) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import multiprocessing.util
 import os
 import signal
 import sys
@@ -58,7 +59,7 @@ async def run(settings: Settings, **client_options: Any) -> None:
     pages: WebServer | None = None
     try:
         bot = create_bot(settings, computer_executor=computers, render_executor=pictures, **client_options)
-        _stop_on_signals(bot)
+        _stop_on_signals(bot, (computers, pictures))
         if settings.http_port is not None:
             health = HealthServer(bot, settings.http_host, settings.http_port)
             await health.start()
@@ -77,7 +78,7 @@ async def run(settings: Settings, **client_options: Any) -> None:
         pictures.shutdown(stop_workers=True)
 
 
-def _stop_on_signals(bot: SantaCruzBot) -> None:
+def _stop_on_signals(bot: SantaCruzBot, pools: tuple[WorkerPool, ...]) -> None:
     """SIGTERM and SIGINT stop the bot cleanly; a second one stops the process at once (everything stored stays:
     each change is one transaction, and what is owed is sent at the next start)."""
     loop = asyncio.get_running_loop()
@@ -92,11 +93,22 @@ def _stop_on_signals(bot: SantaCruzBot) -> None:
             bot.stop()
         else:
             log.warning("%s again: stopping at once", name)
-            logging.shutdown()
-            os._exit(128 + signum)
+            _exit_at_once(128 + signum, pools)
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop, signum)
+
+
+def _exit_at_once(code: int, pools: tuple[WorkerPool, ...]) -> None:
+    """End the process now with ``code``, cleanly: the worker processes are ended first, then multiprocessing's own
+    exit handlers run, as at a normal exit (and as multiprocessing runs them in each of its child processes before
+    their ``os._exit``). They remove the pools' named semaphores, which multiprocessing's resource tracker would
+    otherwise find left behind and report as "leaked semaphore objects"."""
+    for pool in pools:
+        pool.shutdown(wait=False, stop_workers=True)
+    multiprocessing.util._exit_function()  # type: ignore[attr-defined]  # not in typeshed: the handler atexit runs
+    logging.shutdown()
+    os._exit(code)
 
 
 def migrate_main(argv: list[str]) -> int:

@@ -24,7 +24,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,17 +68,42 @@ async def _run() -> None:
 
 class ChildBot:
     """One bot process (``env``: its settings); ``start()``, then ``await stop()`` (or ``terminate()`` from a thread)
-    or ``kill()``."""
+    or ``kill()``.
 
-    def __init__(self, fake_base_url: str, env: dict[str, str], log_path: Path) -> None:
+    With ``piped=True`` its output reaches the log through a pipe that every process it starts inherits (its worker
+    processes, multiprocessing's resource tracker): :meth:`output_closed` tells when the last of them is gone, so that
+    a test reads what they wrote on their way out."""
+
+    def __init__(self, fake_base_url: str, env: dict[str, str], log_path: Path, *, piped: bool = False) -> None:
         self.env = {**os.environ, **env, "FAKE_DISCORD_URL": fake_base_url, "PYTHONPATH": str(ROOT)}
         self.log_path = log_path
+        self.piped = piped
         self.process: subprocess.Popen[bytes] | None = None
+        self._copying: threading.Thread | None = None
 
     def start(self) -> None:
+        if self.piped:
+            self.process = subprocess.Popen([sys.executable, "-P", __file__], cwd=ROOT, env=self.env,
+                                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            self._copying = threading.Thread(target=self._copy, args=(self.process.stdout,), daemon=True)
+            self._copying.start()
+            return
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen([sys.executable, "-P", __file__], cwd=ROOT,
                                             env=self.env, stdout=log, stderr=subprocess.STDOUT)
+
+    def _copy(self, output: IO[bytes]) -> None:
+        with self.log_path.open("ab", buffering=0) as log:
+            while chunk := output.read1(65536):
+                log.write(chunk)
+        output.close()
+
+    def output_closed(self, timeout: float) -> bool:
+        """Whether every process that holds the piped output has ended within ``timeout`` seconds."""
+        if self._copying is None:
+            raise RuntimeError("only a ChildBot started with piped=True knows when its output closed")
+        self._copying.join(timeout)
+        return not self._copying.is_alive()
 
     def kill(self) -> None:
         """SIGKILL: the process dies at once, mid-work, as in a crash."""

@@ -24,6 +24,7 @@ import json
 import logging
 import re
 import secrets
+import socket
 import time
 import traceback
 import zlib
@@ -611,6 +612,10 @@ class FakeDiscord:
         """Channel id -> the bot permissions denied there (``"send_messages"``, ``"attach_files"``)."""
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+        self._unreachable: list[socket.socket] = []
+        """While Discord is away with its packets dropped (:meth:`go_away`): the listener and the connection that
+        fills its queue."""
         self.port: int | None = None
         self._routes = self._build_routes()
 
@@ -633,6 +638,7 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
+        self._site = site
         server = site._server
         assert server is not None and server.sockets
         self.port = server.sockets[0].getsockname()[1]
@@ -640,6 +646,7 @@ class FakeDiscord:
 
     async def stop(self) -> None:
         """Close every gateway connection and stop the server."""
+        self._end_outage()
         for conn in list(self.connections):
             if not conn.ws.closed:
                 conn.closed = True
@@ -648,6 +655,37 @@ class FakeDiscord:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def go_away(self) -> None:
+        """Discord becomes unreachable, as when the network between it and the bot fails: every open connection (the
+        gateway's, and the REST API's kept alive) breaks off without a close frame, and a new connection goes
+        unanswered: its packets are lost, as behind a firewall or a dead route (a listening socket whose queue is full
+        and that never accepts drops every further connection request on Linux), and the client waits for its own
+        timeout. It lasts until the fake stops."""
+        if self._runner is None or self.port is None:
+            raise RuntimeError("FakeDiscord is not started")
+        if self._site is not None:
+            site, self._site = self._site, None
+            await site.stop()
+        server = self._runner.server
+        for handler in server.connections if server is not None else ():
+            if handler.transport is not None:
+                handler.transport.abort()
+        for conn in self.connections:
+            conn.closed = True  # the fake's gateway sends nothing more on it
+        self._end_outage()
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(0)
+        filler = socket.create_connection(("127.0.0.1", self.port))  # the one place in the queue, never accepted
+        self._unreachable = [listener, filler]
+        self.notify()
+
+    def _end_outage(self) -> None:
+        for sock in self._unreachable:
+            sock.close()
+        self._unreachable = []
 
     async def __aenter__(self) -> FakeDiscord:
         return await self.start()
