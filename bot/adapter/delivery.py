@@ -36,12 +36,11 @@ from bot.adapter.sending import (
     Posted,
     deliver_post,
 )
+from bot.adapter.sent_before import SentBefore, post_words
 from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED, ThreadNotices, edit_message
 from bot.adapter.undo_marks import UndoMarks
 from bot.adapter.views import confirm_takeover_view, keep_open_view, take_seat_view, vacation_view
-from bot.adapter.words.common import esc, mention
-from bot.adapter.words.notices import idle_text, notice_text
-from bot.adapter.words.posts import move_post, seat_change_post, start_post
+from bot.adapter.words.posts import move_post, start_post
 from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.idle import LOBBY_CLOSED, NOTICE
@@ -113,6 +112,8 @@ class Deliveries:
         when what follows fails (the outbox keeps those it links to or edits later: a game-over post, a turn DM)."""
         self._closed: dict[int, list[int]] = {}
         """Delivery id -> the turn DMs it told that their turn passed, the posts it took buttons off."""
+        self.sent_before = SentBefore(client, host, dms)
+        """Looks for a delivery left from before the start in Discord first (a restored backup owes it again)."""
 
     async def deliver(self, delivery: Delivery, later: list[Delivery], backoff: Backoff) -> Outcome:
         """Send one delivery and record the outcome: done, given up, held, or due again after ``backoff``.
@@ -129,6 +130,9 @@ class Deliveries:
         try:
             async with self.host.delivery_step(delivery, later) as step:
                 if isinstance(step, Held):
+                    return Outcome(True)
+                if (found := await self.sent_before.find(delivery, step)) is not None:  # left from before: sent?
+                    await self.host.already_sent(delivery, found)
                     return Outcome(True)
                 error = await self._send(delivery, step)
         except _AccessInDoubt:
@@ -227,22 +231,19 @@ class Deliveries:
             # a seat handed to the computer may be taken over by someone new: its post carries the button
             view = take_seat_view(change.info.game_id, change.seat, change.info.locale) if change.away else None
             try:
-                return await deliver_post(self.client, change.info.channel_id,
-                                          seat_change_post(change, change.info.locale), view=view, nonce=nonce)
+                return await deliver_post(self.client, change.info.channel_id, post_words(self.host, delivery),
+                                          view=view, nonce=nonce)
             finally:
                 if change.away:  # the computer plays the seat now: its turn DM's controls are no longer theirs
                     await self.dms.strip_turn_dm(change.info.game_id, change.user_id)
         if delivery.kind == REPLAY_POST:
-            return await self._post_replay(delivery.game_id, delivery.channel_id, str(delivery.payload["locale"]),
-                                           nonce)
+            return await self._post_replay(delivery, nonce)
         if delivery.kind == IDLE_POST:
             return await self._post_idle(delivery, quiet, nonce)
         if delivery.kind == NOTICE_POST:
             return await self._post_notice(delivery, nonce)
         if delivery.kind == ABANDONED_POST:
-            locale = str(delivery.payload["locale"])
-            text = t("bot.post.abandoned", locale, name=esc(str(delivery.payload["name"])))
-            return await deliver_post(self.client, delivery.channel_id, text, nonce=nonce)
+            return await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery), nonce=nonce)
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
 
     async def post_text(self, delivery: Delivery, locale: str) -> str:
@@ -280,7 +281,7 @@ class Deliveries:
         view = keep_open_view(delivery.game_id, locale) if what == NOTICE else None
         awake = [discord.Object(int(u)) for u in delivery.payload.get("user_ids", ()) if int(u) not in quiet]
         mentions = discord.AllowedMentions(users=awake, roles=False, everyone=False, replied_user=False)
-        posted = await deliver_post(self.client, delivery.channel_id, idle_text(delivery.payload), view=view,
+        posted = await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery), view=view,
                                     mentions=mentions, nonce=nonce)
         if what == LOBBY_CLOSED:
             await self.lobbies.closed_by(delivery)
@@ -292,7 +293,7 @@ class Deliveries:
         (and pings the opener)."""
         payload = delivery.payload
         locale = str(payload["locale"])
-        text = notice_text(payload, locale)
+        text = post_words(self.host, delivery)  # an offer to take a seat names the opener first
         view: discord.ui.View | None = None
         mentions = ALLOWED_MENTIONS
         if payload.get("vote") is not None:
@@ -305,7 +306,6 @@ class Deliveries:
                                          str(payload["params"]["newcomer"]), locale)
             info = self.host.find_game(delivery.game_id)
             if info is not None:  # the opener is asked: pinged (nobody else is)
-                text = f"{mention(info.opener_id)} {text}"
                 mentions = discord.AllowedMentions(users=[discord.Object(info.opener_id)], roles=False,
                                                    everyone=False, replied_user=False)
         return await deliver_post(self.client, delivery.channel_id, text, view=view, mentions=mentions, nonce=nonce)
@@ -327,10 +327,11 @@ class Deliveries:
             closed.append(ended)
         self._closed[delivery.id] = closed
 
-    async def _post_replay(self, game_id: int, channel_id: int, locale: str, nonce: str) -> Posted:
+    async def _post_replay(self, delivery: Delivery, nonce: str) -> Posted:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""
-        gif = await self.pictures.replay_gif(await self.host.replay_record(game_id), locale)
-        return await deliver_post(self.client, channel_id, t("bot.replay.post", locale),
+        locale = str(delivery.payload["locale"])
+        gif = await self.pictures.replay_gif(await self.host.replay_record(delivery.game_id), locale)
+        return await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery),
                                   pictures=[(gif, "replay.gif")], nonce=nonce)
 
     async def _post_move(self, delivery: Delivery, result: MoveResult, *, quiet: frozenset[int]) -> Posted | None:
@@ -431,8 +432,10 @@ def _forbidden_code(exc: MissingPermission) -> int | None:
 
 def _nonce(delivery: Delivery) -> str:
     """The same nonce each time a delivery is sent: sent again (this process or another could not mark it done,
-    e.g. it died just after sending), Discord answers with the message already made instead of a second one."""
-    return f"sc{delivery.id}"
+    e.g. it died just after sending), Discord answers with the message already made instead of a second one. It holds
+    the delivery's id and the millisecond it was written (hexadecimal; 25 characters while ids have 11 digits): a
+    restored backup reuses the ids of deliveries sent after it, and Discord would answer a new post with an old one."""
+    return f"sc{delivery.id}.{int(delivery.created_at * 1000):x}"
 
 
 def _mentions(user_id: int | None, quiet: frozenset[int]) -> discord.AllowedMentions:

@@ -36,6 +36,7 @@ from bot.host.host import Host
 from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
 from bot.host.table import Delivery, TableInfo
+from engine import View
 from i18n import normalize_locale, t
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,18 @@ log = logging.getLogger(__name__)
 MOVE_WAIT = 2.0
 """Seconds a turn DM just sent waits for a move under way in this process before it takes the controls off the
 player's older DMs of the turn (the move's answer may be putting the next controls on one of them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandDm:
+    """A player's hand DM as it would go out now: its game as it is, what the player may see, the words (clipped to
+    a message) and the turn's controls (``None``: no controls)."""
+
+    info: TableInfo
+    view: View
+    locale: str
+    content: str
+    controls: discord.ui.View | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +167,7 @@ class DirectMessages:
             return Sent(turn_message=await self.send_hand(step.info, user_id, turn=step.turn, start=step.start,
                                                           reminder=step.reminder, nonce=nonce))
         elif isinstance(step, SendGathered):
-            heading = held_text(step.waiting, step.changed, self.locale_of(user_id, step.locale))
+            heading = self.gathered_words(user_id, step)
             if step.turn is None:
                 await self.send_note(user_id, heading, nonce=nonce)
                 return Sent()
@@ -167,22 +180,19 @@ class DirectMessages:
             await self.send_game_over(step.info, user_id, nonce=nonce)
         return Sent()
 
-    async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
-                        start: bool = False, heading: str = "", nonce: str | None = None) -> int | None:
-        """DM a player their own view: what happened since their last move, hand, bird chips, personal picture, and
-        on their turn the controls and how many other games wait for them. ``heading`` goes above (the DM that ends
-        quiet hours). Returns the message id of a DM that carries the turn's controls (the host records it)."""
+    async def hand_dm(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
+                      start: bool = False, heading: str = "") -> HandDm | None:
+        """A player's own view by DM as it would go out now (:meth:`send_hand`), nothing drawn or sent; ``None`` when
+        ``info``'s game is not running here any more."""
         current = self.host.info(info.channel_id)
         if current is None or current.game_id != info.game_id or current.status != "running":
             return None
         view = self.host.view_for(current.channel_id, user_id, since=True)
-        seq = current.seq
         locale = self.locale_of(user_id, current.locale)
-        controls = controls_view(current.game_id, seq, view, locale, hints=current.hints) if turn else None
+        controls = controls_view(current.game_id, current.seq, view, locale, hints=current.hints) if turn else None
         if controls is not None and (own := await seat_link(self.host, current.game_id, user_id)) is not None:
             with contextlib.suppress(ValueError):  # five full rows: the moves matter more
                 controls.add_item(view_button(own, locale))  # their own view on the web, signed for them
-        png = await self.pictures.png(view, locale, key=(current.game_id, seq, user_id), personal=True)
         notes = vacation_notes(current, user_id, locale) if reminder else []
         deadline = (await self.host.turn_deadline(current.game_id)
                     if controls is not None and current.deadline_hours else None)
@@ -193,7 +203,19 @@ class DirectMessages:
             waiting = others_waiting(
                 await self.host.games_waiting(user_id, besides=current.game_id), locale)
         content = lines_text([part for part in (heading, content, waiting) if part])
-        message = await self._dm_player(current, user_id, content, pictures=[(png, "hand.png")], view=controls,
+        return HandDm(current, view, locale, clip(content, MESSAGE_MAX), controls)
+
+    async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
+                        start: bool = False, heading: str = "", nonce: str | None = None) -> int | None:
+        """DM a player their own view: what happened since their last move, hand, bird chips, personal picture, and
+        on their turn the controls and how many other games wait for them. ``heading`` goes above (the DM that ends
+        quiet hours). Returns the message id of a DM that carries the turn's controls (the host records it)."""
+        hand = await self.hand_dm(info, user_id, turn=turn, reminder=reminder, start=start, heading=heading)
+        if hand is None:
+            return None
+        current, seq, controls = hand.info, hand.info.seq, hand.controls
+        png = await self.pictures.png(hand.view, hand.locale, key=(current.game_id, seq, user_id), personal=True)
+        message = await self._dm_player(current, user_id, hand.content, pictures=[(png, "hand.png")], view=controls,
                                         nonce=nonce)
         if message is None or controls is None:
             return None
@@ -240,8 +262,16 @@ class DirectMessages:
     async def send_notice(self, info: TableInfo, user_id: int, payload: dict[str, Any], *,
                           nonce: str | None = None) -> None:
         """A notice the host owes a player by DM (a deadline's warning), in the player's language."""
+        await self._dm_player(info, user_id, self.notice_words(info, user_id, payload), nonce=nonce)
+
+    def notice_words(self, info: TableInfo, user_id: int, payload: dict[str, Any]) -> str:
+        """The words of a notice DM (:meth:`send_notice`)."""
         locale = self.locale_of(user_id, str(payload.get("locale", info.locale)))
-        await self._dm_player(info, user_id, notice_text(payload, locale), nonce=nonce)
+        return clip(notice_text(payload, locale), MESSAGE_MAX)
+
+    def gathered_words(self, user_id: int, step: SendGathered) -> str:
+        """The words of the one DM that gathers a person's held DMs when none of them is a turn still standing."""
+        return clip(held_text(step.waiting, step.changed, self.locale_of(user_id, step.locale)), MESSAGE_MAX)
 
     async def strip_turn_dm(self, game_id: int, user_id: int, *, keep: int | None = None) -> None:
         """Take the controls off a player's turn DMs of the game (a newer one came, or the computer plays their
@@ -285,14 +315,24 @@ class DirectMessages:
     async def send_game_over(self, info: TableInfo, user_id: int, *, nonce: str | None = None) -> None:
         """The one DM a player gets at game over: their place and score, broken down, against the winner's, and
         the link to the game-over post."""
+        text = await self.game_over_words(info, user_id)
+        if text is not None:
+            await self._dm_player(info, user_id, text, nonce=nonce)
+
+    async def game_over_words(self, info: TableInfo, user_id: int) -> str | None:
+        """The words of a player's game-over DM (:meth:`send_game_over`); ``None`` for someone not seated."""
         game = await self.host.past_game(info.guild_id, info.game_id)
         seat = next((s.seat for s in info.seats if s.user_id == user_id), None)
         if seat is None or game.view is None:
-            return
+            return None
         link = (message_link(info.guild_id, info.channel_id, game.over_message_id)
                 if game.over_message_id is not None else None)
-        text = game_over_text(game, seat, self.locale_of(user_id, info.locale), link)
-        await self._dm_player(info, user_id, text, nonce=nonce)
+        return clip(game_over_text(game, seat, self.locale_of(user_id, info.locale), link), MESSAGE_MAX)
+
+    async def dm_channel_id(self, user_id: int) -> int:
+        """The id of the bot's DM channel with the user (opened if this process has not yet)."""
+        await self._dm_channel(user_id)
+        return self._dm_channels[user_id]
 
     async def show_hand(self, interaction: discord.Interaction, channel_id: int, *, heading: str = "") -> None:
         """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral);

@@ -24,6 +24,7 @@ click's id against the templates and rebuilds the item from the groups. Every id
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from bot.host.ratings import BOARDS
@@ -102,3 +103,9 @@ def encode_move(notation: str) -> str:
 
 def decode_move(text: str) -> str:
     return text.replace("_", " ")
+
+
+def is_turn_control(custom_id: str, game_id: int, seq: int) -> bool:
+    """Whether ``custom_id`` is a move control (a move's button, a menu of moves) of the game at position ``seq``."""
+    found = re.fullmatch(MOVE, custom_id) or re.fullmatch(PICK, custom_id)
+    return found is not None and int(found["game"]) == game_id and int(found["seq"]) == seq

@@ -388,6 +388,12 @@ class Host:
                         message_id: int | None = None, closed: Sequence[int] = ()) -> None:
         await self.outbox.delivered(delivery, error, message_id=message_id, closed=closed)
 
+    def left_from_before(self, delivery: Delivery) -> bool:
+        return self.outbox.left_from_before(delivery)
+
+    async def already_sent(self, delivery: Delivery, message_id: int) -> None:
+        await self.outbox.already_sent(delivery, message_id)
+
     async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
         return await self.outbox.open_turn_dms(game_id, user_id)
 

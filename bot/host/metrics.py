@@ -36,6 +36,10 @@ DELIVERIES_FAILED: Final = Counter(
     "santacruz_deliveries_failed", "Posts and DMs the outbox could not deliver, by delivery kind and what became of "
     "them (retried later, given up); Discord's statuses are in santacruz_discord_errors", ("kind", "outcome"),
     registry=REGISTRY)
+DELIVERIES_FOUND: Final = Counter(
+    "santacruz_deliveries_found", "Posts and DMs left from before a start that were in Discord already (sent after "
+    "the backup a restore brought back, or by a process that died before recording them): recorded, not sent "
+    "again, by delivery kind", ("kind",), registry=REGISTRY)
 COMPUTER_SECONDS: Final = Histogram(
     "santacruz_computer_move_seconds", "Time a computer player took to choose a move, by strength", ("strength",),
     buckets=_SECONDS, registry=REGISTRY)

@@ -16,6 +16,11 @@ its game is not running, when a later DM to the same person shows the same hand,
 the person turned turn DMs off and nothing in their hand changed (:class:`Skip`); else it is sent
 (:class:`SendDm`, :class:`SendNotice`, :class:`SendGameOver`: a game-over DM is held but never gathered). The edit
 of turn DMs whose turn passed is never held (:class:`SendTurnOver`).
+
+A delivery written before this process started may be in Discord already (:meth:`Outbox.left_from_before`): a restored
+backup owes again what went out after the copy was taken, and a process that died between sending and recording left
+it owed. The adapter looks for it among the bot's messages before sending it; one found is recorded as delivered by
+that message, not sent again (:meth:`Outbox.already_sent`).
 """
 
 from __future__ import annotations
@@ -139,6 +144,8 @@ class Outbox:
         """User id -> held while their held DMs are gathered into one (several channels' outboxes at once)."""
         self._owed: set[tuple[int, str, str, str]] = set()
         """(game id, kind, key, values) of the notices owed once per game that are owed or sent (:meth:`_owe_once`)."""
+        self.started = clock()
+        """When this process began to deliver (the host's clock): what was written before may have gone out."""
 
     def now(self) -> float:
         """The host's clock (seconds since the epoch): the time deliveries are due by."""
@@ -175,6 +182,19 @@ class Outbox:
         edited_later = message_id if not delivery.is_post or buttons_of(delivery) is not None else None
         await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over,
                                         post_id=post, edited_id=edited_later, closed=closed)
+
+    def left_from_before(self, delivery: Delivery) -> bool:
+        """Whether ``delivery`` was written before this process started, and so may be in Discord already: sent after
+        the backup that a restore brought back (the database then owes again what went out after the copy was
+        taken), or by a process that died before it could record it. Look for it before sending it."""
+        return delivery.created_at < self.started
+
+    async def already_sent(self, delivery: Delivery, message_id: int) -> None:
+        """``delivery``, left from before this start, is in Discord already as the message ``message_id``: recorded as
+        delivered by it (a post's buttons and a turn DM's controls are edited later as if it had just been sent), not
+        sent again."""
+        metrics.DELIVERIES_FOUND.labels(delivery.kind).inc()
+        await self.delivered(delivery, message_id=message_id)
 
     async def open_turn_dms(self, game_id: int, user_id: int) -> list[tuple[int, int]]:
         """The person's DMs with the controls of a turn in the game that were not told yet that it passed, whichever

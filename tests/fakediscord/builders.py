@@ -725,8 +725,9 @@ class FakeMessage:
 
     # -- payload ----------------------------------------------------------------------
 
-    def to_payload(self) -> dict[str, Any]:
-        """The message object."""
+    def to_payload(self, *, created: bool = False) -> dict[str, Any]:
+        """The message object; its nonce only as the answer to its creation and in its MESSAGE_CREATE (``created``):
+        Discord does not store nonces, so a message read later has none."""
         payload: dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
@@ -755,7 +756,7 @@ class FakeMessage:
             payload["interaction_metadata"] = self.interaction_metadata
         if self.message_reference is not None:
             payload["message_reference"] = self.message_reference
-        if self.nonce is not None:
+        if created and self.nonce is not None:
             payload["nonce"] = self.nonce
         return payload
 

@@ -570,7 +570,8 @@ class FakeDiscord:
         self._channel_messages: dict[int, list[int]] = {}
         self._loose_attachments: dict[int, FakeAttachment] = {}
         self._nonces: dict[tuple[int, str], int] = {}
-        """(channel id, nonce) -> the message created with it (the bot is the only author)."""
+        """(channel id, nonce) -> the message created with it (the bot is the only author). Discord remembers a nonce
+        for "the past few minutes"; the fake until a test lets those minutes pass (:meth:`expire_nonces`)."""
 
         # application commands: scope (None = global, else guild id) -> commands
         self._commands: dict[int | None, list[dict[str, Any]]] = {}
@@ -1007,6 +1008,11 @@ class FakeDiscord:
         message = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
                    504: "Gateway Timeout"}.get(status, "Server Error")
         self.inject_error(method, path, status=status, code=0, message=message, times=times, after=after)
+
+    def expire_nonces(self) -> None:
+        """Let the few minutes pass for which Discord remembers a message's nonce: a message sent with a nonce seen
+        before is a new message from now on."""
+        self._nonces.clear()
 
     def deny_permission(self, channel: ChannelRef, permission: str, denied: bool = True) -> None:
         """Deny the bot ``permission`` in ``channel`` (or allow it again), as a channel overwrite would: a message
@@ -2610,13 +2616,13 @@ class FakeDiscord:
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce") and (channel.id, str(nonce)) in self._nonces:
             # Discord: a nonce seen in the last few minutes returns that message, and none is created
-            return self._messages[self._nonces[(channel.id, str(nonce))]].to_payload()
+            return self._messages[self._nonces[(channel.id, str(nonce))]].to_payload(created=True)
         flags = int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING)
         msg = self._new_message(channel, body, rec.files, flags=flags)
         if nonce is not None:
             self._nonces[(channel.id, str(nonce))] = msg.id
         await self._message_event("MESSAGE_CREATE", msg)
-        return msg.to_payload()
+        return msg.to_payload(created=True)
 
     async def _r_edit_message(self, rec: RecordedRequest, channel_id: str, message_id: str) -> Any:
         channel = self._channel_or_404(channel_id)
@@ -2877,7 +2883,7 @@ class FakeDiscord:
     async def _message_event(self, event: str, msg: FakeMessage) -> None:
         if msg.ephemeral:
             return
-        data = msg.to_payload()
+        data = msg.to_payload(created=event == "MESSAGE_CREATE")
         if msg.guild_id is not None:
             guild = self.guilds.get(msg.guild_id)
             member = guild.members.get(msg.author_id) if guild else None
