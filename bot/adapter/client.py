@@ -250,6 +250,7 @@ def create_bot(settings: Settings, **client_options: Any) -> SantaCruzBot:
     ``guild_ready_timeout``), except ``computer_executor`` and ``render_executor`` (where computer players
     and pictures run; default: threads) and ``host_options`` (keyword arguments of :class:`bot.host.host.Host`).
     With ``SHARD_COUNT`` set it is a :class:`ShardedSantaCruzBot` running ``SHARD_IDS`` (all shards if empty)."""
+    client_options.setdefault("http_trace", telemetry.http_trace())  # the 429s discord.py waits out, counted
     if settings.shard_count is None:
         return SantaCruzBot(settings, **client_options)
     client_options.setdefault("shard_count", settings.shard_count)

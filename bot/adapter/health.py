@@ -5,17 +5,25 @@
 * ``GET /readyz``: 200 ``ready`` when this process can play: its gateway shards are connected, the database
   answers within ``BUSY_TIMEOUT`` with this bot's schema, and it is not stopping; else 503 with the reason in words;
 * ``GET /metrics``: the metrics of :mod:`bot.host.metrics` in Prometheus' text format, the database's figures
-  (outbox backlog, games by status) read just before.
+  (outbox backlog, games by status) and the gateway's (latency per shard, servers) read just before; while the
+  server runs, the event loop's lag is measured (:func:`bot.adapter.telemetry.watch_loop`).
+
+``/healthz`` is the liveness a container's health check and a supervisor ask: it answers while the process works,
+also while Discord is unreachable. Restarting the process would not bring Discord back: discord.py reconnects by
+itself, and a restart would only add a stop and a start (the posts owed waiting meanwhile). Whether the process can
+play is ``/readyz``'s question: alert on it (a gateway down for minutes), never restart on it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 from aiohttp import web
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
+from bot.adapter import telemetry
 from bot.host import metrics
 
 if TYPE_CHECKING:
@@ -37,14 +45,19 @@ class HealthServer:
         app.router.add_get("/metrics", self.metrics)
         self._runner = web.AppRunner(app, access_log=None)
         self._site: web.TCPSite | None = None
+        self._lag: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self._runner.setup()
         self._site = web.TCPSite(self._runner, self.host, self.port)
         await self._site.start()
+        self._lag = asyncio.get_running_loop().create_task(telemetry.watch_loop(), name="santacruz-loop-lag")
         log.info("health and metrics on http://%s:%d (/healthz, /readyz, /metrics)", self.host, self.port)
 
     async def stop(self) -> None:
+        if self._lag is not None:
+            self._lag.cancel()
+            await asyncio.wait({self._lag})
         await self._runner.cleanup()
 
     async def healthz(self, request: web.Request) -> web.Response:
@@ -77,5 +90,6 @@ class HealthServer:
                 metrics.observe_store(await host.figures())
             except Exception as exc:  # the database is down: the counters still answer, the figures keep theirs
                 log.warning("the metrics could not read the database: %s", exc)
+        telemetry.observe(self.bot)
         body = generate_latest(metrics.REGISTRY)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

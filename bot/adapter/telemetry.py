@@ -1,21 +1,27 @@
-"""Counting what Discord and the players see, at the two places everything passes: every interaction as it arrives
-(the gateway's INTERACTION_CREATE) and every request to Discord (discord.py's HTTP client).
+"""Counting what Discord and the players see, at the places everything passes: every interaction as it arrives
+(the gateway's INTERACTION_CREATE), every request to Discord (discord.py's HTTP client, and aiohttp's trace of every
+answer under it), the gateway's connection events, and the event loop itself.
 
-:func:`watch` installs both on a client. An interaction is counted once, at its first answer, by kind, command (or
+:func:`watch` installs them on a client. An interaction is counted once, at its first answer, by kind, command (or
 button, its id without numbers) and outcome (:data:`bot.host.metrics.INTERACTIONS`), with the time from its creation
 to that answer (:data:`bot.host.metrics.ACK_SECONDS`); the cog's one error handler says when the answer is a refusal
 (:func:`note_outcome`). A request Discord refuses is counted by what it was and its status
-(:data:`bot.host.metrics.DISCORD_ERRORS`).
+(:data:`bot.host.metrics.DISCORD_ERRORS`); one it answers 429, which discord.py waits out and sends again without a
+word to the bot, by the limit's scope (:func:`http_trace`, :data:`bot.host.metrics.RATE_LIMITS`). The gateway's
+new sessions, resumes and losses are counted per shard (:data:`bot.host.metrics.GATEWAY_EVENTS`); its
+latency and the servers are read at each scrape (:func:`observe`); :func:`watch_loop` measures the event loop's lag.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Final
 
+import aiohttp
 import discord
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
@@ -24,6 +30,8 @@ from bot.host import metrics
 KINDS: Final = {2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
 CALLBACKS: Final = {4: "answered", 5: "deferred", 6: "deferred", 7: "answered", 8: "answered", 9: "answered"}
 """Interaction callback types and the outcome each means (5 and 6: the answer follows later)."""
+LOOP_INTERVAL: Final = 1.0
+"""Seconds between two measures of the event loop's lag."""
 REMEMBERED: Final = 2000
 """Interactions waiting for their first answer that are remembered (older ones are forgotten, uncounted)."""
 
@@ -102,9 +110,10 @@ def request_kind(method: str, path: str) -> str:
 
 
 def watch(client: discord.Client) -> None:
-    """Count every refused request of ``client`` and every first answer to an interaction (call in ``setup_hook``:
-    interaction answers go through discord.py's webhook adapter, which is chosen per task context, and the tasks
-    that handle interactions are started after it)."""
+    """Count every refused request of ``client``, every first answer to an interaction and the gateway's events
+    (call in ``setup_hook``: interaction answers go through discord.py's webhook adapter, which is chosen per task
+    context, and the tasks that handle interactions are started after it)."""
+    _watch_gateway(client)
     http = client.http
     send: Callable[..., Any] = http.request
 
@@ -151,3 +160,63 @@ def _multipart_json(parts: Any) -> dict[str, Any]:
             value = part.get("value")
             return discord.utils._from_json(value) if isinstance(value, str) else {}
     return {}
+
+
+def http_trace() -> aiohttp.TraceConfig:
+    """An aiohttp trace for a client's HTTP session (discord.py's ``http_trace`` option) that counts every answer 429
+    by the limit's scope (Discord's ``X-RateLimit-Scope``: user, shared or global; none when it says no scope) and
+    what the request was. discord.py waits a rate limit out and sends the request again, so nothing else sees it."""
+    trace = aiohttp.TraceConfig()
+
+    async def answered(session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        if params.response.status != RATE_LIMITED:
+            return
+        headers = params.response.headers
+        scope = headers.get("X-RateLimit-Scope") or ("global" if headers.get("X-RateLimit-Global") else "none")
+        path = _API_VERSION.sub("", params.url.path, count=1)
+        metrics.RATE_LIMITS.labels(scope.lower()[:16], request_kind(params.method, path)).inc()
+
+    trace.on_request_end.append(answered)
+    return trace
+
+
+RATE_LIMITED: Final = 429
+_API_VERSION: Final = re.compile(r"^/api/v[0-9]+")
+
+
+GATEWAY_EVENTS: Final = {"connect": "session", "resumed": "resume", "disconnect": "disconnect"}
+"""discord.py's gateway events (``on_connect``: READY, a new session; ``on_resumed``; ``on_disconnect``: a connection
+lost or an attempt that failed; each also ``on_shard_…`` with the shard) -> their name in the metrics."""
+
+
+def _watch_gateway(client: discord.Client) -> None:
+    """Count the gateway's events per shard (a single connection is shard 0)."""
+    add = getattr(client, "add_listener", None)
+    if add is None:  # a plain client has no listeners to add (the bot is a commands.Bot)
+        return
+    sharded = isinstance(client, discord.AutoShardedClient)
+    for event, name in GATEWAY_EVENTS.items():
+
+        async def happened(shard_id: int | None = None, *, _name: str = name) -> None:
+            metrics.GATEWAY_EVENTS.labels(str(shard_id or 0), _name).inc()
+
+        add(happened, f"on_shard_{event}" if sharded else f"on_{event}")
+
+
+def observe(client: discord.Client) -> None:
+    """Set the gateway's figures before an exposition: each shard's latency and the servers this process sees."""
+    if isinstance(client, discord.AutoShardedClient):
+        latencies = dict(client.latencies)
+    else:
+        latencies = {0: client.latency}
+    metrics.observe_gateway(latencies, len(client.guilds))
+
+
+async def watch_loop(interval: float = LOOP_INTERVAL) -> None:
+    """Measure the event loop's lag until cancelled: how much later than asked a task that sleeps ``interval``
+    seconds wakes (the time the loop spent on other work meanwhile)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time()
+        await asyncio.sleep(interval)
+        metrics.LOOP_LAG.observe(max(0.0, loop.time() - asked - interval))

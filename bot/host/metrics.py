@@ -2,22 +2,41 @@
 happens, exposed by the adapter's HTTP server (``/metrics``, :mod:`bot.adapter.health`).
 
 The metrics live in their own :data:`REGISTRY` (not prometheus-client's global one), so what ``/metrics`` shows is
-exactly this list. Counters and histograms are recorded as things happen: interactions and their acknowledgements,
-requests Discord refused, computer moves and hints, pictures, lease take-overs, storage failures. What is a state
-rather than an event (the outbox's backlog, the games by status) is read from the database when ``/metrics`` is
-asked (:func:`observe_store`), so it is the same whichever process is asked.
+exactly this list, with prometheus-client's process, garbage-collector and platform collectors (``process_*``,
+``python_gc_*``, ``python_info``) and the build (``santacruz_build_info``: this version, Python's, discord.py's).
+Counters and histograms are recorded as things happen: interactions and their acknowledgements, requests Discord
+refused or rate-limited, the gateway's connections, the event loop's lag, database transactions, computer moves and
+hints, pictures, lease take-overs, storage failures, deliveries given up or skipped. What is a state rather than an
+event is read when ``/metrics`` is asked: the outbox's backlog and the games by status from the database
+(:func:`observe_store`, the same whichever process is asked), the gateway's latency per shard and the servers from
+the process's own gateway (:func:`observe_gateway`).
 
 Nothing here knows Discord: labels are plain strings the adapter passes in.
 """
 
 from __future__ import annotations
 
+import platform
+from collections.abc import Mapping
+from importlib import metadata
 from typing import Any, Final
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
+)
 
 REGISTRY: Final = CollectorRegistry(auto_describe=True)
 """Every metric of this process (``/metrics`` exposes this registry)."""
+ProcessCollector(registry=REGISTRY)
+GCCollector(registry=REGISTRY)
+PlatformCollector(registry=REGISTRY)
 
 _SECONDS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0)
 
@@ -36,6 +55,11 @@ DELIVERIES_FAILED: Final = Counter(
     "santacruz_deliveries_failed", "Posts and DMs the outbox could not deliver, by delivery kind and what became of "
     "them (retried later, given up); Discord's statuses are in santacruz_discord_errors", ("kind", "outcome"),
     registry=REGISTRY)
+DELIVERIES_SKIPPED: Final = Counter(
+    "santacruz_deliveries_skipped", "Posts and DMs the outbox did not send on purpose, by delivery kind and why: "
+    "turn_passed (a turn DM whose turn was played before it went out), same_hand (a later DM shows it), not_running, "
+    "turn_dms_off, collapsed (gathered into one DM after quiet hours), game_gone, no_game_over. Normal play, not a "
+    "failure", ("kind", "reason"), registry=REGISTRY)
 DELIVERIES_FOUND: Final = Counter(
     "santacruz_deliveries_found", "Posts and DMs left from before a start that were in Discord already (sent after "
     "the backup a restore brought back, or by a process that died before recording them): recorded, not sent "
@@ -61,6 +85,42 @@ OUTBOX_OLDEST: Final = Gauge(
 GAMES: Final = Gauge(
     "santacruz_games", "Games in the database, by status", ("status",), registry=REGISTRY)
 STATUSES: Final = ("lobby", "running", "over", "abandoned", "damaged")
+RATE_LIMITS: Final = Counter(
+    "santacruz_discord_rate_limits", "Requests Discord answered 429 Too Many Requests (discord.py waits each out and "
+    "sends it again), by the limit's scope (user: the bot's own per-route limit, shared: a channel's or server's "
+    "limit shared with others, global: all of the bot's requests, none: no scope said, e.g. Cloudflare's ban after "
+    "too many refused requests) and what the request was", ("scope", "request"), registry=REGISTRY)
+GATEWAY_EVENTS: Final = Counter(
+    "santacruz_gateway_events", "What happened to the gateway connection, by shard: session (a new session: at the "
+    "start, and after a break that could not be resumed), resume (a session resumed after a break: the events "
+    "meanwhile are replayed), disconnect (a connection lost, or an attempt to connect that failed)",
+    ("shard", "event"), registry=REGISTRY)
+GATEWAY_LATENCY: Final = Gauge(
+    "santacruz_gateway_latency_seconds", "Time between the gateway's last heartbeat and its acknowledgement, by shard "
+    "(left out until the first heartbeat was acknowledged)", ("shard",), registry=REGISTRY)
+GUILDS: Final = Gauge(
+    "santacruz_guilds", "Servers the bot is in, as this process's shards see them", registry=REGISTRY)
+LOOP_LAG: Final = Histogram(
+    "santacruz_event_loop_lag_seconds", "How late the event loop woke a task that slept one second: the time it spent "
+    "on other work meanwhile (every answer waits that long)", buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                                                                        1.0, 2.5, 5.0), registry=REGISTRY)
+DATABASE_SECONDS: Final = Histogram(
+    "santacruz_database_seconds", "Time a database transaction took, by kind (read, write), its wait for the "
+    "connection (PostgreSQL's pool, SQLite's one connection) included", ("kind",), buckets=_SECONDS,
+    registry=REGISTRY)
+BUILD: Final = Info(
+    "santacruz_build", "The running build: this bot's version, Python's and discord.py's", registry=REGISTRY)
+
+
+def _version(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+BUILD.info({"version": _version("santacruz-discord"), "python": platform.python_version(),
+            "discord_py": _version("discord.py")})
 
 
 def observe_store(figures: dict[str, Any]) -> None:
@@ -69,3 +129,12 @@ def observe_store(figures: dict[str, Any]) -> None:
     OUTBOX_OLDEST.set(figures["oldest"])
     for status in STATUSES:
         GAMES.labels(status).set(figures["games"].get(status, 0))
+
+
+def observe_gateway(latencies: Mapping[int, float], guilds: int) -> None:
+    """Set the gateway's figures before an exposition: each shard's latency (seconds; an infinite one, before the
+    first acknowledged heartbeat, is left out) and the servers this process sees."""
+    for shard, latency in latencies.items():
+        if latency != float("inf"):
+            GATEWAY_LATENCY.labels(str(shard)).set(latency)
+    GUILDS.set(guilds)

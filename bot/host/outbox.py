@@ -29,7 +29,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from bot.host import metrics
 from bot.host.buttons import EVERY, buttons_of, ends
@@ -131,6 +131,27 @@ class Held:
 Step = SendPost | SendDm | SendNotice | SendGathered | SendTurnOver | SendGameOver | Skip | Held
 """What a pending delivery becomes when its turn comes (:meth:`Outbox.step`)."""
 
+GAME_GONE: Final = "skipped: the game is gone"
+NOT_RUNNING: Final = "skipped: the game is not running"
+SAME_HAND: Final = "skipped: a later DM shows the same hand"
+TURN_PASSED: Final = "skipped: the turn has passed"
+TURN_DMS_OFF: Final = "skipped: the player turned turn DMs off"
+COLLAPSED_ELSEWHERE: Final = "skipped: collapsed into another DM"
+NO_GAME_OVER: Final = "skipped: no game over"
+COLLAPSED: Final = "collapsed into delivery "
+"""The start of the reason a held DM gathered into another is done with (the other's id follows)."""
+SKIPPED: Final = {GAME_GONE: "game_gone", NOT_RUNNING: "not_running", SAME_HAND: "same_hand",
+                  TURN_PASSED: "turn_passed", TURN_DMS_OFF: "turn_dms_off", COLLAPSED_ELSEWHERE: "collapsed",
+                  NO_GAME_OVER: "no_game_over"}
+"""Why a delivery was not sent on purpose (the reason it is recorded with) -> its label in the metrics: normal play,
+not a failure (``santacruz_deliveries_skipped_total``, apart from ``santacruz_deliveries_failed_total``)."""
+
+
+def skipped(reason: str) -> str | None:
+    """The metrics' label of a delivery recorded done with ``reason`` without being sent on purpose, or ``None`` when
+    ``reason`` says it was given up."""
+    return "collapsed" if reason.startswith(COLLAPSED) else SKIPPED.get(reason)
+
 
 class Outbox:
     """The posts and DMs not sent yet, as the adapter's publisher reads and records them."""
@@ -176,7 +197,11 @@ class Outbox:
         a later post ends (:meth:`ended_by`). ``closed``: the turn DMs and posts (their deliveries) this delivery
         told that their turn passed or took buttons off."""
         if error is not None:
-            metrics.DELIVERIES_FAILED.labels(delivery.kind, "given_up").inc()
+            label = skipped(error)
+            if label is not None:
+                metrics.DELIVERIES_SKIPPED.labels(delivery.kind, label).inc()
+            else:
+                metrics.DELIVERIES_FAILED.labels(delivery.kind, "given_up").inc()
         over = message_id if delivery.kind == MOVE_POST and delivery.payload.get("game_over") else None
         post = message_id if delivery.kind in (MOVE_POST, START_POST) else None
         edited_later = message_id if not delivery.is_post or buttons_of(delivery) is not None else None
@@ -282,7 +307,7 @@ class Outbox:
         assert user_id is not None
         if delivery.kind == TURN_OVER_DM:  # an edit, which rings nobody: never held
             info = await self._game_of(delivery)
-            yield Skip("skipped: the game is gone") if info is None else SendTurnOver(info)
+            yield Skip(GAME_GONE) if info is None else SendTurnOver(info)
             return
         until = self.people.quiet_until(user_id)
         if until is not None:
@@ -297,7 +322,7 @@ class Outbox:
             yield gathered
             if isinstance(gathered, SendGathered):
                 for other in gathered.collapsed:
-                    await self.delivered(other, f"collapsed into delivery {delivery.id}")
+                    await self.delivered(other, f"{COLLAPSED}{delivery.id}")
 
     def _dm_step(self, delivery: Delivery, later: Sequence[Delivery]) -> Step:
         """A hand, turn or notice DM: skipped when its game is not running or a later DM to the same person shows
@@ -305,27 +330,27 @@ class Outbox:
         the person turned turn DMs off and their hand did not change."""
         info = self.games.find_game(delivery.game_id)
         if info is None or info.status != "running":
-            return Skip("skipped: the game is not running")
+            return Skip(NOT_RUNNING)
         if any(d.user_id == delivery.user_id and d.game_id == delivery.game_id and _shows_hand(d, info)
                for d in later):
-            return Skip("skipped: a later DM shows the same hand")
+            return Skip(SAME_HAND)
         if delivery.kind == NOTICE_DM:
             return SendNotice(info)
         start = bool(delivery.payload.get("start"))
         hand_changed = bool(delivery.payload.get("hand_changed"))
         if delivery.kind == TURN_DM and delivery.payload.get("reminder"):
             if not _turn_stands(delivery, info):
-                return Skip("skipped: the turn has passed")
+                return Skip(TURN_PASSED)
             return SendDm(info, turn=True, reminder=True)
         if delivery.kind == TURN_DM:
             assert delivery.user_id is not None
             turn_dms = self.people.settings_of(delivery.user_id).turn_dms
             if not turn_dms and not (start or hand_changed):
-                return Skip("skipped: the player turned turn DMs off")
+                return Skip(TURN_DMS_OFF)
             if turn_dms and _turn_stands(delivery, info):
                 return SendDm(info, turn=True, start=start)
             if not hand_changed:
-                return Skip("skipped: the turn has passed")
+                return Skip(TURN_PASSED)
         return SendDm(info, turn=False, start=start)
 
     async def _gather(self, delivery: Delivery, user_id: int) -> Step:
@@ -333,7 +358,7 @@ class Outbox:
         gathered this one."""
         held = [d for d in await self.held_deliveries(user_id) if d.kind != GAME_OVER_DM or d.id == delivery.id]
         if all(d.id != delivery.id for d in held):
-            return Skip("skipped: collapsed into another DM")
+            return Skip(COLLAPSED_ELSEWHERE)
         if delivery.kind == GAME_OVER_DM:  # a game's result is told on its own, never gathered into another DM
             return await self._game_over(delivery)
         try:
@@ -352,7 +377,7 @@ class Outbox:
     async def _game_over(self, delivery: Delivery) -> Step:
         """A game-over DM: sent when its game is over, else (the game-over move was taken back) skipped."""
         info = await self._game_of(delivery)
-        return SendGameOver(info) if info is not None and info.status == "over" else Skip("skipped: no game over")
+        return SendGameOver(info) if info is not None and info.status == "over" else Skip(NO_GAME_OVER)
 
     async def _game_of(self, delivery: Delivery) -> TableInfo | None:
         """The delivery's game: in memory, or (a finished game after a restart) as its stored row tells it."""

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
+from bot.host import metrics
 from bot.host.errors import StorageFailed, StoreError
 from bot.host.schema import PG_MIGRATIONS
 from bot.host.sql_store import BUSY_TIMEOUT, Db, KeyClash, SqlStore
@@ -145,25 +146,26 @@ class PostgresStore(SqlStore):
     async def _write(self) -> AsyncIterator[Db]:
         """One transaction; a refused unique key is a :class:`KeyClash` (callers name it), a failure of the
         database :class:`StorageFailed`, and nothing was written."""
-        asyncpg = _asyncpg()
-        with self._failures("write"):
-            try:
-                async with self._pool.acquire() as conn, conn.transaction():
-                    yield _PgDb(conn)
-            except asyncpg.UniqueViolationError as exc:
-                raise KeyClash(str(exc)) from exc
+        with metrics.DATABASE_SECONDS.labels("write").time():
+            asyncpg = _asyncpg()
+            with self._failures("write"):
+                try:
+                    async with self._pool.acquire() as conn, conn.transaction():
+                        yield _PgDb(conn)
+                except asyncpg.UniqueViolationError as exc:
+                    raise KeyClash(str(exc)) from exc
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Db]:
         """A pooled connection for reads; a failure of the database is :class:`StorageFailed`."""
-        with self._failures("read"):
+        with metrics.DATABASE_SECONDS.labels("read").time(), self._failures("read"):
             async with self._pool.acquire() as conn:
                 yield _PgDb(conn)
 
     @asynccontextmanager
     async def _snapshot(self) -> AsyncIterator[Db]:
         """A read-only ``REPEATABLE READ`` transaction: every read sees the moment of its first."""
-        with self._failures("read"):
+        with metrics.DATABASE_SECONDS.labels("read").time(), self._failures("read"):
             async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
                 yield _PgDb(conn)
 

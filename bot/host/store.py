@@ -21,6 +21,7 @@ from typing import Any, Final
 
 import aiosqlite
 
+from bot.host import metrics
 from bot.host.errors import StorageFailed, StoreError, StoreOpenError
 from bot.host.model import GameRow
 from bot.host.schema import MIGRATIONS, SCHEMA_VERSION
@@ -151,21 +152,22 @@ class Store(SqlStore):
     async def _write(self) -> AsyncIterator[Db]:
         """One write transaction: committed whole, or rolled back whole (a refused write or commit is a
         :class:`StorageFailed`; a refused key a :class:`KeyClash`, which the caller names)."""
-        async with self._lock:
-            try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.DatabaseError as exc:
-                raise _storage_failed("begin a write", exc) from exc
-            try:
-                yield _SqliteDb(self._conn)
-                await self._conn.execute("COMMIT")
-            except BaseException as exc:
-                await self._rollback()
-                if isinstance(exc, sqlite3.IntegrityError):
-                    raise KeyClash(str(exc)) from exc
-                if isinstance(exc, sqlite3.DatabaseError):
-                    raise _storage_failed("write", exc) from exc
-                raise
+        with metrics.DATABASE_SECONDS.labels("write").time():
+            async with self._lock:
+                try:
+                    await self._conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.DatabaseError as exc:
+                    raise _storage_failed("begin a write", exc) from exc
+                try:
+                    yield _SqliteDb(self._conn)
+                    await self._conn.execute("COMMIT")
+                except BaseException as exc:
+                    await self._rollback()
+                    if isinstance(exc, sqlite3.IntegrityError):
+                        raise KeyClash(str(exc)) from exc
+                    if isinstance(exc, sqlite3.DatabaseError):
+                        raise _storage_failed("write", exc) from exc
+                    raise
 
     async def _rollback(self) -> None:
         """Roll back the open transaction, if SQLite has not already done so (it does on a full disk)."""
@@ -179,25 +181,27 @@ class Store(SqlStore):
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Db]:
         """Reads on the store's connection; a database failure is :class:`StorageFailed`."""
-        try:
-            async with self._lock:
-                yield _SqliteDb(self._conn)
-        except sqlite3.DatabaseError as exc:
-            raise _storage_failed("read", exc) from exc
+        with metrics.DATABASE_SECONDS.labels("read").time():
+            try:
+                async with self._lock:
+                    yield _SqliteDb(self._conn)
+            except sqlite3.DatabaseError as exc:
+                raise _storage_failed("read", exc) from exc
 
     @asynccontextmanager
     async def _snapshot(self) -> AsyncIterator[Db]:
         """A read transaction (``BEGIN`` takes its snapshot at the first read, in WAL mode); no write of this
         process comes between (the store's lock), nor, inside the transaction, another process's."""
-        try:
-            async with self._lock:
-                await self._conn.execute("BEGIN")
-                try:
-                    yield _SqliteDb(self._conn)
-                finally:
-                    await self._rollback()
-        except sqlite3.DatabaseError as exc:
-            raise _storage_failed("read", exc) from exc
+        with metrics.DATABASE_SECONDS.labels("read").time():
+            try:
+                async with self._lock:
+                    await self._conn.execute("BEGIN")
+                    try:
+                        yield _SqliteDb(self._conn)
+                    finally:
+                        await self._rollback()
+            except sqlite3.DatabaseError as exc:
+                raise _storage_failed("read", exc) from exc
 
     async def listen_released(self, callback: Callable[[], None]) -> None:
         """Nothing to hear: no other process shares a SQLite file (see ``PostgresStore.listen_released``)."""

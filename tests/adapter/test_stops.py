@@ -11,6 +11,7 @@ import asyncio
 import time
 from pathlib import Path
 
+from tests.adapter.test_operations import free_port, get
 from tests.adapter.two_shards import TIMEOUT
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.child_bot import ChildBot
@@ -44,18 +45,24 @@ async def exit_code(bot: ChildBot, timeout: float) -> int | None:
 
 async def test_a_stop_while_discord_is_unreachable_ends_within_the_grace(fake_discord: FakeDiscord,
                                                                          tmp_path: Path) -> None:
-    """Discord goes away while the bot runs (the connection breaks, then its packets are lost) and a SIGTERM comes a
-    moment into the outage: the process ends with 0 within SHUTDOWN_GRACE and a second, although discord.py's
-    connection attempt goes unanswered (aiohttp gives up after 30 s). Connections refused end the same way: discord.py
-    then waits out a random back-off of up to 2, 4, 8, … s between attempts, which the stop cuts short as it cuts
-    this attempt short (not tested: a stop would take long only when it came at the start of a long wait)."""
+    """Discord goes away while the bot runs (the connection breaks, then its packets are lost): ``/healthz`` stays 200
+    and ``/readyz`` says 503 why. A SIGTERM a moment into the outage: the process ends with 0 within SHUTDOWN_GRACE
+    and a second, although discord.py's connection attempt goes unanswered (aiohttp gives up after 30 s).
+    Connections refused end the same way: discord.py then waits out a random back-off of up to 2, 4, 8, … s between
+    attempts, which the stop cuts short as it cuts this attempt short (not tested: a stop would take long only when it
+    came at the start of a long wait)."""
     fake = fake_discord
-    bot = ChildBot(fake.base_url, bot_settings(fake, tmp_path, GRACE), tmp_path / "bot.log")
+    port = free_port()
+    bot = ChildBot(fake.base_url, {**bot_settings(fake, tmp_path, GRACE), "HTTP_PORT": str(port)},
+                   tmp_path / "bot.log")
     bot.start()
     try:
         await connected(fake, bot)
         await fake.go_away()
         await asyncio.sleep(1.0)
+        # alive, not ready: a container is not restarted for Discord's outage, an alert says why it cannot play
+        assert await get(f"http://127.0.0.1:{port}/healthz") == (200, "ok\n")
+        assert await get(f"http://127.0.0.1:{port}/readyz") == (503, "not ready: gateway shard 0 not connected\n")
         assert bot.process is not None
         asked = time.monotonic()
         bot.process.terminate()

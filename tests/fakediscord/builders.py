@@ -13,6 +13,7 @@ them by hand.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import mimetypes
 import re
 import time
@@ -45,6 +46,7 @@ __all__ = [
     "FormErrors",
     "InteractionType",
     "OptionType",
+    "RateLimited",
     "SnowflakeGenerator",
     "UploadedFile",
     "guess_content_type",
@@ -825,12 +827,15 @@ def valid_command_name(name: str) -> bool:
 class ApiError(Exception):
     """Raised by a route handler to answer with a Discord-shaped JSON error."""
 
-    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(f"{status} {code} {message}")
         self.status = status
         self.code = code
         self.message = message
         self.errors = errors
+        self.headers = dict(headers or {})
+        """Headers Discord sends with this answer (a rate limit's)."""
 
     def body(self) -> dict[str, Any]:
         """The JSON error body Discord sends."""
@@ -838,6 +843,25 @@ class ApiError(Exception):
         if self.errors:
             body["errors"] = self.errors
         return body
+
+
+class RateLimited(ApiError):
+    """Discord's 429 Too Many Requests: the body says when to try again (``retry_after``, seconds) and whether the
+    limit is the global one; the headers say the limit's scope (``X-RateLimit-Scope``: user, shared or global),
+    ``Retry-After`` and, as on every answer of Discord's edge, ``Via`` (discord.py takes a 429 without it for
+    Cloudflare's ban and gives up)."""
+
+    def __init__(self, scope: str, retry_after: float) -> None:
+        headers = {"X-RateLimit-Scope": scope, "Retry-After": str(max(1, math.ceil(retry_after))), "Via": "1.1 google",
+                   "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(retry_after)}
+        if scope == "global":
+            headers["X-RateLimit-Global"] = "true"
+        super().__init__(429, 0, "You are being rate limited.", headers=headers)
+        self.retry_after = retry_after
+        self.scope = scope
+
+    def body(self) -> dict[str, Any]:
+        return {"message": self.message, "retry_after": self.retry_after, "global": self.scope == "global"}
 
 
 class FormErrors:

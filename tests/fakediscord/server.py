@@ -57,6 +57,7 @@ from .builders import (
     FormErrors,
     InteractionType,
     OptionType,
+    RateLimited,
     SnowflakeGenerator,
     UploadedFile,
     guess_content_type,
@@ -177,6 +178,8 @@ class RecordedRequest:
     known: bool = True
     status: int | None = None
     response: Any = None
+    response_headers: dict[str, str] = field(default_factory=dict)
+    """Headers the answer carried besides its content type (a rate limit's)."""
 
     @property
     def route(self) -> str:
@@ -1008,6 +1011,14 @@ class FakeDiscord:
         message = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
                    504: "Gateway Timeout"}.get(status, "Server Error")
         self.inject_error(method, path, status=status, code=0, message=message, times=times, after=after)
+
+    def rate_limit(self, method: str, path: str, *, scope: str = "user", retry_after: float = 0.05,
+                   times: int = 1) -> None:
+        """Answer the next ``times`` requests matching ``method`` and the path regex ``path`` 429 Too Many Requests,
+        as Discord does past a rate limit of ``scope`` (user, shared or global; see
+        :class:`~tests.fakediscord.builders.RateLimited`): the request is not carried out, and discord.py waits
+        ``retry_after`` seconds and sends it again."""
+        self._injected.append(_InjectedError(method.upper(), re.compile(path), RateLimited(scope, retry_after), times))
 
     def expire_nonces(self) -> None:
         """Let the few minutes pass for which Discord remembers a message's nonce: a message sent with a nonce seen
@@ -1985,7 +1996,7 @@ class FakeDiscord:
         self.notify()
         if answer is _NO_CONTENT:
             return web.Response(status=204)
-        return _json_response(answer, status=status)
+        return _json_response(answer, status=status, headers=rec.response_headers)
 
     def take_refused_bodies(self) -> list[str]:
         """The bodies Discord's description refused so far, forgotten (for a test that sends one on purpose)."""
@@ -2026,6 +2037,7 @@ class FakeDiscord:
                     if injected.remaining <= 0:
                         self._injected.remove(injected)
                 if not injected.after:
+                    rec.response_headers.update(injected.error.headers)
                     return injected.error.status, injected.error.body()
                 lost_answer = injected.error
                 break
@@ -2892,11 +2904,11 @@ class FakeDiscord:
         await self._dispatch_if_listening(event, data, self._message_intent(msg))
 
 
-def _json_response(body: Any, *, status: int = 200) -> web.Response:
+def _json_response(body: Any, *, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
     # discord.py's json_or_text() only decodes when Content-Type is exactly "application/json"
     # (aiohttp's json_response would append "; charset=utf-8").
     data = json.dumps(body, separators=(",", ":")).encode()
-    return web.Response(body=data, status=status, headers={"Content-Type": "application/json"})
+    return web.Response(body=data, status=status, headers={**(headers or {}), "Content-Type": "application/json"})
 
 
 def _guild_of(data: Mapping[str, Any]) -> int | None:
