@@ -14,6 +14,11 @@ ARG PIP_CERT
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
 RUN python3 -m venv /opt/santacruz
 WORKDIR /src
+# The dependencies first, in a layer of their own that a change of the bot's code leaves alone (nothing is downloaded
+# again): every package, the transitive ones and the build backend too, at the version requirements.lock pins with
+# its hashes (pip-compile makes it from pyproject.toml, see the README), and pip refuses a file whose hash differs.
+COPY requirements.lock ./
+RUN /opt/santacruz/bin/python -m pip install --require-hashes --no-deps -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY engine engine
 COPY render render
@@ -21,13 +26,23 @@ COPY assets assets
 COPY bot bot
 COPY i18n i18n
 COPY play play
-# A regular (not editable) install: the wheel carries the fonts (package data of render.assets) and the
-# locales. pip and setuptools leave afterwards: the image is upgraded by building it again.
-RUN /opt/santacruz/bin/python -m pip install ".[postgres]" \
- && /opt/santacruz/bin/python -m pip uninstall -y -q pip setuptools
+# The bot itself, built with the locked setuptools and nothing fetched: a regular (not editable) install, whose
+# wheel carries the fonts (package data of render.assets) and the locales. The build tools leave afterwards: the
+# image is upgraded by building it again.
+RUN /opt/santacruz/bin/python -m pip install --no-deps --no-build-isolation --no-index . \
+ && /opt/santacruz/bin/python -m pip uninstall -y -q pip setuptools wheel
 
 # -- runtime: the environment, tini and a user without privileges; no compiler, no pip, no sources -------------
 FROM ${BASE}
+# The image's labels (OCI): VERSION is pyproject.toml's (a test keeps them equal); REVISION the commit, if given
+# (scripts/container-check gives it: --build-arg REVISION=$(git rev-parse HEAD)).
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="santacruz-bot" \
+      org.opencontainers.image.description="Play the board game Santa Cruz (Hans im Glück 2012) with friends on Discord" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="MIT"
 # tini is PID 1: it passes SIGTERM on to santacruz-bot and reaps orphans. The bot must not be PID 1 itself: its
 # worker processes (pictures, computer players) end themselves when their parent pid is 1, taking that for their
 # parent having died, so every picture failed with the bot as PID 1 (seen by scripts/container-check).
