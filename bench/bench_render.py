@@ -1,11 +1,13 @@
-"""Benchmark of the board picture: ``.venv/bin/python bench/bench_render.py``.
+"""Benchmark of the channel post's pictures: ``.venv/bin/python bench/bench_render.py``.
 
-Prints, in one run, the median time to render a mid-game board and beside it the floor: the time to
+Prints, in one run, for the board and for the overview (the picture the chat shows without a tap,
+``render.overview``) the median time to render a mid-game position and beside it the floor: the time to
 copy the cached base picture and write it as PNG with the same settings (palette quantization and
-zlib level) at the same size, and their ratio. "Full" renders sequences of consecutive mid-game
-positions of 4-player games on the project's island, one render per move as the bot does (so each
-render pays for the tiles and cards that changed); each is followed by one floor measurement, so
-that both medians see the same load. Goals: full ≤ 1.5 × floor and ≤ 60 ms.
+zlib level) at the same size, and their ratio; then the same for the post, both pictures together. "Full"
+renders sequences of consecutive mid-game positions of 4-player games on the project's island, one render per
+move as the bot does (so each render pays for the tiles and cards that changed); each is followed by one floor
+measurement, so that both medians see the same load. Goals: full ≤ 1.5 × floor (each picture and the post) and
+the board ≤ 60 ms.
 
 ``--levels`` then writes the same positions' pictures at zlib levels 1 to 4 (interleaved, the same palette
 pictures) and prints each level's median time and the pictures' mean and largest size: what
@@ -26,6 +28,7 @@ from render.base import get_base
 from render.board import compose_board, render_board
 from render.encode import encode, quantized
 from render.layout import static_board
+from render.overview import get_overview_base, render_overview
 from render.theme import DEFAULT_THEME
 
 
@@ -64,6 +67,12 @@ def compare_levels(views: list[dict[str, Any]]) -> None:
               f" mean, {max(sizes[level]) / 1024:4.0f} KiB largest")
 
 
+def report(name: str, full: list[float], floor: list[float]) -> None:
+    """One line: the median render, the median floor and their ratio."""
+    f, fl = median_ms(full), median_ms(floor)
+    print(f"{name:9} full {f:6.1f} ms, floor (copy + encode the cached base) {fl:6.1f} ms, ratio {f / fl:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2, help="4-player games to take positions from")
@@ -73,37 +82,51 @@ def main() -> None:
     every: list[dict[str, Any]] = []
     full: list[float] = []
     floor: list[float] = []
-    size = 0
+    over_full: list[float] = []
+    over_floor: list[float] = []
+    size = over_size = 0
     base = None
     for seed in range(5, 5 + args.games):
         views = positions(seed, 16, args.moves + 1)
         every += views[1:]
-        render_board(views[0])  # builds the base picture once, as the bot's first picture does
+        render_board(views[0])  # builds the base pictures once, as the bot's first pictures do
+        render_overview(views[0])
         board = views[0]["board"]
         base = get_base(board, static_board(board), DEFAULT_THEME, "en", len(views[0]["players"]), False)
+        over_base, _lay, over_palette = get_overview_base(board, DEFAULT_THEME, len(views[0]["players"]))
         for view in views[1:]:
-            # Interleaved, so that both medians see the same load on a shared machine.
+            # Interleaved, so that the medians see the same load on a shared machine.
             t0 = time.perf_counter()
             png = render_board(view)
             t1 = time.perf_counter()
             encode(base.image.copy(), base.palette, DEFAULT_THEME)
             t2 = time.perf_counter()
+            glance = render_overview(view)
+            t3 = time.perf_counter()
+            encode(over_base.copy(), over_palette, DEFAULT_THEME)
+            t4 = time.perf_counter()
             full.append(t1 - t0)
             floor.append(t2 - t1)
+            over_full.append(t3 - t2)
+            over_floor.append(t4 - t3)
             size = max(size, len(png))
+            over_size = max(over_size, len(glance))
     assert base is not None
     repeat = []
     for _ in range(20):
         t0 = time.perf_counter()
         render_board(views[-1])
         repeat.append(time.perf_counter() - t0)
-    f, r, fl = median_ms(full), median_ms(repeat), median_ms(floor)
     w, h = base.image.size
-    print(f"picture {w}x{h}, palette PNG, zlib level {DEFAULT_THEME.compress_level}, largest {size / 1024:.0f} KiB")
-    print(f"full render, median of {len(full)} consecutive mid-game positions: {f:6.1f} ms")
-    print(f"floor, copy + encode the cached base (same size and settings):  {fl:6.1f} ms")
-    print(f"ratio full / floor: {f / fl:.2f}   (goals: ratio <= 1.5, full <= 60 ms)")
-    print(f"(one position rendered again: {r:.1f} ms)")
+    ow, oh = over_base.size
+    print(f"board {w}x{h} and overview {ow}x{oh}, palette PNG, zlib level {DEFAULT_THEME.compress_level}, largest "
+          f"{size / 1024:.0f} and {over_size / 1024:.0f} KiB; medians of {len(full)} consecutive mid-game positions")
+    report("board", full, floor)
+    report("overview", over_full, over_floor)
+    report("post", [a + b for a, b in zip(full, over_full, strict=True)],
+           [a + b for a, b in zip(floor, over_floor, strict=True)])
+    print("(goals: each ratio <= 1.5, the board <= 60 ms)")
+    print(f"(one position rendered again: {median_ms(repeat):.1f} ms)")
     if args.levels:
         compare_levels(every)
 

@@ -45,13 +45,15 @@ def _text_mask(text: str, size: int, weight: str, anchor: str) -> tuple[Image.Im
 
 
 def text(dest: Image.Image, x: float, y: float, s: str, size: int, fill: RGB, *,
-         weight: str = "regular", anchor: str = "la") -> None:
-    """Draw ``s`` at (x, y) with a Pillow ``anchor`` (``la``, ``mm``, ``rs``…); the glyphs are cached."""
+         weight: str = "regular", anchor: str = "la") -> tuple[int, int, int, int]:
+    """Draw ``s`` at (x, y) with a Pillow ``anchor`` (``la``, ``mm``, ``rs``…); the glyphs are cached. Returns the
+    box its ink covers (left, top, right, bottom)."""
     if not s:
-        return
+        return (round(x), round(y), round(x), round(y))
     mask, left, top = _text_mask(s, size, weight, anchor)
     x0, y0 = round(x) + left, round(y) + top
     dest.paste(fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
+    return (x0, y0, x0 + mask.width, y0 + mask.height)
 
 
 @lru_cache(maxsize=8192)

@@ -6,6 +6,7 @@ least (usually the previous move of the same game), finds the rectangles of the 
 or disappeared, and repaints just those rectangles from the base: every item that touches such a
 rectangle is pasted again, in the list's order, onto a fresh crop of the base. Pasting is
 pixel-local, so the result is identical, pixel for pixel, to painting the whole list from scratch.
+Each kind of picture keeps its own layers (:class:`Layers`): the board's and the overview's.
 """
 
 from __future__ import annotations
@@ -34,10 +35,6 @@ class _Layer:
         self.image = image
         self.entries = entries
 
-
-_LAYERS: list[_Layer] = []
-"""Kept layers, oldest first."""
-_LOCK = threading.Lock()
 
 Rect = tuple[int, int, int, int]
 
@@ -71,43 +68,67 @@ def _same_order(old: list[Entry], new: list[Entry]) -> bool:
     return [e for e in old if e in common] == [e for e in new if e in common]
 
 
-def compose(base_key: Hashable, ground: Image.Image, items: list[Item]) -> Image.Image:
-    """A new image: ``ground`` (never modified) with ``items`` pasted in order."""
-    with _LOCK:
-        return _compose(base_key, ground, items).copy()
+class Layers:
+    """The last ``keep`` layers of one kind of picture (the board's, the overview's: so that drawing one kind never
+    pushes out the other's), for every thread."""
 
+    def __init__(self, keep: int = KEEP) -> None:
+        self.keep = keep
+        self._layers: list[_Layer] = []
+        """Kept layers, oldest first."""
+        self._lock = threading.Lock()
 
-def _compose(base_key: Hashable, ground: Image.Image, items: list[Item]) -> Image.Image:
-    entries = [(key, x, y, spr.width, spr.height) for key, spr, x, y in items]
-    best: _Layer | None = None
-    best_diff: set[Entry] = set()
-    wanted = set(entries)
-    for layer in reversed(_LAYERS):
-        if layer.base_key != base_key:
-            continue
-        if layer.entries == entries:
-            _LAYERS.remove(layer)
-            _LAYERS.append(layer)
-            return layer.image
-        diff = wanted.symmetric_difference(layer.entries)
-        if best is None or len(diff) < len(best_diff):
-            best, best_diff = layer, diff
-    if best is None or len(best_diff) > len(items) // 2 + 8 or not _same_order(best.entries, entries):
-        image = ground.copy()
-        for _key, spr, x, y in items:
-            image.paste(spr, (x, y), spr)
-    else:  # repaint the kept picture in place: it now shows the new items
-        _LAYERS.remove(best)
-        image = best.image
-        W, H = ground.size
-        dirty = [(max(0, x), max(0, y), min(W, x + w), min(H, y + h)) for _k, x, y, w, h in best_diff]
-        for r in _merge([d for d in dirty if d[0] < d[2] and d[1] < d[3]]):
-            crop = ground.crop(r)
+    def clear(self) -> None:
+        """Forget every layer kept (the next picture is painted whole)."""
+        with self._lock:
+            self._layers.clear()
+
+    def compose(self, base_key: Hashable, ground: Image.Image, items: list[Item]) -> Image.Image:
+        """A new image: ``ground`` (never modified) with ``items`` pasted in order."""
+        with self._lock:
+            return self._compose(base_key, ground, items).copy()
+
+    def _compose(self, base_key: Hashable, ground: Image.Image, items: list[Item]) -> Image.Image:
+        entries = [(key, x, y, spr.width, spr.height) for key, spr, x, y in items]
+        best: _Layer | None = None
+        best_diff: set[Entry] = set()
+        wanted = set(entries)
+        kept = self._layers
+        for layer in reversed(kept):
+            if layer.base_key != base_key:
+                continue
+            if layer.entries == entries:
+                kept.remove(layer)
+                kept.append(layer)
+                return layer.image
+            diff = wanted.symmetric_difference(layer.entries)
+            if best is None or len(diff) < len(best_diff):
+                best, best_diff = layer, diff
+        if best is None or len(best_diff) > len(items) // 2 + 8 or not _same_order(best.entries, entries):
+            image = ground.copy()
             for _key, spr, x, y in items:
-                if _overlap((x, y, x + spr.width, y + spr.height), r):
-                    crop.paste(spr, (x - r[0], y - r[1]), spr)
-            image.paste(crop, r[:2])
-    _LAYERS.append(_Layer(base_key, image, entries))
-    if len(_LAYERS) > KEEP:
-        _LAYERS.pop(0)
-    return image
+                image.paste(spr, (x, y), spr)
+        else:  # repaint the kept picture in place: it now shows the new items
+            kept.remove(best)
+            image = best.image
+            W, H = ground.size
+            dirty = [(max(0, x), max(0, y), min(W, x + w), min(H, y + h)) for _k, x, y, w, h in best_diff]
+            for r in _merge([d for d in dirty if d[0] < d[2] and d[1] < d[3]]):
+                crop = ground.crop(r)
+                for _key, spr, x, y in items:
+                    if _overlap((x, y, x + spr.width, y + spr.height), r):
+                        crop.paste(spr, (x - r[0], y - r[1]), spr)
+                image.paste(crop, r[:2])
+        kept.append(_Layer(base_key, image, entries))
+        if len(kept) > self.keep:
+            kept.pop(0)
+        return image
+
+
+BOARD_LAYERS = Layers()
+"""The board pictures' layers."""
+
+
+def compose(base_key: Hashable, ground: Image.Image, items: list[Item]) -> Image.Image:
+    """A new image: ``ground`` (never modified) with ``items`` pasted in order (the board's layers)."""
+    return BOARD_LAYERS.compose(base_key, ground, items)

@@ -42,6 +42,13 @@ class Theme:
     """Side of the tiles' resource and bird icons there."""
     personal_share: float = 0.75
     """A personal (DM) picture is this share of :attr:`width` wide: smaller to send, as readable on a phone."""
+    overview_share: float = 0.75
+    """The overview (the picture the chat shows without a tap, :mod:`render.overview`) is this share of
+    :attr:`width` wide, in the channel and in a DM alike: as wide as a phone or a high-density desktop shows it
+    inline, no wider."""
+    inline_text: float = 8.0
+    """Height (capitals and digits) of the overview's names, scores and "to move" marker as the chat shows the
+    picture without a tap, in the smallest of :data:`render.inline.BOXES` (CSS pixels or dp)."""
 
     # --- sea and islands
     sea: RGB = (36, 104, 150)

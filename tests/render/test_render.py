@@ -293,7 +293,7 @@ def test_incremental_layer_equals_painting_from_scratch() -> None:
 
     incremental = [picture(v) for v in picks]  # each starts from the previous picture's layer
     for view, digest in zip(picks, incremental, strict=True):
-        render_layer._LAYERS.clear()
+        render_layer.BOARD_LAYERS.clear()
         assert picture(view) == digest
 
 
