@@ -15,6 +15,7 @@ told); anything else is given up and logged, and the channel's other deliveries 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from bot.adapter.sending import (
     NO_PINGS,
     SEND_MESSAGES,
     TRANSIENT_ERRORS,
+    Attachments,
     MissingPermission,
     Posted,
     deliver_post,
@@ -58,6 +60,7 @@ from bot.host.table import (
     MoveResult,
     StartResult,
 )
+from engine import View as GameView
 from i18n import t
 
 log = logging.getLogger(__name__)
@@ -265,13 +268,13 @@ class Deliveries:
 
     async def _post_start(self, start: StartResult, nonce: str, quiet: frozenset[int]) -> Posted:
         info = start.info
-        board = await self.pictures.png(start.view, info.locale, key=(info.game_id, info.seq, None))
+        pictures = await self._post_pictures(start.view, info.locale, (info.game_id, info.seq, None))
         text, link = start_post(start, info.locale), await board_link(self.host, info.game_id)
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
             return posts.start_layout(start, text, names, info.locale, link=link)
 
-        return await posts.deliver_layout(self.client, info.channel_id, make, pictures=[(board, "board.png")],
+        return await posts.deliver_layout(self.client, info.channel_id, make, pictures=pictures,
                                           mentions=_mentions(start.to_move_user_id, quiet), nonce=nonce)
 
     async def _post_idle(self, delivery: Delivery, quiet: frozenset[int], nonce: str) -> Posted:
@@ -335,21 +338,21 @@ class Deliveries:
                                   pictures=[(gif, "replay.gif")], nonce=nonce)
 
     async def _post_move(self, delivery: Delivery, result: MoveResult, *, quiet: frozenset[int]) -> Posted | None:
-        """A turn's post (Components V2: words with the next player's mention, the board, *My cards* and *Undo*);
-        the game over's with the ranking, the board, the chart and the replay in one gallery (the replay as a
-        message of its own only when it does not fit); an undo edits the post of the move it takes back."""
+        """A turn's post (Components V2: words with the next player's mention, the overview and the board, *My
+        cards* and *Undo*); the game over's with the ranking, the final overview, the chart, the board and the
+        replay, each picture in a gallery of its own (the replay as a message of its own only when it does not fit);
+        an undo edits the post of the move it takes back."""
         locale, nonce = result.locale, _nonce(delivery)
-        board = await self.pictures.png(result.view, locale, key=(result.game_id, result.seq, None))
+        pictures = await self._post_pictures(result.view, locale, (result.game_id, result.seq, None))
         text, link = await self._move_text(result, locale), await board_link(self.host, result.game_id)
         if result.undo:
-            undone = await self._post_undo(result, board, text, nonce, link)
+            undone = await self._post_undo(result, pictures, text, nonce, link)
             if undone is not None:
                 self._posted_as[delivery.id] = undone.message.id
             return undone
-        pictures: list[tuple[bytes | None, str]] = [(board, "board.png")]
         gif: bytes | None = None
-        if result.game_over:
-            pictures.append((await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
+        if result.game_over:  # the chart after the overview: both tell the end without a tap
+            pictures.insert(1, (await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
             if result.replay:
                 gif = await self.pictures.replay_gif(await self.host.replay_record(result.game_id), locale)
                 if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
@@ -381,17 +384,26 @@ class Deliveries:
         speeds = await self.host.archive.usual_speeds(info.guild_id, info.humans)
         return [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id is not None and s.user_id in speeds]
 
-    async def _post_undo(self, result: MoveResult, board: bytes | None, text: str, nonce: str,
+    async def _post_pictures(self, view: GameView, locale: str,
+                             key: tuple[int, int, None]) -> list[tuple[bytes | None, str]]:
+        """A post's pictures, drawn side by side in the render pool: the overview, which the chat shows without a
+        tap, then the board a tap opens."""
+        overview, board = await asyncio.gather(self.pictures.png(view, locale, key=key, overview=True),
+                                               self.pictures.png(view, locale, key=key))
+        return [(overview, "overview.png"), (board, "board.png")]
+
+    async def _post_undo(self, result: MoveResult, pictures: Attachments, text: str, nonce: str,
                          link: str | None) -> Posted | None:
-        """An undo (``text``: its words) edits the post of the move taken back (:meth:`UndoMarks.edit_taken_back`);
-        only when that post is gone or cannot be found, a new post that pings nobody."""
-        if await self.undo_marks.edit_taken_back(result, text, board):
+        """An undo (``text``: its words; ``pictures``: the overview and the board as they are now) edits the post of
+        the move taken back (:meth:`UndoMarks.edit_taken_back`); only when that post is gone or cannot be found, a
+        new post that pings nobody."""
+        if await self.undo_marks.edit_taken_back(result, text, pictures):
             return None
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
             return posts.move_layout(result, text, names, result.locale, undo=False, link=link)
 
-        return await posts.deliver_layout(self.client, result.channel_id, make, pictures=[(board, "board.png")],
+        return await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures,
                                           mentions=NO_PINGS, nonce=nonce)
 
     async def _send_dm(self, delivery: Delivery, step: Step) -> str | None:

@@ -2,14 +2,16 @@
 
 A post is one container whose accent is the colour of the player to move (at game over, the winner's), holding
 the words of what happened with the mention of the next player (a text display: it pings as ``allowed_mentions``
-let it, exactly as content did), the pictures in one media gallery (``attachment://`` names of the files sent
-with it), and a row of buttons: *My cards* (answered to the clicker alone) and, on a person's own move while it
-may be taken back, *Undo*; *Rematch* at game over; *Open board* (a link to the game's web page) when it has one.
-The host decides what a post says and carries (which move, whether it may be undone, whether the replay comes with
-the game over, whether the game has a web page); here it is only drawn.
+let it, exactly as content did), the pictures (``attachment://`` names of the files sent with it), each alone in a
+media gallery of its own: Discord crops the items of one gallery to fill a grid's cells, never a gallery's only one
+(``render.inline``). First the overview, which the chat shows large without a tap, then the board a tap opens (at
+game over also the chart and the replay). Last a row of buttons: *My cards* (answered to the clicker alone) and, on
+a person's own move while it may be taken back, *Undo*; *Rematch* at game over; *Open board* (a link to the game's
+web page) when it has one. The host decides what a post says and carries (which move, whether it may be undone,
+whether the replay comes with the game over, whether the game has a web page); here it is only drawn.
 
 Discord's limits for such a message (no ``content`` or embeds with the V2 flag, at most 40 components, 4,000
-characters of text, 10 gallery items, the upload size) are kept here: :func:`fits` says whether pictures go in
+characters of text, 10 attachments, the upload size) are kept here: :func:`fits` says whether pictures go in
 one message.
 """
 
@@ -33,7 +35,7 @@ from render.theme import DEFAULT_THEME
 TEXT_MAX: Final = 4000
 """Characters of text a Components V2 message may carry in all."""
 GALLERY_MAX: Final = 10
-"""Items of one media gallery (and attachments of one message)."""
+"""Attachments of one message (and items of one media gallery)."""
 UPLOAD_MAX: Final = 10 * 1024 * 1024
 """Bytes of attachments one message may carry (Discord's limit for a bot in any server)."""
 
@@ -50,13 +52,12 @@ def fits(sizes: Sequence[int]) -> bool:
 
 def layout(text: str, pictures: Sequence[str], buttons: Sequence[discord.ui.Item[Any]], *,
            colour: discord.Colour | None) -> discord.ui.LayoutView:
-    """One container: ``text``, the gallery of ``pictures`` (file names sent with the message) and a row of
-    ``buttons`` (none: no row)."""
+    """One container: ``text``, each of ``pictures`` (file names sent with the message) in a gallery of its own, so
+    that none is cropped, and a row of ``buttons`` (none: no row)."""
     box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=colour)
     box.add_item(discord.ui.TextDisplay(clip(text, TEXT_MAX)))
-    if pictures:
-        box.add_item(discord.ui.MediaGallery(*(discord.MediaGalleryItem(f"attachment://{name}")
-                                               for name in pictures[:GALLERY_MAX])))
+    for name in pictures[:GALLERY_MAX]:
+        box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{name}")))
     if buttons:
         row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
         for button in buttons:

@@ -13,7 +13,7 @@ import discord
 
 from bot.adapter import ids, posts
 from bot.adapter.links import board_link
-from bot.adapter.sending import NO_PINGS, Posted
+from bot.adapter.sending import NO_PINGS, Attachments, Posted
 from bot.adapter.threads import edit_message
 from bot.adapter.words.posts import move_post
 from bot.host.host import Host
@@ -79,9 +79,10 @@ class UndoMarks:
                 latest.result, latest.text, latest.pictures, latest.result.locale, undo=False, link=link),
                 latest.mentions)
 
-    async def edit_taken_back(self, result: MoveResult, text: str, board: bytes | None) -> bool:
-        """An undo: the post of the move taken back is edited (that move struck through, the board as it is now, no
-        new ping), whichever process sent it and when; whether it was (``False``: gone or not found)."""
+    async def edit_taken_back(self, result: MoveResult, text: str, pictures: Attachments) -> bool:
+        """An undo: the post of the move taken back is edited (that move struck through, ``pictures``: the overview
+        and the board as they are now, no new ping), whichever process sent it and when; whether it was (``False``:
+        gone or not found)."""
         latest = self.latest.pop(result.game_id, None)
         message_id, had_pictures = (latest.message_id, bool(latest.pictures)) if latest is not None else (None, False)
         theirs = await self._found(result.game_id, latest)  # sent by another process, or before a restart
@@ -90,12 +91,13 @@ class UndoMarks:
                                         if theirs.result.seq == result.seq - 1 else (None, False))
         if message_id is None:
             return False
-        names = ["board.png"] if board is not None and had_pictures else []
+        sent = [(png, name) for png, name in pictures if png is not None] if had_pictures else []
+        names = [name for _png, name in sent]
         link = await board_link(self.host, result.game_id)
         layout = posts.move_layout(result, text, names, result.locale, undo=False, link=link)
         try:
-            await edit_message(self.client, result.channel_id, message_id, view=layout,
-                               pictures=[(board, n) for n in names], allowed_mentions=NO_PINGS)
+            await edit_message(self.client, result.channel_id, message_id, view=layout, pictures=sent,
+                               allowed_mentions=NO_PINGS)
         except (discord.NotFound, discord.Forbidden):  # gone, or in a thread it may not unarchive (locked)
             log.info("game %d: the post of the move taken back is gone or cannot be edited; posting the undo",
                      result.game_id)

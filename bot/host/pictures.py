@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import render.board
 import render.gameover
+import render.overview
 import render.replay
 from bot.host import metrics
 from bot.host.workers import WorkerPool, as_pool
@@ -35,9 +36,13 @@ PERSONAL_WIDTH: Final = 800
 is a third of the bytes of one drawn for a 1600-pixel board."""
 
 
-def render_picture(view: View, locale: str, personal: bool, game_over: bool, width: int = DEFAULT_WIDTH) -> bytes:
-    """A picture of ``view``, ``width`` pixels wide (a module-level function, so that a process pool can run it)."""
+def render_picture(view: View, locale: str, personal: bool, game_over: bool, width: int = DEFAULT_WIDTH,
+                   overview: bool = False) -> bytes:
+    """A picture of ``view`` for a board ``width`` pixels wide (a module-level function, so that a process pool can
+    run it): the board, the game-over chart, or with ``overview`` what the chat shows without a tap."""
     theme = _theme(width)
+    if overview:
+        return render.overview.render_overview(view, locale=locale, personal=personal, theme=theme)
     if game_over:
         return render.gameover.render_game_over(view, locale=locale, theme=theme)
     return render.board.render_board(view, locale=locale, personal=personal, theme=theme)
@@ -75,14 +80,17 @@ class Pictures:
         self._renders: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
 
     async def png(self, view: View, locale: str, *, key: tuple[Any, ...] | None = None,
-                  personal: bool = False, game_over: bool = False) -> bytes | None:
-        """A picture of ``view``, rendered off the loop (cached by ``key``); ``None`` if rendering failed."""
-        cache_key = (*key, locale, personal, game_over) if key is not None else None
+                  personal: bool = False, game_over: bool = False, overview: bool = False) -> bytes | None:
+        """A picture of ``view``, rendered off the loop (cached by ``key``); ``None`` if rendering failed.
+        ``overview``: the picture the chat shows without a tap (:mod:`render.overview`), which a message carries
+        before the board (each alone in its gallery, so that Discord crops neither)."""
+        cache_key = (*key, locale, personal, game_over, overview) if key is not None else None
         if cache_key is not None and cache_key in self._renders:
             self._renders.move_to_end(cache_key)
             return self._renders[cache_key]
         try:
-            png = await self._render_off_loop(view, locale, personal=personal, game_over=game_over)
+            png = await self._render_off_loop(view, locale, personal=personal, game_over=game_over,
+                                              overview=overview)
         except Exception:
             log.exception("rendering a picture failed; sending the words alone")
             return None
@@ -101,10 +109,14 @@ class Pictures:
             log.exception("rendering a replay failed; it is left out")
             return None
 
-    async def _render_off_loop(self, view: View, locale: str, *, personal: bool,
-                               game_over: bool) -> bytes:
-        """Render in the render worker pool (a process pool in production), else in a thread."""
-        width = min(self.width, round(PERSONAL_WIDTH / DEFAULT_THEME.personal_share)) if personal else self.width
-        picture = "game_over" if game_over else "dm" if personal else "board"
+    async def _render_off_loop(self, view: View, locale: str, *, personal: bool, game_over: bool,
+                               overview: bool) -> bytes:
+        """Render in the render worker pool (a process pool in production), else in a thread. A player's own board
+        is narrower (:data:`PERSONAL_WIDTH`); an overview is as wide in a DM as in the channel (a phone's chat
+        column shows it at the same size)."""
+        narrow = personal and not overview
+        width = min(self.width, round(PERSONAL_WIDTH / DEFAULT_THEME.personal_share)) if narrow else self.width
+        picture = "overview" if overview else "game_over" if game_over else "dm" if personal else "board"
         with metrics.RENDER_SECONDS.labels(picture).time():
-            return await self.workers.run(render_picture, view, locale, personal, game_over, width, what="a picture")
+            return await self.workers.run(render_picture, view, locale, personal, game_over, width, overview,
+                                          what="a picture")

@@ -146,11 +146,12 @@ async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
     info = driver.info()
     assert info.status == "over" and turns == info.seq
     final = board_posts(fake, driver.channel)[-1]
-    # one game-over message: the ranking, and the board, the chart and the replay in one gallery
-    assert [a.filename for a in final.attachments] == ["board.png", "game-over.png", "replay.gif"]
+    # one game-over message: the ranking, and the final overview, the chart, the board and the replay, each alone in
+    # a gallery of its own (Discord crops the items of a gallery of several)
+    names = ["overview.png", "game-over.png", "board.png", "replay.gif"]
+    assert [a.filename for a in final.attachments] == names
     gallery = [c for c in walk_components(final.components) if c.get("type") == ComponentType.MEDIA_GALLERY]
-    assert [item["media"]["url"] for g in gallery for item in g["items"]] == [
-        "attachment://board.png", "attachment://game-over.png", "attachment://replay.gif"]
+    assert [[item["media"]["url"] for item in g["items"]] for g in gallery] == [[f"attachment://{n}"] for n in names]
     assert not [m for m in fake.messages(driver.channel, ephemeral=False) if m.id > final.id]
     assert "Game over" in final.text and final.custom_ids == [f"sc:{info.game_id}:rematch"]
     ranking = driver.host.public_view(driver.channel.id)["ranking"]

@@ -3,11 +3,12 @@ Discord, counted with ``tests/fakediscord/audit.py``.
 
 A drafted 2-player game per language (English to its end; German and French through their double moves) in which
 every player plays their double move, one by one slash command with its first build, one by the controls of their
-turn DM; then: at most one channel picture per move (plus the start and the game over), each turn post pinging the
+turn DM; then: at most one channel post per move (plus the start and the game over) with two pictures (the
+overview and the board; the game over's also the chart and the replay), each turn post pinging the
 player to move once, a double move as one post, at most one DM per own action plus four per player, no "cards
 changed" after one's own move, and every post a V2 container with the accent of the player to move, its words, the
-board in a gallery and its buttons. Apart from it: Undo on a post edits that post (no new board, no new ping) and
-is taken off by the next post; the mention in quiet hours names without pinging.
+overview and the board, each in a gallery, and its buttons. Apart from it: Undo on a post edits that post (no new
+board, no new ping) and is taken off by the next post; the mention in quiet hours names without pinging.
 """
 
 from __future__ import annotations
@@ -93,15 +94,16 @@ async def play(driver: Driver, acts: list[Act], *, via: str, doubles: set[str]) 
 
 def assert_turn_post(driver: Driver, post: FakeMessage, lang: str) -> None:
     """A V2 post: one container with the accent of the player to move, words mentioning them (pinging them once),
-    the board in a gallery, and My cards."""
+    the overview and the board, each alone in a gallery, and My cards."""
     assert post.flags & IS_COMPONENTS_V2 and not post.content and not post.embeds
     assert [c["type"] for c in post.components] == [ComponentType.CONTAINER]
     container = post.components[0]
     texts = of_type(post, ComponentType.TEXT_DISPLAY)
     assert len(texts) == 1 and len(texts[0]["content"]) <= 4000
     gallery = of_type(post, ComponentType.MEDIA_GALLERY)
+    assert all(len(g["items"]) == 1 for g in gallery)  # a gallery's only item is never cropped
     urls = [item["media"]["url"] for g in gallery for item in g["items"]]
-    assert urls and urls[0] == "attachment://board.png"
+    assert urls[0] == "attachment://overview.png" and "attachment://board.png" in urls
     assert [f"attachment://{a.filename}" for a in post.attachments] == urls
     assert len(list(walk_components(post.components))) <= 40
     mentioned = [int(m) for m in re.findall(r"<@!?(\d+)>", post.text)]
@@ -145,7 +147,8 @@ async def test_one_post_per_turn_and_the_dm_budget(driver: Driver, lang: str) ->
     posts = board_posts(fake, driver.channel)
     # one post per turn: the start, then one per ended turn; a double move and its builds are one turn
     assert len(posts) == 1 + turns_ended(view) < 1 + moves
-    assert sum(len(pictures(p)) for p in channel_posts(driver)) <= moves + 2
+    # each post's pictures are its overview and its board; the game over's also the chart and the replay
+    assert sum(len(pictures(p)) for p in channel_posts(driver)) <= 2 * len(posts) + 2
     for post in posts:
         assert_turn_post(driver, post, lang)
     # the double move's post tells the card and both builds, and pings the next player once
@@ -156,7 +159,7 @@ async def test_one_post_per_turn_and_the_dm_budget(driver: Driver, lang: str) ->
     if lang == "en":
         final = posts[-1]
         assert driver.info().status == "over"
-        assert [a.filename for a in final.attachments][:2] == ["board.png", "game-over.png"]
+        assert [a.filename for a in final.attachments][:3] == ["overview.png", "game-over.png", "board.png"]
 
     # DMs: at most one per own action plus four per player; never "cards changed" after one's own move
     changed = {heading("bot.dm.hand_changed", loc) for loc in LOCALES}
@@ -211,7 +214,7 @@ async def test_undo_on_the_post_edits_it_and_next_post_takes_undo_off(driver: Dr
     edited = fake.message(post.id)
     assert edited.history and "~~" in edited.text and "(taken back)" in edited.text
     assert pings(edited) == [] and [c["custom_id"] for c in controls(edited)].count(undo) == 0
-    assert [a.filename for a in edited.attachments] == ["board.png"]
+    assert [a.filename for a in edited.attachments] == ["overview.png", "board.png"]
     assert edited.flags & IS_COMPONENTS_V2
 
     # played again: a new post with Undo, which loses it once the next player's post comes
@@ -222,7 +225,7 @@ async def test_undo_on_the_post_edits_it_and_next_post_takes_undo_off(driver: Dr
     await driver.play_turn()
     await driver.settle()
     assert not any(c["custom_id"].split(":")[2] == "undo" for c in controls(fake.message(again.id)))
-    assert len(pictures(fake.message(again.id))) == 1
+    assert len(pictures(fake.message(again.id))) == 2  # the overview and the board stay
     fake.assert_no_unknown_requests()
 
 

@@ -43,7 +43,8 @@ async def test_a_whole_game_read_in_every_language_keeps_the_budget() -> None:
     report = "\n".join(figures.report)
     assert set(READERS.values()) == set(LOCALES) and figures.lang == "de"
     assert figures.moves > 80, report  # the game ran to its end
-    assert 0 < figures.channel_pictures <= figures.moves + 2, report
+    assert 0 < figures.channel_posts <= figures.moves + 2, report
+    assert figures.channel_pictures <= 2 * figures.channel_posts + 2, report
     assert set(figures.dms) == set(PLAYERS)
     for name, (dms, own) in figures.dms.items():  # the game-over DM included
         assert own > 0 and dms <= own + 4, f"{name}: {dms} DMs for {own} own actions\n{report}"

@@ -100,6 +100,7 @@ class Figures:
     readers: dict[str, str] = field(default_factory=dict)
     """Per player: the language they read their DMs and answers in."""
     moves: int = 0
+    channel_posts: int = 0
     channel_pictures: int = 0
     dms: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Per player: (DMs, own actions)."""
@@ -389,11 +390,13 @@ def summarise(game: Game) -> None:
 
     posts = [m for m in messages if m.channel_id == channel.id and not m.ephemeral]
     channel_pictures = figures.channel_pictures = sum(len(pictures(m)) for m in posts)
+    figures.channel_posts = len([m for m in posts if pictures(m)])
     pinging = sum(1 for m in posts if pings(m))
     rows = [f"moves {figures.moves} ({figures.slash_turns} turns by slash command, {figures.dm_turns} by turn DM, "
             f"{figures.turns_without_dm} turns found no turn DM); {figures.seconds:.0f} s",
-            f"channel: {len(posts)} posts, {channel_pictures} pictures = {channel_pictures / max(1, figures.moves):.2f}"
-            f" per move (budget {figures.moves + 2}: one per move plus start and game over), {pinging} posts ping"]
+            f"channel: {len(posts)} posts, {figures.channel_posts} with pictures (budget {figures.moves + 2}: one per "
+            f"move plus start and game over), {channel_pictures} pictures (budget two a post: the overview and the "
+            f"board; the game over's also the chart and the replay), {pinging} posts ping"]
     rows.append(f"{'DMs':<10}{'total':>6}{'own acts':>9}{'per act':>8}{'budget':>7}{'pictures':>9}"
                 f"{'controls':>9}{'after own move, no controls':>28}")
     dm_sizes: list[int] = []
@@ -522,10 +525,11 @@ async def redraw_posts(game: Game) -> None:
         for delivery in sorted(deliveries, key=lambda d: d.id):
             text = await cog.publisher.deliveries.post_text(delivery, lang)
             if delivery.kind == START_POST:
-                layout = posts.start_layout(delivery.start(), text, ["board.png"], lang)
+                layout = posts.start_layout(delivery.start(), text, ["overview.png", "board.png"], lang)
             elif delivery.kind == MOVE_POST:
                 result = delivery.move()
-                shown = ["board.png", "game-over.png", "replay.gif"] if result.game_over else ["board.png"]
+                shown = (["overview.png", "game-over.png", "board.png", "replay.gif"] if result.game_over
+                         else ["overview.png", "board.png"])
                 layout = posts.move_layout(result, text, shown, lang, undo=result.undoable and not result.undo)
                 if not result.undo:
                     moves[result.seq] = text
