@@ -32,7 +32,7 @@ from render import inline, script
 from render.base import _Kept, _make_palette, paint_board, theme_colours
 from render.chrome import turn_label, winner_label
 from render.describe import LastMove, describe, legal_sites
-from render.draw import fit, paste, shape_points, sprite, text, text_width, wrap
+from render.draw import fit, paste, shape_points, sprite, text, text_width
 from render.encode import encode
 from render.fonts import ascent, cap_height, line_height, size_for
 from render.icons import icon, marker, paint_piece
@@ -489,35 +489,62 @@ def card_image(state: CardState, size: tuple[int, int], geometry: tuple[float, i
     return page.img, tuple(page.written)
 
 
+Word = tuple[str, str]
+"""A word and its weight: the label's are bold, in the colour of the last move's marks."""
+
+
+def _lines(words: list[Word], size: int, width: float) -> list[list[Word]]:
+    """``words`` broken into lines no wider than ``width`` at spaces; a word wider than a line alone on it."""
+    lines: list[list[Word]] = []
+    line: list[Word] = []
+    used = 0.0
+    for word, weight in words:
+        w = text_width(word, size, weight)
+        space = text_width(" ", size, weight)
+        if line and used + space + w > width:
+            lines.append(line)
+            line, used = [], 0.0
+        used += (space if line else 0.0) + w
+        line.append((word, weight))
+    if line:
+        lines.append(line)
+    return lines
+
+
 def _paint_words(page: _Page, lay: OverviewLayout, last: LastMove, theme: Theme, locale: str) -> None:
-    """The last move's words (in a DM: every move since the seat's own), as many lines as the box holds."""
+    """The last move's words after their label (in a DM: every move since the seat's own), as many lines as the
+    box holds, the last ending in "…" where they do not all fit; nothing where nothing happened (a DM after the
+    seat's own move)."""
+    if not last.sentences:
+        return
     u = lay.unit
     x0, y0, x1, y1 = lay.words  # its frame is in the base
     size = lay.line_size
     step = LINE_SPACING * size
     pad = 12 * u
     first = y0 + pad + ascent(size)  # the first baseline; the last one leaves room for the descenders
-    lines = 1 + int((y1 - pad - (line_height(size) - ascent(size)) - first) // step)
-    label = t(last.label, locale)
+    most = 1 + int((y1 - pad - (line_height(size) - ascent(size)) - first) // step)
     width = x1 - x0 - 2 * pad
-    room = width - text_width(label, size, "bold") - text_width(" ", size)
-    body = " ".join(last.sentences)
-    fits = bool(body) and text_width(body.split(" ")[0], size) <= room
-    said = wrap(body, size, room)[:1] if fits else [""]  # the first line after the label, the others under it
-    rest = body[len(said[0]):].strip()
-    said += wrap(rest, size, width) if rest else []
-    cut = len(said) > lines
-    said = said[:lines]
-    for i, line in enumerate(said):  # a word longer than a line (a name without spaces) is cut too
-        if text_width(line, size) > (room if i == 0 else width) or (cut and i == len(said) - 1):
-            said[i], _ = fit(line + (" …" if cut and i == len(said) - 1 else ""), size, room if i == 0 else width,
-                             min_size=size)
+    words = [(w, "bold") for w in t(last.label, locale).split()]
+    words += [(w, "regular") for w in " ".join(last.sentences).split()]
+    lines = _lines(words, size, width)
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] = [*lines[-1], ("…", "regular")]
+        while len(lines[-1]) > 2 and _lines(lines[-1], size, width) != [lines[-1]]:
+            lines[-1] = [*lines[-1][:-2], ("…", "regular")]
     y = first
-    for i, line in enumerate(said):
+    for line in lines:
         x = x0 + pad
-        if i == 0:  # the label in the colour of the last move's marks
-            x = page.line("words", x, y, label, size, theme.last_move, weight="bold") + text_width(" ", size)
-        page.line("words", x, y, line, size, theme.text)
+        for weight in ("bold", "regular"):  # the label's words first, then the others, each run recorded as one
+            run = " ".join(word for word, w in line if w == weight)
+            if not run:
+                continue
+            room = x1 - pad - x
+            if text_width(run, size, weight) > room:  # one word longer than a line (a name without spaces)
+                run, _ = fit(run, size, room, weight, min_size=size)
+            colour = theme.last_move if weight == "bold" else theme.text
+            x = page.line("words", x, y, run, size, colour, weight=weight) + text_width(" ", size)
         y += step
 
 

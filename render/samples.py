@@ -1,21 +1,27 @@
 """Write sample pictures: ``python -m render.samples OUTDIR`` (``--docs``: the README's pictures).
 
 Plays seeded random games on the project's island (2, 3 and 4 players) and writes, for each, the
-channel's picture of a mid-game position and the personal picture of the seat to move, plus a
-game-over picture; one file per picture, in three languages. Prints the paths it wrote. With
-``--docs``, the three pictures the README shows instead (board, a DM picture, game over), 800 pixels
-wide, with players named in four scripts.
+channel's board and overview of a mid-game position and the personal ones of the seat to move, plus the
+game over's; one file per picture, in three languages. Prints the paths it wrote. With
+``--docs``, the pictures the README shows instead, with players named in four scripts: a turn's post, a DM and the
+game over as the chat shows them without a tap (the overview scaled to its inline size, :mod:`render.inline`) and as
+a tap opens them (the board and the chart, 800 pixels wide).
 """
 
 from __future__ import annotations
 
+import io
 import random
 import sys
 from pathlib import Path
 
+from PIL import Image
+
 import engine
+from render import inline
 from render.board import render_board
 from render.gameover import render_game_over
+from render.overview import render_overview
 from render.theme import Theme
 
 NAMES = ["Ada", "Björn", "Céline", "Đorđe"]
@@ -47,11 +53,15 @@ def write_samples(out: Path) -> list[Path]:
     for n, seed, moves, locale in ((2, 11, 26, "en"), (3, 12, 40, "de"), (4, 13, 22, "fr")):
         game = play(n, seed, moves)
         save(f"board-{n}p-{locale}.png", render_board(game.view(None), locale=locale))
+        save(f"overview-{n}p-{locale}.png", render_overview(game.view(None), locale=locale))
         seat = game.to_move
         if seat is not None:
             save(f"personal-{n}p-{locale}.png", render_board(game.view(seat), locale=locale, personal=True))
+            save(f"overview-personal-{n}p-{locale}.png",
+                 render_overview(game.view(seat), locale=locale, personal=True))
     game = play(4, 14, None)
     save("board-over-4p-en.png", render_board(game.view(None)))
+    save("overview-over-4p-en.png", render_overview(game.view(None)))
     for locale in ("en", "de"):
         save(f"gameover-4p-{locale}.png", render_game_over(game.view(None), locale=locale))
     game = play(3, 15, None)
@@ -59,16 +69,35 @@ def write_samples(out: Path) -> list[Path]:
     return written
 
 
+def inline_view(png: bytes, box: inline.Box) -> bytes:
+    """``png`` scaled down to the size at which Discord shows it in ``box`` without a tap (:mod:`render.inline`)."""
+    with Image.open(io.BytesIO(png)) as img:
+        w, h = inline.shown(img.size, box)
+        small = img.convert("RGB").resize((round(w), round(h)), Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    small.save(buf, "PNG", optimize=True)
+    return buf.getvalue()
+
+
 def write_docs(out: Path) -> list[Path]:
-    """The README's pictures: a board, the DM picture of the seat to move and a game over, 800 pixels wide."""
+    """The README's pictures: a turn's post, a DM and the game over, each as the chat shows it without a tap (the
+    overview scaled to its size on desktop and, for the post, on a phone) and as a tap opens it (the board, 800
+    pixels wide; the game over's chart)."""
     out.mkdir(parents=True, exist_ok=True)
     theme = Theme(width=800)
-    game = play(4, 13, 30, names=WORLD_NAMES)
+    game = play(4, 13, 31, names=WORLD_NAMES)  # the seat to move may build: its DM numbers where
     seat = game.to_move if game.to_move is not None else 0
+    public, own = game.view(None), game.view(seat, since=True)
+    over = play(4, 13, None, names=WORLD_NAMES).view(None)
+    post = render_overview(public, theme=Theme())
     pictures = {
-        "board.png": render_board(game.view(None), theme=theme),
-        "dm.png": render_board(game.view(seat), personal=True, theme=theme),
-        "gameover.png": render_game_over(play(4, 13, None, names=WORLD_NAMES).view(None), theme=theme),
+        "post-inline.png": inline_view(post, inline.DESKTOP_GALLERY),
+        "post-phone.png": inline_view(post, inline.ANDROID),
+        "board.png": render_board(public, theme=theme),
+        "dm-inline.png": inline_view(render_overview(own, personal=True, theme=Theme()), inline.DESKTOP_GALLERY),
+        "dm.png": render_board(own, personal=True, theme=theme),
+        "over-inline.png": inline_view(render_overview(over, theme=Theme()), inline.DESKTOP_GALLERY),
+        "gameover.png": render_game_over(over, theme=theme),
     }
     for name, data in pictures.items():
         (out / name).write_bytes(data)

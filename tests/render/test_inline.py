@@ -35,7 +35,7 @@ from PIL import Image
 import engine
 from i18n import LOCALES
 from render import inline
-from render.describe import legal_sites
+from render.describe import describe, legal_sites
 from render.fonts import cap_height
 from render.layout import make_layout
 from render.overview import (
@@ -183,7 +183,7 @@ def drawn() -> list[Drawn]:
     boards: dict[tuple[int, bool], tuple[int, int]] = {}
     for label, game, lang, personal in _cases():
         seat = game.to_move if game.to_move is not None else 0
-        view = game.view(seat) if personal else game.view(None)
+        view = game.view(seat, since=True) if personal else game.view(None)  # a DM tells every move since
         if label.startswith("long names"):
             view = copy.deepcopy(view)
             for i, p in enumerate(view["players"]):
@@ -239,7 +239,9 @@ def test_every_text_of_the_tapped_overview_is_readable_at_400_pixels_and_inside(
                 cx0, cy0, cx1, cy1 = d.layout.cards[w.seat if w.seat is not None else 0]
                 assert cx0 <= x0 and x1 <= cx1 and cy0 <= y0 and y1 <= cy1, (d.label, w)
         words = [w for w in d.written if w.role == "words"]
-        assert words and all(d.layout.words[0] <= w.box[0] and w.box[2] <= d.layout.words[2] for w in words)
+        assert bool(words) == bool(describe(d.view, d.locale).sentences), d.label  # none after a DM's own move
+        x0, y0, x1, y1 = d.layout.words
+        assert all(x0 <= w.box[0] and w.box[2] <= x1 and y0 <= w.box[1] and w.box[3] <= y1 for w in words), d.label
         if d.personal:  # the legal sites' numbers, where the seat may build
             numbers = [w for w in d.written if w.role == "number"]
             assert d.label in ("DM, 3 players", "long names, DM") or numbers, d.label
