@@ -191,13 +191,11 @@ def _pad(h: int) -> int:
     return max(3, round(h * SitePad))
 
 
-_SITES: _Kept[tuple[object, ...], Image.Image] = _Kept(512)
-
-
+@lru_cache(maxsize=512)
 def site(kind: str, building: str | None, occupants: Occupants, w: int, h: int, theme: Theme) -> Image.Image:
-    """A site as the overview draws it: the tile's shape, face down (its back's colour) or revealed (its face's
-    colour and, while nobody has built on it, the building it takes in faint ink), and the buildings on it in their
-    players' colours, as large as the tile (two side by side on a shared tile)."""
+    """A site as the overview draws it (cached): the tile's shape, face down (its back's colour) or revealed (its
+    face's colour), and the buildings on it in their players' colours, as large as the tile (two side by side on a
+    shared tile)."""
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         pad = _pad(h)
         cx, cy = (w / 2 + pad) * k, (h / 2 + pad) * k
@@ -214,8 +212,7 @@ def site(kind: str, building: str | None, occupants: Occupants, w: int, h: int, 
                 paint_piece(d, b, cx + dx * w * k - s / 2, cy - s * 0.55, s, colour, ink, mark)
 
     pad = _pad(h)
-    return _SITES.get(("site", kind, building, occupants, w, h, theme),
-                      lambda: sprite(w + 2 * pad, h + 2 * pad, paint))
+    return sprite(w + 2 * pad, h + 2 * pad, paint)
 
 
 def _site_at(lay: Layout, sid: int) -> tuple[float, float]:
@@ -303,11 +300,20 @@ def _frame(d: ImageDraw.ImageDraw, rect: Rect, u: float, fill: RGB, edge: RGB, w
     d.rounded_rectangle(rect, radius=round(10 * u), fill=fill, outline=edge, width=max(2, round(width * u)))
 
 
-def get_overview_base(board: BoardView, theme: Theme, n_players: int) -> tuple[Image.Image, OverviewLayout,
-                                                                               Image.Image]:
+@lru_cache(maxsize=16)
+def _card_ground(size: tuple[int, int], u: float, fill: RGB, edge: RGB, width: float, theme: Theme) -> Image.Image:
+    """An empty card of ``size`` on the page's background (cached: a card is drawn on a copy)."""
+    img = Image.new("RGB", size, theme.background)
+    _frame(ImageDraw.Draw(img), (0, 0, size[0] - 1, size[1] - 1), u, fill, edge, width)
+    return img
+
+
+def get_overview_base(board: BoardView, theme: Theme, n_players: int,
+                      static_key: str | None = None) -> tuple[Image.Image, OverviewLayout, Image.Image]:
     """The cached static overview (alike in every language, in the channel and in a DM) with its layout and
-    palette."""
-    return _BASES.get((static_board(board), theme, n_players), lambda: _build_base(board, theme, n_players))
+    palette; ``static_key``: :func:`render.layout.static_board` of ``board``, where the caller has it."""
+    key = static_board(board) if static_key is None else static_key
+    return _BASES.get((key, theme, n_players), lambda: _build_base(board, theme, n_players))
 
 
 # ---------------------------------------------------------------- drawing
@@ -447,8 +453,8 @@ def _paint_cards(page: _Page, lay: OverviewLayout, view: View, theme: Theme, loc
                  seat == to_move or (over and p.get("rank") == 1), seat == you, seat == to_move, deltas.get(seat, 0))
         card, written = card_image(state, (x1 - x0, y1 - y0), geometry, theme, locale)
         page.img.paste(card, (x0, y0))
-        page.written += [replace(w, box=(w.box[0] + x0, w.box[1] + y0, w.box[2] + x0, w.box[3] + y0))
-                         for w in written]
+        page.written += [Written(w.role, w.text, (w.box[0] + x0, w.box[1] + y0, w.box[2] + x0, w.box[3] + y0), w.cap,
+                                 w.seat) for w in written]
 
 
 @lru_cache(maxsize=128)
@@ -460,10 +466,9 @@ def card_image(state: CardState, size: tuple[int, int], geometry: tuple[float, i
     seat, pname, mark, score, rank, lit, own, moving, delta = state
     u, key, score_size, marker_size = geometry
     W, H = size
-    page = _Page(Image.new("RGB", size, theme.background))
     edge = theme.last_move if lit else theme.legal if own else theme.card_edge
-    _frame(ImageDraw.Draw(page.img), (0, 0, W - 1, H - 1), u, theme.card_active if lit else theme.card, edge,
-           4 if lit or own else 1.5)
+    page = _Page(_card_ground(size, u, theme.card_active if lit else theme.card, edge, 4 if lit or own else 1.5,
+                              theme).copy())
     pad = 12 * u
     cy = pad + LINE_SPACING * key / 2
     m = marker(marker_size, theme.player(seat), theme.ink(seat), mark, 0, theme.lap_ring)
@@ -556,13 +561,14 @@ def compose_overview(view: View, *, locale: str = "en", personal: bool = False,
     locale = normalize_locale(locale)
     board = view["board"]
     players = view["players"]
-    base, lay, palette = get_overview_base(board, theme, len(players))
+    static_key = static_board(board)
+    base, lay, palette = get_overview_base(board, theme, len(players), static_key)
     marks = theme.marks([p["name"] for p in players])
     last = describe(view, locale)
     legal = set(legal_sites(view)) if personal else set()
     you = view["you"]["seat"] if personal and view.get("you") is not None else None
     items = site_items(lay, view, theme, marks, last, legal)
-    page = _Page(LAYERS.compose(("overview", static_board(board), theme, len(players)), base, items))
+    page = _Page(LAYERS.compose(("overview", static_key, theme, len(players)), base, items))
     for key, spr, x, y in items:  # the legal sites' numbers are words too
         if isinstance(key, tuple) and key[0] == "number":
             page.written.append(Written("number", str(key[1]), (x, y, x + spr.width, y + spr.height),

@@ -1,11 +1,13 @@
-"""The animated replay of a finished game: a GIF of the board, position after position, that Discord plays inline.
+"""The animated replay of a finished game: a GIF of the overview, position after position, that Discord plays inline.
 
 Made from public views only (``Game.view(None)`` after each move), like every picture here: one frame per move
-(a 4-player game's hundred-odd positions; ``max_frames`` spreads fewer evenly, first and last kept), drawn at a
-reduced width with the board's own fixed palette. Each frame after the first keeps only the pixels that changed
-(the rest transparent over the frame before, Pillow's ``optimize``, marked with a palette index no picture uses:
-:func:`spare_index`), so the longest 4-player game takes about 1.6 MB: every frame whole took 8.7 MB, over Discord's
-limit, which is why frames were skipped.
+(a 4-player game's hundred-odd positions; ``max_frames`` spreads fewer evenly, first and last kept), each the
+overview of its position (:mod:`render.overview`) drawn 640 pixels wide with the overview's fixed palette. The
+overview is composed for the chat's box: the GIF plays there at 437 × 350 on desktop with every name and score
+readable, where frames of the tall board played as a 168 × 350 stamp (:mod:`render.inline`). Each frame after the
+first keeps only the pixels that changed (the rest transparent over the frame before, Pillow's ``optimize``, marked
+with a palette index no picture uses: :func:`spare_index`), so the longest 4-player game stays far under Discord's
+limit: frames of the board, every one whole, took 8.7 MB, which is why frames were once skipped.
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ from typing import Final
 from PIL import Image
 
 from engine import View
-from render.board import compose_board
 from render.encode import quantized
+from render.overview import compose_overview
 from render.theme import Theme
 
 REPLAY_WIDTH: Final = 640
-"""Frame width in pixels (two fifths of the board picture's)."""
+"""Frame width in pixels (at least what the desktop chat shows of it: 437 pixels)."""
 MAX_FRAMES: Final = 400
 """More positions than a game has: every move is a frame."""
 FRAME_MS: Final = 500
@@ -44,11 +46,11 @@ def render_replay(views: Sequence[View], *, locale: str = "en", max_frames: int 
     """A looping GIF of ``views`` (the public views from the set-up to the end, in order)."""
     if not views:
         raise ValueError("a replay needs at least one position")
-    theme = Theme(width=width)
+    theme = frame_theme(width)
     frames = []
     palette = None
     for index in frame_indices(len(views), max_frames):
-        img, palette = compose_board(views[index], locale=locale, theme=theme)
+        img, palette, _written = compose_overview(views[index], locale=locale, theme=theme)
         frames.append(quantized(img, palette))
     assert palette is not None
     spare = spare_index(palette)
@@ -59,6 +61,12 @@ def render_replay(views: Sequence[View], *, locale: str = "en", max_frames: int 
     frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
                    optimize=True, disposal=1, **unchanged)
     return buf.getvalue()
+
+
+def frame_theme(width: int = REPLAY_WIDTH) -> Theme:
+    """The theme whose overview is ``width`` pixels wide."""
+    base = Theme()
+    return Theme(width=round(width / base.overview_share))
 
 
 def spare_index(palette: Image.Image) -> int | None:

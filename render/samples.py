@@ -75,7 +75,7 @@ def inline_view(png: bytes, box: inline.Box) -> bytes:
         w, h = inline.shown(img.size, box)
         small = img.convert("RGB").resize((round(w), round(h)), Image.Resampling.LANCZOS)
     buf = io.BytesIO()
-    small.save(buf, "PNG", optimize=True)
+    small.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buf, "PNG", optimize=True)
     return buf.getvalue()
 
 

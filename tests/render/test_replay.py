@@ -1,4 +1,5 @@
-"""The animated replay of a finished game: a GIF Discord plays inline, well under 8 MiB for long 4-player games."""
+"""The animated replay of a finished game: a GIF of overviews Discord plays inline (readable in the chat's box), well
+under 8 MiB for long 4-player games."""
 
 from __future__ import annotations
 
@@ -44,10 +45,9 @@ def test_every_frame_of_the_replay_is_its_position_s_picture() -> None:
     keep only the changed pixels lose nothing, and none is skipped."""
     from PIL import ImageChops
 
-    from render.board import compose_board
     from render.encode import quantized
-    from render.replay import REPLAY_WIDTH, spare_index
-    from render.theme import Theme
+    from render.overview import compose_overview
+    from render.replay import frame_theme, spare_index
 
     game = new_game(["Ada", "Bo"], 4)
     views = [game.view(None)]
@@ -57,14 +57,33 @@ def test_every_frame_of_the_replay_is_its_position_s_picture() -> None:
     picture = Image.open(io.BytesIO(render_replay(views, locale="fr")))
     marked = picture.info.get("transparency")  # every frame's graphic control extension gives the same index
     assert picture.n_frames == len(views)
-    theme = Theme(width=REPLAY_WIDTH)
+    theme = frame_theme()
     spare = None
     for index, view in enumerate(views):
         picture.seek(index)
-        img, palette = compose_board(view, locale="fr", theme=theme)
+        img, palette, _written = compose_overview(view, locale="fr", theme=theme)
         frame = quantized(img, palette)
         spare = spare_index(palette)
         assert spare is not None and frame.histogram()[spare] == 0, index  # the unchanged pixels' mark is no colour
         expected = frame.convert("RGB")
         assert ImageChops.difference(picture.convert("RGB"), expected).getbbox() is None, index
     assert marked == spare
+
+
+def test_the_replay_plays_readably_in_the_chat_s_box() -> None:
+    """Its frames are overviews 640 pixels wide: the desktop chat shows them at 437 × 350, a phone's at 330 × 264
+    (not a 168 × 350 stamp of the board), never enlarged."""
+    from render import inline
+    from render.overview import overview_layout
+    from render.replay import REPLAY_WIDTH, frame_theme
+
+    game = new_game(["Ada", "Bo", "Cy"], 5)
+    views = [game.view(None)]
+    for _ in range(3):
+        game.apply(choose_move(game.view(game.to_move), strength="random", seed=len(views), budget=0.1))
+        views.append(game.view(None))
+    picture = Image.open(io.BytesIO(render_replay(views)))
+    lay = overview_layout(views[0]["board"], frame_theme(), 3)
+    assert picture.size == (lay.width, lay.height) and lay.width == REPLAY_WIDTH
+    assert inline.shown(picture.size, inline.DESKTOP_GALLERY) == (437.5, 350)
+    assert inline.shown(picture.size, inline.ANDROID) == (330, 264)
