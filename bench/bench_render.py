@@ -7,7 +7,8 @@ zlib level) at the same size, and their ratio; then the same for the post, both 
 renders sequences of consecutive mid-game positions of 4-player games on the project's island, one render per
 move as the bot does (so each render pays for the tiles and cards that changed); each is followed by one floor
 measurement, so that both medians see the same load. Goals: full ≤ 1.5 × floor (each picture and the post) and
-the board ≤ 60 ms.
+the board ≤ 60 ms. ``--clock cpu`` counts only this process's own CPU time (``time.process_time``), which waiting
+for a busy core does not inflate.
 
 ``--levels`` then writes the same positions' pictures at zlib levels 1 to 4 (interleaved, the same palette
 pictures) and prints each level's median time and the pictures' mean and largest size: what
@@ -78,7 +79,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2, help="4-player games to take positions from")
     parser.add_argument("--moves", type=int, default=40, help="consecutive positions per game")
     parser.add_argument("--levels", action="store_true", help="compare the PNG's zlib levels 1-4 too")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="time.perf_counter (default) or this process's CPU time, time.process_time")
     args = parser.parse_args()
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
     every: list[dict[str, Any]] = []
     full: list[float] = []
     floor: list[float] = []
@@ -96,15 +100,15 @@ def main() -> None:
         over_base, _lay, over_palette = get_overview_base(board, DEFAULT_THEME, len(views[0]["players"]))
         for view in views[1:]:
             # Interleaved, so that the medians see the same load on a shared machine.
-            t0 = time.perf_counter()
+            t0 = clock()
             png = render_board(view)
-            t1 = time.perf_counter()
+            t1 = clock()
             encode(base.image.copy(), base.palette, DEFAULT_THEME)
-            t2 = time.perf_counter()
+            t2 = clock()
             glance = render_overview(view)
-            t3 = time.perf_counter()
+            t3 = clock()
             encode(over_base.copy(), over_palette, DEFAULT_THEME)
-            t4 = time.perf_counter()
+            t4 = clock()
             full.append(t1 - t0)
             floor.append(t2 - t1)
             over_full.append(t3 - t2)
@@ -114,9 +118,9 @@ def main() -> None:
     assert base is not None
     repeat = []
     for _ in range(20):
-        t0 = time.perf_counter()
+        t0 = clock()
         render_board(views[-1])
-        repeat.append(time.perf_counter() - t0)
+        repeat.append(clock() - t0)
     w, h = base.image.size
     ow, oh = over_base.size
     print(f"board {w}x{h} and overview {ow}x{oh}, palette PNG, zlib level {DEFAULT_THEME.compress_level}, largest "
@@ -125,7 +129,7 @@ def main() -> None:
     report("overview", over_full, over_floor)
     report("post", [a + b for a, b in zip(full, over_full, strict=True)],
            [a + b for a, b in zip(floor, over_floor, strict=True)])
-    print("(goals: each ratio <= 1.5, the board <= 60 ms)")
+    print(f"(goals: each ratio <= 1.5, the board <= 60 ms; clock: {args.clock})")
     print(f"(one position rendered again: {median_ms(repeat):.1f} ms)")
     if args.levels:
         compare_levels(every)

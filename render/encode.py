@@ -37,6 +37,11 @@ def encode(img: Image.Image, palette: Image.Image | None, theme: Theme) -> bytes
         out = quantized(img, palette)
     else:
         out = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return write_png(out, theme)
+
+
+def write_png(out: Image.Image, theme: Theme) -> bytes:
+    """PNG bytes of a palette picture ``out`` at the theme's zlib level (at most :data:`MAX_BYTES`)."""
     buf = io.BytesIO()
     out.save(buf, "PNG", compress_level=theme.compress_level)
     data = buf.getvalue()

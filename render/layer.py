@@ -12,15 +12,24 @@ Each kind of picture keeps its own layers (:class:`Layers`): the board's and the
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from PIL import Image
 
+T = TypeVar("T")
 Item = tuple[Hashable, Image.Image, int, int]
-"""(key of the sprite, sprite, x, y) with (x, y) the sprite's top-left corner on the picture."""
+"""(key of the sprite, sprite, x, y) with (x, y) the sprite's top-left corner on the picture; an RGBA sprite is
+blended by its alpha, an RGB one covers its rectangle."""
+
+
+def _mask(sprite: Image.Image) -> Image.Image | None:
+    return sprite if sprite.mode == "RGBA" else None
 
 KEEP = 4
 """Pictures kept in all."""
+QUANTIZED = 64
+"""Opaque sprites kept in a palette's colours."""
 
 
 Entry = tuple[Hashable, int, int, int, int]
@@ -28,12 +37,14 @@ Entry = tuple[Hashable, int, int, int, int]
 
 
 class _Layer:
-    __slots__ = ("base_key", "entries", "image")
+    __slots__ = ("base_key", "entries", "image", "paletted")
 
     def __init__(self, base_key: Hashable, image: Image.Image, entries: list[Entry]) -> None:
         self.base_key = base_key
         self.image = image
         self.entries = entries
+        self.paletted: tuple[Image.Image, Image.Image] | None = None
+        """The image in a palette's colours, with that palette (:meth:`Layers.paletted`)."""
 
 
 Rect = tuple[int, int, int, int]
@@ -76,6 +87,8 @@ class Layers:
         self.keep = keep
         self._layers: list[_Layer] = []
         """Kept layers, oldest first."""
+        self._quantized: dict[Hashable, tuple[Image.Image, Image.Image]] = {}
+        """An opaque sprite's key -> (the palette, the sprite in its colours), oldest first."""
         self._lock = threading.Lock()
 
     def clear(self) -> None:
@@ -85,10 +98,45 @@ class Layers:
 
     def compose(self, base_key: Hashable, ground: Image.Image, items: list[Item]) -> Image.Image:
         """A new image: ``ground`` (never modified) with ``items`` pasted in order."""
-        with self._lock:
-            return self._compose(base_key, ground, items).copy()
+        return self.apply(base_key, ground, items, Image.Image.copy)
 
-    def _compose(self, base_key: Hashable, ground: Image.Image, items: list[Item]) -> Image.Image:
+    def apply(self, base_key: Hashable, ground: Image.Image, items: list[Item], then: Callable[[Image.Image], T]) -> T:
+        """What ``then`` makes of ``ground`` with ``items`` pasted in order, given the kept picture itself while no
+        other thread may change it (``then`` must not change it either)."""
+        with self._lock:
+            layer, repainted = self._compose(base_key, ground, items)
+            if repainted:  # its palette picture (if any) shows what was there before
+                layer.paletted = None
+            return then(layer.image)
+
+    def paletted(self, base_key: Hashable, ground: Image.Image, items: list[Item], palette: Image.Image,
+                 quantize: Callable[[Image.Image, Image.Image], Image.Image]) -> Image.Image:
+        """``ground`` with ``items`` pasted in order, in the colours of ``palette`` (``quantize``: nearest colour, no
+        dithering, so that a rectangle quantized alone is the same as in the whole): kept with the layer, only the
+        rectangles repainted are quantized again, and an opaque sprite that alone fills its rectangle once for all
+        the pictures that show it (kept by its key). A new image."""
+        with self._lock:
+            layer, dirty = self._compose(base_key, ground, items)
+            if layer.paletted is None or layer.paletted[1] is not palette or dirty is None:
+                layer.paletted = (quantize(layer.image, palette), palette)
+            else:
+                for r, alone in dirty:
+                    if alone is None:
+                        part = quantize(layer.image.crop(r), palette)
+                    else:
+                        kept = self._quantized.get(alone[0])
+                        if kept is None or kept[0] is not palette:
+                            kept = self._quantized[alone[0]] = (palette, quantize(alone[1], palette))
+                            while len(self._quantized) > QUANTIZED:
+                                del self._quantized[next(iter(self._quantized))]
+                        part = kept[1]
+                    layer.paletted[0].paste(part, r[:2])
+            return layer.paletted[0].copy()
+
+    def _compose(self, base_key: Hashable, ground: Image.Image,
+                 items: list[Item]) -> tuple[_Layer, list[tuple[Rect, Item | None]] | None]:
+        """The kept layer that now shows ``items``, and the rectangles repainted on it, each with the opaque item
+        that alone fills it, if one does (``None``: painted whole)."""
         entries = [(key, x, y, spr.width, spr.height) for key, spr, x, y in items]
         best: _Layer | None = None
         best_diff: set[Entry] = set()
@@ -100,29 +148,39 @@ class Layers:
             if layer.entries == entries:
                 kept.remove(layer)
                 kept.append(layer)
-                return layer.image
+                return layer, []
             diff = wanted.symmetric_difference(layer.entries)
             if best is None or len(diff) < len(best_diff):
                 best, best_diff = layer, diff
+        repainted: list[tuple[Rect, Item | None]] | None = None
         if best is None or len(best_diff) > len(items) // 2 + 8 or not _same_order(best.entries, entries):
-            image = ground.copy()
+            layer = _Layer(base_key, ground.copy(), entries)
             for _key, spr, x, y in items:
-                image.paste(spr, (x, y), spr)
+                layer.image.paste(spr, (x, y), _mask(spr))
         else:  # repaint the kept picture in place: it now shows the new items
             kept.remove(best)
-            image = best.image
+            layer, image = best, best.image
+            layer.entries = entries
             W, H = ground.size
             dirty = [(max(0, x), max(0, y), min(W, x + w), min(H, y + h)) for _k, x, y, w, h in best_diff]
+            boxes = [(x, y, x + w, y + h) for _k, x, y, w, h in entries]
+            repainted = []
             for r in _merge([d for d in dirty if d[0] < d[2] and d[1] < d[3]]):
+                over = [i for i, box in enumerate(boxes) if _overlap(box, r)]
+                if len(over) == 1 and _mask(items[over[0]][1]) is None and boxes[over[0]] == r:
+                    image.paste(items[over[0]][1], r[:2])  # one opaque sprite, just its rectangle
+                    repainted.append((r, items[over[0]]))
+                    continue
                 crop = ground.crop(r)
-                for _key, spr, x, y in items:
-                    if _overlap((x, y, x + spr.width, y + spr.height), r):
-                        crop.paste(spr, (x - r[0], y - r[1]), spr)
+                for i in over:
+                    _key, spr, x, y = items[i]
+                    crop.paste(spr, (x - r[0], y - r[1]), _mask(spr))
                 image.paste(crop, r[:2])
-        kept.append(_Layer(base_key, image, entries))
+                repainted.append((r, None))
+        kept.append(layer)
         if len(kept) > self.keep:
             kept.pop(0)
-        return image
+        return layer, repainted
 
 
 BOARD_LAYERS = Layers()

@@ -20,9 +20,10 @@ what the picture shows at Discord's scale from the renderer's own record.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Final
+from typing import Final, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -33,7 +34,7 @@ from render.base import _Kept, _make_palette, paint_board, theme_colours
 from render.chrome import turn_label, winner_label
 from render.describe import LastMove, describe, legal_sites
 from render.draw import fit, paste, shape_points, sprite, text, text_width
-from render.encode import encode
+from render.encode import quantized, write_png
 from render.fonts import ascent, cap_height, line_height, size_for
 from render.icons import icon, marker, paint_piece
 from render.layer import Item, Layers
@@ -304,7 +305,11 @@ def _frame(d: ImageDraw.ImageDraw, rect: Rect, u: float, fill: RGB, edge: RGB, w
 def _card_ground(size: tuple[int, int], u: float, fill: RGB, edge: RGB, width: float, theme: Theme) -> Image.Image:
     """An empty card of ``size`` on the page's background (cached: a card is drawn on a copy)."""
     img = Image.new("RGB", size, theme.background)
-    _frame(ImageDraw.Draw(img), (0, 0, size[0] - 1, size[1] - 1), u, fill, edge, width)
+    d = ImageDraw.Draw(img)
+    if width:
+        _frame(d, (0, 0, size[0] - 1, size[1] - 1), u, fill, edge, width)
+    else:
+        d.rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=round(10 * u), fill=fill)
     return img
 
 
@@ -317,6 +322,8 @@ def get_overview_base(board: BoardView, theme: Theme, n_players: int,
 
 
 # ---------------------------------------------------------------- drawing
+
+T = TypeVar("T")
 
 
 class _Page:
@@ -403,63 +410,87 @@ def site_items(lay: OverviewLayout, view: View, theme: Theme, marks: list[str], 
     return items
 
 
-def _paint_header(page: _Page, lay: OverviewLayout, view: View, theme: Theme, locale: str,
-                  marks: list[str]) -> None:
-    """Whose turn it is (or who won), large, and below it the round and the phase."""
-    u = lay.unit
+Records = tuple[Written, ...]
+"""The texts on a cached part of the picture, in its own pixels."""
+
+
+def _moved(records: Records, x0: int, y0: int) -> list[Written]:
+    """``records`` of a part pasted with its top-left corner at (x0, y0)."""
+    return [Written(w.role, w.text, (w.box[0] + x0, w.box[1] + y0, w.box[2] + x0, w.box[3] + y0), w.cap, w.seat)
+            for w in records]
+
+
+HeaderState = tuple[int | None, bool, str, int, str, int, str]
+"""(the seat to move or who won, whether it is a turn, its name, its score, its mark, the round, the phase)."""
+
+
+@lru_cache(maxsize=32)
+def header_image(state: HeaderState, geometry: tuple[int, int, float, int, int], theme: Theme,
+                 locale: str) -> tuple[Image.Image, Records]:
+    """The header (cached): whose turn it is (or who won), large, and below it the round and the phase."""
+    who, turn, name, score, mark, round_no, phase = state
+    width, height, u, title, line = geometry
+    page = _Page(Image.new("RGB", (width, height), theme.card))
     pad = 12 * u
-    x0, y0, x1, _y1 = lay.header
-    cy = y0 + pad + LINE_SPACING * lay.title_size / 2
-    seat = view.get("to_move")
-    winner = view.get("winner")
-    x = x0 + 16 * u
-    who = seat if seat is not None else winner
+    cy = pad + LINE_SPACING * title / 2
+    x = 16 * u
     if who is not None:
-        player = view["players"][who]
-        size = lay.title_size
-        sign = icon("turn" if seat is not None else "tick", round(cap_height(size, "bold") * 1.15), theme)
-        page.sign("to_move" if seat is not None else "winner", sign, x, cy - sign.height / 2, "▶", who)
+        sign = icon("turn" if turn else "tick", round(cap_height(title, "bold") * 1.15), theme)
+        page.sign("to_move" if turn else "winner", sign, x, cy - sign.height / 2, "▶", who)
         x += sign.width + 10 * u
-        m = marker(round(size * 1.05), theme.player(who), theme.ink(who), marks[who], 0, theme.lap_ring)
+        m = marker(round(title * 1.05), theme.player(who), theme.ink(who), mark, 0, theme.lap_ring)
         paste(page.img, m, x, cy - m.height / 2)
         x += m.width + 12 * u
-        room = x1 - 16 * u - x
-        if seat is not None:
-            label, lsize = turn_label(player["name"], locale, size, room)
+        room = width - 16 * u - x
+        if turn:
+            label, size = turn_label(name, locale, title, room)
         else:
-            label, lsize = winner_label(player["name"], player["score"], locale, size, room)
-        page.text("to_move" if seat is not None else "winner", x, cy, label, lsize, theme.text, seat=who)
-    phase = view.get("phase", "play")
-    below = f"{t('render.round', locale, n=view.get('round', 1))} · {t(f'render.phase.{phase}', locale)}"
-    said, size = fit(below, lay.line_size, x1 - x0 - 32 * u, min_size=lay.line_size)
-    page.text("round", x0 + 16 * u, y0 + pad + LINE_SPACING * (lay.title_size + lay.line_size / 2), said, size,
-              theme.muted, weight="regular")
+            label, size = winner_label(name, score, locale, title, room)
+        page.text("to_move" if turn else "winner", x, cy, label, size, theme.text, seat=who)
+    below = f"{t('render.round', locale, n=round_no)} · {t(f'render.phase.{phase}', locale)}"
+    said, size = fit(below, line, width - 32 * u, min_size=line)
+    page.text("round", 16 * u, pad + LINE_SPACING * (title + line / 2), said, size, theme.muted, weight="regular")
+    return page.img, tuple(page.written)
+
+
+def _header_item(lay: OverviewLayout, view: View, theme: Theme, locale: str, marks: list[str]) -> tuple[Item,
+                                                                                                        Records]:
+    seat = view.get("to_move")
+    who = seat if seat is not None else view.get("winner")
+    player = view["players"][who] if who is not None else None
+    state = (who, seat is not None, player["name"] if player else "",  # the score only in who won's words
+             player["score"] if player and seat is None else 0, marks[who] if who is not None else "",
+             view.get("round", 1), view.get("phase", "play"))
+    x0, y0, x1, y1 = lay.header
+    geometry = (x1 - x0, y1 - y0, lay.unit, lay.title_size, lay.line_size)
+    img, records = header_image(state, geometry, theme, locale)
+    return (("header", state, locale), img, x0, y0), records
 
 
 CardState = tuple[int, str, str, int, int, bool, bool, bool, int]
 """(seat, name, mark, score, place, lit, the seat's own, to move, the last move's points): what a card shows."""
 
 
-def _paint_cards(page: _Page, lay: OverviewLayout, view: View, theme: Theme, locale: str, marks: list[str],
-                 deltas: dict[int, int], you: int | None) -> None:
+def _card_items(lay: OverviewLayout, view: View, theme: Theme, locale: str, marks: list[str],
+                deltas: dict[int, int], you: int | None) -> list[tuple[Item, Records]]:
     """A card per seat (cached by what it shows: between two moves most stay the same)."""
     to_move = view.get("to_move")
     over = view.get("phase") == "over"
     geometry = (lay.unit, lay.key_size, lay.score_size, lay.marker_size)
+    out: list[tuple[Item, Records]] = []
     for p in view["players"]:
         seat = p["seat"]
         x0, y0, x1, y1 = lay.cards[seat]
         state = (seat, p["name"], marks[seat], p["score"], p.get("rank", 0),
                  seat == to_move or (over and p.get("rank") == 1), seat == you, seat == to_move, deltas.get(seat, 0))
-        card, written = card_image(state, (x1 - x0, y1 - y0), geometry, theme, locale)
-        page.img.paste(card, (x0, y0))
-        page.written += [Written(w.role, w.text, (w.box[0] + x0, w.box[1] + y0, w.box[2] + x0, w.box[3] + y0), w.cap,
-                                 w.seat) for w in written]
+        card, records = card_image(state, (x1 - x0, y1 - y0), geometry, theme, locale)
+        out.append(((("card", state, locale), card, x0, y0), records))
+    return out
 
 
 @lru_cache(maxsize=128)
 def card_image(state: CardState, size: tuple[int, int], geometry: tuple[float, int, int, int], theme: Theme,
-               locale: str) -> tuple[Image.Image, tuple[Written, ...]]:
+               locale: str) -> tuple[Image.Image, Records]:
     """A player's card and the texts on it (card pixels): the marker and the name, the last move's points on the
     right; the score, the place and, for the seat to move, ▶ and "to move". Lit (the seat to move, or the winner)
     or edged in the colour of the seat's own flags (a DM)."""
@@ -516,46 +547,58 @@ def _lines(words: list[Word], size: int, width: float) -> list[list[Word]]:
     return lines
 
 
-def _paint_words(page: _Page, lay: OverviewLayout, last: LastMove, theme: Theme, locale: str) -> None:
-    """The last move's words after their label (in a DM: every move since the seat's own), as many lines as the
-    box holds, the last ending in "…" where they do not all fit; nothing where nothing happened (a DM after the
-    seat's own move)."""
-    if not last.sentences:
-        return
-    u = lay.unit
-    x0, y0, x1, y1 = lay.words  # its frame is in the base
-    size = lay.line_size
-    step = LINE_SPACING * size
+@lru_cache(maxsize=16)
+def words_image(label: str, sentences: tuple[str, ...], size: tuple[int, int], geometry: tuple[float, int],
+                theme: Theme) -> tuple[Image.Image, Records]:
+    """The last move's words after their ``label`` (in a DM: every move since the seat's own) in their box (cached),
+    as many lines as it holds, the last ending in "…" where they do not all fit; an empty box where nothing happened
+    (a DM after the seat's own move)."""
+    u, line = geometry
+    W, H = size
+    page = _Page(_card_ground(size, u, theme.card, theme.card, 0, theme).copy())
+    if not sentences:
+        return page.img, ()
+    step = LINE_SPACING * line
     pad = 12 * u
-    first = y0 + pad + ascent(size)  # the first baseline; the last one leaves room for the descenders
-    most = 1 + int((y1 - pad - (line_height(size) - ascent(size)) - first) // step)
-    width = x1 - x0 - 2 * pad
-    words = [(w, "bold") for w in t(last.label, locale).split()]
-    words += [(w, "regular") for w in " ".join(last.sentences).split()]
-    lines = _lines(words, size, width)
+    first = pad + ascent(line)  # the first baseline; the last one leaves room for the descenders
+    most = 1 + int((H - pad - (line_height(line) - ascent(line)) - first) // step)
+    width = W - 2 * pad
+    words = [(w, "bold") for w in label.split()] + [(w, "regular") for w in " ".join(sentences).split()]
+    lines = _lines(words, line, width)
     if len(lines) > most:
         lines = lines[:most]
         lines[-1] = [*lines[-1], ("…", "regular")]
-        while len(lines[-1]) > 2 and _lines(lines[-1], size, width) != [lines[-1]]:
+        while len(lines[-1]) > 2 and _lines(lines[-1], line, width) != [lines[-1]]:
             lines[-1] = [*lines[-1][:-2], ("…", "regular")]
     y = first
-    for line in lines:
-        x = x0 + pad
+    for words_of_line in lines:
+        x = pad
         for weight in ("bold", "regular"):  # the label's words first, then the others, each run recorded as one
-            run = " ".join(word for word, w in line if w == weight)
+            run = " ".join(word for word, w in words_of_line if w == weight)
             if not run:
                 continue
-            room = x1 - pad - x
-            if text_width(run, size, weight) > room:  # one word longer than a line (a name without spaces)
-                run, _ = fit(run, size, room, weight, min_size=size)
+            room = W - pad - x
+            if text_width(run, line, weight) > room:  # one word longer than a line (a name without spaces)
+                run, _ = fit(run, line, room, weight, min_size=line)
             colour = theme.last_move if weight == "bold" else theme.text
-            x = page.line("words", x, y, run, size, colour, weight=weight) + text_width(" ", size)
+            x = page.line("words", x, y, run, line, colour, weight=weight) + text_width(" ", line)
         y += step
+    return page.img, tuple(page.written)
 
 
-def compose_overview(view: View, *, locale: str = "en", personal: bool = False,
-                     theme: Theme = DEFAULT_THEME) -> tuple[Image.Image, Image.Image, list[Written]]:
-    """The overview as an RGB image, the palette it is written with, and every text drawn on it."""
+def _words_item(lay: OverviewLayout, last: LastMove, theme: Theme, locale: str) -> tuple[Item, Records]:
+    x0, y0, x1, y1 = lay.words
+    label = t(last.label, locale)
+    sentences = tuple(last.sentences)
+    img, records = words_image(label, sentences, (x1 - x0, y1 - y0), (lay.unit, lay.line_size), theme)
+    return (("words", label, sentences), img, x0, y0), records
+
+
+def _composed(view: View, locale: str, personal: bool, theme: Theme,
+              then: Callable[[Layers, tuple[str, str, Theme, int], Image.Image, list[Item], Image.Image], T],
+              ) -> tuple[T, Image.Image, list[Written]]:
+    """The overview's items, given with its layers' key, its base and its palette to ``then``; what ``then`` made
+    of them, the palette and every text drawn."""
     if personal and view.get("you") is None:
         raise ValueError("a personal picture needs a seat's view (game.view(seat)), not the public view")
     locale = normalize_locale(locale)
@@ -568,15 +611,29 @@ def compose_overview(view: View, *, locale: str = "en", personal: bool = False,
     legal = set(legal_sites(view)) if personal else set()
     you = view["you"]["seat"] if personal and view.get("you") is not None else None
     items = site_items(lay, view, theme, marks, last, legal)
-    page = _Page(LAYERS.compose(("overview", static_key, theme, len(players)), base, items))
-    for key, spr, x, y in items:  # the legal sites' numbers are words too
-        if isinstance(key, tuple) and key[0] == "number":
-            page.written.append(Written("number", str(key[1]), (x, y, x + spr.width, y + spr.height),
-                                        cap_height(lay.number_size, "condensed")))
-    _paint_header(page, lay, view, theme, locale, marks)
-    _paint_cards(page, lay, view, theme, locale, marks, last.deltas, you)
-    _paint_words(page, lay, last, theme, locale)
-    return page.img, palette, page.written
+    written = [Written("number", str(key[1]), (x, y, x + spr.width, y + spr.height),
+                       cap_height(lay.number_size, "condensed"))
+               for key, spr, x, y in items if isinstance(key, tuple) and key[0] == "number"]  # words too
+    for item, records in [_header_item(lay, view, theme, locale, marks),
+                          *_card_items(lay, view, theme, locale, marks, last.deltas, you),
+                          _words_item(lay, last, theme, locale)]:
+        items.append(item)
+        written += _moved(records, item[2], item[3])
+    return then(LAYERS, ("overview", static_key, theme, len(players)), base, items, palette), palette, written
+
+
+def compose_overview(view: View, *, locale: str = "en", personal: bool = False,
+                     theme: Theme = DEFAULT_THEME) -> tuple[Image.Image, Image.Image, list[Written]]:
+    """The overview as an RGB image, the palette it is written with, and every text drawn on it."""
+    return _composed(view, locale, personal, theme,
+                     lambda layers, key, base, items, _palette: layers.compose(key, base, items))
+
+
+def quantized_overview(view: View, *, locale: str = "en", personal: bool = False,
+                       theme: Theme = DEFAULT_THEME) -> Image.Image:
+    """The overview in its palette's colours: only what changed since a kept picture is quantized again."""
+    return _composed(view, locale, personal, theme, lambda layers, key, base, items, palette: layers.paletted(
+        key, base, items, palette, quantized))[0]
 
 
 def render_overview(view: View, *, locale: str = "en", personal: bool = False,
@@ -586,9 +643,8 @@ def render_overview(view: View, *, locale: str = "en", personal: bool = False,
     ``personal=True`` needs a seat's view: it flags the sites of the seat's legal moves and tells every move since
     its own last one. Like the board, it is drawn from the view alone.
     """
-    img, palette, _written = compose_overview(view, locale=locale, personal=personal, theme=theme)
-    return encode(img, palette, theme)
+    return write_png(quantized_overview(view, locale=locale, personal=personal, theme=theme), theme)
 
 
-__all__ = ["OverviewLayout", "Written", "compose_overview", "least_scale", "overview_layout", "render_overview"]
-
+__all__ = ["OverviewLayout", "Written", "compose_overview", "least_scale", "overview_layout", "quantized_overview",
+           "render_overview"]

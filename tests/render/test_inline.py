@@ -45,6 +45,7 @@ from render.overview import (
     compose_overview,
     get_overview_base,
     overview_layout,
+    quantized_overview,
     render_overview,
 )
 from render.samples import NAMES, play
@@ -299,21 +300,27 @@ def test_the_overview_is_a_png_of_its_layout_the_same_for_the_same_view() -> Non
 
 
 def test_the_overview_s_island_layer_equals_painting_it_from_scratch() -> None:
-    """The overview's island is repainted only where sites changed (its own layers, apart from the board's): the
-    pictures are the ones painted whole."""
+    """The overview is repainted only where its sites, header, cards or words changed (its own layers, apart from
+    the board's), and only those rectangles are quantized again: the pictures, in RGB and in the palette's colours,
+    drawn one after the other in any order, are the ones painted whole."""
     game = engine.new_game(NAMES[:3], 81)
     rng = random.Random(81)
     views = []
     while not game.is_over():
         game.apply(rng.choice(game.legal_moves()))
         views.append(game.view(None))
-    picks = [*views[::9], views[30], views[5], views[-1]]
+    picks = [*views[::9], views[30], views[5], views[-1], views[31]]
     theme = Theme(width=800)
 
-    def picture(view: Any) -> bytes:
+    def rgb(view: Any) -> bytes:
         return hashlib.sha256(compose_overview(view, theme=theme)[0].tobytes()).digest()
 
-    incremental = [picture(v) for v in picks]
-    for view, digest in zip(picks, incremental, strict=True):
+    def paletted(view: Any) -> bytes:
+        return hashlib.sha256(quantized_overview(view, theme=theme).tobytes()).digest()
+
+    sequence = [(paletted if i % 3 else rgb, view) for i, view in enumerate(picks)]
+    sequence += [(paletted, picks[0]), (rgb, picks[1]), (paletted, picks[1])]  # a paletted picture the RGB one changed
+    drawn = [draw(view) for draw, view in sequence]  # each from the layers the ones before left
+    for (draw, view), digest in zip(sequence, drawn, strict=True):
         LAYERS.clear()
-        assert picture(view) == digest
+        assert draw(view) == digest
