@@ -47,7 +47,7 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-class _Kept(Generic[K, V]):
+class Kept(Generic[K, V]):
     """The values last made, by key, for every thread: a value is made once (under the lock, so that two threads
     never draw the same picture) and the least recently used goes first once ``size`` are kept."""
 
@@ -268,7 +268,7 @@ def paint_sites(img: Image.Image, lay: Layout, board: BoardView, theme: Theme) -
         paste(img, spr, bx - spr.width / 2, by - spr.height / 2)
 
 
-def _make_palette(colours: tuple[RGB, ...], sample: Image.Image) -> Image.Image:
+def make_palette(colours: tuple[RGB, ...], sample: Image.Image) -> Image.Image:
     """A 256-colour palette: the theme's named colours exactly, the rest from the sample picture."""
     fixed: list[RGB] = []
     for c in colours:
@@ -312,7 +312,7 @@ def _island_bottom(lay: Layout, board: BoardView, theme: Theme) -> int:
     return bottom
 
 
-_ISLANDS: _Kept[tuple[Any, ...], Image.Image] = _Kept(3)
+_ISLANDS: Kept[tuple[Any, ...], Image.Image] = Kept(3)
 """Islands kept: a board's channel, DM and replay widths (at 1600 pixels: about 9, 5 and 1.4 MB)."""
 
 
@@ -343,11 +343,11 @@ def build_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_p
     sample = Image.new("RGB", (img.width, img.height + lay.tile_h * 10 + 200), theme.background)
     sample.paste(img, (0, 0))
     chrome.paint_sample(sample, lay, theme, img.height)
-    palette = _make_palette(theme_colours(theme), sample)
+    palette = make_palette(theme_colours(theme), sample)
     return Base(key=(static_key, theme, locale, n_players, personal), image=img, layout=lay, palette=palette)
 
 
-_BASES: _Kept[tuple[str, Theme, str, int, bool], Base] = _Kept(8)
+_BASES: Kept[tuple[str, Theme, str, int, bool], Base] = Kept(8)
 
 
 def get_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_players: int,

@@ -1,7 +1,7 @@
 """``render_overview``: the picture the chat shows without a tap, composed for Discord's inline box.
 
 Discord scales every picture down to a box (:mod:`render.inline`): the tall board (:mod:`render.board`) shows
-there as a stamp. The overview is a landscape picture (about 1.3 : 1) that the box shows large, and whose words are
+there as a stamp. The overview is a landscape picture (1.25 : 1) that the box shows large, and whose words are
 as tall as :attr:`Theme.inline_text` in the smallest box (a phone's chat column): whose turn it is, each player's
 score and place, the last move's sites, the island's buildings in the players' colours. The board stays the picture
 a tap opens for everything else; a message carries both, each alone in its gallery, so that neither is cropped.
@@ -10,8 +10,8 @@ Layout (:class:`OverviewLayout`, once per board, theme and player count): a head
 or who won; the round and the phase), the island on the left (the board picture's own geometry scaled down: sea,
 land, rivers and roads drawn once; each site a small tile with its buildings), the players on the right, in seat
 order like the board's panel, one card each (name; score, place, the last move's points, "to move"), and below
-them the last move's words. A seat's own overview (a DM) flags the sites it may build on and tells every move since
-its own last one.
+them the last move's words. A seat's own overview (a DM) rings and numbers the sites it may build on and tells every
+move since its own last one.
 
 Every text drawn is listed with the box its ink covers and its height (:class:`Written`), so that tests measure
 what the picture shows at Discord's scale from the renderer's own record.
@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw
 from engine.types import BoardView, View
 from i18n import LOCALES, normalize_locale, t
 from render import inline, script
-from render.base import _Kept, _make_palette, paint_board, theme_colours
+from render.base import Kept, make_palette, paint_board, theme_colours
 from render.chrome import turn_label, winner_label
 from render.describe import LastMove, describe, legal_sites
 from render.draw import fit, paste, shape_points, sprite, text, text_width
@@ -40,7 +40,7 @@ from render.icons import icon, marker, paint_piece
 from render.layer import Item, Layers
 from render.layout import LINE_SPACING, Layout, Rect, make_layout, placed_board, static_board
 from render.theme import DEFAULT_THEME, RGB, Theme
-from render.tiles import badge, badge_centre, ring
+from render.tiles import back_colour, badge, badge_centre, face_colour, ring
 
 ASPECT: Final = 1.25
 """Width / height the overview aims at: between square and 1.4 : 1 the desktop box shows it about three times as
@@ -176,20 +176,12 @@ Occupants = tuple[tuple[str, RGB, RGB, str], ...]
 """(building, colour, ink, letter) of each building on a site."""
 
 
-def _face_colour(kind: str, theme: Theme) -> RGB:
-    return {"coast": theme.tile_coast, "volcano": theme.tile_volcano}.get(kind, theme.tile_land)
-
-
-def _back_colour(kind: str, theme: Theme) -> RGB:
-    return {"coast": theme.back_coast, "volcano": theme.back_volcano}.get(kind, theme.back_land)
-
-
-SitePad = 0.3
+SITE_PAD: Final = 0.3
 """A site sprite's margin around the tile's box, as a share of the tile's height (room for the buildings)."""
 
 
 def _pad(h: int) -> int:
-    return max(3, round(h * SitePad))
+    return max(3, round(h * SITE_PAD))
 
 
 @lru_cache(maxsize=512)
@@ -201,7 +193,7 @@ def site(kind: str, building: str | None, occupants: Occupants, w: int, h: int, 
         pad = _pad(h)
         cx, cy = (w / 2 + pad) * k, (h / 2 + pad) * k
         pts = shape_points(kind, cx, cy, w * k, h * k)
-        fill = _back_colour(kind, theme) if building is None else _face_colour(kind, theme)
+        fill = back_colour(kind, theme) if building is None else face_colour(kind, theme)
         d.polygon(pts, fill=fill, outline=theme.tile_edge, width=max(1, round(h * 0.06)) * k)
         if len(occupants) == 1:
             b, colour, ink, mark = occupants[0]
@@ -226,12 +218,12 @@ def _site_at(lay: Layout, sid: int) -> tuple[float, float]:
 # ---------------------------------------------------------------- the static picture
 
 
-_BASES: _Kept[tuple[str, Theme, int], tuple[Image.Image, OverviewLayout, Image.Image]] = _Kept(8)
+_BASES: Kept[tuple[str, Theme, int], tuple[Image.Image, OverviewLayout, Image.Image]] = Kept(8)
 LAYERS = Layers()
 """The overviews' island layers (kept apart from the board's)."""
 
 
-_ISLANDS: _Kept[tuple[object, ...], tuple[Image.Image, Image.Image]] = _Kept(3)
+_ISLANDS: Kept[tuple[object, ...], tuple[Image.Image, Image.Image]] = Kept(3)
 """The overview's island and palette, kept for every player count (the island is as large for all of them)."""
 
 
@@ -249,7 +241,7 @@ def _island(board: BoardView, lay: OverviewLayout, theme: Theme) -> tuple[Image.
         sample = Image.new("RGB", (lay.width, img.height + 4 * mini.tile_h + 120), theme.background)
         sample.paste(img, (0, 0))
         _paint_sample(sample, lay, theme, img.height)
-        return img, _make_palette(theme_colours(theme), sample)
+        return img, make_palette(theme_colours(theme), sample)
 
     return _ISLANDS.get((static_board(board), theme, x1 - x0, y1 - y0, mini.tile_w, mini.tile_h), draw)
 

@@ -49,11 +49,13 @@ def badge_size(h: int) -> int:
     return max(14, round(h * 0.44))
 
 
-def _face_colour(kind: str, theme: Theme) -> RGB:
+def face_colour(kind: str, theme: Theme) -> RGB:
+    """A revealed tile's colour."""
     return {"coast": theme.tile_coast, "volcano": theme.tile_volcano}.get(kind, theme.tile_land)
 
 
-def _back_colour(kind: str, theme: Theme) -> RGB:
+def back_colour(kind: str, theme: Theme) -> RGB:
+    """A face-down tile's colour."""
     return {"coast": theme.back_coast, "volcano": theme.back_volcano}.get(kind, theme.back_land)
 
 
@@ -66,7 +68,7 @@ def back(kind: str, w: int, h: int, theme: Theme) -> Image.Image:
         cx, cy = (w / 2 + pad) * k, (h / 2 + pad) * k
         pts = shape_points(kind, cx, cy, w * k, h * k)
         d.polygon([(x + 2 * k, y + 2 * k) for x, y in pts], fill=(0, 0, 0, 90))
-        bg = _back_colour(kind, theme)
+        bg = back_colour(kind, theme)
         d.polygon(pts, fill=bg, outline=theme.tile_edge, width=max(2, round(h * 0.05)) * k)
         inner = grow(pts, cx, cy, -0.14 * h * k, -0.14 * h * k)
         d.polygon(inner, outline=mix(bg, theme.back_mark, 0.28), width=max(1, round(h * 0.03)) * k)
@@ -106,7 +108,7 @@ def face(kind: str, tile: TileKey, w: int, h: int, theme: Theme) -> Image.Image:
         cx, cy = x0 + W / 2, y0 + H / 2
         pts = shape_points(kind, cx, cy, W, H)
         d.polygon([(x + 2 * k, y + 2 * k) for x, y in pts], fill=(0, 0, 0, 90))
-        d.polygon(pts, fill=_face_colour(kind, theme), outline=theme.tile_edge, width=max(2, round(h * 0.04)) * k)
+        d.polygon(pts, fill=face_colour(kind, theme), outline=theme.tile_edge, width=max(2, round(h * 0.04)) * k)
         s, i = glyph * k, isz * k
         right = x0 + W - 0.08 * W  # the column's right edge, inside the shape's slanted or rounded sides
         gx, gy = x0 + PIECE_X * W - s / 2, y0 + PIECE_Y * H - s / 2

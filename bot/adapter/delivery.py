@@ -15,7 +15,6 @@ told); anything else is given up and logged, and the channel's other deliveries 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -60,7 +59,6 @@ from bot.host.table import (
     MoveResult,
     StartResult,
 )
-from engine import View as GameView
 from i18n import t
 
 log = logging.getLogger(__name__)
@@ -268,7 +266,7 @@ class Deliveries:
 
     async def _post_start(self, start: StartResult, nonce: str, quiet: frozenset[int]) -> Posted:
         info = start.info
-        pictures = await self._post_pictures(start.view, info.locale, (info.game_id, info.seq, None))
+        pictures = await posts.pictures(self.pictures, start.view, info.locale, (info.game_id, info.seq, None))
         text, link = start_post(start, info.locale), await board_link(self.host, info.game_id)
 
         def make(names: Sequence[str]) -> discord.ui.LayoutView:
@@ -343,7 +341,7 @@ class Deliveries:
         replay, each picture in a gallery of its own (the replay as a message of its own only when it does not fit);
         an undo edits the post of the move it takes back."""
         locale, nonce = result.locale, _nonce(delivery)
-        pictures = await self._post_pictures(result.view, locale, (result.game_id, result.seq, None))
+        pictures = await posts.pictures(self.pictures, result.view, locale, (result.game_id, result.seq, None))
         text, link = await self._move_text(result, locale), await board_link(self.host, result.game_id)
         if result.undo:
             undone = await self._post_undo(result, pictures, text, nonce, link)
@@ -383,14 +381,6 @@ class Deliveries:
             return []
         speeds = await self.host.archive.usual_speeds(info.guild_id, info.humans)
         return [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id is not None and s.user_id in speeds]
-
-    async def _post_pictures(self, view: GameView, locale: str,
-                             key: tuple[int, int, None]) -> list[tuple[bytes | None, str]]:
-        """A post's pictures, drawn side by side in the render pool: the overview, which the chat shows without a
-        tap, then the board a tap opens."""
-        overview, board = await asyncio.gather(self.pictures.png(view, locale, key=key, overview=True),
-                                               self.pictures.png(view, locale, key=key))
-        return [(overview, "overview.png"), (board, "board.png")]
 
     async def _post_undo(self, result: MoveResult, pictures: Attachments, text: str, nonce: str,
                          link: str | None) -> Posted | None:

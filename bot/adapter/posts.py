@@ -17,6 +17,7 @@ one message.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -28,7 +29,9 @@ from bot.adapter.sending import ALLOWED_MENTIONS, SEND_MESSAGES, Attachments, Mi
 from bot.adapter.words.common import clip, lines_text, names_of
 from bot.adapter.words.moves import public_move
 from bot.adapter.words.posts import next_text
+from bot.host.pictures import Pictures
 from bot.host.table import MoveResult, StartResult
+from engine import View
 from i18n import describe_move, t
 from render.theme import DEFAULT_THEME
 
@@ -43,6 +46,15 @@ UPLOAD_MAX: Final = 10 * 1024 * 1024
 def accent(seat: int | None) -> discord.Colour | None:
     """The colour the pictures give ``seat`` (``None``: no accent)."""
     return None if seat is None else discord.Colour.from_rgb(*DEFAULT_THEME.player(seat))
+
+
+async def pictures(drawn: Pictures, view: View, locale: str,
+                   key: tuple[int, int, None]) -> list[tuple[bytes | None, str]]:
+    """A post's pictures, drawn side by side in the render pool: the overview, which the chat shows without a tap,
+    then the board a tap opens."""
+    overview, board = await asyncio.gather(drawn.png(view, locale, key=key, overview=True),
+                                           drawn.png(view, locale, key=key))
+    return [(overview, "overview.png"), (board, "board.png")]
 
 
 def fits(sizes: Sequence[int]) -> bool:
