@@ -188,8 +188,8 @@ async def test_a_thread_archived_mid_game_goes_on_and_a_locked_one_ends_its_game
 
 async def test_an_undo_in_a_thread_archived_meanwhile_edits_its_post_with_the_board(driver: Driver) -> None:
     """The undo edits the post of the move it takes back, an edit Discord refuses in an archived thread: the bot
-    unarchives it and edits again, with the board made into a file again (a file already sent is read to its end,
-    and sent again it would arrive empty: a broken picture)."""
+    unarchives it and edits again, with the overview and the board made into files again (a file already sent is read
+    to its end, and sent again it would arrive empty: a broken picture)."""
     fake = driver.fake
     lobby, thread, _ = await open_in_thread(driver, "alice", draft=True)
     game = in_thread(driver, thread)
@@ -213,8 +213,8 @@ async def test_an_undo_in_a_thread_archived_meanwhile_edits_its_post_with_the_bo
     assert [r.status for r in tried] == [400, 200]  # refused in the archived thread, then made once unarchived
     taken_back = fake.message(chosen.id)
     assert "~~" in taken_back.text and not has_undo(taken_back, game_id)
-    (board,) = pictures(taken_back)
-    assert board.filename == "board.png" and board.size > 0 and picture_size(board) is not None
+    assert [a.filename for a in pictures(taken_back)] == ["overview.png", "board.png"]
+    assert all(a.size > 0 and picture_size(a) is not None for a in pictures(taken_back))
     assert len(board_posts(fake, thread)) == 2  # the start's and the taken-back move's: no new post
 
 
