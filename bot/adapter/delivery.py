@@ -336,10 +336,9 @@ class Deliveries:
                                   pictures=[(gif, "replay.gif")], nonce=nonce)
 
     async def _post_move(self, delivery: Delivery, result: MoveResult, *, quiet: frozenset[int]) -> Posted | None:
-        """A turn's post (Components V2: words with the next player's mention, the overview and the board, *My
-        cards* and *Undo*); the game over's with the ranking, the final overview, the chart, the board and the
-        replay, each picture in a gallery of its own (the replay as a message of its own only when it does not fit);
-        an undo edits the post of the move it takes back."""
+        """A turn's post (Components V2: words, the next player's mention, the overview, the board, *My cards*,
+        *Undo*); the game over's with the ranking, the final overview, the chart, the board and the replay (apart
+        only when it does not fit; each picture in its own gallery); an undo edits the post of the move it undoes."""
         locale, nonce = result.locale, _nonce(delivery)
         pictures = await posts.pictures(self.pictures, result.view, locale, (result.game_id, result.seq, None))
         text, link = await self._move_text(result, locale), await board_link(self.host, result.game_id)
@@ -384,9 +383,8 @@ class Deliveries:
 
     async def _post_undo(self, result: MoveResult, pictures: Attachments, text: str, nonce: str,
                          link: str | None) -> Posted | None:
-        """An undo (``text``: its words; ``pictures``: the overview and the board as they are now) edits the post of
-        the move taken back (:meth:`UndoMarks.edit_taken_back`); only when that post is gone or cannot be found, a
-        new post that pings nobody."""
+        """An undo (``text``: its words; ``pictures``: as they are now) edits the post of the move taken back
+        (:meth:`UndoMarks.edit_taken_back`); only when that post is gone or cannot be found, a new post, no ping."""
         if await self.undo_marks.edit_taken_back(result, text, pictures):
             return None
 
