@@ -198,6 +198,9 @@ async def test_the_offline_demo_page_steps_through_its_positions(chromium: Chrom
         for _ in range(3):
             await page.click("#next")
             seen.append(await page.inner_text("#position"))
+        # the page keeps the picture shown until the next one has loaded, then swaps it in
+        await page.wait_for_function("src => document.getElementById('board').getAttribute('src') === src",
+                                     arg=PICTURE.format(at=3), timeout=10_000)
         seen.append(await page.get_attribute("#board", "src") or "")
         await page.close()
         return seen
