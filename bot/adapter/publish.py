@@ -61,6 +61,25 @@ class ChannelOutbox:
         """Woken from its backoff because the database answered again, and nothing delivered since: should the
         database fail it once more, it waits its backoff out (the readiness check said the database answers, yet it
         fails this outbox)."""
+        self._timer: asyncio.TimerHandle | None = None
+        """Wakes the channel when a "your cards changed" DM has waited long enough (:meth:`wake_in`)."""
+
+    def wake_in(self, seconds: float) -> None:
+        """Look for work again in ``seconds`` (unless woken sooner already): a DM waits until then. Not once the bot
+        began to shut down (what still waits goes out at the next start)."""
+        if self._publisher.closing is not None:
+            return
+        loop = asyncio.get_running_loop()
+        when = loop.time() + max(0.0, seconds)
+        if self._timer is not None and not self._timer.cancelled() and self._timer.when() <= when:
+            return
+        self.stop_timer()
+        self._timer = loop.call_at(when, self.kick)
+
+    def stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def kick(self) -> None:
         """Look for work now (a new delivery was stored, or a lobby changed); after the bot began to shut down, no
@@ -115,7 +134,10 @@ class ChannelOutbox:
         host = self._publisher.host
         pending = await host.pending_deliveries(self.channel_id)
         ready = host.ready_deliveries(pending)
-        if not ready:  # only DMs held for the end of quiet hours: the sweep wakes the channel when they are due
+        wake = host.deliveries_wake_at(pending)
+        if wake is not None:  # a "your cards changed" DM waits for the turn DM it may be folded into
+            self.wake_in(wake - host.now())
+        if not ready:  # DMs held for the end of quiet hours (the sweep wakes the channel when they are due), or waiting
             return False
         lease = host.settings.lease_seconds  # renewed with every delivery
         for done, i in enumerate(ready[:BATCH]):
@@ -194,6 +216,7 @@ class Publisher:
         if self._storage_watch is not None:
             self._storage_watch.cancel()
         for box in self.outboxes.values():
+            box.stop_timer()
             box.kick()
 
     # ------------------------------------------------------------------ waking the outboxes

@@ -424,6 +424,9 @@ class Host:
     def ready_deliveries(self, pending: Sequence[Delivery]) -> list[int]:
         return self.outbox.ready(pending)
 
+    def deliveries_wake_at(self, pending: Sequence[Delivery]) -> float | None:
+        return self.outbox.wake_at(pending)
+
     async def held_channels_due(self) -> list[int]:
         return await self.outbox.held_channels_due()
 

@@ -21,6 +21,12 @@ A delivery written before this process started may be in Discord already (:meth:
 backup owes again what went out after the copy was taken, and a process that died between sending and recording left
 it owed. The adapter looks for it among the bot's messages before sending it; one found is recorded as delivered by
 that message, not sent again (:meth:`Outbox.already_sent`).
+
+A "your cards changed" DM (what another player's move did to a hand) waits :data:`CARDS_WAIT` before it goes, without
+holding up the channel's other deliveries (:meth:`Outbox.ready`, :meth:`Outbox.wake_at`): when the same person's
+turn DM (or a later DM of their hand) is written meanwhile, it is folded into that one, which shows the hand and says
+what happened since their last move (the start of round 2 changes every hand, then the next players' turns come within
+moments).
 """
 
 from __future__ import annotations
@@ -57,6 +63,12 @@ from bot.host.table import (
 )
 from bot.host.user_settings import HELD, OpenGame
 from engine import Game
+
+CARDS_WAIT: Final = 60.0
+"""Seconds a "your cards changed" DM waits for a DM of the same person that shows their hand anyway (their turn DM),
+into which it is then folded."""
+CHANGED: Final = "changed"
+"""The payload key that marks a hand DM as a "your cards changed" DM of a move (which waits :data:`CARDS_WAIT`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,9 +296,17 @@ class Outbox:
 
     def ready(self, pending: Sequence[Delivery]) -> list[int]:
         """The indexes of the deliveries in ``pending`` that may go in order now: all but the DMs held for the end
-        of quiet hours still to come (those do not hold up the channel's other deliveries)."""
+        of quiet hours still to come and the "your cards changed" DMs still waiting (:data:`CARDS_WAIT`): those do not
+        hold up the channel's other deliveries."""
         now = self._clock()
-        return [i for i, d in enumerate(pending) if not (d.payload.get(HELD) and d.due_at > now)]
+        return [i for i, d in enumerate(pending)
+                if not (d.payload.get(HELD) and d.due_at > now) and _waits_until(d) <= now]
+
+    def wake_at(self, pending: Sequence[Delivery]) -> float | None:
+        """When the first "your cards changed" DM of ``pending`` still waiting may go (the host's clock), or ``None``
+        (the DMs held for quiet hours are woken by the sweep)."""
+        now = self._clock()
+        return min((at for d in pending if (at := _waits_until(d)) > now), default=None)
 
     async def held_channels_due(self) -> list[int]:
         """The channels with held DMs whose quiet hours are over (or were re-timed to now)."""
@@ -315,6 +335,9 @@ class Outbox:
             yield Held(until)
             return
         if not delivery.payload.get(HELD):
+            if delivery.payload.get(CHANGED) and await self._shown_since(delivery):
+                yield Skip("skipped: folded into a later DM that shows the same hand")
+                return
             yield await self._game_over(delivery) if delivery.kind == GAME_OVER_DM else self._dm_step(delivery, later)
             return
         async with self._gathering.setdefault(user_id, asyncio.Lock()):
@@ -352,6 +375,17 @@ class Outbox:
             if not hand_changed:
                 return Skip(TURN_PASSED)
         return SendDm(info, turn=False, start=start)
+
+    async def _shown_since(self, delivery: Delivery) -> bool:
+        """Whether a DM of the same game and person written after ``delivery`` (a "your cards changed" DM that waited)
+        showed, or will show, their hand: one sent, or one pending that will (:func:`_shows_hand`)."""
+        info = self.games.find_game(delivery.game_id)
+        with storage_refusal():
+            rows = await self.store.deliveries(delivery.game_id)
+        return any(row.id > delivery.id and row.user_id == delivery.user_id and row.kind in (TURN_DM, HAND_DM)
+                   and (row.last_error is None if row.done_at is not None
+                        else info is not None and _shows_hand(Delivery.from_row(row), info))
+                   for row in rows)
 
     async def _gather(self, delivery: Delivery, user_id: int) -> Step:
         """Every DM held for ``user_id`` as one (see :class:`SendGathered`), or a skip when another outbox already
@@ -405,6 +439,14 @@ def _named(delivery: Delivery) -> list[int]:
     return []
 
 
+def _waits_until(delivery: Delivery) -> float:
+    """Until when ``delivery`` waits before it may go: a "your cards changed" DM :data:`CARDS_WAIT` after it was
+    written (unless held for quiet hours meanwhile: then those decide), anything else not at all (0)."""
+    if delivery.payload.get(CHANGED) and not delivery.payload.get(HELD):
+        return delivery.created_at + CARDS_WAIT
+    return 0.0
+
+
 def _turn_stands(delivery: Delivery, info: TableInfo) -> bool:
     """Whether the turn of a turn DM is still the game's current turn, its player's to make."""
     seat = info.seats[info.to_move] if info.to_move is not None else None
@@ -440,7 +482,7 @@ def move_deliveries(result: MoveResult, *, post: bool = True, people: Sequence[i
         return owed + [NewDelivery(GAME_OVER_DM, result.seq, user_id, {}) for user_id in people]
     for user_id in result.dm_user_ids:
         if user_id != result.to_move_user_id:
-            owed.append(NewDelivery(HAND_DM, result.seq, user_id, {"start": False}))
+            owed.append(NewDelivery(HAND_DM, result.seq, user_id, {"start": False, CHANGED: True}))
     if result.to_move_user_id is not None:
         owed.append(NewDelivery(TURN_DM, result.seq, result.to_move_user_id,
                                 {"start": False, "hand_changed": result.to_move_user_id in result.dm_user_ids}))

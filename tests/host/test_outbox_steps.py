@@ -12,8 +12,21 @@ from typing import Any
 
 import pytest
 
+from bot.host.change import Change
 from bot.host.host import Host
-from bot.host.outbox import Held, SendDm, SendGameOver, SendGathered, SendPost, SendTurnOver, Skip, Step
+from bot.host.model import NewDelivery
+from bot.host.outbox import (
+    CARDS_WAIT,
+    CHANGED,
+    Held,
+    SendDm,
+    SendGameOver,
+    SendGathered,
+    SendPost,
+    SendTurnOver,
+    Skip,
+    Step,
+)
 from bot.host.table import (
     GAME_OVER_DM,
     HAND_DM,
@@ -119,6 +132,51 @@ async def test_turn_dms_skipped_when_the_turn_passed_or_turned_off(host: Host) -
     assert await step_of(host, hand, [next_turn]) == Skip("skipped: a later DM shows the same hand")
     posts = [d for d in owed if d.kind == MOVE_POST]
     assert posts and isinstance(await step_of(host, posts[0]), SendPost)
+
+
+async def owe_changed_hands(host: Host) -> tuple[Delivery, Delivery, Delivery]:
+    """A started game of two whose hand DMs are sent; then a "your cards changed" DM owed to each player (as another
+    player's move owes them) and, after them, the player to move's turn DM: (that player's, the other's, the turn)."""
+    mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
+    other = BO if mover == ADA else ADA
+    for d in await pending(host):
+        await host.delivered(d)
+    async with host.games.change(CH) as table:
+        assert table is not None
+        await host.games.write(table, Change(deliveries=[
+            NewDelivery(HAND_DM, table.seq, user, {"start": False, CHANGED: True}) for user in (mover, other)]))
+    async with host.games.change(CH) as table:
+        assert table is not None
+        await host.games.write(table, Change(deliveries=[
+            NewDelivery(TURN_DM, table.seq, mover, {"start": False, "hand_changed": True})]))
+    changed_mine, changed_other, turn = await pending(host)
+    assert (changed_mine.user_id, changed_other.user_id, turn.kind) == (mover, other, TURN_DM)
+    return changed_mine, changed_other, turn
+
+
+async def test_a_cards_changed_dm_waits_and_folds_into_the_turn_dm_written_meanwhile(host: Host) -> None:
+    clock: Any = host._clock
+    changed_mine, changed_other, turn = await owe_changed_hands(host)
+    owed = [changed_mine, changed_other, turn]
+    # the cards-changed DMs wait without holding up the turn DM after them; the channel is woken when they may go
+    assert host.ready_deliveries(owed) == [2]
+    assert host.deliveries_wake_at(owed) == changed_mine.created_at + CARDS_WAIT
+    clock.now += CARDS_WAIT
+    assert host.ready_deliveries(owed) == [0, 1, 2] and host.deliveries_wake_at(owed) is None
+    # the mover's is folded into their turn DM, pending or sent; the other's goes out, showing the hand alone
+    folded = Skip("skipped: folded into a later DM that shows the same hand")
+    assert await step_of(host, changed_mine, [changed_other, turn]) == folded
+    assert await step_of(host, changed_other, [turn]) == SendDm(host.info(CH), turn=False)  # type: ignore[arg-type]
+    await host.delivered(turn)
+    assert await step_of(host, changed_mine) == folded
+
+
+async def test_a_cards_changed_dm_whose_later_dm_was_not_sent_goes_out(host: Host) -> None:
+    clock: Any = host._clock
+    changed_mine, _, turn = await owe_changed_hands(host)
+    await host.delivered(turn, "skipped: the turn has passed")  # it showed nothing
+    clock.now += CARDS_WAIT
+    assert await step_of(host, changed_mine) == SendDm(host.info(CH), turn=False)  # type: ignore[arg-type]
 
 
 async def test_held_dms_of_two_games_gather_into_one_and_only_a_sent_one_collapses_the_others(host: Host) -> None:
