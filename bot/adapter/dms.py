@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
 
+from bot.adapter import dm_layout
 from bot.adapter.links import seat_link, view_button
-from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, reply
+from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, reply, reply_layout
 from bot.adapter.views import controls_view
-from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, lines_text, message_link
-from bot.adapter.words.dm import dm_text, game_over_text, held_text, others_waiting, turn_over_text
+from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, message_link
+from bot.adapter.words.dm import game_over_text, hand_words, held_text, others_waiting, turn_over_text
 from bot.adapter.words.moves import split_question
 from bot.adapter.words.notices import notice_text, vacation_notes
 from bot.host.errors import HostError, StorageFailed
@@ -48,14 +49,19 @@ player's older DMs of the turn (the move's answer may be putting the next contro
 
 @dataclass(frozen=True, slots=True)
 class HandDm:
-    """A player's hand DM as it would go out now: its game as it is, what the player may see, the words (clipped to
-    a message) and the turn's controls (``None``: no controls)."""
+    """A player's hand DM as it would go out now: its game as it is, what the player may see, its panel's texts (no
+    picture yet: :mod:`bot.adapter.dm_layout`) and the turn's controls (``None``: no controls)."""
 
     info: TableInfo
     view: View
     locale: str
-    content: str
+    panel: dm_layout.HandDm
     controls: discord.ui.View | None
+
+    @property
+    def content(self) -> str:
+        """Its words as Discord shows them (:func:`bot.adapter.dm_layout.words`)."""
+        return dm_layout.words(self.panel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,15 +117,20 @@ class DirectMessages:
         return channel.get_partial_message(message_id)
 
     async def _dm(self, user_id: int, content: str, *, pictures: Attachments = (),
-                  view: discord.ui.View | None = None, nonce: str | None = None) -> discord.Message:
-        """A DM; raises :class:`discord.Forbidden` when the user does not accept DMs from the bot. ``nonce`` (a
-        delivery's): sent again, Discord answers with the DM already made instead of a second one."""
+                  view: discord.ui.View | discord.ui.LayoutView | None = None,
+                  nonce: str | None = None) -> discord.Message:
+        """A DM (words, or with a V2 ``view`` no words: its layout holds them); raises :class:`discord.Forbidden`
+        when the user does not accept DMs from the bot. ``nonce`` (a delivery's): sent again, Discord answers with
+        the DM already made instead of a second one."""
         channel = await self._dm_channel(user_id)
-        return await channel.send(clip(content, MESSAGE_MAX),
-                                  **message_options(pictures, view, nonce=nonce))
+        options = message_options(pictures, view, nonce=nonce)
+        if isinstance(view, discord.ui.LayoutView):
+            return await channel.send(**options)
+        return await channel.send(clip(content, MESSAGE_MAX), **options)
 
     async def _dm_player(self, info: TableInfo, user_id: int, content: str, *, pictures: Attachments = (),
-                         view: discord.ui.View | None = None, nonce: str | None = None) -> discord.Message | None:
+                         view: discord.ui.View | discord.ui.LayoutView | None = None,
+                         nonce: str | None = None) -> discord.Message | None:
         """A DM to a seated player; if it cannot be delivered the host owes the channel a post that says so.
 
         A passing failure (:data:`TRANSIENT_ERRORS`) is raised for the caller to try again."""
@@ -196,34 +207,36 @@ class DirectMessages:
         notes = vacation_notes(current, user_id, locale) if reminder else []
         deadline = (await self.host.turn_deadline(current.game_id)
                     if controls is not None and current.deadline_hours else None)
-        content = dm_text(current, view, locale, turn=turn and controls is not None, reminder=reminder,
-                                start=start, notes=notes, deadline=deadline)
+        words = hand_words(current, view, locale, turn=turn and controls is not None, reminder=reminder,
+                           start=start, notes=notes, deadline=deadline)
         waiting = ""
         if controls is not None:
             waiting = others_waiting(
                 await self.host.games_waiting(user_id, besides=current.game_id), locale)
-        content = lines_text([part for part in (heading, content, waiting) if part])
-        return HandDm(current, view, locale, clip(content, MESSAGE_MAX), controls)
+        panel = dm_layout.hand_dm(view, words, heading=heading, waiting=waiting, picture=None)
+        return HandDm(current, view, locale, panel, controls)
 
     async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
                         start: bool = False, heading: str = "", nonce: str | None = None) -> int | None:
-        """DM a player their own view: what happened since their last move, hand, bird chips, personal picture, and
-        on their turn the controls and how many other games wait for them. ``heading`` goes above (the DM that ends
-        quiet hours). Returns the message id of a DM that carries the turn's controls (the host records it)."""
+        """DM a player their own view (:mod:`bot.adapter.dm_layout`): what happened since their last move, hand, bird
+        chips, personal picture, and on their turn the controls and how many other games wait for them. ``heading``
+        goes above (the DM that ends quiet hours). Returns the message id of a DM that carries the turn's controls
+        (the host records it)."""
         hand = await self.hand_dm(info, user_id, turn=turn, reminder=reminder, start=start, heading=heading)
         if hand is None:
             return None
         current, seq, controls = hand.info, hand.info.seq, hand.controls
         png = await self.pictures.png(hand.view, hand.locale, key=(current.game_id, seq, user_id), personal=True)
-        message = await self._dm_player(current, user_id, hand.content, pictures=[(png, "hand.png")], view=controls,
-                                        nonce=nonce)
+        dm = replace(hand.panel, picture="hand.png" if png is not None else None)
+        message = await self._dm_player(current, user_id, "", pictures=[(png, "hand.png")],
+                                        view=dm_layout.layout(dm, dm_layout.action_rows(controls)), nonce=nonce)
         if message is None or controls is None:
             return None
         if await self._moved_since(current, seq):
             # the player moved meanwhile with an older DM's controls, whose answer carries the next ones: this DM's
             # controls are outdated, and the older DM's must stay
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                await message.edit(view=None)
+                await message.edit(view=dm_layout.layout(dm))
             return message.id
         await self.strip_turn_dm(current.game_id, user_id, keep=message.id)  # a newer DM of the turn came
         return message.id
@@ -285,26 +298,37 @@ class DirectMessages:
                 continue
             message = await self._dm_message(user_id, message_id)
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                if keep is None or not split_question((await message.fetch()).content)[1]:
-                    await message.edit(view=None)
+                found = await message.fetch()
+                dm = dm_layout.read(found)
+                if dm is None:  # a DM of words (sent before the turn DMs were V2 layouts)
+                    if keep is None or not split_question(found.content)[1]:
+                        await message.edit(view=None)
+                elif keep is None or not dm.asked:
+                    await message.edit(view=dm_layout.layout(dm))
 
     async def close_turn_dms(self, info: TableInfo, user_id: int, payload: dict[str, Any], *,
                              clicked: int | None = None) -> list[int]:
         """A player's turn has passed: each of their DMs still showing that turn is edited to say how it passed (no
-        new DM), its controls taken off, except those of ``clicked``, the DM whose controls made the move (its
-        *Undo* stays). Returns the deliveries of the DMs told (a passing failure raises, to be tried again)."""
+        new DM), in place of its words (its picture stays), its controls taken off, except those of ``clicked``,
+        the DM whose controls made the move (its *Undo* stays). Returns the deliveries of the DMs told (a passing
+        failure raises, to be tried again)."""
         told: list[int] = []
         opened = await self.host.open_turn_dms(info.game_id, user_id)
         if not opened:
             return told
-        text = clip(turn_over_text(info, payload, self.locale_of(user_id, info.locale)), MESSAGE_MAX)
+        text = turn_over_text(info, payload, self.locale_of(user_id, info.locale))
         for delivery_id, message_id in opened:
             message = await self._dm_message(user_id, message_id)
             try:
-                if message_id == clicked:
-                    await message.edit(content=text)
+                found = await message.fetch()
+                dm = dm_layout.read(found)
+                if dm is None:  # a DM of words (sent before the turn DMs were V2 layouts)
+                    words = clip(text, MESSAGE_MAX)
+                    await (message.edit(content=words) if message_id == clicked
+                           else message.edit(content=words, view=None))
                 else:
-                    await message.edit(content=text, view=None)
+                    rows = dm_layout.kept_rows(found) if message_id == clicked else []
+                    await message.edit(view=dm_layout.turn_over_layout(dm, text, rows))
             except TRANSIENT_ERRORS:
                 raise
             except discord.HTTPException as exc:  # deleted, or DMs closed since: nothing left to say it in
@@ -335,8 +359,8 @@ class DirectMessages:
         return self._dm_channels[user_id]
 
     async def show_hand(self, interaction: discord.Interaction, channel_id: int, *, heading: str = "") -> None:
-        """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral);
-        ``heading`` (the game's status) goes above."""
+        """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral, the
+        layout of a turn DM); ``heading`` (the game's status) goes above."""
         locale = await self.locale(interaction)
         if self.host.seat_of(channel_id, interaction.user.id) is None:
             raise HostError("host.error.not_seated")
@@ -350,10 +374,7 @@ class DirectMessages:
                                       personal=True)
         deadline = (await self.host.turn_deadline(info.game_id)
                     if controls is not None and info.deadline_hours and not heading else None)  # status says it
-        content = dm_text(info, view, locale, turn=controls is not None, asked=True, deadline=deadline)
-        if heading:
-            content = lines_text([heading, content])
-        kwargs: dict[str, Any] = {"files": files((png, "hand.png"))}
-        if controls is not None:
-            kwargs["view"] = controls
-        await reply(interaction, content, **kwargs)
+        words = hand_words(info, view, locale, turn=controls is not None, asked=True, deadline=deadline)
+        dm = dm_layout.hand_dm(view, words, heading=heading, picture="hand.png" if png is not None else None)
+        await reply_layout(interaction, dm_layout.layout(dm, dm_layout.action_rows(controls)),
+                           files=files((png, "hand.png")))

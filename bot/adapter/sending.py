@@ -51,7 +51,7 @@ def files(*pictures: tuple[bytes | None, str]) -> list[discord.File]:
     return [discord.File(io.BytesIO(png), filename=name) for png, name in pictures if png is not None]
 
 
-def message_options(pictures: Attachments, view: discord.ui.View | None,
+def message_options(pictures: Attachments, view: discord.ui.View | discord.ui.LayoutView | None,
                     mentions: discord.AllowedMentions = ALLOWED_MENTIONS, nonce: str | None = None) -> dict[str, Any]:
     """The keyword arguments of a post or a DM: user pings only (``mentions``), the pictures, and the view and the
     nonce if any."""
@@ -126,3 +126,16 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
         await interaction.followup.send(clip(content, MESSAGE_MAX), ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(clip(content, MESSAGE_MAX), ephemeral=True, **kwargs)
+
+
+async def reply_layout(interaction: discord.Interaction, layout: discord.ui.LayoutView, *,
+                       files: Sequence[discord.File] = ()) -> None:
+    """An ephemeral answer that is a Components V2 layout (its words in its text displays), whether or not the
+    interaction was acknowledged already."""
+    kwargs: dict[str, Any] = {"view": layout, "allowed_mentions": ALLOWED_MENTIONS, "ephemeral": True}
+    if files:
+        kwargs["files"] = list(files)
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)

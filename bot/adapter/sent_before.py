@@ -31,6 +31,7 @@ from typing import Any, Final
 import discord
 
 from bot.adapter import ids
+from bot.adapter.dm_layout import words_of
 from bot.adapter.dms import DirectMessages
 from bot.adapter.sending import TRANSIENT_ERRORS
 from bot.adapter.words.common import MESSAGE_MAX, clip, esc, mention
@@ -77,7 +78,8 @@ class Wanted:
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """One of the bot's own messages as it was read: its id, the ids of its buttons and menus, its content."""
+    """One of the bot's own messages as it was read: its id, the ids of its buttons and menus, its words (its content,
+    or a hand message's texts)."""
 
     message_id: int
     custom_ids: frozenset[str]
@@ -176,7 +178,7 @@ class SentBefore:
         async for message in channel.history(limit=HISTORY, after=after, oldest_first=True):
             read += 1
             if me is not None and message.author.id == me.id:
-                messages.append(Seen(message.id, frozenset(custom_ids(message.components)), message.content))
+                messages.append(Seen(message.id, frozenset(custom_ids(message.components)), words_of(message)))
         return _Read(since, messages, read < HISTORY)
 
 

@@ -300,7 +300,7 @@ class Driver:
         """After a click on move controls: if the bot asked first (a card that builds nothing, or a move that
         cannot be taken back, asked in place of the controls), press its confirm button; the click that played."""
         callback = await click.wait_for_callback(timeout=TIMEOUT)
-        if callback.content is not None:  # a confirmation question, not a deferred move
+        if callback.content is not None or callback.components:  # a question (in place or its own), not a move
             prompt = await self.answer(click)
             confirm = next(b for b in prompt.buttons if b["custom_id"].endswith(":ok"))
             click = await self.fake.click_button(prompt, confirm["custom_id"], user=user)

@@ -165,7 +165,7 @@ async def test_lobby_refusals(driver: Driver) -> None:
     assert driver.info().status == "abandoned"
     await fake.wait_for_message(driver.channel, lambda m: "abandoned by Bob" in m.text, timeout=TIMEOUT)
     told = t("bot.dm.turn_over.abandoned", "en", channel=f"<#{driver.channel.id}>")  # the turn DM, edited
-    await fake.wait_until(lambda: fake.message(turn_dm.id).content == told, timeout=TIMEOUT,
+    await fake.wait_until(lambda: fake.message(turn_dm.id).text == told, timeout=TIMEOUT,
                           description="the turn DM told that the game was abandoned", poll=0.1)
     assert not fake.message(turn_dm.id).custom_ids
     text = await refused(driver, await driver.slash("rematch", user="carol", locale="en-US"))

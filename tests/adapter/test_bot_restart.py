@@ -71,7 +71,7 @@ async def test_a_turn_dm_sent_before_a_restart_is_told_after_it_that_its_turn_pa
     assert user is not None
     dm = driver.turn_dm(user)
     your_turn = t("bot.dm.your_turn", "en", channel="\0", phase="").split("\0")[0]
-    assert your_turn in dm.content and controls(dm)
+    assert your_turn in dm.text and controls(dm)
 
     await driver.restart()  # the new bot knows the DM only from the database
     await driver.settle()
@@ -81,9 +81,9 @@ async def test_a_turn_dm_sent_before_a_restart_is_told_after_it_that_its_turn_pa
     await driver.wait_seq(seq + 1)
     await driver.settle()
     told = fake.message(dm.id)
-    assert told.id == dm.id and your_turn not in told.content and controls(told) == []
-    assert told.content.startswith(t("bot.dm.turn_over.moved", "en", channel="\0", moves="").split("\0")[0])
-    assert f"site {move.split()[1]}" in told.content
+    assert told.id == dm.id and your_turn not in told.text and controls(told) == []
+    assert told.text.startswith(t("bot.dm.turn_over.moved", "en", channel="\0", moves="").split("\0")[0])
+    assert f"site {move.split()[1]}" in told.text
     assert pictures(told)  # the picture of that turn stays
 
 

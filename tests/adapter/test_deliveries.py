@@ -286,7 +286,8 @@ async def test_a_question_asked_on_a_turn_dm_keeps_its_play_it_when_a_reminder_c
         click = await fake.select(older, select["custom_id"], [move], user=user)
     else:
         click = await fake.click_button(older, f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}", user=user)
-    assert (await click.wait_for_callback(timeout=TIMEOUT)).content is not None, f"{move} was not asked first"
+    asked = await click.wait_for_callback(timeout=TIMEOUT)
+    assert asked.content is not None or asked.components, f"{move} was not asked first"
     question = await driver.answer(click)
     assert question.id == older.id, "the question is asked in place of the DM's controls"
 

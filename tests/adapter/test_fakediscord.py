@@ -649,3 +649,27 @@ async def test_threads_archive_when_idle_unarchive_on_a_post_and_refuse_edits_wh
         await fake.delete_channel(fake_thread)
         await fake.wait_until(lambda: channel.guild.get_thread(thread.id) is None, description="THREAD_DELETE",
                               poll=0.01)
+
+
+async def test_a_message_sent_with_components_v2_keeps_the_flag_and_takes_no_content(
+        fake_discord: FakeDiscord) -> None:
+    """Discord: "Once a message has been sent with this flag, it can't be removed from that message", and the flag
+    disables content and embeds; so an edit may neither drop the flag nor bring content, with or without the flag."""
+    fake = fake_discord
+    api, channel = fake.api_base, fake.default_channel.id
+    headers = {"Authorization": f"Bot {fake.token}"}
+    text = {"type": 17, "components": [{"type": 10, "content": "a turn"}]}
+    async with aiohttp.ClientSession(headers=headers) as http:
+        async with http.post(f"{api}/channels/{channel}/messages",
+                             json={"flags": 1 << 15, "components": [text]}) as resp:
+            assert resp.status == 200
+            message = f"{api}/channels/{channel}/messages/{(await resp.json())['id']}"
+        for refused, where in (({"content": "turn played"}, "content"), ({"flags": 0, "components": [text]}, "flags"),
+                               ({"content": "turn played", "components": []}, "content")):
+            async with http.patch(message, json=refused) as resp:
+                error = await resp.json()
+                assert resp.status == 400 and error["code"] == 50035 and where in error["errors"], (refused, error)
+        async with http.patch(message, json={"components": [{**text, "components": [
+                {"type": 10, "content": "turn played"}]}]}) as resp:
+            edited = await resp.json()
+            assert resp.status == 200 and edited["flags"] & (1 << 15) and edited["content"] == ""

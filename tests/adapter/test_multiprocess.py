@@ -61,7 +61,7 @@ def reminders(fake: FakeDiscord, table: RemoteTable) -> Counter[tuple[str, int]]
     sent: Counter[tuple[str, int]] = Counter()
     for user in table.users:
         for message in fake.dm_messages(user):
-            if text not in as_sent(message).content:  # told since that its turn passed
+            if text not in as_sent(message).text:  # told since that its turn passed
                 continue
             seqs = {int(m.group(1)) for cid in first_custom_ids(message)
                     if (m := re.fullmatch(rf"sc:{table.game_id}:(\d+):.*", cid))}
@@ -133,8 +133,8 @@ async def check_game(store: PostgresStore, fake: FakeDiscord, table: RemoteTable
     assert all(d.done_at is not None for d in deliveries), "a delivery is not done"
     assert sorted(d.seq for d in deliveries if d.kind == MOVE_POST) == [*ended, last]
     heads = [t(key, "en", channel="\0", phase="").split("\0")[0] for key in ("bot.dm.your_turn", "bot.dm.reminder")]
-    still = [m.content[:60] for user in table.users for m in fake.dm_messages(user)
-             if any(head in m.content for head in heads)]
+    still = [m.text[:60] for user in table.users for m in fake.dm_messages(user)
+             if any(head in m.text for head in heads)]
     assert still == [], f"DMs whose turn passed still say it is theirs (whichever process sent them): {still}"
     sent = reminders(fake, table)
     per_user = Counter(user for user, _ in sent.elements())

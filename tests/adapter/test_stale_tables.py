@@ -354,7 +354,7 @@ async def test_a_deleted_thread_ends_its_game(fake_discord: FakeDiscord, setting
                                       description="the thread's game abandoned")
         gone = t("bot.dm.turn_over.channel_gone", fake_discord.user(user).locale.split("-")[0])
         told = await fake_discord.wait_until(
-            lambda: (m := fake_discord.message(turn_dm.id)).content == gone and m, timeout=TIMEOUT, poll=0.05,
+            lambda: (m := fake_discord.message(turn_dm.id)).text == gone and m, timeout=TIMEOUT, poll=0.05,
             description="the turn DM told that its game ended with its thread")
         assert not told.custom_ids, "its controls are taken off"
         await nothing_running(driver, thread.id)

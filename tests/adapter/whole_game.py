@@ -7,11 +7,14 @@ in their own Discord language (the game's by default), and no computer through t
 and the fake Discord: on their turn they ask every autocomplete of the command their move needs and play their
 move, every other turn with a slash command filled by picking an offered value as it is, every other turn with the
 buttons and menus of their turn DM. Once in the game each runs ``status``, one runs ``games`` and ``log``, and one
-takes a move back with ``undo``. What a player decides is read from the host (as ``tests/adapter/conftest.py``'s
-``Driver`` does); every action goes through the fake Discord. :func:`summarise` counts what the messages show
-into :class:`Figures` (see ``bench/bench_messages.py`` for what each figure means), each message read in the language
-it speaks (a DM or an answer its reader's, a post the game's); the channel's posts are also drawn again in every other
-language the players read, from the game's stored posts (:func:`redraw_posts`), and read as the posts are.
+takes a move back with ``undo``. The bot's clock goes at the players' pace (:class:`PeoplesClock`: each action takes
+:data:`PACE` seconds), so that what waits on time (a "your cards changed" DM waits for the turn DM it may be folded
+into) comes out as it would with people, whatever the machine's speed. What a player decides is read from the host
+(as ``tests/adapter/conftest.py``'s ``Driver`` does); every action goes through the fake Discord. :func:`summarise`
+counts what the messages show into :class:`Figures` (see ``bench/bench_messages.py`` for what each figure means), each
+message read in the language it speaks (a DM or an answer its reader's, a post the game's); the channel's posts are
+also drawn again in every other language the players read, from the game's stored posts (:func:`redraw_posts`), and
+read as the posts are.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from bot.adapter.words.common import SEP, esc, message_link
 from bot.host.model import effective_moves
 from bot.host.settings import Settings
 from bot.host.table import MOVE_POST, REPLAY_POST, START_POST, Delivery
-from engine import SINGLE_BUILDS, View, parse_move, replay
+from engine import SINGLE_BUILDS, View, new_game, parse_move, replay
 from engine.ai.coach import Advice, advise
 from engine.history import since_last_move
 from i18n import describe_events, t
@@ -69,6 +72,8 @@ FEATURES_AT = 10
 HINT_EVERY = 5
 """The table has hints on: every this many turns (and for the last move) the player to move asks for one and plays
 its best move (``tests/adapter/hint_numbers.py`` checks the numbers it states)."""
+PACE = 10.0
+"""Seconds each action of a player takes on the bot's clock: people who play quickly."""
 HINT_PLAYOUTS = 30
 """The coach's playouts per hint. The numbers a hint states (what ``tests/adapter/hint_numbers.py`` compares) are the
 exact points of the move it names, however long it searched: fewer playouts only change which move it names (a
@@ -79,6 +84,17 @@ def coach_by_playouts(view: View, seed: int, budget: float) -> Advice:
     """The real coach thinking :data:`HINT_PLAYOUTS` playouts instead of ``HINT_SECONDS`` (the same game on a fast or
     a busy machine)."""
     return advise(view, seed=seed, budget=None, iterations=HINT_PLAYOUTS)
+
+
+class PeoplesClock:
+    """The bot's clock during a whole game: it starts at the real time and moves :data:`PACE` seconds with each
+    action of a player (:meth:`Game.mark`)."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
 
 
 @dataclass
@@ -104,6 +120,8 @@ class Figures:
     channel_pictures: int = 0
     dms: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Per player: (DMs, own actions)."""
+    own_turns: dict[str, int] = field(default_factory=dict)
+    """Per player: the turns they made (a double move is one turn), as the stored moves tell them."""
     unknown: list[str] = field(default_factory=list)
     since: list[str] = field(default_factory=list)
     plurals: list[str] = field(default_factory=list)
@@ -149,8 +167,9 @@ class Game:
     """One game in a language: the driver, the players (each reading their own language) and what they met."""
 
     def __init__(self, fake: FakeDiscord, driver: Driver, lang: str, readers: dict[str, str], seed: int,
-                 verify: int) -> None:
+                 verify: int, clock: PeoplesClock) -> None:
         self.fake, self.driver, self.lang, self.readers = fake, driver, lang, readers
+        self.clock = clock
         self.rng = random.Random(seed)
         self.verify = verify
         self.figures = Figures(lang, dict(readers))
@@ -163,6 +182,8 @@ class Game:
     # -- bookkeeping ------------------------------------------------------------------------------
 
     def mark(self, user: str, what: str, *, own_move: bool = False) -> None:
+        """``user`` begins to do ``what``: on the bot's clock, :data:`PACE` seconds after their last action."""
+        self.clock.now += PACE
         self.figures.actions.append(Action(self.fake.snowflakes.next(), user, what, own_move))
 
     def probe(self, handle: InteractionHandle) -> None:
@@ -397,7 +418,7 @@ def summarise(game: Game) -> None:
             f"channel: {len(posts)} posts, {figures.channel_posts} with pictures (budget {figures.moves + 2}: one per "
             f"move plus start and game over), {channel_pictures} pictures (budget two a post: the overview and the "
             f"board; the game over's also the chart and the replay), {pinging} posts ping"]
-    rows.append(f"{'DMs':<10}{'total':>6}{'own acts':>9}{'per act':>8}{'budget':>7}{'pictures':>9}"
+    rows.append(f"{'DMs':<10}{'total':>6}{'own acts':>9}{'turns':>6}{'per turn':>9}{'budget':>7}{'pictures':>9}"
                 f"{'controls':>9}{'after own move, no controls':>28}")
     dm_sizes: list[int] = []
     dm_pixels: Counter[str] = Counter()
@@ -414,7 +435,8 @@ def summarise(game: Game) -> None:
                 dm_sizes.append(picture.size)
                 size = picture_size(picture)
                 dm_pixels[f"{size[0]}×{size[1]}" if size else "?"] += 1
-        rows.append(f"{pad(name, 10)}{len(dms):>6}{own:>9}{len(dms) / max(1, own):>8.2f}{own + 4:>7}"
+        turns = figures.own_turns.get(name, 0)
+        rows.append(f"{pad(name, 10)}{len(dms):>6}{own:>9}{turns:>6}{len(dms) / max(1, turns):>9.2f}{turns + 4:>7}"
                     f"{len(with_pictures):>9}{len(with_controls):>9}{len(after_own):>28}")
     if dm_sizes:
         rows.append(f"DM pictures: {len(dm_sizes)}, median {statistics.median(dm_sizes) / 1000:.0f} kB, "
@@ -546,6 +568,26 @@ async def redraw_posts(game: Game) -> None:
             check_post(hinted, lang, "" if hinted.goes_on else moves.get(hinted.seq, ""), game.figures.hints)
 
 
+async def count_turns(game: Game) -> None:
+    """Each player's own turns, from the game's stored moves (those that stand): a turn ends with a move that leaves
+    no double move's build to make (into ``game.figures.own_turns``)."""
+    info = game.driver.info()
+    table = game.driver.host.games.tables[info.channel_id]
+    store = game.driver.bot.store
+    assert store is not None
+    played = new_game(table.names, table.seed, draft=True)
+    turns: Counter[int] = Counter()
+    for row in effective_moves(await store.moves(info.game_id)):
+        seat = played.to_move
+        played.apply(row.move)
+        if played.pending is None and seat is not None:
+            turns[seat] += 1
+    for name in PLAYERS:
+        seat = table.seat_of(game.fake.user(name).id)
+        assert seat is not None
+        game.figures.own_turns[name] = turns[seat]
+
+
 async def read_dms(game: Game) -> None:
     """What the game's DMs said, read as each player in their language (into ``game.figures``): every turn DM (as
     sent) against the turns made since its player's own last move (replayed from the stored log: the seq its controls
@@ -565,24 +607,24 @@ async def read_dms(game: Game) -> None:
         assert seat is not None
         for message in fake.dm_messages(name):
             sent = as_sent(message)
-            if your_turn in message.content:
-                figures.your_turn_left.append(f"{name}: {message.content[:80]!r}")
+            if your_turn in message.text:
+                figures.your_turn_left.append(f"{name}: {message.text[:80]!r}")
             seqs = {int(m.group(1)) for c in controls(sent)
                     if (m := re.fullmatch(rf"sc:{info.game_id}:(\d+):.*", str(c["custom_id"])))}
-            if your_turn in sent.content and seqs:
+            if your_turn in sent.text and seqs:
                 figures.turn_dms += 1
                 moves = [r.move for r in effective_moves(rows[:max(seqs)])]
                 then = replay(table.names, table.seed, moves, draft=True)
                 turns = since_last_move(then, seat)["turns"]
                 said = [SEP.join(told) for turn in turns if (told := describe_events(turn["events"], lang, names))]
-                if "• …" in sent.content:  # a long wait: the oldest turns gave way to the newest
+                if "• …" in sent.text:  # a long wait: the oldest turns gave way to the newest
                     said = said[-1:]
                 figures.since_missing += [f"{name} ({lang}) at {max(seqs)}: {line}" for line in said
-                                          if f"• {line}" not in sent.content]
-            if t("bot.prompt.play", lang) in sent.content:
+                                          if f"• {line}" not in sent.text]
+            if t("bot.prompt.play", lang) in sent.text:
                 figures.help_lines[name] = figures.help_lines.get(name, 0) + 1
         heads = (head("bot.dm.over.won", lang), head("bot.dm.over.place", lang))
-        figures.game_over_dms[name] = [m.content for m in fake.dm_messages(name) if m.content.startswith(heads)]
+        figures.game_over_dms[name] = [m.text for m in fake.dm_messages(name) if m.text.startswith(heads)]
     past = await host.past_game(info.guild_id, info.game_id)
     assert past.over_message_id is not None
     figures.over_link = message_link(info.guild_id, info.channel_id, past.over_message_id)
@@ -596,6 +638,7 @@ async def run(lang: str, seed: int, verify: int, readers: dict[str, str] | None 
     """One game in ``lang`` (its posts'), each player reading ``readers[name]`` (their Discord language; ``lang`` by
     default), counted and read (:func:`summarise`, :func:`read_dms`)."""
     readers = {name: (readers or {}).get(name, lang) for name in PLAYERS}
+    clock = PeoplesClock()
     async with FakeDiscord() as fake, patch_discord(fake):
         users = [fake.add_user(name, global_name=name, locale=DISCORD_LOCALES[readers[name]]) for name in PLAYERS]
         guild = fake.add_guild(f"Santa Cruz {lang}", owner=users[0], preferred_locale=DISCORD_LOCALES[lang],
@@ -605,13 +648,15 @@ async def run(lang: str, seed: int, verify: int, readers: dict[str, str] | None 
         with tempfile.TemporaryDirectory() as folder:
             settings = Settings(database_path=str(Path(folder) / "messages.db"), ai_strength="random",
                                 ai_seconds=0.05, picture_width=800, hint_seconds=0.2)
-            driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed, coach=coach_by_playouts)
+            driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed, coach=coach_by_playouts,
+                            clock=clock)
             await driver.start()
-            game = Game(fake, driver, lang, readers, seed, verify)
+            game = Game(fake, driver, lang, readers, seed, verify, clock)
             try:
                 await game.play()
                 await driver.settle()
                 await redraw_posts(game)
+                await count_turns(game)
                 summarise(game)
                 await read_dms(game)
             finally:

@@ -914,13 +914,20 @@ def check_length(errors: FormErrors, path: str, value: Any, low: int, high: int)
 
 
 def validate_message(
-    body: dict[str, Any], files: Sequence[UploadedFile], errors: FormErrors, *, partial: bool, prefix: str = ""
+    body: dict[str, Any], files: Sequence[UploadedFile], errors: FormErrors, *, partial: bool, prefix: str = "",
+    was_v2: bool = False,
 ) -> None:
-    """The message limits Discord enforces (content, embeds, components, emptiness)."""
+    """The message limits Discord enforces (content, embeds, components, emptiness). ``was_v2``: an edit of a message
+    sent with IS_COMPONENTS_V2, which keeps the flag (Discord: "Once a message has been sent with this flag, it can't
+    be removed from that message"), so that the edit may carry neither content nor embeds either."""
     content = body.get("content")
     if content is not None and len(str(content)) > 2000:
         errors.add(prefix + "content", "Must be 2000 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
     flags = int(body.get("flags") or 0)
+    if was_v2:
+        if body.get("flags") is not None and not flags & IS_COMPONENTS_V2:
+            errors.add(prefix + "flags", "The IS_COMPONENTS_V2 flag cannot be removed from a message sent with it")
+        flags |= IS_COMPONENTS_V2
     embeds = body.get("embeds") or []
     if len(embeds) > 10:
         errors.add(prefix + "embeds", "Must be 10 or fewer in length.", "BASE_TYPE_MAX_LENGTH")

@@ -40,6 +40,7 @@ from . import audit, openapi
 from .builders import (
     DEFAULT_PERMISSIONS,
     EPHEMERAL,
+    IS_COMPONENTS_V2,
     LOADING,
     TINY_PNG,
     VALID_LOCALES,
@@ -2452,7 +2453,9 @@ class FakeDiscord:
         if self.validate:
             errors = FormErrors()
             if callback.type in (4, 7):
-                validate_message(data, callback.files, errors, partial=callback.type == 7, prefix="data.")
+                source = self._messages.get(handle.source_message_id or 0) if callback.type == 7 else None
+                validate_message(data, callback.files, errors, partial=callback.type == 7, prefix="data.",
+                                 was_v2=source is not None and bool(source.flags & IS_COMPONENTS_V2))
             elif callback.type == 8:
                 validate_choices(data.get("choices"), errors)
             elif callback.type == 9:
@@ -2538,7 +2541,7 @@ class FakeDiscord:
         body = rec.json or {}
         if self.validate:
             errors = FormErrors()
-            validate_message(body, rec.files, errors, partial=True)
+            validate_message(body, rec.files, errors, partial=True, was_v2=bool(msg.flags & IS_COMPONENTS_V2))
             errors.raise_if_any()
         self._apply_edit(msg, body, rec.files)
         if msg.id == handle._original_id():
@@ -2646,7 +2649,7 @@ class FakeDiscord:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         if self.validate:
             errors = FormErrors()
-            validate_message(body, rec.files, errors, partial=True)
+            validate_message(body, rec.files, errors, partial=True, was_v2=bool(msg.flags & IS_COMPONENTS_V2))
             errors.raise_if_any()
         self._apply_edit(msg, body, rec.files)
         await self._message_event("MESSAGE_UPDATE", msg)

@@ -19,15 +19,15 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range
 
-from bot.adapter import options
+from bot.adapter import clicked, options
 from bot.adapter.commands.base import Feature, choice, chosen, describe, option
 from bot.adapter.errors import Refusal
-from bot.adapter.sending import ALLOWED_MENTIONS, reply
+from bot.adapter.sending import reply
 from bot.adapter.threads import thread_name
 from bot.adapter.views import confirm_view, controls_view, needs_confirmation, rest_of_turn_view, undo_view
-from bot.adapter.words.common import MESSAGE_MAX, OPTION_MAX, clip, esc, names_of
+from bot.adapter.words.common import OPTION_MAX, clip, esc, names_of
 from bot.adapter.words.dm import turn_over_text, turn_prompt
-from bot.adapter.words.moves import confirm_question, final_question, played_text, split_question, with_question
+from bot.adapter.words.moves import confirm_question, final_question, played_text
 from bot.host.errors import HostError
 from bot.host.outbox import turn_over_payload
 from bot.host.table import MoveResult, TableInfo
@@ -248,14 +248,9 @@ class TurnCommands(Feature):
         undo = self._after_move_view(interaction, result, 1, locale)
         if self._still_to_move(interaction, result):
             played = f"{played}\n{turn_prompt(self.host.view_for(info.channel_id, user_id), locale)}"
-        base, asked = split_question(message.content) if message is not None else ("", False)
-        if message is None or (confirmed and not asked):  # a question of its own (a command's answer)
-            await interaction.edit_original_response(content=played, view=undo)
-        elif result.passed_user_id == user_id:  # the turn's controls, whose turn is over: said as its turn DM is
-            over = turn_over_text(self._game(game_id), turn_over_payload(result), locale)
-            await interaction.edit_original_response(content=clip(over, MESSAGE_MAX), view=undo)
-        else:  # the controls clicked, or the question they asked in place
-            await interaction.edit_original_response(content=clip(f"{base}\n**{played}**", MESSAGE_MAX), view=undo)
+        over = (turn_over_text(self._game(game_id), turn_over_payload(result), locale)
+                if result.passed_user_id == user_id else None)  # the turn's controls, whose turn is over
+        await clicked.played(interaction, message, played, over=over, after=undo, own_question=confirmed)
 
     async def _ask_in_place(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, locale: str,
                             *, builds_nothing: bool) -> None:
@@ -267,10 +262,8 @@ class TurnCommands(Feature):
         if message is None:
             await reply(interaction, question, view=confirm_view(game_id, seq, move, locale, final=final))
             return
-        await interaction.response.edit_message(content=with_question(message.content, question),
-                                                view=confirm_view(game_id, seq, move, locale, final=final,
-                                                                  in_place=True),
-                                                allowed_mentions=ALLOWED_MENTIONS)
+        await clicked.ask(interaction, message, question,
+                          confirm_view(game_id, seq, move, locale, final=final, in_place=True))
 
     async def controls_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         """*Back* from a question asked in place: the message's own text and the move controls of now again."""
@@ -280,8 +273,7 @@ class TurnCommands(Feature):
         if info.status == "running" and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
             view = self.host.view_for(info.channel_id, interaction.user.id)
             controls = controls_view(info.game_id, info.seq, view, locale, hints=info.hints)
-        content = split_question(interaction.message.content)[0] if interaction.message is not None else ""
-        await interaction.response.edit_message(content=content, view=controls, allowed_mentions=ALLOWED_MENTIONS)
+        await clicked.back(interaction, interaction.message, controls)
 
     def _after_move_view(self, interaction: discord.Interaction, result: MoveResult | None, count: int,
                          locale: str) -> discord.ui.View | None:
@@ -330,11 +322,12 @@ class TurnCommands(Feature):
         await reply(interaction, await self._take_back(interaction, info.channel_id, game_id=game_id, seq=seq))
 
     async def answer_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, count: int) -> None:
-        """*Undo* on the answer to a move: its ``count`` moves, while the game is still where they left it."""
+        """*Undo* on the answer to a move (or on the turn DM whose controls made it): its ``count`` moves, while the
+        game is still where they left it; the message then says what was taken back, and nothing else."""
         info = self._game(game_id)
         await interaction.response.defer()
         text = await self._take_back(interaction, info.channel_id, game_id=game_id, seq=seq, count=count)
-        await interaction.edit_original_response(content=text, view=None)
+        await clicked.taken_back(interaction, interaction.message, text)
 
     # ------------------------------------------------------------------ the coach
 

@@ -6,6 +6,7 @@ gathers what waited during quiet hours.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.adapter.threads import LOCKED
@@ -33,8 +34,9 @@ from engine import (
 from engine.types import ScoreBreakdown
 from i18n import describe_events, listed, t, tn
 
-SINCE_MAX: Final = 900
-"""Characters at most of a DM's "since your last turn" part (the oldest turns give way first)."""
+SINCE_MAX: Final = 1500
+"""Characters at most of a DM's "since your last turn" part (the oldest turns give way first): a V2 message carries
+4,000 characters of text in all (:mod:`bot.adapter.dm_layout`)."""
 HELP_TURNS: Final = 1
 """A player's first turns of the play phase whose DM says how to play (the menus, the buttons, the commands): the
 first only, so that an undo of its move, which brings that turn's DM again, makes it twice at most."""
@@ -144,9 +146,27 @@ def play_help_shown(view: View) -> bool:
     return view["round"] == 1 and played < HELP_TURNS
 
 
-def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: bool = False,
-            start: bool = False, notes: Sequence[str] = (), asked: bool = False,
-            deadline: float | None = None) -> str:
+@dataclass(frozen=True, slots=True)
+class HandWords:
+    """A player's hand message in words, part by part (:mod:`bot.adapter.dm_layout` shows each on its own)."""
+
+    head: str
+    """Where, whose turn, and the notes (e.g. the others' vacations)."""
+    since: str
+    """What happened since the player's last move ("" when nothing did)."""
+    hand: str
+    """Their cards, bird chips and supply."""
+    turn: str
+    """On their turn: what to do, which card builds where, when their time runs out ("" otherwise)."""
+
+    def text(self) -> str:
+        """All of it as one text (a message that is no V2 layout)."""
+        return lines_text([self.head, self.since, self.hand, self.turn])
+
+
+def hand_words(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: bool = False,
+               start: bool = False, notes: Sequence[str] = (), asked: bool = False,
+               deadline: float | None = None) -> HandWords:
     """A player's DM: where, whose turn, ``notes`` (e.g. the others' vacations), their hand (own view), and what
     to do: on their turn, which card builds where and, with a turn ``deadline`` (a time), when their time runs out.
     ``asked``: the player asked for their cards (``/santacruz status``, *My cards*), nothing changed."""
@@ -161,13 +181,22 @@ def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: b
         head = t("bot.dm.your_cards", locale, channel=where, phase=phase_text(view, locale))
     else:
         head = t("bot.dm.hand_changed", locale, channel=where, phase=phase_text(view, locale))
-    lines = [head, *notes, since_text(view, locale), hand_text(view, locale)]
+    doing: list[str] = []
     if turn and play_help_shown(view):
-        lines.append(turn_prompt(view, locale))
-        lines.append(builds_text(view, locale))
+        doing.append(turn_prompt(view, locale))
+        doing.append(builds_text(view, locale))
         if deadline is not None:
-            lines.append(t("bot.dm.deadline", locale, until=timestamp(deadline), at=timestamp(deadline, "t")))
-    return lines_text(lines)
+            doing.append(t("bot.dm.deadline", locale, until=timestamp(deadline), at=timestamp(deadline, "t")))
+    return HandWords(lines_text([head, *notes]), since_text(view, locale), hand_text(view, locale),
+                     lines_text(doing))
+
+
+def dm_text(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: bool = False,
+            start: bool = False, notes: Sequence[str] = (), asked: bool = False,
+            deadline: float | None = None) -> str:
+    """:func:`hand_words` as one text."""
+    return hand_words(info, view, locale, turn=turn, reminder=reminder, start=start, notes=notes, asked=asked,
+                      deadline=deadline).text()
 
 
 def others_waiting(count: int, locale: str) -> str:
