@@ -27,6 +27,7 @@ from bot.adapter.commands.person import PersonCommands
 from bot.adapter.commands.table import TableCommands
 from bot.adapter.commands.turn import TurnCommands
 from bot.adapter.dms import DirectMessages
+from bot.adapter.emojis import Emojis
 from bot.adapter.errors import ErrorTexts, Refusal
 from bot.adapter.gone_channels import GoneChannels
 from bot.adapter.publish import Publisher
@@ -63,7 +64,10 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
         self.settings = settings
         self.loaded_games = list(loaded_games)
         self.pictures = Pictures(render_executor, width=settings.picture_width)
-        self.dms = DirectMessages(bot, self.host, self.pictures)
+        self.emojis = Emojis()
+        """The application's emojis beside the words of cards, resources, buildings and bird chips (found or
+        uploaded at ``cog_load``; none until then, or if Discord refuses them: the words alone)."""
+        self.dms = DirectMessages(bot, self.host, self.pictures, self.emojis)
         self.publisher = Publisher(bot, self.host, self.pictures, self.dms)
         self.background = Background(bot, self.host, self.publisher, self.dms,
                                      retry_seconds=settings.retry_seconds, sweep_seconds=settings.sweep_seconds)
@@ -74,6 +78,7 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
     # ------------------------------------------------------------------ life cycle
 
     async def cog_load(self) -> None:
+        await self.emojis.load(self.bot, self.pictures.emoji)  # before the first DM or post goes out
         self.background.start(self.loaded_games)
 
     async def cog_unload(self) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import discord
 
 from bot.adapter import dm_layout
+from bot.adapter.emojis import NO_EMOJIS, Emojis
 from bot.adapter.links import seat_link, view_button
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, reply, reply_layout
 from bot.adapter.views import controls_view
@@ -77,10 +78,12 @@ class Sent:
 class DirectMessages:
     """Everything the bot sends one player alone, and the languages and DM channels it remembers for that."""
 
-    def __init__(self, client: discord.Client, host: Host, pictures: Pictures) -> None:
+    def __init__(self, client: discord.Client, host: Host, pictures: Pictures, emojis: Emojis = NO_EMOJIS) -> None:
         self.client = client
         self.host = host
         self.pictures = pictures
+        self.emojis = emojis
+        """The application's emojis beside the words of a hand and its controls."""
         self._locales: dict[int, str] = {}
         """User id -> the language of their last interaction (for DMs they did not ask for)."""
         self._dm_channels: dict[int, int] = {}
@@ -200,7 +203,8 @@ class DirectMessages:
             return None
         view = self.host.view_for(current.channel_id, user_id, since=True)
         locale = self.locale_of(user_id, current.locale)
-        controls = controls_view(current.game_id, current.seq, view, locale, hints=current.hints) if turn else None
+        controls = (controls_view(current.game_id, current.seq, view, locale, hints=current.hints, emojis=self.emojis)
+                    if turn else None)
         if controls is not None and (own := await seat_link(self.host, current.game_id, user_id)) is not None:
             with contextlib.suppress(ValueError):  # five full rows: the moves matter more
                 controls.add_item(view_button(own, locale))  # their own view on the web, signed for them
@@ -208,7 +212,7 @@ class DirectMessages:
         deadline = (await self.host.turn_deadline(current.game_id)
                     if controls is not None and current.deadline_hours else None)
         words = hand_words(current, view, locale, turn=turn and controls is not None, reminder=reminder,
-                           start=start, notes=notes, deadline=deadline)
+                           start=start, notes=notes, deadline=deadline, emojis=self.emojis)
         waiting = ""
         if controls is not None:
             waiting = others_waiting(
@@ -368,13 +372,14 @@ class DirectMessages:
         info = self.host.info(channel_id)
         assert info is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
-        controls = (controls_view(info.game_id, info.seq, view, locale, hints=info.hints)
+        controls = (controls_view(info.game_id, info.seq, view, locale, hints=info.hints, emojis=self.emojis)
                     if info.status == "running" else None)
         png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, interaction.user.id),
                                       personal=True)
         deadline = (await self.host.turn_deadline(info.game_id)
                     if controls is not None and info.deadline_hours and not heading else None)  # status says it
-        words = hand_words(info, view, locale, turn=controls is not None, asked=True, deadline=deadline)
+        words = hand_words(info, view, locale, turn=controls is not None, asked=True, deadline=deadline,
+                           emojis=self.emojis)
         dm = dm_layout.hand_dm(view, words, heading=heading, picture="hand.png" if png is not None else None)
         await reply_layout(interaction, dm_layout.layout(dm, dm_layout.action_rows(controls)),
                            files=files((png, "hand.png")))

@@ -75,8 +75,10 @@ def clicks(interaction: discord.Interaction) -> Clicks:
     return cog  # type: ignore[return-value]  # the cog implements Clicks; the items must not import the cog
 
 
-def button(custom_id: str, label: str, style: discord.ButtonStyle, *, disabled: bool = False) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=clip(label, LABEL_MAX), style=style, custom_id=custom_id, disabled=disabled)
+def button(custom_id: str, label: str, style: discord.ButtonStyle, *, disabled: bool = False,
+           emoji: discord.PartialEmoji | None = None) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=clip(label, LABEL_MAX), style=style, custom_id=custom_id, disabled=disabled,
+                             emoji=emoji)
 
 
 class Checked:
@@ -159,11 +161,11 @@ class MoveButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 
     def __init__(self, game_id: int, seq: int, move: str, *, then: str | None = None, confirmed: bool = False,
                  label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
-                 item: discord.ui.Button[Any] | None = None) -> None:
+                 emoji: discord.PartialEmoji | None = None, item: discord.ui.Button[Any] | None = None) -> None:
         self.game_id, self.seq, self.move, self.then, self.confirmed = game_id, seq, move, then, confirmed
         self.checked_game = game_id
         super().__init__(item or button(ids.move(game_id, seq, move, then=then, confirmed=confirmed), label or move,
-                                        style))
+                                        style, emoji=emoji))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.adapter.emojis import NO_EMOJIS, Emojis, move_icon
 from bot.adapter.ids import PICK_GROUPS
 from bot.adapter.items import (
     SELECT_MAX,
@@ -83,11 +84,11 @@ def undo_view(game_id: int, seq: int, count: int, locale: str) -> discord.ui.Vie
 
 
 def rest_of_turn_view(game_id: int, seq: int, view: View, locale: str, undo: int | None, *,
-                      hints: bool = False) -> discord.ui.View | None:
+                      hints: bool = False, emojis: Emojis = NO_EMOJIS) -> discord.ui.View | None:
     """The answer to a person's move that leaves them to move (a double move's card, its first build): the controls
     of the rest of their turn (:func:`controls_view`, the game at ``seq``, with *Hint* when ``hints``) and *Undo* for
     the ``undo`` moves just played (``None``: not allowed) where a row has room for it."""
-    out = controls_view(game_id, seq, view, locale, hints=hints)
+    out = controls_view(game_id, seq, view, locale, hints=hints, emojis=emojis)
     if undo is None:
         return out
     if out is None:
@@ -122,9 +123,12 @@ def _group(move: str) -> str:
     return "button"
 
 
-def controls_view(game_id: int, seq: int, view: View, locale: str, *, hints: bool = False) -> discord.ui.View | None:
+def controls_view(game_id: int, seq: int, view: View, locale: str, *, hints: bool = False,
+                  emojis: Emojis = NO_EMOJIS) -> discord.ui.View | None:
     """Every legal move of the seat whose own ``view`` this is, as menus and buttons (None if none), and with
-    ``hints`` (the table has hints on) a *Hint* button beside them (where a row has room for it).
+    ``hints`` (the table has hints on) a *Hint* button beside them (where a row has room for it); each option and
+    button with the emoji of its building, card or set beside its words (:func:`bot.adapter.emojis.move_icon`) when
+    the bot has ``emojis``.
 
     Sites come in one menu per card ("Ship card: choose a site"), scoring cards (with what each would score now for
     the seat and the best other seat) and discards in a menu with the card's text; sets (with their cards), piles,
@@ -150,11 +154,13 @@ def controls_view(game_id: int, seq: int, view: View, locale: str, *, hints: boo
             m = parse_move(move)
             label = score_label(view, str(m.card), locale, now) if m.verb == "score" else move_label(view, move, locale)
             options.append(discord.SelectOption(label=clip(label, OPTION_MAX), value=move,
-                                                description=clip(detail, OPTION_MAX) if detail else None))
+                                                description=clip(detail, OPTION_MAX) if detail else None,
+                                                emoji=emojis.get(move_icon(view, m))))
         out.add_item(MoveSelect.make(game_id, seq, group, _placeholder(group, view, locale), options))
     for move in groups.get("button", []):
         style = discord.ButtonStyle.secondary if needs_confirmation(move, legal, view) else discord.ButtonStyle.primary
-        out.add_item(MoveButton(game_id, seq, move, label=move_label(view, move, locale), style=style))
+        out.add_item(MoveButton(game_id, seq, move, label=move_label(view, move, locale), style=style,
+                                emoji=emojis.get(move_icon(view, move))))
     if hints:
         with contextlib.suppress(ValueError):  # five full rows: the moves matter more, and /santacruz hint remains
             out.add_item(hint_button(game_id, seq, locale))

@@ -1,10 +1,10 @@
 """Pictures for the bot's messages, rendered off the event loop and cached by position.
 
-A board is drawn in the bot's render worker pool (worker processes under ``santacruz-bot``) or, without
-one, in a thread, so the bot keeps answering while Pillow works. A killed worker process does not end the
-pictures: the pool is replaced and the picture drawn again (``bot.host.workers``). The last pictures are kept by the
-caller's key (``(game id, seq, user id or None for the channel)``) with the language and the kind: the
-channel's board of one position is drawn once however many messages show it. A picture that fails to
+A board (or an emoji of its icons) is drawn in the bot's render worker pool (worker processes under
+``santacruz-bot``) or, without one, in a thread, so the bot keeps answering while Pillow works. A killed worker
+process does not end the pictures: the pool is replaced and the picture drawn again (``bot.host.workers``). The last
+pictures are kept by the caller's key (``(game id, seq, user id or None for the channel)``) with the language and
+the kind: the channel's board of one position is drawn once however many messages show it. A picture that fails to
 render is logged and the words go alone.
 """
 
@@ -18,6 +18,7 @@ from concurrent.futures import Executor
 from typing import Any, Final
 
 import render.board
+import render.emoji
 import render.gameover
 import render.overview
 import render.replay
@@ -107,6 +108,15 @@ class Pictures:
                 return await self.workers.run(render_replay_record, record, locale, what="a replay")
         except Exception:
             log.exception("rendering a replay failed; it is left out")
+            return None
+
+    async def emoji(self, icon: str) -> bytes | None:
+        """Icon ``icon`` as an emoji (:func:`render.emoji.emoji_png`), drawn in the render worker pool; ``None`` if
+        that failed."""
+        try:
+            return await self.workers.run(render.emoji.emoji_png, icon, what="an emoji")
+        except Exception:
+            log.exception("drawing an emoji failed; it is left out")
             return None
 
     async def _render_off_loop(self, view: View, locale: str, *, personal: bool, game_over: bool,

@@ -18,12 +18,14 @@ import pytest
 import pytest_asyncio
 
 from bot.adapter.client import SantaCruzBot, create_bot
+from bot.adapter.emojis import PREFIX
 from bot.host.hints import Coach
 from bot.host.logs import LIBRARY_LOGGERS, setup_logging
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from engine import View
 from engine.ai.coach import Advice, advise
+from render.emoji import EMOJI_ICONS
 from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage, InteractionHandle
 from tests.fakediscord.remote import slash_for_move
 
@@ -127,8 +129,11 @@ class Driver:
     """Runs the bot against the fake and plays for the seated users through interactions."""
 
     def __init__(self, fake: FakeDiscord, settings: Settings, *, channel: Any = None, seed: int = 1,
-                 clock: Callable[[], float] | None = None, coach: Coach | None = None) -> None:
+                 clock: Callable[[], float] | None = None, coach: Coach | None = None,
+                 emojis_before: bool = True) -> None:
         self.fake = fake
+        self.emojis_before = emojis_before
+        """The application has the bot's emojis before it starts (else the bot uploads them)."""
         self.coach = coach
         """What thinks about hints (the host's :func:`bot.host.hints.coach` if ``None``)."""
         self.seed = seed
@@ -155,6 +160,11 @@ class Driver:
         return self.bot.host
 
     async def start(self) -> SantaCruzBot:
+        """Start the bot, on an application that has its emojis from an earlier start (as almost every start of a
+        bot in use does) unless ``emojis_before`` is off."""
+        for icon in EMOJI_ICONS if self.emojis_before else ():
+            if not self.fake.application_emojis.named(PREFIX + icon):
+                self.fake.application_emojis.add(PREFIX + icon)
         host_options: dict[str, Any] = {"new_seed": self._next_seed}
         if self.clock is not None:
             host_options["clock"] = self.clock

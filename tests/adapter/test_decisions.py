@@ -19,7 +19,7 @@ from i18n import LOCALES, describe_move, listed, t, tn
 from tests.adapter.conftest import TIMEOUT, Driver
 from tests.adapter.test_vacation_deadline import HOUR, with_clock
 from tests.fakediscord import FakeMessage
-from tests.fakediscord.audit import plural_slips, relative_after_since
+from tests.fakediscord.audit import plural_slips, relative_after_since, without_emojis
 
 DISCORD_LOCALES = {"en": "en-US", "de": "de", "fr": "fr"}
 PLAYERS = ("alice", "bob")
@@ -147,6 +147,6 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
         sites = sorted(int(o["value"].split()[1]) for o in select["options"]) if select else []
         where = listed(sites, locale) or t("bot.dm.builds_nowhere", locale)
         parts.append(f"{t(f'game.card.{card}.short', locale)} {where}")
-    assert t("bot.dm.builds", locale, cards=" · ".join(parts)) in dm.text
+    assert t("bot.dm.builds", locale, cards=" · ".join(parts)) in without_emojis(dm.text)  # each after its emoji
     assert deadline_dm in dm.text
     words_are_right(dm.text, locale)

@@ -23,12 +23,14 @@ from typing import Any
 
 import asyncpg
 
+from bot.adapter.emojis import PREFIX
 from bot.adapter.words.common import channel_link
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.table import MOVE_POST
 from engine import new_game
 from i18n import t
+from render.emoji import EMOJI_ICONS
 from tests.adapter.conftest import Driver, board_posts
 from tests.adapter.two_shards import TIMEOUT, start_process, two_shard_bots
 from tests.fakediscord import FakeChannel, FakeDiscord
@@ -195,6 +197,11 @@ async def test_two_processes_play_two_games_and_one_survives_a_kill(store: Postg
                 await check_game(store, fake, table)
                 assert table.slash_moves and table.dm_moves
             assert dm_clicks_on_shard_0(fake, killed), "no DM click of shard 1's game reached the shard-0 process"
+    # both processes started at once on an application without emojis, and one of them restarted: each emoji was
+    # made once (the process Discord refused a name listed the emojis again and took the one made)
+    made = [r for r in fake.requests if r.method == "POST" and r.path.endswith("/emojis") and r.status == 201]
+    assert len(made) == len(EMOJI_ICONS) == len(fake.application_emojis.emojis)
+    assert all(len(fake.application_emojis.named(PREFIX + icon)) == 1 for icon in EMOJI_ICONS)
 
 
 async def test_a_post_queued_while_the_outbox_lets_go_of_its_lease_is_delivered(fake_discord: FakeDiscord,

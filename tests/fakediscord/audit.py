@@ -55,6 +55,16 @@ def as_sent(message: FakeMessage) -> FakeMessage:
                        flags=int(first.get("flags") or 0))
 
 
+CUSTOM_EMOJI: Final = re.compile(r"<a?:(\w+):\d+>")
+"""A custom emoji in a text (``<:sc1_ship:123>``), as Discord's markup writes it."""
+
+
+def without_emojis(text: str) -> str:
+    """``text`` without its custom emojis (each with the space after it): its words alone, as they read before the
+    bot had emojis."""
+    return re.sub(r"<a?:\w+:\d+> ?", "", text)
+
+
 def readable_texts(message: FakeMessage) -> list[str]:
     """Every text a person reads on ``message``: its content and embeds, text displays, button labels, menu
     placeholders and options (label and description), attachment descriptions."""
@@ -279,6 +289,7 @@ def transcript_entry(message: FakeMessage, where: str, names: Mapping[int, str] 
     flags = " (only they see it)" if message.ephemeral else ""
     lines = [f"--- [{message.id}] {where}{flags}"]
     def readable(text: str) -> str:
+        text = CUSTOM_EMOJI.sub(lambda m: f":{m.group(1)}:", text)
         if not names:
             return text
         text = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.get(int(m.group(1)), m.group(1)), text)
@@ -286,12 +297,11 @@ def transcript_entry(message: FakeMessage, where: str, names: Mapping[int, str] 
 
     text = readable(sent.text)
     lines.extend("    " + line for line in text.splitlines() if line.strip())
-    buttons = [str(c.get("label") or c.get("emoji", {}).get("name") or "?")
-               for c in walk_components(sent.components) if c.get("type") == ComponentType.BUTTON]
+    buttons = [_shown(c) for c in walk_components(sent.components) if c.get("type") == ComponentType.BUTTON]
     if buttons:
         lines.append("    [buttons: " + " · ".join(buttons) + "]")
     for menu in (c for c in walk_components(sent.components) if c.get("type") in (3, 5, 6, 7, 8)):
-        options = [str(o.get("label")) + (f" ({o['description']})" if o.get("description") else "")
+        options = [_shown(o) + (f" ({o['description']})" if o.get("description") else "")
                    for o in menu.get("options") or []]
         lines.append(f"    [menu “{menu.get('placeholder', '')}”: " + " | ".join(options) + "]")
     for attachment in message.attachments:
@@ -304,3 +314,11 @@ def transcript_entry(message: FakeMessage, where: str, names: Mapping[int, str] 
             last = readable(message.text).replace("\n", " / ")
             lines.append(f"    (last text: {last})")
     return "\n".join(lines)
+
+
+def _shown(item: Mapping[str, Any]) -> str:
+    """A button's or a menu option's label as a transcript shows it, after its emoji (``:sc1_ship: Ship``)."""
+    emoji = item.get("emoji") or {}
+    label = str(item.get("label") or "")
+    mark = f":{emoji['name']}:" if emoji.get("id") and emoji.get("name") else str(emoji.get("name") or "")
+    return " ".join(part for part in (mark, label) if part) or "?"

@@ -227,8 +227,9 @@ class RemoteTable:
                                                  user=user)
         self.dm_clicks.append(click)
         callback = await click.wait_for_callback(timeout=self.timeout)
-        self.acts.append(f"{user}: {move!r} in a DM -> {callback.content!r}")
-        if callback.content is not None:  # a confirmation question, not a deferred move
+        asked = callback.content is not None or bool(callback.components)  # a question, not a deferred move
+        self.acts.append(f"{user}: {move!r} in a DM -> {'asked first' if asked else 'played'}")
+        if asked:
             prompt = await self.answer(click)
             confirm = [b for b in prompt.buttons if b["custom_id"].endswith(":ok")]
             assert confirm, f"{user}'s question lost its Play it button: {prompt.text!r}"

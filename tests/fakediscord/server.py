@@ -70,6 +70,7 @@ from .builders import (
     validate_message,
     validate_modal,
 )
+from .emojis import Answer, ApplicationEmojis
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -622,7 +623,10 @@ class FakeDiscord:
         """While Discord is away with its packets dropped (:meth:`go_away`): the listener and the connection that
         fills its queue."""
         self.port: int | None = None
+        self.application_emojis = ApplicationEmojis(lambda: self.application_id, lambda: self.bot_user.to_payload(),
+                                                     self.snowflakes)
         self._routes = self._build_routes()
+        self._routes += [_Route(m, re.compile(p + "$"), h, a) for m, p, h, a in self.application_emojis.routes()]
 
         if populate:
             self.populate_defaults()
@@ -2023,6 +2027,10 @@ class FakeDiscord:
 
     async def _route(self, request: web.Request, rec: RecordedRequest) -> tuple[int, Any]:
         refused = self._check_body(rec) if self.validate else None
+        if refused is None and self.validate:
+            refused = self.application_emojis.refused_components(rec.json)
+            if refused is not None:
+                self.validation_failures.append(f"{rec.route}: {refused.message} {refused.errors}")
         if refused is not None:
             return refused.status, refused.body()
         held = next((h for h in self._stalls if h.method == rec.method and h.pattern.fullmatch(rec.path)), None)
@@ -2065,6 +2073,8 @@ class FakeDiscord:
                 return 400, {"message": f"fake discord internal error: {exc!r}", "code": 0}
             if lost_answer is not None:
                 return lost_answer.status, lost_answer.body()
+            if isinstance(answer, Answer):
+                return answer.status, _NO_CONTENT if answer.payload is None else answer.payload
             return 200, answer
         rec.known = False
         _log.warning("fake discord: unknown route %s %s", rec.method, rec.path)

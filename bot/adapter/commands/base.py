@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.adapter.background import Background
 from bot.adapter.dms import DirectMessages
+from bot.adapter.emojis import Emojis
 from bot.adapter.errors import ErrorTexts, Refusal
 from bot.adapter.lobby_message import lobby_content
 from bot.adapter.publish import Publisher
@@ -82,6 +83,7 @@ class Feature(commands.Cog):
     host: Host
     settings: Settings
     pictures: Pictures
+    emojis: Emojis
     dms: DirectMessages
     publisher: Publisher
     background: Background

@@ -272,7 +272,7 @@ class TurnCommands(Feature):
         controls = None
         if info.status == "running" and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
             view = self.host.view_for(info.channel_id, interaction.user.id)
-            controls = controls_view(info.game_id, info.seq, view, locale, hints=info.hints)
+            controls = controls_view(info.game_id, info.seq, view, locale, hints=info.hints, emojis=self.emojis)
         await clicked.back(interaction, interaction.message, controls)
 
     def _after_move_view(self, interaction: discord.Interaction, result: MoveResult | None, count: int,
@@ -284,7 +284,8 @@ class TurnCommands(Feature):
         count_or_none = count if self.host.undoable_by(result.channel_id) == interaction.user.id else None
         if self._still_to_move(interaction, result):
             view = self.host.view_for(result.channel_id, interaction.user.id)
-            return rest_of_turn_view(result.game_id, result.seq, view, locale, count_or_none, hints=result.hints)
+            return rest_of_turn_view(result.game_id, result.seq, view, locale, count_or_none, hints=result.hints,
+                                     emojis=self.emojis)
         return None if count_or_none is None else undo_view(result.game_id, result.seq, count_or_none, locale)
 
     def _still_to_move(self, interaction: discord.Interaction, result: MoveResult) -> bool:

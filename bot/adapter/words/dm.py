@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from bot.adapter.emojis import NO_EMOJIS, Emojis, scoring_icon
 from bot.adapter.threads import LOCKED
 from bot.adapter.words.common import (
     SEP,
@@ -42,20 +43,22 @@ HELP_TURNS: Final = 1
 first only, so that an undo of its move, which brings that turn's DM again, makes it twice at most."""
 
 
-def building_cards_text(player: PlayerView, locale: str) -> str:
-    """The building cards held, counted in words ("1 ship, 4 roads, 1 double move"), as the sets' cards read."""
+def building_cards_text(player: PlayerView, locale: str, emojis: Emojis = NO_EMOJIS) -> str:
+    """The building cards held, counted in words ("1 ship, 4 roads, 1 double move"), as the sets' cards read, each
+    after its emoji when the bot has them."""
     cards = player["building_cards"]
-    held = [tn(f"game.count.card.{c}", cards[c], locale) for c in BUILDING_CARDS if cards.get(c)]
+    held = [emojis.mark(c) + tn(f"game.count.card.{c}", cards[c], locale) for c in BUILDING_CARDS if cards.get(c)]
     return listed(held, locale) if held else t("bot.hand.no_cards", locale)
 
 
-def supply_text(player: PlayerView, locale: str) -> str:
-    """The buildings left in the supply, counted in words ("8 houses, 3 churches, 1 lighthouse")."""
+def supply_text(player: PlayerView, locale: str, emojis: Emojis = NO_EMOJIS) -> str:
+    """The buildings left in the supply, counted in words ("8 houses, 3 churches, 1 lighthouse"), each after its
+    emoji when the bot has them."""
     supply = player["supply"]
-    return listed([tn(f"game.count.building.{b}", supply[b], locale) for b in BUILDINGS], locale)
+    return listed([emojis.mark(b) + tn(f"game.count.building.{b}", supply[b], locale) for b in BUILDINGS], locale)
 
 
-def builds_text(view: View, locale: str) -> str:
+def builds_text(view: View, locale: str, emojis: Emojis = NO_EMOJIS) -> str:
     """Which of the seat's building cards builds where now ("Where your cards build: Ship 1, 5, 9 · Road
     nowhere"), from its own view on its turn in the play phase; "" when the view does not say."""
     you = view.get("you")
@@ -68,25 +71,28 @@ def builds_text(view: View, locale: str) -> str:
         if not held.get(card):
             continue
         where = listed(sites.get(card, []), locale) or t("bot.dm.builds_nowhere", locale)
-        parts.append(t("bot.dm.builds_card", locale, card=t(f"game.card.{card}.short", locale), sites=where))
+        parts.append(t("bot.dm.builds_card", locale, card=emojis.mark(card) + t(f"game.card.{card}.short", locale),
+                       sites=where))
     return t("bot.dm.builds", locale, cards=SEP.join(parts)) if parts else ""
 
 
-def hand_text(view: View, locale: str) -> str:
-    """A seat's own cards, bird chips and supply, from that seat's view (it shows secrets)."""
+def hand_text(view: View, locale: str, emojis: Emojis = NO_EMOJIS) -> str:
+    """A seat's own cards, bird chips and supply, from that seat's view (it shows secrets); cards, bird chips and
+    buildings each after its emoji when the bot has them."""
     you = view["you"]
     me = view["players"][you["seat"]]
-    scoring = listed([scoring_name(c, locale) for c in you["scoring_cards"]], locale) or t("bot.hand.no_cards", locale)
+    scoring = (listed([emojis.mark(scoring_icon(c)) + scoring_name(c, locale) for c in you["scoring_cards"]], locale)
+               or t("bot.hand.no_cards", locale))
     chips = you["bird_chips"]
-    birds = (t("bot.hand.chips", locale, chips=listed(chips, locale),
-               points=tn("game.points", sum(chips), locale))
+    birds = (emojis.mark("chip") + t("bot.hand.chips", locale, chips=listed(chips, locale),
+                                     points=tn("game.points", sum(chips), locale))
              if chips else t("bot.hand.no_chips", locale))
     lines = [
         t("bot.hand.score", locale, points=tn("game.points", me["score"], locale), rank=me["rank"]),
-        t("bot.hand.building_cards", locale, cards=building_cards_text(me, locale)),
+        t("bot.hand.building_cards", locale, cards=building_cards_text(me, locale, emojis)),
         t("bot.hand.scoring_cards", locale, cards=scoring),
         t("bot.hand.bird_chips", locale, chips=birds),
-        t("bot.hand.supply", locale, supply=supply_text(me, locale)),
+        t("bot.hand.supply", locale, supply=supply_text(me, locale, emojis)),
     ]
     if you.get("discarded"):
         lines.append(t("bot.hand.discarded", locale, card=scoring_name(you["discarded"], locale)))
@@ -166,10 +172,11 @@ class HandWords:
 
 def hand_words(info: TableInfo, view: View, locale: str, *, turn: bool, reminder: bool = False,
                start: bool = False, notes: Sequence[str] = (), asked: bool = False,
-               deadline: float | None = None) -> HandWords:
+               deadline: float | None = None, emojis: Emojis = NO_EMOJIS) -> HandWords:
     """A player's DM: where, whose turn, ``notes`` (e.g. the others' vacations), their hand (own view), and what
     to do: on their turn, which card builds where and, with a turn ``deadline`` (a time), when their time runs out.
-    ``asked``: the player asked for their cards (``/santacruz status``, *My cards*), nothing changed."""
+    ``asked``: the player asked for their cards (``/santacruz status``, *My cards*), nothing changed. ``emojis``: those
+    the bot has, beside the cards', bird chips' and buildings' words."""
     where = channel_link(info.channel_id)
     if start and not turn:
         head = t("bot.dm.start", locale, channel=where, phase=phase_text(view, locale))
@@ -184,10 +191,10 @@ def hand_words(info: TableInfo, view: View, locale: str, *, turn: bool, reminder
     doing: list[str] = []
     if turn and play_help_shown(view):
         doing.append(turn_prompt(view, locale))
-        doing.append(builds_text(view, locale))
+        doing.append(builds_text(view, locale, emojis))
         if deadline is not None:
             doing.append(t("bot.dm.deadline", locale, until=timestamp(deadline), at=timestamp(deadline, "t")))
-    return HandWords(lines_text([head, *notes]), since_text(view, locale), hand_text(view, locale),
+    return HandWords(lines_text([head, *notes]), since_text(view, locale), hand_text(view, locale, emojis),
                      lines_text(doing))
 
 
