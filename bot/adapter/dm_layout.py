@@ -178,8 +178,11 @@ def read(message: discord.Message) -> HandDm | None:
         for child in top.children:
             if isinstance(child, discord.components.TextDisplay):
                 texts.append((child.id if child.id is not None else HEAD, child.content))
-            elif isinstance(child, discord.components.MediaGalleryComponent):
-                picture = next((a.filename for a in message.attachments), None)
+            elif isinstance(child, discord.components.MediaGalleryComponent) and child.items:
+                # the file's name from the gallery's link (attachment://hand.png as sent, Discord's copy of the file
+                # as read back), or the message's first attachment
+                named = child.items[0].media.url.split("?")[0].rsplit("/", 1)[-1]
+                picture = named or next((a.filename for a in message.attachments), None)
     return HandDm(tuple(texts), picture, colour)
 
 

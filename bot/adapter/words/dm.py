@@ -95,7 +95,8 @@ def hand_text(view: View, locale: str, emojis: Emojis = NO_EMOJIS) -> str:
         t("bot.hand.supply", locale, supply=supply_text(me, locale, emojis)),
     ]
     if you.get("discarded"):
-        lines.append(t("bot.hand.discarded", locale, card=scoring_name(you["discarded"], locale)))
+        card = you["discarded"]
+        lines.append(t("bot.hand.discarded", locale, card=emojis.mark(scoring_icon(card)) + scoring_name(card, locale)))
     return "\n".join(lines)
 
 
