@@ -8,19 +8,20 @@ like people: on their turn they ask every autocomplete of the command their move
 and play their move, every other turn with a slash command filled by picking an offered value as it is, every
 other turn with the buttons and menus of their turn DM. Once in the game each runs ``status``, one runs
 ``games`` and ``log``, and one takes a move back with ``undo``. What a player decides is read from the host (as
-``tests/adapter/conftest.py``'s ``Driver`` does); every action goes through the fake Discord.
+``tests/adapter/conftest.py``'s ``Driver`` does); every action goes through the fake Discord, and takes ten seconds
+on the bot's clock (a person's quick move: a "your cards changed" DM waits a minute for the turn DM it is folded into).
 
-Printed per language: moves, channel posts, pictures and pings, DMs per player (total, per own action, with
-pictures, with controls, and the DMs without controls that followed the player's own move), the DM pictures'
-bytes and pixels, the autocomplete offers made / accepted / refused (each offer judged by what the command
-means when it is picked as it is, ``tests/fakediscord/audit.offer_move``; up to ``--verify`` refused offers of
-each autocomplete per turn are also sent to the bot, which must refuse them and change nothing), texts naming
-``/santacruz <x>`` where ``x`` is no registered command, relative times after since/until words, plural slips,
-and (from the catalogues, not the game) the catalogue entries naming a command that does not exist.
-``--transcript DIR`` writes every message of each game (channel, replies, each DM; in order, with buttons,
-menus and attachments) to ``DIR/transcript-<lang>.txt``. The budget: at most one channel picture per
-move (plus the start and the game over), at most one DM per own action plus four per player, nothing refused,
-no unknown command, no relative time after since/until, no plural slip.
+Printed per language: moves, channel posts, pictures and pings, DMs per player (total, own actions, own turns, per
+own turn, with pictures, with controls, and the DMs without controls that followed the player's own move), the DM
+pictures' bytes and pixels, the autocomplete offers made / accepted / refused (each offer judged by what the command
+means when it is picked as it is, ``tests/fakediscord/audit.offer_move``; up to ``--verify`` refused offers of each
+autocomplete per turn are also sent to the bot, which must refuse them and change nothing), texts naming
+``/santacruz <x>`` where ``x`` is no registered command, relative times after since/until words, plural slips, and
+(from the catalogues, not the game) the catalogue entries naming a command that does not exist. ``--transcript DIR``
+writes every message of each game (channel, replies, each DM; in order, with buttons, menus and attachments) to
+``DIR/transcript-<lang>.txt``. The budget: at most one channel picture per move (plus the start and the game over),
+at most one DM per own turn plus four per player, nothing refused, no unknown command, no relative time after
+since/until, no plural slip.
 """
 
 from __future__ import annotations

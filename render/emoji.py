@@ -17,12 +17,12 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
+from engine import BUILDING_CARDS, BUILDINGS, RESOURCES
 from render.draw import SS
 from render.icons import paint_icon
 from render.theme import DEFAULT_THEME, Theme
 
-EMOJI_ICONS: Final = ("ship", "river", "road", "double", "scoring", "house", "church", "lighthouse", "fish", "sheep",
-                      "wood", "sugar", "gold", "chip")
+EMOJI_ICONS: Final = (*BUILDING_CARDS, "scoring", *BUILDINGS, *RESOURCES, "chip")
 """The icons drawn as emojis: the building cards, a scoring card, the buildings, the resources, a bird chip."""
 EMOJI_SIZE: Final = 128
 """Pixels of an emoji's side (Discord advises 128 × 128)."""

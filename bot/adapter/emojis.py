@@ -24,7 +24,7 @@ import discord
 
 from bot.adapter.sending import TRANSIENT_ERRORS
 from bot.adapter.words.moves import site_of
-from engine import SCORING_CARDS, Move, View, parse_move
+from engine import BUILDING_CARDS, SCORING_CARDS, Move, View, parse_move
 from render.emoji import EMOJI_ICONS
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ def move_icon(view: View, move: str | Move) -> str | None:
     if m.verb == "pile":
         pile = next((p for p in view.get("piles") or [] if p["id"] == m.pile), None)
         return SET_ICONS.get(str(pile["set"])) if pile is not None else None
-    if m.verb in ("ship", "river", "road", "double"):
+    if m.verb in BUILDING_CARDS:  # played without building, or a double move
         return m.verb
     return None
 
