@@ -8,7 +8,7 @@ happened since the player's last move (:data:`SINCE`), their hand (:data:`HAND`)
 place: the question before a move that cannot be taken back replaces the controls (:data:`QUESTION`, with *Play it*
 and *Back*), a move played adds its line (:data:`PLAYED` on), and once the turn has passed the message says how, with
 the picture of that turn (:func:`turn_over_layout`). A message sent with the V2 flag keeps it: every edit sends the
-whole layout again, never ``content`` (:func:`read` reads a message back into a :class:`HandDm`; a message without the
+whole layout again, never ``content`` (:func:`read` reads a message back into a :class:`Panel`; a message without the
 flag, a command's answer or a DM sent before the bot spoke V2, is edited as text by the callers).
 
 Discord's limits (40 components, 4,000 characters of text) are kept here: the texts a DM is sent with leave
@@ -52,7 +52,7 @@ SHORTENED_FIRST: Final = (SINCE, HEAD, HAND, TURN)
 
 
 @dataclass(frozen=True, slots=True)
-class HandDm:
+class Panel:
     """What a hand message shows: its texts by component id (in order), the picture's file name (``None``: none),
     the container's colour."""
 
@@ -62,7 +62,7 @@ class HandDm:
 
     @classmethod
     def of(cls, parts: Sequence[tuple[int, str]], *, picture: str | None,
-           colour: discord.Colour | None) -> HandDm:
+           colour: discord.Colour | None) -> Panel:
         """The texts that are not empty, shortened to :data:`SENT_MAX` in all."""
         texts = _fit([(i, text) for i, text in parts if text], SENT_MAX)
         return cls(tuple(texts), picture, colour)
@@ -72,30 +72,30 @@ class HandDm:
         """Whether a question is asked in place of its controls."""
         return any(i == QUESTION for i, _ in self.texts)
 
-    def without_question(self) -> HandDm:
+    def without_question(self) -> Panel:
         return replace(self, texts=tuple((i, text) for i, text in self.texts if i != QUESTION))
 
-    def asking(self, question: str) -> HandDm:
+    def asking(self, question: str) -> Panel:
         """The same message asking ``question`` below its texts (instead of an earlier question)."""
         return replace(self, texts=(*self.without_question().texts, (QUESTION, question)))
 
-    def played(self, line: str) -> HandDm:
+    def played(self, line: str) -> Panel:
         """The same message without its question, and ``line`` (a move played) below its texts."""
         texts = self.without_question().texts
         next_id = max([PLAYED - 1, *(i for i, _ in texts if PLAYED <= i < QUESTION)]) + 1
         return replace(self, texts=(*texts, (min(next_id, QUESTION - 1), line)))
 
 
-def hand_dm(view: View, words: HandWords, *, heading: str = "", waiting: str = "",
-            picture: str | None) -> HandDm:
+def hand_panel(view: View, words: HandWords, *, heading: str = "", waiting: str = "",
+               picture: str | None) -> Panel:
     """The hand message of the seat whose own ``view`` this is, in its colour: ``words`` (``heading`` above them:
     the list of games of the DM that ends quiet hours or the game's status; ``waiting``, the other games waiting, below
     what to do) and the ``picture`` sent with it."""
-    return HandDm.of([(HEAD, lines_text([heading, words.head])), (SINCE, words.since), (HAND, words.hand),
+    return Panel.of([(HEAD, lines_text([heading, words.head])), (SINCE, words.since), (HAND, words.hand),
                       (TURN, lines_text([words.turn, waiting]))], picture=picture, colour=accent(view.get("seat")))
 
 
-def layout(dm: HandDm, items: Sequence[discord.ui.Item[Any]] = ()) -> discord.ui.LayoutView:
+def layout(dm: Panel, items: Sequence[discord.ui.Item[Any]] = ()) -> discord.ui.LayoutView:
     """The message of ``dm`` with ``items`` (buttons and menus, in order) in action rows below its texts: a select
     menu on a row of its own, buttons five to a row."""
     box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=dm.colour)
@@ -114,7 +114,7 @@ def layout(dm: HandDm, items: Sequence[discord.ui.Item[Any]] = ()) -> discord.ui
     return view
 
 
-def turn_over_layout(dm: HandDm, text: str,
+def turn_over_layout(dm: Panel, text: str,
                      rows: Sequence[discord.ui.ActionRow[Any]] = ()) -> discord.ui.LayoutView:
     """A hand message ``dm`` once its turn has passed: ``text`` (how it passed) in place of its words, the picture of
     that turn, and only the ``rows`` it keeps (the *Undo* of the move its controls made)."""
@@ -152,7 +152,7 @@ def action_rows(items: Sequence[discord.ui.Item[Any]] | discord.ui.View | None) 
     return rows
 
 
-def words(dm: HandDm) -> str:
+def words(dm: Panel) -> str:
     """The words of a hand message as Discord shows them: its texts, one after the other."""
     return "\n".join(text for _, text in dm.texts)
 
@@ -163,7 +163,7 @@ def words_of(message: discord.Message) -> str:
     return message.content if dm is None else words(dm)
 
 
-def read(message: discord.Message) -> HandDm | None:
+def read(message: discord.Message) -> Panel | None:
     """A hand message as it is on Discord (its texts, picture and colour), or ``None`` for a message without the
     V2 flag (edited as text)."""
     if not message.flags.components_v2:
@@ -183,7 +183,7 @@ def read(message: discord.Message) -> HandDm | None:
                 # as read back), or the message's first attachment
                 named = child.items[0].media.url.split("?")[0].rsplit("/", 1)[-1]
                 picture = named or next((a.filename for a in message.attachments), None)
-    return HandDm(tuple(texts), picture, colour)
+    return Panel(tuple(texts), picture, colour)
 
 
 def kept_rows(message: discord.Message) -> list[discord.ui.ActionRow[Any]]:

@@ -56,7 +56,7 @@ class HandDm:
     info: TableInfo
     view: View
     locale: str
-    panel: dm_layout.HandDm
+    panel: dm_layout.Panel
     controls: discord.ui.View | None
 
     @property
@@ -217,7 +217,7 @@ class DirectMessages:
         if controls is not None:
             waiting = others_waiting(
                 await self.host.games_waiting(user_id, besides=current.game_id), locale)
-        panel = dm_layout.hand_dm(view, words, heading=heading, waiting=waiting, picture=None)
+        panel = dm_layout.hand_panel(view, words, heading=heading, waiting=waiting, picture=None)
         return HandDm(current, view, locale, panel, controls)
 
     async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
@@ -380,6 +380,6 @@ class DirectMessages:
                     if controls is not None and info.deadline_hours and not heading else None)  # status says it
         words = hand_words(info, view, locale, turn=controls is not None, asked=True, deadline=deadline,
                            emojis=self.emojis)
-        dm = dm_layout.hand_dm(view, words, heading=heading, picture="hand.png" if png is not None else None)
+        dm = dm_layout.hand_panel(view, words, heading=heading, picture="hand.png" if png is not None else None)
         await reply_layout(interaction, dm_layout.layout(dm, dm_layout.action_rows(controls)),
                            files=files((png, "hand.png")))

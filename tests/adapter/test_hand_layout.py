@@ -73,8 +73,8 @@ def test_the_longest_hand_message_keeps_discords_limits_after_a_question_and_thr
                          last_move_at=2000.0, deadline_hours=24)
         words = hand_words(info, view, LOCALE, turn=True, reminder=True, deadline=88400.0,
                            notes=[f"{name} ist im Urlaub bis <t:99999:f>; der Computer spielt" for name in NAMES])
-        dm = dm_layout.hand_dm(view, words, heading=HEADING, waiting="Noch 40 andere Partien warten auf dich.",
-                               picture="hand.png")
+        dm = dm_layout.hand_panel(view, words, heading=HEADING, waiting="Noch 40 andere Partien warten auf dich.",
+                                  picture="hand.png")
         controls = controls_view(1, len(game.log), view, LOCALE, hints=True)
         sent, errors = body(dm_layout.layout(dm, dm_layout.action_rows(controls)), picture=True)
         assert not errors.items, errors.summary()
