@@ -1,15 +1,16 @@
 """Pictures for the bot's messages, rendered off the event loop and cached by position.
 
-A board (or an emoji of its icons) is drawn in the bot's render worker pool (worker processes under
-``santacruz-bot``) or, without one, in a thread, so the bot keeps answering while Pillow works. A killed worker
-process does not end the pictures: the pool is replaced and the picture drawn again (``bot.host.workers``). The last
-pictures are kept by the caller's key (``(game id, seq, user id or None for the channel)``) with the language and
-the kind: the channel's board of one position is drawn once however many messages show it. A picture that fails to
-render is logged and the words go alone.
+A board is drawn in the bot's render worker pool (worker processes under ``santacruz-bot``) or, without one, in a
+thread, so the bot keeps answering while Pillow works (an emoji of the icons, drawn once for good at a start, in a
+thread). A killed worker process does not end the pictures: the pool is replaced and the picture drawn again
+(``bot.host.workers``). The last pictures are kept by the caller's key (``(game id, seq, user id or None for the
+channel)``) with the language and the kind: the channel's board of one position is drawn once however many messages
+show it. A picture that fails to render is logged and the words go alone.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import logging
@@ -111,10 +112,11 @@ class Pictures:
             return None
 
     async def emoji(self, icon: str) -> bytes | None:
-        """Icon ``icon`` as an emoji (:func:`render.emoji.emoji_png`), drawn in the render worker pool; ``None`` if
-        that failed."""
+        """Icon ``icon`` as an emoji (:func:`render.emoji.emoji_png`), drawn in a thread (a few small pictures, once
+        for good: not worth starting the render worker processes for, at a start that may draw nothing else);
+        ``None`` if that failed."""
         try:
-            return await self.workers.run(render.emoji.emoji_png, icon, what="an emoji")
+            return await asyncio.to_thread(render.emoji.emoji_png, icon)
         except Exception:
             log.exception("drawing an emoji failed; it is left out")
             return None
