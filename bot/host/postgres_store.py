@@ -1,6 +1,6 @@
 """Persistence on PostgreSQL (asyncpg): what differs from SQLite, and nothing else.
 
-Every query is :class:`bot.host.sql_store.SqlStore`'s, shared with SQLite (its ``?`` placeholders numbered
+Every query is :class:`bot.host.sql.SqlStore`'s, shared with SQLite (its ``?`` placeholders numbered
 ``$1``, ``$2``, … here, :func:`numbered`); the schema is :mod:`bot.host.schema`'s in PostgreSQL's words
 (:data:`bot.host.schema.PG_MIGRATIONS`), versioned in a table ``schema_version`` and migrated under an advisory
 lock, so two processes starting together migrate once. What this module adds: a connection pool, transactions,
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 from bot.host import metrics
 from bot.host.errors import StorageFailed, StoreError
 from bot.host.schema import PG_MIGRATIONS
-from bot.host.sql_store import BUSY_TIMEOUT, Db, KeyClash, SqlStore
+from bot.host.sql import BUSY_TIMEOUT, Db, KeyClash, SqlStore
 
 if TYPE_CHECKING:
     import asyncpg

@@ -1,6 +1,6 @@
 """Persistence in one SQLite file (aiosqlite, WAL mode): what differs from PostgreSQL, and nothing else.
 
-Every query is :class:`bot.host.sql_store.SqlStore`'s, shared with PostgreSQL; the schema is
+Every query is :class:`bot.host.sql.SqlStore`'s, shared with PostgreSQL; the schema is
 :mod:`bot.host.schema`'s, versioned here with ``PRAGMA user_version`` (:func:`migrate`). What this module adds:
 opening the file (a file that cannot be opened is a :class:`StoreOpenError` naming the likely cause), one
 connection serialised by a lock so that one coroutine's transaction never interleaves with another's statements,
@@ -25,7 +25,7 @@ from bot.host import metrics
 from bot.host.errors import StorageFailed, StoreError, StoreOpenError
 from bot.host.model import GameRow
 from bot.host.schema import MIGRATIONS, SCHEMA_VERSION
-from bot.host.sql_store import BUSY_TIMEOUT, Db, KeyClash, SqlStore
+from bot.host.sql import BUSY_TIMEOUT, Db, KeyClash, SqlStore
 
 __all__ = ["BUSY_TIMEOUT", "MIGRATIONS", "SCHEMA_VERSION", "GameRow", "Store", "cannot_open", "migrate"]
 

@@ -3,11 +3,11 @@ implementations, chosen by the settings.
 
 ``bot.host.store.Store`` keeps everything in one SQLite file (``DATABASE_PATH``), the embedded default;
 ``bot.host.postgres_store.PostgresStore`` keeps it in PostgreSQL (``DATABASE_URL``). Both run the same SQL
-(:class:`bot.host.sql_store.SqlStore`, each query written once) on the same schema (:mod:`bot.host.schema`), so
+(:class:`bot.host.sql.SqlStore`, each query written once) on the same schema (:mod:`bot.host.schema`), so
 they have the same semantics, method for method (the shared store tests run against each): the move log is
 append-only with primary key ``(game_id, seq)``, an interaction id is stored once, a change and the deliveries it
 owes are one transaction, at most one open game per channel, a game row decoded by one function
-(:func:`bot.host.sql_store.decode_game_row`: damaged seats or options are a ``DamagedRow``, quarantined by the
+(:func:`bot.host.sql.decode_game_row`: damaged seats or options are a ``DamagedRow``, quarantined by the
 host), and a write that waits ``BUSY_TIMEOUT`` for another's lock fails as ``StorageFailed``. mypy checks that
 both implement the interface (:func:`_both_implement`).
 

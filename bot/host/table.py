@@ -1,7 +1,7 @@
 """The host's data: a :class:`Table` is one game in one channel, and the frozen answers the host gives.
 
 A table's seats, options and status live in the ``games`` row of the database; its move log in
-``moves``; its engine state is rebuilt from them (see ``bot/host/sql_store.py``). Nothing here knows Discord:
+``moves``; its engine state is rebuilt from them (see :mod:`bot.host.sql`). Nothing here knows Discord:
 users are plain integer ids, texts are message-catalogue keys.
 
 A finished table is unloaded (:meth:`Table.unload`): its engine state and move log make way for a

@@ -4,7 +4,7 @@ The tables are :data:`bot.host.schema.WEB_TABLES`: ``web_pages`` (each game's ra
 links to its page), ``web_servers`` (the servers that keep their games off the web) and ``web_revocations`` (how often
 a person's links to their own view were revoked: forget-me raises the number, :func:`revoke_links`, and a link signed
 with an older one is refused). :class:`WebStore` is the stores' part for them (a base of
-:class:`bot.host.sql_store.SqlStore`); :class:`WebRows` its interface, which :mod:`bot.host.web` reads through.
+:class:`bot.host.sql.SqlStore`); :class:`WebRows` its interface, which :mod:`bot.host.web` reads through.
 
 Every query is served by a primary key or a unique index: a token, a game, a server, a person.
 """

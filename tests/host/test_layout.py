@@ -42,11 +42,12 @@ def test_the_host_values_and_errors_import_nothing_else_of_the_host() -> None:
 
 def test_the_stores_import_neither_the_host_nor_its_parts() -> None:
     graph = host_graph(imports_of)
-    below = {"bot.host.errors", "bot.host.model", "bot.host.schema", "bot.host.sql_store", "bot.host.history_store",
+    sql = {name for name in graph if name.startswith("bot.host.sql.")}
+    below = {"bot.host.errors", "bot.host.model", "bot.host.schema", "bot.host.history_store",
              "bot.host.user_settings", "bot.host.ratings", "bot.host.settings", "bot.host.store",
-             "bot.host.postgres_store", "bot.host.change", "bot.host.web_store",
+             "bot.host.postgres_store", "bot.host.change", "bot.host.web_store", "bot.host.sql", *sql,
              "bot.host.metrics"}  # metrics imports no module of the bot
-    for name in ("bot.host.sql_store", "bot.host.schema", "bot.host.store", "bot.host.postgres_store",
+    for name in ("bot.host.sql", *sql, "bot.host.schema", "bot.host.store", "bot.host.postgres_store",
                  "bot.host.stores"):
         assert graph[name] <= below, f"{name} imports {sorted(graph[name] - below)}"
 
