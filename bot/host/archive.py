@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from bot.host.errors import STATS_REFUSAL, HostError, storage_refusal
-from bot.host.games import GameFactory
 from bot.host.history_store import TurnSpeed
 from bot.host.model import GameRow, effective_moves
 from bot.host.ratings import BOARDS, POOLS, Leaderboard, PlayerStats, player_stats
+from bot.host.restore import GameFactory
 from bot.host.stores import GameStore
 from bot.host.table import PastGame
 from engine import Game

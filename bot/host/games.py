@@ -1,9 +1,9 @@
 """The games this process holds, and the one way to change one: :class:`Games`.
 
-``Games`` owns the cache (channel id -> :class:`bot.host.table.Table`), one lock per channel, and bringing tables
-in from the database: at start-up (:meth:`Games.load`, damaged games quarantined), and whenever another process
-sharing the database moved a game on (:meth:`Games.refresh` and friends: a cheap version check, the game read
-again only when it changed). Every change to a game happens like this::
+``Games`` owns the cache (channel id -> :class:`bot.host.table.Table`) and one lock per channel. Tables come in from
+the database at start-up (:meth:`Games.load`, through :mod:`bot.host.restore`: damaged games quarantined) and whenever
+another process sharing the database moved a game on (:attr:`Games.refresh`, :mod:`bot.host.refresh`: a cheap
+version check, the game read again only when it changed). Every change to a game happens like this::
 
     async with games.change(channel_id) as table:      # the channel's lock; the table as the database has it
         ...                                            # decide; a refusal raises HostError and changes nothing
@@ -37,30 +37,20 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Final
 
-import engine
 from bot.host.change import Change
-from bot.host.errors import (
-    ChannelBusy,
-    CopyBehind,
-    Damage,
-    HostError,
-    MoveConflict,
-    StorageFailed,
-    VersionConflict,
-    storage_refusal,
-)
+from bot.host.errors import ChannelBusy, HostError, MoveConflict, StorageFailed, VersionConflict, storage_refusal
 from bot.host.metrics import STORAGE_ERRORS
-from bot.host.model import OPEN_STATUSES, DamagedGame, GameRow, MoveRow, NewTimer, TimerRow, effective_moves
+from bot.host.model import OPEN_STATUSES, MoveRow, NewTimer, TimerRow
+from bot.host.refresh import Refresh
+from bot.host.restore import GameFactory, Restore
 from bot.host.stores import GameStore
-from bot.host.table import DEADLINE_HOURS, Options, Seat, Table, TableInfo
-from engine import Game, IllegalMove
-from i18n import LOCALES
+from bot.host.table import Seat, Table, TableInfo
+from engine import Game
 
 log = logging.getLogger(__name__)
 
 ARM_BATCH: Final = 200
 """Games whose missing timers one start-up transaction sets (:meth:`Games.arm_missing`)."""
-MAX_PLAYERS: Final = 4
 OUTDATED: Final = "host.error.stale"
 """A change whose game another process changed first, refused as an outdated button or command."""
 CONFLICT: Final = "host.error.conflict"
@@ -70,22 +60,6 @@ NOT_RUNNING: Final = {"lobby": "host.error.not_running", "over": "host.error.gam
 MEMORY_COLUMNS: Final = frozenset({"status", "opener_id", "last_move_at", "next_reminder_at"})
 """Columns of ``games`` that a :class:`Table` holds under the same name (seats and the game come as values)."""
 
-GameFactory = Callable[[Sequence[str], int, bool], Game]
-"""``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""
-
-
-def stored_table(row: GameRow, log: list[MoveRow]) -> Table:
-    """The table of a stored game's row and move log, without its game (:class:`Damage` for rows it cannot read)."""
-    return Table(id=row.id, channel_id=row.channel_id, guild_id=row.guild_id, opener_id=row.opener_id,
-                 seats=stored_seats(row.seats), options=stored_options(row.options), seed=row.seed, status=row.status,
-                 created_at=row.created_at, last_move_at=row.last_move_at, next_reminder_at=row.next_reminder_at,
-                 version=row.version, log=log, parent_id=row.parent_id)
-
-
-def default_game_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
-    """A game on the default island."""
-    return engine.new_game(names, seed, draft=draft)
-
 
 class Games:
     """The games of one process, their locks, and the one write path; see the module docstring."""
@@ -93,15 +67,15 @@ class Games:
     def __init__(self, store: GameStore, *, clock: Callable[[], float], factory: GameFactory) -> None:
         self.store = store
         self._clock = clock
-        self._factory = factory
         self.tables: dict[int, Table] = {}
         """Channel id -> the channel's current game (or its last one, while in memory)."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         """One lock per channel: every change to a channel's game happens under it."""
-        self._outdated: set[int] = set()
-        """Channels whose table lost a race with another process: read again before the next change."""
-        self._damaged: dict[int, DamagedGame] = {}
-        """Game id -> a quarantined game whose channel has not been told yet."""
+        self.restore = Restore(store, self.write, clock=clock, factory=factory)
+        """Stored games made tables again, and the quarantine of those that cannot be (:mod:`bot.host.restore`)."""
+        self.refresh = Refresh(store, self.restore, self.tables, self._locks)
+        """This process's copies made what the database holds, for a database other processes share
+        (:mod:`bot.host.refresh`)."""
 
     # ------------------------------------------------------------------ reading the cache
 
@@ -226,7 +200,7 @@ class Games:
         table checked against the database first (another process sharing it may have changed the game, or opened
         one); yields the channel's table (``None``: none in memory). ``host.error.storage`` if it cannot be read."""
         async with self._locks[channel_id]:
-            await self._refresh_or_refuse(channel_id)
+            await self.refresh.locked(channel_id)
             yield self.tables.get(channel_id)
 
     async def write(self, table: Table, change: Change, *, now: float | None = None, seats: list[Seat] | None = None,
@@ -273,12 +247,12 @@ class Games:
         """Another process changed the game first: read it again (at once for a move, whose interaction may be
         stored already: ``host.error.already_done``), else before the next change."""
         log.info("channel %d: the game changed in another process meanwhile; reading it again", table.channel_id)
-        self._outdated.add(table.channel_id)
+        self.refresh.lost(table.channel_id)
         if change.move is None:
             return
         await self.check_interaction(change.move.interaction_id)
         with storage_refusal():
-            await self._reload(table.channel_id, table.id)
+            await self.refresh.reload(table.channel_id, table.id)
 
     async def check_interaction(self, interaction_id: int | None) -> None:
         """Refuse an interaction whose move is stored already (``host.error.already_done``)."""
@@ -360,241 +334,17 @@ class Games:
         self.tables[table.channel_id] = table
         return table.info()
 
-    # ------------------------------------------------------------------ start-up and quarantine
+    # ------------------------------------------------------------------ start-up
 
     async def load(self) -> list[TableInfo]:
-        """Bring back every lobby and running game from the database (damaged ones quarantined)."""
-        self._damaged = {d.game_id: d for d in await self.store.damaged_untold()}
+        """Bring back every lobby and running game from the database (damaged ones quarantined:
+        :mod:`bot.host.restore`)."""
         loaded = []
-        for channel_id, game_id, _ in await self.store.open_game_versions():
-            table = await self._read(channel_id, game_id)
-            if table is not None:
-                self.tables[channel_id] = table
-                loaded.append(table.info())
+        for table in await self.restore.load():
+            self.tables[table.channel_id] = table
+            loaded.append(table.info())
         return loaded
 
-    async def _read(self, channel_id: int, game_id: int) -> Table | None:
-        """The table of a stored game; ``None`` when it cannot be played on (it leaves memory, quarantined)."""
-        try:
-            return await self._restore(*await self._stored_game(game_id))
-        except Damage as damage:
-            self.tables.pop(channel_id, None)
-            await self._quarantine(game_id, channel_id, damage)
-            return None
-
-    async def _stored_game(self, game_id: int) -> tuple[GameRow, list[MoveRow]]:
-        """The game's row and move log, read at one moment."""
-        stored = await self.store.game_with_moves(game_id)  # a DamagedRow is a Damage
-        if stored is None:
-            raise Damage("log", "the game row vanished")
-        return stored
-
-    async def _restore(self, row: GameRow, log: list[MoveRow]) -> Table:
-        """The table of a stored game; :class:`Damage` if its rows cannot be played on."""
-        table = stored_table(row, log)
-        if row.state is not None or table.log or row.status == "running":
-            table.game = await self._rebuild(table, row.state)
-        return table
-
-    async def _rebuild(self, table: Table, snapshot: str | None) -> Game:
-        """The game from its snapshot if that agrees with the seats and the move log, else replayed from
-        the log (:class:`Damage` if the log cannot be replayed)."""
-        try:
-            moves = [r.move for r in effective_moves(table.log)]
-        except ValueError as exc:
-            raise Damage("log", str(exc)) from None
-        if snapshot is not None:
-            try:
-                game = Game.from_json(snapshot)
-                if [m for _, m in game.moves] == moves and list(game.names) == table.names:
-                    return game
-            except (ValueError, KeyError, TypeError):
-                log.exception("game %d: unreadable snapshot", table.id)
-        log.warning("game %d: snapshot does not match the seats and move log; replaying %d moves",
-                    table.id, len(moves))
-        game = self.replay(table, moves)
-        try:
-            await self.write(table, Change({"state": game.to_json()}))
-        except HostError as exc:  # the snapshot is only a cache of the log: play on without it
-            log.warning("game %d: could not store the replayed snapshot: %s", table.id, exc.key)
-        return game
-
     def replay(self, table: Table, moves: list[str]) -> Game:
-        """The game of the table's seats with ``moves`` played (:class:`Damage` if they cannot be)."""
-        try:
-            game = self._factory(table.names, table.seed, table.options.draft)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise Damage("seats", f"no game for {len(table.seats)} seats ({type(exc).__name__})") from None
-        for number, move in enumerate(moves, 1):
-            try:
-                game.apply(move)
-            except IllegalMove:  # the engine's reason may name hidden cards: not logged
-                raise Damage("log", f"standing move {number} ({move!r}) cannot be played") from None
-        return game
-
-    async def _quarantine(self, game_id: int, channel_id: int, damage: Damage) -> None:
-        """Mark a game that cannot be played on as damaged (logged once), to tell its channel once."""
-        try:
-            marked = await self.store.mark_damaged(game_id, reason=damage.reason, detail=damage.detail,
-                                                   now=self._clock())
-        except StorageFailed as exc:
-            log.error("game %d in channel %d cannot continue (%s) and could not be marked damaged: %s",
-                      game_id, channel_id, damage, exc)
-            return
-        if not marked:
-            return
-        log.error("game %d in channel %d cannot continue and is quarantined as damaged: %s",
-                  game_id, channel_id, damage)
-        untold = await self.store.damaged_untold()
-        self._damaged.update({d.game_id: d for d in untold if d.game_id == game_id})
-
-    def damaged_untold(self) -> list[DamagedGame]:
-        """Quarantined games whose channel has not been told yet that the game cannot continue."""
-        return sorted(self._damaged.values(), key=lambda d: d.game_id)
-
-    async def mark_damage_told(self, game_id: int) -> None:
-        """Record that the channel of a quarantined game was told (raises ``host.error.storage``)."""
-        with storage_refusal():
-            await self.store.mark_damage_told(game_id, now=self._clock())
-        self._damaged.pop(game_id, None)
-
-    # ------------------------------------------------------------------ another process's changes
-
-    async def _refresh(self, channel_id: int) -> None:
-        """Make the channel's table what the database holds (a cheap version check when nothing changed)."""
-        stamp = await self.store.open_game_version(channel_id)
-        if self._is_current(channel_id, stamp):
-            return
-        table = self.tables.get(channel_id)
-        if stamp is not None:
-            await self._reload(channel_id, stamp[0])  # changed or opened by another process
-        elif table is not None:
-            await self._reload(channel_id, table.id)  # ended (or changed) by another process
-
-    def _is_current(self, channel_id: int, stamp: tuple[int, int] | None) -> bool:
-        """Whether this process's copy of the game is the database's: ``stamp``, its open game's (id, version)."""
-        if channel_id in self._outdated:
-            return False
-        table = self.tables.get(channel_id)
-        if stamp is None:
-            return table is None or table.status not in OPEN_STATUSES
-        return table is not None and (table.id, table.version) == stamp
-
-    async def _reload(self, channel_id: int, game_id: int) -> None:
-        """Read one game from the database into this process's memory (finished games stay small)."""
-        table = await self._read(channel_id, game_id)
-        if table is None:
-            return
-        self._outdated.discard(channel_id)
-        if table.status not in OPEN_STATUSES:
-            table.unload()
-        self.tables[channel_id] = table
-
-    async def refresh(self, channel_id: int, *, wait: float = 0.0, strict: bool = False) -> TableInfo | None:
-        """The channel's game as the database has it now (see :meth:`bot.host.host.Host.refresh`): one indexed read
-        when this process's copy is current. A change (or another reading) holding the lock is waited for up to
-        ``wait`` seconds, then the game is read again; past that, the copy as it is is the answer (the change checks
-        again under the lock), or with ``strict`` :class:`CopyBehind` (for a caller deciding what cannot be undone)."""
-        with storage_refusal():
-            stamp = await self.store.open_game_version(channel_id)
-        if self._is_current(channel_id, stamp):
-            return self.info(channel_id)
-        lock = self._locks[channel_id]
-        if not lock.locked():
-            await self._refresh_locked(channel_id)
-            return self.info(channel_id)
-        with contextlib.suppress(TimeoutError):
-            if wait > 0:
-                await asyncio.wait_for(lock.acquire(), wait)
-                try:
-                    await self._refresh_or_refuse(channel_id)
-                finally:
-                    lock.release()
-                return self.info(channel_id)
-        if strict:
-            raise CopyBehind(f"channel {channel_id}: a change under way here kept its game's copy behind for {wait} s")
-        return self.info(channel_id)
-
-    async def refresh_games_of(self, user_id: int, *, wait: float = 0.0) -> None:
-        """The open games the user sits in as the database has them now; only those whose version differs are
-        read (changes under way waited for as :meth:`refresh` says, ``wait`` seconds for all of them together)."""
-        with storage_refusal():
-            rows = await self.store.open_games_of(user_id)
-        stored = {row.channel_id: row for row in rows}
-        held = {channel_id for channel_id, table in self.tables.items()
-                if table.status in OPEN_STATUSES and table.seat_of(user_id) is not None}
-        clock = asyncio.get_running_loop().time
-        until = clock() + wait
-        for channel_id in sorted(held | stored.keys()):
-            table, row = self.tables.get(channel_id), stored.get(channel_id)
-            if (row is None or table is None or (table.id, table.version) != (row.id, row.version)
-                    or channel_id in self._outdated):  # opened, changed or ended by another process
-                await self.refresh(channel_id, wait=max(0.0, until - clock()))
-
-    async def refresh_game(self, game_id: int, *, wait: float = 0.0, strict: bool = False) -> TableInfo | None:
-        """The game ``game_id`` as the database has it now (as :meth:`refresh` says), loaded if need be, or ``None``."""
-        table = self.of_game(game_id)
-        if table is not None:
-            return await self.refresh(table.channel_id, wait=wait, strict=strict)
-        with storage_refusal():
-            row = await self.store.get_game(game_id)
-        if row is None:
-            return None
-        info = await self.refresh(row.channel_id, wait=wait, strict=strict)
-        return info if info is not None and info.game_id == game_id else None
-
-    async def refresh_all(self, stamps: list[tuple[int, int, int]]) -> list[TableInfo]:
-        """Read again every open game whose ``(channel, game, version)`` stamp differs from this process's copy, and
-        let go of games ended elsewhere; the games that changed."""
-        changed = []
-        open_channels = {channel_id for channel_id, _, _ in stamps}
-        for channel_id, game_id, version in stamps:
-            table = self.tables.get(channel_id)
-            if table is None or table.id != game_id or table.version != version:
-                await self._refresh_locked(channel_id)
-                info = self.info(channel_id)
-                if info is not None:
-                    changed.append(info)
-        for channel_id, table in list(self.tables.items()):
-            if table.status in OPEN_STATUSES and channel_id not in open_channels:
-                await self._refresh_locked(channel_id)
-        return changed
-
-    async def _refresh_locked(self, channel_id: int) -> None:
-        """:meth:`_refresh` under the channel's lock."""
-        async with self._locks[channel_id]:
-            await self._refresh_or_refuse(channel_id)
-
-    async def _refresh_or_refuse(self, channel_id: int) -> None:
-        """:meth:`_refresh`; ``host.error.storage`` if the database cannot be read."""
-        with storage_refusal():
-            await self._refresh(channel_id)
-
-
-def stored_seats(data: list[Any]) -> list[Seat]:
-    """The seats of a stored row; :class:`Damage` if any is not a seat."""
-    if not 1 <= len(data) <= MAX_PLAYERS:
-        raise Damage("seats", f"{len(data)} seats stored")
-    seats = []
-    for number, item in enumerate(data):
-        try:
-            seat = Seat.from_dict(item)
-        except TypeError as exc:  # an unknown or missing key, or not an object
-            raise Damage("seats", f"seat {number}: {exc}") from None
-        if not isinstance(seat.name, str) or not (seat.user_id is None or isinstance(seat.user_id, int)):
-            raise Damage("seats", f"seat {number}: not a name and a user id")
-        seats.append(seat)
-    return seats
-
-
-def stored_options(data: dict[str, Any]) -> Options:
-    """The options of a stored row; :class:`Damage` if they are not options of this bot."""
-    try:
-        options = Options.from_dict(data)
-    except TypeError as exc:
-        raise Damage("options", str(exc)) from None
-    if options.locale not in LOCALES:
-        raise Damage("options", f"unknown language {options.locale!r}")
-    if options.deadline_hours not in DEADLINE_HOURS:
-        raise Damage("options", f"unknown turn deadline {options.deadline_hours!r}")
-    return options
+        """The game of the table's seats with ``moves`` played (:meth:`bot.host.restore.Restore.replay`)."""
+        return self.restore.replay(table, moves)

@@ -53,9 +53,7 @@ from bot.host.computers import default_chooser as default_chooser
 from bot.host.deadlines import Deadlines
 from bot.host.errors import HostError as HostError
 from bot.host.errors import storage_refusal
-from bot.host.games import GameFactory as GameFactory
 from bot.host.games import Games
-from bot.host.games import default_game_factory as default_game_factory
 from bot.host.health import readiness, settle
 from bot.host.hints import Coach, HintAnswer, Hints
 from bot.host.hints import coach as default_coach
@@ -69,6 +67,8 @@ from bot.host.people import People
 from bot.host.play import Play
 from bot.host.ratings import Leaderboard, PlayerStats
 from bot.host.reminders import Reminders
+from bot.host.restore import GameFactory as GameFactory
+from bot.host.restore import default_game_factory as default_game_factory
 from bot.host.settings import Settings
 from bot.host.stores import GameStore
 from bot.host.table import (
@@ -117,7 +117,7 @@ class Host:
         """This host's name in the database's leases and timer claims (unique per process and start)."""
         self.games = games = Games(store, clock=clock, factory=game_factory)
         self._tables = games.tables
-        self.schedule = schedule = Schedule(store, games.refresh, owner=owner, shared=shared, clock=clock)
+        self.schedule = schedule = Schedule(store, games.refresh.channel, owner=owner, shared=shared, clock=clock)
         self.people = People(store, games, clock=clock, shared=shared)
         self.reminders = reminders = Reminders(games, schedule, self.people, clock=clock)
         self.playing = play = Play(games, reminders, settings, clock=clock, factory=game_factory,
@@ -155,21 +155,21 @@ class Host:
         return loaded
 
     def damaged_untold(self) -> list[DamagedGame]:
-        return self.games.damaged_untold()
+        return self.games.restore.damaged_untold()
 
     async def mark_damage_told(self, game_id: int) -> None:
-        await self.games.mark_damage_told(game_id)
+        await self.games.restore.mark_damage_told(game_id)
 
     async def refresh(self, channel_id: int, *, wait: float = 0.0) -> TableInfo | None:
         """The channel's game as the database has it now (``bot.host.games.Games.refresh``); a change under way in
         this process is waited for up to ``wait`` seconds (the adapter's: before what it decides from the copy)."""
-        return await self.games.refresh(channel_id, wait=wait)
+        return await self.games.refresh.channel(channel_id, wait=wait)
 
     async def refresh_games_of(self, user_id: int, *, wait: float = 0.0) -> None:
-        await self.games.refresh_games_of(user_id, wait=wait)
+        await self.games.refresh.games_of(user_id, wait=wait)
 
     async def refresh_game(self, game_id: int, *, wait: float = 0.0, strict: bool = False) -> TableInfo | None:
-        return await self.games.refresh_game(game_id, wait=wait, strict=strict)
+        return await self.games.refresh.game(game_id, wait=wait, strict=strict)
 
     async def refresh_all(self) -> list[TableInfo]:
         """With a shared database: read again every open game another process changed (or opened) since this
@@ -180,7 +180,7 @@ class Host:
         with storage_refusal():
             stamps = await self.store.open_game_versions()
             await self.people.reload_settings()  # people's settings changed in other processes
-        return await self.games.refresh_all(stamps)
+        return await self.games.refresh.changed(stamps)
 
     @property
     def tables(self) -> dict[int, Table]:

@@ -18,12 +18,13 @@ from typing import Final
 from bot.host import deadlines
 from bot.host.change import Change
 from bot.host.errors import DamagedRow, HostError, storage_refusal
-from bot.host.games import MAX_PLAYERS, GameFactory, Games
+from bot.host.games import Games
 from bot.host.idle import LOBBY_EXPIRY, idle_timer, lobby_timer
 from bot.host.model import OPEN_STATUSES, NewDelivery
 from bot.host.outbox import abandoned_turn, start_deliveries
 from bot.host.play import Play
 from bot.host.reminders import Reminders
+from bot.host.restore import MAX_PLAYERS, GameFactory
 from bot.host.settings import AI_STRENGTHS, Settings
 from bot.host.table import ABANDONED_POST, Options, Seat, SeatChange, StartResult, Table, TableInfo
 from i18n import LOCALES, t
@@ -105,7 +106,7 @@ class Lobby:
         on the user's one game there, or names the threads when they sit in several."""
         with storage_refusal(doing="reading the games of a channel's threads"):
             rows = await self.games.store.open_games_in(parent_id)
-        games = [self.games.info(row.channel_id) or await self.games.refresh(row.channel_id) for row in rows]
+        games = [self.games.info(row.channel_id) or await self.games.refresh.channel(row.channel_id) for row in rows]
         return [g for g in games if g is not None and (user_id is None or any(s.user_id == user_id for s in g.seats))]
 
     async def game_here(self, channel_id: int, user_id: int) -> int:

@@ -21,9 +21,9 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.host.errors import Damage, DamagedRow, StoreError
-from bot.host.games import stored_options, stored_seats
 from bot.host.model import MoveRow, effective_moves
 from bot.host.postgres_store import PostgresStore
+from bot.host.restore import stored_options, stored_seats
 from engine import Game, new_game
 
 TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings",

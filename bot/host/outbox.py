@@ -41,9 +41,10 @@ from bot.host import metrics
 from bot.host.buttons import EVERY, buttons_of, ends
 from bot.host.change import Change
 from bot.host.errors import HostError, storage_refusal
-from bot.host.games import Games, stored_table
+from bot.host.games import Games
 from bot.host.model import NewDelivery
 from bot.host.people import People
+from bot.host.restore import stored_table
 from bot.host.stores import GameStore
 from bot.host.table import (
     GAME_OVER_DM,

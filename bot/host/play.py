@@ -18,13 +18,14 @@ from typing import Any, Final
 from bot.host import deadlines, takeback, takeover, turn_times
 from bot.host.change import Change
 from bot.host.errors import HostError
-from bot.host.games import GameFactory, Games
+from bot.host.games import Games
 from bot.host.idle import IDLE_KINDS, idle_timer
 from bot.host.model import UNDO, MoveRow, NewDelivery, TurnTime, effective_moves
 from bot.host.outbox import move_deliveries, owes_post
 from bot.host.ratings import SeatResult, game_results
 from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
+from bot.host.restore import GameFactory
 from bot.host.settings import Settings
 from bot.host.table import HOUR, SEAT_POST, TURN_DM, MoveResult, Seat, SeatChange, Table
 from bot.host.timers import TAKEOVER_LAPSE

@@ -179,14 +179,14 @@ async def test_a_reading_of_several_games_waits_once_for_all_of_them(stores: Any
         mover = next(user for user in (ADA, BO) if one.legal_moves(channel, user))
         await one.play(channel, mover, one.legal_moves(channel, mover)[0])
     asked: list[float] = []
-    real = two.games.refresh
+    real = two.games.refresh.channel
 
     async def waiting(channel_id: int, *, wait: float = 0.0) -> Any:
         asked.append(wait)
         await asyncio.sleep(wait)  # as if a change under way held each channel all that time
         return await real(channel_id)
 
-    monkeypatch.setattr(two.games, "refresh", waiting)
+    monkeypatch.setattr(two.games.refresh, "channel", waiting)
     await two.refresh_games_of(ADA, wait=0.2)
     assert len(asked) == 2 and asked[0] == pytest.approx(0.2, abs=0.05) and sum(asked) <= 0.25, asked
     assert two.info(CH).seq == one.info(CH).seq and two.info(CH2).seq == one.info(CH2).seq

@@ -288,7 +288,7 @@ async def test_a_deadline_runs_out_while_another_process_writes_the_game_and_its
             text = await choose(table, seat)
             # the other process writes the game (its reminder state) and this one reads it again
             await other.games.write(other.games.live(CH, game_id), Change({"next_reminder_at": clock.now + HOUR}))
-            await host.games.refresh(CH)
+            await host.games.refresh.channel(CH)
             return text
 
         host.deadlines._choose = choose_while_written  # type: ignore[method-assign]
