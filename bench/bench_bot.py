@@ -85,7 +85,7 @@ class Table:
         return self.bot.host
 
     def info(self) -> Any:
-        return self.host.info(self.channel.id)
+        return self.host.games.info(self.channel.id)
 
     async def game_id(self) -> int:
         """The id of the channel's game (once opened)."""
@@ -98,8 +98,8 @@ class Table:
             return None
         seat = info.seats[info.to_move]
         return Turn(info.game_id, info.seq, self.fake.user(seat.user_id).name,
-                    self.host.legal_moves(self.channel.id, seat.user_id),
-                    self.host.view_for(self.channel.id, seat.user_id))
+                    self.host.play.legal_moves(self.channel.id, seat.user_id),
+                    self.host.play.view_for(self.channel.id, seat.user_id))
 
     async def acked(self, handle: InteractionHandle, figures: Figures) -> None:
         await handle.wait_for_callback(timeout=TIMEOUT)
@@ -119,9 +119,9 @@ class Table:
     async def turn_open(self, seq: int | None = None) -> bool:
         """Whether move ``seq`` (``None``: the latest) was made and left its turn open (a double move's card or
         first build): its post comes after the turn's last build."""
-        info = self.host.info(self.channel.id)
+        info = self.host.games.info(self.channel.id)
         return (info is not None and (seq is None or info.seq >= seq) and info.status == "running"
-                and self.host.public_view(self.channel.id)["pending"] is not None)
+                and self.host.play.public_view(self.channel.id)["pending"] is not None)
 
     async def wait_posted(self, game_id: int, seq: int) -> None:
         """Until the channel has the post of move ``seq``, or that move left its turn open (its post comes later)."""

@@ -92,13 +92,13 @@ async def bench(kind: str, games: int, turns: int, people: int, samples: int) ->
         for _ in range(samples):
             user = rng.randint(1, people)
             start = time.perf_counter()
-            stats = await host.stats(GUILD, user)
+            stats = await host.archive.stats(GUILD, user)
             stats_times.append(time.perf_counter() - start)
             start = time.perf_counter()
-            await host.leaderboard(GUILD, user, rng.choice(BOARDS), rng.randint(0, people // 10))
+            await host.archive.leaderboard(GUILD, user, rng.choice(BOARDS), rng.randint(0, people // 10))
             board_times.append(time.perf_counter() - start)
             start = time.perf_counter()
-            speed = await host.turn_speed(GUILD, user)
+            speed = await host.archive.turn_speed(GUILD, user)
             speed_times.append(time.perf_counter() - start)
             assert speed.turns > 0
             if stats is not None and len(chart_times) < 50:

@@ -75,12 +75,12 @@ async def opened(kind: str) -> AsyncIterator[Any]:
 
 async def play(host: Host, count: int, rng: random.Random) -> None:
     for _ in range(count):
-        info = host.info(CHANNEL)
+        info = host.games.info(CHANNEL)
         if info is None or info.status != "running" or info.to_move is None:
             return
         user = info.seats[info.to_move].user_id
         assert user is not None
-        await host.play(CHANNEL, user, rng.choice(host.legal_moves(CHANNEL, user)))
+        await host.play.move(CHANNEL, user, rng.choice(host.play.legal_moves(CHANNEL, user)))
 
 
 async def timed(http: aiohttp.ClientSession, url: str) -> tuple[float, bytes]:
@@ -132,20 +132,20 @@ async def bench(kind: str, moves: int, live: int, browser: bool, screenshots: Pa
     async with opened(kind) as store:
         settings = Settings(web_port=free_port(), web_secret="b" * 40)
         host = Host(store, settings)
-        await host.open(CHANNEL, 5, PEOPLE[0], NAMES[0])
+        await host.lobby.open(CHANNEL, 5, PEOPLE[0], NAMES[0])
         for user, name in zip(PEOPLE[1:], NAMES[1:], strict=True):
-            await host.join(CHANNEL, user, name)
-        await host.start(CHANNEL, PEOPLE[0])
+            await host.lobby.join(CHANNEL, user, name)
+        await host.lobby.start(CHANNEL, PEOPLE[0])
         rng = random.Random(1)
         await play(host, moves, rng)
         pool = WorkerPool(process_pool_factory(os.cpu_count() or 2), name="render")
-        warm = host.public_view(CHANNEL)  # as a running bot's render workers are: started, each drawn a post
+        warm = host.play.public_view(CHANNEL)  # as a running bot's render workers are: started, each drawn a post
         await asyncio.gather(*(pool.run(render_picture, warm, "en", False, False, 800) for _ in range(4)))
         server = WebServer(lambda: host.web, settings, pool)
         await server.start()
         found: dict[str, Any] = {"store": kind}
         try:
-            game = host.info(CHANNEL).game_id  # type: ignore[union-attr]
+            game = host.games.info(CHANNEL).game_id  # type: ignore[union-attr]
             link = await host.web.link(game)
             assert link is not None
             origin = f"http://127.0.0.1:{server.port}"
@@ -169,10 +169,10 @@ async def bench(kind: str, moves: int, live: int, browser: bool, screenshots: Pa
                     await stream.content.readuntil(b"\n\n")  # the first version
                     for _ in range(live):
                         await asyncio.sleep(0.25 + rng.random() * 0.5)
-                        before = host.info(CHANNEL).seq  # type: ignore[union-attr]
+                        before = host.games.info(CHANNEL).seq  # type: ignore[union-attr]
                         await play(host, 1, rng)
                         moved = time.perf_counter()
-                        if host.info(CHANNEL).seq == before:  # type: ignore[union-attr]
+                        if host.games.info(CHANNEL).seq == before:  # type: ignore[union-attr]
                             break  # the game is over
                         while b"event: version" not in await stream.content.readuntil(b"\n\n"):
                             pass

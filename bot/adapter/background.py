@@ -1,18 +1,17 @@
 """What runs beside the interactions: computer players, turn reminders, start-up, shutdown.
 
-After the host stored a move (and the posts and DMs it owes), :meth:`Background.after_move` (and its
-siblings for a start and a seat change) wakes the channel's outbox and, if a computer or an away player
-is to move, that channel's computer task. Computer moves come from :meth:`Host.run_computers`, whose players
-think in a worker pool, one task per channel; each move is published like a person's. A computer task never
-dies of a failure: a move that could not be stored (e.g. another process held the database's lock) is tried
-again after a wait that doubles up to ``SWEEP_SECONDS``.
+After the host stored a move (and the posts and DMs it owes), :meth:`Background.after_move` (and its siblings for a
+start and a seat change) wakes the channel's outbox and, if a computer or an away player is to move, that channel's
+computer task. Computer moves come from :meth:`bot.host.computers.Computers.run_computers`, whose players think in a
+worker pool, one task per channel; each move is published like a person's. A computer task never dies of a failure:
+a move that could not be stored (e.g. another process held the database's lock) is tried again after a wait that
+doubles up to ``SWEEP_SECONDS``.
 
 A periodic sweep (every ``SWEEP_SECONDS``) looks for due work: turn reminders (``turn_reminder`` timers: the
 host claims each once and writes its DM to the outbox, which sends it; one failing reminder does not stop the
-others), due timers (rows of
-the database: :meth:`Host.run_due_timers`; each outcome carries its ``wake`` value, which channel to deliver and whether
-its computers move, and :meth:`Background.wake` acts on it without looking at the answer's type), DMs held for
-the end of a player's quiet hours that are due now
+others), due timers (rows of the database: :meth:`bot.host.timers.Schedule.run_due`; each outcome carries its ``wake``
+value, which channel to deliver and whether its computers move, and :meth:`Background.wake` acts on it without
+looking at the answer's type), DMs held for the end of a player's quiet hours that are due now
 (:meth:`~bot.adapter.publish.Publisher.release_held`) and running games whose seat to move is a computer's but
 that have no live computer task. Reminders follow each person's own settings (off, their own delay, none in
 their quiet hours).
@@ -111,13 +110,13 @@ class Background:
         while True:
             try:
                 self._computers_again.discard(channel_id)
-                async for result in self.host.run_computers(channel_id):
+                async for result in self.host.computers.run_computers(channel_id):
                     self.after_move(result)
                     delay = self.retry_seconds
                 if channel_id not in self._computers_again:
                     return
             except Exception as exc:
-                info = self.host.info(channel_id)
+                info = self.host.games.info(channel_id)
                 log.warning("game %s: a computer move failed (%s: %s); trying again in %.1f s",
                             info.game_id if info is not None else "?", type(exc).__name__, exc, delay)
                 await asyncio.sleep(delay)
@@ -135,12 +134,12 @@ class Background:
         returns those channels (each logged: a warning if a task had stopped, which should not happen; at debug
         level if another process was playing them at the last try, as with a shared database it does)."""
         started = []
-        for channel_id in self.host.computer_channels():
+        for channel_id in self.host.computers.computer_channels():
             task = self.computers.get(channel_id)
             if task is None or task.done():
-                info = self.host.info(channel_id)
+                info = self.host.games.info(channel_id)
                 # another process thinking for it is the rule with a shared database; otherwise a task had stopped
-                log.log(logging.DEBUG if self.host.played_elsewhere(channel_id) else logging.WARNING,
+                log.log(logging.DEBUG if self.host.computers.played_elsewhere(channel_id) else logging.WARNING,
                         "game %s: a computer is to move but no task was playing; starting one",
                         info.game_id if info is not None else "?")
                 self.start_computers(channel_id)
@@ -185,7 +184,7 @@ class Background:
     async def run_timers(self, now: float | None = None) -> list[object]:
         """Run the due timers (the host claims each once, whichever process sweeps first) and act on what
         they changed: posts and DMs, and the computers when one is to move; returns the outcomes."""
-        outcomes = await self.host.run_due_timers(now)
+        outcomes = await self.host.timers.run_due(now)
         for outcome in outcomes:
             self.after(outcome)
         return outcomes
@@ -214,7 +213,7 @@ class Background:
         returns how many were written. The host writes each reminder DM to the outbox with the timer done; the
         outbox sends it in the player's own language when the bot knows it (after a restart too), else in the
         game's. Waits until the woken channels have sent what they owe."""
-        written = await self.host.run_reminders(now)
+        written = await self.host.reminders.run(now)
         for outcome in written:
             self.after(outcome)
         boxes = [self.publisher.outbox(info.channel_id) for info in written if isinstance(info, TableInfo)]
@@ -233,14 +232,15 @@ class Background:
             self.publisher.wake(info.channel_id)  # at once, so nothing queued after it can overtake it
         self._resuming = asyncio.create_task(self._resume(), name="santacruz-resume-deliveries")
         self._listening = asyncio.create_task(self._listen(), name="santacruz-listen-released")
-        for channel_id in self.host.computer_channels():  # the host decides whose turn is a computer's (not paused)
+        # the host decides whose turn is a computer's (not paused)
+        for channel_id in self.host.computers.computer_channels():
             self.start_computers(channel_id)
 
     async def _listen(self) -> None:
         """With a shared database: sweep at once whenever another process gives its work up (it stops), so that its
         posts, computers and timers go on here within moments rather than when its leases run out."""
         try:
-            await self.host.on_work_released(self.sweep_soon)
+            await self.host.leases.listen(self.sweep_soon)
         except Exception as exc:
             log.warning("cannot hear other processes stop (%s); their work is taken over when its leases run out",
                         exc)
@@ -260,14 +260,14 @@ class Background:
             log.warning("game %d: cannot tell the channel that the game is damaged (%s)", damaged.game_id, exc.status)
             return
         try:
-            await self.host.mark_damage_told(damaged.game_id)
+            await self.host.restore.mark_damage_told(damaged.game_id)
         except HostError:
             log.warning("game %d: the channel was told it is damaged, but that could not be stored", damaged.game_id)
 
     async def _resume(self) -> int:
         """Tell the channels of games found damaged at start-up (once), then wake every channel that still owes
         a post or DM (also of games over since); how many are owed."""
-        for damaged in self.host.damaged_untold():
+        for damaged in self.host.restore.damaged_untold():
             await self._tell_damaged(damaged)
         try:
             return await self.publisher.resume()
@@ -293,7 +293,7 @@ class Background:
         if tasks_:
             await asyncio.wait(tasks_, timeout=grace)
         try:  # the computers and timers to the other processes now; the posts owed once they went out
-            await self.host.release_all(keep="outbox:")
+            await self.host.leases.release_all(keep="outbox:")
         except HostError:
             log.warning("stopping: the computers' leases could not be given up; they run out by themselves")
         pending = self.publisher.pending()

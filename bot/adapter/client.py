@@ -179,7 +179,7 @@ class SantaCruzBot(commands.Bot):
             await cog.shutdown(left)  # type: ignore[attr-defined]  # get_cog gives a plain Cog: ours
         if self.host is not None:
             try:
-                released = await self.host.release_all()
+                released = await self.host.leases.release_all()
             except HostError:
                 log.warning("stopping: the leases could not be given up; they run out by themselves")
             else:

@@ -133,7 +133,7 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
     async def refresh_game(self, game_id: int) -> None:
         """Before a click on a game's button (a DM's arrive at shard 0's process, whatever the game's server)."""
         if self.host.shared:
-            await self._refresh(self.host.refresh_game(game_id, wait=CHANGE_WAIT))
+            await self._refresh(self.host.refresh.game(game_id, wait=CHANGE_WAIT))
 
     @staticmethod
     async def _refresh(reading: Awaitable[object]) -> None:
@@ -146,11 +146,11 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
         """A click acts on a game only from the game's channel (or the channel whose thread it is: a thread has its
         channel's permissions) or from the DM of one of its players, so that the permissions it carries (Manage
         Channels) are those of the game's channel: a forged id is refused."""
-        info = self.host.find_game(game_id)
+        info = self.host.games.find_game(game_id)
         if info is None or interaction.channel_id in (info.channel_id, info.parent_id):
             return  # a game the host forgot: the handler says it is outdated (a rematch opens here); the channel
             # whose thread the game has holds its lobby message, and commands typed there act on the game
-        if interaction.guild_id is None and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
+        if interaction.guild_id is None and self.host.games.seat_of(info.channel_id, interaction.user.id) is not None:
             return
         raise Refusal("bot.error.wrong_channel", channel=channel_link(info.channel_id))
 

@@ -1,7 +1,7 @@
 """One delivery of the outbox drawn and sent, and its outcome recorded: a channel post (a move's, the start's, a seat
 change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game), a DM (a hand, a turn, a
 notice, a player's result at game over) or the edit telling a passed turn's DMs so, as the host decided it
-(``host.delivery_step``: send, skip, hold for quiet hours, gather the held ones into one). The message a DM with a
+(``host.outbox.step``: send, skip, hold for quiet hours, gather the held ones into one). The message a DM with a
 turn's controls went out as is recorded with its outcome, so that any process can edit it later.
 
 What a failure means is decided here: a passing one (5xx, timeout, connection error) is tried again after the
@@ -122,25 +122,25 @@ class Deliveries:
         A delivery that was sent but could not be marked done (the database refused the write) is only marked when
         the outbox tries again, never sent twice by this process."""
         if delivery.id in self._unmarked:
-            await self.host.delivered(delivery, self._unmarked[delivery.id],
-                                      message_id=self._posted_as.pop(delivery.id, None),
-                                      closed=self._closed.pop(delivery.id, ()))
+            await self.host.outbox.delivered(delivery, self._unmarked[delivery.id],
+                                             message_id=self._posted_as.pop(delivery.id, None),
+                                             closed=self._closed.pop(delivery.id, ()))
             del self._unmarked[delivery.id]
             return Outcome(True)
         gone: str | None = None
         try:
-            async with self.host.delivery_step(delivery, later) as step:
+            async with self.host.outbox.step(delivery, later) as step:
                 if isinstance(step, Held):
                     return Outcome(True)
                 if (found := await self.sent_before.find(delivery, step)) is not None:  # left from before: sent?
-                    await self.host.already_sent(delivery, found)
+                    await self.host.outbox.already_sent(delivery, found)
                     return Outcome(True)
                 error = await self._send(delivery, step)
         except _AccessInDoubt:
             delay = backoff.delay(delivery.attempts + 1)
             log.info("game %d: %s %d answered Missing Access; trying again in %.1f s (the bot may have been removed "
                      "from the server)", delivery.game_id, delivery.kind, delivery.id, delay)
-            await self.host.retry_delivery(delivery, delay, "missing access")
+            await self.host.outbox.retry_delivery(delivery, delay, "missing access")
             return Outcome(False)
         except _ServerLeft as left:
             log.info("game %d: %s %d given up: %s", delivery.game_id, delivery.kind, delivery.id, left.reason)
@@ -149,7 +149,7 @@ class Deliveries:
             delay = backoff.delay(delivery.attempts + 1)
             log.warning("game %d: %s %d failed (%s); trying again in %.1f s", delivery.game_id, delivery.kind,
                         delivery.id, _describe(exc), delay)
-            await self.host.retry_delivery(delivery, delay, _describe(exc))
+            await self.host.outbox.retry_delivery(delivery, delay, _describe(exc))
             return Outcome(False)
         except StorageFailed:  # e.g. gathering held DMs could not read them: the outbox tries again later
             raise
@@ -165,8 +165,8 @@ class Deliveries:
             log.exception("game %d: %s %d failed; giving up", delivery.game_id, delivery.kind, delivery.id)
             error = _describe(exc)
         self._unmarked[delivery.id] = error
-        await self.host.delivered(delivery, error, message_id=self._posted_as.get(delivery.id),
-                                  closed=self._closed.get(delivery.id, ()))
+        await self.host.outbox.delivered(delivery, error, message_id=self._posted_as.get(delivery.id),
+                                         closed=self._closed.get(delivery.id, ()))
         del self._unmarked[delivery.id]
         self._posted_as.pop(delivery.id, None)
         self._closed.pop(delivery.id, None)
@@ -190,7 +190,7 @@ class Deliveries:
             missing = exc.permission
         if missing is None:
             return None
-        info = self.host.find_game(delivery.game_id)
+        info = self.host.games.find_game(delivery.game_id)
         if info is not None and info.parent_id is not None and missing == SEND_MESSAGES:
             await self.threads.missing_in_thread(info, SEND_MESSAGES_IN_THREADS)
         elif info is not None:
@@ -205,7 +205,7 @@ class Deliveries:
         server): :class:`_ServerLeft`, the channel's games end quietly. Still in the server at the first try:
         :class:`_AccessInDoubt`, tried again after the backoff (GUILD_DELETE usually comes meanwhile, and gives it
         up); at a later try the opener is asked for the permission as for any other."""
-        info = self.host.find_game(delivery.game_id)
+        info = self.host.games.find_game(delivery.game_id)
         if info is None or info.guild_id is None:
             return
         try:
@@ -305,7 +305,7 @@ class Deliveries:
             offer = payload["takeover"]
             view = confirm_takeover_view(delivery.game_id, int(offer["seat"]), int(offer["user_id"]),
                                          str(payload["params"]["newcomer"]), locale)
-            info = self.host.find_game(delivery.game_id)
+            info = self.host.games.find_game(delivery.game_id)
             if info is not None:  # the opener is asked: pinged (nobody else is)
                 mentions = discord.AllowedMentions(users=[discord.Object(info.opener_id)], roles=False,
                                                    everyone=False, replied_user=False)
@@ -316,7 +316,7 @@ class Deliveries:
         the game over: :mod:`bot.host.buttons`) lose them, however far back; a passing failure is raised (the post
         is tried again, and takes them off then)."""
         closed: list[int] = []
-        for ended, message_id in await self.host.ended_by(delivery):
+        for ended, message_id in await self.host.outbox.ended_by(delivery):
             try:  # in a thread Discord archived meanwhile, unarchived first
                 await edit_message(self.client, delivery.channel_id, message_id, view=None)
             except TRANSIENT_ERRORS:
@@ -331,7 +331,7 @@ class Deliveries:
     async def _post_replay(self, delivery: Delivery, nonce: str) -> Posted:
         """The animated replay of a finished game, made in the render pool (left out if that failed)."""
         locale = str(delivery.payload["locale"])
-        gif = await self.pictures.replay_gif(await self.host.replay_record(delivery.game_id), locale)
+        gif = await self.pictures.replay_gif(await self.host.archive.replay_record(delivery.game_id), locale)
         return await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery),
                                   pictures=[(gif, "replay.gif")], nonce=nonce)
 
@@ -351,7 +351,7 @@ class Deliveries:
         if result.game_over:  # the chart after the overview: both tell the end without a tap
             pictures.insert(1, (await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
             if result.replay:
-                gif = await self.pictures.replay_gif(await self.host.replay_record(result.game_id), locale)
+                gif = await self.pictures.replay_gif(await self.host.archive.replay_record(result.game_id), locale)
                 if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
                     pictures.append((gif, "replay.gif"))
                     gif = None
@@ -375,7 +375,7 @@ class Deliveries:
     async def _usual(self, result: MoveResult) -> list[tuple[str, float]]:
         """How fast each person of a finished game usually moves in its server (name, median seconds), for those
         with enough timed turns there."""
-        info = self.host.find_game(result.game_id)
+        info = self.host.games.find_game(result.game_id)
         if info is None:
             return []
         speeds = await self.host.archive.usual_speeds(info.guild_id, info.humans)

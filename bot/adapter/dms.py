@@ -94,7 +94,7 @@ class DirectMessages:
         locale = normalize_locale(interaction.locale)
         self._locales[user_id] = locale
         try:
-            await self.host.remember_locale(user_id, locale)  # writes only when it changed
+            await self.host.people.remember_locale(user_id, locale)  # writes only when it changed
         except Exception:  # the language is a nicety: never fail the interaction for it
             log.warning("could not store the language of a user", exc_info=True)
         return locale
@@ -102,7 +102,7 @@ class DirectMessages:
     def locale_of(self, user_id: int, default: str) -> str:
         """The language of the user's DMs: their last interaction's (since start-up, else as the host
         stored it), else ``default`` (the game's)."""
-        return self._locales.get(user_id) or self.host.locale_of(user_id) or default
+        return self._locales.get(user_id) or self.host.people.locale_of(user_id) or default
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         known = self._dm_channels.get(user_id)
@@ -143,7 +143,7 @@ class DirectMessages:
             raise
         except discord.Forbidden:  # the host owes the channel a post that tells them, once per game
             try:
-                await self.host.dm_failed(info.channel_id, user_id)
+                await self.host.outbox.dm_failed(info.channel_id, user_id)
             except HostError as exc:
                 log.warning("game %d: could not owe the channel a post about a DM refused (%s)", info.game_id, exc.key)
             return None
@@ -157,7 +157,7 @@ class DirectMessages:
         the player's quiet hours their quiet wins: no DM (Discord can only tell whether a DM goes through by sending
         one, which would ring), and the join's own answer, for them alone, says that their cards come by DM once
         the quiet hours end (a DM that fails then is said in the channel, as for everyone)."""
-        quiet = self.host.quiet_until(interaction.user.id)
+        quiet = self.host.people.quiet_until(interaction.user.id)
         if quiet is not None:
             await reply(interaction, t("bot.reply.welcome_quiet", locale, until=int(quiet)))
             return
@@ -198,10 +198,10 @@ class DirectMessages:
                       start: bool = False, heading: str = "") -> HandDm | None:
         """A player's own view by DM as it would go out now (:meth:`send_hand`), nothing drawn or sent; ``None`` when
         ``info``'s game is not running here any more."""
-        current = self.host.info(info.channel_id)
+        current = self.host.games.info(info.channel_id)
         if current is None or current.game_id != info.game_id or current.status != "running":
             return None
-        view = self.host.view_for(current.channel_id, user_id, since=True)
+        view = self.host.play.view_for(current.channel_id, user_id, since=True)
         locale = self.locale_of(user_id, current.locale)
         controls = (controls_view(current.game_id, current.seq, view, locale, hints=current.hints, emojis=self.emojis)
                     if turn else None)
@@ -209,14 +209,14 @@ class DirectMessages:
             with contextlib.suppress(ValueError):  # five full rows: the moves matter more
                 controls.add_item(view_button(own, locale))  # their own view on the web, signed for them
         notes = vacation_notes(current, user_id, locale) if reminder else []
-        deadline = (await self.host.turn_deadline(current.game_id)
+        deadline = (await self.host.deadlines.turn_deadline(current.game_id)
                     if controls is not None and current.deadline_hours else None)
         words = hand_words(current, view, locale, turn=turn and controls is not None, reminder=reminder,
                            start=start, notes=notes, deadline=deadline, emojis=self.emojis)
         waiting = ""
         if controls is not None:
             waiting = others_waiting(
-                await self.host.games_waiting(user_id, besides=current.game_id), locale)
+                await self.host.people.games_waiting(user_id, besides=current.game_id), locale)
         panel = dm_layout.hand_panel(view, words, heading=heading, waiting=waiting, picture=None)
         return HandDm(current, view, locale, panel, controls)
 
@@ -249,7 +249,7 @@ class DirectMessages:
         """Whether the game is past position ``seq`` now, as the database has it (a move made in another process
         counts; one under way in this one is waited for briefly); when the database cannot say, it has."""
         try:
-            now = await self.host.refresh(info.channel_id, wait=MOVE_WAIT)
+            now = await self.host.refresh.channel(info.channel_id, wait=MOVE_WAIT)
         except StorageFailed:
             return True
         return now is None or now.game_id != info.game_id or now.seq != seq
@@ -269,9 +269,9 @@ class DirectMessages:
     async def tell_missing_permission(self, info: TableInfo, permission: str) -> None:
         """The bot lacks ``permission`` in the game's channel (``attach_files``: posts go without pictures;
         ``send_messages``: the game goes on by DM only): the host owes the opener a DM saying so, once per game
-        (:meth:`bot.host.host.Host.missing_permission`). A refusal to record it costs only that DM."""
+        (:meth:`bot.host.outbox.Outbox.missing_permission`). A refusal to record it costs only that DM."""
         try:
-            await self.host.missing_permission(info.channel_id, permission)
+            await self.host.outbox.missing_permission(info.channel_id, permission)
         except HostError as exc:
             log.warning("game %d: could not owe the opener a DM about a missing permission (%s)", info.game_id,
                         exc.key)
@@ -297,7 +297,7 @@ class DirectMessages:
         A newer DM (``keep``: a reminder, say) leaves alone a DM that shows a question asked in place: the player
         is answering it right now, and its *Play it* still plays their move (once the turn has passed, that DM is
         told so like the others)."""
-        for _, message_id in await self.host.open_turn_dms(game_id, user_id):
+        for _, message_id in await self.host.outbox.open_turn_dms(game_id, user_id):
             if message_id == keep:
                 continue
             message = await self._dm_message(user_id, message_id)
@@ -317,7 +317,7 @@ class DirectMessages:
         the DM whose controls made the move (its *Undo* stays). Returns the deliveries of the DMs told (a passing
         failure raises, to be tried again)."""
         told: list[int] = []
-        opened = await self.host.open_turn_dms(info.game_id, user_id)
+        opened = await self.host.outbox.open_turn_dms(info.game_id, user_id)
         if not opened:
             return told
         text = turn_over_text(info, payload, self.locale_of(user_id, info.locale))
@@ -349,7 +349,7 @@ class DirectMessages:
 
     async def game_over_words(self, info: TableInfo, user_id: int) -> str | None:
         """The words of a player's game-over DM (:meth:`send_game_over`); ``None`` for someone not seated."""
-        game = await self.host.past_game(info.guild_id, info.game_id)
+        game = await self.host.archive.past_game(info.guild_id, info.game_id)
         seat = next((s.seat for s in info.seats if s.user_id == user_id), None)
         if seat is None or game.view is None:
             return None
@@ -366,17 +366,17 @@ class DirectMessages:
         """The user's own cards, chips and personal picture, with the move controls on their turn (ephemeral, the
         layout of a turn DM); ``heading`` (the game's status) goes above."""
         locale = await self.locale(interaction)
-        if self.host.seat_of(channel_id, interaction.user.id) is None:
+        if self.host.games.seat_of(channel_id, interaction.user.id) is None:
             raise HostError("host.error.not_seated")
-        view = self.host.view_for(channel_id, interaction.user.id, since=True)
-        info = self.host.info(channel_id)
+        view = self.host.play.view_for(channel_id, interaction.user.id, since=True)
+        info = self.host.games.info(channel_id)
         assert info is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         controls = (controls_view(info.game_id, info.seq, view, locale, hints=info.hints, emojis=self.emojis)
                     if info.status == "running" else None)
         png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, interaction.user.id),
                                       personal=True)
-        deadline = (await self.host.turn_deadline(info.game_id)
+        deadline = (await self.host.deadlines.turn_deadline(info.game_id)
                     if controls is not None and info.deadline_hours and not heading else None)  # status says it
         words = hand_words(info, view, locale, turn=controls is not None, asked=True, deadline=deadline,
                            emojis=self.emojis)

@@ -65,8 +65,8 @@ class ErrorTexts:
             return t(error.key, locale, **_escaped(error.params))
         try:
             channel_id = self.channel_for(interaction)
-            view = self.host.view_for(channel_id, interaction.user.id)
-            legal = [parse_move(m) for m in self.host.legal_moves(channel_id, interaction.user.id)]
+            view = self.host.play.view_for(channel_id, interaction.user.id)
+            legal = [parse_move(m) for m in self.host.play.legal_moves(channel_id, interaction.user.id)]
         except (Refusal, HostError):
             return _refused(error, locale)
         return _explain_illegal(error, view, legal, locale)

@@ -38,9 +38,9 @@ class GoneChannels:
         that was still a lobby has its lobby message in the parent channel closed (no Join button that leads
         nowhere); a thread a moderator locked (``reason`` :data:`bot.adapter.threads.LOCKED`) is named in the
         parent channel with why its game ended."""
-        before = self.host.info(channel_id)
+        before = self.host.games.info(channel_id)
         try:
-            info = await self.host.stale.close_channel(channel_id, reason)
+            info = await self.host.idle_tables.close_channel(channel_id, reason)
         except HostError as exc:
             log.warning("channel %d is gone (%s) but its game could not be ended (%s)", channel_id, reason, exc)
             return
@@ -58,7 +58,7 @@ class GoneChannels:
         """The channel was deleted, and its threads with it (Discord tells of the channel only): the games in its
         threads end as the channel's own did."""
         try:
-            games = await self.host.games_in(channel_id)
+            games = await self.host.lobby.games_in(channel_id)
         except HostError as exc:
             log.warning("channel %d is gone (%s) but the games of its threads could not be read (%s)", channel_id,
                         reason, exc)
@@ -70,7 +70,7 @@ class GoneChannels:
         """When the bot is ready: end the games of servers it is no longer in (removed while it was offline, so no
         event told it), among the servers its gateway shards serve (another process's are not its business)."""
         joined = {guild.id for guild in client.guilds}
-        for guild_id in sorted({table.guild_id for table in self.host.tables.values()
+        for guild_id in sorted({table.guild_id for table in self.host.games.tables.values()
                                 if table.guild_id is not None and table.status in OPEN_STATUSES}):
             if guild_id not in joined and _served(client, guild_id):
                 await self.guild_gone(guild_id, "the bot is no longer in the server")
@@ -78,7 +78,7 @@ class GoneChannels:
     async def guild_gone(self, guild_id: int, reason: str) -> None:
         """End the open games of every channel of the server (and give up what they owe)."""
         try:
-            channels = await self.host.stale.guild_channels(guild_id)
+            channels = await self.host.idle_tables.guild_channels(guild_id)
         except HostError as exc:
             log.warning("the bot left server %d (%s) but its games could not be read (%s)", guild_id, reason, exc)
             return

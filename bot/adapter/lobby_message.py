@@ -55,7 +55,7 @@ class LobbyMessages:
         known = self.known.get(info.game_id)
         if known is None:
             return
-        info = self.host.find_game(info.game_id) or info
+        info = self.host.games.find_game(info.game_id) or info
         if info.status != "lobby":
             self.known.pop(info.game_id, None)
         try:
@@ -69,7 +69,7 @@ class LobbyMessages:
         with the post (another process may have closed it, and this one may not hold its game); a post stored before
         it did takes the game this process holds, if any."""
         lobby = post.payload.get("lobby")
-        info = TableInfo.from_payload(lobby) if lobby is not None else self.host.find_game(post.game_id)
+        info = TableInfo.from_payload(lobby) if lobby is not None else self.host.games.find_game(post.game_id)
         if info is None:
             log.info("game %d: its lobby closed, but this process does not know it", post.game_id)
             return

@@ -113,7 +113,7 @@ class ChannelOutbox:
                 await self._sleep(delay)
                 continue
             if not more and self.lobby is None and not self._wake.is_set():
-                await self._publisher.host.let_go(self.lease)
+                await self._publisher.host.leases.let_go(self.lease)
                 if self._wake.is_set() or self.lobby is not None:
                     continue  # woken while letting go (this task still ran, so no new one was started): look again
                 return
@@ -132,22 +132,22 @@ class ChannelOutbox:
             lobby, self.lobby = self.lobby, None
             await self._publisher.lobbies.redraw(lobby)
         host = self._publisher.host
-        pending = await host.pending_deliveries(self.channel_id)
-        ready = host.ready_deliveries(pending)
-        wake = host.deliveries_wake_at(pending)
+        pending = await host.outbox.pending_deliveries(self.channel_id)
+        ready = host.outbox.ready(pending)
+        wake = host.outbox.wake_at(pending)
         if wake is not None:  # a "your cards changed" DM waits for the turn DM it may be folded into
-            self.wake_in(wake - host.now())
+            self.wake_in(wake - host.outbox.now())
         if not ready:  # DMs held for the end of quiet hours (the sweep wakes the channel when they are due), or waiting
             return False
         lease = host.settings.lease_seconds  # renewed with every delivery
         for done, i in enumerate(ready[:BATCH]):
             if done and self.lobby is not None:
                 break  # the lobby is redrawn first, then the outbox is read again
-            if not await host.hold(self.lease, lease):
+            if not await host.leases.hold(self.lease, lease):
                 await self._sleep(LEASE_RETRY)
                 break
             delivery = pending[i]
-            wait = delivery.due_at - host.now()
+            wait = delivery.due_at - host.outbox.now()
             # a stop sends a fresh post now, within its own grace, rather than wait out its grace for an Undo; a
             # delivery that failed before keeps its backoff, and is left to the next start when that ends after the
             # stop's grace (the posts after it wait for it: this channel has nothing more to do before the stop)
@@ -161,7 +161,7 @@ class ChannelOutbox:
             if host.shared:  # the game may have moved in another process since this one last looked (a change under
                 # way here, the sweep's reading of it, is waited for: a copy from before it would call the turn passed)
                 try:
-                    await host.refresh_game(delivery.game_id, wait=lease / 2, strict=True)
+                    await host.refresh.game(delivery.game_id, wait=lease / 2, strict=True)
                 except CopyBehind:  # that change is slow (a busy machine): nothing is decided yet, look again shortly
                     log.info("channel %d: its game's copy is not up to date yet; delivering shortly", self.channel_id)
                     await self._sleep(LEASE_RETRY)
@@ -233,7 +233,7 @@ class Publisher:
 
     async def resume(self) -> int:
         """At start-up: wake every channel with pending deliveries (due now); returns how many there are."""
-        pending = await self.host.resume_deliveries()
+        pending = await self.host.outbox.resume_deliveries()
         for channel_id in dict.fromkeys(d.channel_id for d in pending):
             self.wake(channel_id)
         if pending:
@@ -243,7 +243,7 @@ class Publisher:
     async def release_held(self) -> list[int]:
         """Wake the channels whose held DMs are due (quiet hours over, or re-timed by a change of settings): the
         sweep calls it; returns those channels."""
-        channels = await self.host.held_channels_due()
+        channels = await self.host.outbox.held_channels_due()
         for channel_id in channels:
             self.wake(channel_id)
         return channels
@@ -251,8 +251,8 @@ class Publisher:
     async def sweep(self) -> int:
         """Wake every channel with deliveries due (a safety net; with a shared database also those of a
         process that died holding their outbox); returns how many channels."""
-        now = self.host.now()
-        due = {d.channel_id for d in await self.host.pending_deliveries() if d.due_at <= now}
+        now = self.host.outbox.now()
+        due = {d.channel_id for d in await self.host.outbox.pending_deliveries() if d.due_at <= now}
         for channel_id in due:
             box = self.outboxes.get(channel_id)
             if box is None or box.task is None or box.task.done():

@@ -1,11 +1,11 @@
 """Deliveries left from before this start, looked for in Discord before they are sent.
 
-A post or DM the database still owes at a start was normally never sent. Two things make it otherwise: a restored
-backup (the database is as it was when the copy was taken, so it owes again what went out after that), and a process
-that died between sending a delivery and recording it (Discord's nonce catches the second send for a few minutes
-only). So before a delivery written before this process started goes out (the host says which:
-``host.left_from_before``), the bot's own messages in its channel (a post) or in the person's DMs (a DM), sent since
-the delivery was written, are read (once per channel while they cover it) and its message is looked for among them:
+A post or DM the database still owes at a start was normally never sent. Two things make it otherwise: a restored backup
+(the database is as it was when the copy was taken, so it owes again what went out after that), and a process that died
+between sending a delivery and recording it (Discord's nonce catches the second send for a few minutes only). So before
+a delivery written before this process started goes out (the host says which: ``host.outbox.left_from_before``), the
+bot's own messages in its channel (a post) or in the person's DMs (a DM), sent since the delivery was written, are read
+(once per channel while they cover it) and its message is looked for among them:
 
 * a game's start or move post by its *My cards* of the same position (``sc:<game>:hand:<seq>``), the game over's by
   its *Rematch* (a position's post is unique: the moves after a backup have later positions);
@@ -14,10 +14,10 @@ the delivery was written, are read (once per channel while they cover it) and it
 * every other post or DM by its words, as they would be sent now (a hand DM that shows another hand than the
   restored game's is sent: it is news).
 
-Found, the delivery is recorded as delivered by that message (``host.already_sent``), not sent again. Not found, it is
-sent as usual, so a post that never went out is never lost; at worst (more than :data:`HISTORY` messages since, or
-no Read Message History) a post is sent twice. An undo's edit of the post it takes back, and the edit of a passed
-turn's DMs, are simply made again: an edit adds no message.
+Found, the delivery is recorded as delivered by that message (``host.outbox.already_sent``), not sent again. Not found,
+it is sent as usual, so a post that never went out is never lost; at worst (more than :data:`HISTORY` messages since, or
+no Read Message History) a post is sent twice. An undo's edit of the post it takes back, and the edit of a passed turn's
+DMs, are simply made again: an edit adds no message.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ class SentBefore:
         """The message ``delivery`` went out as before this start, if Discord shows it; ``None``: send it (a
         delivery written since the start, or one not found). A passing failure to read Discord is raised (the
         delivery is tried again later, as its sending would be)."""
-        if not self.host.left_from_before(delivery):
+        if not self.host.outbox.left_from_before(delivery):
             return None
         try:
             found = await self._find(delivery, step)
@@ -230,6 +230,6 @@ def post_words(host: Host, delivery: Delivery) -> str:
         return t("bot.replay.post", str(payload["locale"]))
     if delivery.kind == NOTICE_POST:
         text = notice_text(payload, str(payload["locale"]))
-        info = host.find_game(delivery.game_id) if payload.get("takeover") is not None else None
+        info = host.games.find_game(delivery.game_id) if payload.get("takeover") is not None else None
         return text if info is None else f"{mention(info.opener_id)} {text}"
     raise ValueError(f"delivery {delivery.id}: a {delivery.kind} is a game's own post")

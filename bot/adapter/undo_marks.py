@@ -117,7 +117,7 @@ class UndoMarks:
         database sent it, or this one before a restart), as Discord has it; ``None`` when it is ``latest``, a start,
         or cannot be read (then nothing is edited that might be another post)."""
         try:
-            found = await self.host.last_post(game_id)
+            found = await self.host.outbox.last_post(game_id)
             if found is None or found[1].kind != MOVE_POST or (latest is not None and latest.message_id == found[0]):
                 return None
             message_id, delivery = found

@@ -1,9 +1,9 @@
-"""Computers (a part of the host): the computer players' moves, and the leases that say which process does what.
+"""Computers (a part of the host): the computer players' moves.
 
 A computer (or an away person's seat) to move is thought about in the worker pool on a view of the position, WITHOUT
 the channel's lock, and stored through ``play.commit`` only if the game has not moved meanwhile. With a shared
-database one process at a time plays a channel's computers, holding the lease ``computers:<channel>``; the adapter's
-publisher holds a channel's outbox the same way (:meth:`Computers.hold`, :meth:`Computers.let_go`).
+database one process at a time plays a channel's computers, holding the lease ``computers:<channel>``
+(:mod:`bot.host.leases`); :meth:`Computers.played_elsewhere` says whether another process held it at the last try.
 """
 
 from __future__ import annotations
@@ -15,11 +15,10 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 
 from bot.host import deadlines, metrics
-from bot.host.errors import StorageFailed, storage_refusal
 from bot.host.games import Games
+from bot.host.leases import Leases
 from bot.host.play import Play
 from bot.host.settings import Settings
-from bot.host.stores import GameStore
 from bot.host.table import MoveResult, Table
 from bot.host.workers import PoolBroken, WorkerPool
 from engine import IllegalMove, View, parse_move
@@ -32,21 +31,16 @@ Chooser = Callable[[View, str, int, float], str]
 
 
 class Computers:
-    """The computer players of every channel, and the leases of work one process holds at a time."""
+    """The computer players of every channel."""
 
-    def __init__(self, store: GameStore, games: Games, play: Play, settings: Settings, workers: WorkerPool, *,
-                 chooser: Chooser, owner: str, shared: bool, clock: Callable[[], float]) -> None:
-        self.store = store
+    def __init__(self, games: Games, play: Play, leases: Leases, settings: Settings, workers: WorkerPool, *,
+                 chooser: Chooser) -> None:
         self.games = games
         self.play = play
+        self.leases = leases
         self.settings = settings
         self.workers = workers
         self._chooser = chooser
-        self.owner = owner
-        self.shared = shared
-        self._clock = clock
-        self._held: set[str] = set()
-        """The leases this process holds now (a shared database)."""
         self.elsewhere: set[int] = set()
         """Channels whose computers another process was playing at this process's last try."""
         self._thinking: defaultdict[int, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(1))
@@ -69,7 +63,7 @@ class Computers:
                     turn = self._computer_turn(channel_id)
                     if turn is None:
                         return
-                    if not await self.hold(lease, self.computer_lease):
+                    if not await self.leases.hold(lease, self.computer_lease):
                         if channel_id not in self.elsewhere:
                             log.info("channel %d: another process plays its computers", channel_id)
                         self.elsewhere.add(channel_id)
@@ -79,51 +73,17 @@ class Computers:
                 if result is not None:
                     yield result
         finally:
-            await self.let_go(lease)
+            await self.leases.let_go(lease)
+
+    def played_elsewhere(self, channel_id: int) -> bool:
+        """Whether another process was playing the channel's computers at this one's last try (shared database)."""
+        return channel_id in self.elsewhere
 
     @property
     def computer_lease(self) -> float:
         """Seconds a process holds a channel's computers while they think (with a shared database): twice
         ``LEASE_SECONDS``, and long enough for ten thinking times."""
         return max(2 * self.settings.lease_seconds, 10 * self.settings.ai_seconds)
-
-    async def hold(self, lease: str, seconds: float) -> bool:
-        """Whether this process may do the work named ``lease`` (a channel's outbox, its computers) for the next
-        ``seconds``: always with a store of its own; with a shared database, while no other live process holds
-        it (a dead holder's lease expires)."""
-        if not self.shared:
-            return True
-        now = self._clock()
-        with storage_refusal(doing="taking a lease"):
-            before = None if lease in self._held else await self.store.lease_holder(lease)
-            held = await self.store.take_lease(lease, self.owner, now=now, seconds=seconds)
-        if held and lease not in self._held:
-            self._held.add(lease)
-            if before is not None and before != self.owner:  # another process's, run out: taken over
-                metrics.LEASE_TAKEOVERS.labels(lease.partition(":")[0]).inc()
-        elif not held:
-            self._held.discard(lease)
-        return held
-
-    async def let_go(self, lease: str) -> None:
-        """Give up ``lease`` (done with the work, so that another process may take it at once)."""
-        self._held.discard(lease)
-        if not self.shared:
-            return
-        try:
-            await self.store.release_lease(lease, self.owner)
-        except StorageFailed as exc:  # it expires by itself
-            log.warning("could not give up the lease %s (%s); it expires by itself", lease, exc)
-
-    async def release_all(self, *, keep: str | None = None) -> int:
-        """Give up every lease (but those named ``keep``-something, e.g. ``outbox:`` while the posts owed go out) and
-        timer claim of this process at once (it stops), and tell the other processes, so that they take the work
-        over now instead of after the leases run out; how many leases were given up."""
-        self._held = {lease for lease in self._held if keep and lease.startswith(keep)}
-        if not self.shared:
-            return 0
-        with storage_refusal(doing="giving up the leases"):
-            return await self.store.release_all(self.owner, keep=keep)
 
     def computer_channels(self) -> list[int]:
         """The channels whose running game waits for a computer (or an away player's) move."""

@@ -1,13 +1,13 @@
 """What happens to idle tables and to games whose channel is gone (a part of the host; see ``bot.host.idle``).
 
-The host makes one :class:`IdleTables` (``host.stale``), which registers the handlers of the idle timers with the
+The host makes one :class:`IdleTables` (``host.idle_tables``), which registers the handlers of the idle timers with the
 schedule (``bot.host.timers``)::
 
-    await host.stale.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
-    await host.stale.close_channel(channel_id, reason) -> TableInfo | None  # the channel was deleted
-    await host.stale.close_guild(guild_id, reason) -> list[TableInfo]       # the bot left (or lost) a server
-    await host.stale.guild_channels(guild_id) -> list[int]                  # its channels with a game
-    await host.stale.arm_missing() -> int     # at load(): timers for games stored before the bot had them
+    await host.idle_tables.keep_open(channel_id, user_id, game_id) -> TableInfo   # "Keep it open" (anyone seated)
+    await host.idle_tables.close_channel(channel_id, reason) -> TableInfo | None  # the channel was deleted
+    await host.idle_tables.close_guild(guild_id, reason) -> list[TableInfo]       # the bot left (or lost) a server
+    await host.idle_tables.guild_channels(guild_id) -> list[int]                  # its channels with a game
+    await host.idle_tables.arm_missing() -> int     # at load(): timers for games stored before the bot had them
 
 A fired timer writes what it changes through ``games.write`` with ``Change(timer=...)`` (the timer done, the game's
 columns, its post and the next timer in one transaction), which then changes the table in memory, and returns the game's

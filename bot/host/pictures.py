@@ -57,7 +57,7 @@ def _theme(width: int) -> Theme:
 
 
 def record_views(record: dict[str, Any]) -> list[View]:
-    """The public views of a game record (``Host.game_record``): the set-up, then after each move."""
+    """The public views of a game record (``host.archive.game_record``): the set-up, then after each move."""
     game = from_record(record["setup"], [])
     views = [game.view(None)]
     for move in record["moves"]:

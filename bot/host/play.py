@@ -48,7 +48,7 @@ class Play:
         self._settings_of = settings_of
         """A person's own settings (their quiet hours leave their turns' times)."""
 
-    async def play(self, channel_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
+    async def move(self, channel_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
                    game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
         """Make ``move`` (notation) for the user's seat.
 

@@ -18,7 +18,7 @@ it, under the channel's lock and as the game is now:
   later, and the timer done. A database that refuses the write leaves the timer to be claimed again: the reminder
   is never sent without being recorded, so it goes once per turn and day, however many processes sweep.
 
-:meth:`Reminders.due` and :meth:`Reminders.mark` (``Host.due_reminders`` / ``Host.mark_reminded``) read and fire the
+:meth:`Reminders.due` and :meth:`Reminders.mark` (``host.reminders.due`` / ``host.reminders.mark``) read and fire the
 same timers for tools and tests that drive reminders one by one.
 """
 

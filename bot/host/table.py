@@ -250,9 +250,9 @@ class StartResult(_SeatsAnswer):
     to_move_user_id: int | None
     """The user to mention; ``None`` when a computer moves first."""
     computer_to_move: bool
-    """True: call :meth:`bot.host.host.Host.run_computers` now."""
+    """True: call :meth:`bot.host.computers.Computers.run_computers` now."""
     dm_user_ids: tuple[int, ...]
-    """Every seated person: each gets their own seat view (``Host.view_for``) by DM."""
+    """Every seated person: each gets their own seat view (``host.play.view_for``) by DM."""
 
     TUPLES: ClassVar = ("dm_user_ids",)
 
@@ -284,13 +284,13 @@ class MoveResult(Waking):
     to_move_user_id: int | None
     """The user to mention: ``None`` when the game is over or the computer plays the next seat."""
     computer_to_move: bool
-    """True: call :meth:`bot.host.host.Host.run_computers` (unless already iterating it)."""
+    """True: call :meth:`bot.host.computers.Computers.run_computers` (unless already iterating it)."""
     secret_changed: tuple[int, ...]
     """Seats whose secret cards, bird chips or discard changed."""
     dm_user_ids: tuple[int, ...]
     """The people among ``secret_changed`` who did not change it themselves (a mover's own move changes only what
     they did; a card dealt to them, or a move the computer made for them, did not come from them): each gets their
-    hand (``Host.view_for``) by DM."""
+    hand (``host.play.view_for``) by DM."""
     game_over: bool
     ranking: tuple[int, ...] | None
     """Seats first to last when the game is over."""
@@ -336,7 +336,7 @@ class SeatChange(_SeatsAnswer):
     user_id: int
     away: bool
     computer_to_move: bool
-    """True: call :meth:`bot.host.host.Host.run_computers` now."""
+    """True: call :meth:`bot.host.computers.Computers.run_computers` now."""
 
 
 HOUR: Final = 3600.0
@@ -446,11 +446,11 @@ class PastGame:
 
 @dataclass(frozen=True, slots=True)
 class Reminder:
-    """A due turn reminder (:meth:`bot.host.host.Host.due_reminders`); :meth:`bot.host.host.Host.mark_reminded`
+    """A due turn reminder (:meth:`bot.host.reminders.Reminders.due`); :meth:`bot.host.reminders.Reminders.mark`
     fires its timer, which writes the reminder DM to the outbox.
 
     ``locale`` is the game's language; the DM goes out in the player's own when the bot knows it
-    (:meth:`bot.host.host.Host.locale_of`).
+    (:meth:`bot.host.people.People.locale_of`).
     """
 
     game_id: int

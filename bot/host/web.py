@@ -40,9 +40,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.host.errors import Damage, HostError, storage_refusal
-from bot.host.games import GameFactory, Games, stored_options, stored_seats
+from bot.host.games import Games
 from bot.host.hints import HintAnswer, Hints
 from bot.host.model import GameRow, MoveRow, effective_moves
+from bot.host.restore import GameFactory, stored_options, stored_seats
 from bot.host.settings import Settings
 from bot.host.stores import GameStore
 from bot.host.table import DAY
@@ -272,7 +273,7 @@ class Web:
     async def hint(self, seat: SeatPage) -> HintAnswer:
         """The coach's advice for the seat now, if its person may ask (:meth:`bot.host.hints.Hints.hint` decides,
         with its refusals)."""
-        await self.games.refresh_game(seat.page.game_id)
+        await self.games.refresh.game(seat.page.game_id)
         table = self.games.of_game(seat.page.game_id)
         if table is None:
             raise HostError("host.error.no_game")

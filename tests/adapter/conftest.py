@@ -193,7 +193,7 @@ class Driver:
     # -- reading the game ----------------------------------------------------------------
 
     def info(self) -> Any:
-        return self.host.info(self.channel.id)
+        return self.host.games.info(self.channel.id)
 
     def user_at(self, seat: int) -> str:
         info = self.info()
@@ -317,7 +317,7 @@ class Driver:
         return click
 
     def pick(self, user: str, chooser: Callable[[list[str]], str] | None = None) -> str:
-        legal = self.host.legal_moves(self.channel.id, self.fake.user(user).id)
+        legal = self.host.play.legal_moves(self.channel.id, self.fake.user(user).id)
         assert legal, f"{user} has no legal move"
         return chooser(legal) if chooser else self.rng.choice(legal)
 
@@ -340,7 +340,7 @@ class Driver:
         while True:
             user = self.to_move_user()
             assert user is not None and self.info().status == "running", f"no {what} came up"
-            answer = found(user, self.host.view_for(self.channel.id, self.fake.user(user).id))
+            answer = found(user, self.host.play.view_for(self.channel.id, self.fake.user(user).id))
             if answer is not None:
                 return user, answer
             await self.play_turn("slash")

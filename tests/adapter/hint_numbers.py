@@ -89,10 +89,10 @@ async def hinted_turn(driver: Driver, user: str, lang: str, post_lang: str, figu
     numbers against the question, the answer and the channel's post (in the game's language ``post_lang``)."""
     fake, channel = driver.fake, driver.channel
     user_id = fake.user(user).id
-    view = driver.host.view_for(channel.id, user_id)
+    view = driver.host.play.view_for(channel.id, user_id)
     names = [s.name for s in driver.info().seats]
     answer = await driver.answer(await driver.slash("hint", user=user))
-    advice: Advice = (await driver.host.hint(channel.id, user_id)).advice  # the same position: the same advice
+    advice: Advice = (await driver.host.hints.hint(channel.id, user_id)).advice  # the same position: the same advice
     figures.hints += 1
     figures.asked_in[lang] += 1
     problems = figures.problems
@@ -117,7 +117,8 @@ async def hinted_turn(driver: Driver, user: str, lang: str, post_lang: str, figu
         reply = await driver.answer(await fake.click_button(reply, confirm[0]["custom_id"], user=user))
     await driver.wait_seq(seq + 1)
     await driver.settle()
-    goes_on = driver.info().status == "running" and driver.host.view_for(channel.id, user_id)["pending"] is not None
+    goes_on = (driver.info().status == "running"
+               and driver.host.play.view_for(channel.id, user_id)["pending"] is not None)
     # (a double move goes on: its post comes with its last build; the same player may also simply move again)
     post = "" if goes_on else "\n".join(_said(m) for m in fake.messages(channel, ephemeral=False)
                                          if m.id > marker and m.author_id == fake.bot_user.id)

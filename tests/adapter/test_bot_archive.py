@@ -57,7 +57,7 @@ async def test_one_person_against_two_computers_then_the_archive_before_and_afte
         await driver.settle()
     info = driver.info()
     game_id = int(info.game_id)
-    final_view = driver.host.public_view(driver.channel.id)
+    final_view = driver.host.play.public_view(driver.channel.id)
     posts = board_posts(fake, driver.channel)
     assert len(posts) == 1 + turns_ended(final_view)
     assert driver.bot.store is not None  # a finished game is unloaded from memory: count its stored moves

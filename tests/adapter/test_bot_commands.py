@@ -76,7 +76,7 @@ async def test_autocomplete_lists_legal_sites_and_own_cards_in_words(driver: Dri
     mover = driver.to_move_user()
     assert mover is not None
     uid = fake.user(mover).id
-    legal = driver.host.legal_moves(driver.channel.id, uid)
+    legal = driver.host.play.legal_moves(driver.channel.id, uid)
     handle = await fake.autocomplete("santacruz land", "site", "", user=mover, channel=driver.channel,
                                      locale="en-US")
     callback = await handle.wait_for_callback(timeout=TIMEOUT)
@@ -99,27 +99,27 @@ async def test_autocomplete_lists_legal_sites_and_own_cards_in_words(driver: Dri
                                      locale="en-US")
     assert (await handle.wait_for_callback(timeout=TIMEOUT)).choices == []
     # build sites follow the chosen card
-    while driver.host.public_view(driver.channel.id)["phase"] != "play":
+    while driver.host.play.public_view(driver.channel.id)["phase"] != "play":
         await driver.play_turn()
     await driver.settle()
     mover = driver.to_move_user()
     assert mover is not None
     # scoring cards on your turn: your own, by name, what each would score now for you and the best other player,
     # and text
-    own = driver.host.view_for(driver.channel.id, fake.user(mover).id)["you"]["scoring_cards"]
+    own = driver.host.play.view_for(driver.channel.id, fake.user(mover).id)["you"]["scoring_cards"]
     handle = await fake.autocomplete("santacruz score", "card", "", user=mover, channel=driver.channel,
                                      locale="en-US")
     choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
     assert sorted(c["value"] for c in choices) == sorted(set(own))
     assert all(c["name"].startswith(t(f"game.scoring.{c['value']}.name", "en") + " · now: you ") for c in choices)
     assert all(" — " in c["name"] for c in choices)
-    legal = driver.host.legal_moves(driver.channel.id, fake.user(mover).id)
+    legal = driver.host.play.legal_moves(driver.channel.id, fake.user(mover).id)
     handle = await fake.autocomplete("santacruz build", "site", "", {"card": "ship"}, user=mover,
                                      channel=driver.channel)
     choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
     assert [c["value"] for c in choices] == [m.split()[1] for m in legal if m.startswith("ship ")][:25]
     # a double move: the sites its first build could take, known before it is played
-    you = driver.host.view_for(driver.channel.id, fake.user(mover).id)["you"]
+    you = driver.host.play.view_for(driver.channel.id, fake.user(mover).id)["you"]
     handle = await fake.autocomplete("santacruz build", "site", "", {"card": "double", "kind": "ship"},
                                      user=mover, channel=driver.channel)
     choices = (await handle.wait_for_callback(timeout=TIMEOUT)).choices
@@ -134,7 +134,7 @@ async def test_a_draft_game_chosen_with_choose_and_its_autocomplete(driver: Driv
     start = board_posts(fake, driver.channel)[0]
     assert "building-card set" in start.text
     chosen = []
-    while driver.host.public_view(driver.channel.id)["phase"] == "choose_set":
+    while driver.host.play.public_view(driver.channel.id)["phase"] == "choose_set":
         user = driver.to_move_user()
         assert user is not None
         handle = await fake.autocomplete("santacruz choose", "option", "", user=user, channel=driver.channel,
@@ -155,7 +155,7 @@ async def test_a_draft_game_chosen_with_choose_and_its_autocomplete(driver: Driv
         chosen.append(letter)
         await driver.settle()
     assert len(set(chosen)) == len(chosen) >= 2
-    assert driver.host.public_view(driver.channel.id)["phase"] == "land"
+    assert driver.host.play.public_view(driver.channel.id)["phase"] == "land"
 
 
 async def test_status_log_board_and_hand(driver: Driver) -> None:

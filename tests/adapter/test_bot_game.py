@@ -42,14 +42,14 @@ class SecretWatch:
     def hidden(self) -> dict[str, set[str]]:
         """User -> the distinctive scoring cards only they know of now."""
         host, channel = self.driver.host, self.driver.channel.id
-        public = host.public_view(channel)
+        public = host.play.public_view(channel)
         for player in public["players"]:
             self.public.update(player["played_scoring_cards"])
         for pile in public.get("piles") or []:
             self.public.update(pile["scoring_cards"])
         out = {}
         for user in self.players:
-            you = host.view_for(channel, self.fake.user(user).id)["you"]
+            you = host.play.view_for(channel, self.fake.user(user).id)["you"]
             out[user] = {c for c in you["scoring_cards"] if c in DISTINCT_CARDS and c not in self.public}
         return out
 
@@ -112,13 +112,13 @@ async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
     states: dict[str, str] = {}
 
     def remember_state(label: str) -> None:
-        game = driver.host._tables[driver.channel.id].current_game()  # a finished game is kept packed
+        game = driver.host.games.tables[driver.channel.id].current_game()  # a finished game is kept packed
         states[label] = game.to_json()
 
     watch = SecretWatch(driver, players)
     watch.spy_renders(monkeypatch)
     lobby = await driver.open_game(players)
-    assert driver.host._tables[driver.channel.id].game.seed == SEED
+    assert driver.host.games.tables[driver.channel.id].game.seed == SEED
     remember_state("start")
     assert "Alice" in lobby.text and "Carol" in lobby.text and not lobby.buttons  # started: buttons gone
     # everyone got their hand by DM at the start, the first player with move controls
@@ -135,7 +135,7 @@ async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
         await driver.settle()
         remember_state(f"after move {turns}")
         posts = board_posts(fake, driver.channel)
-        assert len(posts) == 1 + turns_ended(driver.host.public_view(driver.channel.id)), "one post per turn"
+        assert len(posts) == 1 + turns_ended(driver.host.play.public_view(driver.channel.id)), "one post per turn"
         assert_png(posts[-1])
         if turns % 7 == 0:  # others' replies must not leak either
             other = players[turns % 3]
@@ -154,7 +154,7 @@ async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
     assert [[item["media"]["url"] for item in g["items"]] for g in gallery] == [[f"attachment://{n}"] for n in names]
     assert not [m for m in fake.messages(driver.channel, ephemeral=False) if m.id > final.id]
     assert "Game over" in final.text and final.custom_ids == [f"sc:{info.game_id}:rematch"]
-    ranking = driver.host.public_view(driver.channel.id)["ranking"]
+    ranking = driver.host.play.public_view(driver.channel.id)["ranking"]
     winner = info.seats[ranking[0]].name
     assert f"1. {winner}" in final.text
     # pictures: the channel's always from the public view, the personal ones from the seat's own view

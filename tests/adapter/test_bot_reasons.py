@@ -13,7 +13,7 @@ async def test_a_refused_move_gives_the_engine_reason_in_the_users_language(driv
     mover = driver.to_move_user()
     assert mover is not None
     seq = driver.info().seq
-    card = driver.host.view_for(driver.channel.id, fake.user(mover).id)["you"]["scoring_cards"][0]
+    card = driver.host.play.view_for(driver.channel.id, fake.user(mover).id)["you"]["scoring_cards"][0]
     for locale, lang in (("de", "de"), ("fr", "fr"), ("en-US", "en")):
         reply = await driver.answer(await driver.slash("score", {"card": card}, user=mover, locale=locale))
         assert reply.ephemeral

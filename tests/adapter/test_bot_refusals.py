@@ -23,7 +23,7 @@ async def refused(driver: Driver, handle: InteractionHandle) -> str:
 
 async def to_play_phase(driver: Driver) -> None:
     """Everyone lands."""
-    while driver.host.public_view(driver.channel.id)["phase"] != "play":
+    while driver.host.play.public_view(driver.channel.id)["phase"] != "play":
         await driver.play_turn()
     await driver.settle()
 
@@ -36,7 +36,7 @@ async def test_refusals_in_a_running_game(driver: Driver) -> None:
     assert mover is not None
     other = "bob" if mover == "alice" else "alice"
     seq = driver.info().seq
-    legal = driver.host.legal_moves(driver.channel.id, fake.user(mover).id)
+    legal = driver.host.play.legal_moves(driver.channel.id, fake.user(mover).id)
 
     # not seated
     text = await refused(driver, await driver.slash("land", {"site": 1}, user="carol"))
@@ -70,7 +70,7 @@ async def test_refusals_in_a_running_game(driver: Driver) -> None:
     assert mover is not None
     other = "bob" if mover == "alice" else "alice"
     seq = driver.info().seq
-    you = driver.host.view_for(driver.channel.id, fake.user(mover).id)["you"]
+    you = driver.host.play.view_for(driver.channel.id, fake.user(mover).id)["you"]
     # a scoring card that is not in the hand, one that does not exist, malformed build options
     missing = next(c for c in ("gold6", "gold10", "coast", "river", "eruption", "birds")
                    if c not in you["scoring_cards"])
@@ -104,7 +104,7 @@ async def test_undo_takes_back_a_move_that_revealed_nothing(driver: Driver) -> N
     assert mover is not None
     other = "bob" if mover == "alice" else "alice"
     uid = driver.fake.user(mover).id
-    before = driver.host.legal_moves(driver.channel.id, uid)
+    before = driver.host.play.legal_moves(driver.channel.id, uid)
     assert "double ship" in before  # a ship can always build on one of the free coast sites
     posts = board_posts(driver.fake, driver.channel)
     await driver.play_slash(mover, "double ship")
@@ -115,7 +115,7 @@ async def test_undo_takes_back_a_move_that_revealed_nothing(driver: Driver) -> N
     reply = await driver.answer(await driver.slash("undo", user=mover, locale="en-US"))
     assert reply.text.startswith("Taken back:")
     await driver.settle()
-    assert driver.host.legal_moves(driver.channel.id, uid) == before
+    assert driver.host.play.legal_moves(driver.channel.id, uid) == before
     # the double move was never posted (its post comes after its builds), so neither is taking it back
     assert board_posts(driver.fake, driver.channel) == posts and "Taken back" not in posts[-1].text
     # a scoring card showed a card from the hand: it cannot be taken back
@@ -262,11 +262,11 @@ async def test_double_click_and_simultaneous_actions(driver: Driver) -> None:
     # the player to move and another player at the same instant; and the mover twice (DM and slash)
     mover = driver.to_move_user()
     assert mover is not None
-    order = driver.host.public_view(driver.channel.id)["turn_order"]
+    order = driver.host.play.public_view(driver.channel.id)["turn_order"]
     mover_seat = driver.info().to_move
     last = driver.user_at(order[(order.index(mover_seat) + 2) % 3])  # not the next one: never their turn
     seq = driver.info().seq
-    legal = driver.host.legal_moves(driver.channel.id, fake.user(mover).id)
+    legal = driver.host.play.legal_moves(driver.channel.id, fake.user(mover).id)
     a, b = legal[0], legal[-1]
     dm = await driver.wait_turn_dm(mover)
     select = next(s for s in dm.selects if any(o["value"] == b for o in s["options"]))
@@ -309,7 +309,7 @@ async def test_an_unexpected_error_is_logged_and_answered_with_an_apology(driver
     async def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("the database is on fire")
 
-    monkeypatch.setattr(driver.host, "play", broken)
+    monkeypatch.setattr(driver.host.play, "move", broken)
     command, options = driver.slash_for_move(move)
     reply = await driver.answer(await driver.slash(command, options, user=mover, locale="en-US"))
     what = f"santacruz {command}"

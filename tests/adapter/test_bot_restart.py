@@ -58,7 +58,7 @@ async def test_stopped_mid_game_and_finished_by_a_new_bot(driver: Driver) -> Non
         played.append(await driver.play_turn("slash" if len(played) % 3 else "dm"))
         await driver.settle()
     assert [m for _, m, _ in await stored_moves(driver)] == played
-    assert len(board_posts(fake, driver.channel)) == 1 + turns_ended(driver.host.public_view(driver.channel.id))
+    assert len(board_posts(fake, driver.channel)) == 1 + turns_ended(driver.host.play.public_view(driver.channel.id))
 
 
 async def test_a_turn_dm_sent_before_a_restart_is_told_after_it_that_its_turn_passed(driver: Driver) -> None:
@@ -209,7 +209,7 @@ async def test_dms_keep_the_players_language_after_a_restart(driver: Driver) -> 
 
     await driver.restart()  # Bob does not interact again: only the database knows his language
     bob = fake.user("bob").id
-    assert driver.host.locale_of(bob) == "de"
+    assert driver.host.people.locale_of(bob) == "de"
     while driver.to_move_user() == "alice":
         await driver.play_turn("slash")
         await driver.settle()
@@ -249,7 +249,8 @@ async def test_after_a_restart_the_post_before_loses_undo_and_an_undo_edits_its_
     async def choose() -> str:
         user = driver.to_move_user()
         assert user is not None
-        move = next(m for m in driver.host.legal_moves(driver.channel.id, fake.user(user).id) if m.startswith("set "))
+        legal = driver.host.play.legal_moves(driver.channel.id, fake.user(user).id)
+        move = next(m for m in legal if m.startswith("set "))
         await driver.answer(await driver.slash("choose", {"option": move}, user=user))
         await driver.settle()
         return user
@@ -285,8 +286,8 @@ async def test_a_move_stored_while_the_bot_shuts_down_starts_no_task_and_goes_ou
     posts = len(board_posts(fake, driver.channel))
     user = driver.to_move_user()
     assert user is not None
-    move = driver.host.legal_moves(driver.channel.id, fake.user(user).id)[0]
-    result = await driver.host.play(driver.channel.id, fake.user(user).id, move)
+    move = driver.host.play.legal_moves(driver.channel.id, fake.user(user).id)[0]
+    result = await driver.host.play.move(driver.channel.id, fake.user(user).id, move)
     cog.background.after_move(result)
     cog.background.start_computers(driver.channel.id)
     assert cog.publisher.pending() == [] and not any(not t.done() for t in cog.background.computers.values())
@@ -307,7 +308,7 @@ async def test_a_post_goes_out_when_the_latest_post_cannot_be_looked_up(driver: 
     async def broken(game_id: int) -> None:
         raise RuntimeError("the outbox table is unreadable")
 
-    driver.host.last_post = broken  # type: ignore[method-assign]
+    driver.host.outbox.last_post = broken  # type: ignore[method-assign]
     await driver.play_turn()
     await driver.settle()
     assert len(board_posts(fake, driver.channel)) == posts + 1

@@ -27,7 +27,7 @@ PLAYERS = ("alice", "bob")
 
 def game_of(driver: Driver) -> Any:
     """The host's real game (the engine's truth the texts are checked against)."""
-    return driver.host._tables[driver.channel.id].game
+    return driver.host.games.tables[driver.channel.id].game
 
 
 async def answer(driver: Driver, command: str, options: dict[str, Any], user: str, locale: str) -> FakeMessage:
@@ -100,8 +100,8 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
             site = int(move.split()[1])
             reply = await driver.slash_confirmed("land", {"site": site}, user, DISCORD_LOCALES[locale])
             tile = game_of(driver).site_tile[site]
-            seat = driver.host.seat_of(driver.channel.id, driver.fake.user(user).id)
-            names = [p["name"] for p in driver.host.public_view(driver.channel.id)["players"]]
+            seat = driver.host.games.seat_of(driver.channel.id, driver.fake.user(user).id)
+            names = [p["name"] for p in driver.host.play.public_view(driver.channel.id)["players"]]
             said = describe_move(move, locale, names, seat, built=(tile.building, tile.points, False))
             to_you = describe_move(move, locale, names, seat, built=(tile.building, tile.points, False), you=True)
             assert t("bot.reply.played", locale, move=to_you) in reply.text  # said to the mover
@@ -116,9 +116,9 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
     # the first turn of play: scoring cards with what they score now, and which card builds where
     mover = driver.to_move_user()
     assert mover is not None
-    seat = driver.host.seat_of(driver.channel.id, driver.fake.user(mover).id)
+    seat = driver.host.games.seat_of(driver.channel.id, driver.fake.user(mover).id)
     game = game_of(driver)
-    names = [p["name"] for p in driver.host.public_view(driver.channel.id)["players"]]
+    names = [p["name"] for p in driver.host.play.public_view(driver.channel.id)["players"]]
     dm = await driver.wait_turn_dm(mover)
     menu = next(s for s in dm.selects if s["custom_id"].endswith(":pick:score"))
     for option in menu["options"]:

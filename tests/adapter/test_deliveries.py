@@ -277,7 +277,7 @@ async def test_a_question_asked_on_a_turn_dm_keeps_its_play_it_when_a_reminder_c
     def asked_first(user: str, view: Any) -> str | None:
         user_id = fake.user(user).id
         return next((m for m in view["you"]["legal_moves"] if " " in m
-                     and driver.host.move_risk(driver.channel.id, user_id, [m]).final), None)
+                     and driver.host.play.move_risk(driver.channel.id, user_id, [m]).final), None)
     user, move = await driver.play_until(asked_first, "a move that cannot be taken back")
     info = driver.info()
     older = await driver.wait_turn_dm(user)

@@ -269,7 +269,7 @@ async def test_reminders_the_database_cannot_record_wait_and_then_go_once_each(g
     await driver.open_game(["carol"], computers=1)
     await driver.settle()
     assert driver.to_move_user() == "carol"
-    later = max(driver.host.info(c.id).last_move_at or 0.0 for c in (driver.channel, fake.channel("games")))
+    later = max(driver.host.games.info(c.id).last_move_at or 0.0 for c in (driver.channel, fake.channel("games")))
     later += 13 * 3600
     before = {user: len(fake.dm_messages(user)) for user in (first, "carol")}
     # the sweep logs the refusal and tries again at the next one

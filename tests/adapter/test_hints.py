@@ -67,12 +67,12 @@ async def check_hint(driver: Driver, handle: InteractionHandle, user: str, lang:
     """The hint ``user`` asked for is the coach's advice for their seat now, in words of ``lang``, and nothing
     else changed."""
     answer = await deferred_answer(driver, handle)
-    advice = (await driver.host.hint(driver.channel.id, driver.fake.user(user).id)).advice  # the same position
+    advice = (await driver.host.hints.hint(driver.channel.id, driver.fake.user(user).id)).advice  # the same position
     assert answer.text == advice_text(advice, lang, names(driver), escape=esc, notation=False)
     assert " — " not in answer.text.splitlines()[1]  # the best move in words alone, without its notation
-    seat = driver.host.seat_of(driver.channel.id, driver.fake.user(user).id)
-    assert advice.seat == seat and advice.best.move in driver.host.legal_moves(driver.channel.id,
-                                                                               driver.fake.user(user).id)
+    seat = driver.host.games.seat_of(driver.channel.id, driver.fake.user(user).id)
+    assert advice.seat == seat and advice.best.move in driver.host.play.legal_moves(driver.channel.id,
+                                                                                    driver.fake.user(user).id)
     title = t("coach.title", lang, player=names(driver)[seat], round=advice.round)
     lines = answer.text.splitlines()
     assert lines[0] == title and lines[1].startswith(t("coach.best", lang, move="", words="").rstrip(" —-"))

@@ -57,7 +57,7 @@ async def test_an_interaction_delivered_twice_is_carried_out_once_and_one_warnin
     mover = driver.to_move_user()
     assert mover is not None
     seq = driver.info().seq
-    move = next(m for m in driver.host.legal_moves(driver.channel.id, fake.user(mover).id) if m.startswith("land"))
+    move = next(m for m in driver.host.play.legal_moves(driver.channel.id, fake.user(mover).id) if m.startswith("land"))
     command, options = driver.slash_for_move(move)
     handle = fake.build_slash_command(f"santacruz {command}", options, user=mover, channel=driver.channel)
     await fake.dispatch_interactions(handle, handle)  # the same interaction, delivered twice

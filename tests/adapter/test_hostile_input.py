@@ -83,7 +83,8 @@ async def test_unicode_digits_are_refused_not_crashed(driver: Driver) -> None:
                                                      locale="en-US")
     await driver.fake.dispatch_interactions(forged)
     text = await refused(driver, forged)
-    sites = listed([m.split()[1] for m in driver.host.legal_moves(driver.channel.id, driver.fake.user(mover).id)], "en")
+    legal = driver.host.play.legal_moves(driver.channel.id, driver.fake.user(mover).id)
+    sites = listed([m.split()[1] for m in legal], "en")
     assert text == t("bot.error.bad_site", "en", site="²", sites=sites)
     assert driver.info().seq == seq
 

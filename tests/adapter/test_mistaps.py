@@ -72,8 +72,8 @@ async def test_every_offer_picked_as_it_is_is_accepted(driver: Driver) -> None:
         user = driver.to_move_user()
         assert user is not None
         user_id = fake.user(user).id
-        legal = driver.host.legal_moves(driver.channel.id, user_id)
-        build_sites = driver.host.view_for(driver.channel.id, user_id)["you"].get("build_sites")
+        legal = driver.host.play.legal_moves(driver.channel.id, user_id)
+        build_sites = driver.host.play.view_for(driver.channel.id, user_id)["you"].get("build_sites")
         playable: list[tuple[Offer, tuple[str, ...]]] = []
         for command, focused, filled in asks(legal):
             handle = await fake.autocomplete(f"santacruz {command}", focused, "", filled, user=user,
@@ -113,7 +113,7 @@ async def test_a_move_that_reveals_nothing_has_undo_in_the_channel_and_by_dm(dri
     assert user is not None
     other = "bob" if user == "alice" else "alice"
     locale = LOCALES[user]
-    legal = driver.host.legal_moves(driver.channel.id, fake.user(user).id)
+    legal = driver.host.play.legal_moves(driver.channel.id, fake.user(user).id)
     move = next(m for m in legal if m.startswith("set "))
     seq = driver.info().seq
 
@@ -125,7 +125,7 @@ async def test_a_move_that_reveals_nothing_has_undo_in_the_channel_and_by_dm(dri
     await click.wait_for_callback()
     await driver.wait_seq(seq + 2)
     await driver.settle()
-    assert driver.to_move_user() == user and move in driver.host.legal_moves(driver.channel.id, fake.user(user).id)
+    assert driver.to_move_user() == user and move in driver.host.play.legal_moves(driver.channel.id, fake.user(user).id)
     taken = await click.wait_for_original_edit()
     letter = parse_move(move).letter
     said = t("game.you.set", locale, set=letter, set_name=t(f"game.set.{letter}.name", locale))
@@ -171,8 +171,8 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         assert user is not None
         user_id = fake.user(user).id
         locale = LOCALES[user]
-        legal = driver.host.legal_moves(driver.channel.id, user_id)
-        final = [m for m in legal if driver.host.move_risk(driver.channel.id, user_id, [m]).final
+        legal = driver.host.play.legal_moves(driver.channel.id, user_id)
+        final = [m for m in legal if driver.host.play.move_risk(driver.channel.id, user_id, [m]).final
                  and parse_move(m).verb in ("land", "score", *SINGLE_BUILDS)]
         if not final:
             await driver.play_turn("slash")
@@ -180,11 +180,11 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
             continue
         scores = [m for m in final if m.startswith("score ")]
         move = (scores or final)[0]
-        risk = driver.host.move_risk(driver.channel.id, user_id, [move])
+        risk = driver.host.play.move_risk(driver.channel.id, user_id, [move])
         seq = driver.info().seq
         words = []
         if risk.scores:  # what the card gives the player, and the best other player as its menu option says
-            view = driver.host.view_for(driver.channel.id, user_id)
+            view = driver.host.play.view_for(driver.channel.id, user_id)
             now = scores_now(view)[risk.scores]
             card = t(f"game.scoring.{risk.scores}.name", locale)
             other = now["other"]
@@ -203,7 +203,7 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         cannot = t("bot.confirm.final", locale, question="", what="").split(":")[0].strip()
         assert cannot in question.text and all(w in question.text for w in words), question.text
         # asked in the mover's own words ("Land on site 12? …"), not told about them in the third person
-        view = driver.host.view_for(driver.channel.id, user_id)
+        view = driver.host.play.view_for(driver.channel.id, user_id)
         names = names_of(view)
         assert ask_move(move, locale, names) in question.text, question.text
         assert names[view["seat"] or 0] not in question.text, question.text
@@ -254,20 +254,20 @@ async def test_a_double_moves_card_is_not_spent_before_its_build_is_confirmed(dr
         sites = view["you"].get("build_sites") or {}
         found = [(kind, site) for kind in SINGLE_BUILDS if f"double {kind}" in view["you"]["legal_moves"]
                  for site in sites.get(kind, [])
-                 if driver.host.move_risk(driver.channel.id, fake.user(user).id,
-                                          [f"double {kind}", f"build {site}"]).first_final == 1]
+                 if driver.host.play.move_risk(driver.channel.id, fake.user(user).id,
+                                               [f"double {kind}", f"build {site}"]).first_final == 1]
         return found or None
 
     user, found = await driver.play_until(double_builds, "double move")
     user_id = fake.user(user).id
-    view = driver.host.view_for(driver.channel.id, user_id)
+    view = driver.host.play.view_for(driver.channel.id, user_id)
     kind, site = found[0]
     seat = view["seat"]
     assert seat is not None
     seq, hand = driver.info().seq, dict(view["players"][seat]["building_cards"])
 
     def hand_now() -> dict[str, int]:
-        return dict(driver.host.view_for(driver.channel.id, user_id)["players"][seat]["building_cards"])
+        return dict(driver.host.play.view_for(driver.channel.id, user_id)["players"][seat]["building_cards"])
 
     options = {"card": "double", "kind": kind, "site": site}
     question = await driver.answer(await driver.slash("build", options, user=user))
@@ -284,6 +284,6 @@ async def test_a_double_moves_card_is_not_spent_before_its_build_is_confirmed(dr
     await driver.wait_seq(seq + 2)
     answer = await done.wait_for_original_edit()
     assert hand_now() == {**hand, "double": hand["double"] - 1}
-    board = driver.host.view_for(driver.channel.id, user_id)["board"]["sites"][site - 1]
+    board = driver.host.play.view_for(driver.channel.id, user_id)["board"]["sites"][site - 1]
     assert [b["seat"] for b in board["buildings"]] == [seat]
     assert f" {site} " in answer.text and t("bot.reply.played", locale, move="").strip() in answer.text

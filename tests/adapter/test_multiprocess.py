@@ -217,7 +217,7 @@ async def test_a_post_queued_while_the_outbox_lets_go_of_its_lease_is_delivered(
         try:
             await locker.execute("INSERT INTO leases (name, owner, until) VALUES ($1, $2, $3) ON CONFLICT (name)"
                                  " DO UPDATE SET owner = excluded.owner, until = excluded.until",
-                                 lease, driver.host.owner, driver.host.now() + 3600)
+                                 lease, driver.host.owner, driver.host.outbox.now() + 3600)
             holding = locker.transaction()
             await holding.start()
             await locker.execute("SELECT 1 FROM leases WHERE name = $1 FOR UPDATE", lease)

@@ -65,8 +65,8 @@ async def play(driver: Driver, acts: list[Act], *, via: str, doubles: set[str]) 
     user = driver.to_move_user()
     assert user is not None
     uid = driver.fake.user(user).id
-    legal = driver.host.legal_moves(driver.channel.id, uid)
-    view = driver.host.view_for(driver.channel.id, uid)
+    legal = driver.host.play.legal_moves(driver.channel.id, uid)
+    view = driver.host.play.view_for(driver.channel.id, uid)
     seq = driver.info().seq
     acts.append(Act(driver.fake.snowflakes.next(), user, view["round"]))
     double = next((m for m in legal if m.startswith("double") and view["you"]["build_sites"].get(m.split()[1])),
@@ -136,13 +136,13 @@ async def test_one_post_per_turn_and_the_dm_budget(driver: Driver, lang: str) ->
         turns += 1
         await driver.settle()
         if doubles != had:  # a double move began: nothing posted until its last build
-            view = driver.host.public_view(driver.channel.id)
+            view = driver.host.play.public_view(driver.channel.id)
             if view["pending"] is not None:
                 assert len(board_posts(fake, driver.channel)) == posts_before
                 moves_at_double.append((seq, posts_before))
     assert len(doubles) == len(PLAYERS) and moves_at_double
 
-    view = driver.host.public_view(driver.channel.id)
+    view = driver.host.play.public_view(driver.channel.id)
     moves = len(view["log"])
     posts = board_posts(fake, driver.channel)
     # one post per turn: the start, then one per ended turn; a double move and its builds are one turn
@@ -236,8 +236,8 @@ async def test_the_mention_in_quiet_hours_names_without_pinging(driver: Driver) 
     mover = driver.to_move_user()
     assert mover is not None
     other = next(u for u in PLAYERS if u != mover)
-    hour = int(driver.host.now() // 3600) % 24
-    await driver.host.change_settings(fake.user(other).id, quiet=(hour, (hour + 2) % 24))
+    hour = int(driver.host.outbox.now() // 3600) % 24
+    await driver.host.people.change_settings(fake.user(other).id, quiet=(hour, (hour + 2) % 24))
     await driver.play_turn()
     await driver.settle()
     post = board_posts(fake, driver.channel)[-1]

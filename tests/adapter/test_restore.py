@@ -39,7 +39,7 @@ async def delivered(driver: Driver, *, channel_only: bool = False) -> None:
     """Wait until the bot owes nothing (the deliveries it resumed at its start went out too), or with
     ``channel_only`` nothing in the driver's channel (another channel's post may be held up)."""
     async def nothing_owed() -> bool:
-        return not await driver.host.pending_deliveries(driver.channel.id if channel_only else None)
+        return not await driver.host.outbox.pending_deliveries(driver.channel.id if channel_only else None)
 
     await poll(nothing_owed, timeout=TIMEOUT, description="every delivery sent", fake=driver.fake)
     if not channel_only:

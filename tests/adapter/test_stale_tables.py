@@ -139,17 +139,17 @@ async def test_a_lobby_closed_by_another_process_loses_its_buttons(fake_discord:
             other = Host(store, settings, clock=now)
             await other.load()
             now.advance(8)
-            closed = await other.run_due_timers()  # the other process's sweep
+            closed = await other.timers.run_due()  # the other process's sweep
             assert [outcome.game_id for outcome in closed if isinstance(outcome, TableInfo)] == [game_id]
         finally:
             await store.close()
 
         await driver.start()  # the game closed while this process was away: it does not hold it
-        assert driver.host.find_game(game_id) is None
+        assert driver.host.games.find_game(game_id) is None
         await post_saying(driver, t("bot.stale.lobby_closed", "en", days="7 days"), where)
 
         async def delivered() -> bool:
-            return await driver.host.pending_deliveries(where.id) == []
+            return await driver.host.outbox.pending_deliveries(where.id) == []
         await poll(delivered, timeout=TIMEOUT, description="the closing post delivered")
         shown = fake.message(lobby.id)
         assert not shown.buttons and t("bot.lobby.closed", "en") in shown.content
@@ -208,7 +208,8 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
     await post_saying(driver, t("bot.stale.abandoned", "en", days="14 days"))
     assert driver.info().status == "abandoned"
     guild_id = driver.channel.guild_id
-    assert await driver.host.stats(guild_id, alice.id) is None and await driver.host.stats(guild_id, bob.id) is None
+    assert await driver.host.archive.stats(guild_id, alice.id) is None
+    assert await driver.host.archive.stats(guild_id, bob.id) is None
 
 
 # ---------------------------------------------------------------------- channels and servers that are gone
@@ -261,11 +262,11 @@ async def test_a_deleted_channel_ends_its_game_while_a_computer_thinks(gated: Ga
     assert await store.pending_deliveries(driver.channel.id) == []
     assert {d.last_error for d in await store.deliveries(game_id) if d.last_error is not None} >= {"channel deleted"}
     assert await store.timers(game_id) == []
-    assert driver.host.computer_channels() == []
+    assert driver.host.computers.computer_channels() == []
     fake.clear_errors()
     await driver.restart()  # nothing is resumed for the deleted channel
     assert driver.info() is None or driver.info().status == "abandoned"
-    assert await driver.host.pending_deliveries(driver.channel.id) == []
+    assert await driver.host.outbox.pending_deliveries(driver.channel.id) == []
 
 
 async def test_a_post_that_finds_the_channel_gone_ends_the_game(driver: Driver) -> None:
@@ -278,7 +279,7 @@ async def test_a_post_that_finds_the_channel_gone_ends_the_game(driver: Driver) 
     await fake.wait_until(lambda: driver.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
                           description="the game abandoned")
     await nothing_running(driver, driver.channel.id)
-    assert await driver.host.pending_deliveries(driver.channel.id) == []
+    assert await driver.host.outbox.pending_deliveries(driver.channel.id) == []
 
 
 @pytest_asyncio.fixture
@@ -310,7 +311,7 @@ async def test_removed_from_a_server_its_games_end_and_the_other_server_plays_on
         await fake.wait_until(lambda d=driver: d.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
                               description=f"the game in #{driver.channel.name} abandoned")
         await nothing_running(games, driver.channel.id)  # the edits of its turn DMs made
-        assert await games.host.pending_deliveries(driver.channel.id) == []
+        assert await games.host.outbox.pending_deliveries(driver.channel.id) == []
     assert lounge.info().status == "running"
     seq = lounge.info().seq
     await lounge.play_turn()
@@ -334,7 +335,7 @@ async def test_removed_from_a_server_while_offline_its_games_end_at_the_next_sta
     await fake.wait_until(lambda: lounge.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
                           description="the game of the server the bot left abandoned")
     await nothing_running(games, lounge.channel.id)  # the edits of its turn DMs made
-    assert await games.host.pending_deliveries(lounge.channel.id) == []
+    assert await games.host.outbox.pending_deliveries(lounge.channel.id) == []
     assert games.info().status == "running"
     await games.play_turn()
 
@@ -358,7 +359,7 @@ async def test_a_deleted_thread_ends_its_game(fake_discord: FakeDiscord, setting
             description="the turn DM told that its game ended with its thread")
         assert not told.custom_ids, "its controls are taken off"
         await nothing_running(driver, thread.id)
-        assert await driver.host.pending_deliveries(thread.id) == []
+        assert await driver.host.outbox.pending_deliveries(thread.id) == []
     finally:
         await driver.stop()
 
@@ -410,7 +411,7 @@ async def test_posts_without_access_then_removed_from_the_server_ends_its_games_
         await fake.wait_until(lambda d=driver: d.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
                               description=f"the game in #{driver.channel.name} abandoned")
         await nothing_running(driver, driver.channel.id)
-        assert await games.host.pending_deliveries(driver.channel.id) == []
+        assert await games.host.outbox.pending_deliveries(driver.channel.id) == []
     asked = t("bot.dm.missing_send_messages", "en", channel=f"<#{games.channel.id}>")
     assert [m.text for m in fake.dm_messages("alice")[told_before:] if m.text == asked] == []
     posts = len(fake.requests_to("POST", rf"/api/v\d+/channels/{games.channel.id}/messages"))
@@ -438,7 +439,7 @@ async def test_a_post_answered_missing_access_by_a_server_that_removed_the_bot_e
     await fake.wait_until(lambda: games.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
                           description="the game of the server that removed the bot abandoned")
     await nothing_running(games, games.channel.id)
-    assert await games.host.pending_deliveries(games.channel.id) == []
+    assert await games.host.outbox.pending_deliveries(games.channel.id) == []
     asked = t("bot.dm.missing_send_messages", "en", channel=f"<#{games.channel.id}>")
     assert asked not in [m.text for m in fake.dm_messages("alice")[told_before:]]
     store = games.bot.store

@@ -44,7 +44,7 @@ async def play_turns(driver: Driver, clock: Any, users: tuple[str, ...], turns: 
     """Each turn after ten minutes of the clock, until each of ``users`` has ``turns`` timed turns here."""
     guild = driver.info().guild_id
     while True:
-        speeds = [await driver.host.turn_speed(guild, driver.fake.user(u).id) for u in users]
+        speeds = [await driver.host.archive.turn_speed(guild, driver.fake.user(u).id) for u in users]
         if min(s.turns for s in speeds) >= turns:
             return
         clock.advance(1 / 6)
@@ -113,7 +113,8 @@ async def test_a_newcomer_takes_over_a_seat_once_confirmed_and_the_seat_is_named
                           description="no Take this seat after the game's end (the forged post is the test's)")
     assert "Carol, then Dave" in over.text
     guild = driver.info().guild_id
-    usual = {u: duration((await driver.host.turn_speed(guild, fake.user(u).id)).median, EN) for u in ("bob", "alice")}
+    speeds = {u: await driver.host.archive.turn_speed(guild, fake.user(u).id) for u in ("bob", "alice")}
+    usual = {u: duration(speed.median, EN) for u, speed in speeds.items()}
     assert f"⏱️ Usually moves within: Bob {usual['bob']}, Alice {usual['alice']}" in over.text
     assert len(fake.dm_messages("carol")) == carol_dms
     # ratings: Dave's seat counted apart, not rated; Bob and Alice rated among games with computers; Carol nothing
@@ -196,7 +197,7 @@ async def test_how_fast_each_person_usually_moves_in_the_lobby_and_in_games(
         guild, alice = driver.info().guild_id, fake_discord.user("alice").id
         alice_turns = 0
         async def timed(user: str) -> int:
-            return int((await driver.host.turn_speed(guild, fake_discord.user(user).id)).turns)
+            return int((await driver.host.archive.turn_speed(guild, fake_discord.user(user).id)).turns)
 
         while await timed("alice") < 3 or await timed("bob") < 3:
             user = driver.to_move_user()
@@ -210,7 +211,7 @@ async def test_how_fast_each_person_usually_moves_in_the_lobby_and_in_games(
             while driver.to_move_user() == user and driver.info().status == "running":
                 await driver.play_turn()
             await driver.settle()
-        assert (await driver.host.turn_speed(guild, alice)).median == HOUR
+        assert (await driver.host.archive.turn_speed(guild, alice)).median == HOUR
         lobby = await driver.answer(await driver.slash("new", user="alice", channel="general"))
         assert "1. Alice · ⏱️ usually moves within 1 h 0 min" in lobby.text
         await driver.answer(await driver.slash("join", user="bob", channel="general"))

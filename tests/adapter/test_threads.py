@@ -114,7 +114,7 @@ async def test_three_games_in_three_threads_of_one_channel_played_at_once(driver
     assert three.to_move_user() == "carol"  # the computer moved first, or she does (the seeds are fixed)
     handle = await fake.autocomplete("santacruz land", "site", "", user="carol", channel=games)
     sites = [c["value"] for c in (await handle.wait_for_callback(timeout=TIMEOUT)).choices]
-    legal = three.host.legal_moves(thread3.id, fake.user("carol").id)
+    legal = three.host.play.legal_moves(thread3.id, fake.user("carol").id)
     assert sites and sites == [int(m.split()[1]) for m in legal if m.startswith("land")]
 
     # the three games move at once: in their threads, and carol's by a command typed in the channel
@@ -182,7 +182,7 @@ async def test_a_thread_archived_mid_game_goes_on_and_a_locked_one_ends_its_game
     assert len(told) == 1 and f"#{game.info().game_id}" in told[0].text
 
     async def nothing_pending() -> bool:  # the edits of DMs still showing its turn (the words: test_bot_texts)
-        return await driver.host.pending_deliveries(thread.id) == []
+        return await driver.host.outbox.pending_deliveries(thread.id) == []
     await poll(nothing_pending, timeout=TIMEOUT, description="nothing left to deliver for the locked thread")
 
 
@@ -222,8 +222,8 @@ async def test_a_deleted_thread_ends_its_game_quietly(driver: Driver) -> None:
     fake = driver.fake
     _, in_general, _ = await open_in_thread(driver, "carol", "general")
     await fake.delete_channel("general")  # its threads go with it: their games end (Discord tells of the channel)
-    await fake.wait_until(lambda: driver.host.info(in_general.id).status == "abandoned", timeout=TIMEOUT, poll=0.05,
-                          description="the game in the deleted channel's thread ended")
+    await fake.wait_until(lambda: driver.host.games.info(in_general.id).status == "abandoned", timeout=TIMEOUT,
+                          poll=0.05, description="the game in the deleted channel's thread ended")
     _, running, _ = await open_in_thread(driver, "alice", computers=1, strength="random")
     game = in_thread(driver, running)
     await driver.answer(await driver.slash("start", user="alice"))  # her one game, typed in the channel
@@ -234,14 +234,14 @@ async def test_a_deleted_thread_ends_its_game_quietly(driver: Driver) -> None:
 
     await fake.delete_channel(running)
     await fake.delete_channel(lobby_thread)
-    await fake.wait_until(lambda: game.info().status == "abandoned" and driver.host.info(lobby_thread.id).status
+    await fake.wait_until(lambda: game.info().status == "abandoned" and driver.host.games.info(lobby_thread.id).status
                           == "abandoned", timeout=TIMEOUT, poll=0.05, description="both games ended")
     await fake.wait_until(lambda: not waiting.custom_ids, timeout=TIMEOUT,
                           description="the lobby of the deleted thread without its buttons")
     assert len(fake.messages("games", ephemeral=False)) == said  # nothing said: it is gone, as a deleted channel
 
     async def nothing_pending() -> bool:  # the edits of its players' turn DMs, owed when the thread went, made
-        return await driver.host.pending_deliveries(running.id) == []
+        return await driver.host.outbox.pending_deliveries(running.id) == []
     await poll(nothing_pending, timeout=TIMEOUT, description="nothing left to deliver for the deleted thread")
     refused = await driver.answer(await driver.slash("status", user="alice"))  # nothing left to act on here
     assert "<#" not in refused.text
@@ -256,7 +256,7 @@ async def test_missing_thread_permissions_are_said_once_and_the_game_is_played_i
     try:
         # thread:false keeps the game in the channel, and says nothing of threads
         lobby = await driver.answer(await driver.slash("new", {"thread": False}, user="alice", channel=general))
-        assert driver.host.info(general.id).game_id == int(lobby.custom_ids[0].split(":")[1])
+        assert driver.host.games.info(general.id).game_id == int(lobby.custom_ids[0].split(":")[1])
         assert fake.requests_to("POST", r"/channels/\d+/(messages/\d+/)?threads") == []
 
         # Discord refuses the thread after all: the game is opened in the channel instead, nothing left of the try

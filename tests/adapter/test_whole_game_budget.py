@@ -86,8 +86,8 @@ async def to_a_double_move(driver: Driver) -> tuple[str, str]:
         user = driver.to_move_user()
         assert user is not None and driver.info().status == "running", "no double move came up"
         uid = driver.fake.user(user).id
-        legal = driver.host.legal_moves(driver.channel.id, uid)
-        sites = driver.host.view_for(driver.channel.id, uid)["you"].get("build_sites") or {}
+        legal = driver.host.play.legal_moves(driver.channel.id, uid)
+        sites = driver.host.play.view_for(driver.channel.id, uid)["you"].get("build_sites") or {}
         double = next((m for m in legal if m.startswith("double") and sites.get(m.split()[1])), None)
         if double is not None:
             return user, double
@@ -102,7 +102,7 @@ async def to_a_double_move(driver: Driver) -> tuple[str, str]:
 def prompts(driver: Driver, user: str) -> list[str]:
     """Where the user is asked to build now ("Double move with Ship: choose where to build (2 left)."), in each
     language (the answer speaks the user's)."""
-    view = driver.host.view_for(driver.channel.id, driver.fake.user(user).id)
+    view = driver.host.play.view_for(driver.channel.id, driver.fake.user(user).id)
     assert view["pending"] is not None
     return [turn_prompt(view, locale) for locale in LOCALES]
 
@@ -126,7 +126,7 @@ async def test_a_double_move_by_dm_continues_in_the_clicked_dm(driver: Driver) -
     assert len(driver.fake.dm_messages(user)) == dms_before  # no new turn DM for one's own double move
     edited = driver.fake.dm_messages(user)[-1]
     assert edited.id == dm.id
-    legal = driver.host.legal_moves(driver.channel.id, driver.fake.user(user).id)
+    legal = driver.host.play.legal_moves(driver.channel.id, driver.fake.user(user).id)
     builds = build_menu(edited, seq + 1)
     assert builds and set(builds) <= set(legal)
     assert any(p in edited.text for p in prompts(driver, user))
@@ -149,10 +149,10 @@ async def test_a_double_move_by_command_continues_in_its_reply(driver: Driver) -
     assert len(driver.fake.dm_messages(user)) == dms_before
     assert any(p in answer.text for p in prompts(driver, user))
     builds = build_menu(answer, seq + 1)
-    legal = driver.host.legal_moves(driver.channel.id, driver.fake.user(user).id)
+    legal = driver.host.play.legal_moves(driver.channel.id, driver.fake.user(user).id)
     assert builds and set(builds) <= set(legal)
     undo = f"sc:undo:{driver.info().game_id}:{seq + 1}:1"
-    may_undo = driver.host.undoable_by(driver.channel.id) == driver.fake.user(user).id
+    may_undo = driver.host.play.undoable_by(driver.channel.id) == driver.fake.user(user).id
     assert (undo in [c["custom_id"] for c in controls(answer)]) == may_undo
     select = next(s for s in answer.selects if f":{seq + 1}:" in s["custom_id"])
     click = await driver.fake.select(answer, select["custom_id"], [builds[0]], user=user)

@@ -280,8 +280,8 @@ class Game:
             self.hinted.append(await hinted_turn(self.driver, user, self.readers[user], self.lang, self.figures.hints))
             self.figures.moves += self.seq() - before
             return True
-        legal = self.driver.host.legal_moves(self.driver.channel.id, user_id)
-        view = self.driver.host.view_for(self.driver.channel.id, user_id)
+        legal = self.driver.host.play.legal_moves(self.driver.channel.id, user_id)
+        view = self.driver.host.play.view_for(self.driver.channel.id, user_id)
         offered = await self.offers(user, legal, view["you"].get("build_sites"))
         if self.seq() != before:  # a refused-looking offer was played
             self.mark(user, "(a verified offer was played)", own_move=True)
@@ -312,7 +312,7 @@ class Game:
     def last_move(self, user_id: int) -> bool:
         """Whether the move to make now may end the game (one card is left in all the hands, or none and a double
         move's builds): its hint also names the bird chips it reveals."""
-        view = self.driver.host.view_for(self.driver.channel.id, user_id)
+        view = self.driver.host.play.view_for(self.driver.channel.id, user_id)
         cards = sum(sum(p["building_cards"].values()) + p["scoring_cards_in_hand"] for p in view["players"])
         return view["round"] == 2 and view["phase"] == "play" and cards == (0 if view["pending"] else 1)
 
@@ -625,7 +625,7 @@ async def read_dms(game: Game) -> None:
                 figures.help_lines[name] = figures.help_lines.get(name, 0) + 1
         heads = (head("bot.dm.over.won", lang), head("bot.dm.over.place", lang))
         figures.game_over_dms[name] = [m.text for m in fake.dm_messages(name) if m.text.startswith(heads)]
-    past = await host.past_game(info.guild_id, info.game_id)
+    past = await host.archive.past_game(info.guild_id, info.game_id)
     assert past.over_message_id is not None
     figures.over_link = message_link(info.guild_id, info.channel_id, past.over_message_id)
     figures.final_scores = {name: past.scores[table.seat_of(fake.user(name).id) or 0] for name in PLAYERS}

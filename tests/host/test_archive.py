@@ -40,10 +40,10 @@ async def host(store: Store) -> Host:
 async def finish(host: Host, channel: int = CH, guild: int = GUILD, *, opener: int = ADA, name: str = "Ada",
                  computers: int = 1, **options: Any) -> int:
     """A game of the opener against ``computers`` computers, played to the end by the computer (opener away)."""
-    await host.open(channel, guild, opener, name, computers=computers, **options)
-    await host.start(channel, opener)
-    await host.away(channel, opener)
-    results = [r async for r in host.run_computers(channel)]
+    await host.lobby.open(channel, guild, opener, name, computers=computers, **options)
+    await host.lobby.start(channel, opener)
+    await host.play.away(channel, opener)
+    results = [r async for r in host.computers.run_computers(channel)]
     assert results[-1].game_over
     return results[-1].game_id
 
@@ -57,7 +57,7 @@ async def stored_game(store: Store, game_id: int) -> Game:
 
 async def test_the_export_replays_to_the_stored_final_view_without_the_seed(host: Host, store: Store) -> None:
     game_id = await finish(host, computers=2)
-    record = json.loads(json.dumps(await host.game_record(GUILD, CH, game_id)))
+    record = json.loads(json.dumps(await host.archive.game_record(GUILD, CH, game_id)))
     assert record["format"] == RECORD_FORMAT and record["names"] == ["Ada", "Computer 1", "Computer 2"]
     assert record["options"] == {"draft": False, "locale": "en", "replay": True}
     assert "seed" not in record and "seed" not in record["setup"]
@@ -68,28 +68,28 @@ async def test_the_export_replays_to_the_stored_final_view_without_the_seed(host
     assert record["ranking"] == stored.ranking()
     assert record["scores"] == [p["score"] for p in stored.view(None)["players"]]
     # without an id: the channel's last game
-    assert (await host.game_record(GUILD, CH))["game_id"] == game_id
+    assert (await host.archive.game_record(GUILD, CH))["game_id"] == game_id
 
 
 async def test_a_game_that_is_not_over_cannot_be_exported(host: Host) -> None:
-    await refused("bot.export.nothing", host.game_record(GUILD, CH))
-    lobby = await host.open(CH, GUILD, ADA, "Ada", computers=1)
-    await refused("bot.export.not_finished", host.game_record(GUILD, CH))
-    await host.start(CH, ADA)
-    error = await refused("bot.export.not_finished", host.game_record(GUILD, CH, lobby.game_id))
+    await refused("bot.export.nothing", host.archive.game_record(GUILD, CH))
+    lobby = await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
+    await refused("bot.export.not_finished", host.archive.game_record(GUILD, CH))
+    await host.lobby.start(CH, ADA)
+    error = await refused("bot.export.not_finished", host.archive.game_record(GUILD, CH, lobby.game_id))
     assert error.params == {"id": lobby.game_id}
-    await refused("bot.export.not_finished", host.replay_record(lobby.game_id))
-    await host.abandon(CH, ADA)
-    await refused("bot.export.not_finished", host.game_record(GUILD, CH, lobby.game_id))
-    await refused("bot.history.no_such_game", host.past_game(GUILD, lobby.game_id))
-    assert await host.history(GUILD) == []
+    await refused("bot.export.not_finished", host.archive.replay_record(lobby.game_id))
+    await host.lobby.abandon(CH, ADA)
+    await refused("bot.export.not_finished", host.archive.game_record(GUILD, CH, lobby.game_id))
+    await refused("bot.history.no_such_game", host.archive.past_game(GUILD, lobby.game_id))
+    assert await host.archive.history(GUILD) == []
 
 
 async def test_history_lists_this_servers_finished_games_newest_first(host: Host, store: Store) -> None:
     first = await finish(host)
     second = await finish(host, CH2, opener=BO, name="Bo", computers=3)
     elsewhere = await finish(host, 300, OTHER_GUILD, opener=CY, name="Cy")
-    games = await host.history(GUILD)
+    games = await host.archive.history(GUILD)
     assert [g.game_id for g in games] == [second, first]
     newest = games[0]
     assert newest.names == ("Bo", "Computer 1", "Computer 2", "Computer 3")
@@ -98,51 +98,51 @@ async def test_history_lists_this_servers_finished_games_newest_first(host: Host
     assert list(newest.ranking) == stored.ranking() and newest.winner == newest.names[stored.ranking()[0]]
     assert list(newest.scores) == [p["score"] for p in stored.view(None)["players"]]
     assert newest.view is None and newest.over_message_id is None
-    assert [g.game_id for g in await host.history(OTHER_GUILD)] == [elsewhere]
-    assert [g.game_id for g in await host.history(GUILD, limit=1)] == [second]
+    assert [g.game_id for g in await host.archive.history(OTHER_GUILD)] == [elsewhere]
+    assert [g.game_id for g in await host.archive.history(GUILD, limit=1)] == [second]
     # another server's game is not this server's
-    await refused("bot.history.no_such_game", host.past_game(GUILD, elsewhere))
-    await refused("bot.history.no_such_game", host.game_record(GUILD, CH, elsewhere))
-    await refused("bot.history.no_such_game", host.past_game(GUILD, 999))
+    await refused("bot.history.no_such_game", host.archive.past_game(GUILD, elsewhere))
+    await refused("bot.history.no_such_game", host.archive.game_record(GUILD, CH, elsewhere))
+    await refused("bot.history.no_such_game", host.archive.past_game(GUILD, 999))
     # after a restart, the same
     again = make_host(store, Clock())
     await again.load()
-    assert await again.history(GUILD) == games
-    past = await again.past_game(GUILD, first)
+    assert await again.archive.history(GUILD) == games
+    past = await again.archive.past_game(GUILD, first)
     assert past.view == (await stored_game(store, first)).view(None)
 
 
 async def test_the_game_over_post_is_linked_once_delivered(host: Host) -> None:
     game_id = await finish(host)
-    pending = await host.pending_deliveries(CH)
+    pending = await host.outbox.pending_deliveries(CH)
     over = next(d for d in pending if d.kind == MOVE_POST and d.payload["game_over"])
     earlier = next(d for d in pending if d.kind == MOVE_POST and not d.payload["game_over"])
-    await host.delivered(earlier, message_id=111)
-    assert (await host.history(GUILD))[0].over_message_id is None
-    await host.delivered(over, message_id=222)
-    assert (await host.history(GUILD))[0].over_message_id == 222
-    assert (await host.past_game(GUILD, game_id)).over_message_id == 222
+    await host.outbox.delivered(earlier, message_id=111)
+    assert (await host.archive.history(GUILD))[0].over_message_id is None
+    await host.outbox.delivered(over, message_id=222)
+    assert (await host.archive.history(GUILD))[0].over_message_id == 222
+    assert (await host.archive.past_game(GUILD, game_id)).over_message_id == 222
 
 
 async def test_the_game_over_post_carries_the_replay_unless_turned_off(host: Host) -> None:
     await finish(host, locale="fr")
-    pending = [d for d in await host.pending_deliveries(CH) if d.is_post]
+    pending = [d for d in await host.outbox.pending_deliveries(CH) if d.is_post]
     assert pending[-1].kind == MOVE_POST and REPLAY_POST not in [d.kind for d in pending]
     over = pending[-1].move()
     assert over.game_over and over.replay and over.locale == "fr"
     assert not any(d.move().replay for d in pending[:-1] if d.kind == MOVE_POST)
     await finish(host, CH2, replay=False)
-    pending = [d for d in await host.pending_deliveries(CH2) if d.is_post]
+    pending = [d for d in await host.outbox.pending_deliveries(CH2) if d.is_post]
     assert pending[-1].move().game_over and not pending[-1].move().replay
     # a rematch keeps the choice
-    rematch = await host.rematch(CH2, ADA)
+    rematch = await host.lobby.rematch(CH2, ADA)
     row = await host.store.get_game(rematch.game_id)
     assert row is not None and row.options["replay"] is False
 
 
 async def test_the_record_reveals_nothing_of_the_seed(host: Host) -> None:
     game_id = await finish(host)
-    text = json.dumps(await host.game_record(GUILD, CH, game_id))
+    text = json.dumps(await host.archive.game_record(GUILD, CH, game_id))
     assert f"{SEED}" not in text and "seed" not in text
 
 

@@ -36,8 +36,8 @@ def clock() -> Clock:
 async def host(store: Store, clock: Clock) -> Host:
     host = make_host(store, clock)
     await host.load()
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
     return host
 
 
@@ -54,7 +54,7 @@ def assert_public(host: Host, rows: list[DeliveryRow]) -> None:
 
 
 async def test_start_writes_its_post_and_every_hand(host: Host, store: Store) -> None:
-    start = await host.start(CH, ADA)
+    start = await host.lobby.start(CH, ADA)
     rows = await store.deliveries(start.info.game_id)
     first = start.to_move_user_id
     other = BO if first == ADA else ADA
@@ -67,7 +67,7 @@ async def test_start_writes_its_post_and_every_hand(host: Host, store: Store) ->
 
 
 async def test_a_move_writes_its_post_and_dms_in_its_transaction(host: Host, store: Store) -> None:
-    start = await host.start(CH, ADA)
+    start = await host.lobby.start(CH, ADA)
     result = await play_first(host)
     rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == 1]
     assert rows[0].kind == MOVE_POST and MoveResult.from_payload(rows[0].payload) == result
@@ -83,7 +83,7 @@ async def test_a_move_writes_its_post_and_dms_in_its_transaction(host: Host, sto
 
 @pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_a_failed_write_stores_neither_the_move_nor_its_deliveries(host: Host, store: Store) -> None:
-    start = await host.start(CH, ADA)
+    start = await host.lobby.start(CH, ADA)
     before = await store.deliveries(start.info.game_id)
     # a real "database or disk is full": no page may be added to the file
     conn = store._conn  # the store's own connection: the limit is per connection
@@ -93,23 +93,23 @@ async def test_a_failed_write_stores_neither_the_move_nor_its_deliveries(host: H
     await conn.execute(f"PRAGMA max_page_count = {int(row[0])}")
     user = user_to_move(host)
     with pytest.raises(HostError, match=r"host\.error\.storage"):  # "database or disk is full", in the player's words
-        await host.play(CH, user, host.legal_moves(CH, user)[0])
+        await host.play.move(CH, user, host.play.legal_moves(CH, user)[0])
     await conn.execute("PRAGMA max_page_count = 1073741823")
     assert await store.deliveries(start.info.game_id) == before
     assert await store.moves(start.info.game_id) == []
-    info = host.info(CH)
+    info = host.games.info(CH)
     assert info is not None and info.seq == 0 and info.to_move == start.to_move
     # the same move goes through once the disk has room again
-    await host.play(CH, user, host.legal_moves(CH, user)[0])
+    await host.play.move(CH, user, host.play.legal_moves(CH, user)[0])
     assert [r.kind for r in await store.deliveries(start.info.game_id)][len(before)] == MOVE_POST
 
 
 async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store) -> None:
-    start = await host.start(CH, ADA)
+    start = await host.lobby.start(CH, ADA)
     user = user_to_move(host)
-    away = await host.away(CH, user)
-    back = await host.back(CH, user)
-    await host.abandon(CH, ADA, name="Ada the Opener")
+    away = await host.play.away(CH, user)
+    back = await host.play.back(CH, user)
+    await host.lobby.abandon(CH, ADA, name="Ada the Opener")
     rows = (await store.deliveries(start.info.game_id))[3:]
     assert kinds(rows) == [(SEAT_POST, 0, None), (SEAT_POST, 0, None), (TURN_DM, 0, user), (ABANDONED_POST, 0, None),
                            (TURN_OVER_DM, 0, user)]  # the player to move's turn DM is told the game was abandoned
@@ -119,29 +119,29 @@ async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store)
 
 
 async def test_delivered_and_retried_rows(host: Host, store: Store, clock: Clock) -> None:
-    await host.start(CH, ADA)
-    pending = await host.pending_deliveries(CH)
-    assert next(d.kind for d in pending) == START_POST and await host.pending_deliveries(CH + 1) == []
+    await host.lobby.start(CH, ADA)
+    pending = await host.outbox.pending_deliveries(CH)
+    assert next(d.kind for d in pending) == START_POST and await host.outbox.pending_deliveries(CH + 1) == []
     first, second = pending[0], pending[1]
-    await host.retry_delivery(first, 30.0, "DiscordServerError 503")
-    await host.delivered(second)
-    again = await host.pending_deliveries()
+    await host.outbox.retry_delivery(first, 30.0, "DiscordServerError 503")
+    await host.outbox.delivered(second)
+    again = await host.outbox.pending_deliveries()
     assert [d.id for d in again] == [first.id] + [d.id for d in pending[2:]]
     assert again[0].attempts == 1 and again[0].due_at == clock() + 30.0
     row = next(r for r in await store.deliveries(first.game_id) if r.id == first.id)
     assert row.last_error == "DiscordServerError 503" and row.done_at is None
-    await host.delivered(again[0], "missing permission: send_messages")
+    await host.outbox.delivered(again[0], "missing permission: send_messages")
     row = next(r for r in await store.deliveries(first.game_id) if r.id == first.id)
     assert row.done_at == clock() and row.attempts == 2 and row.last_error == "missing permission: send_messages"
 
 
 async def test_pending_deliveries_survive_a_restart(store: Store, clock: Clock, host: Host) -> None:
-    await host.start(CH, ADA)
+    await host.lobby.start(CH, ADA)
     await play_first(host)
-    owed = [d.id for d in await host.pending_deliveries()]
+    owed = [d.id for d in await host.outbox.pending_deliveries()]
     second = make_host(store, clock)
     await second.load()
-    assert [d.id for d in await second.pending_deliveries()] == owed
+    assert [d.id for d in await second.outbox.pending_deliveries()] == owed
 
 
 def test_a_discard_stays_secret_in_the_payload() -> None:
@@ -157,21 +157,21 @@ def test_a_discard_stays_secret_in_the_payload() -> None:
 async def test_no_turn_dm_for_the_rest_of_ones_own_double_move(host: Host, store: Store) -> None:
     """A double move's card leaves its player to move: the answer to that move carries the rest of the turn, so the
     host owes them no turn DM for it; the move that passes the turn owes the next player theirs."""
-    start = await host.start(CH, ADA)
+    start = await host.lobby.start(CH, ADA)
     for _ in range(60):
         user = user_to_move(host)
-        legal = host.legal_moves(CH, user)
+        legal = host.play.legal_moves(CH, user)
         double = next((m for m in legal if m.startswith("double")), None)
         if double is not None:
             break
-        await host.play(CH, user, next((m for m in legal if m.split()[0] != "pass"), legal[0]))
+        await host.play.move(CH, user, next((m for m in legal if m.split()[0] != "pass"), legal[0]))
     else:
         pytest.fail("no double move came up")
-    result = await host.play(CH, user, double)
+    result = await host.play.move(CH, user, double)
     assert result.to_move_user_id == user and user not in result.dm_user_ids
     rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == result.seq]
     assert all(r.kind != TURN_DM for r in rows), kinds(rows)
-    while (after := await host.play(CH, user, host.legal_moves(CH, user)[0])).to_move_user_id == user:
+    while (after := await host.play.move(CH, user, host.play.legal_moves(CH, user)[0])).to_move_user_id == user:
         assert all(r.kind != TURN_DM for r in await store.deliveries(start.info.game_id) if r.seq == after.seq)
     rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == after.seq]
     if after.to_move_user_id is not None:

@@ -61,7 +61,7 @@ async def deliver_all(store: Any, host: Host, *, but: int | None = None) -> None
     """Mark every pending delivery sent, as the dispatcher does (except the one with id ``but``)."""
     for row in await store.pending_deliveries():
         if row.id != but:
-            await store.mark_delivered(row.id, now=host._clock())
+            await store.mark_delivered(row.id, now=host.clock())
 
 
 async def test_forget_me_leaves_the_name_only_in_the_game_still_running(
@@ -69,27 +69,27 @@ async def test_forget_me_leaves_the_name_only_in_the_game_still_running(
     host = make_host(store, Clock())
     await host.load()
     # a finished game with Bo, its final post not sent yet
-    await host.open(CH, GUILD, ADA, NAME)
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
+    await host.lobby.open(CH, GUILD, ADA, NAME)
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
     last = await play_to_the_end(host)
-    over = host.info(CH)
+    over = host.games.info(CH)
     assert over is not None and over.status == "over"
     final = max(r.id for r in await store.pending_deliveries(CH) if NAME in json.dumps(r.payload, ensure_ascii=False))
     await deliver_all(store, host, but=final)
     # a game she still plays in (another channel), with posts and DMs sent
-    await host.open(CH2, GUILD, CY, "Cy")
-    await host.join(CH2, ADA, NAME)
-    await host.start(CH2, CY)
+    await host.lobby.open(CH2, GUILD, CY, "Cy")
+    await host.lobby.join(CH2, ADA, NAME)
+    await host.lobby.start(CH2, CY)
     await play_first(host, CH2)
     await deliver_all(store, host, but=final)
     before = naming(await text_cells(store, request))
     assert {c[0] for c in before} >= {"games", "deliveries", "results", "standings"}
 
-    forgotten = await host.forget_me(ADA)
+    forgotten = await host.people.forget_me(ADA)
 
     assert forgotten.results == 1 and forgotten.games_renamed == 1 and forgotten.deliveries_scrubbed > 0
-    running = host.info(CH2)
+    running = host.games.info(CH2)
     assert running is not None and running.status == "running"
     left = naming(await text_cells(store, request))
     # what is kept: the seats and the state of the game she still sits in, and its posts not sent yet
@@ -113,5 +113,5 @@ async def test_forget_me_leaves_the_name_only_in_the_game_still_running(
     owed = [r for r in await store.pending_deliveries(CH) if r.id == final]
     assert owed and FORMER in json.dumps(owed[0].payload) and not naming([("", "", json.dumps(owed[0].payload))])
     # this process's copy of the finished table says so too
-    shown = host.info(CH)
+    shown = host.games.info(CH)
     assert shown is not None and {s.name for s in shown.seats} == {FORMER, "Bo"}

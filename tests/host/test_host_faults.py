@@ -44,18 +44,18 @@ async def store(db: Path) -> AsyncIterator[Store]:
 async def test_a_refused_join_seats_nobody_and_a_restarted_game_plays_on(db: Path, store: Store) -> None:
     clock = Clock()
     host = make_host(store, clock)
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
     await read_only(store, True)
-    error = await refused("host.error.storage", host.join(CH, CY, "Cy"))
+    error = await refused("host.error.storage", host.lobby.join(CH, CY, "Cy"))
     assert "try again" in error.text("en")
-    assert host.info(CH).humans == (ADA, BO)
-    await refused("host.error.storage", host.add_computer(CH, ADA))
-    await refused("host.error.storage", host.leave(CH, BO))
-    await refused("host.error.storage", host.start(CH, ADA))
-    assert host.info(CH).status == "lobby" and host.info(CH).humans == (ADA, BO)
+    assert host.games.info(CH).humans == (ADA, BO)
+    await refused("host.error.storage", host.lobby.add_computer(CH, ADA))
+    await refused("host.error.storage", host.lobby.leave(CH, BO))
+    await refused("host.error.storage", host.lobby.start(CH, ADA))
+    assert host.games.info(CH).status == "lobby" and host.games.info(CH).humans == (ADA, BO)
     await read_only(store, False)
-    await host.start(CH, ADA)
+    await host.lobby.start(CH, ADA)
     await store.close()
 
     again = await Store.open(db)
@@ -71,17 +71,17 @@ async def test_a_refused_join_seats_nobody_and_a_restarted_game_plays_on(db: Pat
 
 async def test_a_locked_database_refuses_away_and_changes_nothing(db: Path, store: Store) -> None:
     host = make_host(store, Clock())
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
     async with aiosqlite.connect(db, isolation_level=None) as other:
         await other.execute("BEGIN IMMEDIATE")
-        await refused("host.error.storage", host.away(CH, ADA))
-        user = host.info(CH).seats[host.info(CH).to_move].user_id
-        await refused("host.error.storage", host.play(CH, user, host.legal_moves(CH, user)[0]))
+        await refused("host.error.storage", host.play.away(CH, ADA))
+        user = host.games.info(CH).seats[host.games.info(CH).to_move].user_id
+        await refused("host.error.storage", host.play.move(CH, user, host.play.legal_moves(CH, user)[0]))
         await other.execute("ROLLBACK")
-    assert not any(s.away for s in host.info(CH).seats) and host.info(CH).seq == 0
-    change = await host.away(CH, ADA)
+    assert not any(s.away for s in host.games.info(CH).seats) and host.games.info(CH).seq == 0
+    change = await host.play.away(CH, ADA)
     assert change.away and (await store.get_game(change.info.game_id)).seats[0]["away"] is True
 
 
@@ -184,11 +184,11 @@ async def test_a_damaged_game_is_quarantined_and_the_others_load(database: Datab
     store = await database.open()
     host = make_host(store, clock)
     for channel in (CH, CH2):
-        await host.open(channel, GUILD, ADA, "Ada")
-        await host.join(channel, BO, "Bo")
-        await host.start(channel, ADA)
+        await host.lobby.open(channel, GUILD, ADA, "Ada")
+        await host.lobby.join(channel, BO, "Bo")
+        await host.lobby.start(channel, ADA)
         await play_first(host, channel)
-    bad, good = host.info(CH).game_id, host.info(CH2).game_id
+    bad, good = host.games.info(CH).game_id, host.games.info(CH2).game_id
     await store.close()
     await damage(database, bad)
 
@@ -197,23 +197,23 @@ async def test_a_damaged_game_is_quarantined_and_the_others_load(database: Datab
         second = make_host(again, clock)
         loaded = await second.load()
         assert [i.game_id for i in loaded] == [good]
-        assert second.info(CH) is None and second.info(CH2).seq == 1
+        assert second.games.info(CH) is None and second.games.info(CH2).seq == 1
         assert (await play_first(second, CH2)).seq == 2
-        (untold,) = second.damaged_untold()
+        (untold,) = second.restore.damaged_untold()
         assert (untold.game_id, untold.channel_id, untold.reason) == (bad, CH, reason)
         assert f"#{bad}" in damage_notice(untold, "de")
         logged = [r for r in caplog.records if r.levelname == "ERROR" and f"game {bad} " in r.getMessage()]
         assert len(logged) == 1 and reason in logged[0].getMessage()
-        await second.open(CH, GUILD, BO, "Bo")  # the channel is free again
-        await second.mark_damage_told(bad)
-        assert second.damaged_untold() == []
+        await second.lobby.open(CH, GUILD, BO, "Bo")  # the channel is free again
+        await second.restore.mark_damage_told(bad)
+        assert second.restore.damaged_untold() == []
     finally:
         await again.close()
     third_store = await database.open()
     try:
         third = make_host(third_store, clock)
         assert {i.channel_id for i in await third.load()} == {CH, CH2}
-        assert third.damaged_untold() == []
+        assert third.restore.damaged_untold() == []
         stored = await database.fetchone("SELECT status, damage_reason, damage_told FROM games WHERE id = ?", bad)
         assert stored == ("damaged", reason, 1)
     finally:
@@ -223,22 +223,22 @@ async def test_a_damaged_game_is_quarantined_and_the_others_load(database: Datab
 async def test_no_reminder_goes_unrecorded_while_the_database_is_read_only(store: Store) -> None:
     clock = Clock()
     host = make_host(store, clock, reminder_hours=1)
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
     clock.advance(2)
-    (reminder,) = await host.due_reminders()
+    (reminder,) = await host.reminders.due()
     await read_only(store, True)
-    assert await host.mark_reminded(reminder) is False  # not written: not sent (its DM is the outbox's row)
+    assert await host.reminders.mark(reminder) is False  # not written: not sent (its DM is the outbox's row)
     with pytest.raises(HostError):  # nor claimed
-        await host.run_reminders()
+        await host.reminders.run()
     await read_only(store, False)
     assert [d for d in await store.pending_deliveries() if d.payload.get("reminder")] == []
-    (again,) = await host.due_reminders()  # still due, the same turn: once the database writes, it goes once
+    (again,) = await host.reminders.due()  # still due, the same turn: once the database writes, it goes once
     assert again == reminder
-    [info] = await host.run_reminders()
+    [info] = await host.reminders.run()
     assert info.game_id == reminder.game_id
-    assert await host.due_reminders() == [] and await host.run_reminders() == []
+    assert await host.reminders.due() == [] and await host.reminders.run() == []
     owed = [d for d in await store.pending_deliveries() if d.payload.get("reminder")]
     assert [(d.user_id, d.seq) for d in owed] == [(reminder.user_id, reminder.seq)]
     row = await store.get_game(reminder.game_id)
@@ -247,17 +247,17 @@ async def test_no_reminder_goes_unrecorded_while_the_database_is_read_only(store
 
 async def test_a_finished_game_is_unloaded_but_its_board_and_rematch_work(store: Store) -> None:
     host: Host = make_host(store, Clock())
-    await host.open(CH, GUILD, ADA, "Ada", computers=1)
-    await host.start(CH, ADA)
-    await host.away(CH, ADA)
-    results = [r async for r in host.run_computers(CH)]
+    await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
+    await host.lobby.start(CH, ADA)
+    await host.play.away(CH, ADA)
+    results = [r async for r in host.computers.run_computers(CH)]
     assert results[-1].game_over
-    table = host._tables[CH]
+    table = host.games.tables[CH]
     assert table.game is None and table.log == [] and table.packed is not None
-    info = host.info(CH)
+    info = host.games.info(CH)
     assert info.status == "over" and info.seq == len(results)
-    assert host.public_view(CH) == results[-1].view
-    assert host.view_for(CH, ADA)["you"]["seat"] == 0
+    assert host.play.public_view(CH) == results[-1].view
+    assert host.play.view_for(CH, ADA)["you"]["seat"] == 0
     with pytest.raises(HostError):
-        await host.play(CH, ADA, "pass")
-    assert (await host.rematch(CH, ADA)).status == "lobby"
+        await host.play.move(CH, ADA, "pass")
+    assert (await host.lobby.rematch(CH, ADA)).status == "lobby"

@@ -30,7 +30,7 @@ async def restarted(store: Any, clock: Clock, **settings: Any) -> Host:
 
 async def due_timers(host: Host, now: float | None = None) -> list[object]:
     """Run the host's due timers but its turn reminders (``bot.host.reminders``, not this file's business)."""
-    return await host.schedule.run_due(now, kinds=[kind for kind in KINDS if kind != REMINDER])
+    return await host.timers.run_due(now, kinds=[kind for kind in KINDS if kind != REMINDER])
 
 
 async def timers(store: Any, game_id: int) -> list[tuple[str, float]]:
@@ -43,15 +43,15 @@ async def idle_posts(store: Any, game_id: int) -> list[dict[str, Any]]:
 
 
 async def started(host: Host, channel: int = CH, guild: int = GUILD) -> TableInfo:
-    await host.open(channel, guild, ADA, "Ada")
-    await host.join(channel, BO, "Bo")
-    return (await host.start(channel, ADA)).info
+    await host.lobby.open(channel, guild, ADA, "Ada")
+    await host.lobby.join(channel, BO, "Bo")
+    return (await host.lobby.start(channel, ADA)).info
 
 
 async def test_a_lobby_not_started_closes_after_lobby_days_across_a_restart(store: Any) -> None:
     clock = Clock()
     host = await restarted(store, clock, lobby_days=7)
-    lobby = await host.open(CH, GUILD, ADA, "Ada", locale="de")
+    lobby = await host.lobby.open(CH, GUILD, ADA, "Ada", locale="de")
     assert await timers(store, lobby.game_id) == [(LOBBY_EXPIRY, clock.now + 7 * DAY)]
     clock.now += 6 * DAY
     assert await due_timers(host) == []
@@ -66,8 +66,8 @@ async def test_a_lobby_not_started_closes_after_lobby_days_across_a_restart(stor
     assert TableInfo.from_payload(post["lobby"]) == closed
     assert await timers(store, lobby.game_id) == []
     with pytest.raises(HostError):
-        await host.join(CH, BO, "Bo")
-    assert (await restarted(store, clock)).info(CH) is None  # nothing open left to load
+        await host.lobby.join(CH, BO, "Bo")
+    assert (await restarted(store, clock)).games.info(CH) is None  # nothing open left to load
 
 
 async def test_a_started_lobby_never_expires(store: Any) -> None:
@@ -77,7 +77,7 @@ async def test_a_started_lobby_never_expires(store: Any) -> None:
     assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     clock.now += 8 * DAY
     assert await due_timers(host) == []
-    assert host.info(CH).status == "running"
+    assert host.games.info(CH).status == "running"
     assert await idle_posts(store, info.game_id) == []
 
 
@@ -108,16 +108,16 @@ async def test_a_stale_game_is_announced_kept_open_and_abandoned_unrated(store: 
     host = await restarted(store, clock, stale_days=14)  # restarted while the players may keep it open
     clock.now += DAY
     with pytest.raises(HostError) as refused:
-        await host.stale.keep_open(CH, CY, info.game_id)
+        await host.idle_tables.keep_open(CH, CY, info.game_id)
     assert refused.value.key == "host.error.not_seated"
-    await host.stale.keep_open(CH, BO, info.game_id)  # not the player to move: anyone seated may
+    await host.idle_tables.keep_open(CH, BO, info.game_id)  # not the player to move: anyone seated may
     assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     with pytest.raises(HostError) as refused:
-        await host.stale.keep_open(CH, ADA, info.game_id)
+        await host.idle_tables.keep_open(CH, ADA, info.game_id)
     assert refused.value.key == "host.error.not_stale"
     clock.now += 3 * DAY
     assert await due_timers(host) == []  # kept open: no abandonment when the three days are up
-    assert host.info(CH).status == "running"
+    assert host.games.info(CH).status == "running"
 
     clock.now += 11 * DAY
     [again] = await due_timers(host)
@@ -125,11 +125,11 @@ async def test_a_stale_game_is_announced_kept_open_and_abandoned_unrated(store: 
     host = await restarted(store, clock, stale_days=14)
     clock.now += KEEP_OPEN_DAYS * DAY
     [abandoned] = await due_timers(host)
-    assert abandoned.status == "abandoned" and host.info(CH).status == "abandoned"
+    assert abandoned.status == "abandoned" and host.games.info(CH).status == "abandoned"
     assert (await idle_posts(store, info.game_id))[-1] == {"what": "abandoned", "locale": "en", "days": 14}
     assert await timers(store, info.game_id) == []
-    assert await host.stats(GUILD, ADA) is None and await host.stats(GUILD, BO) is None  # not rated
-    assert (await restarted(store, clock)).info(CH) is None
+    assert await host.archive.stats(GUILD, ADA) is None and await host.archive.stats(GUILD, BO) is None  # not rated
+    assert (await restarted(store, clock)).games.info(CH) is None
 
 
 async def test_a_move_after_the_announcement_cancels_the_abandonment(store: Any) -> None:
@@ -143,7 +143,7 @@ async def test_a_move_after_the_announcement_cancels_the_abandonment(store: Any)
     assert await timers(store, info.game_id) == [(IDLE_GAME, clock.now + 14 * DAY)]
     clock.now += 2 * DAY
     assert await due_timers(host) == []
-    assert host.info(CH).status == "running"
+    assert host.games.info(CH).status == "running"
 
 
 async def test_a_deleted_channel_ends_its_game_with_nothing_left_pending(store: Any) -> None:
@@ -152,8 +152,8 @@ async def test_a_deleted_channel_ends_its_game_with_nothing_left_pending(store: 
     gone = await started(host, CH)
     other = await started(host, CH2)
     assert await store.pending_deliveries(CH)  # the start post and the hands are still owed
-    closed = await host.stale.close_channel(CH, "channel deleted")
-    assert closed is not None and closed.status == "abandoned" and host.info(CH).status == "abandoned"
+    closed = await host.idle_tables.close_channel(CH, "channel deleted")
+    assert closed is not None and closed.status == "abandoned" and host.games.info(CH).status == "abandoned"
     assert await store.pending_deliveries(CH) == []
     assert {d.last_error for d in await store.deliveries(gone.game_id)} == {"channel deleted"}
     in_flight = (await store.deliveries(gone.game_id))[0]  # a send that failed while the channel was closed
@@ -161,31 +161,31 @@ async def test_a_deleted_channel_ends_its_game_with_nothing_left_pending(store: 
     assert await store.pending_deliveries(CH) == []
     assert (await store.deliveries(gone.game_id))[0].last_error == "channel deleted"
     assert await timers(store, gone.game_id) == []
-    assert host.computer_channels() == []
-    assert await host.stale.close_channel(CH, "channel deleted") is None  # twice: nothing more to do
-    assert host.info(CH2).status == "running" and await store.pending_deliveries(CH2)
+    assert host.computers.computer_channels() == []
+    assert await host.idle_tables.close_channel(CH, "channel deleted") is None  # twice: nothing more to do
+    assert host.games.info(CH2).status == "running" and await store.pending_deliveries(CH2)
     assert await timers(store, other.game_id) != []
-    assert (await restarted(store, clock)).info(CH) is None
+    assert (await restarted(store, clock)).games.info(CH) is None
 
 
 async def test_leaving_a_server_ends_its_games_only(store: Any) -> None:
     clock = Clock()
     host = await restarted(store, clock)
     first = await started(host, CH)
-    lobby = await host.open(CH2, GUILD, ADA, "Ada")
+    lobby = await host.lobby.open(CH2, GUILD, ADA, "Ada")
     elsewhere = await started(host, CH3, OTHER_GUILD)
-    closed = await host.stale.close_guild(GUILD, "removed from the server")
+    closed = await host.idle_tables.close_guild(GUILD, "removed from the server")
     assert sorted(i.game_id for i in closed) == sorted([first.game_id, lobby.game_id])
     assert all(i.status == "abandoned" for i in closed)
     assert await store.pending_deliveries(CH) == [] and await store.pending_deliveries(CH2) == []
-    assert host.info(CH3).status == "running" and await timers(store, elsewhere.game_id) != []
+    assert host.games.info(CH3).status == "running" and await timers(store, elsewhere.game_id) != []
     await play_first(host, CH3)
 
 
 async def test_games_stored_without_stale_timers_get_them_at_the_next_start(store: Any) -> None:
     clock = Clock()
     host = await restarted(store, clock, lobby_days=7, stale_days=14)
-    lobby = await host.open(CH, GUILD, ADA, "Ada")
+    lobby = await host.lobby.open(CH, GUILD, ADA, "Ada")
     opened_at = clock.now
     clock.now += DAY
     running = await started(host, CH2)
@@ -206,8 +206,8 @@ async def test_leaving_a_server_ends_games_another_process_holds(store: Any) -> 
     other_process = await restarted(store, clock)
     host = await restarted(store, clock)
     game = await started(host, CH)  # opened through the first process only
-    assert await other_process.stale.guild_channels(GUILD) == [CH]
-    await other_process.stale.close_guild(GUILD, "removed from the server")
+    assert await other_process.idle_tables.guild_channels(GUILD) == [CH]
+    await other_process.idle_tables.close_guild(GUILD, "removed from the server")
     assert (await store.get_game(game.game_id)).status == "abandoned"
     assert await store.pending_deliveries(CH) == [] and await timers(store, game.game_id) == []
 
@@ -216,12 +216,12 @@ async def test_a_finished_game_keeps_no_timer_and_its_rematch_lobby_expires(stor
     clock = Clock()
     host = await restarted(store, clock, lobby_days=7)
     finished = await started(host)
-    await host.away(CH, ADA)
-    await host.away(CH, BO)
-    async for _ in host.run_computers(CH):  # the computer plays both seats to the end
+    await host.play.away(CH, ADA)
+    await host.play.away(CH, BO)
+    async for _ in host.computers.run_computers(CH):  # the computer plays both seats to the end
         pass
-    assert host.info(CH).status == "over" and await timers(store, finished.game_id) == []
-    rematch = await host.rematch(CH, BO)
+    assert host.games.info(CH).status == "over" and await timers(store, finished.game_id) == []
+    rematch = await host.lobby.rematch(CH, BO)
     assert await timers(store, rematch.game_id) == [(LOBBY_EXPIRY, clock.now + 7 * DAY)]
     clock.now += 7 * DAY
     [closed] = await due_timers(host)
@@ -232,11 +232,11 @@ async def test_a_game_paused_by_a_vacation_does_not_go_stale(store: Any) -> None
     clock = Clock()
     host = await restarted(store, clock, stale_days=14)
     info = await started(host)
-    await host.vacations.start(ADA, 20)
-    seat_of_ada = host.seat_of(CH, ADA)
+    await host.vacation.start(ADA, 20)
+    seat_of_ada = host.games.seat_of(CH, ADA)
     assert seat_of_ada is not None
-    await host.vacations.vote(info.game_id, BO, seat_of_ada, "pause")
-    pause = host.vacations.pause_of(host.tables[CH])
+    await host.vacation.vote(info.game_id, BO, seat_of_ada, "pause")
+    pause = host.vacation.pause_of(host.games.tables[CH])
     assert pause is not None
     clock.now += 14 * DAY
     assert await due_timers(host) == []  # paused: no notice, the period starts again when the pause ends
@@ -258,8 +258,8 @@ async def test_a_deleted_channel_owes_an_edit_to_each_dm_still_showing_a_turn(st
     for delivery in told:
         await store.mark_delivered(delivery.id, now=clock.now, edited_id=2000, closed=[delivery.id])
     assert turn_dms and told
-    await host.stale.close_channel(CH, "channel deleted")
-    await host.stale.close_channel(CH2, "channel deleted")
+    await host.idle_tables.close_channel(CH, "channel deleted")
+    await host.idle_tables.close_channel(CH2, "channel deleted")
     owed = await store.pending_deliveries(CH)
     assert sorted((d.user_id, d.kind, d.seq, d.payload["reason"], d.payload["why"]) for d in owed) == [
         (user_id, TURN_OVER_DM, max(d.seq for d in turn_dms if d.user_id == user_id), CHANNEL_GONE, "channel deleted")

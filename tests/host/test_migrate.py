@@ -31,26 +31,26 @@ async def a_database(path: Path) -> dict[int, list[str]]:
                 new_seed=iter([11, 22, 33]).__next__)
     rng = random.Random(5)
     for channel in (1, 2):
-        await host.open(channel, 9, 100, "Ada")
-        await host.join(channel, 200, "Bo")
-        await host.start(channel, 100)
+        await host.lobby.open(channel, 9, 100, "Ada")
+        await host.lobby.join(channel, 200, "Bo")
+        await host.lobby.start(channel, 100)
         limit = 1000 if channel == 1 else 12
         for _ in range(limit):
-            info = host.info(channel)
+            info = host.games.info(channel)
             if info is None or info.to_move is None or info.status != "running":
                 break
             user = info.seats[info.to_move].user_id
             assert user is not None
-            await host.play(channel, user, rng.choice(host.legal_moves(channel, user)))
-    user = host.info(2).seats[host.info(2).to_move].user_id  # type: ignore[union-attr]  # running
-    await host.play(2, user, host.legal_moves(2, user)[0])
-    await host.undo(2, user)
-    await host.open(3, 9, 100, "Ada")
-    await host.remember_locale(200, "de")
-    await host.change_settings(200, time_zone="Europe/Berlin", quiet=(22, 7))
-    assert await host.web.link(host.info(1).game_id) is not None  # type: ignore[union-attr]  # the finished game
+            await host.play.move(channel, user, rng.choice(host.play.legal_moves(channel, user)))
+    user = host.games.info(2).seats[host.games.info(2).to_move].user_id  # type: ignore[union-attr]  # running
+    await host.play.move(2, user, host.play.legal_moves(2, user)[0])
+    await host.play.undo(2, user)
+    await host.lobby.open(3, 9, 100, "Ada")
+    await host.people.remember_locale(200, "de")
+    await host.people.change_settings(200, time_zone="Europe/Berlin", quiet=(22, 7))
+    assert await host.web.link(host.games.info(1).game_id) is not None  # type: ignore[union-attr]  # the finished game
     await host.web.set_shown(8, False)
-    await host.forget_me(300)
+    await host.people.forget_me(300)
     logs = {g.id: [m.move for m in await store.moves(g.id)] for g in [await store.latest_game(c) for c in (1, 2, 3)]
             if g is not None}
     await store.close()
@@ -101,10 +101,10 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
         copied_timers = [(t.game_id, t.kind, t.due_at) for g in (2, 3) for t in await store.timers(
             (await store.latest_game(g)).id)]  # type: ignore[union-attr]  # both are there
         assert sorted(copied_timers) == sorted(pending_timers)
-        new_id = (await host.open(4, 9, 100, "Ada")).game_id
+        new_id = (await host.lobby.open(4, 9, 100, "Ada")).game_id
         assert new_id > max(logs)  # ids go on after the copied ones
         assert len(await store.timers(new_id)) == 1  # the new lobby's expiry: timer ids go on too
-        await host.abandon(4, 100)  # owes a post: its delivery's id goes on after the copied ones
+        await host.lobby.abandon(4, 100)  # owes a post: its delivery's id goes on after the copied ones
         copied_ids = [d.id for game_id in logs for d in await store.deliveries(game_id)]
         assert len(copied_ids) == counts["deliveries"]
         assert [d.id for d in await store.deliveries(new_id)] > [max(copied_ids)]
@@ -149,7 +149,7 @@ async def test_a_damaged_game_is_named_the_rest_copied_and_the_bot_on_postgresql
     try:
         host = Host(target, Settings(), clock=lambda: NOW)
         assert [i.channel_id for i in await host.load()] == [3]  # the lobby; the finished game stays finished
-        (damaged,) = host.damaged_untold()
+        (damaged,) = host.restore.damaged_untold()
         assert (damaged.game_id, damaged.channel_id, damaged.reason) == (running.id, 2, reason)
         assert await target.open_game_version(2) is None  # quarantined: the channel is free for a new game
     finally:

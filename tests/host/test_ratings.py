@@ -42,7 +42,7 @@ PEOPLE = {ADA: "Ada", BO: "Bo", CY: "Cy", DI: "Di"}
 
 
 def info(host: Host, channel: int = CH) -> TableInfo:
-    found = host.info(channel)
+    found = host.games.info(channel)
     assert found is not None
     return found
 
@@ -51,7 +51,7 @@ async def play_to_the_end(host: Host, channel: int = CH) -> Any:
     """Play first legal moves (computers too) until the game is over; the last move's result."""
     last = None
     while info(host, channel).status == "running":
-        async for result in host.run_computers(channel):
+        async for result in host.computers.run_computers(channel):
             last = result
         if info(host, channel).status != "running":
             break
@@ -61,10 +61,10 @@ async def play_to_the_end(host: Host, channel: int = CH) -> Any:
 
 
 async def finished_game(host: Host, users: list[int], *, computers: int = 0, channel: int = CH) -> Any:
-    await host.open(channel, GUILD, users[0], PEOPLE[users[0]], computers=computers)
+    await host.lobby.open(channel, GUILD, users[0], PEOPLE[users[0]], computers=computers)
     for user in users[1:]:
-        await host.join(channel, user, PEOPLE[user])
-    await host.start(channel, users[0])
+        await host.lobby.join(channel, user, PEOPLE[user])
+    await host.lobby.start(channel, users[0])
     return await play_to_the_end(host, channel)
 
 
@@ -141,7 +141,7 @@ async def test_a_finished_game_of_people_is_rated_once_by_its_ranking(host: Host
     history = await rows(Path(sqlite.path), "SELECT * FROM rating_history WHERE game_id = ?", last.game_id)
     assert len(history) == len(users)
     winner = stored[0]["user_id"]
-    stats = await host.stats(GUILD, winner)
+    stats = await host.archive.stats(GUILD, winner)
     assert stats is not None and stats.games == 1 and stats.wins == 1 and stats.ratings["humans"].games == 1
     assert stats.scores == [stored[0]["score"]] and stats.rating_history == [displayed(by_user[winner]["ordinal"])]
 
@@ -172,36 +172,36 @@ async def test_one_person_against_computers_has_results_but_no_rating(host: Host
     await finished_game(host, [ADA], computers=2)
     assert len(await rows(Path(sqlite.path), "SELECT * FROM results")) == 3
     assert await rows(Path(sqlite.path), "SELECT * FROM ratings") == []
-    stats = await host.stats(GUILD, ADA)
+    stats = await host.archive.stats(GUILD, ADA)
     assert stats is not None and stats.games_with_computers == 1 and stats.ratings == {}
 
 
 async def test_an_abandoned_game_is_not_rated(host: Host, sqlite: Store) -> None:
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
     await play_first(host)
-    await host.abandon(CH, ADA)
+    await host.lobby.abandon(CH, ADA)
     for table in ("results", "ratings", "rating_history", "standings"):
         assert await rows(Path(sqlite.path), f"SELECT * FROM {table}") == []
-    assert await host.stats(GUILD, ADA) is None
+    assert await host.archive.stats(GUILD, ADA) is None
 
 
 async def test_ratings_accumulate_per_server(host: Host, sqlite: Store) -> None:
     await finished_game(host, [ADA, BO])
-    await host.rematch(CH, ADA)
-    await host.start(CH, ADA)
+    await host.lobby.rematch(CH, ADA)
+    await host.lobby.start(CH, ADA)
     await play_to_the_end(host)
-    stats = await host.stats(GUILD, ADA)
+    stats = await host.archive.stats(GUILD, ADA)
     assert stats is not None and stats.games == 2 and stats.ratings["humans"].games == 2
     assert len(stats.rating_history) == 2
-    assert await host.stats(GUILD + 1, ADA) is None  # another server knows nothing of it
+    assert await host.archive.stats(GUILD + 1, ADA) is None  # another server knows nothing of it
 
 
 async def test_forget_me_removes_the_person_and_nothing_else(host: Host, sqlite: Store) -> None:
     last = await finished_game(host, [ADA, BO])
     moves_before = await sqlite.moves(last.game_id)
-    forgotten = await host.forget_me(ADA)
+    forgotten = await host.people.forget_me(ADA)
     assert forgotten.results == 1 and forgotten.ratings == 1 and forgotten.history == 1
     assert forgotten.games_renamed == 1
     path = Path(sqlite.path)
@@ -212,21 +212,21 @@ async def test_forget_me_removes_the_person_and_nothing_else(host: Host, sqlite:
     names = {s["user_id"]: s["name"] for s in game.seats}
     assert names == {ADA: "former player", BO: "Bo"}
     assert await sqlite.moves(last.game_id) == moves_before  # the moves stay
-    assert await host.stats(GUILD, ADA) is None
-    bo = await host.stats(GUILD, BO)
+    assert await host.archive.stats(GUILD, ADA) is None
+    bo = await host.archive.stats(GUILD, BO)
     assert bo is not None and bo.games == 1
-    info = host.info(CH)
+    info = host.games.info(CH)
     assert info is not None and {s.name for s in info.seats} == {"former player", "Bo"}
 
 
 async def test_a_failed_final_write_stores_neither_the_move_nor_the_results(host: Host, sqlite: Store) -> None:
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
     while True:
         user = user_to_move(host)
-        move = host.legal_moves(CH, user)[0]
-        game = host._tables[CH].game  # the test looks ahead with a copy of the game, never changing it
+        move = host.play.legal_moves(CH, user)[0]
+        game = host.games.tables[CH].game  # the test looks ahead with a copy of the game, never changing it
         assert game is not None
         ahead = Game.from_json(game.to_json())
         ahead.apply(move)
@@ -240,7 +240,7 @@ async def test_a_failed_final_write_stores_neither_the_move_nor_the_results(host
         await conn.commit()
     before = info(host)
     with pytest.raises(HostError, match=r"host\.error\.storage"):  # the player is told storage failed
-        await host.play(CH, user, move)
+        await host.play.move(CH, user, move)
     assert info(host).status == "running" and info(host).seq == before.seq
     assert len(await sqlite.moves(before.game_id)) == before.seq
     assert await rows(Path(sqlite.path), "SELECT * FROM ratings") == []
@@ -332,12 +332,12 @@ async def test_a_locked_database_makes_forget_me_change_nothing(tmp_path: Path) 
         async with aiosqlite.connect(store.path, isolation_level=None) as other:
             await other.execute("BEGIN IMMEDIATE")  # another process writing: "database is locked"
             with pytest.raises(HostError) as refused:
-                await host.forget_me(ADA)
+                await host.people.forget_me(ADA)
             await other.execute("ROLLBACK")
         assert refused.value.key == "bot.stats.storage_failed"
         assert {s.name for s in info(host).seats} == {"Ada", "Bo"}  # memory unchanged too
-        stats = await host.stats(GUILD, ADA)
+        stats = await host.archive.stats(GUILD, ADA)
         assert stats is not None and stats.games == 1 and "humans" in stats.ratings
-        assert (await host.forget_me(ADA)).results == 1  # and it works once the lock is gone
+        assert (await host.people.forget_me(ADA)).results == 1  # and it works once the lock is gone
     finally:
         await store.close()

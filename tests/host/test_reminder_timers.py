@@ -52,17 +52,17 @@ async def reminders(host: Host, game_id: int) -> list[tuple[int | None, int]]:
 
 async def race(*hosts: Host) -> int:
     """Every host sweeps its due reminders at once; how many reminder DMs they wrote together."""
-    written = await asyncio.gather(*(host.run_reminders() for host in hosts))
+    written = await asyncio.gather(*(host.reminders.run() for host in hosts))
     return sum(len(w) for w in written)
 
 
 async def started(database: Any, clock: Clock) -> tuple[Host, int, int]:
     """A host on ``database`` with Ada and Bo's game started in ``CH``: the host, the game, who is to move."""
     host = await host_on(database, clock)
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
-    info = host.info(CH)
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
+    info = host.games.info(CH)
     assert info is not None
     return host, info.game_id, user_to_move(host, CH)
 
@@ -79,7 +79,7 @@ async def test_a_reminder_fires_once_per_turn_across_two_hosts_and_after_a_resta
 
     # a restarted host does not send it again; the next one comes a day after the first, once
     three = await host_on(database, clock)
-    assert await race(three, two) == 0 and await three.due_reminders() == []
+    assert await race(three, two) == 0 and await three.reminders.due() == []
     clock.advance(23)
     assert await race(three, two) == 0
     clock.advance(2)
@@ -120,10 +120,10 @@ async def test_missing_timers_are_set_in_one_batch_and_game_by_game_when_another
     host = await host_on(database, clock)
     channels = [CH + k for k in range(3)]
     for channel in channels:
-        await host.open(channel, GUILD, ADA + channel, "Ada")
-        await host.join(channel, BO + channel, "Bo")
-        await host.start(channel, ADA + channel)
-    games = [host.info(channel).game_id for channel in channels]  # type: ignore[union-attr]
+        await host.lobby.open(channel, GUILD, ADA + channel, "Ada")
+        await host.lobby.join(channel, BO + channel, "Bo")
+        await host.lobby.start(channel, ADA + channel)
+    games = [host.games.info(channel).game_id for channel in channels]  # type: ignore[union-attr]
     store = host.games.store
     for game_id in games:  # as stored before the timers
         await store.apply(game_id, Change(cancel_timers=[REMINDER]), now=clock.now)
@@ -136,12 +136,12 @@ async def test_missing_timers_are_set_in_one_batch_and_game_by_game_when_another
     for game_id in games:
         await store.apply(game_id, Change(cancel_timers=[REMINDER]), now=clock.now)
     for channel in channels:
-        await restarted.refresh(channel)  # this process holds every game as stored now ...
+        await restarted.refresh.channel(channel)  # this process holds every game as stored now ...
     await store.apply(games[1], Change(), now=clock.now)  # ... but another process changed the middle one since
     armed = await restarted.reminders.arm_missing()  # the batch is refused whole, then written game by game
     assert armed == 2 and "3 games at once failed" in caplog.text
     kinds = [[t.kind for t in await store.timers(g)].count(REMINDER) for g in games]
     assert kinds == [1, 0, 1]  # the middle game gets its timer at the next start (or its next change)
     assert restarted.games.of_game(games[0]).version > versions[0]  # type: ignore[union-attr]
-    assert (await host_on(database, clock)).info(channels[1]) is not None
+    assert (await host_on(database, clock)).games.info(channels[1]) is not None
     assert [t.kind for t in await store.timers(games[1])].count(REMINDER) == 1

@@ -108,7 +108,7 @@ async def test_two_hosts_on_one_database_run_each_due_timer_once(store: Any) -> 
     from bot.host.timers import TIMER_LEASE
 
     opener = Host(store, Settings(), clock=lambda: 0.0)
-    game_id = (await opener.open(CH, 1, 7, "Ada")).game_id  # a real lobby: hosts read it before its timers
+    game_id = (await opener.lobby.open(CH, 1, 7, "Ada")).game_id  # a real lobby: hosts read it before its timers
     await store.update_game(game_id, now=2.0, timers=[NewTimer("chime", 10.0, payload={"n": n}) for n in range(4)]
                             + [NewTimer("flaky", 11.0), NewTimer("chime", 500.0, payload={"n": 9})])
     ran: list[tuple[str, int]] = []
@@ -129,22 +129,22 @@ async def test_two_hosts_on_one_database_run_each_due_timer_once(store: Any) -> 
             await store.finish_timer(timer.id, now=now)
             return "flaky"
 
-        host.on_timer("chime", chime)
-        host.on_timer("flaky", flaky)
+        host.timers.on("chime", chime)
+        host.timers.on("flaky", flaky)
         return host
 
     first, second = make("first"), make("second")
     assert first.owner != second.owner
-    outcomes = await first.run_due_timers(20.0)
-    assert outcomes == [0, 1, 2, 3] and await second.run_due_timers(20.0) == []
+    outcomes = await first.timers.run_due(20.0)
+    assert outcomes == [0, 1, 2, 3] and await second.timers.run_due(20.0) == []
     # the flaky one stays claimed by the first host until the lease ends, then the second takes it over
-    assert await second.run_due_timers(20.0 + TIMER_LEASE / 2) == []
-    assert await second.run_due_timers(21.0 + TIMER_LEASE) == ["flaky"]
+    assert await second.timers.run_due(20.0 + TIMER_LEASE / 2) == []
+    assert await second.timers.run_due(21.0 + TIMER_LEASE) == ["flaky"]
     assert flaky_calls == ["first", "second"]
     assert sorted(ran) == [("first", 0), ("first", 1), ("first", 2), ("first", 3)]
     assert [t.payload for t in await store.timers(game_id) if t.kind == "chime"] == [{"n": 9}]  # and the lobby's
     with pytest.raises(ValueError):
-        first.on_timer("chime", lambda timer, now: None)  # type: ignore[arg-type,return-value]  # a second one
+        first.timers.on("chime", lambda timer, now: None)  # type: ignore[arg-type,return-value]  # a second one
 
 
 async def test_the_kinds_of_pending_timers_of_every_game_in_one_read(store: Any) -> None:

@@ -36,26 +36,26 @@ async def test_each_turn_a_person_ends_is_timed_from_its_start_once_and_an_undo_
     and the turn played again is timed from its first start."""
     clock = Clock(NOON)
     host = make_host(store, clock)
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
-    game_id = host.info(CH).game_id  # type: ignore[union-attr]
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
+    game_id = host.games.info(CH).game_id  # type: ignore[union-attr]
     rng = random.Random(3)
     expected: dict[int, tuple[int, float]] = {}
     turn_began, undone = clock.now, 0
-    while (info := host.info(CH)) is not None and info.status == "running":
+    while (info := host.games.info(CH)) is not None and info.status == "running":
         user = user_to_move(host)
-        moves = host.legal_moves(CH, user)
+        moves = host.play.legal_moves(CH, user)
         doubles = [m for m in moves if m.startswith("double")]
         clock.advance(rng.uniform(0.1, 30))
-        result = await host.play(CH, user, doubles[0] if doubles else rng.choice(moves))
+        result = await host.play.move(CH, user, doubles[0] if doubles else rng.choice(moves))
         ends_turn = result.game_over or result.to_move != result.seat
         if ends_turn:
             expected[result.seq] = (user, clock.now - turn_began)
         if ends_turn and result.undoable and undone < 3:  # taken back before anyone acts, then played again
             undone += 1
             clock.advance(1)
-            await host.undo(CH, user)
+            await host.play.undo(CH, user)
             del expected[result.seq]
             continue
         if ends_turn:
@@ -65,61 +65,61 @@ async def test_each_turn_a_person_ends_is_timed_from_its_start_once_and_an_undo_
     assert times.keys() == expected.keys()
     for seq, (user, seconds) in expected.items():
         assert times[seq][0] == user and times[seq][1] == pytest.approx(seconds)
-    speed = await host.turn_speed(GUILD, ADA)
+    speed = await host.archive.turn_speed(GUILD, ADA)
     own = sorted(seconds for user, seconds in expected.values() if user == ADA)
     assert speed.turns == len(own)
     assert speed.median == pytest.approx(percentile(own, 0.5))
     assert speed.p90 == pytest.approx(percentile(own, 0.9))
-    assert (await host.turn_speed(GUILD + 1, ADA)).turns == 0  # per server
+    assert (await host.archive.turn_speed(GUILD + 1, ADA)).turns == 0  # per server
 
 
 async def test_quiet_hours_vacations_and_pauses_do_not_count_and_computers_moves_are_not_timed(store: Any) -> None:
     clock = Clock(NOON)
     host = make_host(store, clock)
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
-    await host.join(CH, CY, "Cy")
-    await host.start(CH, ADA)
-    info = host.info(CH)
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.join(CH, CY, "Cy")
+    await host.lobby.start(CH, ADA)
+    info = host.games.info(CH)
     assert info is not None and info.to_move is not None
     game_id = info.game_id
     order = [info.seats[(info.to_move + i) % 3] for i in range(3)]
     one, two, three = (seat.user_id for seat in order)
     assert one is not None and two is not None and three is not None
-    await host.change_settings(two, time_zone="UTC", quiet=(22, 7))
+    await host.people.change_settings(two, time_zone="UTC", quiet=(22, 7))
 
     async def move(hours: float, user: int) -> int:
         clock.advance(hours)
         assert user_to_move(host) == user
-        result = await host.play(CH, user, host.legal_moves(CH, user)[0])
+        result = await host.play.move(CH, user, host.play.legal_moves(CH, user)[0])
         assert result.to_move != result.seat
         return result.seq
 
     async def pause(seat_order: int, voters: tuple[int, int]) -> None:
         for voter in voters:
-            await host.vacations.vote(game_id, voter, order[seat_order].seat, "pause")
+            await host.vacation.vote(game_id, voter, order[seat_order].seat, "pause")
 
     first = await move(1, one)  # the first turn, from the start of the game
     # the second waits from 13:00 to 09:00 the next day: 20 hours, 9 of them their quiet hours (22:00 to 07:00)
     second = await move(20, two)
     # the third's own vacation of 5 days, paused by the others' votes: their time counts before and after it
     clock.advance(2)
-    await host.vacations.start(three, 5)
+    await host.vacation.start(three, 5)
     await pause(2, (one, two))
     clock.advance(30)
-    await host.vacations.end(three)
+    await host.vacation.end(three)
     third = await move(3, three)
     # the first's turn runs while the second's vacation is voted on (it counts), then pauses the game (it does not)
     clock.advance(1)
-    await host.vacations.start(two, 2)
+    await host.vacation.start(two, 2)
     clock.advance(1)
     await pause(1, (one, three))
     clock.advance(24)
-    await host.vacations.end(two)
+    await host.vacation.end(two)
     fourth = await move(2, one)
     # away: the computer moves for the second, untimed
-    await host.away(CH, two)
-    by_computer, *_ = [r async for r in host.run_computers(CH)]
+    await host.play.away(CH, two)
+    by_computer, *_ = [r async for r in host.computers.run_computers(CH)]
     assert by_computer.user_id == two and by_computer.by_computer
     assert await stored(store, game_id) == {first: (one, 1 * HOUR), second: (two, 11 * HOUR),
                                             third: (three, 2 * HOUR + 3 * HOUR), fourth: (one, 4 * HOUR)}
@@ -128,17 +128,18 @@ async def test_quiet_hours_vacations_and_pauses_do_not_count_and_computers_moves
 async def test_forget_me_deletes_a_persons_turn_times(store: Any) -> None:
     clock = Clock(NOON)
     host = make_host(store, clock)
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
     for _ in range(4):
         clock.advance(1)
         user = user_to_move(host)
-        await host.play(CH, user, host.legal_moves(CH, user)[0])
-    assert (await host.turn_speed(GUILD, ADA)).turns > 0 and (await host.turn_speed(GUILD, BO)).turns > 0
-    await host.forget_me(ADA)
-    assert (await host.turn_speed(GUILD, ADA)).turns == 0
-    assert (await host.turn_speed(GUILD, BO)).turns > 0
+        await host.play.move(CH, user, host.play.legal_moves(CH, user)[0])
+    assert (await host.archive.turn_speed(GUILD, ADA)).turns > 0
+    assert (await host.archive.turn_speed(GUILD, BO)).turns > 0
+    await host.people.forget_me(ADA)
+    assert (await host.archive.turn_speed(GUILD, ADA)).turns == 0
+    assert (await host.archive.turn_speed(GUILD, BO)).turns > 0
 
 
 @pytest.mark.parametrize("store", ["sqlite"], indirect=True)

@@ -130,47 +130,47 @@ async def host(sqlite: Store) -> Host:
 
 async def test_an_unknown_time_zone_is_refused_in_words(host: Host) -> None:
     with pytest.raises(HostError) as refused:
-        await host.change_settings(ADA, time_zone="Mars/Olympus_Mons")
+        await host.people.change_settings(ADA, time_zone="Mars/Olympus_Mons")
     assert refused.value.key == "host.error.bad_time_zone"
     assert "“Mars/Olympus_Mons” is not a time zone I know" in refused.value.text("en")
     assert "Mars/Olympus_Mons" in refused.value.text("de") and "Mars/Olympus_Mons" in refused.value.text("fr")
-    assert host.settings_of(ADA) == UserSettings()
+    assert host.people.settings_of(ADA) == UserSettings()
     for bad in ({"quiet": (22, 22)}, {"quiet": (24, 7)}):
         with pytest.raises(HostError, match="bad_quiet_hours"):
-            await host.change_settings(ADA, **bad)
+            await host.people.change_settings(ADA, **bad)
     with pytest.raises(HostError, match="bad_reminder_hours"):
-        await host.change_settings(ADA, reminder_hours=500)
-    assert host.settings_of(ADA) == UserSettings() and await host.store.user_settings() == {}
+        await host.people.change_settings(ADA, reminder_hours=500)
+    assert host.people.settings_of(ADA) == UserSettings() and await host.store.user_settings() == {}
 
 
 async def test_settings_survive_a_restart(host: Host, sqlite: Store) -> None:
-    changed = await host.change_settings(ADA, time_zone="Europe/Berlin", quiet=(22, 7), reminder_hours=3,
-                                         turn_dms=False)
+    changed = await host.people.change_settings(ADA, time_zone="Europe/Berlin", quiet=(22, 7), reminder_hours=3,
+                                                turn_dms=False)
     assert changed == UserSettings("Europe/Berlin", 22, 7, True, 3.0, False)
-    assert (await host.change_settings(ADA, quiet_off=True)).has_quiet_hours is False
-    await host.change_settings(ADA, quiet=(23, 6))
+    assert (await host.people.change_settings(ADA, quiet_off=True)).has_quiet_hours is False
+    await host.people.change_settings(ADA, quiet=(23, 6))
     again = make_host(sqlite, Clock(at("2026-11-24 12:00")))
     await again.load()
-    assert again.settings_of(ADA) == UserSettings("Europe/Berlin", 23, 6, True, 3.0, False)
-    assert again.settings_of(BO) == UserSettings()
+    assert again.people.settings_of(ADA) == UserSettings("Europe/Berlin", 23, 6, True, 3.0, False)
+    assert again.people.settings_of(BO) == UserSettings()
 
 
 async def test_a_refused_write_changes_no_setting(host: Host, sqlite: Store, tmp_path: Path) -> None:
     async with aiosqlite.connect(tmp_path / "santacruz.db") as other:  # another connection holds the write lock
         await other.execute("BEGIN IMMEDIATE")
         with pytest.raises(HostError, match=r"host\.error\.storage"):
-            await host.change_settings(ADA, time_zone="Europe/Berlin")
+            await host.people.change_settings(ADA, time_zone="Europe/Berlin")
         await other.execute("ROLLBACK")
-    assert host.settings_of(ADA) == UserSettings()
-    assert (await host.change_settings(ADA, time_zone="Europe/Berlin")).time_zone == "Europe/Berlin"
+    assert host.people.settings_of(ADA) == UserSettings()
+    assert (await host.people.change_settings(ADA, time_zone="Europe/Berlin")).time_zone == "Europe/Berlin"
 
 
 async def start_two(host: Host, channel: int, people: tuple[tuple[int, str], tuple[int, str]]) -> int:
     """A running game of two people in ``channel``; the user to move."""
     (first, first_name), (second, second_name) = people
-    await host.open(channel, GUILD, first, first_name)
-    await host.join(channel, second, second_name)
-    await host.start(channel, first)
+    await host.lobby.open(channel, GUILD, first, first_name)
+    await host.lobby.join(channel, second, second_name)
+    await host.lobby.start(channel, first)
     return user_to_move(host, channel)
 
 
@@ -185,68 +185,70 @@ async def until_the_turn_of(host: Host, user_id: int) -> None:
 
 
 async def test_reminders_follow_the_persons_hours_and_switch(host: Host) -> None:
-    clock: Any = host._clock
+    clock: Any = host.clock
     mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
-    await host.change_settings(mover, reminder_hours=20)  # a longer delay chosen during the turn (the game's: 12)
+    # a longer delay chosen during the turn (the game's: 12)
+    await host.people.change_settings(mover, reminder_hours=20)
     clock.now += 13 * HOUR
-    assert await host.due_reminders() == []
+    assert await host.reminders.due() == []
     clock.now += 7 * HOUR + 1
-    (reminder,) = await host.due_reminders()
+    (reminder,) = await host.reminders.due()
     assert reminder.user_id == mover
-    await host.mark_reminded(reminder)
-    await host.change_settings(mover, reminder_hours=2)
+    await host.reminders.mark(reminder)
+    await host.people.change_settings(mover, reminder_hours=2)
     clock.now += 24 * HOUR  # (at most one reminder a day)
     await until_the_turn_of(host, mover)  # a new turn: its reminder is stored with the person's 2 hours
     clock.now += 1 * HOUR
-    assert await host.due_reminders() == []
+    assert await host.reminders.due() == []
     clock.now += 1 * HOUR + 1
-    (reminder,) = await host.due_reminders()
-    assert reminder.user_id == mover and reminder.seq == host.info(CH).seq
-    await host.change_settings(mover, reminders=False)  # off: nothing, however long they wait
+    (reminder,) = await host.reminders.due()
+    assert reminder.user_id == mover and reminder.seq == host.games.info(CH).seq
+    await host.people.change_settings(mover, reminders=False)  # off: nothing, however long they wait
     clock.now += 48 * HOUR
-    assert await host.due_reminders() == []
+    assert await host.reminders.due() == []
     await until_the_turn_of(host, mover)
-    assert host._tables[CH].next_reminder_at is None  # and no reminder is stored for their new turns
+    assert host.games.tables[CH].next_reminder_at is None  # and no reminder is stored for their new turns
 
 
 async def test_a_reminder_in_quiet_hours_waits_for_their_end(host: Host) -> None:
-    clock: Any = host._clock
+    clock: Any = host.clock
     clock.now = at("2026-11-24 12:00")
     mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
-    await host.change_settings(mover, time_zone="Europe/Berlin", quiet=(22, 7))
+    await host.people.change_settings(mover, time_zone="Europe/Berlin", quiet=(22, 7))
     clock.now = at("2026-11-25 01:00")  # due since midnight, but quiet
-    assert await host.due_reminders() == []
+    assert await host.reminders.due() == []
     clock.now = at("2026-11-25 07:00")
-    (reminder,) = await host.due_reminders()
+    (reminder,) = await host.reminders.due()
     assert reminder.user_id == mover
 
 
 async def test_open_games_list_yours_to_move_first(host: Host) -> None:
-    clock: Any = host._clock
+    clock: Any = host.clock
     mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
     other = BO if mover == ADA else ADA
     clock.now += HOUR
-    await host.open(CH2, GUILD, CY, "Cy")  # a lobby the mover is not in
-    await host.join(CH2, other, "Other")
-    games = await host.open_games_for(other)
+    await host.lobby.open(CH2, GUILD, CY, "Cy")  # a lobby the mover is not in
+    await host.lobby.join(CH2, other, "Other")
+    games = await host.people.open_games_for(other)
     assert [(g.channel_id, g.yours, g.status) for g in games] == [(CH, False, "running"), (CH2, False, "lobby")]
     assert games[0].to_move_user_id == mover and games[0].since == at("2026-11-24 12:00")
-    (game,) = await host.open_games_for(mover)
+    (game,) = await host.people.open_games_for(mover)
     assert game.yours and game.channel_id == CH
-    assert await host.games_waiting(mover) == 1 and await host.games_waiting(mover, besides=game.game_id) == 0
-    await host.start(CH2, CY)
+    assert await host.people.games_waiting(mover) == 1
+    assert await host.people.games_waiting(mover, besides=game.game_id) == 0
+    await host.lobby.start(CH2, CY)
     second = user_to_move(host, CH2)
-    first = (await host.open_games_for(second))[0]
+    first = (await host.people.open_games_for(second))[0]
     assert first.channel_id == CH2 and first.yours  # the newer game comes first: it is theirs to move
     if second == other:  # the older game, where the mover is to move, comes after it
-        assert [g.channel_id for g in await host.open_games_for(other)] == [CH2, CH]
+        assert [g.channel_id for g in await host.people.open_games_for(other)] == [CH2, CH]
 
 
 async def test_open_games_come_from_the_database_not_from_the_hosts_memory(host: Host, sqlite: Store) -> None:
     other = make_host(sqlite, Clock(at("2026-11-24 12:00")))  # another process's host on the same database
     await other.load()
-    await other.open(CH2, GUILD, CY, "Cy")
-    await other.join(CH2, ADA, "Ada")
-    assert host.info(CH2) is None  # this host never loaded that game
-    (game,) = await host.open_games_for(ADA)
+    await other.lobby.open(CH2, GUILD, CY, "Cy")
+    await other.lobby.join(CH2, ADA, "Ada")
+    assert host.games.info(CH2) is None  # this host never loaded that game
+    (game,) = await host.people.open_games_for(ADA)
     assert (game.channel_id, game.status, game.yours) == (CH2, "lobby", False)

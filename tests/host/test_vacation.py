@@ -35,10 +35,10 @@ async def loaded(store: Any, clock: Clock) -> Host:
 
 
 async def three_players(host: Host, channel: int = CH, *, deadline: int = 0) -> None:
-    await host.open(channel, GUILD, ADA, "Ada", deadline_hours=deadline)
-    await host.join(channel, BO, "Bo")
-    await host.join(channel, CY, "Cy")
-    await host.start(channel, ADA)
+    await host.lobby.open(channel, GUILD, ADA, "Ada", deadline_hours=deadline)
+    await host.lobby.join(channel, BO, "Bo")
+    await host.lobby.join(channel, CY, "Cy")
+    await host.lobby.start(channel, ADA)
 
 
 async def notices(store: Any, kind: str = NOTICE_POST) -> list[dict[str, Any]]:
@@ -47,7 +47,7 @@ async def notices(store: Any, kind: str = NOTICE_POST) -> list[dict[str, Any]]:
 
 async def due_timers(host: Host, now: float | None = None) -> list[object]:
     """Run the host's due timers but its turn reminders (``bot.host.reminders``, not this file's business)."""
-    return await host.schedule.run_due(now, kinds=[kind for kind in KINDS if kind != REMINDER])
+    return await host.timers.run_due(now, kinds=[kind for kind in KINDS if kind != REMINDER])
 
 
 async def own_timers(store: Any, game_id: int) -> list[Any]:
@@ -63,27 +63,27 @@ async def timer_kinds(store: Any, game_id: int) -> list[str]:
 async def test_the_others_vote_to_pause_and_the_game_waits_until_the_vacation_ends(store: Any, clock: Clock) -> None:
     host = await loaded(store, clock)
     await three_players(host, deadline=24)
-    game_id = host.info(CH).game_id
-    [change] = await host.vacations.start(ADA, 3)
+    game_id = host.games.info(CH).game_id
+    [change] = await host.vacation.start(ADA, 3)
     assert (change.state, change.name, change.until) == ("vote", "Ada", clock.now + 3 * DAY)
     assert [(n["key"], n.get("vote")) for n in await notices(store)] == [("bot.vacation.vote", 0)]
     assert await timer_kinds(store, game_id) == sorted([*deadlines.KINDS, vacation.END, vacation.VOTE])
-    await refused("host.error.not_a_voter", host.vacations.vote(game_id, ADA, 0, "pause"))
-    assert (await host.vacations.vote(game_id, BO, 0, "pause")).state == "vote"
+    await refused("host.error.not_a_voter", host.vacation.vote(game_id, ADA, 0, "pause"))
+    assert (await host.vacation.vote(game_id, BO, 0, "pause")).state == "vote"
     # a restart in the middle of the vote keeps the vote cast
     host = await loaded(store, clock)
-    paused = await host.vacations.vote(game_id, CY, 0, "pause")
-    assert paused.state == "pause" and not paused.computer_to_move and host.info(CH).paused
+    paused = await host.vacation.vote(game_id, CY, 0, "pause")
+    assert paused.state == "pause" and not paused.computer_to_move and host.games.info(CH).paused
     error = await refused("host.error.paused", play_first(host))
     assert error.params == {"name": "Ada", "until": int(change.until)}
     assert "Ada" in error.text("en") and f"<t:{int(change.until)}:f>" in error.text("en")
     assert await timer_kinds(store, game_id) == [vacation.END]  # the deadline does not run while paused
     clock.advance(2 * 24)
-    assert await host.due_reminders() == [] and await due_timers(host) == []
+    assert await host.reminders.due() == [] and await due_timers(host) == []
     # at its end the game goes on, with the turn's deadline from then
     clock.advance(24)
     [over] = await due_timers(host)
-    assert isinstance(over, VacationChange) and over.state is None and not host.info(CH).paused
+    assert isinstance(over, VacationChange) and over.state is None and not host.games.info(CH).paused
     assert await timer_kinds(store, game_id) == sorted(deadlines.KINDS)
     assert (await notices(store))[-1]["key"] == "bot.vacation.over"
     await play_first(host)
@@ -92,28 +92,28 @@ async def test_the_others_vote_to_pause_and_the_game_waits_until_the_vacation_en
 async def test_a_tie_lets_the_computer_play_until_the_vacation_ends(store: Any, clock: Clock) -> None:
     host = await loaded(store, clock)
     await three_players(host)
-    game_id = host.info(CH).game_id
-    seat = host.info(CH).to_move
-    user = host.info(CH).seats[seat].user_id
+    game_id = host.games.info(CH).game_id
+    seat = host.games.info(CH).to_move
+    user = host.games.info(CH).seats[seat].user_id
     others = [u for u in (ADA, BO, CY) if u != user]
-    await host.vacations.start(user, 1)
-    assert host.legal_moves(CH, user) != []  # during the vote the player may still move
-    await host.vacations.vote(game_id, others[0], seat, "computer")
-    decided = await host.vacations.vote(game_id, others[1], seat, "pause")
+    await host.vacation.start(user, 1)
+    assert host.play.legal_moves(CH, user) != []  # during the vote the player may still move
+    await host.vacation.vote(game_id, others[0], seat, "computer")
+    decided = await host.vacation.vote(game_id, others[1], seat, "pause")
     assert decided.state == "computer" and decided.computer_to_move
-    await refused("host.error.vote_closed", host.vacations.vote(game_id, others[1], seat, "computer"))
-    assert host.info(CH).seats[seat].vacation == "computer" and host.legal_moves(CH, user) == []
-    await refused("host.error.on_vacation", host.play(CH, user, "land 1"))
-    moves = [r async for r in host.run_computers(CH)]
+    await refused("host.error.vote_closed", host.vacation.vote(game_id, others[1], seat, "computer"))
+    assert host.games.info(CH).seats[seat].vacation == "computer" and host.play.legal_moves(CH, user) == []
+    await refused("host.error.on_vacation", host.play.move(CH, user, "land 1"))
+    moves = [r async for r in host.computers.run_computers(CH)]
     assert moves and all(r.by_computer and r.seat == seat for r in moves)
-    assert host.info(CH).to_move != seat
+    assert host.games.info(CH).to_move != seat
 
 
 async def test_nobody_voting_within_12_hours_lets_the_computer_play_after_a_restart(store: Any, clock: Clock) -> None:
     host = await loaded(store, clock)
     await three_players(host)
-    game_id = host.info(CH).game_id
-    await host.vacations.start(BO, 5)
+    game_id = host.games.info(CH).game_id
+    await host.vacation.start(BO, 5)
     clock.advance(6)
     host = await loaded(store, clock)  # a restart in the middle of the waiting period
     assert await due_timers(host) == []
@@ -121,7 +121,7 @@ async def test_nobody_voting_within_12_hours_lets_the_computer_play_after_a_rest
     [decided] = await due_timers(host)
     assert isinstance(decided, VacationChange) and decided.state == "computer"
     assert (await notices(store))[-1]["key"] == "bot.vacation.computer_plays"
-    assert host.info(CH).seats[1].vacation == "computer"
+    assert host.games.info(CH).seats[1].vacation == "computer"
     assert await timer_kinds(store, game_id) == [vacation.END]
 
 
@@ -129,30 +129,30 @@ async def test_back_ends_the_vacation_early_in_every_game(store: Any, clock: Clo
     host = await loaded(store, clock)
     await three_players(host, CH)
     await three_players(host, CH2)
-    assert len(await host.vacations.start(CY, 10)) == 2
-    await refused("host.error.already_on_vacation", host.vacations.start(CY, 3))
-    await refused("host.error.bad_vacation_days", host.vacations.start(ADA, 31))
-    await refused("host.error.no_games_for_vacation", host.vacations.start(99, 3))
-    ended = await host.vacations.end(CY)
+    assert len(await host.vacation.start(CY, 10)) == 2
+    await refused("host.error.already_on_vacation", host.vacation.start(CY, 3))
+    await refused("host.error.bad_vacation_days", host.vacation.start(ADA, 31))
+    await refused("host.error.no_games_for_vacation", host.vacation.start(99, 3))
+    ended = await host.vacation.end(CY)
     assert sorted(c.channel_id for c in ended) == [CH, CH2] and all(c.state is None for c in ended)
-    assert all(host.info(ch).seats[2].vacation is None for ch in (CH, CH2))
-    assert await host.vacations.end(CY) == []
+    assert all(host.games.info(ch).seats[2].vacation is None for ch in (CH, CH2))
+    assert await host.vacation.end(CY) == []
     # the timers of the ended vacation do nothing when they come due
     clock.advance(24 * 11)
     assert await due_timers(host) == []
-    assert all(host.info(ch).seats[2].vacation is None for ch in (CH, CH2))
+    assert all(host.games.info(ch).seats[2].vacation is None for ch in (CH, CH2))
 
 
 async def test_a_deadline_warns_at_75_percent_then_the_computer_moves_and_the_third_hands_the_seat_over(
         store: Any, clock: Clock) -> None:
     host = await loaded(store, clock)
-    await host.open(CH, GUILD, ADA, "Ada", deadline_hours=12)
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
-    game_id = host.info(CH).game_id
+    await host.lobby.open(CH, GUILD, ADA, "Ada", deadline_hours=12)
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
+    game_id = host.games.info(CH).game_id
     runs_out = {0: 0, 1: 0}
     while True:
-        seat = host.info(CH).to_move
+        seat = host.games.info(CH).to_move
         clock.advance(8)
         host = await loaded(store, clock)  # a restart before the warning
         clock.advance(1)
@@ -173,40 +173,40 @@ async def test_a_deadline_warns_at_75_percent_then_the_computer_moves_and_the_th
         if runs_out[seat] == deadlines.MAX_TIMEOUTS:
             break
     assert post["key"] == "bot.deadline.handed_over"
-    assert host.info(CH).seats[seat].away and host.info(CH).seats[1 - seat].away is False
+    assert host.games.info(CH).seats[seat].away and host.games.info(CH).seats[1 - seat].away is False
     assert (await store.get_game(game_id)).seats[seat]["timeouts"] == deadlines.MAX_TIMEOUTS
 
 
 async def test_a_move_replaces_the_deadline_and_a_finished_game_keeps_none(store: Any, clock: Clock) -> None:
     host = await loaded(store, clock)
     await three_players(host, deadline=48)
-    game_id = host.info(CH).game_id
+    game_id = host.games.info(CH).game_id
     first = await own_timers(store, game_id)
     clock.advance(5)
     await play_first(host)
     second = await own_timers(store, game_id)
     assert len(first) == 2 and [b.due_at - a.due_at for a, b in zip(first, second, strict=True)] == [5 * HOUR] * 2
     assert [t.kind for t in second] == [deadlines.WARNING, deadlines.RAN_OUT]
-    assert second[0].seat == host.info(CH).to_move
-    await refused("host.error.bad_deadline", host.open(CH2, GUILD, ADA, "Ada", deadline_hours=5))
-    await host.abandon(CH, ADA)
+    assert second[0].seat == host.games.info(CH).to_move
+    await refused("host.error.bad_deadline", host.lobby.open(CH2, GUILD, ADA, "Ada", deadline_hours=5))
+    await host.lobby.abandon(CH, ADA)
     assert await store.timers(game_id) == []
 
 
 async def test_a_deadline_move_during_a_vote_is_not_made_twice(store: Any, clock: Clock) -> None:
     host = await loaded(store, clock)
     await three_players(host, deadline=12)
-    game_id = host.info(CH).game_id
-    mover = host.info(CH).to_move
-    user = host.info(CH).seats[mover].user_id
-    seq = host.info(CH).seq
-    await host.vacations.start(user, 2)  # the vote is on: the deadline still runs
+    game_id = host.games.info(CH).game_id
+    mover = host.games.info(CH).to_move
+    user = host.games.info(CH).seats[mover].user_id
+    seq = host.games.info(CH).seq
+    await host.vacation.start(user, 2)  # the vote is on: the deadline still runs
     clock.advance(12)
     outcomes = await due_timers(host)  # the warning, the computer's move, then the vote's end: all due now
     moved = [o for o in outcomes if isinstance(o, MoveResult)]
     assert len(moved) == 1 and moved[0].seat == mover
     assert [o.state for o in outcomes if isinstance(o, VacationChange)] == ["computer"]
-    assert [r async for r in host.run_computers(CH) if r.seat == mover] == []  # not its turn any more
+    assert [r async for r in host.computers.run_computers(CH) if r.seat == mover] == []  # not its turn any more
     rows = [m for m in await store.moves(game_id) if m.seq == seq + 1]
     assert len(rows) == 1 and rows[0].seat == mover
 
@@ -214,28 +214,28 @@ async def test_a_deadline_move_during_a_vote_is_not_made_twice(store: Any, clock
 async def test_a_stale_timer_does_nothing(store: Any, clock: Clock) -> None:
     host = await loaded(store, clock)
     await three_players(host, deadline=12)
-    game_id = host.info(CH).game_id
-    seat = host.info(CH).to_move
+    game_id = host.games.info(CH).game_id
+    seat = host.games.info(CH).to_move
     await store.update_game(game_id, now=clock.now, timers=[
         NewTimer(deadlines.RAN_OUT, clock.now, seat, None, {"seq": 99, "until": clock.now}),
         NewTimer(vacation.END, clock.now, 0, ADA, {"since": 1.0})])
     assert await due_timers(host) == []
-    assert host.info(CH).seq == 0
+    assert host.games.info(CH).seq == 0
 
 
 async def test_a_game_another_process_holds_is_read_from_the_database(store: Any, clock: Clock) -> None:
     other = await loaded(store, clock)  # started before the game was opened: it does not hold it
     host = await loaded(store, clock)
     await three_players(host)
-    game_id = host.info(CH).game_id
-    [change] = await other.vacations.start(BO, 2)
+    game_id = host.games.info(CH).game_id
+    [change] = await other.vacation.start(BO, 2)
     assert (change.game_id, change.state) == (game_id, "vote")
-    assert change.info == other.info(CH) and change.info.seats[1].vacation == "vote"  # loaded, then changed
+    assert change.info == other.games.info(CH) and change.info.seats[1].vacation == "vote"  # loaded, then changed
     row = await store.get_game(game_id)
     assert row.seats[1]["vacation"]["state"] == "vote" and row.seats[1]["vacation"]["voters"] == [ADA, CY]
     assert [(n["key"], n["vote"], n["locale"]) for n in await notices(store)] == [("bot.vacation.vote", 1, "en")]
     assert await timer_kinds(store, game_id) == [vacation.END, vacation.VOTE]
-    ended = await other.vacations.end(BO)
+    ended = await other.vacation.end(BO)
     assert [c.state for c in ended] == [None]
     assert (await store.get_game(game_id)).seats[1]["vacation"] is None
 
@@ -244,25 +244,25 @@ async def test_a_game_another_process_holds_is_read_from_the_database(store: Any
 async def test_a_refused_write_changes_nothing(store: Any, clock: Clock) -> None:
     host = await loaded(store, clock)
     await three_players(host, deadline=12)
-    game_id = host.info(CH).game_id
-    before = (host.info(CH), await store.timers(game_id))
+    game_id = host.games.info(CH).game_id
+    before = (host.games.info(CH), await store.timers(game_id))
     await store._conn.execute("PRAGMA query_only = ON")  # the fault lives on this connection
-    await refused("host.error.storage", host.vacations.start(ADA, 2))
-    assert (host.info(CH), await store.timers(game_id)) == before
+    await refused("host.error.storage", host.vacation.start(ADA, 2))
+    assert (host.games.info(CH), await store.timers(game_id)) == before
     await store._conn.execute("PRAGMA query_only = OFF")
-    await host.vacations.start(ADA, 2)
+    await host.vacation.start(ADA, 2)
     await store._conn.execute("PRAGMA query_only = ON")
-    await refused("host.error.storage", host.vacations.vote(game_id, BO, 0, "pause"))
-    assert host.info(CH).seats[0].vacation == "vote"
-    await refused("host.error.storage", host.vacations.end(ADA))
-    assert host.info(CH).seats[0].vacation == "vote"
+    await refused("host.error.storage", host.vacation.vote(game_id, BO, 0, "pause"))
+    assert host.games.info(CH).seats[0].vacation == "vote"
+    await refused("host.error.storage", host.vacation.end(ADA))
+    assert host.games.info(CH).seats[0].vacation == "vote"
     clock.advance(12)
     await refused("host.error.storage", due_timers(host))  # the due timers stay for the next sweep
-    assert host.info(CH).seq == 0 and host.info(CH).seats[0].vacation == "vote"
+    assert host.games.info(CH).seq == 0 and host.games.info(CH).seats[0].vacation == "vote"
     await store._conn.execute("PRAGMA query_only = OFF")
     clock.advance(1)
     outcomes = await due_timers(host)
-    assert any(isinstance(o, MoveResult) for o in outcomes) and host.info(CH).seq == 1
+    assert any(isinstance(o, MoveResult) for o in outcomes) and host.games.info(CH).seq == 1
 
 
 async def test_a_deadline_runs_out_while_another_process_writes_the_game_and_its_timers_survive_restarts(
@@ -273,14 +273,14 @@ async def test_a_deadline_runs_out_while_another_process_writes_the_game_and_its
     no new timer, and the game waited forever. Whatever is read meanwhile, the move is made and the next turn's
     deadline is set, at every restart and clock jump."""
     host = await loaded(store, clock)
-    await host.open(CH, GUILD, ADA, "Ada", deadline_hours=12)
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
-    game_id = host.info(CH).game_id
+    await host.lobby.open(CH, GUILD, ADA, "Ada", deadline_hours=12)
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
+    game_id = host.games.info(CH).game_id
     for _ in range(2):  # the clock moves 13 h while both processes are down, twice
         clock.advance(13)
         host, other = await loaded(store, clock), await loaded(store, clock)
-        seq = host.info(CH).seq
+        seq = host.games.info(CH).seq
         choose = host.deadlines._choose
 
         async def choose_while_written(table: Any, seat: int, choose: Any = choose, other: Any = other,
@@ -294,7 +294,7 @@ async def test_a_deadline_runs_out_while_another_process_writes_the_game_and_its
         host.deadlines._choose = choose_while_written  # type: ignore[method-assign]
         moved = [o for o in await due_timers(host) if isinstance(o, MoveResult)]
         assert len(moved) == 1 and moved[0].by_computer, "the computer made the move whose deadline passed"
-        assert host.info(CH).seq == seq + 1
+        assert host.games.info(CH).seq == seq + 1
         assert await timer_kinds(store, game_id) == sorted(deadlines.KINDS), "the next turn's deadline is set"
         [ran_out] = [t for t in await own_timers(store, game_id) if t.kind == deadlines.RAN_OUT]
         assert ran_out.payload["seq"] == seq + 1 and ran_out.due_at == clock.now + 12 * HOUR
@@ -306,8 +306,8 @@ async def test_a_deadline_whose_timers_were_lost_is_set_again_at_the_next_start(
     out, as it would have."""
     host = await loaded(store, clock)
     await three_players(host, deadline=12)
-    game_id = host.info(CH).game_id
-    mover = host.info(CH).to_move
+    game_id = host.games.info(CH).game_id
+    mover = host.games.info(CH).to_move
     async with store._write() as db:  # the deadline's timers gone (seen after clock jumps with two processes)
         await db.execute("UPDATE timers SET done_at = ? WHERE game_id = ? AND kind IN (?, ?)", clock.now, game_id,
                          *deadlines.KINDS)

@@ -79,13 +79,13 @@ def make_host(store: Store, workers: WorkerPool | None = None, chooser: Callable
 
 async def computer_to_move(host: Host, channel: int = CH, user: int = ADA) -> None:
     """A running game in ``channel``: ``user`` against a computer, the computer to move."""
-    await host.open(channel, GUILD, user, "Ada", computers=1)
-    await host.start(channel, user)
-    info = host.info(channel)
+    await host.lobby.open(channel, GUILD, user, "Ada", computers=1)
+    await host.lobby.start(channel, user)
+    info = host.games.info(channel)
     assert info is not None and info.to_move is not None
     if not info.seats[info.to_move].is_computer:
-        await host.play(channel, user, host.legal_moves(channel, user)[0])
-    info = host.info(channel)
+        await host.play.move(channel, user, host.play.legal_moves(channel, user)[0])
+    info = host.games.info(channel)
     assert info is not None and info.to_move is not None and info.seats[info.to_move].is_computer
 
 
@@ -170,7 +170,7 @@ async def test_the_next_computer_move_after_a_killed_worker_keeps_its_strength(
                      ai_seconds=0.05)  # the engine's players on the default island, in a worker process
     await computer_to_move(host)
     await kill_a_worker(process_pool)
-    result = await anext(host.run_computers(CH))
+    result = await anext(host.computers.run_computers(CH))
     assert result.by_computer and process_pool.replaced == 1
     assert not any("fell back" in r.getMessage() for r in caplog.records)
     assert any("replacing the pool" in r.getMessage() and f"game {result.game_id}" in r.getMessage()
@@ -182,8 +182,8 @@ async def test_a_computer_plays_random_only_when_the_redo_breaks_too_and_says_so
     caplog.set_level(logging.WARNING, logger="bot.host")
     host = make_host(store, WorkerPool(shut_down_threads, name="computers"), ai_strength="expert")
     await computer_to_move(host)
-    result = await anext(host.run_computers(CH))
-    assert result.by_computer and host.info(CH).seq == result.seq
+    result = await anext(host.computers.run_computers(CH))
+    assert result.by_computer and host.games.info(CH).seq == result.seq
     fell_back = [r for r in caplog.records if "strength fell back" in r.getMessage()]
     assert [(r.levelno, r.getMessage().split("; ")[-1]) for r in fell_back] == [
         (logging.WARNING, f"strength fell back from expert to random for game {result.game_id}")]
@@ -205,21 +205,21 @@ class Gate:
 async def test_the_channel_is_answered_while_its_computer_thinks(store: Store) -> None:
     gate = Gate()
     host = make_host(store, chooser=gate)
-    await host.open(CH, GUILD, ADA, "Ada", computers=1)
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
-    while host.info(CH).seats[host.info(CH).to_move].is_computer:
+    await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
+    while host.games.info(CH).seats[host.games.info(CH).to_move].is_computer:
         gate.go.set()
-        await anext(host.run_computers(CH))
+        await anext(host.computers.run_computers(CH))
     gate.go.clear()
-    mover = host.info(CH).seats[host.info(CH).to_move].user_id
-    await host.away(CH, mover)  # the computer plays the absent player's seat
-    task = asyncio.create_task(anext(host.run_computers(CH)))
+    mover = host.games.info(CH).seats[host.games.info(CH).to_move].user_id
+    await host.play.away(CH, mover)  # the computer plays the absent player's seat
+    task = asyncio.create_task(anext(host.computers.run_computers(CH)))
     assert await asyncio.to_thread(gate.thinking.wait, WAIT)
     # the same channel answers meanwhile (this waited for the computer before: the lock was held)
     other = BO if mover == ADA else ADA
-    await host.away(CH, other)
-    await host.back(CH, other)
+    await host.play.away(CH, other)
+    await host.play.back(CH, other)
     assert not gate.go.is_set() and not task.done()
     gate.go.set()
     assert (await task).by_computer
@@ -228,19 +228,19 @@ async def test_the_channel_is_answered_while_its_computer_thinks(store: Store) -
 async def test_a_computer_whose_player_came_back_while_it_thought_stores_nothing(store: Store) -> None:
     gate = Gate()
     host = make_host(store, chooser=gate)
-    await host.open(CH, GUILD, ADA, "Ada")
-    await host.join(CH, BO, "Bo")
-    await host.start(CH, ADA)
-    info = host.info(CH)
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.start(CH, ADA)
+    info = host.games.info(CH)
     mover = info.seats[info.to_move].user_id
-    await host.away(CH, mover)
-    task = asyncio.create_task(anext(host.run_computers(CH), None))
+    await host.play.away(CH, mover)
+    task = asyncio.create_task(anext(host.computers.run_computers(CH), None))
     assert await asyncio.to_thread(gate.thinking.wait, WAIT)
-    await host.back(CH, mover)  # the game is no longer the computer's to play
+    await host.play.back(CH, mover)  # the game is no longer the computer's to play
     gate.go.set()
     assert await task is None
-    assert host.info(CH).seq == 0 and (await store.moves(info.game_id)) == []
-    assert host.legal_moves(CH, mover), "the returning player is to move"
+    assert host.games.info(CH).seq == 0 and (await store.moves(info.game_id)) == []
+    assert host.play.legal_moves(CH, mover), "the returning player is to move"
 
 
 async def test_one_channel_thinks_one_move_at_a_time_and_channels_think_side_by_side(store: Store) -> None:
@@ -268,17 +268,17 @@ async def test_one_channel_thinks_one_move_at_a_time_and_channels_think_side_by_
 
     host = make_host(store, WorkerPool(lambda: ThreadPoolExecutor(max_workers=4), name="computers"), chooser=chooser)
     for channel, user, name in ((CH, ADA, "Ada"), (CH2, BO, "Bodo")):
-        await host.open(channel, GUILD, user, name, computers=1)
-        await host.start(channel, user)
-        await host.away(channel, user)
+        await host.lobby.open(channel, GUILD, user, name, computers=1)
+        await host.lobby.start(channel, user)
+        await host.play.away(channel, user)
 
     async def drain(channel: int) -> list[int]:
-        return [r.seq async for r in host.run_computers(channel)]
+        return [r.seq async for r in host.computers.run_computers(channel)]
 
     # two runners in each channel, one worker pool of four threads for all
     runs = await asyncio.gather(drain(CH), drain(CH), drain(CH2), drain(CH2))
-    assert host.info(CH).status == host.info(CH2).status == "over"
-    assert sorted(runs[0] + runs[1]) == list(range(1, host.info(CH).seq + 1))
+    assert host.games.info(CH).status == host.games.info(CH2).status == "over"
+    assert sorted(runs[0] + runs[1]) == list(range(1, host.games.info(CH).seq + 1))
     assert most == {3: 1, 4: 1}, "never two moves of one channel thought about at once"
     assert not both.broken, "the two channels' computers thought side by side"
     host.workers.shutdown()

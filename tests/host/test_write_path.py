@@ -81,27 +81,27 @@ async def two_hosts(tmp_path: Path) -> AsyncIterator[tuple[Host, Host]]:
 async def test_a_lost_race_refuses_each_caller_with_its_key_and_changes_nothing_in_memory(
         two_hosts: tuple[Host, Host]) -> None:
     one, two = two_hosts
-    await one.open(CH, GUILD, ADA, "Ada")
+    await one.lobby.open(CH, GUILD, ADA, "Ada")
     await two.load()
-    await one.join(CH, BO, "Bo")  # two's copy is now behind
-    behind = two.tables[CH]
+    await one.lobby.join(CH, BO, "Bo")  # two's copy is now behind
+    behind = two.games.tables[CH]
     version, seats = behind.version, list(behind.seats)
     await refused("host.error.stale", two.games.write(behind, Change(), seats=[*seats, Seat(CY, "Cy")]))
     assert (behind.version, behind.seats) == (version, seats), "nothing adopted"
     await refused(CONFLICT, two.games.write(behind, Change(), seats=[*seats, Seat(CY, "Cy")], lost=CONFLICT))
-    assert (await two.join(CH, CY, "Cy")).humans == (ADA, BO, CY), "read again before the next change"
-    assert (await one.refresh(CH)).humans == (ADA, BO, CY)
+    assert (await two.lobby.join(CH, CY, "Cy")).humans == (ADA, BO, CY), "read again before the next change"
+    assert (await one.refresh.channel(CH)).humans == (ADA, BO, CY)
 
 
 async def test_a_move_that_lost_a_race_is_a_conflict_and_the_game_is_read_again_at_once(
         two_hosts: tuple[Host, Host]) -> None:
     one, two = two_hosts
-    await one.open(CH, GUILD, ADA, "Ada")
-    await one.join(CH, BO, "Bo")
-    await one.start(CH, ADA)
+    await one.lobby.open(CH, GUILD, ADA, "Ada")
+    await one.lobby.join(CH, BO, "Bo")
+    await one.lobby.start(CH, ADA)
     await two.load()
     await play_first(one, CH, interaction_id=77)
-    behind = two.tables[CH]
+    behind = two.games.tables[CH]
     assert behind.seq == 0
     game = behind.game
     assert game is not None
@@ -110,16 +110,16 @@ async def test_a_move_that_lost_a_race_is_a_conflict_and_the_game_is_read_again_
     new.apply(text)
     row = MoveRow(behind.id, 1, 0, ADA, text, None, 0.0)
     await refused("host.error.conflict", two.games.write(behind, Change({"last_move_at": 0.0}, row), game=new))
-    assert two.info(CH) == one.info(CH), "the game was read again"
+    assert two.games.info(CH) == one.games.info(CH), "the game was read again"
     again = MoveRow(behind.id, 2, 1, ADA, text, 77, 0.0)  # an interaction stored already
-    await refused("host.error.already_done", two.games.write(two.tables[CH], Change(move=again), game=new))
+    await refused("host.error.already_done", two.games.write(two.games.tables[CH], Change(move=again), game=new))
     user = user_to_move(two, CH)
-    assert (await two.play(CH, user, two.legal_moves(CH, user)[0])).seq == 2
+    assert (await two.play.move(CH, user, two.play.legal_moves(CH, user)[0])).seq == 2
 
 
 async def test_the_host_handles_exactly_the_timer_kinds_the_registry_names(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "kinds.db")
     try:
-        assert Host(store).schedule.kinds == frozenset(KINDS)
+        assert Host(store).timers.kinds == frozenset(KINDS)
     finally:
         await store.close()

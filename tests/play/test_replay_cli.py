@@ -24,11 +24,11 @@ async def exported_game(tmp_path: Path) -> tuple[Path, Game]:
     store = await Store.open(tmp_path / "santacruz.db")
     try:
         host = Host(store, Settings(ai_seconds=0.05), clock=Clock(), new_seed=lambda: 31)
-        await host.open(CH, GUILD, ADA, "Ada", computers=2, strength="random")
-        await host.start(CH, ADA)
-        await host.away(CH, ADA)
-        results = [r async for r in host.run_computers(CH)]
-        record = await host.game_record(GUILD, CH, results[-1].game_id)
+        await host.lobby.open(CH, GUILD, ADA, "Ada", computers=2, strength="random")
+        await host.lobby.start(CH, ADA)
+        await host.play.away(CH, ADA)
+        results = [r async for r in host.computers.run_computers(CH)]
+        record = await host.archive.game_record(GUILD, CH, results[-1].game_id)
         row = await store.get_game(results[-1].game_id)
         assert row is not None and row.state is not None
         final = Game.from_json(row.state)

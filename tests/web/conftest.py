@@ -65,27 +65,27 @@ class Site:
 
     @property
     def game_id(self) -> int:
-        info = self.host.info(CHANNEL)
+        info = self.host.games.info(CHANNEL)
         assert info is not None
         return int(info.game_id)
 
     async def start(self, *, hints: bool = False) -> None:
         """The lobby of the three people (``hints``: they may ask the coach), started."""
-        await self.host.open(CHANNEL, GUILD, PEOPLE[0], NAMES[PEOPLE[0]], hints=hints)
+        await self.host.lobby.open(CHANNEL, GUILD, PEOPLE[0], NAMES[PEOPLE[0]], hints=hints)
         for user in PEOPLE[1:]:
-            await self.host.join(CHANNEL, user, NAMES[user])
-        await self.host.start(CHANNEL, PEOPLE[0])
+            await self.host.lobby.join(CHANNEL, user, NAMES[user])
+        await self.host.lobby.start(CHANNEL, PEOPLE[0])
 
     async def play(self, count: int) -> int:
         """``count`` moves of whoever is to move (fewer when the game ends); how many were made."""
         made = 0
         for _ in range(count):
-            info = self.host.info(CHANNEL)
+            info = self.host.games.info(CHANNEL)
             if info is None or info.status != "running" or info.to_move is None:
                 break
             user = info.seats[info.to_move].user_id
             assert user is not None
-            await self.host.play(CHANNEL, user, self.rng.choice(self.host.legal_moves(CHANNEL, user)))
+            await self.host.play.move(CHANNEL, user, self.rng.choice(self.host.play.legal_moves(CHANNEL, user)))
             made += 1
         return made
 

@@ -51,7 +51,7 @@ class Tags(HTMLParser):
 
 def hidden_cards(site: Site) -> dict[int, set[str]]:
     """Seat -> the distinctive scoring cards only it knows of now (in its hand, never played or shown)."""
-    table = site.host.tables[CHANNEL]
+    table = site.host.games.tables[CHANNEL]
     game = table.current_game()
     assert game is not None
     public = game.view(None)
@@ -72,7 +72,7 @@ def card_secrets(cards: set[str], label: str) -> dict[str, str]:
 def game_secrets(site: Site) -> dict[str, str]:
     """Every secret of the game now: the seed, the state and its secret parts (deck, hands, face-down tiles, bird
     chips), each hand's hidden cards by name and id, the keys of a seat's view, each seat's signed link."""
-    game = site.host.tables[CHANNEL].current_game()
+    game = site.host.games.tables[CHANNEL].current_game()
     assert game is not None
     found = {"seed": str(SEED), **state_secrets(game.to_json(), "now")}
     for seat, cards in hidden_cards(site).items():
@@ -148,7 +148,7 @@ async def test_a_seat_link_shows_its_own_hand_and_nothing_of_another_seat(
     drawn = spy_pictures(monkeypatch)
     await site.play(9)
     hidden = hidden_cards(site)
-    game = site.host.tables[CHANNEL].current_game()
+    game = site.host.games.tables[CHANNEL].current_game()
     assert game is not None
     for seat, user in enumerate(PEOPLE):
         link = await site.seat_link(user)
@@ -204,13 +204,13 @@ async def test_a_forged_expired_revoked_or_taken_over_link_gets_403_and_no_secre
         status, _, body = await fetch(http, good)
         assert status == 403 and t("web.error.forbidden.text", "en") in body.decode() and leaks(body, secrets) == []
         now[0] -= 8 * 86400
-        await site.host.forget_me(PEOPLE[1])  # forget-me revokes every link made before
+        await site.host.people.forget_me(PEOPLE[1])  # forget-me revokes every link made before
         assert (await fetch(http, good))[0] == 403
         fresh = await site.seat_link(PEOPLE[1])
         assert (await fetch(http, fresh))[0] == 200
-        await site.host.away(CHANNEL, PEOPLE[1])  # the seat is taken over: its person's link no longer works
-        await site.host.offer_seat(CHANNEL, 999, "Eve")
-        await site.host.confirm_takeover(CHANNEL, PEOPLE[0], int(seat), 999)
+        await site.host.play.away(CHANNEL, PEOPLE[1])  # the seat is taken over: its person's link no longer works
+        await site.host.takeover.offer(CHANNEL, 999, "Eve")
+        await site.host.takeover.confirm(CHANNEL, PEOPLE[0], int(seat), 999)
         assert (await fetch(http, fresh))[0] == 403
         assert (await fetch(http, await site.seat_link(999)))[0] == 200
         assert await site.host.web.seat_link(site.game_id, PEOPLE[1]) is None  # no seat, no link
@@ -309,13 +309,13 @@ async def test_every_position_has_its_document_and_board(sqlite_site: Site, http
 async def test_a_lobby_shows_its_seats_and_a_game_kept_off_the_web_has_no_page(
         sqlite_site: Site, http: aiohttp.ClientSession) -> None:
     host = sqlite_site.host
-    lobby = await host.open(11, GUILD, PEOPLE[0], "Ada")
+    lobby = await host.lobby.open(11, GUILD, PEOPLE[0], "Ada")
     link = await host.web.link(lobby.game_id)
     assert link is not None
     doc = json.loads((await fetch(http, link + "/state.json"))[2])
     assert doc["board"] is None and doc["turn"] == t("web.status.lobby", "en") and doc["players"][0]["name"] == "Ada"
     assert (await fetch(http, link))[0] == 200
-    off = await host.open(12, GUILD, PEOPLE[1], "Bo", web=False)
+    off = await host.lobby.open(12, GUILD, PEOPLE[1], "Bo", web=False)
     assert await host.web.link(off.game_id) is None
     playing = await sqlite_site.link()
     await host.web.set_shown(GUILD, False)  # the server keeps its games off the web: at once
@@ -358,7 +358,7 @@ async def test_the_coach_answers_a_seat_on_its_turn_in_a_game_with_hints(tmp_pat
     try:
         await site.start(hints=True)
         await site.play(2)
-        info = site.host.info(CHANNEL)
+        info = site.host.games.info(CHANNEL)
         assert info is not None and info.to_move is not None
         mover = info.seats[info.to_move].user_id
         waiting = next(user for user in PEOPLE if user != mover)
@@ -385,7 +385,7 @@ async def test_the_coach_answers_a_seat_on_its_turn_in_a_game_with_hints(tmp_pat
 async def test_a_game_without_hints_says_so_and_the_boards_are_full_width(sqlite_site: Site,
                                                                           http: aiohttp.ClientSession) -> None:
     await sqlite_site.play(1)
-    info = sqlite_site.host.info(CHANNEL)
+    info = sqlite_site.host.games.info(CHANNEL)
     assert info is not None and info.to_move is not None
     link = await sqlite_site.seat_link(info.seats[info.to_move].user_id)  # type: ignore[arg-type]
     coach = json.loads((await fetch(http, link + "/state.json"))[2])["you"]["coach"]

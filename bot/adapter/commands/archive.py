@@ -60,14 +60,14 @@ class ArchiveCommands(Feature):
         if game_id is not None:
             await self._past_game(interaction, game_id, locale)
             return
-        games = await self.host.history(interaction.guild_id)
+        games = await self.host.archive.history(interaction.guild_id)
         links = [self._jump_url(g.guild_id, g.channel_id, g.over_message_id) for g in games]
         await reply(interaction, history_text(games, links, locale), allowed_mentions=discord.AllowedMentions.none())
 
     async def _past_game(self, interaction: discord.Interaction, game_id: int, locale: str) -> None:
         """One finished game of this server again: its final board, ranking and game-over chart, and *Open board*
         (its web page) when it has one."""
-        past = await self.host.past_game(interaction.guild_id, game_id)
+        past = await self.host.archive.past_game(interaction.guild_id, game_id)
         assert past.view is not None
         board = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None))
         chart = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None), game_over=True)
@@ -81,7 +81,7 @@ class ArchiveCommands(Feature):
     async def _export(self, interaction: discord.Interaction, channel_id: int, game_id: int | None,
                       locale: str) -> None:
         """A finished game's record (deal without the seed, and the moves) as a JSON file."""
-        record = await self.host.game_record(interaction.guild_id, channel_id, game_id)
+        record = await self.host.archive.game_record(interaction.guild_id, channel_id, game_id)
         name = f"santacruz-game-{record['game_id']}.json"
         data = json.dumps(record, ensure_ascii=False, indent=1).encode()
         await reply(interaction, t("bot.export.sent", locale, id=record["game_id"], file=name),
@@ -100,14 +100,14 @@ class ArchiveCommands(Feature):
             raise Refusal("bot.stats.player_or_leaderboard")
         locale = await self._locale(interaction)
         if by is not None:
-            board = await self.host.leaderboard(interaction.guild_id, interaction.user.id, by)
+            board = await self.host.archive.leaderboard(interaction.guild_id, interaction.user.id, by)
             await reply(interaction, leaderboard_text(board, interaction.user.id, locale),
                         view=leaderboard_view(board, locale) or discord.utils.MISSING)
             return
         who = player or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
-        stats = await self.host.stats(interaction.guild_id, who.id)
-        speed = await self.host.turn_speed(interaction.guild_id, who.id)
+        stats = await self.host.archive.stats(interaction.guild_id, who.id)
+        speed = await self.host.archive.turn_speed(interaction.guild_id, who.id)
         if stats is None:
             await reply(interaction, t("bot.stats.none", locale, name=esc(who.display_name)))
             return
@@ -123,6 +123,6 @@ class ArchiveCommands(Feature):
         guild_only(interaction)
         assert interaction.guild_id is not None
         locale = await self._locale(interaction)
-        board = await self.host.leaderboard(interaction.guild_id, interaction.user.id, by, page)
+        board = await self.host.archive.leaderboard(interaction.guild_id, interaction.user.id, by, page)
         await interaction.response.edit_message(content=leaderboard_text(board, interaction.user.id, locale),
                                                 view=leaderboard_view(board, locale), allowed_mentions=ALLOWED_MENTIONS)

@@ -94,20 +94,20 @@ class Feature(commands.Cog):
         return await self.dms.locale(interaction)
 
     async def _find_game_here(self, interaction: discord.Interaction) -> None:
-        """Which game a command typed in a server's channel acts on (:meth:`bot.host.host.Host.game_here`), kept with
+        """Which game a command typed in a server's channel acts on (:meth:`bot.host.lobby.Lobby.game_here`), kept with
         the interaction for :meth:`_channel_for`: a refusal is kept too, and said only by a command that needs a
         game. With a shared database, a game in a thread is read again as the command's own channel was."""
         if interaction.guild_id is None or interaction.channel_id is None:
             return
         try:
-            channel_id = await self.host.game_here(interaction.channel_id, interaction.user.id)
+            channel_id = await self.host.lobby.game_here(interaction.channel_id, interaction.user.id)
         except HostError as exc:
             interaction.extras[GAME_HERE] = exc
             return
         interaction.extras[GAME_HERE] = channel_id
         if channel_id != interaction.channel_id and self.host.shared:
             try:
-                await self.host.refresh(channel_id, wait=CHANGE_WAIT)
+                await self.host.refresh.channel(channel_id, wait=CHANGE_WAIT)
             except HostError as exc:  # the change itself checks again (and says so) if the database is refusing
                 log.warning("could not read the game from the database before a command: %s", exc.key)
 
@@ -120,7 +120,7 @@ class Feature(commands.Cog):
             if isinstance(found, HostError):
                 raise HostError(found.key, **found.params)
             return int(found)
-        games = self.host.games_of(interaction.user.id)
+        games = self.host.games.games_of(interaction.user.id)
         if len(games) == 1:
             return int(games[0].channel_id)
         if not games:
@@ -135,7 +135,7 @@ class Feature(commands.Cog):
 
     def _game(self, game_id: int) -> TableInfo:
         """The game a button acts on; an outdated button when the host no longer has it."""
-        info = self.host.find_game(game_id)
+        info = self.host.games.find_game(game_id)
         if info is None:
             raise HostError("host.error.stale")
         return info
@@ -143,7 +143,7 @@ class Feature(commands.Cog):
     def _current(self, game_id: int) -> TableInfo:
         """The game of a lobby or abandon button, refused if the channel has moved on to another game."""
         info = self._game(game_id)
-        current = self.host.info(info.channel_id)
+        current = self.host.games.info(info.channel_id)
         if current is None or current.game_id != game_id:
             raise HostError("host.error.stale")
         return current
@@ -153,8 +153,8 @@ class Feature(commands.Cog):
         DM the user's open games (any process may have changed or opened them). One indexed read per game when
         this process's copies are current."""
         if interaction.guild_id is not None and interaction.channel_id is not None:
-            return self.host.refresh(interaction.channel_id, wait=CHANGE_WAIT)
-        return self.host.refresh_games_of(interaction.user.id, wait=CHANGE_WAIT)
+            return self.host.refresh.channel(interaction.channel_id, wait=CHANGE_WAIT)
+        return self.host.refresh.games_of(interaction.user.id, wait=CHANGE_WAIT)
 
     async def _open_lobby(self, interaction: discord.Interaction, info: TableInfo) -> None:
         """Post the lobby message as the answer to ``interaction`` (``new``, ``rematch``) and check the opener's

@@ -64,8 +64,8 @@ class LobbyCommands(TakeoverCommands):
             if not lacking and interaction.app_permissions.send_messages:  # its lobby message starts the thread
                 await self._open_in_thread(interaction, channel, options)
                 return
-        info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id,
-                                    interaction.user.display_name, **options)
+        info = await self.host.lobby.open(channel_id, interaction.guild_id, interaction.user.id,
+                                          interaction.user.display_name, **options)
         await self._open_lobby(interaction, info)
         untold = self.publisher.threads.untold(channel_id, lacking)
         if untold:  # said in the channel, for everyone who opens games there (and who may grant it)
@@ -84,8 +84,8 @@ class LobbyCommands(TakeoverCommands):
         starter = await channel.send(t("bot.thread.opening", str(options["locale"]), opener=esc(opener)),
                                      allowed_mentions=discord.AllowedMentions.none())
         try:
-            info = await self.host.open(starter.id, interaction.guild_id, interaction.user.id, opener,
-                                        parent_id=channel_id, **options)
+            info = await self.host.lobby.open(starter.id, interaction.guild_id, interaction.user.id, opener,
+                                              parent_id=channel_id, **options)
         except Exception:
             with contextlib.suppress(discord.HTTPException):
                 await starter.delete()
@@ -95,9 +95,10 @@ class LobbyCommands(TakeoverCommands):
         except discord.HTTPException as exc:  # e.g. the permission was taken meanwhile: the channel holds the game
             log.warning("game %d: no thread could be made in channel %d (%s %s); the game is played in the channel",
                         info.game_id, channel_id, exc.status, exc.code)
-            await self.host.stale.close_channel(starter.id, "its thread could not be made")
+            await self.host.idle_tables.close_channel(starter.id, "its thread could not be made")
             try:
-                info = await self.host.open(channel_id, interaction.guild_id, interaction.user.id, opener, **options)
+                info = await self.host.lobby.open(channel_id, interaction.guild_id, interaction.user.id, opener,
+                                                  **options)
             except Exception:  # e.g. the channel has a game of its own: nothing is left of the attempt
                 with contextlib.suppress(discord.HTTPException):
                     await starter.delete()
@@ -126,14 +127,14 @@ class LobbyCommands(TakeoverCommands):
         (``seat``, numbered from 1; without it, the only one). With no such seat and none named, a running game
         refuses as before: it has started (wait for the next one)."""
         channel_id = self._here(interaction)
-        current = self.host.info(channel_id)
+        current = self.host.games.info(channel_id)
         if current is not None and current.status == "running" and (
-                seat is not None or self.host.takeovers.open_seats(channel_id)):
+                seat is not None or self.host.takeover.open_seats(channel_id)):
             await self._offer_seat(interaction, channel_id, seat - 1 if seat is not None else None)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
         locale = await self._locale(interaction)
-        info = await self.host.join(channel_id, interaction.user.id, interaction.user.display_name)
+        info = await self.host.lobby.join(channel_id, interaction.user.id, interaction.user.display_name)
         await reply(interaction, t("bot.reply.joined", locale, count=len(info.seats)))
         self.publisher.lobby_changed(info)
         await self.dms.welcome(interaction, info, locale)
@@ -146,7 +147,7 @@ class LobbyCommands(TakeoverCommands):
     async def leave(self, interaction: discord.Interaction) -> None:
         channel_id = self._here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
-        info = await self.host.leave(channel_id, interaction.user.id)
+        info = await self.host.lobby.leave(channel_id, interaction.user.id)
         await reply(interaction, t("bot.reply.left", await self._locale(interaction)))
         self.publisher.lobby_changed(info)
 
@@ -154,7 +155,7 @@ class LobbyCommands(TakeoverCommands):
     async def start(self, interaction: discord.Interaction) -> None:
         channel_id = self._here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
-        start = await self.host.start(channel_id, interaction.user.id, can_manage=can_manage(interaction))
+        start = await self.host.lobby.start(channel_id, interaction.user.id, can_manage=can_manage(interaction))
         self.background.after_start(start)
         await reply(interaction, t("bot.reply.started", await self._locale(interaction)))
         await threads.add_players(self.bot, start.info)
@@ -166,8 +167,8 @@ class LobbyCommands(TakeoverCommands):
         channel_id = self._here(interaction)
         strength = chosen(strength, STRENGTH_CHOICES)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for the database
-        info = await self.host.add_computer(channel_id, interaction.user.id, strength,
-                                            can_manage=can_manage(interaction))
+        info = await self.host.lobby.add_computer(channel_id, interaction.user.id, strength,
+                                                  can_manage=can_manage(interaction))
         await reply(interaction, t("bot.reply.computer_added", await self._locale(interaction),
                                    name=esc(info.seats[-1].name)))
         self.publisher.lobby_changed(info)
@@ -179,8 +180,8 @@ class LobbyCommands(TakeoverCommands):
         channel_id = self._here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
         locale = await self._locale(interaction)
-        outcome = await self.host.kick(channel_id, interaction.user.id, player.id, player.display_name,
-                                       can_manage=can_manage(interaction))
+        outcome = await self.host.lobby.kick(channel_id, interaction.user.id, player.id, player.display_name,
+                                             can_manage=can_manage(interaction))
         if isinstance(outcome, TableInfo):  # removed from the lobby
             await reply(interaction, t("bot.reply.kicked", locale, name=esc(player.display_name)))
             self.publisher.lobby_changed(outcome)
@@ -198,29 +199,29 @@ class LobbyCommands(TakeoverCommands):
     async def join_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         locale = await self._locale(interaction)
         current = self._current(game_id)
-        info = await self.host.join(current.channel_id, interaction.user.id, interaction.user.display_name)
+        info = await self.host.lobby.join(current.channel_id, interaction.user.id, interaction.user.display_name)
         await self._redraw_lobby(interaction, info)
         await self.dms.welcome(interaction, info, locale)
 
     async def leave_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
-        await self._redraw_lobby(interaction, await self.host.leave(current.channel_id, interaction.user.id))
+        await self._redraw_lobby(interaction, await self.host.lobby.leave(current.channel_id, interaction.user.id))
 
     async def addbot_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
-        await self._redraw_lobby(interaction, await self.host.add_computer(
+        await self._redraw_lobby(interaction, await self.host.lobby.add_computer(
             current.channel_id, interaction.user.id, can_manage=can_manage(interaction)))
 
     async def removebot_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
-        await self._redraw_lobby(interaction, await self.host.remove_computer(
+        await self._redraw_lobby(interaction, await self.host.lobby.remove_computer(
             current.channel_id, interaction.user.id, can_manage=can_manage(interaction)))
 
     async def start_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         """Start: the host starts the game (the opener, or someone who may manage the channel); the lobby message
         loses its buttons, and the start's post and DMs go out from the outbox."""
         current = self._current(game_id)
-        start = await self.host.start(current.channel_id, interaction.user.id, can_manage=can_manage(interaction))
+        start = await self.host.lobby.start(current.channel_id, interaction.user.id, can_manage=can_manage(interaction))
         self.background.after_start(start)
         await interaction.response.edit_message(content=await lobby_content(self.host, start.info), view=None,
                                                 allowed_mentions=ALLOWED_MENTIONS)

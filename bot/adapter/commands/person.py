@@ -26,9 +26,9 @@ class PersonCommands(Feature):
         """Every open game the user sits in, on every server (read from the database), theirs to move first."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host reads the database
         locale = await self._locale(interaction)
-        games = await self.host.open_games_for(interaction.user.id)
+        games = await self.host.people.open_games_for(interaction.user.id)
         deadlines = {g.game_id: until for g in games if g.status == "running"
-                     and (until := await self.host.turn_deadline(g.game_id)) is not None}
+                     and (until := await self.host.deadlines.turn_deadline(g.game_id)) is not None}
         usual = {g.game_id: await self.host.archive.usual_speeds(g.guild_id, [user_id for user_id, _ in g.people])
                  for g in games}
         await reply(interaction, games_text(games, locale, deadlines, usual),
@@ -50,17 +50,18 @@ class PersonCommands(Feature):
         locale = await self._locale(interaction)
         server = await self._server_web(interaction, server_web)
         user_id = interaction.user.id
-        await self.host.refresh_settings()  # another process may have changed them since its last sweep
+        await self.host.people.refresh_settings()  # another process may have changed them since its last sweep
         if (quiet_from is None) != (quiet_to is None) and not quiet_off:
             raise Refusal("bot.settings.quiet_both")
         quiet = (quiet_from, quiet_to) if quiet_from is not None and quiet_to is not None else None
         asked = (time_zone, quiet, reminders, reminder_hours, turn_dms)
         changing = quiet_off or any(value is not None for value in asked)
         if changing:
-            await self.host.change_settings(user_id, time_zone=time_zone, quiet=quiet, quiet_off=quiet_off,
-                                            reminders=reminders, reminder_hours=reminder_hours, turn_dms=turn_dms)
+            await self.host.people.change_settings(user_id, time_zone=time_zone, quiet=quiet, quiet_off=quiet_off,
+                                                   reminders=reminders, reminder_hours=reminder_hours,
+                                                   turn_dms=turn_dms)
             await self.publisher.release_held()  # held DMs the change made due go out now
-        text = settings_text(self.host.settings_of(user_id), locale, now=self.host.now(),
+        text = settings_text(self.host.people.settings_of(user_id), locale, now=self.host.outbox.now(),
                              default_hours=self.settings.reminder_hours, saved=changing or server_web is not None)
         if server is not None:
             text = f"{text}\n{t('bot.settings.server_web_on' if server else 'bot.settings.server_web_off', locale)}"
@@ -92,7 +93,7 @@ class PersonCommands(Feature):
     async def forget_confirmed(self, interaction: discord.Interaction, user_id: int) -> None:
         """The confirm button of forget-me: the host forgets the person (results, ratings, names in finished games)."""
         locale = await self._locale(interaction)
-        forgotten = await self.host.forget_me(user_id)
+        forgotten = await self.host.people.forget_me(user_id)
         await interaction.response.edit_message(
             content=t("bot.forget.done", locale, results=forgotten.results, ratings=forgotten.ratings,
                       games=forgotten.games_renamed), view=None)

@@ -31,8 +31,8 @@ class TableCommands(Feature):
     @app_commands.command(name="board", description=describe("board"))
     async def board(self, interaction: discord.Interaction) -> None:
         channel_id = self._channel_for(interaction)
-        info = self.host.info(channel_id)
-        view = self.host.public_view(channel_id)
+        info = self.host.games.info(channel_id)
+        view = self.host.play.public_view(channel_id)
         assert info is not None
         in_channel = interaction.guild_id is not None
         locale = info.locale if in_channel else await self._locale(interaction)
@@ -45,16 +45,16 @@ class TableCommands(Feature):
     async def status(self, interaction: discord.Interaction) -> None:
         locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
-        info = self.host.info(channel_id)
+        info = self.host.games.info(channel_id)
         if info is None or info.status == "abandoned":
             raise HostError("host.error.no_game")
         if info.status == "lobby":
             usual = await self.host.archive.usual_speeds(info.guild_id, info.humans)
             await reply(interaction, lobby_text(info, locale, usual))
             return
-        deadline = await self.host.turn_deadline(info.game_id) if info.deadline_hours else None
-        status = status_text(info, self.host.public_view(channel_id), locale, deadline=deadline)
-        if info.status != "over" and self.host.seat_of(channel_id, interaction.user.id) is not None:
+        deadline = await self.host.deadlines.turn_deadline(info.game_id) if info.deadline_hours else None
+        status = status_text(info, self.host.play.public_view(channel_id), locale, deadline=deadline)
+        if info.status != "over" and self.host.games.seat_of(channel_id, interaction.user.id) is not None:
             # a player also sees their own hand (and the move buttons on their turn); only they see it (once the
             # game is over there is no hand left: the result is the status)
             await self.dms.show_hand(interaction, channel_id, heading=status)
@@ -65,8 +65,8 @@ class TableCommands(Feature):
     async def log_(self, interaction: discord.Interaction) -> None:
         locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
-        info = self.host.info(channel_id)
-        lines = log_lines(self.host.view_for(channel_id, interaction.user.id), locale,
+        info = self.host.games.info(channel_id)
+        lines = log_lines(self.host.play.view_for(channel_id, interaction.user.id), locale,
                           info.seats if info is not None else ())
         if log_fits(lines):
             await reply(interaction, "\n".join(lines))
@@ -78,7 +78,7 @@ class TableCommands(Feature):
     async def abandon(self, interaction: discord.Interaction) -> None:
         channel_id = self._here(interaction)
         locale = await self._locale(interaction)
-        info = self.host.may_abandon(channel_id, interaction.user.id, can_manage=can_manage(interaction))
+        info = self.host.lobby.may_abandon(channel_id, interaction.user.id, can_manage=can_manage(interaction))
         await reply(interaction, t("bot.confirm.abandon", locale), view=abandon_view(info.game_id, locale))
 
     @app_commands.command(name="rematch", description=describe("rematch"))
@@ -86,13 +86,13 @@ class TableCommands(Feature):
         await self._rematch(interaction, guild_only(interaction))
 
     async def _rematch(self, interaction: discord.Interaction, channel_id: int) -> None:
-        info = await self.host.rematch(channel_id, interaction.user.id, can_manage=can_manage(interaction))
+        info = await self.host.lobby.rematch(channel_id, interaction.user.id, can_manage=can_manage(interaction))
         await self._open_lobby(interaction, info)
 
     @app_commands.command(name="away", description=describe("away"))
     async def away(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
-        change = await self.host.away(self._channel_for(interaction), interaction.user.id)
+        change = await self.host.play.away(self._channel_for(interaction), interaction.user.id)
         self.background.after_seat_change(change)
         await reply(interaction, t("bot.reply.away", await self._locale(interaction)))
 
@@ -100,13 +100,13 @@ class TableCommands(Feature):
     async def back(self, interaction: discord.Interaction) -> None:
         """Back from a vacation (in every game, also from a DM), or else from ``away`` in this channel's game."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # the host may wait for a computer's move
-        ended = await self.host.vacations.end(interaction.user.id)
+        ended = await self.host.vacation.end(interaction.user.id)
         if ended:
             for ending in ended:
                 self.background.after_vacation(ending)
             await reply(interaction, t("bot.reply.vacation_over", await self._locale(interaction), count=len(ended)))
             return
-        change = await self.host.back(self._channel_for(interaction), interaction.user.id)
+        change = await self.host.play.back(self._channel_for(interaction), interaction.user.id)
         self.background.after_seat_change(change)
         await reply(interaction, t("bot.reply.back", await self._locale(interaction)))
 
@@ -115,7 +115,7 @@ class TableCommands(Feature):
     async def vacation(self, interaction: discord.Interaction, days: Range[int, 1, 30]) -> None:
         """Go on vacation in every running game the user sits in (works in DMs too): the others vote."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        changes = await self.host.vacations.start(interaction.user.id, days)
+        changes = await self.host.vacation.start(interaction.user.id, days)
         for change in changes:
             self.background.after_vacation(change)
         await reply(interaction, t("bot.reply.vacation", await self._locale(interaction), count=len(changes),
@@ -147,8 +147,8 @@ class TableCommands(Feature):
     async def abandon_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         locale = await self._locale(interaction)
         current = self._current(game_id)
-        info = await self.host.abandon(current.channel_id, interaction.user.id, can_manage=can_manage(interaction),
-                                       name=interaction.user.display_name)
+        info = await self.host.lobby.abandon(current.channel_id, interaction.user.id,
+                                             can_manage=can_manage(interaction), name=interaction.user.display_name)
         await interaction.response.edit_message(content=t("bot.reply.abandoned", locale), view=None)
         self.publisher.abandoned(info)
 
@@ -158,13 +158,13 @@ class TableCommands(Feature):
 
     async def rematch_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         """Under a game-over message (whose game the host may have forgotten after a restart)."""
-        info = self.host.find_game(game_id)
+        info = self.host.games.find_game(game_id)
         await self._rematch(interaction, info.channel_id if info is not None else guild_only(interaction))
 
     async def keep_open_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         """Under an idle game's notice: anyone seated keeps the game open (the notice loses its button)."""
         info = self._game(game_id)
-        await self.host.stale.keep_open(info.channel_id, interaction.user.id, game_id)
+        await self.host.idle_tables.keep_open(info.channel_id, interaction.user.id, game_id)
         await interaction.response.edit_message(
             content=kept_open_text(interaction.user.display_name, self.settings.stale_days, info.locale), view=None,
             allowed_mentions=ALLOWED_MENTIONS)
@@ -172,6 +172,6 @@ class TableCommands(Feature):
     async def vacation_voted(self, interaction: discord.Interaction, game_id: int, seat: int, choice: str) -> None:
         """A vote button under a vacation's post: only the game's other players vote (the host decides)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        change = await self.host.vacations.vote(game_id, interaction.user.id, seat, choice)
+        change = await self.host.vacation.vote(game_id, interaction.user.id, seat, choice)
         self.background.after_vacation(change)
         await reply(interaction, t(f"bot.vacation.voted.{choice}", await self._locale(interaction)))

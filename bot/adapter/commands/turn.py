@@ -2,9 +2,9 @@
 the move controls' buttons and menus (in a turn DM or the hand of ``status``), *Undo* and *Hint*.
 
 One confirmation flow: a card that builds nothing, or a move that cannot be taken back (the host's
-:meth:`~bot.host.host.Host.move_risk`), is asked first in one click naming what it reveals or scores (on the clicked
+:meth:`bot.host.play.Play.move_risk`), is asked first in one click naming what it reveals or scores (on the clicked
 message itself, in place of its controls, with *Back*); any other move is played at once, and its answer carries
-*Undo* while :meth:`~bot.host.host.Host.undoable_by` names the user. One *Undo* (:meth:`TurnCommands._take_back`)
+*Undo* while :meth:`bot.host.play.Play.undoable_by` names the user. One *Undo* (:meth:`TurnCommands._take_back`)
 for the command, the post's button and the answer's button; the host decides who may undo.
 """
 
@@ -76,8 +76,8 @@ class TurnCommands(Feature):
         card, kind = chosen(card, CARD_CHOICES), chosen(kind, KIND_CHOICES)
         channel_id = self._channel_for(interaction)  # first: which game (several in the channel's threads: refused)
         card, site_number = options.build_site(site, card, await self._locale(interaction))
-        legal = [parse_move(m) for m in self.host.legal_moves(channel_id, interaction.user.id)]
-        you = self.host.view_for(channel_id, interaction.user.id).get("you") if legal else None
+        legal = [parse_move(m) for m in self.host.play.legal_moves(channel_id, interaction.user.id)]
+        you = self.host.play.view_for(channel_id, interaction.user.id).get("you") if legal else None
         plan = plan_build(legal, you.get("build_sites") if you is not None else None, card, site_number, kind)
         if plan.problem == "need_site":
             raise Refusal("bot.error.need_site", sites=", ".join(map(str, plan.sites)))
@@ -100,9 +100,9 @@ class TurnCommands(Feature):
     async def choose(self, interaction: discord.Interaction, option: str) -> None:
         locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
-        legal = self.host.legal_moves(channel_id, interaction.user.id)
+        legal = self.host.play.legal_moves(channel_id, interaction.user.id)
         move = options.choice_move(option, legal, locale)
-        if move in legal and needs_confirmation(move, legal, self.host.view_for(channel_id, interaction.user.id)):
+        if move in legal and needs_confirmation(move, legal, self.host.play.view_for(channel_id, interaction.user.id)):
             await self._ask(interaction, channel_id, move)
             return
         await self._play_command(interaction, [move])
@@ -132,10 +132,10 @@ class TurnCommands(Feature):
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await self._locale(interaction)
-        risk = self.host.move_risk(channel_id, interaction.user.id, moves)
+        risk = self.host.play.move_risk(channel_id, interaction.user.id, moves)
         if risk.first_final is not None:
             info = self._table(channel_id)
-            view = self.host.view_for(channel_id, interaction.user.id)
+            view = self.host.play.view_for(channel_id, interaction.user.id)
             question = final_question(moves[risk.first_final], risk, locale, names_of(view), seat=view["seat"])
             then = moves[1] if len(moves) > 1 else None
             await reply(interaction, question,
@@ -147,7 +147,7 @@ class TurnCommands(Feature):
             return
         undo = self._after_move_view(interaction, played[-1], len(played), locale)
         if self._still_to_move(interaction, played[-1]):
-            lines.append(turn_prompt(self.host.view_for(channel_id, interaction.user.id), locale))
+            lines.append(turn_prompt(self.host.play.view_for(channel_id, interaction.user.id), locale))
         await reply(interaction, "\n".join(lines), **({"view": undo} if undo is not None else {}))
 
     async def _play_moves(self, interaction: discord.Interaction, channel_id: int, moves: Sequence[str], locale: str,
@@ -159,9 +159,9 @@ class TurnCommands(Feature):
         played: list[MoveResult] = []
 
         async def play(i: int) -> str:
-            result = await self.host.play(channel_id, interaction.user.id, moves[i],
-                                          interaction_id=interaction.id if i == 0 else None, game_id=game_id,
-                                          expected_seq=None if seq is None else seq + i)
+            result = await self.host.play.move(channel_id, interaction.user.id, moves[i],
+                                               interaction_id=interaction.id if i == 0 else None, game_id=game_id,
+                                               expected_seq=None if seq is None else seq + i)
             played.append(result)
             return played_text(result.move, locale, names_of(result.view), result.seat, result.view)
 
@@ -199,11 +199,11 @@ class TurnCommands(Feature):
         lines, played = await self._play_moves(interaction, info.channel_id, moves, locale, game_id=game_id, seq=seq)
         undo = self._after_move_view(interaction, played[-1], len(played), locale)
         if len(played) == len(moves) and self._still_to_move(interaction, played[-1]):
-            lines.append(turn_prompt(self.host.view_for(info.channel_id, interaction.user.id), locale))
+            lines.append(turn_prompt(self.host.play.view_for(info.channel_id, interaction.user.id), locale))
         await interaction.edit_original_response(content="\n".join(lines), view=undo)
 
     def _table(self, channel_id: int) -> TableInfo:
-        info = self.host.info(channel_id)
+        info = self.host.games.info(channel_id)
         if info is None:
             raise HostError("host.error.no_game")
         return info
@@ -212,10 +212,10 @@ class TurnCommands(Feature):
                   builds_nothing: bool) -> tuple[str, bool]:
         """The question before ``move`` (it builds nothing, and/or it cannot be taken back, naming what it reveals or
         scores) and whether it cannot be taken back."""
-        risk = self.host.move_risk(channel_id, interaction.user.id, [move])
+        risk = self.host.play.move_risk(channel_id, interaction.user.id, [move])
         if not risk.final:
             return confirm_question(move, locale), False
-        view = self.host.view_for(channel_id, interaction.user.id)
+        view = self.host.play.view_for(channel_id, interaction.user.id)
         question = final_question(move, risk, locale, names_of(view), seat=view["seat"], builds_nothing=builds_nothing)
         return question, True
 
@@ -233,21 +233,21 @@ class TurnCommands(Feature):
         locale = await self._locale(interaction)
         info = self._game(game_id)
         user_id = interaction.user.id
-        legal = self.host.legal_moves(info.channel_id, user_id)
+        legal = self.host.play.legal_moves(info.channel_id, user_id)
         if not confirmed and move in legal:
-            builds_nothing = needs_confirmation(move, legal, self.host.view_for(info.channel_id, user_id))
-            if builds_nothing or self.host.move_risk(info.channel_id, user_id, [move]).final:
+            builds_nothing = needs_confirmation(move, legal, self.host.play.view_for(info.channel_id, user_id))
+            if builds_nothing or self.host.play.move_risk(info.channel_id, user_id, [move]).final:
                 await self._ask_in_place(interaction, game_id, seq, move, locale, builds_nothing=builds_nothing)
                 return
         await interaction.response.defer()
-        result = await self.host.play(info.channel_id, user_id, move, interaction_id=interaction.id,
-                                      game_id=game_id, expected_seq=seq)
+        result = await self.host.play.move(info.channel_id, user_id, move, interaction_id=interaction.id,
+                                           game_id=game_id, expected_seq=seq)
         message = interaction.message
         self.background.after_move(result, clicked=message.id if message is not None else None)
         played = played_text(result.move, locale, names_of(result.view), result.seat, result.view)
         undo = self._after_move_view(interaction, result, 1, locale)
         if self._still_to_move(interaction, result):
-            played = f"{played}\n{turn_prompt(self.host.view_for(info.channel_id, user_id), locale)}"
+            played = f"{played}\n{turn_prompt(self.host.play.view_for(info.channel_id, user_id), locale)}"
         over = (turn_over_text(self._game(game_id), turn_over_payload(result), locale)
                 if result.passed_user_id == user_id else None)  # the turn's controls, whose turn is over
         await clicked.played(interaction, message, played, over=over, after=undo, own_question=confirmed)
@@ -270,8 +270,8 @@ class TurnCommands(Feature):
         locale = await self._locale(interaction)
         info = self._game(game_id)
         controls = None
-        if info.status == "running" and self.host.seat_of(info.channel_id, interaction.user.id) is not None:
-            view = self.host.view_for(info.channel_id, interaction.user.id)
+        if info.status == "running" and self.host.games.seat_of(info.channel_id, interaction.user.id) is not None:
+            view = self.host.play.view_for(info.channel_id, interaction.user.id)
             controls = controls_view(info.game_id, info.seq, view, locale, hints=info.hints, emojis=self.emojis)
         await clicked.back(interaction, interaction.message, controls)
 
@@ -281,16 +281,16 @@ class TurnCommands(Feature):
         they leave the user to move (no turn DM follows), the controls of the rest of the turn with it."""
         if result is None:
             return None
-        count_or_none = count if self.host.undoable_by(result.channel_id) == interaction.user.id else None
+        count_or_none = count if self.host.play.undoable_by(result.channel_id) == interaction.user.id else None
         if self._still_to_move(interaction, result):
-            view = self.host.view_for(result.channel_id, interaction.user.id)
+            view = self.host.play.view_for(result.channel_id, interaction.user.id)
             return rest_of_turn_view(result.game_id, result.seq, view, locale, count_or_none, hints=result.hints,
                                      emojis=self.emojis)
         return None if count_or_none is None else undo_view(result.game_id, result.seq, count_or_none, locale)
 
     def _still_to_move(self, interaction: discord.Interaction, result: MoveResult) -> bool:
         """Whether ``result`` (the user's own move) leaves the user to move in a game still at that move."""
-        info = self.host.info(result.channel_id)
+        info = self.host.games.info(result.channel_id)
         return (not result.game_over and result.to_move_user_id == interaction.user.id and info is not None
                 and info.game_id == result.game_id and info.seq == result.seq)
 
@@ -304,9 +304,9 @@ class TurnCommands(Feature):
         locale = await self._locale(interaction)
 
         async def undo(i: int) -> str:
-            result = await self.host.undo(channel_id, interaction.user.id,
-                                          interaction_id=interaction.id if i == 0 else None, game_id=game_id,
-                                          expected_seq=None if seq is None else seq + i)
+            result = await self.host.play.undo(channel_id, interaction.user.id,
+                                               interaction_id=interaction.id if i == 0 else None, game_id=game_id,
+                                               expected_seq=None if seq is None else seq + i)
             self.background.after_move(result)
             return undone_text(result, locale)
 
@@ -335,9 +335,9 @@ class TurnCommands(Feature):
     async def _hint(self, interaction: discord.Interaction, channel_id: int, *, game_id: int | None = None,
                     seq: int | None = None) -> None:
         """The coach's advice for the user's own seat, for them alone (the interaction is deferred already); the
-        host decides whether they may ask now (:meth:`bot.host.host.Host.hint`)."""
+        host decides whether they may ask now (:meth:`bot.host.hints.Hints.hint`)."""
         locale = await self._locale(interaction)
-        answer = await self.host.hint(channel_id, interaction.user.id, game_id=game_id, expected_seq=seq)
+        answer = await self.host.hints.hint(channel_id, interaction.user.id, game_id=game_id, expected_seq=seq)
         await reply(interaction, advice_text(answer.advice, locale, answer.names, escape=esc, notation=False),
                     allowed_mentions=discord.AllowedMentions.none())
 
@@ -365,10 +365,10 @@ class TurnCommands(Feature):
             return None
         try:
             channel_id = self._channel_for(interaction)
-            if self.host.seat_of(channel_id, interaction.user.id) is None:
+            if self.host.games.seat_of(channel_id, interaction.user.id) is None:
                 return None
-            return (self.host.view_for(channel_id, interaction.user.id),
-                    self.host.legal_moves(channel_id, interaction.user.id))
+            return (self.host.play.view_for(channel_id, interaction.user.id),
+                    self.host.play.legal_moves(channel_id, interaction.user.id))
         except HostError as exc:
             return list(exc.params["channels"]) if exc.key == "host.error.which_game" else None
         except Refusal:
@@ -390,7 +390,7 @@ class TurnCommands(Feature):
             return []
         locale = await self._locale(interaction)
         if isinstance(context, list):
-            games = [info for channel_id in context if (info := self.host.info(channel_id)) is not None]
+            games = [info for channel_id in context if (info := self.host.games.info(channel_id)) is not None]
             return [Choice(name=clip(t("bot.autocomplete.in_thread", locale, game=thread_name(info)), OPTION_MAX),
                            value=nothing) for info in games][:25]
         view, legal = context
