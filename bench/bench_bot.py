@@ -179,13 +179,12 @@ class Table:
             command, options = slash_for_move(move)
             handle = await self.fake.slash_command(f"santacruz {command}", options, user=user, channel=self.channel)
         await self.acked(handle, figures)
-        callback = await handle.wait_for_callback(timeout=TIMEOUT)
-        if via == "slash" or callback.content is not None:  # a DM click asks in place, a command in its answer
-            answer = await handle.wait_for_message(lambda m: not m.loading, timeout=TIMEOUT)
-            ok = next((b["custom_id"] for b in answer.buttons if b["custom_id"].endswith(":ok")), None)
-            if ok is not None:  # a card that builds nothing, or a move that cannot be taken back: asked first
-                click = await self.fake.click_button(answer, ok, user=user)
-                await self.acked(click, figures)
+        # a DM click is acknowledged, then answered in place; a command in its answer
+        answer = await handle.wait_for_message(lambda m: not m.loading, timeout=TIMEOUT)
+        ok = next((b["custom_id"] for b in answer.buttons if b["custom_id"].endswith(":ok")), None)
+        if ok is not None:  # a card that builds nothing, or a move that cannot be taken back: asked first
+            click = await self.fake.click_button(answer, ok, user=user)
+            await self.acked(click, figures)
         await self.wait_posted(info.game_id, info.seq + 1)
         figures.posts.append(self.loop.time() - started)
         figures.moves += 1

@@ -20,14 +20,15 @@ from bot.adapter.words.moves import split_question, with_question
 
 async def ask(interaction: discord.Interaction, message: discord.Message, question: str,
               buttons: discord.ui.View) -> None:
-    """``question`` in place of the clicked message's controls, with ``buttons`` (*Play it* and *Back*)."""
+    """``question`` in place of the clicked message's controls (the click acknowledged already), with ``buttons``
+    (*Play it* and *Back*)."""
     dm = dm_layout.read(message)
     if dm is not None:
         layout = dm_layout.layout(dm.asking(question), dm_layout.action_rows(buttons))
-        await interaction.response.edit_message(view=layout, allowed_mentions=ALLOWED_MENTIONS)
+        await interaction.edit_original_response(view=layout, allowed_mentions=ALLOWED_MENTIONS)
         return
-    await interaction.response.edit_message(content=with_question(message.content, question), view=buttons,
-                                            allowed_mentions=ALLOWED_MENTIONS)
+    await interaction.edit_original_response(content=with_question(message.content, question), view=buttons,
+                                             allowed_mentions=ALLOWED_MENTIONS)
 
 
 async def back(interaction: discord.Interaction, message: discord.Message | None,

@@ -42,12 +42,7 @@ from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED,
 from bot.adapter.undo_marks import UndoMarks
 from bot.adapter.views import confirm_takeover_view, keep_open_view, take_seat_view, vacation_view
 from bot.adapter.words.posts import move_post, start_post
-from bot.host.errors import StorageFailed
-from bot.host.host import Host
-from bot.host.idle import LOBBY_CLOSED, NOTICE
-from bot.host.outbox import Held, SendPost, SendTurnOver, Step
-from bot.host.pictures import Pictures
-from bot.host.table import (
+from bot.host.deliveries import (
     ABANDONED_POST,
     IDLE_POST,
     MOVE_POST,
@@ -56,9 +51,13 @@ from bot.host.table import (
     SEAT_POST,
     START_POST,
     Delivery,
-    MoveResult,
-    StartResult,
 )
+from bot.host.errors import StorageFailed
+from bot.host.host import Host
+from bot.host.idle import LOBBY_CLOSED, NOTICE
+from bot.host.outbox import Held, SendPost, SendTurnOver, Step
+from bot.host.pictures import Pictures
+from bot.host.table import MoveResult, StartResult
 from i18n import t
 
 log = logging.getLogger(__name__)

@@ -33,11 +33,12 @@ from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, message_li
 from bot.adapter.words.dm import game_over_text, hand_words, held_text, others_waiting, turn_over_text
 from bot.adapter.words.moves import split_question
 from bot.adapter.words.notices import notice_text, vacation_notes
+from bot.host.deliveries import Delivery
 from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
 from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
-from bot.host.table import Delivery, TableInfo
+from bot.host.table import TableInfo
 from engine import View
 from i18n import normalize_locale, t
 

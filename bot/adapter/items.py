@@ -38,10 +38,8 @@ class Clicks(Protocol):
     async def removebot_clicked(self, interaction: discord.Interaction, game_id: int) -> None: ...
     async def start_clicked(self, interaction: discord.Interaction, game_id: int) -> None: ...
     # a turn (bot.adapter.commands.turn)
-    async def move_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
+    async def move_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, moves: tuple[str, ...], *,
                            confirmed: bool) -> None: ...
-    async def moves_confirmed(self, interaction: discord.Interaction, game_id: int, seq: int,
-                              moves: tuple[str, ...]) -> None: ...
     async def controls_clicked(self, interaction: discord.Interaction, game_id: int) -> None: ...
     async def post_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int | None) -> None: ...
     async def answer_undo_clicked(self, interaction: discord.Interaction, game_id: int, seq: int,
@@ -176,10 +174,8 @@ class MoveButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
                    confirmed=bool(match["ok"]), item=item)
 
     async def clicked(self, cog: Clicks, interaction: discord.Interaction) -> None:
-        if self.then is not None and self.confirmed:
-            await cog.moves_confirmed(interaction, self.game_id, self.seq, (self.move, self.then))
-        else:
-            await cog.move_clicked(interaction, self.game_id, self.seq, self.move, confirmed=self.confirmed)
+        moves = (self.move, self.then) if self.then is not None and self.confirmed else (self.move,)
+        await cog.move_clicked(interaction, self.game_id, self.seq, moves, confirmed=self.confirmed)
 
 
 class MoveSelect(Checked, discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.PICK):
@@ -206,7 +202,7 @@ class MoveSelect(Checked, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
 
     async def clicked(self, cog: Clicks, interaction: discord.Interaction) -> None:
         if self.item.values:
-            await cog.move_clicked(interaction, self.game_id, self.seq, self.item.values[0], confirmed=False)
+            await cog.move_clicked(interaction, self.game_id, self.seq, (self.item.values[0],), confirmed=False)
 
 
 class UndoButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.ANSWER_UNDO):

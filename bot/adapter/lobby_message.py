@@ -17,8 +17,9 @@ from bot.adapter.sending import ALLOWED_MENTIONS, own_messages_with
 from bot.adapter.threads import edit_message
 from bot.adapter.views import lobby_view
 from bot.adapter.words.lobby import lobby_text
+from bot.host.deliveries import Delivery
 from bot.host.host import Host
-from bot.host.table import Delivery, TableInfo
+from bot.host.table import TableInfo
 
 log = logging.getLogger(__name__)
 

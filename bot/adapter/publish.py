@@ -28,10 +28,11 @@ from bot.adapter.delivery import Backoff, Deliveries
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
 from bot.adapter.threads import ThreadNotices
+from bot.host.deliveries import Delivery
 from bot.host.errors import CopyBehind, StorageFailed
 from bot.host.host import Host
 from bot.host.pictures import Pictures
-from bot.host.table import Delivery, MoveResult, SeatChange, StartResult, TableInfo
+from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
 
 log = logging.getLogger(__name__)
 

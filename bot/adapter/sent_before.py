@@ -37,9 +37,7 @@ from bot.adapter.sending import TRANSIENT_ERRORS
 from bot.adapter.words.common import MESSAGE_MAX, clip, esc, mention
 from bot.adapter.words.notices import idle_text, notice_text
 from bot.adapter.words.posts import seat_change_post
-from bot.host.host import Host
-from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendPost, Step
-from bot.host.table import (
+from bot.host.deliveries import (
     ABANDONED_POST,
     IDLE_POST,
     MOVE_POST,
@@ -49,6 +47,8 @@ from bot.host.table import (
     START_POST,
     Delivery,
 )
+from bot.host.host import Host
+from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendPost, Step
 from i18n import t
 
 log = logging.getLogger(__name__)

@@ -16,8 +16,9 @@ from bot.adapter.links import board_link
 from bot.adapter.sending import NO_PINGS, Attachments, Posted
 from bot.adapter.threads import edit_message
 from bot.adapter.words.posts import move_post
+from bot.host.deliveries import MOVE_POST
 from bot.host.host import Host
-from bot.host.table import MOVE_POST, MoveResult
+from bot.host.table import MoveResult
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,8 @@ of ``/santacruz status`` carry), the one-click question before a move, *Undo*, t
 vote, *Take this seat* and the opener's *Confirm* of a take-over, the settings panel's "Forget me…".
 
 The items and their ids are in :mod:`bot.adapter.items` and :mod:`bot.adapter.ids`; here they are put together. Which
-move is asked first because it builds nothing is the engine's answer (:func:`engine.builds_nothing`).
+move is asked first is the host's answer (``play.ask_or_play``); the controls only show the moves that build nothing,
+which the host will ask about, as secondary buttons (the engine's :func:`engine.builds_nothing`, as the host asks it).
 """
 
 from __future__ import annotations
@@ -36,10 +37,11 @@ from engine import SINGLE_BUILDS, View, builds_nothing, parse_move
 from i18n import t
 
 
-def needs_confirmation(move: str, legal: Sequence[str], view: View | None = None) -> bool:
-    """Whether ``move`` (one of the ``legal`` moves) builds nothing and is confirmed first, as online
-    (the engine decides: :func:`engine.builds_nothing`, with the seat's view's ``you.build_sites``)."""
-    you = view.get("you") if view is not None else None
+def _looks_secondary(move: str, legal: Sequence[str], view: View) -> bool:
+    """Whether ``move`` (one of the ``legal`` moves of the seat whose ``view`` this is) builds nothing, so that its
+    button looks secondary: the host asks before playing it (:func:`engine.builds_nothing`, with the view's
+    ``you.build_sites``, as the host's :func:`bot.host.takeback.asks_first` reads them from the game)."""
+    you = view.get("you")
     build_sites = you.get("build_sites") if you is not None else None
     return builds_nothing(parse_move(move), [parse_move(m) for m in legal], build_sites)
 
@@ -158,7 +160,7 @@ def controls_view(game_id: int, seq: int, view: View, locale: str, *, hints: boo
                                                 emoji=emojis.get(move_icon(view, m))))
         out.add_item(MoveSelect.make(game_id, seq, group, _placeholder(group, view, locale), options))
     for move in groups.get("button", []):
-        style = discord.ButtonStyle.secondary if needs_confirmation(move, legal, view) else discord.ButtonStyle.primary
+        style = discord.ButtonStyle.secondary if _looks_secondary(move, legal, view) else discord.ButtonStyle.primary
         out.add_item(MoveButton(game_id, seq, move, label=move_label(view, move, locale), style=style,
                                 emoji=emojis.get(move_icon(view, move))))
     if hints:

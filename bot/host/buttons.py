@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.host.table import ABANDONED_POST, MOVE_POST, NOTICE_POST, SEAT_POST, Delivery
+from bot.host.deliveries import ABANDONED_POST, MOVE_POST, NOTICE_POST, SEAT_POST, Delivery
 
 EVERY: Final = "*"
 """In :func:`ends`: every post of the game whose buttons end."""

@@ -19,10 +19,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, Protocol
 
 from bot.host.change import Change
+from bot.host.deliveries import NOTICE_DM, NOTICE_POST
 from bot.host.games import Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.table import DEADLINE_HOURS as DEADLINE_HOURS
-from bot.host.table import HOUR, NOTICE_DM, NOTICE_POST, MoveResult, Options, Seat, Table, TableInfo
+from bot.host.table import HOUR, MoveResult, Options, Seat, Table, TableInfo
 from bot.host.timers import RAN_OUT as RAN_OUT
 from bot.host.timers import WARNING as WARNING
 from bot.host.timers import Schedule

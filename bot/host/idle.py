@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from bot.host.deliveries import IDLE_POST
 from bot.host.model import NewDelivery, NewTimer
 from bot.host.settings import Settings
-from bot.host.table import DAY, IDLE_POST
+from bot.host.table import DAY
 from bot.host.timers import IDLE_ABANDON as IDLE_ABANDON
 from bot.host.timers import IDLE_GAME as IDLE_GAME
 from bot.host.timers import LOBBY_EXPIRY as LOBBY_EXPIRY

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot.host.change import Change
+from bot.host.deliveries import CHANNEL_GONE, TURN_OVER_DM
 from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.idle import (
@@ -45,7 +46,7 @@ from bot.host.idle import (
 from bot.host.model import NewDelivery, TimerRow
 from bot.host.outbox import abandoned_turn
 from bot.host.settings import Settings
-from bot.host.table import CHANNEL_GONE, TURN_OVER_DM, Table, TableInfo
+from bot.host.table import Table, TableInfo
 from bot.host.timers import Schedule
 from bot.host.vacation import pause_of
 

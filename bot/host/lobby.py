@@ -17,6 +17,7 @@ from typing import Final
 
 from bot.host import deadlines
 from bot.host.change import Change
+from bot.host.deliveries import ABANDONED_POST
 from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.idle import LOBBY_EXPIRY, idle_timer, lobby_timer
@@ -26,7 +27,7 @@ from bot.host.play import Play
 from bot.host.reminders import Reminders
 from bot.host.restore import MAX_PLAYERS, GameFactory
 from bot.host.settings import AI_STRENGTHS, Settings
-from bot.host.table import ABANDONED_POST, Options, Seat, SeatChange, StartResult, Table, TableInfo
+from bot.host.table import Options, Seat, SeatChange, StartResult, Table, TableInfo
 from i18n import LOCALES, t
 
 MIN_PLAYERS: Final = 2

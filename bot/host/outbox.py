@@ -40,13 +40,7 @@ from typing import Any, Final
 from bot.host import metrics
 from bot.host.buttons import EVERY, buttons_of, ends
 from bot.host.change import Change
-from bot.host.errors import HostError, storage_refusal
-from bot.host.games import Games
-from bot.host.model import NewDelivery
-from bot.host.people import People
-from bot.host.restore import stored_table
-from bot.host.stores import GameStore
-from bot.host.table import (
+from bot.host.deliveries import (
     GAME_OVER_DM,
     HAND_DM,
     IDLE_POST,
@@ -57,11 +51,14 @@ from bot.host.table import (
     TURN_DM,
     TURN_OVER_DM,
     Delivery,
-    MoveResult,
-    StartResult,
-    Table,
-    TableInfo,
 )
+from bot.host.errors import HostError, storage_refusal
+from bot.host.games import Games
+from bot.host.model import NewDelivery
+from bot.host.people import People
+from bot.host.restore import stored_table
+from bot.host.stores import GameStore
+from bot.host.table import MoveResult, StartResult, Table, TableInfo
 from bot.host.user_settings import HELD, OpenGame
 from engine import Game
 

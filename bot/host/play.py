@@ -12,11 +12,12 @@ touches the database; a seat's view is the only way its secrets leave the host.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from bot.host import deadlines, takeback, takeover, turn_times
 from bot.host.change import Change
+from bot.host.deliveries import SEAT_POST, TURN_DM
 from bot.host.errors import HostError
 from bot.host.games import Games
 from bot.host.idle import IDLE_KINDS, idle_timer
@@ -27,12 +28,49 @@ from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
 from bot.host.restore import GameFactory
 from bot.host.settings import Settings
-from bot.host.table import HOUR, SEAT_POST, TURN_DM, MoveResult, Seat, SeatChange, Table
+from bot.host.table import HOUR, MoveResult, Seat, SeatChange, Table, TableInfo
+from bot.host.takeback import Risk
 from bot.host.timers import TAKEOVER_LAPSE
 from bot.host.user_settings import UserSettings
 from bot.host.vacation import pause_of
 from engine import Event, Game, IllegalMove, View, parse_move
 from engine.history import score_breakdown
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A person's moves not played: asked first, in one click (:meth:`Play.ask_or_play`). The question is worded by
+    the adapter from these parameters; its click plays ``moves`` at ``seq`` of game ``game_id``, confirmed."""
+
+    game_id: int
+    seq: int
+    moves: tuple[str, ...]
+    builds_nothing: bool
+    """The first move builds nothing (:func:`engine.builds_nothing`)."""
+    risk: Risk
+    """What the moves would do that cannot be taken back (``risk.final``: asked for that, naming it)."""
+    names: tuple[str, ...]
+    """The seats' names, as the question names the other players."""
+    seat: int
+    """The asker's seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A person's moves played (:meth:`Play.ask_or_play`), and what the adapter shows them after it, read under the
+    same lock as the moves."""
+
+    results: tuple[MoveResult, ...]
+    """Each move played, in order (at least one)."""
+    refused: HostError | None
+    """Why a later move was not played (the ones before it stand), else ``None``."""
+    info: TableInfo
+    """The game after the moves."""
+    undo: int | None
+    """How many of the moves the person may take back now (*Undo*), else ``None``."""
+    view: View | None
+    """The person's own view when the moves leave them to move (a double move's card, its first build: the rest of
+    their turn comes with this answer), else ``None``."""
 
 
 class Play:
@@ -48,24 +86,71 @@ class Play:
         self._settings_of = settings_of
         """A person's own settings (their quiet hours leave their turns' times)."""
 
-    async def move(self, channel_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
-                   game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
-        """Make ``move`` (notation) for the user's seat.
+    async def ask_or_play(self, channel_id: int, user_id: int, moves: Sequence[str], *, confirmed: bool = False,
+                          interaction_id: int | None = None, game_id: int | None = None,
+                          expected_seq: int | None = None) -> Asked | Played:
+        """A person's move, or a double move and its first build (``moves``, in order), from a command or a click:
+        the one call the adapter makes for it, under the channel's lock.
 
-        ``interaction_id`` makes a retry harmless (``already_done``); ``game_id`` and ``expected_seq``
-        (from a button's id) refuse a click on an outdated message (``host.error.stale``).
-        """
+        Unless ``confirmed`` (the click after the question), moves that are asked first
+        (:func:`bot.host.takeback.asks_first`: the first builds nothing, or one cannot be taken back) are not played
+        but answered :class:`Asked`, with what the question names. Else they are played in order, each at the next
+        position, and answered :class:`Played`. A refusal of the first move is raised (no game, not seated, not their
+        turn, an outdated button, an illegal move); of a later one, it ends the answer and the moves before it stand.
+        ``interaction_id`` (the first move's) makes a retry harmless (``already_done``); ``game_id`` and
+        ``expected_seq`` (from a button's id) refuse a click on an outdated message (``host.error.stale``)."""
         async with self.games.change(channel_id):
             table, seat = await self._acting_seat(channel_id, user_id, interaction_id, game_id, expected_seq)
-            game = self.games.check_turn(table, seat)
-            try:
-                text = str(parse_move(move))
-                new = game.clone()
-                events = new.apply(text)
-            except IllegalMove as exc:
-                raise HostError("host.error.illegal_move", move=str(move).strip(), reason=str(exc),
-                                illegal=exc) from None
-            return await self.commit(table, new, seat, user_id, text, interaction_id, events)
+            asked = None if confirmed else takeback.asks_first(self.games.check_turn(table, seat), moves)
+            if asked is not None:
+                nothing, risk = asked
+                return Asked(table.id, table.seq, tuple(moves), nothing, risk, tuple(table.names), seat)
+            results: list[MoveResult] = []
+            refused: HostError | None = None
+            for i, move in enumerate(moves):
+                try:
+                    if i:
+                        table, seat = await self._acting_seat(channel_id, user_id, None, game_id,
+                                                              None if expected_seq is None else expected_seq + i)
+                    results.append(await self._move(table, seat, user_id, move, interaction_id if i == 0 else None))
+                except HostError as exc:
+                    if not results:
+                        raise
+                    refused = exc
+                    break
+            return self._played(table, seat, user_id, results, refused)
+
+    def _played(self, table: Table, seat: int, user_id: int, results: list[MoveResult],
+                refused: HostError | None) -> Played:
+        """The answer to a person's moves just played: what the adapter shows them, read under the same lock."""
+        if table.status != "running":  # the game is over (and unloaded): nothing to take back, no turn left
+            return Played(tuple(results), refused, table.info(), None, None)
+        game = table.playing
+        undo = len(results) if takeback.undo_owner(table.log, game) == user_id else None
+        view = game.view(seat) if results[-1].to_move_user_id == user_id else None
+        return Played(tuple(results), refused, table.info(), undo, view)
+
+    async def move(self, channel_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
+                   game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
+        """Make ``move`` (notation) for the user's seat at once, never asked first (tools and tests; a person's moves
+        come through :meth:`ask_or_play`). Refused as :meth:`ask_or_play` says."""
+        async with self.games.change(channel_id):
+            table, seat = await self._acting_seat(channel_id, user_id, interaction_id, game_id, expected_seq)
+            return await self._move(table, seat, user_id, move, interaction_id)
+
+    async def _move(self, table: Table, seat: int, user_id: int, move: str,
+                    interaction_id: int | None) -> MoveResult:
+        """Make ``move`` for ``seat`` of the table (inside ``games.change``): checked against the turn and the rules,
+        then written through :meth:`commit`."""
+        game = self.games.check_turn(table, seat)
+        try:
+            text = str(parse_move(move))
+            new = game.clone()
+            events = new.apply(text)
+        except IllegalMove as exc:
+            raise HostError("host.error.illegal_move", move=str(move).strip(), reason=str(exc),
+                            illegal=exc) from None
+        return await self.commit(table, new, seat, user_id, text, interaction_id, events)
 
     async def undo(self, channel_id: int, user_id: int, *, interaction_id: int | None = None,
                    game_id: int | None = None, expected_seq: int | None = None) -> MoveResult:
@@ -91,14 +176,6 @@ class Play:
         table, seat = self.games.seat_at(channel_id, user_id, game_id, expected_seq)
         self.check_not_paused(table)
         return table, seat
-
-    def move_risk(self, channel_id: int, user_id: int, moves: Sequence[str]) -> takeback.Risk:
-        """What ``moves`` (the user's next, in order) would do that cannot be taken back: the adapter asks a
-        confirmation naming it when ``final``, else plays at once and offers *Undo* (:mod:`bot.host.takeback`).
-        Nothing is final when the moves are not the user's to make now (playing them is refused with the reason)."""
-        if not self.legal_moves(channel_id, user_id):
-            return takeback.Risk(tuple(moves))
-        return takeback.move_risk(self.games.tables[channel_id].playing, moves)
 
     def undoable_by(self, channel_id: int) -> int | None:
         """The person who may take the channel's last move back now (the *Undo* button is theirs), or ``None``."""
@@ -319,8 +396,8 @@ _DEALT: Final = frozenset({"draw"})
 """Events that give a seat a card it did not choose (the deal of round 2), even in its own move."""
 
 
-def _secret(game: Game, seat: int) -> dict[str, Any]:
-    """What only ``seat`` holds (scoring cards, bird chips, the card put back), to tell if it changed; where it
-    may build is not part of it (that changes whenever the turn passes, and comes with the turn DM)."""
-    you = game.view(seat)["you"]
-    return {key: you.get(key) for key in ("scoring_cards", "bird_chips", "discarded")}
+def _secret(game: Game, seat: int) -> tuple[Any, ...]:
+    """What only ``seat`` holds (its scoring cards, bird chips, the card it put back: what its view's ``you`` shows of
+    them), to tell if it changed, read from the game without drawing the seat's whole view; where it may build is not
+    part of it (that changes whenever the turn passes, and comes with the turn DM)."""
+    return sorted(game.hand_scoring[seat]), list(game.birds[seat]), game.discarded[seat]

@@ -31,11 +31,12 @@ from typing import Final
 
 from bot.host import deadlines
 from bot.host.change import Change
+from bot.host.deliveries import TURN_DM
 from bot.host.errors import HostError
 from bot.host.games import Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.people import People
-from bot.host.table import DAY, HOUR, TURN_DM, Reminder, Seat, Table, TableInfo
+from bot.host.table import DAY, HOUR, Reminder, Seat, Table, TableInfo
 from bot.host.timers import REMINDER as REMINDER
 from bot.host.timers import Schedule
 from bot.host.user_settings import quiet_until

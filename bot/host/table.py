@@ -15,7 +15,7 @@ import zlib
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, Self, cast, runtime_checkable
 
-from bot.host.model import DeliveryRow, MoveRow
+from bot.host.model import MoveRow
 from engine import Event, Game, View, parse_move
 from engine.types import ScoreBreakdown
 
@@ -344,77 +344,6 @@ HOUR: Final = 3600.0
 DAY: Final = 24 * HOUR
 DEADLINE_HOURS: Final = (0, 12, 24, 48, 72)
 """The turn deadlines ``/santacruz new`` offers (0: none; ``bot.host.deadlines``)."""
-
-MOVE_POST: Final = "move_post"
-"""The channel post of a turn (payload: the :class:`MoveResult` of its last move, whose events are the whole turn's:
-a double move and its builds are one post), or of an undo of a move that had its post (the adapter edits that post
-where it can)."""
-START_POST: Final = "start_post"
-"""The channel post of the start (payload: the :class:`StartResult`)."""
-SEAT_POST: Final = "seat_post"
-"""The channel post of a seat going away or coming back (payload: the :class:`SeatChange`)."""
-ABANDONED_POST: Final = "abandoned_post"
-"""The channel post of an abandoned game (payload: ``name`` of who abandoned it, ``locale``)."""
-TURN_DM: Final = "turn_dm"
-"""The DM with the move controls of the player to move at ``seq`` (payload: ``start``, ``hand_changed``);
-skipped when that turn has passed (then only the hand is sent if it changed)."""
-REPLAY_POST: Final = "replay_post"
-"""The animated replay posted after the game-over post (payload: ``locale``). No longer written: the game-over
-post carries the replay (:attr:`MoveResult.replay`); rows written before are still delivered."""
-HAND_DM: Final = "hand_dm"
-"""The DM with a player's hand, read from the host when it is sent (payload: ``start``)."""
-IDLE_POST: Final = "stale_post"
-"""An idle table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
-``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.idle``."""
-NOTICE_POST: Final = "notice_post"
-"""A channel post in words (vacations, deadlines, take-overs; payload: ``key``, ``locale``, ``params`` and, for a
-vacation vote, ``vote`` = the seat on vacation, to carry the vote buttons; for a seat handed to the computer,
-``takeable`` = that seat, to carry *Take this seat*; for an offer to take a seat, ``takeover`` = ``seat`` and the
-newcomer's ``user_id``, to carry the opener's *Confirm*)."""
-NOTICE_DM: Final = "notice_dm"
-"""A DM in words to ``user_id`` (payload: ``key``, ``locale`` of the game, ``params``)."""
-TURN_OVER_DM: Final = "turn_over_dm"
-"""Not a new DM: the person's turn DMs of the game still showing a turn that has passed are edited to say so, their
-controls taken off (payload: ``reason`` — ``moved``, ``computer``, ``undo``, ``abandoned`` or :data:`CHANNEL_GONE` —,
-``moved`` (the mover as seat), ``moves`` and ``events`` of the turn, ``by`` the seat who took a move back,
-``game_over``)."""
-CHANNEL_GONE: Final = "channel_gone"
-"""Why a turn DM's turn passed when its game's channel was deleted (or the bot left the server): the game ended."""
-GAME_OVER_DM: Final = "game_over_dm"
-"""The one DM a person gets at game over: their place and score, broken down, against the winner's, and the link
-to the game-over post (payload: none; read from the archive when it is sent)."""
-DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST, IDLE_POST,
-                         TURN_DM, HAND_DM, NOTICE_DM, TURN_OVER_DM, GAME_OVER_DM)
-CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST,
-                           IDLE_POST})
-
-
-@dataclass(frozen=True, slots=True)
-class Delivery(DeliveryRow):
-    """A message the bot owes Discord, as the database holds it until it is delivered (the outbox): a
-    :class:`bot.host.model.DeliveryRow` (``kind`` one of :data:`DELIVERY_KINDS`; ``user_id`` the DM's recipient,
-    ``None`` for a channel post; ``seq`` the position it belongs to) that reads its payload.
-
-    ``payload`` holds public facts only: a DM reads the player's hand from the host when it is sent.
-    """
-
-    @classmethod
-    def from_row(cls, row: DeliveryRow) -> Delivery:
-        return cls(*(getattr(row, f.name) for f in fields(row)))
-
-    @property
-    def is_post(self) -> bool:
-        return self.kind in CHANNEL_POSTS
-
-    def move(self) -> MoveResult:
-        return MoveResult.from_payload(self.payload)
-
-    def start(self) -> StartResult:
-        return StartResult.from_payload(self.payload)
-
-    def seat_change(self) -> SeatChange:
-        return SeatChange.from_payload(self.payload)
-
 
 @dataclass(frozen=True, slots=True)
 class PastGame:

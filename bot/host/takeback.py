@@ -1,6 +1,10 @@
-"""What a mis-tap costs: whether a move can be taken back, what it would reveal, and who may undo now.
+"""What a mis-tap costs: whether a move is asked first, whether it can be taken back, what it would reveal, and who
+may undo now.
 
-The engine says which moves are final (:meth:`engine.Game.can_undo`: a move that turns up a face-down tile,
+A person's move is asked first, in one click, when it builds nothing (:func:`engine.builds_nothing`: a building card
+played without effect, giving up the rest of a double move, a double move of a kind that has no site now) or when it
+cannot be taken back (:func:`asks_first`, which the host's ``play.ask_or_play`` answers with). The engine says which
+moves are final (:meth:`engine.Game.can_undo`: a move that turns up a face-down tile,
 draws a bird chip or a card, ends the game, or scores a scoring card). Before a person's move the host tries it on
 a copy of the game (:func:`move_risk`) and answers with a :class:`Risk`: the adapter asks a one-click confirmation
 naming what cannot be taken back when ``final``, and otherwise plays at once with an *Undo* button while
@@ -10,8 +14,8 @@ ending, the scoring card played and its points for the mover (who holds it) and 
 right spent; never what a hidden tile holds. A :class:`Risk` is shown to the mover alone, so it also names the bird
 chips the mover holds, which a last move reveals (never the value of one the move itself draws).
 
-Pure functions of the game and its move log; :class:`bot.host.host.Host` calls them under its own reading of the
-table (``move_risk``, ``undoable_by``, ``undo``).
+Pure functions of the game and its move log; :class:`bot.host.play.Play` calls them under the channel's lock
+(``ask_or_play``, ``undoable_by``, ``undo``).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.host.model import MoveRow, effective_moves
-from engine import Game, IllegalMove, parse_move
+from engine import SINGLE_BUILDS, Game, IllegalMove, builds_nothing, parse_move
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,35 @@ class Risk:
     for them; a chip the move draws is not among them (its value is not known before: ``bird`` or ``revealed``)."""
     shares: int | None = None
     """The seat beside whose building a move builds: the mover spends the share right for the round."""
+
+
+def asks_first(game: Game, moves: Sequence[str]) -> tuple[bool, Risk] | None:
+    """Whether ``moves`` (the seat to move's next, in order) are asked first, and what the question names: whether
+    the first builds nothing, and what they would do that cannot be taken back (``risk.final``); ``None``: they are
+    played at once. A first move that is not legal now is not asked (playing it is refused with its reason)."""
+    try:
+        first = parse_move(moves[0]) if moves else None
+    except IllegalMove:
+        return None
+    legal = game.legal_moves()
+    if first is None or first not in legal:
+        return None
+    nothing = builds_nothing(first, legal, _build_sites(game))
+    risk = move_risk(game, moves)
+    return (nothing, risk) if nothing or risk.final else None
+
+
+def _build_sites(game: Game) -> dict[str, list[int]] | None:
+    """Where each kind of build could go now for the seat to move (as its view's ``you.build_sites`` says), while it
+    plays a card of its turn; else ``None``."""
+    seat = game.to_move
+    if seat is None or game.phase != "play" or game.pending is not None:
+        return None
+    sites = {}
+    for kind in SINGLE_BUILDS:
+        free, share = game.targets(seat, kind)
+        sites[kind] = sorted(free + share)
+    return sites
 
 
 def move_risk(game: Game, moves: Sequence[str]) -> Risk:

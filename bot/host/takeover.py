@@ -23,12 +23,13 @@ from typing import Any, Final
 
 from bot.host import deadlines
 from bot.host.change import Change
+from bot.host.deliveries import HAND_DM, NOTICE_POST, TURN_DM
 from bot.host.errors import HostError
 from bot.host.games import Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
-from bot.host.table import HAND_DM, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo, Waking
+from bot.host.table import HOUR, Seat, Table, TableInfo, Waking
 from bot.host.timers import TAKEOVER_LAPSE, Schedule
 
 OFFER_HOURS: Final = 24

@@ -24,12 +24,13 @@ from typing import Any, Final
 
 from bot.host import deadlines
 from bot.host.change import Change
+from bot.host.deliveries import NOTICE_POST, TURN_DM
 from bot.host.errors import HostError, storage_refusal
 from bot.host.games import CONFLICT, Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders
-from bot.host.table import DAY, HOUR, NOTICE_POST, TURN_DM, Seat, Table, TableInfo, Waking
+from bot.host.table import DAY, HOUR, Seat, Table, TableInfo, Waking
 from bot.host.timers import END as END
 from bot.host.timers import VOTE as VOTE
 from bot.host.timers import Schedule

@@ -307,13 +307,13 @@ class Driver:
         return await self.confirm(click, user)
 
     async def confirm(self, click: InteractionHandle, user: str) -> InteractionHandle:
-        """After a click on move controls: if the bot asked first (a card that builds nothing, or a move that
-        cannot be taken back, asked in place of the controls), press its confirm button; the click that played."""
-        callback = await click.wait_for_callback(timeout=TIMEOUT)
-        if callback.content is not None or callback.components:  # a question (in place or its own), not a move
-            prompt = await self.answer(click)
-            confirm = next(b for b in prompt.buttons if b["custom_id"].endswith(":ok"))
-            click = await self.fake.click_button(prompt, confirm["custom_id"], user=user)
+        """After a click on move controls (acknowledged first, then answered on the clicked message): if the bot
+        asked first (a card that builds nothing, or a move that cannot be taken back, asked in place of the
+        controls), press its confirm button; the click that played."""
+        answer = await self.answer(click)
+        confirm = next((b for b in answer.buttons if b["custom_id"].endswith(":ok")), None)
+        if confirm is not None:  # a confirmation question, not the move's words
+            click = await self.fake.click_button(answer, confirm["custom_id"], user=user)
         return click
 
     def pick(self, user: str, chooser: Callable[[list[str]], str] | None = None) -> str:

@@ -15,8 +15,8 @@ import pytest
 from PIL import Image
 
 from bot.adapter.delivery import Backoff
+from bot.host.deliveries import GAME_OVER_DM, MOVE_POST, REPLAY_POST
 from bot.host.settings import Settings
-from bot.host.table import GAME_OVER_DM, MOVE_POST, REPLAY_POST
 from engine import from_record
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended

@@ -10,12 +10,12 @@ import pytest
 
 import engine
 from bot.adapter.threads import LOCKED
-from bot.adapter.views import needs_confirmation
 from bot.adapter.words.common import MESSAGE_MAX, SEP, esc
 from bot.adapter.words.dm import hand_text, turn_over_text
 from bot.adapter.words.moves import final_question, move_label, public_move, site_label
 from bot.adapter.words.posts import move_post
-from bot.host.table import CHANNEL_GONE, MoveResult, SeatInfo, TableInfo
+from bot.host.deliveries import CHANNEL_GONE
+from bot.host.table import MoveResult, SeatInfo, TableInfo
 from bot.host.takeback import Risk
 from i18n import LOCALES, t
 
@@ -95,15 +95,6 @@ def test_names_are_escaped() -> None:
     assert esc("@everyone") == "@\u200beveryone"
     assert esc("**Bo**") == "\\*\\*Bo\\*\\*"
     assert esc("<@&123456789012345678>") != "<@&123456789012345678>"
-
-
-def test_confirmation_is_asked_only_for_moves_that_build_nothing() -> None:
-    legal = ["road", "ship 3", "double road", "double ship", "score gold6"]
-    assert needs_confirmation("road", legal)
-    assert needs_confirmation("double road", legal), "no road site: the double move cannot build either"
-    assert not needs_confirmation("double ship", legal)
-    assert not needs_confirmation("ship 3", legal)
-    assert needs_confirmation("pass", ["pass", "build 4"])
 
 
 def test_the_question_before_a_scoring_card_names_what_it_gives_the_best_other_player() -> None:

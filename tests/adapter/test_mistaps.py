@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.adapter.words.common import names_of, signed
 from bot.adapter.words.moves import scores_now
+from bot.host.takeback import move_risk
 from engine import SINGLE_BUILDS, View, parse_move
 from i18n import ask_move, listed, t
 from tests.adapter.conftest import Driver
@@ -172,7 +173,7 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         user_id = fake.user(user).id
         locale = LOCALES[user]
         legal = driver.host.play.legal_moves(driver.channel.id, user_id)
-        final = [m for m in legal if driver.host.play.move_risk(driver.channel.id, user_id, [m]).final
+        final = [m for m in legal if move_risk(driver.host.games.tables[driver.channel.id].playing, [m]).final
                  and parse_move(m).verb in ("land", "score", *SINGLE_BUILDS)]
         if not final:
             await driver.play_turn("slash")
@@ -180,7 +181,7 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
             continue
         scores = [m for m in final if m.startswith("score ")]
         move = (scores or final)[0]
-        risk = driver.host.play.move_risk(driver.channel.id, user_id, [move])
+        risk = move_risk(driver.host.games.tables[driver.channel.id].playing, [move])
         seq = driver.info().seq
         words = []
         if risk.scores:  # what the card gives the player, and the best other player as its menu option says
@@ -252,10 +253,10 @@ async def test_a_double_moves_card_is_not_spent_before_its_build_is_confirmed(dr
     def double_builds(user: str, view: View) -> list[tuple[str, int]] | None:
         """The double moves whose first build cannot be taken back, as (kind, site)."""
         sites = view["you"].get("build_sites") or {}
+        game = driver.host.games.tables[driver.channel.id].playing
         found = [(kind, site) for kind in SINGLE_BUILDS if f"double {kind}" in view["you"]["legal_moves"]
                  for site in sites.get(kind, [])
-                 if driver.host.play.move_risk(driver.channel.id, fake.user(user).id,
-                                               [f"double {kind}", f"build {site}"]).first_final == 1]
+                 if move_risk(game, [f"double {kind}", f"build {site}"]).first_final == 1]
         return found or None
 
     user, found = await driver.play_until(double_builds, "double move")

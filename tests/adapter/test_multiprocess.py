@@ -25,9 +25,9 @@ import asyncpg
 
 from bot.adapter.emojis import PREFIX
 from bot.adapter.words.common import channel_link
+from bot.host.deliveries import MOVE_POST
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
-from bot.host.table import MOVE_POST
 from engine import new_game
 from i18n import t
 from render.emoji import EMOJI_ICONS

@@ -34,9 +34,9 @@ from typing import Any
 
 from bot.adapter import posts
 from bot.adapter.words.common import SEP, esc, message_link
+from bot.host.deliveries import MOVE_POST, REPLAY_POST, START_POST, Delivery
 from bot.host.model import effective_moves
 from bot.host.settings import Settings
-from bot.host.table import MOVE_POST, REPLAY_POST, START_POST, Delivery
 from engine import SINGLE_BUILDS, View, new_game, parse_move, replay
 from engine.ai.coach import Advice, advise
 from engine.history import since_last_move

@@ -226,14 +226,11 @@ class RemoteTable:
             click = await self.fake.click_button(message, f"sc:{self.game_id}:{seq}:{move.replace(' ', '_')}",
                                                  user=user)
         self.dm_clicks.append(click)
-        callback = await click.wait_for_callback(timeout=self.timeout)
-        asked = callback.content is not None or bool(callback.components)  # a question, not a deferred move
-        self.acts.append(f"{user}: {move!r} in a DM -> {'asked first' if asked else 'played'}")
-        if asked:
-            prompt = await self.answer(click)
-            confirm = [b for b in prompt.buttons if b["custom_id"].endswith(":ok")]
-            assert confirm, f"{user}'s question lost its Play it button: {prompt.text!r}"
-            click = await self.fake.click_button(prompt, confirm[0]["custom_id"], user=user)
+        answer = await self.answer(click)  # acknowledged first, then answered on the clicked DM
+        self.acts.append(f"{user}: {move!r} in a DM -> {answer.text!r}")
+        confirm = [b for b in answer.buttons if b["custom_id"].endswith(":ok")]
+        if confirm:  # a confirmation question, not the move's words
+            click = await self.fake.click_button(answer, confirm[0]["custom_id"], user=user)
             self.dm_clicks.append(click)
             await click.wait_for_callback(timeout=self.timeout)
         self.dm_moves += 1

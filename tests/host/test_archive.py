@@ -12,11 +12,11 @@ from typing import Any
 import aiosqlite
 import pytest
 
+from bot.host.deliveries import MOVE_POST, REPLAY_POST
 from bot.host.host import RECORD_FORMAT, Host
 from bot.host.pictures import record_views
 from bot.host.postgres_store import PostgresStore
 from bot.host.store import Store
-from bot.host.table import MOVE_POST, REPLAY_POST
 from engine import Game, from_record
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, SEED, Clock, make_host, refused
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.host.buttons import EVERY, buttons_of, ends
-from bot.host.table import ABANDONED_POST, MOVE_POST, NOTICE_DM, NOTICE_POST, SEAT_POST, START_POST, Delivery
+from bot.host.deliveries import ABANDONED_POST, MOVE_POST, NOTICE_DM, NOTICE_POST, SEAT_POST, START_POST, Delivery
 
 
 def post(kind: str, **payload: Any) -> Delivery:

@@ -8,22 +8,12 @@ import json
 
 import pytest
 
+from bot.host.deliveries import ABANDONED_POST, HAND_DM, MOVE_POST, SEAT_POST, START_POST, TURN_DM, TURN_OVER_DM
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.model import DeliveryRow
 from bot.host.store import Store
-from bot.host.table import (
-    ABANDONED_POST,
-    HAND_DM,
-    MOVE_POST,
-    SEAT_POST,
-    START_POST,
-    TURN_DM,
-    TURN_OVER_DM,
-    MoveResult,
-    SeatChange,
-    StartResult,
-)
+from bot.host.table import MoveResult, SeatChange, StartResult
 from tests.host.test_host import ADA, BO, CH, GUILD, SEED, Clock, make_host, play_first, user_to_move
 
 

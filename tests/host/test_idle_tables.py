@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
+from bot.host.deliveries import CHANNEL_GONE, IDLE_POST, TURN_DM, TURN_OVER_DM
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.idle import IDLE_ABANDON, IDLE_GAME, KEEP_OPEN_DAYS, LOBBY_EXPIRY
 from bot.host.reminders import REMINDER
-from bot.host.table import CHANNEL_GONE, IDLE_POST, TURN_DM, TURN_OVER_DM, TableInfo
+from bot.host.table import TableInfo
 from bot.host.timers import KINDS
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first
 

@@ -13,6 +13,17 @@ from typing import Any
 import pytest
 
 from bot.host.change import Change
+from bot.host.deliveries import (
+    GAME_OVER_DM,
+    HAND_DM,
+    MOVE_POST,
+    NOTICE_DM,
+    NOTICE_POST,
+    START_POST,
+    TURN_DM,
+    TURN_OVER_DM,
+    Delivery,
+)
 from bot.host.host import Host
 from bot.host.model import NewDelivery
 from bot.host.outbox import (
@@ -26,17 +37,6 @@ from bot.host.outbox import (
     SendTurnOver,
     Skip,
     Step,
-)
-from bot.host.table import (
-    GAME_OVER_DM,
-    HAND_DM,
-    MOVE_POST,
-    NOTICE_DM,
-    NOTICE_POST,
-    START_POST,
-    TURN_DM,
-    TURN_OVER_DM,
-    Delivery,
 )
 from tests.host.test_archive import finish
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first, user_to_move

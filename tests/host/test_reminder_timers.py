@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from bot.host.change import Change
+from bot.host.deliveries import TURN_DM
 from bot.host.host import Host
 from bot.host.postgres_store import PostgresStore
 from bot.host.reminders import REMINDER
 from bot.host.store import Store
-from bot.host.table import TURN_DM
 from tests.host.test_host import ADA, BO, CH, GUILD, Clock, make_host, play_first, user_to_move
 
 

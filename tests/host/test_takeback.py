@@ -1,13 +1,13 @@
-"""What a move would do that cannot be taken back (bot/host/takeback.py's ``move_risk``), which the question before
-such a move names: the sites it turns face up, the scoring card it plays and what that gives the mover and the
-best other player, the end of the round or the game."""
+"""Whether a move is asked first (bot/host/takeback.py's ``asks_first``), and what a move would do that cannot be
+taken back (``move_risk``), which the question before such a move names: the sites it turns face up, the scoring card
+it plays and what that gives the mover and the best other player, the end of the round or the game."""
 
 from __future__ import annotations
 
 import random
 
-from bot.host.takeback import move_risk
-from engine import Game, new_game
+from bot.host.takeback import asks_first, move_risk
+from engine import SINGLE_BUILDS, Game, builds_nothing, new_game
 
 
 def _positions(seed: int, n: int = 3) -> list[Game]:
@@ -69,3 +69,32 @@ def test_an_illegal_move_ends_the_trial_without_being_final() -> None:
     illegal = next(f"land {s}" for s in range(1, 60) if f"land {s}" not in legal)
     risk = move_risk(game, [illegal])
     assert not risk.final and risk.first_final is None and risk.revealed == ()
+
+
+def test_a_move_is_asked_first_when_it_builds_nothing_or_cannot_be_taken_back() -> None:
+    """The host's one answer to "ask first?" (``asks_first``): a card played without effect, giving up a double move,
+    a double move of a kind with no site now (where its seat's view says each kind could build), or a move that
+    cannot be taken back; any other move is played at once, and so is a move that is not legal (it is refused)."""
+    seen = {"bare card": 0, "double without a site": 0, "double with a site": 0, "final": 0, "played at once": 0}
+    for seed in range(4):
+        for game in _positions(seed):
+            seat = game.to_move
+            assert seat is not None
+            legal = game.legal_moves()
+            sites = game.view(seat)["you"].get("build_sites")
+            for move in legal:
+                nothing = builds_nothing(move, legal, sites)
+                final = move_risk(game, [str(move)]).final
+                asked = asks_first(game, [str(move)])
+                assert (asked is not None) == (nothing or final), (seed, str(move))
+                if asked is not None:
+                    assert asked[0] == nothing and asked[1].final == final
+                seen["bare card"] += move.verb in SINGLE_BUILDS and move.site is None
+                seen["double without a site"] += move.verb == "double" and nothing
+                seen["double with a site"] += move.verb == "double" and not nothing
+                seen["final"] += final
+                seen["played at once"] += asked is None
+    assert all(count >= 1 for count in seen.values()), seen
+    game = new_game(["Ada", "Bo"], 1)
+    illegal = next(f"land {s}" for s in range(1, 60) if f"land {s}" not in {str(m) for m in game.legal_moves()})
+    assert asks_first(game, [illegal]) is None and asks_first(game, ["nonsense"]) is None

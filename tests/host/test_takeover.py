@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot.host.deliveries import HAND_DM, MOVE_POST, NOTICE_POST, TURN_DM, Delivery
 from bot.host.host import Host
-from bot.host.table import HAND_DM, MOVE_POST, NOTICE_POST, TURN_DM, Delivery
 from bot.host.takeover import LAPSED, OFFER_HOURS, OFFERED, TAKEN
 from bot.host.timers import TAKEOVER_LAPSE
 from tests.host.test_host import ADA, BO, CH, CY, DI, EVE, GUILD, Clock, make_host, refused, user_to_move

@@ -13,11 +13,11 @@ from zoneinfo import ZoneInfo
 import aiosqlite
 import pytest
 
+from bot.host.deliveries import TURN_DM
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.model import NewDelivery
 from bot.host.store import Store
-from bot.host.table import TURN_DM
 from bot.host.user_settings import HELD, UserSettings, open_game, quiet_until
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, HOUR, Clock, make_host, play_first, user_to_move
 

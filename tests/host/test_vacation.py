@@ -11,11 +11,12 @@ import pytest
 
 from bot.host import deadlines, vacation
 from bot.host.change import Change
+from bot.host.deliveries import NOTICE_DM, NOTICE_POST
 from bot.host.host import Host
 from bot.host.idle import IDLE_KINDS
 from bot.host.model import NewTimer
 from bot.host.reminders import REMINDER
-from bot.host.table import NOTICE_DM, NOTICE_POST, MoveResult, TableInfo
+from bot.host.table import MoveResult, TableInfo
 from bot.host.timers import KINDS
 from bot.host.vacation import VacationChange
 from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, HOUR, Clock, make_host, play_first, refused

@@ -1,11 +1,12 @@
 """A person's turn: ``/santacruz land``, ``build``, ``score``, ``choose``, ``undo``, ``hint``, their autocomplete, and
 the move controls' buttons and menus (in a turn DM or the hand of ``status``), *Undo* and *Hint*.
 
-One confirmation flow: a card that builds nothing, or a move that cannot be taken back (the host's
-:meth:`bot.host.play.Play.move_risk`), is asked first in one click naming what it reveals or scores (on the clicked
-message itself, in place of its controls, with *Back*); any other move is played at once, and its answer carries
-*Undo* while :meth:`bot.host.play.Play.undoable_by` names the user. One *Undo* (:meth:`TurnCommands._take_back`)
-for the command, the post's button and the answer's button; the host decides who may undo.
+A move, by command or by click, is one host call (:meth:`bot.host.play.Play.ask_or_play`), which answers either
+"ask first" (a card that builds nothing, or a move that cannot be taken back: the question, in one click naming what
+it reveals or scores, is asked on the clicked message itself, in place of its controls, with *Back*) or "played" (the
+answer carries *Undo* while the host lets the user take the moves back, and the rest of the turn's controls while
+the user is still to move). One *Undo* (:meth:`TurnCommands._take_back`) for the command, the post's button and the
+answer's button; the host decides who may undo.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ from bot.adapter.commands.base import Feature, choice, chosen, describe, option
 from bot.adapter.errors import Refusal
 from bot.adapter.sending import reply
 from bot.adapter.threads import thread_name
-from bot.adapter.views import confirm_view, controls_view, needs_confirmation, rest_of_turn_view, undo_view
+from bot.adapter.views import confirm_view, controls_view, rest_of_turn_view, undo_view
 from bot.adapter.words.common import OPTION_MAX, clip, esc, names_of
 from bot.adapter.words.dm import turn_over_text, turn_prompt
-from bot.adapter.words.moves import confirm_question, final_question, played_text
+from bot.adapter.words.moves import asked_question, played_text
 from bot.host.errors import HostError
 from bot.host.outbox import turn_over_payload
-from bot.host.table import MoveResult, TableInfo
+from bot.host.play import Asked, Played
+from bot.host.table import MoveResult
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build
 from i18n import describe_move, t
 from i18n.coach import advice_text
@@ -83,10 +85,7 @@ class TurnCommands(Feature):
             raise Refusal("bot.error.need_site", sites=", ".join(map(str, plan.sites)))
         if plan.problem is not None:
             raise Refusal(BUILD_PROBLEMS[plan.problem])
-        if plan.confirm:
-            await self._ask(interaction, channel_id, str(plan.moves[0]))
-            return
-        await self._play_command(interaction, [str(m) for m in plan.moves])
+        await self._play_command(interaction, [str(m) for m in plan.moves])  # a card that builds nothing: asked
 
     @app_commands.command(name="score", description=describe("score"))
     @app_commands.describe(card=option("score", "card"))
@@ -101,11 +100,7 @@ class TurnCommands(Feature):
         locale = await self._locale(interaction)
         channel_id = self._channel_for(interaction)
         legal = self.host.play.legal_moves(channel_id, interaction.user.id)
-        move = options.choice_move(option, legal, locale)
-        if move in legal and needs_confirmation(move, legal, self.host.play.view_for(channel_id, interaction.user.id)):
-            await self._ask(interaction, channel_id, move)
-            return
-        await self._play_command(interaction, [move])
+        await self._play_command(interaction, [options.choice_move(option, legal, locale)])
 
     @app_commands.command(name="hint", description=describe("hint"))
     async def hint(self, interaction: discord.Interaction) -> None:
@@ -125,54 +120,37 @@ class TurnCommands(Feature):
     async def _play_command(self, interaction: discord.Interaction, moves: Sequence[str]) -> None:
         """Play ``moves`` (one, or a double move and its first build) for the user, answering ephemerally.
 
-        When one of them cannot be taken back, none is played yet: the answer is a one-click question naming what
-        it reveals or scores, whose click plays them all (a double move's card is not spent before its build is
-        confirmed, so Cancel leaves the hand as it was); an answer that played everything carries *Undo* while the
-        user may take it back."""
+        When the host asks first, none is played yet: the answer is the one-click question naming what they reveal
+        or score, whose click plays them all (a double move's card is not spent before its build is confirmed, so
+        Cancel leaves the hand as it was); an answer that played everything carries *Undo* while the user may take
+        it back, and the rest of the turn's controls while the user is still to move."""
         channel_id = self._channel_for(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await self._locale(interaction)
-        risk = self.host.play.move_risk(channel_id, interaction.user.id, moves)
-        if risk.first_final is not None:
-            info = self._table(channel_id)
-            view = self.host.play.view_for(channel_id, interaction.user.id)
-            question = final_question(moves[risk.first_final], risk, locale, names_of(view), seat=view["seat"])
-            then = moves[1] if len(moves) > 1 else None
-            await reply(interaction, question,
-                        view=confirm_view(info.game_id, info.seq, moves[0], locale, final=True, then=then))
+        answer = await self.host.play.ask_or_play(channel_id, interaction.user.id, moves, interaction_id=interaction.id)
+        if isinstance(answer, Asked):
+            await reply(interaction, asked_question(answer, locale), view=self._confirm_view(answer, locale))
             return
-        lines, played = await self._play_moves(interaction, channel_id, moves, locale)
-        if len(played) < len(moves):  # a later move was refused: its reason ends the answer
+        # delivered once every move is stored, in order: the turn DM owed after a double move's card is then of a turn
+        # already passed (its build came with it) and is not sent
+        for result in answer.results:
+            self.background.after_move(result)
+        lines = self._played_lines(interaction, answer, locale)
+        if answer.refused is not None:  # a later move was refused: its reason ends the answer
             await reply(interaction, "\n".join(lines))
             return
-        undo = self._after_move_view(interaction, played[-1], len(played), locale)
-        if self._still_to_move(interaction, played[-1]):
-            lines.append(turn_prompt(self.host.play.view_for(channel_id, interaction.user.id), locale))
-        await reply(interaction, "\n".join(lines), **({"view": undo} if undo is not None else {}))
+        after = self._after_move_view(answer, locale)
+        await reply(interaction, "\n".join(lines), **({"view": after} if after is not None else {}))
 
-    async def _play_moves(self, interaction: discord.Interaction, channel_id: int, moves: Sequence[str], locale: str,
-                          *, game_id: int | None = None,
-                          seq: int | None = None) -> tuple[list[str], list[MoveResult]]:
-        """Play ``moves`` in order for the user (``game_id`` and ``seq``: a button's game and position, each move at
-        the next); the mover's words for each, and the results of those played. A refusal of the first move is
-        raised; of a later one, its reason ends the words (the moves before it stand)."""
-        played: list[MoveResult] = []
-
-        async def play(i: int) -> str:
-            result = await self.host.play.move(channel_id, interaction.user.id, moves[i],
-                                               interaction_id=interaction.id if i == 0 else None, game_id=game_id,
-                                               expected_seq=None if seq is None else seq + i)
-            played.append(result)
-            return played_text(result.move, locale, names_of(result.view), result.seat, result.view)
-
-        try:
-            lines = await self._in_order(interaction, locale, len(moves), play)
-        finally:
-            # delivered once every move is stored, in order: the turn DM owed after a double move's card is then of
-            # a turn already passed (its build came with it) and is not sent
-            for done in played:
-                self.background.after_move(done)
-        return lines, played
+    def _played_lines(self, interaction: discord.Interaction, answer: Played, locale: str) -> list[str]:
+        """The mover's words for each move played, a later move's refusal, and the turn's prompt while the user is
+        still to move."""
+        lines = [played_text(r.move, locale, names_of(r.view), r.seat, r.view) for r in answer.results]
+        if answer.refused is not None:
+            lines.append(self.errors.host_error_text(interaction, answer.refused, locale))
+        elif answer.view is not None:
+            lines.append(turn_prompt(answer.view, locale))
+        return lines
 
     async def _in_order(self, interaction: discord.Interaction, locale: str, count: int,
                         step: Callable[[int], Awaitable[str]]) -> list[str]:
@@ -189,81 +167,49 @@ class TurnCommands(Feature):
                 break
         return lines
 
-    async def moves_confirmed(self, interaction: discord.Interaction, game_id: int, seq: int,
-                              moves: tuple[str, ...]) -> None:
-        """*Play it* under the question asked before a double move's card and its first build (neither played yet):
-        both, in order, while the game is still where the question was asked."""
-        locale = await self._locale(interaction)
-        info = self._game(game_id)
-        await interaction.response.defer()
-        lines, played = await self._play_moves(interaction, info.channel_id, moves, locale, game_id=game_id, seq=seq)
-        undo = self._after_move_view(interaction, played[-1], len(played), locale)
-        if len(played) == len(moves) and self._still_to_move(interaction, played[-1]):
-            lines.append(turn_prompt(self.host.play.view_for(info.channel_id, interaction.user.id), locale))
-        await interaction.edit_original_response(content="\n".join(lines), view=undo)
+    @staticmethod
+    def _confirm_view(asked: Asked, locale: str, *, in_place: bool = False) -> discord.ui.View:
+        """The one click that plays what the host asked about (a double move's card with its first build), and
+        Cancel, or *Back* to the controls when the question took their place (``in_place``)."""
+        then = asked.moves[1] if len(asked.moves) > 1 else None
+        return confirm_view(asked.game_id, asked.seq, asked.moves[0], locale, final=asked.risk.final, then=then,
+                            in_place=in_place)
 
-    def _table(self, channel_id: int) -> TableInfo:
-        info = self.host.games.info(channel_id)
-        if info is None:
-            raise HostError("host.error.no_game")
-        return info
-
-    def _question(self, interaction: discord.Interaction, channel_id: int, move: str, locale: str, *,
-                  builds_nothing: bool) -> tuple[str, bool]:
-        """The question before ``move`` (it builds nothing, and/or it cannot be taken back, naming what it reveals or
-        scores) and whether it cannot be taken back."""
-        risk = self.host.play.move_risk(channel_id, interaction.user.id, [move])
-        if not risk.final:
-            return confirm_question(move, locale), False
-        view = self.host.play.view_for(channel_id, interaction.user.id)
-        question = final_question(move, risk, locale, names_of(view), seat=view["seat"], builds_nothing=builds_nothing)
-        return question, True
-
-    async def _ask(self, interaction: discord.Interaction, channel_id: int, move: str) -> None:
-        """A command's move that builds nothing: the question as its answer, with the one click that plays it."""
-        locale = await self._locale(interaction)
-        info = self._table(channel_id)
-        question, final = self._question(interaction, channel_id, move, locale, builds_nothing=True)
-        await reply(interaction, question, view=confirm_view(info.game_id, info.seq, move, locale, final=final))
-
-    async def move_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, *,
+    async def move_clicked(self, interaction: discord.Interaction, game_id: int, seq: int, moves: tuple[str, ...], *,
                            confirmed: bool) -> None:
-        """A move button or menu (in a DM, an ephemeral hand or a confirmation): the same in a DM and the channel.
-        A move that builds nothing or cannot be taken back is asked first, on the clicked message itself."""
+        """A move button or menu (in a DM, an ephemeral hand or a confirmation; ``moves``: the move, or after a
+        question a double move's card and its first build): the same in a DM and the channel. What the host asks
+        first is asked on the clicked message itself, in place of its controls."""
         locale = await self._locale(interaction)
         info = self._game(game_id)
         user_id = interaction.user.id
-        legal = self.host.play.legal_moves(info.channel_id, user_id)
-        if not confirmed and move in legal:
-            builds_nothing = needs_confirmation(move, legal, self.host.play.view_for(info.channel_id, user_id))
-            if builds_nothing or self.host.play.move_risk(info.channel_id, user_id, [move]).final:
-                await self._ask_in_place(interaction, game_id, seq, move, locale, builds_nothing=builds_nothing)
-                return
-        await interaction.response.defer()
-        result = await self.host.play.move(info.channel_id, user_id, move, interaction_id=interaction.id,
-                                           game_id=game_id, expected_seq=seq)
+        await interaction.response.defer()  # the host may wait for the database
+        answer = await self.host.play.ask_or_play(info.channel_id, user_id, moves, confirmed=confirmed,
+                                                  interaction_id=interaction.id, game_id=game_id, expected_seq=seq)
         message = interaction.message
-        self.background.after_move(result, clicked=message.id if message is not None else None)
-        played = played_text(result.move, locale, names_of(result.view), result.seat, result.view)
-        undo = self._after_move_view(interaction, result, 1, locale)
-        if self._still_to_move(interaction, result):
-            played = f"{played}\n{turn_prompt(self.host.play.view_for(info.channel_id, user_id), locale)}"
-        over = (turn_over_text(self._game(game_id), turn_over_payload(result), locale)
-                if result.passed_user_id == user_id else None)  # the turn's controls, whose turn is over
-        await clicked.played(interaction, message, played, over=over, after=undo, own_question=confirmed)
+        if isinstance(answer, Asked):
+            await self._ask_in_place(interaction, answer, locale)
+            return
+        for result in answer.results:  # delivered once every move is stored, in order
+            clicked_id = message.id if message is not None and len(moves) == 1 else None
+            self.background.after_move(result, clicked=clicked_id)
+        last = answer.results[-1]
+        over = (turn_over_text(answer.info, turn_over_payload(last), locale)
+                if len(moves) == 1 and last.passed_user_id == user_id else None)  # the turn's controls: as its turn DM
+        # the click under a question asked before a double move and its build answers that question (its own message)
+        await clicked.played(interaction, message, "\n".join(self._played_lines(interaction, answer, locale)),
+                             over=over, after=self._after_move_view(answer, locale),
+                             own_question=confirmed or len(moves) > 1)
 
-    async def _ask_in_place(self, interaction: discord.Interaction, game_id: int, seq: int, move: str, locale: str,
-                            *, builds_nothing: bool) -> None:
-        """Ask before ``move`` on the message whose controls were clicked (a turn DM, or the hand of ``status``):
-        its question in place of the controls, *Play it* and *Back* (no second message)."""
-        info = self._game(game_id)
-        question, final = self._question(interaction, info.channel_id, move, locale, builds_nothing=builds_nothing)
+    async def _ask_in_place(self, interaction: discord.Interaction, asked: Asked, locale: str) -> None:
+        """Ask before a move on the message whose controls were clicked (a turn DM, or the hand of ``status``): its
+        question in place of the controls, *Play it* and *Back* (no second message)."""
+        question = asked_question(asked, locale)
         message = interaction.message
         if message is None:
-            await reply(interaction, question, view=confirm_view(game_id, seq, move, locale, final=final))
+            await reply(interaction, question, view=self._confirm_view(asked, locale))
             return
-        await clicked.ask(interaction, message, question,
-                          confirm_view(game_id, seq, move, locale, final=final, in_place=True))
+        await clicked.ask(interaction, message, question, self._confirm_view(asked, locale, in_place=True))
 
     async def controls_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         """*Back* from a question asked in place: the message's own text and the move controls of now again."""
@@ -275,24 +221,14 @@ class TurnCommands(Feature):
             controls = controls_view(info.game_id, info.seq, view, locale, hints=info.hints, emojis=self.emojis)
         await clicked.back(interaction, interaction.message, controls)
 
-    def _after_move_view(self, interaction: discord.Interaction, result: MoveResult | None, count: int,
-                         locale: str) -> discord.ui.View | None:
-        """*Undo* for the ``count`` moves that ended in ``result``, while the host lets the user take them back; when
-        they leave the user to move (no turn DM follows), the controls of the rest of the turn with it."""
-        if result is None:
-            return None
-        count_or_none = count if self.host.play.undoable_by(result.channel_id) == interaction.user.id else None
-        if self._still_to_move(interaction, result):
-            view = self.host.play.view_for(result.channel_id, interaction.user.id)
-            return rest_of_turn_view(result.game_id, result.seq, view, locale, count_or_none, hints=result.hints,
+    def _after_move_view(self, answer: Played, locale: str) -> discord.ui.View | None:
+        """*Undo* for the moves just played while the host lets the user take them back; while they leave the user
+        to move (no turn DM follows), the controls of the rest of the turn with it."""
+        result = answer.results[-1]
+        if answer.view is not None:
+            return rest_of_turn_view(result.game_id, result.seq, answer.view, locale, answer.undo, hints=result.hints,
                                      emojis=self.emojis)
-        return None if count_or_none is None else undo_view(result.game_id, result.seq, count_or_none, locale)
-
-    def _still_to_move(self, interaction: discord.Interaction, result: MoveResult) -> bool:
-        """Whether ``result`` (the user's own move) leaves the user to move in a game still at that move."""
-        info = self.host.games.info(result.channel_id)
-        return (not result.game_over and result.to_move_user_id == interaction.user.id and info is not None
-                and info.game_id == result.game_id and info.seq == result.seq)
+        return None if answer.undo is None else undo_view(result.game_id, result.seq, answer.undo, locale)
 
     # ------------------------------------------------------------------ Undo
 

@@ -23,7 +23,8 @@ from bot.adapter.words.common import (
     timestamp,
 )
 from bot.adapter.words.moves import turn_said
-from bot.host.table import CHANNEL_GONE, PastGame, TableInfo
+from bot.host.deliveries import CHANNEL_GONE
+from bot.host.table import PastGame, TableInfo
 from bot.host.user_settings import OpenGame
 from engine import (
     BUILDING_CARDS,

@@ -9,7 +9,8 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.adapter.words.common import MESSAGE_MAX, SEP, clip, names_of, scoring_name, scoring_text, signed
+from bot.adapter.words.common import MESSAGE_MAX, SEP, clip, esc, names_of, scoring_name, scoring_text, signed
+from bot.host.play import Asked
 from bot.host.takeback import Risk
 from engine import (
     BUILDING_CARDS,
@@ -186,6 +187,17 @@ def final_question(move: str, risk: Risk, locale: str, names: Sequence[str], *, 
 QUESTION_SEP: Final = "\n\u2063\n"
 """Between a message with move controls and the question a click on them asked in place (an invisible separator
 on a line of its own), so that *Back* and the answer can take the question off again."""
+
+
+def asked_question(asked: Asked, locale: str) -> str:
+    """The one-click question the host asks before a person's moves (:class:`bot.host.play.Asked`): a card that
+    builds nothing, or moves that cannot be taken back, naming what they reveal or score (the first of them that
+    cannot be, of a double move and its build)."""
+    if not asked.risk.final:
+        return confirm_question(asked.moves[0], locale)
+    first = asked.risk.first_final or 0
+    return final_question(asked.moves[first], asked.risk, locale, [esc(n) for n in asked.names], seat=asked.seat,
+                          builds_nothing=asked.builds_nothing)
 
 
 def with_question(content: str, question: str) -> str:
