@@ -1,7 +1,7 @@
 """One delivery of the outbox drawn and sent, and its outcome recorded: a channel post (a move's, the start's, a seat
-change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game), a DM (a hand, a turn, a
-notice, a player's result at game over) or the edit telling a passed turn's DMs so, as the host decided it
-(``host.outbox.step``: send, skip, hold for quiet hours, gather the held ones into one). The message a DM with a
+change, an idle table's notice, a vacation's or a deadline's, the replay, an abandoned game, the lobby message), a DM (a
+hand, a turn, a notice, a player's result at game over) or the edit telling a passed turn's DMs so, as the host decided
+it (``host.outbox.step``: send, skip, hold for quiet hours, gather the held ones into one). The message a DM with a
 turn's controls went out as is recorded with its outcome, so that any process can edit it later.
 
 What a failure means is decided here: a passing one (5xx, timeout, connection error) is tried again after the
@@ -45,6 +45,8 @@ from bot.adapter.words.posts import move_post, start_post
 from bot.host.deliveries import (
     ABANDONED_POST,
     IDLE_POST,
+    LOBBY_EDIT,
+    LOBBY_POST,
     MOVE_POST,
     NOTICE_POST,
     REPLAY_POST,
@@ -54,8 +56,8 @@ from bot.host.deliveries import (
 )
 from bot.host.errors import StorageFailed
 from bot.host.host import Host
-from bot.host.idle import LOBBY_CLOSED, NOTICE
-from bot.host.outbox import Held, SendPost, SendTurnOver, Step
+from bot.host.idle import NOTICE
+from bot.host.outbox import Held, SendPost, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
 from bot.host.table import MoveResult, StartResult
 from i18n import t
@@ -99,7 +101,7 @@ class Deliveries:
         self.pictures = pictures
         self.dms = dms
         self.lobbies = lobbies
-        """The lobby messages (a closed lobby's loses its buttons)."""
+        """The lobby messages: posted and redrawn (without buttons once the lobby is over)."""
         self.threads = threads
         """Where a game in a thread tells its channel what the bot lacks there."""
         self.undo_marks = UndoMarks(client, host)
@@ -173,6 +175,8 @@ class Deliveries:
 
     async def _send(self, delivery: Delivery, step: Step) -> str | None:
         """Carry out the host's ``step`` for ``delivery``: why it was not sent (skipped, no permission), or None."""
+        if isinstance(step, Skip):
+            return step.reason
         if not isinstance(step, SendPost):
             return await self._send_dm(delivery, step)
         missing: str | None = None
@@ -242,6 +246,11 @@ class Deliveries:
             return await self._post_idle(delivery, quiet, nonce)
         if delivery.kind == NOTICE_POST:
             return await self._post_notice(delivery, nonce)
+        if delivery.kind == LOBBY_POST:
+            return await self.lobbies.post(delivery, nonce)
+        if delivery.kind == LOBBY_EDIT:  # its buttons gone for good: the lobby message is closed with it
+            self._closed.setdefault(delivery.id, []).extend(await self.lobbies.redraw(delivery))
+            return None
         if delivery.kind == ABANDONED_POST:
             return await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery), nonce=nonce)
         raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
@@ -276,16 +285,13 @@ class Deliveries:
 
     async def _post_idle(self, delivery: Delivery, quiet: frozenset[int], nonce: str) -> Posted:
         """An idle table's post: the notice with its "Keep it open" button, pinging the players not in their quiet
-        hours (the others are named); a closed lobby's message loses its buttons."""
+        hours (the others are named)."""
         what, locale = delivery.payload["what"], str(delivery.payload["locale"])
         view = keep_open_view(delivery.game_id, locale) if what == NOTICE else None
         awake = [discord.Object(int(u)) for u in delivery.payload.get("user_ids", ()) if int(u) not in quiet]
         mentions = discord.AllowedMentions(users=awake, roles=False, everyone=False, replied_user=False)
-        posted = await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery), view=view,
-                                    mentions=mentions, nonce=nonce)
-        if what == LOBBY_CLOSED:
-            await self.lobbies.closed_by(delivery)
-        return posted
+        return await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery), view=view,
+                                  mentions=mentions, nonce=nonce)
 
     async def _post_notice(self, delivery: Delivery, nonce: str) -> Posted:
         """A vacation's, a deadline's or a take-over's post in the game's language: a vacation's vote carries its

@@ -34,11 +34,10 @@ class GoneChannels:
 
     async def channel_gone(self, channel_id: int, reason: str) -> None:
         """End the channel's open game; stop its computer task and its outbox. A database failure is logged
-        (the game stays; the next post that finds the channel gone tries again). A game in a thread of its own
-        that was still a lobby has its lobby message in the parent channel closed (no Join button that leads
-        nowhere); a thread a moderator locked (``reason`` :data:`bot.adapter.threads.LOCKED`) is named in the
-        parent channel with why its game ended."""
-        before = self.host.games.info(channel_id)
+        (the game stays; the next post that finds the channel gone tries again). A game in a thread of its own that was
+        still a lobby has its lobby message in the parent channel redrawn by the outbox (the host owes it: no Join
+        button that leads nowhere); a thread a moderator locked (``reason`` :data:`bot.adapter.threads.LOCKED`) is named
+        in the parent channel with why its game ended."""
         try:
             info = await self.host.idle_tables.close_channel(channel_id, reason)
         except HostError as exc:
@@ -49,8 +48,6 @@ class GoneChannels:
         if info is None:
             return
         log.info("game %d ended: channel %d is gone (%s)", info.game_id, channel_id, reason)
-        if before is not None and before.status == "lobby" and info.parent_id is not None:
-            await self.publisher.lobbies.close(info)
         if reason == LOCKED:
             await self.publisher.threads.locked(info)
 

@@ -9,9 +9,10 @@ simply resume from the database, however long the bot was down; the sweep (or a 
 channels whose held DMs are due. With a shared database only the process holding a channel's lease delivers its
 posts, so they keep their order.
 
-The same task keeps the channel's lobby message up to date (:mod:`bot.adapter.lobby_message`), coalesced: only the
-newest lobby state is drawn, however many clicks came meanwhile. No acknowledgement waits for any of this: the
-methods named for what happened (:meth:`Publisher.moved`, :meth:`~Publisher.started`...) only wake the channel's task.
+The lobby message is one of those deliveries (:mod:`bot.adapter.lobby_message`): posted when the lobby opens,
+redrawn after each change of it with the newest state (the host skips a redraw that a later one makes again). No
+acknowledgement waits for any of this: the methods named for what happened (:meth:`Publisher.moved`,
+:meth:`~Publisher.started`...) only wake the channel's task.
 """
 
 from __future__ import annotations
@@ -49,14 +50,12 @@ ChannelGone = Callable[[int, str], Awaitable[None]]
 
 
 class ChannelOutbox:
-    """One channel's dispatcher task: the newest lobby state, then the channel's due deliveries in order."""
+    """One channel's dispatcher task: the channel's due deliveries in order."""
 
     def __init__(self, channel_id: int, publisher: Publisher) -> None:
         self.channel_id = channel_id
         self._publisher = publisher
         self._wake = asyncio.Event()
-        self.lobby: TableInfo | None = None
-        """A lobby whose message should be redrawn (with the newest state of its game)."""
         self.task: asyncio.Task[None] | None = None
         self.woken_by_storage = False
         """Woken from its backoff because the database answered again, and nothing delivered since: should the
@@ -83,7 +82,7 @@ class ChannelOutbox:
             self._timer = None
 
     def kick(self) -> None:
-        """Look for work now (a new delivery was stored, or a lobby changed); after the bot began to shut down, no
+        """Look for work now (a new delivery was stored); after the bot began to shut down, no
         new task starts (what is stored goes out at the next start)."""
         self._wake.set()
         if self._publisher.closing is not None:
@@ -113,9 +112,9 @@ class ChannelOutbox:
                     log.exception("channel %d: the outbox failed; trying again in %.1f s", self.channel_id, delay)
                 await self._sleep(delay)
                 continue
-            if not more and self.lobby is None and not self._wake.is_set():
+            if not more and not self._wake.is_set():
                 await self._publisher.host.leases.let_go(self.lease)
-                if self._wake.is_set() or self.lobby is not None:
+                if self._wake.is_set():
                     continue  # woken while letting go (this task still ran, so no new one was started): look again
                 return
 
@@ -125,13 +124,10 @@ class ChannelOutbox:
         return f"outbox:{self.channel_id}"
 
     async def _step(self) -> bool:
-        """Redraw the lobby if asked, then deliver the pending deliveries that are due, in order, up to
+        """Deliver the pending deliveries that are due, in order, up to
         :data:`BATCH` of them from one read of the outbox (else wait for the first); whether anything may still be
         pending. With a shared database only the process holding the channel's lease delivers (so the posts keep
         their order); the others look again shortly, in case it let go."""
-        if self.lobby is not None:
-            lobby, self.lobby = self.lobby, None
-            await self._publisher.lobbies.redraw(lobby)
         host = self._publisher.host
         pending = await host.outbox.pending_deliveries(self.channel_id)
         ready = host.outbox.ready(pending)
@@ -142,8 +138,6 @@ class ChannelOutbox:
             return False
         lease = host.settings.lease_seconds  # renewed with every delivery
         for done, i in enumerate(ready[:BATCH]):
-            if done and self.lobby is not None:
-                break  # the lobby is redrawn first, then the outbox is read again
             if not await host.leases.hold(self.lease, lease):
                 await self._sleep(LEASE_RETRY)
                 break
@@ -177,13 +171,13 @@ class ChannelOutbox:
         self.kick()
 
     async def _sleep(self, seconds: float) -> None:
-        """Wait ``seconds``, or less if woken (a lobby to redraw, a new delivery, the database answering again)."""
+        """Wait ``seconds``, or less if woken (a new delivery, the database answering again)."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), timeout=seconds)
 
 
 class Publisher:
-    """The channels' outboxes: they deliver what the host stored, and keep the lobby messages up to date."""
+    """The channels' outboxes: they deliver what the host stored."""
 
     def __init__(self, client: discord.Client, host: Host, pictures: Pictures, dms: DirectMessages, *,
                  backoff: Backoff | None = None) -> None:
@@ -192,10 +186,9 @@ class Publisher:
         self.backoff = backoff or Backoff()
         """Waits between tries of a delivery that failed for a passing reason (tests make them short)."""
         self.outboxes: dict[int, ChannelOutbox] = {}
-        self.lobbies = LobbyMessages(client, host)
         self.threads = ThreadNotices(client)
         """What the bot says in a channel about its games' threads (a permission it lacks, a locked thread)."""
-        self.deliveries = Deliveries(client, host, pictures, dms, self.lobbies, self.threads)
+        self.deliveries = Deliveries(client, host, pictures, dms, LobbyMessages(client, host), self.threads)
         self.on_channel_gone: ChannelGone | None = None
         """Called when a post finds its channel gone (404 Unknown Channel or Unknown Guild), after giving it up."""
         self.closing: float | None = None
@@ -301,36 +294,21 @@ class Publisher:
 
     def started(self, start: StartResult) -> None:
         self.wake(start.info.channel_id)
-        if start.info.game_id in self.lobbies.known:
-            self.lobby_changed(start.info)
 
     def seat_changed(self, change: SeatChange) -> None:
         self.wake(change.info.channel_id)
 
     def abandoned(self, info: TableInfo) -> None:
         self.wake(info.channel_id)
-        if info.game_id in self.lobbies.known:
-            self.lobby_changed(info)
-
-    def lobby_posted(self, info: TableInfo, message_id: int, channel_id: int | None = None) -> None:
-        """Remember the lobby message of ``info``'s game (in ``channel_id`` when not in the game's channel), to keep
-        it up to date."""
-        self.lobbies.posted(info, message_id, channel_id)
 
     def lobby_changed(self, info: TableInfo) -> None:
-        """Bring the game's lobby message up to date (if the bot knows it by then): once, with the newest state."""
-        box = self.outbox(info.channel_id)
-        box.lobby = info
-        box.kick()
+        """A lobby opened or changed: its message's post or redraw is owed (the host stored it with the change)."""
+        self.wake(info.channel_id)
 
     def forget_channel(self, channel_id: int) -> None:
-        """The channel is gone and its posts were given up: no lobby message to redraw there; the outbox edits the
-        players' DMs still showing a turn of its game (the host owes those edits), then finds nothing pending and
-        ends."""
-        self.lobbies.forget_channel(channel_id)
-        box = self.outboxes.get(channel_id)
-        if box is not None:
-            box.lobby = None
+        """The channel is gone and its posts were given up: the outbox edits the players' DMs still showing a turn of
+        its game and redraws a thread's lobby message in its parent channel (the host owes those), then finds nothing
+        pending and ends."""
         self.wake(channel_id)
 
     async def deliver(self, delivery: Delivery, later: list[Delivery]) -> bool:

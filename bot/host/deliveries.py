@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Final
 
-from bot.host.model import DeliveryRow
+from bot.host.model import DeliveryRow, NewDelivery
 from bot.host.table import MoveResult, SeatChange, StartResult
 
 MOVE_POST: Final = "move_post"
@@ -45,13 +45,22 @@ controls taken off (payload: ``reason`` — ``moved``, ``computer``, ``undo``, `
 ``game_over``)."""
 CHANNEL_GONE: Final = "channel_gone"
 """Why a turn DM's turn passed when its game's channel was deleted (or the bot left the server): the game ended."""
+LOBBY_POST: Final = "lobby_post"
+"""The lobby message (payload: ``channel`` and ``message`` when it was posted already and is edited into the lobby:
+the message in the parent channel that started the game's thread; else it is posted in the game's channel). Drawn
+from the game as it is when it is sent; the message it went out as is kept (:meth:`bot.host.outbox.Outbox.delivered`),
+for every later redraw, by any process, after a restart too."""
+LOBBY_EDIT: Final = "lobby_edit"
+"""The lobby message redrawn with its game as it is when the edit is sent (a seat taken or left, a computer added or
+removed, the start, the lobby closed or abandoned; payload: none): skipped when a later one of the same game waits
+(only the newest state is drawn), and the lobby message's buttons are gone once the game is no lobby any more."""
 GAME_OVER_DM: Final = "game_over_dm"
 """The one DM a person gets at game over: their place and score, broken down, against the winner's, and the link
 to the game-over post (payload: none; read from the archive when it is sent)."""
 DELIVERY_KINDS: Final = (MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST, IDLE_POST,
-                         TURN_DM, HAND_DM, NOTICE_DM, TURN_OVER_DM, GAME_OVER_DM)
+                         LOBBY_POST, LOBBY_EDIT, TURN_DM, HAND_DM, NOTICE_DM, TURN_OVER_DM, GAME_OVER_DM)
 CHANNEL_POSTS: Final = frozenset({MOVE_POST, START_POST, SEAT_POST, ABANDONED_POST, REPLAY_POST, NOTICE_POST,
-                           IDLE_POST})
+                                  IDLE_POST, LOBBY_POST, LOBBY_EDIT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,3 +88,14 @@ class Delivery(DeliveryRow):
 
     def seat_change(self) -> SeatChange:
         return SeatChange.from_payload(self.payload)
+
+
+def lobby_post(message: tuple[int, int] | None = None) -> NewDelivery:
+    """The lobby message a new lobby owes (``message``: the channel and message posted already, which becomes it)."""
+    return NewDelivery(LOBBY_POST, 0, payload={} if message is None else {"channel": message[0],
+                                                                        "message": message[1]})
+
+
+def lobby_edit(seq: int) -> NewDelivery:
+    """The redraw of the lobby message a change of its game owes (at the game's position ``seq``)."""
+    return NewDelivery(LOBBY_EDIT, seq)

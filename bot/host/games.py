@@ -40,7 +40,7 @@ from typing import Any, Final
 from bot.host.change import Change
 from bot.host.errors import ChannelBusy, HostError, MoveConflict, StorageFailed, VersionConflict, storage_refusal
 from bot.host.metrics import STORAGE_ERRORS
-from bot.host.model import OPEN_STATUSES, MoveRow, NewTimer, TimerRow
+from bot.host.model import OPEN_STATUSES, MoveRow, NewDelivery, NewTimer, TimerRow
 from bot.host.refresh import Refresh
 from bot.host.restore import GameFactory, Restore
 from bot.host.stores import GameStore
@@ -319,16 +319,19 @@ class Games:
             armed += 1
         return armed
 
-    async def create(self, table: Table, timers: Sequence[NewTimer]) -> TableInfo:
-        """Store a new game (its id is then the table's) with the ``timers`` it sets, and hold it; refused with
-        ``host.error.game_exists`` when the channel has an open game (in another process too)."""
+    async def create(self, table: Table, timers: Sequence[NewTimer], deliveries: Sequence[NewDelivery] = ()
+                     ) -> TableInfo:
+        """Store a new game (its id is then the table's) with the ``timers`` it sets and the ``deliveries`` it owes,
+        and hold it; refused with ``host.error.game_exists`` when the channel has an open game (in another process
+        too)."""
         self.check_free(table.channel_id)
         try:
             with storage_refusal():
                 table.id = await self.store.insert_game(
                     channel_id=table.channel_id, guild_id=table.guild_id, opener_id=table.opener_id,
                     seats=table.seats_json(), options=table.options.to_dict(), seed=table.seed, status=table.status,
-                    locale=table.options.locale, now=table.created_at, timers=timers, parent_id=table.parent_id)
+                    locale=table.options.locale, now=table.created_at, timers=timers, parent_id=table.parent_id,
+                    deliveries=deliveries)
         except ChannelBusy:
             raise HostError("host.error.game_exists") from None
         self.tables[table.channel_id] = table

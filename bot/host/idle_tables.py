@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 
 from bot.host.change import Change
-from bot.host.deliveries import CHANNEL_GONE, TURN_OVER_DM
+from bot.host.deliveries import CHANNEL_GONE, LOBBY_EDIT, TURN_OVER_DM, lobby_edit
 from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.idle import (
@@ -83,18 +82,19 @@ class IdleTables:
             if table is None:
                 return None
             days = self.settings.lobby_days
-            # the lobby as it closes rides with its post: whichever process delivers it redraws the lobby message
-            closed = replace(table.info(), status="abandoned").to_payload()
-            await self._close(timer, table, now, idle_post(LOBBY_CLOSED, table.seq, table.options.locale, days,
-                                                           lobby=closed))
+            # the lobby message's redraw comes with the post (_close): whichever process delivers it finds the message
+            # and draws the lobby as the database has it
+            await self._close(timer, table, now, idle_post(LOBBY_CLOSED, table.seq, table.options.locale, days))
             log.info("game %d: the lobby was not started within %g days and closed", table.id, days)
             return table.info()
 
     async def _close(self, timer: TimerRow, table: Table, now: float, post: NewDelivery) -> None:
         """The timer ends its game as abandoned (not rated), its channel told by ``post``: written with the timer
         done in one transaction, then applied."""
+        redrawn = [lobby_edit(table.seq)] if table.status == "lobby" else []
         await self.games.write(table, Change({"status": "abandoned", "next_reminder_at": None},
-                                             deliveries=[post, *abandoned_turn(table)], timer=timer.id), now=now)
+                                             deliveries=[*redrawn, post, *abandoned_turn(table)], timer=timer.id),
+                               now=now)
 
     async def _rearm_after_pause(self, timer: TimerRow, table: Table, now: float) -> bool:
         """A vacation pause holds the game: it is not idle; the period starts again when the pause ends. Whether
@@ -179,13 +179,16 @@ class IdleTables:
 
     async def close_channel(self, channel_id: int, reason: str) -> TableInfo | None:
         """The channel is gone: its open game is abandoned (not rated), its timers cancelled, its pending posts
-        and DMs given up with ``reason``, and each player's DM still showing a turn owed its edit (the game ended
-        with its channel), in one transaction. Returns the game if one was open in memory.
+        and DMs given up with ``reason``, each player's DM still showing a turn owed its edit (the game ended
+        with its channel), and a lobby in a thread of its own owes its message's redraw (the message is in the parent
+        channel: no Join button that leads nowhere), in one transaction. Returns the game if one was open in
+        memory.
         ``host.error.storage`` if the database refused (nothing changed; the next failed post tries again)."""
         async with self.games.change(channel_id):
             with storage_refusal():
                 abandoned = await self.store.close_channel(channel_id, now=self._clock(), reason=reason,
-                                                           told=(TURN_OVER_DM, {"reason": CHANNEL_GONE, "why": reason}))
+                                                           told=(TURN_OVER_DM, {"reason": CHANNEL_GONE, "why": reason}),
+                                                           redrawn=LOBBY_EDIT)
             table = self.games.tables.get(channel_id)
             if table is None or table.id not in abandoned:
                 return None

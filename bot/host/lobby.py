@@ -2,9 +2,10 @@
 
 One open game per channel (the database refuses a second, also from another process). The opener, or someone with
 Manage Channels (``can_manage``), runs the lobby: computer seats, kicking, starting with 2-4 seats, abandoning.
-Every change goes through ``games.change`` and ``games.write``; a lobby sets its expiry timer when it opens, and the
-start sets the game's first idle and deadline timers and owes the start post and everyone's hand
-(:func:`bot.host.outbox.start_deliveries`).
+Every change goes through ``games.change`` and ``games.write``; a lobby sets its expiry timer and owes its lobby
+message when it opens (:data:`bot.host.deliveries.LOBBY_POST`), every change of the lobby (a seat, the start, its
+end) owes the message's redraw (:data:`bot.host.deliveries.LOBBY_EDIT`), and the start sets the game's first idle and
+deadline timers and owes the start post and everyone's hand (:func:`bot.host.outbox.start_deliveries`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Final
 
 from bot.host import deadlines
 from bot.host.change import Change
-from bot.host.deliveries import ABANDONED_POST
+from bot.host.deliveries import ABANDONED_POST, lobby_edit, lobby_post
 from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.idle import LOBBY_EXPIRY, idle_timer, lobby_timer
@@ -62,19 +63,24 @@ class Lobby:
             yield table
 
     async def _seated(self, table: Table, seats: list[Seat], change: Change | None = None) -> TableInfo:
-        """Write the lobby's new ``seats`` (with ``change``), and the lobby after it."""
-        await self.games.write(table, change or Change(), seats=seats)
+        """Write the lobby's new ``seats`` (with ``change``) and its message's redraw, and the lobby after it."""
+        change = change or Change()
+        await self.games.write(table, replace(change, deliveries=[lobby_edit(table.seq), *change.deliveries]),
+                               seats=seats)
         return table.info()
 
     async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str, *,
                    draft: bool = False, locale: str | None = None, computers: int = 0,
                    strength: str | None = None, replay: bool = True, deadline_hours: int = 0,
-                   hints: bool = False, parent_id: int | None = None, web: bool = True) -> TableInfo:
+                   hints: bool = False, parent_id: int | None = None, web: bool = True,
+                   lobby_message: tuple[int, int] | None = None) -> TableInfo:
         """Open a lobby in the channel with the opener seated and ``computers`` computer seats; ``deadline_hours``
         (one of :data:`bot.host.deadlines.DEADLINE_HOURS`, 0: none) is each person's turn deadline; ``hints``:
         players may ask the coach on their turn (``bot.host.hints``), and the game is not rated; ``parent_id``: the
         channel is a thread of that channel, opened for this game (commands there find it, :meth:`games_in`);
-        ``web``: the game has a web page (``bot.host.web``)."""
+        ``web``: the game has a web page (``bot.host.web``); ``lobby_message``: (channel, message) posted already that
+        becomes the lobby message (the message that starts the game's thread), else the lobby message is posted in the
+        channel."""
         locale = (locale or self.settings.default_locale).lower()
         if locale not in LOCALES:
             raise HostError("host.error.bad_locale", locale=locale, choices=", ".join(LOCALES))
@@ -91,15 +97,16 @@ class Lobby:
         for _ in range(computers):
             seats.append(self._computer_seat(seats, strength, locale))
         async with self.games.change(channel_id):
-            return await self._create(channel_id, guild_id, user_id, seats, options, parent_id)
+            return await self._create(channel_id, guild_id, user_id, seats, options, parent_id, lobby_message)
 
     async def _create(self, channel_id: int, guild_id: int | None, opener_id: int, seats: list[Seat],
-                      options: Options, parent_id: int | None) -> TableInfo:
+                      options: Options, parent_id: int | None, lobby_message: tuple[int, int] | None = None
+                      ) -> TableInfo:
         self.games.check_free(channel_id)
         now = self._clock()
         table = Table(id=0, channel_id=channel_id, guild_id=guild_id, opener_id=opener_id, seats=seats,
                       options=options, seed=self._new_seed(), status="lobby", created_at=now, parent_id=parent_id)
-        return await self.games.create(table, [lobby_timer(self.settings, now)])
+        return await self.games.create(table, [lobby_timer(self.settings, now)], [lobby_post(lobby_message)])
 
     async def games_in(self, parent_id: int, user_id: int | None = None) -> list[TableInfo]:
         """The open games in the threads of channel ``parent_id`` (as the database has them, so also those another
@@ -187,7 +194,7 @@ class Lobby:
                 dm_user_ids=tuple(s.user_id for s in table.seats if s.user_id is not None))
             await self.games.write(table, Change(
                 {"status": "running", "last_move_at": now, "next_reminder_at": reminder},
-                deliveries=start_deliveries(result), cancel_timers=[LOBBY_EXPIRY],
+                deliveries=[lobby_edit(table.seq), *start_deliveries(result)], cancel_timers=[LOBBY_EXPIRY],
                 timers=[idle_timer(self.settings, now),
                         *deadlines.turn_timers(table.options, table.seats, game, 0, now), *reminders]),
                 now=now, seats=table.seats, game=game)
@@ -202,8 +209,9 @@ class Lobby:
                 seat = table.seat_of(user_id)
                 name = table.seats[seat].name if seat is not None else ""
             notice = NewDelivery(ABANDONED_POST, table.seq, payload={"name": name, "locale": table.options.locale})
+            redrawn = [lobby_edit(table.seq)] if table.status == "lobby" else []
             await self.games.write(table, Change({"status": "abandoned", "next_reminder_at": None},
-                                                 deliveries=[notice, *abandoned_turn(table)]))
+                                                 deliveries=[*redrawn, notice, *abandoned_turn(table)]))
             return table.info()
 
     async def rematch(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> TableInfo:

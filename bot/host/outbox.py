@@ -7,15 +7,16 @@ reads the pending ones per channel in order (:meth:`Outbox.pending_deliveries`),
 (:meth:`Outbox.delivered`), or retries one later (:meth:`Outbox.retry_delivery`); a person's DMs in their quiet hours
 are held until those end (:meth:`Outbox.hold_deliveries`).
 
-What a pending delivery becomes when its turn comes is decided here too, so that the publisher only draws and
-sends (:meth:`Outbox.step`): a post is sent, naming without pinging the people in their quiet hours
-(:class:`SendPost`); a DM to someone in their quiet hours is held until those end (:class:`Held`, written before
-the step is returned); a held DM whose hours are over gathers every DM held for that person, of every game, into
-one (:class:`SendGathered`: the others are marked done as collapsed into it once it was sent); a DM is skipped when
-its game is not running, when a later DM to the same person shows the same hand, when its turn has passed, or when
-the person turned turn DMs off and nothing in their hand changed (:class:`Skip`); else it is sent
-(:class:`SendDm`, :class:`SendNotice`, :class:`SendGameOver`: a game-over DM is held but never gathered). The edit
-of turn DMs whose turn passed is never held (:class:`SendTurnOver`).
+What a pending delivery becomes when its turn comes is decided here too, so that the publisher only draws and sends
+(:meth:`Outbox.step`): a post is sent, naming without pinging the people in their quiet hours (:class:`SendPost`), but a
+redraw of the lobby message that a later one of the same game makes again is skipped (only the newest state is drawn); a
+DM to someone in their quiet hours is held until those end (:class:`Held`, written before the step is returned); a held
+DM whose hours are over gathers every DM held for that person, of every game, into one (:class:`SendGathered`: the
+others are marked done as collapsed into it once it was sent); a DM is skipped when its game is not running, when a
+later DM to the same person shows the same hand, when its turn has passed, or when the person turned turn DMs off and
+nothing in their hand changed (:class:`Skip`); else it is sent (:class:`SendDm`, :class:`SendNotice`,
+:class:`SendGameOver`: a game-over DM is held but never gathered). The edit of turn DMs whose turn passed is never held
+(:class:`SendTurnOver`).
 
 A delivery written before this process started may be in Discord already (:meth:`Outbox.left_from_before`): a restored
 backup owes again what went out after the copy was taken, and a process that died between sending and recording left
@@ -44,6 +45,8 @@ from bot.host.deliveries import (
     GAME_OVER_DM,
     HAND_DM,
     IDLE_POST,
+    LOBBY_EDIT,
+    LOBBY_POST,
     MOVE_POST,
     NOTICE_DM,
     NOTICE_POST,
@@ -148,11 +151,12 @@ TURN_PASSED: Final = "skipped: the turn has passed"
 TURN_DMS_OFF: Final = "skipped: the player turned turn DMs off"
 COLLAPSED_ELSEWHERE: Final = "skipped: collapsed into another DM"
 NO_GAME_OVER: Final = "skipped: no game over"
+LOBBY_REDRAWN_LATER: Final = "skipped: a later edit draws the lobby as it is then"
 COLLAPSED: Final = "collapsed into delivery "
 """The start of the reason a held DM gathered into another is done with (the other's id follows)."""
 SKIPPED: Final = {GAME_GONE: "game_gone", NOT_RUNNING: "not_running", SAME_HAND: "same_hand",
                   TURN_PASSED: "turn_passed", TURN_DMS_OFF: "turn_dms_off", COLLAPSED_ELSEWHERE: "collapsed",
-                  NO_GAME_OVER: "no_game_over"}
+                  NO_GAME_OVER: "no_game_over", LOBBY_REDRAWN_LATER: "lobby_redrawn_later"}
 """Why a delivery was not sent on purpose (the reason it is recorded with) -> its label in the metrics: normal play,
 not a failure (``santacruz_deliveries_skipped_total``, apart from ``santacruz_deliveries_failed_total``)."""
 
@@ -214,7 +218,8 @@ class Outbox:
                 metrics.DELIVERIES_FAILED.labels(delivery.kind, "given_up").inc()
         over = message_id if delivery.kind == MOVE_POST and delivery.payload.get("game_over") else None
         post = message_id if delivery.kind in (MOVE_POST, START_POST) else None
-        edited_later = message_id if not delivery.is_post or buttons_of(delivery) is not None else None
+        edited_later = (message_id if not delivery.is_post or buttons_of(delivery) is not None
+                        or delivery.kind == LOBBY_POST else None)
         await self.store.mark_delivered(delivery.id, now=self._clock(), error=error, over_message_id=over,
                                         post_id=post, edited_id=edited_later, closed=closed)
 
@@ -270,14 +275,27 @@ class Outbox:
 
     async def ended_by(self, delivery: Delivery) -> list[tuple[int, int]]:
         """The posts whose buttons ``delivery``'s post ends (:mod:`bot.host.buttons`) that still carry them,
-        whichever process sent them: (delivery id, message id), oldest first."""
+        whichever process sent them: (delivery id, message id), oldest first. The lobby message is never among
+        them: its own redraw takes its buttons off once the game is no lobby (:data:`bot.host.deliveries.LOBBY_EDIT`;
+        a game's in a thread of its own is not even in the game's channel)."""
         ended = ends(delivery)
         posts = await self.store.open_messages(delivery.game_id, None) if ended else []
-        if not posts or EVERY in ended:
+        if not posts:
             return posts
         message_of = dict(posts)
         return [(row.id, message_of[row.id]) for row in await self.store.deliveries(delivery.game_id)
-                if row.id in message_of and buttons_of(Delivery.from_row(row)) in ended]
+                if row.id in message_of and row.kind != LOBBY_POST
+                and (EVERY in ended or buttons_of(Delivery.from_row(row)) in ended)]
+
+    async def lobby_message(self, game_id: int) -> tuple[int, int, int] | None:
+        """The game's lobby message, whichever process posted it: (its delivery, the channel it is in, the message);
+        ``None`` before it went out."""
+        with storage_refusal():
+            sent = await self.store.sent_message(game_id, LOBBY_POST)
+        if sent is None:
+            return None
+        message_id, row = sent
+        return row.id, int(row.payload.get("channel", row.channel_id)), message_id
 
     async def retry_delivery(self, delivery: Delivery, delay: float, error: str) -> None:
         """``delivery`` failed for a passing reason (``error``): it is due again ``delay`` seconds from now."""
@@ -318,13 +336,16 @@ class Outbox:
         to carry out inside the ``async with``. A :class:`Held` DM is recorded before it is returned. Gathering a
         person's held DMs holds their lock until the block ends; the DMs collapsed into the gathered one are marked
         done then, only if the block sent it (an exception leaves them pending)."""
+        if delivery.kind == LOBBY_EDIT and any(d.kind == LOBBY_EDIT and d.game_id == delivery.game_id for d in later):
+            yield Skip(LOBBY_REDRAWN_LATER)
+            return
         if delivery.is_post:
             yield SendPost(frozenset(u for u in _named(delivery) if self.people.quiet_until(u) is not None))
             return
         user_id = delivery.user_id
         assert user_id is not None
         if delivery.kind == TURN_OVER_DM:  # an edit, which rings nobody: never held
-            info = await self._game_of(delivery)
+            info = await self.game_of(delivery)
             yield Skip(GAME_GONE) if info is None else SendTurnOver(info)
             return
         until = self.people.quiet_until(user_id)
@@ -408,10 +429,10 @@ class Outbox:
 
     async def _game_over(self, delivery: Delivery) -> Step:
         """A game-over DM: sent when its game is over, else (the game-over move was taken back) skipped."""
-        info = await self._game_of(delivery)
+        info = await self.game_of(delivery)
         return SendGameOver(info) if info is not None and info.status == "over" else Skip(NO_GAME_OVER)
 
-    async def _game_of(self, delivery: Delivery) -> TableInfo | None:
+    async def game_of(self, delivery: Delivery) -> TableInfo | None:
         """The delivery's game: in memory, or (a finished game after a restart) as its stored row tells it."""
         info = self.games.find_game(delivery.game_id)
         if info is not None:

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from bot.host.change import Change
 from bot.host.history_store import Forgotten, TurnSpeed
-from bot.host.model import DamagedGame, DeliveryRow, GameRow, MoveRow, NewTimer, TimerRow
+from bot.host.model import DamagedGame, DeliveryRow, GameRow, MoveRow, NewDelivery, NewTimer, TimerRow
 from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import Leaderboard, Rating
 from bot.host.settings import Settings
@@ -49,8 +49,8 @@ class GameRows(Protocol):
 
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
-                          locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None
-                          ) -> int: ...
+                          locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None,
+                          deliveries: Sequence[NewDelivery] = ()) -> int: ...
 
     async def apply(self, game_id: int, change: Change, *, now: float,
                     expect_version: int | None = None) -> int | None: ...
@@ -121,6 +121,8 @@ class DeliveryRows(Protocol):
 
     async def last_post(self, game_id: int) -> tuple[int, DeliveryRow] | None: ...
 
+    async def sent_message(self, game_id: int, kind: str) -> tuple[int, DeliveryRow] | None: ...
+
     async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
                              over_message_id: int | None = None, post_id: int | None = None,
                              edited_id: int | None = None, closed: Sequence[int] = ()) -> None: ...
@@ -128,7 +130,8 @@ class DeliveryRows(Protocol):
     async def open_messages(self, game_id: int, user_id: int | None) -> list[tuple[int, int]]: ...
 
     async def close_channel(self, channel_id: int, *, now: float, reason: str,
-                            told: tuple[str, dict[str, Any]] | None = None) -> dict[int, int]: ...
+                            told: tuple[str, dict[str, Any]] | None = None, redrawn: str | None = None
+                            ) -> dict[int, int]: ...
 
     async def deliveries_due(self, now: float) -> int: ...
 

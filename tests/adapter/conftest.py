@@ -219,6 +219,12 @@ class Driver:
         await self.fake.wait_until(lambda: self.info() is not None and self.info().seq >= seq, timeout=TIMEOUT,
                                    description=f"seq {seq}", poll=0.1)
 
+    async def delivered(self) -> None:
+        """Wait until the outboxes are done: every post and edit owed so far is out (the lobby message's redraw)."""
+        cog: Any = self.bot.get_cog("SantaCruz")
+        await self.fake.wait_until(lambda: not cog.publisher.pending(), timeout=TIMEOUT,
+                                   description="the outboxes to deliver", poll=0.05)
+
     async def settle(self) -> None:
         """Wait until every stored move of the game is posted and the computers are done."""
         def done() -> bool:
@@ -348,10 +354,27 @@ class Driver:
 
     # -- lobby -------------------------------------------------------------------------
 
+    async def lobby(self, channel: Any = None) -> FakeMessage:
+        """The lobby message the outbox posted in ``channel`` (default the driver's) for the newest lobby there: the
+        bot's latest message with a Join button."""
+        channel = self.fake.channel(channel or self.channel)
+
+        def posted() -> FakeMessage | None:
+            return next((m for m in reversed(self.fake.messages(channel, ephemeral=False))
+                         if m.author_id == self.fake.bot_user.id and any(c.endswith(":join") for c in m.custom_ids)),
+                        None)
+
+        return await self.fake.wait_until(posted, timeout=TIMEOUT, description=f"a lobby message in #{channel.name}")
+
+    async def open_lobby(self, user: str, options: dict[str, Any] | None = None, **where: Any) -> FakeMessage:
+        """``/santacruz new`` by ``user`` (with ``options``; ``channel=`` elsewhere than the driver's): the lobby
+        message the outbox posts for it (the command's own answer only says so)."""
+        await self.answer(await self.slash("new", options or {}, user=user, **where))
+        return await self.lobby(where.get("channel"))
+
     async def open_game(self, players: list[str], **options: Any) -> FakeMessage:
         """``/santacruz new`` by the first player, the others join (button), the opener starts."""
-        handle = await self.slash("new", options, user=players[0])
-        lobby = await self.answer(handle)
+        lobby = await self.open_lobby(players[0], options)
         for user in players[1:]:
             click = await self.fake.click_button(lobby, label=self.button_label(lobby, "join"), user=user)
             await click.wait_for_callback(timeout=TIMEOUT)

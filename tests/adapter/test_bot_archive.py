@@ -45,8 +45,7 @@ async def test_one_person_against_two_computers_then_the_archive_before_and_afte
     """One whole game (a person by her turn DMs against two computers) for what a game against computers shows and
     for the archive of a finished game: both look at the same finished game, so it is played once."""
     fake = driver.fake
-    handle = await driver.slash("new", {"computers": 2, "strength": "random"}, user="carol")
-    lobby = await driver.answer(handle)
+    lobby = await driver.open_lobby("carol", {"computers": 2, "strength": "random"})
     assert "Ordinateur 1" not in lobby.text  # the game's language is the server's (English), not carol's
     assert "Computer 1" in lobby.text and "Computer 2" in lobby.text
     click = await fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user="carol")
@@ -118,8 +117,8 @@ async def test_one_person_against_two_computers_then_the_archive_before_and_afte
     missing = await driver.answer(await driver.slash("history", {"id": game_id + 50}, user="bob", locale="en-US"))
     assert missing.text == t("bot.history.no_such_game", "en", id=game_id + 50)
     # the game-over message's Rematch button works after a restart too
-    click = await fake.click_button(posts[-1], f"sc:{game_id}:rematch", user="carol")
-    lobby = await driver.answer(click)
+    await driver.answer(await fake.click_button(posts[-1], f"sc:{game_id}:rematch", user="carol"))
+    lobby = await driver.lobby()
     assert driver.info().status == "lobby" and driver.info().game_id != game_id
     assert [s.name for s in driver.info().seats] == [s.name for s in info.seats]
     assert f"sc:{driver.info().game_id}:start" in lobby.custom_ids
@@ -129,7 +128,7 @@ async def test_one_person_against_two_computers_then_the_archive_before_and_afte
 
 async def test_a_running_game_cannot_be_exported_and_a_short_log_is_a_message(driver: Driver) -> None:
     options = {"computers": 1, "strength": "random", "replay": False}
-    lobby = await driver.answer(await driver.slash("new", options, user="alice"))
+    lobby = await driver.open_lobby("alice", options)
     game_id = driver.info().game_id
     assert driver.bot.store is not None
     row = await driver.bot.store.get_game(game_id)
@@ -152,7 +151,7 @@ async def test_a_running_game_cannot_be_exported_and_a_short_log_is_a_message(dr
 async def test_the_replay_and_the_game_over_link_survive_a_restart_while_the_channel_was_down(
         driver: Driver) -> None:
     fake = driver.fake
-    lobby = await driver.answer(await driver.slash("new", {"computers": 1, "strength": "random"}, user="carol"))
+    lobby = await driver.open_lobby("carol", {"computers": 1, "strength": "random"})
     click = await fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user="carol")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.settle()

@@ -190,10 +190,11 @@ async def test_status_log_board_and_hand(driver: Driver) -> None:
 
 async def test_computer_seats_kick_and_hand_over(driver: Driver) -> None:
     fake = driver.fake
-    lobby = await driver.answer(await driver.slash("new", user="alice"))
+    lobby = await driver.open_lobby("alice")
     game_id = driver.info().game_id
     click = await fake.click_button(lobby, f"sc:{game_id}:addbot", user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
+    await driver.settle()  # the outbox redraws the lobby message
     assert "Computer 1" in lobby.text and f"sc:{game_id}:removebot" in lobby.custom_ids
     reply = await driver.answer(await driver.slash("addbot", {"strength": STRONGEST}, user="alice"))
     assert "Computer 2" in reply.text and driver.info().seats[-1].strength == STRONGEST
@@ -248,7 +249,7 @@ async def test_names_cannot_ping_or_format(driver: Driver) -> None:
     fake = driver.fake
     mallory = fake.add_user("mallory", global_name="@everyone **Boss** <@&1>")
     fake.add_member(fake.default_guild, mallory)
-    lobby = await driver.answer(await driver.slash("new", user="mallory"))
+    lobby = await driver.open_lobby("mallory")
     assert "@everyone" not in lobby.content.replace("@\u200beveryone", "")
     assert "**Boss**" not in lobby.content and "\\*\\*Boss\\*\\*" in lobby.content
     assert lobby.allowed_mentions == {"parse": ["users"]}
@@ -319,8 +320,10 @@ async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discor
         await fake.wait_until(lambda: fake.is_connected and fake.command_syncs, timeout=TIMEOUT,
                               description="the bot to connect")
         await fake.wait_until(lambda: any(e["t"] == "READY" for e in fake.dispatched_events()), timeout=TIMEOUT)
-        lobby = await (await fake.slash_command("santacruz new", {"thread": False}, user="alice")).wait_for_message(
+        await (await fake.slash_command("santacruz new", {"thread": False}, user="alice")).wait_for_message(
             timeout=TIMEOUT)
+        lobby = await fake.wait_for_message(fake.default_channel, lambda m: any(
+            c.endswith(":join") for c in m.custom_ids), timeout=TIMEOUT)  # posted by the outbox
         await fake.slash_command("santacruz join", {}, user="bob")
         await fake.wait_until(lambda: "Bob" in lobby.text, timeout=TIMEOUT, description="bob in the lobby", poll=0.1)
         await fake.slash_command("santacruz start", {}, user="alice")
@@ -354,15 +357,3 @@ def test_the_console_script_s_module_is_light_for_its_worker_processes(tmp_path:
                           cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[]", "False"], done.stdout  # the worker, and the script itself, stay light
-
-
-def test_a_double_move_that_cannot_build_is_confirmed_first() -> None:
-    from bot.adapter.views import needs_confirmation
-
-    legal = ["ship 3", "double ship", "double river", "double road", "score birds"]
-    view = {"you": {"build_sites": {"ship": [3], "river": [], "road": [7]}}}
-    assert needs_confirmation("double river", legal, view)
-    assert not needs_confirmation("double ship", legal, view)
-    assert not needs_confirmation("double road", legal, view)
-    assert needs_confirmation("road", legal, view) and needs_confirmation("pass", legal, view)
-    assert not needs_confirmation("ship 3", legal, view)

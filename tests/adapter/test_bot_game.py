@@ -167,8 +167,8 @@ async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
     await driver.answer(await driver.slash("status", user="alice"))  # the result, which the log must not spill
 
     # rematch: a new lobby with the same players seated
-    handle = await driver.slash("rematch", user="bob")
-    lobby = await driver.answer(handle)
+    await driver.answer(await driver.slash("rematch", user="bob"))
+    lobby = await driver.lobby()
     new = driver.info()
     assert new.status == "lobby" and new.game_id != info.game_id
     assert sorted(s.name for s in new.seats) == sorted(s.name for s in info.seats)
@@ -224,8 +224,7 @@ async def test_german_server_and_german_user(german_world: FakeDiscord, settings
     await driver.start()
     try:
         # alice (English) opens a game in a German server: the channel speaks German
-        handle = await driver.slash("new", user="alice")
-        lobby = await driver.answer(handle)
+        lobby = await driver.open_lobby("alice")
         assert "ein neues Spiel" in lobby.text and "Sprache: Deutsch" in lobby.text
         assert driver.button_label(lobby, "join") == "Mitspielen"
         # bob's own replies are German, alice's English, carol's French

@@ -129,7 +129,7 @@ async def test_undo_takes_back_a_move_that_revealed_nothing(driver: Driver) -> N
 
 async def test_lobby_refusals(driver: Driver) -> None:
     fake = driver.fake
-    lobby = await driver.answer(await driver.slash("new", user="bob"))
+    lobby = await driver.open_lobby("bob")
     game_id = driver.info().game_id
     # only the opener (or Manage Channels) starts; at least two players
     click = await fake.click_button(lobby, f"sc:{game_id}:start", user="carol", locale="en-US")
@@ -144,6 +144,7 @@ async def test_lobby_refusals(driver: Driver) -> None:
     click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol", locale="en-US")
     assert await refused(driver, click) == t("host.error.already_seated", "en")
     # the server owner may manage the channel: alice starts bob's game
+    await driver.settle()  # the outbox redraws the lobby message
     assert "Carol" in lobby.text
     click = await fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
@@ -175,11 +176,12 @@ async def test_lobby_refusals(driver: Driver) -> None:
 async def test_dms_blocked_at_join_and_during_the_game(driver: Driver) -> None:
     fake = driver.fake
     fake.block_dms("carol")
-    lobby = await driver.answer(await driver.slash("new", user="alice"))
+    lobby = await driver.open_lobby("alice")
     game_id = driver.info().game_id
     click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol", locale="en-US")
     warning = await click.wait_for_followup(timeout=TIMEOUT)
     assert warning.ephemeral and warning.text == t("bot.reply.dm_blocked", "en")
+    await driver.settle()  # the outbox redraws the lobby message
     assert "Carol" in lobby.text, "joined anyway: the cards can be seen with /santacruz hand"
     click = await fake.click_button(lobby, f"sc:{game_id}:join", user="bob")
     await click.wait_for_callback(timeout=TIMEOUT)
@@ -309,7 +311,7 @@ async def test_an_unexpected_error_is_logged_and_answered_with_an_apology(driver
     async def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("the database is on fire")
 
-    monkeypatch.setattr(driver.host.play, "move", broken)
+    monkeypatch.setattr(driver.host.play, "ask_or_play", broken)
     command, options = driver.slash_for_move(move)
     reply = await driver.answer(await driver.slash(command, options, user=mover, locale="en-US"))
     what = f"santacruz {command}"

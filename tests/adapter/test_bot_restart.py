@@ -183,12 +183,13 @@ async def test_a_failed_channel_post_does_not_stop_the_game(driver: Driver) -> N
 
 async def test_lobby_buttons_work_after_a_restart(driver: Driver) -> None:
     fake = driver.fake
-    lobby = await driver.answer(await driver.slash("new", user="alice"))
+    lobby = await driver.open_lobby("alice")
     await fake.wait_for_dm("alice")  # the welcome DM: the bot is done with the command
     await driver.restart()
     game_id = driver.info().game_id
     click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol")
     await click.wait_for_callback(timeout=TIMEOUT)
+    await driver.settle()  # the outbox redraws the lobby message: the new process found it in the database
     assert "Carol" in lobby.text and len(driver.info().seats) == 2
     click = await fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)

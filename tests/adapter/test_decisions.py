@@ -42,8 +42,7 @@ def words_are_right(text: str, locale: str) -> None:
 async def open_in(driver: Driver, locale: str) -> None:
     """``/santacruz new draft:true deadline:24``, bob joins, alice starts: every interaction in ``locale``."""
     dl = DISCORD_LOCALES[locale]
-    lobby = await driver.answer(await driver.slash("new", {"draft": True, "deadline": "24", "language": locale},
-                                                   user="alice", locale=dl))
+    lobby = await driver.open_lobby("alice", {"draft": True, "deadline": "24", "language": locale}, locale=dl)
     join = next(b for b in lobby.buttons if b["custom_id"].endswith(":join"))
     await (await driver.fake.click_button(lobby, join["custom_id"], user="bob", locale=dl)).wait_for_callback(
         timeout=TIMEOUT)

@@ -216,7 +216,7 @@ async def test_a_turn_dm_owed_after_its_post_is_sent_after_a_restart(driver: Dri
 
 async def test_lobby_edits_are_coalesced_to_the_newest_state(driver: Driver) -> None:
     fake = driver.fake
-    lobby = await driver.answer(await driver.slash("new", user="alice"))
+    lobby = await driver.open_lobby("alice")
     await fake.wait_for_dm("alice")
     edit_path = rf"/channels/{driver.channel.id}/messages/{lobby.id}"
     held = fake.stall("PATCH", edit_path)  # a slow Discord: the edit of bob's join is not done until released

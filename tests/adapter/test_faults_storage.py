@@ -21,7 +21,7 @@ from tests.fakediscord import FakeDiscord
 
 async def test_a_join_the_database_refuses_is_explained_and_seats_nobody(driver: Driver) -> None:
     fake = driver.fake
-    lobby = await driver.answer(await driver.slash("new", user="alice"))
+    lobby = await driver.open_lobby("alice")
     game_id = driver.info().game_id
     store = driver.bot.store
     assert store is not None

@@ -98,7 +98,7 @@ async def test_forged_option_values_are_refused(driver: Driver) -> None:
                                                     user="carol"))
     assert text == t("bot.error.bad_value", "en", value="xx")
     assert driver.info() is None, "no lobby was opened"
-    lobby = await driver.answer(await driver.slash("new", user="bob"))
+    lobby = await driver.open_lobby("bob")
     text = await refused(driver, await forged_slash(driver, "addbot", {}, {"strength": "**godlike**"}, user="bob"))
     assert text == t("bot.error.bad_value", "en", value=esc("**godlike**"))
     assert len(driver.info().seats) == 1
@@ -122,7 +122,7 @@ async def test_forged_option_values_are_refused(driver: Driver) -> None:
 
 async def test_names_are_escaped_in_private_refusals(driver: Driver) -> None:
     fake = driver.fake
-    lobby = await driver.answer(await driver.slash("new", user="mallory"))
+    lobby = await driver.open_lobby("mallory")
     game_id = driver.info().game_id
     click = await fake.click_button(lobby, f"sc:{game_id}:start", user="carol", locale="en-US")
     text = await refused(driver, click)
@@ -148,7 +148,7 @@ async def test_names_are_escaped_in_private_refusals(driver: Driver) -> None:
 
 async def test_a_forged_button_from_another_server_is_refused(driver: Driver) -> None:
     fake = driver.fake
-    lobby = await driver.answer(await driver.slash("new", user="bob"))
+    lobby = await driver.open_lobby("bob")
     info = driver.info()
     await driver.answer(await driver.slash("addbot", user="bob"))
     # a message in carol's own server (where she may manage channels) carrying the buttons of bob's game

@@ -247,7 +247,7 @@ async def test_joining_within_quiet_hours_sends_no_welcome_dm_and_says_why(
     await settings(driver, "alice", time_zone="Europe/Berlin", quiet_from=22, quiet_to=7)
     clock.now = at("2026-11-24 23:30")  # quiet, until 7:00 tomorrow
     before = len(fake.dm_messages("alice")), len(fake.dm_messages("bob"))
-    await driver.answer(await driver.slash("new", user="bob"))
+    await driver.open_lobby("bob")
     joined = await driver.slash("join", user="alice")
     quiet = t("bot.reply.welcome_quiet", "en", until=int(at("2026-11-25 07:00")))
     answer = await joined.wait_for_message(lambda m: m.text == quiet, timeout=TIMEOUT)

@@ -89,10 +89,10 @@ async def nothing_running(driver: Driver, channel_id: int) -> None:
 
 
 async def test_a_lobby_not_started_closes_after_a_week_across_a_restart(driver: Driver) -> None:
-    lobby = await driver.answer(await driver.slash("new", user="alice"))
+    lobby = await driver.open_lobby("alice")
     assert lobby.buttons
     clock(driver).advance(3)
-    await driver.restart()  # the bot forgets which message was the lobby's: it finds it again
+    await driver.restart()  # which message is the lobby's is the database's to say, not the bot's memory
     clock(driver).advance(4)
     await run_timers(driver)
     await post_saying(driver, t("bot.stale.lobby_closed", "en", days="7 days"))
@@ -100,7 +100,7 @@ async def test_a_lobby_not_started_closes_after_a_week_across_a_restart(driver: 
                                  description="the lobby message without its buttons")
     assert t("bot.lobby.closed", "en") in driver.fake.message(lobby.id).content
     assert driver.info().status == "abandoned"
-    await driver.answer(await driver.slash("new", user="bob"))  # the channel is free again
+    await driver.open_lobby("bob")  # the channel is free again
     assert driver.info().status == "lobby"
 
 
@@ -129,7 +129,7 @@ async def test_a_lobby_closed_by_another_process_loses_its_buttons(fake_discord:
         if thread:
             lobby, where, _ = await open_in_thread(driver, "alice")
         else:
-            lobby, where = await driver.answer(await driver.slash("new", user="alice")), driver.channel
+            lobby, where = await driver.open_lobby("alice"), driver.channel
         game_id = int(lobby.custom_ids[0].split(":")[1])
         assert lobby.buttons
         await driver.stop()

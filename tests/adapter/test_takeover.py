@@ -212,7 +212,7 @@ async def test_how_fast_each_person_usually_moves_in_the_lobby_and_in_games(
                 await driver.play_turn()
             await driver.settle()
         assert (await driver.host.archive.turn_speed(guild, alice)).median == HOUR
-        lobby = await driver.answer(await driver.slash("new", user="alice", channel="general"))
+        lobby = await driver.open_lobby("alice", channel="general")
         assert "1. Alice · ⏱️ usually moves within 1 h 0 min" in lobby.text
         await driver.answer(await driver.slash("join", user="bob", channel="general"))
         await fake_discord.wait_until(lambda: "2. Bob · ⏱️ usually moves within 20 min" in fake_discord.message(

@@ -29,6 +29,7 @@ async def open_in_thread(driver: Driver, user: str, channel: str = "games",
                          **options: Any) -> tuple[FakeMessage, FakeChannel, str]:
     """``/santacruz new`` by ``user`` in ``channel`` (a thread by default): the lobby message in the channel, the
     game's thread (it shares the message's id), and the opener's answer."""
+    await driver.delivered()  # the lobby messages owed before are out
     before = {m.id for m in lobby_messages(driver.fake, channel)}
     answer = await driver.answer(await driver.fake.slash_command("santacruz new", options, user=user,
                                                                 channel=channel))
@@ -46,8 +47,10 @@ def in_thread(driver: Driver, thread: FakeChannel) -> Driver:
 
 
 async def click(driver: Driver, message: FakeMessage, action: str, user: str) -> None:
+    """A click on a lobby message's button, once its redraw is out."""
     handle = await driver.fake.click_button(message, label=driver.button_label(message, action), user=user)
     await handle.wait_for_callback(timeout=TIMEOUT)
+    await driver.delivered()
 
 
 async def play_in(game: Driver, channel: Any = None) -> str:
@@ -255,13 +258,14 @@ async def test_missing_thread_permissions_are_said_once_and_the_game_is_played_i
     await driver.start()
     try:
         # thread:false keeps the game in the channel, and says nothing of threads
-        lobby = await driver.answer(await driver.slash("new", {"thread": False}, user="alice", channel=general))
+        lobby = await driver.open_lobby("alice", {"thread": False}, channel=general)
         assert driver.host.games.info(general.id).game_id == int(lobby.custom_ids[0].split(":")[1])
         assert fake.requests_to("POST", r"/channels/\d+/(messages/\d+/)?threads") == []
 
         # Discord refuses the thread after all: the game is opened in the channel instead, nothing left of the try
         fake.inject_error("POST", r"/channels/\d+/messages/\d+/threads")
         await driver.answer(await fake.slash_command("santacruz new", {}, user="alice", channel=games))
+        await driver.delivered()  # the message that was to start the thread is made the lobby message
         assert (driver.info().opener_id, driver.info().parent_id) == (fake.user("alice").id, None)
         assert [m.id for m in fake.messages(games, ephemeral=False)] == [m.id for m in lobby_messages(fake)]
         fake.deny_permission(games, "create_public_threads")

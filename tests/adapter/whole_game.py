@@ -34,7 +34,7 @@ from typing import Any
 
 from bot.adapter import posts
 from bot.adapter.words.common import SEP, esc, message_link
-from bot.host.deliveries import MOVE_POST, REPLAY_POST, START_POST, Delivery
+from bot.host.deliveries import LOBBY_EDIT, LOBBY_POST, MOVE_POST, REPLAY_POST, START_POST, Delivery
 from bot.host.model import effective_moves
 from bot.host.settings import Settings
 from engine import SINGLE_BUILDS, View, new_game, parse_move, replay
@@ -539,7 +539,7 @@ async def redraw_posts(game: Game) -> None:
     assert store is not None
     cog: Any = game.driver.bot.get_cog("SantaCruz")
     deliveries = [Delivery.from_row(row) for row in await store.deliveries(info.game_id)]
-    deliveries = [d for d in deliveries if d.is_post]
+    deliveries = [d for d in deliveries if d.is_post and d.kind not in (LOBBY_POST, LOBBY_EDIT)]
     bot_author = {"id": str(game.fake.bot_user.id), "username": "bot", "bot": True}
     for lang in languages(game)[1:]:
         drawn: list[FakeMessage] = []

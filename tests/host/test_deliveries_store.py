@@ -5,10 +5,22 @@ due again later."""
 from __future__ import annotations
 
 import json
+from typing import Final
 
 import pytest
 
-from bot.host.deliveries import ABANDONED_POST, HAND_DM, MOVE_POST, SEAT_POST, START_POST, TURN_DM, TURN_OVER_DM
+from bot.host.deliveries import (
+    ABANDONED_POST,
+    HAND_DM,
+    LOBBY_EDIT,
+    LOBBY_POST,
+    MOVE_POST,
+    SEAT_POST,
+    START_POST,
+    TURN_DM,
+    TURN_OVER_DM,
+    Delivery,
+)
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.model import DeliveryRow
@@ -43,9 +55,36 @@ def assert_public(host: Host, rows: list[DeliveryRow]) -> None:
         assert '"you": {' not in text and '"legal_moves"' not in text
 
 
+LOBBY: Final = [(LOBBY_POST, 0, None), (LOBBY_EDIT, 0, None), (LOBBY_EDIT, 0, None)]
+"""The lobby's message, its redraw after Bo joined, and its redraw at the start (without its buttons)."""
+
+
+async def test_the_lobby_message_is_owed_when_it_opens_and_redrawn_after_each_change(store: Store,
+                                                                                     clock: Clock) -> None:
+    host = make_host(store, clock)
+    await host.load()
+    info = await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
+    await host.lobby.join(CH, BO, "Bo")
+    await host.lobby.remove_computer(CH, ADA)
+    await host.lobby.leave(CH, BO)
+    await host.lobby.abandon(CH, ADA)
+    rows = await store.deliveries(info.game_id)
+    assert kinds(rows) == [(LOBBY_POST, 0, None)] + [(LOBBY_EDIT, 0, None)] * 4 + [(ABANDONED_POST, 0, None)]
+    assert rows[0].payload == {} and all(r.payload == {} for r in rows[1:5])
+    # a game in a thread of its own: its lobby message is the message that started the thread, in the channel
+    thread = await host.lobby.open(CH + 1, GUILD, ADA, "Ada", parent_id=CH, lobby_message=(CH, CH + 1))
+    [posted] = await store.deliveries(thread.game_id)
+    assert (posted.kind, posted.channel_id, posted.payload) == (LOBBY_POST, CH + 1, {"channel": CH, "message": CH + 1})
+    assert await host.outbox.lobby_message(thread.game_id) is None  # not sent yet
+    await host.outbox.delivered(Delivery.from_row(posted), message_id=CH + 1)
+    assert await host.outbox.lobby_message(thread.game_id) == (posted.id, CH, CH + 1)
+
+
 async def test_start_writes_its_post_and_every_hand(host: Host, store: Store) -> None:
     start = await host.lobby.start(CH, ADA)
     rows = await store.deliveries(start.info.game_id)
+    assert kinds(rows[:3]) == LOBBY
+    rows = rows[3:]
     first = start.to_move_user_id
     other = BO if first == ADA else ADA
     assert kinds(rows) == [(START_POST, 0, None)] + [
@@ -100,7 +139,7 @@ async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store)
     away = await host.play.away(CH, user)
     back = await host.play.back(CH, user)
     await host.lobby.abandon(CH, ADA, name="Ada the Opener")
-    rows = (await store.deliveries(start.info.game_id))[3:]
+    rows = (await store.deliveries(start.info.game_id))[len(LOBBY) + 3:]
     assert kinds(rows) == [(SEAT_POST, 0, None), (SEAT_POST, 0, None), (TURN_DM, 0, user), (ABANDONED_POST, 0, None),
                            (TURN_OVER_DM, 0, user)]  # the player to move's turn DM is told the game was abandoned
     assert SeatChange.from_payload(rows[0].payload) == away and away.away
@@ -111,12 +150,15 @@ async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store)
 async def test_delivered_and_retried_rows(host: Host, store: Store, clock: Clock) -> None:
     await host.lobby.start(CH, ADA)
     pending = await host.outbox.pending_deliveries(CH)
-    assert next(d.kind for d in pending) == START_POST and await host.outbox.pending_deliveries(CH + 1) == []
+    lobby, pending = pending[:len(LOBBY)], pending[len(LOBBY):]
+    assert [(d.kind, d.seq, d.user_id) for d in lobby] == LOBBY
+    assert pending[0].kind == START_POST and await host.outbox.pending_deliveries(CH + 1) == []
     first, second = pending[0], pending[1]
     await host.outbox.retry_delivery(first, 30.0, "DiscordServerError 503")
     await host.outbox.delivered(second)
     again = await host.outbox.pending_deliveries()
-    assert [d.id for d in again] == [first.id] + [d.id for d in pending[2:]]
+    assert [d.id for d in again] == [d.id for d in lobby] + [first.id] + [d.id for d in pending[2:]]
+    again = again[len(LOBBY):]
     assert again[0].attempts == 1 and again[0].due_at == clock() + 30.0
     row = next(r for r in await store.deliveries(first.game_id) if r.id == first.id)
     assert row.last_error == "DiscordServerError 503" and row.done_at is None

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.host.deliveries import CHANNEL_GONE, IDLE_POST, TURN_DM, TURN_OVER_DM
+from bot.host.deliveries import CHANNEL_GONE, IDLE_POST, LOBBY_EDIT, LOBBY_POST, TURN_DM, TURN_OVER_DM
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.idle import IDLE_ABANDON, IDLE_GAME, KEEP_OPEN_DAYS, LOBBY_EXPIRY
@@ -61,14 +61,29 @@ async def test_a_lobby_not_started_closes_after_lobby_days_across_a_restart(stor
     [closed] = await due_timers(host)
     assert isinstance(closed, TableInfo) and closed.status == "abandoned" and closed.game_id == lobby.game_id
     assert (await store.get_game(lobby.game_id)).status == "abandoned"
-    # the post carries the lobby as it closed: whichever process delivers it redraws the lobby message
-    [post] = await idle_posts(store, lobby.game_id)
-    assert {key: post[key] for key in ("what", "locale", "days")} == {"what": "lobby_closed", "locale": "de", "days": 7}
-    assert TableInfo.from_payload(post["lobby"]) == closed
+    assert await idle_posts(store, lobby.game_id) == [{"what": "lobby_closed", "locale": "de", "days": 7}]
+    kinds = [d.kind for d in await store.deliveries(lobby.game_id)]
+    assert kinds == [LOBBY_POST, LOBBY_EDIT, IDLE_POST], "the lobby message is redrawn (no buttons) before the post"
     assert await timers(store, lobby.game_id) == []
     with pytest.raises(HostError):
         await host.lobby.join(CH, BO, "Bo")
     assert (await restarted(store, clock)).games.info(CH) is None  # nothing open left to load
+
+
+async def test_a_lobby_in_a_thread_whose_thread_is_gone_has_its_message_in_the_channel_redrawn(store: Any) -> None:
+    """A deleted thread's lobby ends, and its message in the parent channel is owed its redraw (no Join button that
+    leads nowhere; nothing else: the lobby message is no player's turn DM); a lobby in a deleted channel of its own
+    owes none (its message went with the channel)."""
+    host = await restarted(store, Clock())
+    thread = await host.lobby.open(CH2, GUILD, ADA, "Ada", parent_id=CH, lobby_message=(CH, CH2))
+    [posted] = await host.outbox.pending_deliveries(CH2)
+    await host.outbox.delivered(posted, message_id=CH2)
+    here = await host.lobby.open(CH3, GUILD, BO, "Bo")
+    assert (await host.idle_tables.close_channel(CH2, "thread deleted")).status == "abandoned"  # type: ignore[union-attr]
+    assert (await host.idle_tables.close_channel(CH3, "channel deleted")).status == "abandoned"  # type: ignore[union-attr]
+    assert [(d.kind, d.channel_id) for d in await store.pending_deliveries()] == [(LOBBY_EDIT, CH2)]
+    assert [d.kind for d in await store.deliveries(here.game_id)] == [LOBBY_POST]
+    assert [d.game_id for d in await store.pending_deliveries()] == [thread.game_id]
 
 
 async def test_a_started_lobby_never_expires(store: Any) -> None:

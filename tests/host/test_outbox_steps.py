@@ -1,5 +1,6 @@
 """What a pending delivery becomes, decided by the host's outbox (``host.outbox.step``), on both stores: a post
-names without pinging the people in their quiet hours; a DM in quiet hours is held (written before the step is
+names without pinging the people in their quiet hours, and a lobby message's redraw that a later one makes again is
+skipped; a DM in quiet hours is held (written before the step is
 returned), no longer holds up the channel and stays held when the bot starts again; a turn DM whose turn passed, or
 to someone who turned turn DMs off, is skipped unless it changed their hand; the held DMs of a person gather into one
 when their hours end, the others marked done only once it was sent. The edit that tells a passed turn's DMs so is
@@ -16,6 +17,8 @@ from bot.host.change import Change
 from bot.host.deliveries import (
     GAME_OVER_DM,
     HAND_DM,
+    LOBBY_EDIT,
+    LOBBY_POST,
     MOVE_POST,
     NOTICE_DM,
     NOTICE_POST,
@@ -57,6 +60,16 @@ async def host(store: Any) -> Host:
     host = make_host(store, Clock(at("2026-11-24 12:00")))
     await host.load()
     return host
+
+
+async def test_only_the_newest_redraw_of_a_lobby_message_is_sent(host: Host) -> None:
+    await host.lobby.open(CH, GUILD, ADA, "Ada")
+    await host.lobby.add_computer(CH, ADA)
+    await host.lobby.remove_computer(CH, ADA)
+    waiting = await pending(host)
+    assert [d.kind for d in waiting] == [LOBBY_POST, LOBBY_EDIT, LOBBY_EDIT]
+    steps = [await step_of(host, d, waiting[i + 1:]) for i, d in enumerate(waiting)]
+    assert steps == [SendPost(), Skip("skipped: a later edit draws the lobby as it is then"), SendPost()]
 
 
 async def test_a_post_names_the_player_in_quiet_hours_without_a_ping(host: Host) -> None:

@@ -16,17 +16,16 @@ from bot.adapter.background import Background
 from bot.adapter.dms import DirectMessages
 from bot.adapter.emojis import Emojis
 from bot.adapter.errors import ErrorTexts, Refusal
-from bot.adapter.lobby_message import lobby_content
 from bot.adapter.publish import Publisher
-from bot.adapter.sending import ALLOWED_MENTIONS
+from bot.adapter.sending import reply
 from bot.adapter.translator import locale_text
-from bot.adapter.views import lobby_view
 from bot.adapter.words.common import channel_link, esc
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
+from i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -157,13 +156,10 @@ class Feature(commands.Cog):
         return self.host.refresh.games_of(interaction.user.id, wait=CHANGE_WAIT)
 
     async def _open_lobby(self, interaction: discord.Interaction, info: TableInfo) -> None:
-        """Post the lobby message as the answer to ``interaction`` (``new``, ``rematch``) and check the opener's
-        DMs."""
+        """A lobby opened here (``new``, ``rematch``): the outbox posts its message (the host owes it), the answer to
+        ``interaction`` says where it is, and the opener's DMs are checked."""
         locale = await self._locale(interaction)
-        response = await interaction.response.send_message(
-            await lobby_content(self.host, info), view=lobby_view(info, info.locale) or discord.utils.MISSING,
-            allowed_mentions=ALLOWED_MENTIONS)
-        if response.message_id is not None:
-            self.publisher.lobby_posted(info, response.message_id)
+        self.publisher.lobby_changed(info)
+        await reply(interaction, t("bot.reply.opened_here", locale))
         if interaction.user.id in info.humans:
             await self.dms.welcome(interaction, info, locale)

@@ -1,8 +1,9 @@
 """Opening a game and filling its seats: ``/santacruz new`` (in a text channel, in a thread of its own:
 :mod:`bot.adapter.threads`), ``join`` (in a running game: taking over a seat left to the computer), ``leave``,
 ``start``, ``addbot``, ``kick``, and the lobby message's buttons (Join, Leave, Add computer, Remove computer, Start),
-which work from the channel for a game in its thread. The host decides who may (``lobby`` of :mod:`bot.host`); here
-the answer becomes the redrawn lobby message, an ephemeral reply, the start's post."""
+which work from the channel for a game in its thread. The host decides who may (``host.lobby``) and owes the lobby
+message's post and redraws, which the outbox delivers (:mod:`bot.adapter.lobby_message`); here the answer becomes an
+ephemeral reply, and a click is acknowledged."""
 
 from __future__ import annotations
 
@@ -17,9 +18,7 @@ from discord.app_commands import Choice, Range
 from bot.adapter import threads
 from bot.adapter.commands.base import can_manage, choice, chosen, describe, guild_only, option
 from bot.adapter.commands.takeover import TakeoverCommands
-from bot.adapter.lobby_message import lobby_content
-from bot.adapter.sending import ALLOWED_MENTIONS, reply
-from bot.adapter.views import lobby_view
+from bot.adapter.sending import reply
 from bot.adapter.words.common import channel_link, esc
 from bot.adapter.words.lobby import LANGUAGE_NAMES
 from bot.adapter.words.notices import DEADLINE_CHOICES, deadline_hours
@@ -85,7 +84,7 @@ class LobbyCommands(TakeoverCommands):
                                      allowed_mentions=discord.AllowedMentions.none())
         try:
             info = await self.host.lobby.open(starter.id, interaction.guild_id, interaction.user.id, opener,
-                                              parent_id=channel_id, **options)
+                                              parent_id=channel_id, lobby_message=(channel_id, starter.id), **options)
         except Exception:
             with contextlib.suppress(discord.HTTPException):
                 await starter.delete()
@@ -98,14 +97,12 @@ class LobbyCommands(TakeoverCommands):
             await self.host.idle_tables.close_channel(starter.id, "its thread could not be made")
             try:
                 info = await self.host.lobby.open(channel_id, interaction.guild_id, interaction.user.id, opener,
-                                                  **options)
+                                                  lobby_message=(channel_id, starter.id), **options)
             except Exception:  # e.g. the channel has a game of its own: nothing is left of the attempt
                 with contextlib.suppress(discord.HTTPException):
                     await starter.delete()
                 raise
-        await starter.edit(content=await lobby_content(self.host, info), view=lobby_view(info, info.locale),
-                           allowed_mentions=ALLOWED_MENTIONS)
-        self.publisher.lobby_posted(info, starter.id, channel_id)
+        self.publisher.lobby_changed(info)  # the outbox edits the starting message into the lobby message
         await reply(interaction, t("bot.reply.opened", locale, channel=channel_link(info.channel_id)))
         await self.dms.welcome(interaction, info, locale)
 
@@ -190,39 +187,39 @@ class LobbyCommands(TakeoverCommands):
         await reply(interaction, t("bot.reply.handed_over", locale, name=esc(outcome.name)))
 
     # ------------------------------------------------------------------ the lobby message's buttons
+    # A click is answered once the host stored its change (the outbox redraws the lobby message it sits on): the
+    # acknowledgement, as the lobby message's own answer came before.
 
-    async def _redraw_lobby(self, interaction: discord.Interaction, info: TableInfo) -> None:
-        """Answer a lobby button by redrawing the lobby message it sits on."""
-        await interaction.response.edit_message(content=await lobby_content(self.host, info),
-                                                view=lobby_view(info, info.locale), allowed_mentions=ALLOWED_MENTIONS)
+    async def _lobby_changed(self, interaction: discord.Interaction, info: TableInfo) -> None:
+        self.publisher.lobby_changed(info)
+        await interaction.response.defer()
 
     async def join_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         locale = await self._locale(interaction)
         current = self._current(game_id)
         info = await self.host.lobby.join(current.channel_id, interaction.user.id, interaction.user.display_name)
-        await self._redraw_lobby(interaction, info)
+        await self._lobby_changed(interaction, info)
         await self.dms.welcome(interaction, info, locale)
 
     async def leave_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
-        await self._redraw_lobby(interaction, await self.host.lobby.leave(current.channel_id, interaction.user.id))
+        await self._lobby_changed(interaction, await self.host.lobby.leave(current.channel_id, interaction.user.id))
 
     async def addbot_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
-        await self._redraw_lobby(interaction, await self.host.lobby.add_computer(
+        await self._lobby_changed(interaction, await self.host.lobby.add_computer(
             current.channel_id, interaction.user.id, can_manage=can_manage(interaction)))
 
     async def removebot_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
         current = self._current(game_id)
-        await self._redraw_lobby(interaction, await self.host.lobby.remove_computer(
+        await self._lobby_changed(interaction, await self.host.lobby.remove_computer(
             current.channel_id, interaction.user.id, can_manage=can_manage(interaction)))
 
     async def start_clicked(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Start: the host starts the game (the opener, or someone who may manage the channel); the lobby message
-        loses its buttons, and the start's post and DMs go out from the outbox."""
+        """Start: the host starts the game (the opener, or someone who may manage the channel); the lobby message's
+        redraw (without its buttons), the start's post and the DMs go out from the outbox."""
         current = self._current(game_id)
         start = await self.host.lobby.start(current.channel_id, interaction.user.id, can_manage=can_manage(interaction))
         self.background.after_start(start)
-        await interaction.response.edit_message(content=await lobby_content(self.host, start.info), view=None,
-                                                allowed_mentions=ALLOWED_MENTIONS)
+        await interaction.response.defer()
         await threads.add_players(self.bot, start.info)

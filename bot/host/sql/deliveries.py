@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.host.model import OPEN_STATUSES, DeliveryRow, NewDelivery
-from bot.host.sql.base import DELIVERIES, Db, SqlBase, dumps, placeholders
+from bot.host.sql.base import DELIVERIES, DELIVERY_COLUMNS, Db, SqlBase, dumps, placeholders
 from bot.host.user_settings import HELD_PATTERN
 
 
@@ -57,6 +57,23 @@ class DeliverySql(SqlBase):
             return None
         return int(games[0]["last_message_id"]), DeliveryRow.read(rows[0])
 
+    async def sent_message(self, game_id: int, kind: str) -> tuple[int, DeliveryRow] | None:
+        """The message the game's latest delivery of ``kind`` went out as (kept for later edits), and that delivery;
+        ``None`` when none did."""
+        rows = await self._fetch(
+            f"""
+            SELECT message_id, {', '.join(DELIVERY_COLUMNS)}
+            FROM deliveries
+            WHERE game_id = ? AND kind = ? AND message_id IS NOT NULL
+            ORDER BY id DESC
+            LIMIT 1
+            """,
+            game_id, kind)
+        if not rows:
+            return None
+        row = dict(rows[0])
+        return int(row.pop("message_id")), DeliveryRow.read(row)
+
     async def mark_delivered(self, delivery_id: int, *, now: float, error: str | None = None,
                              over_message_id: int | None = None, post_id: int | None = None,
                              edited_id: int | None = None, closed: Sequence[int] = ()) -> None:
@@ -83,12 +100,17 @@ class DeliverySql(SqlBase):
                         value, delivery_id)
 
     async def close_channel(self, channel_id: int, *, now: float, reason: str,
-                            told: tuple[str, dict[str, Any]] | None = None) -> dict[int, int]:
+                            told: tuple[str, dict[str, Any]] | None = None, redrawn: str | None = None
+                            ) -> dict[int, int]:
         """The channel is gone (deleted, or the bot left its server): its open games become ``abandoned`` (their
         timers cancelled) and its pending deliveries are given up with ``reason``, in one transaction; with ``told``
-        (a delivery's kind and payload), each player whose DM still shows a turn of such a game is owed one. Returns
-        the games it abandoned: id -> new version."""
+        (a delivery's kind and payload), each player whose DM still shows a turn of such a game is owed one; with
+        ``redrawn`` (a delivery's kind), a lobby in a thread of its own (its message is in the parent channel) is
+        owed one. Returns the games it abandoned: id -> new version."""
         async with self._write() as db:
+            lobbies = [int(r["id"]) for r in await db.fetch(
+                "SELECT id FROM games WHERE channel_id = ? AND status = 'lobby' AND parent_id IS NOT NULL",
+                channel_id)] if redrawn is not None else []
             rows = await db.fetch(
                 """
                 UPDATE games
@@ -108,10 +130,13 @@ class DeliverySql(SqlBase):
                     INSERT INTO deliveries (game_id, channel_id, seq, kind, user_id, payload, created_at, due_at)
                     SELECT game_id, channel_id, MAX(seq), ?, user_id, ?, ?, ?
                     FROM deliveries
-                    WHERE game_id IN ({placeholders(abandoned)}) AND message_id IS NOT NULL AND closed_at IS NULL
+                    WHERE game_id IN ({placeholders(abandoned)}) AND user_id IS NOT NULL AND message_id IS NOT NULL
+                      AND closed_at IS NULL
                     GROUP BY game_id, channel_id, user_id
                     """,
                     told[0], dumps(told[1]), now, now, *abandoned)
+            if lobbies:
+                await add_deliveries_to(db, lobbies, now, [NewDelivery(str(redrawn), 0)])
         return abandoned
 
     async def deliveries_due(self, now: float) -> int:
@@ -134,7 +159,12 @@ class DeliverySql(SqlBase):
 
 async def add_deliveries(db: Db, game_id: int, now: float, deliveries: Sequence[NewDelivery]) -> None:
     """Inside a change's transaction: the posts and DMs it owes, due now."""
-    if deliveries:
+    await add_deliveries_to(db, [game_id], now, deliveries)
+
+
+async def add_deliveries_to(db: Db, game_ids: Sequence[int], now: float, deliveries: Sequence[NewDelivery]) -> None:
+    """Inside a transaction: the posts and DMs each of ``game_ids`` owes, due now."""
+    if deliveries and game_ids:
         await db.executemany(
             """
             INSERT INTO deliveries (game_id, channel_id, seq, kind, user_id, payload, created_at, due_at)
@@ -142,4 +172,5 @@ async def add_deliveries(db: Db, game_id: int, now: float, deliveries: Sequence[
             FROM games
             WHERE id = ?
             """,
-            [(d.seq, d.kind, d.user_id, dumps(d.payload), now, now, game_id) for d in deliveries])
+            [(d.seq, d.kind, d.user_id, dumps(d.payload), now, now, game_id)
+             for game_id in game_ids for d in deliveries])

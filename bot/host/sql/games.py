@@ -43,10 +43,11 @@ class GameSql(SqlBase):
 
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
-                          locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None
-                          ) -> int:
-        """Store a new game (with the ``timers`` it sets) and return its id; :class:`ChannelBusy` if the channel has
-        an open one. ``parent_id``: the channel whose thread ``channel_id`` is, for a game in a thread of its own."""
+                          locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None,
+                          deliveries: Sequence[NewDelivery] = ()) -> int:
+        """Store a new game (with the ``timers`` it sets and the ``deliveries`` it owes) and return its id;
+        :class:`ChannelBusy` if the channel has an open one. ``parent_id``: the channel whose thread ``channel_id``
+        is, for a game in a thread of its own."""
         try:
             async with self._write() as db:
                 rows = await db.fetch(
@@ -60,6 +61,7 @@ class GameSql(SqlBase):
                     parent_id)
                 game_id = int(rows[0]["id"])
                 await set_timers(db, game_id, now, timers, ())
+                await add_deliveries(db, game_id, now, deliveries)
         except KeyClash as exc:
             raise ChannelBusy(f"channel {channel_id} has an open game") from exc
         return game_id
