@@ -16,51 +16,37 @@ told); anything else is given up and logged, and the channel's other deliveries 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import discord
 
 from bot.adapter import posts
+from bot.adapter.compose import Composed, compose_post
 from bot.adapter.dms import DirectMessages
-from bot.adapter.links import board_link
 from bot.adapter.lobby_message import LobbyMessages
 from bot.adapter.sending import (
-    ALLOWED_MENTIONS,
     ATTACH_FILES,
-    NO_PINGS,
     SEND_MESSAGES,
     TRANSIENT_ERRORS,
-    Attachments,
     MissingPermission,
     Posted,
     deliver_post,
 )
-from bot.adapter.sent_before import SentBefore, post_words
+from bot.adapter.sent_before import SentBefore
 from bot.adapter.threads import LOCKED, SEND_MESSAGES_IN_THREADS, THREAD_LOCKED, ThreadNotices, edit_message
 from bot.adapter.undo_marks import UndoMarks
-from bot.adapter.views import confirm_takeover_view, keep_open_view, take_seat_view, vacation_view
-from bot.adapter.words.posts import move_post, start_post
 from bot.host.deliveries import (
-    ABANDONED_POST,
-    IDLE_POST,
     LOBBY_EDIT,
     LOBBY_POST,
     MOVE_POST,
-    NOTICE_POST,
-    REPLAY_POST,
     SEAT_POST,
-    START_POST,
     Delivery,
 )
 from bot.host.errors import StorageFailed
 from bot.host.host import Host
-from bot.host.idle import NOTICE
 from bot.host.outbox import Held, SendPost, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
-from bot.host.table import MoveResult, StartResult
-from i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -221,100 +207,31 @@ class Deliveries:
             raise _AccessInDoubt
 
     async def _post(self, delivery: Delivery, quiet: frozenset[int]) -> Posted | None:
-        """Draw and send a channel post (``None``: an undo edited the post it takes back); ``quiet``: the people it
-        names without pinging them."""
-        nonce = _nonce(delivery)
+        """Send a channel post as composed (:func:`bot.adapter.compose.compose_post`; ``None``: an undo edited the
+        post it takes back, or a lobby's message was redrawn); ``quiet``: the people it names without pinging them."""
+        composed = await compose_post(self.host, delivery, pictures=self.pictures, quiet=quiet)
         if delivery.kind == MOVE_POST:
-            return await self._post_move(delivery, delivery.move(), quiet=quiet)
-        if delivery.kind == START_POST:
-            started = await self._post_start(delivery.start(), nonce, quiet)
-            self._posted_as[delivery.id] = started.message.id
-            return started
-        if delivery.kind == SEAT_POST:
-            change = delivery.seat_change()
-            # a seat handed to the computer may be taken over by someone new: its post carries the button
-            view = take_seat_view(change.info.game_id, change.seat, change.info.locale) if change.away else None
-            try:
-                return await deliver_post(self.client, change.info.channel_id, post_words(self.host, delivery),
-                                          view=view, nonce=nonce)
-            finally:
-                if change.away:  # the computer plays the seat now: its turn DM's controls are no longer theirs
-                    await self.dms.strip_turn_dm(change.info.game_id, change.user_id)
-        if delivery.kind == REPLAY_POST:
-            return await self._post_replay(delivery, nonce)
-        if delivery.kind == IDLE_POST:
-            return await self._post_idle(delivery, quiet, nonce)
-        if delivery.kind == NOTICE_POST:
-            return await self._post_notice(delivery, nonce)
-        if delivery.kind == LOBBY_POST:
-            return await self.lobbies.post(delivery, nonce)
+            return await self._post_move(delivery, composed)
         if delivery.kind == LOBBY_EDIT:  # its buttons gone for good: the lobby message is closed with it
-            self._closed.setdefault(delivery.id, []).extend(await self.lobbies.redraw(delivery))
+            self._closed.setdefault(delivery.id, []).extend(await self.lobbies.redraw(delivery, composed))
             return None
-        if delivery.kind == ABANDONED_POST:
-            return await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery), nonce=nonce)
-        raise ValueError(f"delivery {delivery.id}: unknown kind {delivery.kind!r}")
+        if delivery.kind == LOBBY_POST and "message" in delivery.payload:
+            return await self.lobbies.edit_into(delivery, composed)
+        try:
+            return await self._send_composed(delivery.channel_id, composed, _nonce(delivery))
+        finally:
+            if delivery.kind == SEAT_POST and delivery.payload.get("away"):
+                # the computer plays the seat now: its turn DM's controls are no longer theirs
+                change = delivery.seat_change()
+                await self.dms.strip_turn_dm(change.info.game_id, change.user_id)
 
-    async def post_text(self, delivery: Delivery, locale: str) -> str:
-        """The words of a game's channel post (its start, a move, an undo, the replay) in ``locale``, as
-        :meth:`deliver` posts them (in the game's language), without sending anything."""
-        if delivery.kind == START_POST:
-            return start_post(delivery.start(), locale)
-        if delivery.kind == MOVE_POST:
-            return await self._move_text(delivery.move(), locale)
-        if delivery.kind == REPLAY_POST:
-            return t("bot.replay.post", locale)
-        raise ValueError(f"delivery {delivery.id}: a {delivery.kind} is not a game's post")
-
-    async def _move_text(self, result: MoveResult, locale: str) -> str:
-        """A move's post's words: an undo's, or the move's (the game over's with the usual speeds)."""
-        if result.undo:
-            return posts.taken_back_text(result, locale)
-        return move_post(result, locale, await self._usual(result) if result.game_over else ())
-
-    async def _post_start(self, start: StartResult, nonce: str, quiet: frozenset[int]) -> Posted:
-        info = start.info
-        pictures = await posts.pictures(self.pictures, start.view, info.locale, (info.game_id, info.seq, None))
-        text, link = start_post(start, info.locale), await board_link(self.host, info.game_id)
-
-        def make(names: Sequence[str]) -> discord.ui.LayoutView:
-            return posts.start_layout(start, text, names, info.locale, link=link)
-
-        return await posts.deliver_layout(self.client, info.channel_id, make, pictures=pictures,
-                                          mentions=_mentions(start.to_move_user_id, quiet), nonce=nonce)
-
-    async def _post_idle(self, delivery: Delivery, quiet: frozenset[int], nonce: str) -> Posted:
-        """An idle table's post: the notice with its "Keep it open" button, pinging the players not in their quiet
-        hours (the others are named)."""
-        what, locale = delivery.payload["what"], str(delivery.payload["locale"])
-        view = keep_open_view(delivery.game_id, locale) if what == NOTICE else None
-        awake = [discord.Object(int(u)) for u in delivery.payload.get("user_ids", ()) if int(u) not in quiet]
-        mentions = discord.AllowedMentions(users=awake, roles=False, everyone=False, replied_user=False)
-        return await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery), view=view,
-                                  mentions=mentions, nonce=nonce)
-
-    async def _post_notice(self, delivery: Delivery, nonce: str) -> Posted:
-        """A vacation's, a deadline's or a take-over's post in the game's language: a vacation's vote carries its
-        buttons, a seat handed to the computer *Take this seat*, an offer to take a seat the opener's *Confirm*
-        (and pings the opener)."""
-        payload = delivery.payload
-        locale = str(payload["locale"])
-        text = post_words(self.host, delivery)  # an offer to take a seat names the opener first
-        view: discord.ui.View | None = None
-        mentions = ALLOWED_MENTIONS
-        if payload.get("vote") is not None:
-            view = vacation_view(delivery.game_id, int(payload["vote"]), str(payload["params"]["name"]), locale)
-        elif payload.get("takeable") is not None:
-            view = take_seat_view(delivery.game_id, int(payload["takeable"]), locale)
-        elif payload.get("takeover") is not None:
-            offer = payload["takeover"]
-            view = confirm_takeover_view(delivery.game_id, int(offer["seat"]), int(offer["user_id"]),
-                                         str(payload["params"]["newcomer"]), locale)
-            info = self.host.games.find_game(delivery.game_id)
-            if info is not None:  # the opener is asked: pinged (nobody else is)
-                mentions = discord.AllowedMentions(users=[discord.Object(info.opener_id)], roles=False,
-                                                   everyone=False, replied_user=False)
-        return await deliver_post(self.client, delivery.channel_id, text, view=view, mentions=mentions, nonce=nonce)
+    async def _send_composed(self, channel_id: int, composed: Composed, nonce: str) -> Posted:
+        """Post what was composed: a game's post in Components V2, anything else as words with its buttons."""
+        if composed.layout is not None:
+            return await posts.deliver_layout(self.client, channel_id, composed.layout, pictures=composed.pictures,
+                                              mentions=composed.mentions, nonce=nonce)
+        return await deliver_post(self.client, channel_id, composed.text, pictures=composed.pictures,
+                                  view=composed.view, mentions=composed.mentions, nonce=nonce)
 
     async def _take_buttons_off(self, delivery: Delivery) -> None:
         """The posts whose buttons ``delivery``'s post ends (an offer decided, a seat someone's again, a vote over,
@@ -333,71 +250,25 @@ class Deliveries:
             closed.append(ended)
         self._closed[delivery.id] = closed
 
-    async def _post_replay(self, delivery: Delivery, nonce: str) -> Posted:
-        """The animated replay of a finished game, made in the render pool (left out if that failed)."""
-        locale = str(delivery.payload["locale"])
-        gif = await self.pictures.replay_gif(await self.host.archive.replay_record(delivery.game_id), locale)
-        return await deliver_post(self.client, delivery.channel_id, post_words(self.host, delivery),
-                                  pictures=[(gif, "replay.gif")], nonce=nonce)
-
-    async def _post_move(self, delivery: Delivery, result: MoveResult, *, quiet: frozenset[int]) -> Posted | None:
-        """A turn's post (Components V2: words, the next player's mention, the overview, the board, *My cards*,
-        *Undo*); the game over's with the ranking, the final overview, the chart, the board and the replay (apart
-        only when it does not fit; each picture in its own gallery); an undo edits the post of the move it undoes."""
-        locale, nonce = result.locale, _nonce(delivery)
-        pictures = await posts.pictures(self.pictures, result.view, locale, (result.game_id, result.seq, None))
-        text, link = await self._move_text(result, locale), await board_link(self.host, result.game_id)
-        if result.undo:
-            undone = await self._post_undo(result, pictures, text, nonce, link)
-            if undone is not None:
-                self._posted_as[delivery.id] = undone.message.id
-            return undone
-        gif: bytes | None = None
-        if result.game_over:  # the chart after the overview: both tell the end without a tap
-            pictures.insert(1, (await self.pictures.png(result.view, locale, game_over=True), "game-over.png"))
-            if result.replay:
-                gif = await self.pictures.replay_gif(await self.host.archive.replay_record(result.game_id), locale)
-                if gif is not None and posts.fits([len(p) for p, _ in pictures if p is not None] + [len(gif)]):
-                    pictures.append((gif, "replay.gif"))
-                    gif = None
-        undo = result.undoable
-
-        def make(names: Sequence[str]) -> discord.ui.LayoutView:
-            return posts.move_layout(result, text, names, locale, undo=undo, link=link)
-
-        await self.undo_marks.strip_previous(result.game_id)
-        mentions = _mentions(result.to_move_user_id, quiet)
-        posted = await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures,
-                                            mentions=mentions, nonce=nonce)
-        self._posted_as[delivery.id] = posted.message.id
-        self.undo_marks.sent(result, posted, text, [name for png, name in pictures if png is not None],
-                             undo=undo, mentions=mentions)
-        if gif is not None:
-            await deliver_post(self.client, result.channel_id, t("bot.replay.post", locale),
-                               pictures=[(gif, "replay.gif")], nonce=f"{nonce}r")
-        return posted
-
-    async def _usual(self, result: MoveResult) -> list[tuple[str, float]]:
-        """How fast each person of a finished game usually moves in its server (name, median seconds), for those
-        with enough timed turns there."""
-        info = self.host.games.find_game(result.game_id)
-        if info is None:
-            return []
-        speeds = await self.host.archive.usual_speeds(info.guild_id, info.humans)
-        return [(s.name, speeds[s.user_id]) for s in info.seats if s.user_id is not None and s.user_id in speeds]
-
-    async def _post_undo(self, result: MoveResult, pictures: Attachments, text: str, nonce: str,
-                         link: str | None) -> Posted | None:
-        """An undo (``text``: its words; ``pictures``: as they are now) edits the post of the move taken back
-        (:meth:`UndoMarks.edit_taken_back`); only when that post is gone or cannot be found, a new post, no ping."""
-        if await self.undo_marks.edit_taken_back(result, text, pictures):
+    async def _post_move(self, delivery: Delivery, composed: Composed) -> Posted | None:
+        """A turn's post (the game over's with the replay, or that as a message of its own when it does not fit): the
+        previous post loses its *Undo*, this one is marked for the next; an undo edits the post of the move it takes
+        back (:meth:`UndoMarks.edit_taken_back`), and only when that post is gone or cannot be found is posted anew
+        (pinging nobody)."""
+        result, nonce = delivery.move(), _nonce(delivery)
+        if result.undo and await self.undo_marks.edit_taken_back(result, composed.text, composed.pictures):
             return None
-
-        def make(names: Sequence[str]) -> discord.ui.LayoutView:
-            return posts.move_layout(result, text, names, result.locale, undo=False, link=link)
-
-        return await posts.deliver_layout(self.client, result.channel_id, make, pictures=pictures,
-                                          mentions=NO_PINGS, nonce=nonce)
+        if not result.undo:
+            await self.undo_marks.strip_previous(result.game_id)
+        posted = await self._send_composed(result.channel_id, composed, nonce)
+        self._posted_as[delivery.id] = posted.message.id
+        if not result.undo:
+            shown = [name for png, name in composed.pictures if png is not None]
+            self.undo_marks.sent(result, posted, composed.text, shown, undo=result.undoable,
+                                 mentions=composed.mentions)
+        if composed.then is not None:
+            await self._send_composed(result.channel_id, composed.then, f"{nonce}r")
+        return posted
 
     async def _send_dm(self, delivery: Delivery, step: Step) -> str | None:
         """A DM as the host decided it (:meth:`DirectMessages.deliver`); the reason it was not sent, if so. The
@@ -441,11 +312,6 @@ def _nonce(delivery: Delivery) -> str:
     the delivery's id and the millisecond it was written (hexadecimal; 25 characters while ids have 11 digits): a
     restored backup reuses the ids of deliveries sent after it, and Discord would answer a new post with an old one."""
     return f"sc{delivery.id}.{int(delivery.created_at * 1000):x}"
-
-
-def _mentions(user_id: int | None, quiet: frozenset[int]) -> discord.AllowedMentions:
-    """Whom a post may ping: not the player to move while they are in their quiet hours (they are named)."""
-    return NO_PINGS if user_id is not None and user_id in quiet else ALLOWED_MENTIONS
 
 
 def _describe(exc: BaseException) -> str:

@@ -19,27 +19,25 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.adapter import dm_layout
+from bot.adapter.compose import Composed, compose_hand
 from bot.adapter.emojis import NO_EMOJIS, Emojis
-from bot.adapter.links import seat_link, view_button
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, reply, reply_layout
-from bot.adapter.views import controls_view
 from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, message_link
-from bot.adapter.words.dm import game_over_text, hand_words, held_text, others_waiting, turn_over_text
+from bot.adapter.words.dm import game_over_text, held_text, turn_over_text
 from bot.adapter.words.moves import split_question
-from bot.adapter.words.notices import notice_text, vacation_notes
+from bot.adapter.words.notices import notice_text
 from bot.host.deliveries import Delivery
 from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
 from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
 from bot.host.table import TableInfo
-from engine import View
 from i18n import normalize_locale, t
 
 log = logging.getLogger(__name__)
@@ -51,19 +49,11 @@ player's older DMs of the turn (the move's answer may be putting the next contro
 
 @dataclass(frozen=True, slots=True)
 class HandDm:
-    """A player's hand DM as it would go out now: its game as it is, what the player may see, its panel's texts (no
-    picture yet: :mod:`bot.adapter.dm_layout`) and the turn's controls (``None``: no controls)."""
+    """A player's hand DM as it would go out now: its game as it is, and the DM composed (its V2 panel, its words as
+    Discord shows them, its picture; ``hand.controls``: it carries the turn's controls)."""
 
     info: TableInfo
-    view: View
-    locale: str
-    panel: dm_layout.Panel
-    controls: discord.ui.View | None
-
-    @property
-    def content(self) -> str:
-        """Its words as Discord shows them (:func:`bot.adapter.dm_layout.words`)."""
-        return dm_layout.words(self.panel)
+    hand: Composed
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,52 +186,40 @@ class DirectMessages:
         return Sent()
 
     async def hand_dm(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
-                      start: bool = False, heading: str = "") -> HandDm | None:
-        """A player's own view by DM as it would go out now (:meth:`send_hand`), nothing drawn or sent; ``None`` when
-        ``info``'s game is not running here any more."""
+                      start: bool = False, heading: str = "", draw: bool = False) -> HandDm | None:
+        """A player's own view by DM as it would go out now (:func:`bot.adapter.compose.compose_hand`, with the link
+        to their own view on the web beside the turn's controls; its picture drawn with ``draw``), nothing sent;
+        ``None`` when ``info``'s game is not running here any more."""
         current = self.host.games.info(info.channel_id)
         if current is None or current.game_id != info.game_id or current.status != "running":
             return None
-        view = self.host.play.view_for(current.channel_id, user_id, since=True)
-        locale = self.locale_of(user_id, current.locale)
-        controls = (controls_view(current.game_id, current.seq, view, locale, hints=current.hints, emojis=self.emojis)
-                    if turn else None)
-        if controls is not None and (own := await seat_link(self.host, current.game_id, user_id)) is not None:
-            with contextlib.suppress(ValueError):  # five full rows: the moves matter more
-                controls.add_item(view_button(own, locale))  # their own view on the web, signed for them
-        notes = vacation_notes(current, user_id, locale) if reminder else []
-        deadline = (await self.host.deadlines.turn_deadline(current.game_id)
-                    if controls is not None and current.deadline_hours else None)
-        words = hand_words(current, view, locale, turn=turn and controls is not None, reminder=reminder,
-                           start=start, notes=notes, deadline=deadline, emojis=self.emojis)
-        waiting = ""
-        if controls is not None:
-            waiting = others_waiting(
-                await self.host.people.games_waiting(user_id, besides=current.game_id), locale)
-        panel = dm_layout.hand_panel(view, words, heading=heading, waiting=waiting, picture=None)
-        return HandDm(current, view, locale, panel, controls)
+        hand = await compose_hand(self.host, self.pictures if draw else None, current, user_id,
+                                  self.locale_of(user_id, current.locale), controls=turn, reminder=reminder,
+                                  start=start, heading=heading, waiting=True, own_view=True, emojis=self.emojis)
+        return HandDm(current, hand)
 
     async def send_hand(self, info: TableInfo, user_id: int, *, turn: bool, reminder: bool = False,
                         start: bool = False, heading: str = "", nonce: str | None = None) -> int | None:
-        """DM a player their own view (:mod:`bot.adapter.dm_layout`): what happened since their last move, hand, bird
-        chips, personal picture, and on their turn the controls and how many other games wait for them. ``heading``
-        goes above (the DM that ends quiet hours). Returns the message id of a DM that carries the turn's controls
-        (the host records it)."""
-        hand = await self.hand_dm(info, user_id, turn=turn, reminder=reminder, start=start, heading=heading)
-        if hand is None:
+        """DM a player their own view (:func:`bot.adapter.compose.compose_hand`): what happened since their last
+        move, hand, bird chips, personal picture, and on their turn the controls and how many other games wait for
+        them. ``heading`` goes above (the DM that ends quiet hours). Returns the message id of a DM that carries the
+        turn's controls (the host records it)."""
+        found = await self.hand_dm(info, user_id, turn=turn, reminder=reminder, start=start, heading=heading,
+                                   draw=True)
+        if found is None:
             return None
-        current, seq, controls = hand.info, hand.info.seq, hand.controls
-        png = await self.pictures.png(hand.view, hand.locale, key=(current.game_id, seq, user_id), personal=True)
-        dm = replace(hand.panel, picture="hand.png" if png is not None else None)
-        message = await self._dm_player(current, user_id, "", pictures=[(png, "hand.png")],
-                                        view=dm_layout.layout(dm, dm_layout.action_rows(controls)), nonce=nonce)
-        if message is None or controls is None:
+        current, hand, seq = found.info, found.hand, found.info.seq
+        assert hand.layout is not None
+        message = await self._dm_player(current, user_id, "", pictures=hand.pictures, view=hand.layout(hand.drawn),
+                                        nonce=nonce)
+        if message is None or not hand.controls:
             return None
         if await self._moved_since(current, seq):
             # the player moved meanwhile with an older DM's controls, whose answer carries the next ones: this DM's
             # controls are outdated, and the older DM's must stay
+            sent = dm_layout.read(message)
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                await message.edit(view=dm_layout.layout(dm))
+                await message.edit(view=dm_layout.layout(sent) if sent is not None else None)
             return message.id
         await self.strip_turn_dm(current.game_id, user_id, keep=message.id)  # a newer DM of the turn came
         return message.id
@@ -369,18 +347,12 @@ class DirectMessages:
         locale = await self.locale(interaction)
         if self.host.games.seat_of(channel_id, interaction.user.id) is None:
             raise HostError("host.error.not_seated")
-        view = self.host.play.view_for(channel_id, interaction.user.id, since=True)
         info = self.host.games.info(channel_id)
         assert info is not None
+        self.host.games.started(channel_id)  # a game with no board yet (a lobby) is refused before the answer
         await interaction.response.defer(ephemeral=True, thinking=True)
-        controls = (controls_view(info.game_id, info.seq, view, locale, hints=info.hints, emojis=self.emojis)
-                    if info.status == "running" else None)
-        png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, interaction.user.id),
-                                      personal=True)
-        deadline = (await self.host.deadlines.turn_deadline(info.game_id)
-                    if controls is not None and info.deadline_hours and not heading else None)  # status says it
-        words = hand_words(info, view, locale, turn=controls is not None, asked=True, deadline=deadline,
-                           emojis=self.emojis)
-        dm = dm_layout.hand_panel(view, words, heading=heading, picture="hand.png" if png is not None else None)
-        await reply_layout(interaction, dm_layout.layout(dm, dm_layout.action_rows(controls)),
-                           files=files((png, "hand.png")))
+        hand = await compose_hand(self.host, self.pictures, info, interaction.user.id, locale, asked=True,
+                                  controls=info.status == "running", heading=heading, emojis=self.emojis,
+                                  deadline=not heading)  # the game's status above says when the turn runs out
+        assert hand.layout is not None
+        await reply_layout(interaction, hand.layout(hand.drawn), files=files(*hand.pictures))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -105,18 +105,6 @@ async def deliver_post(client: discord.Client, channel_id: int, content: str, *,
         return Posted(await channel.send(text, **message_options((), view, mentions, nonce)), without_pictures=True)
     except discord.Forbidden:
         raise MissingPermission(SEND_MESSAGES) from None
-
-
-async def own_messages_with(client: discord.Client, channel_id: int, wanted: Callable[[str], bool], *,
-                            limit: int) -> AsyncIterator[discord.Message]:
-    """The bot's own messages among the channel's last ``limit`` that carry a button or menu whose ``custom_id`` is
-    ``wanted``, newest first (Discord's errors are the caller's)."""
-    me = client.user
-    async for message in client.get_partial_messageable(channel_id).history(limit=limit):
-        if me is not None and message.author.id == me.id and any(
-                wanted(getattr(item, "custom_id", None) or "") for row in message.components
-                for item in getattr(row, "children", ())):
-            yield message
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:

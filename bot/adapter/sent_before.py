@@ -31,25 +31,14 @@ from typing import Any, Final
 import discord
 
 from bot.adapter import ids
+from bot.adapter.compose import compose_post
 from bot.adapter.dm_layout import words_of
 from bot.adapter.dms import DirectMessages
 from bot.adapter.sending import TRANSIENT_ERRORS
-from bot.adapter.words.common import MESSAGE_MAX, clip, esc, mention
-from bot.adapter.words.notices import idle_text, notice_text
-from bot.adapter.words.posts import seat_change_post
-from bot.host.deliveries import (
-    ABANDONED_POST,
-    IDLE_POST,
-    MOVE_POST,
-    NOTICE_POST,
-    REPLAY_POST,
-    SEAT_POST,
-    START_POST,
-    Delivery,
-)
+from bot.adapter.words.common import MESSAGE_MAX, clip
+from bot.host.deliveries import LOBBY_EDIT, LOBBY_POST, MOVE_POST, START_POST, Delivery
 from bot.host.host import Host
 from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendPost, Step
-from i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +117,8 @@ class SentBefore:
     async def _find(self, delivery: Delivery, step: Step) -> int | None:
         if isinstance(step, SendPost):
             wanted = post_wanted(delivery)
-            if wanted is not None and not wanted.custom_ids:
-                wanted = Wanted(words=clip(post_words(self.host, delivery), MESSAGE_MAX))
+            if wanted is not None and not wanted.custom_ids:  # its words, as they go out now
+                wanted = Wanted(words=clip((await compose_post(self.host, delivery)).text, MESSAGE_MAX))
             return None if wanted is None else await self._look(delivery.channel_id, delivery.created_at, wanted)
         wanted = await self._dm_wanted(delivery, step)
         if wanted is None or delivery.user_id is None:
@@ -146,9 +135,9 @@ class SentBefore:
                                           start=step.start)
             if hand is None:
                 return None
-            if hand.controls is not None:
+            if hand.hand.controls:
                 return Wanted(turn=(hand.info.game_id, hand.info.seq))
-            return Wanted(words=hand.content)
+            return Wanted(words=clip(hand.hand.text, MESSAGE_MAX))
         if isinstance(step, SendGathered):  # with a turn of the person's still standing, it carries its controls
             if step.turn is not None:
                 return Wanted(turn=(step.turn.game_id, step.turn.seq))
@@ -200,8 +189,13 @@ def custom_ids(components: Iterable[Any]) -> set[str]:
 
 def post_wanted(delivery: Delivery) -> Wanted | None:
     """What marks a post's message: the *My cards* of its position for a game's start or move, the *Rematch* of the
-    game over, else its words (an empty :class:`Wanted`: the caller words it); ``None`` for an undo, which edits the
-    post it takes back."""
+    game over, the lobby's *Join* for its lobby message, else its words (an empty :class:`Wanted`: the caller words
+    it); ``None`` for an edit (an undo's of the post it takes back, a lobby message's redraw, or the message that
+    started a game's thread made its lobby message), which adds no message."""
+    if delivery.kind == LOBBY_EDIT or (delivery.kind == LOBBY_POST and "message" in delivery.payload):
+        return None
+    if delivery.kind == LOBBY_POST:
+        return Wanted(frozenset({ids.game(delivery.game_id, "join")}))
     if delivery.kind == START_POST:
         return Wanted(frozenset({ids.game(delivery.game_id, "hand", delivery.start().info.seq)}))
     if delivery.kind == MOVE_POST:
@@ -212,24 +206,3 @@ def post_wanted(delivery: Delivery) -> Wanted | None:
             return Wanted(frozenset({ids.game(delivery.game_id, "rematch")}))
         return Wanted(frozenset({ids.game(delivery.game_id, "hand", result.seq)}))
     return Wanted()
-
-
-def post_words(host: Host, delivery: Delivery) -> str:
-    """The words of a post that is not a game's start or move (a seat change, a notice, an idle table's, an
-    abandoned game's, the replay), as it goes out: in the game's language, an offer to take a seat naming its
-    opener first."""
-    payload = delivery.payload
-    if delivery.kind == SEAT_POST:
-        change = delivery.seat_change()
-        return seat_change_post(change, change.info.locale)
-    if delivery.kind == IDLE_POST:
-        return idle_text(payload)
-    if delivery.kind == ABANDONED_POST:
-        return t("bot.post.abandoned", str(payload["locale"]), name=esc(str(payload["name"])))
-    if delivery.kind == REPLAY_POST:
-        return t("bot.replay.post", str(payload["locale"]))
-    if delivery.kind == NOTICE_POST:
-        text = notice_text(payload, str(payload["locale"]))
-        info = host.games.find_game(delivery.game_id) if payload.get("takeover") is not None else None
-        return text if info is None else f"{mention(info.opener_id)} {text}"
-    raise ValueError(f"delivery {delivery.id}: a {delivery.kind} is a game's own post")

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.adapter import posts
+from bot.adapter.compose import compose_post
 from bot.adapter.words.common import SEP, esc, message_link
-from bot.host.deliveries import LOBBY_EDIT, LOBBY_POST, MOVE_POST, REPLAY_POST, START_POST, Delivery
+from bot.host.deliveries import LOBBY_EDIT, MOVE_POST, Delivery
 from bot.host.model import effective_moves
 from bot.host.settings import Settings
 from engine import SINGLE_BUILDS, View, new_game, parse_move, replay
@@ -530,38 +530,28 @@ def languages(game: Game) -> list[str]:
 
 
 async def redraw_posts(game: Game) -> None:
-    """The channel's posts of the game (the start, every move and undo, the game over, the replay) drawn again, from
-    the stored deliveries, in every language the players read other than the game's, with the bot's own words and
-    layouts (their pictures are not drawn): into ``game.redrawn``; and the hinted moves' numbers checked against
-    those posts (:func:`tests.adapter.hint_numbers.check_post`)."""
+    """The channel's posts of the game (the lobby message, the start, every move and undo, the game over, the
+    replay) composed again by the bot (:func:`bot.adapter.compose.compose_post`), from the stored deliveries, in
+    every language the players read other than the game's (their pictures are not drawn): into ``game.redrawn``;
+    and the hinted moves' numbers checked against those posts (:func:`tests.adapter.hint_numbers.check_post`). A
+    redraw of the lobby message is the lobby message once more: composed once."""
     info = game.driver.info()
     store = game.driver.bot.store
     assert store is not None
-    cog: Any = game.driver.bot.get_cog("SantaCruz")
     deliveries = [Delivery.from_row(row) for row in await store.deliveries(info.game_id)]
-    deliveries = [d for d in deliveries if d.is_post and d.kind not in (LOBBY_POST, LOBBY_EDIT)]
+    deliveries = [d for d in deliveries if d.is_post and d.kind != LOBBY_EDIT]
     bot_author = {"id": str(game.fake.bot_user.id), "username": "bot", "bot": True}
     for lang in languages(game)[1:]:
         drawn: list[FakeMessage] = []
         moves: dict[int, str] = {}
         for delivery in sorted(deliveries, key=lambda d: d.id):
-            text = await cog.publisher.deliveries.post_text(delivery, lang)
-            if delivery.kind == START_POST:
-                layout = posts.start_layout(delivery.start(), text, ["overview.png", "board.png"], lang)
-            elif delivery.kind == MOVE_POST:
-                result = delivery.move()
-                shown = (["overview.png", "game-over.png", "board.png", "replay.gif"] if result.game_over
-                         else ["overview.png", "board.png"])
-                layout = posts.move_layout(result, text, shown, lang, undo=result.undoable and not result.undo)
-                if not result.undo:
-                    moves[result.seq] = text
-            elif delivery.kind == REPLAY_POST:
-                drawn.append(FakeMessage(id=delivery.id, channel_id=info.channel_id, author=bot_author, content=text))
-                continue
-            else:
-                raise AssertionError(f"a {delivery.kind} in the game: draw it again here too")
+            post = await compose_post(game.driver.host, delivery, lang)
+            if delivery.kind == MOVE_POST and not delivery.move().undo:
+                moves[delivery.seq] = post.text
+            layout = post.layout(post.names) if post.layout is not None else post.view
+            components = layout.to_components() if layout is not None else []
             drawn.append(FakeMessage(id=delivery.id, channel_id=info.channel_id, author=bot_author,
-                                     components=layout.to_components()))
+                                     content="" if post.layout is not None else post.text, components=components))
         game.redrawn[lang] = drawn
         game.figures.redrawn[lang] = len(drawn)
         for hinted in game.hinted:
