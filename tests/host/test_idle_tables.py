@@ -79,8 +79,9 @@ async def test_a_lobby_in_a_thread_whose_thread_is_gone_has_its_message_in_the_c
     [posted] = await host.outbox.pending_deliveries(CH2)
     await host.outbox.delivered(posted, message_id=CH2)
     here = await host.lobby.open(CH3, GUILD, BO, "Bo")
-    assert (await host.idle_tables.close_channel(CH2, "thread deleted")).status == "abandoned"  # type: ignore[union-attr]
-    assert (await host.idle_tables.close_channel(CH3, "channel deleted")).status == "abandoned"  # type: ignore[union-attr]
+    for channel, reason in ((CH2, "thread deleted"), (CH3, "channel deleted")):
+        closed = await host.idle_tables.close_channel(channel, reason)
+        assert closed is not None and closed.status == "abandoned"
     assert [(d.kind, d.channel_id) for d in await store.pending_deliveries()] == [(LOBBY_EDIT, CH2)]
     assert [d.kind for d in await store.deliveries(here.game_id)] == [LOBBY_POST]
     assert [d.game_id for d in await store.pending_deliveries()] == [thread.game_id]
