@@ -51,8 +51,45 @@ test worker starts with its share of them, so that no worker starts one when the
 test only loses its place."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give every test worker its share of the tests of :data:`LONG_FIRST`, at the front of its first batch.
+POSTGRES_FIXTURES: Final = frozenset({"pg_cluster", "pg_session", "pg_database", "pg_url", "pg_empty_url", "stores"})
+"""The fixtures that need the PostgreSQL cluster (a test parametrized with ``"postgres"`` needs it too)."""
+LEFT_OUT_FAST: Final = (
+    "tests/engine/test_ai.py::",
+    "tests/engine/test_master.py::",
+    "tests/engine/test_coach.py::",
+    "tests/engine/test_evaluation.py::",
+    "tests/engine/test_engine_properties.py::test_random_games_keep_every_invariant",
+    "tests/engine/test_engine_properties.py::test_two_thousand_random_games_end_properly_with_conserved_pieces",
+    "tests/render/test_render.py::test_pictures_of_random_positions_are_valid_pngs",
+    "tests/render/test_replay.py::",
+    "tests/host/test_workers.py::",
+)
+"""What ``--fast`` leaves out besides PostgreSQL (node id prefixes): the computer players' search (``engine/ai``, not
+the rules), and the tests that play hundreds of random games, draw random positions and whole replays, or start
+worker processes: about two thirds of the CPU time of the engine, render, i18n and host tests. The full suite (CI)
+runs them all."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--sqlite-only", action="store_true",
+                     help="leave out the tests that need PostgreSQL")
+    parser.addoption("--fast", action="store_true",
+                     help="the inner loop (scripts/test --fast): --sqlite-only, and without the long tests that "
+                          "tests/conftest.py names (LEFT_OUT_FAST)")
+
+
+def needs_postgres(item: pytest.Item) -> bool:
+    """Whether ``item`` runs on PostgreSQL: it asks for the cluster, or is the ``"postgres"`` case of a store
+    parameter."""
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params.values() if callspec is not None else ()
+    return bool(POSTGRES_FIXTURES & set(getattr(item, "fixturenames", ()))) or "postgres" in params
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the PostgreSQL tests with ``--sqlite-only``, and with ``--fast`` those of :data:`LEFT_OUT_FAST` too
+    (deselected, and counted so). Give every test worker its share of the tests of :data:`LONG_FIRST`, at the front
+    of its first batch.
 
     pytest-xdist's ``worksteal`` hands each worker a contiguous part of the collection (the first worker a
     ``1/n`` of it, the next half of the rest, ...) and later moves tests from the end of a busy worker's queue to an
@@ -60,6 +97,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     ran one after another there (93 s with three workers while the others were done). So the long tests are dealt
     round the parts, longest first, each part starting with its share; the others keep their order. Without
     workers the long tests simply come first."""
+    fast = config.getoption("--fast")
+    if fast or config.getoption("--sqlite-only"):
+        left_out = [item for item in items
+                    if needs_postgres(item) or (fast and item.nodeid.startswith(LEFT_OUT_FAST))]
+        config.hook.pytest_deselected(items=left_out)
+        dropped = set(left_out)
+        items[:] = [item for item in items if item not in dropped]
+
     def rank(item: pytest.Item) -> int:
         return next((i for i, prefix in enumerate(LONG_FIRST) if item.nodeid.startswith(prefix)), len(LONG_FIRST))
 
