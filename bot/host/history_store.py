@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from bot.host import web_store
 from bot.host.ratings import (
     BOARDS,
     PAGE_SIZE,
@@ -216,7 +215,7 @@ async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> For
     """Forget a person everywhere but in the games they still sit in (a lobby or a running game).
 
     Deleted: their results, standings, ratings, rating history and turns' times. Revoked: every link to their own
-    view on the web made so far (:func:`bot.host.web_store.revoke_links`). Renamed ``former_player[game's
+    view on the web made so far (:func:`revoke_links`). Renamed ``former_player[game's
     locale]``: their seats and their name in the saved state of every game no longer open (over, abandoned, damaged),
     and in the posts such a game still owes. Emptied: the payload of every delivery already sent (a post or a DM)
     that was for them, of one of their games, or carries one of their names or their id. Kept: their moves (so the
@@ -229,7 +228,7 @@ async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> For
     history = await db.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM standings WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM turn_times WHERE user_id = ?", user_id)
-    await web_store.revoke_links(db, user_id)  # the links to their own view made so far stop working
+    await revoke_links(db, user_id)  # the links to their own view made so far stop working
     renamed = 0
     game_ids: list[int] = []
     games = await db.fetch("SELECT id, seats, locale, status, state FROM games WHERE seats LIKE ?",
@@ -271,6 +270,19 @@ _OPEN: Final = ("lobby", "running")
 _EMPTY: Final = "{}"
 _CHUNK: Final = 500
 """Game ids per ``IN (...)`` list (both databases cap the parameters of one statement)."""
+
+
+async def revoke_links(db: Sql, user_id: int) -> None:
+    """Refuse every link to the person's own view on the web made so far (inside forget-me's transaction): their
+    generation in ``web_revocations`` goes up, and a link signed with an older one is refused (``bot.host.web``)."""
+    await db.execute(
+        """
+        INSERT INTO web_revocations (user_id, generation)
+        VALUES (?, 1)
+        ON CONFLICT (user_id) DO UPDATE
+        SET generation = web_revocations.generation + 1
+        """,
+        user_id)
 
 
 def _dumps(value: Any) -> str:

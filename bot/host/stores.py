@@ -13,7 +13,7 @@ both implement the interface (:func:`_both_implement`).
 
 The areas: :class:`GameRows` (games, their versions, quarantine), :class:`MoveLog`, :class:`TimerRows` (timers and
 leases), :class:`DeliveryRows` (deliveries), :class:`ArchiveRows` (finished games, players' history),
-:class:`PeopleRows` (languages, settings, held DMs, a person's open games), :class:`bot.host.web_store.WebRows` (the
+:class:`PeopleRows` (languages, settings, held DMs, a person's open games), :class:`WebRows` (the
 games' web pages: tokens, servers that keep theirs off the web, revoked links, notices of changed games).
 """
 
@@ -30,7 +30,6 @@ from bot.host.ratings import Leaderboard, Rating
 from bot.host.settings import Settings
 from bot.host.store import Store
 from bot.host.user_settings import UserSettings
-from bot.host.web_store import WebRows
 
 
 class GameRows(Protocol):
@@ -172,6 +171,24 @@ class PeopleRows(Protocol):
     async def held_deliveries(self, user_id: int) -> list[DeliveryRow]: ...
 
     async def open_games_of(self, user_id: int) -> list[GameRow]: ...
+
+
+class WebRows(Protocol):
+    """What the web pages read and write: tokens, the servers' choice, revocations, and the versions of games."""
+
+    async def web_token(self, game_id: int, token: str, *, now: float) -> str: ...
+
+    async def web_game(self, token: str) -> int | None: ...
+
+    async def set_web_shown(self, guild_id: int, shown: bool, *, now: float) -> None: ...
+
+    async def web_shown(self, guild_id: int) -> bool: ...
+
+    async def link_generation(self, user_id: int) -> int: ...
+
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
+
+    async def listen_games(self, callback: Callable[[int], None]) -> bool: ...
 
 
 class GameStore(GameRows, MoveLog, TimerRows, DeliveryRows, ArchiveRows, PeopleRows, WebRows, Protocol):

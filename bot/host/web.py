@@ -16,11 +16,11 @@ replay for the slider; an undone move is no position).
 **A seat's own view** is behind a signed link that the player's turn DM carries (:meth:`Web.seat_link`):
 ``/g/<token>/s/<seat>.<generation>.<expires>.<signature>``, the signature an HMAC-SHA256 (:mod:`hmac`, key
 ``WEB_SECRET``) of the token, the seat, the person's user id, how often their links were revoked and when the link
-expires (:data:`LINK_DAYS` after it was made). :meth:`Web.seat_page` refuses (:class:`Forbidden`) a link whose
-signature does not match (forged, or signed with another key), that expired, whose seat is no longer that person's
-(someone took it over) or whose person asked to be forgotten since (forget-me revokes every link made before,
-:func:`bot.host.web_store.revoke_links`). What it shows is the seat's own view (its hand, bird chips, where each card
-builds now; nothing of another seat) and, in a game with hints on, the coach's advice on the seat's turn
+expires (:data:`LINK_DAYS` after it was made). :meth:`Web.seat_page` refuses (:class:`Forbidden`) a link whose signature
+does not match (forged, or signed with another key), that expired, whose seat is no longer that person's (someone took
+it over) or whose person asked to be forgotten since (forget-me revokes every link made before,
+:func:`bot.host.history_store.revoke_links`). What it shows is the seat's own view (its hand, bird chips, where each
+card builds now; nothing of another seat) and, in a game with hints on, the coach's advice on the seat's turn
 (:meth:`Web.hint`, decided by :mod:`bot.host.hints` as for ``/santacruz hint``).
 
 The part reads the store (any process's games, as the database has them) and the game factory; it writes only the

@@ -60,7 +60,7 @@ def test_the_stores_import_neither_the_host_nor_its_parts() -> None:
     sql = {name for name in graph if name.startswith("bot.host.sql.")}
     below = {"bot.host.errors", "bot.host.model", "bot.host.schema", "bot.host.history_store",
              "bot.host.user_settings", "bot.host.ratings", "bot.host.settings", "bot.host.store",
-             "bot.host.postgres_store", "bot.host.change", "bot.host.web_store", "bot.host.sql", *sql,
+             "bot.host.postgres_store", "bot.host.change", "bot.host.sql", *sql,
              "bot.host.metrics"}  # metrics imports no module of the bot
     for name in ("bot.host.sql", *sql, "bot.host.schema", "bot.host.store", "bot.host.postgres_store",
                  "bot.host.stores"):

@@ -3,7 +3,7 @@ them (as Synapse splits its stores): :class:`~bot.host.sql.games.GameSql` (games
 quarantine), :class:`~bot.host.sql.moves.MoveSql` (the move log), :class:`~bot.host.sql.timers.TimerSql` (timers and
 leases), :class:`~bot.host.sql.deliveries.DeliverySql` (the outbox's rows), :class:`~bot.host.sql.archive.ArchiveSql`
 (finished games, players' history), :class:`~bot.host.sql.people.PeopleSql` (languages, settings, held DMs) and
-:class:`bot.host.web_store.WebStore` (the games' web pages).
+:class:`~bot.host.sql.web.WebSql` (the games' web pages).
 :class:`SqlStore` is all of them; a dialect (``bot.host.store`` for SQLite, ``bot.host.postgres_store`` for
 PostgreSQL) says how to connect and run a transaction (:mod:`bot.host.sql.base`).
 
@@ -22,10 +22,10 @@ from bot.host.sql.games import GameSql
 from bot.host.sql.moves import MoveSql
 from bot.host.sql.people import PeopleSql
 from bot.host.sql.timers import TimerSql
-from bot.host.web_store import WebStore
+from bot.host.sql.web import WebSql
 
 __all__ = ["BUSY_TIMEOUT", "Db", "KeyClash", "SqlStore", "decode_game_row", "dumps"]
 
 
-class SqlStore(GameSql, MoveSql, TimerSql, DeliverySql, ArchiveSql, PeopleSql, WebStore):
+class SqlStore(GameSql, MoveSql, TimerSql, DeliverySql, ArchiveSql, PeopleSql, WebSql):
     """Every query of the store, once, by topic; a dialect subclass says how to connect and run a transaction."""
