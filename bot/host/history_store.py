@@ -64,8 +64,11 @@ async def write_results(db: Sql, results: Sequence[SeatResult], now: float) -> N
     a game with hints on: its results are kept, counted apart by the statistics)."""
     for r in results:
         await db.execute(
-            "INSERT INTO results (game_id, seat, guild_id, user_id, name, score, rank, players, with_computers,"
-            " scoring_cards, bird_chips, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            """
+            INSERT INTO results (game_id, seat, guild_id, user_id, name, score, rank, players, with_computers,
+                                 scoring_cards, bird_chips, finished_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
             r.game_id, r.seat, r.guild_id, r.user_id, r.name, r.score, r.rank, r.players, int(r.with_computers),
             json.dumps(r.scoring_cards, sort_keys=True), r.bird_chips, r.finished_at)
     people = [r for r in results if r.user_id is not None]
@@ -76,9 +79,13 @@ async def write_results(db: Sql, results: Sequence[SeatResult], now: float) -> N
     guild = people[0].guild_id
     for r in (r for r in people if not r.taken_over):  # a seat taken over is counted apart
         await db.execute(
-            "INSERT INTO standings (guild_id, user_id, name, games, wins, updated_at) VALUES (?, ?, ?, 1, ?, ?)"
-            " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, games = standings.games + 1,"
-            " wins = standings.wins + excluded.wins, updated_at = excluded.updated_at",
+            """
+            INSERT INTO standings (guild_id, user_id, name, games, wins, updated_at)
+            VALUES (?, ?, ?, 1, ?, ?)
+            ON CONFLICT (guild_id, user_id) DO UPDATE
+            SET name = excluded.name, games = standings.games + 1, wins = standings.wins + excluded.wins,
+                updated_at = excluded.updated_at
+            """,
             guild, r.user_id, r.name, int(r.rank == 1), now)
     rated = rated_people(results)
     if rated:
@@ -89,15 +96,20 @@ async def _rate(db: Sql, guild: int, pool: str, rated: Sequence[SeatResult], now
     before = [await _rating(db, guild, pool, r.user_id) or new_rating() for r in rated]
     for r, after in zip(rated, rate(before), strict=True):
         await db.execute(
-            "INSERT INTO ratings (guild_id, pool, user_id, mu, sigma, ordinal, games, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, pool, user_id) DO UPDATE SET mu = excluded.mu,"
-            " sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games,"
-            " updated_at = excluded.updated_at",
+            """
+            INSERT INTO ratings (guild_id, pool, user_id, mu, sigma, ordinal, games, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (guild_id, pool, user_id) DO UPDATE
+            SET mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games,
+                updated_at = excluded.updated_at
+            """,
             guild, pool, r.user_id, after.mu, after.sigma, after.ordinal, after.games, now)
         await db.execute(
-            "INSERT INTO rating_history (guild_id, pool, user_id, game_id, mu, sigma, ordinal, at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", guild, pool, r.user_id, r.game_id, after.mu, after.sigma,
-            after.ordinal, now)
+            """
+            INSERT INTO rating_history (guild_id, pool, user_id, game_id, mu, sigma, ordinal, at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            guild, pool, r.user_id, r.game_id, after.mu, after.sigma, after.ordinal, now)
 
 
 async def _rating(db: Sql, guild: int, pool: str, user_id: int | None) -> Rating | None:
@@ -114,9 +126,14 @@ async def results_of(db: Sql, guild: int, user_id: int) -> list[dict[str, Any]]:
     read from its options in ``games``, whose row the result names; ``taken_over``: they took the seat over, read
     from its seats)."""
     rows = await db.fetch(
-        "SELECT r.game_id, r.seat, r.name, r.score, r.rank, r.players, r.with_computers, r.scoring_cards,"
-        " r.bird_chips, r.finished_at, g.options, g.seats FROM results r LEFT JOIN games g ON g.id = r.game_id"
-        " WHERE r.guild_id = ? AND r.user_id = ? ORDER BY r.finished_at, r.game_id", guild, user_id)
+        """
+        SELECT r.game_id, r.seat, r.name, r.score, r.rank, r.players, r.with_computers, r.scoring_cards,
+               r.bird_chips, r.finished_at, g.options, g.seats
+        FROM results r LEFT JOIN games g ON g.id = r.game_id
+        WHERE r.guild_id = ? AND r.user_id = ?
+        ORDER BY r.finished_at, r.game_id
+        """,
+        guild, user_id)
     return [{**{k: v for k, v in row.items() if k not in ("options", "seats")},
              "scoring_cards": json.loads(row["scoring_cards"]), "hints": _hints_on(row["options"]),
              "taken_over": _taken_over(row["seats"], int(row["seat"]))} for row in rows]
@@ -154,8 +171,14 @@ async def ratings_of(db: Sql, guild: int, user_id: int) -> dict[str, Rating]:
 
 async def rating_history(db: Sql, guild: int, user_id: int, pool: str) -> list[float]:
     """The ordinal after each rated game of a pool, oldest first."""
-    rows = await db.fetch("SELECT ordinal FROM rating_history WHERE guild_id = ? AND pool = ? AND user_id = ?"
-                          " ORDER BY at, game_id", guild, pool, user_id)
+    rows = await db.fetch(
+        """
+        SELECT ordinal
+        FROM rating_history
+        WHERE guild_id = ? AND pool = ? AND user_id = ?
+        ORDER BY at, game_id
+        """,
+        guild, pool, user_id)
     return [float(r["ordinal"]) for r in rows]
 
 
@@ -196,8 +219,8 @@ async def _own_row(db: Sql, guild: int, column: str, tie: str, source: str, user
     if not mine:
         return None
     key = mine[0]["key"]
-    ahead = await db.fetch(f"SELECT count(*) AS n FROM {source} AND ({column} > ? OR ({column} = ?"
-                           f" AND {tie} < ?))", guild, key, key, user_id)
+    ahead = await db.fetch(f"SELECT count(*) AS n FROM {source} AND ({column} > ? OR ({column} = ? AND {tie} < ?))",
+                           guild, key, key, user_id)
     return _board_row(int(ahead[0]["n"]) + 1, mine[0])
 
 
@@ -332,12 +355,22 @@ async def _scrub_sent(db: Sql, user_id: int, names: set[str], game_ids: Sequence
     patterns = [_like(json.dumps(n)) for n in sorted(names)]
     patterns += [_like(f'"user_id":{user_id}{end}') for end in (",", "}")]
     mentions = " OR ".join("payload LIKE ? ESCAPE '!'" for _ in patterns)
-    scrubbed = await db.execute(f"UPDATE deliveries SET payload = ? WHERE done_at IS NOT NULL AND payload <> ?"
-                                f" AND (user_id = ? OR {mentions})", _EMPTY, _EMPTY, user_id, *patterns)
+    scrubbed = await db.execute(
+        f"""
+        UPDATE deliveries
+        SET payload = ?
+        WHERE done_at IS NOT NULL AND payload <> ? AND (user_id = ? OR {mentions})
+        """,
+        _EMPTY, _EMPTY, user_id, *patterns)
     for at in range(0, len(game_ids), _CHUNK):
         chunk = game_ids[at:at + _CHUNK]
-        scrubbed += await db.execute(f"UPDATE deliveries SET payload = ? WHERE done_at IS NOT NULL AND payload <> ?"
-                                     f" AND game_id IN ({', '.join('?' * len(chunk))})", _EMPTY, _EMPTY, *chunk)
+        scrubbed += await db.execute(
+            f"""
+            UPDATE deliveries
+            SET payload = ?
+            WHERE done_at IS NOT NULL AND payload <> ? AND game_id IN ({', '.join('?' * len(chunk))})
+            """,
+            _EMPTY, _EMPTY, *chunk)
     return scrubbed
 
 

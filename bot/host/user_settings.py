@@ -191,8 +191,11 @@ def in_order(games: list[OpenGame]) -> list[OpenGame]:
 
 async def read_all(db: Sql) -> dict[int, UserSettings]:
     """Every stored person's settings."""
-    rows = await db.fetch("SELECT user_id, time_zone, quiet_from, quiet_to, reminders, reminder_hours, turn_dms"
-                          " FROM user_settings")
+    rows = await db.fetch(
+        """
+        SELECT user_id, time_zone, quiet_from, quiet_to, reminders, reminder_hours, turn_dms
+        FROM user_settings
+        """)
     return {int(r["user_id"]): UserSettings(
         time_zone=str(r["time_zone"]), quiet_from=_int(r["quiet_from"]), quiet_to=_int(r["quiet_to"]),
         reminders=bool(r["reminders"]), reminder_hours=_float(r["reminder_hours"]),
@@ -203,11 +206,15 @@ async def write(db: Sql, user_id: int, settings: UserSettings, *, now: float, he
     """Store a person's settings and make their held DMs due at ``held_due_at`` (the end of the quiet hours as
     the new settings have them, or now); how many held DMs were moved. Call inside the store's transaction."""
     await db.execute(
-        "INSERT INTO user_settings (user_id, time_zone, quiet_from, quiet_to, reminders, reminder_hours, turn_dms,"
-        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-        " time_zone = excluded.time_zone, quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to,"
-        " reminders = excluded.reminders, reminder_hours = excluded.reminder_hours, turn_dms = excluded.turn_dms,"
-        " updated_at = excluded.updated_at",
+        """
+        INSERT INTO user_settings (user_id, time_zone, quiet_from, quiet_to, reminders, reminder_hours, turn_dms,
+                                   updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (user_id) DO UPDATE
+        SET time_zone = excluded.time_zone, quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to,
+            reminders = excluded.reminders, reminder_hours = excluded.reminder_hours, turn_dms = excluded.turn_dms,
+            updated_at = excluded.updated_at
+        """,
         user_id, settings.time_zone, settings.quiet_from, settings.quiet_to, int(settings.reminders),
         settings.reminder_hours, int(settings.turn_dms), now)
     return await db.execute(
