@@ -1,14 +1,18 @@
-"""What a change may owe: the kinds of deliveries (a channel post or a DM, written with the change in its transaction)
-and a :class:`Delivery` as the outbox reads it (:mod:`bot.host.outbox`). A delivery's payload holds public facts
-only: a DM reads the player's hand from the host when it is sent."""
+"""What a change may owe: the kinds of deliveries (a channel post or a DM, written with the change in its transaction),
+a :class:`Delivery` as the outbox reads it (:mod:`bot.host.outbox`), and what a start, a move, an abandoned game and
+a lobby owe (:func:`start_deliveries`, :func:`move_deliveries`, :func:`abandoned_turn`, :func:`lobby_post`,
+:func:`lobby_edit`; the other parts write their notices themselves). A delivery's payload holds public facts only: a
+DM reads the player's hand from the host when it is sent."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Final
+from typing import Any, Final
 
 from bot.host.model import DeliveryRow, NewDelivery
-from bot.host.table import MoveResult, SeatChange, StartResult
+from bot.host.table import MoveResult, SeatChange, StartResult, Table
+from engine import Game
 
 MOVE_POST: Final = "move_post"
 """The channel post of a turn (payload: the :class:`MoveResult` of its last move, whose events are the whole turn's:
@@ -27,7 +31,11 @@ REPLAY_POST: Final = "replay_post"
 """The animated replay posted after the game-over post (payload: ``locale``). No longer written: the game-over
 post carries the replay (:attr:`MoveResult.replay`); rows written before are still delivered."""
 HAND_DM: Final = "hand_dm"
-"""The DM with a player's hand, read from the host when it is sent (payload: ``start``)."""
+"""The DM with a player's hand, read from the host when it is sent (payload: ``start``, and :data:`CHANGED` for
+what another player's move did to it)."""
+CHANGED: Final = "changed"
+"""The payload key that marks a hand DM as a "your cards changed" DM of a move (which waits
+:data:`bot.host.outbox.CARDS_WAIT` for a turn DM to be folded into)."""
 IDLE_POST: Final = "stale_post"
 """An idle table's channel post (payload: ``what`` (``lobby_closed``, ``notice`` or ``abandoned``), ``locale``,
 ``days``, and for the notice ``user_ids`` to mention and ``grace_days``); see ``bot.host.idle``."""
@@ -99,3 +107,58 @@ def lobby_post(message: tuple[int, int] | None = None) -> NewDelivery:
 def lobby_edit(seq: int) -> NewDelivery:
     """The redraw of the lobby message a change of its game owes (at the game's position ``seq``)."""
     return NewDelivery(LOBBY_EDIT, seq)
+
+
+def owes_post(old: Game | None, new: Game, undone: str | None) -> bool:
+    """Whether a move owes the channel a post: once its turn is over (a double move's card and its first build
+    leave the turn open; its post comes after the last build, with the whole turn); an undo, when the move it takes
+    back had its post (it ended a turn), and the adapter edits that post where it can."""
+    if undone is not None:
+        return old is None or old.pending is None
+    return new.pending is None or new.is_over()
+
+
+def move_deliveries(result: MoveResult, *, post: bool = True, people: Sequence[int] = ()) -> list[NewDelivery]:
+    """What a move owes: its channel post (``post``; the game-over post carries the replay when
+    :attr:`MoveResult.replay` says so); the edit of the turn DMs of the person whose turn passed (no new DM); then
+    the DMs of the hands others changed and the next player's turn DM (one DM at most per person: the player to move
+    gets the turn DM, which shows their hand), or at game over one DM to each of the game's ``people``."""
+    owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())] if post else []
+    if result.passed_user_id is not None:
+        owed.append(NewDelivery(TURN_OVER_DM, result.seq, result.passed_user_id, turn_over_payload(result)))
+    if result.game_over:
+        return owed + [NewDelivery(GAME_OVER_DM, result.seq, user_id, {}) for user_id in people]
+    for user_id in result.dm_user_ids:
+        if user_id != result.to_move_user_id:
+            owed.append(NewDelivery(HAND_DM, result.seq, user_id, {"start": False, CHANGED: True}))
+    if result.to_move_user_id is not None:
+        owed.append(NewDelivery(TURN_DM, result.seq, result.to_move_user_id,
+                                {"start": False, "hand_changed": result.to_move_user_id in result.dm_user_ids}))
+    return owed
+
+
+def turn_over_payload(result: MoveResult) -> dict[str, Any]:
+    """What the edit of a passed turn's DMs says: why it passed (``moved``, ``computer``: the computer moved for
+    the person, ``undo``: ``by`` took their move back), the turn's moves (public: a discard's card hidden) and
+    events, and whether the game is over."""
+    if result.undo:
+        return {"reason": "undo", "by": result.seat, "game_over": False}
+    public = result.to_payload()
+    return {"reason": "computer" if result.by_computer else "moved", "moved": result.seat,
+            "moves": public["turn_moves"], "events": public["events"], "game_over": result.game_over}
+
+
+def abandoned_turn(table: Table) -> list[NewDelivery]:
+    """What abandoning a running game owes its player to move, a person: their turn DM told that the game ended."""
+    seat = table.to_move
+    user_id = table.seats[seat].user_id if seat is not None else None
+    return [] if user_id is None else [NewDelivery(TURN_OVER_DM, table.seq, user_id, {"reason": "abandoned"})]
+
+
+def start_deliveries(start: StartResult) -> list[NewDelivery]:
+    """What a start owes: its channel post, then every person's hand (with controls for the first player)."""
+    owed = [NewDelivery(START_POST, 0, payload=start.to_payload())]
+    for user_id in start.dm_user_ids:
+        kind = TURN_DM if user_id == start.to_move_user_id else HAND_DM
+        owed.append(NewDelivery(kind, 0, user_id, {"start": True, "hand_changed": True}))
+    return owed

@@ -25,7 +25,7 @@ import logging
 from collections.abc import Callable
 
 from bot.host.change import Change
-from bot.host.deliveries import CHANNEL_GONE, LOBBY_EDIT, TURN_OVER_DM, lobby_edit
+from bot.host.deliveries import CHANNEL_GONE, LOBBY_EDIT, TURN_OVER_DM, abandoned_turn, lobby_edit
 from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.idle import (
@@ -43,7 +43,6 @@ from bot.host.idle import (
     lobby_timer,
 )
 from bot.host.model import NewDelivery, TimerRow
-from bot.host.outbox import abandoned_turn
 from bot.host.settings import Settings
 from bot.host.table import Table, TableInfo
 from bot.host.timers import Schedule

@@ -5,7 +5,7 @@ Manage Channels (``can_manage``), runs the lobby: computer seats, kicking, start
 Every change goes through ``games.change`` and ``games.write``; a lobby sets its expiry timer and owes its lobby
 message when it opens (:data:`bot.host.deliveries.LOBBY_POST`), every change of the lobby (a seat, the start, its
 end) owes the message's redraw (:data:`bot.host.deliveries.LOBBY_EDIT`), and the start sets the game's first idle and
-deadline timers and owes the start post and everyone's hand (:func:`bot.host.outbox.start_deliveries`).
+deadline timers and owes the start post and everyone's hand (:func:`bot.host.deliveries.start_deliveries`).
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ from typing import Final
 
 from bot.host import deadlines
 from bot.host.change import Change
-from bot.host.deliveries import ABANDONED_POST, lobby_edit, lobby_post
+from bot.host.deliveries import ABANDONED_POST, abandoned_turn, lobby_edit, lobby_post, start_deliveries
 from bot.host.errors import DamagedRow, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.idle import LOBBY_EXPIRY, idle_timer, lobby_timer
 from bot.host.model import OPEN_STATUSES, NewDelivery
-from bot.host.outbox import abandoned_turn, start_deliveries
 from bot.host.play import Play
 from bot.host.reminders import Reminders
 from bot.host.restore import MAX_PLAYERS, GameFactory

@@ -1,11 +1,11 @@
 """The outbox (a part of the host): the channel posts and DMs each change owes, from when the change writes them
 until they are sent or given up.
 
-What a change owes is decided here (:func:`move_deliveries`, :func:`start_deliveries`; the other parts write their
-notices themselves) and written with the change, in its transaction (``Change.deliveries``). The adapter's publisher
-reads the pending ones per channel in order (:meth:`Outbox.pending_deliveries`), sends them and records each
-(:meth:`Outbox.delivered`), or retries one later (:meth:`Outbox.retry_delivery`); a person's DMs in their quiet hours
-are held until those end (:meth:`Outbox.hold_deliveries`).
+What a change owes is decided in :mod:`bot.host.deliveries` (the other parts write their notices themselves) and
+written with the change, in its transaction (``Change.deliveries``). The adapter's publisher reads the pending ones
+per channel in order (:meth:`Outbox.pending_deliveries`), sends them and records each (:meth:`Outbox.delivered`), or
+retries one later (:meth:`Outbox.retry_delivery`); a person's DMs in their quiet hours are held until those end
+(:meth:`Outbox.hold_deliveries`).
 
 What a pending delivery becomes when its turn comes is decided here too, so that the publisher only draws and sends
 (:meth:`Outbox.step`): a post is sent, naming without pinging the people in their quiet hours (:class:`SendPost`), but a
@@ -42,6 +42,7 @@ from bot.host import metrics
 from bot.host.buttons import EVERY, buttons_of, ends
 from bot.host.change import Change
 from bot.host.deliveries import (
+    CHANGED,
     GAME_OVER_DM,
     HAND_DM,
     IDLE_POST,
@@ -61,15 +62,12 @@ from bot.host.model import NewDelivery
 from bot.host.people import People
 from bot.host.restore import stored_table
 from bot.host.stores import GameStore
-from bot.host.table import MoveResult, StartResult, Table, TableInfo
+from bot.host.table import Table, TableInfo
 from bot.host.user_settings import HELD, OpenGame
-from engine import Game
 
 CARDS_WAIT: Final = 60.0
 """Seconds a "your cards changed" DM waits for a DM of the same person that shows their hand anyway (their turn DM),
 into which it is then folded."""
-CHANGED: Final = "changed"
-"""The payload key that marks a hand DM as a "your cards changed" DM of a move (which waits :data:`CARDS_WAIT`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,58 +476,3 @@ def _shows_hand(delivery: Delivery, info: TableInfo) -> bool:
     if delivery.kind == HAND_DM:
         return True
     return delivery.kind == TURN_DM and (delivery.seq == info.seq or bool(delivery.payload.get("hand_changed")))
-
-
-def owes_post(old: Game | None, new: Game, undone: str | None) -> bool:
-    """Whether a move owes the channel a post: once its turn is over (a double move's card and its first build
-    leave the turn open; its post comes after the last build, with the whole turn); an undo, when the move it takes
-    back had its post (it ended a turn), and the adapter edits that post where it can."""
-    if undone is not None:
-        return old is None or old.pending is None
-    return new.pending is None or new.is_over()
-
-
-def move_deliveries(result: MoveResult, *, post: bool = True, people: Sequence[int] = ()) -> list[NewDelivery]:
-    """What a move owes: its channel post (``post``; the game-over post carries the replay when
-    :attr:`MoveResult.replay` says so); the edit of the turn DMs of the person whose turn passed (no new DM); then
-    the DMs of the hands others changed and the next player's turn DM (one DM at most per person: the player to move
-    gets the turn DM, which shows their hand), or at game over one DM to each of the game's ``people``."""
-    owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())] if post else []
-    if result.passed_user_id is not None:
-        owed.append(NewDelivery(TURN_OVER_DM, result.seq, result.passed_user_id, turn_over_payload(result)))
-    if result.game_over:
-        return owed + [NewDelivery(GAME_OVER_DM, result.seq, user_id, {}) for user_id in people]
-    for user_id in result.dm_user_ids:
-        if user_id != result.to_move_user_id:
-            owed.append(NewDelivery(HAND_DM, result.seq, user_id, {"start": False, CHANGED: True}))
-    if result.to_move_user_id is not None:
-        owed.append(NewDelivery(TURN_DM, result.seq, result.to_move_user_id,
-                                {"start": False, "hand_changed": result.to_move_user_id in result.dm_user_ids}))
-    return owed
-
-
-def turn_over_payload(result: MoveResult) -> dict[str, Any]:
-    """What the edit of a passed turn's DMs says: why it passed (``moved``, ``computer``: the computer moved for
-    the person, ``undo``: ``by`` took their move back), the turn's moves (public: a discard's card hidden) and
-    events, and whether the game is over."""
-    if result.undo:
-        return {"reason": "undo", "by": result.seat, "game_over": False}
-    public = result.to_payload()
-    return {"reason": "computer" if result.by_computer else "moved", "moved": result.seat,
-            "moves": public["turn_moves"], "events": public["events"], "game_over": result.game_over}
-
-
-def abandoned_turn(table: Table) -> list[NewDelivery]:
-    """What abandoning a running game owes its player to move, a person: their turn DM told that the game ended."""
-    seat = table.to_move
-    user_id = table.seats[seat].user_id if seat is not None else None
-    return [] if user_id is None else [NewDelivery(TURN_OVER_DM, table.seq, user_id, {"reason": "abandoned"})]
-
-
-def start_deliveries(start: StartResult) -> list[NewDelivery]:
-    """What a start owes: its channel post, then every person's hand (with controls for the first player)."""
-    owed = [NewDelivery(START_POST, 0, payload=start.to_payload())]
-    for user_id in start.dm_user_ids:
-        kind = TURN_DM if user_id == start.to_move_user_id else HAND_DM
-        owed.append(NewDelivery(kind, 0, user_id, {"start": True, "hand_changed": True}))
-    return owed

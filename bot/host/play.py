@@ -17,12 +17,11 @@ from typing import Any, Final
 
 from bot.host import deadlines, takeback, takeover, turn_times
 from bot.host.change import Change
-from bot.host.deliveries import SEAT_POST, TURN_DM
+from bot.host.deliveries import SEAT_POST, TURN_DM, move_deliveries, owes_post
 from bot.host.errors import HostError
 from bot.host.games import Games
 from bot.host.idle import IDLE_KINDS, idle_timer
 from bot.host.model import UNDO, MoveRow, NewDelivery, TurnTime, effective_moves
-from bot.host.outbox import move_deliveries, owes_post
 from bot.host.ratings import SeatResult, game_results
 from bot.host.reminders import KINDS as REMINDER_KINDS
 from bot.host.reminders import Reminders

@@ -15,6 +15,7 @@ import pytest
 
 from bot.host.change import Change
 from bot.host.deliveries import (
+    CHANGED,
     GAME_OVER_DM,
     HAND_DM,
     LOBBY_EDIT,
@@ -31,7 +32,6 @@ from bot.host.host import Host
 from bot.host.model import NewDelivery
 from bot.host.outbox import (
     CARDS_WAIT,
-    CHANGED,
     Held,
     SendDm,
     SendGameOver,
@@ -179,7 +179,9 @@ async def test_a_cards_changed_dm_waits_and_folds_into_the_turn_dm_written_meanw
     # the mover's is folded into their turn DM, pending or sent; the other's goes out, showing the hand alone
     folded = Skip("skipped: folded into a later DM that shows the same hand")
     assert await step_of(host, changed_mine, [changed_other, turn]) == folded
-    assert await step_of(host, changed_other, [turn]) == SendDm(host.games.info(CH), turn=False)  # type: ignore[arg-type]
+    info = host.games.info(CH)
+    assert info is not None
+    assert await step_of(host, changed_other, [turn]) == SendDm(info, turn=False)
     await host.outbox.delivered(turn)
     assert await step_of(host, changed_mine) == folded
 

@@ -29,8 +29,8 @@ from bot.adapter.views import confirm_view, controls_view, rest_of_turn_view, un
 from bot.adapter.words.common import OPTION_MAX, clip, esc, names_of
 from bot.adapter.words.dm import turn_over_text, turn_prompt
 from bot.adapter.words.moves import asked_question, played_text
+from bot.host.deliveries import turn_over_payload
 from bot.host.errors import HostError
-from bot.host.outbox import turn_over_payload
 from bot.host.play import Asked, Played
 from bot.host.table import MoveResult
 from engine import BUILDING_CARDS, SINGLE_BUILDS, View, parse_move, plan_build

@@ -230,7 +230,7 @@ def turn_over_text(info: TableInfo, payload: dict[str, Any], locale: str) -> str
     """What a turn DM says once its turn has passed (in place of its turn, its hand and its question): the turn
     as its player made it, or made by the computer for them, or taken back by another player's undo, or ended with
     the game abandoned or its channel gone; and that the game is over, when it is (``payload``:
-    :func:`bot.host.outbox.turn_over_payload`'s, or ``reason`` ``abandoned`` or ``channel_gone``)."""
+    :func:`bot.host.deliveries.turn_over_payload`'s, or ``reason`` ``abandoned`` or ``channel_gone``)."""
     where = channel_link(info.channel_id)
     names = [esc(s.name) for s in info.seats]
     reason = payload.get("reason")
