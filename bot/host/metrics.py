@@ -59,7 +59,8 @@ DELIVERIES_SKIPPED: Final = Counter(
     "santacruz_deliveries_skipped", "Posts and DMs the outbox did not send on purpose, by delivery kind and why: "
     "turn_passed (a turn DM whose turn was played before it went out), same_hand (a later DM shows it), not_running, "
     "turn_dms_off, collapsed (gathered into one DM after quiet hours), game_gone, no_game_over, lobby_redrawn_later "
-    "(a later redraw of the lobby message draws it). Normal play, not a failure", ("kind", "reason"), registry=REGISTRY)
+    "(a later redraw of the lobby message draws it), folded (a \"your cards changed\" DM folded into the turn DM "
+    "written while it waited). Normal play, not a failure", ("kind", "reason"), registry=REGISTRY)
 DELIVERIES_FOUND: Final = Counter(
     "santacruz_deliveries_found", "Posts and DMs left from before a start that were in Discord already (sent after "
     "the backup a restore brought back, or by a process that died before recording them): recorded, not sent "

@@ -150,11 +150,12 @@ TURN_DMS_OFF: Final = "skipped: the player turned turn DMs off"
 COLLAPSED_ELSEWHERE: Final = "skipped: collapsed into another DM"
 NO_GAME_OVER: Final = "skipped: no game over"
 LOBBY_REDRAWN_LATER: Final = "skipped: a later edit draws the lobby as it is then"
+FOLDED: Final = "skipped: folded into a later DM that shows the same hand"
 COLLAPSED: Final = "collapsed into delivery "
 """The start of the reason a held DM gathered into another is done with (the other's id follows)."""
 SKIPPED: Final = {GAME_GONE: "game_gone", NOT_RUNNING: "not_running", SAME_HAND: "same_hand",
                   TURN_PASSED: "turn_passed", TURN_DMS_OFF: "turn_dms_off", COLLAPSED_ELSEWHERE: "collapsed",
-                  NO_GAME_OVER: "no_game_over", LOBBY_REDRAWN_LATER: "lobby_redrawn_later"}
+                  NO_GAME_OVER: "no_game_over", LOBBY_REDRAWN_LATER: "lobby_redrawn_later", FOLDED: "folded"}
 """Why a delivery was not sent on purpose (the reason it is recorded with) -> its label in the metrics: normal play,
 not a failure (``santacruz_deliveries_skipped_total``, apart from ``santacruz_deliveries_failed_total``)."""
 
@@ -353,7 +354,7 @@ class Outbox:
             return
         if not delivery.payload.get(HELD):
             if delivery.payload.get(CHANGED) and await self._shown_since(delivery):
-                yield Skip("skipped: folded into a later DM that shows the same hand")
+                yield Skip(FOLDED)
                 return
             yield await self._game_over(delivery) if delivery.kind == GAME_OVER_DM else self._dm_step(delivery, later)
             return

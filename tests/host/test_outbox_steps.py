@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.host import metrics
 from bot.host.change import Change
 from bot.host.deliveries import (
     CHANGED,
@@ -32,6 +33,7 @@ from bot.host.host import Host
 from bot.host.model import NewDelivery
 from bot.host.outbox import (
     CARDS_WAIT,
+    FOLDED,
     Held,
     SendDm,
     SendGameOver,
@@ -177,13 +179,31 @@ async def test_a_cards_changed_dm_waits_and_folds_into_the_turn_dm_written_meanw
     clock.now += CARDS_WAIT
     assert host.outbox.ready(owed) == [0, 1, 2] and host.outbox.wake_at(owed) is None
     # the mover's is folded into their turn DM, pending or sent; the other's goes out, showing the hand alone
-    folded = Skip("skipped: folded into a later DM that shows the same hand")
+    folded = Skip(FOLDED)
     assert await step_of(host, changed_mine, [changed_other, turn]) == folded
     info = host.games.info(CH)
     assert info is not None
     assert await step_of(host, changed_other, [turn]) == SendDm(info, turn=False)
     await host.outbox.delivered(turn)
     assert await step_of(host, changed_mine) == folded
+    # recorded as a DM not sent on purpose (its own label), not as one given up
+    before = hand_dms_counted()
+    await host.outbox.delivered(changed_mine, folded.reason)
+    assert hand_dms_counted() == {**before, "folded": before.get("folded", 0) + 1}
+
+
+def hand_dms_counted() -> dict[str, float]:
+    """The hand DMs the metrics count as skipped (by reason) and as failed (``failed:`` and what became of them)."""
+    counted: dict[str, float] = {}
+    for family in metrics.REGISTRY.collect():
+        for sample in family.samples:
+            if sample.labels.get("kind") != HAND_DM or not sample.name.endswith("_total"):
+                continue
+            if sample.name == "santacruz_deliveries_skipped_total":
+                counted[sample.labels["reason"]] = sample.value
+            elif sample.name == "santacruz_deliveries_failed_total":
+                counted[f"failed:{sample.labels['outcome']}"] = sample.value
+    return counted
 
 
 async def test_a_cards_changed_dm_whose_later_dm_was_not_sent_goes_out(host: Host) -> None:
