@@ -8,10 +8,10 @@ write (``append_move`` with the results, which updates standings and openskill r
 transaction), then prints p50/p99 in milliseconds of:
 
 * ``final``: the final move's write with its results and ratings;
-* ``stats``: ``Host.stats`` of a random person (their results, ratings and rating history, and the numbers);
-* ``board``: ``Host.leaderboard`` of a random page by rating, wins or games, with the caller's own row;
+* ``stats``: ``host.archive.stats`` of a random person (their results, ratings and rating history, and the numbers);
+* ``board``: ``host.archive.leaderboard`` of a random page by rating, wins or games, with the caller's own row;
 * ``chart``: the stats picture (``render.stats``) of a person's history;
-* ``speed``: ``Host.turn_speed`` of a random person (how many turns, their median and 90th percentile) with
+* ``speed``: ``host.archive.turn_speed`` of a random person (how many turns, their median and 90th percentile) with
   ``--turns`` timed turns in the server (written straight into ``turn_times``, as the moves' writes leave them).
 
 Goal: ``stats``, ``board`` and ``speed`` well under 1 s at p99 with 10,000 games and 100,000 timed turns (the
