@@ -315,13 +315,23 @@ class Outbox:
         hold up the channel's other deliveries."""
         now = self._clock()
         return [i for i, d in enumerate(pending)
-                if not (d.payload.get(HELD) and d.due_at > now) and _waits_until(d) <= now]
+                if not (d.payload.get(HELD) and d.due_at > now) and self._waits_until(d) <= now]
 
     def wake_at(self, pending: Sequence[Delivery]) -> float | None:
         """When the first "your cards changed" DM of ``pending`` still waiting may go (the host's clock), or ``None``
         (the DMs held for quiet hours are woken by the sweep)."""
         now = self._clock()
-        return min((at for d in pending if (at := _waits_until(d)) > now), default=None)
+        return min((at for d in pending if (at := self._waits_until(d)) > now), default=None)
+
+    def _waits_until(self, delivery: Delivery) -> float:
+        """Until when ``delivery`` waits before it may go: a "your cards changed" DM :data:`CARDS_WAIT` after it was
+        written while its game runs (unless held for quiet hours meanwhile: then those decide); once the game is over
+        or gone there is no turn DM left to fold it into, and it goes at once (to be skipped: the game is not
+        running); anything else not at all (0)."""
+        if not delivery.payload.get(CHANGED) or delivery.payload.get(HELD):
+            return 0.0
+        info = self.games.find_game(delivery.game_id)
+        return delivery.created_at + CARDS_WAIT if info is not None and info.status == "running" else 0.0
 
     async def held_channels_due(self) -> list[int]:
         """The channels with held DMs whose quiet hours are over (or were re-timed to now)."""
@@ -455,14 +465,6 @@ def _named(delivery: Delivery) -> list[int]:
     if delivery.kind == IDLE_POST:
         return [int(u) for u in payload.get("user_ids", ())]
     return []
-
-
-def _waits_until(delivery: Delivery) -> float:
-    """Until when ``delivery`` waits before it may go: a "your cards changed" DM :data:`CARDS_WAIT` after it was
-    written (unless held for quiet hours meanwhile: then those decide), anything else not at all (0)."""
-    if delivery.payload.get(CHANGED) and not delivery.payload.get(HELD):
-        return delivery.created_at + CARDS_WAIT
-    return 0.0
 
 
 def _turn_stands(delivery: Delivery, info: TableInfo) -> bool:

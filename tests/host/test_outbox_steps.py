@@ -34,6 +34,7 @@ from bot.host.model import NewDelivery
 from bot.host.outbox import (
     CARDS_WAIT,
     FOLDED,
+    NOT_RUNNING,
     Held,
     SendDm,
     SendGameOver,
@@ -190,6 +191,17 @@ async def test_a_cards_changed_dm_waits_and_folds_into_the_turn_dm_written_meanw
     before = hand_dms_counted()
     await host.outbox.delivered(changed_mine, folded.reason)
     assert hand_dms_counted() == {**before, "folded": before.get("folded", 0) + 1}
+
+
+async def test_a_cards_changed_dm_of_a_game_that_ended_meanwhile_does_not_wait(host: Host) -> None:
+    """Once the game is over there is no turn DM left to fold it into: it is done at once (not sent), so the
+    channel's outbox is not kept busy for the rest of the wait."""
+    changed_mine, changed_other, turn = await owe_changed_hands(host)
+    owed = [changed_mine, changed_other, turn]
+    assert host.outbox.ready(owed) == [2]
+    await host.lobby.abandon(CH, ADA)
+    assert host.outbox.ready(owed) == [0, 1, 2] and host.outbox.wake_at(owed) is None
+    assert await step_of(host, changed_other, [turn]) == Skip(NOT_RUNNING)
 
 
 def hand_dms_counted() -> dict[str, float]:
