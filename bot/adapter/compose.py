@@ -11,6 +11,7 @@ drawn (``None`` in place of their bytes), and a game over's replay is taken to f
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -58,8 +59,10 @@ Picture = tuple[bytes | None, str]
 """A picture's bytes (``None``: not drawn, or drawing it failed) and its file name."""
 Layout = Callable[[Sequence[str]], discord.ui.LayoutView]
 """A Components V2 message drawn for the names of the picture files it carries."""
+OVERVIEW_PICTURE = "overview.png"
+"""The file name of a player's overview (:mod:`render.overview`), the picture the chat shows without a tap."""
 HAND_PICTURE = "hand.png"
-"""The file name of a player's own picture, in their hand's gallery."""
+"""The file name of a player's own board, the picture a tap opens."""
 
 
 @dataclass(frozen=True)
@@ -239,7 +242,9 @@ async def compose_hand(host: Host, pictures: Pictures | None, info: TableInfo, u
         with contextlib.suppress(ValueError):  # five full rows: the moves matter more
             shown.add_item(view_button(own, locale))  # their own view on the web, signed for them
     key = (info.game_id, info.seq, user_id)
-    png = await pictures.png(view, locale, key=key, personal=True) if pictures is not None else None
+    overview, board = (await asyncio.gather(pictures.png(view, locale, key=key, personal=True, overview=True),
+                                            pictures.png(view, locale, key=key, personal=True))
+                       if pictures is not None else (None, None))
     notes = vacation_notes(info, user_id, locale) if reminder else []
     ends = (await host.deadlines.turn_deadline(info.game_id)
             if shown is not None and info.deadline_hours and deadline else None)
@@ -247,14 +252,15 @@ async def compose_hand(host: Host, pictures: Pictures | None, info: TableInfo, u
                        notes=notes, deadline=ends, emojis=emojis)
     others = (others_waiting(await host.people.games_waiting(user_id, besides=info.game_id), locale)
               if shown is not None and waiting else "")
-    panel = dm_layout.hand_panel(view, words, heading=heading, waiting=others, picture=None)
+    panel = dm_layout.hand_panel(view, words, heading=heading, waiting=others, pictures=())
     items: list[discord.ui.Item[Any]] = list(shown.children) if shown is not None else []
 
     def make(names: Sequence[str]) -> discord.ui.LayoutView:
-        picture = HAND_PICTURE if HAND_PICTURE in names else None
-        return dm_layout.layout(replace(panel, picture=picture), dm_layout.action_rows(items))
+        sent = tuple(name for name in (OVERVIEW_PICTURE, HAND_PICTURE) if name in names)
+        return dm_layout.layout(replace(panel, pictures=sent), dm_layout.action_rows(items))
 
-    return Composed(dm_layout.words(panel), ((png, HAND_PICTURE),), layout=make, controls=shown is not None)
+    return Composed(dm_layout.words(panel), ((overview, OVERVIEW_PICTURE), (board, HAND_PICTURE)), layout=make,
+                    controls=shown is not None)
 
 
 async def lobby_content(host: Host, info: TableInfo) -> str:

@@ -1,15 +1,16 @@
 """A player's hand as one Components V2 message: a turn DM, a "your cards changed" DM, the DM that ends quiet hours,
 and the hand ``/santacruz status`` (or *My cards*) shows to its asker alone.
 
-One container in the player's colour holds text displays, each with its own component id so that a later edit finds
-it again (whichever process sent the message, however long ago): the head (:data:`HEAD`: where, whose turn), what
-happened since the player's last move (:data:`SINCE`), their hand (:data:`HAND`), the picture in a media gallery
-(:data:`PICTURE`), what to do now (:data:`TURN`), then the controls in action rows. A click edits the message in
-place: the question before a move that cannot be taken back replaces the controls (:data:`QUESTION`, with *Play it*
-and *Back*), a move played adds its line (:data:`PLAYED` on), and once the turn has passed the message says how, with
-the picture of that turn (:func:`turn_over_layout`). A message sent with the V2 flag keeps it: every edit sends the
-whole layout again, never ``content`` (:func:`read` reads a message back into a :class:`Panel`; a message without the
-flag, a command's answer or a DM sent before the bot spoke V2, is edited as text by the callers).
+One container in the player's colour holds text displays, each with its own component id so that a later edit finds it
+again (whichever process sent the message, however long ago): the head (:data:`HEAD`: where, whose turn), what happened
+since the player's last move (:data:`SINCE`), their hand (:data:`HAND`), the pictures, each in a media gallery of its
+own so that Discord crops neither (:data:`PICTURE` on: the overview the chat shows without a tap, then the player's own
+board a tap opens), what to do now (:data:`TURN`), then the controls in action rows. A click edits the message in
+place: the question before a move that cannot be taken back replaces the controls (:data:`QUESTION`, with *Play it* and
+*Back*), a move played adds its line (:data:`PLAYED` on), and once the turn has passed the message says how, with the
+pictures of that turn (:func:`turn_over_layout`). A message sent with the V2 flag keeps it: every edit sends the whole
+layout again, never ``content`` (:func:`read` reads a message back into a :class:`Panel`; a message without the flag, a
+command's answer or a DM sent before the bot spoke V2, is edited as text by the callers).
 
 Discord's limits (40 components, 4,000 characters of text) are kept here: the texts a DM is sent with leave
 :data:`ROOM` for what a click adds, and :func:`layout` shortens the oldest part of what happened since the player's last
@@ -36,7 +37,8 @@ SINCE: Final = 20
 HAND: Final = 30
 """The player's cards, bird chips and supply."""
 PICTURE: Final = 40
-"""The media gallery with the player's own picture (after the hand)."""
+"""The first media gallery, after the hand: the overview (the next gallery, the player's own board, is ``PICTURE + 1``;
+component ids are unique within a message)."""
 TURN: Final = 50
 """What the player is asked to do now, and the other games waiting for them."""
 PLAYED: Final = 60
@@ -53,19 +55,19 @@ SHORTENED_FIRST: Final = (SINCE, HEAD, HAND, TURN)
 
 @dataclass(frozen=True, slots=True)
 class Panel:
-    """What a hand message shows: its texts by component id (in order), the picture's file name (``None``: none),
-    the container's colour."""
+    """What a hand message shows: its texts by component id (in order), its pictures' file names (in order, each in a
+    gallery of its own), the container's colour."""
 
     texts: tuple[tuple[int, str], ...]
-    picture: str | None = None
+    pictures: tuple[str, ...] = ()
     colour: discord.Colour | None = None
 
     @classmethod
-    def of(cls, parts: Sequence[tuple[int, str]], *, picture: str | None,
+    def of(cls, parts: Sequence[tuple[int, str]], *, pictures: Sequence[str],
            colour: discord.Colour | None) -> Panel:
         """The texts that are not empty, shortened to :data:`SENT_MAX` in all."""
         texts = _fit([(i, text) for i, text in parts if text], SENT_MAX)
-        return cls(tuple(texts), picture, colour)
+        return cls(tuple(texts), tuple(pictures), colour)
 
     @property
     def asked(self) -> bool:
@@ -87,26 +89,26 @@ class Panel:
 
 
 def hand_panel(view: View, words: HandWords, *, heading: str = "", waiting: str = "",
-               picture: str | None) -> Panel:
+               pictures: Sequence[str]) -> Panel:
     """The hand message of the seat whose own ``view`` this is, in its colour: ``words`` (``heading`` above them:
     the list of games of the DM that ends quiet hours or the game's status; ``waiting``, the other games waiting, below
-    what to do) and the ``picture`` sent with it."""
+    what to do) and the ``pictures`` sent with it."""
     return Panel.of([(HEAD, lines_text([heading, words.head])), (SINCE, words.since), (HAND, words.hand),
-                      (TURN, lines_text([words.turn, waiting]))], picture=picture, colour=accent(view.get("seat")))
+                      (TURN, lines_text([words.turn, waiting]))], pictures=pictures, colour=accent(view.get("seat")))
 
 
 def layout(dm: Panel, items: Sequence[discord.ui.Item[Any]] = ()) -> discord.ui.LayoutView:
     """The message of ``dm`` with ``items`` (buttons and menus, in order) in action rows below its texts: a select
     menu on a row of its own, buttons five to a row."""
     box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=dm.colour)
-    pictured = dm.picture is None
+    pictured = not dm.pictures
     for component_id, text in _fit(list(dm.texts), TEXT_MAX):
         if not pictured and component_id > HAND:
-            box.add_item(_gallery(str(dm.picture)))
+            _add_galleries(box, dm.pictures)
             pictured = True
         box.add_item(discord.ui.TextDisplay(text, id=component_id))
     if not pictured:
-        box.add_item(_gallery(str(dm.picture)))
+        _add_galleries(box, dm.pictures)
     for row in action_rows(items):
         box.add_item(row)
     view = discord.ui.LayoutView(timeout=None)
@@ -116,12 +118,11 @@ def layout(dm: Panel, items: Sequence[discord.ui.Item[Any]] = ()) -> discord.ui.
 
 def turn_over_layout(dm: Panel, text: str,
                      rows: Sequence[discord.ui.ActionRow[Any]] = ()) -> discord.ui.LayoutView:
-    """A hand message ``dm`` once its turn has passed: ``text`` (how it passed) in place of its words, the picture of
-    that turn, and only the ``rows`` it keeps (the *Undo* of the move its controls made)."""
+    """A hand message ``dm`` once its turn has passed: ``text`` (how it passed) in place of its words, the pictures
+    of that turn, and only the ``rows`` it keeps (the *Undo* of the move its controls made)."""
     box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=dm.colour)
     box.add_item(discord.ui.TextDisplay(clip(text, TEXT_MAX), id=HEAD))
-    if dm.picture is not None:
-        box.add_item(_gallery(dm.picture))
+    _add_galleries(box, dm.pictures)
     for row in rows:
         box.add_item(row)
     view = discord.ui.LayoutView(timeout=None)
@@ -164,12 +165,12 @@ def words_of(message: discord.Message) -> str:
 
 
 def read(message: discord.Message) -> Panel | None:
-    """A hand message as it is on Discord (its texts, picture and colour), or ``None`` for a message without the
+    """A hand message as it is on Discord (its texts, pictures and colour), or ``None`` for a message without the
     V2 flag (edited as text)."""
     if not message.flags.components_v2:
         return None
     texts: list[tuple[int, str]] = []
-    picture: str | None = None
+    pictures: list[str] = []
     colour: discord.Colour | None = None
     for top in message.components:
         if not isinstance(top, discord.components.Container):
@@ -180,10 +181,14 @@ def read(message: discord.Message) -> Panel | None:
                 texts.append((child.id if child.id is not None else HEAD, child.content))
             elif isinstance(child, discord.components.MediaGalleryComponent) and child.items:
                 # the file's name from the gallery's link (attachment://hand.png as sent, Discord's copy of the file
-                # as read back), or the message's first attachment
+                # as read back), or the message's attachment in the same place
                 named = child.items[0].media.url.split("?")[0].rsplit("/", 1)[-1]
-                picture = named or next((a.filename for a in message.attachments), None)
-    return Panel(tuple(texts), picture, colour)
+                at = len(pictures)
+                if not named and at < len(message.attachments):
+                    named = message.attachments[at].filename
+                if named:
+                    pictures.append(named)
+    return Panel(tuple(texts), tuple(pictures), colour)
 
 
 def kept_rows(message: discord.Message) -> list[discord.ui.ActionRow[Any]]:
@@ -204,8 +209,10 @@ def _is_button(item: discord.ui.Item[Any]) -> bool:
     return isinstance(inner, discord.ui.Button)
 
 
-def _gallery(name: str) -> discord.ui.MediaGallery[discord.ui.LayoutView]:
-    return discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{name}"), id=PICTURE)
+def _add_galleries(box: discord.ui.Container[discord.ui.LayoutView], names: Sequence[str]) -> None:
+    """Each of the pictures ``names`` in a media gallery of its own (ids from :data:`PICTURE` on)."""
+    for at, name in enumerate(names):
+        box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{name}"), id=PICTURE + at))
 
 
 def _fit(texts: list[tuple[int, str]], limit: int) -> list[tuple[int, str]]:

@@ -160,8 +160,8 @@ async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
     # pictures: the channel's always from the public view, the personal ones from the seat's own view
     assert watch.renders and all((seat is None) == (not personal) for seat, personal in watch.renders)
     # every person got DMs with their cards, and the DM controls were used
-    for user in players:
-        assert any("hand.png" in [a.filename for a in m.attachments] for m in fake.dm_messages(user))
+    for user in players:  # the overview the chat shows without a tap, then their own board
+        assert any([a.filename for a in m.attachments] == ["overview.png", "hand.png"] for m in fake.dm_messages(user))
     clicked = [h for h in fake.interactions.values() if h.channel.is_dm and h.type == 3]
     assert len(clicked) >= turns // 2
     await driver.answer(await driver.slash("status", user="alice"))  # the result, which the log must not spill

@@ -39,7 +39,8 @@ def body(layout: object, picture: bool) -> tuple[dict[str, object], FormErrors]:
     """The message body discord.py sends for ``layout`` and what the fake Discord's rules for a message refuse in it
     (its API description is checked on the largest bodies: :func:`described`)."""
     payload = {"flags": IS_COMPONENTS_V2, "components": layout.to_components(),  # type: ignore[attr-defined]
-               "attachments": [{"id": 0, "filename": "hand.png"}] if picture else []}
+               "attachments": [{"id": 0, "filename": "overview.png"}, {"id": 1, "filename": "hand.png"}]
+               if picture else []}
     errors = FormErrors()
     validate_message(payload, [], errors, partial=False)
     return payload, errors
@@ -74,7 +75,7 @@ def test_the_longest_hand_message_keeps_discords_limits_after_a_question_and_thr
         words = hand_words(info, view, LOCALE, turn=True, reminder=True, deadline=88400.0,
                            notes=[f"{name} ist im Urlaub bis <t:99999:f>; der Computer spielt" for name in NAMES])
         dm = dm_layout.hand_panel(view, words, heading=HEADING, waiting="Noch 40 andere Partien warten auf dich.",
-                                  picture="hand.png")
+                                  pictures=("overview.png", "hand.png"))
         controls = controls_view(1, len(game.log), view, LOCALE, hints=True)
         sent, errors = body(dm_layout.layout(dm, dm_layout.action_rows(controls)), picture=True)
         assert not errors.items, errors.summary()
@@ -96,7 +97,10 @@ def test_the_longest_hand_message_keeps_discords_limits_after_a_question_and_thr
             largest = [after, sent]
         assert len(components) <= V2_COMPONENTS_MAX
         assert sum(map(len, texts(after).values())) <= V2_TEXT_MAX
-        assert any(c.get("type") == ComponentType.MEDIA_GALLERY for c in components)
+        galleries = [c for c in components if c.get("type") == ComponentType.MEDIA_GALLERY]
+        assert [[item["media"]["url"] for item in g["items"]] for g in galleries] == \
+            [["attachment://overview.png"], ["attachment://hand.png"]], "the overview first, each alone (not cropped)"
+        assert len({c["id"] for c in components if "id" in c}) == len([c for c in components if "id" in c])
         game.apply(rng.choice(sorted(game.legal_moves(), key=str)))
     assert shortened >= 5, "the longest case never needed shortening: it is not the longest"
     assert len(list(walk_components(largest[0]["components"]))) > 10  # type: ignore[arg-type]
