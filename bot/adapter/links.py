@@ -46,10 +46,3 @@ def view_button(url: str, locale: str) -> discord.ui.Button[Any]:
     return discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=t("bot.button.open_view", locale))
 
 
-def board_view(url: str | None, locale: str) -> discord.ui.View | None:
-    """A message's one *Open board* button (``None`` without a page)."""
-    if url is None:
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(board_button(url, locale))
-    return view

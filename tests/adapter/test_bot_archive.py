@@ -109,7 +109,8 @@ async def test_one_person_against_two_computers_then_the_archive_before_and_afte
     await driver.restart()
     await check_history()
     answer = await driver.answer(await driver.slash("history", {"id": game_id}, user="bob", locale="de"))
-    assert {a.filename for a in answer.attachments} == {"board.png", "game-over.png"}
+    # as the game-over post showed it: the overview, the chart and the board (posts.layout: each alone in its gallery)
+    assert [a.filename for a in answer.attachments] == ["overview.png", "game-over.png", "board.png"]
     assert f"**Spiel #{game_id}**" in answer.text and "1. " in answer.text
     assert page_links(answer) == [page]  # Open board: the game's page, with the replay
     again = await driver.answer(await driver.slash("history", {"id": game_id, "export": True}, user="bob"))

@@ -172,7 +172,7 @@ async def test_status_log_board_and_hand(driver: Driver) -> None:
     assert log.ephemeral and "(3)" in log.text and log.text.count("• ") == 3
     posts = len(board_posts(fake, driver.channel))
     board = await driver.answer(await driver.slash("board", user="carol"))
-    assert not board.ephemeral and "board.png" in [a.filename for a in board.attachments]
+    assert not board.ephemeral and [a.filename for a in board.attachments] == ["overview.png", "board.png"]
     assert len(board_posts(fake, driver.channel)) == posts + 1
     # a player's status shows their own hand too (the onlooker carol saw none above)
     hand = await driver.answer(await driver.slash("status", user="bob"))

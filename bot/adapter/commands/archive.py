@@ -13,9 +13,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import Range
 
+from bot.adapter import posts
 from bot.adapter.commands.base import Feature, choice, chosen, describe, guild_only, option
 from bot.adapter.errors import Refusal
-from bot.adapter.links import board_link, board_view
+from bot.adapter.links import board_button, board_link
 from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
 from bot.adapter.views import leaderboard_view
 from bot.adapter.words.archive import history_text, leaderboard_text, past_game_text, stats_text
@@ -65,17 +66,22 @@ class ArchiveCommands(Feature):
         await reply(interaction, history_text(games, links, locale), allowed_mentions=discord.AllowedMentions.none())
 
     async def _past_game(self, interaction: discord.Interaction, game_id: int, locale: str) -> None:
-        """One finished game of this server again: its final board, ranking and game-over chart, and *Open board*
-        (its web page) when it has one."""
+        """One finished game of this server again, as its game-over post showed it: the ranking, the final overview,
+        the chart and the board (each alone in its gallery, so that Discord crops none), and *Open board* (its web
+        page: the replay, zoom) when it has one."""
         past = await self.host.archive.past_game(interaction.guild_id, game_id)
         assert past.view is not None
-        board = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None))
-        chart = await self.pictures.png(past.view, locale, key=(past.game_id, "final", None), game_over=True)
+        key = (past.game_id, "final", None)
+        overview, chart, board = await asyncio.gather(
+            self.pictures.png(past.view, locale, key=key, overview=True),
+            self.pictures.png(past.view, locale, key=key, game_over=True),
+            self.pictures.png(past.view, locale, key=key))
+        drawn = [(overview, "overview.png"), (chart, "game-over.png"), (board, "board.png")]
         url = self._jump_url(past.guild_id, past.channel_id, past.over_message_id)
-        page = board_view(await board_link(self.host, past.game_id), locale)  # its web page: the replay, zoom
-        await interaction.followup.send(past_game_text(past, url, locale), ephemeral=True,
-                                        files=files((board, "board.png"), (chart, "game-over.png")),
-                                        view=page or discord.utils.MISSING,
+        page = await board_link(self.host, past.game_id)
+        shown = posts.layout(past_game_text(past, url, locale), [name for png, name in drawn if png is not None],
+                             [board_button(page, locale)] if page is not None else [], colour=None)
+        await interaction.followup.send(view=shown, files=files(*drawn), ephemeral=True,
                                         allowed_mentions=discord.AllowedMentions.none())
 
     async def _export(self, interaction: discord.Interaction, channel_id: int, game_id: int | None,

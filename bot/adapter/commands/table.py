@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Range
 
+from bot.adapter import posts
 from bot.adapter.commands.base import Feature, can_manage, choice, chosen, describe, guild_only, option
 from bot.adapter.sending import ALLOWED_MENTIONS, files, reply
 from bot.adapter.views import abandon_view
@@ -37,9 +38,11 @@ class TableCommands(Feature):
         in_channel = interaction.guild_id is not None
         locale = info.locale if in_channel else await self._locale(interaction)
         await interaction.response.defer(ephemeral=not in_channel, thinking=True)
-        png = await self.pictures.png(view, locale, key=(info.game_id, info.seq, None))
-        await interaction.followup.send(status_text(info, view, locale), files=files((png, "board.png")),
-                                        ephemeral=not in_channel, allowed_mentions=discord.AllowedMentions.none())
+        drawn = await posts.pictures(self.pictures, view, locale, (info.game_id, info.seq, None))
+        shown = posts.layout(status_text(info, view, locale), [name for png, name in drawn if png is not None], [],
+                             colour=posts.accent(info.to_move))  # the overview the chat shows, then the board
+        await interaction.followup.send(view=shown, files=files(*drawn), ephemeral=not in_channel,
+                                        allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="status", description=describe("status"))
     async def status(self, interaction: discord.Interaction) -> None:
