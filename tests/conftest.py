@@ -20,7 +20,11 @@ from typing import Final
 
 import pytest
 
-from tests import pgcluster
+# Asserts in the fake Discord and the shared helpers say what they compared, as in test modules: pytest rewrites them
+# when told so before they are imported (by the plugin below and by the test modules).
+pytest.register_assert_rewrite("tests.fakediscord", "tests.helpers")
+
+from tests import pgcluster  # noqa: E402
 
 pytest_plugins = ["tests.fakediscord.fixtures"]
 

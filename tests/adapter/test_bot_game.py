@@ -18,9 +18,8 @@ import render.board
 from i18n import t
 from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
 from tests.adapter.test_log_secrets import SEED, log_leaks
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord import ComponentType, FakeDiscord, FakeMessage, walk_components
 from tests.fakediscord.audit import as_sent
-from tests.fakediscord.builders import ComponentType, walk_components
 
 PNG = b"\x89PNG\r\n\x1a\n"
 DISTINCT_CARDS = ("gold6", "gold10", "fish-sheep", "wood-sugar", "houses", "trio", "connected", "eruption")

@@ -1,25 +1,21 @@
 """Cards, resources, buildings and bird chips as the application's own emojis (``bot/adapter/emojis.py``), through the
 real discord.py and the fake Discord (``tests/fakediscord/emojis.py``, which serves the application emoji routes as
-Discord documents them).
+Discord documents them: its own test is ``tests/fakediscord/test_emojis.py``).
 
-The fake's routes: list, get, create (201), rename and delete (204), with Discord's refusals (a name taken, a bad name,
-a bad image, one over 256 KiB, the 2,001st emoji, an unknown id) and a message whose button shows an emoji the bot may
-not use refused whole. The bot: on an application without its emojis it uploads each once, drawn from the pictures'
-art at 128 × 128; its turn DM shows them beside the words in the text, the buttons and the menus (autocomplete keeps its
-words alone); two clients starting at once make each emoji once (the one refused takes the other's), a later start
-makes none, and one that Discord does not even answer has none and goes on; an application with no room left (2,000
-emojis already) leaves the words alone, and the game goes on.
+On an application without its emojis the bot uploads each once, drawn from the pictures' art at 128 × 128; its turn
+DM shows them beside the words in the text, the buttons and the menus (autocomplete keeps its words alone); two
+clients starting at once make each emoji once (the one refused takes the other's), a later start makes none, and one
+that Discord does not even answer has none and goes on; an application with no room left (2,000 emojis already)
+leaves the words alone, and the game goes on.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import io
 import re
 from pathlib import Path
 
-import aiohttp
 import discord
 from PIL import Image
 
@@ -27,56 +23,8 @@ from bot.adapter.emojis import PREFIX, Emojis
 from bot.host.settings import Settings
 from render.emoji import EMOJI_ICONS, EMOJI_SIZE, emoji_png
 from tests.adapter.conftest import TIMEOUT, Driver
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, walk_components
 from tests.fakediscord.audit import without_emojis
-from tests.fakediscord.builders import walk_components
-
-PNG = emoji_png("ship")
-
-
-def data(png: bytes, kind: str = "png") -> str:
-    return f"data:image/{kind};base64,{base64.b64encode(png).decode()}"
-
-
-async def test_the_fake_serves_application_emojis_as_discord_documents_them(fake_discord: FakeDiscord) -> None:
-    fake = fake_discord
-    emojis = f"{fake.api_base}/applications/{fake.application_id}/emojis"
-    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as http:
-        async with http.post(emojis, json={"name": "sc1_ship", "image": data(PNG)}) as resp:
-            made = await resp.json()
-            assert resp.status == 201 and made["name"] == "sc1_ship" and made["user"]["id"] == str(fake.bot_user.id)
-            assert {"id", "roles", "require_colons", "managed", "animated", "available"} <= set(made)
-        one = f"{emojis}/{made['id']}"
-        async with http.get(emojis) as resp:
-            assert [e["id"] for e in (await resp.json())["items"]] == [made["id"]]
-        refusals = [({"name": "sc1_ship", "image": data(PNG)}, "APPLICATION_EMOJI_NAME_ALREADY_TAKEN"),
-                    ({"name": "sc1-ship", "image": data(PNG)}, "BASE_TYPE_INVALID"),
-                    ({"name": "sc1_road", "image": data(b"not a picture")}, "IMAGE_INVALID")]
-        for body, code in refusals:
-            async with http.post(emojis, json=body) as resp:
-                error = await resp.json()
-                assert resp.status == 400 and error["code"] == 50035, error
-                assert code in str(error["errors"]), error
-        large = PNG + b"\0" * (256 * 1024)
-        async with http.post(emojis, json={"name": "sc1_large", "image": data(large)}) as resp:
-            assert resp.status == 400 and "code" not in await resp.json()  # "but not a JSON status code"
-        async with http.patch(one, json={"name": "sc1_boat"}) as resp:
-            assert resp.status == 200 and (await resp.json())["name"] == "sc1_boat"
-        async with http.delete(one) as resp:
-            assert resp.status == 204
-        async with http.get(one) as resp:
-            assert resp.status == 404 and (await resp.json())["code"] == 10014
-        for i in range(2000):
-            fake.application_emojis.add(f"other_{i}")
-        async with http.post(emojis, json={"name": "sc1_ship", "image": data(PNG)}) as resp:
-            assert resp.status == 400 and (await resp.json())["code"] == 30008
-        # a button may show only an emoji the bot may use: Discord refuses the message
-        button = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Ship", "custom_id": "x",
-                                             "emoji": {"id": "1234", "name": "sc1_ship"}}]}
-        async with http.post(f"{fake.api_base}/channels/{fake.default_channel.id}/messages",
-                             json={"content": "x", "components": [button]}) as resp:
-            error = await resp.json()
-            assert resp.status == 400 and "BUTTON_COMPONENT_INVALID_EMOJI" in str(error["errors"]), error
 
 
 async def test_the_bot_uploads_its_emojis_once_and_shows_them_beside_the_words(fake_discord: FakeDiscord,

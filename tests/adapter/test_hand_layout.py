@@ -16,16 +16,8 @@ from bot.adapter.views import controls_view
 from bot.adapter.words.dm import hand_words
 from bot.host.table import SeatInfo, TableInfo
 from engine import new_game
-from tests.fakediscord import openapi
-from tests.fakediscord.builders import (
-    IS_COMPONENTS_V2,
-    V2_COMPONENTS_MAX,
-    V2_TEXT_MAX,
-    ComponentType,
-    FormErrors,
-    validate_message,
-    walk_components,
-)
+from tests.fakediscord import IS_COMPONENTS_V2, ComponentType, openapi, walk_components
+from tests.fakediscord.validation import V2_COMPONENTS_MAX, V2_TEXT_MAX, FormErrors, validate_message
 
 NAMES = [f"{i}" + "*_" * 15 + "~" for i in range(4)]
 """Four names of 32 characters (Discord's longest), every one of them escaped in a message."""

@@ -15,7 +15,7 @@ from tests.adapter.test_operations import free_port, get
 from tests.adapter.two_shards import TIMEOUT
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.child_bot import ChildBot
-from tests.fakediscord.server import Stall
+from tests.fakediscord.faults import Stall
 
 GRACE = 2.0
 """The stopping bot's SHUTDOWN_GRACE in the first test: short, so that a stop past it is plain."""

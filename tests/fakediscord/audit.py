@@ -2,7 +2,7 @@
 
 Used by ``bench/bench_messages.py`` (a whole game per language, figures and a transcript) and meant for tests
 that hold the bot to the same budget later. Nothing here talks to Discord or to the bot: every function takes
-:class:`~tests.fakediscord.builders.FakeMessage` objects (or plain strings) and returns what it found, so each
+:class:`~tests.fakediscord.message.FakeMessage` objects (or plain strings) and returns what it found, so each
 can be checked on hand-made messages.
 
 * what a person reads of a message (:func:`readable_texts`: content, embeds, text displays, button labels,
@@ -31,7 +31,8 @@ from PIL import Image
 
 from engine import IllegalMove, parse_move, plan_build
 
-from .builders import LOADING, ComponentType, FakeAttachment, FakeMessage, walk_components
+from .kinds import LOADING, ComponentType
+from .message import FakeAttachment, FakeMessage, walk_components
 
 PICTURE_SUFFIXES: Final = (".png", ".gif", ".jpg", ".jpeg", ".webp")
 """File names that Discord shows as a picture."""

@@ -1,5 +1,5 @@
-"""The application's own emojis in the fake Discord, as Discord documents them (the Emoji resource: "List / Get / Create
-/ Modify / Delete Application Emoji", ``GET/POST /applications/{application.id}/emojis`` and ``GET/PATCH/DELETE
+"""REST: the application's own emojis, as Discord documents them (the Emoji resource: "List / Get / Create / Modify /
+Delete Application Emoji", ``GET/POST /applications/{application.id}/emojis`` and ``GET/PATCH/DELETE
 /applications/{application.id}/emojis/{emoji.id}``; its limits and errors: "An application can own up to 2000
 emojis", "Emojis and animated emojis have a maximum file size of 256 KiB. Attempting to upload an emoji larger than
 this limit will fail and return 400 Bad Request and an error message, but not a JSON status code", the JSON error
@@ -17,12 +17,11 @@ What the fake answers:
 * the 2,001st emoji refused (30008); an id that is not the application's own, 404 / 10014;
 * a button or select option that shows a custom emoji must show one the bot may use (the application's): Discord
   refuses the whole message otherwise, 400 / 50035 ``BUTTON_COMPONENT_INVALID_EMOJI`` "Invalid emoji"
-  (:meth:`ApplicationEmojis.refused_components`).
+  (:meth:`ApplicationEmojis.refused_components`, which the server asks of every request body).
 
-Hooked into :class:`tests.fakediscord.server.FakeDiscord` by a few lines: its routes
-(:meth:`ApplicationEmojis.routes`), the check of every request body (:meth:`ApplicationEmojis.refused_components`) and
-the status of an :class:`Answer` (201 for a creation, 204 for a deletion). Tests add emojis directly
-(:meth:`ApplicationEmojis.add`: an application that has them from before).
+The emojis and their rules are :class:`ApplicationEmojis` (``fake.application_emojis``; a test adds emojis directly
+with :meth:`ApplicationEmojis.add`: an application that has them from before); the routes are the part
+:class:`AppEmojis`.
 """
 
 from __future__ import annotations
@@ -30,11 +29,13 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .builders import ApiError, FormErrors, SnowflakeGenerator
+from .kinds import SnowflakeGenerator
+from .routing import NO_CONTENT, Created, RecordedRequest, route
+from .validation import ApiError, FormErrors
 
 LIMIT: Final = 2000
 """Emojis an application may own."""
@@ -45,16 +46,6 @@ NAME: Final = re.compile(r"[A-Za-z0-9_]{2,32}")
 IMAGE: Final = re.compile(r"data:image/(png|jpeg|jpg|gif|webp);base64,(.*)", re.DOTALL)
 MAGIC: Final = {"png": (b"\x89PNG\r\n\x1a\n",), "jpeg": (b"\xff\xd8\xff",), "jpg": (b"\xff\xd8\xff",),
                 "gif": (b"GIF87a", b"GIF89a"), "webp": (b"RIFF",)}
-
-Handler = Callable[..., Awaitable[Any]]
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A route's answer with a status of its own: 201 Created with the new resource, 204 No Content (no payload)."""
-
-    status: int
-    payload: dict[str, Any] | None = None
 
 
 class TooLarge(ApiError):
@@ -78,12 +69,9 @@ class Emoji:
 
 
 class ApplicationEmojis:
-    """The application's emojis and their routes, for one fake Discord."""
+    """The application's emojis, and what Discord refuses of them (no I/O)."""
 
-    def __init__(self, application_id: Callable[[], int], bot_user: Callable[[], dict[str, Any]],
-                 snowflakes: SnowflakeGenerator) -> None:
-        self._application_id = application_id
-        self._bot_user = bot_user
+    def __init__(self, snowflakes: SnowflakeGenerator) -> None:
         self._snowflakes = snowflakes
         self.emojis: dict[int, Emoji] = {}
         """The application's emojis by id."""
@@ -100,49 +88,6 @@ class ApplicationEmojis:
         """The application's emojis of ``name`` (one at most, as Discord keeps them)."""
         return [e for e in self.emojis.values() if e.name == name]
 
-    # ------------------------------------------------------------------ routes
-
-    def routes(self) -> list[tuple[str, str, Handler, bool]]:
-        """(method, path pattern, handler, needs the bot's token) of each route, as the server's table has them."""
-        app = r"/applications/(?P<app_id>\d+)/emojis"
-        one = app + r"/(?P<emoji_id>\d+)"
-        return [("GET", app, self._list, True), ("POST", app, self._create, True),
-                ("GET", one, self._get, True), ("PATCH", one, self._modify, True),
-                ("DELETE", one, self._delete, True)]
-
-    async def _list(self, rec: Any, app_id: str) -> Any:
-        self._check_app(app_id)
-        return {"items": [self._payload(e) for e in self.emojis.values()]}
-
-    async def _get(self, rec: Any, app_id: str, emoji_id: str) -> Any:
-        return self._payload(self._emoji(app_id, emoji_id))
-
-    async def _create(self, rec: Any, app_id: str) -> Any:
-        self._check_app(app_id)
-        body = rec.json if isinstance(rec.json, dict) else {}
-        name = str(body.get("name") or "")
-        image = self._image(body.get("image"))
-        self._check_name(name, None)
-        if len(self.emojis) >= LIMIT:
-            raise ApiError(400, 30008, "Maximum number of emojis reached (2000)")
-        emoji = Emoji(self._snowflakes.next(), name, image[1], animated=image[0] == "gif")
-        self.emojis[emoji.id] = emoji
-        return Answer(201, self._payload(emoji))
-
-    async def _modify(self, rec: Any, app_id: str, emoji_id: str) -> Any:
-        emoji = self._emoji(app_id, emoji_id)
-        body = rec.json if isinstance(rec.json, dict) else {}
-        if "name" in body:
-            name = str(body["name"] or "")
-            self._check_name(name, emoji.id)
-            emoji.name = name
-        return self._payload(emoji)
-
-    async def _delete(self, rec: Any, app_id: str, emoji_id: str) -> Any:
-        emoji = self._emoji(app_id, emoji_id)
-        del self.emojis[emoji.id]
-        return Answer(204)
-
     # ------------------------------------------------------------------ rules
 
     def refused_components(self, body: Any) -> ApiError | None:
@@ -155,18 +100,27 @@ class ApplicationEmojis:
                 errors.add(f"{path}emoji.id", "Invalid emoji", "BUTTON_COMPONENT_INVALID_EMOJI")
         return errors.error()
 
-    def _check_app(self, app_id: str) -> None:
-        if int(app_id) != self._application_id():
-            raise ApiError(403, 50001, "Missing Access")
+    def create(self, body: Any) -> Emoji:
+        """A new emoji of a creation's ``body`` (name and image), refused as Discord refuses it."""
+        body = body if isinstance(body, dict) else {}
+        name = str(body.get("name") or "")
+        image = self._image(body.get("image"))
+        self.check_name(name, None)
+        if len(self.emojis) >= LIMIT:
+            raise ApiError(400, 30008, "Maximum number of emojis reached (2000)")
+        emoji = Emoji(self._snowflakes.next(), name, image[1], animated=image[0] == "gif")
+        self.emojis[emoji.id] = emoji
+        return emoji
 
-    def _emoji(self, app_id: str, emoji_id: str) -> Emoji:
-        self._check_app(app_id)
+    def of_id(self, emoji_id: str) -> Emoji:
+        """The emoji ``emoji_id`` (404 / 10014 if the application has none of it)."""
         emoji = self.emojis.get(int(emoji_id))
         if emoji is None:
             raise ApiError(404, 10014, "Unknown Emoji")
         return emoji
 
-    def _check_name(self, name: str, own: int | None) -> None:
+    def check_name(self, name: str, own: int | None) -> None:
+        """Refuse ``name`` for an emoji (``own``: the emoji renamed, whose own name it may keep) as Discord does."""
         errors = FormErrors()
         if not NAME.fullmatch(name):
             errors.add("name", "Must be between 2 and 32 in length and contain only letters, digits and underscores.",
@@ -193,8 +147,45 @@ class ApplicationEmojis:
             raise TooLarge
         return match.group(1), decoded
 
-    def _payload(self, emoji: Emoji) -> dict[str, Any]:
-        return {"id": str(emoji.id), "name": emoji.name, "roles": [], "user": self._bot_user(),
+
+class AppEmojis:
+    """The part of :class:`~tests.fakediscord.server.FakeDiscord` that serves the application's emojis
+    (:attr:`application_emojis`)."""
+
+    @route("GET", "/applications/{app_id}/emojis")
+    async def _r_list_emojis(self, rec: RecordedRequest, app_id: str) -> Any:
+        self._check_app(app_id)
+        return {"items": [self._emoji_payload(e) for e in self.application_emojis.emojis.values()]}
+
+    @route("POST", "/applications/{app_id}/emojis")
+    async def _r_create_emoji(self, rec: RecordedRequest, app_id: str) -> Any:
+        self._check_app(app_id)
+        return Created(self._emoji_payload(self.application_emojis.create(rec.json)))
+
+    @route("GET", "/applications/{app_id}/emojis/{emoji_id}")
+    async def _r_get_emoji(self, rec: RecordedRequest, app_id: str, emoji_id: str) -> Any:
+        self._check_app(app_id)
+        return self._emoji_payload(self.application_emojis.of_id(emoji_id))
+
+    @route("PATCH", "/applications/{app_id}/emojis/{emoji_id}")
+    async def _r_modify_emoji(self, rec: RecordedRequest, app_id: str, emoji_id: str) -> Any:
+        self._check_app(app_id)
+        emoji = self.application_emojis.of_id(emoji_id)
+        body = rec.json if isinstance(rec.json, dict) else {}
+        if "name" in body:
+            name = str(body["name"] or "")
+            self.application_emojis.check_name(name, emoji.id)
+            emoji.name = name
+        return self._emoji_payload(emoji)
+
+    @route("DELETE", "/applications/{app_id}/emojis/{emoji_id}")
+    async def _r_delete_emoji(self, rec: RecordedRequest, app_id: str, emoji_id: str) -> Any:
+        self._check_app(app_id)
+        del self.application_emojis.emojis[self.application_emojis.of_id(emoji_id).id]
+        return NO_CONTENT
+
+    def _emoji_payload(self, emoji: Emoji) -> dict[str, Any]:
+        return {"id": str(emoji.id), "name": emoji.name, "roles": [], "user": self.bot_user.to_payload(),
                 "require_colons": True, "managed": False, "animated": emoji.animated, "available": True}
 
 

@@ -39,7 +39,9 @@ import pytest
 import pytest_asyncio
 import yarl
 
-from .server import BROKEN_PICTURES, DEFAULT_TIMEOUT, REFUSED_BODIES, FakeDiscord, FakeDiscordTimeout, shard_of
+from .gateway import shard_of
+from .inspection import DEFAULT_TIMEOUT, FakeDiscordTimeout
+from .server import BROKEN_PICTURES, REFUSED_BODIES, FakeDiscord
 
 __all__ = ["BotRunner", "fake_discord", "no_body_discord_refuses", "patch_discord", "run_bot"]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from PIL import Image
 
-from tests.fakediscord import FakeAttachment, FakeMessage
+from tests.fakediscord import EPHEMERAL, LOADING, FakeAttachment, FakeMessage
 from tests.fakediscord.audit import (
     Offer,
     as_sent,
@@ -25,7 +25,6 @@ from tests.fakediscord.audit import (
     transcript_entry,
     unknown_commands,
 )
-from tests.fakediscord.builders import EPHEMERAL, LOADING
 
 BOT = {"id": "1", "username": "bot"}
 
