@@ -47,8 +47,8 @@ from bot.host.store import Store
 from bot.host.workers import WorkerPool, process_pool_factory
 from bot.web.server import WebServer
 from tests import pgcluster
+from tests.helpers.http import free_port
 from tests.web.browser import ARGS, EXECUTABLE, missing
-from tests.web.conftest import free_port
 
 PEOPLE = (1, 2, 3, 4)
 NAMES = ("Ada", "Björn", "Céline", "Đorđe")

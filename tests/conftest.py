@@ -1,9 +1,19 @@
-"""pytest set-up shared by every test folder: the fake Discord's fixtures (used by ``tests/adapter``) and a
-throwaway PostgreSQL cluster (``pg_url``: a database at the latest schema with no rows, for each test: the test
-worker's own, migrated once and emptied before each test; ``pg_empty_url``: a new, empty one without a schema).
+"""pytest set-up shared by every test folder: the fake Discord's fixtures (``fake_discord``, used by
+``tests/adapter``), the stores, the host's clock and a host, and a throwaway PostgreSQL cluster.
+
+The stores, each declared once here: ``sqlite`` (a SQLite file, ``sqlite_path``; a test marked
+``pytest.mark.busy_timeout(seconds)`` gets one that waits that long for a lock), ``postgres`` (this worker's database
+on the cluster, emptied), and ``store``: each of them in turn, for what both must do alike
+(``@pytest.mark.parametrize("store", ["sqlite"], indirect=True)`` keeps a test to SQLite); ``stores``: two
+connections to one PostgreSQL database, as two processes have. ``clock`` is a :class:`~tests.helpers.clock.Clock`
+the test moves, ``host`` a loaded :func:`~tests.helpers.host.make_host` reading ``clock``, on ``sqlite`` unless a
+module overrides ``host_store``.
+PostgreSQL: ``pg_url`` is a database at the latest schema with no rows (the test worker's own, migrated once and
+emptied before each test), ``pg_empty_url`` a new, empty one without a schema.
 
 The tests follow the code's layout: ``engine/``, ``render/``, ``i18n/``, ``host/`` (the game host,
-no Discord at all), ``adapter/`` (the real discord.py against the fake Discord) and ``play/``.
+no Discord at all), ``adapter/`` (the real discord.py against the fake Discord), ``play/``, and ``fakediscord/``
+(the fake itself, with its own tests); what several test modules share is in ``helpers/``, one module a topic.
 
 The longest tests run first, dealt round the test workers (:data:`LONG_FIRST`): with a few workers
 (``scripts/test``), one that started last would keep its worker busy long after the others ran out of tests.
@@ -14,9 +24,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
@@ -25,6 +36,12 @@ import pytest
 pytest.register_assert_rewrite("tests.fakediscord", "tests.helpers")
 
 from tests import pgcluster  # noqa: E402
+from tests.helpers.clock import Clock  # noqa: E402
+
+if TYPE_CHECKING:  # imported where used: a run of the engine's tests alone does not load the host
+    from bot.host.host import Host
+    from bot.host.postgres_store import PostgresStore
+    from bot.host.store import Store
 
 pytest_plugins = ["tests.fakediscord.fixtures"]
 
@@ -53,6 +70,12 @@ LONG_FIRST: Final = (
 """The tests that take longest (whole games, bot processes, many pictures; node id prefixes, longest first): each
 test worker starts with its share of them, so that no worker starts one when the others are nearly done. A renamed
 test only loses its place."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "busy_timeout(seconds): the ``sqlite`` store waits that long for a lock")
+    config.addinivalue_line("markers", "moved_clock: the ``driver``'s host reads a Clock the test moves")
+    config.addinivalue_line("markers", "bot_settings(**changes): the adapter's ``settings`` with these changed")
 
 
 POSTGRES_FIXTURES: Final = frozenset({"pg_cluster", "pg_session", "pg_database", "pg_url", "pg_empty_url", "stores"})
@@ -199,3 +222,71 @@ def pg_empty_url(pg_cluster: str) -> Iterator[str]:
     pgcluster.sql(pg_cluster, f"CREATE DATABASE {name}")
     yield _url_of(pg_cluster, name)
     pgcluster.sql(pg_cluster, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+# ---------------------------------------------------------------------- the stores, the clock, a host
+
+
+@pytest.fixture
+def sqlite_path(tmp_path: Path) -> Path:
+    """The test's SQLite file (not made yet)."""
+    return tmp_path / "santacruz.db"
+
+
+@pytest.fixture
+async def sqlite(sqlite_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    """A SQLite store on a new file, :func:`sqlite_path`; its busy timeout is the ``busy_timeout`` mark's, if any."""
+    from bot.host.store import Store
+
+    mark = request.node.get_closest_marker("busy_timeout")
+    opened = await (Store.open(sqlite_path) if mark is None else Store.open(sqlite_path, busy_timeout=mark.args[0]))
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def postgres(pg_url: str) -> AsyncIterator[PostgresStore]:
+    """A PostgreSQL store on this worker's database, empty at the latest schema."""
+    from bot.host.postgres_store import PostgresStore
+
+    opened = await PostgresStore.open(pg_url)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest) -> Any:
+    """Each store in turn (:func:`sqlite`, :func:`postgres`), on a new empty database."""
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture
+async def stores(pg_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    """Two connections to one PostgreSQL database, as two processes sharing it have."""
+    from bot.host.postgres_store import PostgresStore
+
+    first, second = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """The host's clock, at :data:`tests.helpers.clock.START` until the test moves it."""
+    return Clock()
+
+
+@pytest.fixture
+def host_store(sqlite: Store) -> Any:
+    """The store :func:`host` is on: :func:`sqlite`. A module whose host tests must run on both stores overrides it
+    with ``def host_store(store): return store``."""
+    return sqlite
+
+
+@pytest.fixture
+async def host(host_store: Any, clock: Clock) -> Host:
+    """A loaded host (:func:`tests.helpers.host.make_host`) on :func:`host_store` reading :func:`clock`."""
+    from tests.helpers.host import loaded_host
+
+    return await loaded_host(host_store, clock)

@@ -26,8 +26,8 @@ from engine.ai.determinize import eruption_risk
 from i18n import describe_move, listed, t, tn
 from i18n import percent as percent_text
 from i18n.coach import advice_text
-from tests.adapter.conftest import Driver
 from tests.fakediscord.audit import readable_texts
+from tests.helpers.driver import Driver
 
 
 @dataclass

@@ -16,20 +16,16 @@ from PIL import Image
 
 from bot.adapter.delivery import Backoff
 from bot.host.deliveries import GAME_OVER_DM, MOVE_POST, REPLAY_POST
-from bot.host.settings import Settings
 from engine import from_record
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
 from tests.fakediscord import FakeMessage
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, turns_ended
 
 DISCORD_LIMIT = 8 * 1024 * 1024
 PUBLIC_URL = "https://santacruz.example"
 
-
-@pytest.fixture
-def settings(settings: Settings) -> Settings:
-    """The usual test settings, with web pages at :data:`PUBLIC_URL` (no server is needed for the links)."""
-    return dataclasses.replace(settings, public_url=PUBLIC_URL)
+pytestmark = pytest.mark.bot_settings(public_url=PUBLIC_URL)
+"""The usual test settings, with web pages at :data:`PUBLIC_URL` (no server is needed for the links)."""
 
 
 def page_links(message: FakeMessage) -> list[str]:

@@ -17,8 +17,8 @@ from bot.adapter.client import SantaCruzBot, create_bot
 from bot.host.settings import Settings
 from engine.ai import OFFERED, STRONGEST
 from i18n import RULE_TOPICS, t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import CallbackType
+from tests.helpers.driver import TIMEOUT, Driver, board_posts
 
 SUBCOMMANDS = ("new", "join", "leave", "start", "land", "build", "score", "choose", "board", "status", "log",
                "abandon", "undo", "rematch", "away", "back", "rules", "addbot", "kick", "history",

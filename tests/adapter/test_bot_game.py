@@ -16,14 +16,12 @@ import pytest
 
 import render.board
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended
-from tests.adapter.test_log_secrets import SEED, log_leaks
 from tests.fakediscord import ComponentType, FakeDiscord, FakeMessage, walk_components
 from tests.fakediscord.audit import as_sent
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, turns_ended
+from tests.helpers.secrets import DISTINCT_CARDS, SEED, log_leaks
 
 PNG = b"\x89PNG\r\n\x1a\n"
-DISTINCT_CARDS = ("gold6", "gold10", "fish-sheep", "wood-sugar", "houses", "trio", "connected", "eruption")
-"""Scoring cards whose names appear in no other text, so a name in a message means the card was shown."""
 
 
 class SecretWatch:

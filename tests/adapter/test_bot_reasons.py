@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from i18n import t
-from tests.adapter.conftest import Driver
+from tests.helpers.driver import Driver
 
 
 async def test_a_refused_move_gives_the_engine_reason_in_the_users_language(driver: Driver) -> None:

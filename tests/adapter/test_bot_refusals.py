@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from i18n import listed, t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import FakeMessage, InteractionHandle
+from tests.helpers.driver import TIMEOUT, Driver, board_posts
 
 
 def locale_of(driver: Driver, user: str) -> str:

@@ -11,9 +11,9 @@ from bot.adapter.delivery import Backoff
 from bot.host.change import Change
 from bot.host.store import Store
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts, has_undo, post_of, turns_ended
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import controls, pictures
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, post_of, turns_ended
 
 
 async def stored_moves(driver: Driver) -> list[tuple[int, str, int | None]]:

@@ -15,9 +15,9 @@ import asyncpg
 
 from bot.host.settings import Settings
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.remote import poll
+from tests.helpers.driver import TIMEOUT, Driver
 
 BUSY = 3.0
 """``BUSY_TIMEOUT`` of the bot in this test: long enough for ``status`` to be answered while the move waits on a

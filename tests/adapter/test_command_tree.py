@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.adapter.cog import SantaCruzCog
 from bot.adapter.translator import CatalogueTranslator
-from tests.adapter.conftest import Driver
+from tests.helpers.driver import Driver
 
 RECORDED = Path(__file__).with_name("command_tree.json")
 INT53_MAX = 2**53 - 1

@@ -16,10 +16,10 @@ import pytest
 
 from engine import BUILDING_SETS, SINGLE_BUILDS
 from i18n import LOCALES, describe_move, listed, t, tn
-from tests.adapter.conftest import TIMEOUT, Driver
-from tests.adapter.test_vacation_deadline import HOUR, with_clock
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import plural_slips, relative_after_since, without_emojis
+from tests.helpers.clock import HOUR
+from tests.helpers.driver import TIMEOUT, Driver, with_clock
 
 DISCORD_LOCALES = {"en": "en-US", "de": "de", "fr": "fr"}
 PLAYERS = ("alice", "bob")

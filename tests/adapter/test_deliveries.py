@@ -15,13 +15,11 @@ import aiosqlite
 from bot.adapter.delivery import Backoff
 from bot.host.takeback import move_risk
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.helpers.driver import PARKED, TIMEOUT, Driver, board_posts, turn_dms
 
 QUICK = Backoff(first=0.05, limit=0.2)
 """Retries a test can wait for."""
-PARKED = Backoff(first=1000.0, limit=1000.0)
-"""A failed delivery waits (beyond the test) until the bot starts again."""
 HOURS_DOWN = 3
 
 
@@ -42,11 +40,6 @@ def seq_of(post: FakeMessage) -> int:
 async def deliveries(driver: Driver) -> list[Any]:
     assert driver.bot.store is not None
     return await driver.bot.store.deliveries(driver.info().game_id)
-
-
-def turn_dms(fake: FakeDiscord, user: str, game_id: int, seq: int) -> list[FakeMessage]:
-    prefix = f"sc:{game_id}:{seq}:"
-    return [m for m in fake.dm_messages(user) if any(c.startswith(prefix) for c in m.custom_ids)]
 
 
 def bot_posts(fake: FakeDiscord, driver: Driver) -> list[FakeMessage]:

@@ -22,9 +22,9 @@ from PIL import Image
 from bot.adapter.emojis import PREFIX, Emojis
 from bot.host.settings import Settings
 from render.emoji import EMOJI_ICONS, EMOJI_SIZE, emoji_png
-from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeDiscord, walk_components
 from tests.fakediscord.audit import without_emojis
+from tests.helpers.driver import TIMEOUT, Driver
 
 
 async def test_the_bot_uploads_its_emojis_once_and_shows_them_beside_the_words(fake_discord: FakeDiscord,

@@ -20,7 +20,6 @@ import logging
 import os
 import signal
 import sqlite3
-import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,33 +31,8 @@ from bot.adapter.client import create_bot
 from bot.host.errors import HostError
 from bot.host.settings import Settings
 from bot.host.workers import WorkerPool, process_pool_factory
-from tests.adapter.conftest import CAPTURED, TIMEOUT, Driver
 from tests.fakediscord import BotRunner, FakeDiscord
-
-
-class Gate:
-    """A computer player (the first legal move) that says when it thinks and waits for ``go``."""
-
-    def __init__(self) -> None:
-        self.thinking = threading.Event()
-        self.go = threading.Event()
-        self.go.set()
-
-    def __call__(self, view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
-        self.thinking.set()
-        assert self.go.wait(TIMEOUT)
-        return str(view["you"]["legal_moves"][0])
-
-    def close(self) -> None:
-        """From now on the computer thinks until :meth:`open`."""
-        self.thinking.clear()
-        self.go.clear()
-
-    def open(self) -> None:
-        self.go.set()
-
-    async def wait_thinking(self) -> None:
-        assert await asyncio.to_thread(self.thinking.wait, TIMEOUT), "the computer never started thinking"
+from tests.helpers.driver import CAPTURED, TIMEOUT, Driver, Gate
 
 
 class Records(logging.Handler):

@@ -14,9 +14,8 @@ import pytest
 
 from bot.host.settings import Settings
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts
-from tests.adapter.test_deliveries import PARKED, turn_dms
 from tests.fakediscord import FakeDiscord
+from tests.helpers.driver import PARKED, TIMEOUT, Driver, board_posts, turn_dms
 
 
 async def test_a_join_the_database_refuses_is_explained_and_seats_nobody(driver: Driver) -> None:

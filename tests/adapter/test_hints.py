@@ -22,8 +22,8 @@ from bot.host.ratings import player_stats
 from bot.host.settings import Settings
 from i18n import percent, t
 from i18n.coach import advice_text
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import CallbackType, FakeDiscord, FakeMessage, InteractionHandle
+from tests.helpers.driver import TIMEOUT, Driver, board_posts
 
 PLAYERS = ["alice", "bob", "carol"]
 HINT_EVERY = 3

@@ -17,8 +17,8 @@ from bot.host.model import MoveRow
 from bot.host.ratings import PAGE_SIZE, SeatResult
 from bot.host.store import Store
 from i18n import percent, t
-from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeMessage
+from tests.helpers.driver import TIMEOUT, Driver
 
 CHANNELS = itertools.count(5000)
 OTHERS = [(900 + i, f"Player {i}") for i in range(PAGE_SIZE + 2)]

@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, undoable_move
+from tests.helpers.driver import TIMEOUT, Driver, undoable_move
 
 
 async def test_the_posts_undo_naming_another_position_takes_nothing_back(driver: Driver) -> None:

@@ -8,35 +8,25 @@ server's game id is refused where it was clicked, so the Manage Channels of that
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest_asyncio
+import pytest
 
 from bot.adapter.words.common import esc
-from bot.host.settings import Settings
 from i18n import listed, t
-from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeDiscord, InteractionHandle
+from tests.helpers.driver import TIMEOUT, Driver
+from tests.helpers.names import HOSTILE_NAMES
 
-HOSTILE_NAMES = {"mallory": "**Mal** [click me](https://evil.example) @everyone",
-                 "trudy": "__Tru__ ||dy|| `x` > quote"}
 
-
-@pytest_asyncio.fixture
-async def driver(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[Driver]:
-    """The usual started bot, in a world with two members whose display names are hostile, and a second
-    server owned by carol (who may manage channels there, not in the game's server)."""
+@pytest.fixture(autouse=True)
+def hostile_world(fake_discord: FakeDiscord) -> None:
+    """The world the bot (``driver``) starts in: two members whose display names are hostile, and a second server
+    owned by carol (who may manage channels there, not in the game's server)."""
     guild = fake_discord.default_guild
     for name, display in HOSTILE_NAMES.items():
         fake_discord.add_member(guild, fake_discord.add_user(name, locale="en-US", global_name=display))
     fake_discord.add_guild("Carol's Server", owner="carol", channels=("elsewhere",))
-    d = Driver(fake_discord, settings, channel="games")
-    await d.start()
-    try:
-        yield d
-    finally:
-        await d.stop()
 
 
 async def refused(driver: Driver, handle: InteractionHandle) -> str:

@@ -11,7 +11,7 @@ import logging
 import pytest
 
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver
+from tests.helpers.driver import TIMEOUT, Driver
 
 
 @pytest.mark.parametrize("number", [2**53, 2**53 + 1, 2**63 - 1, 2**63, 2**64 + 5, 10**30])

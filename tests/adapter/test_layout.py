@@ -5,7 +5,7 @@ the whole bot."""
 
 from __future__ import annotations
 
-from tests.layout import assert_no_cycle, imports_of, modules
+from tests.helpers.layout import assert_no_cycle, imports_of, modules
 
 
 def test_the_adapter_imports_in_one_direction() -> None:

@@ -2,9 +2,10 @@
 
 The three-player whole game of ``test_bot_game`` is played with logging set up as ``santacruz-bot`` does it
 (:func:`bot.host.logs.setup_logging` at DEBUG, the ``debug_log`` fixture), then the whole log is searched with
-:func:`log_leaks` for every secret the game had: the seed's digits, each serialized state and its deck, hands and
-face-down tiles, every line of every DM (where the hands are), every interaction token and the bot's token. The unit
-tests here show that the search finds a planted secret and that the formatter blanks tokens in URLs.
+:func:`tests.helpers.secrets.log_leaks` for every secret the game had: the seed's digits, each serialized state and
+its deck, hands and face-down tiles, every line of every DM (where the hands are), every interaction token and the
+bot's token. The unit tests here show that the search finds a planted secret and that the formatter blanks tokens in
+URLs.
 """
 
 from __future__ import annotations
@@ -15,64 +16,11 @@ import logging
 from typing import Any
 
 from bot.host.logs import HIDDEN, RedactingFormatter
-from tests.adapter.conftest import Driver
-from tests.fakediscord import FakeDiscord
-
-SEED = 73_085_126_491
-"""Distinctive digits, so that finding them in the log means the seed leaked."""
-SECRET_KEYS = ("seed", "deck", "hand_scoring", "tile_at", "chips")
-"""The parts of a game's state that are secret (the deck order, hands, face-down tiles, bird chips)."""
-
-
-def variants(secret: str) -> set[str]:
-    """The ways a string can be written into a log line: as is, JSON-escaped, in a Python repr."""
-    return {secret, json.dumps(secret)[1:-1], repr(secret)[1:-1]}
-
-
-def leaks(log: str, secrets: dict[str, str]) -> list[str]:
-    """The names of the ``secrets`` (name -> text) found in ``log``."""
-    return [name for name, secret in secrets.items() if any(v in log for v in variants(secret))]
-
-
-def state_secrets(state: str, label: str) -> dict[str, str]:
-    """The whole serialized state and each of its secret parts exactly as the state JSON writes them."""
-    data = json.loads(state)
-    found = {f"{label} state": state}
-    for key in SECRET_KEYS:
-        if data.get(key):
-            found[f"{label} {key}"] = f'"{key}":' + json.dumps(data[key], separators=(",", ":"), sort_keys=True)
-    return found
-
-
-def dm_secrets(fake: FakeDiscord, users: list[str]) -> dict[str, str]:
-    """Every line of every DM (hands, chips, turn prompts) long enough not to occur by chance."""
-    found: dict[str, str] = {}
-    for user in users:
-        for message in fake.dm_messages(user):
-            for number, line in enumerate(message.text.splitlines()):
-                if len(line.strip()) >= 12:
-                    found[f"DM {message.id} line {number} to {user}"] = line.strip()
-    return found
-
-
-def log_leaks(log: str, driver: Driver, states: dict[str, str], players: list[str], turns: int) -> list[str]:
-    """The secrets of a whole game of ``turns`` turns (its serialized ``states`` by label, the DMs of ``players``, the
-    interaction tokens, the seed :data:`SEED` and the bot's token) that ``log`` shows, after checking that the log
-    is the bot's whole life at DEBUG and that the secrets searched for are many."""
-    assert "bot.host.host: loaded 0 open games" in log, "the log was captured"
-    assert "discord.client" in log and "logging in using static token" in log, "discord.py's INFO lines reach it"
-    secrets: dict[str, str] = {"seed": str(SEED), "bot token": driver.fake.token}
-    for label, state in states.items():
-        secrets.update(state_secrets(state, label))
-    secrets.update(dm_secrets(driver.fake, players))
-    tokens = {f"token of interaction {i}": h.token for i, h in driver.fake.interactions.items()}
-    assert len(tokens) > turns and len(secrets) > 4 * turns
-    secrets.update(tokens)
-    return leaks(log, secrets)
+from tests.helpers.secrets import SEED, leaks, state_secrets
 
 
 def test_the_search_finds_what_debug_logging_would_write() -> None:
-    """The check above can fail: what aiosqlite and discord.py print at DEBUG is found."""
+    """The search can fail: what aiosqlite and discord.py print at DEBUG is found."""
     state = json.dumps({"seed": SEED, "deck": ["gold6", "birds"], "tile_at": [3, 1], "hand_scoring": [["coast"]]},
                        separators=(",", ":"), sort_keys=True)
     secrets = {**state_secrets(state, "s"), "dm": "Scoring cards: Coast – 2 points per building on the coast"}

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from bot.adapter.health import HealthServer
 from bot.host.settings import Settings
-from tests.adapter.conftest import Driver
-from tests.adapter.test_operations import free_port, get, samples, total
 from tests.fakediscord import FakeDiscord
+from tests.helpers.driver import Driver
+from tests.helpers.http import free_port, get, samples, total
 
 ROOT = Path(__file__).resolve().parents[2]
 

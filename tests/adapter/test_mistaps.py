@@ -21,9 +21,9 @@ from bot.adapter.words.moves import scores_now
 from bot.host.takeback import move_risk
 from engine import SINGLE_BUILDS, View, parse_move
 from i18n import ask_move, listed, t
-from tests.adapter.conftest import Driver
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import Offer, offer_move
+from tests.helpers.driver import Driver
 
 LOCALES = {"alice": "en", "bob": "de", "carol": "fr"}
 """The default fake world's users and their Discord languages."""

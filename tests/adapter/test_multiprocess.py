@@ -31,11 +31,11 @@ from bot.host.settings import Settings
 from engine import new_game
 from i18n import t
 from render.emoji import EMOJI_ICONS
-from tests.adapter.conftest import Driver, board_posts
-from tests.adapter.two_shards import TIMEOUT, start_process, two_shard_bots
 from tests.fakediscord import FakeChannel, FakeDiscord
 from tests.fakediscord.audit import as_sent
 from tests.fakediscord.remote import Position, RemoteTable, first_custom_ids, poll
+from tests.helpers.driver import Driver, board_posts
+from tests.helpers.shards import TIMEOUT, start_process, two_shard_bots, wait_deliveries_done
 
 KILL_AT = 6
 """The killed process's game is this many moves in when its process dies."""
@@ -143,19 +143,13 @@ async def check_game(store: PostgresStore, fake: FakeDiscord, table: RemoteTable
     assert sent and max(per_user.values()) == 1, f"reminders per (user, position), at most one a day: {sent}"
 
 
-async def wait_deliveries_done(store: PostgresStore) -> None:
-    async def done() -> bool:
-        return not await store.pending_deliveries()
-    await poll(done, timeout=TIMEOUT, description="every delivery to be done")
-
-
 def dm_clicks_on_shard_0(fake: FakeDiscord, table: RemoteTable) -> list[Any]:
     session = fake.shard_sessions()[0]
     clicks = {str(h.id) for h in table.dm_clicks}
     return [e for e in session.events if e["t"] == "INTERACTION_CREATE" and e["d"]["id"] in clicks]
 
 
-async def test_two_processes_play_two_games_and_one_survives_a_kill(store: PostgresStore, pg_url: str,
+async def test_two_processes_play_two_games_and_one_survives_a_kill(postgres: PostgresStore, pg_url: str,
                                                                      tmp_path: Path) -> None:
     async with FakeDiscord(shard_count=2, populate=False) as fake:
         for name in ("alice", "bob", "carol", "dave"):
@@ -166,8 +160,8 @@ async def test_two_processes_play_two_games_and_one_survives_a_kill(store: Postg
         fake.add_member(one, "dave")
         async with two_shard_bots(fake, pg_url, tmp_path) as bots:
             channel = {g: next(c for c in fake.channels.values() if c.guild_id == g.id) for g in (zero, one)}
-            steady = RemoteTable(fake, store, channel[zero], ["alice", "bob"], seed=1, timeout=TIMEOUT)
-            killed = RemoteTable(fake, store, channel[one], ["carol", "dave"], seed=2, timeout=TIMEOUT)
+            steady = RemoteTable(fake, postgres, channel[zero], ["alice", "bob"], seed=1, timeout=TIMEOUT)
+            killed = RemoteTable(fake, postgres, channel[one], ["carol", "dave"], seed=2, timeout=TIMEOUT)
             await asyncio.gather(steady.open(), killed.open())
 
             steady_game = asyncio.create_task(play_to_end(steady, remind_at=KILL_AT + 4))
@@ -191,10 +185,10 @@ async def test_two_processes_play_two_games_and_one_survives_a_kill(store: Postg
 
             await start_process(fake, bots[1], 1)
             await asyncio.gather(steady_game, play_to_end(killed, remind_at=0))
-            await wait_deliveries_done(store)
+            await wait_deliveries_done(postgres)
 
             for table in (steady, killed):
-                await check_game(store, fake, table)
+                await check_game(postgres, fake, table)
                 assert table.slash_moves and table.dm_moves
             assert dm_clicks_on_shard_0(fake, killed), "no DM click of shard 1's game reached the shard-0 process"
     # both processes started at once on an application without emojis, and one of them restarted: each emoji was

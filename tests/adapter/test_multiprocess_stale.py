@@ -19,10 +19,9 @@ from typing import Any
 from bot.host.postgres_store import PostgresStore
 from engine import Game, parse_move
 from i18n import t
-from tests.adapter.test_multiprocess import wait_deliveries_done
-from tests.adapter.two_shards import TIMEOUT, start_process, two_shard_bots
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.fakediscord.remote import RemoteTable, poll
+from tests.helpers.shards import TIMEOUT, start_process, two_shard_bots, wait_deliveries_done
 
 SINGLE_CARDS = ("ship", "river", "road")
 CHOICES_MAX = 25
@@ -58,7 +57,7 @@ async def offered_sites(fake: FakeDiscord, command: str, options: dict[str, Any]
 
 
 async def test_autocomplete_after_a_move_in_the_other_process_offers_the_legal_sites(
-        store: PostgresStore, pg_url: str, tmp_path: Path) -> None:
+        postgres: PostgresStore, pg_url: str, tmp_path: Path) -> None:
     async with FakeDiscord(shard_count=2, populate=False) as fake:
         for name in ("alice", "carol", "dave"):
             fake.add_user(name)
@@ -67,14 +66,14 @@ async def test_autocomplete_after_a_move_in_the_other_process_offers_the_legal_s
         fake.add_member(one, "dave")
         async with two_shard_bots(fake, pg_url, tmp_path, **NO_SWEEP):
             channel = next(c for c in fake.channels.values() if c.guild_id == one.id)
-            table = RemoteTable(fake, store, channel, ["carol", "dave"], seed=3, timeout=TIMEOUT)
+            table = RemoteTable(fake, postgres, channel, ["carol", "dave"], seed=3, timeout=TIMEOUT)
             await table.open(computers=0)
 
             checked: dict[str, int] = {"channel": 0, "dm": 0}
             """Autocompletes of ``build card:…`` checked where the other process stored the move just before."""
             turn = 0
             while min(checked.values()) < 2:
-                await wait_deliveries_done(store)  # nothing but the next move is under way in either process
+                await wait_deliveries_done(postgres)  # nothing but the next move is under way in either process
                 via = "dm" if turn % 2 == 0 else "slash"  # a DM's click reaches shard 0, the channel's shard 1
                 turn += 1
                 position = await table.step(via)
@@ -104,7 +103,7 @@ async def vacation_of(store: PostgresStore, game_id: int, user_id: int) -> dict[
 
 
 async def test_vacation_and_back_typed_where_a_copy_is_behind_change_every_game(
-        store: PostgresStore, pg_url: str, tmp_path: Path) -> None:
+        postgres: PostgresStore, pg_url: str, tmp_path: Path) -> None:
     async with FakeDiscord(shard_count=2, populate=False) as fake:
         for name in ("alice", "bob", "carol"):
             fake.add_user(name)
@@ -114,11 +113,11 @@ async def test_vacation_and_back_typed_where_a_copy_is_behind_change_every_game(
         fake.add_member(one, "alice")
         async with two_shard_bots(fake, pg_url, tmp_path, **NO_SWEEP) as bots:
             channel = {g: next(c for c in fake.channels.values() if c.guild_id == g.id) for g in (zero, one)}
-            far = RemoteTable(fake, store, channel[zero], ["alice", "bob"], seed=4, timeout=TIMEOUT)
-            near = RemoteTable(fake, store, channel[one], ["carol", "alice"], seed=5, timeout=TIMEOUT)
+            far = RemoteTable(fake, postgres, channel[zero], ["alice", "bob"], seed=4, timeout=TIMEOUT)
+            near = RemoteTable(fake, postgres, channel[one], ["carol", "alice"], seed=5, timeout=TIMEOUT)
             await far.open(computers=0)
             await near.open(computers=0)
-            await wait_deliveries_done(store)
+            await wait_deliveries_done(postgres)
             await bots[1].stop()  # started again, the shard-1 process holds a copy of every open game
             await start_process(fake, bots[1], 1)
             alice = fake.user("alice").id
@@ -126,7 +125,7 @@ async def test_vacation_and_back_typed_where_a_copy_is_behind_change_every_game(
             await far.step("slash")  # the shard-0 process stores a move: shard 1's copy of it is one behind
             reply = await near.slash("vacation", {"days": 3}, user="alice")
             assert t("host.error.conflict", "en") not in reply.text
-            vacations = [await vacation_of(store, game, alice) for game in (far.game_id, near.game_id)]
+            vacations = [await vacation_of(postgres, game, alice) for game in (far.game_id, near.game_id)]
             assert all(v is not None and v["state"] == "vote" for v in vacations), vacations
             assert vacations[0] is not None
             assert reply.text == t("bot.reply.vacation", "en", count=2, until=int(vacations[0]["until"]))
@@ -142,10 +141,10 @@ async def test_vacation_and_back_typed_where_a_copy_is_behind_change_every_game(
             await click.wait_for_message(lambda m: not m.loading, timeout=TIMEOUT)
 
             async def voted() -> bool:
-                vacation = await vacation_of(store, far.game_id, alice)
+                vacation = await vacation_of(postgres, far.game_id, alice)
                 return vacation is not None and vacation["state"] == "pause"
             await poll(voted, timeout=TIMEOUT, description="bob's vote to pause the far game")
 
             reply = await near.slash("back", user="alice")
             assert reply.text == t("bot.reply.vacation_over", "en", count=2)
-            assert [await vacation_of(store, game, alice) for game in (far.game_id, near.game_id)] == [None, None]
+            assert [await vacation_of(postgres, game, alice) for game in (far.game_id, near.game_id)] == [None, None]

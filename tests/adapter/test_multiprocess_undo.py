@@ -23,12 +23,12 @@ import aiohttp
 
 from bot.host.postgres_store import PostgresStore
 from i18n import t
-from tests.adapter.conftest import board_posts, has_undo, post_of
-from tests.adapter.test_multiprocess import wait_deliveries_done
-from tests.adapter.two_shards import TIMEOUT, two_shard_bots
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.remote import RemoteTable
-from tests.web.conftest import SECRET, fetch, free_port, next_event
+from tests.helpers.driver import board_posts, has_undo, post_of
+from tests.helpers.http import fetch, free_port, next_event
+from tests.helpers.shards import TIMEOUT, two_shard_bots, wait_deliveries_done
+from tests.helpers.web import SECRET
 
 
 async def seen_on(stream: Any, store: PostgresStore, game: int, before: int, delays: list[float]) -> int:
@@ -44,7 +44,7 @@ async def seen_on(stream: Any, store: PostgresStore, game: int, before: int, del
     return version
 
 
-async def test_only_the_latest_post_has_undo_and_an_undo_edits_its_own_post(store: PostgresStore, pg_url: str,
+async def test_only_the_latest_post_has_undo_and_an_undo_edits_its_own_post(postgres: PostgresStore, pg_url: str,
                                                                             tmp_path: Path) -> None:
     ports = (free_port(), free_port())
     web = [{"WEB_PORT": str(port), "WEB_SECRET": SECRET, "PUBLIC_URL": f"http://127.0.0.1:{ports[0]}"}
@@ -57,10 +57,10 @@ async def test_only_the_latest_post_has_undo_and_an_undo_edits_its_own_post(stor
         fake.add_member(guild, "bob")
         channel = next(c for c in fake.channels.values() if c.guild_id == guild.id)
         async with two_shard_bots(fake, pg_url, tmp_path, each=web), aiohttp.ClientSession() as http:
-            table = RemoteTable(fake, store, channel, ["alice", "bob"], seed=3, timeout=TIMEOUT)
+            table = RemoteTable(fake, postgres, channel, ["alice", "bob"], seed=3, timeout=TIMEOUT)
             await table.open(computers=0, draft=True)  # each player chooses a building-card set: nothing is revealed
             game = table.game_id
-            await wait_deliveries_done(store)
+            await wait_deliveries_done(postgres)
             [page] = [str(b["url"]) for b in board_posts(fake, channel)[0].buttons if b.get("style") == 5]
             token = page.rsplit("/", 1)[1]
             assert page == f"http://127.0.0.1:{ports[0]}/g/{token}"
@@ -76,9 +76,9 @@ async def test_only_the_latest_post_has_undo_and_an_undo_edits_its_own_post(stor
                 by_command = first.to_move_user()
                 assert by_command is not None and first.game is not None
                 await table.play_slash(fake.user(by_command).name, str(first.game.legal_moves()[0]))  # shard 1 posts
-                version = await seen_on(on_zero, store, game, version, delays)  # on the shard-0 process's page
+                version = await seen_on(on_zero, postgres, game, version, delays)  # on the shard-0 process's page
                 await table.wait_seq(first.seq + 1)
-                await wait_deliveries_done(store)
+                await wait_deliveries_done(postgres)
                 one = post_of(fake, channel, game, first.seq + 1)
                 assert has_undo(one, game)
 
@@ -92,9 +92,9 @@ async def test_only_the_latest_post_has_undo_and_an_undo_edits_its_own_post(stor
                     status, _, body = await fetch(http, url + own.split(token, 1)[1] + "/state.json")
                     assert status == 200 and json.loads(body)["you"]["seat"] == second.game.to_move
                 await table.play_dm(mover, str(second.game.legal_moves()[0]), second.seq)  # the shard-0 process posts
-                version = await seen_on(on_one, store, game, version, delays)  # on the shard-1 process's page
+                version = await seen_on(on_one, postgres, game, version, delays)  # on the shard-1 process's page
                 await table.wait_seq(second.seq + 1)
-                await wait_deliveries_done(store)
+                await wait_deliveries_done(postgres)
                 two = post_of(fake, channel, game, second.seq + 1)
                 assert has_undo(two, game)
                 assert not has_undo(post_of(fake, channel, game, first.seq + 1), game), \
@@ -103,10 +103,10 @@ async def test_only_the_latest_post_has_undo_and_an_undo_edits_its_own_post(stor
 
                 taken = await table.slash("undo", user=mover)  # typed in the channel: the shard-1 process takes it back
                 assert taken.text.startswith(t("bot.reply.undone", "en", move="").strip()), taken.text
-                await seen_on(on_zero, store, game, version, delays)  # the undo shows on the other process's page
+                await seen_on(on_zero, postgres, game, version, delays)  # the undo shows on the other process's page
             status, _, body = await fetch(http, pages[0] + "/state.json")
             assert json.loads(body)["positions"] == second.seq
-            await wait_deliveries_done(store)
+            await wait_deliveries_done(postgres)
             assert (await table.position()).seq == second.seq  # the move is taken back
             edited = next(m for m in fake.messages(channel, ephemeral=False) if m.id == two.id)
             taken_back = t("bot.post.taken_back", "en", move="").replace("~~~~", "").strip()  # "(taken back)"

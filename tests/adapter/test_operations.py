@@ -9,16 +9,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import socket
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import asyncpg
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from bot.adapter.health import HealthServer
 from bot.adapter.main import main as santacruz_bot
@@ -28,32 +25,12 @@ from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from engine import SCORING_CARD_IDS
 from tests import pgcluster
-from tests.adapter.conftest import Driver
-from tests.adapter.two_shards import TIMEOUT, bot_env, start_process
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.child_bot import ChildBot
 from tests.fakediscord.remote import RemoteTable, poll
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def get(url: str) -> tuple[int, str]:
-    async with aiohttp.ClientSession() as session, session.get(url) as response:
-        return response.status, await response.text()
-
-
-def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of a Prometheus exposition, parsed by prometheus-client: (name, labels) -> value."""
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
-
-
-def total(found: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str, **labels: str) -> float:
-    return sum(v for (n, ls), v in found.items() if n == name and all((k, labels[k]) in ls for k in labels))
+from tests.helpers.driver import Driver
+from tests.helpers.http import free_port, get, samples, total
+from tests.helpers.shards import TIMEOUT, bot_env, start_process
 
 
 async def test_health_readiness_through_a_database_outage_and_metrics_of_a_played_game(
@@ -154,7 +131,7 @@ async def test_sigterm_stops_a_bot_process_cleanly_mid_game_on_sqlite(fake_disco
         assert conn.execute("SELECT COUNT(*) FROM deliveries WHERE done_at IS NULL").fetchone()[0] == 0
 
 
-async def test_sigterm_gives_the_other_process_the_work_at_once(store: PostgresStore, pg_url: str,
+async def test_sigterm_gives_the_other_process_the_work_at_once(postgres: PostgresStore, pg_url: str,
                                                                 tmp_path: Path) -> None:
     """Two processes over PostgreSQL (shards 0 and 1), the sweep only every minute and leases of 30 s: the shard-1
     process stops while its computer thinks (30 s); it gives up its work and tells the others (NOTIFY), and the
@@ -173,7 +150,7 @@ async def test_sigterm_gives_the_other_process_the_work_at_once(store: PostgresS
         try:
             await asyncio.gather(*(start_process(fake, bot, shard) for shard, bot in enumerate(bots)))
             channel = next(c for c in fake.channels.values() if c.guild_id == one.id)
-            table = RemoteTable(fake, store, channel, ["carol"], seed=3, timeout=TIMEOUT)
+            table = RemoteTable(fake, postgres, channel, ["carol"], seed=3, timeout=TIMEOUT)
             await table.open(computers=1, strength="expert")
             while (await table.position()).to_move_user() is not None:  # carol moves until the computer's turn
                 await table.step("slash")

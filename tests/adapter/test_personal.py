@@ -6,7 +6,6 @@ change of time zone while held), turn DMs off and the person's own reminders."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -17,25 +16,11 @@ import pytest_asyncio
 from bot.adapter.words.common import esc
 from bot.host.settings import Settings
 from i18n import t, tn
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
+from tests.helpers.clock import Clock, at
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, cog
 
-BERLIN = ZoneInfo("Europe/Berlin")
 HOUR = 3600.0
-
-
-def at(text: str, zone: ZoneInfo = BERLIN) -> float:
-    return datetime.fromisoformat(text).replace(tzinfo=zone).timestamp()
-
-
-class Clock:
-    """The host's clock: stands still until the test moves it."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest_asyncio.fixture
@@ -52,10 +37,6 @@ async def world(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[tupl
         yield driver, clock, fake_discord.channel(next(iter(other.channels)))
     finally:
         await driver.stop()
-
-
-def cog(driver: Driver) -> Any:
-    return driver.bot.get_cog("SantaCruz")
 
 
 async def play_until(driver: Driver, channel: FakeChannel, user: str) -> None:

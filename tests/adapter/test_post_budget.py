@@ -21,9 +21,9 @@ import pytest
 
 from i18n import t
 from render.theme import DEFAULT_THEME
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts, turns_ended, undoable_move
 from tests.fakediscord import IS_COMPONENTS_V2, ComponentType, FakeMessage, walk_components
 from tests.fakediscord.audit import controls, pictures, pings
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, turns_ended, undoable_move
 
 PLAYERS = ["alice", "bob"]
 LOCALES = {"en": "en-US", "de": "de", "fr": "fr"}

@@ -12,10 +12,10 @@ import pytest
 
 from bot.host.backup import backup_sqlite
 from bot.host.settings import Settings
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts, post_of
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.faults import Stall
 from tests.fakediscord.remote import poll
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, post_of
 
 
 def settings_for(kind: str, path: Path, request: pytest.FixtureRequest) -> Settings:

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bot.adapter.words.common import esc
-from tests.adapter.conftest import Driver, board_posts
+from tests.helpers.driver import Driver, board_posts
 
 NAME = "<@123> <@!7> <@&4> <#56> <@12345678901234567890123>"
 RAW_MENTION = re.compile(r"<[@#][!&]?\d+>")

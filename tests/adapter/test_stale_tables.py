@@ -7,7 +7,6 @@ left running or retried."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
@@ -23,46 +22,13 @@ from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
 from i18n import t
-from tests.adapter.conftest import CAPTURED, TIMEOUT, Driver
-from tests.adapter.test_faults_background import Gate
-from tests.adapter.test_threads import open_in_thread
 from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage
 from tests.fakediscord.remote import poll
+from tests.helpers.clock import Clock
+from tests.helpers.driver import CAPTURED, TIMEOUT, Driver, Gate, cog, open_in_thread, run_timers
 
-DAY = 86400.0
-
-
-class Clock:
-    """The host's clock: real time at first, moved on by days when a test says so."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, days: float) -> None:
-        self.now += days * DAY
-
-
-@pytest_asyncio.fixture
-async def driver(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[Driver]:
-    """A started bot whose host runs on a :class:`Clock` (``driver.clock``), stopped and checked afterwards."""
-    d = Driver(fake_discord, settings, channel="games", clock=Clock())
-    await d.start()
-    try:
-        yield d
-    finally:
-        await d.stop()
-
-
-def cog(driver: Driver) -> Any:
-    return driver.bot.get_cog("SantaCruz")
-
-
-async def run_timers(driver: Driver) -> None:
-    """What the sweep does every SWEEP_SECONDS: run the due timers (the sweep may have run them already)."""
-    await cog(driver).background.run_timers()
+pytestmark = pytest.mark.moved_clock
+"""The ``driver`` here is a bot whose host reads a :class:`Clock` the tests move by days (:func:`clock_of`)."""
 
 
 async def post_saying(driver: Driver, text: str, channel: Any = None) -> FakeMessage:
@@ -70,7 +36,8 @@ async def post_saying(driver: Driver, text: str, channel: Any = None) -> FakeMes
                                               lambda m: m.content == text, timeout=TIMEOUT)
 
 
-def clock(driver: Driver) -> Clock:
+def clock_of(driver: Driver) -> Clock:
+    """The clock the driver's host reads (this module is marked ``moved_clock``)."""
     assert isinstance(driver.clock, Clock)
     return driver.clock
 
@@ -91,9 +58,9 @@ async def nothing_running(driver: Driver, channel_id: int) -> None:
 async def test_a_lobby_not_started_closes_after_a_week_across_a_restart(driver: Driver) -> None:
     lobby = await driver.open_lobby("alice")
     assert lobby.buttons
-    clock(driver).advance(3)
+    clock_of(driver).advance(days=3)
     await driver.restart()  # which message is the lobby's is the database's to say, not the bot's memory
-    clock(driver).advance(4)
+    clock_of(driver).advance(days=4)
     await run_timers(driver)
     await post_saying(driver, t("bot.stale.lobby_closed", "en", days="7 days"))
     await driver.fake.wait_until(lambda: not driver.fake.message(lobby.id).buttons, timeout=TIMEOUT,
@@ -107,7 +74,7 @@ async def test_a_lobby_not_started_closes_after_a_week_across_a_restart(driver: 
 async def test_a_started_lobby_does_not_close(driver: Driver) -> None:
     await driver.open_game(["alice", "bob"])
     await driver.settle()
-    clock(driver).advance(8)
+    clock_of(driver).advance(days=8)
     await run_timers(driver)
     await driver.settle()
     assert driver.info().status == "running"
@@ -121,7 +88,7 @@ async def test_a_lobby_closed_by_another_process_loses_its_buttons(fake_discord:
     """Two processes over one PostgreSQL: the other one closes the lobby nobody started while this one restarts;
     this one, which no longer holds the game, delivers the closing post, and the lobby message (in the game's
     channel, or the channel's message that started the game's thread) loses its Join and Start buttons."""
-    fake, now = fake_discord, Clock()
+    fake, now = fake_discord, Clock.real_time()
     settings = Settings(database_url=pg_url, picture_width=800, sweep_seconds=3600.0)
     driver = Driver(fake, settings, channel="games", clock=now)
     await driver.start()
@@ -138,7 +105,7 @@ async def test_a_lobby_closed_by_another_process_loses_its_buttons(fake_discord:
         try:
             other = Host(store, settings, clock=now)
             await other.load()
-            now.advance(8)
+            now.advance(days=8)
             closed = await other.timers.run_due()  # the other process's sweep
             assert [outcome.game_id for outcome in closed if isinstance(outcome, TableInfo)] == [game_id]
         finally:
@@ -166,10 +133,10 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
     await driver.settle()
     await driver.play_turn()
     await driver.settle()
-    clock(driver).advance(10)
+    clock_of(driver).advance(days=10)
     await driver.restart()  # in the middle of the two weeks
-    clock(driver).advance(4)
-    hour = datetime.fromtimestamp(clock(driver).now, UTC).hour  # Bob is in his quiet hours: named, not pinged
+    clock_of(driver).advance(days=4)
+    hour = datetime.fromtimestamp(clock_of(driver).now, UTC).hour  # Bob is in his quiet hours: named, not pinged
     await driver.answer(await driver.slash("settings", {"quiet_from": hour, "quiet_to": (hour + 1) % 24}, user="bob"))
     await run_timers(driver)
     alice, bob = fake.user("alice"), fake.user("bob")
@@ -181,7 +148,7 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
     allowed = notice.allowed_mentions or {}
     assert [int(u) for u in allowed.get("users", [])] == [alice.id] and "users" not in allowed.get("parse", [])
 
-    clock(driver).advance(1)
+    clock_of(driver).advance(days=1)
     await driver.restart()  # in the middle of the three days
     refused = await driver.answer(await fake.click_button(notice, button["custom_id"], user="carol"))
     assert refused.ephemeral and refused.content == t("host.error.not_seated", "fr")
@@ -191,19 +158,19 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
                                                                         days="14 days"),
                           timeout=TIMEOUT, description="the notice saying Bob kept the game open")
     assert not fake.message(notice.id).buttons
-    clock(driver).advance(KEEP_OPEN_DAYS)
+    clock_of(driver).advance(days=KEEP_OPEN_DAYS)
     await run_timers(driver)
     await driver.settle()
     assert driver.info().status == "running"  # kept open: not abandoned when the three days are up
 
-    clock(driver).advance(14 - KEEP_OPEN_DAYS)
+    clock_of(driver).advance(days=14 - KEEP_OPEN_DAYS)
     await run_timers(driver)
     await fake.wait_until(
         lambda: [m for m in fake.messages(driver.channel) if m.content == notice_text and m.id != notice.id],
         timeout=TIMEOUT, description="a second notice")
-    clock(driver).advance(1)
+    clock_of(driver).advance(days=1)
     await driver.restart()
-    clock(driver).advance(KEEP_OPEN_DAYS - 1)
+    clock_of(driver).advance(days=KEEP_OPEN_DAYS - 1)
     await run_timers(driver)
     await post_saying(driver, t("bot.stale.abandoned", "en", days="14 days"))
     assert driver.info().status == "abandoned"
@@ -219,7 +186,7 @@ class GatedDriver(Driver):
     """A :class:`Driver` on a :class:`Clock` whose computer player is a :class:`Gate` (it thinks until let go)."""
 
     def __init__(self, fake: FakeDiscord, settings: Settings, gate: Gate) -> None:
-        super().__init__(fake, settings, channel="games", clock=Clock())
+        super().__init__(fake, settings, channel="games", clock=Clock.real_time())
         self.gate = gate
 
     async def start(self) -> Any:
@@ -287,7 +254,7 @@ async def two_servers(fake_discord: FakeDiscord, settings: Settings) -> AsyncIte
     """Drivers for #games and #general of the default server and #lounge of another one, sharing one bot."""
     other = fake_discord.add_guild("Other Guild", owner="alice", channels=("lounge",))
     fake_discord.add_member(other, "bob")
-    first = Driver(fake_discord, settings, channel="games", clock=Clock())
+    first = Driver(fake_discord, settings, channel="games", clock=Clock.real_time())
     await first.start()
     drivers = [first]
     for channel in ("general", "lounge"):
@@ -342,7 +309,7 @@ async def test_removed_from_a_server_while_offline_its_games_end_at_the_next_sta
 
 async def test_a_deleted_thread_ends_its_game(fake_discord: FakeDiscord, settings: Settings) -> None:
     thread = fake_discord.add_thread("games", "santa-cruz")
-    driver = Driver(fake_discord, settings, channel=thread, clock=Clock())
+    driver = Driver(fake_discord, settings, channel=thread, clock=Clock.real_time())
     await driver.start()
     try:
         await driver.open_game(["alice", "bob"])

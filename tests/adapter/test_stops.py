@@ -11,11 +11,11 @@ import asyncio
 import time
 from pathlib import Path
 
-from tests.adapter.test_operations import free_port, get
-from tests.adapter.two_shards import TIMEOUT
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.child_bot import ChildBot
 from tests.fakediscord.faults import Stall
+from tests.helpers.http import free_port, get
+from tests.helpers.shards import TIMEOUT
 
 GRACE = 2.0
 """The stopping bot's SHUTDOWN_GRACE in the first test: short, so that a stop past it is plain."""

@@ -17,11 +17,9 @@ import pytest
 from bot.adapter.words.archive import duration
 from bot.host.settings import Settings
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver
-from tests.adapter.test_vacation_deadline import HOUR, Clock, channel_post, run_timers, with_clock
 from tests.fakediscord import FakeDiscord, FakeMessage
-
-DAY = 24 * HOUR
+from tests.helpers.clock import DAY, HOUR, Clock
+from tests.helpers.driver import TIMEOUT, Driver, channel_post, run_timers, with_clock
 
 EN = "en"
 
@@ -185,7 +183,7 @@ async def test_how_fast_each_person_usually_moves_in_the_lobby_and_in_games(
     if database == "postgres":
         settings = Settings(database_url=request.getfixturevalue("pg_url"), ai_strength="random", ai_seconds=0.05,
                             picture_width=800)
-    clock = Clock()
+    clock = Clock.real_time()
     clock.now = (clock.now // DAY + 1) * DAY + 12 * HOUR  # tomorrow 12:00 UTC
     driver = Driver(fake_discord, settings, channel="games", clock=clock)
     await driver.start()

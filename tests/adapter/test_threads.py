@@ -13,30 +13,10 @@ import time
 from typing import Any
 
 from bot.host.settings import Settings
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts, has_undo
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.fakediscord.audit import picture_size, pictures
 from tests.fakediscord.remote import poll
-
-
-def lobby_messages(fake: FakeDiscord, channel: Any = "games") -> list[FakeMessage]:
-    """The bot's lobby messages in a channel (each with its Join button)."""
-    return [m for m in fake.messages(channel, ephemeral=False)
-            if m.author_id == fake.bot_user.id and any(i.endswith(":join") for i in m.custom_ids)]
-
-
-async def open_in_thread(driver: Driver, user: str, channel: str = "games",
-                         **options: Any) -> tuple[FakeMessage, FakeChannel, str]:
-    """``/santacruz new`` by ``user`` in ``channel`` (a thread by default): the lobby message in the channel, the
-    game's thread (it shares the message's id), and the opener's answer."""
-    await driver.delivered()  # the lobby messages owed before are out
-    before = {m.id for m in lobby_messages(driver.fake, channel)}
-    answer = await driver.answer(await driver.fake.slash_command("santacruz new", options, user=user,
-                                                                channel=channel))
-    lobby = await driver.fake.wait_until(
-        lambda: next((m for m in lobby_messages(driver.fake, channel) if m.id not in before), None),
-        timeout=TIMEOUT, description="the lobby message in the channel")
-    return lobby, driver.fake.channel(lobby.id), answer.text
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, lobby_messages, open_in_thread
 
 
 def in_thread(driver: Driver, thread: FakeChannel) -> Driver:

@@ -5,45 +5,12 @@ restart of the bot in the middle of its waiting period."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from i18n import LOCALES, t
-from tests.adapter.conftest import TIMEOUT, Driver
 from tests.fakediscord import FakeMessage
-
-HOUR = 3600.0
-
-
-class Clock:
-    """The host's clock, moved only by the test."""
-
-    def __init__(self) -> None:
-        self.now = float(int(time.time()))
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, hours: float) -> None:
-        self.now += hours * HOUR
-
-
-async def with_clock(driver: Driver) -> Clock:
-    clock = Clock()
-    driver.clock = clock
-    await driver.restart()
-    return clock
-
-
-async def run_timers(driver: Driver) -> None:
-    """What the sweep does when timers are due (it may have run them already at the restart: then nothing)."""
-    cog: Any = driver.bot.get_cog("SantaCruz")
-    await cog.background.run_timers()
-
-
-async def channel_post(driver: Driver, words: str) -> FakeMessage:
-    return await driver.fake.wait_for_message(driver.channel, lambda m: words in m.text and not m.ephemeral,
-                                              timeout=TIMEOUT)
+from tests.helpers.clock import HOUR
+from tests.helpers.driver import TIMEOUT, Driver, channel_post, run_timers, with_clock
 
 
 def vote_id(driver: Driver, user: str, choice: str) -> str:

@@ -18,10 +18,11 @@ import pytest_asyncio
 from bot.host.settings import Settings
 from bot.web.server import WebServer
 from i18n import t
-from tests.adapter.conftest import TIMEOUT, Driver, board_posts, undoable_move
 from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, undoable_move
+from tests.helpers.http import fetch, free_port
+from tests.helpers.web import SECRET
 from tests.web.browser import Chromium, board_shown, chromium_fixture, open_page
-from tests.web.conftest import SECRET, fetch, free_port
 
 
 @pytest.fixture(scope="module")

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 from bot.adapter.words.dm import turn_prompt
 from i18n import LOCALES
-from tests.adapter.conftest import Driver
 from tests.adapter.whole_game import PLAYERS, run
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import controls
+from tests.helpers.driver import Driver
 
 READERS = {"王小明": "fr", "たろう": "en", "🦊 Fuchs": "de", "محمد": "fr"}
 """Each person's Discord language: the game (in German) is read in all three."""

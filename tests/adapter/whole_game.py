@@ -41,7 +41,6 @@ from engine import SINGLE_BUILDS, View, new_game, parse_move, replay
 from engine.ai.coach import Advice, advise
 from engine.history import since_last_move
 from i18n import describe_events, t
-from tests.adapter.conftest import Driver
 from tests.adapter.hint_numbers import HintedMove, HintFigures, check_post, hinted_turn
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionHandle, patch_discord
 from tests.fakediscord.audit import (
@@ -60,6 +59,7 @@ from tests.fakediscord.audit import (
     unknown_commands,
 )
 from tests.fakediscord.remote import slash_for_move
+from tests.helpers.driver import Driver
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ("王小明", "たろう", "🦊 Fuchs", "محمد")
@@ -77,7 +77,7 @@ PACE = 10.0
 HINT_PLAYOUTS = 30
 """The coach's playouts per hint. The numbers a hint states (what ``tests/adapter/hint_numbers.py`` compares) are the
 exact points of the move it names, however long it searched: fewer playouts only change which move it names (a
-quarter of :data:`tests.adapter.conftest.HINT_PLAYOUTS`, the game's most expensive part at that figure)."""
+quarter of :data:`tests.helpers.driver.HINT_PLAYOUTS`, the game's most expensive part at that figure)."""
 
 
 def coach_by_playouts(view: View, seed: int, budget: float) -> Advice:

@@ -21,7 +21,7 @@ from engine.ai import (
 )
 from engine.ai.expert import search
 from play.arena import play_game
-from tests.engine_helpers import TINY
+from tests.helpers.engine import TINY
 
 EXPERT: dict[str, Any] = {"iterations": 8, "budget": None, "candidates": 2, "min_rounds": 2}
 """A small, deterministic search: enough to run all of the expert's code, cheap enough for tests."""

@@ -13,7 +13,7 @@ import pytest
 
 from engine import Island, Move, default_island, new_game
 from engine.cards import SITE_KINDS
-from tests.engine_helpers import TINY
+from tests.helpers.engine import TINY
 
 
 @pytest.mark.parametrize("island", [default_island(), TINY], ids=["default", "tiny"])

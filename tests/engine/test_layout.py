@@ -1,7 +1,7 @@
 """The engine's layout: the rules depend on nothing of the project, import each other in one direction without
 imports hidden inside functions, and never import the search code (``engine.ai``), which only the players of the
-computer players import (imports read as ``tests/layout.py`` reads them, as the host's and the adapter's layout
-tests do)."""
+computer players import (imports read as ``tests/helpers/layout.py`` reads them, as the host's and the adapter's
+layout tests do)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import subprocess
 import sys
 from typing import Final
 
-from tests.layout import ROOT, assert_no_cycle, imports_of, modules, nested_imports_of, type_only_imports_of
+from tests.helpers.layout import ROOT, assert_no_cycle, imports_of, modules, nested_imports_of, type_only_imports_of
 
 PRODUCT: Final = ("engine", "bot", "render", "i18n", "play", "bench", "assets", "scripts")
 """Every package of the product (the tests may import anything they test)."""

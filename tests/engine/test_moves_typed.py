@@ -20,7 +20,7 @@ from engine import (
     parse_move,
     plan_build,
 )
-from tests.engine_helpers import arranged, play
+from tests.helpers.engine import arranged, play
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,6 +1,6 @@
 """One test per rule of the official rules, each from a small explicit position on the tiny island.
 
-The tiny island (tests/engine_helpers.py), tile ``i`` on site ``i``::
+The tiny island (tests/helpers/engine.py), tile ``i`` on site ``i``::
 
     coast 1 (lighthouse 2, fish +2, bird) -road- land 5 (house 1, sheep) -road- land 6 (house 2, wood, bird)
     land 6 -road- land 7 (church 3, sheep+wood) -road- land 8 (house 1) -road- coast 2 (house 1, fish+1+sugar)
@@ -15,7 +15,7 @@ import pytest
 
 from engine import BUILDING_SETS, SCORING_CARD_IDS, IllegalMove, Move, new_game, parse_move
 from engine.cards import SCORING_CARDS_DEALT, SUPPLY
-from tests.engine_helpers import TINY, arranged, legal, play, put, tiny_game
+from tests.helpers.engine import TINY, arranged, legal, play, put, tiny_game
 
 
 def scores(events: list[dict]) -> list[tuple[int, int, str]]:

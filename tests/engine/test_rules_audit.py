@@ -4,7 +4,7 @@ Passing tests pin rules (and documented decisions of ``shared/rules/README.md`` 
 that ``tests/test_rules.py`` did not cover yet. The first four pinned bugs the audit found (a player who
 cannot land, undo after the bird chips were shown, two unclear messages); they are fixed.
 
-The tiny island (tests/engine_helpers.py), tile ``i`` on site ``i``::
+The tiny island (tests/helpers/engine.py), tile ``i`` on site ``i``::
 
     coast 1 (lighthouse 2, fish +2, bird) -road- land 5 (house 1, sheep) -road- land 6 (house 2, wood, bird)
     land 6 -road- land 7 (church 3, sheep+wood) -road- land 8 (house 1) -road- coast 2 (house 1, fish+1+sugar)
@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from engine import Game, IllegalMove, Island, new_game
-from tests.engine_helpers import arranged, legal, play, put, tiny_island_data
+from tests.helpers.engine import arranged, legal, play, put, tiny_island_data
 
 NO_CARDS = {"ship": 0, "river": 0, "road": 0, "double": 0}
 

@@ -5,47 +5,20 @@ unfinished game leaves."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
-import pytest
 
 from bot.host.deliveries import MOVE_POST, REPLAY_POST
 from bot.host.host import RECORD_FORMAT, Host
 from bot.host.pictures import record_views
-from bot.host.postgres_store import PostgresStore
 from bot.host.store import Store
 from engine import Game, from_record
-from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, SEED, Clock, make_host, refused
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, SEED, finish, make_host, refused
 
 OTHER_GUILD = 8
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "santacruz.db")
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-async def host(store: Store) -> Host:
-    host = make_host(store, Clock())
-    await host.load()
-    return host
-
-
-async def finish(host: Host, channel: int = CH, guild: int = GUILD, *, opener: int = ADA, name: str = "Ada",
-                 computers: int = 1, **options: Any) -> int:
-    """A game of the opener against ``computers`` computers, played to the end by the computer (opener away)."""
-    await host.lobby.open(channel, guild, opener, name, computers=computers, **options)
-    await host.lobby.start(channel, opener)
-    await host.play.away(channel, opener)
-    results = [r async for r in host.computers.run_computers(channel)]
-    assert results[-1].game_over
-    return results[-1].game_id
 
 
 async def stored_game(store: Store, game_id: int) -> Game:
@@ -55,13 +28,13 @@ async def stored_game(store: Store, game_id: int) -> Game:
     return Game.from_json(row.state)
 
 
-async def test_the_export_replays_to_the_stored_final_view_without_the_seed(host: Host, store: Store) -> None:
+async def test_the_export_replays_to_the_stored_final_view_without_the_seed(host: Host, sqlite: Store) -> None:
     game_id = await finish(host, computers=2)
     record = json.loads(json.dumps(await host.archive.game_record(GUILD, CH, game_id)))
     assert record["format"] == RECORD_FORMAT and record["names"] == ["Ada", "Computer 1", "Computer 2"]
     assert record["options"] == {"draft": False, "locale": "en", "replay": True}
     assert "seed" not in record and "seed" not in record["setup"]
-    stored = await stored_game(store, game_id)
+    stored = await stored_game(sqlite, game_id)
     copy = from_record(record["setup"], [m["move"] for m in record["moves"]])
     assert copy.view(None) == stored.view(None)
     assert record_views(record)[-1] == stored.view(None)
@@ -85,7 +58,7 @@ async def test_a_game_that_is_not_over_cannot_be_exported(host: Host) -> None:
     assert await host.archive.history(GUILD) == []
 
 
-async def test_history_lists_this_servers_finished_games_newest_first(host: Host, store: Store) -> None:
+async def test_history_lists_this_servers_finished_games_newest_first(host: Host, sqlite: Store) -> None:
     first = await finish(host)
     second = await finish(host, CH2, opener=BO, name="Bo", computers=3)
     elsewhere = await finish(host, 300, OTHER_GUILD, opener=CY, name="Cy")
@@ -94,7 +67,7 @@ async def test_history_lists_this_servers_finished_games_newest_first(host: Host
     newest = games[0]
     assert newest.names == ("Bo", "Computer 1", "Computer 2", "Computer 3")
     assert newest.computers == (False, True, True, True) and newest.channel_id == CH2
-    stored = await stored_game(store, second)
+    stored = await stored_game(sqlite, second)
     assert list(newest.ranking) == stored.ranking() and newest.winner == newest.names[stored.ranking()[0]]
     assert list(newest.scores) == [p["score"] for p in stored.view(None)["players"]]
     assert newest.view is None and newest.over_message_id is None
@@ -105,11 +78,11 @@ async def test_history_lists_this_servers_finished_games_newest_first(host: Host
     await refused("bot.history.no_such_game", host.archive.game_record(GUILD, CH, elsewhere))
     await refused("bot.history.no_such_game", host.archive.past_game(GUILD, 999))
     # after a restart, the same
-    again = make_host(store, Clock())
+    again = make_host(sqlite, Clock())
     await again.load()
     assert await again.archive.history(GUILD) == games
     past = await again.archive.past_game(GUILD, first)
-    assert past.view == (await stored_game(store, first)).view(None)
+    assert past.view == (await stored_game(sqlite, first)).view(None)
 
 
 async def test_the_game_over_post_is_linked_once_delivered(host: Host) -> None:
@@ -146,27 +119,17 @@ async def test_the_record_reveals_nothing_of_the_seed(host: Host) -> None:
     assert f"{SEED}" not in text and "seed" not in text
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Any]:
-    if request.param == "sqlite":
-        opened: Any = await Store.open(tmp_path / "archive.db")
-    else:
-        opened = await PostgresStore.open(request.getfixturevalue("pg_url"))
-    yield opened
-    await opened.close()
-
-
-async def test_finished_games_of_a_server_in_both_stores(any_store: Any) -> None:
+async def test_finished_games_of_a_server_in_both_stores(store: Any) -> None:
     ids = []
     for channel, guild, status in ((1, GUILD, "over"), (2, GUILD, "abandoned"), (3, GUILD, "over"),
                                    (4, OTHER_GUILD, "over"), (5, None, "over"), (6, GUILD, "running")):
-        ids.append(await any_store.insert_game(channel_id=channel, guild_id=guild, opener_id=ADA, seats=[],
+        ids.append(await store.insert_game(channel_id=channel, guild_id=guild, opener_id=ADA, seats=[],
                                                options={}, seed=1, status=status, locale="en", now=1.0))
-    assert [r.id for r in await any_store.finished_games(GUILD)] == [ids[2], ids[0]]
-    assert [r.id for r in await any_store.finished_games(GUILD, limit=1)] == [ids[2]]
-    assert [r.id for r in await any_store.finished_games(None)] == [ids[4]]
-    assert await any_store.over_message_ids(ids) == {}
-    assert await any_store.over_message_ids([]) == {}
+    assert [r.id for r in await store.finished_games(GUILD)] == [ids[2], ids[0]]
+    assert [r.id for r in await store.finished_games(GUILD, limit=1)] == [ids[2]]
+    assert [r.id for r in await store.finished_games(None)] == [ids[4]]
+    assert await store.over_message_ids(ids) == {}
+    assert await store.over_message_ids([]) == {}
 
 
 async def test_a_version_5_database_gets_the_archive_and_its_query_uses_the_index(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ due again later."""
 from __future__ import annotations
 
 import json
-from typing import Final
+from typing import Any, Final
 
 import pytest
 
@@ -26,21 +26,21 @@ from bot.host.host import Host
 from bot.host.model import DeliveryRow
 from bot.host.store import Store
 from bot.host.table import MoveResult, SeatChange, StartResult
-from tests.host.test_host import ADA, BO, CH, GUILD, SEED, Clock, make_host, play_first, user_to_move
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, GUILD, SEED, loaded_host, play_first, user_to_move
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def host_store(store: Any) -> Any:
+    """The host of these tests on each store in turn."""
+    return store
 
 
-@pytest.fixture
-async def host(store: Store, clock: Clock) -> Host:
-    host = make_host(store, clock)
-    await host.load()
+async def started(host: Host) -> StartResult:
+    """Ada's game with Bo, started."""
     await host.lobby.open(CH, GUILD, ADA, "Ada")
     await host.lobby.join(CH, BO, "Bo")
-    return host
+    return await host.lobby.start(CH, ADA)
 
 
 def kinds(rows: list[DeliveryRow]) -> list[tuple[str, int, int | None]]:
@@ -61,8 +61,7 @@ LOBBY: Final = [(LOBBY_POST, 0, None), (LOBBY_EDIT, 0, None), (LOBBY_EDIT, 0, No
 
 async def test_the_lobby_message_is_owed_when_it_opens_and_redrawn_after_each_change(store: Store,
                                                                                      clock: Clock) -> None:
-    host = make_host(store, clock)
-    await host.load()
+    host = await loaded_host(store, clock)
     info = await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
     await host.lobby.join(CH, BO, "Bo")
     await host.lobby.remove_computer(CH, ADA)
@@ -81,7 +80,7 @@ async def test_the_lobby_message_is_owed_when_it_opens_and_redrawn_after_each_ch
 
 
 async def test_start_writes_its_post_and_every_hand(host: Host, store: Store) -> None:
-    start = await host.lobby.start(CH, ADA)
+    start = await started(host)
     rows = await store.deliveries(start.info.game_id)
     assert kinds(rows[:3]) == LOBBY
     rows = rows[3:]
@@ -96,7 +95,7 @@ async def test_start_writes_its_post_and_every_hand(host: Host, store: Store) ->
 
 
 async def test_a_move_writes_its_post_and_dms_in_its_transaction(host: Host, store: Store) -> None:
-    start = await host.lobby.start(CH, ADA)
+    start = await started(host)
     result = await play_first(host)
     rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == 1]
     assert rows[0].kind == MOVE_POST and MoveResult.from_payload(rows[0].payload) == result
@@ -112,7 +111,7 @@ async def test_a_move_writes_its_post_and_dms_in_its_transaction(host: Host, sto
 
 @pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_a_failed_write_stores_neither_the_move_nor_its_deliveries(host: Host, store: Store) -> None:
-    start = await host.lobby.start(CH, ADA)
+    start = await started(host)
     before = await store.deliveries(start.info.game_id)
     # a real "database or disk is full": no page may be added to the file
     conn = store._conn  # the store's own connection: the limit is per connection
@@ -134,7 +133,7 @@ async def test_a_failed_write_stores_neither_the_move_nor_its_deliveries(host: H
 
 
 async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store) -> None:
-    start = await host.lobby.start(CH, ADA)
+    start = await started(host)
     user = user_to_move(host)
     away = await host.play.away(CH, user)
     back = await host.play.back(CH, user)
@@ -148,7 +147,7 @@ async def test_away_back_and_abandon_write_their_posts(host: Host, store: Store)
 
 
 async def test_delivered_and_retried_rows(host: Host, store: Store, clock: Clock) -> None:
-    await host.lobby.start(CH, ADA)
+    await started(host)
     pending = await host.outbox.pending_deliveries(CH)
     lobby, pending = pending[:len(LOBBY)], pending[len(LOBBY):]
     assert [(d.kind, d.seq, d.user_id) for d in lobby] == LOBBY
@@ -168,11 +167,10 @@ async def test_delivered_and_retried_rows(host: Host, store: Store, clock: Clock
 
 
 async def test_pending_deliveries_survive_a_restart(store: Store, clock: Clock, host: Host) -> None:
-    await host.lobby.start(CH, ADA)
+    await started(host)
     await play_first(host)
     owed = [d.id for d in await host.outbox.pending_deliveries()]
-    second = make_host(store, clock)
-    await second.load()
+    second = await loaded_host(store, clock)
     assert [d.id for d in await second.outbox.pending_deliveries()] == owed
 
 
@@ -189,7 +187,7 @@ def test_a_discard_stays_secret_in_the_payload() -> None:
 async def test_no_turn_dm_for_the_rest_of_ones_own_double_move(host: Host, store: Store) -> None:
     """A double move's card leaves its player to move: the answer to that move carries the rest of the turn, so the
     host owes them no turn DM for it; the move that passes the turn owes the next player theirs."""
-    start = await host.lobby.start(CH, ADA)
+    start = await started(host)
     for _ in range(60):
         user = user_to_move(host)
         legal = host.play.legal_moves(CH, user)

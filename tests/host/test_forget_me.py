@@ -15,8 +15,8 @@ import pytest
 from bot.host.host import Host
 from bot.host.store import Store
 from engine import Game
-from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first
-from tests.host.test_ratings import play_to_the_end
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, make_host, play_first, play_to_the_end
 
 NAME = "Zoë Quill"
 """A name with a letter that JSON writes escaped (``\\u00eb``): both spellings are looked for."""

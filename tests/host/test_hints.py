@@ -5,40 +5,39 @@ is not rated, stays out of the standings and is counted apart in the statistics,
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.host.host import Host
-from bot.host.settings import Settings
+from bot.host.host import Host, default_game_factory
 from bot.host.store import Store
 from engine import SCORING_CARD_IDS, parse_move
-from tests.host.test_host import ADA, BO, CH, CY, GUILD, SEED, Clock, first_legal, make_host, refused, user_to_move
-from tests.host.test_ratings import PEOPLE, info, play_to_the_end, rows
+from tests.helpers.clock import Clock
+from tests.helpers.host import (
+    ADA,
+    BO,
+    CH,
+    CY,
+    GUILD,
+    PEOPLE,
+    info,
+    loaded_host,
+    make_host,
+    play_to_the_end,
+    refused,
+    rows,
+    user_to_move,
+)
 
 HINT_SECONDS = 0.2
 """Quick thinking: the tests check what the coach says, not how well it plays."""
 
 
-def coached_host(store: Any, clock: Clock) -> Host:
-    """A host on the real island (the coach explains on it) whose coach thinks briefly."""
-    return Host(store, Settings(hint_seconds=HINT_SECONDS), clock=clock, chooser=first_legal, new_seed=lambda: SEED)
-
-
 @pytest.fixture
-async def sqlite(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "hints.db")
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-async def host(sqlite: Store) -> Host:
-    host = coached_host(sqlite, Clock())
-    await host.load()
-    return host
+async def coached(sqlite: Store, clock: Clock) -> Host:
+    """A loaded host on the real island (the coach explains on it) whose coach thinks briefly."""
+    return await loaded_host(sqlite, clock, game_factory=default_game_factory, hint_seconds=HINT_SECONDS)
 
 
 async def three_players(host: Host, *, hints: bool = True, channel: int = CH) -> None:
@@ -62,82 +61,83 @@ def other_than(host: Host, user: int) -> int:
 # ---------------------------------------------------------------------- the answer
 
 
-async def test_the_player_to_move_gets_advice_from_their_own_view_and_nothing_changes(host: Host,
+async def test_the_player_to_move_gets_advice_from_their_own_view_and_nothing_changes(coached: Host,
                                                                                       sqlite: Store) -> None:
-    await three_players(host)
+    await three_players(coached)
     for _ in range(4):  # a few moves in: some sites taken, some cards played
-        user = user_to_move(host)
-        await host.play.move(CH, user, host.play.legal_moves(CH, user)[0])
-    user = user_to_move(host)
-    seat = host.games.seat_of(CH, user)
-    before = await version(sqlite, host)
-    answer = await host.hints.hint(CH, user)
+        user = user_to_move(coached)
+        await coached.play.move(CH, user, coached.play.legal_moves(CH, user)[0])
+    user = user_to_move(coached)
+    seat = coached.games.seat_of(CH, user)
+    before = await version(sqlite, coached)
+    answer = await coached.hints.hint(CH, user)
     advice = answer.advice
-    assert (answer.game_id, answer.channel_id, answer.seq, answer.seat) == (info(host).game_id, CH, info(host).seq,
-                                                                             seat)
+    table = info(coached)
+    assert (answer.game_id, answer.channel_id, answer.seq, answer.seat) == (table.game_id, CH, table.seq, seat)
     assert answer.names == ("Ada", "Bo", "Cy") and advice.seat == seat
-    legal = host.play.legal_moves(CH, user)
+    legal = coached.play.legal_moves(CH, user)
     assert advice.best.move in legal and str(parse_move(advice.best.move)) == advice.best.move
     assert advice.runner_up is not None and advice.runner_up.move in legal and advice.runner_up.move != advice.best.move
     assert advice.best.reasons and advice.playouts > 0
     # the hand it speaks of is the asker's secret hand: only their own view holds it
-    own = host.play.view_for(CH, user)["you"]["scoring_cards"]
+    own = coached.play.view_for(CH, user)["you"]["scoring_cards"]
     assert sorted(c["card"] for c in advice.hand) == sorted(own) and set(own) <= set(SCORING_CARD_IDS)
-    assert await version(sqlite, host) == before  # nothing stored, the game did not move
-    assert user_to_move(host) == user and host.play.legal_moves(CH, user) == legal
+    assert await version(sqlite, coached) == before  # nothing stored, the game did not move
+    assert user_to_move(coached) == user and coached.play.legal_moves(CH, user) == legal
 
 
-async def test_asking_again_at_the_same_position_gives_the_same_advice_without_thinking_again(host: Host) -> None:
-    await three_players(host)
-    user = user_to_move(host)
-    first, second = await asyncio.gather(host.hints.hint(CH, user), host.hints.hint(CH, user))
+async def test_asking_again_at_the_same_position_gives_the_same_advice_without_thinking_again(coached: Host) -> None:
+    await three_players(coached)
+    user = user_to_move(coached)
+    first, second = await asyncio.gather(coached.hints.hint(CH, user), coached.hints.hint(CH, user))
     assert first.advice is second.advice  # asked twice at once: thought about once
-    third = await host.hints.hint(CH, user)
+    third = await coached.hints.hint(CH, user)
     assert third.advice is first.advice
-    await host.play.move(CH, user, host.play.legal_moves(CH, user)[0])
-    if user_to_move(host) == user:  # a double move goes on: a new position, new thinking
-        assert (await host.hints.hint(CH, user)).advice is not first.advice
+    await coached.play.move(CH, user, coached.play.legal_moves(CH, user)[0])
+    if user_to_move(coached) == user:  # a double move goes on: a new position, new thinking
+        assert (await coached.hints.hint(CH, user)).advice is not first.advice
 
 
 # ---------------------------------------------------------------------- refusals: in words, nothing changes
 
 
-async def test_off_turn_and_outdated_questions_are_refused_and_change_nothing(host: Host, sqlite: Store) -> None:
-    await three_players(host)
-    user = user_to_move(host)
-    waiting = other_than(host, user)
-    before = await version(sqlite, host)
-    error = await refused("host.error.hint_not_your_turn", host.hints.hint(CH, waiting))
+async def test_off_turn_and_outdated_questions_are_refused_and_change_nothing(coached: Host, sqlite: Store) -> None:
+    await three_players(coached)
+    user = user_to_move(coached)
+    waiting = other_than(coached, user)
+    before = await version(sqlite, coached)
+    error = await refused("host.error.hint_not_your_turn", coached.hints.hint(CH, waiting))
     assert error.params == {"name": PEOPLE[user]}
-    seq = info(host).seq
-    await refused("host.error.stale", host.hints.hint(CH, user, game_id=info(host).game_id, expected_seq=seq - 1))
-    await refused("host.error.stale", host.hints.hint(CH, user, game_id=info(host).game_id + 1, expected_seq=seq))
-    assert await version(sqlite, host) == before
-    answer = await host.hints.hint(CH, user, game_id=info(host).game_id, expected_seq=seq)  # the button of now works
+    seq = info(coached).seq
+    await refused("host.error.stale", coached.hints.hint(CH, user, game_id=info(coached).game_id, expected_seq=seq - 1))
+    await refused("host.error.stale", coached.hints.hint(CH, user, game_id=info(coached).game_id + 1, expected_seq=seq))
+    assert await version(sqlite, coached) == before
+    # the button of now works
+    answer = await coached.hints.hint(CH, user, game_id=info(coached).game_id, expected_seq=seq)
     assert answer.seq == seq
 
 
-async def test_no_table_no_seat_a_lobby_and_a_table_without_hints_are_refused(host: Host, sqlite: Store) -> None:
-    await refused("host.error.no_game", host.hints.hint(CH, ADA))
-    await host.lobby.open(CH, GUILD, ADA, "Ada", hints=True)
-    await refused("host.error.not_running", host.hints.hint(CH, ADA))
-    await host.lobby.join(CH, BO, "Bo")
-    await host.lobby.start(CH, ADA)
-    before = await version(sqlite, host)
-    await refused("host.error.not_seated", host.hints.hint(CH, CY))
-    await three_players(host, hints=False, channel=CH + 1)
-    await refused("host.error.hints_off", host.hints.hint(CH + 1, user_to_move(host, CH + 1)))
-    assert await version(sqlite, host) == before
+async def test_no_table_no_seat_a_lobby_and_a_table_without_hints_are_refused(coached: Host, sqlite: Store) -> None:
+    await refused("host.error.no_game", coached.hints.hint(CH, ADA))
+    await coached.lobby.open(CH, GUILD, ADA, "Ada", hints=True)
+    await refused("host.error.not_running", coached.hints.hint(CH, ADA))
+    await coached.lobby.join(CH, BO, "Bo")
+    await coached.lobby.start(CH, ADA)
+    before = await version(sqlite, coached)
+    await refused("host.error.not_seated", coached.hints.hint(CH, CY))
+    await three_players(coached, hints=False, channel=CH + 1)
+    await refused("host.error.hints_off", coached.hints.hint(CH + 1, user_to_move(coached, CH + 1)))
+    assert await version(sqlite, coached) == before
 
 
-async def test_a_seat_the_computer_plays_gets_no_hint(host: Host) -> None:
-    await three_players(host)
-    user = user_to_move(host)
-    await host.play.away(CH, user)
-    await refused("host.error.you_are_away", host.hints.hint(CH, user))  # the computer is to move for them
-    async for _ in host.computers.run_computers(CH):
+async def test_a_seat_the_computer_plays_gets_no_hint(coached: Host) -> None:
+    await three_players(coached)
+    user = user_to_move(coached)
+    await coached.play.away(CH, user)
+    await refused("host.error.you_are_away", coached.hints.hint(CH, user))  # the computer is to move for them
+    async for _ in coached.computers.run_computers(CH):
         pass
-    await refused("host.error.you_are_away", host.hints.hint(CH, user))  # and after it moved for them
+    await refused("host.error.you_are_away", coached.hints.hint(CH, user))  # and after it moved for them
 
 
 async def test_the_hints_option_is_stored_with_the_table_and_kept_by_a_restart_and_a_rematch(sqlite: Store) -> None:

@@ -8,7 +8,6 @@ import asyncio
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -22,46 +21,28 @@ from bot.host.model import UNDO, effective_moves
 from bot.host.settings import Settings
 from bot.host.store import SCHEMA_VERSION, Store
 from bot.host.table import TableInfo
-from engine import SCORING_CARD_IDS, Game, new_game, replay
+from engine import SCORING_CARD_IDS, Game, replay
 from engine.ai import OFFERED, STRENGTHS
 from i18n import LOCALES, catalogue, t
-from tests.engine_helpers import TINY
-
-START = 1_700_000_000.0
-HOUR = 3600.0
-CH, CH2, GUILD = 100, 200, 7
-ADA, BO, CY, DI, EVE = 11, 12, 13, 14, 15
-SEED = 4242
-
+from tests.helpers.clock import START, Clock
+from tests.helpers.engine import TINY
+from tests.helpers.host import (
+    ADA,
+    BO,
+    CH,
+    CH2,
+    CY,
+    DI,
+    GUILD,
+    SEED,
+    make_host,
+    play_first,
+    refused,
+    tiny_factory,
+    user_to_move,
+)
 
 # ---------------------------------------------------------------------- helpers
-
-
-class Clock:
-    """A clock that moves only when told to."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, hours: float) -> None:
-        self.now += hours * HOUR
-
-
-def tiny_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
-    return new_game(names, seed, draft=draft, island=TINY)
-
-
-def first_legal(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
-    """Stand-in computer player: the first legal move of its own seat view."""
-    return view["you"]["legal_moves"][0]
-
-
-def make_host(store: Store, clock: Clock, **settings: Any) -> Host:
-    return Host(store, Settings(**settings), clock=clock, game_factory=tiny_factory, chooser=first_legal,
-                new_seed=lambda: SEED)
 
 
 async def replayed(store: Store, game_id: int) -> Game:
@@ -82,54 +63,10 @@ async def assert_snapshot_is_replay(store: Store, game_id: int) -> Game:
     return game
 
 
-def user_to_move(host: Host, channel: int = CH) -> int:
-    info = host.games.info(channel)
-    assert info is not None and info.to_move is not None
-    user = info.seats[info.to_move].user_id
-    assert user is not None
-    return user
-
-
-async def play_first(host: Host, channel: int = CH, **kwargs: Any):
-    user = user_to_move(host, channel)
-    return await host.play.move(channel, user, host.play.legal_moves(channel, user)[0], **kwargs)
-
-
 async def two_player_game(host: Host, *, draft: bool = False) -> None:
     await host.lobby.open(CH, GUILD, ADA, "Ada", draft=draft)
     await host.lobby.join(CH, BO, "Bo")
     await host.lobby.start(CH, ADA)
-
-
-async def refused(key: str, coro: Any) -> HostError:
-    with pytest.raises(HostError) as info:
-        await coro
-    assert info.value.key == key, info.value
-    return info.value
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "santacruz.db"
-
-
-@pytest.fixture
-async def store(db: Path) -> AsyncIterator[Store]:
-    store = await Store.open(db)
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-async def host(store: Store, clock: Clock) -> Host:
-    host = make_host(store, clock)
-    await host.load()
-    return host
 
 
 # ---------------------------------------------------------------------- lobby
@@ -145,14 +82,14 @@ async def test_open_seats_the_opener_and_the_computers(host: Host) -> None:
     assert info.humans == (ADA,)
 
 
-async def test_a_second_game_in_the_channel_is_refused(host: Host, store: Store, clock: Clock) -> None:
+async def test_a_second_game_in_the_channel_is_refused(host: Host, sqlite: Store, clock: Clock) -> None:
     await host.lobby.open(CH, GUILD, ADA, "Ada")
     await refused("host.error.game_exists", host.lobby.open(CH, GUILD, BO, "Bo"))
     await host.lobby.join(CH, BO, "Bo")
     await host.lobby.start(CH, ADA)
     await refused("host.error.game_exists", host.lobby.open(CH, GUILD, CY, "Cy"))
     # the database refuses it too, even for a host that did not load the channel's game
-    other = make_host(store, clock)
+    other = make_host(sqlite, clock)
     await refused("host.error.game_exists", other.lobby.open(CH, GUILD, CY, "Cy"))
     # another channel is free
     assert (await host.lobby.open(CH2, GUILD, CY, "Cy")).status == "lobby"
@@ -279,7 +216,7 @@ async def test_not_seated_and_not_your_turn(host: Host) -> None:
     assert host.games.info(CH).seq == 0
 
 
-async def test_illegal_moves_change_nothing(host: Host, store: Store) -> None:
+async def test_illegal_moves_change_nothing(host: Host, sqlite: Store) -> None:
     await two_player_game(host)
     mover = user_to_move(host)
     before = host.play.view_for(CH, mover)
@@ -287,7 +224,7 @@ async def test_illegal_moves_change_nothing(host: Host, store: Store) -> None:
         error = await refused("host.error.illegal_move", host.play.move(CH, mover, text, interaction_id=1))
         assert reason in error.params["reason"] and error.params["move"] == text
     assert host.play.view_for(CH, mover) == before
-    assert await store.moves(host.games.info(CH).game_id) == []
+    assert await sqlite.moves(host.games.info(CH).game_id) == []
     # the refused interaction was not stored, so the same interaction may still make a legal move
     assert (await host.play.move(CH, mover, "land 1", interaction_id=1)).move == "land 1"
 
@@ -333,7 +270,7 @@ def test_every_error_key_has_a_text_in_every_language() -> None:
 # ---------------------------------------------------------------------- moves and results
 
 
-async def test_a_move_result_has_what_the_channel_message_needs(host: Host, store: Store) -> None:
+async def test_a_move_result_has_what_the_channel_message_needs(host: Host, sqlite: Store) -> None:
     await two_player_game(host)
     mover = user_to_move(host)
     result = await host.play.move(CH, mover, "land 4", interaction_id=555)
@@ -349,17 +286,17 @@ async def test_a_move_result_has_what_the_channel_message_needs(host: Host, stor
     # drew a bird chip: their hand changed, by their own move, so no DM for it (their next turn DM shows it)
     assert result.secret_changed == (result.seat,) and result.dm_user_ids == ()
     assert not result.game_over and result.ranking is None
-    rows = await store.moves(info.game_id)
+    rows = await sqlite.moves(info.game_id)
     assert [(r.seq, r.seat, r.user_id, r.move, r.interaction_id) for r in rows] == [
         (1, result.seat, mover, "land 4", 555)]
-    await assert_snapshot_is_replay(store, info.game_id)
+    await assert_snapshot_is_replay(sqlite, info.game_id)
 
 
-async def test_move_notation_is_stored_canonically(host: Host, store: Store) -> None:
+async def test_move_notation_is_stored_canonically(host: Host, sqlite: Store) -> None:
     await two_player_game(host)
     result = await host.play.move(CH, user_to_move(host), "  LAND   2 ")
     assert result.move == "land 2"
-    assert (await store.moves(result.game_id))[0].move == "land 2"
+    assert (await sqlite.moves(result.game_id))[0].move == "land 2"
 
 
 async def test_secrets_stay_in_the_seat_view(host: Host) -> None:
@@ -386,7 +323,7 @@ async def test_view_helpers_refuse_without_a_started_game(host: Host) -> None:
 # ---------------------------------------------------------------------- computers
 
 
-async def test_a_full_game_with_computer_seats(host: Host, store: Store) -> None:
+async def test_a_full_game_with_computer_seats(host: Host, sqlite: Store) -> None:
     await host.lobby.open(CH, GUILD, ADA, "Ada", draft=True, computers=2, strength="greedy")
     start = await host.lobby.start(CH, ADA)
     assert start.dm_user_ids == (ADA,)
@@ -409,17 +346,17 @@ async def test_a_full_game_with_computer_seats(host: Host, store: Store) -> None
     assert [r.seq for r in results] == list(range(1, len(results) + 1))
     assert host.games.info(CH).status == "over" and host.play.legal_moves(CH, ADA) == []
     game_id = last.game_id
-    assert len(await store.moves(game_id)) == len(results)
-    game = await assert_snapshot_is_replay(store, game_id)
+    assert len(await sqlite.moves(game_id)) == len(results)
+    game = await assert_snapshot_is_replay(sqlite, game_id)
     assert game.is_over()
-    assert (await store.get_game(game_id)).next_reminder_at is None
+    assert (await sqlite.get_game(game_id)).next_reminder_at is None
     await refused("host.error.game_over", host.play.move(CH, ADA, "pass"))
     # nothing more to run
     assert [r async for r in host.computers.run_computers(CH)] == []
 
 
-async def test_the_default_island_and_the_engine_computer_players(store: Store, clock: Clock) -> None:
-    host = Host(store, Settings(ai_seconds=0.05), clock=clock)  # engine.new_game and engine.ai
+async def test_the_default_island_and_the_engine_computer_players(sqlite: Store, clock: Clock) -> None:
+    host = Host(sqlite, Settings(ai_seconds=0.05), clock=clock)  # engine.new_game and engine.ai
     await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1, strength="random")
     await host.lobby.add_computer(CH, ADA, "greedy")
     await host.lobby.add_computer(CH, ADA, "expert")
@@ -427,8 +364,8 @@ async def test_the_default_island_and_the_engine_computer_players(store: Store, 
     await host.play.away(CH, ADA)
     results = [r async for r in host.computers.run_computers(CH)]
     assert results[-1].game_over and all(r.by_computer for r in results)
-    row = await store.get_game(results[-1].game_id)
-    moves = [m.move for m in effective_moves(await store.moves(row.id))]
+    row = await sqlite.get_game(results[-1].game_id)
+    moves = [m.move for m in effective_moves(await sqlite.moves(row.id))]
     game = replay([s["name"] for s in row.seats], row.seed, moves)
     assert Game.from_json(row.state) == game and game.is_over()
 
@@ -444,7 +381,7 @@ async def test_computers_move_first_and_stop_at_the_person(host: Host) -> None:
     assert user_to_move(host) == ADA
 
 
-async def test_a_failing_or_illegal_computer_still_moves(store: Store, clock: Clock) -> None:
+async def test_a_failing_or_illegal_computer_still_moves(sqlite: Store, clock: Clock) -> None:
     calls: list[str] = []
 
     def broken(view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
@@ -453,7 +390,7 @@ async def test_a_failing_or_illegal_computer_still_moves(store: Store, clock: Cl
             raise RuntimeError("the computer player crashed")
         return "fly away"
 
-    host = Host(store, Settings(ai_strength="expert"), clock=clock, game_factory=tiny_factory, chooser=broken)
+    host = Host(sqlite, Settings(ai_strength="expert"), clock=clock, game_factory=tiny_factory, chooser=broken)
     await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
     await host.lobby.start(CH, ADA)
     await host.play.away(CH, ADA)
@@ -463,7 +400,7 @@ async def test_a_failing_or_illegal_computer_still_moves(store: Store, clock: Cl
 
 
 async def test_an_away_seat_is_played_at_ai_strength_off_a_busy_loop_within_ai_seconds(
-        store: Store, clock: Clock) -> None:
+        sqlite: Store, clock: Clock) -> None:
     """The stand-in of an away person plays at AI_STRENGTH (here the strongest offered, engine.ai.STRONGEST) in the
     worker pool, not on the event loop's thread, with AI_SECONDS to think, and keeps to it while the event loop is
     busy computing (in a thread it shares the interpreter with the loop; its own clock stops it, as
@@ -493,7 +430,7 @@ async def test_an_away_seat_is_played_at_ai_strength_off_a_busy_loop_within_ai_s
             await asyncio.sleep(0)
         return chunks
 
-    host = Host(store, Settings(ai_strength=STRONGEST, ai_seconds=seconds), clock=clock, game_factory=tiny_factory,
+    host = Host(sqlite, Settings(ai_strength=STRONGEST, ai_seconds=seconds), clock=clock, game_factory=tiny_factory,
                 chooser=engine_player)
     await two_player_game(host)
     while len(host.play.legal_moves(CH, user_to_move(host))) < 3:  # a position the search thinks about
@@ -510,7 +447,7 @@ async def test_an_away_seat_is_played_at_ai_strength_off_a_busy_loop_within_ai_s
     assert all(c[3] < seconds + 1.0 for c in calls), calls  # its budget and one playout; generous for a busy machine
 
 
-async def test_computer_moves_run_off_the_event_loop(store: Store, clock: Clock) -> None:
+async def test_computer_moves_run_off_the_event_loop(sqlite: Store, clock: Clock) -> None:
     """While a computer thinks (blocked in its thread), the host answers another channel."""
     import threading
 
@@ -522,7 +459,7 @@ async def test_computer_moves_run_off_the_event_loop(store: Store, clock: Clock)
         assert release.wait(30)
         return view["you"]["legal_moves"][0]
 
-    host = Host(store, Settings(), clock=clock, game_factory=tiny_factory, chooser=slow)
+    host = Host(sqlite, Settings(), clock=clock, game_factory=tiny_factory, chooser=slow)
     await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
     await host.lobby.start(CH, ADA)
     if not host.games.info(CH).seats[host.games.info(CH).to_move].is_computer:
@@ -540,7 +477,7 @@ async def test_computer_moves_run_off_the_event_loop(store: Store, clock: Clock)
     assert result.by_computer
 
 
-async def test_away_and_back(host: Host, store: Store) -> None:
+async def test_away_and_back(host: Host, sqlite: Store) -> None:
     await two_player_game(host)
     mover = user_to_move(host)
     other = BO if mover == ADA else ADA
@@ -552,7 +489,7 @@ async def test_away_and_back(host: Host, store: Store) -> None:
     assert host.play.legal_moves(CH, mover) == []
     results = [r async for r in host.computers.run_computers(CH)]
     assert len(results) == 1 and results[0].by_computer and results[0].user_id == mover
-    assert (await store.moves(results[0].game_id))[0].user_id is None  # stored as a computer move
+    assert (await sqlite.moves(results[0].game_id))[0].user_id is None  # stored as a computer move
     assert results[0].to_move_user_id == other
     await play_first(host)  # the other person moves; now the computer again, for the away seat
     assert [r.user_id for r in [r async for r in host.computers.run_computers(CH)]] == [mover]
@@ -588,7 +525,7 @@ def undoable_first_move(host: Host) -> str:
     return move
 
 
-async def test_undo_takes_back_a_move_that_revealed_nothing(host: Host, store: Store) -> None:
+async def test_undo_takes_back_a_move_that_revealed_nothing(host: Host, sqlite: Store) -> None:
     await two_player_game(host, draft=True)
     mover = user_to_move(host)
     before = host.play.view_for(CH, mover)
@@ -597,9 +534,9 @@ async def test_undo_takes_back_a_move_that_revealed_nothing(host: Host, store: S
     assert result.undo and result.move == moved.move and result.seq == 2 and result.events == []
     assert result.to_move == moved.seat and result.to_move_user_id == mover
     assert host.play.view_for(CH, mover)["you"] == before["you"] and host.games.info(CH).to_move == before["to_move"]
-    rows = await store.moves(result.game_id)
+    rows = await sqlite.moves(result.game_id)
     assert [(r.seq, r.move, r.user_id) for r in rows] == [(1, moved.move, mover), (2, UNDO, mover)]
-    game = await assert_snapshot_is_replay(store, result.game_id)
+    game = await assert_snapshot_is_replay(sqlite, result.game_id)
     assert game.moves == []
     await refused("host.error.already_done", host.play.undo(CH, mover, interaction_id=2))
     await refused("host.error.undo_nothing", host.play.undo(CH, mover))
@@ -649,8 +586,8 @@ async def test_undo_is_refused_after_a_computer_moved(host: Host) -> None:
 # ---------------------------------------------------------------------- restarts, duplicates, races
 
 
-async def test_a_second_host_on_the_same_file_continues_the_game(db: Path, clock: Clock) -> None:
-    store = await Store.open(db)
+async def test_a_second_host_on_the_same_file_continues_the_game(sqlite_path: Path, clock: Clock) -> None:
+    store = await Store.open(sqlite_path)
     first = make_host(store, clock)
     await two_player_game(first)
     await host_lobby(first)
@@ -661,7 +598,7 @@ async def test_a_second_host_on_the_same_file_continues_the_game(db: Path, clock
     lobby_before = first.games.info(CH2)
     await store.close()
 
-    store = await Store.open(db)
+    store = await Store.open(sqlite_path)
     second = make_host(store, clock)
     loaded = await second.load()
     assert {i.channel_id for i in loaded} == {CH, CH2}
@@ -689,8 +626,8 @@ async def host_lobby(host: Host) -> None:
     await host.lobby.open(CH2, GUILD, CY, "Cy", computers=1, locale="fr")
 
 
-async def test_load_replays_a_snapshot_that_disagrees_with_the_log(db: Path, clock: Clock) -> None:
-    store = await Store.open(db)
+async def test_load_replays_a_snapshot_that_disagrees_with_the_log(sqlite_path: Path, clock: Clock) -> None:
+    store = await Store.open(sqlite_path)
     host = make_host(store, clock)
     await two_player_game(host)
     await play_first(host)
@@ -704,7 +641,7 @@ async def test_load_replays_a_snapshot_that_disagrees_with_the_log(db: Path, clo
     await store.close()
 
 
-async def test_two_moves_at_the_same_instant_apply_exactly_once(host: Host, store: Store) -> None:
+async def test_two_moves_at_the_same_instant_apply_exactly_once(host: Host, sqlite: Store) -> None:
     await two_player_game(host)
     mover = user_to_move(host)
     outcomes = await asyncio.gather(host.play.move(CH, mover, "land 1", interaction_id=1),
@@ -714,20 +651,20 @@ async def test_two_moves_at_the_same_instant_apply_exactly_once(host: Host, stor
     errors = [o for o in outcomes if isinstance(o, BaseException)]
     assert len(done) == 1 and len(errors) == 1
     assert isinstance(errors[0], HostError) and errors[0].key == "host.error.not_your_turn"
-    assert len(await store.moves(done[0].game_id)) == 1
+    assert len(await sqlite.moves(done[0].game_id)) == 1
 
 
-async def test_the_same_interaction_twice_at_once_applies_once(host: Host, store: Store) -> None:
+async def test_the_same_interaction_twice_at_once_applies_once(host: Host, sqlite: Store) -> None:
     await two_player_game(host)
     mover = user_to_move(host)
     outcomes = await asyncio.gather(*(host.play.move(CH, mover, "land 1", interaction_id=77) for _ in range(3)),
                                     return_exceptions=True)
     assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
     assert {o.key for o in outcomes if isinstance(o, HostError)} == {"host.error.already_done"}
-    assert len(await store.moves(host.games.info(CH).game_id)) == 1
+    assert len(await sqlite.moves(host.games.info(CH).game_id)) == 1
 
 
-async def test_two_computer_runners_make_each_move_once(host: Host, store: Store) -> None:
+async def test_two_computer_runners_make_each_move_once(host: Host, sqlite: Store) -> None:
     await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
     await host.lobby.join(CH, BO, "Bo")
     await host.lobby.start(CH, ADA)
@@ -740,14 +677,14 @@ async def test_two_computer_runners_make_each_move_once(host: Host, store: Store
     a, b = await asyncio.gather(drain(), drain())
     assert sorted(a + b) == list(range(1, len(a) + len(b) + 1))
     assert host.games.info(CH).status == "over"
-    await assert_snapshot_is_replay(store, host.games.info(CH).game_id)
+    await assert_snapshot_is_replay(sqlite, host.games.info(CH).game_id)
 
 
-async def test_a_move_stored_by_another_host_is_seen_before_the_next_move(host: Host, store: Store,
+async def test_a_move_stored_by_another_host_is_seen_before_the_next_move(host: Host, sqlite: Store,
                                                                           clock: Clock) -> None:
     """Two processes over one database: each checks its copy against the database before a change."""
     await two_player_game(host)
-    other = make_host(store, clock)
+    other = make_host(sqlite, clock)
     await other.load()
     mover_in_first = user_to_move(host)
     stale_move = host.play.legal_moves(CH, mover_in_first)[0]
@@ -792,8 +729,8 @@ async def test_rematch_seats_the_same_players(host: Host) -> None:
     await refused("host.error.game_exists", host.lobby.rematch(CH, ADA))
 
 
-async def test_rematch_after_a_restart(db: Path, clock: Clock) -> None:
-    store = await Store.open(db)
+async def test_rematch_after_a_restart(sqlite_path: Path, clock: Clock) -> None:
+    store = await Store.open(sqlite_path)
     host = make_host(store, clock)
     await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
     await host.lobby.start(CH, ADA)
@@ -810,8 +747,8 @@ async def test_rematch_after_a_restart(db: Path, clock: Clock) -> None:
 # ---------------------------------------------------------------------- reminders
 
 
-async def test_reminders_are_due_after_the_delay_and_not_repeated(db: Path, clock: Clock) -> None:
-    store = await Store.open(db)
+async def test_reminders_are_due_after_the_delay_and_not_repeated(sqlite_path: Path, clock: Clock) -> None:
+    store = await Store.open(sqlite_path)
     host = make_host(store, clock, reminder_hours=12)
     await two_player_game(host)
     mover = user_to_move(host)
@@ -827,7 +764,7 @@ async def test_reminders_are_due_after_the_delay_and_not_repeated(db: Path, cloc
     await store.close()
 
     # after a restart the sent reminder is not repeated; the next one comes a day later
-    store = await Store.open(db)
+    store = await Store.open(sqlite_path)
     host = make_host(store, clock, reminder_hours=12)
     await host.load()
     assert await host.reminders.due() == []
@@ -882,8 +819,8 @@ async def test_no_reminders_for_computers_away_players_or_finished_games(host: H
 # ---------------------------------------------------------------------- users' languages
 
 
-async def test_a_users_language_is_stored_once_and_survives_a_new_host(db: Path, clock: Clock) -> None:
-    store = await Store.open(db)
+async def test_a_users_language_is_stored_once_and_survives_a_new_host(sqlite_path: Path, clock: Clock) -> None:
+    store = await Store.open(sqlite_path)
     host = make_host(store, clock)
     await host.load()
     assert host.people.locale_of(ADA) is None
@@ -906,7 +843,7 @@ async def test_a_users_language_is_stored_once_and_survives_a_new_host(db: Path,
     assert host.people.locale_of(CY) is None
     await store.close()
 
-    store = await Store.open(db)
+    store = await Store.open(sqlite_path)
     second = make_host(store, clock)
     assert second.people.locale_of(ADA) is None  # not before load()
     await second.load()
@@ -915,15 +852,15 @@ async def test_a_users_language_is_stored_once_and_survives_a_new_host(db: Path,
     await store.close()
 
 
-async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Path, clock: Clock) -> None:
-    store = await Store.open(db)
+async def test_a_version_2_database_keeps_its_games_and_stores_languages(sqlite_path: Path, clock: Clock) -> None:
+    store = await Store.open(sqlite_path)
     first = make_host(store, clock)
     await two_player_game(first)
     await play_first(first, interaction_id=900)
     view_before = first.play.public_view(CH)
     await store.close()
     # the same data as a bot of the previous schema version left it
-    async with aiosqlite.connect(db, isolation_level=None) as conn:
+    async with aiosqlite.connect(sqlite_path, isolation_level=None) as conn:
         await conn.execute("DROP TABLE users")
         await conn.execute("DROP TABLE deliveries")
         for table in ("web_pages", "web_servers", "web_revocations"):  # schema 13: the web pages
@@ -942,7 +879,7 @@ async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Pat
             await conn.execute(f"DROP TABLE {table}")
         await conn.execute("PRAGMA user_version = 2")
 
-    store = await Store.open(db)
+    store = await Store.open(sqlite_path)
     assert await store.schema_version() == SCHEMA_VERSION
     second = make_host(store, clock)
     (info,) = await second.load()
@@ -953,7 +890,7 @@ async def test_a_version_2_database_keeps_its_games_and_stores_languages(db: Pat
     assert result.seq == 2
     await store.close()
 
-    store = await Store.open(db)
+    store = await Store.open(sqlite_path)
     third = make_host(store, clock)
     await third.load()
     assert third.people.locale_of(ADA) == "fr" and third.games.info(CH).seq == 2

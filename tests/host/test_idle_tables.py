@@ -15,7 +15,8 @@ from bot.host.idle import IDLE_ABANDON, IDLE_GAME, KEEP_OPEN_DAYS, LOBBY_EXPIRY
 from bot.host.reminders import REMINDER
 from bot.host.table import TableInfo
 from bot.host.timers import KINDS
-from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, make_host, play_first
 
 DAY = 86400.0
 OTHER_GUILD = 8

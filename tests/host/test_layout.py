@@ -1,7 +1,7 @@
 """The layout shows the architecture: the host never imports discord.py, and the host's modules import each other
 in one direction (the engine's layout is guarded by ``tests/engine/test_layout.py``, the adapter's by
-``tests/adapter/test_layout.py``; all three read imports alike, ``tests/layout.py``). Sizes are kept by limits that
-reflowing cannot meet: no class of ``bot/`` with more than 35 methods of its own, no module of ``bot/`` (or
+``tests/adapter/test_layout.py``; all three read imports alike, ``tests/helpers/layout.py``). Sizes are kept by limits
+that reflowing cannot meet: no class of ``bot/`` with more than 35 methods of its own, no module of ``bot/`` (or
 ``render/``) over 500 lines, and no line of any Python file longer than ruff's limit (``pyproject.toml``), so that a
 module that grows is split by topic instead of squeezed."""
 
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from tests.layout import ROOT, assert_no_cycle, imports_of, modules, tree_of
+from tests.helpers.layout import ROOT, assert_no_cycle, imports_of, modules, tree_of
 
 MAX_LINES: Final = 500
 """No module of ``bot/`` (host and adapter) or ``render/`` is longer: past it, a module is split by topic."""

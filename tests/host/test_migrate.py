@@ -17,7 +17,7 @@ from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.store import Store
 from bot.host.user_settings import UserSettings
-from tests.host.test_host_faults import DAMAGES, Damager, Database
+from tests.helpers.damage import DAMAGES, Damager, Database
 
 NOW = 1_700_000_000.0
 
@@ -182,7 +182,7 @@ def test_the_console_script_names_a_damaged_game_instead_of_a_traceback(tmp_path
     import asyncio
 
     from bot.adapter.main import main
-    from tests.host.test_host_faults import cut_seats
+    from tests.helpers.damage import cut_seats
 
     path = tmp_path / "old.db"
     asyncio.run(a_database(path))

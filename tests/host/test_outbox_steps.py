@@ -44,9 +44,8 @@ from bot.host.outbox import (
     Skip,
     Step,
 )
-from tests.host.test_archive import finish
-from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, make_host, play_first, user_to_move
-from tests.host.test_user_settings import at, start_two
+from tests.helpers.clock import Clock, at
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, finish, make_host, play_first, start_two, user_to_move
 
 
 async def step_of(host: Host, delivery: Delivery, later: list[Delivery] | None = None) -> Step:
@@ -59,10 +58,9 @@ async def pending(host: Host, channel: int = CH) -> list[Delivery]:
 
 
 @pytest.fixture
-async def host(store: Any) -> Host:
-    host = make_host(store, Clock(at("2026-11-24 12:00")))
-    await host.load()
-    return host
+def host_store(store: Any) -> Any:
+    """The host of these tests on each store in turn."""
+    return store
 
 
 async def test_only_the_newest_redraw_of_a_lobby_message_is_sent(host: Host) -> None:
@@ -75,8 +73,13 @@ async def test_only_the_newest_redraw_of_a_lobby_message_is_sent(host: Host) -> 
     assert steps == [SendPost(), Skip("skipped: a later edit draws the lobby as it is then"), SendPost()]
 
 
-async def test_a_post_names_the_player_in_quiet_hours_without_a_ping(host: Host) -> None:
-    clock: Any = host.clock
+@pytest.fixture(autouse=True)
+def tuesday_noon(clock: Clock) -> None:
+    """The host's clock (``clock``, which ``host`` reads) starts on Tuesday 24 November 2026 at noon in Berlin."""
+    clock.now = at("2026-11-24 12:00")
+
+
+async def test_a_post_names_the_player_in_quiet_hours_without_a_ping(host: Host, clock: Clock) -> None:
     mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
     (start_post,) = [d for d in await pending(host) if d.kind == START_POST]
     assert await step_of(host, start_post) == SendPost(frozenset())
@@ -100,8 +103,7 @@ async def held_turn_dm(host: Host) -> tuple[list[Delivery], Delivery]:
     return owed, turn
 
 
-async def test_a_dm_in_quiet_hours_is_held_and_no_longer_holds_up_the_channel(host: Host) -> None:
-    clock: Any = host.clock
+async def test_a_dm_in_quiet_hours_is_held_and_no_longer_holds_up_the_channel(host: Host, clock: Clock) -> None:
     _, turn = await held_turn_dm(host)
     again = await pending(host)
     (held,) = [d for d in again if d.id == turn.id]
@@ -113,8 +115,7 @@ async def test_a_dm_in_quiet_hours_is_held_and_no_longer_holds_up_the_channel(ho
     assert await host.outbox.held_channels_due() == [CH]
 
 
-async def test_at_start_up_a_backoff_ends_but_a_dm_held_for_quiet_hours_stays_held(host: Host) -> None:
-    clock: Any = host.clock
+async def test_at_start_up_a_backoff_ends_but_a_dm_held_for_quiet_hours_stays_held(host: Host, clock: Clock) -> None:
     owed, turn = await held_turn_dm(host)
     backed_off = next(d for d in owed if d.id != turn.id)
     await host.outbox.retry_delivery(backed_off, 3600.0, "503 Service Unavailable")
@@ -170,8 +171,7 @@ async def owe_changed_hands(host: Host) -> tuple[Delivery, Delivery, Delivery]:
     return changed_mine, changed_other, turn
 
 
-async def test_a_cards_changed_dm_waits_and_folds_into_the_turn_dm_written_meanwhile(host: Host) -> None:
-    clock: Any = host.clock
+async def test_a_cards_changed_dm_waits_and_folds_into_the_turn_dm_written_meanwhile(host: Host, clock: Clock) -> None:
     changed_mine, changed_other, turn = await owe_changed_hands(host)
     owed = [changed_mine, changed_other, turn]
     # the cards-changed DMs wait without holding up the turn DM after them; the channel is woken when they may go
@@ -218,16 +218,15 @@ def hand_dms_counted() -> dict[str, float]:
     return counted
 
 
-async def test_a_cards_changed_dm_whose_later_dm_was_not_sent_goes_out(host: Host) -> None:
-    clock: Any = host.clock
+async def test_a_cards_changed_dm_whose_later_dm_was_not_sent_goes_out(host: Host, clock: Clock) -> None:
     changed_mine, _, turn = await owe_changed_hands(host)
     await host.outbox.delivered(turn, "skipped: the turn has passed")  # it showed nothing
     clock.now += CARDS_WAIT
     assert await step_of(host, changed_mine) == SendDm(host.games.info(CH), turn=False)  # type: ignore[arg-type]
 
 
-async def test_held_dms_of_two_games_gather_into_one_and_only_a_sent_one_collapses_the_others(host: Host) -> None:
-    clock: Any = host.clock
+async def test_held_dms_of_two_games_gather_into_one_and_only_a_sent_one_collapses_the_others(host: Host,
+                                                                                           clock: Clock) -> None:
     await host.people.change_settings(ADA, time_zone="Europe/Berlin", quiet=(22, 7))
     await host.people.change_settings(BO, time_zone="Europe/Berlin", quiet=(22, 7))
     clock.now = at("2026-11-24 23:00")
@@ -259,8 +258,7 @@ async def test_held_dms_of_two_games_gather_into_one_and_only_a_sent_one_collaps
     assert await step_of(host, second) == Skip("skipped: collapsed into another DM")
 
 
-async def test_a_passed_turn_is_told_at_once_even_in_quiet_hours_and_only_once(host: Host) -> None:
-    clock: Any = host.clock
+async def test_a_passed_turn_is_told_at_once_even_in_quiet_hours_and_only_once(host: Host, clock: Clock) -> None:
     mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
     (turn,) = [d for d in await pending(host) if d.kind == TURN_DM]
     for d in await pending(host):  # the turn DM went out as message 900
@@ -281,8 +279,7 @@ async def test_a_passed_turn_is_told_at_once_even_in_quiet_hours_and_only_once(h
     assert await host.outbox.open_turn_dms(game_id, mover) == []
 
 
-async def test_the_result_waits_for_quiet_hours_and_is_never_gathered_into_another_dm(host: Host) -> None:
-    clock: Any = host.clock
+async def test_the_result_waits_for_quiet_hours_and_is_never_gathered_into_another_dm(host: Host, clock: Clock) -> None:
     await host.people.change_settings(ADA, time_zone="Europe/Berlin", quiet=(22, 7))
     clock.now = at("2026-11-24 23:00")
     await finish(host)  # Ada away: the computer plays her seat to the end

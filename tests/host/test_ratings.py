@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,76 +16,35 @@ from openskill.models import PlackettLuce
 from bot.host.errors import HostError
 from bot.host.host import Host
 from bot.host.model import MoveRow
-from bot.host.postgres_store import PostgresStore
 from bot.host.ratings import PAGE_SIZE, Rating, SeatResult, displayed, game_results, new_rating, rate
 from bot.host.store import Store
-from bot.host.table import TableInfo
 from engine import Game
 from engine.history import score_breakdown
-from tests.host.test_host import (
+from tests.helpers.clock import Clock
+from tests.helpers.host import (
     ADA,
     BO,
     CH,
     CY,
     DI,
     GUILD,
-    Clock,
+    PEOPLE,
+    info,
     make_host,
     play_first,
+    play_to_the_end,
+    rows,
     tiny_factory,
     user_to_move,
 )
 
 CHANNELS = itertools.count(1000)
-PEOPLE = {ADA: "Ada", BO: "Bo", CY: "Cy", DI: "Di"}
-
-
-def info(host: Host, channel: int = CH) -> TableInfo:
-    found = host.games.info(channel)
-    assert found is not None
-    return found
-
-
-async def play_to_the_end(host: Host, channel: int = CH) -> Any:
-    """Play first legal moves (computers too) until the game is over; the last move's result."""
-    last = None
-    while info(host, channel).status == "running":
-        async for result in host.computers.run_computers(channel):
-            last = result
-        if info(host, channel).status != "running":
-            break
-        last = await play_first(host, channel)
-    assert last is not None and last.game_over
-    return last
-
-
 async def finished_game(host: Host, users: list[int], *, computers: int = 0, channel: int = CH) -> Any:
     await host.lobby.open(channel, GUILD, users[0], PEOPLE[users[0]], computers=computers)
     for user in users[1:]:
         await host.lobby.join(channel, user, PEOPLE[user])
     await host.lobby.start(channel, users[0])
     return await play_to_the_end(host, channel)
-
-
-async def rows(path: Path, sql: str, *params: Any) -> list[dict[str, Any]]:
-    async with aiosqlite.connect(path) as conn:
-        conn.row_factory = aiosqlite.Row
-        async with conn.execute(sql, params) as cur:
-            return [dict(r) for r in await cur.fetchall()]
-
-
-@pytest.fixture
-async def sqlite(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "h.db")
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-async def host(sqlite: Store) -> Host:
-    host = make_host(sqlite, Clock())
-    await host.load()
-    return host
 
 
 # ---------------------------------------------------------------------- openskill from fixed rankings
@@ -247,16 +205,6 @@ async def test_a_failed_final_write_stores_neither_the_move_nor_the_results(host
 
 
 # ---------------------------------------------------------------------- both stores alike
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Any]:
-    if request.param == "postgres":
-        opened: Any = await PostgresStore.open(request.getfixturevalue("pg_url"))
-    else:
-        opened = await Store.open(tmp_path / "s.db")
-    yield opened
-    await opened.close()
 
 
 def seat_results(game_id: int, ranking: list[int], *, guild: int = GUILD, computers: tuple[int, ...] = ()

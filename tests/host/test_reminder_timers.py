@@ -17,7 +17,8 @@ from bot.host.host import Host
 from bot.host.postgres_store import PostgresStore
 from bot.host.reminders import REMINDER
 from bot.host.store import Store
-from tests.host.test_host import ADA, BO, CH, GUILD, Clock, make_host, play_first, user_to_move
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, GUILD, make_host, play_first, user_to_move
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

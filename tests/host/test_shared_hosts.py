@@ -9,19 +9,13 @@ from typing import Any
 import pytest
 
 from bot.host.host import Host
-from bot.host.postgres_store import PostgresStore
-from bot.host.settings import Settings
-from tests.host.test_host import ADA, BO, CH, CH2, GUILD, SEED, Clock, first_legal, tiny_factory
-
-
-def make(store: PostgresStore, clock: Clock) -> Host:
-    return Host(store, Settings(reminder_hours=1.0), clock=clock, game_factory=tiny_factory, chooser=first_legal,
-                new_seed=lambda: SEED)
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, two_hosts
 
 
 async def two_hosts_at_a_started_game(stores: Any, clock: Clock) -> tuple[Host, Host]:
     """Two hosts on one database, a game of Ada and Bo started by the first, both hosts loaded."""
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await one.lobby.open(CH, GUILD, ADA, "Ada")
     await one.lobby.join(CH, BO, "Bo")
@@ -32,7 +26,7 @@ async def two_hosts_at_a_started_game(stores: Any, clock: Clock) -> tuple[Host, 
 
 async def test_computers_raced_by_two_hosts_move_once_per_turn(stores: Any) -> None:
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     assert one.shared and two.shared
     await one.load()
     await one.lobby.open(CH, GUILD, ADA, "Ada", computers=2, strength="random")
@@ -74,7 +68,7 @@ async def test_a_due_reminder_is_recorded_and_sent_by_one_host(stores: Any) -> N
 
 async def test_leases_and_a_game_ended_by_the_other_host(stores: Any) -> None:
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await one.lobby.open(CH, GUILD, ADA, "Ada")
     await two.load()
@@ -95,10 +89,9 @@ async def test_a_vote_on_a_vacation_another_host_started_counts_on_an_old_copy(s
     """The channel's process may still hold the game from before the vacation (started by the process a DM
     reached): the vote reads the game again under the channel's lock first, so it counts at the first try."""
     from bot.host.vacation import PAUSE
-    from tests.host.test_host import CY
 
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await one.lobby.open(CH, GUILD, ADA, "Ada")
     for user, name in ((BO, "Bo"), (CY, "Cy")):
@@ -118,7 +111,7 @@ async def test_a_users_games_are_read_again_from_the_database(stores: Any) -> No
     """What a command in a DM reads first: the games the user sits in that another process opened, changed or
     ended; games of other people are left alone."""
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await one.lobby.open(CH, GUILD, ADA, "Ada")
     await one.lobby.join(CH, BO, "Bo")
@@ -197,7 +190,7 @@ async def test_a_host_knows_when_another_plays_a_channels_computers(stores: Any)
     that another process plays them (the sweep then does not warn of a stopped task); once it plays them itself, it
     forgets."""
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await one.lobby.open(CH, GUILD, ADA, "Ada", computers=2, strength="random")
     await one.lobby.start(CH, ADA)

@@ -14,8 +14,8 @@ import pytest
 from bot.host.errors import CopyBehind
 from bot.host.host import Host
 from bot.host.vacation import PAUSE
-from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, Clock, play_first
-from tests.host.test_shared_hosts import make
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, play_first, two_hosts
 
 WAIT = 60.0
 """Only a guard against a hang (a refresh waiting for a lock the test holds); never a timing claim."""
@@ -31,7 +31,7 @@ async def two_games(host: Host) -> None:
 
 async def test_a_current_copy_is_read_without_waiting_for_the_channels_lock(stores: Any) -> None:
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await two_games(one)
     await two.load()
@@ -48,7 +48,7 @@ async def test_a_copy_kept_behind_by_a_slow_change_is_refused_strictly_and_read_
     """The outbox decides from the copy whether a turn has passed: strictly, a copy still behind after the wait
     (a change of this process holding the channel's lock) is refused, never taken as the answer."""
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await two_games(one)
     await two.load()
@@ -64,7 +64,7 @@ async def test_a_copy_kept_behind_by_a_slow_change_is_refused_strictly_and_read_
 
 async def test_vacation_and_back_where_one_copy_is_behind_change_every_game_at_the_first_try(stores: Any) -> None:
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await two_games(one)
     await two.load()  # holds both games
@@ -88,7 +88,7 @@ async def test_vacation_and_back_where_one_copy_is_behind_change_every_game_at_t
 
 async def test_vacation_loads_a_game_this_process_never_held(stores: Any) -> None:
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await two.load()  # before the games were opened: it holds neither
     await two_games(one)
@@ -101,7 +101,7 @@ async def test_vacation_loads_a_game_this_process_never_held(stores: Any) -> Non
 
 async def test_a_settings_change_keeps_what_another_process_stored_since_its_last_sweep(stores: Any) -> None:
     clock = Clock()
-    one, two = make(stores[0], clock), make(stores[1], clock)
+    one, two = two_hosts(stores, clock)
     await one.load()
     await two.load()
     await one.people.change_settings(ADA, time_zone="Europe/Berlin")

@@ -158,7 +158,7 @@ async def test_the_kinds_of_pending_timers_of_every_game_in_one_read(store: Any)
 
 
 async def test_a_game_and_its_moves_are_read_at_one_moment(store: Any, request: pytest.FixtureRequest,
-                                                           tmp_path: Path) -> None:
+                                                           sqlite_path: Path) -> None:
     """Another process's move committed between reading a game's row and its move log is seen by neither read:
     loading a game moved elsewhere never pairs an older state and version with a newer log."""
     game_id = await new_game(store)
@@ -166,7 +166,7 @@ async def test_a_game_and_its_moves_are_read_at_one_moment(store: Any, request: 
     if isinstance(store, PostgresStore):
         other: Any = await PostgresStore.open(request.getfixturevalue("pg_url"))
     else:
-        other = await Store.open(tmp_path / "store.db")
+        other = await Store.open(sqlite_path)
     try:
         async with store._snapshot() as db:
             row = (await db.fetch("SELECT version FROM games WHERE id = ?", game_id))[0]

@@ -12,7 +12,7 @@ from bot.host.errors import ChannelBusy, MoveConflict, StoreError
 from bot.host.model import UNDO, MoveRow, effective_moves
 from bot.host.store import MIGRATIONS, SCHEMA_VERSION, Store, migrate
 from engine import Game, new_game
-from tests.engine_helpers import TINY
+from tests.helpers.engine import TINY
 
 NOW = 1_700_000_000.0
 SEATS = [{"user_id": 1, "name": "Ada", "strength": None, "away": False, "reminded_at": None},

@@ -7,23 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from bot.host.deliveries import HAND_DM, MOVE_POST, NOTICE_POST, TURN_DM, Delivery
 from bot.host.host import Host
 from bot.host.takeover import LAPSED, OFFER_HOURS, OFFERED, TAKEN
 from bot.host.timers import TAKEOVER_LAPSE
-from tests.host.test_host import ADA, BO, CH, CY, DI, EVE, GUILD, Clock, make_host, refused, user_to_move
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, CY, DI, EVE, GUILD, loaded_host, make_host, refused, user_to_move
 
 
 async def three_people(store: Any, clock: Clock) -> Host:
-    host = make_host(store, clock)
-    await host.load()
+    """A running game of Ada, Bo and Cy in :data:`CH`."""
+    host = await loaded_host(store, clock)
     await host.lobby.open(CH, GUILD, ADA, "Ada")
     await host.lobby.join(CH, BO, "Bo")
     await host.lobby.join(CH, CY, "Cy")

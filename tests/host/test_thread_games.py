@@ -12,7 +12,8 @@ import pytest
 from bot.host.errors import HostError
 from bot.host.postgres_store import PostgresStore
 from bot.host.store import Store
-from tests.host.test_host import ADA, BO, CY, GUILD, Clock, make_host, play_first
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CY, GUILD, make_host, play_first
 
 PARENT, OTHER = 500, 600
 STRANGER = 999

@@ -15,7 +15,8 @@ import pytest
 from bot.host.history_store import percentile
 from bot.host.turn_times import turn_seconds
 from bot.host.user_settings import UserSettings, quiet_until, quiet_windows
-from tests.host.test_host import ADA, BO, CH, CY, GUILD, HOUR, Clock, make_host, user_to_move
+from tests.helpers.clock import HOUR, Clock
+from tests.helpers.host import ADA, BO, CH, CY, GUILD, make_host, user_to_move
 
 DAY = 24 * HOUR
 NOON = datetime(2026, 3, 2, 12, tzinfo=ZoneInfo("UTC")).timestamp()

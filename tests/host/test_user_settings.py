@@ -4,7 +4,6 @@ that follow the person's settings, and the open games a person sits in, read fro
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -19,15 +18,10 @@ from bot.host.host import Host
 from bot.host.model import NewDelivery
 from bot.host.store import Store
 from bot.host.user_settings import HELD, UserSettings, open_game, quiet_until
-from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, HOUR, Clock, make_host, play_first, user_to_move
+from tests.helpers.clock import HOUR, Clock, at
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, make_host, play_first, start_two, user_to_move
 
-BERLIN = ZoneInfo("Europe/Berlin")
 NIGHT = UserSettings(time_zone="Europe/Berlin", quiet_from=22, quiet_to=7)
-
-
-def at(text: str, zone: ZoneInfo = BERLIN) -> float:
-    """A local wall time in ``zone`` (``2026-11-24 23:30``) as seconds since the epoch."""
-    return datetime.fromisoformat(text).replace(tzinfo=zone).timestamp()
 
 
 # ---------------------------------------------------------------------- quiet hours on the local clock
@@ -114,18 +108,10 @@ async def test_open_games_of_a_person_are_found_by_their_exact_id(store: Any) ->
 # ---------------------------------------------------------------------- the host
 
 
-@pytest.fixture
-async def sqlite(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "santacruz.db", busy_timeout=0.1)
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-async def host(sqlite: Store) -> Host:
-    host = make_host(sqlite, Clock(at("2026-11-24 12:00")), reminder_hours=12)
-    await host.load()
-    return host
+@pytest.fixture(autouse=True)
+def tuesday_noon(clock: Clock) -> None:
+    """The host's clock (``clock``, which ``host`` reads) starts on Tuesday 24 November 2026 at noon in Berlin."""
+    clock.now = at("2026-11-24 12:00")
 
 
 async def test_an_unknown_time_zone_is_refused_in_words(host: Host) -> None:
@@ -155,23 +141,15 @@ async def test_settings_survive_a_restart(host: Host, sqlite: Store) -> None:
     assert again.people.settings_of(BO) == UserSettings()
 
 
-async def test_a_refused_write_changes_no_setting(host: Host, sqlite: Store, tmp_path: Path) -> None:
-    async with aiosqlite.connect(tmp_path / "santacruz.db") as other:  # another connection holds the write lock
+@pytest.mark.busy_timeout(0.1)
+async def test_a_refused_write_changes_no_setting(host: Host, sqlite_path: Path) -> None:
+    async with aiosqlite.connect(sqlite_path) as other:  # another connection holds the write lock
         await other.execute("BEGIN IMMEDIATE")
         with pytest.raises(HostError, match=r"host\.error\.storage"):
             await host.people.change_settings(ADA, time_zone="Europe/Berlin")
         await other.execute("ROLLBACK")
     assert host.people.settings_of(ADA) == UserSettings()
     assert (await host.people.change_settings(ADA, time_zone="Europe/Berlin")).time_zone == "Europe/Berlin"
-
-
-async def start_two(host: Host, channel: int, people: tuple[tuple[int, str], tuple[int, str]]) -> int:
-    """A running game of two people in ``channel``; the user to move."""
-    (first, first_name), (second, second_name) = people
-    await host.lobby.open(channel, GUILD, first, first_name)
-    await host.lobby.join(channel, second, second_name)
-    await host.lobby.start(channel, first)
-    return user_to_move(host, channel)
 
 
 async def until_the_turn_of(host: Host, user_id: int) -> None:

@@ -19,20 +19,8 @@ from bot.host.reminders import REMINDER
 from bot.host.table import MoveResult, TableInfo
 from bot.host.timers import KINDS
 from bot.host.vacation import VacationChange
-from tests.host.test_host import ADA, BO, CH, CH2, CY, GUILD, HOUR, Clock, make_host, play_first, refused
-
-DAY = 24 * HOUR
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-async def loaded(store: Any, clock: Clock) -> Host:
-    host = make_host(store, clock)
-    await host.load()
-    return host
+from tests.helpers.clock import DAY, HOUR, Clock
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, loaded_host, play_first, refused
 
 
 async def three_players(host: Host, channel: int = CH, *, deadline: int = 0) -> None:
@@ -62,7 +50,7 @@ async def timer_kinds(store: Any, game_id: int) -> list[str]:
 
 
 async def test_the_others_vote_to_pause_and_the_game_waits_until_the_vacation_ends(store: Any, clock: Clock) -> None:
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await three_players(host, deadline=24)
     game_id = host.games.info(CH).game_id
     [change] = await host.vacation.start(ADA, 3)
@@ -72,7 +60,7 @@ async def test_the_others_vote_to_pause_and_the_game_waits_until_the_vacation_en
     await refused("host.error.not_a_voter", host.vacation.vote(game_id, ADA, 0, "pause"))
     assert (await host.vacation.vote(game_id, BO, 0, "pause")).state == "vote"
     # a restart in the middle of the vote keeps the vote cast
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     paused = await host.vacation.vote(game_id, CY, 0, "pause")
     assert paused.state == "pause" and not paused.computer_to_move and host.games.info(CH).paused
     error = await refused("host.error.paused", play_first(host))
@@ -91,7 +79,7 @@ async def test_the_others_vote_to_pause_and_the_game_waits_until_the_vacation_en
 
 
 async def test_a_tie_lets_the_computer_play_until_the_vacation_ends(store: Any, clock: Clock) -> None:
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await three_players(host)
     game_id = host.games.info(CH).game_id
     seat = host.games.info(CH).to_move
@@ -111,12 +99,12 @@ async def test_a_tie_lets_the_computer_play_until_the_vacation_ends(store: Any, 
 
 
 async def test_nobody_voting_within_12_hours_lets_the_computer_play_after_a_restart(store: Any, clock: Clock) -> None:
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await three_players(host)
     game_id = host.games.info(CH).game_id
     await host.vacation.start(BO, 5)
     clock.advance(6)
-    host = await loaded(store, clock)  # a restart in the middle of the waiting period
+    host = await loaded_host(store, clock)  # a restart in the middle of the waiting period
     assert await due_timers(host) == []
     clock.advance(6)
     [decided] = await due_timers(host)
@@ -127,7 +115,7 @@ async def test_nobody_voting_within_12_hours_lets_the_computer_play_after_a_rest
 
 
 async def test_back_ends_the_vacation_early_in_every_game(store: Any, clock: Clock) -> None:
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await three_players(host, CH)
     await three_players(host, CH2)
     assert len(await host.vacation.start(CY, 10)) == 2
@@ -146,7 +134,7 @@ async def test_back_ends_the_vacation_early_in_every_game(store: Any, clock: Clo
 
 async def test_a_deadline_warns_at_75_percent_then_the_computer_moves_and_the_third_hands_the_seat_over(
         store: Any, clock: Clock) -> None:
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await host.lobby.open(CH, GUILD, ADA, "Ada", deadline_hours=12)
     await host.lobby.join(CH, BO, "Bo")
     await host.lobby.start(CH, ADA)
@@ -155,14 +143,14 @@ async def test_a_deadline_warns_at_75_percent_then_the_computer_moves_and_the_th
     while True:
         seat = host.games.info(CH).to_move
         clock.advance(8)
-        host = await loaded(store, clock)  # a restart before the warning
+        host = await loaded_host(store, clock)  # a restart before the warning
         clock.advance(1)
         [warned] = await due_timers(host)
         assert isinstance(warned, TableInfo)
         [dm] = [p for p in await notices(store, NOTICE_DM)]
         assert dm["key"] == "bot.deadline.warning" and dm["params"]["until"] == int(clock.now + 3 * HOUR)
         await store.mark_delivered((await store.pending_deliveries())[-1].id, now=clock.now)
-        host = await loaded(store, clock)  # a restart before the deadline
+        host = await loaded_host(store, clock)  # a restart before the deadline
         clock.advance(3)
         [moved] = await due_timers(host)
         assert isinstance(moved, MoveResult) and moved.by_computer and moved.seat == seat
@@ -179,7 +167,7 @@ async def test_a_deadline_warns_at_75_percent_then_the_computer_moves_and_the_th
 
 
 async def test_a_move_replaces_the_deadline_and_a_finished_game_keeps_none(store: Any, clock: Clock) -> None:
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await three_players(host, deadline=48)
     game_id = host.games.info(CH).game_id
     first = await own_timers(store, game_id)
@@ -195,7 +183,7 @@ async def test_a_move_replaces_the_deadline_and_a_finished_game_keeps_none(store
 
 
 async def test_a_deadline_move_during_a_vote_is_not_made_twice(store: Any, clock: Clock) -> None:
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await three_players(host, deadline=12)
     game_id = host.games.info(CH).game_id
     mover = host.games.info(CH).to_move
@@ -213,7 +201,7 @@ async def test_a_deadline_move_during_a_vote_is_not_made_twice(store: Any, clock
 
 
 async def test_a_stale_timer_does_nothing(store: Any, clock: Clock) -> None:
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await three_players(host, deadline=12)
     game_id = host.games.info(CH).game_id
     seat = host.games.info(CH).to_move
@@ -225,8 +213,8 @@ async def test_a_stale_timer_does_nothing(store: Any, clock: Clock) -> None:
 
 
 async def test_a_game_another_process_holds_is_read_from_the_database(store: Any, clock: Clock) -> None:
-    other = await loaded(store, clock)  # started before the game was opened: it does not hold it
-    host = await loaded(store, clock)
+    other = await loaded_host(store, clock)  # started before the game was opened: it does not hold it
+    host = await loaded_host(store, clock)
     await three_players(host)
     game_id = host.games.info(CH).game_id
     [change] = await other.vacation.start(BO, 2)
@@ -243,7 +231,7 @@ async def test_a_game_another_process_holds_is_read_from_the_database(store: Any
 
 @pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_a_refused_write_changes_nothing(store: Any, clock: Clock) -> None:
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await three_players(host, deadline=12)
     game_id = host.games.info(CH).game_id
     before = (host.games.info(CH), await store.timers(game_id))
@@ -273,14 +261,14 @@ async def test_a_deadline_runs_out_while_another_process_writes_the_game_and_its
     it again: the new copy in memory was taken for "the turn moved on", the deadline was marked done with no move and
     no new timer, and the game waited forever. Whatever is read meanwhile, the move is made and the next turn's
     deadline is set, at every restart and clock jump."""
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await host.lobby.open(CH, GUILD, ADA, "Ada", deadline_hours=12)
     await host.lobby.join(CH, BO, "Bo")
     await host.lobby.start(CH, ADA)
     game_id = host.games.info(CH).game_id
     for _ in range(2):  # the clock moves 13 h while both processes are down, twice
         clock.advance(13)
-        host, other = await loaded(store, clock), await loaded(store, clock)
+        host, other = await loaded_host(store, clock), await loaded_host(store, clock)
         seq = host.games.info(CH).seq
         choose = host.deadlines._choose
 
@@ -305,7 +293,7 @@ async def test_a_deadline_whose_timers_were_lost_is_set_again_at_the_next_start(
     """A running game with a turn deadline but no timer for it (lost some other way than a move) gets its turn's
     timers again when a host loads it, counted from the last move: the computer then makes that move when it runs
     out, as it would have."""
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     await three_players(host, deadline=12)
     game_id = host.games.info(CH).game_id
     mover = host.games.info(CH).to_move
@@ -314,7 +302,7 @@ async def test_a_deadline_whose_timers_were_lost_is_set_again_at_the_next_start(
                          *deadlines.KINDS)
     assert await timer_kinds(store, game_id) == []
     clock.advance(13)
-    host = await loaded(store, clock)
+    host = await loaded_host(store, clock)
     assert await timer_kinds(store, game_id) == sorted(deadlines.KINDS)
     moved = [r for r in await due_timers(host) if isinstance(r, MoveResult)]
     assert len(moved) == 1 and moved[0].by_computer and moved[0].seat == mover

@@ -12,7 +12,6 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -20,13 +19,14 @@ from typing import Any
 import pytest
 
 from bot.host.errors import StoreError
-from bot.host.host import GameFactory, Host, default_chooser, default_game_factory
+from bot.host.host import Host, default_chooser, default_game_factory
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings, SettingsError
 from bot.host.store import Store
 from bot.host.workers import PoolBroken, WorkerPool, as_pool, process_pool_factory
 from engine import new_game
-from tests.host.test_host import ADA, BO, CH, CH2, GUILD, SEED, Clock, first_legal, tiny_factory
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, CH2, GUILD, make_host
 
 PNG = b"\x89PNG\r\n\x1a\n"
 WAIT = 60.0
@@ -64,17 +64,9 @@ def process_pool() -> Any:
     pool.shutdown()
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "santacruz.db")
-    yield store
-    await store.close()
-
-
-def make_host(store: Store, workers: WorkerPool | None = None, chooser: Callable[..., str] = first_legal,
-              game_factory: GameFactory = tiny_factory, **settings: Any) -> Host:
-    return Host(store, Settings(**settings), clock=Clock(), game_factory=game_factory, chooser=chooser,
-                executor=workers, new_seed=lambda: SEED)
+def pooled_host(store: Store, workers: WorkerPool | None = None, **options: Any) -> Host:
+    """A test host (:func:`tests.helpers.host.make_host`) whose computers run in ``workers``."""
+    return make_host(store, Clock(), executor=workers, **options)
 
 
 async def computer_to_move(host: Host, channel: int = CH, user: int = ADA) -> None:
@@ -164,9 +156,9 @@ async def test_the_next_picture_after_a_killed_render_worker(process_pool: Worke
 
 
 async def test_the_next_computer_move_after_a_killed_worker_keeps_its_strength(
-        store: Store, process_pool: WorkerPool, caplog: pytest.LogCaptureFixture) -> None:
+        sqlite: Store, process_pool: WorkerPool, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    host = make_host(store, process_pool, chooser=default_chooser, game_factory=default_game_factory,
+    host = pooled_host(sqlite, process_pool, chooser=default_chooser, game_factory=default_game_factory,
                      ai_seconds=0.05)  # the engine's players on the default island, in a worker process
     await computer_to_move(host)
     await kill_a_worker(process_pool)
@@ -178,9 +170,9 @@ async def test_the_next_computer_move_after_a_killed_worker_keeps_its_strength(
 
 
 async def test_a_computer_plays_random_only_when_the_redo_breaks_too_and_says_so(
-        store: Store, caplog: pytest.LogCaptureFixture) -> None:
+        sqlite: Store, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="bot.host")
-    host = make_host(store, WorkerPool(shut_down_threads, name="computers"), ai_strength="expert")
+    host = pooled_host(sqlite, WorkerPool(shut_down_threads, name="computers"), ai_strength="expert")
     await computer_to_move(host)
     result = await anext(host.computers.run_computers(CH))
     assert result.by_computer and host.games.info(CH).seq == result.seq
@@ -202,9 +194,9 @@ class Gate:
         return str(view["you"]["legal_moves"][0])
 
 
-async def test_the_channel_is_answered_while_its_computer_thinks(store: Store) -> None:
+async def test_the_channel_is_answered_while_its_computer_thinks(sqlite: Store) -> None:
     gate = Gate()
-    host = make_host(store, chooser=gate)
+    host = pooled_host(sqlite, chooser=gate)
     await host.lobby.open(CH, GUILD, ADA, "Ada", computers=1)
     await host.lobby.join(CH, BO, "Bo")
     await host.lobby.start(CH, ADA)
@@ -225,9 +217,9 @@ async def test_the_channel_is_answered_while_its_computer_thinks(store: Store) -
     assert (await task).by_computer
 
 
-async def test_a_computer_whose_player_came_back_while_it_thought_stores_nothing(store: Store) -> None:
+async def test_a_computer_whose_player_came_back_while_it_thought_stores_nothing(sqlite: Store) -> None:
     gate = Gate()
-    host = make_host(store, chooser=gate)
+    host = pooled_host(sqlite, chooser=gate)
     await host.lobby.open(CH, GUILD, ADA, "Ada")
     await host.lobby.join(CH, BO, "Bo")
     await host.lobby.start(CH, ADA)
@@ -239,11 +231,11 @@ async def test_a_computer_whose_player_came_back_while_it_thought_stores_nothing
     await host.play.back(CH, mover)  # the game is no longer the computer's to play
     gate.go.set()
     assert await task is None
-    assert host.games.info(CH).seq == 0 and (await store.moves(info.game_id)) == []
+    assert host.games.info(CH).seq == 0 and (await sqlite.moves(info.game_id)) == []
     assert host.play.legal_moves(CH, mover), "the returning player is to move"
 
 
-async def test_one_channel_thinks_one_move_at_a_time_and_channels_think_side_by_side(store: Store) -> None:
+async def test_one_channel_thinks_one_move_at_a_time_and_channels_think_side_by_side(sqlite: Store) -> None:
     both = threading.Barrier(2, timeout=WAIT)
     lock = threading.Lock()
     active: dict[int, int] = {}
@@ -266,7 +258,7 @@ async def test_one_channel_thinks_one_move_at_a_time_and_channels_think_side_by_
                 active[me] -= 1
         return str(view["you"]["legal_moves"][0])
 
-    host = make_host(store, WorkerPool(lambda: ThreadPoolExecutor(max_workers=4), name="computers"), chooser=chooser)
+    host = pooled_host(sqlite, WorkerPool(lambda: ThreadPoolExecutor(max_workers=4), name="computers"), chooser=chooser)
     for channel, user, name in ((CH, ADA, "Ada"), (CH2, BO, "Bodo")):
         await host.lobby.open(channel, GUILD, user, name, computers=1)
         await host.lobby.start(channel, user)

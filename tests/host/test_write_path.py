@@ -18,7 +18,8 @@ from bot.host.model import MoveRow, NewDelivery, NewTimer
 from bot.host.store import Store
 from bot.host.table import Seat
 from bot.host.timers import KINDS
-from tests.host.test_host import ADA, BO, CH, CY, GUILD, Clock, make_host, play_first, refused, user_to_move
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, BO, CH, CY, GUILD, make_host, play_first, refused, user_to_move
 
 CHANNEL = 4343
 

@@ -10,7 +10,7 @@ from bot.host.host import HostError
 from engine import REASONS, IllegalMove, parse_move
 from i18n import LOCALES, catalogue, illegal_text, t
 from play.cli import run_play
-from tests.engine_helpers import arranged, play
+from tests.helpers.engine import arranged, play
 
 
 def refusal(text: str) -> IllegalMove:

@@ -14,7 +14,8 @@ from bot.host.settings import Settings
 from bot.host.store import Store
 from engine import Game
 from play.cli import main, read_record
-from tests.host.test_host import ADA, CH, GUILD, Clock
+from tests.helpers.clock import Clock
+from tests.helpers.host import ADA, CH, GUILD
 
 pytestmark = pytest.mark.asyncio
 

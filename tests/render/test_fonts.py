@@ -28,6 +28,7 @@ from render.layout import CARD_PAD, make_layout, static_board
 from render.legend import render_legend
 from render.script import bbox, draw, length, letters_within, runs, shape, visual
 from render.theme import Theme
+from tests.helpers.names import LONG_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -627,14 +628,6 @@ def test_a_last_move_too_long_for_its_lines_is_cut_inside_them(monkeypatch: pyte
     assert drawn[-1][1].endswith("…")
     for x, s, size in drawn:
         assert size == lay.line_size and x0 < x and x + text_width(s, size) <= x1 - 14 * lay.unit + 1, s
-
-
-LONG_NAMES = {
-    "Latin": ["Alexandra Kim", "Jean-Baptiste Beauregard", "Bartholomäus von Wolkenstein-Rodeneck"[:32]],
-    "CJK": ["王小明王小明王小明王小明", "たろうやまだたろうやまだたろうやまだ", "김민준이서연김민준이서연김민준"],
-    "emoji": ["🦊 Fuchs der Schlaue", "🐻🎲 Bärbel Würfelglück 🌊⭐"],
-    "Arabic": ["محمد عبد الرحمن", "فاطمة الزهراء بنت عبد الله الفاسي"[:32]],
-}
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -50,7 +50,7 @@ from render.overview import (
 )
 from render.samples import NAMES, play
 from render.theme import Theme
-from tests.render.test_fonts import LONG_NAMES
+from tests.helpers.names import LONG_NAMES
 
 THEME = Theme()
 DM_BOARD = replace(Theme(width=round(800 / THEME.personal_share)), width=800)

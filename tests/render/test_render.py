@@ -38,7 +38,7 @@ from render.layout import Layout, static_board
 from render.samples import NAMES, play
 from render.theme import Theme
 from render.tiles import badge_centre, site_badge
-from tests.engine_helpers import TINY
+from tests.helpers.engine import TINY
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PERSONAL_WIDTH = round(1600 * Theme().personal_share)

@@ -19,9 +19,8 @@ from engine import new_game
 from i18n import t
 from render.board import render_board
 from render.theme import Theme
+from tests.helpers.web import NAMES, PEOPLE, Site, hidden_cards
 from tests.web.browser import Chromium, board_shown, chromium_fixture, open_page, screenshot_path
-from tests.web.conftest import NAMES, PEOPLE, Site
-from tests.web.test_server import hidden_cards
 
 MOVES = 5
 

@@ -24,9 +24,9 @@ from bot.web.server import CSP, WebServer
 from engine import View
 from i18n import t
 from render.theme import WIDTHS
-from tests.adapter.test_bot_game import DISTINCT_CARDS
-from tests.adapter.test_log_secrets import state_secrets, variants
-from tests.web.conftest import CHANNEL, GUILD, NAMES, PEOPLE, SEED, Site, fetch, next_event, open_site
+from tests.helpers.http import fetch, next_event
+from tests.helpers.secrets import SEED, state_secrets, variants
+from tests.helpers.web import CHANNEL, GUILD, NAMES, PEOPLE, Site, hidden_cards, open_site
 
 SEAT_KEYS = ('"you"', '"legal_moves"', '"build_sites"', '"scoring_cards"', '"bird_chips"', '"hand_scoring"')
 """Keys of a seat's own view and of the state: never in a public answer."""
@@ -47,18 +47,6 @@ class Tags(HTMLParser):
         parser = cls()
         parser.feed(page)
         return parser.found
-
-
-def hidden_cards(site: Site) -> dict[int, set[str]]:
-    """Seat -> the distinctive scoring cards only it knows of now (in its hand, never played or shown)."""
-    table = site.host.games.tables[CHANNEL]
-    game = table.current_game()
-    assert game is not None
-    public = game.view(None)
-    shown = {c for p in public["players"] for c in p["played_scoring_cards"]}
-    shown |= {c for pile in public.get("piles") or [] for c in pile["scoring_cards"]}
-    return {seat: {c for c in game.view(seat)["you"]["scoring_cards"] if c in DISTINCT_CARDS and c not in shown}
-            for seat in range(len(PEOPLE))}
 
 
 def card_secrets(cards: set[str], label: str) -> dict[str, str]:

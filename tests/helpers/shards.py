@@ -1,5 +1,6 @@
 """Two bot processes (shards 0 and 1 of 2) over one PostgreSQL against the fake Discord: the scaffolding the
-multi-process tests share (their settings, starting a process, the bots' logs checked for errors)."""
+multi-process tests share (their settings, starting a process, the bots' logs checked for errors, waiting for their
+deliveries)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.host.postgres_store import PostgresStore
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.child_bot import ChildBot
+from tests.fakediscord.remote import poll
 
 TIMEOUT = 90.0
 """Generous: two bot processes, a database server and the test share a slow, busy machine."""
@@ -63,3 +66,10 @@ async def two_shard_bots(fake: FakeDiscord, database_url: str, logs: Path, *, ea
     for bot in bots:
         errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
         assert not errors, f"{bot.log_path.name} logged errors: {errors}"
+
+
+async def wait_deliveries_done(store: PostgresStore) -> None:
+    """Wait until the processes have delivered every post and DM the database holds."""
+    async def done() -> bool:
+        return not await store.pending_deliveries()
+    await poll(done, timeout=TIMEOUT, description="every delivery to be done")
