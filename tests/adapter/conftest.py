@@ -19,7 +19,7 @@ from bot.host.logs import LIBRARY_LOGGERS, setup_logging
 from bot.host.settings import Settings
 from tests.fakediscord import FakeDiscord
 from tests.helpers.clock import Clock
-from tests.helpers.driver import Driver
+from tests.helpers.driver import Driver, running
 
 
 @pytest.fixture
@@ -54,9 +54,5 @@ async def driver(fake_discord: FakeDiscord, settings: Settings, request: pytest.
     """A started bot on a fresh database in the fake's world as the test found it, stopped (and checked for logged
     errors) afterwards; its host reads a :class:`Clock` the test moves if the test is marked ``moved_clock``."""
     clock = Clock.real_time() if request.node.get_closest_marker("moved_clock") else None
-    d = Driver(fake_discord, settings, channel="games", clock=clock)
-    await d.start()
-    try:
-        yield d
-    finally:
-        await d.stop()
+    async with running(Driver(fake_discord, settings, channel="games", clock=clock)) as started:
+        yield started

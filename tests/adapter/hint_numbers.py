@@ -27,6 +27,7 @@ from i18n import describe_move, listed, t, tn
 from i18n import percent as percent_text
 from i18n.coach import advice_text
 from tests.fakediscord.audit import readable_texts
+from tests.helpers.buttons import is_confirm
 from tests.helpers.driver import Driver
 
 
@@ -111,7 +112,7 @@ async def hinted_turn(driver: Driver, user: str, lang: str, post_lang: str, figu
     command, options = driver.slash_for_move(move)
     reply = await driver.answer(await driver.slash(command, options, user=user))
     question = ""
-    confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
+    confirm = [b for b in reply.buttons if is_confirm(b["custom_id"])]
     if confirm:
         question = reply.text
         reply = await driver.answer(await fake.click_button(reply, confirm[0]["custom_id"], user=user))

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.adapter import ids
 from bot.adapter.delivery import Backoff
 from bot.host.deliveries import GAME_OVER_DM, MOVE_POST, REPLAY_POST
 from engine import from_record
@@ -44,7 +45,7 @@ async def test_one_person_against_two_computers_then_the_archive_before_and_afte
     lobby = await driver.open_lobby("carol", {"computers": 2, "strength": "random"})
     assert "Ordinateur 1" not in lobby.text  # the game's language is the server's (English), not carol's
     assert "Computer 1" in lobby.text and "Computer 2" in lobby.text
-    click = await fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user="carol")
+    click = await fake.click_button(lobby, ids.game(driver.info().game_id, "start"), user="carol")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.settle()
     while driver.info().status == "running":
@@ -114,11 +115,11 @@ async def test_one_person_against_two_computers_then_the_archive_before_and_afte
     missing = await driver.answer(await driver.slash("history", {"id": game_id + 50}, user="bob", locale="en-US"))
     assert missing.text == t("bot.history.no_such_game", "en", id=game_id + 50)
     # the game-over message's Rematch button works after a restart too
-    await driver.answer(await fake.click_button(posts[-1], f"sc:{game_id}:rematch", user="carol"))
+    await driver.answer(await fake.click_button(posts[-1], ids.game(game_id, "rematch"), user="carol"))
     lobby = await driver.lobby()
     assert driver.info().status == "lobby" and driver.info().game_id != game_id
     assert [s.name for s in driver.info().seats] == [s.name for s in info.seats]
-    assert f"sc:{driver.info().game_id}:start" in lobby.custom_ids
+    assert ids.game(driver.info().game_id, "start") in lobby.custom_ids
     fake.assert_no_unknown_requests()
 
 
@@ -132,7 +133,7 @@ async def test_a_running_game_cannot_be_exported_and_a_short_log_is_a_message(dr
     assert row is not None and row.options["replay"] is False  # new replay:false is kept with the game
     refusal = await driver.answer(await driver.slash("history", {"export": True}, user="alice", locale="en-US"))
     assert refusal.text == t("bot.export.not_finished", "en", id=game_id) and not refusal.attachments
-    click = await driver.fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
+    click = await driver.fake.click_button(lobby, ids.game(game_id, "start"), user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.settle()
     for user in ("alice", "bob"):
@@ -149,7 +150,7 @@ async def test_the_replay_and_the_game_over_link_survive_a_restart_while_the_cha
         driver: Driver) -> None:
     fake = driver.fake
     lobby = await driver.open_lobby("carol", {"computers": 1, "strength": "random"})
-    click = await fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user="carol")
+    click = await fake.click_button(lobby, ids.game(driver.info().game_id, "start"), user="carol")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.settle()
     cog: Any = driver.bot.get_cog("SantaCruz")

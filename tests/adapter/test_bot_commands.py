@@ -12,12 +12,14 @@ from typing import Any
 
 import pytest
 
+from bot.adapter import ids
 from bot.adapter import main as bot_main
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.host.settings import Settings
 from engine.ai import OFFERED, STRONGEST
 from i18n import RULE_TOPICS, t
 from tests.fakediscord import CallbackType
+from tests.helpers.buttons import is_game_button
 from tests.helpers.driver import TIMEOUT, Driver, board_posts
 
 SUBCOMMANDS = ("new", "join", "leave", "start", "land", "build", "score", "choose", "board", "status", "log",
@@ -192,15 +194,15 @@ async def test_computer_seats_kick_and_hand_over(driver: Driver) -> None:
     fake = driver.fake
     lobby = await driver.open_lobby("alice")
     game_id = driver.info().game_id
-    click = await fake.click_button(lobby, f"sc:{game_id}:addbot", user="alice")
+    click = await fake.click_button(lobby, ids.game(game_id, "addbot"), user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.settle()  # the outbox redraws the lobby message
-    assert "Computer 1" in lobby.text and f"sc:{game_id}:removebot" in lobby.custom_ids
+    assert "Computer 1" in lobby.text and ids.game(game_id, "removebot") in lobby.custom_ids
     reply = await driver.answer(await driver.slash("addbot", {"strength": STRONGEST}, user="alice"))
     assert "Computer 2" in reply.text and driver.info().seats[-1].strength == STRONGEST
     await driver.settle()
     assert f"Computer 2 (computer player, {t(f'commands.choice.strength.{STRONGEST}', 'en')})" in lobby.text
-    click = await fake.click_button(lobby, f"sc:{game_id}:removebot", user="alice")
+    click = await fake.click_button(lobby, ids.game(game_id, "removebot"), user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     assert len(driver.info().seats) == 2
     await driver.answer(await driver.slash("join", user="bob"))
@@ -323,7 +325,7 @@ async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discor
         await (await fake.slash_command("santacruz new", {"thread": False}, user="alice")).wait_for_message(
             timeout=TIMEOUT)
         lobby = await fake.wait_for_message(fake.default_channel, lambda m: any(
-            c.endswith(":join") for c in m.custom_ids), timeout=TIMEOUT)  # posted by the outbox
+            is_game_button(c, "join") for c in m.custom_ids), timeout=TIMEOUT)  # posted by the outbox
         await fake.slash_command("santacruz join", {}, user="bob")
         await fake.wait_until(lambda: "Bob" in lobby.text, timeout=TIMEOUT, description="bob in the lobby", poll=0.1)
         await fake.slash_command("santacruz start", {}, user="alice")

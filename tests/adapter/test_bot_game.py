@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import render.board
+from bot.adapter import ids
 from i18n import t
 from tests.fakediscord import ComponentType, FakeDiscord, FakeMessage, walk_components
 from tests.fakediscord.audit import as_sent
@@ -150,7 +151,7 @@ async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
     gallery = [c for c in walk_components(final.components) if c.get("type") == ComponentType.MEDIA_GALLERY]
     assert [[item["media"]["url"] for item in g["items"]] for g in gallery] == [[f"attachment://{n}"] for n in names]
     assert not [m for m in fake.messages(driver.channel, ephemeral=False) if m.id > final.id]
-    assert "Game over" in final.text and final.custom_ids == [f"sc:{info.game_id}:rematch"]
+    assert "Game over" in final.text and final.custom_ids == [ids.game(info.game_id, "rematch")]
     ranking = driver.host.play.public_view(driver.channel.id)["ranking"]
     winner = info.seats[ranking[0]].name
     assert f"1. {winner}" in final.text
@@ -169,7 +170,7 @@ async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
     new = driver.info()
     assert new.status == "lobby" and new.game_id != info.game_id
     assert sorted(s.name for s in new.seats) == sorted(s.name for s in info.seats)
-    assert any(b["custom_id"] == f"sc:{new.game_id}:start" for b in lobby.buttons)
+    assert any(b["custom_id"] == ids.game(new.game_id, "start") for b in lobby.buttons)
     assert new.opener_id == fake.user("bob").id
     fake.assert_no_unknown_requests()
     await driver.stop()  # its shutdown is in the log too
@@ -231,7 +232,7 @@ async def test_german_server_and_german_user(german_world: FakeDiscord, settings
         assert reply.ephemeral and "bereits" not in reply.text and "already" in reply.text
         reply = await driver.answer(await driver.slash("rules", {"topic": "round2"}, user="carol"))
         assert reply.embeds[0]["title"] == t("rules.round2.title", "fr")
-        click = await fake.click_button(lobby, f"sc:{driver.info().game_id}:start", user="alice")
+        click = await fake.click_button(lobby, ids.game(driver.info().game_id, "start"), user="alice")
         await click.wait_for_callback(timeout=TIMEOUT)
         await driver.settle()
         start = board_posts(fake, driver.channel)[0]

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.adapter import ids
 from i18n import listed, t
 from tests.fakediscord import FakeMessage, InteractionHandle
+from tests.helpers.buttons import is_confirm
 from tests.helpers.driver import TIMEOUT, Driver, board_posts
 
 
@@ -132,28 +134,28 @@ async def test_lobby_refusals(driver: Driver) -> None:
     lobby = await driver.open_lobby("bob")
     game_id = driver.info().game_id
     # only the opener (or Manage Channels) starts; at least two players
-    click = await fake.click_button(lobby, f"sc:{game_id}:start", user="carol", locale="en-US")
+    click = await fake.click_button(lobby, ids.game(game_id, "start"), user="carol", locale="en-US")
     assert await refused(driver, click) == t("host.error.not_opener", "en", opener="Bob")
-    click = await fake.click_button(lobby, f"sc:{game_id}:start", user="bob", locale="en-US")
+    click = await fake.click_button(lobby, ids.game(game_id, "start"), user="bob", locale="en-US")
     assert await refused(driver, click) == t("host.error.too_few_players", "en", min=2)
     text = await refused(driver, await driver.slash("abandon", user="carol", locale="en-US"))
     assert text == t("host.error.not_opener", "en", opener="Bob")
     # joining twice
-    click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol")
+    click = await fake.click_button(lobby, ids.game(game_id, "join"), user="carol")
     await click.wait_for_callback(timeout=TIMEOUT)
-    click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol", locale="en-US")
+    click = await fake.click_button(lobby, ids.game(game_id, "join"), user="carol", locale="en-US")
     assert await refused(driver, click) == t("host.error.already_seated", "en")
     # the server owner may manage the channel: alice starts bob's game
     await driver.settle()  # the outbox redraws the lobby message
     assert "Carol" in lobby.text
-    click = await fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
+    click = await fake.click_button(lobby, ids.game(game_id, "start"), user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.wait_posts(1)
     assert driver.info().status == "running"
     # abandon: a confirmation first, then the channel is told
     reply = await driver.answer(await driver.slash("abandon", user="bob", locale="en-US"))
     assert reply.ephemeral and reply.text == t("bot.confirm.abandon", "en")
-    cancel = await fake.click_button(reply, f"sc:{game_id}:cancel", user="bob")
+    cancel = await fake.click_button(reply, ids.game(game_id, "cancel"), user="bob")
     await cancel.wait_for_callback(timeout=TIMEOUT)
     assert driver.info().status == "running"
     await driver.settle()
@@ -161,7 +163,7 @@ async def test_lobby_refusals(driver: Driver) -> None:
     assert mover is not None
     turn_dm = driver.turn_dm(mover)
     reply = await driver.answer(await driver.slash("abandon", user="bob", locale="en-US"))
-    click = await fake.click_button(reply, f"sc:{game_id}:abandon", user="bob", locale="en-US")
+    click = await fake.click_button(reply, ids.game(game_id, "abandon"), user="bob", locale="en-US")
     await click.wait_for_callback(timeout=TIMEOUT)
     assert driver.info().status == "abandoned"
     await fake.wait_for_message(driver.channel, lambda m: "abandoned by Bob" in m.text, timeout=TIMEOUT)
@@ -178,14 +180,14 @@ async def test_dms_blocked_at_join_and_during_the_game(driver: Driver) -> None:
     fake.block_dms("carol")
     lobby = await driver.open_lobby("alice")
     game_id = driver.info().game_id
-    click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol", locale="en-US")
+    click = await fake.click_button(lobby, ids.game(game_id, "join"), user="carol", locale="en-US")
     warning = await click.wait_for_followup(timeout=TIMEOUT)
     assert warning.ephemeral and warning.text == t("bot.reply.dm_blocked", "en")
     await driver.settle()  # the outbox redraws the lobby message
     assert "Carol" in lobby.text, "joined anyway: the cards can be seen with /santacruz hand"
-    click = await fake.click_button(lobby, f"sc:{game_id}:join", user="bob")
+    click = await fake.click_button(lobby, ids.game(game_id, "join"), user="bob")
     await click.wait_for_callback(timeout=TIMEOUT)
-    click = await fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
+    click = await fake.click_button(lobby, ids.game(game_id, "start"), user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.settle()
     carol = fake.user("carol")
@@ -217,7 +219,7 @@ async def test_dms_blocked_at_join_and_during_the_game(driver: Driver) -> None:
                     click = await fake.select(hand, select["custom_id"], [move], user="carol")
                     break
             else:
-                cid = f"sc:{info.game_id}:{seq}:{move.replace(' ', '_')}"
+                cid = ids.move(info.game_id, seq, move)
                 click = await fake.click_button(hand, cid, user="carol")
             await driver.confirm(click, "carol")  # asked first if it cannot be taken back
             await driver.wait_seq(seq + 1)
@@ -247,7 +249,7 @@ async def test_double_click_and_simultaneous_actions(driver: Driver) -> None:
     # a landing turns tiles face up: the menu asks first, in place; its "Play it" pressed twice at once
     asked = await fake.select(dm, select["custom_id"], [move], user=mover, locale="en-US")
     prompt = await driver.answer(asked)
-    ok = next(b["custom_id"] for b in prompt.buttons if b["custom_id"].endswith(":ok"))
+    ok = next(b["custom_id"] for b in prompt.buttons if is_confirm(b["custom_id"]))
     first = fake.build_button_click(prompt, ok, user=mover, locale="en-US")
     second = fake.build_button_click(prompt, ok, user=mover, locale="en-US")
     await fake.dispatch_interactions(first, second)
@@ -284,7 +286,7 @@ async def test_double_click_and_simultaneous_actions(driver: Driver) -> None:
     assert questions[2].text.startswith("It is not your turn")
     assert driver.info().seq == seq, "a landing is asked first, by the command and by the menu"
     # both questions answered at once: exactly one of the mover's two moves is made
-    clicks = [fake.build_button_click(q, next(b["custom_id"] for b in q.buttons if b["custom_id"].endswith(":ok")),
+    clicks = [fake.build_button_click(q, next(b["custom_id"] for b in q.buttons if is_confirm(b["custom_id"])),
                                       user=mover, locale="en-US") for q in questions[:2]]
     await fake.dispatch_interactions(*clicks)
     await driver.wait_seq(seq + 1)
@@ -315,7 +317,7 @@ async def test_an_unexpected_error_is_logged_and_answered_with_an_apology(driver
     command, options = driver.slash_for_move(move)
     reply = await driver.answer(await driver.slash(command, options, user=mover, locale="en-US"))
     what = f"santacruz {command}"
-    confirm = [b["custom_id"] for b in reply.buttons if b["custom_id"].endswith(":ok")]
+    confirm = [b["custom_id"] for b in reply.buttons if is_confirm(b["custom_id"])]
     if confirm:  # a landing that turns tiles face up is asked first: the click plays it
         reply = await driver.answer(await driver.fake.click_button(reply, confirm[0], user=mover, locale="en-US"))
         what = confirm[0]

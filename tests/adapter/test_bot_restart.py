@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.adapter import ids
 from bot.adapter.delivery import Backoff
 from bot.host.change import Change
 from bot.host.store import Store
 from i18n import t
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import controls, pictures
+from tests.helpers.buttons import is_confirm
 from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, post_of, turns_ended
 
 
@@ -116,7 +118,7 @@ async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -
 
     command, options = driver.slash_for_move(move)
     question = await driver.answer(await driver.slash(command, options, user=user))
-    ok = next(b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":ok"))  # a landing is asked
+    ok = next(b["custom_id"] for b in question.buttons if is_confirm(b["custom_id"]))  # a landing is asked
     store.apply = append_then_die  # type: ignore[method-assign]
     handle = await fake.click_button(question, ok, user=user)
     await asyncio.wait_for(committed.wait(), TIMEOUT)
@@ -187,11 +189,11 @@ async def test_lobby_buttons_work_after_a_restart(driver: Driver) -> None:
     await fake.wait_for_dm("alice")  # the welcome DM: the bot is done with the command
     await driver.restart()
     game_id = driver.info().game_id
-    click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol")
+    click = await fake.click_button(lobby, ids.game(game_id, "join"), user="carol")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.settle()  # the outbox redraws the lobby message: the new process found it in the database
     assert "Carol" in lobby.text and len(driver.info().seats) == 2
-    click = await fake.click_button(lobby, f"sc:{game_id}:start", user="alice")
+    click = await fake.click_button(lobby, ids.game(game_id, "start"), user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.wait_posts(1)
     assert driver.info().status == "running" and not lobby.buttons

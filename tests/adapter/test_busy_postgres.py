@@ -17,6 +17,7 @@ from bot.host.settings import Settings
 from i18n import t
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.remote import poll
+from tests.helpers.buttons import is_confirm
 from tests.helpers.driver import TIMEOUT, Driver
 
 BUSY = 3.0
@@ -49,7 +50,7 @@ async def test_a_move_on_a_locked_row_is_refused_within_busy_timeout_and_status_
         move = driver.pick(mover, lambda legal: next(m for m in legal if m.startswith("land ")))
         command, options = driver.slash_for_move(move)
         question = await driver.answer(await driver.slash(command, options, user=mover))  # a landing is asked first
-        ok = next(b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":ok"))
+        ok = next(b["custom_id"] for b in question.buttons if is_confirm(b["custom_id"]))
         loop = asyncio.get_running_loop()
         locker = await asyncpg.connect(pg_url)
         try:

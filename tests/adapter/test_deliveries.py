@@ -12,10 +12,12 @@ from typing import Any
 
 import aiosqlite
 
+from bot.adapter import ids
 from bot.adapter.delivery import Backoff
 from bot.host.takeback import move_risk
 from i18n import t
 from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.helpers.buttons import is_confirm, move_control_seq
 from tests.helpers.driver import PARKED, TIMEOUT, Driver, board_posts, turn_dms
 
 QUICK = Backoff(first=0.05, limit=0.2)
@@ -247,10 +249,10 @@ async def test_a_turn_dm_sent_while_its_player_moves_leaves_the_next_controls_al
     cog: Any = driver.bot.get_cog("SantaCruz")
     reminding = asyncio.create_task(cog.send_reminders(now=info.last_move_at + 13 * 3600))
     await asyncio.wait_for(held.arrived.wait(), TIMEOUT)  # the reminder is on its way
-    click = await fake.click_button(older, f"sc:{info.game_id}:{info.seq}:{double.replace(' ', '_')}", user=user)
+    click = await fake.click_button(older, ids.move(info.game_id, info.seq, double), user=user)
     await driver.confirm(click, user)
     await driver.wait_seq(info.seq + 1)
-    await click.wait_for_message(lambda m: f"sc:{info.game_id}:{info.seq + 1}:" in " ".join(m.custom_ids),
+    await click.wait_for_message(lambda m: any(move_control_seq(c, info.game_id) == info.seq + 1 for c in m.custom_ids),
                                  timeout=TIMEOUT)
     held.release()
     assert await asyncio.wait_for(reminding, TIMEOUT) == 1
@@ -278,9 +280,9 @@ async def test_a_question_asked_on_a_turn_dm_keeps_its_play_it_when_a_reminder_c
     if select is not None:
         click = await fake.select(older, select["custom_id"], [move], user=user)
     else:
-        click = await fake.click_button(older, f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}", user=user)
+        click = await fake.click_button(older, ids.move(info.game_id, info.seq, move), user=user)
     question = await driver.answer(click)
-    assert any(b["custom_id"].endswith(":ok") for b in question.buttons), f"{move} was not asked first"
+    assert any(is_confirm(b["custom_id"]) for b in question.buttons), f"{move} was not asked first"
     assert question.id == older.id, "the question is asked in place of the DM's controls"
 
     cog: Any = driver.bot.get_cog("SantaCruz")
@@ -288,7 +290,7 @@ async def test_a_question_asked_on_a_turn_dm_keeps_its_play_it_when_a_reminder_c
     await driver.settle()
     reminder = fake.dm_messages(user)[-1]
     assert reminder.id != older.id and reminder.custom_ids, "the reminder came with the turn's controls"
-    play_it = [b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":ok")]
+    play_it = [b["custom_id"] for b in question.buttons if is_confirm(b["custom_id"])]
     assert play_it, "the reminder took the question's Play it away"
 
     await fake.click_button(question, play_it[0], user=user)

@@ -14,7 +14,6 @@ so nothing depends on timing.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import os
@@ -22,17 +21,15 @@ import signal
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from bot.adapter.client import create_bot
 from bot.host.errors import HostError
 from bot.host.settings import Settings
 from bot.host.workers import WorkerPool, process_pool_factory
-from tests.fakediscord import BotRunner, FakeDiscord
-from tests.helpers.driver import CAPTURED, TIMEOUT, Driver, Gate
+from tests.fakediscord import FakeDiscord
+from tests.helpers.driver import TIMEOUT, Driver, Gate, running
 
 
 class Records(logging.Handler):
@@ -48,28 +45,6 @@ class Records(logging.Handler):
     def count(self, text: str) -> int:
         return sum(text in m for m in self.messages)
 
-
-class FaultDriver(Driver):
-    """A :class:`Driver` whose bot gets a gated computer player and, optionally, a render worker pool."""
-
-    def __init__(self, fake: FakeDiscord, settings: Settings, gate: Gate, render: WorkerPool | None = None) -> None:
-        super().__init__(fake, settings, channel="games")
-        self.gate = gate
-        self.render = render
-
-    async def start(self) -> Any:
-        bot = create_bot(self.settings, render_executor=self.render,
-                         host_options={"new_seed": self._next_seed, "chooser": self.gate})
-        self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
-        await self.runner.start()
-        return bot
-
-    @property
-    def cog(self) -> Any:
-        return self.bot.get_cog("SantaCruz")
-
-    def computer_task(self) -> asyncio.Task[None] | None:
-        return self.cog.background.computers.get(self.channel.id)
 
 
 @pytest.fixture
@@ -91,14 +66,10 @@ def fault_settings(tmp_path: Path) -> Settings:
 
 
 @pytest_asyncio.fixture
-async def gated(fake_discord: FakeDiscord, fault_settings: Settings) -> AsyncIterator[FaultDriver]:
-    driver = FaultDriver(fake_discord, fault_settings, Gate())
-    await driver.start()
-    try:
+async def gated(fake_discord: FakeDiscord, fault_settings: Settings) -> AsyncIterator[Driver]:
+    """A started bot whose computer player is a :class:`Gate`."""
+    async with running(Driver(fake_discord, fault_settings, channel="games", gate=Gate())) as driver:
         yield driver
-    finally:
-        driver.gate.open()
-        await driver.stop()
 
 
 class WriteLock:
@@ -120,7 +91,7 @@ class WriteLock:
         self.conn.close()
 
 
-async def person_to_move_against_a_computer(driver: FaultDriver) -> None:
+async def person_to_move_against_a_computer(driver: Driver) -> None:
     """alice against one computer, alice to move."""
     await driver.open_game(["alice"], computers=1)
     await driver.settle()
@@ -131,7 +102,7 @@ async def person_to_move_against_a_computer(driver: FaultDriver) -> None:
 
 
 async def test_a_computer_move_blocked_by_a_locked_database_is_made_after_the_lock_is_released(
-        gated: FaultDriver, records: Records) -> None:
+        gated: Driver, records: Records) -> None:
     driver, gate, fake = gated, gated.gate, gated.fake
     await person_to_move_against_a_computer(driver)
     gate.close()
@@ -159,28 +130,27 @@ async def test_a_computer_move_blocked_by_a_locked_database_is_made_after_the_lo
 async def test_a_killed_render_worker_still_gives_the_next_move_its_picture(
         fake_discord: FakeDiscord, fault_settings: Settings) -> None:
     render = WorkerPool(process_pool_factory(1), name="render")
-    driver = FaultDriver(fake_discord, fault_settings, Gate(), render=render)
-    await driver.start()
     try:
-        await driver.open_game(["alice", "bob"])
-        await driver.settle()
-        pid = await render.run(os.getpid)
-        assert pid != os.getpid()
-        os.kill(pid, signal.SIGKILL)
-        await driver.play_turn()
-        posts = await driver.wait_posts(2)  # a board post carries board.png: the picture was drawn
-        assert len(posts) == 2 and render.replaced == 1
-        await driver.play_turn()
-        await driver.wait_posts(3)
+        async with running(Driver(fake_discord, fault_settings, channel="games", gate=Gate(),
+                                  render=render)) as driver:
+            await driver.open_game(["alice", "bob"])
+            await driver.settle()
+            pid = await render.run(os.getpid)
+            assert pid != os.getpid()
+            os.kill(pid, signal.SIGKILL)
+            await driver.play_turn()
+            posts = await driver.wait_posts(2)  # a board post carries board.png: the picture was drawn
+            assert len(posts) == 2 and render.replaced == 1
+            await driver.play_turn()
+            await driver.wait_posts(3)
     finally:
-        await driver.stop()
         render.shutdown()
 
 
 # ---------------------------------------------------------------------- acknowledgements
 
 
-async def test_commands_are_answered_while_the_channels_computer_thinks(gated: FaultDriver) -> None:
+async def test_commands_are_answered_while_the_channels_computer_thinks(gated: Driver) -> None:
     driver, gate = gated, gated.gate
     await driver.open_game(["alice", "bob"])
     await driver.settle()
@@ -195,7 +165,7 @@ async def test_commands_are_answered_while_the_channels_computer_thinks(gated: F
         reply = await driver.answer(handle)
         assert reply.ephemeral and handle.acknowledged
     assert not gate.go.is_set()
-    task = driver.computer_task()
+    task = driver.cog.background.computers.get(driver.channel.id)
     assert task is not None and not task.done(), "the computer was still thinking"
     gate.open()
     await driver.settle()
@@ -207,15 +177,14 @@ async def test_commands_are_answered_while_the_channels_computer_thinks(gated: F
 
 async def test_the_sweep_restarts_a_computer_whose_task_stopped(
         fake_discord: FakeDiscord, fault_settings: Settings, records: Records) -> None:
-    driver = FaultDriver(fake_discord, dataclasses.replace(fault_settings, sweep_seconds=0.2), Gate())
-    await driver.start()
-    try:
+    settings = dataclasses.replace(fault_settings, sweep_seconds=0.2)
+    async with running(Driver(fake_discord, settings, channel="games", gate=Gate())) as driver:
         await person_to_move_against_a_computer(driver)
         driver.gate.close()
         await driver.play_turn()
         seq = driver.info().seq
         await driver.gate.wait_thinking()
-        task = driver.computer_task()
+        task = driver.cog.background.computers.get(driver.channel.id)
         assert task is not None
         restarted = records.count("no task was playing")
         task.cancel()  # the computer's task ends while its move is due
@@ -226,15 +195,12 @@ async def test_the_sweep_restarts_a_computer_whose_task_stopped(
         await driver.wait_posts(1 + seq + 1)
         await driver.settle()
         assert driver.to_move_user() == "alice"
-    finally:
-        driver.gate.open()
-        await driver.stop()
 
 
 # ---------------------------------------------------------------------- reminders
 
 
-async def test_reminders_the_database_cannot_record_wait_and_then_go_once_each(gated: FaultDriver) -> None:
+async def test_reminders_the_database_cannot_record_wait_and_then_go_once_each(gated: Driver) -> None:
     driver, fake = gated, gated.fake
     await driver.open_game(["alice", "bob"])
     await driver.settle()

@@ -12,6 +12,7 @@ import aiosqlite
 import asyncpg
 import pytest
 
+from bot.adapter import ids
 from bot.host.settings import Settings
 from i18n import t
 from tests.fakediscord import FakeDiscord
@@ -25,12 +26,12 @@ async def test_a_join_the_database_refuses_is_explained_and_seats_nobody(driver:
     store = driver.bot.store
     assert store is not None
     await store._conn.execute("PRAGMA query_only = ON")  # the bot's own connection refuses writes
-    click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol")
+    click = await fake.click_button(lobby, ids.game(game_id, "join"), user="carol")
     reply = await driver.answer(click)
     assert reply.ephemeral and reply.text == t("host.error.storage", "fr")
     assert driver.info().humans == (fake.user("alice").id,)
     await store._conn.execute("PRAGMA query_only = OFF")
-    click = await fake.click_button(lobby, f"sc:{game_id}:join", user="carol")
+    click = await fake.click_button(lobby, ids.game(game_id, "join"), user="carol")
     await click.wait_for_callback(timeout=TIMEOUT)
     await fake.wait_until(lambda: len(driver.info().humans) == 2, timeout=TIMEOUT, description="carol seated")
     assert (await store.get_game(game_id)).seats[1]["user_id"] == fake.user("carol").id

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.adapter import ids
 from bot.adapter.words.archive import stats_text
 from bot.adapter.words.common import esc
 from bot.host.ratings import player_stats
@@ -114,7 +115,7 @@ async def play_with_hints(driver: Driver, lang: str) -> None:
             before, seen = await stored_version(driver), seen_elsewhere(driver)
             if not by_button:  # once by the Hint button of the turn DM
                 dm = await driver.wait_turn_dm(user)
-                hint_id = f"sc:{driver.info().game_id}:hint:{driver.info().seq}"
+                hint_id = ids.game(driver.info().game_id, "hint", driver.info().seq)
                 assert hint_id in dm.custom_ids
                 handle = await fake.click_button(dm, hint_id, user=user, locale=locale)
                 by_button = True
@@ -164,7 +165,7 @@ async def test_status_of_the_player_to_move_offers_the_hint_button(fake_discord:
         user = driver.to_move_user()
         assert user is not None
         status = await driver.answer(await driver.slash("status", user=user))
-        hint_id = f"sc:{driver.info().game_id}:hint:{driver.info().seq}"
+        hint_id = ids.game(driver.info().game_id, "hint", driver.info().seq)
         assert status.ephemeral and hint_id in status.custom_ids
         await driver.play_turn("slash")
         await driver.settle()

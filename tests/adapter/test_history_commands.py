@@ -13,6 +13,7 @@ import itertools
 
 from PIL import Image
 
+from bot.adapter import ids
 from bot.host.model import MoveRow
 from bot.host.ratings import PAGE_SIZE, SeatResult
 from bot.host.store import Store
@@ -88,9 +89,9 @@ async def test_the_leaderboard_pages_survive_a_restart_and_show_the_callers_row(
     assert sum(line.startswith(tuple(f"{p}. " for p in range(1, PAGE_SIZE + 1))) for line in lines) == PAGE_SIZE
     assert lines[-2].startswith(t("bot.leaderboard.you", "en")) and "Alice" in lines[-2]
     assert lines[-1] == t("bot.leaderboard.page", "en", page=1, pages=2)
-    assert reply.custom_ids == ["sc:board:games:0", "sc:board:games:1"]
+    assert reply.custom_ids == [ids.leaderboard("games", 0), ids.leaderboard("games", 1)]
     await driver.restart()
-    click = await driver.fake.click_button(reply, "sc:board:games:1", user="alice")
+    click = await driver.fake.click_button(reply, ids.leaderboard("games", 1), user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     lines = reply.text.splitlines()
     assert lines[-1] == t("bot.leaderboard.page", "en", page=2, pages=2)
@@ -109,16 +110,16 @@ async def test_the_leaderboard_pages_survive_a_restart_and_show_the_callers_row(
 async def test_forget_me_asks_first_and_removes_only_the_caller(driver: Driver) -> None:
     alice, bob, game = await seed_history(driver)
     panel = await driver.answer(await driver.slash("settings", user="alice"))
-    assert f"sc:settings:forget:{alice}" in panel.custom_ids
-    other = await driver.answer(await driver.fake.click_button(panel, f"sc:settings:forget:{alice}", user="bob"))
+    assert ids.forget_ask(alice) in panel.custom_ids
+    other = await driver.answer(await driver.fake.click_button(panel, ids.forget_ask(alice), user="bob"))
     assert other.text == t("bot.forget.not_yours", "de")  # someone else's panel asks them nothing
-    question = await driver.answer(await driver.fake.click_button(panel, f"sc:settings:forget:{alice}", user="alice"))
+    question = await driver.answer(await driver.fake.click_button(panel, ids.forget_ask(alice), user="alice"))
     assert question.text == t("bot.forget.question", "en")
-    assert f"sc:forget:{alice}" in question.custom_ids
-    refused = await driver.answer(await driver.fake.click_button(question, f"sc:forget:{alice}", user="bob"))
+    assert ids.forget(alice) in question.custom_ids
+    refused = await driver.answer(await driver.fake.click_button(question, ids.forget(alice), user="bob"))
     assert refused.text == t("bot.forget.not_yours", "de")
     assert "Alice" in (await driver.answer(await driver.slash("stats", user="alice"))).text  # nothing changed yet
-    click = await driver.fake.click_button(question, f"sc:forget:{alice}", user="alice")
+    click = await driver.fake.click_button(question, ids.forget(alice), user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
     assert question.text == t("bot.forget.done", "en", results=1, ratings=1, games=1) and not question.custom_ids
     reply = await driver.answer(await driver.slash("stats", user="alice"))

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.adapter import ids
 from bot.adapter.words.common import esc
 from i18n import listed, t
 from tests.fakediscord import FakeDiscord, InteractionHandle
@@ -93,9 +94,9 @@ async def test_forged_option_values_are_refused(driver: Driver) -> None:
     assert text == t("bot.error.bad_value", "en", value=esc("**godlike**"))
     assert len(driver.info().seats) == 1
     game_id = driver.info().game_id
-    click = await driver.fake.click_button(lobby, f"sc:{game_id}:join", user="alice")
+    click = await driver.fake.click_button(lobby, ids.game(game_id, "join"), user="alice")
     await click.wait_for_callback(timeout=TIMEOUT)
-    click = await driver.fake.click_button(lobby, f"sc:{game_id}:start", user="bob")
+    click = await driver.fake.click_button(lobby, ids.game(game_id, "start"), user="bob")
     await click.wait_for_callback(timeout=TIMEOUT)
     await driver.settle()
     mover = driver.to_move_user()
@@ -114,14 +115,14 @@ async def test_names_are_escaped_in_private_refusals(driver: Driver) -> None:
     fake = driver.fake
     lobby = await driver.open_lobby("mallory")
     game_id = driver.info().game_id
-    click = await fake.click_button(lobby, f"sc:{game_id}:start", user="carol", locale="en-US")
+    click = await fake.click_button(lobby, ids.game(game_id, "start"), user="carol", locale="en-US")
     text = await refused(driver, click)
     assert text == t("host.error.not_opener", "en", opener=esc(HOSTILE_NAMES["mallory"]))
     assert HOSTILE_NAMES["mallory"] not in text and "\\[click me]" in text and "@everyone" not in text
     text = await refused(driver, await driver.slash("abandon", user="carol", locale="en-US"))
     assert text == t("host.error.not_opener", "en", opener=esc(HOSTILE_NAMES["mallory"]))
     confirm = await driver.answer(await driver.slash("abandon", user="mallory"))
-    await (await fake.click_button(confirm, f"sc:{game_id}:abandon", user="mallory")).wait_for_callback(
+    await (await fake.click_button(confirm, ids.game(game_id, "abandon"), user="mallory")).wait_for_callback(
         timeout=TIMEOUT)
     await fake.wait_until(lambda: driver.info() is None or driver.info().status == "abandoned", timeout=TIMEOUT,
                           description="the lobby abandoned")
@@ -142,9 +143,9 @@ async def test_a_forged_button_from_another_server_is_refused(driver: Driver) ->
     info = driver.info()
     await driver.answer(await driver.slash("addbot", user="bob"))
     # a message in carol's own server (where she may manage channels) carrying the buttons of bob's game
-    ids = [f"sc:{info.game_id}:{action}" for action in ("start", "addbot", "join")]
-    forged_message = fake.add_bot_message("elsewhere", "forged", buttons=ids)
-    for custom_id in ids:
+    buttons = [ids.game(info.game_id, action) for action in ("start", "addbot", "join")]
+    forged_message = fake.add_bot_message("elsewhere", "forged", buttons=buttons)
+    for custom_id in buttons:
         forged = fake.build_button_click(forged_message, custom_id, user="carol", locale="en-US")
         await fake.dispatch_interactions(forged)
         text = await refused(driver, forged)
@@ -152,6 +153,6 @@ async def test_a_forged_button_from_another_server_is_refused(driver: Driver) ->
     after = driver.info()
     assert after.status == "lobby" and len(after.seats) == len(info.seats) + 1
     # in the game's own channel carol is a member without Manage Channels: only the opener may start
-    click = await fake.click_button(lobby, f"sc:{info.game_id}:start", user="carol", locale="en-US")
+    click = await fake.click_button(lobby, ids.game(info.game_id, "start"), user="carol", locale="en-US")
     assert await refused(driver, click) == t("host.error.not_opener", "en", opener="Bob")
     assert driver.info().status == "lobby"

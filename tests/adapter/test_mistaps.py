@@ -23,6 +23,7 @@ from engine import SINGLE_BUILDS, View, parse_move
 from i18n import ask_move, listed, t
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import Offer, offer_move
+from tests.helpers.buttons import is_answer_undo, is_confirm
 from tests.helpers.driver import Driver
 
 LOCALES = {"alice": "en", "bob": "de", "carol": "fr"}
@@ -50,7 +51,7 @@ def asks(legal: list[str]) -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def confirm_id(message: FakeMessage) -> str:
-    return next(b["custom_id"] for b in message.buttons if b["custom_id"].endswith(":ok"))
+    return next(b["custom_id"] for b in message.buttons if is_confirm(b["custom_id"]))
 
 
 def turn_played(locale: str) -> str:
@@ -59,7 +60,7 @@ def turn_played(locale: str) -> str:
 
 
 def undo_id(message: FakeMessage) -> str:
-    return next(b["custom_id"] for b in message.buttons if b["custom_id"].startswith("sc:undo:"))
+    return next(b["custom_id"] for b in message.buttons if is_answer_undo(b["custom_id"]))
 
 
 async def test_every_offer_picked_as_it_is_is_accepted(driver: Driver) -> None:
@@ -92,7 +93,7 @@ async def test_every_offer_picked_as_it_is_is_accepted(driver: Driver) -> None:
             # pick an offer as it is, the one with the fewest options filled (a site that carries its card)
             offer, moves = min(playable, key=lambda pair: (len(pair[0].filled), pair[0].name))
             reply = await driver.answer(await driver.slash(offer.command, offer.options(), user=user))
-            if any(b["custom_id"].endswith(":ok") for b in reply.buttons):
+            if any(is_confirm(b["custom_id"]) for b in reply.buttons):
                 reply = await driver.answer(await fake.click_button(reply, confirm_id(reply), user=user))
             picked += 1
             carried += offer.command == "build" and not offer.filled and str(offer.value).split()[0] in SINGLE_BUILDS
@@ -153,7 +154,7 @@ async def test_a_move_that_reveals_nothing_has_undo_in_the_channel_and_by_dm(dri
     answer = await driver.answer(await driver.slash("undo", user=other))
     assert answer.text == t("host.error.undo_not_last", LOCALES[other])
     dm = await fake.wait_until(lambda: next((m for m in reversed(fake.dm_messages(user))
-                                             if any(c.startswith("sc:undo:") for c in m.custom_ids)), None),
+                                             if any(is_answer_undo(c) for c in m.custom_ids)), None),
                                description="the DM with Undo")
     await driver.play_turn("slash")
     await driver.settle()

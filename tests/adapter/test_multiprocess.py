@@ -16,13 +16,13 @@ posted twice: each delivery carries its own nonce, and Discord answers a known n
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 
+from bot.adapter import ids
 from bot.adapter.emojis import PREFIX
 from bot.adapter.words.common import channel_link
 from bot.host.deliveries import MOVE_POST
@@ -34,6 +34,7 @@ from render.emoji import EMOJI_ICONS
 from tests.fakediscord import FakeChannel, FakeDiscord
 from tests.fakediscord.audit import as_sent
 from tests.fakediscord.remote import Position, RemoteTable, first_custom_ids, poll
+from tests.helpers.buttons import game_button_seq, move_control_seq
 from tests.helpers.driver import Driver, board_posts
 from tests.helpers.shards import TIMEOUT, start_process, two_shard_bots, wait_deliveries_done
 
@@ -45,14 +46,14 @@ WHILE_DEAD = 2
 
 def move_posts(fake: FakeDiscord, channel: FakeChannel, game_id: int) -> Counter[int]:
     """How many times each position of the game was posted in the channel (the start is 0): a post carries
-    the "My cards" button of its position ``sc:<game>:hand:<seq>``; the game-over post a rematch button."""
+    the "My cards" button of its position (``hand`` at ``seq``); the game-over post a rematch button."""
     posted: Counter[int] = Counter()
     for message in fake.messages(channel, ephemeral=False):
         for custom_id in first_custom_ids(message):
-            match = re.fullmatch(rf"sc:{game_id}:hand:(\d+)", custom_id)
-            if match:
-                posted[int(match.group(1))] += 1
-            elif custom_id == f"sc:{game_id}:rematch":
+            seq = game_button_seq(custom_id, game_id, "hand")
+            if seq is not None:
+                posted[seq] += 1
+            elif custom_id == ids.game(game_id, "rematch"):
                 posted[-1] += 1
     return posted
 
@@ -65,8 +66,8 @@ def reminders(fake: FakeDiscord, table: RemoteTable) -> Counter[tuple[str, int]]
         for message in fake.dm_messages(user):
             if text not in as_sent(message).text:  # told since that its turn passed
                 continue
-            seqs = {int(m.group(1)) for cid in first_custom_ids(message)
-                    if (m := re.fullmatch(rf"sc:{table.game_id}:(\d+):.*", cid))}
+            seqs = {seq for cid in first_custom_ids(message)
+                    if (seq := move_control_seq(cid, table.game_id)) is not None}
             for seq in seqs:
                 sent[(user, seq)] += 1
     return sent

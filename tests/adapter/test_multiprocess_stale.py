@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.adapter import ids
 from bot.host.postgres_store import PostgresStore
 from engine import Game, parse_move
 from i18n import t
@@ -132,7 +133,7 @@ async def test_vacation_and_back_typed_where_a_copy_is_behind_change_every_game(
 
             # bob votes in the far game (its channel's process stores it): shard 1's copy is behind again
             seat = next(n for n, s in enumerate((await far.position()).row.seats) if s["user_id"] == alice)
-            vote = f"sc:vac:{far.game_id}:{seat}:pause"
+            vote = ids.vacation(far.game_id, seat, "pause")
 
             def vote_post() -> FakeMessage | None:
                 return next((m for m in fake.messages(channel[zero], ephemeral=False) if vote in m.custom_ids), None)

@@ -61,6 +61,7 @@ async def test_health_readiness_through_a_database_outage_and_metrics_of_a_playe
         assert total(found, "santacruz_interactions_total", kind="command", command="santacruz new") >= 1
         played = total(found, "santacruz_interactions_total", kind="command")
         assert played >= 5  # new and four moves (join and start are the lobby's buttons)
+        # the metric's label of a button is its id without the numbers (a label, not an id: Start in the lobby)
         assert total(found, "santacruz_interactions_total", kind="component", command="sc:start") == 1
         every = total(found, "santacruz_interactions_total")
         assert total(found, "santacruz_interaction_ack_seconds_count") == every >= 7  # each counted once, timed

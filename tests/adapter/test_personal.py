@@ -13,12 +13,13 @@ from zoneinfo import ZoneInfo
 import aiosqlite
 import pytest_asyncio
 
+from bot.adapter import ids
 from bot.adapter.words.common import esc
 from bot.host.settings import Settings
 from i18n import t, tn
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.helpers.clock import Clock, at
-from tests.helpers.driver import TIMEOUT, Driver, board_posts, cog
+from tests.helpers.driver import TIMEOUT, Driver, board_posts
 
 HOUR = 3600.0
 
@@ -119,7 +120,7 @@ async def test_the_settings_panel_refuses_in_words_and_survives_a_restart(
                  t("bot.settings.reminders", "en", hours="6 hours"),
                  t("bot.settings.turn_dms_off", "en")):
         assert line in panel.text, panel.text
-    assert panel.custom_ids == [f"sc:settings:forget:{fake.user('alice').id}"]
+    assert panel.custom_ids == [ids.forget_ask(fake.user('alice').id)]
 
 
 async def test_quiet_hours_hold_dms_and_pings_and_collapse_them_into_one(
@@ -141,14 +142,14 @@ async def test_quiet_hours_hold_dms_and_pings_and_collapse_them_into_one(
     assert "users" not in post.allowed_mentions.get("parse", []) and not post.allowed_mentions.get("users")
     held = await driver.host.store.held_deliveries(alice)
     assert held and {d.due_at for d in held} == {at("2026-11-25 07:00")}
-    assert await cog(driver).publisher.release_held() == []  # not due before the end
+    assert await driver.cog.publisher.release_held() == []  # not due before the end
     await driver.restart()  # a restart in the night sends nothing either: the held DMs are held again
     await driver.settle()
     assert dms_since(fake, "alice", before) == []
     assert {d.id for d in await driver.host.store.held_deliveries(alice)} == {d.id for d in held}
     assert {d.due_at for d in await driver.host.store.held_deliveries(alice)} == {at("2026-11-25 07:00")}
     clock.now = at("2026-11-25 07:00")
-    assert set(await cog(driver).publisher.release_held()) == {first.id, second.id}
+    assert set(await driver.cog.publisher.release_held()) == {first.id, second.id}
     dm = await fake.wait_for_dm("alice", lambda m: m.text.startswith(t("bot.held.header", "en")), timeout=TIMEOUT)
     await driver.settle()
     assert dms_since(fake, "alice", before) == [dm]  # ONE DM for all that waited
@@ -198,12 +199,12 @@ async def test_turn_dms_off_and_the_persons_own_reminders(world: tuple[Driver, C
         pass
     post = board_posts(fake, driver.channel)[-1]
     assert f"<@{bob}>" in post.text and "users" in post.allowed_mentions["parse"]  # the channel still pings him
-    assert await cog(driver).send_reminders(now=clock.now + 48 * HOUR) == 0  # his reminders are off
+    assert await driver.cog.send_reminders(now=clock.now + 48 * HOUR) == 0  # his reminders are off
     clock.now += HOUR
     await play_until(driver, driver.channel, "alice")
-    assert await cog(driver).send_reminders(now=clock.now + 1 * HOUR) == 0
+    assert await driver.cog.send_reminders(now=clock.now + 1 * HOUR) == 0
     before = len(fake.dm_messages("alice"))
-    assert await cog(driver).send_reminders(now=clock.now + 2 * HOUR + 1) == 1  # after her own 2 hours
+    assert await driver.cog.send_reminders(now=clock.now + 2 * HOUR + 1) == 1  # after her own 2 hours
     (reminder,) = dms_since(fake, "alice", before)
     assert reminder.text.startswith(t("bot.dm.reminder", "en", channel=f"<#{driver.channel.id}>"))
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot.adapter import ids
 from i18n import t
 from render.theme import DEFAULT_THEME
 from tests.fakediscord import IS_COMPONENTS_V2, ComponentType, FakeMessage, walk_components
@@ -183,8 +184,8 @@ async def test_one_post_per_turn_and_the_dm_budget(driver: Driver, lang: str) ->
 async def test_undo_on_the_post_edits_it_and_next_post_takes_undo_off(driver: Driver) -> None:
     fake = driver.fake
     mover, game, seq, post = await undoable_move(driver)
-    undo = f"sc:{game}:undo:{seq}"
-    assert [c["custom_id"] for c in controls(post)] == [f"sc:{game}:hand:{seq}", undo]
+    undo = ids.game(game, "undo", seq)
+    assert [c["custom_id"] for c in controls(post)] == [ids.game(game, "hand", seq), undo]
     assert [b["label"] for b in post.buttons] == ["My cards", "Undo"]
     pinged = pings(post)
     assert len(pinged) == 1 and pinged[0] != fake.user(mover).id

@@ -15,17 +15,16 @@ import discord
 import pytest
 import pytest_asyncio
 
-from bot.adapter.client import create_bot
 from bot.host.host import Host
 from bot.host.idle import KEEP_OPEN_DAYS
 from bot.host.postgres_store import PostgresStore
 from bot.host.settings import Settings
 from bot.host.table import TableInfo
 from i18n import t
-from tests.fakediscord import BotRunner, FakeDiscord, FakeMessage
+from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.remote import poll
 from tests.helpers.clock import Clock
-from tests.helpers.driver import CAPTURED, TIMEOUT, Driver, Gate, cog, open_in_thread, run_timers
+from tests.helpers.driver import TIMEOUT, Driver, Gate, open_in_thread, run_timers, running
 
 pytestmark = pytest.mark.moved_clock
 """The ``driver`` here is a bot whose host reads a :class:`Clock` the tests move by days (:func:`clock_of`)."""
@@ -45,7 +44,7 @@ def clock_of(driver: Driver) -> Clock:
 async def nothing_running(driver: Driver, channel_id: int) -> None:
     """Wait until no computer task and no outbox of the channel is running any more."""
     def idle() -> bool:
-        c = cog(driver)
+        c = driver.cog
         task = c.background.computers.get(channel_id)
         box = c.publisher.outboxes.get(channel_id)
         return (task is None or task.done()) and (box is None or box.task is None or box.task.done())
@@ -182,33 +181,15 @@ async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: 
 # ---------------------------------------------------------------------- channels and servers that are gone
 
 
-class GatedDriver(Driver):
-    """A :class:`Driver` on a :class:`Clock` whose computer player is a :class:`Gate` (it thinks until let go)."""
-
-    def __init__(self, fake: FakeDiscord, settings: Settings, gate: Gate) -> None:
-        super().__init__(fake, settings, channel="games", clock=Clock.real_time())
-        self.gate = gate
-
-    async def start(self) -> Any:
-        bot = create_bot(self.settings, host_options={"new_seed": self._next_seed, "clock": self.clock,
-                                                      "chooser": self.gate})
-        self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
-        await self.runner.start()
-        return bot
-
 
 @pytest_asyncio.fixture
-async def gated(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[GatedDriver]:
-    driver = GatedDriver(fake_discord, settings, Gate())
-    await driver.start()
-    try:
-        yield driver
-    finally:
-        driver.gate.open()
-        await driver.stop()
+async def gated(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[Driver]:
+    """A started bot on a :class:`Clock` whose computer player is a :class:`Gate` (it thinks until let go)."""
+    async with running(Driver(fake_discord, settings, channel="games", clock=Clock.real_time(), gate=Gate())) as d:
+        yield d
 
 
-async def test_a_deleted_channel_ends_its_game_while_a_computer_thinks(gated: GatedDriver) -> None:
+async def test_a_deleted_channel_ends_its_game_while_a_computer_thinks(gated: Driver) -> None:
     driver, fake = gated, gated.fake
     await driver.open_game(["alice"], computers=1)
     await driver.settle()

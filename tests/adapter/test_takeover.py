@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 
+from bot.adapter import ids
 from bot.adapter.words.archive import duration
 from bot.host.settings import Settings
 from i18n import t
 from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.helpers.buttons import is_take_seat
 from tests.helpers.clock import DAY, HOUR, Clock
 from tests.helpers.driver import TIMEOUT, Driver, channel_post, run_timers, with_clock
 
@@ -62,20 +64,21 @@ async def test_a_newcomer_takes_over_a_seat_once_confirmed_and_the_seat_is_named
     game, carol = driver.info().game_id, seat_of(driver, "carol")
     await driver.answer(await driver.slash("away", user="carol"))
     handed = await channel_post(driver, "Carol is away")
-    take = f"sc:seat:{game}:{carol}"
+    take = ids.take_seat(game, carol)
     assert [(b["custom_id"], b["label"]) for b in handed.buttons] == [(take, "Take this seat")]
     # someone seated may not take another seat; someone not seated offers
     assert (await click(driver, handed, take, "alice")).text == t("host.error.takeover_seated", EN)
     answer = await click(driver, handed, take, "dave")
     assert answer.ephemeral and "Your offer to take over Carol’s seat is posted" in answer.text
     offer = await channel_post(driver, "Dave offers to take over Carol’s seat")
-    confirm = f"sc:seat:{game}:{carol}:{fake.user('dave').id}"
+    confirm = ids.confirm_takeover(game, carol, fake.user('dave').id)
     assert offer.text.startswith(f"<@{fake.user('bob').id}> ")  # the opener is pinged
     assert [(b["custom_id"], b["label"]) for b in offer.buttons] == [(confirm, "Let Dave play it")]
     # a stranger's click, and forged ones, are refused in words and change nothing
     not_opener = t("host.error.not_opener", EN, opener="Bob")
     assert (await click(driver, offer, confirm, "erin")).text == not_opener
-    forged = fake.add_bot_message(driver.channel, "forged", buttons=[f"sc:seat:{game}:{carol}:{fake.user('erin').id}"])
+    forged = fake.add_bot_message(driver.channel, "forged",
+                                  buttons=[ids.confirm_takeover(game, carol, fake.user("erin").id)])
     assert (await click(driver, forged, forged.custom_ids[0], "erin")).text == not_opener
     assert (await click(driver, forged, forged.custom_ids[0], "bob")).text == t("host.error.takeover_gone", "de")
     seat = driver.info().seats[carol]
@@ -107,7 +110,7 @@ async def test_a_newcomer_takes_over_a_seat_once_confirmed_and_the_seat_is_named
     over = await channel_post(driver, "Game over")
     # the posts that handed Bob's, Alice's and Dave's seats to the computer lost Take this seat with the game's end
     await fake.wait_until(lambda: not [c for m in fake.messages(driver.channel) if m.id != forged.id
-                                       for c in m.custom_ids if c.startswith(f"sc:seat:{game}:")], timeout=TIMEOUT,
+                                       for c in m.custom_ids if is_take_seat(c, game)], timeout=TIMEOUT,
                           description="no Take this seat after the game's end (the forged post is the test's)")
     assert "Carol, then Dave" in over.text
     guild = driver.info().guild_id
@@ -154,9 +157,9 @@ async def test_an_offer_lapses_after_a_day_and_the_seats_own_person_coming_back_
     # Erin offers for Bob's seat, Dave for Carol's; Bob comes back first and keeps his seat
     await driver.answer(await driver.slash("away", user="carol"))
     handed_carol = await channel_post(driver, "Carol is away")
-    await click(driver, handed, f"sc:seat:{game}:{bob}", "erin")
+    await click(driver, handed, ids.take_seat(game, bob), "erin")
     second = await channel_post(driver, "Erin offers to take over Bob’s seat")
-    await click(driver, handed_carol, f"sc:seat:{game}:{carol}", "dave")
+    await click(driver, handed_carol, ids.take_seat(game, carol), "dave")
     third = await channel_post(driver, "Dave offers to take over Carol’s seat")
     await driver.answer(await driver.slash("back", user="bob"))
     await channel_post(driver, "Bob is back, so Erin’s offer to take over their seat is withdrawn")
@@ -164,12 +167,12 @@ async def test_an_offer_lapses_after_a_day_and_the_seats_own_person_coming_back_
                                  description="the withdrawn offer's Confirm gone")
     await driver.fake.wait_until(lambda: not driver.fake.message(handed.id).buttons, timeout=TIMEOUT,
                                  description="Take this seat gone from Bob's hand-over")
-    assert driver.fake.message(third.id).custom_ids == [f"sc:seat:{game}:{carol}:{driver.fake.user('dave').id}"]
-    assert driver.fake.message(handed_carol.id).custom_ids == [f"sc:seat:{game}:{carol}"]
+    assert driver.fake.message(third.id).custom_ids == [ids.confirm_takeover(game, carol, driver.fake.user('dave').id)]
+    assert driver.fake.message(handed_carol.id).custom_ids == [ids.take_seat(game, carol)]
     seat = driver.info().seats[bob]
     assert (seat.user_id, seat.away, seat.offered_to) == (driver.fake.user("bob").id, False, None)
     assert driver.info().seats[carol].offered_to == "Dave"
-    take = f"sc:seat:{game}:{bob}"  # a click that was on its way: refused in words
+    take = ids.take_seat(game, bob)  # a click that was on its way: refused in words
     again = await click(driver, driver.fake.add_bot_message(driver.channel, "old", buttons=[take]), take, "dave")
     assert again.text == t("host.error.takeover_not_open", EN, name="Bob")
 

@@ -16,6 +16,7 @@ from bot.host.settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.fakediscord.audit import picture_size, pictures
 from tests.fakediscord.remote import poll
+from tests.helpers.buttons import is_confirm, is_take_seat
 from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, lobby_messages, open_in_thread
 
 
@@ -42,7 +43,7 @@ async def play_in(game: Driver, channel: Any = None) -> str:
     move = game.pick(user)
     command, options = game.slash_for_move(move)
     reply = await game.answer(await game.slash(command, options, user=user, channel=channel))
-    confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
+    confirm = [b for b in reply.buttons if is_confirm(b["custom_id"])]
     if confirm:
         await (await game.fake.click_button(reply, confirm[0]["custom_id"], user=user)).wait_for_callback(
             timeout=TIMEOUT)
@@ -147,7 +148,7 @@ async def test_a_thread_archived_mid_game_goes_on_and_a_locked_one_ends_its_game
     assert away is not None
     await game.answer(await game.slash("away", user=away))
     handed = await fake.wait_until(lambda: next((m for m in fake.messages(thread) if m.custom_ids and
-                                                 m.custom_ids[0].startswith("sc:seat:")), None),
+                                                 is_take_seat(m.custom_ids[0])), None),
                                    timeout=TIMEOUT, description="the post that hands the seat to the computer")
     await game.settle()
     await fake.archive_thread(thread)

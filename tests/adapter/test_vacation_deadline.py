@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.adapter import ids
 from i18n import LOCALES, t
 from tests.fakediscord import FakeMessage
 from tests.helpers.clock import HOUR
@@ -16,7 +17,7 @@ from tests.helpers.driver import TIMEOUT, Driver, channel_post, run_timers, with
 def vote_id(driver: Driver, user: str, choice: str) -> str:
     info = driver.info()
     seat = next(s.seat for s in info.seats if s.user_id == driver.fake.user(user).id)
-    return f"sc:vac:{info.game_id}:{seat}:{choice}"
+    return ids.vacation(info.game_id, seat, choice)
 
 
 async def new_dm(driver: Driver, user: str, seen: int, words: str) -> FakeMessage:
@@ -118,7 +119,7 @@ async def test_a_deadline_warns_then_the_computer_moves_and_the_third_time_takes
     handed = await channel_post(driver, f"After 3 turns out of time, the computer plays {name}’s seat from now on")
     seat = next(s for s in driver.info().seats if s.user_id == driver.fake.user(user).id)
     assert seat.away
-    assert handed.custom_ids == [f"sc:seat:{driver.info().game_id}:{seat.seat}"]  # someone new may take it over
+    assert handed.custom_ids == [ids.take_seat(driver.info().game_id, seat.seat)]  # someone new may take it over
 
 
 async def test_a_reminder_during_a_vote_explains_the_vacation(driver: Driver) -> None:

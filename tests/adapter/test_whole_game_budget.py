@@ -29,6 +29,7 @@ play the build.
 
 from __future__ import annotations
 
+from bot.adapter import ids
 from bot.adapter.words.dm import turn_prompt
 from i18n import LOCALES
 from tests.adapter.whole_game import PLAYERS, run
@@ -151,7 +152,7 @@ async def test_a_double_move_by_command_continues_in_its_reply(driver: Driver) -
     builds = build_menu(answer, seq + 1)
     legal = driver.host.play.legal_moves(driver.channel.id, driver.fake.user(user).id)
     assert builds and set(builds) <= set(legal)
-    undo = f"sc:undo:{driver.info().game_id}:{seq + 1}:1"
+    undo = ids.answer_undo(driver.info().game_id, seq + 1, 1)
     may_undo = driver.host.play.undoable_by(driver.channel.id) == driver.fake.user(user).id
     assert (undo in [c["custom_id"] for c in controls(answer)]) == may_undo
     select = next(s for s in answer.selects if f":{seq + 1}:" in s["custom_id"])

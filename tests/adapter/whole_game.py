@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import statistics
 import string
 import tempfile
@@ -59,6 +58,7 @@ from tests.fakediscord.audit import (
     unknown_commands,
 )
 from tests.fakediscord.remote import slash_for_move
+from tests.helpers.buttons import is_confirm, move_control_seq
 from tests.helpers.driver import Driver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -246,7 +246,7 @@ class Game:
         options = " ".join(f"{k}:{v}" for k, v in offer.filled)
         example = f"/santacruz {offer.command} {options} {offer.focused}: “{offer.name}” → {reply.text!r}".replace(
             "  ", " ")
-        if self.seq() != before or any(b["custom_id"].endswith(":ok") for b in reply.buttons):
+        if self.seq() != before or any(is_confirm(b["custom_id"]) for b in reply.buttons):
             self.figures.verified_accepted.append(example)
             self.figures.offers_refused -= 1
             self.figures.offers_accepted += 1
@@ -336,7 +336,7 @@ class Game:
         before = self.seq()
         handle = await self.driver.slash(command, options, user=user)
         reply = await self.driver.answer(handle)
-        confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
+        confirm = [b for b in reply.buttons if is_confirm(b["custom_id"])]
         if confirm:
             click = await self.fake.click_button(reply, confirm[0]["custom_id"], user=user)
             await self.driver.answer(click)
@@ -599,8 +599,8 @@ async def read_dms(game: Game) -> None:
             sent = as_sent(message)
             if your_turn in message.text:
                 figures.your_turn_left.append(f"{name}: {message.text[:80]!r}")
-            seqs = {int(m.group(1)) for c in controls(sent)
-                    if (m := re.fullmatch(rf"sc:{info.game_id}:(\d+):.*", str(c["custom_id"])))}
+            seqs = {seq for c in controls(sent)
+                    if (seq := move_control_seq(str(c["custom_id"]), info.game_id)) is not None}
             if your_turn in sent.text and seqs:
                 figures.turn_dms += 1
                 moves = [r.move for r in effective_moves(rows[:max(seqs)])]

@@ -16,9 +16,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from bot.adapter import ids
 from bot.host.store import GameRow
 from engine import Game
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeDiscordTimeout, FakeMessage, InteractionHandle
+from tests.helpers.buttons import controls_of, is_confirm
 
 T = TypeVar("T")
 
@@ -145,16 +147,7 @@ class RemoteTable:
     def turn_dm(self, user: str, seq: int) -> FakeMessage | None:
         """The user's newest DM with controls for move ``seq + 1`` of this game, else (the rest of a turn begun by
         a slash command: no turn DM follows one's own move) the user's own answer that carries them."""
-        prefix = f"sc:{self.game_id}:{seq}:"
-        for message in reversed(self.fake.dm_messages(user)):
-            if any(cid.startswith(prefix) for cid in message.custom_ids):
-                return message
-        user_id = str(self.fake.user(user).id)
-        for message in reversed(self.fake.messages(self.channel, ephemeral=True)):
-            meta = message.interaction_metadata or {}
-            if meta.get("user", {}).get("id") == user_id and any(cid.startswith(prefix) for cid in message.custom_ids):
-                return message
-        return None
+        return controls_of(self.fake, self.channel, user, self.game_id, seq)
 
     async def wait_turn_dm(self, user: str, seq: int) -> FakeMessage:
         try:
@@ -166,7 +159,7 @@ class RemoteTable:
     async def dms_said(self, user: str, seq: int) -> str:
         """Why no turn DM came, as far as the fake and the database tell: the user's last DMs (their first line and
         the positions their controls are for), the game's position and its deliveries not done."""
-        lines = [f"waiting for controls sc:{self.game_id}:{seq}:*; {user}'s last DMs:"]
+        lines = [f"waiting for controls of position {seq} of game {self.game_id}; {user}'s last DMs:"]
         for message in self.fake.dm_messages(user)[-6:]:
             positions = sorted({":".join(cid.split(":")[:3]) for cid in message.custom_ids})
             lines.append(f"  {message.id}: {message.text.splitlines()[0][:70] if message.text else ''!r} {positions}")
@@ -210,7 +203,7 @@ class RemoteTable:
         command, options = slash_for_move(move)
         reply = await self.slash(command, options, user=user)
         self.acts.append(f"{user}: /santacruz {command} {options} -> {reply.text!r}")
-        confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
+        confirm = [b for b in reply.buttons if is_confirm(b["custom_id"])]
         if confirm:
             click = await self.fake.click_button(reply, confirm[0]["custom_id"], user=user)
             self.acts.append(f"{user}: confirmed -> {(await self.answer(click)).text!r}")
@@ -223,12 +216,12 @@ class RemoteTable:
         if select is not None:
             click = await self.fake.select(message, select["custom_id"], [move], user=user)
         else:
-            click = await self.fake.click_button(message, f"sc:{self.game_id}:{seq}:{move.replace(' ', '_')}",
+            click = await self.fake.click_button(message, ids.move(self.game_id, seq, move),
                                                  user=user)
         self.dm_clicks.append(click)
         answer = await self.answer(click)  # acknowledged first, then answered on the clicked DM
         self.acts.append(f"{user}: {move!r} in a DM -> {answer.text!r}")
-        confirm = [b for b in answer.buttons if b["custom_id"].endswith(":ok")]
+        confirm = [b for b in answer.buttons if is_confirm(b["custom_id"])]
         if confirm:  # a confirmation question, not the move's words
             click = await self.fake.click_button(answer, confirm[0]["custom_id"], user=user)
             self.dm_clicks.append(click)

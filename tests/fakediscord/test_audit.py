@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.adapter import ids
 from tests.fakediscord import EPHEMERAL, LOADING, FakeAttachment, FakeMessage
 from tests.fakediscord.audit import (
     Offer,
@@ -44,12 +45,14 @@ def attachment(filename: str, data: bytes) -> FakeAttachment:
     return FakeAttachment(id=5, filename=filename, data=data, url=f"http://x/{filename}")
 
 
+UNDO, MENU_ID = ids.game(1, "undo", 4), ids.pick(1, 4, "ship")
+"""The ids of the hand-made controls below, as the bot makes them."""
 ROW = {"type": 1, "components": [
-    {"type": 2, "style": 1, "label": "Undo", "custom_id": "sc:1:4:undo"},
+    {"type": 2, "style": 1, "label": "Undo", "custom_id": UNDO},
     {"type": 2, "style": 5, "label": "Rules", "url": "https://example.org"},
 ]}
 MENU = {"type": 1, "components": [
-    {"type": 3, "custom_id": "sc:1:4:menu", "placeholder": "Build a ship",
+    {"type": 3, "custom_id": MENU_ID, "placeholder": "Build a ship",
      "options": [{"label": "12 · Church", "value": "ship 12", "description": "3 points"}]},
 ]}
 
@@ -61,7 +64,7 @@ def test_readable_texts_cover_content_embeds_displays_buttons_and_menus() -> Non
     for wanted in ("Your turn", "Santa Cruz", "Score", "王小明 builds", "Undo", "Rules", "Build a ship",
                    "12 · Church", "3 points"):
         assert any(wanted in text for text in texts), wanted
-    assert [c["custom_id"] for c in controls(shown)] == ["sc:1:4:undo", "sc:1:4:menu"]  # the link has no id
+    assert [c["custom_id"] for c in controls(shown)] == [UNDO, MENU_ID]  # the link has no id
 
 
 def test_pictures_are_image_attachments_with_their_pixels() -> None:

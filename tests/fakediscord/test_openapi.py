@@ -68,8 +68,8 @@ def test_the_quick_unions_and_refs_accept_and_refuse_as_jsonschemas_own() -> Non
     plain_keywords = jsonschema.validators.extend(jsonschema.Draft202012Validator,
                                                   {openapi._BY_TYPE: openapi._by_type})
     plain = plain_keywords(quick.schema, registry=openapi._spec()[0])
-    button = {"type": 2, "style": 1, "label": "Join", "custom_id": "sc:1:join"}
-    menu = {"type": 3, "custom_id": "sc:1:pick", "options": [{"label": "A", "value": "a"}]}
+    button = {"type": 2, "style": 1, "label": "Join", "custom_id": "sample:join"}
+    menu = {"type": 3, "custom_id": "sample:pick", "options": [{"label": "A", "value": "a"}]}
     valid = {"content": "hi", "nonce": 12, "allowed_mentions": {"parse": ["users"]},
              "components": [{"type": 1, "components": [button]}, {"type": 1, "components": [menu]}]}
     broken: list[tuple[tuple[Any, ...], Any]] = [

@@ -8,19 +8,23 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
+from bot.adapter import ids
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.adapter.delivery import Backoff
 from bot.adapter.emojis import PREFIX
 from bot.host.hints import Coach
 from bot.host.settings import Settings
+from bot.host.workers import WorkerPool
 from engine import View
 from engine.ai.coach import Advice, advise
 from render.emoji import EMOJI_ICONS
 from tests.fakediscord import BotRunner, FakeChannel, FakeDiscord, FakeMessage, InteractionHandle
 from tests.fakediscord.remote import slash_for_move
+from tests.helpers.buttons import controls_of, game_button_seq, is_confirm, is_game_button, move_control_seq
 from tests.helpers.clock import Clock
 
 T = TypeVar("T")
@@ -42,7 +46,7 @@ def board_posts(fake: FakeDiscord, channel: Any = None) -> list[FakeMessage]:
 
 def post_of(fake: FakeDiscord, channel: Any, game_id: int, seq: int) -> FakeMessage:
     """The channel's one post of position ``seq`` (it carries *My cards* of that position)."""
-    posts = [m for m in fake.messages(channel, ephemeral=False) if f"sc:{game_id}:hand:{seq}" in m.custom_ids]
+    posts = [m for m in fake.messages(channel, ephemeral=False) if ids.game(game_id, "hand", seq) in m.custom_ids]
     assert len(posts) == 1, f"posts of position {seq}: {len(posts)} " + repr(
         [(m.custom_ids, m.text[:80]) for m in fake.messages(channel, ephemeral=False)])
     return posts[0]
@@ -50,19 +54,18 @@ def post_of(fake: FakeDiscord, channel: Any, game_id: int, seq: int) -> FakeMess
 
 def turn_dms(fake: FakeDiscord, user: str, game_id: int, seq: int) -> list[FakeMessage]:
     """The user's DMs that carry the move controls of position ``seq`` of the game."""
-    prefix = f"sc:{game_id}:{seq}:"
-    return [m for m in fake.dm_messages(user) if any(c.startswith(prefix) for c in m.custom_ids)]
+    return [m for m in fake.dm_messages(user) if any(move_control_seq(c, game_id) == seq for c in m.custom_ids)]
 
 
 def has_undo(message: FakeMessage, game_id: int) -> bool:
-    """Whether a post carries *Undo* (``sc:<game>:undo:<seq>``)."""
-    return any(i.startswith(f"sc:{game_id}:undo:") for i in message.custom_ids)
+    """Whether a post carries *Undo* (:func:`bot.adapter.ids.game` ``undo`` at a position)."""
+    return any(game_button_seq(i, game_id, "undo") is not None for i in message.custom_ids)
 
 
 def lobby_messages(fake: FakeDiscord, channel: Any = "games") -> list[FakeMessage]:
     """The bot's lobby messages in a channel (each with its Join button)."""
     return [m for m in fake.messages(channel, ephemeral=False)
-            if m.author_id == fake.bot_user.id and any(i.endswith(":join") for i in m.custom_ids)]
+            if m.author_id == fake.bot_user.id and any(is_game_button(i, "join") for i in m.custom_ids)]
 
 
 async def open_in_thread(driver: Driver, user: str, channel: str = "games",
@@ -119,13 +122,17 @@ class Driver:
     """Runs the bot against the fake and plays for the seated users through interactions."""
 
     def __init__(self, fake: FakeDiscord, settings: Settings, *, channel: Any = None, seed: int = 1,
-                 clock: Callable[[], float] | None = None, coach: Coach | None = None,
-                 emojis_before: bool = True) -> None:
+                 clock: Callable[[], float] | None = None, coach: Coach | None = None, gate: Gate | None = None,
+                 render: WorkerPool | None = None, emojis_before: bool = True) -> None:
         self.fake = fake
         self.emojis_before = emojis_before
         """The application has the bot's emojis before it starts (else the bot uploads them)."""
         self.coach = coach
         """What thinks about hints (the host's :func:`bot.host.hints.coach` if ``None``)."""
+        self.gate = gate
+        """The computer player, thinking until the test lets it go (the host's own if ``None``)."""
+        self.render = render
+        """Where the bot draws its pictures (threads if ``None``)."""
         self.seed = seed
         """The seed of the next game opened (the host's seeds are random otherwise)."""
         self.settings = settings
@@ -160,7 +167,9 @@ class Driver:
             host_options["clock"] = self.clock
         if self.coach is not None:
             host_options["coach"] = self.coach
-        bot = create_bot(self.settings, host_options=host_options)
+        if self.gate is not None:
+            host_options["chooser"] = self.gate
+        bot = create_bot(self.settings, host_options=host_options, render_executor=self.render)
         self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
         await self.runner.start()
         return bot
@@ -179,6 +188,11 @@ class Driver:
     async def restart(self) -> SantaCruzBot:
         await self.stop()
         return await self.start()
+
+    @property
+    def cog(self) -> Any:
+        """The bot's cog (its publisher, its background tasks)."""
+        return self.bot.get_cog("SantaCruz")
 
     # -- reading the game ----------------------------------------------------------------
 
@@ -221,7 +235,7 @@ class Driver:
             info = self.info()
             if info is None:
                 return False
-            cog: Any = self.bot.get_cog("SantaCruz")
+            cog = self.cog
             sending = cog.publisher.pending()  # the same signals the bot's shutdown waits for
             thinking = [task for task in cog.background.computers.values() if not task.done()]
             if sending or thinking:
@@ -261,7 +275,7 @@ class Driver:
         """``/santacruz <command>`` by ``user``, pressing the confirm button when the bot asks first (a no-build
         card, a move that cannot be taken back); the answer of the move that was played."""
         reply = await self.answer(await self.slash(command, options, user=user, locale=locale))
-        confirm = [b for b in reply.buttons if b["custom_id"].endswith(":ok")]
+        confirm = [b for b in reply.buttons if is_confirm(b["custom_id"])]
         if confirm:  # "play it anyway" / "play it"
             click = await self.fake.click_button(reply, confirm[0]["custom_id"], user=user, locale=locale)
             return await self.answer(click)
@@ -271,16 +285,10 @@ class Driver:
         """The user's latest DM that carries move controls for the current position, else (the rest of a turn
         begun by a slash command: no turn DM follows one's own move) the user's own answer that carries them."""
         info = self.info()
-        prefix = f"sc:{info.game_id}:{info.seq}:"
-        for message in reversed(self.fake.dm_messages(user)):
-            if any(cid.startswith(prefix) for cid in message.custom_ids):
-                return message
-        user_id = str(self.fake.user(user).id)
-        for message in reversed(self.fake.messages(self.channel, ephemeral=True)):
-            meta = message.interaction_metadata or {}
-            if meta.get("user", {}).get("id") == user_id and any(cid.startswith(prefix) for cid in message.custom_ids):
-                return message
-        raise LookupError(f"no DM with controls {prefix}* for {user}")
+        found = controls_of(self.fake, self.channel, user, info.game_id, info.seq)
+        if found is None:
+            raise LookupError(f"no DM with controls of position {info.seq} of game {info.game_id} for {user}")
+        return found
 
     async def wait_turn_dm(self, user: str) -> FakeMessage:
         def find() -> FakeMessage | None:
@@ -298,7 +306,7 @@ class Driver:
         if select is not None:
             click = await self.fake.select(message, select["custom_id"], [move], user=user)
         else:
-            custom_id = f"sc:{info.game_id}:{info.seq}:{move.replace(' ', '_')}"
+            custom_id = ids.move(info.game_id, info.seq, move)
             click = await self.fake.click_button(message, custom_id, user=user)
         return await self.confirm(click, user)
 
@@ -307,7 +315,7 @@ class Driver:
         asked first (a card that builds nothing, or a move that cannot be taken back, asked in place of the
         controls), press its confirm button; the click that played."""
         answer = await self.answer(click)
-        confirm = next((b for b in answer.buttons if b["custom_id"].endswith(":ok")), None)
+        confirm = next((b for b in answer.buttons if is_confirm(b["custom_id"])), None)
         if confirm is not None:  # a confirmation question, not the move's words
             click = await self.fake.click_button(answer, confirm["custom_id"], user=user)
         return click
@@ -350,9 +358,7 @@ class Driver:
         channel = self.fake.channel(channel or self.channel)
 
         def posted() -> FakeMessage | None:
-            return next((m for m in reversed(self.fake.messages(channel, ephemeral=False))
-                         if m.author_id == self.fake.bot_user.id and any(c.endswith(":join") for c in m.custom_ids)),
-                        None)
+            return next(iter(reversed(lobby_messages(self.fake, channel))), None)
 
         return await self.fake.wait_until(posted, timeout=TIMEOUT, description=f"a lobby message in #{channel.name}")
 
@@ -375,17 +381,25 @@ class Driver:
 
     @staticmethod
     def button_label(message: FakeMessage, action: str) -> str:
-        button = next(b for b in message.buttons if b["custom_id"].endswith(f":{action}"))
+        button = next(b for b in message.buttons if is_game_button(b["custom_id"], action))
         return str(button["label"])
 
-def cog(driver: Driver) -> Any:
-    """The bot's cog (its publisher, its background tasks)."""
-    return driver.bot.get_cog("SantaCruz")
+@asynccontextmanager
+async def running(driver: Driver) -> AsyncIterator[Driver]:
+    """The driver's bot started for the block; afterwards its gated computer is let go and the bot stopped (and
+    checked for logged errors)."""
+    await driver.start()
+    try:
+        yield driver
+    finally:
+        if driver.gate is not None:
+            driver.gate.open()
+        await driver.stop()
 
 
 async def run_timers(driver: Driver) -> None:
     """What the sweep does when timers are due (it may have run them already, at a restart: then nothing)."""
-    await cog(driver).background.run_timers()
+    await driver.cog.background.run_timers()
 
 
 async def with_clock(driver: Driver) -> Clock:
