@@ -220,6 +220,9 @@ def test_the_secrecy_check_changes_hidden_state_and_would_see_a_leak() -> None:
     other = hide_differently(game, 0, rng)
     assert other.to_json() != game.to_json()
     assert other.view(0) == game.view(0)
-    # seat 0's own cards are not hidden from seat 0: changing them shows in its view
-    other.hand_scoring[0] = list(reversed(other.deck[:len(game.hand_scoring[0])]))
-    assert other.view(0)["you"] != game.view(0)["you"] or game.hand_scoring[0] == other.hand_scoring[0]
+    # seat 0's own cards are not hidden from seat 0: other cards in its hand show in its view
+    hand = game.hand_scoring[0]
+    others = [card for card in other.deck if card not in hand][:len(hand)]
+    assert hand and len(others) == len(hand), "seat 0 holds cards, and the deck others to put in their place"
+    other.hand_scoring[0] = others
+    assert other.view(0)["you"] != game.view(0)["you"]

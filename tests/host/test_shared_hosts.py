@@ -10,7 +10,7 @@ import pytest
 
 from bot.host.host import Host
 from tests.helpers.clock import Clock
-from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, two_hosts
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, two_hosts, user_to_move
 
 
 async def two_hosts_at_a_started_game(stores: Any, clock: Clock) -> tuple[Host, Host]:
@@ -155,7 +155,9 @@ async def test_a_reading_waits_for_a_change_under_way_when_asked_to(stores: Any)
     await holder
     assert info is not None and info.seq == seq + 1 == one.games.info(CH).seq
     assert two.play.legal_moves(CH, mover) == one.play.legal_moves(CH, mover)
-    assert not two.play.legal_moves(CH, mover) or two.games.info(CH).to_move == one.games.info(CH).to_move
+    assert two.games.info(CH).to_move == one.games.info(CH).to_move
+    to_move = user_to_move(one)
+    assert two.play.legal_moves(CH, to_move) == one.play.legal_moves(CH, to_move) != []
 
 
 async def test_a_reading_of_several_games_waits_once_for_all_of_them(stores: Any,
