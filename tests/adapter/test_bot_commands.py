@@ -73,10 +73,7 @@ async def test_rules_in_every_language(driver: Driver) -> None:
 
 async def test_autocomplete_lists_legal_sites_and_own_cards_in_words(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    mover = driver.to_move_user()
-    assert mover is not None
+    mover = await driver.two_player_game()
     uid = fake.user(mover).id
     legal = driver.host.play.legal_moves(driver.channel.id, uid)
     handle = await fake.autocomplete("santacruz land", "site", "", user=mover, channel=driver.channel,
@@ -162,8 +159,7 @@ async def test_a_draft_game_chosen_with_choose_and_its_autocomplete(driver: Driv
 
 async def test_status_log_board_and_hand(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     for _ in range(3):
         await driver.play_turn()
     await driver.settle()
@@ -228,10 +224,7 @@ async def test_computer_seats_kick_and_hand_over(driver: Driver) -> None:
 
 async def test_turn_reminders_are_sent_once(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    user = driver.to_move_user()
-    assert user is not None
+    user = await driver.two_player_game()
     cog: Any = driver.bot.get_cog("SantaCruz")
     later = driver.info().last_move_at + 13 * 3600
     before = len(fake.dm_messages(user))

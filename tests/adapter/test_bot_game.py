@@ -179,9 +179,7 @@ async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
 
 async def test_away_and_back(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    first = driver.to_move_user()
+    first = await driver.two_player_game()
     other = "bob" if first == "alice" else "alice"
     await driver.play_turn()
     await driver.settle()

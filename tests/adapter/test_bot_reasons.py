@@ -8,10 +8,7 @@ from tests.helpers.driver import Driver
 
 async def test_a_refused_move_gives_the_engine_reason_in_the_users_language(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    mover = driver.to_move_user()
-    assert mover is not None
+    mover = await driver.two_player_game()
     seq = driver.info().seq
     card = driver.host.play.view_for(driver.channel.id, fake.user(mover).id)["you"]["scoring_cards"][0]
     for locale, lang in (("de", "de"), ("fr", "fr"), ("en-US", "en")):

@@ -32,10 +32,7 @@ async def to_play_phase(driver: Driver) -> None:
 
 async def test_refusals_in_a_running_game(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    mover = driver.to_move_user()
-    assert mover is not None
+    mover = await driver.two_player_game()
     other = "bob" if mover == "alice" else "alice"
     seq = driver.info().seq
     legal = driver.host.play.legal_moves(driver.channel.id, fake.user(mover).id)
@@ -304,10 +301,7 @@ async def test_double_click_and_simultaneous_actions(driver: Driver) -> None:
 
 async def test_an_unexpected_error_is_logged_and_answered_with_an_apology(driver: Driver,
                                                                           monkeypatch: Any) -> None:
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    mover = driver.to_move_user()
-    assert mover is not None
+    mover = await driver.two_player_game()
     move = driver.pick(mover)
 
     async def broken(*args: Any, **kwargs: Any) -> None:

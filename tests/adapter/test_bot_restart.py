@@ -65,8 +65,7 @@ async def test_stopped_mid_game_and_finished_by_a_new_bot(driver: Driver) -> Non
 
 async def test_a_turn_dm_sent_before_a_restart_is_told_after_it_that_its_turn_passed(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     await driver.play_turn()
     await driver.settle()
     user = driver.to_move_user()
@@ -163,8 +162,7 @@ async def test_killed_between_the_database_write_and_the_reply(driver: Driver) -
 
 async def test_a_failed_channel_post_does_not_stop_the_game(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     cog: Any = driver.bot.get_cog("SantaCruz")
     cog.publisher.backoff = Backoff(first=0.05, limit=0.2)
     before = len(board_posts(fake, driver.channel))
@@ -282,8 +280,7 @@ async def test_a_move_stored_while_the_bot_shuts_down_starts_no_task_and_goes_ou
     closes, a late click) starts no delivery nor computer task, which would outlive the database; its post is
     stored, and the next start sends it."""
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     cog: Any = driver.bot.get_cog("SantaCruz")
     await cog.shutdown(grace=1.0)
     posts = len(board_posts(fake, driver.channel))
@@ -304,8 +301,7 @@ async def test_a_post_goes_out_when_the_latest_post_cannot_be_looked_up(driver: 
     """Taking *Undo* off the post before is a nicety: when the database cannot say which post is the latest, the
     new post still goes out (the lookup is only logged)."""
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     posts = len(board_posts(fake, driver.channel))
 
     async def broken(game_id: int) -> None:

@@ -42,8 +42,7 @@ async def test_a_move_on_a_locked_row_is_refused_within_busy_timeout_and_status_
     driver = Driver(fake_discord, settings, channel="games")
     await driver.start()
     try:
-        await driver.open_game(["alice", "bob"])
-        await driver.settle()
+        await driver.two_player_game()
         info = driver.info()
         mover = driver.to_move_user()
         assert mover is not None

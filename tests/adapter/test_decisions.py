@@ -18,6 +18,7 @@ from engine import BUILDING_SETS, SINGLE_BUILDS
 from i18n import LOCALES, describe_move, listed, t, tn
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import plural_slips, relative_after_since, without_emojis
+from tests.helpers.buttons import is_game_button, is_pick, move_of
 from tests.helpers.clock import HOUR
 from tests.helpers.driver import TIMEOUT, Driver, with_clock
 
@@ -43,10 +44,10 @@ async def open_in(driver: Driver, locale: str) -> None:
     """``/santacruz new draft:true deadline:24``, bob joins, alice starts: every interaction in ``locale``."""
     dl = DISCORD_LOCALES[locale]
     lobby = await driver.open_lobby("alice", {"draft": True, "deadline": "24", "language": locale}, locale=dl)
-    join = next(b for b in lobby.buttons if b["custom_id"].endswith(":join"))
+    join = next(b for b in lobby.buttons if is_game_button(b["custom_id"], "join"))
     await (await driver.fake.click_button(lobby, join["custom_id"], user="bob", locale=dl)).wait_for_callback(
         timeout=TIMEOUT)
-    start = next(b for b in lobby.buttons if b["custom_id"].endswith(":start"))
+    start = next(b for b in lobby.buttons if is_game_button(b["custom_id"], "start"))
     await (await driver.fake.click_button(lobby, start["custom_id"], user="alice", locale=dl)).wait_for_callback(
         timeout=TIMEOUT)
     await driver.wait_posts(1)
@@ -65,10 +66,10 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
     assert mover is not None
     other = next(p for p in PLAYERS if p != mover)
     dm = await driver.wait_turn_dm(mover)
-    sets = [b for b in dm.buttons if ":set_" in b["custom_id"]]
+    sets = {str(move_of(b["custom_id"])).split()[-1]: b for b in dm.buttons
+            if str(move_of(b["custom_id"])).startswith("set ")}
     assert len(sets) == 4
-    for button in sets:
-        letter = button["custom_id"].rsplit("_", 1)[1]
+    for letter, button in sets.items():
         assert button["label"].startswith(t("game.set.label", locale, set=letter,
                                             name=t(f"game.set.{letter}.name", locale)))
         for card, count in BUILDING_SETS[letter].items():
@@ -119,7 +120,7 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
     game = game_of(driver)
     names = [p["name"] for p in driver.host.play.public_view(driver.channel.id)["players"]]
     dm = await driver.wait_turn_dm(mover)
-    menu = next(s for s in dm.selects if s["custom_id"].endswith(":pick:score"))
+    menu = next(s for s in dm.selects if is_pick(s["custom_id"], "score"))
     for option in menu["options"]:
         card = option["value"].split()[1]
         mine, theirs = game.card_points(seat, card), game.card_points(1 - seat, card)
@@ -142,7 +143,7 @@ async def test_a_turn_shows_what_the_decision_needs(driver: Driver, locale: str)
     for card in SINGLE_BUILDS:
         if not held.get(card):
             continue
-        select = next((s for s in dm.selects if s["custom_id"].endswith(f":pick:{card}")), None)
+        select = next((s for s in dm.selects if is_pick(s["custom_id"], card)), None)
         sites = sorted(int(o["value"].split()[1]) for o in select["options"]) if select else []
         where = listed(sites, locale) or t("bot.dm.builds_nowhere", locale)
         parts.append(f"{t(f'game.card.{card}.short', locale)} {where}")

@@ -50,8 +50,7 @@ def bot_posts(fake: FakeDiscord, driver: Driver) -> list[FakeMessage]:
 
 async def test_a_post_that_discord_refuses_with_503_is_retried_until_it_arrives(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     set_backoff(driver, QUICK)
     before = len(board_posts(fake, driver.channel))
     fake.fail_route("POST", posts_path(driver), status=503, times=3)
@@ -93,8 +92,7 @@ async def test_a_failing_channel_does_not_hold_up_another(driver: Driver) -> Non
 async def test_without_attach_files_the_words_and_mention_go_out_and_the_opener_is_told_once(
         driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     fake.deny_permission(driver.channel, "attach_files")
     posts_before = len(bot_posts(fake, driver))
     for _ in range(2):
@@ -122,8 +120,7 @@ async def test_without_attach_files_the_words_and_mention_go_out_and_the_opener_
 
 async def test_without_send_messages_the_game_goes_on_by_dm_and_the_opener_is_told_once(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     fake.deny_permission(driver.channel, "send_messages")
     posts_before = len(bot_posts(fake, driver))
     for _ in range(3):
@@ -186,8 +183,7 @@ async def test_after_hours_down_every_unposted_move_gets_its_own_post_in_order(d
 
 async def test_a_turn_dm_owed_after_its_post_is_sent_after_a_restart(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     game_id = driver.info().game_id
     set_backoff(driver, PARKED)
     mover = driver.to_move_user()
@@ -239,8 +235,7 @@ async def test_a_turn_dm_sent_while_its_player_moves_leaves_the_next_controls_al
     an older one while it was on its way: that move's answer put the next controls on the clicked DM (a double move's
     builds), and they stay; the reminder's own controls, outdated, come off."""
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     user, double = await driver.play_until(
         lambda _, view: next((m for m in view["you"]["legal_moves"] if m.startswith("double ")), None), "double move")
     info = driver.info()
@@ -267,8 +262,7 @@ async def test_a_question_asked_on_a_turn_dm_keeps_its_play_it_when_a_reminder_c
     question asked in place: the player is answering it, and its *Play it* plays the move; the reminder's controls
     are then told the turn has passed, as every DM of a passed turn is."""
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
 
     def asked_first(user: str, view: Any) -> str | None:
         return next((m for m in view["you"]["legal_moves"] if " " in m

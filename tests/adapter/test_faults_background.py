@@ -133,8 +133,7 @@ async def test_a_killed_render_worker_still_gives_the_next_move_its_picture(
     try:
         async with running(Driver(fake_discord, fault_settings, channel="games", gate=Gate(),
                                   render=render)) as driver:
-            await driver.open_game(["alice", "bob"])
-            await driver.settle()
+            await driver.two_player_game()
             pid = await render.run(os.getpid)
             assert pid != os.getpid()
             os.kill(pid, signal.SIGKILL)
@@ -152,9 +151,7 @@ async def test_a_killed_render_worker_still_gives_the_next_move_its_picture(
 
 async def test_commands_are_answered_while_the_channels_computer_thinks(gated: Driver) -> None:
     driver, gate = gated, gated.gate
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    mover = driver.to_move_user()
+    mover = await driver.two_player_game()
     other = "bob" if mover == "alice" else "alice"
     gate.close()
     reply = await driver.answer(await driver.slash("away", user=mover, locale="en-US"))
@@ -202,9 +199,7 @@ async def test_the_sweep_restarts_a_computer_whose_task_stopped(
 
 async def test_reminders_the_database_cannot_record_wait_and_then_go_once_each(gated: Driver) -> None:
     driver, fake = gated, gated.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    first = driver.to_move_user()
+    first = await driver.two_player_game()
     driver.channel = fake.channel("general")
     await driver.open_game(["carol"], computers=1)
     await driver.settle()

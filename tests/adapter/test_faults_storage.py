@@ -39,8 +39,7 @@ async def test_a_join_the_database_refuses_is_explained_and_seats_nobody(driver:
 
 async def test_a_damaged_game_is_told_once_to_its_channel(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     game_id = driver.info().game_id
     await driver.stop()
     async with aiosqlite.connect(driver.settings.database_path, isolation_level=None) as conn:

@@ -140,10 +140,7 @@ async def test_refusals_in_words_change_nothing(driver: Driver) -> None:
     dave = fake.add_user("dave", locale="en-US", global_name="Dave")
     fake.add_member(fake.guild(), dave)
     # a table without hints (the default)
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    user = driver.to_move_user()
-    assert user is not None
+    user = await driver.two_player_game()
     before = await stored_version(driver)
     off = await deferred_answer(driver, await driver.slash("hint", user=user))
     assert off.text == t("host.error.hints_off", fake.user(user).locale.split("-")[0])

@@ -46,18 +46,14 @@ async def test_a_click_matching_none_of_the_bots_buttons_is_answered_in_words(
         assert reply.ephemeral and reply.text == t("bot.error.unknown_button", lang)
         assert len(click.messages) == 1, "one answer"
     assert not [r for r in caplog.records if r.exc_info], "no traceback"
-    assert driver.runner is not None
-    driver.runner.assert_no_errors()
+    driver.assert_no_errors()
 
 
 async def test_an_interaction_delivered_twice_is_carried_out_once_and_one_warning(
         driver: Driver, caplog: pytest.LogCaptureFixture) -> None:
     fake = driver.fake
     caplog.set_level(logging.WARNING, logger="bot.adapter")
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    mover = driver.to_move_user()
-    assert mover is not None
+    mover = await driver.two_player_game()
     seq = driver.info().seq
     move = next(m for m in driver.host.play.legal_moves(driver.channel.id, fake.user(mover).id) if m.startswith("land"))
     command, options = driver.slash_for_move(move)
@@ -75,5 +71,4 @@ async def test_an_interaction_delivered_twice_is_carried_out_once_and_one_warnin
     assert len(about) == 1, [r.getMessage() for r in about]
     assert about[0].levelno == logging.WARNING and about[0].exc_info is None
     assert "santacruz land" in about[0].getMessage()
-    assert driver.runner is not None
-    driver.runner.assert_no_errors()
+    driver.assert_no_errors()

@@ -53,10 +53,7 @@ async def forged_slash(driver: Driver, command: str, options: dict[str, Any], fo
 
 
 async def test_unicode_digits_are_refused_not_crashed(driver: Driver) -> None:
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    mover = driver.to_move_user()
-    assert mover is not None
+    mover = await driver.two_player_game()
     seq = driver.info().seq
     # a member who does not play, and the player to move
     for user in ("carol", mover):

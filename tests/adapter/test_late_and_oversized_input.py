@@ -20,8 +20,7 @@ async def test_a_history_id_beyond_any_game_is_refused_in_words(driver: Driver, 
         reply = await driver.answer(await driver.slash("history", {"id": number, "export": export}, user="alice"))
         assert reply.text == t("bot.history.bad_id", "en", id=number, most=2**53 - 1)
         assert reply.text != t("bot.stats.storage_failed", "en")
-    assert driver.runner is not None
-    driver.runner.assert_no_errors()
+    driver.assert_no_errors()
 
 
 async def test_an_interaction_that_came_too_late_is_one_warning_without_a_traceback(
@@ -42,7 +41,6 @@ async def test_an_interaction_that_came_too_late_is_one_warning_without_a_traceb
     assert len(about) == 1, [r.getMessage() for r in about]
     assert about[0].levelno == logging.WARNING and about[0].exc_info is None
     assert "santacruz rules" in about[0].getMessage()
-    assert driver.runner is not None
-    driver.runner.assert_no_errors()
+    driver.assert_no_errors()
     reply = await driver.answer(await driver.slash("history", {"id": 2**63}, user="alice"))  # answers again in time
     assert reply.text == t("bot.history.bad_id", "en", id=2**63, most=2**53 - 1)

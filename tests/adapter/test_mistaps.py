@@ -14,40 +14,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.adapter import ids
 from bot.adapter.words.common import names_of, signed
 from bot.adapter.words.moves import scores_now
 from bot.host.takeback import move_risk
 from engine import SINGLE_BUILDS, View, parse_move
 from i18n import ask_move, listed, t
 from tests.fakediscord import FakeMessage
-from tests.fakediscord.audit import Offer, offer_move
-from tests.helpers.buttons import is_answer_undo, is_confirm
+from tests.fakediscord.audit import Offer, autocomplete_asks, offer_move
+from tests.helpers.buttons import is_answer_undo, is_confirm, is_game_button
 from tests.helpers.driver import Driver
 
 LOCALES = {"alice": "en", "bob": "de", "carol": "fr"}
 """The default fake world's users and their Discord languages."""
 
-
-def asks(legal: list[str]) -> list[tuple[str, str, dict[str, Any]]]:
-    """The autocompletes a person asks with these legal moves: (command, focused option, options filled)."""
-    verbs = {parse_move(m).verb for m in legal}
-    found: list[tuple[str, str, dict[str, Any]]] = []
-    if "land" in verbs:
-        found.append(("land", "site", {}))
-    if verbs & {*SINGLE_BUILDS, "double", "build"}:
-        # the cards held (legal now), and during a double move's builds every card (which must offer nothing)
-        cards = SINGLE_BUILDS if "build" in verbs else [c for c in SINGLE_BUILDS if c in verbs]
-        found.append(("build", "site", {}))
-        found += [("build", "site", {"card": card}) for card in cards]
-        found += [("build", "site", {"card": "double", "kind": str(parse_move(m).kind)})
-                  for m in legal if parse_move(m).verb == "double"]
-    if "score" in verbs:
-        found.append(("score", "card", {}))
-    if verbs & {"set", "pile", "discard", "pass"}:
-        found.append(("choose", "option", {}))
-    return found
 
 
 def confirm_id(message: FakeMessage) -> str:
@@ -77,7 +57,7 @@ async def test_every_offer_picked_as_it_is_is_accepted(driver: Driver) -> None:
         legal = driver.host.play.legal_moves(driver.channel.id, user_id)
         build_sites = driver.host.play.view_for(driver.channel.id, user_id)["you"].get("build_sites")
         playable: list[tuple[Offer, tuple[str, ...]]] = []
-        for command, focused, filled in asks(legal):
+        for command, focused, filled in autocomplete_asks(legal, every_card=True):
             handle = await fake.autocomplete(f"santacruz {command}", focused, "", filled, user=user,
                                              channel=driver.channel)
             for choice in (await handle.wait_for_callback()).choices:
@@ -212,7 +192,7 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         assert [b["label"] for b in question.buttons] == [t("bot.button.play_final", locale),
                                                           t("bot.button.cancel", locale)]
         asked.add((locale, "channel"))
-        cancel = next(b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":cancel"))
+        cancel = next(b["custom_id"] for b in question.buttons if is_game_button(b["custom_id"], "cancel"))
         await (await fake.click_button(question, cancel, user=user)).wait_for_callback()
         assert driver.info().seq == seq
 
@@ -228,7 +208,7 @@ async def test_a_revealing_or_scoring_move_is_asked_first_in_every_language(driv
         assert cannot in inplace.text and all(w in inplace.text for w in words)
         assert [b["label"] for b in inplace.buttons] == [t("bot.button.play_final", locale),
                                                          t("bot.button.back", locale)]
-        back = next(b["custom_id"] for b in inplace.buttons if b["custom_id"].endswith(":controls"))
+        back = next(b["custom_id"] for b in inplace.buttons if is_game_button(b["custom_id"], "controls"))
         restored = await driver.answer(await fake.click_button(inplace, back, user=user))
         assert cannot not in restored.text and restored.selects and driver.info().seq == seq
         again = await driver.answer(await fake.select(restored, select["custom_id"], [move], user=user))
@@ -248,8 +228,7 @@ async def test_a_double_moves_card_is_not_spent_before_its_build_is_confirmed(dr
     """``/santacruz build card:double kind:… site:…`` whose build cannot be taken back asks before playing either:
     Cancel leaves the hand as it was, *Play it* plays the card and the build."""
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
 
     def double_builds(user: str, view: View) -> list[tuple[str, int]] | None:
         """The double moves whose first build cannot be taken back, as (kind, site)."""
@@ -276,8 +255,9 @@ async def test_a_double_moves_card_is_not_spent_before_its_build_is_confirmed(dr
     assert driver.info().seq == seq and hand_now() == hand, "nothing is played before the question is answered"
     locale = LOCALES[user]
     assert ask_move(f"build {site}", locale, names_of(view)) in question.text
-    assert confirm_id(question).endswith(f":double_{kind}+build_{site}:ok")
-    cancel = next(b["custom_id"] for b in question.buttons if b["custom_id"].endswith(":cancel"))
+    game = driver.info().game_id
+    assert confirm_id(question) == ids.move(game, seq, f"double {kind}", then=f"build {site}", confirmed=True)
+    cancel = next(b["custom_id"] for b in question.buttons if is_game_button(b["custom_id"], "cancel"))
     await (await fake.click_button(question, cancel, user=user)).wait_for_callback()
     assert driver.info().seq == seq and hand_now() == hand, "Cancel leaves the hand exactly as it was"
 

@@ -205,8 +205,7 @@ async def test_a_post_queued_while_the_outbox_lets_go_of_its_lease_is_delivered(
     driver = Driver(fake_discord, settings, channel="games")  # no sweep comes to the rescue in this test
     await driver.start()
     try:
-        await driver.open_game(["alice", "bob"])
-        await driver.settle()
+        await driver.two_player_game()
         lease = f"outbox:{driver.channel.id}"
         locker = await asyncpg.connect(pg_url)
         try:
@@ -235,8 +234,7 @@ async def test_a_post_queued_while_the_outbox_lets_go_of_its_lease_is_delivered(
 
 
 async def test_a_post_sent_again_after_its_answer_was_lost_is_posted_once(driver: Driver) -> None:
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     messages = f"/channels/{driver.channel.id}/messages"
     driver.fake.fail_route("POST", messages, status=503, after=True)  # Discord posted it; the bot hears 503
     before = len(driver.fake.requests_to("POST", messages))
@@ -251,10 +249,7 @@ async def test_a_post_sent_again_after_its_answer_was_lost_is_posted_once(driver
 async def test_a_dm_sent_again_after_its_answer_was_lost_is_one_dm(driver: Driver) -> None:
     """The turn DM carries its delivery's nonce too: after a 503 that came once Discord had made it (or a process
     that died before marking it sent), the DM sent again is answered with the first one, not a second DM."""
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    mover = driver.to_move_user()
-    assert mover is not None
+    mover = await driver.two_player_game()
     other = "bob" if mover == "alice" else "alice"
     dms = f"/channels/{driver.fake.dm_channel(other).id}/messages"
     driver.fake.fail_route("POST", dms, status=503, after=True)

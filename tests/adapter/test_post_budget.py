@@ -24,6 +24,7 @@ from i18n import t
 from render.theme import DEFAULT_THEME
 from tests.fakediscord import IS_COMPONENTS_V2, ComponentType, FakeMessage, walk_components
 from tests.fakediscord.audit import controls, pictures, pings
+from tests.helpers.buttons import is_game_button
 from tests.helpers.driver import TIMEOUT, Driver, board_posts, turns_ended, undoable_move
 
 PLAYERS = ["alice", "bob"]
@@ -108,7 +109,7 @@ def assert_turn_post(driver: Driver, post: FakeMessage, lang: str) -> None:
     assert len(list(walk_components(post.components))) <= 40
     mentioned = [int(m) for m in re.findall(r"<@!?(\d+)>", post.text)]
     if "attachment://game-over.png" in urls:
-        assert not mentioned and any(c["custom_id"].endswith(":rematch") for c in controls(post))
+        assert not mentioned and any(is_game_button(c["custom_id"], "rematch") for c in controls(post))
         return
     assert len(mentioned) <= 1 and pings(post) == mentioned  # the player to move, once (no quiet hours here)
     if mentioned:
@@ -116,7 +117,7 @@ def assert_turn_post(driver: Driver, post: FakeMessage, lang: str) -> None:
         assert container.get("accent_color") == colour(seat)
         name = driver.fake.user(mentioned[0])
         assert t("bot.post.next", lang, mention=f"<@{name.id}>", phase="").split("(")[0].strip() in post.text
-    assert any(c["custom_id"].split(":")[2] == "hand" for c in controls(post)), (post.text, controls(post))
+    assert any(is_game_button(c["custom_id"], "hand") for c in controls(post)), (post.text, controls(post))
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
@@ -221,10 +222,10 @@ async def test_undo_on_the_post_edits_it_and_next_post_takes_undo_off(driver: Dr
     await driver.play_slash(mover, "set B")
     await driver.settle()
     again = board_posts(fake, driver.channel)[-1]
-    assert again.id != post.id and any(c["custom_id"].split(":")[2] == "undo" for c in controls(again))
+    assert again.id != post.id and any(is_game_button(c["custom_id"], "undo") for c in controls(again))
     await driver.play_turn()
     await driver.settle()
-    assert not any(c["custom_id"].split(":")[2] == "undo" for c in controls(fake.message(again.id)))
+    assert not any(is_game_button(c["custom_id"], "undo") for c in controls(fake.message(again.id)))
     assert len(pictures(fake.message(again.id))) == 2  # the overview and the board stay
     fake.assert_no_unknown_requests()
 

@@ -23,6 +23,7 @@ from bot.host.table import TableInfo
 from i18n import t
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.remote import poll
+from tests.helpers.buttons import game_of
 from tests.helpers.clock import Clock
 from tests.helpers.driver import TIMEOUT, Driver, Gate, open_in_thread, run_timers, running
 
@@ -71,8 +72,7 @@ async def test_a_lobby_not_started_closes_after_a_week_across_a_restart(driver: 
 
 
 async def test_a_started_lobby_does_not_close(driver: Driver) -> None:
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     clock_of(driver).advance(days=8)
     await run_timers(driver)
     await driver.settle()
@@ -96,7 +96,7 @@ async def test_a_lobby_closed_by_another_process_loses_its_buttons(fake_discord:
             lobby, where, _ = await open_in_thread(driver, "alice")
         else:
             lobby, where = await driver.open_lobby("alice"), driver.channel
-        game_id = int(lobby.custom_ids[0].split(":")[1])
+        game_id = game_of(lobby.custom_ids[0])
         assert lobby.buttons
         await driver.stop()
 
@@ -128,8 +128,7 @@ async def test_a_lobby_closed_by_another_process_loses_its_buttons(fake_discord:
 
 async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     await driver.play_turn()
     await driver.settle()
     clock_of(driver).advance(days=10)
@@ -219,8 +218,7 @@ async def test_a_deleted_channel_ends_its_game_while_a_computer_thinks(gated: Dr
 
 async def test_a_post_that_finds_the_channel_gone_ends_the_game(driver: Driver) -> None:
     fake = driver.fake
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
+    await driver.two_player_game()
     fake.inject_error("POST", rf"/channels/{driver.channel.id}/messages", status=404, code=10003,
                       message="Unknown Channel", times=None)  # deleted while the bot did not hear of it
     await driver.play_turn()
@@ -252,8 +250,7 @@ async def test_removed_from_a_server_its_games_end_and_the_other_server_plays_on
     games, general, lounge = two_servers
     fake = games.fake
     for driver in two_servers:
-        await driver.open_game(["alice", "bob"])
-        await driver.settle()
+        await driver.two_player_game()
     await fake.remove_guild(fake.default_guild)
     for driver in (games, general):
         await fake.wait_until(lambda d=driver: d.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
@@ -274,8 +271,7 @@ async def test_removed_from_a_server_while_offline_its_games_end_at_the_next_sta
     games, _, lounge = two_servers
     fake = games.fake
     for driver in (games, lounge):
-        await driver.open_game(["alice", "bob"])
-        await driver.settle()
+        await driver.two_player_game()
     await games.stop()
     await fake.remove_guild("Other Guild")  # no bot connected: no event tells it
     await games.start()
@@ -293,10 +289,7 @@ async def test_a_deleted_thread_ends_its_game(fake_discord: FakeDiscord, setting
     driver = Driver(fake_discord, settings, channel=thread, clock=Clock.real_time())
     await driver.start()
     try:
-        await driver.open_game(["alice", "bob"])
-        await driver.settle()
-        user = driver.to_move_user()
-        assert user is not None
+        user = await driver.two_player_game()
         turn_dm = driver.turn_dm(user)
         await fake_discord.delete_channel(thread)
         await fake_discord.wait_until(lambda: driver.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
@@ -337,8 +330,7 @@ async def test_posts_without_access_then_removed_from_the_server_ends_its_games_
     games, general, lounge = two_servers
     fake = games.fake
     for driver in two_servers:
-        await driver.open_game(["alice", "bob"])
-        await driver.settle()
+        await driver.two_player_game()
     told_before = len(fake.dm_messages("alice"))
     fake.inject_error("POST", rf"/channels/{games.channel.id}/messages", status=403, code=50001,
                       message="Missing Access", times=None)  # Discord took the bot out; the gateway lags behind
@@ -379,8 +371,7 @@ async def test_a_post_answered_missing_access_by_a_server_that_removed_the_bot_e
     games, _, lounge = two_servers
     fake = games.fake
     for driver in (games, lounge):
-        await driver.open_game(["alice", "bob"])
-        await driver.settle()
+        await driver.two_player_game()
     told_before = len(fake.dm_messages("alice"))
     fake.guild(fake.default_guild).members.pop(fake.bot_user.id)  # removed; the gateway has not said so yet
     await games.play_turn("dm")

@@ -193,8 +193,7 @@ async def test_how_fast_each_person_usually_moves_in_the_lobby_and_in_games(
     try:
         await driver.answer(await driver.slash("settings", {"time_zone": "UTC", "quiet_from": 13, "quiet_to": 21},
                                                user="alice"))
-        await driver.open_game(["alice", "bob"])
-        await driver.settle()
+        await driver.two_player_game()
         guild, alice = driver.info().guild_id, fake_discord.user("alice").id
         alice_turns = 0
         async def timed(user: str) -> int:

@@ -16,7 +16,7 @@ from bot.host.settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.fakediscord.audit import picture_size, pictures
 from tests.fakediscord.remote import poll
-from tests.helpers.buttons import is_confirm, is_take_seat
+from tests.helpers.buttons import game_of, is_confirm, is_take_seat
 from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, lobby_messages, open_in_thread
 
 
@@ -240,7 +240,7 @@ async def test_missing_thread_permissions_are_said_once_and_the_game_is_played_i
     try:
         # thread:false keeps the game in the channel, and says nothing of threads
         lobby = await driver.open_lobby("alice", {"thread": False}, channel=general)
-        assert driver.host.games.info(general.id).game_id == int(lobby.custom_ids[0].split(":")[1])
+        assert driver.host.games.info(general.id).game_id == game_of(lobby.custom_ids[0])
         assert fake.requests_to("POST", r"/channels/\d+/(messages/\d+/)?threads") == []
 
         # Discord refuses the thread after all: the game is opened in the channel instead, nothing left of the try

@@ -65,10 +65,7 @@ async def test_the_others_vote_to_pause_across_a_restart_and_back_from_a_dm_ends
 
 async def test_nobody_voting_lets_the_computer_play_until_the_vacation_ends(driver: Driver) -> None:
     clock = await with_clock(driver)
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    vacationer = driver.to_move_user()
-    assert vacationer is not None
+    vacationer = await driver.two_player_game()
     await driver.answer(await driver.slash("vacation", {"days": 2}, user=vacationer))
     await channel_post(driver, "is on vacation for 2 days")
     clock.advance(6)
@@ -124,10 +121,7 @@ async def test_a_deadline_warns_then_the_computer_moves_and_the_third_time_takes
 
 async def test_a_reminder_during_a_vote_explains_the_vacation(driver: Driver) -> None:
     clock = await with_clock(driver)
-    await driver.open_game(["alice", "bob"])
-    await driver.settle()
-    waiting = driver.to_move_user()
-    assert waiting is not None
+    waiting = await driver.two_player_game()
     vacationer = "bob" if waiting == "alice" else "alice"
     nothing = await driver.answer(await driver.slash("vacation", {"days": 4}, user="carol",
                                                      channel=driver.fake.dm_channel("carol")))

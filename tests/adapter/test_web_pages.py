@@ -19,7 +19,7 @@ from bot.host.settings import Settings
 from bot.web.server import WebServer
 from i18n import t
 from tests.fakediscord import FakeDiscord, FakeMessage
-from tests.helpers.driver import TIMEOUT, Driver, board_posts, undoable_move
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, undoable_move
 from tests.helpers.http import fetch, free_port
 from tests.helpers.web import SECRET
 from tests.web.browser import Chromium, board_shown, chromium_fixture, open_page
@@ -63,7 +63,7 @@ async def test_posts_and_turn_dms_link_to_the_pages_and_a_server_can_keep_its_ga
     assert next(b for b in post.buttons if b.get("style") == 5)["label"] == t("bot.button.open_board", "en")
     await driver.play_turn()
     await driver.settle()
-    assert links(post) == [page] and not any(":undo:" in c for c in post.custom_ids)  # Undo off, the link kept
+    assert links(post) == [page] and not has_undo(post, game_id)  # Undo off, the link kept
     user = driver.to_move_user()
     assert user is not None
     dm = await driver.wait_turn_dm(user)

@@ -45,6 +45,7 @@ from tests.fakediscord import FakeDiscord, FakeMessage, InteractionHandle, patch
 from tests.fakediscord.audit import (
     Offer,
     as_sent,
+    autocomplete_asks,
     command_names,
     controls,
     offer_move,
@@ -197,28 +198,11 @@ class Game:
 
     # -- autocomplete ------------------------------------------------------------------------------
 
-    def asks(self, legal: list[str]) -> list[tuple[str, str, dict[str, Any]]]:
-        """The autocompletes a person asks with these legal moves: (command, focused option, options filled)."""
-        verbs = {parse_move(m).verb for m in legal}
-        asks: list[tuple[str, str, dict[str, Any]]] = []
-        if "land" in verbs:
-            asks.append(("land", "site", {}))
-        if verbs & {*SINGLE_BUILDS, "double", "build"}:
-            asks.append(("build", "site", {}))
-            asks += [("build", "site", {"card": card}) for card in SINGLE_BUILDS if card in verbs]
-            asks += [("build", "site", {"card": "double", "kind": str(parse_move(m).kind)})
-                     for m in legal if parse_move(m).verb == "double"]
-        if "score" in verbs:
-            asks.append(("score", "card", {}))
-        if verbs & {"set", "pile", "discard", "pass"}:
-            asks.append(("choose", "option", {}))
-        return asks
-
     async def offers(self, user: str, legal: list[str], build_sites: Any) -> list[tuple[Offer, tuple[str, ...] | None]]:
         """Every value the autocompletes offer now, with the moves it plays picked as it is (``None``: none);
         up to ``verify`` refused ones per autocomplete sent to the bot, which must refuse them."""
         found: list[tuple[Offer, tuple[str, ...] | None]] = []
-        for command, focused, filled in self.asks(legal):
+        for command, focused, filled in autocomplete_asks(legal):
             handle = await self.fake.autocomplete(f"santacruz {command}", focused, "", filled, user=user,
                                                   channel=self.driver.channel)
             callback = await handle.wait_for_callback(timeout=TIMEOUT)

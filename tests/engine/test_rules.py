@@ -1,12 +1,6 @@
 """One test per rule of the official rules, each from a small explicit position on the tiny island.
 
-The tiny island (tests/helpers/engine.py), tile ``i`` on site ``i``::
-
-    coast 1 (lighthouse 2, fish +2, bird) -road- land 5 (house 1, sheep) -road- land 6 (house 2, wood, bird)
-    land 6 -road- land 7 (church 3, sheep+wood) -road- land 8 (house 1) -road- coast 2 (house 1, fish+1+sugar)
-    land 6 -road- volcano 9 (house 3, gold) -road- volcano 10 (church 4, gold, bird)
-    coast 3 (church 3) -road- coast 4 (house 2, sugar, bird)
-    river 1: 3 ~ 7 ~ 10        river 2: 2 ~ 8 ~ 9
+The tiny island, tile ``i`` on site ``i``, is drawn in the docstring of ``tests/helpers/engine.py``.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ can be checked on hand-made messages.
 * a relative time glued after "since"/"until"-style words, in English, German and French
   (:func:`relative_after_since`);
 * plural slips such as "1 points", "2 Punkt", "partie(s)" (:func:`plural_slips`);
-* the move an autocomplete offer means when picked as it is (:func:`offer_move`): ``None`` when the command,
-  filled that way, plays no legal move;
+* the autocompletes a person asks with given legal moves (:func:`autocomplete_asks`), and the move an offer means
+  when picked as it is (:func:`offer_move`): ``None`` when the command, filled that way, plays no legal move;
 * one readable line block per message for a transcript (:func:`transcript_entry`).
 """
 
@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from PIL import Image
 
-from engine import IllegalMove, parse_move, plan_build
+from engine import SINGLE_BUILDS, IllegalMove, parse_move, plan_build
 
 from .kinds import LOADING, ComponentType
 from .message import FakeAttachment, FakeMessage, walk_components
@@ -234,6 +234,27 @@ class Offer:
     def options(self) -> dict[str, Any]:
         """The command's options once this offer is picked."""
         return {**dict(self.filled), self.focused: self.value}
+
+
+def autocomplete_asks(legal: Sequence[str], *, every_card: bool = False) -> list[tuple[str, str, dict[str, Any]]]:
+    """The autocompletes a person asks with these legal moves: (command, focused option, options filled). The build
+    cards asked are those held (legal now); with ``every_card``, during a double move's builds, every card (which
+    must then offer nothing)."""
+    verbs = {parse_move(m).verb for m in legal}
+    found: list[tuple[str, str, dict[str, Any]]] = []
+    if "land" in verbs:
+        found.append(("land", "site", {}))
+    if verbs & {*SINGLE_BUILDS, "double", "build"}:
+        cards = SINGLE_BUILDS if every_card and "build" in verbs else [c for c in SINGLE_BUILDS if c in verbs]
+        found.append(("build", "site", {}))
+        found += [("build", "site", {"card": card}) for card in cards]
+        found += [("build", "site", {"card": "double", "kind": str(parse_move(m).kind)})
+                  for m in legal if parse_move(m).verb == "double"]
+    if "score" in verbs:
+        found.append(("score", "card", {}))
+    if verbs & {"set", "pile", "discard", "pass"}:
+        found.append(("choose", "option", {}))
+    return found
 
 
 def offer_move(offer: Offer, legal: Sequence[str], build_sites: Mapping[str, Sequence[int]] | None

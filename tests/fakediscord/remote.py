@@ -20,7 +20,7 @@ from bot.adapter import ids
 from bot.host.store import GameRow
 from engine import Game
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeDiscordTimeout, FakeMessage, InteractionHandle
-from tests.helpers.buttons import controls_of, is_confirm
+from tests.helpers.buttons import controls_of, is_confirm, move_control_seq
 
 T = TypeVar("T")
 
@@ -161,7 +161,8 @@ class RemoteTable:
         the positions their controls are for), the game's position and its deliveries not done."""
         lines = [f"waiting for controls of position {seq} of game {self.game_id}; {user}'s last DMs:"]
         for message in self.fake.dm_messages(user)[-6:]:
-            positions = sorted({":".join(cid.split(":")[:3]) for cid in message.custom_ids})
+            positions = sorted({seq for cid in message.custom_ids
+                                if (seq := move_control_seq(cid, self.game_id)) is not None})
             lines.append(f"  {message.id}: {message.text.splitlines()[0][:70] if message.text else ''!r} {positions}")
         position = await self.position()
         lines.append(f"game {self.game_id} in the database: {position.row.status} at move {position.seq}")

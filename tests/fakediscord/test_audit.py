@@ -10,22 +10,8 @@ from typing import Any
 from PIL import Image
 
 from bot.adapter import ids
-from tests.fakediscord import EPHEMERAL, LOADING, FakeAttachment, FakeMessage
-from tests.fakediscord.audit import (
-    Offer,
-    as_sent,
-    command_names,
-    controls,
-    offer_move,
-    picture_size,
-    pictures,
-    pings,
-    plural_slips,
-    readable_texts,
-    relative_after_since,
-    transcript_entry,
-    unknown_commands,
-)
+from tests.fakediscord import EPHEMERAL, LOADING, FakeAttachment, FakeMessage, audit
+from tests.fakediscord.audit import Offer, offer_move
 
 BOT = {"id": "1", "username": "bot"}
 
@@ -60,27 +46,27 @@ MENU = {"type": 1, "components": [
 def test_readable_texts_cover_content_embeds_displays_buttons_and_menus() -> None:
     shown = message("Your turn", embeds=[{"title": "Santa Cruz", "fields": [{"name": "Score", "value": "3"}]}],
                     components=[{"type": 17, "components": [{"type": 10, "content": "王小明 builds"}]}, ROW, MENU])
-    texts = readable_texts(shown)
+    texts = audit.readable_texts(shown)
     for wanted in ("Your turn", "Santa Cruz", "Score", "王小明 builds", "Undo", "Rules", "Build a ship",
                    "12 · Church", "3 points"):
         assert any(wanted in text for text in texts), wanted
-    assert [c["custom_id"] for c in controls(shown)] == [UNDO, MENU_ID]  # the link has no id
+    assert [c["custom_id"] for c in audit.controls(shown)] == [UNDO, MENU_ID]  # the link has no id
 
 
 def test_pictures_are_image_attachments_with_their_pixels() -> None:
     board, log = attachment("board.png", png(400, 300)), attachment("santacruz-log.txt", b"land 3\n")
     shown = message("x", attachments=[board, log])
-    assert pictures(shown) == [board]
-    assert picture_size(board) == (400, 300)
-    assert picture_size(attachment("broken.png", b"not a picture")) is None
+    assert audit.pictures(shown) == [board]
+    assert audit.picture_size(board) == (400, 300)
+    assert audit.picture_size(attachment("broken.png", b"not a picture")) is None
 
 
 def test_pings_follow_allowed_mentions() -> None:
     text = "<@7>, it is your turn; <@8> waits"
-    assert pings(message(text)) == [7, 8]
-    assert pings(message(text, allowed_mentions={"users": ["7"]})) == [7]
-    assert pings(message(text, allowed_mentions={"parse": []})) == []
-    assert pings(message(text, allowed_mentions={"parse": ["users"]})) == [7, 8]
+    assert audit.pings(message(text)) == [7, 8]
+    assert audit.pings(message(text, allowed_mentions={"users": ["7"]})) == [7]
+    assert audit.pings(message(text, allowed_mentions={"parse": []})) == []
+    assert audit.pings(message(text, allowed_mentions={"parse": ["users"]})) == [7, 8]
 
 
 SYNCED = [{"name": "santacruz", "options": [
@@ -90,11 +76,11 @@ SYNCED = [{"name": "santacruz", "options": [
 
 
 def test_unknown_commands_against_the_synced_group() -> None:
-    known = command_names(SYNCED)
+    known = audit.command_names(SYNCED)
     assert known == {"status", "build"}
     text = "Your DMs are closed: use `/santacruz hand`, then `/santacruz status` or /santacruz build site:3."
-    assert unknown_commands(text, known) == ["hand"]
-    assert unknown_commands("`/santacruz status` shows it", known) == []
+    assert audit.unknown_commands(text, known) == ["hand"]
+    assert audit.unknown_commands("`/santacruz status` shows it", known) == []
 
 
 def test_relative_times_after_since_and_until_in_three_languages() -> None:
@@ -102,31 +88,31 @@ def test_relative_times_after_since_and_until_in_three_languages() -> None:
              "bis in 6 Stunden", "seit vor 3 Stunden", "à toi depuis il y a 3 heures", "jusqu'à dans 6 heures",
              "jusqu’à <t:17:R>", "since 3 hours ago"]
     for text in glued:
-        assert relative_after_since(text), text
+        assert audit.relative_after_since(text), text
     fine = ["your turn started <t:1700000000:R>", "on vacation until <t:1700000000:f>",
             "your time runs out <t:17:R> (at <t:17:t>)", "Zug begonnen <t:17:R>", "bis 18 Uhr",
             "depuis le début"]
     for text in fine:
-        assert relative_after_since(text) == [], text
+        assert audit.relative_after_since(text) == [], text
 
 
 def test_plural_slips_in_english() -> None:
-    assert plural_slips("1 points at the end", "en") == ["1 points"]
-    assert plural_slips("after 1 rated games", "en") == ["1 rated games"]
-    assert plural_slips("**1** wins, 3 game", "en") == ["**1** wins", "3 game"]
-    assert plural_slips("in 2 game(s)", "en") == ["game(s)"]
-    assert plural_slips("1 point · 6 building cards · 2 scoring cards · 0 bird chips · 1 bird chip", "en") == []
-    assert plural_slips("+1 points, −2 points per building: signed changes are left alone", "en") == []
+    assert audit.plural_slips("1 points at the end", "en") == ["1 points"]
+    assert audit.plural_slips("after 1 rated games", "en") == ["1 rated games"]
+    assert audit.plural_slips("**1** wins, 3 game", "en") == ["**1** wins", "3 game"]
+    assert audit.plural_slips("in 2 game(s)", "en") == ["game(s)"]
+    assert audit.plural_slips("1 point · 6 building cards · 2 scoring cards · 0 bird chips · 1 bird chip", "en") == []
+    assert audit.plural_slips("+1 points, −2 points per building: signed changes are left alone", "en") == []
 
 
 def test_plural_slips_in_german_and_french() -> None:
-    assert plural_slips("mit 1 Punkte, 2 Spiel(en)", "de") == ["1 Punkte", "Spiel(en)"]
-    assert plural_slips("1 Punkt · 2 Punkte · 3 Siege", "de") == []
-    assert plural_slips("0 points, 1 parties, partie(s)", "fr") == ["0 points", "1 parties", "partie(s)"]
-    assert plural_slips("0 point · 1 partie · 2 parties", "fr") == []
+    assert audit.plural_slips("mit 1 Punkte, 2 Spiel(en)", "de") == ["1 Punkte", "Spiel(en)"]
+    assert audit.plural_slips("1 Punkt · 2 Punkte · 3 Siege", "de") == []
+    assert audit.plural_slips("0 points, 1 parties, partie(s)", "fr") == ["0 points", "1 parties", "partie(s)"]
+    assert audit.plural_slips("0 point · 1 partie · 2 parties", "fr") == []
     # a count ending its line is not the count of the next line's first word
-    assert plural_slips("Vorrat: 8 Häuser, 1 Leuchtturm\nSpiele eine Baukarte", "de") == []
-    assert plural_slips("Vorrat: 1 Leuchtturm Spiele", "de") == ["1 Leuchtturm Spiele"]
+    assert audit.plural_slips("Vorrat: 8 Häuser, 1 Leuchtturm\nSpiele eine Baukarte", "de") == []
+    assert audit.plural_slips("Vorrat: 1 Leuchtturm Spiele", "de") == ["1 Leuchtturm Spiele"]
 
 
 LEGAL = ["ship 12", "ship 14", "river 3", "double road", "score birds", "road"]
@@ -163,15 +149,15 @@ def test_offer_move_during_a_double_move_and_for_the_other_commands() -> None:
 def test_transcript_shows_the_message_as_first_shown_and_its_edits() -> None:
     deferred = message("Done: 王小明 lands on site 10", flags=EPHEMERAL, components=[ROW],
                        history=[{"content": "", "flags": EPHEMERAL | LOADING, "components": []}])
-    assert as_sent(deferred).content == "Done: 王小明 lands on site 10"  # the "thinking…" placeholder is skipped
+    assert audit.as_sent(deferred).content == "Done: 王小明 lands on site 10"  # the "thinking…" placeholder is skipped
     post = message("<@7>, it is your turn in <#10>", components=[ROW, MENU],
                    attachments=[attachment("board.png", png(160, 90))],
                    history=[{"content": "<@7>, it is your turn in <#10>", "components": [ROW, MENU], "flags": 0}])
     post.content, post.components = "<@8> moved meanwhile", []
-    block = transcript_entry(post, "#santa-cruz", {7: "王小明", 8: "محمد", 10: "santa-cruz"})
+    block = audit.transcript_entry(post, "#santa-cruz", {7: "王小明", 8: "محمد", 10: "santa-cruz"})
     assert "@王小明, it is your turn in #santa-cruz" in block
     assert "[buttons: Undo · Rules]" in block
     assert "[menu “Build a ship”: 12 · Church (3 points)]" in block
     assert "board.png" in block and "160×90 px" in block
     assert "(edited 1× afterwards)" in block and "(last text: @محمد moved meanwhile)" in block
-    assert "(only they see it)" in transcript_entry(deferred, "#santa-cruz")
+    assert "(only they see it)" in audit.transcript_entry(deferred, "#santa-cruz")

@@ -16,6 +16,13 @@ def is_game_button(custom_id: str, action: str) -> bool:
     return found is not None and found["action"] == action
 
 
+def game_of(custom_id: str) -> int:
+    """The game a button of a whole game acts on (:func:`bot.adapter.ids.game`)."""
+    found = re.fullmatch(ids.GAME, custom_id)
+    assert found is not None, f"{custom_id!r} is no button of a game"
+    return int(found["game"])
+
+
 def game_button_seq(custom_id: str, game_id: int, action: str) -> int | None:
     """The position of ``game_id``'s ``action`` button (``hand``, ``undo``, ``hint``: ``sc:<game>:<action>:<seq>``),
     or None if ``custom_id`` is another id."""
@@ -25,10 +32,22 @@ def game_button_seq(custom_id: str, game_id: int, action: str) -> int | None:
     return int(found["seq"])
 
 
+def move_of(custom_id: str) -> str | None:
+    """The move a move button plays, in notation (``set A``, ``land 12``), or None if ``custom_id`` is another id."""
+    found = re.fullmatch(ids.MOVE, custom_id)
+    return ids.decode_move(found["move"]) if found is not None else None
+
+
 def move_control_seq(custom_id: str, game_id: int) -> int | None:
     """The position a move button or menu of ``game_id`` plays at, or None if ``custom_id`` is another id."""
     found = re.fullmatch(ids.MOVE, custom_id) or re.fullmatch(ids.PICK, custom_id)
     return int(found["seq"]) if found is not None and int(found["game"]) == game_id else None
+
+
+def is_pick(custom_id: str, group: str) -> bool:
+    """Whether the menu offers the moves of ``group`` (``land``, ``ship``, ``score``: :func:`bot.adapter.ids.pick`)."""
+    found = re.fullmatch(ids.PICK, custom_id)
+    return found is not None and found["group"] == group
 
 
 def is_confirm(custom_id: str) -> bool:

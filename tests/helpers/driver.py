@@ -162,13 +162,9 @@ class Driver:
         for icon in EMOJI_ICONS if self.emojis_before else ():
             if not self.fake.application_emojis.named(PREFIX + icon):
                 self.fake.application_emojis.add(PREFIX + icon)
-        host_options: dict[str, Any] = {"new_seed": self._next_seed}
-        if self.clock is not None:
-            host_options["clock"] = self.clock
-        if self.coach is not None:
-            host_options["coach"] = self.coach
-        if self.gate is not None:
-            host_options["chooser"] = self.gate
+        chosen = {"clock": self.clock, "coach": self.coach, "chooser": self.gate}  # the host's own where None
+        host_options: dict[str, Any] = {"new_seed": self._next_seed,
+                                        **{name: part for name, part in chosen.items() if part is not None}}
         bot = create_bot(self.settings, host_options=host_options, render_executor=self.render)
         self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
         await self.runner.start()
@@ -184,6 +180,11 @@ class Driver:
             await runner.stop()
             if check_errors:
                 runner.assert_no_errors()
+
+    def assert_no_errors(self) -> None:
+        """Fail if the running bot logged an error so far."""
+        assert self.runner is not None, "the bot is not running"
+        self.runner.assert_no_errors()
 
     async def restart(self) -> SantaCruzBot:
         await self.stop()
@@ -378,6 +379,14 @@ class Driver:
         await click.wait_for_callback(timeout=TIMEOUT)
         await self.wait_posts(1)
         return lobby
+
+    async def two_player_game(self) -> str:
+        """Alice and Bob's game opened and settled; who is to move."""
+        await self.open_game(["alice", "bob"])
+        await self.settle()
+        mover = self.to_move_user()
+        assert mover is not None
+        return mover
 
     @staticmethod
     def button_label(message: FakeMessage, action: str) -> str:

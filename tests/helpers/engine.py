@@ -1,4 +1,13 @@
-"""Small explicit positions for rule tests: a tiny island and helpers to lay its tiles by hand."""
+"""Small explicit positions for rule tests: a tiny island and helpers to lay its tiles by hand.
+
+The tiny island (:data:`TINY`), tile ``i`` on site ``i`` (:func:`tiny_game`)::
+
+    coast 1 (lighthouse 2, fish +2, bird) -road- land 5 (house 1, sheep) -road- land 6 (house 2, wood, bird)
+    land 6 -road- land 7 (church 3, sheep+wood) -road- land 8 (house 1) -road- coast 2 (house 1, fish+1+sugar)
+    land 6 -road- volcano 9 (house 3, gold) -road- volcano 10 (church 4, gold, bird)
+    coast 3 (church 3) -road- coast 4 (house 2, sugar, bird)
+    river 1: 3 ~ 7 ~ 10        river 2: 2 ~ 8 ~ 9
+"""
 
 from __future__ import annotations
 

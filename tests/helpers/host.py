@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import aiosqlite
 import pytest
@@ -14,6 +14,7 @@ import pytest
 from bot.host.errors import HostError
 from bot.host.host import Chooser, GameFactory, Host
 from bot.host.settings import Settings
+from bot.host.store import SCHEMA_VERSION
 from bot.host.table import TableInfo
 from bot.host.workers import WorkerPool
 from engine import Game, new_game
@@ -131,3 +132,30 @@ async def rows(path: Path, sql: str, *params: Any) -> list[dict[str, Any]]:
         conn.row_factory = aiosqlite.Row
         async with conn.execute(sql, params) as cur:
             return [dict(r) for r in await cur.fetchall()]
+
+
+UNDONE: Final = {
+    13: ("DROP TABLE web_pages", "DROP TABLE web_servers", "DROP TABLE web_revocations"),  # the web pages
+    12: ("DROP INDEX deliveries_open_turn_dms", "ALTER TABLE deliveries DROP COLUMN closed_at",
+         "ALTER TABLE deliveries DROP COLUMN message_id"),  # the turn DMs' messages
+    11: ("DROP TABLE turn_times", "DROP INDEX games_open_in_parent", "ALTER TABLE games DROP COLUMN parent_id"),
+    10: ("ALTER TABLE games DROP COLUMN last_message_id",),  # the latest post
+    9: ("DROP TABLE user_settings", "DROP INDEX deliveries_of_user"),  # people's own settings, their held DMs
+    8: ("DROP TABLE timers", "DROP TABLE leases", "ALTER TABLE games DROP COLUMN version"),  # several processes
+    7: ("DROP TABLE results", "DROP TABLE ratings", "DROP TABLE rating_history", "DROP TABLE standings"),
+    6: ("DROP INDEX games_finished_by_guild", "ALTER TABLE games DROP COLUMN over_message_id"),  # the archive
+    4: ("DROP TABLE deliveries",),
+    3: ("DROP TABLE users",),
+}
+"""What each schema version added, taken away again (version 5 rebuilt the games table: that stays)."""
+
+
+async def as_left_by_version(path: Path, version: int) -> None:
+    """The SQLite file at ``path`` (at the latest schema) as a bot of schema ``version`` left it: what the later
+    versions added taken away, newest first, and its ``user_version`` set back."""
+    assert max(UNDONE) == SCHEMA_VERSION, "a new schema version: say here what it adds"
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        for later in sorted((v for v in UNDONE if v > version), reverse=True):
+            for sql in UNDONE[later]:
+                await conn.execute(sql)
+        await conn.execute(f"PRAGMA user_version = {version}")

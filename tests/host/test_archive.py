@@ -16,7 +16,7 @@ from bot.host.pictures import record_views
 from bot.host.store import Store
 from engine import Game, from_record
 from tests.helpers.clock import Clock
-from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, SEED, finish, make_host, refused
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, SEED, as_left_by_version, finish, make_host, refused
 
 OTHER_GUILD = 8
 
@@ -138,26 +138,7 @@ async def test_a_version_5_database_gets_the_archive_and_its_query_uses_the_inde
     game_id = await store.insert_game(channel_id=1, guild_id=GUILD, opener_id=ADA, seats=[], options={}, seed=1,
                                       status="over", locale="en", now=1.0)
     await store.close()
-    async with aiosqlite.connect(path, isolation_level=None) as conn:  # as a bot of schema version 5 left it
-        await conn.execute("DROP INDEX deliveries_open_turn_dms")  # version 12: the turn DMs' messages
-        await conn.execute("ALTER TABLE deliveries DROP COLUMN closed_at")
-        await conn.execute("ALTER TABLE deliveries DROP COLUMN message_id")
-        for table in ("web_pages", "web_servers", "web_revocations"):  # version 13: the web pages
-            await conn.execute(f"DROP TABLE {table}")
-        await conn.execute("DROP TABLE turn_times")  # version 11: the turns' times
-        await conn.execute("DROP INDEX games_open_in_parent")  # and games in threads of their own
-        await conn.execute("ALTER TABLE games DROP COLUMN parent_id")
-        await conn.execute("ALTER TABLE games DROP COLUMN last_message_id")  # version 10: the latest post
-        await conn.execute("DROP TABLE user_settings")  # version 9: people's own settings, and their held DMs
-        await conn.execute("DROP INDEX deliveries_of_user")
-        for table in ("timers", "leases"):  # version 8: several processes
-            await conn.execute(f"DROP TABLE {table}")
-        await conn.execute("ALTER TABLE games DROP COLUMN version")
-        for table in ("results", "ratings", "rating_history", "standings"):  # version 7: players' history
-            await conn.execute(f"DROP TABLE {table}")
-        await conn.execute("DROP INDEX games_finished_by_guild")
-        await conn.execute("ALTER TABLE games DROP COLUMN over_message_id")
-        await conn.execute("PRAGMA user_version = 5")
+    await as_left_by_version(path, 5)
     store = await Store.open(path)
     try:
         assert [r.id for r in await store.finished_games(GUILD)] == [game_id]

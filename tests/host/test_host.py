@@ -12,7 +12,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from bot.host.errors import HostError
@@ -35,6 +34,7 @@ from tests.helpers.host import (
     DI,
     GUILD,
     SEED,
+    as_left_by_version,
     make_host,
     play_first,
     refused,
@@ -859,25 +859,7 @@ async def test_a_version_2_database_keeps_its_games_and_stores_languages(sqlite_
     await play_first(first, interaction_id=900)
     view_before = first.play.public_view(CH)
     await store.close()
-    # the same data as a bot of the previous schema version left it
-    async with aiosqlite.connect(sqlite_path, isolation_level=None) as conn:
-        await conn.execute("DROP TABLE users")
-        await conn.execute("DROP TABLE deliveries")
-        for table in ("web_pages", "web_servers", "web_revocations"):  # schema 13: the web pages
-            await conn.execute(f"DROP TABLE {table}")
-        await conn.execute("DROP TABLE turn_times")  # schema 11: the turns' times
-        await conn.execute("DROP INDEX games_open_in_parent")  # and games in threads of their own
-        await conn.execute("ALTER TABLE games DROP COLUMN parent_id")
-        await conn.execute("ALTER TABLE games DROP COLUMN last_message_id")  # schema 10: the latest post
-        await conn.execute("DROP TABLE user_settings")  # schema 9: people's own settings
-        for table in ("timers", "leases"):  # schema 8: several processes
-            await conn.execute(f"DROP TABLE {table}")
-        await conn.execute("ALTER TABLE games DROP COLUMN version")
-        await conn.execute("DROP INDEX games_finished_by_guild")
-        await conn.execute("ALTER TABLE games DROP COLUMN over_message_id")
-        for table in ("results", "ratings", "rating_history", "standings"):  # schema 5: players' history
-            await conn.execute(f"DROP TABLE {table}")
-        await conn.execute("PRAGMA user_version = 2")
+    await as_left_by_version(sqlite_path, 2)  # the same data as a bot of schema version 2 left it
 
     store = await Store.open(sqlite_path)
     assert await store.schema_version() == SCHEMA_VERSION

@@ -347,18 +347,24 @@ def test_every_event_and_move_has_words(names: list[str], seed: int, draft: bool
     assert {"build", "score", "card", "round_end", "game_over"} <= kinds
 
 
-def test_describe_events_merges_build_points_and_reveals() -> None:
-    events = [
+def two_turns(reveals: tuple[int, int], *, draws: bool = False) -> list[dict[str, Any]]:
+    """Ada's ship card builds a lighthouse on site 7 (2 points, a bird chip) and turns the ``reveals`` face up, in
+    that order; Bo's scoring card Eruption costs him 4 points and his church on site 30; then (``draws``) both draw."""
+    return [
         {"type": "card", "seat": 0, "card": "ship"},
         {"type": "build", "seat": 0, "site": 7, "building": "lighthouse"},
         {"type": "score", "seat": 0, "delta": 2, "reason": "build"},
         {"type": "bird", "seat": 0, "value": 3},
-        {"type": "reveal", "site": 8},
-        {"type": "reveal", "site": 9},
+        *({"type": "reveal", "site": site} for site in reveals),
         {"type": "card", "seat": 1, "card": "eruption", "scoring": True},
         {"type": "score", "seat": 1, "delta": -4, "reason": "eruption"},
         {"type": "destroy", "seat": 1, "site": 30, "building": "church"},
+        *([{"type": "draw", "seat": 0}, {"type": "draw", "seat": 1}] if draws else []),
     ]
+
+
+def test_describe_events_merges_build_points_and_reveals() -> None:
+    events = two_turns((8, 9))
     assert describe_events(events, "en", ["Ada", "Bo"]) == [
         "Ada plays a ship card",
         "Ada builds a lighthouse on site 7 (+2)",
@@ -373,19 +379,7 @@ def test_describe_events_merges_build_points_and_reveals() -> None:
 
 
 def test_short_form_gathers_reveals_destroys_and_points_after_the_actions() -> None:
-    events = [
-        {"type": "card", "seat": 0, "card": "ship"},
-        {"type": "build", "seat": 0, "site": 7, "building": "lighthouse"},
-        {"type": "score", "seat": 0, "delta": 2, "reason": "build"},
-        {"type": "bird", "seat": 0, "value": 3},
-        {"type": "reveal", "site": 9},
-        {"type": "reveal", "site": 8},
-        {"type": "card", "seat": 1, "card": "eruption", "scoring": True},
-        {"type": "score", "seat": 1, "delta": -4, "reason": "eruption"},
-        {"type": "destroy", "seat": 1, "site": 30, "building": "church"},
-        {"type": "draw", "seat": 0},
-        {"type": "draw", "seat": 1},
-    ]
+    events = two_turns((9, 8), draws=True)  # the sites out of order: the short form names them in order
     assert describe_events(events, "en", ["Ada", "Bo"], short=True) == [
         "Ada played a ship card.",
         "Ada built on site 7: Lighthouse.",
