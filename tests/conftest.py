@@ -6,8 +6,8 @@ The stores, each declared once here: ``sqlite`` (a SQLite file, ``sqlite_path``;
 on the cluster, emptied), and ``store``: each of them in turn, for what both must do alike
 (``@pytest.mark.parametrize("store", ["sqlite"], indirect=True)`` keeps a test to SQLite); ``stores``: two
 connections to one PostgreSQL database, as two processes have. ``clock`` is a :class:`~tests.helpers.clock.Clock`
-the test moves, ``host`` a loaded :func:`~tests.helpers.host.make_host` reading ``clock``, on ``sqlite`` unless a
-module overrides ``host_store``.
+the test moves (``pytest.mark.clock_at(wall_time)`` says where it starts), ``host`` a loaded
+:func:`~tests.helpers.host.make_host` reading ``clock``, on ``sqlite`` unless a module overrides ``host_store``.
 PostgreSQL: ``pg_url`` is a database at the latest schema with no rows (the test worker's own, migrated once and
 emptied before each test), ``pg_empty_url`` a new, empty one without a schema.
 
@@ -36,7 +36,7 @@ import pytest
 pytest.register_assert_rewrite("tests.fakediscord", "tests.helpers")
 
 from tests import pgcluster  # noqa: E402
-from tests.helpers.clock import Clock  # noqa: E402
+from tests.helpers.clock import Clock, at  # noqa: E402
 
 if TYPE_CHECKING:  # imported where used: a run of the engine's tests alone does not load the host
     from bot.host.host import Host
@@ -76,6 +76,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "busy_timeout(seconds): the ``sqlite`` store waits that long for a lock")
     config.addinivalue_line("markers", "moved_clock: the ``driver``'s host reads a Clock the test moves")
     config.addinivalue_line("markers", "bot_settings(**changes): the adapter's ``settings`` with these changed")
+    config.addinivalue_line("markers", "clock_at(wall_time): the ``clock`` starts at this wall time in Berlin")
 
 
 POSTGRES_FIXTURES: Final = frozenset({"pg_cluster", "pg_session", "pg_database", "pg_url", "pg_empty_url", "stores"})
@@ -272,9 +273,11 @@ async def stores(pg_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStor
 
 
 @pytest.fixture
-def clock() -> Clock:
-    """The host's clock, at :data:`tests.helpers.clock.START` until the test moves it."""
-    return Clock()
+def clock(request: pytest.FixtureRequest) -> Clock:
+    """The host's clock, at :data:`tests.helpers.clock.START` (or the ``clock_at`` mark's wall time in Berlin,
+    ``"2026-11-24 12:00"``) until the test moves it."""
+    mark = request.node.get_closest_marker("clock_at")
+    return Clock() if mark is None else Clock(at(mark.args[0]))
 
 
 @pytest.fixture

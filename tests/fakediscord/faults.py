@@ -22,7 +22,10 @@ permissions topic): an interaction's ``app_permissions`` lack the bits denied in
 
 
 @dataclass(eq=False)
-class _InjectedError:
+class InjectedError:
+    """An error :meth:`Faults.inject_error` (or :meth:`Faults.rate_limit`) answers the next matching requests with
+    (``remaining``: how many more; ``None``: all)."""
+
     method: str
     pattern: re.Pattern[str]
     error: ApiError
@@ -65,7 +68,7 @@ class Faults:
         (five times, then raises); a 503 it raises at once: use :meth:`fail_route` for that.
         ``after=True``: the request is carried out (a message is created), only its answer is the error."""
         error = ApiError(status, code, message)
-        self._injected.append(_InjectedError(method.upper(), re.compile(path), error, times, after))
+        self._injected.append(InjectedError(method.upper(), re.compile(path), error, times, after))
 
     def stall(self, method: str, path: str) -> Stall:
         """Hold the next request matching ``method`` and the path regex ``path`` on its way (not answered, not
@@ -94,7 +97,7 @@ class Faults:
         as Discord does past a rate limit of ``scope`` (user, shared or global; see
         :class:`~tests.fakediscord.validation.RateLimited`): the request is not carried out, and discord.py waits
         ``retry_after`` seconds and sends it again."""
-        self._injected.append(_InjectedError(method.upper(), re.compile(path), RateLimited(scope, retry_after), times))
+        self._injected.append(InjectedError(method.upper(), re.compile(path), RateLimited(scope, retry_after), times))
 
     async def go_away(self) -> None:
         """Discord becomes unreachable, as when the network between it and the bot fails: every open connection (the

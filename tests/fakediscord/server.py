@@ -31,7 +31,7 @@ from .app_commands import AppCommands
 from .channels import Channels
 from .emojis import AppEmojis, ApplicationEmojis
 from .entities import FakeChannel, FakeGuild, FakeUser
-from .faults import Faults, Stall, _InjectedError
+from .faults import Faults, InjectedError, Stall
 from .gateway import Gateway, GatewayConnection, GatewaySession
 from .guilds import Guilds
 from .handles import InteractionHandle
@@ -187,7 +187,7 @@ class FakeDiscord(World, Guilds, Channels, Threads, Uploads, AppCommands, AppEmo
         #: Number of heartbeats received.
         self.heartbeats = 0
 
-        self._injected: list[_InjectedError] = []
+        self._injected: list[InjectedError] = []
         self._stalls: list[Stall] = []
         self._denied: dict[int, set[str]] = {}
         """Channel id -> the bot permissions denied there (``"send_messages"``, ``"attach_files"``)."""

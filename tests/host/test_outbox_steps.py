@@ -47,6 +47,9 @@ from bot.host.outbox import (
 from tests.helpers.clock import Clock, at
 from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, finish, make_host, play_first, start_two, user_to_move
 
+pytestmark = pytest.mark.clock_at("2026-11-24 12:00")
+"""The host's clock (``clock``, which ``host`` reads) starts on Tuesday 24 November 2026 at noon in Berlin."""
+
 
 async def step_of(host: Host, delivery: Delivery, later: list[Delivery] | None = None) -> Step:
     async with host.outbox.step(delivery, later or []) as step:
@@ -71,12 +74,6 @@ async def test_only_the_newest_redraw_of_a_lobby_message_is_sent(host: Host) -> 
     assert [d.kind for d in waiting] == [LOBBY_POST, LOBBY_EDIT, LOBBY_EDIT]
     steps = [await step_of(host, d, waiting[i + 1:]) for i, d in enumerate(waiting)]
     assert steps == [SendPost(), Skip("skipped: a later edit draws the lobby as it is then"), SendPost()]
-
-
-@pytest.fixture(autouse=True)
-def tuesday_noon(clock: Clock) -> None:
-    """The host's clock (``clock``, which ``host`` reads) starts on Tuesday 24 November 2026 at noon in Berlin."""
-    clock.now = at("2026-11-24 12:00")
 
 
 async def test_a_post_names_the_player_in_quiet_hours_without_a_ping(host: Host, clock: Clock) -> None:

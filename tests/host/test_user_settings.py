@@ -21,6 +21,9 @@ from bot.host.user_settings import HELD, UserSettings, open_game, quiet_until
 from tests.helpers.clock import HOUR, Clock, at
 from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, make_host, play_first, start_two, user_to_move
 
+pytestmark = pytest.mark.clock_at("2026-11-24 12:00")
+"""The host's clock (``clock``, which ``host`` reads) starts on Tuesday 24 November 2026 at noon in Berlin."""
+
 NIGHT = UserSettings(time_zone="Europe/Berlin", quiet_from=22, quiet_to=7)
 
 
@@ -108,10 +111,6 @@ async def test_open_games_of_a_person_are_found_by_their_exact_id(store: Any) ->
 # ---------------------------------------------------------------------- the host
 
 
-@pytest.fixture(autouse=True)
-def tuesday_noon(clock: Clock) -> None:
-    """The host's clock (``clock``, which ``host`` reads) starts on Tuesday 24 November 2026 at noon in Berlin."""
-    clock.now = at("2026-11-24 12:00")
 
 
 async def test_an_unknown_time_zone_is_refused_in_words(host: Host) -> None:
