@@ -28,7 +28,7 @@ import engine
 from render.base import get_base
 from render.board import compose_board, render_board
 from render.encode import encode, quantized
-from render.layout import static_board
+from render.island import static_board
 from render.overview import get_overview_base, render_overview
 from render.theme import DEFAULT_THEME
 

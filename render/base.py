@@ -25,7 +25,8 @@ from PIL import Image, ImageDraw
 from engine.types import BoardView
 from render import chrome
 from render.draw import chaikin, paste
-from render.layout import Layout, make_layout, placed_board
+from render.island import placed_board
+from render.layout import Layout, make_layout
 from render.theme import RGB, Theme
 from render.tiles import badge_centre, mix, pad_of, site_badge, stack
 

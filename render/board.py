@@ -31,8 +31,9 @@ from render.chrome import paint_header, paint_last_move, paint_panel, paint_play
 from render.describe import LastMove, describe, legal_sites, other_moves
 from render.encode import encode
 from render.icons import icon
+from render.island import static_board
 from render.layer import Item
-from render.layout import Layout, static_board
+from render.layout import Layout
 from render.theme import DEFAULT_THEME, Theme
 from render.tiles import badge_centre, dashed_outline, ring, site_badge, stack, tile_key
 

@@ -37,8 +37,9 @@ from render.draw import fit, paste, shape_points, sprite, text, text_width
 from render.encode import quantized, write_png
 from render.fonts import ascent, cap_height, line_height, size_for
 from render.icons import icon, marker, paint_piece
+from render.island import placed_board, static_board
 from render.layer import Item, Layers
-from render.layout import LINE_SPACING, Layout, Rect, make_layout, placed_board, static_board
+from render.layout import LINE_SPACING, Layout, Rect, make_layout
 from render.theme import DEFAULT_THEME, RGB, Theme
 from render.tiles import back_colour, badge, badge_centre, face_colour, ring
 
@@ -308,7 +309,7 @@ def _card_ground(size: tuple[int, int], u: float, fill: RGB, edge: RGB, width: f
 def get_overview_base(board: BoardView, theme: Theme, n_players: int,
                       static_key: str | None = None) -> tuple[Image.Image, OverviewLayout, Image.Image]:
     """The cached static overview (alike in every language, in the channel and in a DM) with its layout and
-    palette; ``static_key``: :func:`render.layout.static_board` of ``board``, where the caller has it."""
+    palette; ``static_key``: :func:`render.island.static_board` of ``board``, where the caller has it."""
     key = static_board(board) if static_key is None else static_key
     return _BASES.get((key, theme, n_players), lambda: _build_base(board, theme, n_players))
 

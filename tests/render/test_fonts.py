@@ -24,7 +24,8 @@ from render.base import get_base
 from render.chrome import turn_label
 from render.draw import fit, text_width
 from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shaping
-from render.layout import CARD_PAD, make_layout, static_board
+from render.island import static_board
+from render.layout import CARD_PAD, make_layout
 from render.legend import render_legend
 from render.script import bbox, draw, length, letters_within, runs, shape, visual
 from render.theme import Theme

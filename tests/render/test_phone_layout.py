@@ -12,7 +12,8 @@ import pytest
 import engine
 from render.fonts import cap_height
 from render.icons import SILHOUETTES
-from render.layout import arrange_islands, make_layout, placed_board
+from render.island import arrange_islands, placed_board
+from render.layout import make_layout
 from render.theme import Theme
 from render.tiles import GLYPH_SPOT, PIECE_X, PIECE_Y, badge_centre, face_parts, site_badge
 

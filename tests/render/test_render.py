@@ -34,7 +34,8 @@ from render.board import compose_board, render_board
 from render.describe import describe, legal_sites
 from render.encode import MAX_BYTES, quantized
 from render.gameover import render_game_over
-from render.layout import Layout, static_board
+from render.island import static_board
+from render.layout import Layout
 from render.samples import NAMES, play
 from render.theme import Theme
 from render.tiles import badge_centre, site_badge
