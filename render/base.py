@@ -5,9 +5,9 @@ Layers, bottom to top: page background; sea with waves; shallow water, beaches a
 (blue, wavy, from source through their edges to the mouth); roads (straight, sandy, drawn over rivers
 like bridges); every site as a face-down tile with its number; then the empty frames of the header,
 last-move bar, panel, score track and legend. Each render copies this image and draws only what
-changes on top (see ``render/board.py``), and quantizes with the palette made here. The island with its face-down
-sites is the same in every language and for every player count at one width: it is drawn once for them all
-(:func:`island`).
+changes on top (see ``render/board.py``), and quantizes with the palette made here (from this picture and a sample of
+what changes on it, :func:`paint_sample`). The island with its face-down sites is the same in every language and for
+every player count at one width: it is drawn once for them all (:func:`island`).
 """
 
 from __future__ import annotations
@@ -22,13 +22,15 @@ from typing import Any, Generic, TypeVar
 
 from PIL import Image, ImageDraw
 
+from engine import BUILDINGS
 from engine.types import BoardView
 from render import chrome
-from render.draw import chaikin, paste
+from render.draw import chaikin, paste, text
+from render.icons import faded, marker, piece
 from render.island import placed_board
 from render.layout import Layout, make_layout
 from render.theme import RGB, Theme
-from render.tiles import badge_centre, mix, pad_of, site_badge, stack
+from render.tiles import badge, badge_centre, face, mix, pad_of, ring, site_badge, stack
 
 BOARD_SS = 2
 """Supersampling of the board layer."""
@@ -301,6 +303,48 @@ def theme_colours(theme: Theme) -> tuple[RGB, ...]:
     return tuple(colours)
 
 
+def paint_sample(img: Image.Image, lay: Layout, theme: Theme, y: int) -> None:
+    """Typical changing content below ``y`` so the output palette has its colours and edges."""
+    w, h = lay.tile_w, lay.tile_h
+    x = 10
+    tiles = [("coast", ("lighthouse", 2, ("fish",), 2, True)),
+             ("land", ("church", 3, ("sheep", "wood"), 0, False)),
+             ("volcano", ("house", 4, ("gold", "sugar"), 0, True)),
+             ("coast", ("house", 1, ("fish", "sugar"), 1, False))]
+    for kind, key in tiles:
+        for extra in (None, theme.last_move, theme.legal):
+            if extra:
+                spr = ring(kind, w, h, extra, 0.14)
+                img.paste(spr, (x, y), spr)
+            spr = face(kind, key, w, h, theme)
+            img.paste(spr, (x, y), spr)
+            x += spr.width + 4
+            if x > img.width - 3 * spr.width:
+                x, y = 10, y + spr.height + 4
+    x, y = 10, y + 2 * h
+    for seat in range(len(theme.players)):
+        if x > img.width - 4 * h:
+            x, y = 10, y + 2 * h
+        for b in BUILDINGS:
+            spr = piece(b, round(h * 0.9), theme.player(seat), theme.ink(seat), "W")
+            img.paste(spr, (x, y), spr)
+            x += spr.width + 4
+        m = marker(round(30 * lay.unit), theme.player(seat), theme.ink(seat), "M", 1, theme.lap_ring)
+        img.paste(m, (x, y), m)
+        x += m.width + 4
+    x, y = 10, y + 2 * h
+    for bg in (theme.card, theme.card_active, theme.background):
+        ImageDraw.Draw(img).rectangle((x, y, x + 300, y + 80), fill=bg)
+        for i, c in enumerate((theme.text, theme.muted, theme.good, theme.bad, theme.last_move, theme.legal)):
+            text(img, x + 4 + (i % 3) * 100, y + 4 + (i // 3) * 26, "Äg 47+", 22, c, weight="bold")
+        for i, name in enumerate(("fish", "sheep", "wood", "sugar", "gold", "ship", "river", "road")):
+            spr = faded(name, 24, theme)
+            img.paste(spr, (x + i * 30, y + 54), spr)
+        x += 310
+    spr = badge(42, round(h * 0.5), theme.legal, theme.badge_text)
+    img.paste(spr, (x, y), spr)
+
+
 def _island_bottom(lay: Layout, board: BoardView, theme: Theme) -> int:
     """The lowest row the island and its face-down sites reach: the board's rectangle, or a tile or a number below."""
     bottom = lay.board[3]
@@ -343,7 +387,7 @@ def build_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_p
     chrome.paint_static(img, lay, theme, locale, n_players, personal)
     sample = Image.new("RGB", (img.width, img.height + lay.tile_h * 10 + 200), theme.background)
     sample.paste(img, (0, 0))
-    chrome.paint_sample(sample, lay, theme, img.height)
+    paint_sample(sample, lay, theme, img.height)
     palette = make_palette(theme_colours(theme), sample)
     return Base(key=(static_key, theme, locale, n_players, personal), image=img, layout=lay, palette=palette)
 
@@ -356,3 +400,4 @@ def get_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_pla
     """The cached static picture for this board (by its static key), theme, locale and layout."""
     return _BASES.get((static_key, theme, locale, n_players, personal),
                       lambda: build_base(board, static_key, theme, locale, n_players, personal))
+

@@ -27,15 +27,18 @@ from engine.types import View
 from i18n import normalize_locale
 from render import layer
 from render.base import get_base, tile_origin
-from render.chrome import paint_header, paint_last_move, paint_panel, paint_played, paint_track, paint_you
+from render.chrome import paint_last_move, paint_played, paint_you
 from render.describe import LastMove, describe, legal_sites, other_moves
 from render.encode import encode
+from render.header import paint_header
 from render.icons import icon
 from render.island import static_board
 from render.layer import Item
 from render.layout import Layout
+from render.panel import paint_panel
 from render.theme import DEFAULT_THEME, Theme
 from render.tiles import badge_centre, dashed_outline, ring, site_badge, stack, tile_key
+from render.track import paint_track
 
 
 def board_items(view: View, lay: Layout, theme: Theme, marks: list[str], last: LastMove,

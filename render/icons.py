@@ -188,6 +188,14 @@ def icon(name: str, size: int, theme: Theme, color: RGB | None = None) -> Image.
     return sprite(size, size, lambda d, k: paint_icon(d, name, 0, 0, size * k, theme, color))
 
 
+@lru_cache(maxsize=256)
+def faded(name: str, size: int, theme: Theme) -> Image.Image:
+    """An icon at a third of its opacity (a resource not held)."""
+    im = icon(name, size, theme).copy()
+    im.putalpha(im.getchannel("A").point(lambda a: a * 30 // 100))
+    return im
+
+
 def paint_piece(d: ImageDraw.ImageDraw, building: str, x: float, y: float, s: float, color: RGB, ink: RGB,
                 mark: str) -> None:
     """A player's building at (x, y) of size ``s``: silhouette in ``color``, outline and letter in ``ink``."""

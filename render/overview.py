@@ -31,11 +31,11 @@ from engine.types import BoardView, View
 from i18n import LOCALES, normalize_locale, t
 from render import inline, script
 from render.base import Kept, make_palette, paint_board, theme_colours
-from render.chrome import turn_label, winner_label
 from render.describe import LastMove, describe, legal_sites
 from render.draw import fit, paste, shape_points, sprite, text, text_width
 from render.encode import quantized, write_png
 from render.fonts import ascent, cap_height, line_height, size_for
+from render.header import turn_label, winner_label
 from render.icons import icon, marker, paint_piece
 from render.island import placed_board, static_board
 from render.layer import Item, Layers

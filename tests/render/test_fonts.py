@@ -21,9 +21,9 @@ from PIL import Image, ImageChops, ImageDraw
 import engine
 from i18n import listed, t
 from render.base import get_base
-from render.chrome import turn_label
 from render.draw import fit, text_width
 from render.fonts import CHAINS, FONT_DIR, cap_height, chain_font, face_of, read_cmap, shaping
+from render.header import turn_label
 from render.island import static_board
 from render.layout import CARD_PAD, make_layout
 from render.legend import render_legend
@@ -507,29 +507,29 @@ def test_every_word_of_a_panel_card_is_readable_on_a_phone_and_whole(locale: str
     """A player's card in the panel (rank, tags, the counts of buildings, cards, scoring cards and bird chips) is
     drawn at the last move's phone size or larger, inside the card, with 2, 3 and 4 players; the share right's tag,
     which nothing else shows, is whole in every language, on the rank line or on a line of its own."""
-    import render.chrome as chrome
+    import render.panel as panel
 
     drawn: list[tuple[float, str, int, str]] = []
-    real = chrome.text
+    real = panel.text
 
     def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
         drawn.append((x, s, size, str(kwargs.get("anchor", "la"))))
         real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chrome, "text", spy)
+    monkeypatch.setattr(panel, "text", spy)
     for n in (2, 3, 4):
         game = _game(["Ada", "Björn", "Céline", "Đorđe"][:n], 12)
         view = game.view(None)
         theme = Theme()
         lay = make_layout(view["board"], theme, n, False)
         player = dict(view["players"][0], can_share=True, laps=2, track=12, birds=11, rank=1)
-        state = chrome.card_state(player, True, "A")  # type: ignore[arg-type]
+        state = panel.card_state(player, True, "A")  # type: ignore[arg-type]
         x0, _y0, x1, y1 = lay.cards[0]
         drawn.clear()
-        chrome.card_image.cache_clear()
-        chrome._row.cache_clear()
-        card = chrome.card_image(state, (x1 - x0, y1 - lay.cards[0][1]), theme, locale, lay.unit, lay.name_size,
-                                 lay.card)
+        panel.card_image.cache_clear()
+        panel._row.cache_clear()
+        card = panel.card_image(state, (x1 - x0, y1 - lay.cards[0][1]), theme, locale, lay.unit, lay.name_size,
+                                lay.card)
         texts = [s for _x, s, _size, _anchor in drawn]
         assert t("render.can_share", locale) in texts, (n, texts)
         assert "11" in texts and not any(s.endswith("…") for s in texts), texts
@@ -546,16 +546,16 @@ def test_the_header_is_readable_on_a_phone_in_every_phase(locale: str, monkeypat
     import json
     from dataclasses import replace
 
-    import render.chrome as chrome
+    import render.header as header
 
     drawn: list[tuple[str, int, str]] = []
-    real = chrome.text
+    real = header.text
 
     def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
         drawn.append((s, size, str(kwargs.get("weight", "regular"))))
         real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chrome, "text", spy)
+    monkeypatch.setattr(header, "text", spy)
     catalogue = json.loads((Path(__file__).parents[2] / "i18n" / "locales" / "en" / "render.json").read_text())
     phases = [key.removeprefix("render.phase.") for key in catalogue if key.startswith("render.phase.")]
     game = _game(["Ada", "Björn", "Céline", "Đorđe"], 12)
@@ -567,7 +567,7 @@ def test_the_header_is_readable_on_a_phone_in_every_phase(locale: str, monkeypat
             view = dict(game.view(None), phase=phase, round=2, scoring_deck=12, bird_chips_left=22)
             drawn.clear()
             img = Image.new("RGB", (lay.width, lay.height))
-            chrome.paint_header(img, lay, view, theme, locale, ["A", "B", "C", "D"])  # type: ignore[arg-type]
+            header.paint_header(img, lay, view, theme, locale, ["A", "B", "C", "D"])  # type: ignore[arg-type]
             texts = [s for s, _size, _weight in drawn]
             assert t(f"render.phase.{phase}", locale) in " ".join(texts), texts
             if phase != "over":  # the deck's and the chips' counts beside their icons; at the end the winner's room
@@ -582,23 +582,23 @@ def test_the_header_is_readable_on_a_phone_in_every_phase(locale: str, monkeypat
 def test_the_score_track_is_readable_on_a_phone(locale: str, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The score track's title, what a ring means and the numbers of the fives are at the last move's phone size,
     inside the track, each number inside its cell."""
-    import render.chrome as chrome
+    import render.track as track
 
     drawn: list[tuple[float, str, int, str, str]] = []
-    real = chrome.text
+    real = track.text
 
     def spy(img: Image.Image, x: float, y: float, s: str, size: int, *args: object, **kwargs: object) -> None:
         drawn.append((x, s, size, str(kwargs.get("weight", "regular")), str(kwargs.get("anchor", "la"))))
         real(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chrome, "text", spy)
+    monkeypatch.setattr(track, "text", spy)
     view = _game(["Ada", "Björn", "Céline", "Đorđe"], 12).view(None)
     lay = make_layout(view["board"], Theme(width=width), 4, False)
-    chrome._paint_track_static(Image.new("RGB", (lay.width, lay.height)), lay, Theme(width=width), locale)
+    track.paint_track_static(Image.new("RGB", (lay.width, lay.height)), lay, Theme(width=width), locale)
     x0, _y0, x1, _y1 = lay.track
     texts = [s for _x, s, _size, _weight, _anchor in drawn]
     assert t("render.track.hint", locale) in texts and [str(v) for v in range(0, 50, 5)] == texts[2:], texts
-    cells = chrome.track_cells(lay)
+    cells = track.track_cells(lay)
     for x, s, size, weight, _anchor in drawn:
         assert cap_height(size, weight) * 400 / lay.width >= 9, (s, size)
         assert x0 <= x and x + text_width(s, size, weight) <= x1, s
@@ -639,6 +639,9 @@ def test_long_names_with_three_digit_scores_are_cut_only_where_the_card_has_no_r
     drawn whole where it fits and cut only where it does not (the cut filling the line), and every word of every card
     stays inside its card, every word of the picture inside the picture."""
     import render.chrome as chrome
+    import render.header as header
+    import render.panel as panel
+    import render.track as track
     from render.board import compose_board
     from render.script import bbox
 
@@ -656,7 +659,8 @@ def test_long_names_with_three_digit_scores_are_cut_only_where_the_card_has_no_r
         on.append(img.size)
         real_words(img, x, y, s, size, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chrome, "text", spy_text)
+    for module in (chrome, header, panel, track):  # the board's words around the island
+        monkeypatch.setattr(module, "text", spy_text)
     monkeypatch.setattr(chrome, "words", spy_words)
     names = [name for group in LONG_NAMES.values() for name in group]
     assert all(12 <= len(name) <= 32 for name in names)
@@ -668,7 +672,7 @@ def test_long_names_with_three_digit_scores_are_cut_only_where_the_card_has_no_r
             score = 100 + 37 * i + first
             p.update(score=score, laps=score // 50, track=score % 50)
         compose_board(view, locale="en")  # the base (and its palette's sample, drawn below the picture) first
-        chrome.card_image.cache_clear()
+        panel.card_image.cache_clear()
         drawn.clear()
         on.clear()
         compose_board(view, locale="en")
@@ -679,10 +683,10 @@ def test_long_names_with_three_digit_scores_are_cut_only_where_the_card_has_no_r
         drawn.clear()
         for p in view["players"]:
             x0, y0, x1, y1 = lay.cards[p["seat"]]
-            state = chrome.card_state(p, False, "A")
-            chrome.card_image.cache_clear()
+            state = panel.card_state(p, False, "A")
+            panel.card_image.cache_clear()
             drawn.clear()
-            chrome.card_image(state, (x1 - x0, y1 - y0), Theme(), "en", lay.unit, lay.name_size, lay.card)
+            panel.card_image(state, (x1 - x0, y1 - y0), Theme(), "en", lay.unit, lay.name_size, lay.card)
             texts = [s for _x, _y, s, _size, _w, _a in drawn]
             assert str(p["score"]) in texts
             [(nx, _ny, said, size, _w, _a)] = [d for d in drawn if d[2] == p["name"] or d[2].endswith("…")]

@@ -492,22 +492,22 @@ def test_score_track_markers_and_their_rings_stay_inside_their_cell(width: int,
     """A marker with one to three 50-point rings, alone or with others on its cell, in the first and last cell of
     each row (the GIF's 640 pixels included), is drawn inside its cell: never over the next row's numbers, never
     off the track's right edge."""
-    import render.chrome as chrome
+    import render.track as track
     from render.layout import make_layout
 
     pasted: list[tuple[float, float, int, int]] = []
-    real = chrome.paste
+    real = track.paste
 
     def spy(img: Image.Image, spr: Image.Image, x: float, y: float) -> None:
         pasted.append((x, y, spr.width, spr.height))
         real(img, spr, x, y)
 
-    monkeypatch.setattr(chrome, "paste", spy)
+    monkeypatch.setattr(track, "paste", spy)
     theme = Theme(width=width)
     for n in (2, 3, 4):
         view = play(n, 5, 3).view(None)
         lay = make_layout(view["board"], theme, n, False)
-        cells = chrome.track_cells(lay)
+        cells = track.track_cells(lay)
         for cell in (0, 24, 25, 49, 7):
             for laps in (0, 1, 2, 3):
                 for together in range(1, n + 1):
@@ -516,7 +516,7 @@ def test_score_track_markers_and_their_rings_stay_inside_their_cell(width: int,
                         p.update(score=score, laps=score // 50, track=score % 50)
                     pasted.clear()
                     page = Image.new("RGB", (lay.width, lay.height))
-                    chrome.paint_track(page, lay, view, theme, ["A", "B", "C", "D"])
+                    track.paint_track(page, lay, view, theme, ["A", "B", "C", "D"])
                     x0, y0, x1, y1 = cells[cell]
                     inside = [(x, y, w, h) for x, y, w, h in pasted if x0 - w < x < x1 and y0 - h < y < y1]
                     assert len(inside) == together, (cell, laps, together)
@@ -534,6 +534,9 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
     without the flag of legal sites (it stood alone in an empty box). At 800 px, the narrowest ``PICTURE_WIDTH``:
     the words must be there whole at that width too."""
     import render.chrome as chrome
+    import render.header as header
+    import render.panel as panel
+    import render.track as track
 
     texts: list[str] = []
     pasted: list[int] = []
@@ -551,7 +554,8 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
         pasted.append(spr.width)
         real_paste(img, spr, x, y)
 
-    monkeypatch.setattr(chrome, "text", spy_text)
+    for module in (chrome, header, panel, track):  # the board's words around the island
+        monkeypatch.setattr(module, "text", spy_text)
     monkeypatch.setattr(chrome, "words", spy_words)
     monkeypatch.setattr(chrome, "paste", spy_paste)
     game = play(4, 14, None)
