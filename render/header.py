@@ -1,6 +1,6 @@
 """The board picture's header: whose turn it is (or who won), what is left of the scoring deck and the bird chips,
 and the round and the phase; and the words that name whose turn it is or who won where they fit, which the
-overview's header (:mod:`render.overview`) says alike."""
+overview's header (:mod:`render.overview_texts`) says alike."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Discord scales a picture down to a box (``render.inline``: 550 × 350 for a desktop attachment, 600 × 350 for a
 desktop gallery, a 330 dp column at most 400 dp high on Android) and crops the items of a gallery of several. Every
 kind of overview (2, 3 and 4 players, a drafted start, round 2, game over, a DM, in each language, with the long and
-wide names of the names test) is drawn once for this module, and each text it drew (``render.overview.Written``:
+wide names of the names test) is drawn once for this module, and each text it drew (``render.overview_texts.Written``:
 where its ink went, how tall its capitals are) is scaled to each box:
 
 - the names, the scores and the "to move" marker (at game over: who won) are at least ``Theme.inline_text`` (8)
@@ -38,16 +38,9 @@ from render import inline
 from render.describe import describe, legal_sites
 from render.fonts import cap_height
 from render.layout import make_layout
-from render.overview import (
-    LAYERS,
-    OverviewLayout,
-    Written,
-    compose_overview,
-    get_overview_base,
-    overview_layout,
-    quantized_overview,
-    render_overview,
-)
+from render.overview import LAYERS, compose_overview, get_overview_base, quantized_overview, render_overview
+from render.overview_layout import OverviewLayout, overview_layout
+from render.overview_texts import Written
 from render.samples import NAMES, play
 from render.theme import Theme
 from tests.helpers.names import LONG_NAMES

@@ -74,7 +74,7 @@ def test_the_replay_plays_readably_in_the_chat_s_box() -> None:
     """Its frames are overviews 640 pixels wide: the desktop chat shows them at 437 × 350, a phone's at 330 × 264
     (not a 168 × 350 stamp of the board), never enlarged."""
     from render import inline
-    from render.overview import overview_layout
+    from render.overview_layout import overview_layout
     from render.replay import REPLAY_WIDTH, frame_theme
 
     game = new_game(["Ada", "Bo", "Cy"], 5)
