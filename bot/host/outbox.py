@@ -408,11 +408,11 @@ class Outbox:
         """Whether a DM of the same game and person written after ``delivery`` (a "your cards changed" DM that waited)
         showed, or will show, their hand: one sent, or one pending that will (:func:`_shows_hand`)."""
         info = self.games.find_game(delivery.game_id)
+        assert delivery.user_id is not None
         with storage_refusal():
-            rows = await self.store.deliveries(delivery.game_id)
-        return any(row.id > delivery.id and row.user_id == delivery.user_id and row.kind in (TURN_DM, HAND_DM)
-                   and (row.last_error is None if row.done_at is not None
-                        else info is not None and _shows_hand(Delivery.from_row(row), info))
+            rows = await self.store.dms_after(delivery.game_id, delivery.user_id, delivery.id, (TURN_DM, HAND_DM))
+        return any(row.last_error is None if row.done_at is not None
+                   else info is not None and _shows_hand(Delivery.from_row(row), info)
                    for row in rows)
 
     async def _gather(self, delivery: Delivery, user_id: int) -> Step:

@@ -26,6 +26,15 @@ class DeliverySql(SqlBase):
         rows = await self._fetch(f"{DELIVERIES} WHERE game_id = ? ORDER BY id", game_id)
         return [DeliveryRow.read(r) for r in rows]
 
+    async def dms_after(self, game_id: int, user_id: int, after_id: int, kinds: Sequence[str]) -> list[DeliveryRow]:
+        """The person's deliveries of ``kinds`` in the game written after delivery ``after_id``, done or not, in
+        order (what a waiting DM may be folded into: a few rows, not the game's every delivery)."""
+        rows = await self._fetch(
+            f"{DELIVERIES} WHERE game_id = ? AND user_id = ? AND id > ? AND kind IN ({placeholders(kinds)})"
+            " ORDER BY id",
+            game_id, user_id, after_id, *kinds)
+        return [DeliveryRow.read(r) for r in rows]
+
     async def open_messages(self, game_id: int, user_id: int | None) -> list[tuple[int, int]]:
         """A person's turn DMs of a game not told yet that their turn passed, or (``user_id`` ``None``) its posts
         whose buttons are on (``bot.host.buttons``): (delivery id, message id), in order."""
