@@ -11,8 +11,8 @@ Where each thing lives (one topic a module; no module over 500 lines):
 ========================  ==========================================================================================
 **The server**
 ``server.py``             :class:`FakeDiscord`: composed of the parts below; its state, start and stop, and what
-                          every request goes through (recorded, body checked, emojis and pictures checked, faults,
-                          token, routed to a part)
+                          every request goes through (recorded, rate limited, body checked, emojis and pictures
+                          checked, faults, token, routed to a part)
 ``routing.py``            how a part marks a handler with its routes (``@route("GET", "/channels/{channel_id}")``),
                           :class:`RecordedRequest`, JSON answers
 **Its parts** (each a mixin of :class:`FakeDiscord` with its REST routes next to their handlers)
@@ -30,6 +30,8 @@ Where each thing lives (one topic a module; no module over 500 lines):
 ``gateway.py``            the gateway websocket: sessions, shards, heartbeats, RESUME, dispatching events
 ``faults.py``             Discord failing on purpose: injected errors, rate limits, stalled requests, denied
                           permissions, Discord unreachable
+``rate_limits.py``        Discord's rate limits enforced on every request: per-route buckets with their headers, the
+                          global limit, invalid requests and a ban past them; the gateway's session starts
 ``inspection.py``         what tests read and wait on (messages, requests, ``wait_*``, the timeout report)
 **Data, no I/O**
 ``kinds.py``              Discord's numbers: flags, permissions, locales, the type enums, snowflakes

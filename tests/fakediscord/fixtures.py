@@ -321,13 +321,29 @@ async def run_bot(
             runner.assert_no_errors()
 
 
+FIXTURE_LIMITS: dict[str, Any] = {"identify_spacing": 0.0}
+"""How the ``fake_discord`` fixture's Discord differs from Discord's rate limits (:mod:`tests.fakediscord.rate_limits`,
+every other limit as Discord has it): IDENTIFYs are not spaced, since a test restarts its bot within a second, which
+Discord answers with an Invalid Session and discord.py waits 5 s out (forty restarts a run). The spacing has tests
+of its own (``tests/fakediscord/test_rate_limits.py``, and two bot processes starting their shards in
+``tests/adapter/test_rate_budget.py``)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "discord_limits(**options): the ``fake_discord`` fixture's rate limits (FakeDiscord's keyword "
+        "arguments, e.g. route_limits=() for a test that plays a whole game at machine speed)")
+
+
 @pytest_asyncio.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """A started :class:`FakeDiscord` with the default world, with discord.py patched to use it.
+async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
+    """A started :class:`FakeDiscord` with the default world, with discord.py patched to use it; its rate limits are
+    Discord's (but :data:`FIXTURE_LIMITS`), unless the test's ``discord_limits`` marker says otherwise.
 
     At teardown it fails the test if the fake itself crashed on a request (a bug of the fake).
     """
-    async with FakeDiscord() as fake:
+    marker = request.node.get_closest_marker("discord_limits")
+    async with FakeDiscord(**{**FIXTURE_LIMITS, **(marker.kwargs if marker is not None else {})}) as fake:
         with patch_discord(fake):
             yield fake
     assert not fake.server_errors, "the fake Discord server crashed:\n" + "\n".join(fake.server_errors)

@@ -1,7 +1,8 @@
 """The gateway: the websocket discord.py connects to (HELLO, IDENTIFY -> READY and a GUILD_CREATE per guild,
 heartbeats, RESUME with the events missed replayed, member chunk requests), in plain JSON or ``zlib-stream`` as the
-client asks; sessions and shards (a guild's events go to its shard, DMs to shard 0); dispatching events to the bot;
-and what a test does to the connection (drop it, ask for a reconnect, end the sessions)."""
+client asks; sessions and shards (a guild's events go to its shard, DMs to shard 0; an IDENTIFY too soon after its
+``shard_id % max_concurrency`` key's last answered with an Invalid Session, as :mod:`.rate_limits` says); dispatching
+events to the bot; and what a test does to the connection (drop it, ask for a reconnect, end the sessions)."""
 
 from __future__ import annotations
 
@@ -200,6 +201,11 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS and not self.allow_privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
+        shard = data.get("shard") or (0, 1)
+        if not self.rate_limits.identify(int(shard[0])):  # too soon after its key's last IDENTIFY (.rate_limits)
+            await conn.send({"op": OP_INVALID_SESSION, "d": False})
+            self.notify()
+            return
         session = GatewaySession(id=secrets.token_hex(16), identify=data)
         for old in self.sessions:
             if old.shard[0] == session.shard[0]:
@@ -375,5 +381,5 @@ class Gateway:
 
     @route("GET", "/gateway/bot")
     async def _r_gateway_bot(self, rec: RecordedRequest) -> Any:
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 16}
+        limit = self.rate_limits.session_start_limit()
         return {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}

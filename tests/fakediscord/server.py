@@ -2,8 +2,9 @@
 API under ``/api/v10/...``, the gateway websocket, attachment URLs and the CDN, composed of one part per topic (see
 the package's docstring for which part holds what).
 
-Here is what is common to every request: it is recorded (:class:`~tests.fakediscord.routing.RecordedRequest`), its
-body checked against Discord's own API description (:mod:`.openapi`; a refused body is answered 400 / 50035, as
+Here is what is common to every request: it is recorded (:class:`~tests.fakediscord.routing.RecordedRequest`), held
+to Discord's rate limits (:mod:`.rate_limits`: a request over one is answered 429 and goes no further), its body
+checked against Discord's own API description (:mod:`.openapi`; a refused body is answered 400 / 50035, as
 Discord does, and listed in :data:`REFUSED_BODIES`), its buttons and menu options checked for custom emojis the bot
 may not use (:mod:`.emojis`), its files checked for pictures that hold none (:data:`BROKEN_PICTURES`), held or failed
 on a test's request (:mod:`.faults`), checked for the bot's token, and handed to the route of the part that serves
@@ -21,6 +22,7 @@ import contextlib
 import logging
 import socket
 import traceback
+from collections.abc import Sequence
 from typing import Any
 
 import aiohttp
@@ -39,6 +41,7 @@ from .inspection import Inspection
 from .interactions import Interactions
 from .kinds import SnowflakeGenerator
 from .message import FakeAttachment, FakeMessage
+from .rate_limits import DISCORD_ROUTES, GLOBAL_LIMIT, IDENTIFY_SPACING, RateLimits, RouteLimit
 from .responses import InteractionResponses
 from .routing import NO_CONTENT, Created, RecordedRequest, json_response, routes_of
 from .slash import SlashCommands
@@ -103,6 +106,10 @@ class FakeDiscord(World, Guilds, Channels, Threads, Uploads, AppCommands, AppEmo
         allow_privileged_intents: bool = True,
         callback_deadline: float | None = None,
         shard_count: int = 1,
+        global_limit: int = GLOBAL_LIMIT,
+        route_limits: Sequence[RouteLimit] = DISCORD_ROUTES,
+        max_concurrency: int = 1,
+        identify_spacing: float = IDENTIFY_SPACING,
     ) -> None:
         """Create the fake (call :meth:`start`, or use ``async with``, to serve it).
 
@@ -124,6 +131,11 @@ class FakeDiscord(World, Guilds, Channels, Threads, Uploads, AppCommands, AppEmo
         :param shard_count: what ``GET /gateway/bot`` recommends. Sessions that IDENTIFY with
             ``shard: [id, count]`` get only their guilds (``(guild_id >> 22) % count == id``) and
             their guilds' events; DMs go to shard 0, as on Discord.
+        :param global_limit: requests per second the bot may make (Discord's global limit, 50);
+            ``route_limits``: the per-route limits (:data:`tests.fakediscord.rate_limits.DISCORD_ROUTES`);
+            ``max_concurrency``: the IDENTIFYs allowed per ``identify_spacing`` (Discord: 5) seconds per
+            ``shard_id % max_concurrency`` (what ``GET /gateway/bot`` reports). :attr:`rate_limits` enforces them
+            and counts what they refused (all as Discord has them unless a test says otherwise).
         """
         self.token = token
         self.snowflakes = SnowflakeGenerator()
@@ -138,6 +150,9 @@ class FakeDiscord(World, Guilds, Channels, Threads, Uploads, AppCommands, AppEmo
         self.allow_privileged_intents = allow_privileged_intents
         self.callback_deadline = callback_deadline
         self.shard_count = shard_count
+        #: Discord's rate limits, enforced (:mod:`.rate_limits`), with what they refused.
+        self.rate_limits = RateLimits(self.application_id, routes=route_limits, global_limit=global_limit,
+                                      max_concurrency=max_concurrency, identify_spacing=identify_spacing)
 
         # world
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
@@ -282,13 +297,18 @@ class FakeDiscord(World, Guilds, Channels, Threads, Uploads, AppCommands, AppEmo
                   if audit.broken_picture(f.filename, f.data, f.content_type)]
         self.broken_pictures += broken
         BROKEN_PICTURES.extend(broken)
-        status, answer = await self._route(request, rec)
+        verdict = self.rate_limits.admit(rec.method, path, request.headers.get("Authorization"))
+        status, answer = verdict.refusal or await self._route(request, rec)
+        headers = rec.response_headers = {**verdict.headers, **rec.response_headers}
+        self.rate_limits.answered(verdict, status, headers.get("X-RateLimit-Scope"))
         rec.status = status
         rec.response = None if answer is NO_CONTENT else answer
         self.notify()
         if answer is NO_CONTENT:
-            return web.Response(status=204)
-        return json_response(answer, status=status, headers=rec.response_headers)
+            return web.Response(status=204, headers=headers)
+        if isinstance(answer, str):  # a Cloudflare ban: plain text, no Via header
+            return web.Response(status=status, text=answer, headers=headers)
+        return json_response(answer, status=status, headers=headers)
 
     def take_refused_bodies(self) -> list[str]:
         """The bodies Discord's description refused so far, forgotten (for a test that sends one on purpose)."""
