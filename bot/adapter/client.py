@@ -41,9 +41,11 @@ from bot.adapter import telemetry
 from bot.adapter.cog import SantaCruzCog
 from bot.adapter.errors import Refusal
 from bot.adapter.items import ITEMS
+from bot.adapter.rate_limits import budget_trace
 from bot.adapter.translator import CatalogueTranslator
 from bot.host.errors import HostError
 from bot.host.host import Host
+from bot.host.rate_budget import LocalIdentifyTurns, SharedBudget, SharedIdentifyTurns
 from bot.host.settings import Settings
 from bot.host.stores import GameStore, open_store
 from bot.host.table import TableInfo
@@ -83,6 +85,7 @@ class SantaCruzBot(commands.Bot):
         if intents is None:
             intents = discord.Intents.none()
             intents.guilds = True  # the channels and the servers' languages; nothing privileged
+        client_options.setdefault("http_trace", budget_trace(lambda: self.rate_budget, lambda: self.application_id))
         client_options.setdefault("allowed_mentions",
                                   discord.AllowedMentions(users=True, roles=False, everyone=False,
                                                           replied_user=False))
@@ -94,6 +97,10 @@ class SantaCruzBot(commands.Bot):
         self.host_options = dict(host_options or {})
         self.store: GameStore | None = None
         self.host: Host | None = None
+        self.rate_budget: SharedBudget | None = None
+        """With PostgreSQL: the requests to Discord of every process, metered together (``setup_hook`` opens it)."""
+        self.identify_turns: LocalIdentifyTurns | SharedIdentifyTurns = LocalIdentifyTurns()
+        """When each shard may IDENTIFY (shared by every process with PostgreSQL)."""
         self.loaded_games: list[TableInfo] = []
         """What ``host.load()`` found at start-up."""
         self.stopping = False
@@ -118,6 +125,9 @@ class SantaCruzBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         telemetry.watch(self)
+        if self.settings.database_url:  # several processes may share the bot's rate limits
+            self.rate_budget = await SharedBudget.open(self.settings.database_url, self.settings.global_rate_limit)
+            self.identify_turns = SharedIdentifyTurns(self.settings.database_url)
         self.store = await open_store(self.settings)
         log.info("%s; store: %s", self.shards_text(), "PostgreSQL" if self.settings.database_url else
                  f"SQLite {self.settings.database_path}")
@@ -185,6 +195,9 @@ class SantaCruzBot(commands.Bot):
             else:
                 log.info("stopping: work given up for the other processes (%d leases still held)", released)
         await super().close()
+        if self.rate_budget is not None:
+            budget, self.rate_budget = self.rate_budget, None
+            await budget.close()
         if self.store is not None:
             store, self.store = self.store, None
             await store.close()
@@ -234,7 +247,23 @@ class SantaCruzBot(commands.Bot):
 
 
 class ShardedSantaCruzBot(SantaCruzBot, commands.AutoShardedBot):
-    """The same bot running the gateway shards ``SHARD_IDS`` of ``SHARD_COUNT`` (discord.py's ``AutoShardedBot``)."""
+    """The same bot running the gateway shards ``SHARD_IDS`` of ``SHARD_COUNT`` (discord.py's ``AutoShardedBot``).
+
+    Each shard IDENTIFYs at its turn (:attr:`identify_turns`): shards whose ``shard_id % max_concurrency`` are equal
+    5 seconds apart, across every process with PostgreSQL, the others at once (discord.py's own hook waits 5 seconds
+    before every shard but its process's first, and knows nothing of the other processes)."""
+
+    _max_concurrency: int | None = None
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if shard_id is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        if self._max_concurrency is None:
+            self._max_concurrency = max(1, (await self.fetch_session_start_limits()).max_concurrency)
+        waited = await self.identify_turns.wait(shard_id % self._max_concurrency)
+        log.info("shard %d identifies (waited %.1f s for its turn; max_concurrency %d)", shard_id, waited,
+                 self._max_concurrency)
 
     def shards_down(self) -> list[int]:
         ids = self.shard_ids if self.shard_ids is not None else list(range(self.shard_count or 0))

@@ -27,6 +27,7 @@ import discord
 from bot.adapter import dm_layout
 from bot.adapter.compose import Composed, compose_hand
 from bot.adapter.emojis import NO_EMOJIS, Emojis
+from bot.adapter.rate_limits import cosmetic
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, reply, reply_layout
 from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, message_link
 from bot.adapter.words.dm import game_over_text, held_text, turn_over_text
@@ -218,7 +219,7 @@ class DirectMessages:
             # the player moved meanwhile with an older DM's controls, whose answer carries the next ones: this DM's
             # controls are outdated, and the older DM's must stay
             sent = dm_layout.read(message)
-            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            with contextlib.suppress(discord.NotFound, discord.Forbidden), cosmetic():
                 await message.edit(view=dm_layout.layout(sent) if sent is not None else None)
             return message.id
         await self.strip_turn_dm(current.game_id, user_id, keep=message.id)  # a newer DM of the turn came
@@ -280,7 +281,7 @@ class DirectMessages:
             if message_id == keep:
                 continue
             message = await self._dm_message(user_id, message_id)
-            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            with contextlib.suppress(discord.NotFound, discord.Forbidden), cosmetic():
                 found = await message.fetch()
                 dm = dm_layout.read(found)
                 if dm is None:  # a DM of words (sent before the turn DMs were V2 layouts)
@@ -303,15 +304,16 @@ class DirectMessages:
         for delivery_id, message_id in opened:
             message = await self._dm_message(user_id, message_id)
             try:
-                found = await message.fetch()
-                dm = dm_layout.read(found)
-                if dm is None:  # a DM of words (sent before the turn DMs were V2 layouts)
-                    words = clip(text, MESSAGE_MAX)
-                    await (message.edit(content=words) if message_id == clicked
-                           else message.edit(content=words, view=None))
-                else:
-                    rows = dm_layout.kept_rows(found) if message_id == clicked else []
-                    await message.edit(view=dm_layout.turn_over_layout(dm, text, rows))
+                with cosmetic():  # what a turn DM says once its turn passed: posts and new DMs go first
+                    found = await message.fetch()
+                    dm = dm_layout.read(found)
+                    if dm is None:  # a DM of words (sent before the turn DMs were V2 layouts)
+                        words = clip(text, MESSAGE_MAX)
+                        await (message.edit(content=words) if message_id == clicked
+                               else message.edit(content=words, view=None))
+                    else:
+                        rows = dm_layout.kept_rows(found) if message_id == clicked else []
+                        await message.edit(view=dm_layout.turn_over_layout(dm, text, rows))
             except TRANSIENT_ERRORS:
                 raise
             except discord.HTTPException as exc:  # deleted, or DMs closed since: nothing left to say it in

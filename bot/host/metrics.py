@@ -79,6 +79,14 @@ LEASE_TAKEOVERS: Final = Counter(
 STORAGE_ERRORS: Final = Counter(
     "santacruz_storage_errors", "Reads and writes the database refused (locked, full, unreachable), by what was "
     "being done", ("doing",), registry=REGISTRY)
+BUDGET_WAIT: Final = Histogram(
+    "santacruz_discord_budget_wait_seconds", "Time a request to Discord waited for a token of the bot's shared budget "
+    "(PostgreSQL: GLOBAL_RATE_LIMIT for all processes), by priority: post (posts, turn DMs, everything else) or "
+    "cosmetic (edits that only tidy old messages, which give way when the budget is tight)", ("priority",),
+    buckets=_SECONDS, registry=REGISTRY)
+BUDGET_RESERVATIONS: Final = Counter(
+    "santacruz_discord_budget_reservations", "Round trips to the database that reserved tokens of the shared budget "
+    "(a few tokens each)", registry=REGISTRY)
 OUTBOX_BACKLOG: Final = Gauge(
     "santacruz_outbox_backlog", "Posts and DMs owed and not yet sent (all processes' channels)", registry=REGISTRY)
 OUTBOX_OLDEST: Final = Gauge(

@@ -96,6 +96,9 @@ class Settings:
     lease_seconds: float = 30.0
     """LEASE_SECONDS: with a shared database (PostgreSQL), how long a process holds a channel's posts (renewed with
     each one) and, twice as long, its computers: a process that died holding them is relieved after that."""
+    global_rate_limit: int = 50
+    """GLOBAL_RATE_LIMIT: requests per second Discord allows the whole bot (every process together; 50 unless Discord
+    raised it for this bot). With PostgreSQL the processes share it (:mod:`bot.host.rate_budget`)."""
 
     lobby_days: float = 7.0
     """LOBBY_DAYS: a lobby not started within this many days closes itself (with a message in its channel)."""
@@ -133,6 +136,8 @@ class Settings:
         if not WIDTHS[0] <= self.picture_width <= WIDTHS[1]:
             raise SettingsError(f"PICTURE_WIDTH must be a whole number from {WIDTHS[0]} to {WIDTHS[1]}")
         self._check_web()
+        if self.global_rate_limit < 1:
+            raise SettingsError("GLOBAL_RATE_LIMIT must be at least 1 (requests per second)")
         if not self.database_path:
             raise SettingsError("DATABASE_PATH must not be empty")
         if self.database_url and not self.database_url.startswith(("postgresql://", "postgres://")):
@@ -201,7 +206,8 @@ class Settings:
 
 
 _WHOLE_NUMBERS: Final = {"dev_guild_id": "a server id (digits only)", "shard_count": "a whole number",
-                         "picture_width": "a whole number", "http_port": "a port number", "web_port": "a port number"}
+                         "picture_width": "a whole number", "http_port": "a port number", "web_port": "a port number",
+                         "global_rate_limit": "a whole number"}
 """The settings read as whole numbers, with what their refusal says each must be."""
 
 

@@ -1,0 +1,77 @@
+"""Every request the bot sends to Discord's API takes a token of the shared budget first (PostgreSQL,
+:mod:`bot.host.rate_budget`), and shard connections wait for their IDENTIFY turn.
+
+The hook is discord.py's documented ``http_trace`` (an ``aiohttp.TraceConfig``): aiohttp awaits its
+``on_request_start`` before each request goes out, so every request of discord.py's HTTP client takes a token, its
+own retries after a 429 or a 5xx included, whichever discord.py method sent it. What does not count against
+Discord's global limit takes none: the interaction endpoints (answers to interactions and their follow-ups, which
+Discord exempts), the gateway's websocket and the CDN. On SQLite (one process) there is no budget and discord.py meters
+alone, as it always did.
+
+The adapter says what may wait: ``with cosmetic(): await message.edit(...)`` marks the requests of an edit that only
+tidies (buttons off old posts, a passed turn's DM, *Undo* marks) so that posts and turn DMs go first when the budget
+is tight. The mark is a context variable, so it follows the awaits of the edit and nothing else.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Final
+
+import aiohttp
+import discord
+
+from bot.host.rate_budget import Priority
+
+if TYPE_CHECKING:
+    from bot.host.rate_budget import SharedBudget
+
+_priority: contextvars.ContextVar[Priority] = contextvars.ContextVar("discord_priority", default=Priority.POST)
+
+_INTERACTION: Final = re.compile(r"/interactions/\d+/[^/]+/callback|/webhooks/(\d+)/[^/]+(?:/.*)?")
+"""The interaction endpoints (Discord's "Receiving and Responding": not bound to the global rate limit)."""
+
+
+@contextmanager
+def cosmetic() -> Iterator[None]:
+    """The requests sent inside only tidy what is already there: they give way to posts and DMs."""
+    token = _priority.set(Priority.COSMETIC)
+    try:
+        yield
+    finally:
+        _priority.reset(token)
+
+
+def counts(url: str, application_id: int | None) -> bool:
+    """Whether a request to ``url`` counts against the bot's global limit: a request of the REST API that is not one
+    of the interaction endpoints (the application's own webhooks)."""
+    base = discord.http.Route.BASE
+    if not url.startswith(base + "/"):
+        return False  # the gateway, the CDN
+    path = url[len(base):].split("?", 1)[0]
+    found = _INTERACTION.fullmatch(path)
+    if found is None:
+        return True
+    webhook = found.group(1)
+    return webhook is not None and application_id is not None and int(webhook) != application_id
+
+
+def budget_trace(budget: Callable[[], SharedBudget | None], application_id: Callable[[], int | None]
+                 ) -> aiohttp.TraceConfig:
+    """The ``http_trace`` that makes each counted request wait for a token of ``budget()`` (none yet, or none on
+    SQLite: it goes at once)."""
+    trace = aiohttp.TraceConfig()
+
+    async def on_request_start(session: aiohttp.ClientSession, context: SimpleNamespace,
+                               params: aiohttp.TraceRequestStartParams) -> None:
+        shared = budget()
+        if shared is not None and counts(str(params.url), application_id()):
+            await shared.take(_priority.get())
+
+    trace.on_request_start.append(on_request_start)
+    return trace
+

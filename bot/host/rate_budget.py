@@ -1,0 +1,304 @@
+"""One budget of requests to Discord for every process of the bot, and the gateway's session starts, coordinated
+through the PostgreSQL database the processes share.
+
+Discord's global rate limit is the bot's, not a process's: 50 requests per second (``GLOBAL_RATE_LIMIT``) for all
+its processes together. Each process runs its own discord.py, which knows only its own requests, so two processes
+that each believe they have the whole budget draw 429s, and 10,000 of those (with 401s and 403s) in ten minutes
+get the bot's address banned for a while. Here every request takes a token first (the adapter asks,
+:mod:`bot.adapter.rate_limits`), and the tokens are counted in one table:
+
+* **Slots.** Time is cut in slots of 1/:data:`SLOTS_PER_SECOND` s (by the database's clock, so the machines' clocks
+  need not agree); the table counts the requests granted in each. A grant in the current slot is allowed while the
+  last :data:`SPAN` slots (1.25 s) hold fewer than the limit. A request is sent within its slot, and reaches Discord
+  within a slot's length after that (network and scheduling), so any second of arrivals meets at most :data:`SPAN`
+  consecutive slots: never more than the limit in any second, however Discord counts its second. Sustained, that is
+  4/5 of the limit (40 requests per second); a burst may take the whole limit at once.
+* **Batches.** One call of :data:`TAKE_FUNCTION` (one round trip, atomic under an advisory lock, by the database's
+  clock) reserves a few tokens at a time (:data:`BATCH`, or as many requests as wait); tokens not used within their
+  slot are dropped. ``bench/bench_rate_budget.py`` measures the cost per request.
+* **Priority.** Turn DMs and posts (:attr:`Priority.POST`, every request unless the adapter says otherwise) go before
+  cosmetic edits (:attr:`Priority.COSMETIC`: buttons taken off old posts, "Turn played" DM edits, *Undo* marks):
+  within a process the waiting posts get the tokens first, and across processes a cosmetic request is granted only
+  while the window is below :data:`COSMETIC_SHARE` of the limit, so the rest is left to posts when it is tight.
+* **If the database does not answer** (within :data:`TAKE_TIMEOUT`), requests go out without a token until it
+  answers again, metered by discord.py alone, as with one process (logged once per outage).
+
+**Session starts.** Shards whose ``shard_id % max_concurrency`` are equal may IDENTIFY once per 5 seconds, across
+all processes (Discord answers an IDENTIFY too soon with an Invalid Session). :class:`SharedIdentifyTurns` hands out
+turns in a table, 5 s apart (and :data:`IDENTIFY_MARGIN` more), one round trip each; :class:`LocalIdentifyTurns`
+does the same in memory for one process (SQLite).
+
+The tables and the function are made by the first process that opens the budget (under an advisory lock), as
+UNLOGGED tables: they hold the last second's counts, not the games' data, so they are outside the schema's
+migrations (:mod:`bot.host.schema`), never copied by ``santacruz-bot migrate`` and worth no write-ahead log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import math
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Final
+
+from bot.host import metrics
+from bot.host.errors import StoreError
+
+if TYPE_CHECKING:
+    import asyncpg
+
+log = logging.getLogger(__name__)
+
+SLOTS_PER_SECOND: Final = 8
+SPAN: Final = SLOTS_PER_SECOND + 2
+"""The slots a grant looks back over: a second of arrivals, plus a slot for sending late and one for arriving late."""
+BATCH: Final = 4
+"""Tokens reserved by one round trip when fewer requests wait (a move's post, its DMs and edits come together)."""
+COSMETIC_SHARE: Final = 0.6
+"""The part of the limit cosmetic edits may fill; the rest is kept for posts and DMs."""
+TAKE_TIMEOUT: Final = 1.0
+"""Seconds a reservation may take before the database counts as not answering."""
+IDENTIFY_SPACING: Final = 5.0
+"""Seconds between two IDENTIFYs of the same ``shard_id % max_concurrency`` key (Discord's)."""
+IDENTIFY_MARGIN: Final = 0.5
+"""Added to the spacing: a process may send its IDENTIFY a little after its turn, the next one exactly at its own."""
+LOCK_KEY: Final = 0x5A17C3
+"""The advisory lock under which tokens are granted and the tables made (any constant shared by every process)."""
+TAKE_FUNCTION: Final = "santacruz_discord_tokens"
+
+SCHEMA: Final = (
+    "CREATE UNLOGGED TABLE IF NOT EXISTS discord_budget (slot BIGINT PRIMARY KEY, used INTEGER NOT NULL)",
+    "CREATE UNLOGGED TABLE IF NOT EXISTS discord_identify (key INTEGER PRIMARY KEY, turn DOUBLE PRECISION NOT NULL)",
+    f"""CREATE OR REPLACE FUNCTION {TAKE_FUNCTION}(wanted INTEGER, cap INTEGER, per_second INTEGER, span INTEGER)
+    RETURNS TABLE (granted INTEGER, server_time DOUBLE PRECISION, slot_end DOUBLE PRECISION,
+                   retry_at DOUBLE PRECISION)
+    LANGUAGE plpgsql AS $$
+    DECLARE
+        slot_now BIGINT;
+        recent BIGINT;
+        oldest BIGINT;
+    BEGIN
+        PERFORM pg_advisory_xact_lock({LOCK_KEY});  -- one grant at a time; released when the call's statement ends
+        server_time := extract(epoch FROM clock_timestamp());  -- after the lock: the slot the grant is really in
+        slot_now := floor(server_time * per_second)::BIGINT;
+        SELECT coalesce(sum(b.used), 0), min(b.slot) INTO recent, oldest FROM discord_budget b
+            WHERE b.slot > slot_now - span AND b.slot <= slot_now AND b.used > 0;
+        granted := greatest(0, least(wanted, cap - recent))::INTEGER;
+        IF granted > 0 THEN
+            INSERT INTO discord_budget AS b (slot, used) VALUES (slot_now, granted)
+                ON CONFLICT (slot) DO UPDATE SET used = b.used + excluded.used;
+        END IF;
+        IF slot_now % 64 = 0 THEN
+            DELETE FROM discord_budget b WHERE b.slot <= slot_now - span;
+        END IF;
+        slot_end := (slot_now + 1)::DOUBLE PRECISION / per_second;
+        -- none granted: the window has room again once its oldest slot drops out of it
+        retry_at := CASE WHEN granted = 0 THEN (oldest + span)::DOUBLE PRECISION / per_second ELSE slot_end END;
+        RETURN NEXT;
+    END $$""",
+)
+"""The budget's tables and its one function (PostgreSQL's words)."""
+
+IDENTIFY_TURN: Final = """INSERT INTO discord_identify AS i (key, turn)
+    VALUES ($1, extract(epoch FROM clock_timestamp()))
+    ON CONFLICT (key) DO UPDATE SET turn = greatest(i.turn + $2, extract(epoch FROM clock_timestamp()))
+    RETURNING turn, extract(epoch FROM clock_timestamp()) AS server_time"""
+"""A key's next IDENTIFY turn: now if its last was long enough ago, else the spacing after it (atomic: the row is
+locked while it is updated, so two processes asking together get turns a spacing apart)."""
+
+
+class Priority(IntEnum):
+    """Which requests go first when the budget is tight (the lower, the sooner)."""
+
+    POST = 0
+    """Posts, turn DMs, and every request not marked otherwise."""
+    COSMETIC = 1
+    """Edits that only tidy what is already there: buttons off old posts, a passed turn's DM, an *Undo* mark."""
+
+
+def caps(limit: int) -> dict[Priority, int]:
+    """How full the window may be for a request of each priority to be granted."""
+    return {Priority.POST: limit, Priority.COSMETIC: max(1, math.floor(limit * COSMETIC_SHARE))}
+
+
+def _asyncpg() -> Any:
+    try:
+        import asyncpg
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise StoreError('PostgreSQL needs asyncpg: pip install -e ".[postgres]"') from exc
+    return asyncpg
+
+
+async def _connect(url: str) -> asyncpg.Connection:
+    """A connection of the budget's own, with its tables and function made if they are not yet."""
+    asyncpg = _asyncpg()
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", LOCK_KEY)
+            for statement in SCHEMA:
+                await conn.execute(statement)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+class SharedBudget:
+    """The bot's requests to Discord, metered for all its processes through PostgreSQL (see the module docstring).
+    ``await SharedBudget.open(url, limit)``; ``await budget.take(priority)`` before each request; ``close()``."""
+
+    def __init__(self, url: str, limit: int, conn: asyncpg.Connection) -> None:
+        self.url = url
+        self.limit = limit
+        self._conn: asyncpg.Connection | None = conn
+        self._caps = caps(limit)
+        self._tokens = 0
+        self._until = 0.0
+        """Loop time until which the tokens held may be spent (the end of their slot)."""
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._filling: asyncio.Task[None] | None = None
+        self._unmetered_until = 0.0
+        self.reservations = 0
+        """Round trips to the database so far."""
+        self.granted = 0
+        """Tokens granted so far."""
+
+    @classmethod
+    async def open(cls, url: str, limit: int) -> SharedBudget:
+        """The budget of ``limit`` requests per second on the database at ``url`` (a connection of its own)."""
+        asyncpg = _asyncpg()
+        try:
+            conn = await _connect(url)
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise StoreError(f"the Discord request budget cannot use PostgreSQL: {exc}") from exc
+        return cls(url, limit, conn)
+
+    async def close(self) -> None:
+        if self._filling is not None:
+            self._filling.cancel()
+        for _, _, future in self._waiting:
+            if not future.done():
+                future.set_result(None)
+        self._waiting.clear()
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            await conn.close()
+
+    async def take(self, priority: Priority = Priority.POST) -> None:
+        """Wait for a token of the budget (posts before cosmetic edits), then return: the request may go now."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if not self._waiting and (now < self._unmetered_until or (self._tokens > 0 and now < self._until)):
+            if now >= self._unmetered_until:
+                self._tokens -= 1
+            metrics.BUDGET_WAIT.labels(priority.name.lower()).observe(0.0)
+            return
+        future: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._waiting, (int(priority), next(self._order), future))
+        if self._filling is None or self._filling.done():
+            self._filling = loop.create_task(self._fill(), name="discord-budget")
+        try:
+            await future
+        finally:
+            metrics.BUDGET_WAIT.labels(priority.name.lower()).observe(loop.time() - now)
+
+    async def _fill(self) -> None:
+        """Hand tokens to the waiting requests, highest priority first, reserving more as needed, until none wait."""
+        loop = asyncio.get_running_loop()
+        while self._waiting:
+            now = loop.time()
+            if now < self._unmetered_until:
+                self._release(len(self._waiting), metered=False)
+                continue
+            if self._tokens > 0 and now < self._until:
+                self._release(min(self._tokens, len(self._waiting)))
+                continue
+            self._tokens = 0
+            priority = Priority(self._waiting[0][0])
+            wanted = max(BATCH, len(self._waiting))
+            try:
+                granted, wait = await self._reserve(wanted, priority)
+            except Exception as exc:  # the database is away: discord.py meters alone until it answers
+                if self._unmetered_until < now:
+                    log.warning("the Discord request budget cannot reach PostgreSQL (%s): requests go out unmetered "
+                                "for a while", exc)
+                self._unmetered_until = loop.time() + 1.0
+                continue
+            if granted == 0:
+                await asyncio.sleep(wait)  # the window is full until its oldest slot drops out
+
+    async def _reserve(self, wanted: int, priority: Priority) -> tuple[int, float]:
+        """One round trip: tokens granted for the current slot (held until it ends), and how long until the window
+        has room again when none were."""
+        loop = asyncio.get_running_loop()
+        row = await (await self._connection()).fetchrow(f"SELECT * FROM {TAKE_FUNCTION}($1, $2, $3, $4)", wanted,
+                                        self._caps[priority], SLOTS_PER_SECOND, SPAN, timeout=TAKE_TIMEOUT)
+        answered = loop.time()
+        self.reservations += 1
+        metrics.BUDGET_RESERVATIONS.inc()
+        server_time = float(row["server_time"])
+        granted = int(row["granted"])
+        if granted:
+            self.granted += granted
+            self._tokens, self._until = granted, answered + max(0.0, float(row["slot_end"]) - server_time)
+        return granted, max(0.0, float(row["retry_at"]) - server_time)
+
+    async def _connection(self) -> asyncpg.Connection:
+        """The budget's connection, made again if it was lost."""
+        if self._conn is None or self._conn.is_closed():
+            self._conn = await asyncio.wait_for(_connect(self.url), TAKE_TIMEOUT)
+        return self._conn
+
+    def _release(self, count: int, *, metered: bool = True) -> None:
+        """Let ``count`` waiting requests go, highest priority first (spending a token each when ``metered``)."""
+        for _ in range(count):
+            _, _, future = heapq.heappop(self._waiting)
+            if metered:
+                self._tokens -= 1
+            if not future.done():
+                future.set_result(None)
+
+
+class LocalIdentifyTurns:
+    """IDENTIFY turns for the shards of one process (SQLite): each ``shard_id % max_concurrency`` key's IDENTIFYs
+    :data:`IDENTIFY_SPACING` seconds apart, those of different keys at once."""
+
+    def __init__(self) -> None:
+        self._turns: dict[int, float] = {}
+
+    async def wait(self, key: int) -> float:
+        """Wait for the key's turn; the seconds waited."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        turn = max(now, self._turns.get(key, -math.inf) + IDENTIFY_SPACING + IDENTIFY_MARGIN)
+        self._turns[key] = turn
+        await asyncio.sleep(turn - now)
+        return turn - now
+
+
+class SharedIdentifyTurns:
+    """IDENTIFY turns for the shards of every process, handed out by the database (see the module docstring)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    async def wait(self, key: int) -> float:
+        """Wait for the key's turn, whichever process asks; the seconds waited. If the database does not answer, at
+        once (Discord answers an IDENTIFY too soon with an Invalid Session, and discord.py identifies again)."""
+        asyncpg = _asyncpg()
+        try:
+            conn = await _connect(self.url)
+            try:
+                row = await conn.fetchrow(IDENTIFY_TURN, key, IDENTIFY_SPACING + IDENTIFY_MARGIN)
+            finally:
+                await conn.close()
+        except (OSError, asyncpg.PostgresError) as exc:
+            log.warning("IDENTIFY turns cannot reach PostgreSQL (%s): identifying without waiting", exc)
+            return 0.0
+        wait = max(0.0, float(row["turn"]) - float(row["server_time"]))
+        await asyncio.sleep(wait)
+        return wait

@@ -1,0 +1,61 @@
+"""Two bot processes (shards 0 and 1) over one PostgreSQL share Discord's limits: together they keep under the
+global limit (lowered here, in the fake and in ``GLOBAL_RATE_LIMIT``, to 10 requests per second), and they start
+their shards one ``shard_id % max_concurrency`` key at a time (the fake refuses an IDENTIFY too soon, as Discord
+does). Each process running its own discord.py alone draws global 429s and Invalid Sessions for both."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bot.host.host import Host
+from bot.host.postgres_store import PostgresStore
+from bot.host.rate_budget import IDENTIFY_SPACING
+from bot.host.settings import Settings
+from bot.host.table import DAY
+from i18n import t
+from tests.adapter.two_shards import TIMEOUT, two_shard_bots
+from tests.fakediscord import FakeDiscord
+
+LIMIT = 10
+CHANNELS = 6
+"""Lobbies per server: every one closes at start-up, each with a post and a look for its lobby message."""
+
+
+async def test_two_processes_closing_many_lobbies_at_once_send_no_global_429(store: PostgresStore, pg_url: str,
+                                                                              tmp_path: Path) -> None:
+    async with FakeDiscord(shard_count=2, populate=False, max_concurrency=2, global_limit=LIMIT) as fake:
+        alice = fake.add_user("alice")
+        channels = [channel for shard in (0, 1) for guild in [fake.add_guild(
+            f"Server {shard}", owner="alice", shard=(shard, 2), channels=[f"c{i}" for i in range(CHANNELS)])]
+            for channel in fake.channels.values() if channel.guild_id == guild.id]
+        week_ago = time.time() - 8 * DAY  # the lobbies opened eight days ago: LOBBY_DAYS (7) ran out a day ago
+        host = Host(store, Settings(database_url=pg_url), clock=lambda: week_ago)
+        await host.load()
+        for channel in channels:
+            await host.open(channel.id, channel.guild_id, alice.id, "alice")
+        closed = t("bot.stale.lobby_closed", "en", days="7 days")
+
+        async with two_shard_bots(fake, pg_url, tmp_path, GLOBAL_RATE_LIMIT=str(LIMIT)):
+            def all_told() -> bool:
+                return all(any(closed in m.content for m in fake.messages(c)) for c in channels)
+            await fake.wait_until(all_told, timeout=TIMEOUT, poll=0.1, description="every lobby's closing post")
+
+        limits = fake.rate_limits
+        assert limits.refused["global"] == 0, f"{limits.refused['global']} global 429s"
+        assert limits.busiest_second() >= LIMIT * 3 // 4, "the limit was never pressed: the test shows nothing"
+        assert len(limits.counted) > 2 * LIMIT
+
+
+async def test_two_processes_start_their_shards_one_concurrency_key_at_a_time(pg_url: str, tmp_path: Path) -> None:
+    async with FakeDiscord(shard_count=2, populate=False) as fake:  # max_concurrency 1, as Discord gives most bots
+        fake.add_user("alice")
+        for shard in (0, 1):
+            fake.add_guild(f"Server {shard}", owner="alice", shard=(shard, 2))
+        async with two_shard_bots(fake, pg_url, tmp_path):
+            pass
+        limits = fake.rate_limits
+        assert not limits.refused_identifies, f"IDENTIFYs too soon: {limits.refused_identifies}"
+        (first, _), (second, _) = limits.identifies
+        assert sorted(shard for _, shard in limits.identifies) == [0, 1]
+        assert second - first >= IDENTIFY_SPACING

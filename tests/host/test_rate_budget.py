@@ -1,0 +1,83 @@
+"""The shared budget of requests to Discord (``bot.host.rate_budget``) on a real PostgreSQL: two budgets stand for
+two processes of one bot. Together they never grant more than the limit in any second, they reserve tokens a few at
+a time, posts go before cosmetic edits when the budget is tight (in one process and across processes), and the
+IDENTIFY turns of different ``shard_id % max_concurrency`` keys do not wait for each other."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest_asyncio
+
+from bot.host.rate_budget import Priority, SharedBudget, SharedIdentifyTurns, caps
+
+LIMIT = 20
+
+
+@pytest_asyncio.fixture
+async def budgets(pg_url: str) -> AsyncIterator[tuple[SharedBudget, SharedBudget]]:
+    first, second = await SharedBudget.open(pg_url, LIMIT), await SharedBudget.open(pg_url, LIMIT)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+def most_in_a_second(times: list[float]) -> int:
+    """The most of ``times`` that fall within any one second."""
+    times = sorted(times)
+    return max(sum(1 for t in times[i:] if t < start + 1.0) for i, start in enumerate(times))
+
+
+async def test_two_processes_never_get_more_than_the_limit_in_any_second(
+        budgets: tuple[SharedBudget, SharedBudget]) -> None:
+    loop = asyncio.get_running_loop()
+    granted: list[float] = []
+
+    async def request(budget: SharedBudget) -> None:
+        await budget.take()
+        granted.append(loop.time())  # the request goes out now
+
+    started = loop.time()
+    await asyncio.gather(*(request(budgets[i % 2]) for i in range(LIMIT * 3 // 2)))
+    assert most_in_a_second(granted) <= LIMIT
+    assert most_in_a_second(granted) >= LIMIT * 3 // 4, "the budget was never pressed: the test shows nothing"
+    assert loop.time() - started > 1.0  # 30 requests at 20 per second cannot all go at once
+    reservations = budgets[0].reservations + budgets[1].reservations
+    assert reservations < len(granted) / 2, f"{reservations} round trips for {len(granted)} requests"  # a few each
+
+
+async def test_posts_go_before_cosmetic_edits_in_one_process(budgets: tuple[SharedBudget, SharedBudget]) -> None:
+    budget = budgets[0]
+    await asyncio.gather(*(budget.take() for _ in range(LIMIT)))  # the window is full
+    done: list[str] = []
+
+    async def request(priority: Priority, name: str) -> None:
+        await budget.take(priority)
+        done.append(name)
+
+    tidy = [asyncio.create_task(request(Priority.COSMETIC, f"edit {i}")) for i in range(4)]
+    await asyncio.sleep(0)  # the edits wait first
+    posts = [asyncio.create_task(request(Priority.POST, f"post {i}")) for i in range(4)]
+    await asyncio.gather(*tidy, *posts)
+    assert done[:4] == [f"post {i}" for i in range(4)], done
+
+
+async def test_a_cosmetic_edit_leaves_the_rest_of_a_tight_window_to_another_process_s_posts(
+        budgets: tuple[SharedBudget, SharedBudget]) -> None:
+    posting, tidying = budgets
+    loop = asyncio.get_running_loop()
+    await asyncio.gather(*(posting.take() for _ in range(caps(LIMIT)[Priority.COSMETIC] + 1)))  # 13 of 20 used
+    started = loop.time()
+    edit = asyncio.create_task(tidying.take(Priority.COSMETIC))
+    await posting.take(Priority.POST)
+    post_waited = loop.time() - started
+    assert not edit.done(), "the edit took a token past the share of cosmetic edits"
+    await edit
+    assert post_waited < 0.5 < loop.time() - started  # the edit waited for the window to empty
+
+
+async def test_shards_of_different_concurrency_keys_identify_at_once(pg_url: str) -> None:
+    turns = SharedIdentifyTurns(pg_url)
+    waited = await asyncio.gather(turns.wait(0), turns.wait(1), SharedIdentifyTurns(pg_url).wait(2))
+    assert waited == [0.0, 0.0, 0.0]
