@@ -63,6 +63,7 @@ LONG_FIRST: Final = (
     "tests/adapter/test_busy_postgres.py::",
     "tests/play/test_replay_cli.py::test_export_then_replay_gives_the_stored_final_view",
     "tests/adapter/test_operations.py::test_sigterm_gives_the_other_process_the_work_at_once",
+    "tests/adapter/test_rate_budget.py::test_two_processes",
     "tests/render/test_render.py::test_pictures_of_random_positions_are_valid_pngs",
     "tests/adapter/test_faults_background.py::test_a_killed_render_worker_still_gives_the_next_move_its_picture",
     "tests/play/test_cli.py::test_demo_plays_a_whole_game",

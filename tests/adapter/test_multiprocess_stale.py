@@ -59,7 +59,7 @@ async def offered_sites(fake: FakeDiscord, command: str, options: dict[str, Any]
 
 async def test_autocomplete_after_a_move_in_the_other_process_offers_the_legal_sites(
         postgres: PostgresStore, pg_url: str, tmp_path: Path) -> None:
-    async with FakeDiscord(shard_count=2, populate=False) as fake:
+    async with FakeDiscord(shard_count=2, populate=False, max_concurrency=2) as fake:
         for name in ("alice", "carol", "dave"):
             fake.add_user(name)
         fake.add_guild("Zero", owner="alice", shard=(0, 2), channels=("games",))
@@ -105,7 +105,7 @@ async def vacation_of(store: PostgresStore, game_id: int, user_id: int) -> dict[
 
 async def test_vacation_and_back_typed_where_a_copy_is_behind_change_every_game(
         postgres: PostgresStore, pg_url: str, tmp_path: Path) -> None:
-    async with FakeDiscord(shard_count=2, populate=False) as fake:
+    async with FakeDiscord(shard_count=2, populate=False, max_concurrency=2) as fake:
         for name in ("alice", "bob", "carol"):
             fake.add_user(name)
         zero = fake.add_guild("Zero", owner="alice", shard=(0, 2), channels=("games",))

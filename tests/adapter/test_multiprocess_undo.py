@@ -50,7 +50,7 @@ async def test_only_the_latest_post_has_undo_and_an_undo_edits_its_own_post(post
     web = [{"WEB_PORT": str(port), "WEB_SECRET": SECRET, "PUBLIC_URL": f"http://127.0.0.1:{ports[0]}"}
            for port in ports]
     delays: list[float] = []
-    async with FakeDiscord(shard_count=2, populate=False) as fake:
+    async with FakeDiscord(shard_count=2, populate=False, max_concurrency=2) as fake:
         for name in ("alice", "bob"):
             fake.add_user(name)
         guild = fake.add_guild("One", owner="alice", shard=(1, 2), channels=("games",))

@@ -138,7 +138,7 @@ async def test_sigterm_gives_the_other_process_the_work_at_once(postgres: Postgr
     process stops while its computer thinks (30 s); it gives up its work and tells the others (NOTIFY), and the
     shard-0 process takes the computer over within 2 seconds of the SIGTERM (it would wait for the lease to run out,
     and then for its next sweep, otherwise) and makes its move, once."""
-    async with FakeDiscord(shard_count=2, populate=False) as fake:
+    async with FakeDiscord(shard_count=2, populate=False, max_concurrency=2) as fake:
         for name in ("alice", "carol"):
             fake.add_user(name)
         fake.add_guild("Zero", owner="alice", shard=(0, 2), channels=("games",))

@@ -1,7 +1,8 @@
 """Two bot processes (shards 0 and 1) over one PostgreSQL share Discord's limits: together they keep under the
 global limit (lowered here, in the fake and in ``GLOBAL_RATE_LIMIT``, to 10 requests per second), and they start
 their shards one ``shard_id % max_concurrency`` key at a time (the fake refuses an IDENTIFY too soon, as Discord
-does). Each process running its own discord.py alone draws global 429s and Invalid Sessions for both."""
+does). Each process running its own discord.py alone draws global 429s and Invalid Sessions for both. And in one
+bot on PostgreSQL every request that counts against the global limit took a token, tidying edits marked as such."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ import time
 from pathlib import Path
 
 from bot.host.host import Host
+from bot.host.metrics import REGISTRY
 from bot.host.postgres_store import PostgresStore
 from bot.host.rate_budget import IDENTIFY_SPACING
 from bot.host.settings import Settings
 from bot.host.table import DAY
 from i18n import t
-from tests.adapter.two_shards import TIMEOUT, two_shard_bots
 from tests.fakediscord import FakeDiscord
+from tests.helpers.driver import Driver
+from tests.helpers.shards import TIMEOUT, two_shard_bots
 
 LIMIT = 10
 CHANNELS = 6
@@ -59,3 +62,30 @@ async def test_two_processes_start_their_shards_one_concurrency_key_at_a_time(pg
         (first, _), (second, _) = limits.identifies
         assert sorted(shard for _, shard in limits.identifies) == [0, 1]
         assert second - first >= IDENTIFY_SPACING
+
+
+def tokens_taken() -> dict[str, float]:
+    """Tokens taken from the shared budget in this process so far, by priority (the metric counts each take)."""
+    return {priority: REGISTRY.get_sample_value("santacruz_discord_budget_wait_seconds_count",
+                                                {"priority": priority}) or 0.0 for priority in ("post", "cosmetic")}
+
+
+async def test_each_request_a_bot_sends_takes_a_token_and_tidying_edits_are_marked(fake_discord: FakeDiscord,
+                                                                                  pg_url: str) -> None:
+    fake = fake_discord
+    settings = Settings(database_url=pg_url, ai_strength="random", ai_seconds=0.05, picture_width=800)
+    driver = Driver(fake, settings, channel="games")
+    await driver.start()
+    try:
+        counted, taken = len(fake.rate_limits.counted), tokens_taken()
+        await driver.open_game(["alice", "bob"])
+        await driver.settle()
+        for _ in range(2):  # each post takes Undo off the one before; each turn DM is told that its turn passed
+            await driver.play_turn("dm")
+            await driver.settle()
+        now = tokens_taken()
+        took = {priority: now[priority] - taken[priority] for priority in now}
+        assert sum(took.values()) == len(fake.rate_limits.counted) - counted  # interaction answers took none
+        assert took["cosmetic"] >= 2 and took["post"] >= 3, took
+    finally:
+        await driver.stop()

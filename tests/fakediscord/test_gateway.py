@@ -116,7 +116,7 @@ def sharded_client(shard_ids: list[int] | None, shard_count: int | None) -> disc
 
 
 async def test_two_processes_each_get_their_shard_guilds_and_dms_go_to_shard_0() -> None:
-    async with FakeDiscord(shard_count=2) as fake:
+    async with FakeDiscord(shard_count=2, max_concurrency=2) as fake:  # two IDENTIFYs at once
         fake.add_guild("Zero", owner="alice", shard=(0, 2), channels=("games",))
         fake.add_guild("One", owner="alice", shard=(1, 2), channels=("games",))
         zero, one = fake.guild("Zero"), fake.guild("One")
@@ -141,7 +141,7 @@ async def test_two_processes_each_get_their_shard_guilds_and_dms_go_to_shard_0()
 
 
 async def test_an_auto_sharded_client_asks_the_gateway_for_the_shard_count() -> None:
-    async with FakeDiscord(shard_count=2) as fake:
+    async with FakeDiscord(shard_count=2, max_concurrency=2) as fake:  # two IDENTIFYs at once
         fake.add_guild("One", owner="alice", shard=(1, 2))
         with patch_discord(fake):
             client = sharded_client(None, None)
