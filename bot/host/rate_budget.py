@@ -14,8 +14,9 @@ get the bot's address banned for a while. Here every request takes a token first
   consecutive slots: never more than the limit in any second, however Discord counts its second. Sustained, that is
   4/5 of the limit (40 requests per second); a burst may take the whole limit at once.
 * **Batches.** One call of :data:`TAKE_FUNCTION` (one round trip, atomic under an advisory lock, by the database's
-  clock) reserves a few tokens at a time (:data:`BATCH`, or as many requests as wait); tokens not used within their
-  slot are dropped. ``bench/bench_rate_budget.py`` measures the cost per request.
+  clock) reserves the tokens for every request waiting in the process, and a few more while the window is under 3/4
+  of the limit (:data:`BATCH`); tokens not spent within their slot are given back with the next call, so reserving
+  ahead costs the others little. ``bench/bench_rate_budget.py`` measures the cost per request.
 * **Priority.** Turn DMs and posts (:attr:`Priority.POST`, every request unless the adapter says otherwise) go before
   cosmetic edits (:attr:`Priority.COSMETIC`: buttons taken off old posts, "Turn played" DM edits, *Undo* marks):
   within a process the waiting posts get the tokens first, and across processes a cosmetic request is granted only
@@ -55,7 +56,8 @@ SLOTS_PER_SECOND: Final = 8
 SPAN: Final = SLOTS_PER_SECOND + 2
 """The slots a grant looks back over: a second of arrivals, plus a slot for sending late and one for arriving late."""
 BATCH: Final = 4
-"""Tokens reserved by one round trip when fewer requests wait (a move's post, its DMs and edits come together)."""
+"""Tokens reserved by one round trip when fewer requests wait and the window is under 3/4 full (a move's post, its
+DMs and edits come together); those not spent within their slot are given back with the next round trip."""
 COSMETIC_SHARE: Final = 0.6
 """The part of the limit cosmetic edits may fill; the rest is kept for posts and DMs."""
 TAKE_TIMEOUT: Final = 1.0
@@ -71,8 +73,9 @@ TAKE_FUNCTION: Final = "santacruz_discord_tokens"
 SCHEMA: Final = (
     "CREATE UNLOGGED TABLE IF NOT EXISTS discord_budget (slot BIGINT PRIMARY KEY, used INTEGER NOT NULL)",
     "CREATE UNLOGGED TABLE IF NOT EXISTS discord_identify (key INTEGER PRIMARY KEY, turn DOUBLE PRECISION NOT NULL)",
-    f"""CREATE OR REPLACE FUNCTION {TAKE_FUNCTION}(wanted INTEGER, cap INTEGER, per_second INTEGER, span INTEGER)
-    RETURNS TABLE (granted INTEGER, server_time DOUBLE PRECISION, slot_end DOUBLE PRECISION,
+    f"""CREATE OR REPLACE FUNCTION {TAKE_FUNCTION}(wanted INTEGER, extra INTEGER, cap INTEGER, per_second INTEGER,
+                                                   span INTEGER, returned_slot BIGINT, returned INTEGER)
+    RETURNS TABLE (granted INTEGER, granted_slot BIGINT, server_time DOUBLE PRECISION, slot_end DOUBLE PRECISION,
                    retry_at DOUBLE PRECISION)
     LANGUAGE plpgsql AS $$
     DECLARE
@@ -81,11 +84,17 @@ SCHEMA: Final = (
         oldest BIGINT;
     BEGIN
         PERFORM pg_advisory_xact_lock({LOCK_KEY});  -- one grant at a time; released when the call's statement ends
+        IF returned > 0 THEN  -- tokens of an ended slot that were never spent: no request went with them
+            UPDATE discord_budget b SET used = greatest(0, b.used - returned) WHERE b.slot = returned_slot;
+        END IF;
         server_time := extract(epoch FROM clock_timestamp());  -- after the lock: the slot the grant is really in
         slot_now := floor(server_time * per_second)::BIGINT;
         SELECT coalesce(sum(b.used), 0), min(b.slot) INTO recent, oldest FROM discord_budget b
             WHERE b.slot > slot_now - span AND b.slot <= slot_now AND b.used > 0;
         granted := greatest(0, least(wanted, cap - recent))::INTEGER;
+        IF granted = wanted AND recent + granted + extra <= cap * 3 / 4 THEN
+            granted := granted + extra;  -- room enough: a few more for the requests that follow (given back unspent)
+        END IF;
         IF granted > 0 THEN
             INSERT INTO discord_budget AS b (slot, used) VALUES (slot_now, granted)
                 ON CONFLICT (slot) DO UPDATE SET used = b.used + excluded.used;
@@ -93,6 +102,7 @@ SCHEMA: Final = (
         IF slot_now % 64 = 0 THEN
             DELETE FROM discord_budget b WHERE b.slot <= slot_now - span;
         END IF;
+        granted_slot := slot_now;
         slot_end := (slot_now + 1)::DOUBLE PRECISION / per_second;
         -- none granted: the window has room again once its oldest slot drops out of it
         retry_at := CASE WHEN granted = 0 THEN (oldest + span)::DOUBLE PRECISION / per_second ELSE slot_end END;
@@ -158,12 +168,16 @@ class SharedBudget:
         self._tokens = 0
         self._until = 0.0
         """Loop time until which the tokens held may be spent (the end of their slot)."""
+        self._slot = 0
+        """The slot the tokens held were granted in."""
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._filling: asyncio.Task[None] | None = None
         self._unmetered_until = 0.0
         self.reservations = 0
         """Round trips to the database so far."""
+        self.reserving = 0.0
+        """Seconds those round trips took, together."""
         self.granted = 0
         """Tokens granted so far."""
 
@@ -217,11 +231,9 @@ class SharedBudget:
             if self._tokens > 0 and now < self._until:
                 self._release(min(self._tokens, len(self._waiting)))
                 continue
-            self._tokens = 0
             priority = Priority(self._waiting[0][0])
-            wanted = max(BATCH, len(self._waiting))
             try:
-                granted, wait = await self._reserve(wanted, priority)
+                granted, wait = await self._reserve(len(self._waiting), priority)
             except Exception as exc:  # the database is away: discord.py meters alone until it answers
                 if self._unmetered_until < now:
                     log.warning("the Discord request budget cannot reach PostgreSQL (%s): requests go out unmetered "
@@ -232,19 +244,24 @@ class SharedBudget:
                 await asyncio.sleep(wait)  # the window is full until its oldest slot drops out
 
     async def _reserve(self, wanted: int, priority: Priority) -> tuple[int, float]:
-        """One round trip: tokens granted for the current slot (held until it ends), and how long until the window
-        has room again when none were."""
+        """One round trip: tokens granted for the current slot (held until it ends; the unspent ones of an ended slot
+        given back), and how long until the window has room again when none were."""
         loop = asyncio.get_running_loop()
-        row = await (await self._connection()).fetchrow(f"SELECT * FROM {TAKE_FUNCTION}($1, $2, $3, $4)", wanted,
-                                        self._caps[priority], SLOTS_PER_SECOND, SPAN, timeout=TAKE_TIMEOUT)
+        asked = loop.time()
+        row = await (await self._connection()).fetchrow(
+            f"SELECT * FROM {TAKE_FUNCTION}($1, $2, $3, $4, $5, $6, $7)", wanted, max(0, BATCH - wanted),
+            self._caps[priority], SLOTS_PER_SECOND, SPAN, self._slot, self._tokens, timeout=TAKE_TIMEOUT)
+        self._tokens = 0
         answered = loop.time()
         self.reservations += 1
+        self.reserving += answered - asked
         metrics.BUDGET_RESERVATIONS.inc()
         server_time = float(row["server_time"])
         granted = int(row["granted"])
         if granted:
             self.granted += granted
-            self._tokens, self._until = granted, answered + max(0.0, float(row["slot_end"]) - server_time)
+            self._tokens, self._slot = granted, int(row["granted_slot"])
+            self._until = answered + max(0.0, float(row["slot_end"]) - server_time)
         return granted, max(0.0, float(row["retry_at"]) - server_time)
 
     async def _connection(self) -> asyncpg.Connection:
