@@ -221,7 +221,15 @@ class SharedBudget:
             metrics.BUDGET_WAIT.labels(priority.name.lower()).observe(loop.time() - now)
 
     async def _fill(self) -> None:
-        """Hand tokens to the waiting requests, highest priority first, reserving more as needed, until none wait."""
+        """Hand tokens to the waiting requests, highest priority first, reserving more as needed, until none wait
+        (should it fail, the requests waiting go unmetered rather than never)."""
+        try:
+            await self._hand_out()
+        except Exception:
+            log.exception("the Discord request budget failed: the requests waiting go out unmetered")
+            self._release(len(self._waiting), metered=False)
+
+    async def _hand_out(self) -> None:
         loop = asyncio.get_running_loop()
         while self._waiting:
             now = loop.time()
@@ -271,13 +279,16 @@ class SharedBudget:
         return self._conn
 
     def _release(self, count: int, *, metered: bool = True) -> None:
-        """Let ``count`` waiting requests go, highest priority first (spending a token each when ``metered``)."""
-        for _ in range(count):
+        """Let ``count`` waiting requests go, highest priority first (spending a token each when ``metered``); a
+        request no longer waiting (cancelled) is passed over and spends none."""
+        while count > 0 and self._waiting:
             _, _, future = heapq.heappop(self._waiting)
+            if future.done():
+                continue
             if metered:
                 self._tokens -= 1
-            if not future.done():
-                future.set_result(None)
+            future.set_result(None)
+            count -= 1
 
 
 class LocalIdentifyTurns:

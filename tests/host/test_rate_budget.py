@@ -1,13 +1,16 @@
 """The shared budget of requests to Discord (``bot.host.rate_budget``) on a real PostgreSQL: two budgets stand for
 two processes of one bot. Together they never grant more than the limit in any second, they reserve tokens a few at
-a time, posts go before cosmetic edits when the budget is tight (in one process and across processes), and the
-IDENTIFY turns of different ``shard_id % max_concurrency`` keys do not wait for each other."""
+a time, posts go before cosmetic edits when the budget is tight (in one process and across processes), requests go
+unmetered while the database does not answer, and the IDENTIFY turns of different ``shard_id % max_concurrency``
+keys do not wait for each other."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 
+import asyncpg
+import pytest
 import pytest_asyncio
 
 from bot.host.rate_budget import Priority, SharedBudget, SharedIdentifyTurns, caps
@@ -81,3 +84,22 @@ async def test_shards_of_different_concurrency_keys_identify_at_once(pg_url: str
     turns = SharedIdentifyTurns(pg_url)
     waited = await asyncio.gather(turns.wait(0), turns.wait(1), SharedIdentifyTurns(pg_url).wait(2))
     assert waited == [0.0, 0.0, 0.0]
+
+
+async def test_requests_go_unmetered_while_the_database_does_not_answer(pg_url: str,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    budget = await SharedBudget.open(pg_url, 1)
+    try:
+        await budget.take()  # the window is full for 1.25 s
+        killer = await asyncpg.connect(pg_url)
+        await killer.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                             " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        await killer.close()
+        budget.url = "postgresql://santacruz@127.0.0.1:1/gone"  # and it cannot connect again
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await asyncio.wait_for(asyncio.gather(*(budget.take() for _ in range(5))), 5)
+        assert loop.time() - started < 1.0
+        assert [r.message for r in caplog.records if "unmetered" in r.message][:1], caplog.text
+    finally:
+        await budget.close()
