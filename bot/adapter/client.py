@@ -33,6 +33,7 @@ import logging
 from concurrent.futures import Executor
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -41,7 +42,7 @@ from bot.adapter import telemetry
 from bot.adapter.cog import SantaCruzCog
 from bot.adapter.errors import Refusal
 from bot.adapter.items import ITEMS
-from bot.adapter.rate_limits import budget_trace
+from bot.adapter.rate_limits import meter
 from bot.adapter.translator import CatalogueTranslator
 from bot.host.errors import HostError
 from bot.host.host import Host
@@ -85,7 +86,8 @@ class SantaCruzBot(commands.Bot):
         if intents is None:
             intents = discord.Intents.none()
             intents.guilds = True  # the channels and the servers' languages; nothing privileged
-        client_options.setdefault("http_trace", budget_trace(lambda: self.rate_budget, lambda: self.application_id))
+        trace = client_options.setdefault("http_trace", aiohttp.TraceConfig())  # discord.py takes one
+        meter(trace, lambda: self.rate_budget, lambda: self.application_id)
         client_options.setdefault("allowed_mentions",
                                   discord.AllowedMentions(users=True, roles=False, everyone=False,
                                                           replied_user=False))

@@ -25,7 +25,6 @@ from bot.adapter import posts
 from bot.adapter.compose import Composed, compose_post
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
-from bot.adapter.rate_limits import cosmetic
 from bot.adapter.sending import (
     ATTACH_FILES,
     SEND_MESSAGES,
@@ -241,8 +240,7 @@ class Deliveries:
         closed: list[int] = []
         for ended, message_id in await self.host.outbox.ended_by(delivery):
             try:  # in a thread Discord archived meanwhile, unarchived first
-                with cosmetic():
-                    await edit_message(self.client, delivery.channel_id, message_id, view=None)
+                await edit_message(self.client, delivery.channel_id, message_id, view=None, tidy=True)
             except TRANSIENT_ERRORS:
                 raise
             except discord.NotFound:

@@ -6,12 +6,9 @@ keeps of its post (``host.outbox.lobby_message``): any process finds it, after a
 
 from __future__ import annotations
 
-import contextlib
-
 import discord
 
 from bot.adapter.compose import Composed
-from bot.adapter.rate_limits import cosmetic
 from bot.adapter.sending import ALLOWED_MENTIONS, Posted
 from bot.adapter.threads import edit_message
 from bot.host.deliveries import Delivery
@@ -42,7 +39,6 @@ class LobbyMessages:
             return []
         posted, channel_id, message_id = found
         # once the game is no lobby, the redraw only takes the buttons off: the post that says so goes first
-        with cosmetic() if composed.view is None else contextlib.nullcontext():
-            await edit_message(self.client, channel_id, message_id, content=composed.text, view=composed.view,
-                               allowed_mentions=ALLOWED_MENTIONS)
+        await edit_message(self.client, channel_id, message_id, content=composed.text, view=composed.view,
+                           allowed_mentions=ALLOWED_MENTIONS, tidy=composed.view is None)
         return [] if composed.view is not None else [posted]

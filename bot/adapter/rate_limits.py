@@ -60,11 +60,10 @@ def counts(url: str, application_id: int | None) -> bool:
     return webhook is not None and application_id is not None and int(webhook) != application_id
 
 
-def budget_trace(budget: Callable[[], SharedBudget | None], application_id: Callable[[], int | None]
-                 ) -> aiohttp.TraceConfig:
-    """The ``http_trace`` that makes each counted request wait for a token of ``budget()`` (none yet, or none on
-    SQLite: it goes at once)."""
-    trace = aiohttp.TraceConfig()
+def meter(trace: aiohttp.TraceConfig, budget: Callable[[], SharedBudget | None],
+          application_id: Callable[[], int | None]) -> None:
+    """Make each counted request of the client whose ``http_trace`` is ``trace`` wait for a token of ``budget()``
+    (none yet, or none on SQLite: it goes at once). The trace may do more (telemetry counts its 429s)."""
 
     async def on_request_start(session: aiohttp.ClientSession, context: SimpleNamespace,
                                params: aiohttp.TraceRequestStartParams) -> None:
@@ -73,5 +72,4 @@ def budget_trace(budget: Callable[[], SharedBudget | None], application_id: Call
             await shared.take(_priority.get())
 
     trace.on_request_start.append(on_request_start)
-    return trace
 

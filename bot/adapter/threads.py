@@ -11,11 +11,13 @@ thread after a week without a post: a post unarchives it by itself, but an edit 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any, Final
 
 import discord
 
+from bot.adapter.rate_limits import cosmetic
 from bot.adapter.sending import NO_PINGS, Attachments, files
 from bot.adapter.words.common import channel_link, clip
 from bot.host.table import TableInfo
@@ -111,14 +113,16 @@ async def add_players(client: discord.Client, info: TableInfo) -> None:
 
 
 async def edit_message(client: discord.Client, channel_id: int, message_id: int, *,
-                       pictures: Attachments | None = None, **fields: Any) -> discord.Message:
+                       pictures: Attachments | None = None, tidy: bool = False, **fields: Any) -> discord.Message:
     """Edit a message of the bot's; in a thread that Discord archived meanwhile (an edit there is refused: 50083),
     the thread is unarchived first, as Discord's threads topic says (the bot started the thread, so it may), and the
     edit made again. A thread it cannot unarchive (locked by a moderator) raises the refusal.
 
     ``fields`` are :meth:`discord.PartialMessage.edit`'s but files: ``pictures`` (``(png, filename)`` pairs; not
     given: the attachments stay as they are) become the message's attachments, made into files again for each
-    attempt (discord.py reads a file to its end when it sends it: sent again, it would arrive empty)."""
+    attempt (discord.py reads a file to its end when it sends it: sent again, it would arrive empty). ``tidy``: the
+    edit only tidies (buttons taken off, *Undo* marks): posts and DMs go before it when Discord's budget is tight
+    (:func:`bot.adapter.rate_limits.cosmetic`)."""
     if {"attachments", "file", "files"} & fields.keys():
         raise TypeError("edit_message takes pictures, never files: a file sent twice arrives empty")
     message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
@@ -127,11 +131,12 @@ async def edit_message(client: discord.Client, channel_id: int, message_id: int,
         attached: dict[str, Any] = {} if pictures is None else {"attachments": files(*pictures)}
         return await message.edit(**fields, **attached)
 
-    try:
+    with cosmetic() if tidy else contextlib.nullcontext():
+        try:
+            return await edit()
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+        log.info("channel %d: unarchiving the thread to edit message %d", channel_id, message_id)
+        await client.http.edit_channel(channel_id, archived=False, reason="a game's post is brought up to date")
         return await edit()
-    except discord.HTTPException as exc:
-        if exc.code != THREAD_ARCHIVED:
-            raise
-    log.info("channel %d: unarchiving the thread to edit message %d", channel_id, message_id)
-    await client.http.edit_channel(channel_id, archived=False, reason="a game's post is brought up to date")
-    return await edit()

@@ -13,7 +13,6 @@ import discord
 
 from bot.adapter import ids, posts
 from bot.adapter.links import board_link
-from bot.adapter.rate_limits import cosmetic
 from bot.adapter.sending import NO_PINGS, Attachments, Posted
 from bot.adapter.threads import edit_message
 from bot.adapter.words.posts import move_post
@@ -110,8 +109,7 @@ class UndoMarks:
     async def _edit(self, game_id: int, channel_id: int, message_id: int, layout: discord.ui.LayoutView,
                     mentions: discord.AllowedMentions) -> None:
         try:
-            with cosmetic():
-                await edit_message(self.client, channel_id, message_id, view=layout, allowed_mentions=mentions)
+            await edit_message(self.client, channel_id, message_id, view=layout, allowed_mentions=mentions, tidy=True)
         except discord.HTTPException as exc:
             log.info("game %d: could not take Undo off the previous post (%s)", game_id, exc.status)
 
