@@ -141,10 +141,14 @@ def _asyncpg() -> Any:
     return asyncpg
 
 
+APPLICATION_NAME: Final = "santacruz discord budget"
+"""What the budget's connections are called in ``pg_stat_activity``."""
+
+
 async def _connect(url: str) -> asyncpg.Connection:
     """A connection of the budget's own, with its tables and function made if they are not yet."""
     asyncpg = _asyncpg()
-    conn = await asyncpg.connect(url)
+    conn = await asyncpg.connect(url, server_settings={"application_name": APPLICATION_NAME})
     try:
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", LOCK_KEY)

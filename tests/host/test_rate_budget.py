@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from bot.host.rate_budget import Priority, SharedBudget, SharedIdentifyTurns, caps
+from bot.host.rate_budget import APPLICATION_NAME, Priority, SharedBudget, SharedIdentifyTurns, caps
 
 LIMIT = 20
 
@@ -93,7 +93,7 @@ async def test_requests_go_unmetered_while_the_database_does_not_answer(pg_url: 
         await budget.take()  # the window is full for 1.25 s
         killer = await asyncpg.connect(pg_url)
         await killer.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                             " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+                             " WHERE datname = current_database() AND application_name = $1", APPLICATION_NAME)
         await killer.close()
         budget.url = "postgresql://santacruz@127.0.0.1:1/gone"  # and it cannot connect again
         loop = asyncio.get_running_loop()
