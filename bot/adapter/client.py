@@ -9,8 +9,9 @@ With ``SHARD_COUNT`` set, :func:`create_bot` makes a :class:`ShardedSantaCruzBot
 ``AutoShardedBot``) that runs the shards ``SHARD_IDS`` (default: all) of ``SHARD_COUNT``. Without it, one gateway
 connection. Several processes may share one PostgreSQL database, each running its own shards (see the README).
 
-At start-up (``setup_hook``, after login and before the gateway connects) the bot opens the store (SQLite, or
-PostgreSQL when ``DATABASE_URL`` is set),
+At start-up, with ``DATABASE_URL`` set, the bot first opens the budget of requests it shares with its other processes
+(:meth:`SantaCruzBot.login`: every request to Discord takes a token, :mod:`bot.adapter.rate_limits`). Then
+(``setup_hook``, after login and before the gateway connects) it opens the store (SQLite, or PostgreSQL),
 loads every lobby and running game into the host, installs the command translator, registers the
 buttons and menus (:data:`bot.adapter.items.ITEMS`: every button ever posted works again), adds the
 ``/santacruz`` cog and syncs the commands: to the ``DEV_GUILD_ID`` server at once when set, else globally.
@@ -100,7 +101,7 @@ class SantaCruzBot(commands.Bot):
         self.store: GameStore | None = None
         self.host: Host | None = None
         self.rate_budget: SharedBudget | None = None
-        """With PostgreSQL: the requests to Discord of every process, metered together (``setup_hook`` opens it)."""
+        """With PostgreSQL: the requests to Discord of every process, metered together (:meth:`login` opens it)."""
         self.identify_turns: LocalIdentifyTurns | SharedIdentifyTurns = LocalIdentifyTurns()
         """When each shard may IDENTIFY (shared by every process with PostgreSQL)."""
         self.loaded_games: list[TableInfo] = []
@@ -125,11 +126,16 @@ class SantaCruzBot(commands.Bot):
 
         parsers["INTERACTION_CREATE"] = interaction_create
 
-    async def setup_hook(self) -> None:
-        telemetry.watch(self)
-        if self.settings.database_url:  # several processes may share the bot's rate limits
+    async def login(self, token: str) -> None:
+        """discord.py's login, once the requests of every process share one budget (with PostgreSQL): login's own
+        requests (who the bot is, its application) take their tokens too."""
+        if self.settings.database_url and self.rate_budget is None:  # several processes share the bot's limits
             self.rate_budget = await SharedBudget.open(self.settings.database_url, self.settings.global_rate_limit)
             self.identify_turns = SharedIdentifyTurns(self.settings.database_url)
+        await super().login(token)
+
+    async def setup_hook(self) -> None:
+        telemetry.watch(self)
         self.store = await open_store(self.settings)
         log.info("%s; store: %s", self.shards_text(), "PostgreSQL" if self.settings.database_url else
                  f"SQLite {self.settings.database_path}")

@@ -2,7 +2,8 @@
 global limit (lowered here, in the fake and in ``GLOBAL_RATE_LIMIT``, to 10 requests per second), and they start
 their shards one ``shard_id % max_concurrency`` key at a time (the fake refuses an IDENTIFY too soon, as Discord
 does). Each process running its own discord.py alone draws global 429s and Invalid Sessions for both. And in one
-bot on PostgreSQL every request that counts against the global limit took a token, tidying edits marked as such."""
+bot on PostgreSQL every request that counts against the global limit took a token, from login's first one (the
+application's emojis uploaded at start too), tidying edits marked as such."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ async def test_two_processes_closing_many_lobbies_at_once_send_no_global_429(sto
         host = Host(store, Settings(database_url=pg_url), clock=lambda: week_ago)
         await host.load()
         for channel in channels:
-            await host.open(channel.id, channel.guild_id, alice.id, "alice")
+            await host.lobby.open(channel.id, channel.guild_id, alice.id, "alice")
         closed = t("bot.stale.lobby_closed", "en", days="7 days")
 
         async with two_shard_bots(fake, pg_url, tmp_path, GLOBAL_RATE_LIMIT=str(LIMIT)):
@@ -74,10 +75,12 @@ async def test_each_request_a_bot_sends_takes_a_token_and_tidying_edits_are_mark
                                                                                   pg_url: str) -> None:
     fake = fake_discord
     settings = Settings(database_url=pg_url, ai_strength="random", ai_seconds=0.05, picture_width=800)
-    driver = Driver(fake, settings, channel="games")
-    await driver.start()
+    driver = Driver(fake, settings, channel="games", emojis_before=False)  # the start uploads the emojis
+    counted, taken = len(fake.rate_limits.counted), tokens_taken()
+    await driver.start()  # login's own requests, the emoji uploads, the commands synced, the gateway's address
     try:
-        counted, taken = len(fake.rate_limits.counted), tokens_taken()
+        uploads = [r for r in fake.requests if r.method == "POST" and r.path.endswith("/emojis")]
+        assert uploads and all(r.status == 201 for r in uploads)
         await driver.open_game(["alice", "bob"])
         await driver.settle()
         for _ in range(2):  # each post takes Undo off the one before; each turn DM is told that its turn passed
@@ -86,6 +89,6 @@ async def test_each_request_a_bot_sends_takes_a_token_and_tidying_edits_are_mark
         now = tokens_taken()
         took = {priority: now[priority] - taken[priority] for priority in now}
         assert sum(took.values()) == len(fake.rate_limits.counted) - counted  # interaction answers took none
-        assert took["cosmetic"] >= 2 and took["post"] >= 3, took
+        assert took["cosmetic"] >= 2 and took["post"] >= 3 + len(uploads), took
     finally:
         await driver.stop()
