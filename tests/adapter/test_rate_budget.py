@@ -23,7 +23,7 @@ from tests.helpers.shards import TIMEOUT, two_shard_bots
 
 LIMIT = 10
 CHANNELS = 6
-"""Lobbies per server: every one closes at start-up, each with a post and a look for its lobby message."""
+"""Lobbies per server: every one closes at start-up, each with a post and its lobby message redrawn."""
 
 
 async def test_two_processes_closing_many_lobbies_at_once_send_no_global_429(store: PostgresStore, pg_url: str,
