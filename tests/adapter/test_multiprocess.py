@@ -152,7 +152,8 @@ def dm_clicks_on_shard_0(fake: FakeDiscord, table: RemoteTable) -> list[Any]:
 
 async def test_two_processes_play_two_games_and_one_survives_a_kill(postgres: PostgresStore, pg_url: str,
                                                                      tmp_path: Path) -> None:
-    async with FakeDiscord(shard_count=2, populate=False, max_concurrency=2) as fake:
+    # two whole games at machine speed: Discord's 5 posts per 5 s per channel would hold them for a minute and more
+    async with FakeDiscord(shard_count=2, populate=False, max_concurrency=2, route_limits=()) as fake:
         for name in ("alice", "bob", "carol", "dave"):
             fake.add_user(name)
         zero = fake.add_guild("Zero", owner="alice", shard=(0, 2), channels=("games",))
