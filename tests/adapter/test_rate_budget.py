@@ -26,15 +26,15 @@ CHANNELS = 6
 """Lobbies per server: every one closes at start-up, each with a post and its lobby message redrawn."""
 
 
-async def test_two_processes_closing_many_lobbies_at_once_send_no_global_429(store: PostgresStore, pg_url: str,
-                                                                              tmp_path: Path) -> None:
+async def test_two_processes_closing_many_lobbies_at_once_send_no_global_429(postgres: PostgresStore, pg_url: str,
+                                                                             tmp_path: Path) -> None:
     async with FakeDiscord(shard_count=2, populate=False, max_concurrency=2, global_limit=LIMIT) as fake:
         alice = fake.add_user("alice")
         channels = [channel for shard in (0, 1) for guild in [fake.add_guild(
             f"Server {shard}", owner="alice", shard=(shard, 2), channels=[f"c{i}" for i in range(CHANNELS)])]
             for channel in fake.channels.values() if channel.guild_id == guild.id]
         week_ago = time.time() - 8 * DAY  # the lobbies opened eight days ago: LOBBY_DAYS (7) ran out a day ago
-        host = Host(store, Settings(database_url=pg_url), clock=lambda: week_ago)
+        host = Host(postgres, Settings(database_url=pg_url), clock=lambda: week_ago)
         await host.load()
         for channel in channels:
             await host.lobby.open(channel.id, channel.guild_id, alice.id, "alice")
