@@ -613,7 +613,9 @@ async def run(lang: str, seed: int, verify: int, readers: dict[str, str] | None 
     default), counted and read (:func:`summarise`, :func:`read_dms`)."""
     readers = {name: (readers or {}).get(name, lang) for name in PLAYERS}
     clock = PeoplesClock()
-    async with FakeDiscord() as fake, patch_discord(fake):
+    # the people play at machine speed (only the bot's clock goes at a person's pace): Discord's 5 posts per 5 s per
+    # channel would hold the game's posts for a minute and more
+    async with FakeDiscord(route_limits=()) as fake, patch_discord(fake):
         users = [fake.add_user(name, global_name=name, locale=DISCORD_LOCALES[readers[name]]) for name in PLAYERS]
         guild = fake.add_guild(f"Santa Cruz {lang}", owner=users[0], preferred_locale=DISCORD_LOCALES[lang],
                                channels=("santa-cruz",))
