@@ -20,7 +20,7 @@ from bot.host.deliveries import GAME_OVER_DM, MOVE_POST, REPLAY_POST
 from engine import from_record
 from i18n import t
 from tests.fakediscord import FakeMessage
-from tests.helpers.driver import MACHINE_SPEED, TIMEOUT, Driver, board_posts, turns_ended
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, turns_ended
 
 DISCORD_LIMIT = 8 * 1024 * 1024
 PUBLIC_URL = "https://santacruz.example"
@@ -38,7 +38,6 @@ def with_attachment(driver: Driver, filename: str) -> list[FakeMessage]:
             if any(a.filename == filename for a in m.attachments)]
 
 
-@MACHINE_SPEED
 async def test_one_person_against_two_computers_then_the_archive_before_and_after_a_restart(driver: Driver) -> None:
     """One whole game (a person by her turn DMs against two computers) for what a game against computers shows and
     for the archive of a finished game: both look at the same finished game, so it is played once."""
@@ -147,7 +146,6 @@ async def test_a_running_game_cannot_be_exported_and_a_short_log_is_a_message(dr
     assert log.text.startswith(t("bot.log.title", "en", count=driver.info().seq)) and not log.attachments
 
 
-@MACHINE_SPEED
 async def test_the_replay_and_the_game_over_link_survive_a_restart_while_the_channel_was_down(
         driver: Driver) -> None:
     fake = driver.fake

@@ -19,7 +19,7 @@ from bot.adapter import ids
 from i18n import t
 from tests.fakediscord import ComponentType, FakeDiscord, FakeMessage, walk_components
 from tests.fakediscord.audit import as_sent
-from tests.helpers.driver import MACHINE_SPEED, TIMEOUT, Driver, board_posts, turns_ended
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, turns_ended
 from tests.helpers.secrets import DISTINCT_CARDS, SEED, log_leaks
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -99,7 +99,6 @@ def assert_png(message: FakeMessage) -> None:
     assert board.data.startswith(PNG) and board.content_type == "image/png"
 
 
-@MACHINE_SPEED
 async def test_three_players_play_a_whole_game_then_a_rematch_and_log_no_secret(
         debug_log: io.StringIO, driver: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
     """The game no player's secret leaks from, to the others (:class:`SecretWatch`) nor to the log at DEBUG

@@ -15,7 +15,7 @@ from i18n import t
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import controls, pictures
 from tests.helpers.buttons import is_confirm
-from tests.helpers.driver import MACHINE_SPEED, TIMEOUT, Driver, board_posts, has_undo, post_of, turns_ended
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, post_of, turns_ended
 
 
 async def stored_moves(driver: Driver) -> list[tuple[int, str, int | None]]:
@@ -24,7 +24,6 @@ async def stored_moves(driver: Driver) -> list[tuple[int, str, int | None]]:
     return [(r.seq, r.move, r.interaction_id) for r in await driver.bot.store.moves(info.game_id)]
 
 
-@MACHINE_SPEED
 async def test_stopped_mid_game_and_finished_by_a_new_bot(driver: Driver) -> None:
     fake = driver.fake
     await driver.open_game(["alice", "bob"], replay=False)  # the moves and posts are checked, not the replay

@@ -23,7 +23,7 @@ from i18n import ask_move, listed, t
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.audit import Offer, autocomplete_asks, offer_move
 from tests.helpers.buttons import is_answer_undo, is_confirm, is_game_button
-from tests.helpers.driver import MACHINE_SPEED, Driver
+from tests.helpers.driver import Driver
 
 LOCALES = {"alice": "en", "bob": "de", "carol": "fr"}
 """The default fake world's users and their Discord languages."""
@@ -43,7 +43,6 @@ def undo_id(message: FakeMessage) -> str:
     return next(b["custom_id"] for b in message.buttons if is_answer_undo(b["custom_id"]))
 
 
-@MACHINE_SPEED
 async def test_every_offer_picked_as_it_is_is_accepted(driver: Driver) -> None:
     fake = driver.fake
     await driver.open_game(["alice", "bob"], draft=True, replay=False)  # the offers are checked, not the replay

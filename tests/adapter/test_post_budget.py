@@ -25,7 +25,7 @@ from render.theme import DEFAULT_THEME
 from tests.fakediscord import IS_COMPONENTS_V2, ComponentType, FakeMessage, walk_components
 from tests.fakediscord.audit import controls, pictures, pings
 from tests.helpers.buttons import is_game_button
-from tests.helpers.driver import MACHINE_SPEED, TIMEOUT, Driver, board_posts, turns_ended, undoable_move
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, turns_ended, undoable_move
 
 PLAYERS = ["alice", "bob"]
 LOCALES = {"en": "en-US", "de": "de", "fr": "fr"}
@@ -120,7 +120,6 @@ def assert_turn_post(driver: Driver, post: FakeMessage, lang: str) -> None:
     assert any(is_game_button(c["custom_id"], "hand") for c in controls(post)), (post.text, controls(post))
 
 
-@MACHINE_SPEED
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 async def test_one_post_per_turn_and_the_dm_budget(driver: Driver, lang: str) -> None:
     fake = driver.fake

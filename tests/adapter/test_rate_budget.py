@@ -3,12 +3,15 @@ global limit (lowered here, in the fake and in ``GLOBAL_RATE_LIMIT``, to 10 requ
 their shards one ``shard_id % max_concurrency`` key at a time (the fake refuses an IDENTIFY too soon, as Discord
 does). Each process running its own discord.py alone draws global 429s and Invalid Sessions for both. And in one
 bot on PostgreSQL every request that counts against the global limit took a token, from login's first one (the
-application's emojis uploaded at start too), tidying edits marked as such."""
+application's emojis uploaded at start too), tidying edits marked as such, and under per-route limits (lowered) it
+waited each emptied bucket out from the headers without ever drawing a 429."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
+
+import pytest
 
 from bot.host.host import Host
 from bot.host.metrics import REGISTRY
@@ -18,10 +21,15 @@ from bot.host.settings import Settings
 from bot.host.table import DAY
 from i18n import t
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.rate_limits import RouteLimit
 from tests.helpers.driver import Driver
 from tests.helpers.shards import TIMEOUT, two_shard_bots
 
 LIMIT = 10
+ONE_AT_A_TIME = (RouteLimit("POST", "/channels/{channel_id}/messages", 1, 0.25, "message create"),
+                 RouteLimit("PATCH", "/channels/{channel_id}/messages/{message_id}", 1, 0.25, "message edit"))
+"""Discord's per-route limits of posts and edits in a channel (or a DM), lowered to one per quarter second: every post
+and edit empties its bucket, and the next one in the same channel must wait for it, as the headers say."""
 CHANNELS = 6
 """Lobbies per server: every one closes at start-up, each with a post and its lobby message redrawn."""
 
@@ -71,6 +79,7 @@ def tokens_taken() -> dict[str, float]:
                                                 {"priority": priority}) or 0.0 for priority in ("post", "cosmetic")}
 
 
+@pytest.mark.discord_limits(route_limits=ONE_AT_A_TIME)
 async def test_each_request_a_bot_sends_takes_a_token_and_tidying_edits_are_marked(fake_discord: FakeDiscord,
                                                                                   pg_url: str) -> None:
     fake = fake_discord
@@ -90,5 +99,7 @@ async def test_each_request_a_bot_sends_takes_a_token_and_tidying_edits_are_mark
         took = {priority: now[priority] - taken[priority] for priority in now}
         assert sum(took.values()) == len(fake.rate_limits.counted) - counted  # interaction answers took none
         assert took["cosmetic"] >= 2 and took["post"] >= 3 + len(uploads), took
+        assert any(r.response_headers.get("X-RateLimit-Remaining") == "0" for r in fake.requests)
+        assert not fake.rate_limits.refused, fake.rate_limits.refused  # each emptied bucket waited out: never a 429
     finally:
         await driver.stop()

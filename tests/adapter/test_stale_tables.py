@@ -25,7 +25,7 @@ from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.remote import poll
 from tests.helpers.buttons import game_of
 from tests.helpers.clock import Clock
-from tests.helpers.driver import MACHINE_SPEED, TIMEOUT, Driver, Gate, open_in_thread, run_timers, running
+from tests.helpers.driver import TIMEOUT, Driver, Gate, open_in_thread, run_timers, running
 
 pytestmark = pytest.mark.moved_clock
 """The ``driver`` here is a bot whose host reads a :class:`Clock` the tests move by days (:func:`clock_of`)."""
@@ -126,7 +126,6 @@ async def test_a_lobby_closed_by_another_process_loses_its_buttons(fake_discord:
 # ---------------------------------------------------------------------- stale games
 
 
-@MACHINE_SPEED
 async def test_a_stale_game_is_kept_open_then_abandoned_across_restarts(driver: Driver) -> None:
     fake = driver.fake
     await driver.two_player_game()
@@ -324,7 +323,6 @@ async def test_the_fake_answers_like_discord_once_a_channel_or_server_is_gone(tw
     assert (await bot.get_partial_messageable(games.channel.id).send("still here")).content == "still here"
 
 
-@MACHINE_SPEED
 async def test_posts_without_access_then_removed_from_the_server_ends_its_games_quietly(
         two_servers: list[Driver]) -> None:
     """Removed from a server, the bot's posts there are answered 403 Missing Access before GUILD_DELETE arrives: the

@@ -21,7 +21,7 @@ from i18n import t
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.helpers.buttons import is_take_seat
 from tests.helpers.clock import DAY, HOUR, Clock
-from tests.helpers.driver import MACHINE_SPEED, TIMEOUT, Driver, channel_post, run_timers, with_clock
+from tests.helpers.driver import TIMEOUT, Driver, channel_post, run_timers, with_clock
 
 EN = "en"
 
@@ -52,7 +52,6 @@ async def play_turns(driver: Driver, clock: Any, users: tuple[str, ...], turns: 
         await driver.settle()
 
 
-@MACHINE_SPEED
 async def test_a_newcomer_takes_over_a_seat_once_confirmed_and_the_seat_is_named_and_rated_apart(
         driver: Driver) -> None:
     clock = await with_clock(driver)

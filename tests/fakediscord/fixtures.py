@@ -321,18 +321,22 @@ async def run_bot(
             runner.assert_no_errors()
 
 
-FIXTURE_LIMITS: dict[str, Any] = {"identify_spacing": 0.0}
-"""How the ``fake_discord`` fixture's Discord differs from Discord's rate limits (:mod:`tests.fakediscord.rate_limits`,
-every other limit as Discord has it): IDENTIFYs are not spaced, since a test restarts its bot within a second, which
-Discord answers with an Invalid Session and discord.py waits 5 s out (forty restarts a run). The spacing has tests
-of its own (``tests/fakediscord/test_rate_limits.py``, and two bot processes starting their shards in
-``tests/adapter/test_rate_budget.py``)."""
+FIXTURE_LIMITS: dict[str, Any] = {"identify_spacing": 0.0, "route_limits": ()}
+"""How the ``fake_discord`` fixture's Discord differs from Discord's rate limits (:mod:`tests.fakediscord.rate_limits`;
+the global limit and the count of invalid requests are Discord's): a test's people act at machine speed, so neither
+the per-route limits nor the IDENTIFY spacing are enforced. A test's players and computers post and edit in one channel
+far faster than people do, which Discord's 5 posts (and 5 edits) per 5 s per channel would hold for seconds to a
+minute a test (a third of the adapter tests waited, 90 s of the suite on two workers); and a test restarts its bot
+within a second, which Discord answers with an Invalid Session and discord.py waits 5 s out. Both have tests of their
+own (``tests/fakediscord/test_rate_limits.py``; a bot under Discord's per-route limits in
+``tests/adapter/test_rate_budget.py``, with the ``discord_limits`` marker; two bot processes starting their shards
+there too); a test that constructs :class:`FakeDiscord` itself gets every limit as Discord has it."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "discord_limits(**options): the ``fake_discord`` fixture's rate limits (FakeDiscord's keyword "
-        "arguments, e.g. route_limits=() for a test that plays a whole game at machine speed)")
+        "arguments, e.g. route_limits=DISCORD_ROUTES for a test of the bot under Discord's per-route limits)")
 
 
 @pytest_asyncio.fixture

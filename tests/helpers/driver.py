@@ -12,8 +12,6 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
-import pytest
-
 from bot.adapter import ids
 from bot.adapter.client import SantaCruzBot, create_bot
 from bot.adapter.delivery import Backoff
@@ -36,11 +34,6 @@ TIMEOUT = 60.0
 """Generous: the machine may be slow and busy."""
 CAPTURED = ("discord", "bot")
 """Loggers whose ERROR records fail a test: discord.py's and the bot's own."""
-MACHINE_SPEED = pytest.mark.discord_limits(route_limits=())
-"""For a test whose computers (or whose clock, moved by days at a time) make a channel's posts and edits come far
-faster than people would: Discord's 5 posts per 5 seconds per channel (:mod:`tests.fakediscord.rate_limits`) would
-hold them for a minute, as it would on Discord. The per-route limits have their own tests
-(``tests/fakediscord/test_rate_limits.py``); every other test keeps them."""
 PARKED = Backoff(first=1000.0, limit=1000.0)
 """A failed delivery waits (beyond the test) until the bot starts again."""
 
