@@ -67,6 +67,7 @@ class Background:
         self._resuming: asyncio.Task[int] | None = None
         self._listening: asyncio.Task[None] | None = None
         self._soon: asyncio.Task[None] | None = None
+        self._telling: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ after the host answered
 
@@ -129,17 +130,20 @@ class Background:
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
 
-    def sweep_computers(self) -> list[int]:
-        """Start a computer task in every channel whose running game waits for a computer but has none;
-        returns those channels (each logged: a warning if a task had stopped, which should not happen; at debug
-        level if another process was playing them at the last try, as with a shared database it does)."""
+    async def sweep_computers(self, *, starting: bool = False) -> list[int]:
+        """Start a computer task in every channel whose running game waits for a computer but has none (the
+        database says which, whichever process holds the game); returns those channels (each logged: a warning if a
+        task had stopped, which should not happen; at debug level at start-up, and if another process was playing
+        them at the last try, as with a shared database it does)."""
         started = []
-        for channel_id in self.host.computers.computer_channels():
+        for channel_id in await self.host.computers.computer_channels():
             task = self.computers.get(channel_id)
             if task is None or task.done():
                 info = self.host.games.info(channel_id)
                 # another process thinking for it is the rule with a shared database; otherwise a task had stopped
-                log.log(logging.DEBUG if self.host.computers.played_elsewhere(channel_id) else logging.WARNING,
+                expected = starting or self.host.computers.played_elsewhere(channel_id) or (
+                    self.host.shared and info is None)  # held by another process, maybe
+                log.log(logging.DEBUG if expected else logging.WARNING,
                         "game %s: a computer is to move but no task was playing; starting one",
                         info.game_id if info is not None else "?")
                 self.start_computers(channel_id)
@@ -152,7 +156,8 @@ class Background:
     async def sweep_loop(self) -> None:
         """Due work, every ``sweep_seconds``: with a shared database first the games other processes changed;
         then computers without a task, posts left undelivered, turn reminders, DMs held for the end of quiet hours
-        and timers."""
+        and timers; the channels of games found damaged are told, and the games nobody touched for a while leave
+        memory."""
         try:
             await self.host.refresh_all()
         except Exception as exc:
@@ -162,9 +167,9 @@ class Background:
         except Exception as exc:
             log.warning("looking for undelivered posts failed (%s: %s)", type(exc).__name__, exc)
         try:
-            self.sweep_computers()
-        except Exception:
-            log.exception("looking for computers to move failed")
+            await self.sweep_computers()
+        except Exception as exc:
+            log.warning("looking for computers to move failed (%s: %s)", type(exc).__name__, exc)
         try:
             await self.send_reminders()
         except Exception as exc:
@@ -180,6 +185,8 @@ class Background:
         except Exception as exc:
             log.warning("looking for due timers failed (%s: %s); trying again at the next sweep",
                         type(exc).__name__, exc)
+        await self.tell_damaged()
+        self.host.games.memory.let_go()
 
     async def run_timers(self, now: float | None = None) -> list[object]:
         """Run the due timers (the host claims each once, whichever process sweeps first) and act on what
@@ -232,9 +239,6 @@ class Background:
             self.publisher.wake(info.channel_id)  # at once, so nothing queued after it can overtake it
         self._resuming = asyncio.create_task(self._resume(), name="santacruz-resume-deliveries")
         self._listening = asyncio.create_task(self._listen(), name="santacruz-listen-released")
-        # the host decides whose turn is a computer's (not paused)
-        for channel_id in self.host.computers.computer_channels():
-            self.start_computers(channel_id)
 
     async def _listen(self) -> None:
         """With a shared database: sweep at once whenever another process gives its work up (it stops), so that its
@@ -265,15 +269,29 @@ class Background:
             log.warning("game %d: the channel was told it is damaged, but that could not be stored", damaged.game_id)
 
     async def _resume(self) -> int:
-        """Tell the channels of games found damaged at start-up (once), then wake every channel that still owes
-        a post or DM (also of games over since); how many are owed."""
-        for damaged in self.host.restore.damaged_untold():
-            await self._tell_damaged(damaged)
+        """Let the computers move whose turn it is, tell the channels of games found damaged (once), then wake every
+        channel that still owes a post or DM (also of games over since); how many are owed."""
+        try:
+            await self.sweep_computers(starting=True)
+        except Exception as exc:
+            log.warning("looking for computers to move failed (%s: %s); the sweep looks again", type(exc).__name__, exc)
+        await self.tell_damaged()
         try:
             return await self.publisher.resume()
         except Exception:
             log.exception("could not read the deliveries left from before the start")
             return 0
+
+    def tell_damaged_soon(self) -> None:
+        """:meth:`tell_damaged` beside what runs now (once at a time)."""
+        if self._telling is None or self._telling.done():
+            self._telling = asyncio.create_task(self.tell_damaged(), name="santacruz-tell-damaged")
+
+    async def tell_damaged(self) -> None:
+        """Tell the channel of each game found damaged (at start-up, or when something touched it) that the game
+        cannot continue, once."""
+        for damaged in self.host.restore.damaged_untold():
+            await self._tell_damaged(damaged)
 
     def stop(self) -> None:
         """Stop the sweep (reminders and the computers' safety net)."""
@@ -285,7 +303,7 @@ class Background:
         self.sweep_loop.cancel()
         self.publisher.close(ends)
         tasks_: list[asyncio.Task[Any]] = [task for task in self.computers.values() if not task.done()]
-        for task in (self._resuming, self._listening, self._soon):
+        for task in (self._resuming, self._listening, self._soon, self._telling):
             if task is not None and not task.done():
                 tasks_.append(task)
         for task in tasks_:

@@ -121,27 +121,27 @@ class SantaCruzCog(PersonCommands, ArchiveCommands, TableCommands, TurnCommands,
     # ------------------------------------------------------------------ before every command and click
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Before every command: with a database other processes share, the channel's game as it is now (another
-        process may have changed it, or this one may never have held it); then which game a command typed here acts
-        on (in a channel whose threads hold games, the user's one game there). A command that touches several
-        games (``vacation``, ``back``) has the host check each game again under its lock."""
-        if self.host.shared:
-            await self._refresh(self._read_again(interaction))
+        """Before every command: the channel's game as the database has it now (loaded if this process does not hold
+        it; with a database other processes share, read again if one changed it); then which game a command typed
+        here acts on (in a channel whose threads hold games, the user's one game there). A command that touches
+        several games (``vacation``, ``back``) has the host check each game again under its lock."""
+        await self._refresh(self._read_again(interaction))
         if interaction.type is discord.InteractionType.application_command:
             await self._find_game_here(interaction)
         return True
 
     async def refresh_game(self, game_id: int) -> None:
-        """Before a click on a game's button (a DM's arrive at shard 0's process, whatever the game's server)."""
-        if self.host.shared:
-            await self._refresh(self.host.refresh.game(game_id, wait=CHANGE_WAIT))
+        """Before a click on a game's button (a DM's arrive at shard 0's process, whatever the game's server): the
+        game loaded, or read again, as :meth:`interaction_check` says."""
+        await self._refresh(self.host.refresh.game(game_id, wait=CHANGE_WAIT))
 
-    @staticmethod
-    async def _refresh(reading: Awaitable[object]) -> None:
+    async def _refresh(self, reading: Awaitable[object]) -> None:
         try:
             await reading
         except HostError as exc:  # the change itself checks again (and says so) if the database is refusing
             log.warning("could not read the game from the database before an interaction: %s", exc.key)
+        if self.host.restore.damaged_untold():  # the game read was found damaged: its channel hears it now
+            self.background.tell_damaged_soon()
 
     def check_origin(self, interaction: discord.Interaction, game_id: int) -> None:
         """A click acts on a game only from the game's channel (or the channel whose thread it is: a thread has its

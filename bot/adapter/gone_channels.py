@@ -19,7 +19,6 @@ from bot.adapter.publish import Publisher
 from bot.adapter.threads import LOCKED
 from bot.host.errors import HostError
 from bot.host.host import Host
-from bot.host.model import OPEN_STATUSES
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +66,13 @@ class GoneChannels:
         """When the bot is ready: end the games of servers it is no longer in (removed while it was offline, so no
         event told it), among the servers its gateway shards serve (another process's are not its business)."""
         joined = {guild.id for guild in client.guilds}
-        for guild_id in sorted({table.guild_id for table in self.host.games.tables.values()
-                                if table.guild_id is not None and table.status in OPEN_STATUSES}):
+        try:
+            guilds = await self.host.idle_tables.guilds()
+        except HostError as exc:
+            log.warning("cannot read the servers with open games (%s); those the bot left are found at the next start",
+                        exc.key)
+            return
+        for guild_id in guilds:
             if guild_id not in joined and _served(client, guild_id):
                 await self.guild_gone(guild_id, "the bot is no longer in the server")
 

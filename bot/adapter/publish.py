@@ -153,14 +153,15 @@ class ChannelOutbox:
                 if not done:
                     await self._sleep(min(wait, lease / 2))
                 break
-            if host.shared:  # the game may have moved in another process since this one last looked (a change under
-                # way here, the sweep's reading of it, is waited for: a copy from before it would call the turn passed)
-                try:
-                    await host.refresh.game(delivery.game_id, wait=lease / 2, strict=True)
-                except CopyBehind:  # that change is slow (a busy machine): nothing is decided yet, look again shortly
-                    log.info("channel %d: its game's copy is not up to date yet; delivering shortly", self.channel_id)
-                    await self._sleep(LEASE_RETRY)
-                    break
+            # the game loaded if this process does not hold it, or read again if it moved in another process since
+            # this one last looked (a change under way here, the sweep's reading of it, is waited for: a copy from
+            # before it would call the turn passed)
+            try:
+                await host.refresh.game(delivery.game_id, wait=lease / 2, strict=True)
+            except CopyBehind:  # that change is slow (a busy machine): nothing is decided yet, look again shortly
+                log.info("channel %d: its game's copy is not up to date yet; delivering shortly", self.channel_id)
+                await self._sleep(LEASE_RETRY)
+                break
             if not await self._publisher.deliver(delivery, pending[i + 1:]):
                 break  # due again later, or the channel is gone: what was read is out of date
         return True

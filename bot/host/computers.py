@@ -14,9 +14,11 @@ import random
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 
-from bot.host import deadlines, metrics
+from bot.host import metrics
 from bot.host.games import Games
 from bot.host.leases import Leases
+from bot.host.memory import waits_for
+from bot.host.model import COMPUTER
 from bot.host.play import Play
 from bot.host.settings import Settings
 from bot.host.table import MoveResult, Table
@@ -57,23 +59,30 @@ class Computers:
         channel: each move is made exactly once. A failed write raises (nothing changed; call again).
         """
         lease = f"computers:{channel_id}"
+        await self.games.refresh.channel(channel_id)  # loaded, if this process does not hold it
         try:
-            while True:
-                async with self._thinking[channel_id]:
-                    turn = self._computer_turn(channel_id)
-                    if turn is None:
-                        return
-                    if not await self.leases.hold(lease, self.computer_lease):
-                        if channel_id not in self.elsewhere:
-                            log.info("channel %d: another process plays its computers", channel_id)
-                        self.elsewhere.add(channel_id)
-                        return
-                    self.elsewhere.discard(channel_id)
-                    result = await self._computer_move(channel_id, *turn)
-                if result is not None:
+            with self.games.memory.pinned(channel_id):  # held while a move is thought about without the lock
+                async for result in self._moves(channel_id, lease):
                     yield result
         finally:
             await self.leases.let_go(lease)
+
+    async def _moves(self, channel_id: int, lease: str) -> AsyncIterator[MoveResult]:
+        """:meth:`run_computers`'s moves, while this process holds the channel's computers' ``lease``."""
+        while True:
+            async with self._thinking[channel_id]:
+                turn = self._computer_turn(channel_id)
+                if turn is None:
+                    return
+                if not await self.leases.hold(lease, self.computer_lease):
+                    if channel_id not in self.elsewhere:
+                        log.info("channel %d: another process plays its computers", channel_id)
+                    self.elsewhere.add(channel_id)
+                    return
+                self.elsewhere.discard(channel_id)
+                result = await self._computer_move(channel_id, *turn)
+            if result is not None:
+                yield result
 
     def played_elsewhere(self, channel_id: int) -> bool:
         """Whether another process was playing the channel's computers at this one's last try (shared database)."""
@@ -85,18 +94,19 @@ class Computers:
         ``LEASE_SECONDS``, and long enough for ten thinking times."""
         return max(2 * self.settings.lease_seconds, 10 * self.settings.ai_seconds)
 
-    def computer_channels(self) -> list[int]:
-        """The channels whose running game waits for a computer (or an away player's) move."""
-        return [channel_id for channel_id in self.games.tables if self._computer_turn(channel_id) is not None]
+    async def computer_channels(self) -> list[int]:
+        """The channels whose running game waits for a computer (or an away player's) move: those this process holds,
+        and those the database says (a game not held is loaded when its computers move). Raises ``StorageFailed``."""
+        held = [channel_id for channel_id in list(self.games.tables) if self._computer_turn(channel_id) is not None]
+        return sorted({*held, *await self.games.store.computer_turns()})
 
     def _computer_turn(self, channel_id: int) -> tuple[Table, int] | None:
         """The table and seat when a computer is to move in the channel's running game."""
         table = self.games.live(channel_id)
-        if table is None or deadlines.paused(table.seats):
+        if table is None or waits_for(table.status, table.seats, table.game) != COMPUTER:
             return None
         seat = table.playing.to_move
-        if seat is None or not table.seats[seat].computer_plays:
-            return None
+        assert seat is not None  # it waits for a computer's move
         return table, seat
 
     async def _computer_move(self, channel_id: int, table: Table, seat: int) -> MoveResult | None:

@@ -24,6 +24,7 @@ from bot.host.games import Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.table import DEADLINE_HOURS as DEADLINE_HOURS
 from bot.host.table import HOUR, MoveResult, Options, Seat, Table, TableInfo
+from bot.host.table import paused as paused
 from bot.host.timers import RAN_OUT as RAN_OUT
 from bot.host.timers import WARNING as WARNING
 from bot.host.timers import Schedule
@@ -35,11 +36,6 @@ KINDS: Final = (WARNING, RAN_OUT)
 WARNING_SHARE: Final = 0.75
 MAX_TIMEOUTS: Final = 3
 """After this many run-out turns in one game the seat goes to the computer (as a hand-over does)."""
-
-
-def paused(seats: Sequence[Seat]) -> bool:
-    """Whether a vacation pause holds the game."""
-    return any(s.vacation_state == "pause" for s in seats)
 
 
 def runs_for(seats: Sequence[Seat], game: Game | None) -> int | None:
@@ -108,10 +104,10 @@ class Deadlines:
         schedule.on(WARNING, self._on_warning)
         schedule.on(RAN_OUT, self._on_ran_out)
 
-    async def arm_missing(self) -> int:
-        """At start-up: give every loaded running game whose turn deadline runs but has no timer for it (lost some
-        other way than a move, or stored before) its turn's timers again, counted from the last move, so a deadline
-        that passed while the bot was down is due at once; how many were armed."""
+    async def arm_missing(self, tables: Sequence[Table] | None = None) -> int:
+        """At start-up: give every running game of ``tables`` (default: those in memory) whose turn deadline runs but
+        has no timer for it (lost some other way than a move, or stored before) its turn's timers again, counted from
+        the last move, so a deadline that passed while the bot was down is due at once; how many were armed."""
         def deadline(table: Table, pending: set[str]) -> Change | None:
             if table.status != "running" or table.game is None or RAN_OUT in pending:
                 return None
@@ -119,7 +115,7 @@ class Deadlines:
             timers = turn_timers(table.options, table.seats, table.game, table.seq, since)
             return Change(cancel_timers=KINDS, timers=timers) if timers else None
 
-        return await self.games.arm_missing("deadline", deadline)
+        return await self.games.arm_missing("deadline", deadline, tables)
 
     async def turn_deadline(self, game_id: int) -> float | None:
         """When the time of the game's current turn runs out (its pending deadline timer), ``None`` without one or

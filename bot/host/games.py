@@ -1,9 +1,11 @@
 """The games this process holds, and the one way to change one: :class:`Games`.
 
 ``Games`` owns the cache (channel id -> :class:`bot.host.table.Table`) and one lock per channel. Tables come in from
-the database at start-up (:meth:`Games.load`, through :mod:`bot.host.restore`: damaged games quarantined) and whenever
-another process sharing the database moved a game on (:attr:`Games.refresh`, :mod:`bot.host.refresh`: a cheap
-version check, the game read again only when it changed). Every change to a game happens like this::
+the database when something touches their game (:attr:`Games.refresh`, :mod:`bot.host.refresh`, through
+:mod:`bot.host.restore`: damaged games quarantined), read again when another process sharing the database moved it on
+(a cheap version check); start-up reads only the games that owe work (:meth:`Games.owing_work`, :meth:`Games.load`);
+and they leave memory when nobody touched them for a while (:attr:`Games.memory`, :mod:`bot.host.memory`). Every
+change to a game happens like this::
 
     async with games.change(channel_id) as table:      # the channel's lock; the table as the database has it
         ...                                            # decide; a refusal raises HostError and changes nothing
@@ -11,8 +13,9 @@ version check, the game read again only when it changed). Every change to a game
 
 :meth:`Games.write` is the only write to an existing game: the store's ``apply`` writes the whole
 :class:`bot.host.change.Change` in one transaction, and only after it committed is the table in memory changed
-(its seats, game, columns, version and move log; a game no longer open is unloaded). A write's failure is mapped to
-a refusal here, once, for every caller:
+(its seats, game, columns, version and move log; a game no longer open is unloaded). Every write of a game's row
+also stores whose move it then waits for (``waits_for``, :func:`bot.host.memory.waits_for`). A write's failure is
+mapped to a refusal here, once, for every caller:
 
 * the database refused (``StorageFailed``): ``host.error.storage``, nothing changed anywhere;
 * another process changed the game first (``VersionConflict``, ``MoveConflict``), a *conflict*: the table is read again
@@ -31,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -39,12 +41,14 @@ from typing import Any, Final
 
 from bot.host.change import Change
 from bot.host.errors import ChannelBusy, HostError, MoveConflict, StorageFailed, VersionConflict, storage_refusal
+from bot.host.memory import ChannelLocks, Memory, waits_for
 from bot.host.metrics import STORAGE_ERRORS
 from bot.host.model import OPEN_STATUSES, MoveRow, NewDelivery, NewTimer, TimerRow
 from bot.host.refresh import Refresh
 from bot.host.restore import GameFactory, Restore
 from bot.host.stores import GameStore
 from bot.host.table import Seat, Table, TableInfo
+from bot.host.timers import RAN_OUT
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -64,18 +68,25 @@ MEMORY_COLUMNS: Final = frozenset({"status", "opener_id", "last_move_at", "next_
 class Games:
     """The games of one process, their locks, and the one write path; see the module docstring."""
 
-    def __init__(self, store: GameStore, *, clock: Callable[[], float], factory: GameFactory) -> None:
+    def __init__(self, store: GameStore, *, clock: Callable[[], float], factory: GameFactory, most: int = 1000,
+                 memory_seconds: float = 1800.0) -> None:
+        """``most`` and ``memory_seconds``: how many games stay in memory, and how long one nobody touches does
+        (:mod:`bot.host.memory`)."""
         self.store = store
         self._clock = clock
         self.tables: dict[int, Table] = {}
-        """Channel id -> the channel's current game (or its last one, while in memory)."""
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        """Channel id -> the channel's current game (or its last one), for the games in memory."""
+        self._locks = ChannelLocks()
         """One lock per channel: every change to a channel's game happens under it."""
+        self.memory = Memory(self.tables, self._locks, clock=clock, most=most, seconds=memory_seconds)
+        """Which games stay in memory (:mod:`bot.host.memory`)."""
         self.restore = Restore(store, self.write, clock=clock, factory=factory)
         """Stored games made tables again, and the quarantine of those that cannot be (:mod:`bot.host.restore`)."""
-        self.refresh = Refresh(store, self.restore, self.tables, self._locks)
-        """This process's copies made what the database holds, for a database other processes share
+        self.refresh = Refresh(store, self.restore, self.memory, self._locks)
+        """A game loaded when touched, and this process's copies made what the database holds
         (:mod:`bot.host.refresh`)."""
+        self._unknown: set[int] = set()
+        """Games loaded at start-up that were stored before ``waits_for`` was kept (written by :meth:`note_waits`)."""
 
     # ------------------------------------------------------------------ reading the cache
 
@@ -192,7 +203,7 @@ class Games:
 
     def busy_locks(self) -> list[asyncio.Lock]:
         """The locks of the channels whose game is being changed now."""
-        return [lock for lock in self._locks.values() if lock.locked()]
+        return self._locks.busy()
 
     @asynccontextmanager
     async def change(self, channel_id: int) -> AsyncIterator[Table | None]:
@@ -207,11 +218,7 @@ class Games:
                     game: Game | None = None, lost: str = OUTDATED) -> None:
         """Store ``change`` to the table's game (with its new ``seats`` and ``game`` state, when given) in one
         transaction at the version this process holds, then adopt it in memory; refused as the module says."""
-        columns = dict(change.columns)
-        if seats is not None:
-            columns["seats"] = [s.to_dict() for s in seats]
-        if game is not None:
-            columns["state"] = game.to_json()
+        columns = self._columns(table, change, seats, game)
         now = self._clock() if now is None else now
         try:
             version = await self.store.apply(table.id, replace(change, columns=columns), now=now,
@@ -223,7 +230,23 @@ class Games:
             log.warning("game %d: the change could not be stored: %s", table.id, exc)
             STORAGE_ERRORS.labels("writing a change").inc()
             raise HostError("host.error.storage") from None
+        self._unknown.discard(table.id)
         self.adopt(table, columns, version, seats=seats, game=game, move=change.move)
+
+    @staticmethod
+    def _columns(table: Table, change: Change, seats: list[Seat] | None, game: Game | None) -> dict[str, Any]:
+        """The columns ``change`` writes with the new ``seats`` and ``game``, and (when it writes the game's row)
+        whose move the game then waits for (:func:`bot.host.memory.waits_for`)."""
+        columns = dict(change.columns)
+        if seats is not None:
+            columns["seats"] = [s.to_dict() for s in seats]
+        if game is not None:
+            columns["state"] = game.to_json()
+        if replace(change, columns=columns).touches_game:
+            columns["waits_for"] = waits_for(columns.get("status", table.status),
+                                             table.seats if seats is None else seats,
+                                             table.game if game is None else game)
+        return columns
 
     @staticmethod
     def adopt(table: Table, columns: Mapping[str, Any], version: int | None, *, seats: list[Seat] | None = None,
@@ -277,19 +300,22 @@ class Games:
             log.warning("game %d: cannot read its %s timers (%s)", game_id, of, exc)
             return None
 
-    async def arm_missing(self, of: str, change_for: Callable[[Table, set[str]], Change | None]) -> int:
-        """At start-up: write ``change_for(table, the kinds of its pending timers)`` to every loaded open game it
-        gives a change for (setting the ``of`` timers of games stored before they had them); how many were armed.
-        They are written :data:`ARM_BATCH` games to a transaction (the first start after an upgrade may arm a
-        thousand); a batch the database refuses (another process armed one of its games first) is written game by
-        game. A database failure is logged: those games get them at the next start (or their next change)."""
-        try:
-            pending = await self.store.pending_timer_kinds()  # one read for every game, not one per game
+    async def arm_missing(self, of: str, change_for: Callable[[Table, set[str]], Change | None],
+                          tables: Sequence[Table] | None = None) -> int:
+        """At start-up: write ``change_for(table, the kinds of its pending timers)`` to every open game of ``tables``
+        (default: every game in memory) it gives a change for (setting the ``of`` timers of games stored before they
+        had them); how many were armed. They are written :data:`ARM_BATCH` games to a transaction (the first start
+        after an upgrade may arm a thousand); a batch the database refuses (another process armed one of its games
+        first) is written game by game. A database failure is logged: those games get them at the next start (or
+        their next change)."""
+        tables = [t for t in (list(self.tables.values()) if tables is None else tables) if t.status in OPEN_STATUSES]
+        try:  # one read for all of them, not one per game
+            pending = await self.store.pending_timer_kinds([table.id for table in tables])
         except StorageFailed as exc:
             log.warning("could not read the pending timers (%s); the %s timers are checked at the next start", exc, of)
             return 0
-        owed = [(table, change) for table in list(self.tables.values()) if table.status in OPEN_STATUSES
-                and (change := change_for(table, pending.get(table.id, set()))) is not None]
+        owed = [(table, change) for table in tables
+                if (change := change_for(table, pending.get(table.id, set()))) is not None]
         armed = 0
         for start in range(0, len(owed), ARM_BATCH):
             armed += await self._arm(of, owed[start:start + ARM_BATCH])
@@ -299,6 +325,7 @@ class Games:
 
     async def _arm(self, of: str, owed: list[tuple[Table, Change]]) -> int:
         """Write one batch of :meth:`arm_missing` in one transaction, else game by game; how many were armed."""
+        owed = [(table, replace(change, columns=self._columns(table, change, None, None))) for table, change in owed]
         try:
             versions = await self.store.apply_all([(table.id, change, table.version) for table, change in owed],
                                                   now=self._clock())
@@ -306,6 +333,7 @@ class Games:
             log.info("setting the %s timers of %d games at once failed (%s); one game at a time", of, len(owed), exc)
         else:
             for (table, change), version in zip(owed, versions, strict=True):
+                self._unknown.discard(table.id)
                 self.adopt(table, change.columns, version)
             return len(owed)
         armed = 0
@@ -331,22 +359,36 @@ class Games:
                     channel_id=table.channel_id, guild_id=table.guild_id, opener_id=table.opener_id,
                     seats=table.seats_json(), options=table.options.to_dict(), seed=table.seed, status=table.status,
                     locale=table.options.locale, now=table.created_at, timers=timers, parent_id=table.parent_id,
-                    deliveries=deliveries)
+                    deliveries=deliveries, waits_for=waits_for(table.status, table.seats, table.game))
         except ChannelBusy:
             raise HostError("host.error.game_exists") from None
-        self.tables[table.channel_id] = table
+        self.memory.hold(table)
         return table.info()
 
     # ------------------------------------------------------------------ start-up
 
-    async def load(self) -> list[TableInfo]:
-        """Bring back every lobby and running game from the database (damaged ones quarantined:
-        :mod:`bot.host.restore`)."""
-        loaded = []
-        for table in await self.restore.load():
+    async def owing_work(self) -> list[tuple[int, int]]:
+        """``(channel id, game id)`` of the open games that owe work whoever touches them (the database's
+        ``owing_work``: waiting for a computer, a turn deadline without its timers, stored before ``waits_for``
+        was kept), which start-up loads; every other game is loaded when touched."""
+        owed = await self.store.owing_work(RAN_OUT)
+        self._unknown |= {game_id for _, game_id, waits in owed if waits is None}
+        return [(channel_id, game_id) for channel_id, game_id, _ in owed]
+
+    async def load(self, games: Sequence[tuple[int, int]]) -> list[Table]:
+        """Bring back the ``(channel id, game id)`` games from the database (damaged ones quarantined:
+        :mod:`bot.host.restore`) and hold them; the tables (kept in memory whatever their number until
+        ``memory.let_go``)."""
+        loaded = await self.restore.load(games)
+        for table in loaded:
             self.tables[table.channel_id] = table
-            loaded.append(table.info())
+            self.memory.touch(table.channel_id)
         return loaded
+
+    async def note_waits(self, tables: Sequence[Table]) -> int:
+        """At start-up: write whose move each game of ``tables`` stored before ``waits_for`` was kept waits for
+        (once: the next start finds it); how many were written."""
+        return await self.arm_missing("turn", lambda table, _: Change() if table.id in self._unknown else None, tables)
 
     def replay(self, table: Table, moves: list[str]) -> Game:
         """The game of the table's seats with ``moves`` played (:meth:`bot.host.restore.Restore.replay`)."""

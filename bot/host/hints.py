@@ -89,7 +89,8 @@ class Hints:
         ``expected_seq`` (a *Hint* button's) refuse a click on an outdated turn DM."""
         table, seat = self._asker(channel_id, user_id, game_id, expected_seq)
         game, seq = table.playing, table.seq
-        advice = await self._advice(table, seat, seq)
+        with self.games.memory.pinned(channel_id):  # held while the coach thinks
+            advice = await self._advice(table, seat, seq)
         current = self.games.tables.get(channel_id)
         if current is not table or table.game is not game or table.seq != seq:
             raise HostError(OUTDATED)  # the game moved while the coach thought

@@ -24,10 +24,12 @@ seconds since the epoch (floats, UTC).
 
 Every change is written to the database first (one transaction) and only then applied in memory, so a write that
 fails changes nothing anywhere (``host.error.storage``): all of them go through :meth:`bot.host.games.Games.write`,
-which also decides once what a lost race with another process is called. A stored game that cannot be played on
-(unreadable seats or options, an illegal move in its log) is quarantined at :meth:`Host.load` as ``damaged`` (see
-``restore.damaged_untold``); every other game loads. Finished games are unloaded to a compressed snapshot
-(:meth:`bot.host.table.Table.unload`); reading them works as before.
+which also decides once what a lost race with another process is called. A game is read from the database when
+something touches it (``refresh``; :meth:`Host.load` at start-up reads only the games that owe work) and leaves memory
+when nobody touched it for a while (``games.memory``). A stored game that cannot be played on (unreadable seats or
+options, an illegal move in its log) is quarantined as ``damaged`` when it is read (see ``restore.damaged_untold``);
+every other game loads. Finished games are unloaded to a compressed snapshot (:meth:`bot.host.table.Table.unload`);
+reading them works as before.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import socket
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, Final
 
 from bot.host.archive import RECORD_FORMAT as RECORD_FORMAT
 from bot.host.archive import Archive
@@ -74,6 +76,9 @@ from bot.host.workers import WorkerPool, as_pool
 
 log = logging.getLogger(__name__)
 
+LOAD_BATCH: Final = 500
+"""Games :meth:`Host.load` reads (and sets missing timers of) before memory is bounded again."""
+
 
 class Host:
     """All games of one bot, one per channel: the parts, each named as its module; see the module docstring."""
@@ -97,10 +102,11 @@ class Host:
         """Whether other processes may share the database (PostgreSQL): then leases decide who does what."""
         self.owner = owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         """This host's name in the database's leases and timer claims (unique per process and start)."""
-        self.games = games = Games(store, clock=clock, factory=game_factory)
+        self.games = games = Games(store, clock=clock, factory=game_factory, most=settings.games_in_memory,
+                                   memory_seconds=60 * settings.game_memory_minutes)
         self.restore = games.restore
         self.refresh = games.refresh
-        self.timers = timers = Schedule(store, games.refresh.channel, owner=owner, shared=shared, clock=clock)
+        self.timers = timers = Schedule(store, games.refresh.channel, owner=owner, clock=clock)
         self.leases = Leases(store, owner=owner, shared=shared, clock=clock)
         self.people = people = People(store, games, clock=clock, shared=shared)
         self.reminders = reminders = Reminders(games, timers, people, clock=clock)
@@ -118,26 +124,33 @@ class Host:
         self.web = Web(store, games, settings, self.hints, clock=clock, factory=game_factory)
 
     async def load(self) -> list[TableInfo]:
-        """Bring back every lobby and running game, and the users' languages, from the database, and set the timers
-        of games stored before they had them (call once at start-up)."""
+        """At start-up: the users' languages, and the games that owe work whoever touches them (``games.owing_work``:
+        a computer to move, a turn deadline without its timers, a game stored before the bot kept whose move each
+        waits for), each with the timers it lacks set and whose move it waits for written; every other game is
+        loaded when something touches it. They are read :data:`LOAD_BATCH` at a time, memory bounded between two
+        (the first start after an upgrade reads every open game once); the games read."""
         await self.people.load()
-        loaded = await self.games.load()
-        log.info("loaded %d open games", len(loaded))
-        await self.idle_tables.arm_missing()
-        await self.reminders.arm_missing()
-        await self.deadlines.arm_missing()
+        owed = await self.games.owing_work()
+        loaded = []
+        for start in range(0, len(owed), LOAD_BATCH):
+            tables = await self.games.load(owed[start:start + LOAD_BATCH])
+            await self.idle_tables.arm_missing(tables)
+            await self.reminders.arm_missing(tables)
+            await self.deadlines.arm_missing(tables)
+            await self.games.note_waits(tables)
+            loaded += [table.info() for table in tables]
+            self.games.memory.let_go()
+        log.info("loaded the %d open games that owe work (the others are loaded when touched)", len(loaded))
         return loaded
 
     async def refresh_all(self) -> list[TableInfo]:
-        """With a shared database: read again every open game another process changed (or opened) since this
-        one last looked, and let go of games ended elsewhere; the games that changed (the sweep uses it). People's
-        own settings are read again too."""
+        """With a shared database: read again every open game held that another process changed since this one last
+        looked (or ended), and people's own settings; the games that changed (the sweep uses it)."""
         if not self.shared:
             return []
         with storage_refusal():
-            stamps = await self.store.open_game_versions()
             await self.people.reload_settings()  # people's settings changed in other processes
-        return await self.refresh.changed(stamps)
+        return await self.refresh.held_changed()
 
     async def settle(self, timeout: float) -> bool:
         """Whether the changes under way were written within ``timeout`` seconds (a stopping process lets them commit

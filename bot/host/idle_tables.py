@@ -22,11 +22,11 @@ post into a channel that is gone. The adapter stops the channel's computer task.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bot.host.change import Change
 from bot.host.deliveries import CHANNEL_GONE, LOBBY_EDIT, TURN_OVER_DM, abandoned_turn, lobby_edit
-from bot.host.errors import DamagedRow, HostError, storage_refusal
+from bot.host.errors import HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.idle import (
     ABANDONED,
@@ -143,10 +143,11 @@ class IdleTables:
 
     # ------------------------------------------------------------------ games from before the idle timers
 
-    async def arm_missing(self) -> int:
-        """At start-up: give every loaded lobby and running game without its idle timer one (games stored before
-        this bot had them), counted from the lobby's opening or the game's last move; how many were armed. A
-        database failure is logged: that game gets its timer at the next start or its next move."""
+    async def arm_missing(self, tables: Sequence[Table] | None = None) -> int:
+        """At start-up: give every lobby and running game of ``tables`` (default: those in memory) without its idle
+        timer one (games stored before this bot had them), counted from the lobby's opening or the game's last move;
+        how many were armed. A database failure is logged: that game gets its timer at the next start or its next
+        move."""
         def idle(table: Table, pending: set[str]) -> Change | None:
             kind = LOBBY_EXPIRY if table.status == "lobby" else IDLE_GAME
             if pending & {kind, IDLE_ABANDON}:
@@ -155,7 +156,7 @@ class IdleTables:
                      else idle_timer(self.settings, table.last_move_at or table.created_at))
             return Change(cancel_timers=[kind], timers=[timer])
 
-        return await self.games.arm_missing("idle", idle)
+        return await self.games.arm_missing("idle", idle, tables)
 
     # ------------------------------------------------------------------ keep it open
 
@@ -196,16 +197,17 @@ class IdleTables:
             return table.info()
 
     async def guild_channels(self, guild_id: int) -> list[int]:
-        """The server's channels with an open game in the database (other processes may hold some) or a game in
-        this host's memory (a finished one may still owe posts)."""
-        try:
-            with storage_refusal():
-                stored = {row.channel_id for row in await self.store.open_games() if row.guild_id == guild_id}
-        except DamagedRow as exc:  # a game that cannot be read: the ones in memory must do
-            log.warning("cannot list the open games of server %d (%s); closing those in memory", guild_id, exc)
-            stored = set()
+        """The server's channels with an open game in the database (whichever process holds it, if any) or a game
+        in this host's memory (a finished one may still owe posts)."""
+        with storage_refusal():
+            stored = set(await self.store.open_channels_of(guild_id))
         known = {table.channel_id for table in list(self.games.tables.values()) if table.guild_id == guild_id}
         return sorted(stored | known)
+
+    async def guilds(self) -> list[int]:
+        """The servers with an open game in the database (``host.error.storage`` if it cannot be read)."""
+        with storage_refusal():
+            return await self.store.open_game_guilds()
 
     async def close_guild(self, guild_id: int, reason: str) -> list[TableInfo]:
         """The bot left the server (or was removed): each of its channels (:meth:`guild_channels`) is closed as by

@@ -19,6 +19,11 @@ UNDO: Final = "undo"
 
 STATUSES: Final = ("lobby", "running", "over", "abandoned", "damaged")
 OPEN_STATUSES: Final = ("lobby", "running")
+COMPUTER: Final = "computer"
+PERSON: Final = "person"
+NOBODY: Final = "nobody"
+"""What ``games.waits_for`` holds: whose move a game waits for (a computer's, a person's, nobody's: a lobby, a game
+paused or over); ``NULL`` for a game stored before the column (:func:`bot.host.memory.waits_for`)."""
 
 
 @dataclass(slots=True)

@@ -1,21 +1,22 @@
-"""Another process's changes (:class:`Refresh`): with a database several processes share, this process's copy of a
-game is checked against the database before it is changed or answered from, and read again (:mod:`bot.host.restore`)
-only when it differs: a cheap indexed version check when nothing changed.
+"""A game loaded when touched, and another process's changes (:class:`Refresh`).
 
-A change checks under its channel's lock (:meth:`Refresh.locked`, from ``games.change``); a reader (a command, a
-click, the outbox before a delivery, the sweep) asks :meth:`Refresh.channel`, :meth:`Refresh.game` or
-:meth:`Refresh.games_of`, which wait a while for a change under way in this process rather than answer from a copy
-it is about to replace. A game that lost a race with another process is marked outdated (:meth:`Refresh.lost`) and
-read again before its next change.
+Whatever touches a game (a command, a click, a timer, a delivery, the computers) asks :meth:`Refresh.channel`,
+:meth:`Refresh.game` or :meth:`Refresh.games_of` first, and a change goes through ``games.change``
+(:meth:`Refresh.locked`): a game this process does not hold is read then (:mod:`bot.host.restore`) and held
+(:mod:`bot.host.memory`), and a copy held is checked against the database (a cheap indexed version check) and read
+again only when it differs, as when another process sharing the database changed it. The readers wait a while for
+a change under way in this process rather than answer from a copy it is about to replace. A game that lost a race
+with another process is marked outdated (:meth:`Refresh.lost`) and read again before its next change; the sweep
+reads again the games held that another process changed (:meth:`Refresh.held_changed`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import defaultdict
 
 from bot.host.errors import CopyBehind, storage_refusal
+from bot.host.memory import ChannelLocks, Memory
 from bot.host.model import OPEN_STATUSES
 from bot.host.restore import Restore
 from bot.host.stores import GameStore
@@ -23,14 +24,14 @@ from bot.host.table import Table, TableInfo
 
 
 class Refresh:
-    """This process's copies of the games, made what the database holds; see the module docstring. It shares the
-    cache and the locks of :class:`bot.host.games.Games`, which makes it."""
+    """This process's copies of the games, loaded when touched and made what the database holds; see the module
+    docstring. It shares the cache and the locks of :class:`bot.host.games.Games`, which makes it."""
 
-    def __init__(self, store: GameStore, restore: Restore, tables: dict[int, Table],
-                 locks: defaultdict[int, asyncio.Lock]) -> None:
+    def __init__(self, store: GameStore, restore: Restore, memory: Memory, locks: ChannelLocks) -> None:
         self.store = store
         self.restore = restore
-        self._tables = tables
+        self._memory = memory
+        self._tables: dict[int, Table] = memory.tables
         """Channel id -> the channel's game in memory (``Games.tables``)."""
         self._locks = locks
         """One lock per channel (``Games``'): every change to a channel's game happens under it."""
@@ -47,6 +48,7 @@ class Refresh:
         again; past that, the copy as it is is the answer (the change checks again under the lock), or with
         ``strict`` :class:`CopyBehind` (for a caller deciding what cannot be undone). ``host.error.storage`` if the
         database cannot be read."""
+        self._memory.touch(channel_id)
         with storage_refusal():
             stamp = await self.store.open_game_version(channel_id)
         if self._is_current(channel_id, stamp):
@@ -96,26 +98,30 @@ class Refresh:
         info = await self.channel(row.channel_id, wait=wait, strict=strict)
         return info if info is not None and info.game_id == game_id else None
 
-    async def changed(self, stamps: list[tuple[int, int, int]]) -> list[TableInfo]:
-        """Read again every open game whose ``(channel, game, version)`` stamp (the database's, of every open game)
-        differs from this process's copy, and let go of games ended elsewhere; the games that changed."""
+    async def held_changed(self) -> list[TableInfo]:
+        """Read again every open game held whose version in the database differs from this process's copy (another
+        process changed it, ended it or opened the channel's next game), and those outdated; the games that
+        changed. The games not held are read when touched."""
+        held = {table.id: channel_id for channel_id, table in list(self._tables.items())
+                if table.status in OPEN_STATUSES}
+        with storage_refusal():
+            versions = await self.store.game_versions(list(held))
         changed = []
-        open_channels = {channel_id for channel_id, _, _ in stamps}
-        for channel_id, game_id, version in stamps:
+        for game_id, channel_id in held.items():
             table = self._tables.get(channel_id)
-            if table is None or table.id != game_id or table.version != version:
+            if table is None or table.id != game_id:
+                continue  # let go or read again meanwhile
+            if versions.get(game_id) != table.version or channel_id in self._outdated:
                 await self._under_lock(channel_id)
                 info = self._info(channel_id)
                 if info is not None:
                     changed.append(info)
-        for channel_id, table in list(self._tables.items()):
-            if table.status in OPEN_STATUSES and channel_id not in open_channels:
-                await self._under_lock(channel_id)
         return changed
 
     async def locked(self, channel_id: int) -> None:
         """Make the channel's table what the database holds (its lock held by the caller); ``host.error.storage``
         if the database cannot be read."""
+        self._memory.touch(channel_id)
         with storage_refusal():
             stamp = await self.store.open_game_version(channel_id)
             if self._is_current(channel_id, stamp):
@@ -139,7 +145,7 @@ class Refresh:
         self._outdated.discard(channel_id)
         if table.status not in OPEN_STATUSES:
             table.unload()
-        self._tables[channel_id] = table
+        self._memory.hold(table)
 
     def _is_current(self, channel_id: int, stamp: tuple[int, int] | None) -> bool:
         """Whether this process's copy of the game is the database's: ``stamp``, its open game's (id, version)."""

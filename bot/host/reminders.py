@@ -32,7 +32,7 @@ from typing import Final
 from bot.host import deadlines
 from bot.host.change import Change
 from bot.host.deliveries import TURN_DM
-from bot.host.errors import HostError
+from bot.host.errors import HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.model import NewDelivery, NewTimer, TimerRow
 from bot.host.people import People
@@ -166,13 +166,14 @@ class Reminders:
         reminder timers without claiming them; send one with :meth:`mark`."""
         now = self._clock() if now is None else now
         due = []
-        for table in list(self.games.tables.values()):
-            if table.status != "running" or table.game is None:
+        seen: set[int] = set()
+        with storage_refusal():
+            timers = await self.games.store.due_timers(now, KINDS)
+        for timer in timers:
+            if timer.game_id in seen:
                 continue
-            pending = await self.games.pending_timers(table.id, "reminder")
-            timer = next((t for t in pending or () if t.kind == REMINDER and t.due_at <= now), None)
-            if timer is None:
-                continue
+            seen.add(timer.game_id)
+            await self.games.refresh.channel(timer.channel_id)  # loaded, if this process does not hold it
             current, verdict = await self._verdict(timer, now)
             if current is None or verdict != SEND:
                 continue
@@ -204,10 +205,11 @@ class Reminders:
 
     # ------------------------------------------------------------------ games from before the reminder timers
 
-    async def arm_missing(self) -> int:
-        """At start-up: give every loaded running game whose person to move has no reminder timer one (games
-        stored before reminders were timers), when ``games.next_reminder_at`` said, else counted from the last
-        move; how many were armed. A database failure is logged: that game gets it at the next start or move."""
+    async def arm_missing(self, tables: Sequence[Table] | None = None) -> int:
+        """At start-up: give every running game of ``tables`` (default: those in memory) whose person to move has no
+        reminder timer one (games stored before reminders were timers), when ``games.next_reminder_at`` said, else
+        counted from the last move; how many were armed. A database failure is logged: that game gets it at the next
+        start or move."""
         def reminder(table: Table, pending: set[str]) -> Change | None:
             if table.status != "running" or table.game is None or REMINDER in pending:
                 return None
@@ -219,7 +221,7 @@ class Reminders:
                 timers = [replace(timers[0], due_at=table.next_reminder_at)]
             return Change(cancel_timers=KINDS, timers=timers)
 
-        return await self.games.arm_missing("reminder", reminder)
+        return await self.games.arm_missing("reminder", reminder, tables)
 
 
 def _new(timer: TimerRow) -> NewTimer:

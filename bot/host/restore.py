@@ -3,16 +3,17 @@ game from the stored snapshot when that agrees with the log, else replayed from 
 played on (unreadable seats or options, an illegal move in its log) quarantined as ``damaged`` (logged once, its
 channel told once: :meth:`Restore.damaged_untold`). Every other game loads.
 
-Start-up reads every open game this way (:meth:`Restore.load`), and so does reading a game again that another process
-changed (:mod:`bot.host.refresh`). A snapshot is only a cache of the log: one that disagrees is replaced by the
-replayed game, written through the one write path (``games.write``, handed in).
+Start-up reads the games that owe work this way (:meth:`Restore.load`), and so does loading a game when it is touched
+or reading it again after another process changed it (:mod:`bot.host.refresh`); :attr:`Restore.reads` counts them. A
+snapshot is only a cache of the log: one that disagrees is replaced by the replayed game, written through the one write
+path (``games.write``, handed in).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Protocol
 
 import engine
 from bot.host.change import Change
@@ -29,8 +30,12 @@ MAX_PLAYERS: Final = 4
 
 GameFactory = Callable[[Sequence[str], int, bool], Game]
 """``(names, seed, draft) -> Game``: how a new game is set up (tests inject a small island)."""
-Write = Callable[[Table, Change], Awaitable[None]]
-"""The one write path (``games.write``): how a replayed snapshot is stored."""
+
+
+class Write(Protocol):
+    """The one write path (``games.write``): how a replayed snapshot is stored."""
+
+    async def __call__(self, table: Table, change: Change, *, game: Game | None = None) -> None: ...
 
 
 def default_game_factory(names: Sequence[str], seed: int, draft: bool) -> Game:
@@ -48,12 +53,15 @@ class Restore:
         self._factory = factory
         self._damaged: dict[int, DamagedGame] = {}
         """Game id -> a quarantined game whose channel has not been told yet."""
+        self.reads = 0
+        """Games read from the database and made tables since start (each :meth:`read`)."""
 
-    async def load(self) -> list[Table]:
-        """Every lobby and running game in the database, as tables (damaged ones quarantined and left out)."""
-        self._damaged = {d.game_id: d for d in await self.store.damaged_untold()}
+    async def load(self, games: Sequence[tuple[int, int]]) -> list[Table]:
+        """The stored ``(channel id, game id)`` games as tables (damaged ones quarantined and left out), and the
+        quarantined games whose channel was not told yet."""
+        self._damaged |= {d.game_id: d for d in await self.store.damaged_untold()}
         loaded = []
-        for channel_id, game_id, _ in await self.store.open_game_versions():
+        for channel_id, game_id in games:
             table = await self.read(channel_id, game_id)
             if table is not None:
                 loaded.append(table)
@@ -62,6 +70,7 @@ class Restore:
     async def read(self, channel_id: int, game_id: int) -> Table | None:
         """The table of the channel's stored game ``game_id``; ``None`` when it cannot be played on (quarantined: the
         caller lets it go)."""
+        self.reads += 1
         try:
             row, moves = await self._stored_game(game_id)
             return await self._restore(row, moves)
@@ -101,7 +110,7 @@ class Restore:
                     table.id, len(moves))
         game = self.replay(table, moves)
         try:
-            await self._write(table, Change({"state": game.to_json()}))
+            await self._write(table, Change(), game=game)
         except HostError as exc:  # the snapshot is only a cache of the log: play on without it
             log.warning("game %d: could not store the replayed snapshot: %s", table.id, exc.key)
         return game

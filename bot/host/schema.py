@@ -149,6 +149,13 @@ WEB_TABLES: Final = (
 )
 """Schema step 13: each game's web page (its random token, :mod:`bot.host.web`), the servers that keep their games off
 the web, and how often each person's links to their own view were revoked (forget-me)."""
+WAITS_FOR_COLUMN: Final = (
+    "ALTER TABLE games ADD COLUMN waits_for TEXT",
+    "CREATE INDEX games_waiting ON games (waits_for, id) WHERE status IN ('lobby', 'running')",
+)
+"""Schema step 14: whose move each open game waits for (``computer``, ``person``, ``nobody``; ``NULL``: stored before
+this step), written with every change (:func:`bot.host.memory.waits_for`), so that start-up and the sweep find the games
+that owe work without reading every game."""
 GAME_NOTICES: Final = (
     """CREATE FUNCTION santacruz_game_changed() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -282,6 +289,8 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     TURN_DM_MESSAGES,
     # 12 -> 13: the games' web pages, the servers that keep theirs off the web, revoked links to a player's view
     WEB_TABLES,
+    # 13 -> 14: whose move each game waits for, so that start-up reads only the games that owe work
+    WAITS_FOR_COLUMN,
 )
 SCHEMA_VERSION: Final = len(STEPS)
 

@@ -33,7 +33,7 @@ LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS: Final = ("text", "json")
 _POSITIVE_NUMBERS: Final = ("reminder_hours", "away_hours", "ai_seconds", "hint_seconds", "busy_timeout",
                             "retry_seconds", "sweep_seconds", "lease_seconds", "lobby_days", "stale_days",
-                            "shutdown_grace")
+                            "shutdown_grace", "game_memory_minutes")
 
 
 WEB_SECRET_MIN: Final = 32
@@ -100,6 +100,12 @@ class Settings:
     """GLOBAL_RATE_LIMIT: requests per second Discord allows the whole bot (every process together; 50 unless Discord
     raised it for this bot). With PostgreSQL the processes share it (:mod:`bot.host.rate_budget`)."""
 
+    games_in_memory: int = 1000
+    """GAMES_IN_MEMORY: the most games one process holds in memory; past it, the least recently touched leave (and
+    are read again from the database when next touched). About 60 KB each for a running game."""
+    game_memory_minutes: float = 30.0
+    """GAME_MEMORY_MINUTES: how long a game nobody touched (no command, click, timer, post) stays in memory."""
+
     lobby_days: float = 7.0
     """LOBBY_DAYS: a lobby not started within this many days closes itself (with a message in its channel)."""
     stale_days: float = 14.0
@@ -133,6 +139,8 @@ class Settings:
         for name in _POSITIVE_NUMBERS:
             if not getattr(self, name) > 0:
                 raise SettingsError(f"{name.upper()} must be a number greater than 0")
+        if self.games_in_memory < 1:
+            raise SettingsError("GAMES_IN_MEMORY must be at least 1")
         if not WIDTHS[0] <= self.picture_width <= WIDTHS[1]:
             raise SettingsError(f"PICTURE_WIDTH must be a whole number from {WIDTHS[0]} to {WIDTHS[1]}")
         self._check_web()
@@ -207,7 +215,8 @@ class Settings:
 
 _WHOLE_NUMBERS: Final = {"dev_guild_id": "a server id (digits only)", "shard_count": "a whole number",
                          "picture_width": "a whole number", "http_port": "a port number", "web_port": "a port number",
-                         "global_rate_limit": "a whole number"}
+                         "global_rate_limit": "a whole number",
+                         "games_in_memory": "a whole number"}
 """The settings read as whole numbers, with what their refusal says each must be."""
 
 

@@ -12,6 +12,7 @@ rebuilds the game when someone looks at the board, the status or the log of that
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, Self, cast, runtime_checkable
 
@@ -76,6 +77,11 @@ class Seat(_Stored):
     def vacation_state(self) -> str | None:
         """``vote``, ``pause`` or ``computer`` while the player is on vacation in this game, else ``None``."""
         return None if self.vacation is None else str(self.vacation.get("state"))
+
+
+def paused(seats: Sequence[Seat]) -> bool:
+    """Whether a vacation pause holds the game."""
+    return any(s.vacation_state == "pause" for s in seats)
 
 
 @dataclass(frozen=True, slots=True)

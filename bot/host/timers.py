@@ -66,14 +66,14 @@ TimerHandler = Callable[[TimerRow, float], Awaitable[object | None]]
 class Schedule:
     """The handlers of the timer kinds, and the sweep that runs the due timers."""
 
-    def __init__(self, store: TimerRows, refresh: Callable[[int], Awaitable[object]], *, owner: str, shared: bool,
+    def __init__(self, store: TimerRows, refresh: Callable[[int], Awaitable[object]], *, owner: str,
                  clock: Callable[[], float]) -> None:
-        """``refresh(channel_id)`` reads a channel's game again when another process may have changed it."""
+        """``refresh(channel_id)`` loads a channel's game if this process does not hold it, and reads it again when
+        another process may have changed it."""
         self.store = store
         self._refresh = refresh
         self.owner = owner
         """This process's name in the timers' claims."""
-        self.shared = shared
         self._clock = clock
         self._handlers: dict[str, TimerHandler] = {}
 
@@ -100,7 +100,7 @@ class Schedule:
         outcomes: list[object] = []
         for timer in claimed:
             handler = self._handlers.get(timer.kind)
-            if self.shared and handler is not None:  # the handler judges the game as the database has it now
+            if handler is not None:  # the handler judges the game as the database has it now (loaded if not held)
                 try:
                     await self._refresh(timer.channel_id)
                 except HostError as exc:

@@ -110,6 +110,7 @@ async def test_a_restored_backup_sends_no_post_or_dm_twice_and_loses_none(
         assert {user: len(fake.dm_messages(user)) for user in ("alice", "bob")} == dms  # no DM again
         assert len(board_posts(fake, general.channel)) == general_posts + 1  # never sent: sent once
         again = beside(restored, "tables")
+        await again.look()
         assert again.info().seq == tables_seq
         await again.play_turn("slash")
         await delivered(again)

@@ -209,7 +209,7 @@ async def test_a_deleted_channel_ends_its_game_while_a_computer_thinks(gated: Dr
     assert await store.pending_deliveries(driver.channel.id) == []
     assert {d.last_error for d in await store.deliveries(game_id) if d.last_error is not None} >= {"channel deleted"}
     assert await store.timers(game_id) == []
-    assert driver.host.computers.computer_channels() == []
+    assert await driver.host.computers.computer_channels() == []
     fake.clear_errors()
     await driver.restart()  # nothing is resumed for the deleted channel
     assert driver.info() is None or driver.info().status == "abandoned"

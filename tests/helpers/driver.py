@@ -156,9 +156,10 @@ class Driver:
         assert self.bot.host is not None
         return self.bot.host
 
-    async def start(self) -> SantaCruzBot:
+    async def start(self, *, look: bool = True) -> SantaCruzBot:
         """Start the bot, on an application that has its emojis from an earlier start (as almost every start of a
-        bot in use does) unless ``emojis_before`` is off."""
+        bot in use does) unless ``emojis_before`` is off; with ``look``, read the channel's game as a command in the
+        channel would (:meth:`look`)."""
         for icon in EMOJI_ICONS if self.emojis_before else ():
             if not self.fake.application_emojis.named(PREFIX + icon):
                 self.fake.application_emojis.add(PREFIX + icon)
@@ -168,7 +169,14 @@ class Driver:
         bot = create_bot(self.settings, host_options=host_options, render_executor=self.render)
         self.runner = BotRunner(bot, self.fake, ready_timeout=TIMEOUT, capture_loggers=CAPTURED)
         await self.runner.start()
+        if look:
+            await self.look()
         return bot
+
+    async def look(self) -> None:
+        """Read the channel's game as a command in the channel would (a started bot loads a game when something
+        touches it), for the driver's readings (:meth:`info`)."""
+        await self.host.refresh.channel(self.channel.id)
 
     def _next_seed(self) -> int:
         self.seed += 1

@@ -50,6 +50,11 @@ def make_host(store: Any, clock: Clock, *, game_factory: GameFactory = tiny_fact
                 executor=executor, new_seed=lambda: SEED)
 
 
+STORED_BEFORE: Final[dict[str, Any]] = {"waits_for": None}
+"""A game's columns as a bot from before it kept ``waits_for`` stored them (with a change that also takes its timers
+away: a game stored before the timers): start-up loads such a game, sets what it lacks and writes the column."""
+
+
 async def loaded_host(store: Any, clock: Clock, **options: Any) -> Host:
     """:func:`make_host` with what ``store`` holds loaded, as the bot starts it."""
     host = make_host(store, clock, **options)
@@ -135,6 +140,7 @@ async def rows(path: Path, sql: str, *params: Any) -> list[dict[str, Any]]:
 
 
 UNDONE: Final = {
+    14: ("DROP INDEX games_waiting", "ALTER TABLE games DROP COLUMN waits_for"),  # whose move each game waits for
     13: ("DROP TABLE web_pages", "DROP TABLE web_servers", "DROP TABLE web_revocations"),  # the web pages
     12: ("DROP INDEX deliveries_open_turn_dms", "ALTER TABLE deliveries DROP COLUMN closed_at",
          "ALTER TABLE deliveries DROP COLUMN message_id"),  # the turn DMs' messages

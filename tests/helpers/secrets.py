@@ -52,7 +52,7 @@ def log_leaks(log: str, driver: Driver, states: dict[str, str], players: list[st
     """The secrets of a whole game of ``turns`` turns (its serialized ``states`` by label, the DMs of ``players``, the
     interaction tokens, the seed :data:`SEED` and the bot's token) that ``log`` shows, after checking that the log
     is the bot's whole life at DEBUG and that the secrets searched for are many."""
-    assert "bot.host.host: loaded 0 open games" in log, "the log was captured"
+    assert "bot.host.host: loaded the 0 open games that owe work" in log, "the log was captured"
     assert "discord.client" in log and "logging in using static token" in log, "discord.py's INFO lines reach it"
     secrets: dict[str, str] = {"seed": str(SEED), "bot token": driver.fake.token}
     for label, state in states.items():

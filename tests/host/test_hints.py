@@ -148,6 +148,7 @@ async def test_the_hints_option_is_stored_with_the_table_and_kept_by_a_restart_a
     assert (await sqlite.get_game(opened.game_id)).options["hints"] is True  # type: ignore[union-attr]
     again = make_host(sqlite, Clock())
     await again.load()
+    await again.refresh.channel(CH)  # loaded when touched
     assert info(again).hints
     await again.lobby.join(CH, BO, "Bo")
     await again.lobby.start(CH, ADA)

@@ -16,7 +16,7 @@ from bot.host.reminders import REMINDER
 from bot.host.table import TableInfo
 from bot.host.timers import KINDS
 from tests.helpers.clock import Clock
-from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, make_host, play_first
+from tests.helpers.host import ADA, BO, CH, CH2, CY, GUILD, STORED_BEFORE, make_host, play_first
 
 DAY = 86400.0
 OTHER_GUILD = 8
@@ -179,7 +179,7 @@ async def test_a_deleted_channel_ends_its_game_with_nothing_left_pending(store: 
     assert await store.pending_deliveries(CH) == []
     assert (await store.deliveries(gone.game_id))[0].last_error == "channel deleted"
     assert await timers(store, gone.game_id) == []
-    assert host.computers.computer_channels() == []
+    assert await host.computers.computer_channels() == []
     assert await host.idle_tables.close_channel(CH, "channel deleted") is None  # twice: nothing more to do
     assert host.games.info(CH2).status == "running" and await store.pending_deliveries(CH2)
     assert await timers(store, other.game_id) != []
@@ -210,7 +210,7 @@ async def test_games_stored_without_stale_timers_get_them_at_the_next_start(stor
     await play_first(host, CH2)
     moved_at = clock.now
     for game_id in (lobby.game_id, running.game_id):  # as stored by a bot from before the stale timers
-        await store.update_game(game_id, now=clock.now, cancel_timers=[LOBBY_EXPIRY, IDLE_GAME])
+        await store.update_game(game_id, now=clock.now, cancel_timers=[LOBBY_EXPIRY, IDLE_GAME], **STORED_BEFORE)
         assert await timers(store, game_id) == []
     clock.now += DAY
     await restarted(store, clock, lobby_days=7, stale_days=14)

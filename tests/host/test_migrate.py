@@ -96,8 +96,9 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
         statuses = sorted(g.status for g in await store.all_games())
         assert statuses == ["lobby", "over", "running"]
         host = Host(store, Settings(), clock=lambda: NOW)
-        loaded = await host.load()  # the running game and the lobby carry on from PostgreSQL
-        assert sorted(i.channel_id for i in loaded) == [2, 3]
+        await host.load()  # the running game and the lobby carry on from PostgreSQL (loaded when touched)
+        touched = [await host.refresh.channel(channel) for channel in (2, 3)]
+        assert [info.status if info is not None else None for info in touched] == ["running", "lobby"]
         copied_timers = [(t.game_id, t.kind, t.due_at) for g in (2, 3) for t in await store.timers(
             (await store.latest_game(g)).id)]  # type: ignore[union-attr]  # both are there
         assert sorted(copied_timers) == sorted(pending_timers)
@@ -148,7 +149,9 @@ async def test_a_damaged_game_is_named_the_rest_copied_and_the_bot_on_postgresql
     target = await PostgresStore.open(pg_url)
     try:
         host = Host(target, Settings(), clock=lambda: NOW)
-        assert [i.channel_id for i in await host.load()] == [3]  # the lobby; the finished game stays finished
+        await host.load()
+        assert await host.refresh.channel(2) is None  # quarantined, at start-up or when touched
+        assert (await host.refresh.channel(3)).status == "lobby"  # type: ignore[union-attr]  # the finished game: over
         (damaged,) = host.restore.damaged_untold()
         assert (damaged.game_id, damaged.channel_id, damaged.reason) == (running.id, 2, reason)
         assert await target.open_game_version(2) is None  # quarantined: the channel is free for a new game

@@ -18,7 +18,7 @@ from bot.host.postgres_store import PostgresStore
 from bot.host.reminders import REMINDER
 from bot.host.store import Store
 from tests.helpers.clock import Clock
-from tests.helpers.host import ADA, BO, CH, GUILD, make_host, play_first, user_to_move
+from tests.helpers.host import ADA, BO, CH, GUILD, STORED_BEFORE, make_host, play_first, user_to_move
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -88,6 +88,7 @@ async def test_a_reminder_fires_once_per_turn_across_two_hosts_and_after_a_resta
     assert await reminders(three, game_id) == [(first, 0), (first, 0)]
 
     # the move replaces the timer: the other player's turn gets its own reminder, once
+    await three.refresh.channel(CH)  # the move's command touches the game (the other host may have fired the reminder)
     await play_first(three)
     second = user_to_move(three, CH)
     assert second != first
@@ -103,7 +104,7 @@ async def test_a_game_stored_without_its_reminder_timer_gets_it_once_at_start_up
     clock = Clock()
     one, game_id, first = await started(database, clock)
     store = one.games.store
-    await store.apply(game_id, Change(cancel_timers=[REMINDER]), now=clock.now)  # as stored before the timers
+    await store.apply(game_id, Change(STORED_BEFORE, cancel_timers=[REMINDER]), now=clock.now)  # stored before timers
     assert REMINDER not in {t.kind for t in await store.timers(game_id)}
     assert (await store.get_game(game_id)).next_reminder_at == clock.now + 3600
 
@@ -127,7 +128,7 @@ async def test_missing_timers_are_set_in_one_batch_and_game_by_game_when_another
     games = [host.games.info(channel).game_id for channel in channels]  # type: ignore[union-attr]
     store = host.games.store
     for game_id in games:  # as stored before the timers
-        await store.apply(game_id, Change(cancel_timers=[REMINDER]), now=clock.now)
+        await store.apply(game_id, Change(STORED_BEFORE, cancel_timers=[REMINDER]), now=clock.now)
     restarted = await host_on(database, clock)  # one batch sets all three
     for game_id in games:
         assert [t.kind for t in await store.timers(game_id)].count(REMINDER) == 1
@@ -135,7 +136,7 @@ async def test_missing_timers_are_set_in_one_batch_and_game_by_game_when_another
     versions = [restarted.games.of_game(g).version for g in games]  # type: ignore[union-attr]
 
     for game_id in games:
-        await store.apply(game_id, Change(cancel_timers=[REMINDER]), now=clock.now)
+        await store.apply(game_id, Change(STORED_BEFORE, cancel_timers=[REMINDER]), now=clock.now)
     for channel in channels:
         await restarted.refresh.channel(channel)  # this process holds every game as stored now ...
     await store.apply(games[1], Change(), now=clock.now)  # ... but another process changed the middle one since

@@ -59,7 +59,7 @@ async def sqlite_schema(path: Path) -> list[str]:
 
 
 def test_both_dialects_take_the_same_steps() -> None:
-    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == SCHEMA_VERSION == PG_SCHEMA_VERSION == 13
+    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == SCHEMA_VERSION == PG_SCHEMA_VERSION == 14
     assert all("AUTOINCREMENT" not in sql and "WITHOUT ROWID" not in sql and " REAL" not in sql
                for step in PG_MIGRATIONS for sql in step)
 

@@ -147,14 +147,16 @@ async def test_two_hosts_on_one_database_run_each_due_timer_once(store: Any) -> 
         first.timers.on("chime", lambda timer, now: None)  # type: ignore[arg-type,return-value]  # a second one
 
 
-async def test_the_kinds_of_pending_timers_of_every_game_in_one_read(store: Any) -> None:
+async def test_the_kinds_of_pending_timers_of_the_games_asked_about_in_one_read(store: Any) -> None:
     first, second, third = await new_game(store), await new_game(store, CH + 1), await new_game(store, CH + 2)
     await store.update_game(first, now=2.0, timers=[NewTimer("stale", 50.0), NewTimer("deadline", 60.0),
                                                     NewTimer("deadline", 70.0)])
     await store.update_game(second, now=2.0, timers=[NewTimer("lobby", 50.0)])
     await store.update_game(second, now=3.0, cancel_timers=["lobby"])
     await store.update_game(third, now=2.0, timers=[NewTimer("vacation", 50.0)])
-    assert await store.pending_timer_kinds() == {first: {"stale", "deadline"}, third: {"vacation"}}
+    kinds = {first: {"stale", "deadline"}, third: {"vacation"}}
+    assert await store.pending_timer_kinds([first, second, third]) == kinds
+    assert await store.pending_timer_kinds([third]) == {third: {"vacation"}}
 
 
 async def test_a_game_and_its_moves_are_read_at_one_moment(store: Any, request: pytest.FixtureRequest,

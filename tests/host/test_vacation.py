@@ -61,6 +61,7 @@ async def test_the_others_vote_to_pause_and_the_game_waits_until_the_vacation_en
     assert (await host.vacation.vote(game_id, BO, 0, "pause")).state == "vote"
     # a restart in the middle of the vote keeps the vote cast
     host = await loaded_host(store, clock)
+    await host.refresh.game(game_id)  # the vote's click touches the game: loaded
     paused = await host.vacation.vote(game_id, CY, 0, "pause")
     assert paused.state == "pause" and not paused.computer_to_move and host.games.info(CH).paused
     error = await refused("host.error.paused", play_first(host))
@@ -269,7 +270,8 @@ async def test_a_deadline_runs_out_while_another_process_writes_the_game_and_its
     for _ in range(2):  # the clock moves 13 h while both processes are down, twice
         clock.advance(13)
         host, other = await loaded_host(store, clock), await loaded_host(store, clock)
-        seq = host.games.info(CH).seq
+        seq = (await host.refresh.channel(CH)).seq  # type: ignore[union-attr]
+        await other.refresh.channel(CH)  # both hold the game
         choose = host.deadlines._choose
 
         async def choose_while_written(table: Any, seat: int, choose: Any = choose, other: Any = other,

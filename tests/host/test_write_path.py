@@ -84,6 +84,7 @@ async def test_a_lost_race_refuses_each_caller_with_its_key_and_changes_nothing_
     one, two = two_hosts
     await one.lobby.open(CH, GUILD, ADA, "Ada")
     await two.load()
+    await two.refresh.channel(CH)  # two holds the game too
     await one.lobby.join(CH, BO, "Bo")  # two's copy is now behind
     behind = two.games.tables[CH]
     version, seats = behind.version, list(behind.seats)
@@ -101,6 +102,7 @@ async def test_a_move_that_lost_a_race_is_a_conflict_and_the_game_is_read_again_
     await one.lobby.join(CH, BO, "Bo")
     await one.lobby.start(CH, ADA)
     await two.load()
+    await two.refresh.channel(CH)  # two holds the game too
     await play_first(one, CH, interaction_id=77)
     behind = two.games.tables[CH]
     assert behind.seq == 0

@@ -104,7 +104,7 @@ class Feature(commands.Cog):
             interaction.extras[GAME_HERE] = exc
             return
         interaction.extras[GAME_HERE] = channel_id
-        if channel_id != interaction.channel_id and self.host.shared:
+        if channel_id != interaction.channel_id:
             try:
                 await self.host.refresh.channel(channel_id, wait=CHANGE_WAIT)
             except HostError as exc:  # the change itself checks again (and says so) if the database is refusing

@@ -311,8 +311,7 @@ class TurnCommands(Feature):
             return None
 
     async def _reading_for_autocomplete(self, interaction: discord.Interaction) -> None:
-        if self.host.shared:
-            await self._read_again(interaction)
+        await self._read_again(interaction)
         await self._find_game_here(interaction)
 
     async def _suggest(self, interaction: discord.Interaction, offer: Callable[..., list[Choice[T]]],

@@ -43,6 +43,8 @@ DELIVERIES: Final = f"SELECT {', '.join(DELIVERY_COLUMNS)} FROM deliveries"
 TIMERS: Final = f"SELECT {', '.join(TIMER_COLUMNS)} FROM timers"
 OPEN: Final = "status IN ('lobby', 'running')"
 """The condition of an open game (a lobby or a running game)."""
+CHUNK: Final = 500
+"""Ids per ``IN (...)`` list (both databases cap the parameters of one statement): a longer list goes in chunks."""
 
 
 class KeyClash(StoreError):

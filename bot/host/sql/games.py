@@ -15,7 +15,7 @@ from typing import Any, Final
 from bot.host import history_store, user_settings
 from bot.host.change import Change
 from bot.host.errors import ChannelBusy, MoveConflict, StoreError, VersionConflict
-from bot.host.model import OPEN_STATUSES, DamagedGame, GameRow, MoveRow, NewDelivery, NewTimer
+from bot.host.model import COMPUTER, OPEN_STATUSES, PERSON, DamagedGame, GameRow, MoveRow, NewDelivery, NewTimer
 from bot.host.sql.base import (
     GAME_COLUMNS,
     GAMES,
@@ -33,9 +33,11 @@ from bot.host.sql.deliveries import add_deliveries
 from bot.host.sql.timers import cancel_all_timers, set_timers
 
 UPDATABLE: Final = frozenset(GAME_COLUMNS) - {"id", "channel_id", "guild_id", "seed", "created_at", "version",
-                                              "last_message_id", "parent_id"}
+                                              "last_message_id", "parent_id"} | {"waits_for"}
 """The ``games`` columns a change may set (the others are fixed when the game is stored, or written by their own
 queries: the version, the last post's message)."""
+NO_DEADLINE: Final = ('%"deadline_hours":0,%', '%"deadline_hours":0}%')
+"""The stored options of a game without a turn deadline (0 hours; options are stored as :func:`dumps` writes them)."""
 
 
 class GameSql(SqlBase):
@@ -44,21 +46,22 @@ class GameSql(SqlBase):
     async def insert_game(self, *, channel_id: int, guild_id: int | None, opener_id: int,
                           seats: list[dict[str, Any]], options: dict[str, Any], seed: int, status: str,
                           locale: str, now: float, timers: Sequence[NewTimer] = (), parent_id: int | None = None,
-                          deliveries: Sequence[NewDelivery] = ()) -> int:
+                          deliveries: Sequence[NewDelivery] = (), waits_for: str | None = None) -> int:
         """Store a new game (with the ``timers`` it sets and the ``deliveries`` it owes) and return its id;
         :class:`ChannelBusy` if the channel has an open one. ``parent_id``: the channel whose thread ``channel_id``
-        is, for a game in a thread of its own."""
+        is, for a game in a thread of its own; ``waits_for``: whose move it waits for (``None``: not known, as for a
+        game stored before the column)."""
         try:
             async with self._write() as db:
                 rows = await db.fetch(
                     """
                     INSERT INTO games (channel_id, guild_id, opener_id, seats, options, seed, status, locale,
-                                       created_at, updated_at, parent_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       created_at, updated_at, parent_id, waits_for)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     RETURNING id
                     """,
                     channel_id, guild_id, opener_id, dumps(seats), dumps(options), seed, status, locale, now, now,
-                    parent_id)
+                    parent_id, waits_for)
                 game_id = int(rows[0]["id"])
                 await set_timers(db, game_id, now, timers, ())
                 await add_deliveries(db, game_id, now, deliveries)
@@ -149,11 +152,42 @@ class GameSql(SqlBase):
         rows = await self._fetch("SELECT version FROM games WHERE id = ?", game_id)
         return int(rows[0]["version"]) if rows else None
 
-    async def open_game_versions(self) -> list[tuple[int, int, int]]:
-        """``(channel id, game id, version)`` of every open game, oldest first (not decoded: each is loaded
-        alone)."""
-        rows = await self._fetch(f"SELECT channel_id, id, version FROM games WHERE {OPEN} ORDER BY id")
-        return [(int(r["channel_id"]), int(r["id"]), int(r["version"])) for r in rows]
+    async def owing_work(self, deadline_kind: str) -> list[tuple[int, int, str | None]]:
+        """``(channel id, game id, waits_for)`` of the open games that owe work whoever touches them, oldest first:
+        those stored before ``waits_for`` was kept (``NULL``), the running games waiting for a computer, and those
+        waiting for a person under a turn deadline without a pending timer of ``deadline_kind`` (a deadline whose
+        timers were lost). Start-up loads these and no others."""
+        rows = await self._fetch(
+            f"""
+            SELECT channel_id, id, waits_for
+            FROM games
+            WHERE {OPEN}
+              AND (waits_for IS NULL
+                   OR (status = 'running' AND waits_for = ?)
+                   OR (status = 'running' AND waits_for = ? AND options NOT LIKE ? AND options NOT LIKE ?
+                       AND NOT EXISTS (SELECT 1 FROM timers
+                                       WHERE timers.game_id = games.id AND timers.done_at IS NULL
+                                         AND timers.kind = ?)))
+            ORDER BY id
+            """,
+            COMPUTER, PERSON, *NO_DEADLINE, deadline_kind)
+        return [(int(r["channel_id"]), int(r["id"]), r["waits_for"]) for r in rows]
+
+    async def computer_turns(self) -> list[int]:
+        """The channels whose running game waits for a computer's move (as its last change stored it)."""
+        rows = await self._fetch("SELECT channel_id FROM games WHERE status = 'running' AND waits_for = ? ORDER BY id",
+                                 COMPUTER)
+        return [int(r["channel_id"]) for r in rows]
+
+    async def open_game_guilds(self) -> list[int]:
+        """The servers with an open game."""
+        rows = await self._fetch(f"SELECT DISTINCT guild_id FROM games WHERE {OPEN} AND guild_id IS NOT NULL")
+        return sorted(int(r["guild_id"]) for r in rows)
+
+    async def open_channels_of(self, guild_id: int) -> list[int]:
+        """The channels of the server ``guild_id`` with an open game (rows not decoded: a damaged one counts too)."""
+        rows = await self._fetch(f"SELECT channel_id FROM games WHERE guild_id = ? AND {OPEN} ORDER BY id", guild_id)
+        return [int(r["channel_id"]) for r in rows]
 
     async def open_game_version(self, channel_id: int) -> tuple[int, int] | None:
         """``(game id, version)`` of the channel's open game, or ``None``."""

@@ -11,18 +11,40 @@ from typing import Any
 from bot.host.change import Change
 from bot.host.errors import VersionConflict
 from bot.host.model import NewDelivery, NewTimer, TimerRow
-from bot.host.sql.base import TIMER_COLUMNS, TIMERS, Db, SqlBase, dumps, placeholders
+from bot.host.sql.base import CHUNK, TIMER_COLUMNS, TIMERS, Db, SqlBase, dumps, placeholders
 
 
 class TimerSql(SqlBase):
     """Timers (each run once by one process) and leases."""
 
-    async def pending_timer_kinds(self) -> dict[int, set[str]]:
-        """Game id -> the kinds of its pending timers (games without one left out)."""
+    async def pending_timer_kinds(self, game_ids: Sequence[int]) -> dict[int, set[str]]:
+        """Game id -> the kinds of its pending timers, for the games of ``game_ids`` (those without one left out)."""
         kinds: dict[int, set[str]] = {}
-        for row in await self._fetch("SELECT DISTINCT game_id, kind FROM timers WHERE done_at IS NULL"):
-            kinds.setdefault(int(row["game_id"]), set()).add(str(row["kind"]))
+        ids = sorted(set(game_ids))
+        async with self._read() as db:
+            for start in range(0, len(ids), CHUNK):
+                chunk = ids[start:start + CHUNK]
+                rows = await db.fetch(
+                    f"""
+                    SELECT DISTINCT game_id, kind
+                    FROM timers
+                    WHERE done_at IS NULL AND game_id IN ({placeholders(chunk)})
+                    """,
+                    *chunk)
+                for row in rows:
+                    kinds.setdefault(int(row["game_id"]), set()).add(str(row["kind"]))
         return kinds
+
+    async def due_timers(self, now: float, kinds: Sequence[str]) -> list[TimerRow]:
+        """The pending timers of ``kinds`` due at ``now``, soonest first, read without claiming them."""
+        rows = await self._fetch(
+            f"""
+            {TIMERS}
+            WHERE done_at IS NULL AND due_at <= ? AND kind IN ({placeholders(kinds)})
+            ORDER BY due_at, id
+            """,
+            now, *kinds)
+        return [TimerRow.read(r) for r in rows]
 
     async def timers(self, game_id: int) -> list[TimerRow]:
         """A game's pending timers, soonest first."""

@@ -10,12 +10,8 @@ Every query is served by a primary key or a unique index: a token, a game, a ser
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
 
-from bot.host.sql.base import SqlBase, placeholders
-
-CHUNK: Final = 500
-"""Game ids per ``IN (...)`` list (both databases cap the parameters of one statement)."""
+from bot.host.sql.base import CHUNK, SqlBase, placeholders
 
 
 class WebSql(SqlBase):
