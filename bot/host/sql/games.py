@@ -254,11 +254,8 @@ async def _apply(db: Db, game_id: int, change: Change, now: float, expect_versio
     if change.timer is not None and not await db.execute(
             "UPDATE timers SET done_at = ? WHERE id = ? AND done_at IS NULL", now, change.timer):
         raise VersionConflict(f"timer {change.timer} is done already")
-    move = change.move
-    if move is not None:
-        await db.execute(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         move.game_id, move.seq, move.seat, move.user_id, move.move, move.interaction_id,
-                         move.created_at)
+    if change.move is not None:
+        await add_moves(db, [change.move])
     if change.untimed is not None:
         await db.execute("DELETE FROM turn_times WHERE game_id = ? AND seq = ?", game_id, change.untimed)
     took = change.turn_time
@@ -275,6 +272,14 @@ async def _apply(db: Db, game_id: int, change: Change, now: float, expect_versio
     if change.results:
         await history_store.write_results(db, change.results, now)
     return version
+
+
+async def add_moves(db: Db, moves: Sequence[MoveRow]) -> None:
+    """Inside a transaction: append ``moves`` to their games' logs (a clash on a move's number or interaction is the
+    transaction's :class:`KeyClash`)."""
+    await db.executemany(f"INSERT INTO moves ({', '.join(MOVE_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [(m.game_id, m.seq, m.seat, m.user_id, m.move, m.interaction_id, m.created_at)
+                          for m in moves])
 
 
 async def _update(db: Db, game_id: int, now: float, columns: Mapping[str, Any], expect_version: int | None) -> int:

@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.host.change import Change
+from bot.host.errors import MoveConflict
 from bot.host.model import MoveRow, NewDelivery, NewTimer
 from bot.host.ratings import SeatResult
-from bot.host.sql.base import MOVES, SqlBase
+from bot.host.sql.base import MOVES, KeyClash, SqlBase
+from bot.host.sql.games import add_moves
 
 
 class MoveSql(SqlBase):
@@ -24,6 +26,16 @@ class MoveSql(SqlBase):
         version = await self.apply(move.game_id, change, now=move.created_at, expect_version=expect_version)
         assert version is not None
         return version
+
+    async def append_moves(self, moves: Sequence[MoveRow]) -> None:
+        """Append ``moves`` (of any games) to the logs in one transaction, leaving the games' rows as they are: for a
+        tool that stores games played elsewhere, each game's state then written with ``apply`` (the scale benchmark's
+        fill, ``bench/scale_fill.py``). A move stored already is a :class:`bot.host.errors.MoveConflict`."""
+        try:
+            async with self._write() as db:
+                await add_moves(db, moves)
+        except KeyClash as exc:
+            raise MoveConflict(f"{len(moves)} moves: one is stored already") from exc
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """A game's move log in order, undo rows included."""

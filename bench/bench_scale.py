@@ -1,0 +1,435 @@
+"""Benchmark of the bot with many open games: ``.venv/bin/python bench/bench_scale.py [--games 10000] [--rate 10]
+[--seconds 300]``.
+
+It fills a database with ``--games`` open games (``bench/scale_fill.py``: lobbies, games at every stage of both
+rounds, drafts, computer seats, vacations, turn deadlines, reminders and deadlines due during the run and later),
+one game per channel over servers of 200 channels each (half on each of two gateway shards), in less than a minute,
+through the store's own write path. Then, for each set-up, it starts the bot against the fake Discord
+(``tests/fakediscord``, served by this process; each bot process a child process, ``ChildBot``, run as
+``santacruz-bot`` runs it) and drives a steady load for ``--seconds``: moves arriving at random (a Poisson process
+of ``--rate`` moves per second) over random running games, seven in ten among a few hundred games being played and
+three in ten anywhere, by slash command or with the controls of the player's turn DM (when the bot sent one during
+the run: the games filled have none), with the computer seats' moves, the reminders and the run-out deadlines that
+come due along the way. The set-ups:
+
+* SQLite, one process (one gateway connection);
+* PostgreSQL, two processes (shards 0 and 1 of 2), on a throwaway local cluster (``tests/pgcluster.py``; left out,
+  with a line saying why, when its server binaries are not installed).
+
+Printed per set-up: the time from the start of the bot's processes to the first answered interaction (a move in a
+game of each shard, sent as soon as its gateway session is up), the resident memory of each bot process (its worker
+processes apart), acknowledgement and move-to-post p50 / p99, the outbox's backlog (posts and DMs owed, at most and at
+the end), the requests per second sent to Discord and the 429s by scope (when the fake enforces Discord's rate
+limits: ``FakeDiscord.rate_limits``), and last, so that runs compare line by line (one line, here cut in two)::
+
+    scale <store> x<processes>: first answer <s> s; rss <MB> MB max; ack p99 <ms> ms; post p99 <ms> ms;
+    global 429 <n>; invalid <n> of <requests>
+
+(``invalid``: the answers of status 401, 403 and 429, which Discord bans an address for past 10,000 in 10 minutes.)
+Goals on the project's 2-core machines (README, "How far it scales"): first answer within 10 s, at most 400 MB per
+process, acknowledgement p99 under 500 ms, post p99 under 2 s, no global 429 and invalid requests under 1 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from contextlib import ExitStack, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_bot import LOAD_BEFORE, TIMEOUT, Figures, percentile
+from bench.bench_shards import StoreTable
+from bench.scale_fill import Place, Planned, Stored, plan_all, write
+from bot.host.postgres_store import PostgresStore
+from bot.host.store import Store
+from tests import pgcluster
+from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord.child_bot import ChildBot
+
+SHARDS = 2
+CHANNELS_PER_SERVER = 200
+"""Discord allows 500 channels in a server; a bot with 10,000 games is in many servers."""
+HOT_GAMES = 300
+"""The games being played at any time (seven moves in ten); the three others go to any running game."""
+DM_WINDOW = 30
+"""How many of a person's last DMs are looked through for the turn DM of a game."""
+INVALID = (401, 403, 429)
+"""Statuses Discord counts as invalid requests."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    store: str
+    """``sqlite`` or ``postgresql``."""
+    processes: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.store} x{self.processes}"
+
+
+SETUPS = (Setup("sqlite", 1), Setup("postgresql", 2))
+
+
+@dataclass
+class Run:
+    """What one set-up measured."""
+
+    figures: Figures = field(default_factory=Figures)
+    first_answer: float = float("nan")
+    rss: dict[str, float] = field(default_factory=dict)
+    """Bot process (``shard n``) -> its largest resident memory, MB; ``render worker``, ``computer worker``: the
+    largest of those worker processes."""
+    backlog: list[int] = field(default_factory=list)
+    requests: int = 0
+    seconds: float = 0.0
+    refused: Counter[str] = field(default_factory=Counter)
+    """429s by scope (``None``: the fake enforces no rate limits)."""
+    enforced: bool = False
+    invalid: int = 0
+    failed: list[str] = field(default_factory=list)
+    skipped: int = 0
+    """Arrivals that found no person to move (a computer's turn, a game over)."""
+    dm_moves: int = 0
+    cpu_main: float = 0.0
+    cpu_workers: float = 0.0
+    """CPU seconds of the bot's processes, and of their worker processes (pictures, computers), during the load."""
+    cpu_here: float = 0.0
+    """CPU seconds of this process (the fake Discord and the people) during the load."""
+
+
+def world(fake: FakeDiscord, games: int) -> tuple[list[Place], dict[int, int]]:
+    """Servers of :data:`CHANNELS_PER_SERVER` channels (on alternate shards), a channel per game, and people in each
+    server (three for every ten channels: each plays in about ten games); the places, and each server's shard."""
+    places: list[Place] = []
+    shard_of: dict[int, int] = {}
+    for number in range((games + CHANNELS_PER_SERVER - 1) // CHANNELS_PER_SERVER):
+        guild = fake.add_guild(f"server-{number}", shard=(number % SHARDS, SHARDS), channels=())
+        shard_of[guild.id] = number % SHARDS
+        count = min(CHANNELS_PER_SERVER, games - len(places))
+        people = []
+        for person in range(max(8, count * 3 // 10)):
+            user = fake.add_user(f"s{number}-p{person}", locale=("en-US", "de", "fr")[person % 3])
+            fake.add_member(guild, user)
+            people.append((user.id, user.name))
+        for channel in range(count):
+            places.append(Place(guild.id, fake.add_text_channel(guild, f"table-{channel}").id, tuple(people)))
+    return places, shard_of
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` (MB), 0 once it has ended."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time the processes ``pids`` used so far (user and system)."""
+    ticks, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def worker_kind(pid: int) -> str:
+    """``render`` for a worker process that drew pictures (Pillow's library is mapped), else ``computer``."""
+    try:
+        return "render" if "PIL" in Path(f"/proc/{pid}/maps").read_text() else "computer"
+    except OSError:
+        return "computer"
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process ``pid`` started (its worker pools), recursively."""
+    try:
+        children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+    return children + [d for child in children for d in descendants(child)]
+
+
+def bot_env(setup: Setup, database: str, token: str, settings: list[str]) -> list[dict[str, str]]:
+    """Each bot process's settings (``settings``: ``NAME=value`` more, from ``--bot``)."""
+    base = {"DISCORD_TOKEN": token, "LOG_LEVEL": "WARNING",
+            ("DATABASE_PATH" if setup.store == "sqlite" else "DATABASE_URL"): database,
+            **dict(setting.split("=", 1) for setting in settings)}
+    if setup.processes == 1:
+        return [base]
+    return [{**base, "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)} for shard in range(setup.processes)]
+
+
+class ScaleTable(StoreTable):
+    """A game of the load: :class:`bench.bench_shards.StoreTable` (the people read the game from the database),
+    whose turn DMs are looked for among the person's last :data:`DM_WINDOW` DMs of this set-up's bot (a person plays
+    about ten games)."""
+
+    def __init__(self, fake: FakeDiscord, store: Any, game: Stored, since: int) -> None:
+        super().__init__(fake, store, fake.channel(game.channel_id), [], game.game_id)
+        self._game_id = game.game_id
+        self.since = since
+        """Messages up to this id were sent before this set-up's bot started."""
+
+    def turn_dm(self, user: str, game_id: int, seq: int) -> FakeMessage | None:
+        prefix = f"sc:{game_id}:{seq}:"
+        channel = self.fake._dm_channels.get(self.fake.user(user).id)
+        ids = self.fake._channel_messages.get(channel.id, []) if channel is not None else []
+        for message_id in reversed(ids[-DM_WINDOW:]):
+            message = self.fake._messages[message_id]
+            if message_id > self.since and any(cid.startswith(prefix) for cid in message.custom_ids):
+                return message
+        return None
+
+
+class Load:
+    """Moves arriving at random over the running games, each by a person of the fake world (see the module
+    docstring)."""
+
+    def __init__(self, fake: FakeDiscord, store: Any, running: list[Stored], run: Run, seed: int) -> None:
+        self.fake, self.store, self.run = fake, store, run
+        self.rng = random.Random(seed)
+        self.running = running
+        self.hot = self.rng.sample(running, min(HOT_GAMES, len(running)))
+        self.tables: dict[int, ScaleTable] = {}
+        self.since = fake.snowflakes.next()
+        self.busy: set[int] = set()
+        self.arrivals = 0
+
+    def table(self, game: Stored) -> ScaleTable:
+        table = self.tables.get(game.game_id)
+        if table is None:
+            table = self.tables[game.game_id] = ScaleTable(self.fake, self.store, game, self.since)
+        return table
+
+    def pick(self) -> Stored | None:
+        for _ in range(5):
+            game = self.rng.choice(self.hot if self.rng.random() < 0.7 else self.running)
+            if game.game_id not in self.busy:
+                return game
+        return None
+
+    async def move(self, game: Stored, *, prefer_dm: bool) -> None:
+        table = self.table(game)
+        self.busy.add(game.game_id)
+        try:
+            turn = await table.turn()
+            if turn is None:
+                self.run.skipped += 1
+                return
+            via = "dm" if prefer_dm and table.turn_dm(turn.user, turn.game_id, turn.seq) is not None else "slash"
+            if await table.move(self.run.figures, via) and via == "dm":
+                self.run.dm_moves += 1
+        except Exception as exc:  # a move that never came: counted and said, the load goes on
+            self.run.failed.append(f"game {game.game_id}: {type(exc).__name__}: {exc}")
+        finally:
+            self.busy.discard(game.game_id)
+
+    async def first(self, shard: int, shard_of: dict[int, int], spawned: float) -> float:
+        """A slash move in a game of ``shard`` as soon as possible: seconds from ``spawned`` to its
+        acknowledgement."""
+        loop = asyncio.get_running_loop()
+        for game in (g for g in self.running if shard_of[g.guild_id] == shard):
+            figures = Figures()
+            sent = loop.time()
+            if await self.table(game).move(figures, "slash"):
+                return sent + figures.acks[0] - spawned
+        raise LookupError(f"no game of shard {shard} waits for a person")
+
+    async def drive(self, rate: float, seconds: float) -> None:
+        """Moves arriving at ``rate`` per second for ``seconds``, then those under way finished."""
+        loop = asyncio.get_running_loop()
+        tasks: set[asyncio.Task[None]] = set()
+        begin = loop.time()
+        arrival = begin
+        while True:
+            arrival += self.rng.expovariate(rate)
+            if arrival > begin + seconds:
+                break
+            await asyncio.sleep(max(0.0, arrival - loop.time()))
+            game = self.pick()
+            if game is None:
+                self.run.skipped += 1
+                continue
+            self.arrivals += 1
+            task = asyncio.create_task(self.move(game, prefer_dm=self.arrivals % 2 == 0))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        if tasks:
+            await asyncio.wait(tasks, timeout=TIMEOUT)
+        self.run.figures.elapsed = loop.time() - begin
+
+
+async def sample(bots: list[ChildBot], store: Any, run: Run, stop: asyncio.Event) -> None:
+    """Every second: each bot process's resident memory (and its workers'); every two, the outbox's backlog."""
+    tick = 0
+    while not stop.is_set():
+        for shard, bot in enumerate(bots):
+            if bot.process is None:
+                continue
+            name = f"shard {shard}"
+            run.rss[name] = max(run.rss.get(name, 0.0), rss_mb(bot.process.pid))
+            for pid in descendants(bot.process.pid):
+                name = f"{worker_kind(pid)} worker"
+                run.rss[name] = max(run.rss.get(name, 0.0), rss_mb(pid))
+        if tick % 2 == 0:
+            try:
+                run.backlog.append(int((await store.figures(time.time()))["backlog"]))
+            except Exception as exc:
+                logging.warning("could not read the backlog: %s", exc)
+        tick += 1
+        with suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
+
+
+async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list[Stored], shard_of: dict[int, int],
+                    args: argparse.Namespace, folder: Path) -> Run:
+    """Start ``setup``'s bot processes on ``database``, measure their first answer, drive the load, stop them."""
+    run = Run()
+    limits = getattr(fake, "rate_limits", None)
+    run.enforced = limits is not None
+    refused_before = Counter(limits.refused) if limits is not None else Counter()
+    store: Any = await (Store.open(database) if setup.store == "sqlite" else PostgresStore.open(database))
+    running = [game for game in stored if game.status == "running"]
+    load = Load(fake, store, running, run, args.seed)
+    bots = [ChildBot(fake.base_url, env, folder / f"{setup.store}-{n}.log")
+            for n, env in enumerate(bot_env(setup, database, fake.token, args.bot))]
+    stop = asyncio.Event()
+    sampling = asyncio.create_task(sample(bots, store, run, stop))
+    loop = asyncio.get_running_loop()
+    try:
+        spawned = loop.time()
+        for bot in bots:
+            bot.start()
+        await fake.wait_until(lambda: len(fake.shard_sessions()) >= len(bots) and fake.synced_commands(),
+                              timeout=TIMEOUT, description="the bot processes to connect", poll=0.02)
+        run.first_answer = max(await asyncio.gather(*(load.first(shard, shard_of, spawned)
+                                                      for shard in range(len(bots)))))
+        start = len(fake.requests)
+        began = loop.time()
+        mains = [bot.process.pid for bot in bots if bot.process is not None]
+        cpu_main, cpu_workers = cpu_seconds(mains), cpu_seconds([w for p in mains for w in descendants(p)])
+        cpu_here = time.process_time()
+        await load.drive(args.rate, args.seconds)
+        run.seconds = loop.time() - began
+        run.cpu_main = cpu_seconds(mains) - cpu_main
+        run.cpu_workers = cpu_seconds([w for p in mains for w in descendants(p)]) - cpu_workers
+        run.cpu_here = time.process_time() - cpu_here
+        answered = fake.requests[start:]
+        run.requests = len(answered)
+        run.invalid = sum(1 for r in answered if r.status in INVALID)
+        if limits is not None:
+            run.refused = Counter(limits.refused) - refused_before
+        else:
+            run.refused = Counter(str(r.response_headers.get("X-RateLimit-Scope", "unknown"))
+                                  for r in answered if r.status == 429)
+        await asyncio.sleep(2.0)  # one more reading of the backlog after the load
+    finally:
+        stop.set()
+        await sampling
+        for bot in bots:
+            await bot.stop()
+        await store.close()
+    for bot in bots:
+        errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
+        if errors:
+            print(f"  {bot.log_path.name}: {len(errors)} error lines, e.g. {errors[0][:160]}")
+    return run
+
+
+def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
+    ms = 1000.0
+    f = run.figures
+    mains = {k: v for k, v in run.rss.items() if not k.endswith("worker")}
+    workers = {k: v for k, v in run.rss.items() if k.endswith("worker")}
+    print(f"{setup.name}: {f.moves} moves in {run.seconds:.0f} s ({f.moves / max(run.seconds, 1e-9):.1f}/s; "
+          f"{run.dm_moves} by DM, the rest by slash command; {run.skipped} arrivals found a computer's turn or no "
+          f"game free; {len(run.failed)} failed)")
+    for failure in run.failed[:5]:
+        print(f"  failed: {failure[:200]}")
+    print(f"  first answer {run.first_answer:.1f} s after the processes started")
+    moves = max(1, f.moves)
+    print(f"  CPU per move: the bot's processes {run.cpu_main / moves * ms:.0f} ms, their workers (pictures, "
+          f"computers) {run.cpu_workers / moves * ms:.0f} ms, the fake Discord and the people "
+          f"{run.cpu_here / moves * ms:.0f} ms ({os.cpu_count()} cores, load average before the run "
+          f"{LOAD_BEFORE:.1f})")
+    print("  resident memory: " + ", ".join(f"{k} {v:.0f} MB" for k, v in sorted(mains.items()))
+          + "; its worker processes at most: " + ", ".join(f"{k} {v:.0f} MB" for k, v in sorted(workers.items())))
+    print(f"  acknowledgement p50 {percentile(f.acks, 50) * ms:.0f} ms, p99 {percentile(f.acks, 99) * ms:.0f} ms "
+          f"({len(f.acks)}); move to post p50 {percentile(f.posts, 50) * ms:.0f} ms, "
+          f"p99 {percentile(f.posts, 99) * ms:.0f} ms ({len(f.posts)})")
+    backlog = run.backlog or [0]
+    print(f"  outbox backlog at most {max(backlog)}, at the end {backlog[-1]}")
+    scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(run.refused.items())) or "none"
+    enforced = "" if run.enforced else " (this fake Discord enforces no rate limits)"
+    print(f"  requests to Discord {run.requests / max(run.seconds, 1e-9):.1f}/s; 429 by scope: {scopes}{enforced}")
+    glob = str(run.refused.get("global", 0)) if run.enforced else "n/a"
+    print(f"scale {setup.store} x{setup.processes}: first answer {run.first_answer:.1f} s; "
+          f"rss {max(mains.values(), default=0.0):.0f} MB max; ack p99 {percentile(f.acks, 99) * ms:.0f} ms; "
+          f"post p99 {percentile(f.posts, 99) * ms:.0f} ms; global 429 {glob}; invalid {run.invalid} of {run.requests}")
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    setups = [s for s in SETUPS if s.store in args.setups.split(",")]
+    with tempfile.TemporaryDirectory() as temp, ExitStack() as stack:
+        folder = Path(temp)
+        async with FakeDiscord(shard_count=SHARDS, populate=False) as fake:
+            places, shard_of = world(fake, args.games)
+            began = time.perf_counter()
+            planned: list[Planned] = await asyncio.to_thread(plan_all, places, seed=args.seed)
+            print(f"{args.games} open games over {len(shard_of)} servers; played forward by the engine in "
+                  f"{time.perf_counter() - began:.0f} s")
+            for setup in setups:
+                if setup.store == "postgresql" and pgcluster.missing_binaries():
+                    print(f"{setup.name}: skipped: {pgcluster.INSTALL_HINT}")
+                    continue
+                if setup.store == "sqlite":
+                    database = str(folder / "scale.db")
+                    store: Any = await Store.open(database)
+                else:
+                    database = stack.enter_context(pgcluster.cluster())
+                    store = await PostgresStore.open(database)
+                began = time.perf_counter()
+                try:
+                    stored = await write(store, planned, seed=args.seed, vacations=args.games // 500)
+                finally:
+                    await store.close()
+                print(f"{setup.name}: the games written in {time.perf_counter() - began:.0f} s")
+                run = await run_setup(setup, fake, database, stored, shard_of, args, folder)
+                report(setup, run, args)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000, help="open games in the database (default 10,000)")
+    parser.add_argument("--rate", type=float, default=10.0, help="moves per second, on average (default 10)")
+    parser.add_argument("--seconds", type=float, default=300.0, help="how long the load runs (default 300)")
+    parser.add_argument("--setups", default="sqlite,postgresql", help="comma-separated: sqlite, postgresql")
+    parser.add_argument("--bot", action="append", default=[], metavar="SETTING=VALUE",
+                        help="a setting of the bot processes, e.g. PICTURE_WIDTH=800 (repeatable)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
