@@ -37,6 +37,7 @@ import asyncio
 import logging
 import os
 import random
+import re
 import sys
 import tempfile
 import time
@@ -56,12 +57,15 @@ from bot.host.store import Store
 from tests import pgcluster
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.child_bot import ChildBot
+from tests.fakediscord.remote import slash_for_move
 
 SHARDS = 2
 CHANNELS_PER_SERVER = 200
 """Discord allows 500 channels in a server; a bot with 10,000 games is in many servers."""
 HOT_GAMES = 300
 """The games being played at any time (seven moves in ten); the three others go to any running game."""
+FIRST_TRY = 10.0
+"""Seconds an interaction sent at start-up waits for its answer before another is sent."""
 DM_WINDOW = 30
 """How many of a person's last DMs are looked through for the turn DM of a game."""
 INVALID = (401, 403, 429)
@@ -93,6 +97,8 @@ class Run:
     largest of those worker processes."""
     backlog: list[int] = field(default_factory=list)
     requests: int = 0
+    counted: int = 0
+    """The requests bound to Discord's global limit (the answers to interactions are not)."""
     seconds: float = 0.0
     refused: Counter[str] = field(default_factory=Counter)
     """429s by scope (``None``: the fake enforces no rate limits)."""
@@ -102,6 +108,8 @@ class Run:
     skipped: int = 0
     """Arrivals that found no person to move (a computer's turn, a game over)."""
     dm_moves: int = 0
+    attempted: int = 0
+    """Moves sent (posted in time or not: the bot stored them all)."""
     cpu_main: float = 0.0
     cpu_workers: float = 0.0
     """CPU seconds of the bot's processes, and of their worker processes (pictures, computers), during the load."""
@@ -235,6 +243,7 @@ class Load:
             if turn is None:
                 self.run.skipped += 1
                 return
+            self.run.attempted += 1
             via = "dm" if prefer_dm and table.turn_dm(turn.user, turn.game_id, turn.seq) is not None else "slash"
             if await table.move(self.run.figures, via) and via == "dm":
                 self.run.dm_moves += 1
@@ -244,15 +253,26 @@ class Load:
             self.busy.discard(game.game_id)
 
     async def first(self, shard: int, shard_of: dict[int, int], spawned: float) -> float:
-        """A slash move in a game of ``shard`` as soon as possible: seconds from ``spawned`` to its
-        acknowledgement."""
+        """Seconds from ``spawned`` to the first answered interaction in a server of ``shard``: a slash move in one
+        of its games, sent as soon as its gateway session is up, then every :data:`FIRST_TRY` seconds in another
+        game while none was answered (an interaction that reaches a process still starting may go unanswered: the
+        person tries again)."""
         loop = asyncio.get_running_loop()
+        sent: list[asyncio.Future[Any]] = []
         for game in (g for g in self.running if shard_of[g.guild_id] == shard):
-            figures = Figures()
-            sent = loop.time()
-            if await self.table(game).move(figures, "slash"):
-                return sent + figures.acks[0] - spawned
-        raise LookupError(f"no game of shard {shard} waits for a person")
+            turn = await self.table(game).turn()
+            if turn is None:
+                continue
+            command, options = slash_for_move(self.rng.choice(turn.legal))
+            handle = await self.fake.slash_command(f"santacruz {command}", options, user=turn.user,
+                                                   channel=self.fake.channel(game.channel_id))
+            sent.append(asyncio.ensure_future(handle.wait_for_callback(timeout=TIMEOUT)))
+            done, _ = await asyncio.wait(sent, timeout=FIRST_TRY, return_when=asyncio.FIRST_COMPLETED)
+            if any(not task.exception() for task in done):
+                for task in sent:
+                    task.cancel()
+                return loop.time() - spawned
+        raise LookupError(f"no interaction in a server of shard {shard} was answered")
 
     async def drive(self, rate: float, seconds: float) -> None:
         """Moves arriving at ``rate`` per second for ``seconds``, then those under way finished."""
@@ -310,16 +330,18 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
     store: Any = await (Store.open(database) if setup.store == "sqlite" else PostgresStore.open(database))
     running = [game for game in stored if game.status == "running"]
     load = Load(fake, store, running, run, args.seed)
-    bots = [ChildBot(fake.base_url, env, folder / f"{setup.store}-{n}.log")
+    bots = [ChildBot(fake.base_url, env, (args.logs or folder) / f"{setup.store}-{n}.log")
             for n, env in enumerate(bot_env(setup, database, fake.token, args.bot))]
     stop = asyncio.Event()
     sampling = asyncio.create_task(sample(bots, store, run, stop))
     loop = asyncio.get_running_loop()
     try:
+        before = len(fake.sessions)  # an earlier set-up's sessions are not this one's
         spawned = loop.time()
         for bot in bots:
             bot.start()
-        await fake.wait_until(lambda: len(fake.shard_sessions()) >= len(bots) and fake.synced_commands(),
+        await fake.wait_until(lambda: len([s for s in fake.sessions[before:] if not s.ended]) >= len(bots)
+                              and fake.synced_commands(),
                               timeout=TIMEOUT, description="the bot processes to connect", poll=0.02)
         run.first_answer = max(await asyncio.gather(*(load.first(shard, shard_of, spawned)
                                                       for shard in range(len(bots)))))
@@ -335,6 +357,8 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         run.cpu_here = time.process_time() - cpu_here
         answered = fake.requests[start:]
         run.requests = len(answered)
+        exempt = re.compile(rf"/interactions/\d+/[^/]+/callback|/webhooks/{fake.application_id}/.*")
+        run.counted = sum(1 for r in answered if not exempt.fullmatch(r.path))
         run.invalid = sum(1 for r in answered if r.status in INVALID)
         if limits is not None:
             run.refused = Counter(limits.refused) - refused_before
@@ -360,14 +384,14 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
     f = run.figures
     mains = {k: v for k, v in run.rss.items() if not k.endswith("worker")}
     workers = {k: v for k, v in run.rss.items() if k.endswith("worker")}
-    print(f"{setup.name}: {f.moves} moves in {run.seconds:.0f} s ({f.moves / max(run.seconds, 1e-9):.1f}/s; "
-          f"{run.dm_moves} by DM, the rest by slash command; {run.skipped} arrivals found a computer's turn or no "
-          f"game free; {len(run.failed)} failed)")
+    print(f"{setup.name}: {run.attempted} moves sent, {f.moves} posted within {TIMEOUT:.0f} s, in {run.seconds:.0f} s "
+          f"({f.moves / max(run.seconds, 1e-9):.1f}/s; {run.dm_moves} by DM, the rest by slash command; {run.skipped} "
+          f"arrivals found a computer's turn or no game free; {len(run.failed)} failed)")
     for failure in run.failed[:5]:
         print(f"  failed: {failure[:200]}")
     print(f"  first answer {run.first_answer:.1f} s after the processes started")
-    moves = max(1, f.moves)
-    print(f"  CPU per move: the bot's processes {run.cpu_main / moves * ms:.0f} ms, their workers (pictures, "
+    moves = max(1, run.attempted)
+    print(f"  CPU per move sent: the bot's processes {run.cpu_main / moves * ms:.0f} ms, their workers (pictures, "
           f"computers) {run.cpu_workers / moves * ms:.0f} ms, the fake Discord and the people "
           f"{run.cpu_here / moves * ms:.0f} ms ({os.cpu_count()} cores, load average before the run "
           f"{LOAD_BEFORE:.1f})")
@@ -380,7 +404,10 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
     print(f"  outbox backlog at most {max(backlog)}, at the end {backlog[-1]}")
     scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(run.refused.items())) or "none"
     enforced = "" if run.enforced else " (this fake Discord enforces no rate limits)"
-    print(f"  requests to Discord {run.requests / max(run.seconds, 1e-9):.1f}/s; 429 by scope: {scopes}{enforced}")
+    per_move = max(1, run.attempted)
+    print(f"  requests to Discord {run.requests / max(run.seconds, 1e-9):.1f}/s ({run.requests / per_move:.1f} per "
+          f"move sent), of which bound to the global limit {run.counted / max(run.seconds, 1e-9):.1f}/s "
+          f"({run.counted / per_move:.1f} per move); 429 by scope: {scopes}{enforced}")
     glob = str(run.refused.get("global", 0)) if run.enforced else "n/a"
     print(f"scale {setup.store} x{setup.processes}: first answer {run.first_answer:.1f} s; "
           f"rss {max(mains.values(), default=0.0):.0f} MB max; ack p99 {percentile(f.acks, 99) * ms:.0f} ms; "
@@ -425,6 +452,7 @@ def main() -> None:
     parser.add_argument("--setups", default="sqlite,postgresql", help="comma-separated: sqlite, postgresql")
     parser.add_argument("--bot", action="append", default=[], metavar="SETTING=VALUE",
                         help="a setting of the bot processes, e.g. PICTURE_WIDTH=800 (repeatable)")
+    parser.add_argument("--logs", type=Path, help="keep the bot processes' logs in this folder")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
