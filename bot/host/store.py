@@ -11,6 +11,7 @@ disk full, locked past the busy timeout, read-only or an I/O error is :class:`St
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -155,7 +156,7 @@ class Store(SqlStore):
         with metrics.DATABASE_SECONDS.labels("write").time():
             async with self._lock:
                 try:
-                    await self._conn.execute("BEGIN IMMEDIATE")
+                    await self._begin("BEGIN IMMEDIATE")
                 except sqlite3.DatabaseError as exc:
                     raise _storage_failed("begin a write", exc) from exc
                 try:
@@ -168,6 +169,19 @@ class Store(SqlStore):
                     if isinstance(exc, sqlite3.DatabaseError):
                         raise _storage_failed("write", exc) from exc
                     raise
+
+    async def _begin(self, statement: str) -> None:
+        """Begin a transaction with ``statement``. The connection's thread runs it whatever happens to the caller: a
+        caller cancelled meanwhile (a task stopped, a timeout) waits for it and rolls it back before it goes, else the
+        connection would stay inside a transaction that nobody ends, and every later write would fail."""
+        begun = asyncio.ensure_future(self._conn.execute(statement))
+        try:
+            await asyncio.shield(begun)
+        except asyncio.CancelledError:
+            with contextlib.suppress(sqlite3.DatabaseError):
+                await begun
+            await self._rollback()
+            raise
 
     async def _rollback(self) -> None:
         """Roll back the open transaction, if SQLite has not already done so (it does on a full disk)."""
@@ -195,7 +209,7 @@ class Store(SqlStore):
         with metrics.DATABASE_SECONDS.labels("read").time():
             try:
                 async with self._lock:
-                    await self._conn.execute("BEGIN")
+                    await self._begin("BEGIN")
                     try:
                         yield _SqliteDb(self._conn)
                     finally:

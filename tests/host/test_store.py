@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -227,3 +228,26 @@ async def test_user_locales_are_upserted_and_survive_a_new_store(tmp_path: Path)
     async with aiosqlite.connect(path) as conn, conn.execute(
             "SELECT user_id, locale, updated_at FROM users ORDER BY user_id") as cur:
         assert [tuple(r) for r in await cur.fetchall()] == [(11, "en", NOW + 5), (12, "fr", NOW)]
+
+
+# ---------------------------------------------------------------------- a reader or writer cancelled
+
+
+@pytest.mark.parametrize("cancelled", ["read", "write"])
+async def test_a_task_cancelled_while_its_transaction_begins_leaves_the_connection_free(tmp_path: Path,
+                                                                                        cancelled: str) -> None:
+    """A task stopped while SQLite begins its transaction (a computer task ended with its channel, a timeout): the
+    connection's thread begins it all the same, and the store ends it, so the writes after it still work."""
+    store = await Store.open(tmp_path / "cancelled.db")
+    try:
+        game_id = await new_game_row(store)
+        reading = asyncio.create_task(store.game_with_moves(game_id) if cancelled == "read"
+                                      else store.update_game(game_id, now=NOW, status="running"))
+        await asyncio.sleep(0)  # it took the store's lock and waits for BEGIN
+        reading.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+        assert await store.update_game(game_id, now=NOW, status="abandoned") == 1
+        assert (await store.get_game(game_id)).status == "abandoned"  # type: ignore[union-attr]
+    finally:
+        await store.close()
