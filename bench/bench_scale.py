@@ -97,8 +97,11 @@ class Run:
     largest of those worker processes."""
     backlog: list[int] = field(default_factory=list)
     requests: int = 0
+    """The requests during the load (``seconds``)."""
     counted: int = 0
-    """The requests bound to Discord's global limit (the answers to interactions are not)."""
+    """The requests of the load bound to Discord's global limit (the answers to interactions are not)."""
+    total: int = 0
+    """Every request from the processes' start to their stop (``invalid`` and the 429s are counted over them)."""
     seconds: float = 0.0
     refused: Counter[str] = field(default_factory=Counter)
     """429s by scope (``None``: the fake enforces no rate limits)."""
@@ -327,6 +330,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
     limits = getattr(fake, "rate_limits", None)
     run.enforced = limits is not None
     refused_before = Counter(limits.refused) if limits is not None else Counter()
+    invalid_before = limits.invalid_total if limits is not None else 0
     store: Any = await (Store.open(database) if setup.store == "sqlite" else PostgresStore.open(database))
     running = [game for game in stored if game.status == "running"]
     load = Load(fake, store, running, run, args.seed)
@@ -336,7 +340,8 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
     sampling = asyncio.create_task(sample(bots, store, run, stop))
     loop = asyncio.get_running_loop()
     try:
-        before = len(fake.sessions)  # an earlier set-up's sessions are not this one's
+        before = len(fake.sessions)  # an earlier set-up's sessions and requests are not this one's
+        first_request = len(fake.requests)
         spawned = loop.time()
         for bot in bots:
             bot.start()
@@ -359,12 +364,6 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         run.requests = len(answered)
         exempt = re.compile(rf"/interactions/\d+/[^/]+/callback|/webhooks/{fake.application_id}/.*")
         run.counted = sum(1 for r in answered if not exempt.fullmatch(r.path))
-        run.invalid = sum(1 for r in answered if r.status in INVALID)
-        if limits is not None:
-            run.refused = Counter(limits.refused) - refused_before
-        else:
-            run.refused = Counter(str(r.response_headers.get("X-RateLimit-Scope", "unknown"))
-                                  for r in answered if r.status == 429)
         await asyncio.sleep(2.0)  # one more reading of the backlog after the load
     finally:
         stop.set()
@@ -372,6 +371,15 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         for bot in bots:
             await bot.stop()
         await store.close()
+    whole = fake.requests[first_request:]  # from the start of the processes to their stop
+    run.total = len(whole)
+    run.invalid = sum(1 for r in whole if r.status in INVALID)
+    if limits is not None:  # the fake's own counts (a 429 of scope shared is not invalid, as on Discord)
+        run.refused = Counter(limits.refused) - refused_before
+        run.invalid = limits.invalid_total - invalid_before
+    else:
+        run.refused = Counter(str(r.response_headers.get("X-RateLimit-Scope", "unknown"))
+                              for r in whole if r.status == 429)
     for bot in bots:
         errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
         if errors:
@@ -411,7 +419,7 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
     glob = str(run.refused.get("global", 0)) if run.enforced else "n/a"
     print(f"scale {setup.store} x{setup.processes}: first answer {run.first_answer:.1f} s; "
           f"rss {max(mains.values(), default=0.0):.0f} MB max; ack p99 {percentile(f.acks, 99) * ms:.0f} ms; "
-          f"post p99 {percentile(f.posts, 99) * ms:.0f} ms; global 429 {glob}; invalid {run.invalid} of {run.requests}")
+          f"post p99 {percentile(f.posts, 99) * ms:.0f} ms; global 429 {glob}; invalid {run.invalid} of {run.total}")
 
 
 async def main_async(args: argparse.Namespace) -> None:
