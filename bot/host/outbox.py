@@ -325,13 +325,13 @@ class Outbox:
 
     def _waits_until(self, delivery: Delivery) -> float:
         """Until when ``delivery`` waits before it may go: a "your cards changed" DM :data:`CARDS_WAIT` after it was
-        written while its game runs (unless held for quiet hours meanwhile: then those decide); once the game is over
-        or gone there is no turn DM left to fold it into, and it goes at once (to be skipped: the game is not
-        running); anything else not at all (0)."""
+        written while its game runs (unless held for quiet hours meanwhile: then those decide); once the game is known
+        to be over there is no turn DM left to fold it into, and it goes at once (to be skipped: the game is not
+        running); a game not in memory (let go, or not read yet) still waits; anything else not at all (0)."""
         if not delivery.payload.get(CHANGED) or delivery.payload.get(HELD):
             return 0.0
         info = self.games.find_game(delivery.game_id)
-        return delivery.created_at + CARDS_WAIT if info is not None and info.status == "running" else 0.0
+        return 0.0 if info is not None and info.status != "running" else delivery.created_at + CARDS_WAIT
 
     async def held_channels_due(self) -> list[int]:
         """The channels with held DMs whose quiet hours are over (or were re-timed to now)."""
