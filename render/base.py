@@ -5,9 +5,10 @@ Layers, bottom to top: page background; sea with waves; shallow water, beaches a
 (blue, wavy, from source through their edges to the mouth); roads (straight, sandy, drawn over rivers
 like bridges); every site as a face-down tile with its number; then the empty frames of the header,
 last-move bar, panel, score track and legend. Each render copies this image and draws only what
-changes on top (see ``render/board.py``), and quantizes with the palette made here (from this picture and a sample of
-what changes on it, :func:`paint_sample`). The island with its face-down sites is the same in every language and for
-every player count at one width: it is drawn once for them all (:func:`island`).
+changes on top (see ``render/board.py``), and quantizes with the palette made here (from the English four-player
+picture and a sample of what changes on it, :func:`paint_sample`: one palette for every language and player count,
+:func:`base_palette`). The island with its face-down sites is the same in every language and for every player count
+at one width: it is drawn once for them all (:func:`island`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -378,17 +379,46 @@ def island(board: BoardView, static_key: str, lay: Layout, theme: Theme) -> Imag
                          tuple(lay.centers.items())), draw)
 
 
+def page(board: BoardView, static_key: str, lay: Layout, theme: Theme, locale: str, n_players: int,
+         personal: bool) -> Image.Image:
+    """The static picture itself: the island (:func:`island`) and the empty frames around it."""
+    img = Image.new("RGB", (lay.width, lay.height), theme.background)
+    img.paste(island(board, static_key, lay, theme), (0, 0))
+    chrome.paint_static(img, lay, theme, locale, n_players, personal)
+    return img
+
+
+PALETTE_PAGE: Final = ("en", 4)
+"""The language and player count of the page every palette of a board is made from."""
+
+
+def base_palette(board: BoardView, static_key: str, theme: Theme, personal: bool) -> Image.Image:
+    """The output palette of every base of this board, theme and kind of picture, whatever the language and the
+    player count: made once (it is most of a base's cost) from the page of :data:`PALETTE_PAGE` with a sample of
+    what changes on it, so that it is the same whichever base is drawn first. The frames of other languages and
+    player counts are drawn in the same colours, so the palette fits them as well."""
+    def make() -> Image.Image:
+        locale, n_players = PALETTE_PAGE
+        lay = make_layout(board, theme, n_players, personal)
+        img = page(board, static_key, lay, theme, locale, n_players, personal)
+        sample = Image.new("RGB", (img.width, img.height + lay.tile_h * 10 + 200), theme.background)
+        sample.paste(img, (0, 0))
+        paint_sample(sample, lay, theme, img.height)
+        return make_palette(theme_colours(theme), sample)
+
+    return _PALETTES.get((static_key, theme, personal), make)
+
+
+_PALETTES: Kept[tuple[str, Theme, bool], Image.Image] = Kept(6)
+"""Palettes kept: a board's channel and DM pictures, for a few themes."""
+
+
 def build_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_players: int,
                personal: bool) -> Base:
     """Draw the static picture (uncached; see :func:`get_base`)."""
     lay = make_layout(board, theme, n_players, personal)
-    img = Image.new("RGB", (lay.width, lay.height), theme.background)
-    img.paste(island(board, static_key, lay, theme), (0, 0))
-    chrome.paint_static(img, lay, theme, locale, n_players, personal)
-    sample = Image.new("RGB", (img.width, img.height + lay.tile_h * 10 + 200), theme.background)
-    sample.paste(img, (0, 0))
-    paint_sample(sample, lay, theme, img.height)
-    palette = make_palette(theme_colours(theme), sample)
+    img = page(board, static_key, lay, theme, locale, n_players, personal)
+    palette = base_palette(board, static_key, theme, personal)
     return Base(key=(static_key, theme, locale, n_players, personal), image=img, layout=lay, palette=palette)
 
 
