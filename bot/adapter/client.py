@@ -9,8 +9,8 @@ With ``SHARD_COUNT`` set, :func:`create_bot` makes a :class:`ShardedSantaCruzBot
 ``AutoShardedBot``) that runs the shards ``SHARD_IDS`` (default: all) of ``SHARD_COUNT``. Without it, one gateway
 connection. Several processes may share one PostgreSQL database, each running its own shards (see the README).
 
-At start-up, with ``DATABASE_URL`` set, the bot first opens the budget of requests it shares with its other processes
-(:meth:`SantaCruzBot.login`: every request to Discord takes a token, :mod:`bot.adapter.rate_limits`). Then
+At start-up the bot first opens its budget of requests (:meth:`SantaCruzBot.login`: every request to Discord takes a
+token, :mod:`bot.adapter.rate_limits`), with ``DATABASE_URL`` set the one it shares with its other processes. Then
 (``setup_hook``, after login and before the gateway connects) it opens the store (SQLite, or PostgreSQL),
 loads every lobby and running game into the host, installs the command translator, registers the
 buttons and menus (:data:`bot.adapter.items.ITEMS`: every button ever posted works again), adds the
@@ -47,7 +47,7 @@ from bot.adapter.rate_limits import meter
 from bot.adapter.translator import CatalogueTranslator
 from bot.host.errors import HostError
 from bot.host.host import Host
-from bot.host.rate_budget import LocalIdentifyTurns, SharedBudget, SharedIdentifyTurns
+from bot.host.rate_budget import LocalBudget, LocalIdentifyTurns, Metered, SharedBudget, SharedIdentifyTurns
 from bot.host.settings import Settings
 from bot.host.stores import GameStore, open_store
 from bot.host.table import TableInfo
@@ -100,8 +100,9 @@ class SantaCruzBot(commands.Bot):
         self.host_options = dict(host_options or {})
         self.store: GameStore | None = None
         self.host: Host | None = None
-        self.rate_budget: SharedBudget | None = None
-        """With PostgreSQL: the requests to Discord of every process, metered together (:meth:`login` opens it)."""
+        self.rate_budget: Metered | None = None
+        """The requests to Discord, metered against the bot's global limit (:meth:`login` opens it): with PostgreSQL
+        those of every process together."""
         self.identify_turns: LocalIdentifyTurns | SharedIdentifyTurns = LocalIdentifyTurns()
         """When each shard may IDENTIFY (shared by every process with PostgreSQL)."""
         self.loaded_games: list[TableInfo] = []
@@ -127,11 +128,13 @@ class SantaCruzBot(commands.Bot):
         parsers["INTERACTION_CREATE"] = interaction_create
 
     async def login(self, token: str) -> None:
-        """discord.py's login, once the requests of every process share one budget (with PostgreSQL): login's own
-        requests (who the bot is, its application) take their tokens too."""
-        if self.settings.database_url and self.rate_budget is None:  # several processes share the bot's limits
+        """discord.py's login, once the requests are metered (with PostgreSQL, those of every process in one
+        budget): login's own requests (who the bot is, its application) take their tokens too."""
+        if self.rate_budget is None and self.settings.database_url:  # several processes share the bot's limits
             self.rate_budget = await SharedBudget.open(self.settings.database_url, self.settings.global_rate_limit)
             self.identify_turns = SharedIdentifyTurns(self.settings.database_url)
+        elif self.rate_budget is None:
+            self.rate_budget = LocalBudget(self.settings.global_rate_limit)
         await super().login(token)
 
     async def setup_hook(self) -> None:

@@ -1,12 +1,13 @@
-"""Every request the bot sends to Discord's API takes a token of the shared budget first (PostgreSQL,
-:mod:`bot.host.rate_budget`), and shard connections wait for their IDENTIFY turn.
+"""Every request the bot sends to Discord's API takes a token of the bot's budget first (:mod:`bot.host.rate_budget`:
+shared by every process through PostgreSQL, or this process's own on SQLite), and shard connections wait for their
+IDENTIFY turn.
 
 The hook is discord.py's documented ``http_trace`` (an ``aiohttp.TraceConfig``): aiohttp awaits its
 ``on_request_start`` before each request goes out, so every request of discord.py's HTTP client takes a token, its
 own retries after a 429 or a 5xx included, whichever discord.py method sent it. What does not count against
 Discord's global limit takes none: the interaction endpoints (answers to interactions and their follow-ups, which
-Discord exempts), the gateway's websocket and the CDN. On SQLite (one process) there is no budget and discord.py meters
-alone, as it always did.
+Discord exempts), the gateway's websocket and the CDN. discord.py's own limiter still keeps each route's bucket and
+waits out any 429 that comes.
 
 The adapter says what may wait: ``with cosmetic(): await message.edit(...)`` marks the requests of an edit that only
 tidies (buttons off old posts, a passed turn's DM, *Undo* marks) so that posts and turn DMs go first when the budget
@@ -28,7 +29,7 @@ import discord
 from bot.host.rate_budget import Priority
 
 if TYPE_CHECKING:
-    from bot.host.rate_budget import SharedBudget
+    from bot.host.rate_budget import Metered
 
 _priority: contextvars.ContextVar[Priority] = contextvars.ContextVar("discord_priority", default=Priority.POST)
 
@@ -60,10 +61,10 @@ def counts(url: str, application_id: int | None) -> bool:
     return webhook is not None and application_id is not None and int(webhook) != application_id
 
 
-def meter(trace: aiohttp.TraceConfig, budget: Callable[[], SharedBudget | None],
+def meter(trace: aiohttp.TraceConfig, budget: Callable[[], Metered | None],
           application_id: Callable[[], int | None]) -> None:
     """Make each counted request of the client whose ``http_trace`` is ``trace`` wait for a token of ``budget()``
-    (none yet, or none on SQLite: it goes at once). The trace may do more (telemetry counts its 429s)."""
+    (none yet: it goes at once). The trace may do more (telemetry counts its 429s)."""
 
     async def on_request_start(session: aiohttp.ClientSession, context: SimpleNamespace,
                                params: aiohttp.TraceRequestStartParams) -> None:

@@ -22,7 +22,9 @@ get the bot's address banned for a while. Here every request takes a token first
   within a process the waiting posts get the tokens first, and across processes a cosmetic request is granted only
   while the window is below :data:`COSMETIC_SHARE` of the limit, so the rest is left to posts when it is tight.
 * **If the database does not answer** (within :data:`TAKE_TIMEOUT`), requests go out without a token until it
-  answers again, metered by discord.py alone, as with one process (logged once per outage).
+  answers again, metered by discord.py alone (logged once per outage).
+* **One process** (SQLite) meters its requests the same way in memory (:class:`LocalBudget`): discord.py alone waits
+  only after Discord answered 429, so the requests of a burst would each draw one first.
 
 **Session starts.** Shards whose ``shard_id % max_concurrency`` are equal may IDENTIFY once per 5 seconds, across
 all processes (Discord answers an IDENTIFY too soon with an Invalid Session). :class:`SharedIdentifyTurns` hands out
@@ -160,14 +162,13 @@ async def _connect(url: str) -> asyncpg.Connection:
     return conn
 
 
-class SharedBudget:
-    """The bot's requests to Discord, metered for all its processes through PostgreSQL (see the module docstring).
-    ``await SharedBudget.open(url, limit)``; ``await budget.take(priority)`` before each request; ``close()``."""
+class Metered:
+    """The requests of one process waiting for tokens, highest priority first, and the tokens it holds, whoever
+    grants them (:meth:`_reserve`: the database for :class:`SharedBudget`, this process for :class:`LocalBudget`).
+    ``await budget.take(priority)`` before each request; ``close()``."""
 
-    def __init__(self, url: str, limit: int, conn: asyncpg.Connection) -> None:
-        self.url = url
+    def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._conn: asyncpg.Connection | None = conn
         self._caps = caps(limit)
         self._tokens = 0
         self._until = 0.0
@@ -178,22 +179,8 @@ class SharedBudget:
         self._order = itertools.count()
         self._filling: asyncio.Task[None] | None = None
         self._unmetered_until = 0.0
-        self.reservations = 0
-        """Round trips to the database so far."""
-        self.reserving = 0.0
-        """Seconds those round trips took, together."""
         self.granted = 0
         """Tokens granted so far."""
-
-    @classmethod
-    async def open(cls, url: str, limit: int) -> SharedBudget:
-        """The budget of ``limit`` requests per second on the database at ``url`` (a connection of its own)."""
-        asyncpg = _asyncpg()
-        try:
-            conn = await _connect(url)
-        except (OSError, asyncpg.PostgresError) as exc:
-            raise StoreError(f"the Discord request budget cannot use PostgreSQL: {exc}") from exc
-        return cls(url, limit, conn)
 
     async def close(self) -> None:
         if self._filling is not None:
@@ -202,9 +189,6 @@ class SharedBudget:
             if not future.done():
                 future.set_result(None)
         self._waiting.clear()
-        if self._conn is not None:
-            conn, self._conn = self._conn, None
-            await conn.close()
 
     async def take(self, priority: Priority = Priority.POST) -> None:
         """Wait for a token of the budget (posts before cosmetic edits), then return: the request may go now."""
@@ -256,6 +240,84 @@ class SharedBudget:
                 await asyncio.sleep(wait)  # the window is full until its oldest slot drops out
 
     async def _reserve(self, wanted: int, priority: Priority) -> tuple[int, float]:
+        """Tokens granted for the current slot (held until it ends; the unspent ones of an ended slot given back), and
+        how long until the window has room again when none were."""
+        raise NotImplementedError
+
+    def _release(self, count: int, *, metered: bool = True) -> None:
+        """Let ``count`` waiting requests go, highest priority first (spending a token each when ``metered``); a
+        request no longer waiting (cancelled) is passed over and spends none."""
+        while count > 0 and self._waiting:
+            _, _, future = heapq.heappop(self._waiting)
+            if future.done():
+                continue
+            if metered:
+                self._tokens -= 1
+            future.set_result(None)
+            count -= 1
+
+
+class LocalBudget(Metered):
+    """The bot's requests to Discord metered in one process (SQLite: the only process), with the slots, window and
+    priorities of the shared budget counted in memory by the event loop's clock. discord.py alone waits only once
+    Discord has answered 429, so the requests of a burst (a start that looks for many messages, a wave of
+    deliveries) would all draw one."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self._used: dict[int, int] = {}
+        """Slot -> tokens granted in it, for the slots of the window."""
+
+    async def _reserve(self, wanted: int, priority: Priority) -> tuple[int, float]:
+        now = asyncio.get_running_loop().time()
+        slot_now = math.floor(now * SLOTS_PER_SECOND)
+        if self._tokens > 0 and self._slot in self._used:  # not spent within their slot: no request went with them
+            self._used[self._slot] = max(0, self._used[self._slot] - self._tokens)
+        self._tokens = 0
+        for slot in [slot for slot in self._used if slot <= slot_now - SPAN]:
+            del self._used[slot]
+        recent = sum(self._used.values())
+        granted = max(0, min(wanted, self._caps[priority] - recent))
+        if granted:
+            self.granted += granted
+            self._used[slot_now] = self._used.get(slot_now, 0) + granted
+            self._tokens, self._slot = granted, slot_now
+            self._until = (slot_now + 1) / SLOTS_PER_SECOND
+            return granted, 0.0
+        oldest = min((slot for slot, used in self._used.items() if used > 0), default=slot_now)
+        return 0, max(1 / SLOTS_PER_SECOND / 4, (oldest + SPAN) / SLOTS_PER_SECOND - now)
+
+
+class SharedBudget(Metered):
+    """The bot's requests to Discord, metered for all its processes through PostgreSQL (see the module docstring).
+    ``await SharedBudget.open(url, limit)``; ``await budget.take(priority)`` before each request; ``close()``."""
+
+    def __init__(self, url: str, limit: int, conn: asyncpg.Connection) -> None:
+        super().__init__(limit)
+        self.url = url
+        self._conn: asyncpg.Connection | None = conn
+        self.reservations = 0
+        """Round trips to the database so far."""
+        self.reserving = 0.0
+        """Seconds those round trips took, together."""
+
+    @classmethod
+    async def open(cls, url: str, limit: int) -> SharedBudget:
+        """The budget of ``limit`` requests per second on the database at ``url`` (a connection of its own)."""
+        asyncpg = _asyncpg()
+        try:
+            conn = await _connect(url)
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise StoreError(f"the Discord request budget cannot use PostgreSQL: {exc}") from exc
+        return cls(url, limit, conn)
+
+    async def close(self) -> None:
+        await super().close()
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            await conn.close()
+
+    async def _reserve(self, wanted: int, priority: Priority) -> tuple[int, float]:
         """One round trip: tokens granted for the current slot (held until it ends; the unspent ones of an ended slot
         given back), and how long until the window has room again when none were."""
         loop = asyncio.get_running_loop()
@@ -281,18 +343,6 @@ class SharedBudget:
         if self._conn is None or self._conn.is_closed():
             self._conn = await asyncio.wait_for(_connect(self.url), TAKE_TIMEOUT)
         return self._conn
-
-    def _release(self, count: int, *, metered: bool = True) -> None:
-        """Let ``count`` waiting requests go, highest priority first (spending a token each when ``metered``); a
-        request no longer waiting (cancelled) is passed over and spends none."""
-        while count > 0 and self._waiting:
-            _, _, future = heapq.heappop(self._waiting)
-            if future.done():
-                continue
-            if metered:
-                self._tokens -= 1
-            future.set_result(None)
-            count -= 1
 
 
 class LocalIdentifyTurns:

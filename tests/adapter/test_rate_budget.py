@@ -1,5 +1,7 @@
-"""Two bot processes (shards 0 and 1) over one PostgreSQL share Discord's limits: together they keep under the
-global limit (lowered here, in the fake and in ``GLOBAL_RATE_LIMIT``, to 10 requests per second), and they start
+"""One bot process on SQLite keeps under Discord's global limit (lowered here, in the fake and in ``GLOBAL_RATE_LIMIT``,
+to 10 requests per second) even when a start owes many posts at once. Two bot processes (shards 0 and 1) over one
+PostgreSQL share Discord's limits: together they keep under the
+global limit, and they start
 their shards one ``shard_id % max_concurrency`` key at a time (the fake refuses an IDENTIFY too soon, as Discord
 does). Each process running its own discord.py alone draws global 429s and Invalid Sessions for both. And in one
 bot on PostgreSQL every request that counts against the global limit took a token, from login's first one (the
@@ -18,11 +20,12 @@ from bot.host.metrics import REGISTRY
 from bot.host.postgres_store import PostgresStore
 from bot.host.rate_budget import IDENTIFY_SPACING
 from bot.host.settings import Settings
+from bot.host.store import Store
 from bot.host.table import DAY
 from i18n import t
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.rate_limits import RouteLimit
-from tests.helpers.driver import Driver
+from tests.helpers.driver import Driver, running
 from tests.helpers.shards import TIMEOUT, two_shard_bots
 
 LIMIT = 10
@@ -32,6 +35,31 @@ ONE_AT_A_TIME = (RouteLimit("POST", "/channels/{channel_id}/messages", 1, 0.25, 
 and edit empties its bucket, and the next one in the same channel must wait for it, as the headers say."""
 CHANNELS = 6
 """Lobbies per server: every one closes at start-up, each with a post and its lobby message redrawn."""
+
+
+@pytest.mark.discord_limits(global_limit=LIMIT)
+async def test_one_process_closing_many_lobbies_at_its_start_sends_no_global_429(fake_discord: FakeDiscord,
+                                                                                tmp_path: Path) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Lobbies", owner="alice", channels=[f"c{i}" for i in range(2 * CHANNELS)])
+    channels = [channel for channel in fake.channels.values() if channel.guild_id == guild.id]
+    settings = Settings(database_path=str(tmp_path / "games.db"), global_rate_limit=LIMIT)
+    store = await Store.open(settings.database_path)
+    try:
+        host = Host(store, settings, clock=lambda: time.time() - 8 * DAY)  # LOBBY_DAYS (7) ran out a day ago
+        await host.load()
+        for channel in channels:
+            await host.lobby.open(channel.id, guild.id, fake.user("alice").id, "alice")
+    finally:
+        await store.close()
+    closed = t("bot.stale.lobby_closed", "en", days="7 days")
+    async with running(Driver(fake, settings, channel=channels[0].id)):
+        await fake.wait_until(lambda: all(any(closed in m.content for m in fake.messages(c)) for c in channels),
+                              timeout=TIMEOUT, poll=0.1, description="every lobby's closing post")
+    limits = fake.rate_limits
+    assert limits.refused["global"] == 0, f"{limits.refused['global']} global 429s"
+    assert limits.busiest_second() >= LIMIT * 3 // 4, "the limit was never pressed: the test shows nothing"
+    assert len(limits.counted) > 2 * LIMIT
 
 
 async def test_two_processes_closing_many_lobbies_at_once_send_no_global_429(postgres: PostgresStore, pg_url: str,

@@ -1,8 +1,9 @@
-"""The shared budget of requests to Discord (``bot.host.rate_budget``) on a real PostgreSQL: two budgets stand for
-two processes of one bot. Together they never grant more than the limit in any second, they reserve tokens a few at
-a time, posts go before cosmetic edits when the budget is tight (in one process and across processes), requests go
-unmetered while the database does not answer, and the IDENTIFY turns of different ``shard_id % max_concurrency``
-keys do not wait for each other."""
+"""The budget of requests to Discord (``bot.host.rate_budget``): one process's own (SQLite) never grants more than
+the limit in any second and gives posts the tokens before cosmetic edits; the shared one on a real PostgreSQL: two
+budgets stand for two processes of one bot. Together they never grant more than the limit in any second, they
+reserve tokens a few at a time, posts go before cosmetic edits when the budget is tight (in one process and across
+processes), requests go unmetered while the database does not answer, and the IDENTIFY turns of different
+``shard_id % max_concurrency`` keys do not wait for each other."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from bot.host.rate_budget import APPLICATION_NAME, Priority, SharedBudget, SharedIdentifyTurns, caps
+from bot.host.rate_budget import APPLICATION_NAME, LocalBudget, Priority, SharedBudget, SharedIdentifyTurns, caps
 
 LIMIT = 20
 
@@ -30,6 +31,27 @@ def most_in_a_second(times: list[float]) -> int:
     """The most of ``times`` that fall within any one second."""
     times = sorted(times)
     return max(sum(1 for t in times[i:] if t < start + 1.0) for i, start in enumerate(times))
+
+
+async def test_one_process_s_own_budget_never_grants_more_than_the_limit_in_any_second() -> None:
+    budget = LocalBudget(LIMIT)
+    loop = asyncio.get_running_loop()
+    granted: list[tuple[float, str]] = []
+
+    async def request(priority: Priority, name: str) -> None:
+        await budget.take(priority)
+        granted.append((loop.time(), name))  # the request goes out now
+
+    started = loop.time()
+    tidy = [asyncio.create_task(request(Priority.COSMETIC, f"edit {i}")) for i in range(LIMIT)]
+    posts = [asyncio.create_task(request(Priority.POST, f"post {i}")) for i in range(LIMIT)]
+    await asyncio.gather(*tidy, *posts)
+    await budget.close()
+    times = [when for when, _ in granted]
+    assert LIMIT * 3 // 4 <= most_in_a_second(times) <= LIMIT
+    assert loop.time() - started > 1.0  # 40 requests at 20 per second cannot all go at once
+    names = [name for _, name in granted]
+    assert set(names[:LIMIT]) == {f"post {i}" for i in range(LIMIT)}, names  # the edits waited first, went last
 
 
 async def test_two_processes_never_get_more_than_the_limit_in_any_second(
