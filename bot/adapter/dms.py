@@ -97,12 +97,23 @@ class DirectMessages:
         return self._locales.get(user_id) or self.host.people.locale_of(user_id) or default
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel: known since the start, else as stored (by any process, before any restart), else
+        opened with Discord (one request) and stored."""
         known = self._dm_channels.get(user_id)
+        if known is None:
+            try:
+                known = await self.host.people.dm_channel(user_id)
+            except Exception:  # a nicety: Discord tells it again
+                log.warning("could not read the DM channel of a user", exc_info=True)
         if known is not None:
+            self._dm_channels[user_id] = known
             return self.client.get_partial_messageable(known, type=discord.ChannelType.private)
-        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-        channel = user.dm_channel or await user.create_dm()
+        channel = await self.client.create_dm(discord.Object(user_id))
         self._dm_channels[user_id] = channel.id
+        try:
+            await self.host.people.remember_dm_channel(user_id, channel.id)
+        except Exception:
+            log.warning("could not store the DM channel of a user", exc_info=True)
         return channel
 
     async def _dm_message(self, user_id: int, message_id: int) -> discord.PartialMessage:

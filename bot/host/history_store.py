@@ -251,6 +251,7 @@ async def forget(db: Sql, user_id: int, former_player: Mapping[str, str]) -> For
     history = await db.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM standings WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM turn_times WHERE user_id = ?", user_id)
+    await db.execute("DELETE FROM dm_channels WHERE user_id = ?", user_id)
     await revoke_links(db, user_id)  # the links to their own view made so far stop working
     renamed = 0
     game_ids: list[int] = []

@@ -27,7 +27,8 @@ from bot.host.restore import stored_options, stored_seats
 from engine import Game, new_game
 
 TABLES: Final = ("games", "moves", "users", "results", "ratings", "rating_history", "standings", "user_settings",
-                  "deliveries", "timers", "turn_times", "web_pages", "web_servers", "web_revocations")
+                  "deliveries", "timers", "turn_times", "web_pages", "web_servers", "web_revocations",
+                  "dm_channels", "seat_people")
 """Copied in this order (moves refer to games). Tables only one side has are left out. The posts and DMs still
 owed (``deliveries``) and the pending timers (deadlines, vacations, idle tables) come along, so nothing a game
 waits for is lost; leases are not copied (they belong to running processes). The games' web pages keep their
@@ -36,7 +37,8 @@ KEYS: Final = {"games": ("id",), "moves": ("game_id", "seq"), "users": ("user_id
                "ratings": ("guild_id", "pool", "user_id"), "rating_history": ("guild_id", "pool", "user_id", "game_id"),
                "standings": ("guild_id", "user_id"), "user_settings": ("user_id",), "deliveries": ("id",),
                "timers": ("id",), "turn_times": ("game_id", "seq"), "web_pages": ("game_id",),
-               "web_servers": ("guild_id",), "web_revocations": ("user_id",)}
+               "web_servers": ("guild_id",), "web_revocations": ("user_id",),
+               "dm_channels": ("user_id",), "seat_people": ("user_id", "game_id")}
 NUMBERED: Final = ("games", "deliveries", "timers")
 """Tables whose ids PostgreSQL numbers: their sequences continue after the copied ids."""
 

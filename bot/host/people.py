@@ -1,6 +1,7 @@
 """People: each person's language, own settings and open games, and forgetting them (a part of the host).
 
-``People`` holds each user's language (of their last interaction, for the DMs they get later) and their own settings
+``People`` holds each user's language (of their last interaction, for the DMs they get later), stores their DM
+channel's id (so that a DM after a start needs no request to find it) and holds their own settings
 (time zone, quiet hours, reminders, turn DMs; ``bot.host.user_settings``), both as stored, read at start-up and, with a
 shared database, again by each sweep. *Forget me* deletes a person's results and ratings and calls them "former
 player" in the games that are no longer open (``bot.host.history_store.forget``), in the database and in memory.
@@ -63,6 +64,15 @@ class People:
         await self.store.set_user_locale(user_id, locale, now=self._clock())
         self._user_locales[user_id] = locale
         return True
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The id of the user's DM channel with the bot as stored (by any process, before any restart), or ``None``
+        if it never was."""
+        return await self.store.dm_channel(user_id)
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Store the id of the user's DM channel with the bot (Discord's id for it never changes)."""
+        await self.store.set_dm_channel(user_id, channel_id)
 
     def locale_of(self, user_id: int) -> str | None:
         """The user's stored language, or ``None`` if the bot has not seen them interact."""

@@ -156,6 +156,26 @@ WAITS_FOR_COLUMN: Final = (
 """Schema step 14: whose move each open game waits for (``computer``, ``person``, ``nobody``; ``NULL``: stored before
 this step), written with every change (:func:`bot.host.memory.waits_for`), so that start-up and the sweep find the games
 that owe work without reading every game."""
+SEAT_PEOPLE_FILL: Final = """INSERT INTO seat_people (user_id, game_id)
+    SELECT DISTINCT json_extract(seat.value, '$.user_id'), games.id FROM games, json_each(games.seats) AS seat
+    WHERE games.status IN ('lobby', 'running') AND json_extract(seat.value, '$.user_id') IS NOT NULL"""
+PEOPLE_TABLES: Final = (
+    """CREATE TABLE dm_channels (
+        user_id    INTEGER PRIMARY KEY,
+        channel_id INTEGER NOT NULL
+    )""",
+    """CREATE TABLE seat_people (
+        user_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL,
+        PRIMARY KEY (user_id, game_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX seat_people_of_game ON seat_people (game_id)",
+    SEAT_PEOPLE_FILL,
+)
+"""Schema step 15: each person's DM channel with the bot (Discord's id for it never changes), so that a DM after a
+start goes out in one request instead of first asking Discord for the channel again; and who sits in each open game
+(written with its seats, :func:`bot.host.sql.games.seat_people`), so that a person's open games are found without
+reading every open game (filled from the open games' seats)."""
 GAME_NOTICES: Final = (
     """CREATE FUNCTION santacruz_game_changed() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -291,6 +311,8 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     WEB_TABLES,
     # 13 -> 14: whose move each game waits for, so that start-up reads only the games that owe work
     WAITS_FOR_COLUMN,
+    # 14 -> 15: each person's DM channel and the open games each person sits in
+    PEOPLE_TABLES,
 )
 SCHEMA_VERSION: Final = len(STEPS)
 
@@ -312,6 +334,12 @@ POSTGRES_OVERRIDES: Final[dict[int, tuple[str, ...]]] = {
 """Steps PostgreSQL takes in words of its own (already in its dialect)."""
 POSTGRES_EXTRAS: Final[dict[int, tuple[str, ...]]] = {12: GAME_NOTICES}
 """What PostgreSQL adds to a step after it (already in its dialect): what SQLite has no use for."""
+POSTGRES_WORDS: Final[dict[str, str]] = {
+    SEAT_PEOPLE_FILL: """INSERT INTO seat_people (user_id, game_id)
+    SELECT DISTINCT (seat ->> 'user_id')::BIGINT, games.id FROM games, jsonb_array_elements(games.seats::jsonb) AS seat
+    WHERE games.status IN ('lobby', 'running') AND seat ->> 'user_id' IS NOT NULL""",
+}
+"""A statement whose PostgreSQL words the dialect step cannot make (SQLite's JSON functions), by its SQLite words."""
 
 _NARROW_COLUMN: Final = re.compile(rf"^(\s*(?:{'|'.join(sorted(NARROW))})\s+)INTEGER\b", re.M)
 
@@ -330,6 +358,7 @@ MIGRATIONS: Final = STEPS
 """The steps on SQLite (its own words)."""
 PG_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = tuple(
     POSTGRES_OVERRIDES.get(step)
-    or (*(to_postgres(sql, narrow=step < _NARROW_UNTIL) for sql in statements), *POSTGRES_EXTRAS.get(step, ()))
+    or (*(POSTGRES_WORDS.get(sql) or to_postgres(sql, narrow=step < _NARROW_UNTIL) for sql in statements),
+        *POSTGRES_EXTRAS.get(step, ()))
     for step, statements in enumerate(STEPS))
 """The same steps on PostgreSQL."""

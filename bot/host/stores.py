@@ -167,11 +167,15 @@ class ArchiveRows(Protocol):
 
 
 class PeopleRows(Protocol):
-    """Each person's language and settings, their held DMs and their open games."""
+    """Each person's language, DM channel and settings, their held DMs and their open games."""
 
     async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None: ...
 
     async def user_locales(self) -> dict[int, str]: ...
+
+    async def dm_channel(self, user_id: int) -> int | None: ...
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None: ...
 
     async def user_settings(self) -> dict[int, UserSettings]: ...
 

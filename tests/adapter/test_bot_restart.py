@@ -197,7 +197,7 @@ async def test_lobby_buttons_work_after_a_restart(driver: Driver) -> None:
     assert driver.info().status == "running" and not lobby.buttons
 
 
-async def test_dms_keep_the_players_language_after_a_restart(driver: Driver) -> None:
+async def test_dms_keep_the_players_language_and_channel_after_a_restart(driver: Driver) -> None:
     fake = driver.fake
     assert fake.user("bob").locale == "de" and fake.user("alice").locale == "en-US"
     await driver.open_game(["alice", "bob"])  # an English game; Bob joins with a German Discord client
@@ -207,6 +207,8 @@ async def test_dms_keep_the_players_language_after_a_restart(driver: Driver) -> 
         await driver.play_turn("dm")
         await driver.settle()
     assert driver.to_move_user() == "alice"
+    opened = len(fake.requests_to("POST", "/users/@me/channels"))
+    assert opened >= 2  # each player's DM channel, opened once
 
     await driver.restart()  # Bob does not interact again: only the database knows his language
     bob = fake.user("bob").id
@@ -219,6 +221,9 @@ async def test_dms_keep_the_players_language_after_a_restart(driver: Driver) -> 
     turn = await driver.wait_turn_dm("bob")
     assert turn.text.startswith(t("bot.dm.your_turn", "de", channel=where, phase="").split(" (")[0])
     assert "Du bist am Zug" in turn.text and "Your turn" not in turn.text
+    # nor his DM channel: the database has it, so the DM went out in one request
+    assert len(fake.requests_to("POST", "/users/@me/channels")) == opened
+    assert not fake.requests_to("GET", r"/users/\d+"), "a user was fetched only to open a DM"
 
     # and a reminder hours later, after another restart, too
     await driver.restart()

@@ -140,6 +140,7 @@ async def rows(path: Path, sql: str, *params: Any) -> list[dict[str, Any]]:
 
 
 UNDONE: Final = {
+    15: ("DROP TABLE dm_channels", "DROP TABLE seat_people"),  # people's DM channels, who sits in each open game
     14: ("DROP INDEX games_waiting", "ALTER TABLE games DROP COLUMN waits_for"),  # whose move each game waits for
     13: ("DROP TABLE web_pages", "DROP TABLE web_servers", "DROP TABLE web_revocations"),  # the web pages
     12: ("DROP INDEX deliveries_open_turn_dms", "ALTER TABLE deliveries DROP COLUMN closed_at",

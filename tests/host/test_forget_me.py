@@ -1,7 +1,7 @@
 """Forget me means forgotten, on both stores: after it, the person's display name is nowhere in the database
 (every text column of every table is read) but in the games they still sit in; a finished game's saved state and
-the posts it still owes call them "former player", and posts and DMs already sent keep no payload that names
-them."""
+the posts it still owes call them "former player", posts and DMs already sent keep no payload that names
+them, and their DM channel with the bot is no longer stored."""
 
 from __future__ import annotations
 
@@ -85,8 +85,13 @@ async def test_forget_me_leaves_the_name_only_in_the_game_still_running(
     await deliver_all(store, host, but=final)
     before = naming(await text_cells(store, request))
     assert {c[0] for c in before} >= {"games", "deliveries", "results", "standings"}
+    await host.people.remember_dm_channel(ADA, 7001)
+    await host.people.remember_dm_channel(BO, 7002)
 
     forgotten = await host.people.forget_me(ADA)
+
+    assert await host.people.dm_channel(ADA) is None  # her DM channel with the bot is forgotten too
+    assert await host.people.dm_channel(BO) == 7002
 
     assert forgotten.results == 1 and forgotten.games_renamed == 1 and forgotten.deliveries_scrubbed > 0
     running = host.games.info(CH2)

@@ -47,6 +47,7 @@ async def a_database(path: Path) -> dict[int, list[str]]:
     await host.play.undo(2, user)
     await host.lobby.open(3, 9, 100, "Ada")
     await host.people.remember_locale(200, "de")
+    await host.people.remember_dm_channel(200, 9200)
     await host.people.change_settings(200, time_zone="Europe/Berlin", quiet=(22, 7))
     assert await host.web.link(host.games.info(1).game_id) is not None  # type: ignore[union-attr]  # the finished game
     await host.web.set_shown(8, False)
@@ -63,7 +64,8 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
     logs = await a_database(path)
     async with aiosqlite.connect(path) as conn:
         counts = {}
-        for table in ("deliveries", "timers", "turn_times", "web_pages", "web_servers", "web_revocations"):
+        for table in ("deliveries", "timers", "turn_times", "web_pages", "web_servers", "web_revocations",
+                      "dm_channels", "seat_people"):
             async with conn.execute(f"SELECT count(*) FROM {table}") as cur:
                 counts[table] = (await cur.fetchone())[0]
         async with conn.execute("SELECT token, game_id FROM web_pages") as cur:
@@ -72,7 +74,8 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
             pending_timers = [tuple(r) for r in await cur.fetchall()]
     assert counts["deliveries"] > 0 and pending_timers  # posts owed and timers pending come along
     assert counts["turn_times"] > 0  # and how long each turn took
-    assert counts["web_pages"] == counts["web_servers"] == counts["web_revocations"] == 1
+    assert counts["web_pages"] == counts["web_servers"] == counts["web_revocations"] == counts["dm_channels"] == 1
+    assert counts["seat_people"] > 0  # who sits in the open games
     report = await copy_database(f"sqlite:{path}", pg_url)
     assert report.problems == []
     # the finished game of two people: a result, a rating, a rating history row and a standing each
@@ -90,6 +93,7 @@ async def test_every_game_move_and_user_is_copied_checked_and_a_second_run_copie
         assert await store.user_locales() == {200: "de"}
         assert await store.user_settings() == {200: UserSettings("Europe/Berlin", 22, 7)}
         assert await store.web_game(token) == page_of  # the links already posted keep working
+        assert await store.dm_channel(200) == 9200  # a DM after the move needs no request to find the channel
         assert not await store.web_shown(8) and await store.link_generation(300) == 1
         results, ratings, _ = await store.player_history(9, 100)
         assert len(results) == 1 and ratings["humans"].games == 1

@@ -2,7 +2,8 @@
 fresh PostgreSQL database has exactly the columns, indexes and constraints recorded in ``pg_schema.txt`` (taken
 from the hand-written PostgreSQL migrations before they were shared; ``pg_dump --schema-only`` of a fresh
 database was the same before and after), a fresh SQLite file exactly the statements of ``sqlite_schema.txt``;
-and a database of the previous schema version keeps its pending timers and deliveries firing after the upgrade.
+and a database of the previous schema version keeps its pending timers and deliveries firing after the upgrade, and
+knows who sits in its open games.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ async def sqlite_schema(path: Path) -> list[str]:
 
 
 def test_both_dialects_take_the_same_steps() -> None:
-    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == SCHEMA_VERSION == PG_SCHEMA_VERSION == 14
+    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == SCHEMA_VERSION == PG_SCHEMA_VERSION == 15
     assert all("AUTOINCREMENT" not in sql and "WITHOUT ROWID" not in sql and " REAL" not in sql
                for step in PG_MIGRATIONS for sql in step)
 
@@ -104,6 +105,10 @@ async def fires_after_the_upgrade(store: Any) -> None:
     assert await store.pending_deliveries() == []
     (game,) = await store.open_games()
     assert (game.version, game.last_message_id, game.seats) == (4, 777, SEATS)
+    # the upgrade to 15 says who sits in the open games it found
+    for seat in SEATS:
+        if seat.get("user_id") is not None:
+            assert [g.id for g in await store.open_games_of(seat["user_id"])] == [game.id]
 
 
 async def test_a_sqlite_file_of_the_previous_version_keeps_its_timers_and_deliveries(tmp_path: Path) -> None:

@@ -103,9 +103,15 @@ async def test_open_games_of_a_person_are_found_by_their_exact_id(store: Any) ->
     over = await new_game(store, 300, [seat(1, "One")])
     await store.update_game(over, now=2.0, status="abandoned")
     rows = await store.open_games_of(1)
-    assert [r.id for r in rows] == [one, eleven]  # the LIKE prefilter matches 11 and 111 too
-    assert [g.game_id for r in rows if (g := open_game(r, 1)) is not None] == [one]  # the exact check says who
+    assert [r.id for r in rows] == [one]  # not 11's or 111's game, nor the game no longer open
+    assert [g.game_id for r in rows if (g := open_game(r, 1)) is not None] == [one]
     assert [r.id for r in await store.open_games_of(111) if open_game(r, 111)] == [eleven]
+    # a seat taken over by another person: the game is theirs now, no longer the one who left
+    await store.update_game(eleven, now=3.0, seats=[seat(11, "Eleven"), seat(12, "Twelve")])
+    assert await store.open_games_of(111) == []
+    assert [r.id for r in await store.open_games_of(12)] == [eleven]
+    await store.update_game(eleven, now=4.0, status="over")
+    assert await store.open_games_of(11) == [] and await store.open_games_of(12) == []
 
 
 # ---------------------------------------------------------------------- the host

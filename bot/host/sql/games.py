@@ -63,6 +63,7 @@ class GameSql(SqlBase):
                     channel_id, guild_id, opener_id, dumps(seats), dumps(options), seed, status, locale, now, now,
                     parent_id, waits_for)
                 game_id = int(rows[0]["id"])
+                await seat_people(db, game_id, seats, status)
                 await set_timers(db, game_id, now, timers, ())
                 await add_deliveries(db, game_id, now, deliveries)
         except KeyClash as exc:
@@ -294,11 +295,26 @@ async def _update(db: Db, game_id: int, now: float, columns: Mapping[str, Any], 
     params = (*values.values(), game_id) + (() if expect_version is None else (expect_version,))
     setting = ", ".join(f"{k} = ?" for k in values)
     rows = await db.fetch(f"UPDATE games SET {setting}, version = version + 1 WHERE id = ?{at_version}"
-                          " RETURNING version", *params)
+                          " RETURNING version, status", *params)
     if not rows:
         if expect_version is not None and await db.fetch("SELECT 1 FROM games WHERE id = ?", game_id):
             raise VersionConflict(f"game {game_id} is no longer at version {expect_version}")
         raise StoreError(f"there is no game {game_id}")
     if values.get("status") not in (None, *OPEN_STATUSES):
         await cancel_all_timers(db, game_id, now)
+    if "seats" in columns or "status" in columns:
+        await seat_people(db, game_id, columns.get("seats"), str(rows[0]["status"]))
     return int(rows[0]["version"])
+
+
+async def seat_people(db: Db, game_id: int, seats: Sequence[Mapping[str, Any]] | None, status: str) -> None:
+    """Inside a transaction: who sits in the game while it is open (``seat_people``, by which
+    :meth:`bot.host.sql.people.PeopleSql.open_games_of` finds a person's open games), from its ``seats`` as written
+    (``None``: unchanged); nobody once it is no longer open."""
+    if status in OPEN_STATUSES and seats is None:
+        return
+    await db.execute("DELETE FROM seat_people WHERE game_id = ?", game_id)
+    if status in OPEN_STATUSES and seats is not None:
+        people = sorted({int(seat["user_id"]) for seat in seats if seat.get("user_id") is not None})
+        await db.executemany("INSERT INTO seat_people (user_id, game_id) VALUES (?, ?)",
+                             [(user_id, game_id) for user_id in people])

@@ -1,4 +1,4 @@
-"""The store's people (:class:`PeopleSql`): each person's language and own settings (whose queries are
+"""The store's people (:class:`PeopleSql`): each person's language, DM channel and own settings (whose queries are
 :mod:`bot.host.user_settings`'s), the DMs held for their quiet hours, and the open games they sit in."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from bot.host.user_settings import HELD_PATTERN, UserSettings
 
 
 class PeopleSql(SqlBase):
-    """Each person's language and settings, their held DMs and their open games."""
+    """Each person's language, DM channel and settings, their held DMs and their open games."""
 
     async def set_user_locale(self, user_id: int, locale: str, *, now: float) -> None:
         """Store (insert or replace) the language of the user's last interaction."""
@@ -29,6 +29,20 @@ class PeopleSql(SqlBase):
     async def user_locales(self) -> dict[int, str]:
         """Every stored user's language: user id -> locale."""
         return {int(r["user_id"]): str(r["locale"]) for r in await self._fetch("SELECT user_id, locale FROM users")}
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The id of the user's DM channel with the bot, if stored."""
+        rows = await self._fetch("SELECT channel_id FROM dm_channels WHERE user_id = ?", user_id)
+        return int(rows[0]["channel_id"]) if rows else None
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Store (insert or replace) the id of the user's DM channel with the bot."""
+        await self._execute(
+            """
+            INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id
+            """,
+            user_id, channel_id)
 
     async def user_settings(self) -> dict[int, UserSettings]:
         """Every stored person's settings: user id -> settings."""
@@ -54,6 +68,6 @@ class PeopleSql(SqlBase):
         return [DeliveryRow.read(r) for r in rows]
 
     async def open_games_of(self, user_id: int) -> list[GameRow]:
-        """The open games whose seats name ``user_id`` (a LIKE prefilter: the caller checks them), oldest first."""
-        return await self._games(f"{GAMES} WHERE {OPEN} AND seats LIKE ? ORDER BY id",
-                                 user_settings.seats_name(user_id))
+        """The open games ``user_id`` sits in (as ``seat_people`` has them), oldest first."""
+        return await self._games(
+            f"{GAMES} WHERE id IN (SELECT game_id FROM seat_people WHERE user_id = ?) AND {OPEN} ORDER BY id", user_id)
