@@ -38,6 +38,8 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, Interaction
 from tests.fakediscord.remote import slash_for_move
 
 TIMEOUT = 120.0
+LOOK_AGAIN = 1.0
+"""Seconds between two readings of a game by a person waiting for its post (:meth:`Table.wait_posted`)."""
 LOAD_BEFORE = os.getloadavg()[0]
 
 
@@ -124,11 +126,22 @@ class Table:
                 and self.host.play.public_view(self.channel.id)["pending"] is not None)
 
     async def wait_posted(self, game_id: int, seq: int) -> None:
-        """Until the channel has the post of move ``seq``, or that move left its turn open (its post comes later)."""
+        """Until the channel has the post of move ``seq``, or that move left its turn open (its post comes later).
+        The move was stored before its answer came, so the game is read once for that, and again only each
+        :data:`LOOK_AGAIN` seconds (reading it at every change of the fake, as many people waiting at once did, cost
+        the machine more than the bot's own work)."""
         deadline = self.loop.time() + TIMEOUT
-        while not (self.posted(game_id, seq) or await self.turn_open(seq)):
-            if self.loop.time() > deadline:
+        if await self.turn_open(seq):
+            return
+        looked = self.loop.time()
+        while not self.posted(game_id, seq):
+            now = self.loop.time()
+            if now > deadline:
                 raise TimeoutError(f"waited {TIMEOUT:.0f} s for the post of move {seq}")
+            if now - looked >= LOOK_AGAIN:
+                if await self.turn_open(seq):
+                    return
+                looked = now
             await self.fake.wait_for_change(0.05)
 
     def turn_dm(self, user: str, game_id: int, seq: int) -> FakeMessage | None:

@@ -103,6 +103,8 @@ class Run:
     total: int = 0
     """Every request from the processes' start to their stop (``invalid`` and the 429s are counted over them)."""
     seconds: float = 0.0
+    routes: Counter[str] = field(default_factory=Counter)
+    """The load's requests by route (``GET /channels/{id}/messages``; answered 429 or not)."""
     refused: Counter[str] = field(default_factory=Counter)
     """429s by scope (``None``: the fake enforces no rate limits)."""
     enforced: bool = False
@@ -114,8 +116,9 @@ class Run:
     attempted: int = 0
     """Moves sent (posted in time or not: the bot stored them all)."""
     cpu_main: float = 0.0
-    cpu_workers: float = 0.0
-    """CPU seconds of the bot's processes, and of their worker processes (pictures, computers), during the load."""
+    cpu_workers: Counter[str] = field(default_factory=Counter)
+    """CPU seconds of the bot's processes, and of their worker processes by kind (``render``, ``computer``), during
+    the load."""
     cpu_here: float = 0.0
     """CPU seconds of this process (the fake Discord and the people) during the load."""
 
@@ -160,6 +163,15 @@ def cpu_seconds(pids: list[int]) -> float:
             continue
         total += (int(fields[11]) + int(fields[12])) / ticks
     return total
+
+
+def worker_seconds(mains: list[int]) -> Counter[str]:
+    """The CPU time the worker processes of the processes ``mains`` used so far, by :func:`worker_kind` (a worker
+    that ended meanwhile, replaced by a new one, no longer counts: its time is lost to both readings)."""
+    seconds: Counter[str] = Counter()
+    for pid in (w for p in mains for w in descendants(p)):
+        seconds[worker_kind(pid)] += cpu_seconds([pid])
+    return seconds
 
 
 def worker_kind(pid: int) -> str:
@@ -353,17 +365,20 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         start = len(fake.requests)
         began = loop.time()
         mains = [bot.process.pid for bot in bots if bot.process is not None]
-        cpu_main, cpu_workers = cpu_seconds(mains), cpu_seconds([w for p in mains for w in descendants(p)])
+        cpu_main, cpu_workers = cpu_seconds(mains), worker_seconds(mains)
         cpu_here = time.process_time()
         await load.drive(args.rate, args.seconds)
         run.seconds = loop.time() - began
         run.cpu_main = cpu_seconds(mains) - cpu_main
-        run.cpu_workers = cpu_seconds([w for p in mains for w in descendants(p)]) - cpu_workers
+        run.cpu_workers = worker_seconds(mains)
+        run.cpu_workers.subtract(cpu_workers)
         run.cpu_here = time.process_time() - cpu_here
         answered = fake.requests[start:]
         run.requests = len(answered)
         exempt = re.compile(rf"/interactions/\d+/[^/]+/callback|/webhooks/{fake.application_id}/.*")
         run.counted = sum(1 for r in answered if not exempt.fullmatch(r.path))
+        run.routes = Counter(f"{r.method} {re.sub(r'/[0-9]+', '/{id}', r.path)}{' 429' if r.status == 429 else ''}"
+                             for r in answered)
         await asyncio.sleep(2.0)  # one more reading of the backlog after the load
     finally:
         stop.set()
@@ -399,8 +414,9 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
         print(f"  failed: {failure[:200]}")
     print(f"  first answer {run.first_answer:.1f} s after the processes started")
     moves = max(1, run.attempted)
-    print(f"  CPU per move sent: the bot's processes {run.cpu_main / moves * ms:.0f} ms, their workers (pictures, "
-          f"computers) {run.cpu_workers / moves * ms:.0f} ms, the fake Discord and the people "
+    print(f"  CPU per move sent: the bot's processes {run.cpu_main / moves * ms:.0f} ms, their render workers "
+          f"{run.cpu_workers['render'] / moves * ms:.0f} ms, computer workers "
+          f"{run.cpu_workers['computer'] / moves * ms:.0f} ms, the fake Discord and the people "
           f"{run.cpu_here / moves * ms:.0f} ms ({os.cpu_count()} cores, load average before the run "
           f"{LOAD_BEFORE:.1f})")
     print("  resident memory: " + ", ".join(f"{k} {v:.0f} MB" for k, v in sorted(mains.items()))
@@ -416,6 +432,8 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
     print(f"  requests to Discord {run.requests / max(run.seconds, 1e-9):.1f}/s ({run.requests / per_move:.1f} per "
           f"move sent), of which bound to the global limit {run.counted / max(run.seconds, 1e-9):.1f}/s "
           f"({run.counted / per_move:.1f} per move); 429 by scope: {scopes}{enforced}")
+    print("  per move sent, by route: " + ", ".join(f"{route} {n / per_move:.2f}"
+                                                   for route, n in run.routes.most_common(12)))
     glob = str(run.refused.get("global", 0)) if run.enforced else "n/a"
     print(f"scale {setup.store} x{setup.processes}: first answer {run.first_answer:.1f} s; "
           f"rss {max(mains.values(), default=0.0):.0f} MB max; ack p99 {percentile(f.acks, 99) * ms:.0f} ms; "
@@ -426,6 +444,8 @@ async def main_async(args: argparse.Namespace) -> None:
     setups = [s for s in SETUPS if s.store in args.setups.split(",")]
     with tempfile.TemporaryDirectory() as temp, ExitStack() as stack:
         folder = Path(temp)
+        if args.logs is not None:
+            args.logs.mkdir(parents=True, exist_ok=True)
         async with FakeDiscord(shard_count=SHARDS, populate=False) as fake:
             places, shard_of = world(fake, args.games)
             began = time.perf_counter()
