@@ -9,8 +9,8 @@ Two steps; the games are kept in a JSON-lines file so that the fit can be repeat
 noisy greedy play (noise 1.0 or 0.5, alternately: the expert's playout policy, whose round-1 ends are what the
 judgement is asked about in a search); the position where round 2 begins is kept, with what 16 noisy greedy
 playouts of round 2 from it say (how often each seat wins: the expert's own judgement, had it played on); then
-round 2 is played by the expert against itself at ``--iterations`` playouts a move, and the final scores and the
-winner are kept.
+round 2 is played by the expert against itself at ``--iterations`` playouts a move, and its moves (``round2``: each
+position of it can be replayed from the kept start), the final scores and the winner are kept.
 
 ``fit``: all games fit the shipped model (least squares of the final margin on the features, then the temperature
 of the chance to win by maximum likelihood). Held out: in five folds, each game is predicted by a fit on the
@@ -56,12 +56,15 @@ def play_one(number: int, iterations: int) -> dict[str, object]:
             g.apply(greedy_move(g, prng, noise=1.0))
         wins[g.ranking()[0]] += 1
     players = [ExpertPlayer(mix_seed(number, seat, 47), budget=None, iterations=iterations) for seat in range(2)]
+    moves = []
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        game.apply(players[seat].choose(game.view(seat)))
+        move = players[seat].choose(game.view(seat))
+        moves.append(move)
+        game.apply(move)
     return {"number": number, "noise": noise, "start": start, "greedy_wins": wins, "scores": list(game.score),
-            "winner": game.ranking()[0], "iterations": iterations}
+            "winner": game.ranking()[0], "iterations": iterations, "round2": moves}
 
 
 def play(args: argparse.Namespace) -> None:

@@ -25,6 +25,8 @@ from engine.ai.evaluation import Evaluation, end_reward, evaluate
 from engine.ai.greedy import greedy_move, move_values
 from engine.ai.players import mix_seed, own_part
 from engine.ai.round_end import RoundEnd, judge
+from engine.ai.round_two import PHASES, RoundTwo
+from engine.ai.round_two import judge as judge_round_two
 from engine.game import Game
 from engine.island import Island
 from engine.moves import Move
@@ -117,11 +119,13 @@ def _evaluate(game: Game, seat: int, margin_scale: float) -> float:
 
 def _playout(game: Game, seat: int, rng: random.Random, to_round_end: bool, noise: float,
              margin_scale: float, cut: tuple[int, Evaluation] | None = None,
-             round_end: RoundEnd | None = None) -> float:
+             round_end: RoundEnd | None = None, round_two: tuple[int, RoundTwo] | None = None) -> float:
     """Noisy greedy play to the end of the round (``to_round_end``) or game, judged for ``seat``; with ``cut``
     (moves, evaluation) stopped after that many moves (in the landing or play phase) and judged by the learned
     evaluation (:mod:`engine.ai.evaluation`); with ``round_end`` (2 players) the end of round 1 judged by the chance
-    to win from there (:mod:`engine.ai.round_end`) instead of the margin then."""
+    to win from there (:mod:`engine.ai.round_end`) instead of the margin then; with ``round_two`` (moves, model; 2
+    players) a round-2 playout stopped after that many moves (in the landing or play phase) and judged by the
+    chance to win from there (:mod:`engine.ai.round_two`)."""
     start_round = game.round
     moves = 0
     while game.phase != "over":
@@ -129,8 +133,10 @@ def _playout(game: Game, seat: int, rng: random.Random, to_round_end: bool, nois
             if round_end is not None:
                 return judge(game, seat, round_end)
             break
-        if cut is not None and moves >= cut[0] and game.phase in ("land", "play"):
+        if cut is not None and moves >= cut[0] and game.phase in PHASES:
             return evaluate(game, seat, cut[1])
+        if round_two is not None and moves >= round_two[0] and game.round == 2 and game.phase in PHASES:
+            return judge_round_two(game, seat, round_two[1])
         game.apply(greedy_move(game, rng, noise=noise))
         moves += 1
     return _evaluate(game, seat, margin_scale)

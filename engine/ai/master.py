@@ -41,6 +41,7 @@ from engine.ai.expert import (
     start_search,
 )
 from engine.ai.round_end import RoundEnd, load_round_end
+from engine.ai.round_two import RoundTwo, load_round_two
 from engine.game import Game
 from engine.island import Island
 from engine.moves import Move
@@ -54,18 +55,20 @@ HALVING_PLAYERS = (2,)
 
 def play_round(game: Game, seat: int, moves: Sequence[Move], playout_seed: float, to_round_end: bool, *,
                stop: Callable[[], bool] = lambda: False, cut: tuple[int, Evaluation] | None = None,
-               round_end: RoundEnd | None = None) -> list[float]:
+               round_end: RoundEnd | None = None, round_two: tuple[int, RoundTwo] | None = None) -> list[float]:
     """Every move of ``moves`` played in ``game`` (one determinization), each followed by the same noisy greedy
     playout (common random numbers): ``seat``'s rewards in [0, 1], in the order of ``moves``. ``stop()`` is asked
     after each playout; when it says so the list ends there (shorter than ``moves``). ``cut``: (moves, evaluation),
     playouts stopped after that many moves and judged by the learned evaluation (:mod:`engine.ai.evaluation`).
     ``round_end``: a playout that ends round 1 judged by the chance to win from there (:mod:`engine.ai.round_end`,
-    2 players)."""
+    2 players). ``round_two``: (moves, model), a round-2 playout stopped after that many moves and judged by the
+    chance to win from there (:mod:`engine.ai.round_two`, 2 players)."""
     out: list[float] = []
     for move in moves:
         g = game.clone()
         g.apply(move)
-        out.append(_playout(g, seat, random.Random(playout_seed), to_round_end, 1.0, 15.0, cut, round_end))
+        out.append(_playout(g, seat, random.Random(playout_seed), to_round_end, 1.0, 15.0, cut, round_end,
+                            round_two))
         if stop():
             break
     return out
@@ -73,17 +76,21 @@ def play_round(game: Game, seat: int, moves: Sequence[Move], playout_seed: float
 
 def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
             island: Island | None = None, candidates: int = 7, cut: int | None = None, judged: bool = False,
-            clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+            round_two: int | None = None, clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """Sequential halving over the expert's candidates in ``view`` (a seat's view), whatever the player count.
 
     It stops at ``budget`` seconds by ``clock`` or at ``iterations`` playouts, whichever comes first (neither:
     200 playouts); deterministic for a given ``seed`` when ``budget`` is ``None``. ``cut``: playouts stop after
     that many moves and are judged by the learned evaluation (:func:`engine.ai.evaluation.load_evaluation`).
     ``judged`` (2 players): a round-1 playout's end is judged by the chance to win from there
-    (:func:`engine.ai.round_end.load_round_end`), not by the margin then.
+    (:func:`engine.ai.round_end.load_round_end`), not by the margin then. ``round_two`` (2 players): a round-2
+    playout stops after that many moves and is judged by the chance to win from there
+    (:func:`engine.ai.round_two.load_round_two`), not played to the end of the game.
     """
     cutting = (cut, load_evaluation()) if cut is not None else None
-    round_end = load_round_end() if judged and len(view["players"]) == 2 and view["round"] == 1 else None
+    two_players = len(view["players"]) == 2
+    round_end = load_round_end() if judged and two_players and view["round"] == 1 else None
+    judging_two = (round_two, load_round_two()) if round_two is not None and two_players else None
     start, deadline, limit = search_limits(budget, iterations, clock)
     begun = start_search(view, seed, island, candidates)
     if isinstance(begun, SearchResult):
@@ -116,7 +123,7 @@ def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations
                 game = determinize(view, random.Random(rng.random()), island=island, keep_log=False)
             rounds += 1
             got = play_round(game, seat, [chosen[i] for i in active], rng.random(), to_round_end, stop=out_of_time,
-                             cut=cutting, round_end=round_end)
+                             cut=cutting, round_end=round_end, round_two=judging_two)
             playouts += len(got)
             if len(got) < len(active):  # cut by the deadline: keep the means comparable
                 stopped = True
@@ -136,13 +143,15 @@ def halving(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations
 
 def master_search(view: View, *, seed: int = 0, budget: float | None = 1.0, iterations: int | None = None,
                   island: Island | None = None, candidates: int = 7, judged: bool = True,
-                  clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+                  round_two: int | None = None, clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """The master's search of ``view``: :func:`halving` in 2 players (:data:`HALVING_PLAYERS`), judging the end of
     round 1 by the learned chance to win (``judged=False``: by the margin, as the expert and plain halving do), the
-    expert's :func:`engine.ai.expert.search` in 3 and 4 (same keywords, same budget rules)."""
+    expert's :func:`engine.ai.expert.search` in 3 and 4 (same keywords, same budget rules). ``round_two``: halving's
+    round-2 playouts stop after that many moves, judged by the learned chance to win (a trial the arena plays with
+    ``--trial``)."""
     if len(view["players"]) in HALVING_PLAYERS:
         return halving(view, seed=seed, budget=budget, iterations=iterations, island=island, candidates=candidates,
-                       judged=judged, clock=clock)
+                       judged=judged, round_two=round_two, clock=clock)
     return search(view, seed=seed, budget=budget, iterations=iterations, island=island, candidates=candidates,
                   clock=clock)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from play.arena import GameResult, MatchUp, _choose, kept_sections, main, report, run, same_player
 
 
@@ -91,3 +93,78 @@ def test_the_arena_s_master_searches_with_the_round_end_judgement(tmp_path: Path
           "--report-only", "--results", str(tmp_path / "none"), "--out", str(out)])
     text = out.read_text()
     assert "--cpu --first-deal 1889" in text and "| master vs expert | 2 | 0 |" in text
+
+
+def _deal_games(match: MatchUp, outcomes: list[tuple[bool, bool]]) -> list[GameResult]:
+    """The games of ``match``'s first deals, the challenger winning from seat 0 and from seat 1 as ``outcomes``
+    says, deal by deal."""
+    from engine.ai.players import mix_seed
+
+    out = []
+    for deal, wins in enumerate(outcomes):
+        seed = mix_seed(match.first_deal + deal, 2, 2012)
+        for seat, won in enumerate(wins):
+            out.append(GameResult(match.key, seed, seat, [150, 140], seat if won else 1 - seat, 10.0, 30))
+    return out
+
+
+def test_the_sequential_test_counts_whole_deals_in_deal_order_and_stops_where_its_ratio_leaves_its_bounds() -> None:
+    import math
+
+    from play.arena import Sprt
+
+    test = Sprt.parse("0.5,0.9,0.1,0.1")  # a win adds ln 1.8, a loss ln 0.2; the bounds are -ln 9 and ln 9
+    assert test.bounds == (math.log(0.1 / 0.9), math.log(0.9 / 0.1))
+    match = MatchUp("master", "expert", 2, 12, first_deal=40)
+    games = _deal_games(match, [(True, True), (True, True), (False, False)])
+    counted, llr, decision = test.counted(match, games)
+    assert decision == "P1" and counted == games[:4] and llr == 4 * math.log(1.8)  # the third deal is not counted
+    assert "decided for P1 (0.9): 4 games counted, 4 won" in test.describe(match, games)
+    assert "2 more games finished after it, not counted" in test.describe(match, games)
+    # A deal with a game missing ends the count there, whatever was played after it (games finish out of order).
+    counted, llr, decision = test.counted(match, games[:1] + games[2:4])
+    assert counted == [] and decision is None and llr == 0.0
+    lost = _deal_games(match, [(False, True), (False, False)])
+    counted, llr, decision = test.counted(match, lost)
+    assert decision == "P0" and len(counted) == 4 and llr == math.log(1.8) + 3 * math.log(0.2)
+    # The planned games ran out first: no decision, and the report says so.
+    short = MatchUp("master", "expert", 2, 2, first_deal=40)
+    assert test.counted(short, _deal_games(short, [(True, False)]))[2] is None
+    assert "the planned games ran out before a decision" in test.describe(short, _deal_games(short, [(True, False)]))
+    for wrong in ("0.55,0.5,0.05,0.05", "0.5,0.55,0.6,0.05", "0.5,0.55"):
+        with pytest.raises(ValueError):
+            Sprt.parse(wrong)
+
+
+def test_a_report_with_the_sequential_test_counts_the_games_it_counted() -> None:
+    from play.arena import Sprt
+
+    test = Sprt.parse("0.5,0.9,0.1,0.1")
+    match = MatchUp("master", "master", 2, 12, first_deal=40, trial="t")
+    games = _deal_games(match, [(True, True), (True, True), (False, False)])
+    text = report([match], {match.key: games}, budget=0.3, iterations=None, command="python -m play.arena",
+                  cpu=True, sprt=test)
+    assert match.key == "master-t-vs-master-2p" and not same_player(match)
+    assert "| master-t vs master | 2 | 4 (of 12 planned) | 4 | 100.0% |" in text
+    assert "Sequential test (Wald's SPRT, win share 0.5 against 0.9" in text
+
+
+def test_a_master_on_trial_searches_with_its_own_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine import new_game
+    from engine.ai.master import halving
+    from engine.ai.players import mix_seed, own_part
+    from play import arena
+
+    monkeypatch.setitem(arena.TRIALS, "plain", {"judged": False})
+    game = new_game(["A", "B"], 11)
+    differed = 0
+    for _ in range(4):
+        seat = game.to_move
+        view = game.view(seat)
+        seed = mix_seed(5, len(view["log"]), own_part(view)["seat"])
+        move, _searched = _choose("master", game, seat, 5, None, 24, trial="plain")
+        plain = halving(view, seed=seed, budget=None, iterations=24)
+        assert move == plain.move
+        differed += plain.stats != halving(view, seed=seed, budget=None, iterations=24, judged=True).stats
+        game.apply(move)
+    assert differed >= 1
