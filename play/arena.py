@@ -8,7 +8,8 @@ Each match-up puts one *challenger* against ``n - 1`` copies of an *opponent*; t
 turn on the same deal (for two players: each seed is played twice, seats swapped), so seating and luck of the deal
 are balanced. ``--budget`` is wall-clock seconds a move, or with ``--cpu`` CPU seconds of the game's process (a
 match on a busy machine then thinks as long as on an idle one, only slower). ``--results DIR`` keeps one JSON line
-per finished game, so an interrupted run can be resumed and reported (``--report-only``). A match-up whose
+per finished game, its moves included, so an interrupted run can be resumed and reported (``--report-only``) and each
+game replayed. A match-up whose
 challenger makes the opponent's moves by construction (``master`` against ``expert`` where the master plays the
 expert's search) is not played. Writing ``--out`` over an earlier report keeps its sections
 (``## ...``: what a measurement says, earlier match-ups): only the part above them is generated.
@@ -30,7 +31,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,9 @@ class GameResult:
     winner: int
     seconds: float
     expert_moves: int
+    moves: list[str] = field(default_factory=list)
+    """The game's moves in order (``engine.replay(["P0", "P1", ...], seed, moves)`` plays it again; games kept
+    before the arena kept them have none)."""
 
     @property
     def won(self) -> bool:
@@ -116,10 +120,12 @@ def _choose(strength: str, game: Any, seat: int, seed: int, budget: float | None
 
 def play_game(strengths: list[str], seed: int, *, budget: float | None = 1.0, iterations: int | None = None,
               draft: bool = False, cpu: bool = False,
-              trial: tuple[int, str] | None = None) -> tuple[list[int], list[int], int]:
+              trial: tuple[int, str] | None = None,
+              record: list[str] | None = None) -> tuple[list[int], list[int], int]:
     """Play one game with ``strengths[seat]`` at each seat; returns (scores, ranking, searched moves). With ``cpu``
     a budget is the process's CPU seconds (each game runs in one process), which a busy machine does not shorten.
-    ``trial``: (seat, name), that seat is the master on trial of that name (:data:`TRIALS`)."""
+    ``trial``: (seat, name), that seat is the master on trial of that name (:data:`TRIALS`). ``record``: each move
+    is appended to it."""
     game = new_game([f"P{i}" for i in range(len(strengths))], seed, draft=draft)
     searched = 0
     while not game.is_over():
@@ -130,6 +136,8 @@ def play_game(strengths: list[str], seed: int, *, budget: float | None = 1.0, it
                             on_trial)
         searched += did
         game.apply(move)
+        if record is not None:
+            record.append(move)
     return list(game.score), game.ranking(), searched
 
 
@@ -220,9 +228,10 @@ def _run_job(args: tuple[MatchUp, int, int, float | None, int | None, bool]) -> 
     strengths[seat] = match.challenger
     start = time.perf_counter()
     trial = (seat, match.trial) if match.trial is not None else None
+    moves: list[str] = []
     scores, ranking, searched = play_game(strengths, seed, budget=budget, iterations=iterations, cpu=cpu,
-                                          trial=trial)
-    return GameResult(match.key, seed, seat, scores, ranking[0], time.perf_counter() - start, searched)
+                                          trial=trial, record=moves)
+    return GameResult(match.key, seed, seat, scores, ranking[0], time.perf_counter() - start, searched, moves)
 
 
 def run(matches: list[MatchUp], *, budget: float | None, iterations: int | None, procs: int,

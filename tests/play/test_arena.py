@@ -168,3 +168,20 @@ def test_a_master_on_trial_searches_with_its_own_options(monkeypatch: pytest.Mon
         differed += plain.stats != halving(view, seed=seed, budget=None, iterations=24, judged=True).stats
         game.apply(move)
     assert differed >= 1
+
+
+def test_a_kept_game_holds_its_moves_and_plays_again_from_its_deal(tmp_path: Path) -> None:
+    import json
+
+    from engine import replay
+
+    match = MatchUp("greedy", "random", 2, 2, first_deal=3)
+    done = run([match], budget=None, iterations=None, procs=1, results_dir=tmp_path)
+    lines = (tmp_path / f"{match.key}.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and len(done[match.key]) == 2
+    for line in lines:
+        r = GameResult(**json.loads(line))
+        game = replay(["P0", "P1"], r.seed, r.moves)
+        assert r.moves and game.is_over() and list(game.score) == r.scores and game.ranking()[0] == r.winner
+    older = {k: v for k, v in json.loads(lines[0]).items() if k != "moves"}  # kept before the moves were
+    assert GameResult(**older).moves == []
