@@ -42,6 +42,7 @@ from engine.ai.players import mix_seed
 __all__ = ["TRIALS", "GameResult", "MatchUp", "Sprt", "kept_sections", "play_game", "same_player"]
 
 TRIALS: dict[str, dict[str, Any]] = {
+    "round-two": {"round_two": 12},  # engine/AI-RESEARCH.md, thirteenth attempt
 }
 """Masters on trial (``--trial NAME``): the options their search takes (:func:`engine.ai.master.master_search`)."""
 

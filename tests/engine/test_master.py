@@ -170,3 +170,29 @@ def test_halving_judged_by_the_round_end_model_differs_in_round_one_only_and_the
             assert judged.playouts == plain.playouts
             differed += judged.stats != plain.stats
     assert rounds == {1, 2} and differed >= 2
+
+
+def test_halving_with_the_round_two_judgement_differs_in_round_two_only() -> None:
+    """``halving(round_two=N)`` stops round-2 playouts after N moves and judges them by the learned chance to win
+    (engine/ai/round_two.py): shorter playouts in round 2, so more of them in the same time; round 1 as before."""
+    from engine.ai.round_two import FEATURES as ROUND_TWO
+    from engine.ai.round_two import load_round_two
+
+    model = load_round_two()
+    assert len(model.weights) == len(ROUND_TWO) and model.temperature > 0
+    assert model.weights[ROUND_TWO.index("score_margin")] > 0.5
+    rounds = set()
+    more = 0
+    for k, game in enumerate(_positions(2)[::4]):
+        view = game.view(game.to_move)
+        cut = halving(view, seed=k, budget=None, iterations=30, judged=True, round_two=4)
+        full = halving(view, seed=k, budget=None, iterations=30, judged=True)
+        assert cut.move in view["you"]["legal_moves"]
+        assert master_search(view, seed=k, budget=None, iterations=30, round_two=4) == cut
+        rounds.add(game.round)
+        if game.round == 1:
+            assert cut == full
+        else:
+            assert cut.playouts == full.playouts
+            more += cut.stats != full.stats
+    assert rounds == {1, 2} and more >= 2
