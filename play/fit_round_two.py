@@ -53,16 +53,18 @@ and the win."""
 class Sample:
     """One position of an expert's round 2, from seat 0's side."""
 
-    __slots__ = ("features", "game", "left", "margin", "probe", "wins", "won")
+    __slots__ = ("baseline", "features", "game", "left", "margin", "probe", "won")
 
     def __init__(self, game: int, features: tuple[float, ...], left: int, margin: float, won: int) -> None:
         self.game = game
+        """The game (or deal) it comes from: the folds keep a game's positions together."""
         self.features = features
         self.left = left
         self.margin = margin
         self.won = won
-        self.wins = 0
-        """Full playouts that seat 0 won (probed positions only)."""
+        self.baseline = 0.5
+        """The chance to win that the search's judgement today gives it (probed positions only): here the share of
+        full playouts won, one win and one loss added in halves."""
         self.probe: array[float] | None = None
         """Per cut and playout, :data:`WIDTH` doubles (probed positions only)."""
 
@@ -121,7 +123,8 @@ def game_samples(job: tuple[str, int, int]) -> list[Sample]:
     for i, game in enumerate(positions(row)):
         s = Sample(number, margin_features(game, 0), builds_left(game), margin, won)
         if every and i % every == 0:
-            s.wins, s.probe = probe(game, number, i, playouts)
+            wins, s.probe = probe(game, number, i, playouts)
+            s.baseline = (wins + 0.5) / (playouts + 1)
         out.append(s)
     return out
 
@@ -170,13 +173,14 @@ def chance(m: RoundTwo, features: Sequence[float], left: float) -> float:
     return chance_to_win(_dot(m.weights, features), math.sqrt(m.temperature**2 + m.spread * left))
 
 
-def cut_share(m: RoundTwo, s: Sample, cut: int, playouts: int) -> float:
-    """The mean over ``s``'s playouts of the model's chance after ``cut`` (an index of :data:`CUTS`) moves."""
+def cut_share(m: RoundTwo, s: Sample, cut: int, playouts: int, cuts: int = len(CUTS)) -> float:
+    """The mean over ``s``'s playouts of the model's chance after the ``cut``-th of ``cuts`` cuts (a playout that
+    ended first counts what it kept: its win, or a chance)."""
     assert s.probe is not None
     total = 0.0
     n = len(FEATURES)
     for k in range(playouts):
-        at = (k * len(CUTS) + cut) * WIDTH
+        at = (k * cuts + cut) * WIDTH
         r = s.probe[at:at + WIDTH]
         total += r[2] if r[0] else chance(m, r[1:1 + n], r[1 + n])
     return total / playouts
@@ -232,10 +236,12 @@ def _report(name: str, pairs: Sequence[tuple[float, int]]) -> str:
     return f"  {name:38} log loss {log_loss(pairs):.4f}, winner called right {100 * right / len(pairs):.1f} %"
 
 
-def held_out(samples: Sequence[Sample], playouts: int) -> None:
+def held_out(samples: Sequence[Sample], playouts: int, cuts: Sequence[int] = CUTS,
+             baseline: str = "greedy playouts (calibrated)", unit: str = "game") -> None:
+    """The held-out table: ``baseline`` names what :attr:`Sample.baseline` is (calibrated on the other folds);
+    ``unit`` what :attr:`Sample.game` counts (the folds and standard errors keep its positions together)."""
     probed = [s for s in samples if s.probe is not None]
-    names = ["greedy playouts (calibrated)", "the margin now", "cut 0 (the model at the position)",
-             *(f"cut {c}" for c in CUTS)]
+    names = [baseline, "the margin now", "cut 0 (the model at the position)", *(f"cut {c}" for c in cuts)]
     preds: dict[str, list[tuple[float, int]]] = {n: [] for n in names}
     games: list[int] = []
     for fold in range(FOLDS):
@@ -244,9 +250,9 @@ def held_out(samples: Sequence[Sample], playouts: int) -> None:
         test = [s for s in probed if s.game % FOLDS == fold]
         m = model(train)
         games += [s.game for s in test]
-        # the playouts' share, calibrated on the other folds
+        # the playouts' own prediction, calibrated on the other folds
         def share(s: Sample) -> float:
-            return logit((s.wins + 0.5) / (playouts + 1))
+            return logit(s.baseline)
         a, b = platt([share(s) for s in train_probed], [s.won for s in train_probed])
         preds[names[0]] += [(calibrated(a, b, share(s)), s.won) for s in test]
         now = [x.features[0] + x.features[1] for x in train[::4]]
@@ -254,17 +260,19 @@ def held_out(samples: Sequence[Sample], playouts: int) -> None:
         preds[names[1]] += [(chance_to_win(s.features[0] + s.features[1], math.sqrt(t * t + sp * s.left)), s.won)
                             for s in test]
         preds[names[2]] += [(chance(m, s.features, s.left), s.won) for s in test]
-        for c in range(len(CUTS)):
-            a, b = platt([logit(cut_share(m, s, c, playouts)) for s in train_probed], [s.won for s in train_probed])
-            preds[names[3 + c]] += [(calibrated(a, b, logit(cut_share(m, s, c, playouts))), s.won) for s in test]
-    print(f"held out ({FOLDS} folds by game; {len(probed)} positions of {len(set(games))} games, {playouts} playouts "
-          "each):")
+        for c in range(len(cuts)):
+            a, b = platt([logit(cut_share(m, s, c, playouts, len(cuts))) for s in train_probed],
+                         [s.won for s in train_probed])
+            preds[names[3 + c]] += [(calibrated(a, b, logit(cut_share(m, s, c, playouts, len(cuts)))), s.won)
+                                    for s in test]
+    print(f"held out ({FOLDS} folds by {unit}; {len(probed)} positions of {len(set(games))} {unit}s, {playouts} "
+          "playouts each):")
     for n in names:
         print(_report(n, preds[n]))
     print(_report("a coin", [(0.5, w) for _p, w in preds[names[0]]]))
     for n in names[1:]:
         gap, error = paired_gap(preds[n], preds[names[0]], games)
-        print(f"  {n}: log loss minus the playouts' {gap:+.4f} (standard error {error:.4f}, by game)")
+        print(f"  {n}: log loss minus the first's {gap:+.4f} (standard error {error:.4f}, by {unit})")
 
 
 def main() -> None:

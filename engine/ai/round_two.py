@@ -31,7 +31,7 @@ from engine.ai.greedy import _remaining_builds
 from engine.game import Game
 
 __all__ = ["DATA", "FEATURES", "RoundTwo", "builds_left", "judge", "load_round_two", "margin_features",
-           "predicted_margin"]
+           "position_margins", "predicted_margin"]
 
 FEATURES = ("score_margin", "chip_value_margin", "chip_count_margin", "own_cards_margin", "cross_cards_margin",
             "builds_margin", "scoring_cards_margin", "to_move", "share_margin")
@@ -60,8 +60,16 @@ def margin_features(game: Game, seat: int) -> tuple[float, ...]:
     before, what every held card pays each seat); builds left (:func:`engine.ai.greedy._remaining_builds`) and
     scoring cards held over the other's; +1 when the seat is to move, -1 when the other is; +1 when the seat may
     still share a site, -1 when the other may."""
-    if game.n != 2 or game.round != 2 or game.phase not in PHASES:
+    if game.round != 2:
         raise ValueError("the round-2 judgement reads a 2-player game in the landing or play phase of round 2")
+    return position_margins(game, seat)
+
+
+def position_margins(game: Game, seat: int) -> tuple[float, ...]:
+    """:data:`FEATURES` of ``seat`` in a 2-player ``game`` in a landing or play phase, whichever the round (see
+    :func:`margin_features`)."""
+    if game.n != 2 or game.phase not in PHASES:
+        raise ValueError("the judgement reads a 2-player game in a landing or play phase")
     other = 1 - seat
     mine, theirs = game.hand_scoring[seat], game.hand_scoring[other]
     points = game.card_points

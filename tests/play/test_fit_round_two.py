@@ -45,7 +45,7 @@ def test_a_kept_game_gives_its_round_two_decisions_and_every_third_is_probed_by_
         if i % 3:
             assert s.probe is None
         else:
-            assert s.probe is not None and len(s.probe) == 4 * len(CUTS) * WIDTH and 0 <= s.wins <= 4
+            assert s.probe is not None and len(s.probe) == 4 * len(CUTS) * WIDTH and 0 < s.baseline < 1
     with pytest.raises(ValueError):  # a game kept before the round-2 moves were
         list(positions({k: v for k, v in row.items() if k != "round2"}))
 
