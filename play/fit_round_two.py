@@ -1,7 +1,7 @@
 """Fit the master's judgement of a round-2 position (:mod:`engine.ai.round_two`) on expert-played round 2s, and
 judge it held out against the playouts the search uses today.
 
-Run with ``python -m play.fit_round_two --data FILE [FILE ...] [--every 3] [--playouts 16] [--procs 2]
+Run with ``python -m play.fit_round_two --data FILE [FILE ...] [--every 3] [--playouts 16] [--cuts 4 8 12] [--procs 2]
 [--out engine/ai/data/round_two.json]``.
 
 The data is ``play.fit_round_end``'s (its ``play`` step keeps each game's round 2, which the expert played against
@@ -43,7 +43,7 @@ from engine.ai.round_two import DATA, FEATURES, PHASES, RoundTwo, builds_left, m
 from play.fit_evaluation import least_squares
 
 CUTS = (4, 8, 12)
-"""Moves of a playout after which ``cut N`` judges it by the model."""
+"""Moves of a playout after which ``cut N`` judges it by the model (the default grid)."""
 FOLDS = 5
 WIDTH = len(FEATURES) + 2
 """Doubles kept per playout and cut: ended (1.0) or not, then the features and what is left, or the final margin
@@ -88,9 +88,10 @@ def _cut_record(game: Game) -> list[float]:
     return [0.0, *margin_features(game, 0), float(builds_left(game))]
 
 
-def probe(game: Game, number: int, index: int, playouts: int) -> tuple[int, array[float]]:
+def probe(game: Game, number: int, index: int, playouts: int,
+          cuts: Sequence[int] = CUTS) -> tuple[int, array[float]]:
     """``playouts`` noisy greedy playouts from ``game``: how many seat 0 won, and what each looked like after each
-    of :data:`CUTS` moves (the first landing or play position from there on; the end if it came first)."""
+    of ``cuts`` moves (the first landing or play position from there on; the end if it came first)."""
     wins = 0
     out = array("d")
     for k in range(playouts):
@@ -99,12 +100,12 @@ def probe(game: Game, number: int, index: int, playouts: int) -> tuple[int, arra
         records: list[list[float]] = []
         moves = 0
         while not g.is_over():
-            if len(records) < len(CUTS) and moves >= CUTS[len(records)] and g.phase in PHASES:
+            if len(records) < len(cuts) and moves >= cuts[len(records)] and g.phase in PHASES:
                 records.append(_cut_record(g))
                 continue
             g.apply(greedy_move(g, rng, noise=1.0))
             moves += 1
-        while len(records) < len(CUTS):
+        while len(records) < len(cuts):
             records.append(_cut_record(g))
         wins += g.ranking()[0] == 0
         for r in records:
@@ -112,9 +113,10 @@ def probe(game: Game, number: int, index: int, playouts: int) -> tuple[int, arra
     return wins, out
 
 
-def game_samples(job: tuple[str, int, int]) -> list[Sample]:
+def game_samples(job: tuple[str, int, int] | tuple[str, int, int, tuple[int, ...]]) -> list[Sample]:
     """The samples of one kept game (a JSON line), every ``every``-th probed by ``playouts`` playouts."""
-    line, every, playouts = job
+    line, every, playouts = job[:3]
+    cuts = job[3] if len(job) > 3 else CUTS
     row = json.loads(line)
     number = int(row["number"])
     margin = float(row["scores"][0] - row["scores"][1])
@@ -123,7 +125,7 @@ def game_samples(job: tuple[str, int, int]) -> list[Sample]:
     for i, game in enumerate(positions(row)):
         s = Sample(number, margin_features(game, 0), builds_left(game), margin, won)
         if every and i % every == 0:
-            wins, s.probe = probe(game, number, i, playouts)
+            wins, s.probe = probe(game, number, i, playouts, cuts)
             s.baseline = (wins + 0.5) / (playouts + 1)
         out.append(s)
     return out
@@ -280,12 +282,14 @@ def main() -> None:
     ap.add_argument("--data", type=Path, nargs="+", required=True)
     ap.add_argument("--every", type=int, default=3, help="probe every N-th position by playouts (0: none)")
     ap.add_argument("--playouts", type=int, default=16)
+    ap.add_argument("--cuts", type=int, nargs="+", default=list(CUTS))
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None, help=f"where to write the weights (e.g. {DATA})")
     args = ap.parse_args()
     lines = [x for path in args.data for x in path.read_text().splitlines() if x.strip()]
+    cuts = tuple(args.cuts)
     with multiprocessing.Pool(args.procs) as pool:
-        samples = [s for got in pool.imap(game_samples, [(x, args.every, args.playouts) for x in lines], 8)
+        samples = [s for got in pool.imap(game_samples, [(x, args.every, args.playouts, cuts) for x in lines], 8)
                    for s in got]
     m = model(samples)
     print(f"{len(lines)} games, {len(samples)} positions; weights (points of final margin):")
@@ -294,7 +298,7 @@ def main() -> None:
     residual = math.sqrt(sum((_dot(m.weights, s.features) - s.margin) ** 2 for s in samples) / len(samples))
     print(f"  residual {residual:.1f} points; temperature {m.temperature:g}, spread {m.spread:g}")
     if args.every:
-        held_out(samples, args.playouts)
+        held_out(samples, args.playouts, cuts)
     if args.out is not None:
         iterations = json.loads(lines[0])["iterations"]
         data = {"features": list(FEATURES), "weights": [round(x, 4) for x in m.weights],
