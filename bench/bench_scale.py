@@ -4,7 +4,8 @@
 It fills a database with ``--games`` open games (``bench/scale_fill.py``: lobbies, games at every stage of both
 rounds, drafts, computer seats, vacations, turn deadlines, reminders and deadlines due during the run and later),
 one game per channel over servers of 200 channels each (half on each of two gateway shards), in less than a minute,
-through the store's own write path. Then, for each set-up, it starts the bot against the fake Discord
+through the store's own write path, with every person's DM channel stored (the bot of a running game has DMed its
+people). Then, for each set-up, it starts the bot against the fake Discord
 (``tests/fakediscord``, served by this process; each bot process a child process, ``ChildBot``, run as
 ``santacruz-bot`` runs it) and drives a steady load for ``--seconds``: moves arriving at random (a Poisson process
 of ``--rate`` moves per second) over random running games, seven in ten among a few hundred games being played and
@@ -140,6 +141,15 @@ def world(fake: FakeDiscord, games: int) -> tuple[list[Place], dict[int, int]]:
         for channel in range(count):
             places.append(Place(guild.id, fake.add_text_channel(guild, f"table-{channel}").id, tuple(people)))
     return places, shard_of
+
+
+async def remember_dm_channels(store: Any, fake: FakeDiscord, places: list[Place], at_once: int = 64) -> None:
+    """Store every person's DM channel, as a bot that has been running for days has it (it sent them turn DMs): a
+    start reads it instead of asking Discord."""
+    people = sorted({user_id for place in places for user_id, _ in place.people})
+    for first in range(0, len(people), at_once):
+        await asyncio.gather(*(store.set_dm_channel(user_id, fake.dm_channel(user_id).id)
+                               for user_id in people[first:first + at_once]))
 
 
 def rss_mb(pid: int) -> float:
@@ -465,6 +475,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 began = time.perf_counter()
                 try:
                     stored = await write(store, planned, seed=args.seed, vacations=args.games // 500)
+                    await remember_dm_channels(store, fake, places)
                 finally:
                     await store.close()
                 print(f"{setup.name}: the games written in {time.perf_counter() - began:.0f} s")
