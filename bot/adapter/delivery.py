@@ -16,6 +16,7 @@ told); anything else is given up and logged, and the channel's other deliveries 
 from __future__ import annotations
 
 import logging
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Final
 
@@ -25,6 +26,7 @@ from bot.adapter import posts
 from bot.adapter.compose import Composed, compose_post
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
+from bot.adapter.rate_limits import catching_up
 from bot.adapter.sending import (
     ATTACH_FILES,
     SEND_MESSAGES,
@@ -115,14 +117,16 @@ class Deliveries:
             del self._unmarked[delivery.id]
             return Outcome(True)
         gone: str | None = None
+        late = catching_up() if self.host.outbox.left_from_before(delivery) else nullcontext()  # gives way to moves now
         try:
-            async with self.host.outbox.step(delivery, later) as step:
-                if isinstance(step, Held):
-                    return Outcome(True)
-                if (found := await self.sent_before.find(delivery, step)) is not None:  # left from before: sent?
-                    await self.host.outbox.already_sent(delivery, found)
-                    return Outcome(True)
-                error = await self._send(delivery, step)
+            with late:
+                async with self.host.outbox.step(delivery, later) as step:
+                    if isinstance(step, Held):
+                        return Outcome(True)
+                    if (found := await self.sent_before.find(delivery, step)) is not None:  # left from before: sent?
+                        await self.host.outbox.already_sent(delivery, found)
+                        return Outcome(True)
+                    error = await self._send(delivery, step)
         except _AccessInDoubt:
             delay = backoff.delay(delivery.attempts + 1)
             log.info("game %d: %s %d answered Missing Access; trying again in %.1f s (the bot may have been removed "

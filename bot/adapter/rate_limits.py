@@ -10,7 +10,8 @@ Discord exempts), the gateway's websocket and the CDN. discord.py's own limiter 
 waits out any 429 that comes.
 
 The adapter says what may wait: ``with cosmetic(): await message.edit(...)`` marks the requests of an edit that only
-tidies (buttons off old posts, a passed turn's DM, *Undo* marks) so that posts and turn DMs go first when the budget
+tidies (buttons off old posts, a passed turn's DM, *Undo* marks), ``with catching_up():`` those of a post or DM owed
+from before this process started, so that the posts and turn DMs of the moves being played go first when the budget
 is tight. The mark is a context variable, so it follows the awaits of the edit and nothing else.
 """
 
@@ -40,7 +41,21 @@ _INTERACTION: Final = re.compile(r"/interactions/\d+/[^/]+/callback|/webhooks/(\
 @contextmanager
 def cosmetic() -> Iterator[None]:
     """The requests sent inside only tidy what is already there: they give way to posts and DMs."""
-    token = _priority.set(Priority.COSMETIC)
+    with _at(Priority.COSMETIC):
+        yield
+
+
+@contextmanager
+def catching_up() -> Iterator[None]:
+    """The requests sent inside carry a post or DM owed from before this process started: they give way to the posts
+    and DMs of the moves being played now (a cosmetic edit inside stays cosmetic)."""
+    with _at(Priority.CATCH_UP):
+        yield
+
+
+@contextmanager
+def _at(priority: Priority) -> Iterator[None]:
+    token = _priority.set(max(priority, _priority.get()))
     try:
         yield
     finally:

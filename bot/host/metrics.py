@@ -81,8 +81,9 @@ STORAGE_ERRORS: Final = Counter(
     "being done", ("doing",), registry=REGISTRY)
 BUDGET_WAIT: Final = Histogram(
     "santacruz_discord_budget_wait_seconds", "Time a request to Discord waited for a token of the bot's shared budget "
-    "(PostgreSQL: GLOBAL_RATE_LIMIT for all processes), by priority: post (posts, turn DMs, everything else) or "
-    "cosmetic (edits that only tidy old messages, which give way when the budget is tight)", ("priority",),
+    "(PostgreSQL: GLOBAL_RATE_LIMIT for all processes), by priority: post (posts, turn DMs, everything else), "
+    "catch_up (posts and DMs owed from before the process started) or cosmetic (edits that only tidy old messages); "
+    "each gives way to the ones before it when the budget is tight", ("priority",),
     buckets=_SECONDS, registry=REGISTRY)
 BUDGET_RESERVATIONS: Final = Counter(
     "santacruz_discord_budget_reservations", "Round trips to the database that reserved tokens of the shared budget "

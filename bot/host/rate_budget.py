@@ -18,9 +18,12 @@ get the bot's address banned for a while. Here every request takes a token first
   of the limit (:data:`BATCH`); tokens not spent within their slot are given back with the next call, so reserving
   ahead costs the others little. ``bench/bench_rate_budget.py`` measures the cost per request.
 * **Priority.** Turn DMs and posts (:attr:`Priority.POST`, every request unless the adapter says otherwise) go before
-  cosmetic edits (:attr:`Priority.COSMETIC`: buttons taken off old posts, "Turn played" DM edits, *Undo* marks):
-  within a process the waiting posts get the tokens first, and across processes a cosmetic request is granted only
-  while the window is below :data:`COSMETIC_SHARE` of the limit, so the rest is left to posts when it is tight.
+  the posts and DMs left owed from before this process started (:attr:`Priority.CATCH_UP`: late already, they should
+  not make the moves being played now late too), and those before cosmetic edits (:attr:`Priority.COSMETIC`: buttons
+  taken off old posts, "Turn played" DM edits, *Undo* marks): within a process the waiting requests get the tokens in
+  that order, and across processes a catch-up request is granted only while the window is below
+  :data:`CATCH_UP_SHARE` of the limit, a cosmetic one below :data:`COSMETIC_SHARE`, so the rest is left to posts when
+  it is tight.
 * **If the database does not answer** (within :data:`TAKE_TIMEOUT`), requests go out without a token until it
   answers again, metered by discord.py alone (logged once per outage).
 * **One process** (SQLite) meters its requests the same way in memory (:class:`LocalBudget`): discord.py alone waits
@@ -60,6 +63,8 @@ SPAN: Final = SLOTS_PER_SECOND + 2
 BATCH: Final = 4
 """Tokens reserved by one round trip when fewer requests wait and the window is under 3/4 full (a move's post, its
 DMs and edits come together); those not spent within their slot are given back with the next round trip."""
+CATCH_UP_SHARE: Final = 0.8
+"""The part of the limit the deliveries left from before a start may fill; the rest is kept for posts and DMs."""
 COSMETIC_SHARE: Final = 0.6
 """The part of the limit cosmetic edits may fill; the rest is kept for posts and DMs."""
 TAKE_TIMEOUT: Final = 1.0
@@ -126,13 +131,16 @@ class Priority(IntEnum):
 
     POST = 0
     """Posts, turn DMs, and every request not marked otherwise."""
-    COSMETIC = 1
+    CATCH_UP = 1
+    """The posts and DMs owed from before this process started (a restart's, a restore's)."""
+    COSMETIC = 2
     """Edits that only tidy what is already there: buttons off old posts, a passed turn's DM, an *Undo* mark."""
 
 
 def caps(limit: int) -> dict[Priority, int]:
     """How full the window may be for a request of each priority to be granted."""
-    return {Priority.POST: limit, Priority.COSMETIC: max(1, math.floor(limit * COSMETIC_SHARE))}
+    return {Priority.POST: limit, Priority.CATCH_UP: max(1, math.floor(limit * CATCH_UP_SHARE)),
+            Priority.COSMETIC: max(1, math.floor(limit * COSMETIC_SHARE))}
 
 
 def _asyncpg() -> Any:

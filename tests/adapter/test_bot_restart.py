@@ -10,6 +10,7 @@ from typing import Any
 from bot.adapter import ids
 from bot.adapter.delivery import Backoff
 from bot.host.change import Change
+from bot.host.metrics import REGISTRY
 from bot.host.store import Store
 from i18n import t
 from tests.fakediscord import FakeMessage
@@ -297,9 +298,17 @@ async def test_a_move_stored_while_the_bot_shuts_down_starts_no_task_and_goes_ou
     cog.background.start_computers(driver.channel.id)
     assert cog.publisher.pending() == [] and not any(not t.done() for t in cog.background.computers.values())
     assert len(board_posts(fake, driver.channel)) == posts
+    owed_before = tokens_taken("catch_up")
     await driver.restart()
     await driver.settle()
     assert len(board_posts(fake, driver.channel)) == posts + 1, "the stored post went out at the next start"
+    # owed from before the start, it gave way to the posts of moves made since (its requests: looked for, then sent)
+    assert tokens_taken("catch_up") >= owed_before + 2
+
+
+def tokens_taken(priority: str) -> float:
+    """Tokens of the bot's request budget taken at ``priority`` in this process so far (the metric counts each)."""
+    return REGISTRY.get_sample_value("santacruz_discord_budget_wait_seconds_count", {"priority": priority}) or 0.0
 
 
 async def test_a_post_goes_out_when_the_latest_post_cannot_be_looked_up(driver: Driver) -> None:
