@@ -47,6 +47,8 @@ LOAD_BEFORE = os.getloadavg()[0]
 class Figures:
     acks: list[float] = field(default_factory=list)
     posts: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
+    """When each move of ``posts`` was sent (the event loop's clock), in the same order."""
     moves: int = 0
     elapsed: float = 0.0
     cpu: float = 0.0
@@ -200,6 +202,7 @@ class Table:
             await self.acked(click, figures)
         await self.wait_posted(info.game_id, info.seq + 1)
         figures.posts.append(self.loop.time() - started)
+        figures.sent.append(started)
         figures.moves += 1
         return True
 

@@ -104,6 +104,8 @@ class Run:
     total: int = 0
     """Every request from the processes' start to their stop (``invalid`` and the 429s are counted over them)."""
     seconds: float = 0.0
+    began: float = 0.0
+    """When the load began (the event loop's clock)."""
     routes: Counter[str] = field(default_factory=Counter)
     """The load's requests by route (``GET /channels/{id}/messages``; answered 429 or not)."""
     refused: Counter[str] = field(default_factory=Counter)
@@ -373,7 +375,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         run.first_answer = max(await asyncio.gather(*(load.first(shard, shard_of, spawned)
                                                       for shard in range(len(bots)))))
         start = len(fake.requests)
-        began = loop.time()
+        began = run.began = loop.time()
         mains = [bot.process.pid for bot in bots if bot.process is not None]
         cpu_main, cpu_workers = cpu_seconds(mains), worker_seconds(mains)
         cpu_here = time.process_time()
@@ -435,6 +437,10 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
           f"({len(f.acks)}); move to post p50 {percentile(f.posts, 50) * ms:.0f} ms, "
           f"p99 {percentile(f.posts, 99) * ms:.0f} ms ({len(f.posts)})")
     backlog = run.backlog or [0]
+    half = run.began + run.seconds / 2
+    later = [post for post, sent in zip(f.posts, f.sent, strict=True) if sent >= half]
+    print(f"  move to post of the moves sent in the load's second half (the start's backlog sent): "
+          f"p50 {percentile(later, 50) * ms:.0f} ms, p99 {percentile(later, 99) * ms:.0f} ms ({len(later)})")
     print(f"  outbox backlog at most {max(backlog)}, at the end {backlog[-1]}")
     scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(run.refused.items())) or "none"
     enforced = "" if run.enforced else " (this fake Discord enforces no rate limits)"
