@@ -26,8 +26,9 @@ blended by its alpha, an RGB one covers its rectangle."""
 def _mask(sprite: Image.Image) -> Image.Image | None:
     return sprite if sprite.mode == "RGBA" else None
 
-KEEP = 4
-"""Pictures kept in all."""
+KEEP = 2
+"""Pictures kept in all: the last picture of a kind and the one before it (a post's board and a hand's, say). More
+are hardly ever the closest with many games drawn in turn, and each is a page of 10 to 20 MB."""
 QUANTIZED = 64
 """Opaque sprites kept in a palette's colours."""
 

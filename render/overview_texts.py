@@ -169,7 +169,7 @@ def card_items(lay: OverviewLayout, view: View, theme: Theme, locale: str, marks
     return out
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=32)
 def card_image(state: CardState, size: tuple[int, int], geometry: tuple[float, int, int, int], theme: Theme,
                locale: str) -> tuple[Image.Image, Records]:
     """A player's card and the texts on it (card pixels): the marker and the name, the last move's points on the
