@@ -47,7 +47,7 @@ from bot.adapter.rate_limits import meter
 from bot.adapter.translator import CatalogueTranslator
 from bot.host.errors import HostError
 from bot.host.host import Host
-from bot.host.rate_budget import LocalBudget, LocalIdentifyTurns, Metered, SharedBudget, SharedIdentifyTurns
+from bot.host.rate_budget import Budget, LocalBudget, LocalIdentifyTurns, SharedBudget, SharedIdentifyTurns
 from bot.host.settings import Settings
 from bot.host.stores import GameStore, open_store
 from bot.host.table import TableInfo
@@ -100,7 +100,7 @@ class SantaCruzBot(commands.Bot):
         self.host_options = dict(host_options or {})
         self.store: GameStore | None = None
         self.host: Host | None = None
-        self.rate_budget: Metered | None = None
+        self.rate_budget: Budget | None = None
         """The requests to Discord, metered against the bot's global limit (:meth:`login` opens it): with PostgreSQL
         those of every process together."""
         self.identify_turns: LocalIdentifyTurns | SharedIdentifyTurns = LocalIdentifyTurns()

@@ -30,7 +30,7 @@ import discord
 from bot.host.rate_budget import Priority
 
 if TYPE_CHECKING:
-    from bot.host.rate_budget import Metered
+    from bot.host.rate_budget import Budget
 
 _priority: contextvars.ContextVar[Priority] = contextvars.ContextVar("discord_priority", default=Priority.POST)
 
@@ -76,7 +76,7 @@ def counts(url: str, application_id: int | None) -> bool:
     return webhook is not None and application_id is not None and int(webhook) != application_id
 
 
-def meter(trace: aiohttp.TraceConfig, budget: Callable[[], Metered | None],
+def meter(trace: aiohttp.TraceConfig, budget: Callable[[], Budget | None],
           application_id: Callable[[], int | None]) -> None:
     """Make each counted request of the client whose ``http_trace`` is ``trace`` wait for a token of ``budget()``
     (none yet: it goes at once). The trace may do more (telemetry counts its 429s)."""

@@ -170,7 +170,7 @@ async def _connect(url: str) -> asyncpg.Connection:
     return conn
 
 
-class Metered:
+class Budget:
     """The requests of one process waiting for tokens, highest priority first, and the tokens it holds, whoever
     grants them (:meth:`_reserve`: the database for :class:`SharedBudget`, this process for :class:`LocalBudget`).
     ``await budget.take(priority)`` before each request; ``close()``."""
@@ -265,7 +265,7 @@ class Metered:
             count -= 1
 
 
-class LocalBudget(Metered):
+class LocalBudget(Budget):
     """The bot's requests to Discord metered in one process (SQLite: the only process), with the slots, window and
     priorities of the shared budget counted in memory by the event loop's clock. discord.py alone waits only once
     Discord has answered 429, so the requests of a burst (a start that looks for many messages, a wave of
@@ -296,7 +296,7 @@ class LocalBudget(Metered):
         return 0, max(1 / SLOTS_PER_SECOND / 4, (oldest + SPAN) / SLOTS_PER_SECOND - now)
 
 
-class SharedBudget(Metered):
+class SharedBudget(Budget):
     """The bot's requests to Discord, metered for all its processes through PostgreSQL (see the module docstring).
     ``await SharedBudget.open(url, limit)``; ``await budget.take(priority)`` before each request; ``close()``."""
 
