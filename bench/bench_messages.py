@@ -8,7 +8,7 @@ like people: on their turn they ask every autocomplete of the command their move
 and play their move, every other turn with a slash command filled by picking an offered value as it is, every
 other turn with the buttons and menus of their turn DM. Once in the game each runs ``status``, one runs
 ``games`` and ``log``, and one takes a move back with ``undo``. What a player decides is read from the host (as
-``tests/adapter/conftest.py``'s ``Driver`` does); every action goes through the fake Discord, and takes ten seconds
+``tests/helpers/driver.py``'s ``Driver`` does); every action goes through the fake Discord, and takes ten seconds
 on the bot's clock (a person's quick move: a "your cards changed" DM waits a minute for the turn DM it is folded into).
 
 Printed per language: moves, channel posts, pictures and pings, DMs per player (total, own actions, own turns, per

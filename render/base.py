@@ -3,12 +3,12 @@
 Layers, bottom to top: page background; sea with waves; shallow water, beaches and land of each island
 (from its outline, or blobs around the sites when the board has no outlines); volcano cones; rivers
 (blue, wavy, from source through their edges to the mouth); roads (straight, sandy, drawn over rivers
-like bridges); every site as a face-down tile with its number; then the empty frames of the header,
-last-move bar, panel, score track and legend. Each render copies this image and draws only what
-changes on top (see ``render/board.py``), and quantizes with the palette made here (from the English four-player
-picture and a sample of what changes on it, :func:`paint_sample`: one palette for every language and player count,
-:func:`base_palette`). The island with its face-down sites is the same in every language and for every player count
-at one width: it is drawn once for them all (:func:`island`).
+like bridges); every site as a face-down tile with its number; then the empty frames of the last-move bar, the
+scoring cards played, a seat's own strip and the score track's cells (the legend is a picture of its own). Each
+render copies this image and draws only what changes on top (see ``render/board.py``), and quantizes with the palette
+made here (from the English four-player picture and a sample of what changes on it, :func:`paint_sample`: one palette
+for every language and player count, :func:`base_palette`). The island with its face-down sites is the same in every
+language and for every player count at one width: it is drawn once for them all (:func:`island`).
 """
 
 from __future__ import annotations

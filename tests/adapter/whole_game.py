@@ -10,7 +10,7 @@ buttons and menus of their turn DM. Once in the game each runs ``status``, one r
 takes a move back with ``undo``. The bot's clock goes at the players' pace (:class:`PeoplesClock`: each action takes
 :data:`PACE` seconds), so that what waits on time (a "your cards changed" DM waits for the turn DM it may be folded
 into) comes out as it would with people, whatever the machine's speed. What a player decides is read from the host
-(as ``tests/adapter/conftest.py``'s ``Driver`` does); every action goes through the fake Discord. :func:`summarise`
+(as ``tests/helpers/driver.py``'s ``Driver`` does); every action goes through the fake Discord. :func:`summarise`
 counts what the messages show into :class:`Figures` (see ``bench/bench_messages.py`` for what each figure means), each
 message read in the language it speaks (a DM or an answer its reader's, a post the game's); the channel's posts are
 also drawn again in every other language the players read, from the game's stored posts (:func:`redraw_posts`), and
