@@ -96,7 +96,7 @@ def main() -> None:
         render_board(views[0])  # builds the base pictures once, as the bot's first pictures do
         render_overview(views[0])
         board = views[0]["board"]
-        base = get_base(board, static_board(board), DEFAULT_THEME, "en", len(views[0]["players"]), False)
+        base = get_base(board, static_board(board), DEFAULT_THEME, len(views[0]["players"]), False)
         over_base, _lay, over_palette = get_overview_base(board, DEFAULT_THEME, len(views[0]["players"]))
         for view in views[1:]:
             # Interleaved, so that the medians see the same load on a shared machine.

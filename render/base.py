@@ -1,10 +1,11 @@
-"""The static picture, drawn once per board, theme, locale, player count and kind of picture.
+"""The static picture, drawn once per board, theme, player count and kind of picture (the same in every language).
 
 Layers, bottom to top: page background; sea with waves; shallow water, beaches and land of each island
 (from its outline, or blobs around the sites when the board has no outlines); volcano cones; rivers
 (blue, wavy, from source through their edges to the mouth); roads (straight, sandy, drawn over rivers
 like bridges); every site as a face-down tile with its number; then the empty frames of the last-move bar, the
-scoring cards played, a seat's own strip and the score track's cells (the legend is a picture of its own). Each
+scoring cards played, a seat's own strip and the score track's cells (its title is in the picture's language, drawn
+with each picture: :func:`render.track.paint_track_title`; the legend is a picture of its own). Each
 render copies this image and draws only what changes on top (see ``render/board.py``), and quantizes with the palette
 made here (from the English four-player picture and a sample of what changes on it, :func:`paint_sample`: one palette
 for every language and player count, :func:`base_palette`). The island with its face-down sites is the same in every
@@ -32,6 +33,7 @@ from render.island import placed_board
 from render.layout import Layout, make_layout
 from render.theme import RGB, Theme
 from render.tiles import badge, badge_centre, face, mix, pad_of, ring, site_badge, stack
+from render.track import paint_track_title
 
 BOARD_SS = 2
 """Supersampling of the board layer."""
@@ -41,7 +43,7 @@ BOARD_SS = 2
 class Base:
     """A cached static picture with its layout and output palette."""
 
-    key: tuple[str, Theme, str, int, bool]
+    key: tuple[str, Theme, int, bool]
     image: Image.Image
     layout: Layout
     palette: Image.Image
@@ -379,17 +381,16 @@ def island(board: BoardView, static_key: str, lay: Layout, theme: Theme) -> Imag
                          tuple(lay.centers.items())), draw)
 
 
-def page(board: BoardView, static_key: str, lay: Layout, theme: Theme, locale: str, n_players: int,
-         personal: bool) -> Image.Image:
+def page(board: BoardView, static_key: str, lay: Layout, theme: Theme) -> Image.Image:
     """The static picture itself: the island (:func:`island`) and the empty frames around it."""
     img = Image.new("RGB", (lay.width, lay.height), theme.background)
     img.paste(island(board, static_key, lay, theme), (0, 0))
-    chrome.paint_static(img, lay, theme, locale, n_players, personal)
+    chrome.paint_static(img, lay, theme)
     return img
 
 
 PALETTE_PAGE: Final = ("en", 4)
-"""The language and player count of the page every palette of a board is made from."""
+"""The language (of the score track's title) and player count of the page every palette of a board is made from."""
 
 
 def base_palette(board: BoardView, static_key: str, theme: Theme, personal: bool) -> Image.Image:
@@ -400,7 +401,8 @@ def base_palette(board: BoardView, static_key: str, theme: Theme, personal: bool
     def make() -> Image.Image:
         locale, n_players = PALETTE_PAGE
         lay = make_layout(board, theme, n_players, personal)
-        img = page(board, static_key, lay, theme, locale, n_players, personal)
+        img = page(board, static_key, lay, theme)
+        paint_track_title(img, lay, theme, locale)
         sample = Image.new("RGB", (img.width, img.height + lay.tile_h * 10 + 200), theme.background)
         sample.paste(img, (0, 0))
         paint_sample(sample, lay, theme, img.height)
@@ -413,21 +415,19 @@ _PALETTES: Kept[tuple[str, Theme, bool], Image.Image] = Kept(6)
 """Palettes kept: a board's channel and DM pictures, for a few themes."""
 
 
-def build_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_players: int,
-               personal: bool) -> Base:
+def build_base(board: BoardView, static_key: str, theme: Theme, n_players: int, personal: bool) -> Base:
     """Draw the static picture (uncached; see :func:`get_base`)."""
     lay = make_layout(board, theme, n_players, personal)
-    img = page(board, static_key, lay, theme, locale, n_players, personal)
+    img = page(board, static_key, lay, theme)
     palette = base_palette(board, static_key, theme, personal)
-    return Base(key=(static_key, theme, locale, n_players, personal), image=img, layout=lay, palette=palette)
+    return Base(key=(static_key, theme, n_players, personal), image=img, layout=lay, palette=palette)
 
 
-_BASES: Kept[tuple[str, Theme, str, int, bool], Base] = Kept(8)
+_BASES: Kept[tuple[str, Theme, int, bool], Base] = Kept(8)
 
 
-def get_base(board: BoardView, static_key: str, theme: Theme, locale: str, n_players: int,
-             personal: bool) -> Base:
-    """The cached static picture for this board (by its static key), theme, locale and layout."""
-    return _BASES.get((static_key, theme, locale, n_players, personal),
-                      lambda: build_base(board, static_key, theme, locale, n_players, personal))
+def get_base(board: BoardView, static_key: str, theme: Theme, n_players: int, personal: bool) -> Base:
+    """The cached static picture for this board (by its static key), theme and layout."""
+    return _BASES.get((static_key, theme, n_players, personal),
+                      lambda: build_base(board, static_key, theme, n_players, personal))
 

@@ -38,7 +38,7 @@ from render.layout import Layout
 from render.panel import paint_panel
 from render.theme import DEFAULT_THEME, Theme
 from render.tiles import badge_centre, dashed_outline, ring, site_badge, stack, tile_key
-from render.track import paint_track
+from render.track import paint_track, paint_track_title
 
 
 def board_items(view: View, lay: Layout, theme: Theme, marks: list[str], last: LastMove,
@@ -104,12 +104,13 @@ def compose_board(view: View, *, locale: str = "en", personal: bool = False,
         theme = replace(theme, width=round(theme.width * theme.personal_share))
     board = view["board"]
     players = view["players"]
-    base = get_base(board, static_board(board), theme, locale, len(players), personal)
+    base = get_base(board, static_board(board), theme, len(players), personal)
     lay = base.layout
     marks = theme.marks([p["name"] for p in players])
     last = describe(view, locale)
     legal = set(legal_sites(view)) if personal else set()
     img = layer.compose(base.key, base.image, board_items(view, lay, theme, marks, last, legal))
+    paint_track_title(img, lay, theme, locale)
     paint_header(img, lay, view, theme, locale, marks)
     paint_last_move(img, lay, last.sentences, theme, locale, last.label)
     paint_played(img, lay, view, theme, locale, marks)

@@ -1,11 +1,11 @@
 """The board picture's bands of words below the island: the last move, the scoring cards played this round, and a
 DM's own strip (the seat's scoring cards and bird chips, what its flags mean; at the end its place).
 
-``paint_static`` draws the parts that never change (the bands' frames, the score track's cells: :mod:`render.track`)
-into the base image; the ``paint_*`` functions draw a view's changing parts on a copy of it. The other parts around
-the island have modules of their own: the header (:mod:`render.header`), the players' cards (:mod:`render.panel`),
-the score track (:mod:`render.track`); the legend is a picture of its own (:mod:`render.legend`). All words come
-from the ``render.*`` message catalogue.
+``paint_static`` draws the parts that never change, in any language (the bands' frames, the score track's cells:
+:mod:`render.track`), into the base image; the ``paint_*`` functions draw a view's changing parts on a copy of it.
+The other parts around the island have modules of their own: the header (:mod:`render.header`), the players' cards
+(:mod:`render.panel`), the score track (:mod:`render.track`); the legend is a picture of its own
+(:mod:`render.legend`). All words come from the ``render.*`` message catalogue.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _rrect(img: Image.Image, rect: Rect, fill: RGB, radius: int, outline: RGB | 
 # ---------------------------------------------------------------- static parts
 
 
-def paint_static(img: Image.Image, lay: Layout, theme: Theme, locale: str, n_players: int, personal: bool) -> None:
+def paint_static(img: Image.Image, lay: Layout, theme: Theme) -> None:
     """Frames, empty cards and the score track's cells (the legend is a picture of its own: ``render.legend``)."""
     u = lay.unit
     r = round(10 * u)
@@ -37,7 +37,7 @@ def paint_static(img: Image.Image, lay: Layout, theme: Theme, locale: str, n_pla
     _rrect(img, lay.played, theme.card, r)
     if lay.you is not None:
         _rrect(img, lay.you, theme.card, r, outline=theme.legal, width=max(2, round(3 * u)))
-    paint_track_static(img, lay, theme, locale)
+    paint_track_static(img, lay, theme)
 
 
 # ---------------------------------------------------------------- changing parts

@@ -1,5 +1,6 @@
-"""The board picture's score track: its 50 cells in two rows, their title and what a ring means (drawn once into
-the static picture), and the players' markers on it. How tall its bands are is :func:`render.layout.track_bands`'s."""
+"""The board picture's score track: its 50 cells in two rows (drawn once into the static picture, the same in every
+language), their title and what a ring means (in the picture's language), and the players' markers on it. How tall
+its bands are is :func:`render.layout.track_bands`'s."""
 
 from __future__ import annotations
 
@@ -30,9 +31,9 @@ def track_cells(lay: Layout) -> list[Rect]:
     return cells
 
 
-def paint_track_static(img: Image.Image, lay: Layout, theme: Theme, locale: str) -> None:
-    """The score track's title, what a ring means, and its numbered cells, all at the last move's size (readable on
-    a phone); the fives in bold."""
+def paint_track_title(img: Image.Image, lay: Layout, theme: Theme, locale: str) -> None:
+    """The score track's title and what a ring means, at the last move's size (readable on a phone), in the band
+    above the cells, which the static picture leaves empty."""
     u = lay.unit
     size = lay.line_size
     x0, y0, x1, _y1 = lay.track
@@ -47,6 +48,12 @@ def paint_track_static(img: Image.Image, lay: Layout, theme: Theme, locale: str)
         hx, cy = x0 + 4 * u, cy + step
     paste(img, lap, hx, cy - lap.height / 2)
     text(img, hx + lap.width + 8 * u, cy, t("render.track.hint", locale), size, theme.muted, anchor="lm")
+
+
+def paint_track_static(img: Image.Image, lay: Layout, theme: Theme) -> None:
+    """The score track's numbered cells, the numbers at the last move's size; the fives in bold."""
+    u = lay.unit
+    size = lay.line_size
     d = ImageDraw.Draw(img)
     for v, (cx0, cy0, cx1, cy1) in enumerate(track_cells(lay)):
         fill = theme.track_cell if (v // 5) % 2 == 0 else theme.track_cell_alt

@@ -226,7 +226,7 @@ def test_names_in_other_scripts_are_drawn_not_boxes_in_the_panel_and_the_ranking
         diff = ImageChops.difference(drawn, missing).getbbox()
         assert diff is not None
     theme = Theme()
-    lay = get_base(view["board"], static_board(view["board"]), theme, "en", 4, False).layout
+    lay = get_base(view["board"], static_board(view["board"]), theme, 4, False).layout
     drawn, missing = board_drawn, board_missing
     for x0, y0, x1, _y1 in lay.cards:
         name_row = (x0, y0, x1, y0 + round(60 * lay.unit))
@@ -594,7 +594,9 @@ def test_the_score_track_is_readable_on_a_phone(locale: str, width: int, monkeyp
     monkeypatch.setattr(track, "text", spy)
     view = _game(["Ada", "Björn", "Céline", "Đorđe"], 12).view(None)
     lay = make_layout(view["board"], Theme(width=width), 4, False)
-    track.paint_track_static(Image.new("RGB", (lay.width, lay.height)), lay, Theme(width=width), locale)
+    img = Image.new("RGB", (lay.width, lay.height))
+    track.paint_track_title(img, lay, Theme(width=width), locale)
+    track.paint_track_static(img, lay, Theme(width=width))
     x0, _y0, x1, _y1 = lay.track
     texts = [s for _x, s, _size, _weight, _anchor in drawn]
     assert t("render.track.hint", locale) in texts and [str(v) for v in range(0, 50, 5)] == texts[2:], texts

@@ -250,7 +250,7 @@ def test_legal_sites_are_the_sites_of_the_legal_moves(n: int) -> None:
     rng = random.Random(70 + n)
     game = engine.new_game(NAMES[:n], 70 + n)
     board = game.view(None)["board"]
-    lay = get_base(board, static_board(board), theme, "en", n, True).layout  # the same for the whole game
+    lay = get_base(board, static_board(board), theme, n, True).layout  # the same for the whole game
     checked = 0
     while not game.is_over():
         seat = game.to_move
@@ -298,18 +298,18 @@ def test_incremental_layer_equals_painting_from_scratch() -> None:
         assert picture(view) == digest
 
 
-def test_the_island_drawn_once_is_each_language_s_and_player_count_s_island() -> None:
-    """The static picture of each language, player count and kind of picture at one width starts from one island
-    drawn once (``render.base.island``): it is the static picture drawn with no island kept."""
+def test_the_island_drawn_once_is_each_player_count_s_island() -> None:
+    """The static picture of each player count and kind of picture at one width (the same in every language) starts
+    from one island drawn once (``render.base.island``): it is the static picture drawn with no island kept."""
     from render import base as render_base
 
     board = play(3, 5, 20).view(None)["board"]
     key = static_board(board)
     width = Theme(width=800)  # the channel's pictures, and a DM's picture as wide (a personal base of that width)
-    kinds = [("en", 3, False, width), ("de", 4, False, width), ("fr", 2, True, width)]
+    kinds = [(3, False, width), (4, False, width), (2, True, width)]
 
-    def static(locale: str, n: int, personal: bool, theme: Theme) -> bytes:
-        return hashlib.sha256(render_base.build_base(board, key, theme, locale, n, personal).image.tobytes()).digest()
+    def static(n: int, personal: bool, theme: Theme) -> bytes:
+        return hashlib.sha256(render_base.build_base(board, key, theme, n, personal).image.tobytes()).digest()
 
     shared = [static(*kind) for kind in kinds]
     assert len(set(shared)) == len(kinds)
@@ -361,7 +361,7 @@ def test_same_view_gives_same_bytes_and_locales_differ_only_in_words() -> None:
     en_img = Image.open(io.BytesIO(en))
     assert de.size == en_img.size
     board = view["board"]
-    lay = get_base(board, static_board(board), Theme(), "en", 3, False).layout
+    lay = get_base(board, static_board(board), Theme(), 3, False).layout
     assert similar(en_img.crop(lay.board), de.crop(lay.board))
     assert not similar(en_img.crop(lay.track), de.crop(lay.track))
 
@@ -572,7 +572,7 @@ def test_at_game_over_the_header_names_the_winner_and_the_dm_strip_gives_the_sea
     for seat in (ranking[0], ranking[2]):
         view = game.view(seat)
         theme = T(width=600)  # a DM's picture at 800
-        lay = get_base(view["board"], static_board(view["board"]), theme, locale, 4, True).layout
+        lay = get_base(view["board"], static_board(view["board"]), theme, 4, True).layout
         texts.clear()
         pasted.clear()
         chrome.paint_you(Image.new("RGB", (lay.width, lay.height)), lay, view, theme, locale, 0, [])
