@@ -175,8 +175,10 @@ class Driver:
 
     async def look(self) -> None:
         """Read the channel's game as a command in the channel would (a started bot loads a game when something
-        touches it), for the driver's readings (:meth:`info`)."""
-        await self.host.refresh.channel(self.channel.id)
+        touches it), for the driver's readings (:meth:`info`). A change under way (a start's post left from before,
+        say, which holds the channel) is waited for: a command would go on with the copy it has and check again in
+        the change itself, but a reading at once may find no copy yet on a busy machine."""
+        await self.host.refresh.channel(self.channel.id, wait=TIMEOUT)
 
     def _next_seed(self) -> int:
         self.seed += 1
