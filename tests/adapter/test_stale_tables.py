@@ -276,7 +276,12 @@ async def test_removed_from_a_server_while_offline_its_games_end_at_the_next_sta
     await fake.remove_guild("Other Guild")  # no bot connected: no event tells it
     await games.start()
     lounge.runner = games.runner
-    await fake.wait_until(lambda: lounge.info().status == "abandoned", timeout=TIMEOUT, poll=0.05,
+
+    def abandoned() -> bool:  # the start reads the game when it ends it (until then this process has no copy)
+        info = lounge.info()
+        return info is not None and info.status == "abandoned"
+
+    await fake.wait_until(abandoned, timeout=TIMEOUT, poll=0.05,
                           description="the game of the server the bot left abandoned")
     await nothing_running(games, lounge.channel.id)  # the edits of its turn DMs made
     assert await games.host.outbox.pending_deliveries(lounge.channel.id) == []
