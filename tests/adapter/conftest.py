@@ -18,6 +18,7 @@ import pytest_asyncio
 from bot.host.logs import LIBRARY_LOGGERS, setup_logging
 from bot.host.settings import Settings
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.fixtures import FIXTURE_GLOBAL_LIMIT
 from tests.helpers.clock import Clock
 from tests.helpers.driver import Driver, running
 
@@ -43,7 +44,7 @@ def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
     """The bot's settings on a new SQLite file, with the changes of the ``bot_settings`` mark, if any."""
     # narrower boards than the default: quicker to draw in every test that plays (PICTURE_WIDTH works the same)
     chosen = Settings(database_path=str(tmp_path / "santacruz.db"), ai_strength="random", ai_seconds=0.05,
-                      picture_width=800)
+                      picture_width=800, global_rate_limit=FIXTURE_GLOBAL_LIMIT)
     mark = request.node.get_closest_marker("bot_settings")
     return chosen if mark is None else dataclasses.replace(chosen, **mark.kwargs)
 

@@ -58,6 +58,7 @@ from tests.fakediscord.audit import (
     transcript_entry,
     unknown_commands,
 )
+from tests.fakediscord.fixtures import FIXTURE_GLOBAL_LIMIT
 from tests.fakediscord.remote import slash_for_move
 from tests.helpers.buttons import is_confirm, move_control_seq
 from tests.helpers.driver import Driver
@@ -614,8 +615,8 @@ async def run(lang: str, seed: int, verify: int, readers: dict[str, str] | None 
     readers = {name: (readers or {}).get(name, lang) for name in PLAYERS}
     clock = PeoplesClock()
     # the people play at machine speed (only the bot's clock goes at a person's pace): Discord's 5 posts per 5 s per
-    # channel would hold the game's posts for a minute and more
-    async with FakeDiscord(route_limits=()) as fake, patch_discord(fake):
+    # channel would hold the game's posts for a minute and more, its global limit the whole game by half as long again
+    async with FakeDiscord(route_limits=(), global_limit=FIXTURE_GLOBAL_LIMIT) as fake, patch_discord(fake):
         users = [fake.add_user(name, global_name=name, locale=DISCORD_LOCALES[readers[name]]) for name in PLAYERS]
         guild = fake.add_guild(f"Santa Cruz {lang}", owner=users[0], preferred_locale=DISCORD_LOCALES[lang],
                                channels=("santa-cruz",))
@@ -623,7 +624,8 @@ async def run(lang: str, seed: int, verify: int, readers: dict[str, str] | None 
             fake.add_member(guild, user)
         with tempfile.TemporaryDirectory() as folder:
             settings = Settings(database_path=str(Path(folder) / "messages.db"), ai_strength="random",
-                                ai_seconds=0.05, picture_width=800, hint_seconds=0.2)
+                                ai_seconds=0.05, picture_width=800, hint_seconds=0.2,
+                                global_rate_limit=FIXTURE_GLOBAL_LIMIT)
             driver = Driver(fake, settings, channel=guild.channel("santa-cruz"), seed=seed, coach=coach_by_playouts,
                             clock=clock)
             await driver.start()

@@ -29,7 +29,7 @@ import contextlib
 import logging
 import traceback
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 import discord
 import discord.asset
@@ -321,16 +321,21 @@ async def run_bot(
             runner.assert_no_errors()
 
 
-FIXTURE_LIMITS: dict[str, Any] = {"identify_spacing": 0.0, "route_limits": ()}
+FIXTURE_GLOBAL_LIMIT: Final = 250
+"""The ``fake_discord`` fixture's global limit (requests per second), and the bot's ``GLOBAL_RATE_LIMIT`` in the
+adapter tests' settings (``tests/adapter/conftest.py``): five times Discord's 50."""
+FIXTURE_LIMITS: dict[str, Any] = {"identify_spacing": 0.0, "route_limits": (), "global_limit": FIXTURE_GLOBAL_LIMIT}
 """How the ``fake_discord`` fixture's Discord differs from Discord's rate limits (:mod:`tests.fakediscord.rate_limits`;
-the global limit and the count of invalid requests are Discord's): a test's people act at machine speed, so neither
-the per-route limits nor the IDENTIFY spacing are enforced. A test's players and computers post and edit in one channel
-far faster than people do, which Discord's 5 posts (and 5 edits) per 5 s per channel would hold for seconds to a
-minute a test (a third of the adapter tests waited, 90 s of the suite on two workers); and a test restarts its bot
-within a second, which Discord answers with an Invalid Session and discord.py waits 5 s out. Both have tests of their
-own (``tests/fakediscord/test_rate_limits.py``; a bot under Discord's per-route limits in
-``tests/adapter/test_rate_budget.py``, with the ``discord_limits`` marker; two bot processes starting their shards
-there too); a test that constructs :class:`FakeDiscord` itself gets every limit as Discord has it."""
+the count of invalid requests is Discord's): a test's people act at machine speed, so neither the per-route limits
+nor the IDENTIFY spacing are enforced, and the global limit is :data:`FIXTURE_GLOBAL_LIMIT`. A test's players and
+computers post and edit in one channel far faster than people do, which Discord's 5 posts (and 5 edits) per 5 s per
+channel would hold for seconds to a minute a test (a third of the adapter tests waited, 90 s of the suite on two
+workers); a whole game played at that speed sends more than the 40 requests a second the bot's own budget grants
+under Discord's global limit (a whole game's test took half as long again); and a test restarts its bot within a
+second, which Discord answers with an Invalid Session and discord.py waits 5 s out. Each has tests of its own
+(``tests/fakediscord/test_rate_limits.py``; a bot under Discord's per-route limits, one process and two under a lowered
+global limit, two processes starting their shards: ``tests/adapter/test_rate_budget.py``, with the
+``discord_limits`` marker); a test that constructs :class:`FakeDiscord` itself gets every limit as Discord has it."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
