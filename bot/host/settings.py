@@ -98,7 +98,8 @@ class Settings:
     each one) and, twice as long, its computers: a process that died holding them is relieved after that."""
     global_rate_limit: int = 50
     """GLOBAL_RATE_LIMIT: requests per second Discord allows the whole bot (every process together; 50 unless Discord
-    raised it for this bot). With PostgreSQL the processes share it (:mod:`bot.host.rate_budget`)."""
+    raised it for this bot). The bot meters its requests under it, with PostgreSQL the processes together
+    (:mod:`bot.host.rate_budget`)."""
 
     games_in_memory: int = 1000
     """GAMES_IN_MEMORY: the most games one process holds in memory; past it, the least recently touched leave (and
