@@ -17,6 +17,7 @@ is tight. The mark is a context variable, so it follows the awaits of the edit a
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import re
 from collections.abc import Callable, Iterator
@@ -86,6 +87,15 @@ def meter(trace: aiohttp.TraceConfig, budget: Callable[[], Budget | None],
         shared = budget()
         if shared is not None and counts(str(params.url), application_id()):
             await shared.take(_priority.get())
+            context.granted_at = asyncio.get_running_loop().time()
+
+    async def on_request_headers_sent(session: aiohttp.ClientSession, context: SimpleNamespace,
+                                      params: aiohttp.TraceRequestHeadersSentParams) -> None:
+        granted_at = getattr(context, "granted_at", None)
+        shared = budget()
+        if granted_at is not None and shared is not None:  # how late the request left after its token
+            shared.left_late(asyncio.get_running_loop().time() - granted_at)
 
     trace.on_request_start.append(on_request_start)
+    trace.on_request_headers_sent.append(on_request_headers_sent)
 

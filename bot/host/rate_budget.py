@@ -24,6 +24,9 @@ get the bot's address banned for a while. Here every request takes a token first
   that order, and across processes a catch-up request is granted only while the window is below
   :data:`CATCH_UP_SHARE` of the limit, a cosmetic one below :data:`COSMETIC_SHARE`, so the rest is left to posts when
   it is tight.
+* **Late requests widen the window.** A request sent later than a slot after its token (a busy event loop: the
+  adapter measures it, :meth:`Budget.left_late`) widens the window by as much for :data:`LATE_MEMORY` seconds (to
+  :data:`MAX_SPAN` at most), so that requests granted in turn and sent together still keep under the limit.
 * **If the database does not answer** (within :data:`TAKE_TIMEOUT`), requests go out without a token until it
   answers again, metered by discord.py alone (logged once per outage).
 * **One process** (SQLite) meters its requests the same way in memory (:class:`LocalBudget`): discord.py alone waits
@@ -59,6 +62,10 @@ log = logging.getLogger(__name__)
 
 SLOTS_PER_SECOND: Final = 8
 SPAN: Final = SLOTS_PER_SECOND + 2
+LATE_MEMORY: Final = 10.0
+"""Seconds a request that left late (:meth:`Budget.left_late`) widens the window for."""
+MAX_SPAN: Final = 2 * SLOTS_PER_SECOND + 2
+"""The widest window: at least half the limit a second goes out, however late requests leave."""
 """The slots a grant looks back over: a second of arrivals, plus a slot for sending late and one for arriving late."""
 BATCH: Final = 4
 """Tokens reserved by one round trip when fewer requests wait and the window is under 3/4 full (a move's post, its
@@ -106,8 +113,8 @@ SCHEMA: Final = (
             INSERT INTO discord_budget AS b (slot, used) VALUES (slot_now, granted)
                 ON CONFLICT (slot) DO UPDATE SET used = b.used + excluded.used;
         END IF;
-        IF slot_now % 64 = 0 THEN
-            DELETE FROM discord_budget b WHERE b.slot <= slot_now - span;
+        IF slot_now % 64 = 0 THEN  -- past any process's window, however wide (MAX_SPAN)
+            DELETE FROM discord_budget b WHERE b.slot <= slot_now - 64;
         END IF;
         granted_slot := slot_now;
         slot_end := (slot_now + 1)::DOUBLE PRECISION / per_second;
@@ -187,8 +194,28 @@ class Budget:
         self._order = itertools.count()
         self._filling: asyncio.Task[None] | None = None
         self._unmetered_until = 0.0
+        self._late: list[tuple[float, float]] = []
+        """(when, seconds) of the requests that left more than a slot after their token, the last
+        :data:`LATE_MEMORY` seconds."""
         self.granted = 0
         """Tokens granted so far."""
+
+    def left_late(self, seconds: float) -> None:
+        """A request went out ``seconds`` after its token was granted (the adapter measures it): later than a slot,
+        the window widens by as much for a while, so that the requests of a second granted in turn, and sent
+        together after a busy moment, still keep under the limit."""
+        if seconds > 1 / SLOTS_PER_SECOND:
+            self._late.append((asyncio.get_running_loop().time(), seconds))
+
+    def span(self) -> int:
+        """The slots a grant looks back over now: :data:`SPAN`, plus the longest recent lateness
+        (at most :data:`MAX_SPAN`)."""
+        if not self._late:
+            return SPAN
+        now = asyncio.get_running_loop().time()
+        self._late = [(at, late) for at, late in self._late if at > now - LATE_MEMORY]
+        late = max((late for _, late in self._late), default=0.0)
+        return min(MAX_SPAN, SPAN + math.ceil(late * SLOTS_PER_SECOND))
 
     async def close(self) -> None:
         if self._filling is not None:
@@ -282,9 +309,10 @@ class LocalBudget(Budget):
         if self._tokens > 0 and self._slot in self._used:  # not spent within their slot: no request went with them
             self._used[self._slot] = max(0, self._used[self._slot] - self._tokens)
         self._tokens = 0
-        for slot in [slot for slot in self._used if slot <= slot_now - SPAN]:
+        span = self.span()
+        for slot in [slot for slot in self._used if slot <= slot_now - MAX_SPAN]:
             del self._used[slot]
-        recent = sum(self._used.values())
+        recent = sum(used for slot, used in self._used.items() if slot > slot_now - span)
         granted = max(0, min(wanted, self._caps[priority] - recent))
         if granted:
             self.granted += granted
@@ -292,8 +320,9 @@ class LocalBudget(Budget):
             self._tokens, self._slot = granted, slot_now
             self._until = (slot_now + 1) / SLOTS_PER_SECOND
             return granted, 0.0
-        oldest = min((slot for slot, used in self._used.items() if used > 0), default=slot_now)
-        return 0, max(1 / SLOTS_PER_SECOND / 4, (oldest + SPAN) / SLOTS_PER_SECOND - now)
+        oldest = min((slot for slot, used in self._used.items() if used > 0 and slot > slot_now - span),
+                     default=slot_now)
+        return 0, max(1 / SLOTS_PER_SECOND / 4, (oldest + span) / SLOTS_PER_SECOND - now)
 
 
 class SharedBudget(Budget):
@@ -332,7 +361,7 @@ class SharedBudget(Budget):
         asked = loop.time()
         row = await (await self._connection()).fetchrow(
             f"SELECT * FROM {TAKE_FUNCTION}($1, $2, $3, $4, $5, $6, $7)", wanted, max(0, BATCH - wanted),
-            self._caps[priority], SLOTS_PER_SECOND, SPAN, self._slot, self._tokens, timeout=TAKE_TIMEOUT)
+            self._caps[priority], SLOTS_PER_SECOND, self.span(), self._slot, self._tokens, timeout=TAKE_TIMEOUT)
         self._tokens = 0
         answered = loop.time()
         self.reservations += 1

@@ -14,7 +14,16 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from bot.host.rate_budget import APPLICATION_NAME, LocalBudget, Priority, SharedBudget, SharedIdentifyTurns, caps
+from bot.host.rate_budget import (
+    APPLICATION_NAME,
+    MAX_SPAN,
+    SPAN,
+    LocalBudget,
+    Priority,
+    SharedBudget,
+    SharedIdentifyTurns,
+    caps,
+)
 
 LIMIT = 20
 
@@ -54,6 +63,32 @@ async def test_one_process_s_own_budget_never_grants_more_than_the_limit_in_any_
     names = [name.split()[0] for _, name in granted]
     # the edits waited first and went last; the posts owed from before a start gave way to the posts of now
     assert names == ["post"] * LIMIT + ["owed"] * (LIMIT // 2) + ["edit"] * LIMIT, names
+
+
+async def test_requests_that_left_late_widen_the_window_for_a_while() -> None:
+    """Sent half a second after their tokens (a busy event loop), the requests of a second granted in turn could reach
+    Discord together: the window widens by as much, so that no 1.5 seconds of grants hold more than the limit."""
+    budget = LocalBudget(LIMIT)
+    loop = asyncio.get_running_loop()
+    assert budget.span() == SPAN
+    budget.left_late(0.05)  # within a slot: nothing to widen
+    assert budget.span() == SPAN
+    budget.left_late(0.5)
+    assert budget.span() == SPAN + 4
+    budget.left_late(9.0)
+    assert budget.span() == MAX_SPAN  # never narrower than half the limit a second
+    budget._late = [(loop.time(), 0.5)]
+    granted: list[float] = []
+
+    async def request() -> None:
+        await budget.take()
+        granted.append(loop.time())
+
+    await asyncio.gather(*(request() for _ in range(2 * LIMIT)))
+    await budget.close()
+    granted.sort()
+    assert max(sum(1 for t in granted[i:] if t < start + 1.5) for i, start in enumerate(granted)) <= LIMIT
+    assert granted[-1] - granted[0] > 1.5
 
 
 async def test_two_processes_never_get_more_than_the_limit_in_any_second(
