@@ -49,6 +49,7 @@ import heapq
 import itertools
 import logging
 import math
+from abc import ABC, abstractmethod
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
@@ -62,11 +63,11 @@ log = logging.getLogger(__name__)
 
 SLOTS_PER_SECOND: Final = 8
 SPAN: Final = SLOTS_PER_SECOND + 2
+"""The slots a grant looks back over: a second of arrivals, plus a slot for sending late and one for arriving late."""
 LATE_MEMORY: Final = 10.0
 """Seconds a request that left late (:meth:`Budget.left_late`) widens the window for."""
 MAX_SPAN: Final = 2 * SLOTS_PER_SECOND + 2
 """The widest window: at least half the limit a second goes out, however late requests leave."""
-"""The slots a grant looks back over: a second of arrivals, plus a slot for sending late and one for arriving late."""
 BATCH: Final = 4
 """Tokens reserved by one round trip when fewer requests wait and the window is under 3/4 full (a move's post, its
 DMs and edits come together); those not spent within their slot are given back with the next round trip."""
@@ -177,7 +178,7 @@ async def _connect(url: str) -> asyncpg.Connection:
     return conn
 
 
-class Budget:
+class Budget(ABC):
     """The requests of one process waiting for tokens, highest priority first, and the tokens it holds, whoever
     grants them (:meth:`_reserve`: the database for :class:`SharedBudget`, this process for :class:`LocalBudget`).
     ``await budget.take(priority)`` before each request; ``close()``."""
@@ -226,7 +227,7 @@ class Budget:
         self._waiting.clear()
 
     async def take(self, priority: Priority = Priority.POST) -> None:
-        """Wait for a token of the budget (posts before cosmetic edits), then return: the request may go now."""
+        """Wait for a token of the budget (in the order of :class:`Priority`), then return: the request may go now."""
         loop = asyncio.get_running_loop()
         now = loop.time()
         if not self._waiting and (now < self._unmetered_until or (self._tokens > 0 and now < self._until)):
@@ -274,10 +275,10 @@ class Budget:
             if granted == 0:
                 await asyncio.sleep(wait)  # the window is full until its oldest slot drops out
 
+    @abstractmethod
     async def _reserve(self, wanted: int, priority: Priority) -> tuple[int, float]:
         """Tokens granted for the current slot (held until it ends; the unspent ones of an ended slot given back), and
         how long until the window has room again when none were."""
-        raise NotImplementedError
 
     def _release(self, count: int, *, metered: bool = True) -> None:
         """Let ``count`` waiting requests go, highest priority first (spending a token each when ``metered``); a
