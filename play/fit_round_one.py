@@ -28,10 +28,7 @@ The table is ``play.fit_round_two``'s: log loss, winners called right, each mode
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
-import multiprocessing
 import random
 from array import array
 from collections.abc import Iterator, Sequence
@@ -45,8 +42,8 @@ from engine.ai.greedy import greedy_move
 from engine.ai.players import mix_seed
 from engine.ai.round_end import load_round_end
 from engine.ai.round_end import margin_features as round_end_features
-from engine.ai.round_two import FEATURES, PHASES, builds_left, position_margins
-from play.fit_round_two import WIDTH, Sample, held_out, model
+from engine.ai.round_two import PHASES, builds_left, position_margins
+from play.fit_round_two import WIDTH, Job, Sample, fit_command, held_out, write_weights
 
 CUTS = (4, 8, 12, 16)
 """Moves of a playout after which ``cut N`` judges it by the model (the default grid)."""
@@ -108,7 +105,7 @@ def probe(game: Game, seat: int, key: tuple[int, ...], playouts: int,
     return total / playouts, out
 
 
-def game_samples(job: tuple[str, int, int, tuple[int, ...]]) -> list[Sample]:
+def game_samples(job: Job) -> list[Sample]:
     """The samples of one kept arena game (a JSON line), every ``every``-th probed by ``playouts`` playouts."""
     line, every, playouts, cuts = job
     row = json.loads(line)
@@ -127,33 +124,11 @@ def game_samples(job: tuple[str, int, int, tuple[int, ...]]) -> list[Sample]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, nargs="+", required=True)
-    ap.add_argument("--every", type=int, default=3, help="probe every N-th position by playouts (0: none)")
-    ap.add_argument("--playouts", type=int, default=16)
-    ap.add_argument("--cuts", type=int, nargs="+", default=list(CUTS))
-    ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=None, help=f"where to write the weights (e.g. {DATA})")
-    args = ap.parse_args()
-    lines = [x for path in args.data for x in path.read_text().splitlines() if x.strip()]
-    cuts = tuple(args.cuts)
-    with multiprocessing.Pool(args.procs) as pool:
-        samples = [s for got in pool.imap(game_samples, [(x, args.every, args.playouts, cuts) for x in lines], 4)
-                   for s in got]
-    m = model(samples)
-    print(f"{len(lines)} games, {len(samples)} positions; weights (points of final margin):")
-    for name, x in zip(FEATURES, m.weights, strict=True):
-        print(f"  {name:20} {x:+.3f}")
-    residual = math.sqrt(sum((sum(a * b for a, b in zip(m.weights, s.features, strict=True)) - s.margin) ** 2
-                             for s in samples) / len(samples))
-    print(f"  residual {residual:.1f} points; temperature {m.temperature:g}, spread {m.spread:g}")
+    args, lines, samples, m = fit_command(__doc__ or "", game_samples, CUTS, DATA, chunk=4)
     if args.every:
-        held_out(samples, args.playouts, cuts, "playouts to round 1's end, judged (calibrated)", unit="deal")
+        held_out(samples, args.playouts, args.cuts, "playouts to round 1's end, judged (calibrated)", unit="deal")
     if args.out is not None:
-        data = {"features": list(FEATURES), "weights": [round(x, 4) for x in m.weights],
-                "temperature": m.temperature, "spread": m.spread,
-                "fitted": f"play/fit_round_one.py, {len(lines)} arena games ({len(samples)} positions)"}
-        args.out.write_text(json.dumps(data, indent=1) + "\n")
+        write_weights(args.out, m, f"play/fit_round_one.py, {len(lines)} arena games ({len(samples)} positions)")
 
 
 if __name__ == "__main__":

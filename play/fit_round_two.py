@@ -32,7 +32,7 @@ import math
 import multiprocessing
 import random
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from engine import Game
@@ -44,6 +44,8 @@ from play.fit_evaluation import least_squares
 
 CUTS = (4, 8, 12)
 """Moves of a playout after which ``cut N`` judges it by the model (the default grid)."""
+Job = tuple[str, int, int, tuple[int, ...]]
+"""One game's line of the data, ``--every``, ``--playouts`` and the cuts: what a fit's ``game_samples`` is given."""
 FOLDS = 5
 WIDTH = len(FEATURES) + 2
 """Doubles kept per playout and cut: ended (1.0) or not, then the features and what is left, or the final margin
@@ -113,7 +115,7 @@ def probe(game: Game, number: int, index: int, playouts: int,
     return wins, out
 
 
-def game_samples(job: tuple[str, int, int] | tuple[str, int, int, tuple[int, ...]]) -> list[Sample]:
+def game_samples(job: tuple[str, int, int] | Job) -> list[Sample]:
     """The samples of one kept game (a JSON line), every ``every``-th probed by ``playouts`` playouts."""
     line, every, playouts = job[:3]
     cuts = job[3] if len(job) > 3 else CUTS
@@ -277,35 +279,49 @@ def held_out(samples: Sequence[Sample], playouts: int, cuts: Sequence[int] = CUT
         print(f"  {n}: log loss minus the first's {gap:+.4f} (standard error {error:.4f}, by {unit})")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def fit_command(description: str, samples_of: Callable[[Job], list[Sample]], cuts: Sequence[int], data: Path, *,
+                chunk: int) -> tuple[argparse.Namespace, list[str], list[Sample], RoundTwo]:
+    """What the commands of both fits (this one's and ``play.fit_round_one``'s) share: the command line (the
+    defaults ``cuts``, the weights' usual place ``data``), the data's games read, their samples made by
+    ``samples_of`` in ``--procs`` processes (``chunk`` games at a time), and the model fitted on them, its weights and
+    residual printed. The arguments, the games' lines, the samples and the model."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, nargs="+", required=True)
     ap.add_argument("--every", type=int, default=3, help="probe every N-th position by playouts (0: none)")
     ap.add_argument("--playouts", type=int, default=16)
-    ap.add_argument("--cuts", type=int, nargs="+", default=list(CUTS))
+    ap.add_argument("--cuts", type=int, nargs="+", default=list(cuts))
     ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=None, help=f"where to write the weights (e.g. {DATA})")
+    ap.add_argument("--out", type=Path, default=None, help=f"where to write the weights (e.g. {data})")
     args = ap.parse_args()
+    args.cuts = tuple(args.cuts)
     lines = [x for path in args.data for x in path.read_text().splitlines() if x.strip()]
-    cuts = tuple(args.cuts)
     with multiprocessing.Pool(args.procs) as pool:
-        samples = [s for got in pool.imap(game_samples, [(x, args.every, args.playouts, cuts) for x in lines], 8)
-                   for s in got]
+        jobs = [(x, args.every, args.playouts, args.cuts) for x in lines]
+        samples = [s for got in pool.imap(samples_of, jobs, chunk) for s in got]
     m = model(samples)
     print(f"{len(lines)} games, {len(samples)} positions; weights (points of final margin):")
     for name, x in zip(FEATURES, m.weights, strict=True):
         print(f"  {name:20} {x:+.3f}")
     residual = math.sqrt(sum((_dot(m.weights, s.features) - s.margin) ** 2 for s in samples) / len(samples))
     print(f"  residual {residual:.1f} points; temperature {m.temperature:g}, spread {m.spread:g}")
+    return args, lines, samples, m
+
+
+def write_weights(path: Path, m: RoundTwo, fitted: str) -> None:
+    """The model's weights as the engine loads them, with what they were ``fitted`` on."""
+    data = {"features": list(FEATURES), "weights": [round(x, 4) for x in m.weights],
+            "temperature": m.temperature, "spread": m.spread, "fitted": fitted}
+    path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def main() -> None:
+    args, lines, samples, m = fit_command(__doc__ or "", game_samples, CUTS, DATA, chunk=8)
     if args.every:
-        held_out(samples, args.playouts, cuts)
+        held_out(samples, args.playouts, args.cuts)
     if args.out is not None:
         iterations = json.loads(lines[0])["iterations"]
-        data = {"features": list(FEATURES), "weights": [round(x, 4) for x in m.weights],
-                "temperature": m.temperature, "spread": m.spread,
-                "fitted": f"play/fit_round_two.py, {len(lines)} games ({len(samples)} positions; expert round 2 at "
-                          f"{iterations} playouts a move)"}
-        args.out.write_text(json.dumps(data, indent=1) + "\n")
+        write_weights(args.out, m, f"play/fit_round_two.py, {len(lines)} games ({len(samples)} positions; expert "
+                                   f"round 2 at {iterations} playouts a move)")
 
 
 if __name__ == "__main__":
