@@ -154,6 +154,13 @@ async def remember_dm_channels(store: Any, fake: FakeDiscord, places: list[Place
                                for user_id in people[first:first + at_once]))
 
 
+def route_of(path: str) -> str:
+    """A request's route: its ids and an interaction's token as placeholders (``/interactions/{id}/{token}/callback``,
+    ``/webhooks/{id}/{token}``), so that the requests of a route count together."""
+    path = re.sub(r"^/(interactions|webhooks)/([0-9]+)/[^/]+", r"/\1/\2/{token}", path)
+    return re.sub(r"/[0-9]+", "/{id}", path)
+
+
 def rss_mb(pid: int) -> float:
     """The resident memory of process ``pid`` (MB), 0 once it has ended."""
     try:
@@ -389,8 +396,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         run.requests = len(answered)
         exempt = re.compile(rf"/interactions/\d+/[^/]+/callback|/webhooks/{fake.application_id}/.*")
         run.counted = sum(1 for r in answered if not exempt.fullmatch(r.path))
-        run.routes = Counter(f"{r.method} {re.sub(r'/[0-9]+', '/{id}', r.path)}{' 429' if r.status == 429 else ''}"
-                             for r in answered)
+        run.routes = Counter(f"{r.method} {route_of(r.path)}{' 429' if r.status == 429 else ''}" for r in answered)
         await asyncio.sleep(2.0)  # one more reading of the backlog after the load
     finally:
         stop.set()
