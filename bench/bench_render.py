@@ -10,24 +10,29 @@ measurement, so that both medians see the same load. Goals: full ≤ 1.5 × floo
 the board ≤ 60 ms. ``--clock cpu`` counts only this process's own CPU time (``time.process_time``), which waiting
 for a busy core does not inflate.
 
-``--levels`` then writes the same positions' pictures at zlib levels 1 to 4 (interleaved, the same palette
-pictures) and prints each level's median time and the pictures' mean and largest size: what
-``Theme.compress_level`` trades.
+``--levels`` then writes the same positions' pictures at ISA-L's deflate levels 0 to 3 and, beside them, with
+Pillow's own PNG writer (the system's zlib) at levels 1 to 3 (interleaved, the same palette pictures) and prints
+each one's median time and the pictures' mean and largest size: what ``Theme.deflate_level`` trades, and what
+writing the PNG in ``render.encode`` saves.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
+
+from PIL import Image
 
 import engine
 from render.base import get_base
 from render.board import compose_board, render_board
-from render.encode import encode, quantized
+from render.encode import encode, palette_png, quantized
 from render.island import static_board
 from render.overview import get_overview_base, render_overview
 from render.theme import DEFAULT_THEME
@@ -52,20 +57,27 @@ def median_ms(samples: list[float]) -> float:
 
 
 def compare_levels(views: list[dict[str, Any]]) -> None:
-    """The median time of writing each picture at zlib levels 1-4, and the sizes."""
+    """The median time of writing each picture at ISA-L's levels 0-3 and Pillow's zlib levels 1-3, and the sizes."""
     pictures = [quantized(*compose_board(view)) for view in views]
-    times: dict[int, list[float]] = {level: [] for level in (1, 2, 3, 4)}
-    sizes: dict[int, list[int]] = {level: [] for level in times}
+
+    def pillow(picture: Image.Image, level: int) -> bytes:
+        buf = io.BytesIO()
+        picture.save(buf, "PNG", compress_level=level)
+        return buf.getvalue()
+
+    writers: dict[str, Callable[[Image.Image], bytes]] = {
+        **{f"ISA-L level {level}": functools.partial(palette_png, level=level) for level in (0, 1, 2, 3)},
+        **{f"Pillow zlib level {level}": functools.partial(pillow, level=level) for level in (1, 2, 3)}}
+    times: dict[str, list[float]] = {name: [] for name in writers}
+    sizes: dict[str, list[int]] = {name: [] for name in writers}
     for picture in pictures:
-        for level in times:
+        for name, write in writers.items():
             t0 = time.perf_counter()
-            buf = io.BytesIO()
-            picture.save(buf, "PNG", compress_level=level)
-            times[level].append(time.perf_counter() - t0)
-            sizes[level].append(len(buf.getvalue()))
-    for level in times:
-        print(f"zlib level {level}: {median_ms(times[level]):5.1f} ms, {statistics.mean(sizes[level]) / 1024:4.0f} KiB"
-              f" mean, {max(sizes[level]) / 1024:4.0f} KiB largest")
+            sizes[name].append(len(write(picture)))
+            times[name].append(time.perf_counter() - t0)
+    for name in writers:
+        print(f"{name:19}: {median_ms(times[name]):5.1f} ms, {statistics.mean(sizes[name]) / 1024:4.0f} KiB mean, "
+              f"{max(sizes[name]) / 1024:4.0f} KiB largest")
 
 
 def report(name: str, full: list[float], floor: list[float]) -> None:
@@ -123,7 +135,7 @@ def main() -> None:
         repeat.append(clock() - t0)
     w, h = base.image.size
     ow, oh = over_base.size
-    print(f"board {w}x{h} and overview {ow}x{oh}, palette PNG, zlib level {DEFAULT_THEME.compress_level}, largest "
+    print(f"board {w}x{h} and overview {ow}x{oh}, palette PNG, deflate level {DEFAULT_THEME.deflate_level}, largest "
           f"{size / 1024:.0f} and {over_size / 1024:.0f} KiB; medians of {len(full)} consecutive mid-game positions")
     report("board", full, floor)
     report("overview", over_full, over_floor)

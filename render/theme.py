@@ -25,10 +25,10 @@ class Theme:
 
     width: int = 1600
     """Picture width in pixels; everything else scales with it."""
-    compress_level: int = 2
-    """zlib level of the PNG. The pictures are palette images, so a low level is small and fast: 2 writes a 1600-pixel
-    board as fast as 1 (about 16 ms) and 8 % smaller (about 320 KiB), 3 takes 8 % longer for 6 % less, 4 half as long
-    again (``bench/bench_render.py --levels``)."""
+    deflate_level: int = 1
+    """ISA-L's deflate level of the PNG (0 to 3, :mod:`render.encode`). The pictures are palette images: 1 writes a
+    1600-pixel board in about 3 ms and 320 KiB, 0 as fast and 17 % larger, 2 the same as 1, 3 three times as long and
+    larger (``bench/bench_render.py --levels``)."""
     phone_width: int = 400
     """The width at which Discord shows a picture on a phone: the text heights below hold at that width."""
     phone_text: float = 9.0
