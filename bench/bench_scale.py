@@ -19,9 +19,11 @@ come due along the way. The set-ups:
 
 Printed per set-up: the time from the start of the bot's processes to the first answered interaction (a move in a
 game of each shard, sent as soon as its gateway session is up), the resident memory of each bot process (its worker
-processes apart), acknowledgement and move-to-post p50 / p99, the outbox's backlog (posts and DMs owed, at most and at
-the end), the requests per second sent to Discord and the 429s by scope (when the fake enforces Discord's rate
-limits: ``FakeDiscord.rate_limits``), and last, so that runs compare line by line (one line, here cut in two)::
+processes apart), the CPU per move of each kind of process, the pictures drawn per move by kind (read from each
+process's metrics page), acknowledgement and move-to-post p50 / p99, the outbox's backlog (posts and DMs owed, at
+most and at the end), the requests per second sent to Discord and the 429s by scope (when the fake enforces
+Discord's rate limits: ``FakeDiscord.rate_limits``), and last, so that runs compare line by line (one line, here
+cut in two)::
 
     scale <store> x<processes>: first answer <s> s; rss <MB> MB max; ack p99 <ms> ms; post p99 <ms> ms;
     global 429 <n>; invalid <n> of <requests>
@@ -59,6 +61,7 @@ from tests import pgcluster
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.child_bot import ChildBot
 from tests.fakediscord.remote import slash_for_move
+from tests.helpers.http import free_port, get, samples
 
 SHARDS = 2
 CHANNELS_PER_SERVER = 200
@@ -123,6 +126,11 @@ class Run:
     """CPU seconds of the bot's processes, and of their worker processes by kind (``render``, ``computer``), during
     the load."""
     cpu_here: float = 0.0
+    pictures: Counter[str] = field(default_factory=Counter)
+    """Pictures drawn during the load, by kind (``board``, ``overview``, ``dm``: a player's own board, ``game_over``),
+    from the bot processes' metrics."""
+    picture_seconds: Counter[str] = field(default_factory=Counter)
+    """Their wall time in the bot processes, from asking to having the picture (a render worker's queue included)."""
     """CPU seconds of this process (the fake Discord and the people) during the load."""
 
 
@@ -212,12 +220,31 @@ def descendants(pid: int) -> list[int]:
 
 def bot_env(setup: Setup, database: str, token: str, settings: list[str]) -> list[dict[str, str]]:
     """Each bot process's settings (``settings``: ``NAME=value`` more, from ``--bot``)."""
-    base = {"DISCORD_TOKEN": token, "LOG_LEVEL": "WARNING",
+    base = {"DISCORD_TOKEN": token, "LOG_LEVEL": "WARNING", "HTTP_HOST": "127.0.0.1",
             ("DATABASE_PATH" if setup.store == "sqlite" else "DATABASE_URL"): database,
             **dict(setting.split("=", 1) for setting in settings)}
     if setup.processes == 1:
-        return [base]
-    return [{**base, "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)} for shard in range(setup.processes)]
+        return [{**base, "HTTP_PORT": str(free_port())}]
+    return [{**base, "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard), "HTTP_PORT": str(free_port())}
+            for shard in range(setup.processes)]
+
+
+async def drawn(envs: list[dict[str, str]]) -> tuple[Counter[str], Counter[str]]:
+    """The pictures the bot processes have drawn so far, by kind, and their seconds (``santacruz_render_seconds``,
+    read from each process's metrics page)."""
+    count: Counter[str] = Counter()
+    seconds: Counter[str] = Counter()
+    for env in envs:
+        status, text = await get(f"http://127.0.0.1:{env['HTTP_PORT']}/metrics")
+        if status != 200:
+            raise RuntimeError(f"the metrics page answered {status}")
+        for (name, labels), value in samples(text).items():
+            kind = dict(labels).get("picture", "")
+            if name == "santacruz_render_seconds_count":
+                count[kind] += int(value)
+            elif name == "santacruz_render_seconds_sum":
+                seconds[kind] += value
+    return count, seconds
 
 
 class ScaleTable(StoreTable):
@@ -365,8 +392,9 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
     store: Any = await (Store.open(database) if setup.store == "sqlite" else PostgresStore.open(database))
     running = [game for game in stored if game.status == "running"]
     load = Load(fake, store, running, run, args.seed)
+    envs = bot_env(setup, database, fake.token, args.bot)
     bots = [ChildBot(fake.base_url, env, (args.logs or folder) / f"{setup.store}-{n}.log")
-            for n, env in enumerate(bot_env(setup, database, fake.token, args.bot))]
+            for n, env in enumerate(envs)]
     stop = asyncio.Event()
     sampling = asyncio.create_task(sample(bots, store, run, stop))
     loop = asyncio.get_running_loop()
@@ -386,8 +414,12 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         mains = [bot.process.pid for bot in bots if bot.process is not None]
         cpu_main, cpu_workers = cpu_seconds(mains), worker_seconds(mains)
         cpu_here = time.process_time()
+        pictures_before, seconds_before = await drawn(envs)
         await load.drive(args.rate, args.seconds)
         run.seconds = loop.time() - began
+        run.pictures, run.picture_seconds = await drawn(envs)
+        run.pictures.subtract(pictures_before)
+        run.picture_seconds.subtract(seconds_before)
         run.cpu_main = cpu_seconds(mains) - cpu_main
         run.cpu_workers = worker_seconds(mains)
         run.cpu_workers.subtract(cpu_workers)
@@ -437,6 +469,9 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
           f"{run.cpu_workers['computer'] / moves * ms:.0f} ms, the fake Discord and the people "
           f"{run.cpu_here / moves * ms:.0f} ms ({os.cpu_count()} cores, load average before the run "
           f"{LOAD_BEFORE:.1f})")
+    print("  pictures per move sent: " + ", ".join(
+        f"{kind} {n / moves:.2f} ({run.picture_seconds[kind] / n * ms:.0f} ms from asking to having it)"
+        for kind, n in run.pictures.most_common() if n > 0))
     print("  resident memory: " + ", ".join(f"{k} {v:.0f} MB" for k, v in sorted(mains.items()))
           + "; its worker processes at most: " + ", ".join(f"{k} {v:.0f} MB" for k, v in sorted(workers.items())))
     print(f"  acknowledgement p50 {percentile(f.acks, 50) * ms:.0f} ms, p99 {percentile(f.acks, 99) * ms:.0f} ms "
