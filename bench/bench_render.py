@@ -2,13 +2,13 @@
 
 Prints, in one run, for the board and for the overview (the picture the chat shows without a tap,
 ``render.overview``) the median time to render a mid-game position and beside it the floor: the time to
-copy the cached base picture and write it as PNG with the same settings (palette quantization and
-zlib level) at the same size, and their ratio; then the same for the post, both pictures together. "Full"
-renders sequences of consecutive mid-game positions of 4-player games on the project's island, one render per
-move as the bot does (so each render pays for the tiles and cards that changed); each is followed by one floor
-measurement, so that both medians see the same load. Goals: full ≤ 1.5 × floor (each picture and the post) and
-the board ≤ 60 ms. ``--clock cpu`` counts only this process's own CPU time (``time.process_time``), which waiting
-for a busy core does not inflate.
+make an RGB copy of the cached base picture (kept in its palette's colours) and write it as PNG with the same
+settings (palette quantization and deflate level) at the same size, and their ratio; then the same for the post,
+both pictures together. "Full" renders sequences of consecutive mid-game positions of 4-player games on the
+project's island, one render per move as the bot does (so each render pays for the tiles and cards that changed);
+each is followed by one floor measurement, so that both medians see the same load. Goals: full ≤ 1.5 × floor
+(each picture and the post) and the board ≤ 60 ms. ``--clock cpu`` counts only this process's own CPU time
+(``time.process_time``), which waiting for a busy core does not inflate.
 
 ``--levels`` then writes the same positions' pictures at ISA-L's deflate levels 0 to 3 and, beside them, with
 Pillow's own PNG writer (the system's zlib) at levels 1 to 3 (interleaved, the same palette pictures) and prints
@@ -83,7 +83,8 @@ def compare_levels(views: list[dict[str, Any]]) -> None:
 def report(name: str, full: list[float], floor: list[float]) -> None:
     """One line: the median render, the median floor and their ratio."""
     f, fl = median_ms(full), median_ms(floor)
-    print(f"{name:9} full {f:6.1f} ms, floor (copy + encode the cached base) {fl:6.1f} ms, ratio {f / fl:.2f}")
+    print(f"{name:9} full {f:6.1f} ms, floor (an RGB copy of the cached base, encoded) {fl:6.1f} ms, "
+          f"ratio {f / fl:.2f}")
 
 
 def main() -> None:
@@ -115,11 +116,11 @@ def main() -> None:
             t0 = clock()
             png = render_board(view)
             t1 = clock()
-            encode(base.image.copy(), base.palette, DEFAULT_THEME)
+            encode(base.image.convert("RGB"), base.palette, DEFAULT_THEME)
             t2 = clock()
             glance = render_overview(view)
             t3 = clock()
-            encode(over_base.copy(), over_palette, DEFAULT_THEME)
+            encode(over_base.convert("RGB"), over_palette, DEFAULT_THEME)
             t4 = clock()
             full.append(t1 - t0)
             floor.append(t2 - t1)

@@ -28,6 +28,7 @@ from engine import BUILDINGS
 from engine.types import BoardView
 from render import chrome
 from render.draw import chaikin, paste, text
+from render.encode import quantized
 from render.icons import faded, marker, piece
 from render.island import placed_board
 from render.layout import Layout, make_layout
@@ -45,6 +46,8 @@ class Base:
 
     key: tuple[str, Theme, int, bool]
     image: Image.Image
+    """The page in its palette's colours (mode ``P``): a quarter of an RGB page's memory, and what its pixels are
+    written as anyway; a picture is drawn on an RGB copy of it (``Image.convert``, as fast as ``Image.copy``)."""
     layout: Layout
     palette: Image.Image
 
@@ -420,7 +423,8 @@ def build_base(board: BoardView, static_key: str, theme: Theme, n_players: int, 
     lay = make_layout(board, theme, n_players, personal)
     img = page(board, static_key, lay, theme)
     palette = base_palette(board, static_key, theme, personal)
-    return Base(key=(static_key, theme, n_players, personal), image=img, layout=lay, palette=palette)
+    return Base(key=(static_key, theme, n_players, personal), image=quantized(img, palette), layout=lay,
+                palette=palette)
 
 
 _BASES: Kept[tuple[str, Theme, int, bool], Base] = Kept(8)

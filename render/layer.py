@@ -26,6 +26,14 @@ blended by its alpha, an RGB one covers its rectangle."""
 def _mask(sprite: Image.Image) -> Image.Image | None:
     return sprite if sprite.mode == "RGBA" else None
 
+
+def _canvas(ground: Image.Image, box: tuple[int, int, int, int] | None = None) -> Image.Image:
+    """A new RGB image of ``ground`` (or of its ``box``), which may be kept in a palette's colours."""
+    part = ground if box is None else ground.crop(box)
+    if part.mode == "RGB":
+        return part.copy() if box is None else part
+    return part.convert("RGB")
+
 KEEP = 2
 """Pictures kept in all: the last picture of a kind and the one before it (a post's board and a hand's, say). More
 are hardly ever the closest with many games drawn in turn, and each is a page of 10 to 20 MB."""
@@ -98,7 +106,8 @@ class Layers:
             self._layers.clear()
 
     def compose(self, base_key: Hashable, ground: Image.Image, items: list[Item]) -> Image.Image:
-        """A new image: ``ground`` (never modified) with ``items`` pasted in order."""
+        """A new RGB image: ``ground`` (never modified; RGB, or in a palette's colours) with ``items`` pasted in
+        order."""
         return self.apply(base_key, ground, items, Image.Image.copy)
 
     def apply(self, base_key: Hashable, ground: Image.Image, items: list[Item], then: Callable[[Image.Image], T]) -> T:
@@ -155,7 +164,7 @@ class Layers:
                 best, best_diff = layer, diff
         repainted: list[tuple[Rect, Item | None]] | None = None
         if best is None or len(best_diff) > len(items) // 2 + 8 or not _same_order(best.entries, entries):
-            layer = _Layer(base_key, ground.copy(), entries)
+            layer = _Layer(base_key, _canvas(ground), entries)
             for _key, spr, x, y in items:
                 layer.image.paste(spr, (x, y), _mask(spr))
         else:  # repaint the kept picture in place: it now shows the new items
@@ -172,7 +181,7 @@ class Layers:
                     image.paste(items[over[0]][1], r[:2])  # one opaque sprite, just its rectangle
                     repainted.append((r, items[over[0]]))
                     continue
-                crop = ground.crop(r)
+                crop = _canvas(ground, r)
                 for i in over:
                     _key, spr, x, y = items[i]
                     crop.paste(spr, (x - r[0], y - r[1]), _mask(spr))

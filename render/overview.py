@@ -48,8 +48,8 @@ LAYERS = Layers()
 
 
 def _build_base(board: BoardView, theme: Theme, n_players: int) -> tuple[Image.Image, OverviewLayout, Image.Image]:
-    """The background, the header's band, the island with every site face down, the frames; the layout; the
-    palette."""
+    """The background, the header's band, the island with every site face down, the frames, in the palette's
+    colours (a picture is drawn on an RGB copy); the layout; the palette."""
     lay = overview_layout(board, theme, n_players)
     img = Image.new("RGB", (lay.width, lay.height), theme.background)
     d = ImageDraw.Draw(img)
@@ -62,7 +62,7 @@ def _build_base(board: BoardView, theme: Theme, n_players: int) -> tuple[Image.I
     for rect in lay.cards:  # as a card not lit looks (each card is drawn over it)
         frame(d, rect, lay.unit, theme.card, theme.card_edge, 1.5)
     d.rounded_rectangle(lay.words, radius=round(10 * lay.unit), fill=theme.card)
-    return img, lay, palette
+    return quantized(img, palette), lay, palette
 
 
 def get_overview_base(board: BoardView, theme: Theme, n_players: int,
