@@ -103,7 +103,7 @@ HeaderState = tuple[int | None, bool, str, int, str, int, str]
 """(the seat to move or who won, whether it is a turn, its name, its score, its mark, the round, the phase)."""
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def header_image(state: HeaderState, geometry: tuple[int, int, float, int, int], theme: Theme,
                  locale: str) -> tuple[Image.Image, Records]:
     """The header (cached): whose turn it is (or who won), large, and below it the round and the phase."""
@@ -169,7 +169,7 @@ def card_items(lay: OverviewLayout, view: View, theme: Theme, locale: str, marks
     return out
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def card_image(state: CardState, size: tuple[int, int], geometry: tuple[float, int, int, int], theme: Theme,
                locale: str) -> tuple[Image.Image, Records]:
     """A player's card and the texts on it (card pixels): the marker and the name, the last move's points on the
@@ -228,7 +228,7 @@ def _lines(words: list[Word], size: int, width: float) -> list[list[Word]]:
     return lines
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def words_image(label: str, sentences: tuple[str, ...], size: tuple[int, int], geometry: tuple[float, int],
                 theme: Theme) -> tuple[Image.Image, Records]:
     """The last move's words after their ``label`` (in a DM: every move since the seat's own) in their box (cached),

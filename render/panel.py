@@ -42,7 +42,7 @@ def card_state(p: PlayerView, active: bool, mark: str) -> CardState:
             tuple(r in p.get("resources", []) for r in RESOURCES))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def _row(groups: tuple[tuple[str, tuple[int, ...]], ...], width: int, geo: CardGeometry, bg: RGB, theme: Theme,
          u: float) -> Image.Image:
     """One icon row of a card, on the card's colour: its groups (``supply``, ``hand``, ``cards``, ``resources``)
@@ -77,7 +77,7 @@ def _row(groups: tuple[tuple[str, tuple[int, ...]], ...], width: int, geo: CardG
     return img
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def card_image(state: CardState, size: tuple[int, int], theme: Theme, locale: str, u: float,
                name_size: int, geo: CardGeometry) -> Image.Image:
     """A player's card: name, score and rank, supply, cards, chips, resources; lit up when to move."""
