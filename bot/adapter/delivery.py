@@ -26,7 +26,6 @@ from bot.adapter import posts
 from bot.adapter.compose import Composed, compose_post
 from bot.adapter.dms import DirectMessages
 from bot.adapter.lobby_message import LobbyMessages
-from bot.adapter.rate_limits import catching_up
 from bot.adapter.sending import (
     ATTACH_FILES,
     SEND_MESSAGES,
@@ -49,6 +48,7 @@ from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.outbox import Held, SendPost, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
+from bot.host.priority import catching_up
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,6 @@ import discord
 from bot.adapter import dm_layout
 from bot.adapter.compose import Composed, compose_hand
 from bot.adapter.emojis import NO_EMOJIS, Emojis
-from bot.adapter.rate_limits import cosmetic
 from bot.adapter.sending import TRANSIENT_ERRORS, Attachments, files, message_options, reply, reply_layout
 from bot.adapter.words.common import MESSAGE_MAX, channel_link, clip, message_link
 from bot.adapter.words.dm import game_over_text, held_text, turn_over_text
@@ -38,6 +37,7 @@ from bot.host.errors import HostError, StorageFailed
 from bot.host.host import Host
 from bot.host.outbox import SendDm, SendGameOver, SendGathered, SendNotice, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
+from bot.host.priority import cosmetic
 from bot.host.table import TableInfo
 from i18n import normalize_locale, t
 

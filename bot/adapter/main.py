@@ -54,7 +54,7 @@ async def run(settings: Settings, **client_options: Any) -> None:
     await (await open_store(settings)).close()  # a bad path or URL fails here, before logging in
     cores = os.cpu_count() or 2
     computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
-    pictures = WorkerPool(process_pool_factory(cores), name="render")
+    pictures = WorkerPool(process_pool_factory(cores), name="render", slots=cores + 1)  # one more: none idles
     health: HealthServer | None = None
     pages: WebServer | None = None
     try:

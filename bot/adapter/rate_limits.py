@@ -9,58 +9,29 @@ Discord's global limit takes none: the interaction endpoints (answers to interac
 Discord exempts), the gateway's websocket and the CDN. discord.py's own limiter still keeps each route's bucket and
 waits out any 429 that comes.
 
-The adapter says what may wait: ``with cosmetic(): await message.edit(...)`` marks the requests of an edit that only
-tidies (buttons off old posts, a passed turn's DM, *Undo* marks), ``with catching_up():`` those of a post or DM owed
-from before this process started, so that the posts and turn DMs of the moves being played go first when the budget
-is tight. The mark is a context variable, so it follows the awaits of the edit and nothing else.
+Each request takes its token at the priority of the work that sends it (:mod:`bot.host.priority`: ``with cosmetic():
+await message.edit(...)`` for an edit that only tidies, ``with catching_up():`` for a post or DM owed from before
+this process started), so that the posts and turn DMs of the moves being played go first when the budget is tight.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Final
 
 import aiohttp
 import discord
 
-from bot.host.rate_budget import Priority
+from bot.host import priority
 
 if TYPE_CHECKING:
     from bot.host.rate_budget import Budget
 
-_priority: contextvars.ContextVar[Priority] = contextvars.ContextVar("discord_priority", default=Priority.POST)
-
 _INTERACTION: Final = re.compile(r"/interactions/\d+/[^/]+/callback|/webhooks/(\d+)/[^/]+(?:/.*)?")
 """The interaction endpoints (Discord's "Receiving and Responding": not bound to the global rate limit)."""
-
-
-@contextmanager
-def cosmetic() -> Iterator[None]:
-    """The requests sent inside only tidy what is already there: they give way to posts and DMs."""
-    with _at(Priority.COSMETIC):
-        yield
-
-
-@contextmanager
-def catching_up() -> Iterator[None]:
-    """The requests sent inside carry a post or DM owed from before this process started: they give way to the posts
-    and DMs of the moves being played now (a cosmetic edit inside stays cosmetic)."""
-    with _at(Priority.CATCH_UP):
-        yield
-
-
-@contextmanager
-def _at(priority: Priority) -> Iterator[None]:
-    token = _priority.set(max(priority, _priority.get()))
-    try:
-        yield
-    finally:
-        _priority.reset(token)
 
 
 def counts(url: str, application_id: int | None) -> bool:
@@ -86,7 +57,7 @@ def meter(trace: aiohttp.TraceConfig, budget: Callable[[], Budget | None],
                                params: aiohttp.TraceRequestStartParams) -> None:
         shared = budget()
         if shared is not None and counts(str(params.url), application_id()):
-            await shared.take(_priority.get())
+            await shared.take(priority.current())
             context.granted_at = asyncio.get_running_loop().time()
 
     async def on_request_headers_sent(session: aiohttp.ClientSession, context: SimpleNamespace,

@@ -17,9 +17,9 @@ from typing import Any, Final
 
 import discord
 
-from bot.adapter.rate_limits import cosmetic
 from bot.adapter.sending import NO_PINGS, Attachments, files
 from bot.adapter.words.common import channel_link, clip
+from bot.host.priority import cosmetic
 from bot.host.table import TableInfo
 from i18n import t
 

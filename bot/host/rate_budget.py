@@ -50,11 +50,11 @@ import itertools
 import logging
 import math
 from abc import ABC, abstractmethod
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from bot.host import metrics
 from bot.host.errors import StoreError
+from bot.host.priority import Priority
 
 if TYPE_CHECKING:
     import asyncpg
@@ -132,17 +132,6 @@ IDENTIFY_TURN: Final = """INSERT INTO discord_identify AS i (key, turn)
     RETURNING turn, extract(epoch FROM clock_timestamp()) AS server_time"""
 """A key's next IDENTIFY turn: now if its last was long enough ago, else the spacing after it (atomic: the row is
 locked while it is updated, so two processes asking together get turns a spacing apart)."""
-
-
-class Priority(IntEnum):
-    """Which requests go first when the budget is tight (the lower, the sooner)."""
-
-    POST = 0
-    """Posts, turn DMs, and every request not marked otherwise."""
-    CATCH_UP = 1
-    """The posts and DMs owed from before this process started (a restart's, a restore's)."""
-    COSMETIC = 2
-    """Edits that only tidy what is already there: buttons off old posts, a passed turn's DM, an *Undo* mark."""
 
 
 def caps(limit: int) -> dict[Priority, int]:

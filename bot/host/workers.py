@@ -13,6 +13,11 @@ Without a factory the jobs run in the event loop's default thread pool, which do
     pool = WorkerPool(process_pool_factory(workers=2), name="computers")
     move = await pool.run(choose, view, "expert", seed, 1.0, what="game 12")
     pool.shutdown()
+
+A pool given ``slots`` hands the executor at most that many jobs at once and keeps the others waiting in order of
+their priority (:mod:`bot.host.priority`), then of their arrival: the render pool draws the pictures of the moves
+being played before those of the posts owed from before a start, however many of those a start has (an executor's
+own queue is first come, first served).
 """
 
 from __future__ import annotations
@@ -20,14 +25,19 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import functools
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
+from contextlib import asynccontextmanager
 from typing import Any, Final, TypeVar
+
+from bot.host import priority
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +77,22 @@ _PR_SET_PDEATHSIG: Final = 1
 class WorkerPool:
     """An executor that is replaced when it breaks; jobs are redone once on the replacement."""
 
-    def __init__(self, factory: ExecutorFactory | None = None, *, name: str = "workers") -> None:
-        """``factory`` makes the executor (``None``: the loop's default thread pool); ``name`` is for the log."""
+    def __init__(self, factory: ExecutorFactory | None = None, *, name: str = "workers",
+                 slots: int | None = None) -> None:
+        """``factory`` makes the executor (``None``: the loop's default thread pool); ``name`` is for the log;
+        ``slots``: the most jobs handed to the executor at once, the others waiting by priority (``None``: every
+        job goes to the executor at once, first come, first served)."""
+        if slots is not None and slots < 1:
+            raise ValueError(f"a worker pool needs at least one slot, not {slots}")
         self.name = name
+        self.slots = slots
         self._factory = factory
         self._executor: Executor | None = None
+        self._running = 0
+        """Jobs holding a slot."""
+        self._waiting: list[tuple[priority.Priority, int, asyncio.Future[None]]] = []
+        """Jobs waiting for a slot: a heap by priority, then arrival."""
+        self._arrival = itertools.count()
         self.replaced = 0
         """How many broken executors were replaced (for the log and the tests)."""
 
@@ -85,18 +106,52 @@ class WorkerPool:
         """``fn(*args)`` in a worker; a broken pool is replaced and the job redone once.
 
         ``what`` names the job in the log (e.g. ``"game 12"``). Raises :class:`PoolBroken` when the redo
-        broke the fresh pool too; any exception of ``fn`` itself is raised as it is, never redone.
+        broke the fresh pool too; any exception of ``fn`` itself is raised as it is, never redone. With ``slots``,
+        the job first waits for a slot at the priority of the work under way (:func:`bot.host.priority.current`).
         """
-        for redo in (False, True):
-            try:
-                return await self._once(fn, args)
-            except _Broken as broken:
-                self._replace(broken.executor)
-                if redo:
-                    raise PoolBroken(f"{self.name} pool broke twice during {what}: {broken.reason}") from None
-                log.warning("%s pool: a worker died or the pool was shut down (%s) during %s; replacing the pool "
-                            "and doing the job again", self.name, broken.reason, what)
+        async with self._slot():
+            for redo in (False, True):
+                try:
+                    return await self._once(fn, args)
+                except _Broken as broken:
+                    self._replace(broken.executor)
+                    if redo:
+                        raise PoolBroken(f"{self.name} pool broke twice during {what}: {broken.reason}") from None
+                    log.warning("%s pool: a worker died or the pool was shut down (%s) during %s; replacing the "
+                                "pool and doing the job again", self.name, broken.reason, what)
         raise AssertionError("unreachable: the redo returns or raises")
+
+    @asynccontextmanager
+    async def _slot(self) -> AsyncIterator[None]:
+        """Hold one of the ``slots`` while the job runs: at once when one is free and nobody waits, else when the
+        jobs before it in the queue are through."""
+        if self.slots is None:
+            yield
+            return
+        if self._running < self.slots:  # then nobody waits: a slot freed goes to the first job waiting
+            self._running += 1
+        else:
+            turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (priority.current(), next(self._arrival), turn))
+            try:
+                await turn  # the job that hands its slot on counts it for this one
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():  # handed a slot just as it was cancelled: pass it on
+                    self._free()
+                raise
+        try:
+            yield
+        finally:
+            self._free()
+
+    def _free(self) -> None:
+        """A job is through with its slot: it goes to the first job still waiting, or is free."""
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():  # a job cancelled while it waited is passed over
+                turn.set_result(None)
+                return
+        self._running -= 1
 
     async def _once(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
         executor = self.executor()

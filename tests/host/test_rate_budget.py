@@ -14,12 +14,12 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
+from bot.host.priority import Priority
 from bot.host.rate_budget import (
     APPLICATION_NAME,
     MAX_SPAN,
     SPAN,
     LocalBudget,
-    Priority,
     SharedBudget,
     SharedIdentifyTurns,
     caps,

@@ -7,6 +7,7 @@ No timing assertions: a blocked computer player is a thread waiting on an event 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot.host import priority
 from bot.host.errors import StoreError
 from bot.host.host import Host, default_chooser, default_game_factory
 from bot.host.pictures import Pictures
@@ -136,6 +138,67 @@ async def test_a_bare_process_pool_is_adopted_and_replaced_by_a_process_pool() -
     assert pool.replaced == 1 and isinstance(pool.executor(), ProcessPoolExecutor)
     assert pool.executor() is not executor
     pool.shutdown()
+
+
+def note(done: list[str], name: str, gate: threading.Event | None = None) -> str:
+    """A job: waits for ``gate`` (if any), then says it ran."""
+    if gate is not None and not gate.wait(WAIT):
+        raise TimeoutError("the test never opened the gate")
+    done.append(name)
+    return name
+
+
+async def queued(pool: WorkerPool, count: int) -> None:
+    """Until ``count`` jobs wait for a slot of ``pool``."""
+    async with asyncio.timeout(WAIT):
+        while sum(1 for *_, turn in pool._waiting if not turn.done()) < count:
+            await asyncio.sleep(0)
+
+
+async def test_with_slots_the_jobs_of_moves_now_go_before_those_owed_and_tidies_last() -> None:
+    """Two slots on one thread: what waits is handed to the executor by priority, then in order of arrival."""
+    pool = WorkerPool(lambda: ThreadPoolExecutor(max_workers=1), name="render", slots=2)
+    done: list[str] = []
+    gate = threading.Event()
+    first = asyncio.create_task(pool.run(note, done, "first", gate))
+    second = asyncio.create_task(pool.run(note, done, "second"))  # the second slot: in the executor's own queue
+    await asyncio.sleep(0)
+    waiting = []
+    for name, mark in [("tidy", priority.cosmetic), ("owed 1", priority.catching_up), ("now 1", None),
+                       ("owed 2", priority.catching_up), ("now 2", None)]:
+        with mark() if mark is not None else contextlib.nullcontext():
+            waiting.append(asyncio.create_task(pool.run(note, done, name)))
+        await queued(pool, len(waiting))
+    gate.set()
+    assert await asyncio.gather(first, second, *waiting) == ["first", "second", "tidy", "owed 1", "now 1", "owed 2",
+                                                             "now 2"]
+    assert done == ["first", "second", "now 1", "now 2", "owed 1", "owed 2", "tidy"]
+    assert pool._running == 0
+    pool.shutdown()
+
+
+async def test_a_job_cancelled_while_it_waits_for_a_slot_leaves_no_slot_taken() -> None:
+    pool = WorkerPool(lambda: ThreadPoolExecutor(max_workers=1), name="render", slots=1)
+    done: list[str] = []
+    gate = threading.Event()
+    first = asyncio.create_task(pool.run(note, done, "first", gate))
+    await asyncio.sleep(0)
+    given_up = asyncio.create_task(pool.run(note, done, "given up"))
+    await queued(pool, 1)
+    then = asyncio.create_task(pool.run(note, done, "then"))
+    await queued(pool, 2)
+    given_up.cancel()
+    gate.set()
+    assert await first == "first" and await then == "then"
+    assert given_up.cancelled()
+    assert done == ["first", "then"] and pool._running == 0
+    assert await pool.run(square, 6) == 36  # the slot is free again
+    pool.shutdown()
+
+
+def test_a_pool_without_a_slot_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least one slot"):
+        WorkerPool(None, name="render", slots=0)
 
 
 # ---------------------------------------------------------------------- pictures
