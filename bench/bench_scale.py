@@ -113,6 +113,8 @@ class Run:
     """The load's requests by route (``GET /channels/{id}/messages``; answered 429 or not)."""
     refused: Counter[str] = field(default_factory=Counter)
     """429s by scope (``None``: the fake enforces no rate limits)."""
+    global_429_at: list[float] = field(default_factory=list)
+    """When each global 429 was answered, in seconds after the load began (negative: before it)."""
     enforced: bool = False
     invalid: int = 0
     failed: list[str] = field(default_factory=list)
@@ -389,6 +391,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
     run.enforced = limits is not None
     refused_before = Counter(limits.refused) if limits is not None else Counter()
     invalid_before = limits.invalid_total if limits is not None else 0
+    refused_at_before = len(limits.refused_at) if limits is not None else 0
     store: Any = await (Store.open(database) if setup.store == "sqlite" else PostgresStore.open(database))
     running = [game for game in stored if game.status == "running"]
     load = Load(fake, store, running, run, args.seed)
@@ -441,6 +444,8 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
     run.invalid = sum(1 for r in whole if r.status in INVALID)
     if limits is not None:  # the fake's own counts (a 429 of scope shared is not invalid, as on Discord)
         run.refused = Counter(limits.refused) - refused_before
+        began_at = time.time() - (loop.time() - run.began)  # the fake's clock is the wall clock
+        run.global_429_at = [at - began_at for at, scope in limits.refused_at[refused_at_before:] if scope == "global"]
         run.invalid = limits.invalid_total - invalid_before
     else:
         run.refused = Counter(str(r.response_headers.get("X-RateLimit-Scope", "unknown"))
@@ -482,6 +487,11 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
     later = [post for post, sent in zip(f.posts, f.sent, strict=True) if sent >= half]
     print(f"  move to post of the moves sent in the load's second half (the start's backlog sent): "
           f"p50 {percentile(later, 50) * ms:.0f} ms, p99 {percentile(later, 99) * ms:.0f} ms ({len(later)})")
+    windows: dict[int, list[float]] = {}
+    for post, sent in zip(f.posts, f.sent, strict=True):
+        windows.setdefault(int((sent - run.began) // 20) * 20, []).append(post)
+    print("  move to post p99 by twenty seconds of the load: " + ", ".join(
+        f"+{start} s {percentile(posts, 99) * ms:.0f} ms" for start, posts in sorted(windows.items())))
     print(f"  outbox backlog at most {max(backlog)}, at the end {backlog[-1]}")
     scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(run.refused.items())) or "none"
     enforced = "" if run.enforced else " (this fake Discord enforces no rate limits)"
@@ -489,6 +499,10 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
     print(f"  requests to Discord {run.requests / max(run.seconds, 1e-9):.1f}/s ({run.requests / per_move:.1f} per "
           f"move sent), of which bound to the global limit {run.counted / max(run.seconds, 1e-9):.1f}/s "
           f"({run.counted / per_move:.1f} per move); 429 by scope: {scopes}{enforced}")
+    if run.global_429_at:
+        tens = Counter(int(at // 10) * 10 for at in run.global_429_at)
+        print("  global 429s by ten seconds after the load began: " + ", ".join(
+            f"{start:+d} s {n}" for start, n in sorted(tens.items())))
     print("  per move sent, by route: " + ", ".join(f"{route} {n / per_move:.2f}"
                                                    for route, n in run.routes.most_common(12)))
     glob = str(run.refused.get("global", 0)) if run.enforced else "n/a"

@@ -169,6 +169,8 @@ class RateLimits:
 
     refused: Counter[str] = field(default_factory=Counter)
     """429s answered, by scope (``global``, ``user``, ``shared``, ``cloudflare``)."""
+    refused_at: list[tuple[float, str]] = field(default_factory=list)
+    """(time, scope) of each 429 answered."""
     invalid: deque[float] = field(default_factory=deque)
     """When each invalid request of the last :attr:`invalid_window` seconds was answered."""
     invalid_total: int = 0
@@ -262,6 +264,7 @@ class RateLimits:
     def _refuse(self, headers: dict[str, str], retry_after: float, scope: str, message: str) -> Verdict:
         retry_after = max(0.001, _millis(retry_after))
         self.refused[scope] += 1
+        self.refused_at.append((self.clock(), scope))
         headers = {**headers, "X-RateLimit-Scope": scope, "Retry-After": str(math.ceil(retry_after))}
         body = {"message": message, "retry_after": retry_after, "global": scope == "global"}
         return Verdict(headers, (429, body), scope)

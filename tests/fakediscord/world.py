@@ -5,7 +5,7 @@ world in :mod:`.guilds`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from .entities import ChannelRef, FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser, GuildRef, UserRef
@@ -136,21 +136,22 @@ class World:
 
     def user(self, ref: UserRef) -> FakeUser:
         """A user by object, id or name."""
-        return _look_up(ref, FakeUser, self.users, list(self.users.values()), "user")
+        return _look_up(ref, FakeUser, self.users, lambda: list(self.users.values()), "user")
 
     def guild(self, ref: GuildRef | None = None) -> FakeGuild:
         """A guild by object, id or name; ``None`` gives :attr:`default_guild`."""
         if ref is None:
             return self.default_guild
-        return _look_up(ref, FakeGuild, self.guilds, list(self.guilds.values()), "guild")
+        return _look_up(ref, FakeGuild, self.guilds, lambda: list(self.guilds.values()), "guild")
 
     def channel(self, ref: ChannelRef | None = None) -> FakeChannel:
         """A channel by object, id, or name (searched in the default guild first, then all);
         ``None`` gives :attr:`default_channel`."""
         if ref is None:
             return self.default_channel
-        named = [channel for guild in self.guilds.values() for channel in guild.channels.values()]
-        return _look_up(ref, FakeChannel, self.channels, named, "channel")
+        return _look_up(ref, FakeChannel, self.channels,
+                        lambda: [channel for guild in self.guilds.values() for channel in guild.channels.values()],
+                        "channel")
 
     @property
     def default_guild(self) -> FakeGuild:
@@ -196,9 +197,10 @@ class World:
 Named = TypeVar("Named", FakeUser, FakeGuild, FakeChannel)
 
 
-def _look_up(ref: Named | int | str, kind: type[Named], by_id: Mapping[int, Named], named: Sequence[Named],
-             what: str) -> Named:
-    """``ref`` itself, the one of ``by_id`` with that id, or the first of ``named`` with that name."""
+def _look_up(ref: Named | int | str, kind: type[Named], by_id: Mapping[int, Named],
+             listed: Callable[[], Sequence[Named]], what: str) -> Named:
+    """``ref`` itself, the one of ``by_id`` with that id, or the first of ``listed()`` with that name (listed only
+    for a name: a fake of 10,000 channels is asked by id many times a second)."""
     if isinstance(ref, kind):
         return ref
     if isinstance(ref, int):
@@ -206,6 +208,7 @@ def _look_up(ref: Named | int | str, kind: type[Named], by_id: Mapping[int, Name
             return by_id[ref]
         except KeyError:
             raise KeyError(f"no {what} with id {ref}") from None
+    named = listed()
     found = next((x for x in named if x.name == ref), None)
     if found is None:
         raise KeyError(f"no {what} named {ref!r}; {what}s: {[x.name for x in named]}")
