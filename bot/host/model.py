@@ -9,6 +9,7 @@ The game at its table and the host's answers are :mod:`bot.host.table`. This mod
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -133,9 +134,11 @@ class TimerRow:
         return cls(**{**row, "payload": json.loads(row["payload"])})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DeliveryRow:
-    """One row of ``deliveries``; ``payload`` decoded from JSON. ``done_at`` is ``None`` while pending."""
+    """One row of ``deliveries``; ``payload`` decoded from JSON when first asked for (a channel's pending deliveries
+    are read at every step of its outbox, and most are not sent in that step). ``done_at`` is ``None`` while
+    pending."""
 
     id: int
     game_id: int
@@ -143,7 +146,7 @@ class DeliveryRow:
     seq: int
     kind: str
     user_id: int | None
-    payload: dict[str, Any]
+    payload_json: str
     created_at: float
     due_at: float
     attempts: int
@@ -153,7 +156,15 @@ class DeliveryRow:
     @classmethod
     def read(cls, row: Mapping[str, Any]) -> Self:
         """The row as the database gave it (its payload JSON text)."""
-        return cls(**{**row, "payload": json.loads(row["payload"])})
+        fields = dict(row)
+        fields["payload_json"] = fields.pop("payload")
+        return cls(**fields)
+
+    @functools.cached_property
+    def payload(self) -> dict[str, Any]:
+        """The payload, decoded once."""
+        decoded: dict[str, Any] = json.loads(self.payload_json)
+        return decoded
 
 
 def effective_moves(rows: Iterable[MoveRow]) -> list[MoveRow]:

@@ -4,6 +4,7 @@ of the module's table; the whole way through the host is in ``tests/host/test_ta
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bot.host.buttons import EVERY, buttons_of, ends
@@ -11,7 +12,7 @@ from bot.host.deliveries import ABANDONED_POST, MOVE_POST, NOTICE_DM, NOTICE_POS
 
 
 def post(kind: str, **payload: Any) -> Delivery:
-    return Delivery(1, 2, 3, 4, kind, 5 if kind == NOTICE_DM else None, payload, 0.0, 0.0, 0, None, None)
+    return Delivery(1, 2, 3, 4, kind, 5 if kind == NOTICE_DM else None, json.dumps(payload), 0.0, 0.0, 0, None, None)
 
 
 def test_each_post_with_buttons_and_the_posts_that_end_them() -> None:

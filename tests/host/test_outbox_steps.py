@@ -8,6 +8,7 @@ never held; the game-over DM is held, and never gathered into another."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -135,14 +136,15 @@ async def test_turn_dms_skipped_when_the_turn_passed_or_turned_off(host: Host) -
     (next_turn,) = [d for d in owed if d.kind == TURN_DM]
     assert next_turn.user_id == user_to_move(host)
     assert isinstance(await step_of(host, next_turn), SendDm)
-    stale = replace(next_turn, id=0, seq=next_turn.seq - 1, payload={"start": False, "hand_changed": False})
+    stale = replace(next_turn, id=0, seq=next_turn.seq - 1,
+                    payload_json=json.dumps({"start": False, "hand_changed": False}))
     assert await step_of(host, stale) == Skip("skipped: the turn has passed")
-    changed = replace(stale, payload={"start": False, "hand_changed": True})
+    changed = replace(stale, payload_json=json.dumps({"start": False, "hand_changed": True}))
     assert await step_of(host, changed) == SendDm(host.games.info(CH), turn=False)  # type: ignore[arg-type]
     assert next_turn.user_id is not None
     await host.people.change_settings(next_turn.user_id, turn_dms=False)
     assert await step_of(host, next_turn) == Skip("skipped: the player turned turn DMs off")
-    hand = replace(next_turn, id=0, kind=HAND_DM, payload={"start": False})
+    hand = replace(next_turn, id=0, kind=HAND_DM, payload_json=json.dumps({"start": False}))
     assert await step_of(host, hand, [next_turn]) == Skip("skipped: a later DM shows the same hand")
     posts = [d for d in owed if d.kind == MOVE_POST]
     assert posts and isinstance(await step_of(host, posts[0]), SendPost)

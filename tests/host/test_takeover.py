@@ -5,6 +5,7 @@ results: the seat taken over is counted apart and not rated, the people who play
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bot.host.deliveries import HAND_DM, MOVE_POST, NOTICE_POST, TURN_DM, Delivery
@@ -138,7 +139,7 @@ async def test_an_offer_lapses_after_a_day_even_across_a_restart_and_the_seats_o
     ended = [[(handed_cy[0].id, handed_cy[1])], [(offer_cy.id, cy_message)]]
     assert [await host.outbox.ended_by(p) for p in pending] == ended
     await post_all(host, store, 700)
-    game_over = Delivery(0, game, CH, 99, MOVE_POST, None, {"game_over": True}, 0.0, 0.0, 0, None, None)
+    game_over = Delivery(0, game, CH, 99, MOVE_POST, None, json.dumps({"game_over": True}), 0.0, 0.0, 0, None, None)
     assert await host.outbox.ended_by(game_over) == [(handed_bo[0].id, handed_bo[1])]  # at the end, Bo's Take this seat
     assert TAKEOVER_LAPSE not in {t.kind for t in await store.timers(first.game_id)}
     await refused("host.error.takeover_gone", host.takeover.confirm(CH, ADA, cy, DI))
