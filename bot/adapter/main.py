@@ -16,7 +16,7 @@ import multiprocessing.util
 import os
 import signal
 import sys
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -32,6 +32,12 @@ from bot.host.workers import WorkerPool, process_pool_factory
 from bot.web.server import WebServer
 
 log = logging.getLogger("bot")
+
+RENDER_NICE: Final = 10
+"""How much lower the render workers' scheduling priority is than the bot's: on cores full of pictures, the bot's
+own event loop (answers within Discord's 3 seconds, posts, the rate budget) still gets the core it asks for, and a
+picture waits a little instead (measured with ``bench/bench_scale.py``, see the README's "How far it scales"). The
+render pool keeps one job more than it has workers, so that none idles between two pictures."""
 
 NO_TOKEN = """santacruz-bot: no Discord token.
 Set DISCORD_TOKEN in the environment or in a .env file in this folder (see .env.example):
@@ -54,7 +60,7 @@ async def run(settings: Settings, **client_options: Any) -> None:
     await (await open_store(settings)).close()  # a bad path or URL fails here, before logging in
     cores = os.cpu_count() or 2
     computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
-    pictures = WorkerPool(process_pool_factory(cores), name="render", slots=cores + 1)  # one more: none idles
+    pictures = WorkerPool(process_pool_factory(cores, nice=RENDER_NICE), name="render", slots=cores + 1)
     health: HealthServer | None = None
     pages: WebServer | None = None
     try:

@@ -51,18 +51,23 @@ class PoolBroken(Exception):
     """The worker pool broke, and broke again when the job was redone on a fresh one."""
 
 
-def process_pool_factory(workers: int | None = None) -> ExecutorFactory:
+def process_pool_factory(workers: int | None = None, *, nice: int = 0) -> ExecutorFactory:
     """A factory of process pools of ``workers`` processes (default: the cores), started with ``spawn`` so that
     a worker never inherits the event loop's threads; on Linux a worker ends when the bot's process dies (killed, out
-    of memory), rather than live on alone."""
+    of memory), rather than live on alone. ``nice``: how much lower than the bot's the workers' scheduling priority is
+    (``os.nice``), so that the bot's event loop, which answers interactions within Discord's 3 seconds, is never
+    kept from the cores by work that may wait."""
     count = max(1, workers if workers is not None else (os.cpu_count() or 2))
     return functools.partial(ProcessPoolExecutor, max_workers=count, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=die_with_parent, initargs=(os.getpid(),))
+                             initializer=start_worker, initargs=(os.getpid(), nice))
 
 
-def die_with_parent(parent: int) -> None:
-    """In a worker process: ask Linux to end it when its parent (the bot, pid ``parent``) dies
-    (``PR_SET_PDEATHSIG``); elsewhere nothing. The bot may itself be pid 1 (a container without an init)."""
+def start_worker(parent: int, nice: int = 0) -> None:
+    """In a worker process: lower its priority by ``nice``, and ask Linux to end it when its parent (the bot, pid
+    ``parent``) dies (``PR_SET_PDEATHSIG``; elsewhere nothing). The bot may itself be pid 1 (a container without an
+    init)."""
+    if nice:
+        os.nice(nice)
     if sys.platform != "linux":
         return
     libc = ctypes.CDLL(None, use_errno=True)

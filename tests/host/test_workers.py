@@ -196,6 +196,16 @@ async def test_a_job_cancelled_while_it_waits_for_a_slot_leaves_no_slot_taken() 
     pool.shutdown()
 
 
+async def test_workers_started_nicer_than_the_bot_stay_so_after_a_replacement() -> None:
+    pool = WorkerPool(process_pool_factory(1, nice=5), name="render")
+    here = os.nice(0)
+    assert await pool.run(os.nice, 0) == min(19, here + 5)
+    await kill_a_worker(pool)
+    assert await pool.run(os.nice, 0) == min(19, here + 5)
+    assert pool.replaced == 1
+    pool.shutdown()
+
+
 def test_a_pool_without_a_slot_is_refused() -> None:
     with pytest.raises(ValueError, match="at least one slot"):
         WorkerPool(None, name="render", slots=0)
