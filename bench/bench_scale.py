@@ -490,8 +490,9 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
     windows: dict[int, list[float]] = {}
     for post, sent in zip(f.posts, f.sent, strict=True):
         windows.setdefault(int((sent - run.began) // 20) * 20, []).append(post)
-    print("  move to post p99 by twenty seconds of the load: " + ", ".join(
-        f"+{start} s {percentile(posts, 99) * ms:.0f} ms" for start, posts in sorted(windows.items())))
+    print("  move to post p50 / p99 by twenty seconds of the load: " + ", ".join(
+        f"+{start} s {percentile(posts, 50) * ms:.0f} / {percentile(posts, 99) * ms:.0f} ms"
+        for start, posts in sorted(windows.items())))
     print(f"  outbox backlog at most {max(backlog)}, at the end {backlog[-1]}")
     scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(run.refused.items())) or "none"
     enforced = "" if run.enforced else " (this fake Discord enforces no rate limits)"

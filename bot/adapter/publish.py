@@ -5,9 +5,10 @@ channel's :class:`ChannelOutbox` task delivers its pending rows in the order the
 from one read), each by :class:`bot.adapter.delivery.Deliveries`, without holding up any other channel; after a passing
 failure it waits out the backoff, except that after the database failed it, it tries again as soon as the database
 answers again (the readiness check, looked at every :data:`STORAGE_PROBE` seconds meanwhile). At start-up the outboxes
-simply resume from the database, however long the bot was down; the sweep (or a change of settings) wakes the
-channels whose held DMs are due. With a shared database only the process holding a channel's lease delivers its
-posts, so they keep their order.
+simply resume from the database, however long the bot was down (what was owed from before the start is sent
+:data:`CATCH_UP_AT_ONCE` deliveries at a time over every channel, so that the moves played meanwhile are not held);
+the sweep (or a change of settings) wakes the channels whose held DMs are due. With a shared database only the process
+holding a channel's lease delivers its posts, so they keep their order.
 
 The lobby message is one of those deliveries (:mod:`bot.adapter.lobby_message`): posted when the lobby opens,
 redrawn after each change of it with the newest state (the host skips a redraw that a later one makes again). No
@@ -20,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Final
 
 import discord
@@ -45,6 +46,11 @@ database failed them: once it answers again they try again at once, not after a 
 BATCH: Final = 20
 """How many due deliveries of a channel are sent from one read of its outbox (after a long outage a channel may owe
 a hundred posts, each with the public view in its payload: reading them all again for each would be quadratic)."""
+CATCH_UP_AT_ONCE: Final = 8
+"""Deliveries left owed from before the start that are sent at once, over every channel: a start that owes hundreds of
+posts (a restart after an outage, a restore) sends them a few at a time, so that the posts of the moves being played
+meanwhile do not queue behind them for the event loop, the render workers and the budget, and the process does not
+hold every owed post's pictures at once."""
 ChannelGone = Callable[[int, str], Awaitable[None]]
 """``(channel_id, reason)``: what to do when a post finds the channel gone (end its games)."""
 
@@ -177,6 +183,58 @@ class ChannelOutbox:
             await asyncio.wait_for(self._wake.wait(), timeout=seconds)
 
 
+class CatchingUp:
+    """Turns for the deliveries left from before the start: ``at_once`` under way at a time, the others waiting in
+    order, except a channel's that a newer delivery waits behind (it goes at once, and takes no turn)."""
+
+    def __init__(self, at_once: int) -> None:
+        self.free = at_once
+        self._waiting: dict[int, asyncio.Future[bool]] = {}
+        """Channel -> its delivery's wait: set ``True`` when handed a turn, ``False`` when hurried."""
+
+    @contextlib.asynccontextmanager
+    async def turn(self, channel_id: int, *, hurry: bool) -> AsyncIterator[None]:
+        """Under way for the block: at once when ``hurry`` or a turn is free, else once handed one or hurried."""
+        if hurry:
+            yield
+            return
+        if self.free > 0:
+            self.free -= 1
+            taken = True
+        else:
+            wait = self._waiting[channel_id] = asyncio.get_running_loop().create_future()
+            try:
+                taken = await wait
+            except asyncio.CancelledError:
+                if wait.done() and not wait.cancelled() and wait.result():  # handed a turn as it was cancelled
+                    self._hand_on()
+                raise
+            finally:
+                if self._waiting.get(channel_id) is wait:
+                    del self._waiting[channel_id]
+        try:
+            yield
+        finally:
+            if taken:
+                self._hand_on()
+
+    def hurry(self, channel_id: int) -> None:
+        """A newer delivery of ``channel_id`` waits behind its delivery left from before: that one goes at once."""
+        wait = self._waiting.pop(channel_id, None)
+        if wait is not None and not wait.done():
+            wait.set_result(False)
+
+    def _hand_on(self) -> None:
+        """A turn is through: the first delivery still waiting takes it, else it is free."""
+        while self._waiting:
+            channel_id = next(iter(self._waiting))
+            wait = self._waiting.pop(channel_id)
+            if not wait.done():
+                wait.set_result(True)
+                return
+        self.free += 1
+
+
 class Publisher:
     """The channels' outboxes: they deliver what the host stored."""
 
@@ -200,6 +258,8 @@ class Publisher:
         self._after_storage_failure: set[ChannelOutbox] = set()
         """The outboxes asleep in their backoff after the database failed them."""
         self._storage_watch: asyncio.Task[None] | None = None
+        self._catching_up = CatchingUp(CATCH_UP_AT_ONCE)
+        """The turns of the deliveries left from before the start."""
 
     def close(self, until: float) -> None:
         """Start no outbox task from now on (the bot is shutting down; the database keeps what is still owed, and the
@@ -223,7 +283,9 @@ class Publisher:
         return box
 
     def wake(self, channel_id: int) -> None:
-        """Deliver what the host stored for ``channel_id`` (after everything stored before it)."""
+        """Deliver what the host stored for ``channel_id`` (after everything stored before it): a delivery left from
+        before the start that it waits behind no longer waits for its turn."""
+        self._catching_up.hurry(channel_id)
         self.outbox(channel_id).kick()
 
     async def resume(self) -> int:
@@ -312,10 +374,22 @@ class Publisher:
         pending and ends."""
         self.wake(channel_id)
 
+    @contextlib.asynccontextmanager
+    async def _turn(self, delivery: Delivery, later: list[Delivery]) -> AsyncIterator[None]:
+        """A delivery left from before the start waits for one of :data:`CATCH_UP_AT_ONCE` turns, unless a delivery
+        written since waits behind it in its channel (a move being played); others go at once."""
+        left = self.host.outbox.left_from_before
+        if not left(delivery):
+            yield
+            return
+        async with self._catching_up.turn(delivery.channel_id, hurry=not all(map(left, later))):
+            yield
+
     async def deliver(self, delivery: Delivery, later: list[Delivery]) -> bool:
         """Send one delivery (:meth:`Deliveries.deliver`); whether the channel's next one may follow now. A channel
         found gone has its games ended (:attr:`on_channel_gone`)."""
-        outcome = await self.deliveries.deliver(delivery, later, self.backoff)
+        async with self._turn(delivery, later):
+            outcome = await self.deliveries.deliver(delivery, later, self.backoff)
         if outcome.gone is not None and self.on_channel_gone is not None:
             await self.on_channel_gone(delivery.channel_id, outcome.gone)
         return outcome.go_on

@@ -1,22 +1,27 @@
 """Games survive the bot: stopped mid-game, killed between the database write and the reply, a channel
 post that fails, and an interaction Discord sends again. A new bot object from ``create_bot`` on the same
-database file carries on, with no move lost or applied twice, and old buttons still work."""
+database file carries on, with no move lost or applied twice, and old buttons still work; what a start owes from
+before it goes out a few at a time, after the moves being played."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 from bot.adapter import ids
 from bot.adapter.delivery import Backoff
+from bot.adapter.publish import CATCH_UP_AT_ONCE
 from bot.host.change import Change
+from bot.host.host import Host
 from bot.host.metrics import REGISTRY
+from bot.host.settings import Settings
 from bot.host.store import Store
 from i18n import t
-from tests.fakediscord import FakeMessage
+from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.audit import controls, pictures
 from tests.helpers.buttons import is_confirm
-from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, post_of, turns_ended
+from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, post_of, running, turns_ended
 
 
 async def stored_moves(driver: Driver) -> list[tuple[int, str, int | None]]:
@@ -325,3 +330,40 @@ async def test_a_post_goes_out_when_the_latest_post_cannot_be_looked_up(driver: 
     await driver.play_turn()
     await driver.settle()
     assert len(board_posts(fake, driver.channel)) == posts + 1
+
+
+async def test_a_start_that_owes_many_posts_sends_a_few_at_a_time_and_a_game_begun_meanwhile_first(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Lobbies opened while the bot was down owe their lobby messages at its start. However many there are, only
+    ``CATCH_UP_AT_ONCE`` are under way at once (their posts held here on their way to Discord), and a game begun
+    meanwhile in another channel gets its posts without waiting for them; once they are let through, every lobby
+    message goes out."""
+    fake = fake_discord
+    guild = fake.add_guild("Owed", owner="alice", channels=[f"owed{i}" for i in range(CATCH_UP_AT_ONCE + 4)])
+    owing = [channel for channel in fake.channels.values() if channel.guild_id == guild.id]
+    settings = Settings(database_path=str(tmp_path / "games.db"))
+    store = await Store.open(settings.database_path)
+    try:
+        host = Host(store, settings)
+        await host.load()
+        for channel in owing:
+            await host.lobby.open(channel.id, guild.id, fake.user("alice").id, "alice")
+    finally:
+        await store.close()
+    held = [fake.stall("POST", rf"/channels/({'|'.join(str(c.id) for c in owing)})/messages") for _ in owing]
+
+    def under_way() -> int:
+        return sum(stall.arrived.is_set() for stall in held)
+
+    async with running(Driver(fake, settings, channel="games")) as driver:
+        await fake.wait_until(lambda: under_way() >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
+                              description="the first owed lobby messages on their way")
+        await driver.open_game(["alice", "bob"])  # its lobby message and its start post: sent, not held
+        assert len(board_posts(fake, driver.channel)) == 1
+        assert under_way() == CATCH_UP_AT_ONCE, "more owed posts under way at once than the bound"
+        for stall in held:
+            stall.release()
+        await fake.wait_until(lambda: all(fake.messages(channel) for channel in owing), timeout=TIMEOUT,
+                              description="every owed lobby message")
+        await driver.settle()
+    assert under_way() == len(owing)
