@@ -162,14 +162,18 @@ class ChannelOutbox:
             # the game loaded if this process does not hold it, or read again if it moved in another process since
             # this one last looked (a change under way here, the sweep's reading of it, is waited for: a copy from
             # before it would call the turn passed)
-            try:
-                await host.refresh.game(delivery.game_id, wait=lease / 2, strict=True)
-            except CopyBehind:  # that change is slow (a busy machine): nothing is decided yet, look again shortly
-                log.info("channel %d: its game's copy is not up to date yet; delivering shortly", self.channel_id)
-                await self._sleep(LEASE_RETRY)
-                break
-            if not await self._publisher.deliver(delivery, pending[i + 1:]):
-                break  # due again later, or the channel is gone: what was read is out of date
+            async with self._publisher.turn(delivery, pending[i + 1:]) as waited:  # one owed from before a start
+                if waited and not await host.leases.hold(self.lease, lease):  # the wait may outlast the lease
+                    await self._sleep(LEASE_RETRY)
+                    break
+                try:
+                    await host.refresh.game(delivery.game_id, wait=lease / 2, strict=True)
+                except CopyBehind:  # that change is slow (a busy machine): nothing is decided yet, look again shortly
+                    log.info("channel %d: its game's copy is not up to date yet; delivering shortly", self.channel_id)
+                    await self._sleep(LEASE_RETRY)
+                    break
+                if not await self._publisher.deliver(delivery, pending[i + 1:]):
+                    break  # due again later, or the channel is gone: what was read is out of date
         return True
 
     def storage_answered(self) -> None:
@@ -193,12 +197,14 @@ class CatchingUp:
         """Channel -> its delivery's wait: set ``True`` when handed a turn, ``False`` when hurried."""
 
     @contextlib.asynccontextmanager
-    async def turn(self, channel_id: int, *, hurry: bool) -> AsyncIterator[None]:
-        """Under way for the block: at once when ``hurry`` or a turn is free, else once handed one or hurried."""
+    async def turn(self, channel_id: int, *, hurry: bool) -> AsyncIterator[bool]:
+        """Under way for the block: at once when ``hurry`` or a turn is free, else once handed one or hurried; gives
+        whether it waited."""
         if hurry:
-            yield
+            yield False
             return
-        if self.free > 0:
+        waited = self.free <= 0
+        if not waited:
             self.free -= 1
             taken = True
         else:
@@ -213,7 +219,7 @@ class CatchingUp:
                 if self._waiting.get(channel_id) is wait:
                     del self._waiting[channel_id]
         try:
-            yield
+            yield waited
         finally:
             if taken:
                 self._hand_on()
@@ -375,21 +381,22 @@ class Publisher:
         self.wake(channel_id)
 
     @contextlib.asynccontextmanager
-    async def _turn(self, delivery: Delivery, later: list[Delivery]) -> AsyncIterator[None]:
-        """A delivery left from before the start waits for one of :data:`CATCH_UP_AT_ONCE` turns, unless a delivery
-        written since waits behind it in its channel (a move being played); others go at once."""
+    async def turn(self, delivery: Delivery, later: list[Delivery]) -> AsyncIterator[bool]:
+        """Until ``delivery`` is sent: a delivery left from before the start waits for one of
+        :data:`CATCH_UP_AT_ONCE` turns (its game read, its pictures drawn and its requests sent within it), unless a
+        delivery written since waits behind it in its channel (``later``: a move being played); others go at once.
+        Gives whether it waited."""
         left = self.host.outbox.left_from_before
         if not left(delivery):
-            yield
+            yield False
             return
-        async with self._catching_up.turn(delivery.channel_id, hurry=not all(map(left, later))):
-            yield
+        async with self._catching_up.turn(delivery.channel_id, hurry=not all(map(left, later))) as waited:
+            yield waited
 
     async def deliver(self, delivery: Delivery, later: list[Delivery]) -> bool:
         """Send one delivery (:meth:`Deliveries.deliver`); whether the channel's next one may follow now. A channel
         found gone has its games ended (:attr:`on_channel_gone`)."""
-        async with self._turn(delivery, later):
-            outcome = await self.deliveries.deliver(delivery, later, self.backoff)
+        outcome = await self.deliveries.deliver(delivery, later, self.backoff)
         if outcome.gone is not None and self.on_channel_gone is not None:
             await self.on_channel_gone(delivery.channel_id, outcome.gone)
         return outcome.go_on

@@ -10,10 +10,12 @@ from bot.adapter.publish import CatchingUp
 
 
 async def under_way(turns: CatchingUp, channel: int, done: list[int], gate: asyncio.Event, *,
-                    hurry: bool = False) -> None:
-    async with turns.turn(channel, hurry=hurry):
+                    hurry: bool = False) -> bool:
+    """Under way until ``gate`` opens; whether it waited for its turn."""
+    async with turns.turn(channel, hurry=hurry) as waited:
         done.append(channel)
         await gate.wait()
+    return waited
 
 
 async def test_two_at_once_the_others_in_order_and_a_hurried_channel_at_once_without_a_turn() -> None:
@@ -43,6 +45,7 @@ async def test_two_at_once_the_others_in_order_and_a_hurried_channel_at_once_wit
     await tasks[2]
     await tasks[3]
     assert done == [1, 2, 4, 6, 3] and turns.free == 2
+    assert [tasks[channel].result() for channel in (1, 2, 3, 4, 6)] == [False, False, True, True, False]
 
 
 async def test_a_delivery_handed_a_turn_as_it_is_cancelled_passes_the_turn_on() -> None:
