@@ -166,6 +166,12 @@ class DeliveryRow:
         decoded: dict[str, Any] = json.loads(self.payload_json)
         return decoded
 
+    def marked(self, key: str) -> Any:
+        """The payload's value of ``key`` (``None`` when it has none), decoded only when the payload's text names
+        ``key`` at all: a channel's outbox asks each of its pending deliveries whether it is held or waits, at every
+        step, and a channel may owe dozens of DMs held for a player's quiet hours."""
+        return self.payload.get(key) if f'"{key}"' in self.payload_json else None
+
 
 def effective_moves(rows: Iterable[MoveRow]) -> list[MoveRow]:
     """The moves that stand after applying the undo rows, in order (``replay`` plays these)."""

@@ -315,7 +315,7 @@ class Outbox:
         hold up the channel's other deliveries."""
         now = self._clock()
         return [i for i, d in enumerate(pending)
-                if not (d.payload.get(HELD) and d.due_at > now) and self._waits_until(d) <= now]
+                if not (d.due_at > now and d.marked(HELD)) and self._waits_until(d) <= now]
 
     def wake_at(self, pending: Sequence[Delivery]) -> float | None:
         """When the first "your cards changed" DM of ``pending`` still waiting may go (the host's clock), or ``None``
@@ -328,7 +328,7 @@ class Outbox:
         written while its game runs (unless held for quiet hours meanwhile: then those decide); once the game is known
         to be over there is no turn DM left to fold it into, and it goes at once (to be skipped: the game is not
         running); a game not in memory (let go, or not read yet) still waits; anything else not at all (0)."""
-        if not delivery.payload.get(CHANGED) or delivery.payload.get(HELD):
+        if not delivery.marked(CHANGED) or delivery.marked(HELD):
             return 0.0
         info = self.games.find_game(delivery.game_id)
         return 0.0 if info is not None and info.status != "running" else delivery.created_at + CARDS_WAIT

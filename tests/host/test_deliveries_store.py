@@ -206,3 +206,20 @@ async def test_no_turn_dm_for_the_rest_of_ones_own_double_move(host: Host, store
     rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == after.seq]
     if after.to_move_user_id is not None:
         assert (TURN_DM, after.seq, after.to_move_user_id) in kinds(rows)
+
+
+@pytest.mark.parametrize(("payload", "held"), [
+    ({"held": True, "start": False}, True),
+    ({"start": False}, None),
+    ({"result": {"held": True}}, None),  # named deeper down only: not the delivery's mark
+    ({"note": "held"}, None),  # as a word in a value
+    ({"note": 'the "held" DM', "held": 3}, 3),
+])
+def test_a_delivery_s_mark_is_read_without_decoding_a_payload_that_does_not_name_it(payload: dict[str, object],
+                                                                                     held: object) -> None:
+    row = DeliveryRow.read({"id": 1, "game_id": 2, "channel_id": 3, "seq": 4, "kind": "turn_dm", "user_id": 5,
+                            "payload": json.dumps(payload), "created_at": 0.0, "due_at": 0.0, "attempts": 0,
+                            "done_at": None, "last_error": None})
+    assert row.marked("held") == held
+    assert ("payload" in vars(row)) == ('"held"' in row.payload_json), "decoded only when its text names the key"
+    assert row.payload == payload
