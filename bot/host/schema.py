@@ -176,6 +176,10 @@ PEOPLE_TABLES: Final = (
 start goes out in one request instead of first asking Discord for the channel again; and who sits in each open game
 (written with its seats, :func:`bot.host.sql.games.seat_people`), so that a person's open games are found without
 reading every open game (filled from the open games' seats)."""
+GAME_DELIVERIES_INDEX: Final = "CREATE INDEX deliveries_of_game ON deliveries (game_id, id)"
+"""Schema step 16: a game's deliveries by game, in order (its latest post, the message its latest delivery of a kind
+went out as, all of them): each such read scanned the whole table before, every post and DM ever owed, and grew slower
+with every move (at 10,000 open games, five minutes of moves tripled the bot's reading time)."""
 GAME_NOTICES: Final = (
     """CREATE FUNCTION santacruz_game_changed() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -313,6 +317,8 @@ STEPS: Final[tuple[tuple[str, ...], ...]] = (
     WAITS_FOR_COLUMN,
     # 14 -> 15: each person's DM channel and the open games each person sits in
     PEOPLE_TABLES,
+    # 15 -> 16: a game's deliveries found by game
+    (GAME_DELIVERIES_INDEX,),
 )
 SCHEMA_VERSION: Final = len(STEPS)
 

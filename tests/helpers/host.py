@@ -140,6 +140,7 @@ async def rows(path: Path, sql: str, *params: Any) -> list[dict[str, Any]]:
 
 
 UNDONE: Final = {
+    16: ("DROP INDEX deliveries_of_game",),  # a game's deliveries found by game
     15: ("DROP TABLE dm_channels", "DROP TABLE seat_people"),  # people's DM channels, who sits in each open game
     14: ("DROP INDEX games_waiting", "ALTER TABLE games DROP COLUMN waits_for"),  # whose move each game waits for
     13: ("DROP TABLE web_pages", "DROP TABLE web_servers", "DROP TABLE web_revocations"),  # the web pages

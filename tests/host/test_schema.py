@@ -60,7 +60,7 @@ async def sqlite_schema(path: Path) -> list[str]:
 
 
 def test_both_dialects_take_the_same_steps() -> None:
-    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == SCHEMA_VERSION == PG_SCHEMA_VERSION == 15
+    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == SCHEMA_VERSION == PG_SCHEMA_VERSION == 16
     assert all("AUTOINCREMENT" not in sql and "WITHOUT ROWID" not in sql and " REAL" not in sql
                for step in PG_MIGRATIONS for sql in step)
 
@@ -93,7 +93,8 @@ def rows() -> list[tuple[str, tuple[Any, ...]]]:
             (DELIVERY, (json.dumps({"text": "hello"}), NOW, NOW + 30))]
 
 
-async def fires_after_the_upgrade(store: Any) -> None:
+async def fires_after_the_upgrade(store: Any, since: int) -> None:
+    """What a store upgraded from schema version ``since`` still does, and what its upgrade added."""
     assert await store.schema_version() == SCHEMA_VERSION
     assert await store.claim_timers(NOW + 59, owner="a", lease=60) == []
     (timer,) = await store.claim_timers(NOW + 60, owner="a", lease=60)
@@ -105,27 +106,31 @@ async def fires_after_the_upgrade(store: Any) -> None:
     assert await store.pending_deliveries() == []
     (game,) = await store.open_games()
     assert (game.version, game.last_message_id, game.seats) == (4, 777, SEATS)
-    # the upgrade to 15 says who sits in the open games it found
-    for seat in SEATS:
-        if seat.get("user_id") is not None:
-            assert [g.id for g in await store.open_games_of(seat["user_id"])] == [game.id]
+    if since < 15:  # the upgrade to 15 says who sits in the open games it found (later, their writes say it)
+        for seat in SEATS:
+            if seat.get("user_id") is not None:
+                assert [g.id for g in await store.open_games_of(seat["user_id"])] == [game.id]
+    # and to 16 finds a game's deliveries by game: its latest post
+    latest = await store.last_post(game.id)
+    assert latest is not None and (latest[0], latest[1].id) == (777, delivery.id)
 
 
-async def test_a_sqlite_file_of_the_previous_version_keeps_its_timers_and_deliveries(tmp_path: Path) -> None:
-    path = tmp_path / "v9.db"
+@pytest.mark.parametrize("step", [14, SCHEMA_VERSION - 1])
+async def test_a_sqlite_file_of_an_earlier_version_keeps_its_timers_and_deliveries(tmp_path: Path, step: int) -> None:
+    path = tmp_path / f"v{step}.db"
     async with aiosqlite.connect(path, isolation_level=None) as conn:
-        assert await migrate(conn, SCHEMA_VERSION - 1) == SCHEMA_VERSION - 1
+        assert await migrate(conn, step) == step
         for sql, params in rows():
             await conn.execute(sql, params)
     store = await Store.open(path)
     try:
-        await fires_after_the_upgrade(store)
+        await fires_after_the_upgrade(store, step)
     finally:
         await store.close()
 
 
-@pytest.mark.parametrize("step", [SCHEMA_VERSION - 1])
-async def test_a_postgresql_database_of_the_previous_version_keeps_its_timers_and_deliveries(
+@pytest.mark.parametrize("step", [14, SCHEMA_VERSION - 1])
+async def test_a_postgresql_database_of_an_earlier_version_keeps_its_timers_and_deliveries(
         pg_empty_url: str, step: int) -> None:
     conn = await asyncpg.connect(pg_empty_url)
     try:
@@ -137,6 +142,6 @@ async def test_a_postgresql_database_of_the_previous_version_keeps_its_timers_an
         await conn.close()
     store = await PostgresStore.open(pg_empty_url)
     try:
-        await fires_after_the_upgrade(store)
+        await fires_after_the_upgrade(store, step)
     finally:
         await store.close()

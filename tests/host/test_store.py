@@ -48,7 +48,7 @@ async def user_version(path: Path) -> int:
 async def test_an_empty_database_is_migrated_to_the_latest_version(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     store = await Store.open(path)
-    assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS) == 15
+    assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS) == 16
     await store.close()
     assert await user_version(path) == SCHEMA_VERSION
     assert {"next_reminder_at", "version"} <= set(await columns(path, "games"))
