@@ -6,6 +6,7 @@ thread is unarchived for the edit (:func:`bot.adapter.threads.edit_message`). An
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,15 +55,24 @@ class UndoMarks:
     def __init__(self, client: discord.Client, host: Host) -> None:
         self.client = client
         self.host = host
-        self.latest: dict[int, LatestPost] = {}
-        """Game id -> its latest turn post sent by this process."""
+        self.latest: OrderedDict[int, LatestPost] = OrderedDict()
+        """Game id -> its latest turn post sent by this process, for the games posted in last: as many as the games
+        a process holds in memory (``GAMES_IN_MEMORY``; each keeps its move's result, the public view with it). A game
+        left out finds its latest post in the database and on Discord, as after a restart."""
 
     def sent(self, result: MoveResult, posted: Posted, text: str, pictures: Sequence[str], *, undo: bool,
              mentions: discord.AllowedMentions) -> None:
         """``result``'s post went out (``pictures``: the files it was meant to carry)."""
         shown = [] if posted.without_pictures else list(pictures)
-        self.latest[result.game_id] = LatestPost(result.channel_id, posted.message.id, text, shown, result, undo,
-                                                 mentions)
+        self._keep(result.game_id, LatestPost(result.channel_id, posted.message.id, text, shown, result, undo,
+                                              mentions))
+
+    def _keep(self, game_id: int, post: LatestPost) -> None:
+        """Remember ``post`` as the game's latest, forgetting the games posted in longest ago past the bound."""
+        self.latest[game_id] = post
+        self.latest.move_to_end(game_id)
+        while len(self.latest) > self.host.settings.games_in_memory:
+            self.latest.popitem(last=False)
 
     async def strip_previous(self, game_id: int) -> None:
         """The game's previous post loses its *Undo* once a newer post comes (an edit pings nobody): the one this
@@ -103,7 +113,7 @@ class UndoMarks:
             log.info("game %d: the post of the move taken back is gone or cannot be edited; posting the undo",
                      result.game_id)
             return False
-        self.latest[result.game_id] = LatestPost(result.channel_id, message_id, text, names, result, False, NO_PINGS)
+        self._keep(result.game_id, LatestPost(result.channel_id, message_id, text, names, result, False, NO_PINGS))
         return True
 
     async def _edit(self, game_id: int, channel_id: int, message_id: int, layout: discord.ui.LayoutView,

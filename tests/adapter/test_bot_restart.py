@@ -9,6 +9,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.adapter import ids
 from bot.adapter.delivery import Backoff
 from bot.adapter.publish import CATCH_UP_AT_ONCE
@@ -367,3 +369,38 @@ async def test_a_start_that_owes_many_posts_sends_a_few_at_a_time_and_a_game_beg
                               description="every owed lobby message")
         await driver.settle()
     assert under_way() == len(owing)
+
+
+@pytest.mark.bot_settings(games_in_memory=1)
+async def test_a_game_whose_latest_post_was_forgotten_still_loses_undo_on_its_next_post(driver: Driver) -> None:
+    """A process remembers the latest post of as many games as it holds in memory (here one): a game posted in since
+    pushes the first game's out, and the first game's next post still takes Undo off its previous one (found in the
+    database and on Discord, as after a restart)."""
+    fake = driver.fake
+
+    async def choose() -> int:
+        """The player to move in ``driver.channel`` chooses a set (it may be taken back: its post has Undo)."""
+        user = driver.to_move_user()
+        assert user is not None
+        legal = driver.host.play.legal_moves(driver.channel.id, fake.user(user).id)
+        await driver.answer(await driver.slash("choose", {"option": next(m for m in legal if m.startswith("set "))},
+                                               user=user))
+        await driver.settle()
+        return int(driver.info().game_id)
+
+    games = fake.channel("games")
+    await driver.open_game(["alice", "bob"], draft=True)
+    await driver.settle()
+    first = await choose()
+    assert has_undo(post_of(fake, games, first, 1), first)
+    driver.channel = fake.channel("general")
+    await driver.open_game(["carol", "alice"], draft=True)
+    await driver.settle()
+    await choose()
+    remembered = driver.cog.publisher.deliveries.undo_marks.latest
+    assert list(remembered) == [driver.info().game_id], "one game's latest post remembered"
+    driver.channel = games
+    await driver.look()  # the first game left memory too (one game): read again, as a command in its channel does
+    await choose()
+    assert has_undo(post_of(fake, games, first, 2), first)
+    assert not has_undo(post_of(fake, games, first, 1), first), "the post before kept its Undo"
