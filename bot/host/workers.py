@@ -66,7 +66,7 @@ def start_worker(parent: int, nice: int = 0) -> None:
     """In a worker process: lower its priority by ``nice``, and ask Linux to end it when its parent (the bot, pid
     ``parent``) dies (``PR_SET_PDEATHSIG``; elsewhere nothing). The bot may itself be pid 1 (a container without an
     init)."""
-    if nice:
+    if nice and hasattr(os, "nice"):  # Unix: Windows has no nice, and its workers keep the bot's priority
         os.nice(nice)
     if sys.platform != "linux":
         return
