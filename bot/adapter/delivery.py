@@ -16,7 +16,6 @@ told); anything else is given up and logged, and the channel's other deliveries 
 from __future__ import annotations
 
 import logging
-from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Final
 
@@ -48,7 +47,6 @@ from bot.host.errors import StorageFailed
 from bot.host.host import Host
 from bot.host.outbox import Held, SendPost, SendTurnOver, Skip, Step
 from bot.host.pictures import Pictures
-from bot.host.priority import catching_up
 
 log = logging.getLogger(__name__)
 
@@ -117,16 +115,14 @@ class Deliveries:
             del self._unmarked[delivery.id]
             return Outcome(True)
         gone: str | None = None
-        late = catching_up() if self.host.outbox.left_from_before(delivery) else nullcontext()  # gives way to moves now
         try:
-            with late:
-                async with self.host.outbox.step(delivery, later) as step:
-                    if isinstance(step, Held):
-                        return Outcome(True)
-                    if (found := await self.sent_before.find(delivery, step)) is not None:  # left from before: sent?
-                        await self.host.outbox.already_sent(delivery, found)
-                        return Outcome(True)
-                    error = await self._send(delivery, step)
+            async with self.host.outbox.step(delivery, later) as step:
+                if isinstance(step, Held):
+                    return Outcome(True)
+                if (found := await self.sent_before.find(delivery, step)) is not None:  # left from before: sent?
+                    await self.host.outbox.already_sent(delivery, found)
+                    return Outcome(True)
+                error = await self._send(delivery, step)
         except _AccessInDoubt:
             delay = backoff.delay(delivery.attempts + 1)
             log.info("game %d: %s %d answered Missing Access; trying again in %.1f s (the bot may have been removed "

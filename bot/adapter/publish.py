@@ -34,7 +34,9 @@ from bot.host.deliveries import Delivery
 from bot.host.errors import CopyBehind, StorageFailed
 from bot.host.host import Host
 from bot.host.pictures import Pictures
+from bot.host.priority import catching_up
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
+from bot.host.turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -187,60 +189,6 @@ class ChannelOutbox:
             await asyncio.wait_for(self._wake.wait(), timeout=seconds)
 
 
-class CatchingUp:
-    """Turns for the deliveries left from before the start: ``at_once`` under way at a time, the others waiting in
-    order, except a channel's that a newer delivery waits behind (it goes at once, and takes no turn)."""
-
-    def __init__(self, at_once: int) -> None:
-        self.free = at_once
-        self._waiting: dict[int, asyncio.Future[bool]] = {}
-        """Channel -> its delivery's wait: set ``True`` when handed a turn, ``False`` when hurried."""
-
-    @contextlib.asynccontextmanager
-    async def turn(self, channel_id: int, *, hurry: bool) -> AsyncIterator[bool]:
-        """Under way for the block: at once when ``hurry`` or a turn is free, else once handed one or hurried; gives
-        whether it waited."""
-        if hurry:
-            yield False
-            return
-        waited = self.free <= 0
-        if not waited:
-            self.free -= 1
-            taken = True
-        else:
-            wait = self._waiting[channel_id] = asyncio.get_running_loop().create_future()
-            try:
-                taken = await wait
-            except asyncio.CancelledError:
-                if wait.done() and not wait.cancelled() and wait.result():  # handed a turn as it was cancelled
-                    self._hand_on()
-                raise
-            finally:
-                if self._waiting.get(channel_id) is wait:
-                    del self._waiting[channel_id]
-        try:
-            yield waited
-        finally:
-            if taken:
-                self._hand_on()
-
-    def hurry(self, channel_id: int) -> None:
-        """A newer delivery of ``channel_id`` waits behind its delivery left from before: that one goes at once."""
-        wait = self._waiting.pop(channel_id, None)
-        if wait is not None and not wait.done():
-            wait.set_result(False)
-
-    def _hand_on(self) -> None:
-        """A turn is through: the first delivery still waiting takes it, else it is free."""
-        while self._waiting:
-            channel_id = next(iter(self._waiting))
-            wait = self._waiting.pop(channel_id)
-            if not wait.done():
-                wait.set_result(True)
-                return
-        self.free += 1
-
-
 class Publisher:
     """The channels' outboxes: they deliver what the host stored."""
 
@@ -264,8 +212,8 @@ class Publisher:
         self._after_storage_failure: set[ChannelOutbox] = set()
         """The outboxes asleep in their backoff after the database failed them."""
         self._storage_watch: asyncio.Task[None] | None = None
-        self._catching_up = CatchingUp(CATCH_UP_AT_ONCE)
-        """The turns of the deliveries left from before the start."""
+        self._catching_up = Turns(CATCH_UP_AT_ONCE)
+        """The turns of the deliveries left from before the start, by channel."""
 
     def close(self, until: float) -> None:
         """Start no outbox task from now on (the bot is shutting down; the database keeps what is still owed, and the
@@ -384,14 +332,16 @@ class Publisher:
     async def turn(self, delivery: Delivery, later: list[Delivery]) -> AsyncIterator[bool]:
         """Until ``delivery`` is sent: a delivery left from before the start waits for one of
         :data:`CATCH_UP_AT_ONCE` turns (its game read, its pictures drawn and its requests sent within it), unless a
-        delivery written since waits behind it in its channel (``later``: a move being played); others go at once.
-        Gives whether it waited."""
+        delivery written since waits behind it in its channel (``later``: a move being played), and its pictures and
+        requests give way to those of the moves being played (:func:`bot.host.priority.catching_up`); others go at
+        once. Gives whether it waited."""
         left = self.host.outbox.left_from_before
         if not left(delivery):
             yield False
             return
-        async with self._catching_up.turn(delivery.channel_id, hurry=not all(map(left, later))) as waited:
-            yield waited
+        with catching_up():
+            async with self._catching_up.turn(delivery.channel_id, hurry=not all(map(left, later))) as waited:
+                yield waited
 
     async def deliver(self, delivery: Delivery, later: list[Delivery]) -> bool:
         """Send one delivery (:meth:`Deliveries.deliver`); whether the channel's next one may follow now. A channel

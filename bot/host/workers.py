@@ -25,8 +25,6 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import functools
-import heapq
-import itertools
 import logging
 import multiprocessing
 import os
@@ -38,6 +36,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Final, TypeVar
 
 from bot.host import priority
+from bot.host.turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -90,14 +89,10 @@ class WorkerPool:
         if slots is not None and slots < 1:
             raise ValueError(f"a worker pool needs at least one slot, not {slots}")
         self.name = name
-        self.slots = slots
+        self.slots = None if slots is None else Turns(slots)
+        """The jobs handed to the executor at once, and those waiting (``None``: no bound)."""
         self._factory = factory
         self._executor: Executor | None = None
-        self._running = 0
-        """Jobs holding a slot."""
-        self._waiting: list[tuple[priority.Priority, int, asyncio.Future[None]]] = []
-        """Jobs waiting for a slot: a heap by priority, then arrival."""
-        self._arrival = itertools.count()
         self.replaced = 0
         """How many broken executors were replaced (for the log and the tests)."""
 
@@ -128,35 +123,12 @@ class WorkerPool:
 
     @asynccontextmanager
     async def _slot(self) -> AsyncIterator[None]:
-        """Hold one of the ``slots`` while the job runs: at once when one is free and nobody waits, else when the
-        jobs before it in the queue are through."""
+        """Hold one of the ``slots`` while the job runs, waiting for it at the priority of the work under way."""
         if self.slots is None:
             yield
             return
-        if self._running < self.slots:  # then nobody waits: a slot freed goes to the first job waiting
-            self._running += 1
-        else:
-            turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            heapq.heappush(self._waiting, (priority.current(), next(self._arrival), turn))
-            try:
-                await turn  # the job that hands its slot on counts it for this one
-            except asyncio.CancelledError:
-                if turn.done() and not turn.cancelled():  # handed a slot just as it was cancelled: pass it on
-                    self._free()
-                raise
-        try:
+        async with self.slots.turn(priority=priority.current()):
             yield
-        finally:
-            self._free()
-
-    def _free(self) -> None:
-        """A job is through with its slot: it goes to the first job still waiting, or is free."""
-        while self._waiting:
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done():  # a job cancelled while it waited is passed over
-                turn.set_result(None)
-                return
-        self._running -= 1
 
     async def _once(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
         executor = self.executor()

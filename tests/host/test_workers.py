@@ -150,8 +150,9 @@ def note(done: list[str], name: str, gate: threading.Event | None = None) -> str
 
 async def queued(pool: WorkerPool, count: int) -> None:
     """Until ``count`` jobs wait for a slot of ``pool``."""
+    assert pool.slots is not None
     async with asyncio.timeout(WAIT):
-        while sum(1 for *_, turn in pool._waiting if not turn.done()) < count:
+        while pool.slots.waiting < count:
             await asyncio.sleep(0)
 
 
@@ -173,7 +174,7 @@ async def test_with_slots_the_jobs_of_moves_now_go_before_those_owed_and_tidies_
     assert await asyncio.gather(first, second, *waiting) == ["first", "second", "tidy", "owed 1", "now 1", "owed 2",
                                                              "now 2"]
     assert done == ["first", "second", "now 1", "now 2", "owed 1", "owed 2", "tidy"]
-    assert pool._running == 0
+    assert pool.slots is not None and pool.slots.free == 2  # every slot free again
     pool.shutdown()
 
 
@@ -191,7 +192,7 @@ async def test_a_job_cancelled_while_it_waits_for_a_slot_leaves_no_slot_taken() 
     gate.set()
     assert await first == "first" and await then == "then"
     assert given_up.cancelled()
-    assert done == ["first", "then"] and pool._running == 0
+    assert done == ["first", "then"] and pool.slots is not None and pool.slots.free == 1
     assert await pool.run(square, 6) == 36  # the slot is free again
     pool.shutdown()
 

@@ -1,15 +1,16 @@
-"""The turns of the deliveries left from before a start (``bot.adapter.publish.CatchingUp``): a few under way at once,
-the others in order, and a channel whose newer post waits behind its owed one let through at once. The whole way,
-through the real bot and the fake Discord: ``tests/adapter/test_bot_restart.py``."""
+"""Turns (``bot.host.turns``), as the outboxes use them for the deliveries left from before a start: a few under way at
+once, the others in order, and a channel whose newer post waits behind its owed one let through at once. The whole
+way, through the real bot and the fake Discord: ``tests/adapter/test_bot_restart.py``; by priority, as the render pool
+uses them: ``tests/host/test_workers.py``."""
 
 from __future__ import annotations
 
 import asyncio
 
-from bot.adapter.publish import CatchingUp
+from bot.host.turns import Turns
 
 
-async def under_way(turns: CatchingUp, channel: int, done: list[int], gate: asyncio.Event, *,
+async def under_way(turns: Turns, channel: int, done: list[int], gate: asyncio.Event, *,
                     hurry: bool = False) -> bool:
     """Under way until ``gate`` opens; whether it waited for its turn."""
     async with turns.turn(channel, hurry=hurry) as waited:
@@ -19,7 +20,7 @@ async def under_way(turns: CatchingUp, channel: int, done: list[int], gate: asyn
 
 
 async def test_two_at_once_the_others_in_order_and_a_hurried_channel_at_once_without_a_turn() -> None:
-    turns = CatchingUp(2)
+    turns = Turns(2)
     done: list[int] = []
     gates = {channel: asyncio.Event() for channel in range(1, 7)}
     tasks = {channel: asyncio.create_task(under_way(turns, channel, done, gates[channel])) for channel in range(1, 6)}
@@ -49,7 +50,7 @@ async def test_two_at_once_the_others_in_order_and_a_hurried_channel_at_once_wit
 
 
 async def test_a_delivery_handed_a_turn_as_it_is_cancelled_passes_the_turn_on() -> None:
-    turns = CatchingUp(1)
+    turns = Turns(1)
     done: list[int] = []
     gates = {channel: asyncio.Event() for channel in (1, 2, 3)}
     first = asyncio.create_task(under_way(turns, 1, done, gates[1]))
