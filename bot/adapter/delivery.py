@@ -15,9 +15,11 @@ told); anything else is given up and logged, and the channel's other deliveries 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import discord
 
@@ -100,6 +102,8 @@ class Deliveries:
         when what follows fails (the outbox keeps those it links to or edits later: a game-over post, a turn DM)."""
         self._closed: dict[int, list[int]] = {}
         """Delivery id -> the turn DMs it told that their turn passed, the posts it took buttons off."""
+        self.tidying: set[asyncio.Task[None]] = set()
+        """Cosmetic edits running beside the outboxes (*Undo* taken off the previous post)."""
         self.sent_before = SentBefore(client, host, dms)
         """Looks for a delivery left from before the start in Discord first (a restored backup owes it again)."""
 
@@ -251,24 +255,32 @@ class Deliveries:
         self._closed[delivery.id] = closed
 
     async def _post_move(self, delivery: Delivery, composed: Composed) -> Posted | None:
-        """A turn's post (the game over's with the replay, or that as a message of its own when it does not fit): the
-        previous post loses its *Undo*, this one is marked for the next; an undo edits the post of the move it takes
+        """A turn's post (the game over's with the replay, or that as a message of its own when it does not fit): once
+        it went out, the previous post loses its *Undo* beside the outbox (:meth:`_beside`), this one is marked for the
+        next; an undo edits the post of the move it takes
         back (:meth:`UndoMarks.edit_taken_back`), and only when that post is gone or cannot be found is posted anew
         (pinging nobody)."""
         result, nonce = delivery.move(), _nonce(delivery)
         if result.undo and await self.undo_marks.edit_taken_back(result, composed.text, composed.pictures):
             return None
-        if not result.undo:
-            await self.undo_marks.strip_previous(result.game_id)
+        previous = None if result.undo else await self.undo_marks.previous(result.game_id)
         posted = await self._send_composed(result.channel_id, composed, nonce)
         self._posted_as[delivery.id] = posted.message.id
-        if not result.undo:
+        if previous is not None:
             shown = [name for png, name in composed.pictures if png is not None]
             self.undo_marks.sent(result, posted, composed.text, shown, undo=result.undoable,
                                  mentions=composed.mentions)
+            self._beside(self.undo_marks.strip(previous), f"santacruz-undo-off-{result.game_id}")
         if composed.then is not None:
             await self._send_composed(result.channel_id, composed.then, f"{nonce}r")
         return posted
+
+    def _beside(self, edit: Coroutine[Any, Any, None], name: str) -> None:
+        """Run a cosmetic ``edit`` beside the outbox, which goes on with the next delivery meanwhile (the edit handles
+        its own failures; a stop gives it the same grace as the outboxes: :attr:`tidying`)."""
+        task = asyncio.create_task(edit, name=name)
+        self.tidying.add(task)
+        task.add_done_callback(self.tidying.discard)
 
     async def _send_dm(self, delivery: Delivery, step: Step) -> str | None:
         """A DM as the host decided it (:meth:`DirectMessages.deliver`); the reason it was not sent, if so. The

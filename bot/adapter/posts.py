@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import discord
 
@@ -80,7 +80,23 @@ def layout(text: str, pictures: Sequence[str], buttons: Sequence[discord.ui.Item
     return view
 
 
-def move_buttons(result: MoveResult, locale: str, *, undo: bool) -> list[discord.ui.Item[Any]]:
+class PostOf(Protocol):
+    """What a turn's post's buttons and colour are made of: a :class:`bot.host.table.MoveResult`, or
+    :class:`bot.adapter.undo_marks.Marks`, that much of it kept for a later edit (without the move's public view)."""
+
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def to_move(self) -> int | None: ...
+    @property
+    def game_over(self) -> bool: ...
+    @property
+    def ranking(self) -> tuple[int, ...] | None: ...
+
+
+def move_buttons(result: PostOf, locale: str, *, undo: bool) -> list[discord.ui.Item[Any]]:
     """*Rematch* at game over; else *My cards*, and *Undo* when ``undo`` (the host allows it, the post is new)."""
     if result.game_over:
         return [GameButton(result.game_id, "rematch", label=t("bot.button.rematch", locale),
@@ -92,7 +108,7 @@ def move_buttons(result: MoveResult, locale: str, *, undo: bool) -> list[discord
     return buttons
 
 
-def move_layout(result: MoveResult, text: str, pictures: Sequence[str], locale: str, *,
+def move_layout(result: PostOf, text: str, pictures: Sequence[str], locale: str, *,
                 undo: bool, link: str | None = None) -> discord.ui.LayoutView:
     """The post of a turn (or of the game over): ``text`` (``move_post``), its pictures and buttons (with ``link``,
     the game's web page: *Open board*)."""

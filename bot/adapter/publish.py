@@ -299,8 +299,9 @@ class Publisher:
                 return
 
     def pending(self) -> list[asyncio.Task[None]]:
-        """The outbox tasks still sending."""
-        return [box.task for box in self.outboxes.values() if box.task is not None and not box.task.done()]
+        """The outbox tasks still sending, and the cosmetic edits beside them."""
+        return [box.task for box in self.outboxes.values() if box.task is not None and not box.task.done()
+                ] + list(self.deliveries.tidying)
 
     def moved(self, result: MoveResult, *, clicked: int | None = None) -> None:
         """A move was stored: deliver its post and DMs (``clicked``: the DM whose controls were used, left as it

@@ -1,7 +1,11 @@
 """*Undo* on a game's posts: only the latest post of a move carries it, and an undo edits the post of the move it takes
 back, whichever process sent that post and when (the latest post is looked up in the database and checked on
 Discord, when this process did not send it or sent it before a restart). In a thread Discord archived meanwhile the
-thread is unarchived for the edit (:func:`bot.adapter.threads.edit_message`). An edited post keeps its *Open board*."""
+thread is unarchived for the edit (:func:`bot.adapter.threads.edit_message`). An edited post keeps its *Open board*.
+
+Taking *Undo* off the previous post is a cosmetic edit: which post it is, is read before the new post goes out
+(:meth:`UndoMarks.previous`), and the edit is made after it (:meth:`UndoMarks.strip`), beside the outbox, so that
+the new post and the DMs after it never wait for it (nor for the budget's cosmetic share)."""
 
 from __future__ import annotations
 
@@ -17,11 +21,28 @@ from bot.adapter.links import board_link
 from bot.adapter.sending import NO_PINGS, Attachments, Posted
 from bot.adapter.threads import edit_message
 from bot.adapter.words.posts import move_post
-from bot.host.deliveries import MOVE_POST
+from bot.host.deliveries import MOVE_POST, Delivery
 from bot.host.host import Host
 from bot.host.table import MoveResult
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """What a turn's post's buttons and colour were made of (:class:`bot.adapter.posts.PostOf`), kept to edit it
+    again: not the move's result, whose public view is ~90 KB in memory for each game remembered."""
+
+    game_id: int
+    seq: int
+    to_move: int | None
+    game_over: bool
+    ranking: tuple[int, ...] | None
+    locale: str
+
+    @classmethod
+    def of(cls, result: MoveResult) -> Marks:
+        return cls(result.game_id, result.seq, result.to_move, result.game_over, result.ranking, result.locale)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +53,7 @@ class LatestPost:
     message_id: int
     text: str
     pictures: list[str]
-    result: MoveResult
+    marks: Marks
     undo: bool
     """It carries *Undo*."""
     mentions: discord.AllowedMentions
@@ -49,6 +70,18 @@ class FoundPost:
     custom_ids: frozenset[str]
 
 
+@dataclass(frozen=True, slots=True)
+class Previous:
+    """A game's latest post as it stood before a newer post went out: the post whose *Undo* that one takes off."""
+
+    game_id: int
+    latest: LatestPost | None
+    """The one this process sent (``None``: none it remembers)."""
+    stored: tuple[int, Delivery] | None
+    """The one the database names (its message and delivery) when that is another: sent by another process, or by
+    this one before a restart."""
+
+
 class UndoMarks:
     """The latest post of each game this process sent, and the edits that move *Undo* along."""
 
@@ -57,15 +90,15 @@ class UndoMarks:
         self.host = host
         self.latest: OrderedDict[int, LatestPost] = OrderedDict()
         """Game id -> its latest turn post sent by this process, for the games posted in last: as many as the games
-        a process holds in memory (``GAMES_IN_MEMORY``; each keeps its move's result, the public view with it). A game
-        left out finds its latest post in the database and on Discord, as after a restart."""
+        a process holds in memory (``GAMES_IN_MEMORY``). A game left out finds its latest post in the database and on
+        Discord, as after a restart."""
 
     def sent(self, result: MoveResult, posted: Posted, text: str, pictures: Sequence[str], *, undo: bool,
              mentions: discord.AllowedMentions) -> None:
         """``result``'s post went out (``pictures``: the files it was meant to carry)."""
         shown = [] if posted.without_pictures else list(pictures)
-        self._keep(result.game_id, LatestPost(result.channel_id, posted.message.id, text, shown, result, undo,
-                                              mentions))
+        self._keep(result.game_id, LatestPost(result.channel_id, posted.message.id, text, shown, Marks.of(result),
+                                              undo, mentions))
 
     def _keep(self, game_id: int, post: LatestPost) -> None:
         """Remember ``post`` as the game's latest, forgetting the games posted in longest ago past the bound."""
@@ -74,21 +107,31 @@ class UndoMarks:
         while len(self.latest) > self.host.settings.games_in_memory:
             self.latest.popitem(last=False)
 
-    async def strip_previous(self, game_id: int) -> None:
-        """The game's previous post loses its *Undo* once a newer post comes (an edit pings nobody): the one this
-        process sent, and the one another process sent after it (or this one before a restart)."""
-        latest = self.latest.pop(game_id, None)
-        theirs = await self._found(game_id, latest)
-        link = await board_link(self.host, game_id) if theirs is not None or (latest and latest.undo) else None
-        if theirs is not None and ids.game(game_id, "undo", theirs.result.seq) in theirs.custom_ids:
-            message, result = theirs.message, theirs.result
-            names = [a.filename for a in message.attachments]
-            await self._edit(game_id, message.channel.id, message.id, posts.move_layout(
-                result, move_post(result, result.locale), names, result.locale, undo=False, link=link), NO_PINGS)
-        if latest is not None and latest.undo:
-            await self._edit(game_id, latest.channel_id, latest.message_id, posts.move_layout(
-                latest.result, latest.text, latest.pictures, latest.result.locale, undo=False, link=link),
-                latest.mentions)
+    async def previous(self, game_id: int) -> Previous:
+        """The game's latest post as it stands before a newer one goes out: the one this process sent, and the one
+        the database names when another process sent it after that (or this one before a restart)."""
+        latest = self.latest.get(game_id)
+        return Previous(game_id, latest, await self._last_post(game_id, latest))
+
+    async def strip(self, previous: Previous) -> None:
+        """Once the newer post went out, ``previous`` loses its *Undo* (an edit pings nobody): the post this process
+        sent, and the one another process sent after it, as Discord has it. A nicety: a failure is logged."""
+        game_id, latest = previous.game_id, previous.latest
+        try:
+            theirs = await self._on_discord(game_id, *previous.stored) if previous.stored is not None else None
+            link = await board_link(self.host, game_id) if theirs is not None or (latest and latest.undo) else None
+            if theirs is not None and ids.game(game_id, "undo", theirs.result.seq) in theirs.custom_ids:
+                message, result = theirs.message, theirs.result
+                names = [a.filename for a in message.attachments]
+                await self._edit(game_id, message.channel.id, message.id, posts.move_layout(
+                    result, move_post(result, result.locale), names, result.locale, undo=False, link=link), NO_PINGS)
+            if latest is not None and latest.undo:
+                await self._edit(game_id, latest.channel_id, latest.message_id, posts.move_layout(
+                    latest.marks, latest.text, latest.pictures, latest.marks.locale, undo=False, link=link),
+                    latest.mentions)
+        except Exception as exc:  # taking Undo off is a nicety: it never costs anything else
+            log.warning("game %d: could not take Undo off the previous post (%s: %s)", game_id, type(exc).__name__,
+                        exc)
 
     async def edit_taken_back(self, result: MoveResult, text: str, pictures: Attachments) -> bool:
         """An undo: the post of the move taken back is edited (that move struck through, ``pictures``: the overview
@@ -113,7 +156,8 @@ class UndoMarks:
             log.info("game %d: the post of the move taken back is gone or cannot be edited; posting the undo",
                      result.game_id)
             return False
-        self._keep(result.game_id, LatestPost(result.channel_id, message_id, text, names, result, False, NO_PINGS))
+        self._keep(result.game_id, LatestPost(result.channel_id, message_id, text, names, Marks.of(result), False,
+                                              NO_PINGS))
         return True
 
     async def _edit(self, game_id: int, channel_id: int, message_id: int, layout: discord.ui.LayoutView,
@@ -127,11 +171,25 @@ class UndoMarks:
         """The game's latest post when this process does not know it as ``latest`` (another process sharing the
         database sent it, or this one before a restart), as Discord has it; ``None`` when it is ``latest``, a start,
         or cannot be read (then nothing is edited that might be another post)."""
+        stored = await self._last_post(game_id, latest)
+        return await self._on_discord(game_id, *stored) if stored is not None else None
+
+    async def _last_post(self, game_id: int, latest: LatestPost | None) -> tuple[int, Delivery] | None:
+        """The game's latest move post as the database has it (its message and delivery), when it is not ``latest``;
+        ``None`` when it is, or is a start's, or cannot be read."""
         try:
             found = await self.host.outbox.last_post(game_id)
-            if found is None or found[1].kind != MOVE_POST or (latest is not None and latest.message_id == found[0]):
-                return None
-            message_id, delivery = found
+        except Exception as exc:  # taking Undo off is a nicety: it never costs the post it comes with
+            log.warning("game %d: the latest post could not be looked up (%s: %s)", game_id, type(exc).__name__, exc)
+            return None
+        if found is None or found[1].kind != MOVE_POST or (latest is not None and latest.message_id == found[0]):
+            return None
+        return found
+
+    async def _on_discord(self, game_id: int, message_id: int, delivery: Delivery) -> FoundPost | None:
+        """The post ``message_id`` of ``delivery`` as Discord has it; ``None`` when it cannot be read or is not that
+        move's post."""
+        try:
             result = delivery.move()  # a payload it cannot read fails here, not in the middle of an edit
             message = await self.client.get_partial_messageable(delivery.channel_id).fetch_message(message_id)
             custom_ids = {i for item in discord.ui.LayoutView.from_message(message, timeout=None).walk_children()

@@ -133,14 +133,20 @@ async def test_a_thread_archived_mid_game_goes_on_and_a_locked_one_ends_its_game
     await fake.archive_thread(thread)  # a week without a post: Discord archives the thread
     second = game.to_move_user()
     assert second is not None and second != first
-    # the next move (typed in the channel: commands cannot be used in an archived thread) takes Undo off the last
-    # post, an edit Discord refuses in an archived thread: the bot unarchives it first, then posts
+    # the next move (typed in the channel: commands cannot be used in an archived thread) is posted first (a message
+    # unarchives a thread that is not locked, as on Discord), and only then does the last post lose its Undo: that
+    # edit never holds up the post
     await play_in(game, channel="games")
     await game.settle()
     assert not thread.archived
-    assert any(r.json == {"archived": False} for r in fake.requests_to("PATCH", f"/channels/{thread.id}"))
     assert not has_undo(fake.message(chosen.id), game.info().game_id)
     assert len(board_posts(fake, thread)) == 3
+    newest = board_posts(fake, thread)[-1]
+    posted = ("POST", f"/channels/{thread.id}/messages")
+    edited = ("PATCH", f"/channels/{thread.id}/messages/{chosen.id}")
+    order = [(r.method, r.path) for r in fake.requests if (r.method, r.path) in (posted, edited)]
+    assert order[-2:] == [posted, edited], order
+    assert has_undo(newest, game.info().game_id)
     assert game.info().status == "running"
     # the player to move goes away (Take this seat on the post), the thread is archived again, and they come back
     # by DM: the post loses its button, an edit Discord refuses in an archived thread until it is unarchived
