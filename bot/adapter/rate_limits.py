@@ -4,7 +4,9 @@ IDENTIFY turn.
 
 The hook is discord.py's documented ``http_trace`` (an ``aiohttp.TraceConfig``): aiohttp awaits its
 ``on_request_start`` before each request goes out, so every request of discord.py's HTTP client takes a token, its
-own retries after a 429 or a 5xx included, whichever discord.py method sent it. What does not count against
+own retries after a 429 or a 5xx included, whichever discord.py method sent it; and once the request has its
+connection (``on_connection_reuseconn``, ``on_connection_create_end``), one that got it only after its token's slot
+was over takes another. What does not count against
 Discord's global limit takes none: the interaction endpoints (answers to interactions and their follow-ups, which
 Discord exempts), the gateway's websocket and the CDN. discord.py's own limiter still keeps each route's bucket and
 waits out any 429 that comes.
@@ -57,8 +59,17 @@ def meter(trace: aiohttp.TraceConfig, budget: Callable[[], Budget | None],
                                params: aiohttp.TraceRequestStartParams) -> None:
         shared = budget()
         if shared is not None and counts(str(params.url), application_id()):
-            await shared.take(priority.current())
+            context.priority = priority.current()
+            await shared.take(context.priority)
             context.granted_at = asyncio.get_running_loop().time()
+
+    async def on_connection(session: aiohttp.ClientSession, context: SimpleNamespace, params: object) -> None:
+        """The request has its connection (reused, or made): if that took it past its token's slot, it takes
+        another (:meth:`Budget.spend`)."""
+        granted_at = getattr(context, "granted_at", None)
+        shared = budget()
+        if granted_at is not None and shared is not None:
+            context.granted_at = await shared.spend(granted_at, context.priority)
 
     async def on_request_headers_sent(session: aiohttp.ClientSession, context: SimpleNamespace,
                                       params: aiohttp.TraceRequestHeadersSentParams) -> None:
@@ -68,5 +79,7 @@ def meter(trace: aiohttp.TraceConfig, budget: Callable[[], Budget | None],
             shared.left_late(asyncio.get_running_loop().time() - granted_at)
 
     trace.on_request_start.append(on_request_start)
+    trace.on_connection_reuseconn.append(on_connection)
+    trace.on_connection_create_end.append(on_connection)
     trace.on_request_headers_sent.append(on_request_headers_sent)
 

@@ -85,6 +85,11 @@ BUDGET_WAIT: Final = Histogram(
     "catch_up (posts and DMs owed from before the process started) or cosmetic (edits that only tidy old messages); "
     "each gives way to the ones before it when the budget is tight", ("priority",),
     buckets=_SECONDS, registry=REGISTRY)
+BUDGET_RETAKEN: Final = Counter(
+    "santacruz_discord_budget_retaken", "Requests to Discord that took a second token of the budget because the slot "
+    "(1/8 s) their first was counted in was over before they went out, by why: resumed_late (the busy event loop let "
+    "the request go on late after its token was handed out) or connected_late (a connection had to be made or waited "
+    "for first)", ("why",), registry=REGISTRY)
 BUDGET_RESERVATIONS: Final = Counter(
     "santacruz_discord_budget_reservations", "Round trips to the database that reserved tokens of the shared budget "
     "(a few tokens each)", registry=REGISTRY)

@@ -24,9 +24,15 @@ get the bot's address banned for a while. Here every request takes a token first
   that order, and across processes a catch-up request is granted only while the window is below
   :data:`CATCH_UP_SHARE` of the limit, a cosmetic one below :data:`COSMETIC_SHARE`, so the rest is left to posts when
   it is tight.
-* **Late requests widen the window.** A request sent later than a slot after its token (a busy event loop: the
-  adapter measures it, :meth:`Budget.left_late`) widens the window by as much for :data:`LATE_MEMORY` seconds (to
-  :data:`MAX_SPAN` at most), so that requests granted in turn and sent together still keep under the limit.
+* **A token is spent in its slot.** A waiting request is handed its token by the budget's task; when the busy event
+  loop lets the request go on only more than a slot later, its slot is over (its grant may have left room for
+  others since, and it would reach Discord with theirs), so it takes another (first among its priority), counted
+  where it really goes. The same when the request has its connection only more than a slot after its token (one had
+  to be made or waited for: :meth:`Budget.spend`, which the adapter calls once the connection is there).
+* **Late requests widen the window.** A request whose headers left later than a slot after it last went on with its
+  token (the adapter measures it, :meth:`Budget.left_late`) widens the window by as much for :data:`LATE_MEMORY`
+  seconds (to :data:`MAX_SPAN` at most), so that requests granted in turn and sent together still keep under the
+  limit.
 * **If the database does not answer** (within :data:`TAKE_TIMEOUT`), requests go out without a token until it
   answers again, metered by discord.py alone (logged once per outage).
 * **One process** (SQLite) meters its requests the same way in memory (:class:`LocalBudget`): discord.py alone waits
@@ -180,7 +186,9 @@ class Budget(ABC):
         """Loop time until which the tokens held may be spent (the end of their slot)."""
         self._slot = 0
         """The slot the tokens held were granted in."""
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, int, asyncio.Future[float]]] = []
+        """(priority, order, future) of the requests waiting: the future's result is the loop time its token was
+        handed out."""
         self._order = itertools.count()
         self._filling: asyncio.Task[None] | None = None
         self._unmetered_until = 0.0
@@ -212,26 +220,43 @@ class Budget(ABC):
             self._filling.cancel()
         for _, _, future in self._waiting:
             if not future.done():
-                future.set_result(None)
+                future.set_result(math.inf)  # let go: nothing meters them any more
         self._waiting.clear()
 
     async def take(self, priority: Priority = Priority.POST) -> None:
-        """Wait for a token of the budget (in the order of :class:`Priority`), then return: the request may go now."""
+        """Wait for a token of the budget (in the order of :class:`Priority`), then return: the request may go now.
+        A request the event loop lets go on more than a slot after its token was handed out takes another."""
         loop = asyncio.get_running_loop()
-        now = loop.time()
-        if not self._waiting and (now < self._unmetered_until or (self._tokens > 0 and now < self._until)):
-            if now >= self._unmetered_until:
-                self._tokens -= 1
-            metrics.BUDGET_WAIT.labels(priority.name.lower()).observe(0.0)
-            return
-        future: asyncio.Future[None] = loop.create_future()
-        heapq.heappush(self._waiting, (int(priority), next(self._order), future))
-        if self._filling is None or self._filling.done():
-            self._filling = loop.create_task(self._fill(), name="discord-budget")
+        asked = loop.time()
+        order = next(self._order)
         try:
-            await future
+            while True:
+                now = loop.time()
+                if not self._waiting and (now < self._unmetered_until or (self._tokens > 0 and now < self._until)):
+                    if now >= self._unmetered_until:
+                        self._tokens -= 1
+                    return
+                future: asyncio.Future[float] = loop.create_future()
+                heapq.heappush(self._waiting, (int(priority), order, future))
+                if self._filling is None or self._filling.done():
+                    self._filling = loop.create_task(self._fill(), name="discord-budget")
+                handed = await future
+                if loop.time() - handed <= 1 / SLOTS_PER_SECOND:
+                    return
+                metrics.BUDGET_RETAKEN.labels("resumed_late").inc()  # counted in a slot over, it would go in another
         finally:
-            metrics.BUDGET_WAIT.labels(priority.name.lower()).observe(loop.time() - now)
+            metrics.BUDGET_WAIT.labels(priority.name.lower()).observe(loop.time() - asked)
+
+    async def spend(self, granted_at: float, priority: Priority) -> float:
+        """A request that went on with its token at ``granted_at`` (the loop's time) is about to go out: when that
+        was more than a slot ago (a connection had to be made or waited for first), its slot is over, and it takes
+        another token first. The loop time its token now dates from."""
+        loop = asyncio.get_running_loop()
+        if loop.time() - granted_at <= 1 / SLOTS_PER_SECOND:
+            return granted_at
+        metrics.BUDGET_RETAKEN.labels("connected_late").inc()
+        await self.take(priority)
+        return loop.time()
 
     async def _fill(self) -> None:
         """Hand tokens to the waiting requests, highest priority first, reserving more as needed, until none wait
@@ -278,7 +303,7 @@ class Budget(ABC):
                 continue
             if metered:
                 self._tokens -= 1
-            future.set_result(None)
+            future.set_result(asyncio.get_running_loop().time())
             count -= 1
 
 

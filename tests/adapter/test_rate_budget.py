@@ -10,15 +10,21 @@ waited each emptied bucket out from the headers without ever drawing a 429."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
+import aiohttp
+import discord
 import pytest
 
+from bot.adapter.rate_limits import meter
+from bot.host import metrics
 from bot.host.host import Host
 from bot.host.metrics import REGISTRY
 from bot.host.postgres_store import PostgresStore
-from bot.host.rate_budget import IDENTIFY_SPACING
+from bot.host.rate_budget import IDENTIFY_SPACING, SPAN, LocalBudget
 from bot.host.settings import Settings
 from bot.host.store import Store
 from bot.host.table import DAY
@@ -131,3 +137,30 @@ async def test_each_request_a_bot_sends_takes_a_token_and_tidying_edits_are_mark
         assert not fake.rate_limits.refused, fake.rate_limits.refused  # each emptied bucket waited out: never a 429
     finally:
         await driver.stop()
+
+
+async def test_a_request_that_has_its_connection_only_after_its_token_s_slot_takes_another(
+        fake_discord: FakeDiscord) -> None:
+    """A request takes its token before aiohttp finds it a connection; one that had to be made (here it takes 0.3 s)
+    leaves after the token's slot is over, so the request takes another then, counted where it goes, and the window
+    stays as it is; a request whose connection is there at once takes one token."""
+    budget = LocalBudget(50)
+    metered = aiohttp.TraceConfig()
+    meter(metered, lambda: budget, lambda: fake_discord.application_id)
+    slow = aiohttp.TraceConfig()
+
+    async def slow_connection(session: aiohttp.ClientSession, context: SimpleNamespace, params: object) -> None:
+        await asyncio.sleep(0.3)
+
+    slow.on_connection_create_start.append(slow_connection)
+    retaken = metrics.BUDGET_RETAKEN.labels("connected_late")
+    before = retaken._value.get()
+    async with aiohttp.ClientSession(trace_configs=[metered, slow]) as session:
+        async with session.get(f"{discord.http.Route.BASE}/gateway") as response:
+            assert response.status == 200
+        assert (budget.granted, retaken._value.get()) == (2, before + 1)
+        assert budget.span() == SPAN, "it went out within its second token's slot: nothing to widen"
+        async with session.get(f"{discord.http.Route.BASE}/gateway") as response:  # the connection is reused
+            assert response.status == 200
+        assert (budget.granted, retaken._value.get()) == (3, before + 1)
+    await budget.close()

@@ -8,16 +8,20 @@ answer, and the IDENTIFY turns of different ``shard_id % max_concurrency`` keys 
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
 import pytest_asyncio
 
+from bot.host import metrics
 from bot.host.priority import Priority
 from bot.host.rate_budget import (
     APPLICATION_NAME,
     MAX_SPAN,
+    SLOTS_PER_SECOND,
     SPAN,
     LocalBudget,
     SharedBudget,
@@ -89,6 +93,33 @@ async def test_requests_that_left_late_widen_the_window_for_a_while() -> None:
     granted.sort()
     assert max(sum(1 for t in granted[i:] if t < start + 1.5) for i, start in enumerate(granted)) <= LIMIT
     assert granted[-1] - granted[0] > 1.5
+
+
+async def test_a_request_the_busy_loop_lets_go_on_after_its_slot_takes_another_token() -> None:
+    """The budget's task hands a waiting request its token; when the event loop gets back to that request only after
+    the token's slot is over (here: blocked for 0.3 s right after handing it out), the request takes another token,
+    counted in the slot it really goes out in, instead of going with a token counted seconds before."""
+
+    class Busy(LocalBudget):
+        blocked = False
+
+        def _release(self, count: int, *, metered: bool = True) -> None:
+            super()._release(count, metered=metered)
+            if not self.blocked:  # the loop is busy elsewhere before the request goes on
+                self.blocked = True
+                time.sleep(0.3)
+
+    budget = Busy(LIMIT)
+    late = metrics.BUDGET_RETAKEN.labels("resumed_late")._value.get()
+    loop = asyncio.get_running_loop()
+    await budget.take()
+    went = loop.time()
+    assert budget.granted == 2, "the token of a slot long over was not spent; another was taken"
+    assert metrics.BUDGET_RETAKEN.labels("resumed_late")._value.get() == late + 1
+    assert budget._slot == math.floor(went * SLOTS_PER_SECOND), "its token is counted in the slot it went in"
+    await budget.take()  # handed out and let go on at once: no other token taken
+    assert metrics.BUDGET_RETAKEN.labels("resumed_late")._value.get() == late + 1
+    await budget.close()
 
 
 async def test_two_processes_never_get_more_than_the_limit_in_any_second(
