@@ -103,7 +103,7 @@ class Settings:
 
     games_in_memory: int = 1000
     """GAMES_IN_MEMORY: the most games one process holds in memory; past it, the least recently touched leave (and
-    are read again from the database when next touched). About 60 KB each for a running game."""
+    are read again from the database when next touched). About 90 KB each for a running game."""
     game_memory_minutes: float = 30.0
     """GAME_MEMORY_MINUTES: how long a game nobody touched (no command, click, timer, post) stays in memory."""
 
