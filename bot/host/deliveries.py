@@ -119,21 +119,27 @@ def owes_post(old: Game | None, new: Game, undone: str | None) -> bool:
 
 
 def move_deliveries(result: MoveResult, *, post: bool = True, people: Sequence[int] = ()) -> list[NewDelivery]:
-    """What a move owes: its channel post (``post``; the game-over post carries the replay when
-    :attr:`MoveResult.replay` says so); the edit of the turn DMs of the person whose turn passed (no new DM); then
-    the DMs of the hands others changed and the next player's turn DM (one DM at most per person: the player to move
-    gets the turn DM, which shows their hand), or at game over one DM to each of the game's ``people``."""
+    """What a move owes, in the order a channel's outbox sends it: its channel post (``post``; the game-over post
+    carries the replay when :attr:`MoveResult.replay` says so); the next player's turn DM (it shows their hand); the
+    edit of the turn DMs of the person whose turn passed (no new DM: a cosmetic edit, which waits for the budget's
+    cosmetic share, so after the turn DM, which should not wait for it; they are two people); then the DMs of the
+    hands others changed (one DM at most per person: the player to move has the turn DM). At game over: the edit, then
+    one DM to each of the game's ``people``."""
     owed = [NewDelivery(MOVE_POST, result.seq, payload=result.to_payload())] if post else []
-    if result.passed_user_id is not None:
-        owed.append(NewDelivery(TURN_OVER_DM, result.seq, result.passed_user_id, turn_over_payload(result)))
+    turn_over = ([NewDelivery(TURN_OVER_DM, result.seq, result.passed_user_id, turn_over_payload(result))]
+                 if result.passed_user_id is not None else [])
     if result.game_over:
-        return owed + [NewDelivery(GAME_OVER_DM, result.seq, user_id, {}) for user_id in people]
-    for user_id in result.dm_user_ids:
-        if user_id != result.to_move_user_id:
-            owed.append(NewDelivery(HAND_DM, result.seq, user_id, {"start": False, CHANGED: True}))
+        return owed + turn_over + [NewDelivery(GAME_OVER_DM, result.seq, user_id, {}) for user_id in people]
+    if result.to_move_user_id is not None and result.to_move_user_id == result.passed_user_id:
+        owed += turn_over  # (a person holds one seat; were it otherwise, their old turn DMs are told first)
+        turn_over = []
     if result.to_move_user_id is not None:
         owed.append(NewDelivery(TURN_DM, result.seq, result.to_move_user_id,
                                 {"start": False, "hand_changed": result.to_move_user_id in result.dm_user_ids}))
+    owed += turn_over
+    for user_id in result.dm_user_ids:
+        if user_id != result.to_move_user_id:
+            owed.append(NewDelivery(HAND_DM, result.seq, user_id, {"start": False, CHANGED: True}))
     return owed
 
 

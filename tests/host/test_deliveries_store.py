@@ -100,12 +100,12 @@ async def test_a_move_writes_its_post_and_dms_in_its_transaction(host: Host, sto
     rows = [r for r in await store.deliveries(start.info.game_id) if r.seq == 1]
     assert rows[0].kind == MOVE_POST and MoveResult.from_payload(rows[0].payload) == result
     assert result.passed_user_id is not None  # the mover's turn DM is told that the turn passed (no new DM)
-    expected = [(TURN_OVER_DM, 1, result.passed_user_id)]
+    assert result.to_move_user_id is not None
+    # the next player's turn DM first: the edit of the mover's DM waits for the budget's cosmetic share
+    expected = [(TURN_DM, 1, result.to_move_user_id), (TURN_OVER_DM, 1, result.passed_user_id)]
     expected += [(HAND_DM, 1, u) for u in result.dm_user_ids if u != result.to_move_user_id]
-    if result.to_move_user_id is not None:
-        expected.append((TURN_DM, 1, result.to_move_user_id))
     assert kinds(rows[1:]) == expected
-    assert rows[-1].payload["hand_changed"] == (result.to_move_user_id in result.dm_user_ids)
+    assert rows[1].payload["hand_changed"] == (result.to_move_user_id in result.dm_user_ids)
     assert_public(host, await store.deliveries(start.info.game_id))
 
 
