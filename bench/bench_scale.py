@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import os
 import random
@@ -72,6 +73,8 @@ FIRST_TRY = 10.0
 """Seconds an interaction sent at start-up waits for its answer before another is sent."""
 DM_WINDOW = 30
 """How many of a person's last DMs are looked through for the turn DM of a game."""
+LAG_TICK = 0.05
+"""Seconds the watch of the fake's event loop sleeps at a time (:func:`watch_loop`)."""
 INVALID = (401, 403, 429)
 """Statuses Discord counts as invalid requests."""
 
@@ -131,6 +134,15 @@ class Run:
     pictures: Counter[str] = field(default_factory=Counter)
     """Pictures drawn during the load, by kind (``board``, ``overview``, ``dm``: a player's own board, ``game_over``),
     from the bot processes' metrics."""
+    fake_collections: list[float] = field(default_factory=list)
+    """Seconds each full garbage collection of this process (the fake's) took during the load."""
+    retaken: int = 0
+    """Requests that took a second token, their first one's slot over before they went out (a busy event loop, a
+    connection to make)."""
+    fake_late: list[tuple[float, float]] = field(default_factory=list)
+    """(seconds after the load began, seconds late) of each time this process's event loop, which serves the fake
+    Discord, woke a task that slept :data:`LAG_TICK` seconds late: requests that reach the fake meanwhile are counted
+    together when it gets to them, as if they had been sent together."""
     picture_seconds: Counter[str] = field(default_factory=Counter)
     """Their wall time in the bot processes, from asking to having the picture (a render worker's queue included)."""
     """CPU seconds of this process (the fake Discord and the people) during the load."""
@@ -249,6 +261,17 @@ async def drawn(envs: list[dict[str, str]]) -> tuple[Counter[str], Counter[str]]
     return count, seconds
 
 
+async def metric_total(envs: list[dict[str, str]], name: str) -> float:
+    """The sum over the bot processes of the metric ``name`` (every label), read from their metrics pages."""
+    total = 0.0
+    for env in envs:
+        status, text = await get(f"http://127.0.0.1:{env['HTTP_PORT']}/metrics")
+        if status != 200:
+            raise RuntimeError(f"the metrics page answered {status}")
+        total += sum(value for (sample, _), value in samples(text).items() if sample == name)
+    return total
+
+
 class ScaleTable(StoreTable):
     """A game of the load: :class:`bench.bench_shards.StoreTable` (the people read the game from the database),
     whose turn DMs are looked for among the person's last :data:`DM_WINDOW` DMs of this set-up's bot (a person plays
@@ -362,9 +385,14 @@ class Load:
 
 
 async def sample(bots: list[ChildBot], store: Any, run: Run, stop: asyncio.Event) -> None:
-    """Every second: each bot process's resident memory (and its workers'); every two, the outbox's backlog."""
+    """Every second: each bot process's resident memory (and its workers'); every two, the outbox's backlog. And every
+    second this process's objects are set aside from its garbage collections (``gc.freeze``): the fake Discord keeps
+    every message and request, and a full collection over them took up to 0.9 s at 10,000 games, a stall in which
+    the requests of a second queue up and are then counted by the fake together (global 429s no bot could avoid,
+    posts seen late), as no Discord server does. What stalls remain is printed (:func:`watch_loop`)."""
     tick = 0
     while not stop.is_set():
+        gc.freeze()
         for shard, bot in enumerate(bots):
             if bot.process is None:
                 continue
@@ -381,6 +409,31 @@ async def sample(bots: list[ChildBot], store: Any, run: Run, stop: asyncio.Event
         tick += 1
         with suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 1.0)
+
+
+async def watch_loop(run: Run, stop: asyncio.Event) -> None:
+    """How late this process's event loop (the fake Discord's and its people's) wakes a task sleeping
+    :data:`LAG_TICK` seconds, into ``run.fake_late`` (only wakes later than a tick), and how long its full garbage
+    collections take (``run.fake_collections``)."""
+    loop = asyncio.get_running_loop()
+    started = [0.0]
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        elif info["generation"] == 2 and run.began:
+            run.fake_collections.append(time.perf_counter() - started[0])
+
+    gc.callbacks.append(collected)
+    try:
+        while not stop.is_set():
+            before = loop.time()
+            await asyncio.sleep(LAG_TICK)
+            late = loop.time() - before - LAG_TICK
+            if late > LAG_TICK and run.began:
+                run.fake_late.append((loop.time() - run.began, late))
+    finally:
+        gc.callbacks.remove(collected)
 
 
 async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list[Stored], shard_of: dict[int, int],
@@ -400,6 +453,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
             for n, env in enumerate(envs)]
     stop = asyncio.Event()
     sampling = asyncio.create_task(sample(bots, store, run, stop))
+    watching = asyncio.create_task(watch_loop(run, stop))
     loop = asyncio.get_running_loop()
     try:
         before = len(fake.sessions)  # an earlier set-up's sessions and requests are not this one's
@@ -421,6 +475,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         await load.drive(args.rate, args.seconds)
         run.seconds = loop.time() - began
         run.pictures, run.picture_seconds = await drawn(envs)
+        run.retaken = int(await metric_total(envs, "santacruz_discord_budget_retaken_total"))
         run.pictures.subtract(pictures_before)
         run.picture_seconds.subtract(seconds_before)
         run.cpu_main = cpu_seconds(mains) - cpu_main
@@ -436,6 +491,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
     finally:
         stop.set()
         await sampling
+        await watching
         for bot in bots:
             await bot.stop()
         await store.close()
@@ -502,8 +558,18 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
           f"({run.counted / per_move:.1f} per move); 429 by scope: {scopes}{enforced}")
     if run.global_429_at:
         tens = Counter(int(at // 10) * 10 for at in run.global_429_at)
-        print("  global 429s by ten seconds after the load began: " + ", ".join(
-            f"{start:+d} s {n}" for start, n in sorted(tens.items())))
+        latest = {start: max((late for at, late in run.fake_late if start <= at < start + 10), default=0.0)
+                  for start in tens}
+        print("  global 429s by ten seconds after the load began (and the fake Discord's event loop late by at most, "
+              "then): " + ", ".join(f"{start:+d} s {n} ({latest[start] * ms:.0f} ms)"
+                                    for start, n in sorted(tens.items())))
+    print(f"  requests that went out only after their token's slot and took another (a busy event loop, a connection "
+          f"to make): {run.retaken}")
+    lates = sorted(late for _, late in run.fake_late)
+    print(f"  the fake Discord's event loop woke a {LAG_TICK * ms:.0f}-ms sleep late by more than that "
+          f"{len(lates)} times, by at most {(lates[-1] if lates else 0.0) * ms:.0f} ms; over 250 ms "
+          f"{sum(1 for late in lates if late > 0.25)} times; its full garbage collections: "
+          f"{len(run.fake_collections)}, the longest {max(run.fake_collections, default=0.0) * ms:.0f} ms")
     print("  per move sent, by route: " + ", ".join(f"{route} {n / per_move:.2f}"
                                                    for route, n in run.routes.most_common(12)))
     glob = str(run.refused.get("global", 0)) if run.enforced else "n/a"
