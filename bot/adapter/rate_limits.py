@@ -61,21 +61,21 @@ def meter(trace: aiohttp.TraceConfig, budget: Callable[[], Budget | None],
         if shared is not None and counts(str(params.url), application_id()):
             context.priority = priority.current()
             await shared.take(context.priority)
-            context.granted_at = asyncio.get_running_loop().time()
+            context.granted_at = context.token_at = asyncio.get_running_loop().time()
 
     async def on_connection(session: aiohttp.ClientSession, context: SimpleNamespace, params: object) -> None:
         """The request has its connection (reused, or made): if that took it past its token's slot, it takes
         another (:meth:`Budget.spend`)."""
-        granted_at = getattr(context, "granted_at", None)
+        token_at = getattr(context, "token_at", None)
         shared = budget()
-        if granted_at is not None and shared is not None:
-            context.granted_at = await shared.spend(granted_at, context.priority)
+        if token_at is not None and shared is not None:
+            context.token_at = await shared.spend(token_at, context.priority)
 
     async def on_request_headers_sent(session: aiohttp.ClientSession, context: SimpleNamespace,
                                       params: aiohttp.TraceRequestHeadersSentParams) -> None:
         granted_at = getattr(context, "granted_at", None)
         shared = budget()
-        if granted_at is not None and shared is not None:  # how late the request left after its token
+        if granted_at is not None and shared is not None:  # how late the request left after its first token
             shared.left_late(asyncio.get_running_loop().time() - granted_at)
 
     trace.on_request_start.append(on_request_start)

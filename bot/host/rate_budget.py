@@ -29,10 +29,11 @@ get the bot's address banned for a while. Here every request takes a token first
   others since, and it would reach Discord with theirs), so it takes another (first among its priority), counted
   where it really goes. The same when the request has its connection only more than a slot after its token (one had
   to be made or waited for: :meth:`Budget.spend`, which the adapter calls once the connection is there).
-* **Late requests widen the window.** A request whose headers left later than a slot after it last went on with its
-  token (the adapter measures it, :meth:`Budget.left_late`) widens the window by as much for :data:`LATE_MEMORY`
-  seconds (to :data:`MAX_SPAN` at most), so that requests granted in turn and sent together still keep under the
-  limit.
+* **Late requests widen the window.** A request whose headers left later than a slot after its first token (the
+  adapter measures it, :meth:`Budget.left_late`) widens the window by as much for :data:`LATE_MEMORY` seconds (to
+  :data:`MAX_SPAN` at most): a busy moment that held one request back may have held others, granted in turn and
+  now sent together, and the fake Discord's tests (a bot and its Discord on one event loop) show that the second
+  token alone does not always keep them under the limit.
 * **If the database does not answer** (within :data:`TAKE_TIMEOUT`), requests go out without a token until it
   answers again, metered by discord.py alone (logged once per outage).
 * **One process** (SQLite) meters its requests the same way in memory (:class:`LocalBudget`): discord.py alone waits

@@ -142,8 +142,8 @@ async def test_each_request_a_bot_sends_takes_a_token_and_tidying_edits_are_mark
 async def test_a_request_that_has_its_connection_only_after_its_token_s_slot_takes_another(
         fake_discord: FakeDiscord) -> None:
     """A request takes its token before aiohttp finds it a connection; one that had to be made (here it takes 0.3 s)
-    leaves after the token's slot is over, so the request takes another then, counted where it goes, and the window
-    stays as it is; a request whose connection is there at once takes one token."""
+    leaves after the token's slot is over, so the request takes another then, counted where it goes (and, having left
+    late, widens the window for a while); a request whose connection is there at once takes one token."""
     budget = LocalBudget(50)
     metered = aiohttp.TraceConfig()
     meter(metered, lambda: budget, lambda: fake_discord.application_id)
@@ -159,7 +159,7 @@ async def test_a_request_that_has_its_connection_only_after_its_token_s_slot_tak
         async with session.get(f"{discord.http.Route.BASE}/gateway") as response:
             assert response.status == 200
         assert (budget.granted, retaken._value.get()) == (2, before + 1)
-        assert budget.span() == SPAN, "it went out within its second token's slot: nothing to widen"
+        assert budget.span() > SPAN, "it left 0.3 s after its first token: the window widens for a while too"
         async with session.get(f"{discord.http.Route.BASE}/gateway") as response:  # the connection is reused
             assert response.status == 200
         assert (budget.granted, retaken._value.get()) == (3, before + 1)
