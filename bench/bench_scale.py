@@ -22,8 +22,9 @@ game of each shard, sent as soon as its gateway session is up), the resident mem
 processes apart), the CPU per move of each kind of process, the pictures drawn per move by kind (read from each
 process's metrics page), acknowledgement and move-to-post p50 / p99, the outbox's backlog (posts and DMs owed, at
 most and at the end), the requests per second sent to Discord and the 429s by scope (when the fake enforces
-Discord's rate limits: ``FakeDiscord.rate_limits``), and last, so that runs compare line by line (one line, here
-cut in two)::
+Discord's rate limits: ``FakeDiscord.rate_limits``), the requests that took a second token of the budget, how late
+this process's event loop (the fake's) woke and its full garbage collections (which it keeps out of the way:
+:func:`sample`), and last, so that runs compare line by line (one line, here cut in two)::
 
     scale <store> x<processes>: first answer <s> s; rss <MB> MB max; ack p99 <ms> ms; post p99 <ms> ms;
     global 429 <n>; invalid <n> of <requests>
