@@ -244,16 +244,28 @@ def bot_env(setup: Setup, database: str, token: str, settings: list[str]) -> lis
             for shard in range(setup.processes)]
 
 
-async def drawn(envs: list[dict[str, str]]) -> tuple[Counter[str], Counter[str]]:
-    """The pictures the bot processes have drawn so far, by kind, and their seconds (``santacruz_render_seconds``,
-    read from each process's metrics page)."""
-    count: Counter[str] = Counter()
-    seconds: Counter[str] = Counter()
+Page = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+"""A bot process's metrics page: its samples by (name, labels) (``tests.helpers.http.samples``)."""
+
+
+async def metrics_pages(envs: list[dict[str, str]]) -> list[Page]:
+    """Each bot process's metrics page, read now: its samples by (name, labels)."""
+    pages = []
     for env in envs:
         status, text = await get(f"http://127.0.0.1:{env['HTTP_PORT']}/metrics")
         if status != 200:
             raise RuntimeError(f"the metrics page answered {status}")
-        for (name, labels), value in samples(text).items():
+        pages.append(samples(text))
+    return pages
+
+
+def drawn(pages: list[Page]) -> tuple[Counter[str], Counter[str]]:
+    """The pictures the bot processes have drawn so far, by kind, and their seconds (``santacruz_render_seconds``,
+    from their metrics ``pages``)."""
+    count: Counter[str] = Counter()
+    seconds: Counter[str] = Counter()
+    for page in pages:
+        for (name, labels), value in page.items():
             kind = dict(labels).get("picture", "")
             if name == "santacruz_render_seconds_count":
                 count[kind] += int(value)
@@ -262,15 +274,9 @@ async def drawn(envs: list[dict[str, str]]) -> tuple[Counter[str], Counter[str]]
     return count, seconds
 
 
-async def metric_total(envs: list[dict[str, str]], name: str) -> float:
-    """The sum over the bot processes of the metric ``name`` (every label), read from their metrics pages."""
-    total = 0.0
-    for env in envs:
-        status, text = await get(f"http://127.0.0.1:{env['HTTP_PORT']}/metrics")
-        if status != 200:
-            raise RuntimeError(f"the metrics page answered {status}")
-        total += sum(value for (sample, _), value in samples(text).items() if sample == name)
-    return total
+def total(pages: list[Page], name: str) -> float:
+    """The sum over the bot processes' metrics ``pages`` of the metric ``name`` (every label)."""
+    return sum(value for page in pages for (sample, _), value in page.items() if sample == name)
 
 
 class ScaleTable(StoreTable):
@@ -472,11 +478,12 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         mains = [bot.process.pid for bot in bots if bot.process is not None]
         cpu_main, cpu_workers = cpu_seconds(mains), worker_seconds(mains)
         cpu_here = time.process_time()
-        pictures_before, seconds_before = await drawn(envs)
+        pictures_before, seconds_before = drawn(await metrics_pages(envs))
         await load.drive(args.rate, args.seconds)
         run.seconds = loop.time() - began
-        run.pictures, run.picture_seconds = await drawn(envs)
-        run.retaken = int(await metric_total(envs, "santacruz_discord_budget_retaken_total"))
+        pages = await metrics_pages(envs)
+        run.pictures, run.picture_seconds = drawn(pages)
+        run.retaken = int(total(pages, "santacruz_discord_budget_retaken_total"))
         run.pictures.subtract(pictures_before)
         run.picture_seconds.subtract(seconds_before)
         run.cpu_main = cpu_seconds(mains) - cpu_main
