@@ -32,8 +32,7 @@ get the bot's address banned for a while. Here every request takes a token first
 * **Late requests widen the window.** A request whose headers left later than a slot after its first token (the
   adapter measures it, :meth:`Budget.left_late`) widens the window by as much for :data:`LATE_MEMORY` seconds (to
   :data:`MAX_SPAN` at most): a busy moment that held one request back may have held others, granted in turn and
-  now sent together, and the fake Discord's tests (a bot and its Discord on one event loop) show that the second
-  token alone does not always keep them under the limit.
+  now sent together, which a second token for the one does not cover.
 * **If the database does not answer** (within :data:`TAKE_TIMEOUT`), requests go out without a token until it
   answers again, metered by discord.py alone (logged once per outage).
 * **One process** (SQLite) meters its requests the same way in memory (:class:`LocalBudget`): discord.py alone waits
@@ -69,6 +68,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SLOTS_PER_SECOND: Final = 8
+SLOT: Final = 1 / SLOTS_PER_SECOND
+"""A slot's length in seconds: how long after its token a request may still go out within what its grant allowed."""
 SPAN: Final = SLOTS_PER_SECOND + 2
 """The slots a grant looks back over: a second of arrivals, plus a slot for sending late and one for arriving late."""
 LATE_MEMORY: Final = 10.0
@@ -189,7 +190,7 @@ class Budget(ABC):
         """The slot the tokens held were granted in."""
         self._waiting: list[tuple[int, int, asyncio.Future[float]]] = []
         """(priority, order, future) of the requests waiting: the future's result is the loop time its token was
-        handed out."""
+        handed out (``math.inf`` when it goes without one: unmetered, or the budget closed)."""
         self._order = itertools.count()
         self._filling: asyncio.Task[None] | None = None
         self._unmetered_until = 0.0
@@ -203,7 +204,7 @@ class Budget(ABC):
         """A request went out ``seconds`` after its token was granted (the adapter measures it): later than a slot,
         the window widens by as much for a while, so that the requests of a second granted in turn, and sent
         together after a busy moment, still keep under the limit."""
-        if seconds > 1 / SLOTS_PER_SECOND:
+        if seconds > SLOT:
             self._late.append((asyncio.get_running_loop().time(), seconds))
 
     def span(self) -> int:
@@ -242,7 +243,7 @@ class Budget(ABC):
                 if self._filling is None or self._filling.done():
                     self._filling = loop.create_task(self._fill(), name="discord-budget")
                 handed = await future
-                if loop.time() - handed <= 1 / SLOTS_PER_SECOND:
+                if loop.time() - handed <= SLOT:
                     return
                 metrics.BUDGET_RETAKEN.labels("resumed_late").inc()  # counted in a slot over, it would go in another
         finally:
@@ -253,7 +254,7 @@ class Budget(ABC):
         was more than a slot ago (a connection had to be made or waited for first), its slot is over, and it takes
         another token first. The loop time its token now dates from."""
         loop = asyncio.get_running_loop()
-        if loop.time() - granted_at <= 1 / SLOTS_PER_SECOND:
+        if loop.time() - granted_at <= SLOT:
             return granted_at
         metrics.BUDGET_RETAKEN.labels("connected_late").inc()
         await self.take(priority)
@@ -304,7 +305,7 @@ class Budget(ABC):
                 continue
             if metered:
                 self._tokens -= 1
-            future.set_result(asyncio.get_running_loop().time())
+            future.set_result(asyncio.get_running_loop().time() if metered else math.inf)  # unmetered: never late
             count -= 1
 
 
@@ -338,7 +339,7 @@ class LocalBudget(Budget):
             return granted, 0.0
         oldest = min((slot for slot, used in self._used.items() if used > 0 and slot > slot_now - span),
                      default=slot_now)
-        return 0, max(1 / SLOTS_PER_SECOND / 4, (oldest + span) / SLOTS_PER_SECOND - now)
+        return 0, max(SLOT / 4, (oldest + span) / SLOTS_PER_SECOND - now)
 
 
 class SharedBudget(Budget):
