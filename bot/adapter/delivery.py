@@ -257,9 +257,8 @@ class Deliveries:
     async def _post_move(self, delivery: Delivery, composed: Composed) -> Posted | None:
         """A turn's post (the game over's with the replay, or that as a message of its own when it does not fit): once
         it went out, the previous post loses its *Undo* beside the outbox (:meth:`_beside`), this one is marked for the
-        next; an undo edits the post of the move it takes
-        back (:meth:`UndoMarks.edit_taken_back`), and only when that post is gone or cannot be found is posted anew
-        (pinging nobody)."""
+        next; an undo edits the post of the move it takes back (:meth:`UndoMarks.edit_taken_back`), and only when that
+        post is gone or cannot be found is posted anew (pinging nobody)."""
         result, nonce = delivery.move(), _nonce(delivery)
         if result.undo and await self.undo_marks.edit_taken_back(result, composed.text, composed.pictures):
             return None
