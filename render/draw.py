@@ -32,8 +32,16 @@ def sprite(w: int, h: int, paint: Callable[[ImageDraw.ImageDraw, int], None], k:
 
 
 def paste(dest: Image.Image, spr: Image.Image, x: float, y: float) -> None:
-    """Blend ``spr`` onto ``dest`` with its top-left corner at (x, y), rounded to pixels."""
-    dest.paste(spr, (round(x), round(y)), spr)
+    """Blend ``spr`` (RGBA) onto ``dest`` with its top-left corner at (x, y), rounded to pixels: only within the box
+    its ink covers (a pixel of alpha 0 leaves ``dest`` as it was, and a tile's sprite, say, is mostly clear: its
+    square has room for the rings around it), the same picture for a fraction of the blending."""
+    box = spr.getbbox()  # of the alpha channel
+    if box is None:
+        return
+    x, y = round(x), round(y)
+    if box != (0, 0, *spr.size):
+        spr, x, y = spr.crop(box), x + box[0], y + box[1]
+    dest.paste(spr, (x, y), spr)
 
 
 @lru_cache(maxsize=4096)

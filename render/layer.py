@@ -17,6 +17,8 @@ from typing import TypeVar
 
 from PIL import Image
 
+from render import draw
+
 T = TypeVar("T")
 Item = tuple[Hashable, Image.Image, int, int]
 """(key of the sprite, sprite, x, y) with (x, y) the sprite's top-left corner on the picture; an RGBA sprite is
@@ -25,6 +27,15 @@ blended by its alpha, an RGB one covers its rectangle."""
 
 def _mask(sprite: Image.Image) -> Image.Image | None:
     return sprite if sprite.mode == "RGBA" else None
+
+
+def _paste(dest: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
+    """Paste ``sprite`` on ``dest`` with its top-left corner at (x, y): an RGB one covers its rectangle, an RGBA one
+    is blended by its alpha where it has ink (:func:`render.draw.paste`)."""
+    if sprite.mode == "RGBA":
+        draw.paste(dest, sprite, x, y)
+    else:
+        dest.paste(sprite, (x, y))
 
 
 def _canvas(ground: Image.Image, box: tuple[int, int, int, int] | None = None) -> Image.Image:
@@ -166,7 +177,7 @@ class Layers:
         if best is None or len(best_diff) > len(items) // 2 + 8 or not _same_order(best.entries, entries):
             layer = _Layer(base_key, _canvas(ground), entries)
             for _key, spr, x, y in items:
-                layer.image.paste(spr, (x, y), _mask(spr))
+                _paste(layer.image, spr, x, y)
         else:  # repaint the kept picture in place: it now shows the new items
             kept.remove(best)
             layer, image = best, best.image
@@ -184,7 +195,7 @@ class Layers:
                 crop = _canvas(ground, r)
                 for i in over:
                     _key, spr, x, y = items[i]
-                    crop.paste(spr, (x - r[0], y - r[1]), _mask(spr))
+                    _paste(crop, spr, x - r[0], y - r[1])
                 image.paste(crop, r[:2])
                 repainted.append((r, None))
         kept.append(layer)

@@ -30,8 +30,9 @@ import engine
 from i18n import catalogue, describe_events, listed, t, tn
 from render import layer as render_layer
 from render.base import get_base
-from render.board import compose_board, render_board
+from render.board import board_items, compose_board, render_board
 from render.describe import describe, legal_sites
+from render.draw import paste
 from render.encode import MAX_BYTES, quantized
 from render.gameover import render_game_over
 from render.island import static_board
@@ -296,6 +297,28 @@ def test_incremental_layer_equals_painting_from_scratch() -> None:
     for view, digest in zip(picks, incremental, strict=True):
         render_layer.BOARD_LAYERS.clear()
         assert picture(view) == digest
+
+
+def test_a_sprite_blended_where_it_has_ink_is_the_sprite_blended_whole() -> None:
+    """``render.draw.paste`` blends a sprite only within the box of its ink (a tile's square is mostly clear): every
+    sprite of a mid-game board's island, pasted so on the base, gives the picture that blending each whole gives."""
+    game = engine.new_game(NAMES[:4], 81)
+    rng = random.Random(81)
+    for _ in range(40):
+        game.apply(rng.choice(game.legal_moves()))
+    view = game.view(game.to_move, since=True)
+    theme = Theme(width=800)
+    base = get_base(view["board"], static_board(view["board"]), theme, 4, True)
+    items = board_items(view, base.layout, theme, theme.marks([p["name"] for p in view["players"]]),
+                        describe(view, "en"), set(legal_sites(view)))
+    trimmed, whole = base.image.convert("RGB"), base.image.convert("RGB")
+    clear = 0
+    for _key, sprite, x, y in items:
+        clear += sprite.getbbox() != (0, 0, *sprite.size)
+        paste(trimmed, sprite, x, y)
+        whole.paste(sprite, (x, y), sprite)
+    assert clear > len(items) // 3, "many sprites have clear margins: the case this is about"
+    assert trimmed.tobytes() == whole.tobytes()
 
 
 def test_the_island_drawn_once_is_each_player_count_s_island() -> None:
