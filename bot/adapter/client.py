@@ -43,7 +43,7 @@ from bot.adapter import telemetry
 from bot.adapter.cog import SantaCruzCog
 from bot.adapter.errors import Refusal
 from bot.adapter.items import ITEMS
-from bot.adapter.rate_limits import meter
+from bot.adapter.rate_limits import meter, sweep_seldom
 from bot.adapter.translator import CatalogueTranslator
 from bot.host.errors import HostError
 from bot.host.host import Host
@@ -94,6 +94,7 @@ class SantaCruzBot(commands.Bot):
                                                           replied_user=False))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=SantaCruzTree, **client_options)
+        sweep_seldom(self.http)
         self.settings = settings
         self.computer_executor = computer_executor
         self.render_executor = render_executor

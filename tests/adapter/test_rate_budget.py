@@ -19,7 +19,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.adapter.rate_limits import meter
+from bot.adapter.rate_limits import SWEEP_EVERY, meter, sweep_seldom
 from bot.host import metrics
 from bot.host.host import Host
 from bot.host.metrics import REGISTRY
@@ -164,3 +164,26 @@ async def test_a_request_that_has_its_connection_only_after_its_token_s_slot_tak
             assert response.status == 200
         assert (budget.granted, retaken._value.get()) == (3, before + 1)
     await budget.close()
+
+
+async def test_discord_py_looks_for_idle_rate_limit_buckets_at_most_once_a_second() -> None:
+    """discord.py forgets the buckets idle for five minutes when it makes a new one; every interaction makes its own,
+    so it looked through thousands at each: the bot's client lets it look at most once a second, and it still forgets
+    the idle ones."""
+    loop = asyncio.get_running_loop()
+    http = discord.http.HTTPClient(loop)
+    sweep_seldom(http)
+
+    def idle(count: int, name: str) -> None:
+        for i in range(count):
+            bucket = http.get_ratelimit(f"{name} {i}")
+            bucket._last_request = loop.time() - 301  # its last request over five minutes ago
+
+    idle(300, "old")  # discord.py alone would have looked through them at each new one past 256
+    assert sum(key.startswith("old") for key in http._buckets) == 300, "looked more than once within a second"
+    await asyncio.sleep(SWEEP_EVERY)
+    http.get_ratelimit("new")
+    assert set(http._buckets) == {"new"}, "a second later, every idle bucket was forgotten"
+    idle(300, "older")
+    assert sum(key.startswith("older") for key in http._buckets) == 300
+    await http.close()
