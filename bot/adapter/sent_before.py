@@ -120,8 +120,10 @@ class SentBefore:
             if wanted is not None and not wanted.custom_ids:  # its words, as they go out now
                 wanted = Wanted(words=clip((await compose_post(self.host, delivery)).text, MESSAGE_MAX))
             return None if wanted is None else await self._look(delivery.channel_id, delivery.created_at, wanted)
+        if delivery.user_id is None:  # a channel's edit (a lobby message redrawn): nothing new to look for
+            return None
         wanted = await self._dm_wanted(delivery, step)
-        if wanted is None or delivery.user_id is None:
+        if wanted is None:
             return None
         channel_id = await self.dms.dm_channel_id(delivery.user_id)
         return await self._look(channel_id, delivery.created_at, wanted, private=True)

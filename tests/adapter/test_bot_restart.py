@@ -205,6 +205,31 @@ async def test_lobby_buttons_work_after_a_restart(driver: Driver) -> None:
     assert driver.info().status == "running" and not lobby.buttons
 
 
+async def test_a_lobby_started_while_the_bot_was_down_has_its_message_closed_at_the_start(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A lobby opened, joined and started while no bot ran (a process killed before its outbox posted anything) owes
+    its message, the game's first post and the lobby message closed: the next start sends them all (nothing to look
+    for in Discord before an edit), without an error."""
+    fake = fake_discord
+    settings = Settings(database_path=str(tmp_path / "games.db"))
+    store = await Store.open(settings.database_path)
+    try:
+        host = Host(store, settings)
+        await host.load()
+        channel = fake.channel("games")
+        await host.lobby.open(channel.id, channel.guild_id, fake.user("alice").id, "alice")
+        await host.lobby.join(channel.id, fake.user("carol").id, "Carol")
+        await host.lobby.start(channel.id, fake.user("alice").id)
+    finally:
+        await store.close()
+    async with running(Driver(fake, settings, channel="games")) as driver:
+        await driver.wait_posts(1)
+        await driver.settle()
+        lobby = [m for m in fake.messages(channel, ephemeral=False) if "Carol" in m.text and not m.buttons]
+        assert lobby, "the lobby message, Carol in it and its buttons gone for good"
+        driver.assert_no_errors()
+
+
 async def test_dms_keep_the_players_language_and_channel_after_a_restart(driver: Driver) -> None:
     fake = driver.fake
     assert fake.user("bob").locale == "de" and fake.user("alice").locale == "en-US"
