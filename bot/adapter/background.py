@@ -71,12 +71,13 @@ class Background:
 
     # ------------------------------------------------------------------ after the host answered
 
-    def after_move(self, result: MoveResult, *, clicked: int | None = None) -> None:
-        """Queue the channel post and DMs of a stored move; let the computers play if it is their turn.
+    def after_move(self, result: MoveResult, *, clicked: int | None = None, owed: bool = False) -> None:
+        """Queue the channel post and DMs of a stored move; let the computers play if it is their turn. ``owed``: a
+        computer's move that was owed from before this process started (:meth:`bot.adapter.publish.Publisher.moved`).
 
         Synchronous on purpose: called right after the host answers, so posts keep the moves' order.
         """
-        self.publisher.moved(result, clicked=clicked)
+        self.publisher.moved(result, clicked=clicked, owed=owed)
         if result.computer_to_move:
             self.start_computers(result.channel_id)
 
@@ -92,30 +93,34 @@ class Background:
 
     # ------------------------------------------------------------------ computer players
 
-    def start_computers(self, channel_id: int) -> None:
+    def start_computers(self, channel_id: int, *, owed: bool = False) -> None:
         """Let the channel's computers (and away players) move; a running task goes round once more. Not once the
-        bot is shutting down (the next start lets them move)."""
+        bot is shutting down (the next start lets them move). ``owed``: they were to move when this process started,
+        so their moves until a person is to move are owed from before it (their posts and DMs give way to the moves
+        being played now, as the deliveries left from before do)."""
         if self.publisher.closing is not None:
             return
         task = self.computers.get(channel_id)
         if task is not None and not task.done():
             self._computers_again.add(channel_id)
             return
-        self.computers[channel_id] = asyncio.create_task(self._run_computers(channel_id),
+        self.computers[channel_id] = asyncio.create_task(self._run_computers(channel_id, owed=owed),
                                                          name=f"santacruz-computers-{channel_id}")
 
-    async def _run_computers(self, channel_id: int) -> None:
+    async def _run_computers(self, channel_id: int, *, owed: bool = False) -> None:
         """Post each computer move as it comes (the host chooses them off the event loop). A failure is
-        logged and the move tried again after a growing wait, until no computer is to move."""
+        logged and the move tried again after a growing wait, until no computer is to move. ``owed``: the moves of
+        the first round are owed from before the start (a round more was asked by a move made since)."""
         delay = self.retry_seconds
         while True:
             try:
                 self._computers_again.discard(channel_id)
                 async for result in self.host.computers.run_computers(channel_id):
-                    self.after_move(result)
+                    self.after_move(result, owed=owed and channel_id not in self._computers_again)
                     delay = self.retry_seconds
                 if channel_id not in self._computers_again:
                     return
+                owed = False
             except Exception as exc:
                 info = self.host.games.info(channel_id)
                 log.warning("game %s: a computer move failed (%s: %s); trying again in %.1f s",
@@ -146,7 +151,7 @@ class Background:
                 log.log(logging.DEBUG if expected else logging.WARNING,
                         "game %s: a computer is to move but no task was playing; starting one",
                         info.game_id if info is not None else "?")
-                self.start_computers(channel_id)
+                self.start_computers(channel_id, owed=starting)
                 started.append(channel_id)
         return started
 

@@ -213,7 +213,10 @@ class Publisher:
         """The outboxes asleep in their backoff after the database failed them."""
         self._storage_watch: asyncio.Task[None] | None = None
         self._catching_up = Turns(CATCH_UP_AT_ONCE)
-        """The turns of the deliveries left from before the start, by channel."""
+        """The turns of the deliveries owed from before the start, by channel."""
+        self._owed_moves: set[tuple[int, int]] = set()
+        """(game id, seq) of the moves the computers made at the start for the games that waited for them: owed from
+        before the start like the deliveries left from before it, though written since (:meth:`moved`)."""
 
     def close(self, until: float) -> None:
         """Start no outbox task from now on (the bot is shutting down; the database keeps what is still owed, and the
@@ -246,7 +249,7 @@ class Publisher:
         """At start-up: wake every channel with pending deliveries (due now); returns how many there are."""
         pending = await self.host.outbox.resume_deliveries()
         for channel_id in dict.fromkeys(d.channel_id for d in pending):
-            self.wake(channel_id)
+            self.outbox(channel_id).kick()  # owed themselves: they hurry none that waits for its turn
         if pending:
             log.info("resuming %d deliveries left from before the start", len(pending))
         return len(pending)
@@ -303,12 +306,18 @@ class Publisher:
         return [box.task for box in self.outboxes.values() if box.task is not None and not box.task.done()
                 ] + list(self.deliveries.tidying)
 
-    def moved(self, result: MoveResult, *, clicked: int | None = None) -> None:
+    def moved(self, result: MoveResult, *, clicked: int | None = None, owed: bool = False) -> None:
         """A move was stored: deliver its post and DMs (``clicked``: the DM whose controls were used, left as it
-        is)."""
+        is). ``owed``: a computer's move owed from before the start (it was to move when this process started): its
+        post and DMs take their turns with the deliveries left from before and give way to the moves being played now,
+        as those do (a start may find hundreds of games waiting for a computer)."""
         if clicked is not None:
             self.deliveries.clicked[(result.game_id, result.seq)] = clicked
-        self.wake(result.channel_id)
+        if owed:
+            self._owed_moves.add((result.game_id, result.seq))
+            self.outbox(result.channel_id).kick()  # no hurry: it is owed itself
+        else:
+            self.wake(result.channel_id)
 
     def started(self, start: StartResult) -> None:
         self.wake(start.info.channel_id)
@@ -331,18 +340,23 @@ class Publisher:
 
     @contextlib.asynccontextmanager
     async def turn(self, delivery: Delivery, later: list[Delivery]) -> AsyncIterator[bool]:
-        """Until ``delivery`` is sent: a delivery left from before the start waits for one of
+        """Until ``delivery`` is sent: a delivery owed from before the start (:meth:`_owed`) waits for one of
         :data:`CATCH_UP_AT_ONCE` turns (its game read, its pictures drawn and its requests sent within it), unless a
         delivery written since waits behind it in its channel (``later``: a move being played), and its pictures and
         requests give way to those of the moves being played (:func:`bot.host.priority.catching_up`); others go at
         once. Gives whether it waited."""
-        left = self.host.outbox.left_from_before
-        if not left(delivery):
+        if not self._owed(delivery):
             yield False
             return
         with catching_up():
-            async with self._catching_up.turn(delivery.channel_id, hurry=not all(map(left, later))) as waited:
+            async with self._catching_up.turn(delivery.channel_id, hurry=not all(map(self._owed, later))) as waited:
                 yield waited
+
+    def _owed(self, delivery: Delivery) -> bool:
+        """Whether ``delivery`` is owed from before the start: left from before it, or of a computer's move the start
+        found owed."""
+        return (self.host.outbox.left_from_before(delivery)
+                or (delivery.game_id, delivery.seq) in self._owed_moves)
 
     async def deliver(self, delivery: Delivery, later: list[Delivery]) -> bool:
         """Send one delivery (:meth:`Deliveries.deliver`); whether the channel's next one may follow now. A channel

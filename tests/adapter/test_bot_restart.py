@@ -396,6 +396,66 @@ async def test_a_start_that_owes_many_posts_sends_a_few_at_a_time_and_a_game_beg
     assert under_way() == len(owing)
 
 
+async def test_the_moves_of_computers_a_start_finds_owed_take_their_turns_with_what_it_owes(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Games whose computer was to move when the bot went down (their person's move stored, its post owed): at the
+    start the computers move, and those moves are owed from before the start too. So the posts owed before them do not
+    hurry past the bound as they would for a move being played now: only ``CATCH_UP_AT_ONCE`` games are under way at
+    once, a game begun meanwhile gets its posts without waiting, and once let through every computer's move is
+    posted."""
+    fake = fake_discord
+    guild = fake.add_guild("Owed", owner="alice", channels=[f"owed{i}" for i in range(CATCH_UP_AT_ONCE + 4)])
+    owing = [channel for channel in fake.channels.values() if channel.guild_id == guild.id]
+    alice = fake.user("alice").id
+    settings = Settings(database_path=str(tmp_path / "games.db"))
+    store = await Store.open(settings.database_path)
+    try:
+        host = Host(store, settings)
+        await host.load()
+        for channel in owing:
+            await host.lobby.open(channel.id, guild.id, alice, "alice")
+            await host.lobby.add_computer(channel.id, alice, "random")
+            await host.lobby.start(channel.id, alice)
+            table, game = host.games.started(channel.id)
+            while game.to_move == table.seat_of(alice):
+                await host.play.move(channel.id, alice, host.play.legal_moves(channel.id, alice)[0])
+                table, game = host.games.started(channel.id)
+            assert table.seats[game.to_move].computer_plays
+    finally:
+        await store.close()
+    held = [fake.stall("POST", rf"/channels/({'|'.join(str(c.id) for c in owing)})/messages") for _ in owing]
+
+    def under_way() -> int:
+        return sum(stall.arrived.is_set() for stall in held)
+
+    async with running(Driver(fake, settings, channel="games")) as driver:
+        await fake.wait_until(lambda: under_way() >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
+                              description="the first owed posts on their way")
+        host = driver.bot.host
+        assert host is not None
+
+        def person_to_move(channel: Any) -> bool:
+            info = host.games.info(channel.id)
+            return info is not None and info.to_move is not None and not info.seats[info.to_move].is_computer
+
+        await fake.wait_until(lambda: all(map(person_to_move, owing)), timeout=TIMEOUT, poll=0.05,
+                              description="every computer moved")
+        await driver.open_game(["alice", "bob"])  # its lobby message and its start post: sent, not held
+        assert len(board_posts(fake, driver.channel)) == 1
+        assert under_way() == CATCH_UP_AT_ONCE, "the owed posts hurried past the bound for the computers' moves"
+        for stall in held:
+            stall.release()
+        for channel in owing:
+            info = host.games.info(channel.id)
+            assert info is not None
+
+            def posted(c: Any = channel, game_id: int = info.game_id, seq: int = info.seq) -> bool:
+                return any(ids.game(game_id, "hand", seq) in m.custom_ids for m in fake.messages(c, ephemeral=False))
+
+            await fake.wait_until(posted, timeout=TIMEOUT, description="the computer's move posted")
+        await driver.settle()
+
+
 @pytest.mark.bot_settings(games_in_memory=1)
 async def test_a_game_whose_latest_post_was_forgotten_still_loses_undo_on_its_next_post(driver: Driver) -> None:
     """A process remembers the latest post of as many games as it holds in memory (here one): a game posted in since
