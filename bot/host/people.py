@@ -9,13 +9,15 @@ player" in the games that are no longer open (``bot.host.history_store.forget``)
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from bot.host.errors import STATS_REFUSAL, HostError, storage_refusal
 from bot.host.games import Games
 from bot.host.history_store import Forgotten
+from bot.host.model import GameRow
 from bot.host.stores import GameStore
 from bot.host.user_settings import (
     MAX_REMINDER_HOURS,
@@ -26,7 +28,11 @@ from bot.host.user_settings import (
     open_game,
     quiet_until,
 )
+from engine import Game
 from i18n import LOCALES, t
+
+TO_MOVE_KEPT: Final = 4096
+"""Versions of games whose seat to move :class:`People` keeps (a few ints each)."""
 
 
 class People:
@@ -41,6 +47,10 @@ class People:
         """User id -> the language of their last interaction, as stored."""
         self._user_settings: dict[int, UserSettings] = {}
         """User id -> their own settings, as stored (absent: the defaults)."""
+        self._to_move: OrderedDict[tuple[int, int], int | None] = OrderedDict()
+        """(game id, version) -> the seat to move in that version of a running game (every write bumps the version),
+        for the :data:`TO_MOVE_KEPT` versions read last: a person's list of open games reads each game's state, and a
+        game's state is read whole to say whose turn it is."""
 
     async def load(self) -> None:
         """Read every user's language and settings (at start-up)."""
@@ -140,7 +150,19 @@ class People:
         processes too): theirs to move first, longest waiting first. ``host.error.storage`` if it cannot be read."""
         with storage_refusal():
             rows = await self.store.open_games_of(user_id)
-        return in_order([g for row in rows if (g := open_game(row, user_id)) is not None])
+        return in_order([g for row in rows if (g := open_game(row, user_id, self._seat_to_move)) is not None])
+
+    def _seat_to_move(self, row: GameRow) -> int | None:
+        """The seat to move in a running game's row, read from its state once per version of the game."""
+        key = (row.id, row.version)
+        if key in self._to_move:
+            self._to_move.move_to_end(key)
+            return self._to_move[key]
+        assert row.state is not None
+        seat = self._to_move[key] = Game.from_json(row.state).to_move
+        while len(self._to_move) > TO_MOVE_KEPT:
+            self._to_move.popitem(last=False)
+        return seat
 
     async def games_waiting(self, user_id: int, *, besides: int | None = None) -> int:
         """How many open games (other than ``besides``) wait for the person's move; 0 if the database cannot say."""

@@ -15,6 +15,7 @@ zone while DMs are held are both followed (:func:`quiet_until`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, time, timedelta
 from functools import cache
@@ -160,9 +161,10 @@ def seats_name(user_id: int) -> str:
     return f'%"user_id":{int(user_id)}%'
 
 
-def open_game(row: Any, user_id: int) -> OpenGame | None:
+def open_game(row: Any, user_id: int, to_move: Callable[[Any], int | None] | None = None) -> OpenGame | None:
     """The line of a ``games`` row (a :class:`bot.host.model.GameRow`) for ``user_id``, or ``None`` when they do
-    not sit in it (the LIKE prefilter matched a longer id)."""
+    not sit in it (the LIKE prefilter matched a longer id). ``to_move``: the seat to move in a running game's row
+    (default: read from its state)."""
     seats: list[dict[str, Any]] = row.seats
     if not any(s.get("user_id") == user_id for s in seats):
         return None
@@ -171,8 +173,8 @@ def open_game(row: Any, user_id: int) -> OpenGame | None:
     if row.status != "running" or row.state is None:
         return OpenGame(row.id, row.channel_id, row.guild_id, row.status, None, None, False, since, False,
                         people=people)
-    to_move = Game.from_json(row.state).to_move
-    seat = seats[to_move] if to_move is not None and to_move < len(seats) else None
+    seat_to_move = to_move(row) if to_move is not None else Game.from_json(row.state).to_move
+    seat = seats[seat_to_move] if seat_to_move is not None and seat_to_move < len(seats) else None
     if seat is None:
         return OpenGame(row.id, row.channel_id, row.guild_id, row.status, None, None, False, since, False,
                         row.last_message_id, people)

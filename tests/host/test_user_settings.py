@@ -227,6 +227,24 @@ async def test_open_games_list_yours_to_move_first(host: Host) -> None:
         assert [g.channel_id for g in await host.people.open_games_for(other)] == [CH2, CH]
 
 
+async def test_whose_turn_an_open_game_waits_for_follows_each_move_whichever_process_made_it(
+        host: Host, sqlite: Store) -> None:
+    """A person's open games say whose turn it is as the database has it now: read once per version of a game (its
+    state is read whole for that), read again after a move, also one another process made."""
+    mover = await start_two(host, CH, ((ADA, "Ada"), (BO, "Bo")))
+    other = BO if mover == ADA else ADA
+    (game,) = await host.people.open_games_for(mover)
+    assert game.yours and game.to_move_user_id == mover
+    assert (await host.people.open_games_for(other))[0].to_move_user_id == mover
+    elsewhere = make_host(sqlite, Clock(at("2026-11-24 12:00")))  # another process's host on the same database
+    await elsewhere.load()
+    await elsewhere.play.move(CH, mover, host.play.legal_moves(CH, mover)[0])
+    assert user_to_move(elsewhere, CH) == other
+    (game,) = await host.people.open_games_for(mover)
+    assert not game.yours and game.to_move_user_id == other
+    assert (await host.people.open_games_for(other))[0].yours
+
+
 async def test_open_games_come_from_the_database_not_from_the_hosts_memory(host: Host, sqlite: Store) -> None:
     other = make_host(sqlite, Clock(at("2026-11-24 12:00")))  # another process's host on the same database
     await other.load()
