@@ -10,6 +10,11 @@ each is followed by one floor measurement, so that both medians see the same loa
 (each picture and the post) and the board ≤ 60 ms. ``--clock cpu`` counts only this process's own CPU time
 (``time.process_time``), which waiting for a busy core does not inflate.
 
+``--spread`` then draws, in turn, a move's pictures in each of many games (2-4 players, three languages, positions
+all through a game), as a bot with many open games does: a kept layer is then hardly ever of the same game, so each
+picture pays for most of its island. It prints the median of each picture of a move (the post's overview and board,
+the next player's DM overview and board, as the bot draws them) and of their sum.
+
 ``--levels`` then writes the same positions' pictures at ISA-L's deflate levels 0 to 3 and, beside them, with
 Pillow's own PNG writer (the system's zlib) at levels 1 to 3 (interleaved, the same palette pictures) and prints
 each one's median time and the pictures' mean and largest size: what ``Theme.deflate_level`` trades, and what
@@ -30,6 +35,7 @@ from typing import Any
 from PIL import Image
 
 import engine
+from bot.host.pictures import PERSONAL_WIDTH, render_picture
 from render.base import get_base
 from render.board import compose_board, render_board
 from render.encode import encode, palette_png, quantized
@@ -92,6 +98,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2, help="4-player games to take positions from")
     parser.add_argument("--moves", type=int, default=40, help="consecutive positions per game")
     parser.add_argument("--levels", action="store_true", help="compare the PNG's zlib levels 1-4 too")
+    parser.add_argument("--spread", action="store_true",
+                        help="a move's pictures drawn in turn in each of many games, as a bot with many games does")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="time.perf_counter (default) or this process's CPU time, time.process_time")
     args = parser.parse_args()
@@ -144,8 +152,48 @@ def main() -> None:
            [a + b for a, b in zip(floor, over_floor, strict=True)])
     print(f"(goals: each ratio <= 1.5, the board <= 60 ms; clock: {args.clock})")
     print(f"(one position rendered again: {median_ms(repeat):.1f} ms)")
+    if args.spread:
+        spread(clock)
     if args.levels:
         compare_levels(every)
+
+
+def spread(clock: Callable[[], float], games: int = 120) -> None:
+    """The median time of each picture of a move, drawn in turn in each of ``games`` games (see the docstring)."""
+    rng = random.Random(1)
+    played = []
+    for seed in range(games):
+        game = engine.new_game(["Ada", "Björn", "Céline", "Đorđe"][:rng.choice((2, 3, 4))], seed)
+        for _ in range(rng.randint(3, 60)):
+            if game.to_move is None:
+                break
+            game.apply(rng.choice(game.legal_moves()))
+        if game.to_move is not None:
+            played.append((game, rng.choice(("en", "de", "fr"))))
+    for game, locale in played[:30]:  # every base drawn once, as a bot's first pictures do
+        render_picture(game.view(None), locale, False, False, overview=True)
+        render_picture(game.view(None), locale, False, False)
+    times: dict[str, list[float]] = {name: [] for name in ("overview", "board", "dm overview", "dm board", "move")}
+    dm_width = round(PERSONAL_WIDTH / DEFAULT_THEME.personal_share)
+    for _ in range(2):
+        for game, locale in played:
+            game.apply(rng.choice(game.legal_moves()))
+            if game.to_move is None:
+                continue
+            public, own = game.view(None), game.view(game.to_move, since=True)
+            move = 0.0
+            for name, view, personal, width, overview in (
+                    ("overview", public, False, DEFAULT_THEME.width, True),
+                    ("board", public, False, DEFAULT_THEME.width, False),
+                    ("dm overview", own, True, DEFAULT_THEME.width, True),
+                    ("dm board", own, True, dm_width, False)):
+                t0 = clock()
+                render_picture(view, locale, personal, False, width, overview)
+                times[name].append(clock() - t0)
+                move += times[name][-1]
+            times["move"].append(move)
+    print(f"spread over {len(played)} games, {len(times['move'])} moves: " + ", ".join(
+        f"{name} {median_ms(samples):.1f} ms" for name, samples in times.items()))
 
 
 if __name__ == "__main__":
