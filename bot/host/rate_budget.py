@@ -23,8 +23,7 @@ get the bot's address banned for a while. Here every request takes a token first
   taken off old posts, "Turn played" DM edits, *Undo* marks): within a process the waiting requests get the tokens in
   that order, and across processes a catch-up request is granted only while the window is below
   :data:`CATCH_UP_SHARE` of the limit, a cosmetic one below :data:`COSMETIC_SHARE`, so the rest is left to posts when
-  it is tight. Tokens are reserved for the most urgent priority waiting, under its cap, and spent only by requests of
-  that priority or a more urgent one: an edit waiting beside a post never goes with a token the post's cap allowed.
+  it is tight.
 * **A token is spent in its slot.** A waiting request is handed its token by the budget's task; when the busy event
   loop lets the request go on only more than a slot later, its slot is over (its grant may have left room for
   others since, and it would reach Discord with theirs), so it takes another (first among its priority), counted
@@ -185,9 +184,6 @@ class Budget(ABC):
         self.limit = limit
         self._caps = caps(limit)
         self._tokens = 0
-        self._held_for = Priority.COSMETIC
-        """The priority the tokens held were granted for (under its cap): only a request of that priority or a more
-        urgent one spends them, so that a tidying edit never goes with a token a post's cap allowed."""
         self._until = 0.0
         """Loop time until which the tokens held may be spent (the end of their slot)."""
         self._slot = 0
@@ -238,8 +234,7 @@ class Budget(ABC):
         try:
             while True:
                 now = loop.time()
-                if not self._waiting and (now < self._unmetered_until or (
-                        self._tokens > 0 and now < self._until and priority <= self._held_for)):
+                if not self._waiting and (now < self._unmetered_until or (self._tokens > 0 and now < self._until)):
                     if now >= self._unmetered_until:
                         self._tokens -= 1
                     return
@@ -281,23 +276,19 @@ class Budget(ABC):
             if now < self._unmetered_until:
                 self._release(len(self._waiting), metered=False)
                 continue
-            may_spend = sum(1 for waiting, _, _ in self._waiting if waiting <= self._held_for)
-            if self._tokens > 0 and now < self._until and may_spend:
-                self._release(min(self._tokens, may_spend))
+            if self._tokens > 0 and now < self._until:
+                self._release(min(self._tokens, len(self._waiting)))
                 continue
             priority = Priority(self._waiting[0][0])
-            try:  # tokens for the requests of the most urgent priority waiting, under that priority's cap
-                granted, wait = await self._reserve(sum(1 for waiting, _, _ in self._waiting if waiting == priority),
-                                                    priority)
+            try:
+                granted, wait = await self._reserve(len(self._waiting), priority)
             except Exception as exc:  # the database is away: discord.py meters alone until it answers
                 if self._unmetered_until < now:
                     log.warning("the Discord request budget cannot reach PostgreSQL (%s): requests go out unmetered "
                                 "for a while", exc)
                 self._unmetered_until = loop.time() + 1.0
                 continue
-            if granted:
-                self._held_for = priority
-            else:
+            if granted == 0:
                 await asyncio.sleep(wait)  # the window is full until its oldest slot drops out
 
     @abstractmethod
@@ -306,10 +297,9 @@ class Budget(ABC):
         how long until the window has room again when none were."""
 
     def _release(self, count: int, *, metered: bool = True) -> None:
-        """Let ``count`` waiting requests go, highest priority first (spending a token each when ``metered``: never to
-        a request less urgent than the priority the tokens are held for); a request no longer waiting (cancelled) is
-        passed over and spends none."""
-        while count > 0 and self._waiting and (not metered or self._waiting[0][0] <= self._held_for):
+        """Let ``count`` waiting requests go, highest priority first (spending a token each when ``metered``); a
+        request no longer waiting (cancelled) is passed over and spends none."""
+        while count > 0 and self._waiting:
             _, _, future = heapq.heappop(self._waiting)
             if future.done():
                 continue

@@ -21,7 +21,6 @@ from bot.host.priority import Priority
 from bot.host.rate_budget import (
     APPLICATION_NAME,
     MAX_SPAN,
-    SLOT,
     SLOTS_PER_SECOND,
     SPAN,
     LocalBudget,
@@ -68,28 +67,6 @@ async def test_one_process_s_own_budget_never_grants_more_than_the_limit_in_any_
     names = [name.split()[0] for _, name in granted]
     # the edits waited first and went last; the posts owed from before a start gave way to the posts of now
     assert names == ["post"] * LIMIT + ["owed"] * (LIMIT // 2) + ["edit"] * LIMIT, names
-
-
-async def test_an_edit_waiting_beside_a_post_never_goes_with_a_token_the_post_s_cap_allowed() -> None:
-    """A post and many tidying edits wait together: the post goes first, and the edits only while the window is under
-    their share (tokens are reserved for the most urgent priority waiting, and only it spends them), never along with
-    the post up to the whole limit."""
-    budget = LocalBudget(LIMIT)
-    loop = asyncio.get_running_loop()
-    granted: list[tuple[float, str]] = []
-
-    async def request(priority: Priority, name: str) -> None:
-        await budget.take(priority)
-        granted.append((loop.time(), name))
-
-    tasks = [asyncio.create_task(request(Priority.COSMETIC, "edit")) for _ in range(LIMIT)]
-    tasks.append(asyncio.create_task(request(Priority.POST, "post")))
-    await asyncio.sleep(SPAN * SLOT * 0.9)  # within the first window
-    assert granted[0][1] == "post"
-    edits = sum(1 for _, name in granted if name == "edit")
-    assert 0 < edits <= caps(LIMIT)[Priority.COSMETIC] - 1, f"{edits} edits went in the post's first window"
-    await budget.close()
-    await asyncio.gather(*tasks)
 
 
 async def test_requests_that_left_late_widen_the_window_for_a_while() -> None:
