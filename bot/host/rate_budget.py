@@ -23,7 +23,9 @@ get the bot's address banned for a while. Here every request takes a token first
   taken off old posts, "Turn played" DM edits, *Undo* marks): within a process the waiting requests get the tokens in
   that order, and across processes a catch-up request is granted only while the window is below
   :data:`CATCH_UP_SHARE` of the limit, a cosmetic one below :data:`COSMETIC_SHARE`, so the rest is left to posts when
-  it is tight.
+  it is tight. A reservation is made for every request waiting, under the cap of the most urgent one: the edits
+  waiting beside a post go with it (a channel's outbox sends its "Turn played" edits in order with its posts and DMs,
+  so edits held under their share would hold the posts behind them).
 * **A token is spent in its slot.** A waiting request is handed its token by the budget's task; when the busy event
   loop lets the request go on only more than a slot later, its slot is over (its grant may have left room for
   others since, and it would reach Discord with theirs), so it takes another (first among its priority), counted
