@@ -6,6 +6,7 @@ before it goes out a few at a time, after the moves being played."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,47 @@ from bot.host.metrics import REGISTRY
 from bot.host.settings import Settings
 from bot.host.store import Store
 from i18n import t
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.fakediscord.audit import controls, pictures
+from tests.fakediscord.faults import Stall
 from tests.helpers.buttons import is_confirm
 from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, post_of, running, turns_ended
+
+
+async def owed_while_down(fake: FakeDiscord, tmp_path: Path, owe: Callable[[Host, FakeChannel], Awaitable[None]]
+                          ) -> tuple[Settings, list[FakeChannel], list[Stall]]:
+    """``CATCH_UP_AT_ONCE`` + 4 channels of a server in each of which ``owe`` stores something while no bot runs (a
+    host on the database alone): the bot's settings, the channels, and a stall holding each post to them on its way to
+    Discord."""
+    guild = fake.add_guild("Owed", owner="alice", channels=[f"owed{i}" for i in range(CATCH_UP_AT_ONCE + 4)])
+    owing = [channel for channel in fake.channels.values() if channel.guild_id == guild.id]
+    settings = Settings(database_path=str(tmp_path / "games.db"))
+    store = await Store.open(settings.database_path)
+    try:
+        host = Host(store, settings)
+        await host.load()
+        for channel in owing:
+            await owe(host, channel)
+    finally:
+        await store.close()
+    return settings, owing, [fake.stall("POST", rf"/channels/({'|'.join(str(c.id) for c in owing)})/messages")
+                             for _ in owing]
+
+
+def under_way(held: list[Stall]) -> int:
+    """How many of the posts ``held`` have reached Discord's door (each is held there until released)."""
+    return sum(stall.arrived.is_set() for stall in held)
+
+
+async def begun_meanwhile_then_let_through(driver: Driver, held: list[Stall], bound: str) -> None:
+    """A game begun while the owed posts are held gets its lobby message and start post without waiting for them,
+    while only ``CATCH_UP_AT_ONCE`` of them are under way (``bound``: what it means if more are); then they are let
+    through."""
+    await driver.open_game(["alice", "bob"])
+    assert len(board_posts(driver.fake, driver.channel)) == 1
+    assert under_way(held) == CATCH_UP_AT_ONCE, bound
+    for stall in held:
+        stall.release()
 
 
 async def stored_moves(driver: Driver) -> list[tuple[int, str, int | None]]:
@@ -366,34 +404,20 @@ async def test_a_start_that_owes_many_posts_sends_a_few_at_a_time_and_a_game_beg
     meanwhile in another channel gets its posts without waiting for them; once they are let through, every lobby
     message goes out."""
     fake = fake_discord
-    guild = fake.add_guild("Owed", owner="alice", channels=[f"owed{i}" for i in range(CATCH_UP_AT_ONCE + 4)])
-    owing = [channel for channel in fake.channels.values() if channel.guild_id == guild.id]
-    settings = Settings(database_path=str(tmp_path / "games.db"))
-    store = await Store.open(settings.database_path)
-    try:
-        host = Host(store, settings)
-        await host.load()
-        for channel in owing:
-            await host.lobby.open(channel.id, guild.id, fake.user("alice").id, "alice")
-    finally:
-        await store.close()
-    held = [fake.stall("POST", rf"/channels/({'|'.join(str(c.id) for c in owing)})/messages") for _ in owing]
 
-    def under_way() -> int:
-        return sum(stall.arrived.is_set() for stall in held)
+    async def lobby(host: Host, channel: FakeChannel) -> None:
+        await host.lobby.open(channel.id, channel.guild_id, fake.user("alice").id, "alice")
+
+    settings, owing, held = await owed_while_down(fake, tmp_path, lobby)
 
     async with running(Driver(fake, settings, channel="games")) as driver:
-        await fake.wait_until(lambda: under_way() >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
+        await fake.wait_until(lambda: under_way(held) >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
                               description="the first owed lobby messages on their way")
-        await driver.open_game(["alice", "bob"])  # its lobby message and its start post: sent, not held
-        assert len(board_posts(fake, driver.channel)) == 1
-        assert under_way() == CATCH_UP_AT_ONCE, "more owed posts under way at once than the bound"
-        for stall in held:
-            stall.release()
+        await begun_meanwhile_then_let_through(driver, held, "more owed posts under way at once than the bound")
         await fake.wait_until(lambda: all(fake.messages(channel) for channel in owing), timeout=TIMEOUT,
                               description="every owed lobby message")
         await driver.settle()
-    assert under_way() == len(owing)
+    assert under_way(held) == len(owing)
 
 
 async def test_the_moves_of_computers_a_start_finds_owed_take_their_turns_with_what_it_owes(
@@ -404,32 +428,22 @@ async def test_the_moves_of_computers_a_start_finds_owed_take_their_turns_with_w
     once, a game begun meanwhile gets its posts without waiting, and once let through every computer's move is
     posted."""
     fake = fake_discord
-    guild = fake.add_guild("Owed", owner="alice", channels=[f"owed{i}" for i in range(CATCH_UP_AT_ONCE + 4)])
-    owing = [channel for channel in fake.channels.values() if channel.guild_id == guild.id]
     alice = fake.user("alice").id
-    settings = Settings(database_path=str(tmp_path / "games.db"))
-    store = await Store.open(settings.database_path)
-    try:
-        host = Host(store, settings)
-        await host.load()
-        for channel in owing:
-            await host.lobby.open(channel.id, guild.id, alice, "alice")
-            await host.lobby.add_computer(channel.id, alice, "random")
-            await host.lobby.start(channel.id, alice)
-            table, game = host.games.started(channel.id)
-            while game.to_move == table.seat_of(alice):
-                await host.play.move(channel.id, alice, host.play.legal_moves(channel.id, alice)[0])
-                table, game = host.games.started(channel.id)
-            assert table.seats[game.to_move].computer_plays
-    finally:
-        await store.close()
-    held = [fake.stall("POST", rf"/channels/({'|'.join(str(c.id) for c in owing)})/messages") for _ in owing]
 
-    def under_way() -> int:
-        return sum(stall.arrived.is_set() for stall in held)
+    async def computer_to_move(host: Host, channel: FakeChannel) -> None:
+        await host.lobby.open(channel.id, channel.guild_id, alice, "alice")
+        await host.lobby.add_computer(channel.id, alice, "random")
+        await host.lobby.start(channel.id, alice)
+        table, game = host.games.started(channel.id)
+        while game.to_move == table.seat_of(alice):
+            await host.play.move(channel.id, alice, host.play.legal_moves(channel.id, alice)[0])
+            table, game = host.games.started(channel.id)
+        assert table.seats[game.to_move].computer_plays
+
+    settings, owing, held = await owed_while_down(fake, tmp_path, computer_to_move)
 
     async with running(Driver(fake, settings, channel="games")) as driver:
-        await fake.wait_until(lambda: under_way() >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
+        await fake.wait_until(lambda: under_way(held) >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
                               description="the first owed posts on their way")
         host = driver.bot.host
         assert host is not None
@@ -440,11 +454,8 @@ async def test_the_moves_of_computers_a_start_finds_owed_take_their_turns_with_w
 
         await fake.wait_until(lambda: all(map(person_to_move, owing)), timeout=TIMEOUT, poll=0.05,
                               description="every computer moved")
-        await driver.open_game(["alice", "bob"])  # its lobby message and its start post: sent, not held
-        assert len(board_posts(fake, driver.channel)) == 1
-        assert under_way() == CATCH_UP_AT_ONCE, "the owed posts hurried past the bound for the computers' moves"
-        for stall in held:
-            stall.release()
+        await begun_meanwhile_then_let_through(driver, held,
+                                               "the owed posts hurried past the bound for the computers' moves")
         for channel in owing:
             info = host.games.info(channel.id)
             assert info is not None
