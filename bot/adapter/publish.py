@@ -216,7 +216,8 @@ class Publisher:
         """The turns of the deliveries owed from before the start, by channel."""
         self._owed_moves: set[tuple[int, int]] = set()
         """(game id, seq) of the moves the computers made at the start for the games that waited for them: owed from
-        before the start like the deliveries left from before it, though written since (:meth:`moved`)."""
+        before the start like the deliveries left from before it, though written since (:meth:`moved`). A start's
+        only, so never more than the games it found waiting for a computer."""
 
     def close(self, until: float) -> None:
         """Start no outbox task from now on (the bot is shutting down; the database keeps what is still owed, and the

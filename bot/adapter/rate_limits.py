@@ -93,7 +93,6 @@ def meter(trace: aiohttp.TraceConfig, budget: Callable[[], Budget | None],
     trace.on_request_headers_sent.append(on_request_headers_sent)
 
 
-
 def sweep_seldom(http: discord.http.HTTPClient) -> None:
     """Make ``http`` (discord.py's HTTP client) sweep its idle rate-limit buckets at most once every
     :data:`SWEEP_EVERY` seconds instead of at every new bucket: what it forgets is the same (buckets idle for five
