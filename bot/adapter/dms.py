@@ -5,7 +5,8 @@ the host in the database (so that it survives a restart); the game's language fo
 interact. The DM carrying a player's move controls is recorded by the host with its delivery (whichever process sent
 it, it survives a restart): a newer one of the same turn takes its controls off (unless the player moved with them
 while it was sent: then its own are outdated), and once the turn has passed it is edited to say so
-(:meth:`DirectMessages.close_turn_dms`: no new DM). At game over each player gets one DM with their result
+(:meth:`DirectMessages.close_turn_dms`: no new DM; one this process sent is edited from what it sent, without reading
+it from Discord first). At game over each player gets one DM with their result
 (:meth:`DirectMessages.send_game_over`). A DM that cannot be delivered (the user does not accept DMs) is announced
 once per game in the channel with a mention (a post the host owes); the player then uses ``/santacruz status`` (or
 *My cards*), whose ephemeral answer (:meth:`DirectMessages.show_hand`) carries the same controls. A turn DM of a game
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +81,10 @@ class DirectMessages:
         self._locales: dict[int, str] = {}
         """User id -> the language of their last interaction (for DMs they did not ask for)."""
         self._dm_channels: dict[int, int] = {}
+        self._turn_dms: OrderedDict[int, dm_layout.Panel] = OrderedDict()
+        """Message id -> a turn DM as this process sent it (what its edit once its turn passed keeps: its pictures and
+        colour), until that edit, for as many turns as the games a process holds in memory (``GAMES_IN_MEMORY``): a
+        DM left out, sent by another process or before a restart, is read from Discord first."""
 
     async def locale(self, interaction: discord.Interaction) -> str:
         """The user's language (remembered for the DMs they will get later, by the host too)."""
@@ -226,6 +232,7 @@ class DirectMessages:
                                         nonce=nonce)
         if message is None or not hand.controls:
             return None
+        self._sent_turn_dm(message)
         if await self._moved_since(current, seq):
             # the player moved meanwhile with an older DM's controls, whose answer carries the next ones: this DM's
             # controls are outdated, and the older DM's must stay
@@ -235,6 +242,15 @@ class DirectMessages:
             return message.id
         await self.strip_turn_dm(current.game_id, user_id, keep=message.id)  # a newer DM of the turn came
         return message.id
+
+    def _sent_turn_dm(self, message: discord.Message) -> None:
+        """Remember the turn DM ``message`` as Discord answered its sending (:attr:`_turn_dms`)."""
+        sent = dm_layout.read(message)
+        if sent is None:
+            return
+        self._turn_dms[message.id] = dm_layout.Panel((), sent.pictures, sent.colour)
+        while len(self._turn_dms) > self.host.settings.games_in_memory:
+            self._turn_dms.popitem(last=False)
 
     async def _moved_since(self, info: TableInfo, seq: int) -> bool:
         """Whether the game is past position ``seq`` now, as the database has it (a move made in another process
@@ -314,23 +330,33 @@ class DirectMessages:
         text = turn_over_text(info, payload, self.locale_of(user_id, info.locale))
         for delivery_id, message_id in opened:
             message = await self._dm_message(user_id, message_id)
+            sent = self._turn_dms.pop(message_id, None)
             try:
                 with cosmetic():  # what a turn DM says once its turn passed: posts and new DMs go first
-                    found = await message.fetch()
-                    dm = dm_layout.read(found)
-                    if dm is None:  # a DM of words (sent before the turn DMs were V2 layouts)
-                        words = clip(text, MESSAGE_MAX)
-                        await (message.edit(content=words) if message_id == clicked
-                               else message.edit(content=words, view=None))
+                    if sent is not None and message_id != clicked:  # as this process sent it: not read again
+                        await message.edit(view=dm_layout.turn_over_layout(sent, text))
                     else:
-                        rows = dm_layout.kept_rows(found) if message_id == clicked else []
-                        await message.edit(view=dm_layout.turn_over_layout(dm, text, rows))
+                        await self._close_as_found(message, text, clicked=message_id == clicked)
             except TRANSIENT_ERRORS:
+                if sent is not None:
+                    self._turn_dms[message_id] = sent
                 raise
             except discord.HTTPException as exc:  # deleted, or DMs closed since: nothing left to say it in
                 log.info("game %d: could not edit a passed turn's DM (%s %s)", info.game_id, exc.status, exc.code)
             told.append(delivery_id)
         return told
+
+    @staticmethod
+    async def _close_as_found(message: discord.PartialMessage, text: str, *, clicked: bool) -> None:
+        """A passed turn's DM read from Discord first, edited to say ``text`` (:meth:`close_turn_dms`); ``clicked``:
+        the DM whose controls made the move keeps its rows (its *Undo*)."""
+        found = await message.fetch()
+        dm = dm_layout.read(found)
+        if dm is None:  # a DM of words (sent before the turn DMs were V2 layouts)
+            words = clip(text, MESSAGE_MAX)
+            await (message.edit(content=words) if clicked else message.edit(content=words, view=None))
+        else:
+            await message.edit(view=dm_layout.turn_over_layout(dm, text, dm_layout.kept_rows(found) if clicked else []))
 
     async def send_game_over(self, info: TableInfo, user_id: int, *, nonce: str | None = None) -> None:
         """The one DM a player gets at game over: their place and score, broken down, against the winner's, and

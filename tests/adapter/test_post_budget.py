@@ -249,3 +249,34 @@ async def test_the_mention_in_quiet_hours_names_without_pinging(driver: Driver) 
     await driver.play_turn()
     await driver.settle()
     assert pings(board_posts(fake, driver.channel)[-1]) == [fake.user(mover).id]
+
+
+def told_turn_over(message: FakeMessage) -> tuple[list[str], list[str], list[dict[str, Any]]]:
+    """A turn DM as told that its turn passed: its words, its galleries' pictures, its controls."""
+    texts = [c["content"] for c in walk_components(message.components) if c.get("type") == ComponentType.TEXT_DISPLAY]
+    galleries = [item["media"]["url"].rsplit("/", 1)[-1] for gallery in of_type(message, ComponentType.MEDIA_GALLERY)
+                 for item in gallery["items"]]
+    return texts, galleries, controls(message)
+
+
+async def test_a_passed_turns_dm_is_told_so_unread_when_this_process_sent_it_and_read_first_after_a_restart(
+        driver: Driver) -> None:
+    fake = driver.fake
+    await driver.open_game(["alice", "bob", "carol"], draft=True)
+    await driver.settle()
+    for restart in (False, True):
+        mover = driver.to_move_user()
+        assert mover is not None
+        dm = driver.turn_dm(mover)
+        assert controls(dm) and [a.filename for a in pictures(dm)] == ["overview.png", "hand.png"]
+        if restart:  # the DM was sent by the process before: only Discord knows what it shows
+            await driver.restart()
+        reads = len(fake.requests_to("GET", rf"/channels/{dm.channel_id}/messages/{dm.id}"))
+        await driver.play_slash(mover, "set A" if not restart else "set B")
+        await driver.settle()
+        texts, galleries, left = told_turn_over(fake.message(dm.id))
+        assert len(fake.requests_to("GET", rf"/channels/{dm.channel_id}/messages/{dm.id}")) == reads + restart
+        moved = t("bot.dm.turn_over.moved", fake.user(mover).locale or "en", channel="\x00", moves="").split("\x00")[0]
+        assert len(texts) == 1 and texts[0].startswith(moved), texts
+        assert galleries == ["overview.png", "hand.png"] and left == []
+    fake.assert_no_unknown_requests()
