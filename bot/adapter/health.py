@@ -6,7 +6,8 @@
   answers within ``BUSY_TIMEOUT`` with this bot's schema, and it is not stopping; else 503 with the reason in words;
 * ``GET /metrics``: the metrics of :mod:`bot.host.metrics` in Prometheus' text format, the database's figures
   (outbox backlog, games by status) and the gateway's (latency per shard, servers) read just before; while the
-  server runs, the event loop's lag is measured (:func:`bot.adapter.telemetry.watch_loop`).
+  server runs, the event loop's lag is measured (:func:`bot.adapter.telemetry.watch_loop`), and the garbage
+  collections' pauses (:func:`bot.adapter.telemetry.watch_gc`).
 
 ``/healthz`` is the liveness a container's health check and a supervisor ask: it answers while the process works,
 also while Discord is unreachable. Restarting the process would not bring Discord back: discord.py reconnects by
@@ -52,6 +53,7 @@ class HealthServer:
         self._site = web.TCPSite(self._runner, self.host, self.port)
         await self._site.start()
         self._lag = asyncio.get_running_loop().create_task(telemetry.watch_loop(), name="santacruz-loop-lag")
+        telemetry.watch_gc()
         log.info("health and metrics on http://%s:%d (/healthz, /readyz, /metrics)", self.host, self.port)
 
     async def stop(self) -> None:

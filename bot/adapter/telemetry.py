@@ -9,12 +9,14 @@ to that answer (:data:`bot.host.metrics.ACK_SECONDS`); the cog's one error handl
 (:data:`bot.host.metrics.DISCORD_ERRORS`); one it answers 429, which discord.py waits out and sends again without a
 word to the bot, by the limit's scope (:func:`http_trace`, :data:`bot.host.metrics.RATE_LIMITS`). The gateway's
 new sessions, resumes and losses are counted per shard (:data:`bot.host.metrics.GATEWAY_EVENTS`); its
-latency and the servers are read at each scrape (:func:`observe`); :func:`watch_loop` measures the event loop's lag.
+latency and the servers are read at each scrape (:func:`observe`); :func:`watch_loop` measures the event loop's lag,
+:func:`watch_gc` the garbage collections' pauses.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import time
 from collections import OrderedDict
@@ -220,3 +222,20 @@ async def watch_loop(interval: float = LOOP_INTERVAL) -> None:
         asked = loop.time()
         await asyncio.sleep(interval)
         metrics.LOOP_LAG.observe(max(0.0, loop.time() - asked - interval))
+
+
+def watch_gc() -> None:
+    """Time every garbage collection of this process (:data:`bot.host.metrics.GC_PAUSE`), once for good."""
+    if _timed_gc not in gc.callbacks:
+        gc.callbacks.append(_timed_gc)
+
+
+_gc_started = 0.0
+
+
+def _timed_gc(phase: str, info: dict[str, int]) -> None:
+    global _gc_started
+    if phase == "start":
+        _gc_started = time.perf_counter()
+    else:
+        metrics.GC_PAUSE.labels(str(info["generation"])).observe(time.perf_counter() - _gc_started)

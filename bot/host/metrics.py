@@ -119,6 +119,10 @@ LOOP_LAG: Final = Histogram(
     "santacruz_event_loop_lag_seconds", "How late the event loop woke a task that slept one second: the time it spent "
     "on other work meanwhile (every answer waits that long)", buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
                                                                         1.0, 2.5, 5.0), registry=REGISTRY)
+GC_PAUSE: Final = Histogram(
+    "santacruz_gc_pause_seconds", "How long a garbage collection of this process took, by generation (the event loop "
+    "waits for it, and a request held meanwhile leaves late)", ("generation",),
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=REGISTRY)
 DATABASE_SECONDS: Final = Histogram(
     "santacruz_database_seconds", "Time a database transaction took, by kind (read, write), its wait for the "
     "connection (PostgreSQL's pool, SQLite's one connection) included", ("kind",), buckets=_SECONDS,
