@@ -4,13 +4,15 @@ Logging goes through :func:`bot.host.logs.setup_logging` at ``LOG_LEVEL``, as te
 object per line: no token, seed, hand or deck reaches the log at any level. The database is opened once before
 logging in, so a file that cannot be opened or written is said at once, plainly (the file and the likely cause),
 with no traceback. Computer players think and pictures are drawn in worker processes, so neither holds up the bot's
-answers; a pool whose worker died is replaced (``bot.host.workers``).
+answers; a pool whose worker died is replaced (``bot.host.workers``). The garbage collector looks through the
+objects that live on seldom (:func:`collect_seldom`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import multiprocessing.util
 import os
@@ -39,6 +41,13 @@ own event loop (answers within Discord's 3 seconds, posts, the rate budget) stil
 picture waits a little instead (measured with ``bench/bench_scale.py``, see the README's "How far it scales"). The
 render pool keeps one job more than it has workers, so that none idles between two pictures."""
 
+GC_THRESHOLDS: Final = (20_000, 20, 10)
+"""The garbage collector's thresholds in the bot's process (Python's are 700, 10, 10): what a move holds while it
+waits for the database, a picture or Discord (its game read, its views) lives a second or two, and at Python's it
+outlived two young collections and was looked through again by a full one, every five seconds at ten moves a
+second, 0.1 to 0.35 s each with a thousand games in memory, during which no request goes out (measured with
+``bench/bench_scale.py`` and ``santacruz_gc_pause_seconds``)."""
+
 NO_TOKEN = """santacruz-bot: no Discord token.
 Set DISCORD_TOKEN in the environment or in a .env file in this folder (see .env.example):
   1. https://discord.com/developers/applications -> New Application -> Bot -> Reset Token, copy it;
@@ -58,6 +67,7 @@ async def run(settings: Settings, **client_options: Any) -> None:
     :func:`bot.adapter.client.create_bot` (tests).
     """
     await (await open_store(settings)).close()  # a bad path or URL fails here, before logging in
+    collect_seldom()
     cores = os.cpu_count() or 2
     computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
     pictures = WorkerPool(process_pool_factory(cores, nice=RENDER_NICE), name="render", slots=cores + 1)
@@ -82,6 +92,16 @@ async def run(settings: Settings, **client_options: Any) -> None:
             await health.stop()
         computers.shutdown(stop_workers=True)
         pictures.shutdown(stop_workers=True)
+
+
+def collect_seldom() -> None:
+    """Set aside what every process holds for good (the modules, the islands, discord.py's own objects: collected
+    now, then frozen, never looked through again), and look through the rest seldom (:data:`GC_THRESHOLDS`): a
+    collection holds up the event loop, and a full one of a bot with many games in memory holds it up for a good part
+    of a second."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _stop_on_signals(bot: SantaCruzBot, pools: tuple[WorkerPool, ...]) -> None:

@@ -1,16 +1,19 @@
 """What ``/metrics`` shows an operator beyond the interactions (``test_operations``), read with prometheus-client's own
 parser: the build, the process and garbage-collector collectors, the gateway (latency per shard, new sessions, losses,
-resumes), the servers, the event loop's lag, database transactions, the 429s discord.py waits out (by scope), and a
-turn DM skipped because its turn was played before it went out, counted apart from the failures."""
+resumes), the servers, the event loop's lag, the garbage collections' pauses, database transactions, the 429s
+discord.py waits out (by scope), and a turn DM skipped because its turn was played before it went out, counted apart
+from the failures; and the collector's settings in the bot's process."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 import tomllib
 from pathlib import Path
 
 from bot.adapter.health import HealthServer
+from bot.adapter.main import GC_THRESHOLDS, collect_seldom
 from bot.host.settings import Settings
 from tests.fakediscord import FakeDiscord
 from tests.helpers.driver import Driver
@@ -48,6 +51,7 @@ async def test_metrics_of_the_build_the_process_the_gateway_the_database_and_rat
         await fake.disconnect()  # a resumable close: discord.py connects again and resumes
         await fake.wait_until(lambda: fake.resumes > resumed, timeout=30, description="a resume")
         await asyncio.sleep(max(0.0, 1.2 - (time.monotonic() - started)))  # the event loop's lag was measured
+        gc.collect()  # a full collection, timed like every other
         found: dict[tuple[str, tuple[tuple[str, str], ...]], float] = {}
         for _ in range(50):  # the resume's event reaches the bot just after the fake sent it
             status, text = await get(f"http://127.0.0.1:{port}/metrics")
@@ -71,8 +75,22 @@ async def test_metrics_of_the_build_the_process_the_gateway_the_database_and_rat
     for event in ("disconnect", "resume"):
         assert total(found, "santacruz_gateway_events_total", shard="0", event=event) >= 1, event
     assert total(found, "santacruz_event_loop_lag_seconds_count") >= 1
+    assert total(found, "santacruz_gc_pause_seconds_count", generation="0") >= 1
+    assert total(found, "santacruz_gc_pause_seconds_count", generation="2") >= 1
+    assert total(found, "santacruz_gc_pause_seconds_sum", generation="2") > 0
     assert total(found, "santacruz_database_seconds_count", kind="write") >= 4  # the moves and their deliveries
     assert total(found, "santacruz_database_seconds_count", kind="read") >= 1
     assert total(found, "santacruz_discord_rate_limits_total", scope="shared", request="message") == 1
     assert total(found, "santacruz_deliveries_skipped_total", kind="turn_dm", reason="turn_passed") >= 1
     assert total(found, "santacruz_deliveries_failed_total") == 0  # a skip is not a failure
+
+
+def test_the_bot_process_sets_aside_what_it_holds_for_good_and_collects_the_rest_seldom() -> None:
+    thresholds = gc.get_threshold()
+    try:
+        collect_seldom()
+        assert gc.get_freeze_count() > 10_000  # the modules and their objects, never looked through again
+        assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[0] > thresholds[0]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
