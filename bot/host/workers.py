@@ -18,6 +18,9 @@ A pool given ``slots`` hands the executor at most that many jobs at once and kee
 their priority (:mod:`bot.host.priority`), then of their arrival: the render pool draws the pictures of the moves
 being played before those of the posts owed from before a start, however many of those a start has (an executor's
 own queue is first come, first served).
+
+A worker process hands the memory its jobs freed back to the system now and then (:func:`run_job`): a picture needs
+pages of 10 to 20 MB, and glibc's allocator keeps what it freed for the next one.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from contextlib import asynccontextmanager
@@ -70,12 +74,35 @@ def start_worker(parent: int, nice: int = 0) -> None:
     if sys.platform != "linux":
         return
     libc = ctypes.CDLL(None, use_errno=True)
+    global _malloc_trim
+    _malloc_trim = getattr(libc, "malloc_trim", None)  # glibc's; musl (Alpine) has none and keeps less anyway
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before the request was made
         os._exit(0)
 
 
 _PR_SET_PDEATHSIG: Final = 1
+RELEASE_EVERY: Final = 1.0
+"""Seconds between two hand-backs of a worker's freed memory to the system (:func:`run_job`)."""
+_malloc_trim: Callable[[int], int] | None = None
+"""glibc's ``malloc_trim`` in a worker process on Linux (:func:`start_worker`); ``None`` elsewhere."""
+_released = 0.0
+
+
+def run_job(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``; in a worker process the memory freed meanwhile then goes back to the system, at most once per
+    :data:`RELEASE_EVERY` seconds (``malloc_trim``, 3 ms). glibc keeps what a process freed for its next allocations,
+    and raises the size below which it does so to the largest block freed: a worker drawing the pictures of many
+    games kept 70 MB it no longer used (measured: 316 MB resident after a move's pictures in each of 119 games, 246 MB
+    once trimmed)."""
+    global _released
+    try:
+        return fn(*args)
+    finally:
+        now = time.monotonic()
+        if _malloc_trim is not None and now - _released >= RELEASE_EVERY:
+            _released = now
+            _malloc_trim(0)
 
 
 class WorkerPool:
@@ -136,7 +163,7 @@ class WorkerPool:
         if executor is None:
             return await loop.run_in_executor(None, fn, *args)
         try:
-            future: Future[T] = executor.submit(fn, *args)
+            future: Future[T] = executor.submit(run_job, fn, *args)
         except (BrokenExecutor, RuntimeError) as exc:  # broken, or shut down: "cannot schedule new futures"
             raise _Broken(executor, exc) from exc
         try:

@@ -455,3 +455,38 @@ async def test_a_worker_process_ends_when_the_bot_process_is_killed(tmp_path: Pa
         await asyncio.sleep(0.05)
     os.kill(worker, signal.SIGKILL)
     raise AssertionError("the worker process outlived its killed parent")
+
+
+KEPT: list[bytes] = []
+
+
+def resident_mb() -> float:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+
+
+def free_pages_of_a_picture() -> tuple[float, float]:
+    """In a worker: blocks as large as a board's page taken, each followed by a small one that stays, then freed
+    (glibc keeps such memory for the process: it is not the heap's top); the memory resident with them, and once
+    freed."""
+    first = b"\x01" * (16 << 20)  # freed, it raises glibc's size below which freed blocks stay in the process
+    del first
+    blocks = []
+    for _ in range(16):
+        blocks.append(b"\x01" * (8 << 20))
+        KEPT.append(b"\x01" * (256 << 10))  # glibc's, not Python's small blocks: between the large ones
+    held = resident_mb()
+    blocks.clear()
+    return held, resident_mb()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="glibc's malloc_trim")
+async def test_a_worker_hands_the_memory_its_jobs_freed_back_to_the_system() -> None:
+    pool = WorkerPool(process_pool_factory(workers=1), name="render")
+    try:
+        held, freed = await pool.run(free_pages_of_a_picture)
+        after = await pool.run(resident_mb)
+    finally:
+        pool.shutdown()
+    assert held - freed < 32, "freed, the pages would stay resident anyway: the test shows nothing"
+    assert held - after > 100, (held, freed, after)
