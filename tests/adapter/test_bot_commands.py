@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import re
 from pathlib import Path
 from typing import Any
@@ -307,8 +308,10 @@ async def test_commands_sync_to_the_development_server_when_set(fake_discord: An
 
 
 async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discord: Any, settings: Settings) -> None:
-    """``bot.adapter.main.run`` as ``santacruz-bot`` runs it: pictures come from a process pool."""
+    """``bot.adapter.main.run`` as ``santacruz-bot`` runs it: pictures come from a process pool, and the garbage
+    collector sets aside what the process holds for good and looks through the rest seldom."""
     fake = fake_discord
+    thresholds = gc.get_threshold()
     task = asyncio.create_task(bot_main.run(Settings(discord_token=fake.token, database_path=settings.database_path,
                                                      picture_width=settings.picture_width)))
     try:
@@ -324,11 +327,15 @@ async def test_the_console_script_runs_the_bot_with_worker_processes(fake_discor
         await fake.slash_command("santacruz start", {}, user="alice")
         start = await fake.wait_for_message(fake.default_channel, lambda m: m.attachments, timeout=TIMEOUT)
         assert start.attachments[0].data.startswith(b"\x89PNG")
+        assert gc.get_threshold() == bot_main.GC_THRESHOLDS and bot_main.GC_THRESHOLDS[0] > 700  # Python's: 700
+        assert gc.get_freeze_count() > 10_000  # the modules and their objects, never looked through again
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
         fake.end_sessions()
+        gc.unfreeze()  # the tests after it in this process collect as they did
+        gc.set_threshold(*thresholds)
 
 
 def test_the_console_script_s_module_is_light_for_its_worker_processes(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 parser: the build, the process and garbage-collector collectors, the gateway (latency per shard, new sessions, losses,
 resumes), the servers, the event loop's lag, the garbage collections' pauses, database transactions, the 429s
 discord.py waits out (by scope), and a turn DM skipped because its turn was played before it went out, counted apart
-from the failures; and the collector's settings in the bot's process."""
+from the failures."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import tomllib
 from pathlib import Path
 
 from bot.adapter.health import HealthServer
-from bot.adapter.main import GC_THRESHOLDS, collect_seldom
 from bot.host.settings import Settings
 from tests.fakediscord import FakeDiscord
 from tests.helpers.driver import Driver
@@ -84,13 +83,3 @@ async def test_metrics_of_the_build_the_process_the_gateway_the_database_and_rat
     assert total(found, "santacruz_deliveries_skipped_total", kind="turn_dm", reason="turn_passed") >= 1
     assert total(found, "santacruz_deliveries_failed_total") == 0  # a skip is not a failure
 
-
-def test_the_bot_process_sets_aside_what_it_holds_for_good_and_collects_the_rest_seldom() -> None:
-    thresholds = gc.get_threshold()
-    try:
-        collect_seldom()
-        assert gc.get_freeze_count() > 10_000  # the modules and their objects, never looked through again
-        assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[0] > thresholds[0]
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
