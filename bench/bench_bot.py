@@ -47,9 +47,12 @@ LOAD_BEFORE = os.getloadavg()[0]
 class Figures:
     acks: list[float] = field(default_factory=list)
     posts: list[float] = field(default_factory=list)
+    """Seconds from each move sent to its post, for the moves that ended their turn (the others have no post)."""
     sent: list[float] = field(default_factory=list)
     """When each move of ``posts`` was sent (the event loop's clock), in the same order."""
     moves: int = 0
+    open_turns: int = 0
+    """Moves that left their turn open (a double move's card or first build): the turn's last move posts it."""
     elapsed: float = 0.0
     cpu: float = 0.0
     """CPU seconds of this process and its render processes while the moves were played."""
@@ -127,14 +130,15 @@ class Table:
         return (info is not None and (seq is None or info.seq >= seq) and info.status == "running"
                 and self.host.play.public_view(self.channel.id)["pending"] is not None)
 
-    async def wait_posted(self, game_id: int, seq: int) -> None:
-        """Until the channel has the post of move ``seq``, or that move left its turn open (its post comes later).
-        The move was stored before its answer came, so the game is read once for that, and again only each
-        :data:`LOOK_AGAIN` seconds (reading it at every change of the fake, as many people waiting at once did, cost
-        the machine more than the bot's own work)."""
+    async def wait_posted(self, game_id: int, seq: int) -> bool:
+        """Until the channel has the post of move ``seq`` (``True``), or that move left its turn open (``False``: its
+        post comes with the turn's last move). The move was stored before its answer came, so the game is read once
+        for that, and again only each :data:`LOOK_AGAIN` seconds (reading it at every change of the fake, as many
+        people waiting at once did, cost the machine more than the bot's own work): a move confirmed with a second
+        click may be found to have left its turn open only then, and is not counted as a post."""
         deadline = self.loop.time() + TIMEOUT
         if await self.turn_open(seq):
-            return
+            return False
         looked = self.loop.time()
         while not self.posted(game_id, seq):
             now = self.loop.time()
@@ -142,9 +146,10 @@ class Table:
                 raise TimeoutError(f"waited {TIMEOUT:.0f} s for the post of move {seq}")
             if now - looked >= LOOK_AGAIN:
                 if await self.turn_open(seq):
-                    return
+                    return False
                 looked = now
             await self.fake.wait_for_change(0.05)
+        return True
 
     def turn_dm(self, user: str, game_id: int, seq: int) -> FakeMessage | None:
         prefix = f"sc:{game_id}:{seq}:"
@@ -200,9 +205,11 @@ class Table:
         if ok is not None:  # a card that builds nothing, or a move that cannot be taken back: asked first
             click = await self.fake.click_button(answer, ok, user=user)
             await self.acked(click, figures)
-        await self.wait_posted(info.game_id, info.seq + 1)
-        figures.posts.append(self.loop.time() - started)
-        figures.sent.append(started)
+        if await self.wait_posted(info.game_id, info.seq + 1):
+            figures.posts.append(self.loop.time() - started)
+            figures.sent.append(started)
+        else:
+            figures.open_turns += 1
         figures.moves += 1
         return True
 

@@ -526,9 +526,10 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
     f = run.figures
     mains = {k: v for k, v in run.rss.items() if not k.endswith("worker")}
     workers = {k: v for k, v in run.rss.items() if k.endswith("worker")}
-    print(f"{setup.name}: {run.attempted} moves sent, {f.moves} posted within {TIMEOUT:.0f} s, in {run.seconds:.0f} s "
+    print(f"{setup.name}: {run.attempted} moves sent, {f.moves} stored within {TIMEOUT:.0f} s, in {run.seconds:.0f} s "
           f"({f.moves / max(run.seconds, 1e-9):.1f}/s; {run.dm_moves} by DM, the rest by slash command; {run.skipped} "
-          f"arrivals found a computer's turn or no game free; {len(run.failed)} failed)")
+          f"arrivals found a computer's turn or no game free; {len(run.failed)} failed); {len(f.posts)} posted, "
+          f"{f.open_turns} left their turn open (a double move's card or first build: no post of their own)")
     for failure in run.failed[:5]:
         print(f"  failed: {failure[:200]}")
     print(f"  first answer {run.first_answer:.1f} s after the processes started")
