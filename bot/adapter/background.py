@@ -16,13 +16,15 @@ looking at the answer's type), DMs held for the end of a player's quiet hours th
 that have no live computer task. Reminders follow each person's own settings (off, their own delay, none in
 their quiet hours).
 At start-up the outboxes resume: every post and DM a stored change still owes is delivered, in order,
-however long the bot was down (``bot.adapter.publish``); games whose turn is a computer's carry on.
+however long the bot was down (``bot.adapter.publish``); games whose turn is a computer's carry on, a few at a time
+(:data:`OWED_COMPUTERS_AT_ONCE`).
 At shutdown, pending messages get a few seconds to go out; what is left goes out at the next start.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any, Final
 
@@ -45,6 +47,11 @@ SWEEP_INTERVAL: Final = 60.0
 """Seconds between two sweeps for due work (turn reminders, computers without a task), by default."""
 RETRY_DELAY: Final = 1.0
 """Seconds before a failed computer move is tried again (doubling after each failure), by default."""
+OWED_COMPUTERS_AT_ONCE: Final = 2
+"""Games whose computers a start found to move that play at once: each reads its game, thinks, writes its move and
+owes its post through the same database and workers as the moves being played now (a start found 229 in the
+benchmark, and reading and writing them all at once held the people's own moves up for seconds); the others wait
+their turn."""
 REMINDER_WAIT: Final = 10.0
 """Seconds the sweep waits for the reminder DMs it wrote to go out (what is left goes out meanwhile)."""
 
@@ -64,6 +71,8 @@ class Background:
         self.sweep_seconds = sweep_seconds
         self.computers: dict[int, asyncio.Task[None]] = {}
         self._computers_again: set[int] = set()
+        self._owed_turns = asyncio.Semaphore(OWED_COMPUTERS_AT_ONCE)
+        """Held by the computers that a start found to move while they play (:data:`OWED_COMPUTERS_AT_ONCE`)."""
         self._resuming: asyncio.Task[int] | None = None
         self._listening: asyncio.Task[None] | None = None
         self._soon: asyncio.Task[None] | None = None
@@ -115,9 +124,10 @@ class Background:
         while True:
             try:
                 self._computers_again.discard(channel_id)
-                async for result in self.host.computers.run_computers(channel_id):
-                    self.after_move(result, owed=owed and channel_id not in self._computers_again)
-                    delay = self.retry_seconds
+                async with self._owed_turns if owed else contextlib.nullcontext():
+                    async for result in self.host.computers.run_computers(channel_id):
+                        self.after_move(result, owed=owed and channel_id not in self._computers_again)
+                        delay = self.retry_seconds
                 if channel_id not in self._computers_again:
                     return
                 owed = False

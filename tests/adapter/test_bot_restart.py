@@ -6,6 +6,7 @@ before it goes out a few at a time, after the moves being played."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.adapter import ids
+from bot.adapter.background import OWED_COMPUTERS_AT_ONCE
 from bot.adapter.delivery import Backoff
 from bot.adapter.publish import CATCH_UP_AT_ONCE
 from bot.host.change import Change
@@ -25,7 +27,7 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from tests.fakediscord.audit import controls, pictures
 from tests.fakediscord.faults import Stall
 from tests.helpers.buttons import is_confirm
-from tests.helpers.driver import TIMEOUT, Driver, board_posts, has_undo, post_of, running, turns_ended
+from tests.helpers.driver import TIMEOUT, Driver, Gate, board_posts, has_undo, post_of, running, turns_ended
 
 
 async def owed_while_down(fake: FakeDiscord, tmp_path: Path, owe: Callable[[Host, FakeChannel], Awaitable[None]]
@@ -423,11 +425,13 @@ async def test_a_start_that_owes_many_posts_sends_a_few_at_a_time_and_a_game_beg
 async def test_the_moves_of_computers_a_start_finds_owed_take_their_turns_with_what_it_owes(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """Games whose computer was to move when the bot went down (their person's move stored, its post owed): at the
-    start the computers move, and those moves are owed from before the start too. So the posts owed before them do not
-    hurry past the bound as they would for a move being played now: only ``CATCH_UP_AT_ONCE`` games are under way at
-    once, a game begun meanwhile gets its posts without waiting, and once let through every computer's move is
-    posted."""
+    start the computers move, ``OWED_COMPUTERS_AT_ONCE`` games at a time, and those moves are owed from before the
+    start too. So the posts owed before them do not hurry past the bound as they would for a move being played now:
+    only ``CATCH_UP_AT_ONCE`` games are under way at once, a game begun meanwhile gets its posts without waiting, and
+    once let through every computer's move is posted."""
     fake = fake_discord
+    gate = Counted()
+    gate.close()
     alice = fake.user("alice").id
 
     async def computer_to_move(host: Host, channel: FakeChannel) -> None:
@@ -442,7 +446,12 @@ async def test_the_moves_of_computers_a_start_finds_owed_take_their_turns_with_w
 
     settings, owing, held = await owed_while_down(fake, tmp_path, computer_to_move)
 
-    async with running(Driver(fake, settings, channel="games")) as driver:
+    async with running(Driver(fake, settings, channel="games", gate=gate)) as driver:
+        await fake.wait_until(lambda: gate.now >= OWED_COMPUTERS_AT_ONCE, timeout=TIMEOUT, poll=0.05,
+                              description="the first computers thinking")
+        await asyncio.sleep(0.2)  # the others, were they let think, would be thinking by now
+        assert gate.most == OWED_COMPUTERS_AT_ONCE < len(owing), "the computers a start found all thought at once"
+        gate.open()
         await fake.wait_until(lambda: under_way(held) >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
                               description="the first owed posts on their way")
         host = driver.bot.host
@@ -465,6 +474,28 @@ async def test_the_moves_of_computers_a_start_finds_owed_take_their_turns_with_w
 
             await fake.wait_until(posted, timeout=TIMEOUT, description="the computer's move posted")
         await driver.settle()
+
+
+class Counted(Gate):
+    """A computer player (the first legal move) that counts how many of it think at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lock = threading.Lock()
+        self.now = 0
+        """Thinking now."""
+        self.most = 0
+        """The most that thought at once."""
+
+    def __call__(self, view: dict[str, Any], strength: str, seed: int, budget: float) -> str:
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        try:
+            return super().__call__(view, strength, seed, budget)
+        finally:
+            with self.lock:
+                self.now -= 1
 
 
 @pytest.mark.bot_settings(games_in_memory=1)
