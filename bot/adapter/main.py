@@ -28,6 +28,7 @@ from bot.host.backup import BackupError, backup_sqlite
 from bot.host.errors import StoreError
 from bot.host.logs import setup_logging
 from bot.host.migrate import copy_database
+from bot.host.pictures import warm_workers
 from bot.host.settings import Settings, SettingsError
 from bot.host.stores import open_store
 from bot.host.workers import WorkerPool, process_pool_factory
@@ -63,7 +64,8 @@ async def run(settings: Settings, **client_options: Any) -> None:
     Computer players and pictures run in worker processes: both are pure CPU work, and in threads they
     would hold the interpreter lock that the bot needs to answer within Discord's 3 seconds. With ``HTTP_PORT``
     set, the health and metrics server runs beside the bot (:mod:`bot.adapter.health`); with ``WEB_PORT``, the games'
-    web pages (:mod:`bot.web.server`, drawing their boards in the same render pool). ``client_options`` go to
+    web pages (:mod:`bot.web.server`, drawing their boards in the same render pool). The render workers draw their
+    first pictures while the bot logs in (:func:`bot.host.pictures.warm_workers`). ``client_options`` go to
     :func:`bot.adapter.client.create_bot` (tests).
     """
     await (await open_store(settings)).close()  # a bad path or URL fails here, before logging in
@@ -71,6 +73,7 @@ async def run(settings: Settings, **client_options: Any) -> None:
     cores = os.cpu_count() or 2
     computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
     pictures = WorkerPool(process_pool_factory(cores, nice=RENDER_NICE), name="render", slots=cores + 1)
+    warming = asyncio.create_task(warm_workers(pictures, cores, settings.picture_width), name="santacruz-warm-up")
     health: HealthServer | None = None
     pages: WebServer | None = None
     try:
@@ -86,6 +89,7 @@ async def run(settings: Settings, **client_options: Any) -> None:
             await bot.start(settings.discord_token)
         log.info("stopped cleanly")
     finally:
+        warming.cancel()
         if pages is not None:
             await pages.stop()
         if health is not None:

@@ -5,7 +5,9 @@ thread, so the bot keeps answering while Pillow works (an emoji of the icons, dr
 thread). A killed worker process does not end the pictures: the pool is replaced and the picture drawn again
 (``bot.host.workers``). The last pictures are kept by the caller's key (``(game id, seq, user id or None for the
 channel)``) with the language and the kind: the channel's board of one position is drawn once however many messages
-show it. A picture that fails to render is logged and the words go alone.
+show it. A picture that fails to render is logged and the words go alone. At a start each render worker draws a
+move's pictures once for two, three and four players (:func:`warm_workers`), so that the first pictures the players
+wait for are not the ones that draw the bases every picture starts from.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import Any, Final
 
+import engine
 import render.board
 import render.emoji
 import render.gameover
 import render.overview
 import render.replay
-from bot.host import metrics
+from bot.host import metrics, priority
 from bot.host.workers import WorkerPool, as_pool
 from engine import View, from_record
 from render.theme import DEFAULT_THEME, Theme
@@ -54,6 +57,38 @@ def render_picture(view: View, locale: str, personal: bool, game_over: bool, wid
 def _theme(width: int) -> Theme:
     """One theme per width (the renderer's caches key on it)."""
     return DEFAULT_THEME if width == DEFAULT_WIDTH else dataclasses.replace(DEFAULT_THEME, width=width)
+
+
+def picture_width(width: int, *, personal: bool, overview: bool) -> int:
+    """How wide a picture is drawn for boards ``width`` pixels wide: a player's own board narrower
+    (:data:`PERSONAL_WIDTH`); an overview as wide in a DM as in the channel (a phone's chat column shows it at the same
+    size)."""
+    return min(width, round(PERSONAL_WIDTH / DEFAULT_THEME.personal_share)) if personal and not overview else width
+
+
+WARM_PLAYERS: Final = (2, 3, 4)
+"""The player counts whose pictures a render worker draws once at a start (:func:`warm_up`)."""
+
+
+def warm_up(width: int) -> None:
+    """In a render worker: a move's pictures drawn once for each of :data:`WARM_PLAYERS` (the post's overview and
+    board, a seat's), so that the bases, palettes and icons they start from are drawn before a player waits for them."""
+    for players in WARM_PLAYERS:
+        game = engine.new_game([f"P{seat + 1}" for seat in range(players)], players)
+        for view, personal in ((game.view(None), False), (game.view(game.to_move, since=True), True)):
+            for overview in (True, False):
+                render_picture(view, "en", personal, False, picture_width(width, personal=personal,
+                                                                          overview=overview), overview)
+
+
+async def warm_workers(workers: WorkerPool, count: int, width: int) -> None:
+    """Each of ``count`` render workers draws :func:`warm_up`'s pictures, giving way to the pictures players wait for
+    (a failure is logged: the pictures are then drawn as they are asked for)."""
+    try:
+        with priority.catching_up():
+            await asyncio.gather(*(workers.run(warm_up, width, what="warming up") for _ in range(count)))
+    except Exception:
+        log.exception("the render workers could not draw their first pictures ahead")
 
 
 def record_views(record: dict[str, Any]) -> list[View]:
@@ -126,8 +161,7 @@ class Pictures:
         """Render in the render worker pool (a process pool in production), else in a thread. A player's own board
         is narrower (:data:`PERSONAL_WIDTH`); an overview is as wide in a DM as in the channel (a phone's chat
         column shows it at the same size)."""
-        narrow = personal and not overview
-        width = min(self.width, round(PERSONAL_WIDTH / DEFAULT_THEME.personal_share)) if narrow else self.width
+        width = picture_width(self.width, personal=personal, overview=overview)
         picture = "overview" if overview else "game_over" if game_over else "dm" if personal else "board"
         with metrics.RENDER_SECONDS.labels(picture).time():
             return await self.workers.run(render_picture, view, locale, personal, game_over, width, overview,

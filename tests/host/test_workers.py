@@ -490,3 +490,30 @@ async def test_a_worker_hands_the_memory_its_jobs_freed_back_to_the_system() -> 
         pool.shutdown()
     assert held - freed < 32, "freed, the pages would stay resident anyway: the test shows nothing"
     assert held - after > 100, (held, freed, after)
+
+
+def test_a_render_worker_warmed_up_at_a_start_draws_no_base_when_the_first_moves_come(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``warm_up`` (what each render worker draws while the bot logs in) draws the bases every picture of a move starts
+    from, for two to four players: a mid-game move's pictures after it draw none."""
+    import render.base
+    import render.overview
+    from bot.host.pictures import DEFAULT_WIDTH, picture_width, render_picture, warm_up
+
+    render.base._BASES.clear()  # as in a fresh worker
+    render.overview._BASES.clear()
+    warm_up(DEFAULT_WIDTH)
+
+    def drawn(*args: Any) -> Any:
+        raise AssertionError("a base was drawn after the warm-up")
+
+    monkeypatch.setattr(render.base, "build_base", drawn)
+    monkeypatch.setattr(render.overview, "_build_base", drawn)
+    for players in (2, 3, 4):
+        game = new_game(["Ana", "Ben", "Cai", "Dee"][:players], 40 + players)
+        for _ in range(12):
+            game.apply(game.legal_moves()[0])
+        for view, personal in ((game.view(None), False), (game.view(game.to_move, since=True), True)):
+            for overview in (True, False):
+                width = picture_width(DEFAULT_WIDTH, personal=personal, overview=overview)
+                assert render_picture(view, "de", personal, False, width, overview).startswith(PNG)
