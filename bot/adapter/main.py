@@ -40,8 +40,7 @@ RENDER_NICE: Final = 10
 """How much lower the render workers' scheduling priority is than the bot's: on cores full of pictures, the bot's
 own event loop (answers within Discord's 3 seconds, posts, the rate budget) still gets the core it asks for, and a
 picture waits a little instead (measured with ``bench/bench_scale.py``, see the README's "How far it scales"). The
-render pool keeps one job more than it has workers, so that none idles between two pictures, and the pictures owed
-from before a start take all workers but one at most."""
+render pool keeps one job more than it has workers, so that none idles between two pictures."""
 
 GC_THRESHOLDS: Final = (20_000, 20, 10)
 """The garbage collector's thresholds in the bot's process (Python's are 700, 10, 10): what a move holds while it
@@ -73,8 +72,7 @@ async def run(settings: Settings, **client_options: Any) -> None:
     collect_seldom()
     cores = os.cpu_count() or 2
     computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
-    pictures = WorkerPool(process_pool_factory(cores, nice=RENDER_NICE), name="render", slots=cores + 1,
-                          later=max(1, cores - 1))
+    pictures = WorkerPool(process_pool_factory(cores, nice=RENDER_NICE), name="render", slots=cores + 1)
     warming = asyncio.create_task(warm_workers(pictures, cores, settings.picture_width), name="santacruz-warm-up")
     health: HealthServer | None = None
     pages: WebServer | None = None

@@ -17,9 +17,7 @@ Without a factory the jobs run in the event loop's default thread pool, which do
 A pool given ``slots`` hands the executor at most that many jobs at once and keeps the others waiting in order of
 their priority (:mod:`bot.host.priority`), then of their arrival: the render pool draws the pictures of the moves
 being played before those of the posts owed from before a start, however many of those a start has (an executor's
-own queue is first come, first served). Given ``later`` as well, the jobs that may wait (owed from before a start,
-tidying) hold at most that many slots at once: the render pool keeps a worker free for the pictures of the moves
-being played, which otherwise waited for the owed pictures already drawing.
+own queue is first come, first served).
 
 A worker process hands the memory its jobs freed back to the system now and then (:func:`run_job`): a picture needs
 pages of 10 to 20 MB, and glibc's allocator keeps what it freed for the next one.
@@ -28,7 +26,6 @@ pages of 10 to 20 MB, and glibc's allocator keeps what it freed for the next one
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ctypes
 import functools
 import logging
@@ -112,21 +109,15 @@ class WorkerPool:
     """An executor that is replaced when it breaks; jobs are redone once on the replacement."""
 
     def __init__(self, factory: ExecutorFactory | None = None, *, name: str = "workers",
-                 slots: int | None = None, later: int | None = None) -> None:
+                 slots: int | None = None) -> None:
         """``factory`` makes the executor (``None``: the loop's default thread pool); ``name`` is for the log;
         ``slots``: the most jobs handed to the executor at once, the others waiting by priority (``None``: every
-        job goes to the executor at once, first come, first served); ``later``: the most of those slots the jobs
-        that may wait hold at once (``None``: all of them)."""
+        job goes to the executor at once, first come, first served)."""
         if slots is not None and slots < 1:
             raise ValueError(f"a worker pool needs at least one slot, not {slots}")
-        if later is not None and (slots is None or not 1 <= later <= slots):
-            raise ValueError(f"the jobs that may wait need one to {slots} slots, not {later}")
         self.name = name
         self.slots = None if slots is None else Turns(slots)
         """The jobs handed to the executor at once, and those waiting (``None``: no bound)."""
-        self.later = None if later is None else Turns(later)
-        """The slots the jobs that may wait hold, and those of them waiting for one (``None``: no bound of their
-        own)."""
         self._factory = factory
         self._executor: Executor | None = None
         self.replaced = 0
@@ -159,15 +150,11 @@ class WorkerPool:
 
     @asynccontextmanager
     async def _slot(self) -> AsyncIterator[None]:
-        """Hold one of the ``slots`` while the job runs, waiting for it at the priority of the work under way (a job
-        that may wait first takes one of the ``later`` turns)."""
+        """Hold one of the ``slots`` while the job runs, waiting for it at the priority of the work under way."""
         if self.slots is None:
             yield
             return
-        level = priority.current()
-        later = self.later if level > priority.Priority.POST else None
-        async with (later.turn(priority=level) if later is not None else contextlib.nullcontext(),
-                    self.slots.turn(priority=level)):
+        async with self.slots.turn(priority=priority.current()):
             yield
 
     async def _once(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:

@@ -517,26 +517,3 @@ def test_a_render_worker_warmed_up_at_a_start_draws_no_base_when_the_first_moves
             for overview in (True, False):
                 width = picture_width(DEFAULT_WIDTH, personal=personal, overview=overview)
                 assert render_picture(view, "de", personal, False, width, overview).startswith(PNG)
-
-
-async def test_the_jobs_that_may_wait_hold_no_more_slots_than_they_are_given() -> None:
-    """Three slots on three threads, one for the jobs owed from before a start: two of those wait on the executor, and
-    a picture of a move being played goes at once into a slot they leave free; the second owed one waits for the
-    first."""
-    pool = WorkerPool(lambda: ThreadPoolExecutor(max_workers=3), name="render", slots=3, later=1)
-    done: list[str] = []
-    gate = threading.Event()
-    with priority.catching_up():
-        owed = [asyncio.create_task(pool.run(note, done, f"owed {i}", gate)) for i in (1, 2)]
-    assert pool.later is not None
-    async with asyncio.timeout(WAIT):
-        while pool.later.waiting < 1:
-            await asyncio.sleep(0)
-    assert await pool.run(note, done, "now") == "now" and done == ["now"]
-    assert pool.slots is not None and pool.slots.free == 2  # one owed job holds a slot, the other none
-    gate.set()
-    assert await asyncio.gather(*owed) == ["owed 1", "owed 2"] and done == ["now", "owed 1", "owed 2"]
-    assert pool.slots.free == 3 and pool.later.free == 1
-    with pytest.raises(ValueError):
-        WorkerPool(None, slots=2, later=3)
-    pool.shutdown()
