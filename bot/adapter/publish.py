@@ -214,6 +214,9 @@ class Publisher:
         self._storage_watch: asyncio.Task[None] | None = None
         self._catching_up = Turns(CATCH_UP_AT_ONCE)
         """The turns of the deliveries owed from before the start, by channel."""
+        self._waited_on: set[int] = set()
+        """The channels whose delivery owed from before the start a move being played waits behind (hurried by
+        :meth:`wake`): that delivery goes at the moves' priority, no longer at the catch-up's. A start's only."""
         self._owed_moves: set[tuple[int, int]] = set()
         """(game id, seq) of the moves the computers made at the start for the games that waited for them: owed from
         before the start like the deliveries left from before it, though written since (:meth:`moved`). A start's
@@ -243,7 +246,8 @@ class Publisher:
     def wake(self, channel_id: int) -> None:
         """Deliver what the host stored for ``channel_id`` (after everything stored before it): a delivery left from
         before the start that it waits behind no longer waits for its turn."""
-        self._catching_up.hurry(channel_id)
+        if self._catching_up.hurry(channel_id):
+            self._waited_on.add(channel_id)
         self.outbox(channel_id).kick()
 
     async def resume(self) -> int:
@@ -342,16 +346,21 @@ class Publisher:
     @contextlib.asynccontextmanager
     async def turn(self, delivery: Delivery, later: list[Delivery]) -> AsyncIterator[bool]:
         """Until ``delivery`` is sent: a delivery owed from before the start (:meth:`_owed`) waits for one of
-        :data:`CATCH_UP_AT_ONCE` turns (its game read, its pictures drawn and its requests sent within it), unless a
-        delivery written since waits behind it in its channel (``later``: a move being played), and its pictures and
-        requests give way to those of the moves being played (:func:`bot.host.priority.catching_up`); others go at
+        :data:`CATCH_UP_AT_ONCE` turns (its game read, its pictures drawn and its requests sent within it), and its
+        pictures and requests give way to those of the moves being played (:func:`bot.host.priority.catching_up`),
+        unless a delivery written since waits behind it in its channel (``later``, or one :meth:`wake` hurried it
+        for: a move being played, whose post it holds up): then it goes at once, at the moves' priority. Others go at
         once. Gives whether it waited."""
         if not self._owed(delivery):
             yield False
             return
-        with catching_up():
-            async with self._catching_up.turn(delivery.channel_id, hurry=not all(map(self._owed, later))) as waited:
+        behind = not all(map(self._owed, later))
+        async with self._catching_up.turn(delivery.channel_id, hurry=behind) as waited:
+            if behind or delivery.channel_id in self._waited_on:
                 yield waited
+            else:
+                with catching_up():
+                    yield waited
 
     def _owed(self, delivery: Delivery) -> bool:
         """Whether ``delivery`` is owed from before the start: left from before it, or of a computer's move the start

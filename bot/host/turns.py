@@ -65,11 +65,13 @@ class Turns:
             if taken:
                 self._hand_on()
 
-    def hurry(self, key: Hashable) -> None:
-        """The waiter of ``key`` goes at once, without taking a turn (nothing if none waits)."""
+    def hurry(self, key: Hashable) -> bool:
+        """The waiter of ``key`` goes at once, without taking a turn; whether one waited."""
         wait = self._keyed.pop(key, None)
         if wait is not None and not wait.done():
             wait.set_result(False)
+            return True
+        return False
 
     def _hand_on(self) -> None:
         """A turn is through: the first still waiting takes it (one cancelled or hurried meanwhile is passed over),

@@ -422,6 +422,35 @@ async def test_a_start_that_owes_many_posts_sends_a_few_at_a_time_and_a_game_beg
     assert under_way(held) == len(owing)
 
 
+async def test_an_owed_post_that_a_move_waits_behind_goes_at_once_at_the_moves_priority(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A lobby message owed from before the start waits for its turn with the others; someone joins that lobby
+    meanwhile, whose lobby edit waits behind it in the channel: the owed message goes at once, and its requests no
+    longer give way as the catch-up's do (they hold up the join's)."""
+    fake = fake_discord
+
+    async def lobby(host: Host, channel: FakeChannel) -> None:
+        await host.lobby.open(channel.id, channel.guild_id, fake.user("alice").id, "alice")
+
+    settings, owing, held = await owed_while_down(fake, tmp_path, lobby)
+
+    async with running(Driver(fake, settings, channel="games")):
+        await fake.wait_until(lambda: under_way(held) >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
+                              description="the first owed lobby messages on their way")
+        waiting = next(c for c in owing if not any(r.path.startswith(f"/channels/{c.id}/") for r in fake.requests))
+        owed_tokens, tokens_now = tokens_taken("catch_up"), tokens_taken("post")
+        await (await fake.slash_command("santacruz join", {}, user="bob", channel=waiting)).wait_for_message(
+            timeout=TIMEOUT)
+        await fake.wait_until(lambda: under_way(held) == CATCH_UP_AT_ONCE + 1, timeout=TIMEOUT, poll=0.05,
+                              description="the owed lobby message the join waits behind on its way")
+        assert tokens_taken("catch_up") == owed_tokens, "the owed message a join waits behind gave way as owed"
+        assert tokens_taken("post") > tokens_now
+        for stall in held:
+            stall.release()
+        await fake.wait_until(lambda: all(fake.messages(channel) for channel in owing), timeout=TIMEOUT,
+                              description="every owed lobby message")
+
+
 async def test_the_moves_of_computers_a_start_finds_owed_take_their_turns_with_what_it_owes(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """Games whose computer was to move when the bot went down (their person's move stored, its post owed): at the

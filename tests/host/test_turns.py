@@ -26,9 +26,10 @@ async def test_two_at_once_the_others_in_order_and_a_hurried_channel_at_once_wit
     tasks = {channel: asyncio.create_task(under_way(turns, channel, done, gates[channel])) for channel in range(1, 6)}
     await asyncio.sleep(0)
     assert done == [1, 2] and turns.free == 0
-    turns.hurry(4)  # a move was made in channel 4: its owed post goes now
+    assert turns.hurry(4)  # a move was made in channel 4: its owed post goes now
     await asyncio.sleep(0)
     assert done == [1, 2, 4]
+    assert not turns.hurry(4) and not turns.hurry(9)  # none waits for either any more
     tasks[6] = asyncio.create_task(under_way(turns, 6, done, gates[6], hurry=True))  # a newer one behind it already
     await asyncio.sleep(0)
     assert done == [1, 2, 4, 6]
