@@ -245,7 +245,7 @@ class Publisher:
 
     def wake(self, channel_id: int) -> None:
         """Deliver what the host stored for ``channel_id`` (after everything stored before it): a delivery left from
-        before the start that it waits behind no longer waits for its turn."""
+        before the start that it waits behind no longer waits for its turn, and goes at the moves' priority."""
         if self._catching_up.hurry(channel_id):
             self._waited_on.add(channel_id)
         self.outbox(channel_id).kick()
