@@ -35,7 +35,7 @@ from typing import Any
 from PIL import Image
 
 import engine
-from bot.host.pictures import PERSONAL_WIDTH, render_picture
+from bot.host.pictures import picture_width, render_picture
 from render.base import get_base
 from render.board import compose_board, render_board
 from render.encode import encode, palette_png, quantized
@@ -174,7 +174,6 @@ def spread(clock: Callable[[], float], games: int = 120) -> None:
         render_picture(game.view(None), locale, False, False, overview=True)
         render_picture(game.view(None), locale, False, False)
     times: dict[str, list[float]] = {name: [] for name in ("overview", "board", "dm overview", "dm board", "move")}
-    dm_width = round(PERSONAL_WIDTH / DEFAULT_THEME.personal_share)
     for _ in range(2):
         for game, locale in played:
             game.apply(rng.choice(game.legal_moves()))
@@ -182,11 +181,9 @@ def spread(clock: Callable[[], float], games: int = 120) -> None:
                 continue
             public, own = game.view(None), game.view(game.to_move, since=True)
             move = 0.0
-            for name, view, personal, width, overview in (
-                    ("overview", public, False, DEFAULT_THEME.width, True),
-                    ("board", public, False, DEFAULT_THEME.width, False),
-                    ("dm overview", own, True, DEFAULT_THEME.width, True),
-                    ("dm board", own, True, dm_width, False)):
+            for name, view, personal, overview in (("overview", public, False, True), ("board", public, False, False),
+                                                   ("dm overview", own, True, True), ("dm board", own, True, False)):
+                width = picture_width(DEFAULT_THEME.width, personal=personal, overview=overview)
                 t0 = clock()
                 render_picture(view, locale, personal, False, width, overview)
                 times[name].append(clock() - t0)
