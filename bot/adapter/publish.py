@@ -356,11 +356,8 @@ class Publisher:
             return
         behind = not all(map(self._owed, later))
         async with self._catching_up.turn(delivery.channel_id, hurry=behind) as waited:
-            if behind or delivery.channel_id in self._waited_on:
+            with contextlib.nullcontext() if behind or delivery.channel_id in self._waited_on else catching_up():
                 yield waited
-            else:
-                with catching_up():
-                    yield waited
 
     def _owed(self, delivery: Delivery) -> bool:
         """Whether ``delivery`` is owed from before the start: left from before it, or of a computer's move the start
