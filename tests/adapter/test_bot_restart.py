@@ -50,6 +50,16 @@ async def owed_while_down(fake: FakeDiscord, tmp_path: Path, owe: Callable[[Host
                              for _ in owing]
 
 
+def lobby_of(opener: int, name: str) -> Callable[[Host, FakeChannel], Awaitable[None]]:
+    """What :func:`owed_while_down` stores in a channel: a lobby the user ``opener`` (``name``) opened, its message
+    owed."""
+
+    async def opened(host: Host, channel: FakeChannel) -> None:
+        await host.lobby.open(channel.id, channel.guild_id, opener, name)
+
+    return opened
+
+
 def under_way(held: list[Stall]) -> int:
     """How many of the posts ``held`` have reached Discord's door (each is held there until released)."""
     return sum(stall.arrived.is_set() for stall in held)
@@ -407,10 +417,7 @@ async def test_a_start_that_owes_many_posts_sends_a_few_at_a_time_and_a_game_beg
     message goes out."""
     fake = fake_discord
 
-    async def lobby(host: Host, channel: FakeChannel) -> None:
-        await host.lobby.open(channel.id, channel.guild_id, fake.user("alice").id, "alice")
-
-    settings, owing, held = await owed_while_down(fake, tmp_path, lobby)
+    settings, owing, held = await owed_while_down(fake, tmp_path, lobby_of(fake.user("alice").id, "alice"))
 
     async with running(Driver(fake, settings, channel="games")) as driver:
         await fake.wait_until(lambda: under_way(held) >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
@@ -429,10 +436,7 @@ async def test_an_owed_post_that_a_move_waits_behind_goes_at_once_at_the_moves_p
     longer give way as the catch-up's do (they hold up the join's)."""
     fake = fake_discord
 
-    async def lobby(host: Host, channel: FakeChannel) -> None:
-        await host.lobby.open(channel.id, channel.guild_id, fake.user("alice").id, "alice")
-
-    settings, owing, held = await owed_while_down(fake, tmp_path, lobby)
+    settings, owing, held = await owed_while_down(fake, tmp_path, lobby_of(fake.user("alice").id, "alice"))
 
     async with running(Driver(fake, settings, channel="games")):
         await fake.wait_until(lambda: under_way(held) >= CATCH_UP_AT_ONCE, timeout=TIMEOUT, poll=0.05,
