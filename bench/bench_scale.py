@@ -64,6 +64,7 @@ from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.child_bot import ChildBot
 from tests.fakediscord.remote import slash_for_move
 from tests.helpers.http import free_port, get, samples
+from tests.helpers.http import total as http_total
 
 SHARDS = 2
 CHANNELS_PER_SERVER = 200
@@ -78,6 +79,14 @@ LAG_TICK = 0.05
 """Seconds the watch of the fake's event loop sleeps at a time (:func:`watch_loop`)."""
 INVALID = (401, 403, 429)
 """Statuses Discord counts as invalid requests."""
+WAIT_EVERY = 20
+"""Seconds between two readings of the bot processes' waits (:data:`WAITS`), as the posts' p99 is printed by."""
+WAITS = {"picture": ("santacruz_render_seconds", {}),
+         "budget post": ("santacruz_discord_budget_wait_seconds", {"priority": "post"}),
+         "budget catch-up": ("santacruz_discord_budget_wait_seconds", {"priority": "catch_up"}),
+         "event loop": ("santacruz_event_loop_lag_seconds", {})}
+"""What a post waits for, as the bot processes' metrics time it: a picture (a render worker's queue included), a token
+of the requests' budget (the moves' own and the catch-up's), the event loop (how late it woke a sleeping task)."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +155,9 @@ class Run:
     together when it gets to them, as if they had been sent together."""
     picture_seconds: Counter[str] = field(default_factory=Counter)
     """Their wall time in the bot processes, from asking to having the picture (a render worker's queue included)."""
-    """CPU seconds of this process (the fake Discord and the people) during the load."""
+    waits: list[tuple[float, Counter[str]]] = field(default_factory=list)
+    """(seconds after the load began, the bot processes' totals of :data:`WAITS` then), every :data:`WAIT_EVERY`
+    seconds: where the posts of each stretch of the load spent their time."""
 
 
 def world(fake: FakeDiscord, games: int) -> tuple[list[Place], dict[int, int]]:
@@ -391,8 +402,24 @@ class Load:
         self.run.figures.elapsed = loop.time() - begin
 
 
-async def sample(bots: list[ChildBot], store: Any, run: Run, stop: asyncio.Event) -> None:
-    """Every second: each bot process's resident memory (and its workers'); every two, the outbox's backlog. And every
+def waits_now(pages: list[Page]) -> Counter[str]:
+    """The totals of :data:`WAITS` over the bot processes' metrics ``pages``: ``<name> sum`` and ``<name> count``."""
+    found: Counter[str] = Counter()
+    for name, (metric, labels) in WAITS.items():
+        for part in ("sum", "count"):
+            found[f"{name} {part}"] = sum(http_total(page, f"{metric}_{part}", **labels) for page in pages)
+    return found
+
+
+def mean_wait(then: Counter[str], now: Counter[str], name: str) -> float:
+    """The mean of the wait ``name`` (:data:`WAITS`) between two readings."""
+    return (now[f"{name} sum"] - then[f"{name} sum"]) / max(1.0, now[f"{name} count"] - then[f"{name} count"])
+
+
+async def sample(bots: list[ChildBot], envs: list[dict[str, str]], store: Any, run: Run,
+                 stop: asyncio.Event) -> None:
+    """Every second: each bot process's resident memory (and its workers'); every two, the outbox's backlog; every
+    :data:`WAIT_EVERY` of the load, the waits of its posts (:data:`WAITS`, into ``run.waits``). And every
     second this process's objects are set aside from its garbage collections (``gc.freeze``): the fake Discord keeps
     every message and request, and a full collection over them took up to 0.9 s at 10,000 games, a stall in which
     the requests of a second queue up and are then counted by the fake together (global 429s no bot could avoid,
@@ -413,6 +440,12 @@ async def sample(bots: list[ChildBot], store: Any, run: Run, stop: asyncio.Event
                 run.backlog.append(int((await store.figures(time.time()))["backlog"]))
             except Exception as exc:
                 logging.warning("could not read the backlog: %s", exc)
+        since = asyncio.get_running_loop().time() - run.began
+        if run.began and since >= WAIT_EVERY * len(run.waits) - 0.5:
+            try:
+                run.waits.append((since, waits_now(await metrics_pages(envs))))
+            except Exception as exc:
+                logging.warning("could not read the metrics: %s", exc)
         tick += 1
         with suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 1.0)
@@ -459,7 +492,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
     bots = [ChildBot(fake.base_url, env, (args.logs or folder) / f"{setup.store}-{n}.log")
             for n, env in enumerate(envs)]
     stop = asyncio.Event()
-    sampling = asyncio.create_task(sample(bots, store, run, stop))
+    sampling = asyncio.create_task(sample(bots, envs, store, run, stop))
     watching = asyncio.create_task(watch_loop(run, stop))
     loop = asyncio.get_running_loop()
     try:
@@ -559,6 +592,10 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
         f"+{start} s {percentile(posts, 50) * ms:.0f} / {percentile(posts, 99) * ms:.0f} ms"
         for start, posts in sorted(windows.items())))
     print(f"  outbox backlog at most {max(backlog)}, at the end {backlog[-1]}")
+    if len(run.waits) > 1:
+        print(f"  the bot's waits on average by {WAIT_EVERY} seconds of the load: " + "; ".join(
+            f"+{at:.0f} s " + ", ".join(f"{name} {mean_wait(then, now, name) * ms:.0f} ms" for name in WAITS)
+            for (at, then), (_, now) in zip(run.waits, run.waits[1:], strict=False)))
     scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(run.refused.items())) or "none"
     enforced = "" if run.enforced else " (this fake Discord enforces no rate limits)"
     per_move = max(1, run.attempted)
