@@ -34,7 +34,7 @@ from bot.host.deliveries import Delivery
 from bot.host.errors import CopyBehind, StorageFailed
 from bot.host.host import Host
 from bot.host.pictures import Pictures
-from bot.host.priority import catching_up
+from bot.host.priority import Owed, catching_up
 from bot.host.table import MoveResult, SeatChange, StartResult, TableInfo
 from bot.host.turns import Turns
 
@@ -214,9 +214,9 @@ class Publisher:
         self._storage_watch: asyncio.Task[None] | None = None
         self._catching_up = Turns(CATCH_UP_AT_ONCE)
         """The turns of the deliveries owed from before the start, by channel."""
-        self._waited_on: set[int] = set()
-        """The channels whose delivery owed from before the start a move being played waits behind (hurried by
-        :meth:`wake`): that delivery goes at the moves' priority, no longer at the catch-up's. A start's only."""
+        self._under_way: dict[int, Owed] = {}
+        """The delivery owed from before the start that each channel is sending or waits to send (:meth:`turn`): a
+        move being played that waits behind it hurries it (:meth:`wake`)."""
         self._owed_moves: set[tuple[int, int]] = set()
         """(game id, seq) of the moves the computers made at the start for the games that waited for them: owed from
         before the start like the deliveries left from before it, though written since (:meth:`moved`). A start's
@@ -244,10 +244,11 @@ class Publisher:
         return box
 
     def wake(self, channel_id: int) -> None:
-        """Deliver what the host stored for ``channel_id`` (after everything stored before it): a delivery left from
+        """Deliver what the host stored for ``channel_id`` (after everything stored before it): a delivery owed from
         before the start that it waits behind no longer waits for its turn, and goes at the moves' priority."""
-        if self._catching_up.hurry(channel_id):
-            self._waited_on.add(channel_id)
+        if (owed := self._under_way.get(channel_id)) is not None:
+            owed.hurry()
+            self._catching_up.hurry(channel_id)
         self.outbox(channel_id).kick()
 
     async def resume(self) -> int:
@@ -348,16 +349,21 @@ class Publisher:
         """Until ``delivery`` is sent: a delivery owed from before the start (:meth:`_owed`) waits for one of
         :data:`CATCH_UP_AT_ONCE` turns (its game read, its pictures drawn and its requests sent within it), and its
         pictures and requests give way to those of the moves being played (:func:`bot.host.priority.catching_up`),
-        unless a delivery written since waits behind it in its channel (``later``, or one :meth:`wake` hurried it
-        for: a move being played, whose post it holds up): then it goes at once, at the moves' priority. Others go at
-        once. Gives whether it waited."""
+        until a delivery written since waits behind it in its channel (``later``, or one :meth:`wake` hurried it
+        for: a move being played, whose post it holds up): from then on it goes at the moves' priority, at once if it
+        still waited for its turn. Others go at once. Gives whether it waited."""
         if not self._owed(delivery):
             yield False
             return
-        behind = not all(map(self._owed, later))
-        async with self._catching_up.turn(delivery.channel_id, hurry=behind) as waited:
-            with contextlib.nullcontext() if behind or delivery.channel_id in self._waited_on else catching_up():
-                yield waited
+        channel_id = delivery.channel_id
+        owed = self._under_way[channel_id] = Owed(hurried=not all(map(self._owed, later)))
+        try:
+            async with self._catching_up.turn(channel_id, hurry=owed.is_hurried) as waited:
+                with catching_up(owed):
+                    yield waited
+        finally:
+            if self._under_way.get(channel_id) is owed:
+                del self._under_way[channel_id]
 
     def _owed(self, delivery: Delivery) -> bool:
         """Whether ``delivery`` is owed from before the start: left from before it, or of a computer's move the start

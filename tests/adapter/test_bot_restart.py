@@ -455,6 +455,38 @@ async def test_an_owed_post_that_a_move_waits_behind_goes_at_once_at_the_moves_p
                               description="every owed lobby message")
 
 
+async def test_an_owed_post_already_on_its_way_when_a_move_comes_behind_it_goes_on_at_the_moves_priority(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A lobby message owed from before the start is on its way (its look for a copy sent before the start held at
+    Discord's door) when someone joins that lobby, whose edit waits behind it: what it still sends goes at the moves'
+    priority, no longer as the catch-up's."""
+    fake = fake_discord
+    settings, owing, held = await owed_while_down(fake, tmp_path, lobby_of(fake.user("alice").id, "alice"))
+    for stall in held:
+        stall.release()  # the posts go through; the looks before them are held
+    looks = {channel.id: fake.stall("GET", rf"/channels/{channel.id}/messages") for channel in owing}
+
+    async with running(Driver(fake, settings, channel="games")):
+        try:
+            await fake.wait_until(lambda: under_way(list(looks.values())) >= CATCH_UP_AT_ONCE, timeout=TIMEOUT,
+                                  poll=0.05, description="the first owed lobby messages on their way")
+            channel = next(c for c in owing if looks[c.id].arrived.is_set())
+            owed_tokens, tokens_now = tokens_taken("catch_up"), tokens_taken("post")
+            await (await fake.slash_command("santacruz join", {}, user="bob", channel=channel)).wait_for_message(
+                timeout=TIMEOUT)
+            answered = len(fake.messages(channel))  # the join's answer, maybe
+            looks[channel.id].release()
+            await fake.wait_until(lambda: len(fake.messages(channel)) > answered, timeout=TIMEOUT, poll=0.05,
+                                  description="the owed lobby message the join waits behind")
+            assert tokens_taken("catch_up") == owed_tokens, "the owed message a join waits behind went on as owed"
+            assert tokens_taken("post") > tokens_now
+        finally:
+            for stall in looks.values():
+                stall.release()
+        await fake.wait_until(lambda: all(fake.messages(c) for c in owing), timeout=TIMEOUT,
+                              description="every owed lobby message")
+
+
 async def test_the_moves_of_computers_a_start_finds_owed_take_their_turns_with_what_it_owes(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """Games whose computer was to move when the bot went down (their person's move stored, its post owed): at the
