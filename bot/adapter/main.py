@@ -31,7 +31,7 @@ from bot.host.migrate import copy_database
 from bot.host.pictures import warm_workers
 from bot.host.settings import Settings, SettingsError
 from bot.host.stores import open_store
-from bot.host.workers import WorkerPool, process_pool_factory
+from bot.host.workers import SPARE_NICE, WorkerPool, process_pool_factory
 from bot.web.server import WebServer
 
 log = logging.getLogger("bot")
@@ -72,7 +72,8 @@ async def run(settings: Settings, **client_options: Any) -> None:
     collect_seldom()
     cores = os.cpu_count() or 2
     computers = WorkerPool(process_pool_factory(max(1, cores - 1)), name="computers")
-    pictures = WorkerPool(process_pool_factory(cores, nice=RENDER_NICE), name="render", slots=cores + 1)
+    pictures = WorkerPool(process_pool_factory(cores, nice=RENDER_NICE), name="render", slots=cores + 1,
+                          spare=process_pool_factory(1, nice=SPARE_NICE))
     warming = asyncio.create_task(warm_workers(pictures, cores, settings.picture_width), name="santacruz-warm-up")
     health: HealthServer | None = None
     pages: WebServer | None = None

@@ -26,7 +26,7 @@ import render.emoji
 import render.gameover
 import render.overview
 import render.replay
-from bot.host import metrics, priority
+from bot.host import metrics
 from bot.host.workers import WorkerPool, as_pool
 from engine import View, from_record
 from render.theme import DEFAULT_THEME, Theme
@@ -82,11 +82,10 @@ def warm_up(width: int) -> None:
 
 
 async def warm_workers(workers: WorkerPool, count: int, width: int) -> None:
-    """Each of ``count`` render workers draws :func:`warm_up`'s pictures, giving way to the pictures players wait for
-    (a failure is logged: the pictures are then drawn as they are asked for)."""
+    """Each of ``count`` render workers draws :func:`warm_up`'s pictures (a failure is logged: the pictures are then
+    drawn as they are asked for)."""
     try:
-        with priority.catching_up():
-            await asyncio.gather(*(workers.run(warm_up, width, what="warming up") for _ in range(count)))
+        await asyncio.gather(*(workers.run(warm_up, width, what="warming up") for _ in range(count)))
     except Exception:
         log.exception("the render workers could not draw their first pictures ahead")
 

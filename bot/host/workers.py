@@ -17,7 +17,12 @@ Without a factory the jobs run in the event loop's default thread pool, which do
 A pool given ``slots`` hands the executor at most that many jobs at once and keeps the others waiting in order of
 their priority (:mod:`bot.host.priority`), then of their arrival: the render pool draws the pictures of the moves
 being played before those of the posts owed from before a start, however many of those a start has (an executor's
-own queue is first come, first served).
+own queue is first come, first served). A pool given ``spare`` as well runs the jobs that may wait (those owed from
+before a start, and tidying: :class:`bot.host.priority.Priority` above ``POST``) in an executor of their own made by it,
+whose workers run at the lowest scheduling priority (:data:`SPARE_NICE`): they draw with what the cores have left
+once the moves being played had theirs, instead of sharing the cores with them. That executor is made at its first
+job and shut down once it had none for :data:`SPARE_IDLE` seconds (its workers and their memory gone until the next
+start owes pictures).
 
 A worker process hands the memory its jobs freed back to the system now and then (:func:`run_job`): a picture needs
 pages of 10 to 20 MB, and glibc's allocator keeps what it freed for the next one.
@@ -82,6 +87,11 @@ def start_worker(parent: int, nice: int = 0) -> None:
 
 
 _PR_SET_PDEATHSIG: Final = 1
+SPARE_NICE: Final = 19
+"""The scheduling priority the workers of a pool's ``spare`` executor are given (``os.nice``; the lowest): Linux then
+gives them a core when nothing else asks for it, and hardly any of it when the bot and the other workers do."""
+SPARE_IDLE: Final = 60.0
+"""Seconds a pool's ``spare`` executor is kept without a job before it is shut down (:class:`WorkerPool`)."""
 RELEASE_EVERY: Final = 1.0
 """Seconds between two hand-backs of a worker's freed memory to the system (:func:`run_job`)."""
 _malloc_trim: Callable[[int], int] | None = None
@@ -109,10 +119,12 @@ class WorkerPool:
     """An executor that is replaced when it breaks; jobs are redone once on the replacement."""
 
     def __init__(self, factory: ExecutorFactory | None = None, *, name: str = "workers",
-                 slots: int | None = None) -> None:
+                 slots: int | None = None, spare: ExecutorFactory | None = None,
+                 spare_idle: float = SPARE_IDLE) -> None:
         """``factory`` makes the executor (``None``: the loop's default thread pool); ``name`` is for the log;
         ``slots``: the most jobs handed to the executor at once, the others waiting by priority (``None``: every
-        job goes to the executor at once, first come, first served)."""
+        job goes to the executor at once, first come, first served); ``spare`` makes the executor of the jobs that
+        may wait (``None``: they go to the same one), shut down after ``spare_idle`` seconds without a job."""
         if slots is not None and slots < 1:
             raise ValueError(f"a worker pool needs at least one slot, not {slots}")
         self.name = name
@@ -122,6 +134,11 @@ class WorkerPool:
         self._executor: Executor | None = None
         self.replaced = 0
         """How many broken executors were replaced (for the log and the tests)."""
+        self.spare = None if spare is None else WorkerPool(spare, name=f"{name} (spare)")
+        """Where the jobs that may wait run (``None``: with the others)."""
+        self.spare_idle = spare_idle
+        self._spare_jobs = 0
+        self._spare_retiring: asyncio.TimerHandle | None = None
 
     def executor(self) -> Executor | None:
         """The current executor (made now if there is none yet); ``None`` means the loop's thread pool."""
@@ -135,7 +152,10 @@ class WorkerPool:
         ``what`` names the job in the log (e.g. ``"game 12"``). Raises :class:`PoolBroken` when the redo
         broke the fresh pool too; any exception of ``fn`` itself is raised as it is, never redone. With ``slots``,
         the job first waits for a slot at the priority of the work under way (:func:`bot.host.priority.current`).
+        With a ``spare`` executor, a job that may wait runs there instead, without a slot.
         """
+        if self.spare is not None and priority.current() > priority.Priority.POST:
+            return await self._spare_run(self.spare, fn, args, what)
         async with self._slot():
             for redo in (False, True):
                 try:
@@ -147,6 +167,44 @@ class WorkerPool:
                     log.warning("%s pool: a worker died or the pool was shut down (%s) during %s; replacing the "
                                 "pool and doing the job again", self.name, broken.reason, what)
         raise AssertionError("unreachable: the redo returns or raises")
+
+    async def _spare_run(self, spare: WorkerPool, fn: Callable[..., T], args: tuple[Any, ...], what: str) -> T:
+        """``fn(*args)`` in the ``spare`` executor, which is shut down once it had no job for ``spare_idle`` seconds.
+        Owed work hurried while its job runs there (a move being played waits behind it: :class:`priority.Owed`) has
+        the job run again at the moves' priority, and takes whichever is done first: on busy cores the spare worker
+        gets hardly any of them."""
+        if self._spare_retiring is not None:
+            self._spare_retiring.cancel()
+            self._spare_retiring = None
+        self._spare_jobs += 1
+        owed = priority.owed()
+        job = asyncio.ensure_future(spare.run(fn, *args, what=what))
+        started: list[asyncio.Future[Any]] = [job]
+        try:
+            if owed is None:
+                return await job
+            hurried = asyncio.ensure_future(owed.hurried())
+            started.append(hurried)
+            await asyncio.wait((job, hurried), return_when=asyncio.FIRST_COMPLETED)
+            if not job.done():  # hurried: the job again at the moves' priority (:func:`priority.current` says so now)
+                again = asyncio.ensure_future(self.run(fn, *args, what=what))
+                started.append(again)
+                await asyncio.wait((job, again), return_when=asyncio.FIRST_COMPLETED)
+                if not job.done():
+                    return again.result()
+            return job.result()
+        finally:
+            for future in started:
+                future.cancel()
+            self._spare_jobs -= 1
+            if not self._spare_jobs:
+                self._spare_retiring = asyncio.get_running_loop().call_later(self.spare_idle, self._retire_spare)
+
+    def _retire_spare(self) -> None:
+        """No job came to the spare executor for ``spare_idle`` seconds: shut it down (its workers end)."""
+        self._spare_retiring = None
+        if self.spare is not None and not self._spare_jobs:
+            self.spare.shutdown(wait=False)
 
     @asynccontextmanager
     async def _slot(self) -> AsyncIterator[None]:
@@ -183,6 +241,11 @@ class WorkerPool:
         """Shut the current executor down (at the bot's close); a later job would start a new one. ``stop_workers``:
         end a process pool's workers now rather than wait for the jobs they run (a stopping process needs no
         computer move or picture any more: its tasks were cancelled)."""
+        if self._spare_retiring is not None:
+            self._spare_retiring.cancel()
+            self._spare_retiring = None
+        if self.spare is not None:
+            self.spare.shutdown(wait=wait, stop_workers=stop_workers)
         executor, self._executor = self._executor, None
         if executor is None:
             return

@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from bot.host.host import Host, default_chooser, default_game_factory
 from bot.host.pictures import Pictures
 from bot.host.settings import Settings, SettingsError
 from bot.host.store import Store
-from bot.host.workers import PoolBroken, WorkerPool, as_pool, process_pool_factory
+from bot.host.workers import SPARE_NICE, PoolBroken, WorkerPool, as_pool, process_pool_factory
 from engine import new_game
 from tests.helpers.clock import Clock
 from tests.helpers.host import ADA, BO, CH, CH2, GUILD, make_host
@@ -205,6 +206,92 @@ async def test_workers_started_nicer_than_the_bot_stay_so_after_a_replacement() 
     assert await pool.run(os.nice, 0) == min(19, here + 5)
     assert pool.replaced == 1
     pool.shutdown()
+
+
+def where(done: list[str], name: str, gate: threading.Event | None = None) -> str:
+    """A job: :func:`note`, answering the name of the thread that ran it."""
+    note(done, name, gate)
+    return threading.current_thread().name
+
+
+def named_threads(prefix: str) -> Callable[[], Executor]:
+    return lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix=prefix)
+
+
+async def test_with_a_spare_executor_the_jobs_that_may_wait_run_there_beside_full_slots_and_it_ends_when_idle(
+        ) -> None:
+    """The jobs owed from before a start and the tidying ones go to the spare executor, even while every slot is
+    taken; the moves' jobs never do. Once it has had no job for ``spare_idle`` seconds its worker ends, and the next
+    job that may wait starts another."""
+    pool = WorkerPool(named_threads("workers"), name="render", slots=1, spare=named_threads("spare"),
+                      spare_idle=0.05)
+    done: list[str] = []
+    gate = threading.Event()
+    first = asyncio.create_task(pool.run(where, done, "now", gate))  # holds the only slot
+    with priority.catching_up():
+        assert (await pool.run(where, done, "owed")).startswith("spare")
+    with priority.cosmetic():
+        assert (await pool.run(where, done, "tidy")).startswith("spare")
+    assert done == ["owed", "tidy"] and not first.done()
+    gate.set()
+    assert (await first).startswith("workers")
+    async with asyncio.timeout(WAIT):
+        while any(t.name.startswith("spare") for t in threading.enumerate()):
+            await asyncio.sleep(0.01)
+    with priority.catching_up():
+        assert (await pool.run(where, done, "owed again")).startswith("spare")
+    pool.shutdown()
+    assert not any(t.name.startswith(("spare", "workers")) for t in threading.enumerate())
+
+
+async def test_an_owed_job_hurried_while_it_waits_in_the_spare_executor_is_done_again_at_the_moves_priority(
+        ) -> None:
+    """A move being played waits behind the owed work whose job waits for the spare executor (busy, as a spare
+    worker is on busy cores): hurried, the job runs again with the moves' workers, and that answer is taken; the one
+    still waiting is dropped."""
+    pool = WorkerPool(named_threads("workers"), name="render", slots=1, spare=named_threads("spare"))
+    done: list[str] = []
+    gate = threading.Event()
+    owed = priority.Owed()
+    with priority.catching_up():  # another owed delivery's job, drawing
+        busy = asyncio.create_task(pool.run(where, done, "busy", gate))
+    with priority.catching_up(owed):
+        waiting = asyncio.create_task(pool.run(where, done, "owed"))
+        await asyncio.sleep(0.05)  # both handed to the spare executor
+        assert priority.current() is priority.Priority.CATCH_UP
+        owed.hurry()
+        assert priority.current() is priority.Priority.POST
+    assert (await waiting).startswith("workers")
+    assert done == ["owed"] and not busy.done()
+    gate.set()
+    assert (await busy).startswith("spare")
+    pool.shutdown()
+    assert done == ["owed", "busy"]  # the copy that waited in the spare executor never ran
+
+
+async def test_the_spare_workers_run_at_the_lowest_scheduling_priority() -> None:
+    pool = WorkerPool(process_pool_factory(1, nice=5), name="render", spare=process_pool_factory(1, nice=SPARE_NICE))
+    here = os.nice(0)
+    assert await pool.run(os.nice, 0) == min(19, here + 5)
+    with priority.catching_up():
+        assert await pool.run(os.nice, 0) == 19
+    pool.shutdown()
+
+
+def test_priority_of_owed_work_hurried_and_of_tidying_inside_it() -> None:
+    """Owed work goes at the catch-up's priority until hurried, then at the moves'; tidying inside it stays tidying
+    either way; outside it nothing is owed."""
+    owed = priority.Owed()
+    assert priority.owed() is None and priority.current() is priority.Priority.POST
+    with priority.catching_up(owed):
+        assert priority.owed() is owed and priority.current() is priority.Priority.CATCH_UP
+        owed.hurry()
+        assert priority.current() is priority.Priority.POST
+        with priority.cosmetic():
+            assert priority.current() is priority.Priority.COSMETIC and priority.owed() is None
+    assert priority.owed() is None and priority.current() is priority.Priority.POST
+    with priority.catching_up():
+        assert priority.owed() is None and priority.current() is priority.Priority.CATCH_UP
 
 
 def test_a_pool_without_a_slot_is_refused() -> None:
