@@ -84,9 +84,12 @@ WAIT_EVERY = 20
 WAITS = {"picture": ("santacruz_render_seconds", {}),
          "budget post": ("santacruz_discord_budget_wait_seconds", {"priority": "post"}),
          "budget catch-up": ("santacruz_discord_budget_wait_seconds", {"priority": "catch_up"}),
+         "database read": ("santacruz_database_seconds", {"kind": "read"}),
+         "database write": ("santacruz_database_seconds", {"kind": "write"}),
          "event loop": ("santacruz_event_loop_lag_seconds", {})}
 """What a post waits for, as the bot processes' metrics time it: a picture (a render worker's queue included), a token
-of the requests' budget (the moves' own and the catch-up's), the event loop (how late it woke a sleeping task)."""
+of the requests' budget (the moves' own and the catch-up's), the database (a transaction, its wait for the connection
+included), the event loop (how late it woke a sleeping task)."""
 
 
 @dataclass(frozen=True)
@@ -402,9 +405,21 @@ class Load:
         self.run.figures.elapsed = loop.time() - begin
 
 
+def stolen_seconds() -> float:
+    """CPU seconds the machine's hypervisor gave to others while this machine's processes were ready to run, since it
+    booted (``steal`` in ``/proc/stat``; 0 where there is none): a virtual machine whose cores are shared is slower
+    for a while, and the bench's figures with it."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def waits_now(pages: list[Page]) -> Counter[str]:
-    """The totals of :data:`WAITS` over the bot processes' metrics ``pages``: ``<name> sum`` and ``<name> count``."""
-    found: Counter[str] = Counter()
+    """The totals of :data:`WAITS` over the bot processes' metrics ``pages``: ``<name> sum`` and ``<name> count``;
+    and ``stolen``, :func:`stolen_seconds`."""
+    found: Counter[str] = Counter({"stolen": stolen_seconds()})
     for name, (metric, labels) in WAITS.items():
         for part in ("sum", "count"):
             found[f"{name} {part}"] = sum(http_total(page, f"{metric}_{part}", **labels) for page in pages)
@@ -593,8 +608,10 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
         for start, posts in sorted(windows.items())))
     print(f"  outbox backlog at most {max(backlog)}, at the end {backlog[-1]}")
     if len(run.waits) > 1:
-        print(f"  the bot's waits on average by {WAIT_EVERY} seconds of the load: " + "; ".join(
+        print(f"  the bot's waits on average by {WAIT_EVERY} seconds of the load (and the CPU the machine's hypervisor "
+              f"gave to others meanwhile, of {WAIT_EVERY * (os.cpu_count() or 1)} s): " + "; ".join(
             f"+{at:.0f} s " + ", ".join(f"{name} {mean_wait(then, now, name) * ms:.0f} ms" for name in WAITS)
+            + f", CPU stolen {now['stolen'] - then['stolen']:.1f} s"
             for (at, then), (_, now) in zip(run.waits, run.waits[1:], strict=False)))
     scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(run.refused.items())) or "none"
     enforced = "" if run.enforced else " (this fake Discord enforces no rate limits)"
