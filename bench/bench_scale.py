@@ -144,6 +144,9 @@ class Run:
     """CPU seconds of the bot's processes, and of their worker processes by kind (``render``, ``computer``), during
     the load."""
     cpu_here: float = 0.0
+    """CPU seconds of this process (the fake Discord and the people) during the load."""
+    stolen: float = 0.0
+    """CPU seconds the machine's hypervisor gave to others during the load (:func:`stolen_seconds`)."""
     pictures: Counter[str] = field(default_factory=Counter)
     """Pictures drawn during the load, by kind (``board``, ``overview``, ``dm``: a player's own board, ``game_over``),
     from the bot processes' metrics."""
@@ -525,7 +528,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         began = run.began = loop.time()
         mains = [bot.process.pid for bot in bots if bot.process is not None]
         cpu_main, cpu_workers = cpu_seconds(mains), worker_seconds(mains)
-        cpu_here = time.process_time()
+        cpu_here, stolen = time.process_time(), stolen_seconds()
         pictures_before, seconds_before = drawn(await metrics_pages(envs))
         await load.drive(args.rate, args.seconds)
         run.seconds = loop.time() - began
@@ -538,6 +541,7 @@ async def run_setup(setup: Setup, fake: FakeDiscord, database: str, stored: list
         run.cpu_workers = worker_seconds(mains)
         run.cpu_workers.subtract(cpu_workers)
         run.cpu_here = time.process_time() - cpu_here
+        run.stolen = stolen_seconds() - stolen
         answered = fake.requests[start:]
         run.requests = len(answered)
         exempt = re.compile(rf"/interactions/\d+/[^/]+/callback|/webhooks/{fake.application_id}/.*")
@@ -586,7 +590,7 @@ def report(setup: Setup, run: Run, args: argparse.Namespace) -> None:
           f"{run.cpu_workers['render'] / moves * ms:.0f} ms, computer workers "
           f"{run.cpu_workers['computer'] / moves * ms:.0f} ms, the fake Discord and the people "
           f"{run.cpu_here / moves * ms:.0f} ms ({os.cpu_count()} cores, load average before the run "
-          f"{LOAD_BEFORE:.1f})")
+          f"{LOAD_BEFORE:.1f}; the hypervisor gave {run.stolen:.1f} s of their CPU to others during the load)")
     print("  pictures per move sent: " + ", ".join(
         f"{kind} {n / moves:.2f} ({run.picture_seconds[kind] / n * ms:.0f} ms from asking to having it)"
         for kind, n in run.pictures.most_common() if n > 0))
