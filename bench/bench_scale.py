@@ -24,7 +24,9 @@ process's metrics page), acknowledgement and move-to-post p50 / p99, the outbox'
 most and at the end), the requests per second sent to Discord and the 429s by scope (when the fake enforces
 Discord's rate limits: ``FakeDiscord.rate_limits``), the requests that took a second token of the budget, how late
 this process's event loop (the fake's) woke and its full garbage collections (which it keeps out of the way:
-:func:`sample`), and last, so that runs compare line by line (one line, here cut in two)::
+:func:`sample`), by twenty seconds of the load the bot's own waits beside the posts' p50 and p99 (:data:`WAITS`) and
+the CPU the machine's hypervisor took (:func:`stolen_seconds`), and last, so that runs compare line by line (one
+line, here cut in two)::
 
     scale <store> x<processes>: first answer <s> s; rss <MB> MB max; ack p99 <ms> ms; post p99 <ms> ms;
     global 429 <n>; invalid <n> of <requests>
