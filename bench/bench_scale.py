@@ -66,7 +66,7 @@ from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.child_bot import ChildBot
 from tests.fakediscord.remote import slash_for_move
 from tests.helpers.http import free_port, get, samples
-from tests.helpers.http import total as http_total
+from tests.helpers.http import total as page_total
 
 SHARDS = 2
 CHANNELS_PER_SERVER = 200
@@ -293,9 +293,10 @@ def drawn(pages: list[Page]) -> tuple[Counter[str], Counter[str]]:
     return count, seconds
 
 
-def total(pages: list[Page], name: str) -> float:
-    """The sum over the bot processes' metrics ``pages`` of the metric ``name`` (every label)."""
-    return sum(value for page in pages for (sample, _), value in page.items() if sample == name)
+def total(pages: list[Page], name: str, **labels: str) -> float:
+    """The sum over the bot processes' metrics ``pages`` of the samples of ``name`` that carry ``labels`` (among
+    others)."""
+    return sum(page_total(page, name, **labels) for page in pages)
 
 
 class ScaleTable(StoreTable):
@@ -427,7 +428,7 @@ def waits_now(pages: list[Page]) -> Counter[str]:
     found: Counter[str] = Counter({"stolen": stolen_seconds()})
     for name, (metric, labels) in WAITS.items():
         for part in ("sum", "count"):
-            found[f"{name} {part}"] = sum(http_total(page, f"{metric}_{part}", **labels) for page in pages)
+            found[f"{name} {part}"] = total(pages, f"{metric}_{part}", **labels)
     return found
 
 
