@@ -173,9 +173,7 @@ class WorkerPool:
         Owed work hurried while its job runs there (a move being played waits behind it: :class:`priority.Owed`) has
         the job run again at the moves' priority, and takes whichever is done first: on busy cores the spare worker
         gets hardly any of them."""
-        if self._spare_retiring is not None:
-            self._spare_retiring.cancel()
-            self._spare_retiring = None
+        self._keep_spare()
         self._spare_jobs += 1
         owed = priority.owed()
         job = asyncio.ensure_future(spare.run(fn, *args, what=what))
@@ -199,6 +197,12 @@ class WorkerPool:
             self._spare_jobs -= 1
             if not self._spare_jobs:
                 self._spare_retiring = asyncio.get_running_loop().call_later(self.spare_idle, self._retire_spare)
+
+    def _keep_spare(self) -> None:
+        """The spare executor is wanted (a job came) or shut down with the pool: it is not to be retired."""
+        if self._spare_retiring is not None:
+            self._spare_retiring.cancel()
+            self._spare_retiring = None
 
     def _retire_spare(self) -> None:
         """No job came to the spare executor for ``spare_idle`` seconds: shut it down (its workers end)."""
@@ -241,9 +245,7 @@ class WorkerPool:
         """Shut the current executor down (at the bot's close); a later job would start a new one. ``stop_workers``:
         end a process pool's workers now rather than wait for the jobs they run (a stopping process needs no
         computer move or picture any more: its tasks were cancelled)."""
-        if self._spare_retiring is not None:
-            self._spare_retiring.cancel()
-            self._spare_retiring = None
+        self._keep_spare()
         if self.spare is not None:
             self.spare.shutdown(wait=wait, stop_workers=stop_workers)
         executor, self._executor = self._executor, None
