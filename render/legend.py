@@ -21,8 +21,8 @@ from render.icons import icon
 from render.theme import DEFAULT_THEME, Theme
 from render.tiles import back, dashed_outline, face, pad_of, ring
 
-WIDTH_SHARE = 0.5
-"""The legend is this share of ``theme.width`` wide (800 pixels by default)."""
+WIDTH = 800
+"""The legend's width in pixels, whatever the board's (it is a picture of its own, which a phone shows whole)."""
 COLUMNS = 2
 
 
@@ -102,7 +102,7 @@ def compose_legend(*, locale: str = "en", personal: bool = True, theme: Theme = 
     """The legend as an RGB image (with the legal-site flag when ``personal``)."""
     locale = normalize_locale(locale)
     entries = legend_entries(personal)
-    W = round(theme.width * WIDTH_SHARE)
+    W = WIDTH
     size_px = size_for(theme.phone_line * W / theme.phone_width)  # its words as tall as the board's on a phone
     pad = round(size_px * 0.6)
     row_h = round(size_px * 1.7)

@@ -19,8 +19,8 @@ from render.draw import fit, text
 from render.encode import encode
 from render.theme import DEFAULT_THEME, RGB, Theme
 
-WIDTH_RATIO = 0.75
-"""The picture is ``theme.width * WIDTH_RATIO`` pixels wide (1200 by default) and ``width / 3`` high."""
+WIDTH = 1200
+"""The picture's width in pixels, whatever the board's; it is ``WIDTH / 3`` high."""
 
 
 def _grid_step(span: float) -> int:
@@ -49,7 +49,7 @@ def _ticks(count: int) -> list[int]:
 def render_stats(ratings: Sequence[float], scores: Sequence[int], *, titles: tuple[str, str],
                  theme: Theme = DEFAULT_THEME) -> bytes:
     """PNG bytes: ``ratings`` (oldest first; may be empty) on the left, ``scores`` (oldest first) on the right."""
-    width = round(theme.width * WIDTH_RATIO)
+    width = WIDTH
     height = width // 3
     img = Image.new("RGB", (width, height), theme.background)
     pad = round(width / 60)
