@@ -40,6 +40,11 @@ def _dash_line(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, f
                 (a[0] + (b[0] - a[0]) * f1, a[1] + (b[1] - a[1]) * f1)], fill=fill, width=width)
 
 
+COLUMN_MOST = 900
+"""The widest the ranking's column grows for the bird chips' line, in units of the 1600-pixel picture (860 at the
+least): the chart keeps the rest."""
+
+
 def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_THEME) -> Image.Image:
     """The game-over picture as an RGB image."""
     locale = normalize_locale(locale)
@@ -64,15 +69,22 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
     text(img, x, 42 * u, line, size, theme.text, weight="bold", anchor="lm")
     # ranking
     left, top = round(20 * u), round(110 * u)
-    col_w = round(860 * u)
     small = max(round(22 * u), theme.phone_size(theme.phone_line))  # readable on a phone, as the board's words
+    log = view.get("log") or []
+    # an entry's round is the one after its move: the first entry of round 2 is the move that ended round 1
+    round_one = next((e["scores"] for e in log if e.get("round") == 2), None)
+    rounds = {} if round_one is None else {p["seat"]: t("render.over.rounds", locale, one=round_one[p["seat"]],
+                                                        two=p["score"] - round_one[p["seat"]]
+                                                        - sum(p.get("bird_chips") or [])) for p in players}
+    # as wide as the rounds' points need at a phone's size, and the chips counted by value up to a width that
+    # leaves the chart its room (the sizes round up a little more at some widths than at others)
+    counted = [t("render.over.birds", locale, chips=_counted(p.get("bird_chips") or [])) for p in players]
+    col_w = round(max([860 * u, min(COLUMN_MOST * u, max(190 * u + text_width(line, small) for line in counted))]
+                      + [150 * u + text_width(line, small) for line in rounds.values()]))
     heading = _heading_size(theme)
     text(img, left, top, t("render.over.ranking", locale), heading, theme.text, weight="bold")
     y = top + line_height(heading, "bold") + 4 * u
     row_h = min(round(170 * u), round((H - y - 16 * u) / max(1, len(ranking))))
-    log = view.get("log") or []
-    # an entry's round is the one after its move: the first entry of round 2 is the move that ended round 1
-    round_one = next((e["scores"] for e in log if e.get("round") == 2), None)
     nx = left + 130 * u  # where a place's name and lines begin
     chip_lines = _chip_lines(players, locale, small, left + col_w - nx - 60 * u)
     for place, seat in enumerate(ranking, start=1):
@@ -99,11 +111,8 @@ def compose_game_over(view: View, *, locale: str = "en", theme: Theme = DEFAULT_
             paste(img, chip, nx, cy2 - chip.height / 2)
             label, lsize = fit(chip_lines[seat], small, rect[2] - nx - 60 * u)
             text(img, nx + 40 * u, cy2, label, lsize, theme.muted, anchor="lm")
-        if round_one is not None and row_h > 140 * u:  # the rounds' points and the bird chips add up to the score
-            one = round_one[seat]
-            two = p["score"] - one - sum(p.get("bird_chips") or [])
-            label = t("render.over.rounds", locale, one=one, two=two)
-            label, lsize = fit(label, small, rect[2] - nx - 20 * u)
+        if rounds and row_h > 140 * u:  # the rounds' points and the bird chips add up to the score
+            label, lsize = fit(rounds[seat], small, rect[2] - nx - 20 * u)
             text(img, nx, y + 132 * u, label, lsize, theme.muted, anchor="lm")
         y += row_h
     _paint_chart(img, view, theme, locale, marks, (left + col_w + round(40 * u), top, W - round(24 * u),
