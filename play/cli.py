@@ -2,10 +2,10 @@
 
 ::
 
-    santacruz demo [--players 3] [--seed 1] [--strength greedy] [--out demo-out] [--locale en] [--width 1600]
+    santacruz demo [--players 3] [--seed 1] [--strength greedy] [--out demo-out] [--locale en] [--width 1280]
     santacruz play [--players 3] [--humans 1] [--strength greedy] [--seed N] [--locale en] [--out play-out]
-                   [--width 1600]
-    santacruz replay FILE [--out replay-out] [--locale en] [--width 1600]
+                   [--width 1280]
+    santacruz replay FILE [--out replay-out] [--locale en] [--width 1280]
 
 ``demo`` plays a whole game between computer players, prints the move log with the scores as it goes,
 and writes the board picture after every move, an animated GIF of the whole game, the game-over

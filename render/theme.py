@@ -23,11 +23,17 @@ heights the theme holds there; wider only makes the post heavier."""
 class Theme:
     """Colours (RGB tuples) and sizes of the pictures. All fields have defaults."""
 
-    width: int = 1600
-    """Picture width in pixels; everything else scales with it."""
+    width: int = 1280
+    """The board picture's width in pixels; the game-over picture, a seat's own board and the overview scale with it
+    (the legend and the statistics chart have widths of their own). 1280: a phone opens the board at about 1,170 device
+    pixels across and a desktop fits it to the window (a 1:2 picture under 700 pixels wide), so a wider board only costs
+    drawing and sending (a 1600-pixel board takes half as long again to draw and a third more bytes,
+    ``bench/bench_render.py --spread``); zooming further is the web page's board (2400 pixels). At 1280 the board's
+    layout is the one the widest boards have (the text sizes round so that the header, the panel's cards and the
+    track keep their lines; at 1200 they need one more each)."""
     deflate_level: int = 1
     """ISA-L's deflate level of the PNG (0 to 3, :mod:`render.encode`). The pictures are palette images: 1 writes a
-    1600-pixel board in about 3 ms and 320 KiB, 0 as fast and 17 % larger, 2 the same as 1, 3 three times as long and
+    1280-pixel board in about 3 ms and 240 KiB, 0 as fast and 15 % larger, 2 the same as 1, 3 three times as long and
     larger (``bench/bench_render.py --levels``)."""
     phone_width: int = 400
     """The width at which Discord shows a picture on a phone: the text heights below hold at that width."""
@@ -42,10 +48,11 @@ class Theme:
     """Side of the tiles' resource and bird icons there."""
     personal_share: float = 0.75
     """A personal (DM) picture is this share of :attr:`width` wide: smaller to send, as readable on a phone."""
-    overview_share: float = 0.75
+    overview_share: float = 0.9375
     """The overview (the picture the chat shows without a tap, :mod:`render.overview`) is this share of
-    :attr:`width` wide, in the channel and in a DM alike: as wide as a phone or a high-density desktop shows it
-    inline, no wider."""
+    :attr:`width` wide, in the channel and in a DM alike: 1,200 pixels at the default width, as wide as a phone (a
+    330-dp chat column at 3 pixels a dp: 990) or a high-density desktop (its 437 x 350 at 2: 874) shows it inline, no
+    wider; at 960 its cards would need a line more for the same words, and the last move fewer."""
     inline_text: float = 8.0
     """Height (capitals and digits) of the overview's names, scores and "to move" marker as the chat shows the
     picture without a tap, in the smallest of :data:`render.inline.BOXES` (CSS pixels or dp)."""

@@ -26,7 +26,7 @@ from dotenv.parser import parse_stream
 
 from engine.ai import OFFERED
 from i18n import LOCALES
-from render.theme import WIDTHS
+from render.theme import DEFAULT_THEME, WIDTHS
 
 AI_STRENGTHS: Final = OFFERED
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -112,7 +112,7 @@ class Settings:
     stale_days: float = 14.0
     """STALE_DAYS: a running game without a move for this many days is announced to its players with a "Keep it
     open" button, and abandoned (not rated) three days later if nobody seated presses it."""
-    picture_width: int = 1600
+    picture_width: int = DEFAULT_THEME.width
     """PICTURE_WIDTH: the width in pixels of the board pictures (``render.theme.WIDTHS`` gives the range); narrower
     pictures are smaller to send and quicker to draw, wider ones sharper on large screens."""
     web_port: int | None = None

@@ -13,6 +13,7 @@ from PIL import Image
 from engine import parse_move
 from i18n import listed
 from play.cli import build_parser, main, run_demo, run_play
+from render.theme import Theme
 
 
 def test_demo_plays_a_whole_game_and_writes_a_picture_per_move_a_gif_and_the_game_over(tmp_path: Path) -> None:
@@ -87,7 +88,7 @@ def test_play_hot_seat_asks_to_pass_the_keyboard_and_quit_leaves() -> None:
 def test_command_line_checks_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     parser = build_parser()
     args = parser.parse_args(["demo", "--players", "4", "--seed", "2", "--no-pictures"])
-    assert (args.players, args.seed, args.no_pictures, args.width) == (4, 2, True, 1600)
+    assert (args.players, args.seed, args.no_pictures, args.width) == (4, 2, True, Theme().width)
     assert main(["play", "--players", "2", "--humans", "3"]) == 2
     assert parser.parse_args(["replay", "game.json", "--width", "800"]).width == 800
     for width in ("799", "2401", "wide"):

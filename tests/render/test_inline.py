@@ -9,8 +9,8 @@ where its ink went, how tall its capitals are) is scaled to each box:
 - the names, the scores and the "to move" marker (at game over: who won) are at least ``Theme.inline_text`` (8)
   pixels tall in every box, and every text at least ``Theme.phone_text`` (9) when a phone shows the tapped picture
   400 pixels wide, inside the picture;
-- the overview covers at least twice the area of the board picture (the one the chat showed until now, 1600 × 3333
-  in the channel, 800 × 2018 in a DM) on desktop, and not less on Android;
+- the overview covers at least twice the area of the board picture (the one the chat showed before the overview:
+  1280 × 2687 in the channel, 800 × 2018 in a DM) on desktop, and not less on Android;
 - no picture of a post is cropped: each stands alone in its gallery.
 
 The same measure finds the portrait board unreadable in the chat (``test_the_portrait_board_alone_is_not_readable``),
@@ -243,13 +243,13 @@ def test_every_text_of_the_tapped_overview_is_readable_at_400_pixels_and_inside(
 
 def test_the_overview_is_shown_at_least_twice_as_large_as_the_board_on_desktop(drawn: list[Drawn]) -> None:
     """On desktop (an attachment or a gallery) the overview covers at least twice the area of the board picture
-    (1600 × 3333: 168 × 350; a DM's 800 × 2018: 139 × 350), on Android not less (192 × 400 and 159 × 400)."""
+    (1280 × 2687: 167 × 350; a DM's 800 × 2018: 139 × 350), on Android not less (191 × 400 and 159 × 400)."""
     for d in drawn:
         for box in inline.BOXES:
             need = (2 if box is not inline.ANDROID else 1) * inline.area(d.board, box)
             assert inline.area(d.size, box) >= need, (d.label, box.name, inline.shown(d.size, box))
     four = next(d for d in drawn if d.label == "4 players en")
-    assert four.board == (1600, 3333)
+    assert four.board == (1280, 2687)
     assert next(d for d in drawn if d.label == "DM en").board == (800, 2018)
 
 

@@ -43,10 +43,10 @@ from render.tiles import badge_centre, site_badge
 from tests.helpers.engine import TINY
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-PERSONAL_WIDTH = round(1600 * Theme().personal_share)
+PERSONAL_WIDTH = round(Theme().width * Theme().personal_share)
 
 
-def check_png(data: bytes, width: int = 1600) -> Image.Image:
+def check_png(data: bytes, width: int = Theme().width) -> Image.Image:
     assert data.startswith(PNG_MAGIC)
     assert len(data) <= MAX_BYTES
     img = Image.open(io.BytesIO(data))
