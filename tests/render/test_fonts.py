@@ -383,7 +383,7 @@ def test_whose_turn_it_is_is_said_in_words_that_fit_whole(locale: str) -> None:
     assert cut.endswith("…") and cut.startswith("Barth")
 
 
-@pytest.mark.parametrize("width", [1280, 1600, 2400])
+@pytest.mark.parametrize("width", [800, 1280, 1600, 2400])
 @pytest.mark.parametrize("locale", ["en", "de", "fr"])
 def test_every_word_of_the_game_over_picture_is_readable_on_a_phone(locale: str, width: int,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
@@ -391,8 +391,8 @@ def test_every_word_of_the_game_over_picture_is_readable_on_a_phone(locale: str,
     title, numbers and rounds) is drawn at least as large as the board's last move on a phone (7 pixels tall at
     400 pixels wide), whole; the chips stay named ("Bird chips: …"), and where the longest row has no room for its
     chips one by one they are counted by value in every row alike. With 2 and 4 players, the chart's scale and a
-    short round 1 included. At the default width and at wider ones, whose text sizes round up less (at 1280 the
-    German rounds' points once needed more room than the ranking's column had, and were drawn smaller)."""
+    short round 1 included. At the narrowest width, the default and wider ones, whose text sizes round differently
+    (at 1280 the German rounds' points once needed more room than the ranking's column had, and were drawn smaller)."""
     import render.gameover as gameover
 
     drawn: list[tuple[str, int, object]] = []
