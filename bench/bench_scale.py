@@ -83,13 +83,15 @@ INVALID = (401, 403, 429)
 """Statuses Discord counts as invalid requests."""
 WAIT_EVERY = 20
 """Seconds between two readings of the bot processes' waits (:data:`WAITS`), as the posts' p99 is printed by."""
-WAITS = {"picture": ("santacruz_render_seconds", {}),
+WAITS = {"picture": ("santacruz_render_seconds", {"priority": "post"}),
+         "picture catch-up": ("santacruz_render_seconds", {"priority": "catch_up"}),
          "budget post": ("santacruz_discord_budget_wait_seconds", {"priority": "post"}),
          "budget catch-up": ("santacruz_discord_budget_wait_seconds", {"priority": "catch_up"}),
          "database read": ("santacruz_database_seconds", {"kind": "read"}),
          "database write": ("santacruz_database_seconds", {"kind": "write"}),
          "event loop": ("santacruz_event_loop_lag_seconds", {})}
-"""What a post waits for, as the bot processes' metrics time it: a picture (a render worker's queue included), a token
+"""What a post waits for, as the bot processes' metrics time it: a picture (a render worker's queue included; the
+moves' and, apart, the catch-up's, which the spare render worker draws), a token
 of the requests' budget (the moves' own and the catch-up's), the database (a transaction, its wait for the connection
 included), the event loop (how late it woke a sleeping task)."""
 

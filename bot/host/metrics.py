@@ -32,6 +32,8 @@ from prometheus_client import (
     ProcessCollector,
 )
 
+from bot.host import priority
+
 REGISTRY: Final = CollectorRegistry(auto_describe=True)
 """Every metric of this process (``/metrics`` exposes this registry)."""
 ProcessCollector(registry=REGISTRY)
@@ -71,8 +73,18 @@ COMPUTER_SECONDS: Final = Histogram(
 HINT_SECONDS: Final = Histogram(
     "santacruz_hint_seconds", "Time the coach took for a hint", buckets=_SECONDS, registry=REGISTRY)
 RENDER_SECONDS: Final = Histogram(
-    "santacruz_render_seconds", "Time a picture took to draw, by what it shows", ("picture",), buckets=_SECONDS,
-    registry=REGISTRY)
+    "santacruz_render_seconds", "Time a picture took to draw, its wait for a render worker included, by what it shows "
+    "and the priority of its work: post (the moves being played, and all other work), catch_up (posts and DMs owed "
+    "from before this process started, drawn by the spare render worker), cosmetic", ("picture", "priority"),
+    buckets=_SECONDS, registry=REGISTRY)
+
+
+def render_timer(picture: str) -> Any:
+    """A timer of ``santacruz_render_seconds`` for a picture of kind ``picture`` asked now, at the priority of the
+    work under way (:func:`bot.host.priority.current`), the one the render workers give it."""
+    return RENDER_SECONDS.labels(picture, priority.current().name.lower()).time()
+
+
 LEASE_TAKEOVERS: Final = Counter(
     "santacruz_lease_takeovers", "Work (a channel's outbox or computers) this process took over from another process "
     "whose lease had run out or been released", ("work",), registry=REGISTRY)

@@ -139,7 +139,7 @@ class Pictures:
     async def replay_gif(self, record: dict[str, Any], locale: str) -> bytes | None:
         """The animated replay of a finished game, made in the render worker pool; ``None`` if that failed."""
         try:
-            with metrics.RENDER_SECONDS.labels("replay").time():
+            with metrics.render_timer("replay"):
                 return await self.workers.run(render_replay_record, record, locale, what="a replay")
         except Exception:
             log.exception("rendering a replay failed; it is left out")
@@ -162,6 +162,6 @@ class Pictures:
         column shows it at the same size)."""
         width = picture_width(self.width, personal=personal, overview=overview)
         picture = "overview" if overview else "game_over" if game_over else "dm" if personal else "board"
-        with metrics.RENDER_SECONDS.labels(picture).time():
+        with metrics.render_timer(picture):
             return await self.workers.run(render_picture, view, locale, personal, game_over, width, overview,
                                           what="a picture")

@@ -68,7 +68,7 @@ class BoardPictures:
         return await asyncio.shield(drawing)
 
     async def _draw(self, key: tuple[Any, ...], view: View, locale: str, personal: bool) -> bytes:
-        with metrics.RENDER_SECONDS.labels("web").time():
+        with metrics.render_timer("web"):
             png: bytes = await self.workers.run(render_picture, view, locale, personal, False, self.width,
                                                 what="a web page's board")
         self._kept[key] = png

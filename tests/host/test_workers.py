@@ -488,6 +488,31 @@ async def test_pictures_are_drawn_at_the_width_the_settings_give() -> None:
         assert Image.open(io.BytesIO(over)).width == width
 
 
+async def test_a_picture_owed_from_before_a_start_is_timed_apart_from_the_moves_pictures() -> None:
+    """``santacruz_render_seconds`` tells the pictures of the moves being played (``priority="post"``) from those owed
+    from before a start (``catch_up``, drawn by the spare render worker at the lowest priority, whose wait would
+    otherwise look like the players' own), and a catch-up hurried by a move behind it counts as the moves' again."""
+    from bot.host import metrics
+
+    def drawn(kind: str, at: str) -> float:
+        return metrics.REGISTRY.get_sample_value("santacruz_render_seconds_count",
+                                                 {"picture": kind, "priority": at}) or 0.0
+
+    view = new_game(["Ada", "Bo"], 3).view(None)
+    pictures = Pictures(None, width=800)
+    before = {(kind, at): drawn(kind, at) for kind in ("board", "overview") for at in ("post", "catch_up")}
+    assert await pictures.png(view, "en") is not None
+    with priority.catching_up():
+        assert await pictures.png(view, "en", overview=True) is not None
+    owed = priority.Owed()
+    with priority.catching_up(owed):
+        owed.hurry()
+        assert await pictures.png(view, "de") is not None
+    after = {key: drawn(*key) - count for key, count in before.items()}
+    assert after == {("board", "post"): 2, ("board", "catch_up"): 0, ("overview", "post"): 0,
+                     ("overview", "catch_up"): 1}
+
+
 def think_long(seconds: float, started: Path) -> float:
     """A long job that first says it runs (the file ``started`` appears)."""
     import time as clock
