@@ -32,8 +32,6 @@ from prometheus_client import (
     ProcessCollector,
 )
 
-from bot.host import priority
-
 REGISTRY: Final = CollectorRegistry(auto_describe=True)
 """Every metric of this process (``/metrics`` exposes this registry)."""
 ProcessCollector(registry=REGISTRY)
@@ -77,12 +75,6 @@ RENDER_SECONDS: Final = Histogram(
     "and the priority of its work: post (the moves being played, and all other work), catch_up (posts and DMs owed "
     "from before this process started, drawn by the spare render worker), cosmetic", ("picture", "priority"),
     buckets=_SECONDS, registry=REGISTRY)
-
-
-def render_timer(picture: str) -> Any:
-    """A timer of ``santacruz_render_seconds`` for a picture of kind ``picture`` asked now, at the priority of the
-    work under way (:func:`bot.host.priority.current`), the one the render workers give it."""
-    return RENDER_SECONDS.labels(picture, priority.current().name.lower()).time()
 
 
 LEASE_TAKEOVERS: Final = Counter(

@@ -26,7 +26,7 @@ import render.emoji
 import render.gameover
 import render.overview
 import render.replay
-from bot.host import metrics
+from bot.host import metrics, priority
 from bot.host.workers import WorkerPool, as_pool
 from engine import View, from_record
 from render.theme import DEFAULT_THEME, Theme
@@ -64,6 +64,12 @@ def picture_width(width: int, *, personal: bool, overview: bool) -> int:
     (:data:`PERSONAL_WIDTH`); an overview as wide in a DM as in the channel (a phone's chat column shows it at the same
     size)."""
     return min(width, round(PERSONAL_WIDTH / DEFAULT_THEME.personal_share)) if personal and not overview else width
+
+
+def render_timer(picture: str) -> Any:
+    """A timer of ``santacruz_render_seconds`` for a picture of kind ``picture`` asked now, labelled with the priority
+    of the work under way (:func:`bot.host.priority.current`), the one the render workers give it."""
+    return metrics.RENDER_SECONDS.labels(picture, priority.current().name.lower()).time()
 
 
 WARM_PLAYERS: Final = (2, 3, 4)
@@ -139,7 +145,7 @@ class Pictures:
     async def replay_gif(self, record: dict[str, Any], locale: str) -> bytes | None:
         """The animated replay of a finished game, made in the render worker pool; ``None`` if that failed."""
         try:
-            with metrics.render_timer("replay"):
+            with render_timer("replay"):
                 return await self.workers.run(render_replay_record, record, locale, what="a replay")
         except Exception:
             log.exception("rendering a replay failed; it is left out")
@@ -162,6 +168,6 @@ class Pictures:
         column shows it at the same size)."""
         width = picture_width(self.width, personal=personal, overview=overview)
         picture = "overview" if overview else "game_over" if game_over else "dm" if personal else "board"
-        with metrics.render_timer(picture):
+        with render_timer(picture):
             return await self.workers.run(render_picture, view, locale, personal, game_over, width, overview,
                                           what="a picture")

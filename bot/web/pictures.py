@@ -16,8 +16,7 @@ from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import Any, Final
 
-from bot.host import metrics
-from bot.host.pictures import render_picture
+from bot.host.pictures import render_picture, render_timer
 from bot.host.workers import WorkerPool, as_pool
 from engine import View
 from render.theme import WIDTHS
@@ -68,7 +67,7 @@ class BoardPictures:
         return await asyncio.shield(drawing)
 
     async def _draw(self, key: tuple[Any, ...], view: View, locale: str, personal: bool) -> bytes:
-        with metrics.render_timer("web"):
+        with render_timer("web"):
             png: bytes = await self.workers.run(render_picture, view, locale, personal, False, self.width,
                                                 what="a web page's board")
         self._kept[key] = png
