@@ -75,8 +75,6 @@ RENDER_SECONDS: Final = Histogram(
     "and the priority of its work: post (the moves being played, and all other work), catch_up (posts and DMs owed "
     "from before this process started, drawn by the spare render worker), cosmetic", ("picture", "priority"),
     buckets=_SECONDS, registry=REGISTRY)
-
-
 LEASE_TAKEOVERS: Final = Counter(
     "santacruz_lease_takeovers", "Work (a channel's outbox or computers) this process took over from another process "
     "whose lease had run out or been released", ("work",), registry=REGISTRY)
